@@ -1,0 +1,129 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// The layering of ../shared/DESIGN.md: every target depends only on targets below it.
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "Lux",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "Lux", targets: ["Lux"]),
+        .library(name: "LuxColor", targets: ["LuxColor"]),
+        .library(name: "LuxPixels", targets: ["LuxPixels"]),
+        .library(name: "LuxRender", targets: ["LuxRender"]),
+        .library(name: "LuxFilters", targets: ["LuxFilters"]),
+        .library(name: "LuxCodecs", targets: ["LuxCodecs"]),
+        .library(name: "LuxRAW", targets: ["LuxRAW"]),
+        .library(name: "LuxFusion", targets: ["LuxFusion"]),
+        .library(name: "LuxScene", targets: ["LuxScene"]),
+        .library(name: "LuxCapture", targets: ["LuxCapture"]),
+        .library(name: "LuxLive", targets: ["LuxLive"]),
+        .executable(name: "lux", targets: ["lux"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-numerics", from: "1.0.0"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+    ],
+    targets: [
+        // System libraries (pkg-config names as on Debian 12).
+        .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // Runtime-dispatched F16C/AVX2 row kernels (DESIGN.md "CPU features").
+        .target(name: "CLuxKernels"),
+
+        .target(
+            name: "LuxColor",
+            dependencies: ["CLuxKernels", .product(name: "RealModule", package: "swift-numerics")],
+            swiftSettings: swiftSettings),
+        .target(
+            name: "LuxPixels",
+            dependencies: ["LuxColor", "CLuxKernels", .product(name: "RealModule", package: "swift-numerics")],
+            swiftSettings: swiftSettings),
+        .target(
+            name: "LuxRender",
+            dependencies: [
+                "LuxPixels", "LuxColor", "CLuxKernels",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "RealModule", package: "swift-numerics"),
+            ],
+            swiftSettings: swiftSettings),
+        .target(
+            name: "LuxFilters",
+            dependencies: ["LuxRender", "LuxPixels", "LuxColor", .product(name: "RealModule", package: "swift-numerics")],
+            swiftSettings: swiftSettings),
+        .target(
+            name: "LuxCodecs",
+            dependencies: ["LuxPixels", "LuxColor", "CJPEG", "CPNG", "CZlib", "CLuxKernels"],
+            swiftSettings: swiftSettings),
+        .target(
+            name: "LuxRAW",
+            dependencies: [
+                "LuxFilters", "LuxRender", "LuxCodecs", "LuxPixels", "LuxColor",
+                .product(name: "RealModule", package: "swift-numerics"),
+            ],
+            swiftSettings: swiftSettings),
+        .target(
+            name: "LuxFusion",
+            dependencies: ["LuxRender", "LuxPixels", "LuxColor", .product(name: "RealModule", package: "swift-numerics")],
+            swiftSettings: swiftSettings),
+        .target(
+            name: "LuxScene",
+            dependencies: [
+                "LuxRender", "LuxCodecs", "LuxPixels", "LuxColor",
+                .product(name: "RealModule", package: "swift-numerics"),
+            ],
+            swiftSettings: swiftSettings),
+        .target(
+            name: "LuxCapture",
+            dependencies: [
+                "LuxScene", "LuxFusion", "LuxRAW", "LuxCodecs", "LuxRender", "LuxPixels", "LuxColor",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "DequeModule", package: "swift-collections"),
+            ],
+            swiftSettings: swiftSettings),
+        .target(
+            name: "LuxLive",
+            dependencies: ["LuxCapture", "LuxFusion", "LuxCodecs", "LuxRender", "LuxPixels", "LuxColor"],
+            swiftSettings: swiftSettings),
+        .target(
+            name: "Lux",
+            dependencies: [
+                "LuxColor", "LuxPixels", "LuxRender", "LuxFilters", "LuxCodecs", "LuxRAW", "LuxFusion",
+                "LuxScene", "LuxCapture", "LuxLive",
+            ],
+            swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "lux",
+            dependencies: [
+                "Lux",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings),
+
+        // Tests: one target per library target, plus shared helpers.
+        .target(
+            name: "LuxTestSupport",
+            dependencies: ["LuxPixels", "LuxColor"],
+            path: "Tests/LuxTestSupport",
+            swiftSettings: swiftSettings),
+        .testTarget(name: "LuxColorTests", dependencies: ["LuxColor", "LuxTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "LuxPixelsTests", dependencies: ["LuxPixels", "LuxTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "LuxRenderTests", dependencies: ["LuxRender", "LuxTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "LuxFiltersTests", dependencies: ["LuxFilters", "LuxTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "LuxCodecsTests", dependencies: ["LuxCodecs", "LuxTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "LuxRAWTests", dependencies: ["LuxRAW", "LuxTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "LuxFusionTests", dependencies: ["LuxFusion", "LuxTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "LuxSceneTests", dependencies: ["LuxScene", "LuxTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "LuxCaptureTests", dependencies: ["LuxCapture", "LuxTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "LuxLiveTests", dependencies: ["LuxLive", "LuxTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "LuxTests", dependencies: ["Lux", "LuxTestSupport"], swiftSettings: swiftSettings),
+    ]
+)

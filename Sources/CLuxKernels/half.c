@@ -1,0 +1,119 @@
+// Row conversion between IEEE binary16 and binary32.
+// The baseline x86-64 target has no F16C, where each conversion is a library call (~3 ns);
+// these row functions pick an F16C/AVX2 loop at run time instead.
+#include "CLuxKernels.h"
+#include <string.h>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define LUX_X86 1
+#else
+#define LUX_X86 0
+#endif
+
+static int lux_forced_portable = 0;
+
+void lux_force_portable(int force) { lux_forced_portable = force; }
+
+int lux_has_f16c(void) {
+#if LUX_X86
+    static int cached = -1;
+    if (lux_forced_portable) return 0;
+    if (cached < 0) {
+        __builtin_cpu_init();
+        cached = (__builtin_cpu_supports("f16c") && __builtin_cpu_supports("avx2")) ? 1 : 0;
+    }
+    return cached;
+#else
+    return 0;
+#endif
+}
+
+static inline uint32_t lux_bits_of(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+static inline float lux_float_of(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
+
+static inline float lux_half_to_float_one(uint16_t h) {
+    uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
+    uint32_t exp = (h >> 10) & 0x1Fu;
+    uint32_t man = h & 0x3FFu;
+    if (exp == 0x1Fu) return lux_float_of(sign | 0x7F800000u | (man << 13));       // inf / NaN
+    if (exp == 0) {                                                                  // zero / subnormal
+        float v = (float)man * 5.9604644775390625e-08f;                              // man * 2^-24
+        return sign ? -v : v;
+    }
+    return lux_float_of(sign | ((exp + 112u) << 23) | (man << 13));
+}
+
+static inline uint16_t lux_float_to_half_one(float f) {
+    uint32_t x = lux_bits_of(f);
+    uint32_t sign = (x >> 16) & 0x8000u;
+    uint32_t absx = x & 0x7FFFFFFFu;
+    if (absx >= 0x7F800000u) {                                                       // inf / NaN
+        return (uint16_t)(sign | 0x7C00u | (absx > 0x7F800000u ? (0x200u | ((absx >> 13) & 0x3FFu)) : 0));
+    }
+    if (absx >= 0x477FF000u) return (uint16_t)(sign | 0x7C00u);                      // rounds to >= 65520: inf
+    if (absx < 0x38800000u) {                                                        // result subnormal or zero
+        // Add 0.5 (as float) to push the value's bits into the low mantissa, rounding to nearest even.
+        float v = lux_float_of(absx) + 0.5f;
+        return (uint16_t)(sign | (lux_bits_of(v) - 0x3F000000u));
+    }
+    uint32_t mant_odd = (absx >> 13) & 1u;
+    absx += 0xC8000FFFu + mant_odd;                                                  // rebias exponent, round
+    return (uint16_t)(sign | (absx >> 13));
+}
+
+static void lux_half_to_float_portable(const uint16_t *src, float *dst, size_t count) {
+    for (size_t i = 0; i < count; i++) dst[i] = lux_half_to_float_one(src[i]);
+}
+
+static void lux_float_to_half_portable(const float *src, uint16_t *dst, size_t count) {
+    for (size_t i = 0; i < count; i++) dst[i] = lux_float_to_half_one(src[i]);
+}
+
+#if LUX_X86
+__attribute__((target("avx2,f16c")))
+static void lux_half_to_float_f16c(const uint16_t *src, float *dst, size_t count) {
+    size_t i = 0;
+    for (; i + 16 <= count; i += 16) {
+        __m128i a = _mm_loadu_si128((const __m128i *)(src + i));
+        __m128i b = _mm_loadu_si128((const __m128i *)(src + i + 8));
+        _mm256_storeu_ps(dst + i, _mm256_cvtph_ps(a));
+        _mm256_storeu_ps(dst + i + 8, _mm256_cvtph_ps(b));
+    }
+    for (; i + 8 <= count; i += 8) {
+        __m128i a = _mm_loadu_si128((const __m128i *)(src + i));
+        _mm256_storeu_ps(dst + i, _mm256_cvtph_ps(a));
+    }
+    for (; i < count; i++) dst[i] = lux_half_to_float_one(src[i]);
+}
+
+__attribute__((target("avx2,f16c")))
+static void lux_float_to_half_f16c(const float *src, uint16_t *dst, size_t count) {
+    size_t i = 0;
+    for (; i + 16 <= count; i += 16) {
+        __m256 a = _mm256_loadu_ps(src + i);
+        __m256 b = _mm256_loadu_ps(src + i + 8);
+        _mm_storeu_si128((__m128i *)(dst + i), _mm256_cvtps_ph(a, _MM_FROUND_TO_NEAREST_INT));
+        _mm_storeu_si128((__m128i *)(dst + i + 8), _mm256_cvtps_ph(b, _MM_FROUND_TO_NEAREST_INT));
+    }
+    for (; i + 8 <= count; i += 8) {
+        __m256 a = _mm256_loadu_ps(src + i);
+        _mm_storeu_si128((__m128i *)(dst + i), _mm256_cvtps_ph(a, _MM_FROUND_TO_NEAREST_INT));
+    }
+    for (; i < count; i++) dst[i] = lux_float_to_half_one(src[i]);
+}
+#endif
+
+void lux_half_to_float(const uint16_t *src, float *dst, size_t count) {
+#if LUX_X86
+    if (lux_has_f16c()) { lux_half_to_float_f16c(src, dst, count); return; }
+#endif
+    lux_half_to_float_portable(src, dst, count);
+}
+
+void lux_float_to_half(const float *src, uint16_t *dst, size_t count) {
+#if LUX_X86
+    if (lux_has_f16c()) { lux_float_to_half_f16c(src, dst, count); return; }
+#endif
+    lux_float_to_half_portable(src, dst, count);
+}

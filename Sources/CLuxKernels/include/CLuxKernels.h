@@ -1,0 +1,32 @@
+#ifndef CLUX_KERNELS_H
+#define CLUX_KERNELS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Widens `count` IEEE half-precision values to single precision.
+/// Uses F16C when the CPU has it (checked once), a portable bit-exact path otherwise.
+void lux_half_to_float(const uint16_t *src, float *dst, size_t count);
+
+/// Narrows `count` single-precision values to half precision, rounding to nearest even
+/// (NaN stays NaN, overflow becomes infinity), bit-identical on both paths.
+void lux_float_to_half(const float *src, uint16_t *dst, size_t count);
+
+/// The number of online processors (at least 1).
+int lux_cpu_count(void);
+
+/// Returns 1 when the F16C/AVX2 paths are in use, 0 for the portable paths.
+int lux_has_f16c(void);
+
+/// Forces the portable paths (for tests that compare both); pass 0 to restore detection.
+void lux_force_portable(int force);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
