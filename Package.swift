@@ -108,7 +108,7 @@ let package = Package(
             ],
             swiftSettings: swiftSettings),
 
-        // Tests: one target per library target, plus shared helpers.
+        // Tests: one target per library target (added as each module lands), plus shared helpers.
         .target(
             name: "LuxTestSupport",
             dependencies: ["LuxPixels", "LuxColor"],
@@ -116,14 +116,5 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(name: "LuxColorTests", dependencies: ["LuxColor", "LuxTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "LuxPixelsTests", dependencies: ["LuxPixels", "LuxTestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "LuxRenderTests", dependencies: ["LuxRender", "LuxTestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "LuxFiltersTests", dependencies: ["LuxFilters", "LuxTestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "LuxCodecsTests", dependencies: ["LuxCodecs", "LuxTestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "LuxRAWTests", dependencies: ["LuxRAW", "LuxTestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "LuxFusionTests", dependencies: ["LuxFusion", "LuxTestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "LuxSceneTests", dependencies: ["LuxScene", "LuxTestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "LuxCaptureTests", dependencies: ["LuxCapture", "LuxTestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "LuxLiveTests", dependencies: ["LuxLive", "LuxTestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "LuxTests", dependencies: ["Lux", "LuxTestSupport"], swiftSettings: swiftSettings),
     ]
 )
