@@ -83,7 +83,8 @@ let package = Package(
         .target(
             name: "LuxCapture",
             dependencies: [
-                "LuxScene", "LuxFusion", "LuxRAW", "LuxCodecs", "LuxRender", "LuxPixels", "LuxColor",
+                "LuxScene", "LuxFusion", "LuxRAW", "LuxCodecs", "LuxRender", "LuxPixels", "LuxColor", "CLuxKernels",
+                .product(name: "RealModule", package: "swift-numerics"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "DequeModule", package: "swift-collections"),
             ],

@@ -26,7 +26,7 @@ public protocol CaptureDevice: AnyObject, Sendable {
     var status: DeviceStatus { get }
     /// The values of one property: the current value, then each change.
     func values<Value: Sendable & Equatable>(of property: DeviceProperty<Value>) -> AsyncStream<Value>
-    /// Starts the frame stream (setters then complete when the frame reflecting them is produced).
+    /// Starts the frame stream.
     func startStreaming() async throws(CaptureError)
     /// Stops the frame stream.
     func stopStreaming() async

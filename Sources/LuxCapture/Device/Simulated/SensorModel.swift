@@ -5,7 +5,7 @@ import RealModule
 /// The physical parameters of a simulated image sensor and its lens.
 ///
 /// Defaults describe a 12-megapixel phone sensor (ALGORITHMS.md §2.3): 1.4 µm pixels, 6000 e⁻ full well,
-/// 2 e⁻ read noise, a 14-bit ADC with black level 512, base ISO 32, RGGB filters with smooth spectral
+/// 1.6 e⁻ read noise, a 14-bit ADC with black level 1024, ISO 32…2048 (analog), RGGB filters with smooth spectral
 /// sensitivities behind an IR-cut filter, and a 4.25 mm f/1.8 lens.
 public struct SensorModel: Hashable, Sendable {
     /// Columns of photosites.
@@ -62,8 +62,8 @@ public struct SensorModel: Hashable, Sendable {
 
     /// The default 12 MP phone sensor.
     public static let phone12MP = SensorModel(
-        width: 4032, height: 3024, pixelPitch: 0.0014, cfaPattern: .rggb, fullWellCapacity: 6000, blackLevel: 512,
-        whiteLevel: 16383, baseISO: 32, maxISO: 3072, readNoise: 2.0, postGainReadNoise: 1.5, darkCurrent: 0.1,
+        width: 4032, height: 3024, pixelPitch: 0.0014, cfaPattern: .rggb, fullWellCapacity: 6000, blackLevel: 1024,
+        whiteLevel: 16383, baseISO: 32, maxISO: 2048, readNoise: 1.6, postGainReadNoise: 1.5, darkCurrent: 0.1,
         response: phoneResponse, lens: .phoneWide)
 
     /// Smooth camera sensitivities: skewed Gaussians peaking at 600, 535 and 465 nm with small side lobes,

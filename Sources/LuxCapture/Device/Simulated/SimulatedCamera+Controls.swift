@@ -3,17 +3,23 @@ public import LuxPixels
 import RealModule
 
 extension SimulatedCamera {
-    /// Registers a request that completes with the presentation time of the first frame reflecting it. While
-    /// streaming, that is when the frame is produced; otherwise the change is applied at once and the next
-    /// frame slot's time is returned.
-    func completion(_ condition: Pending.Condition, idle: @Sendable () -> Void = {}) async -> MediaTime {
-        await withCheckedContinuation { (c: CheckedContinuation<MediaTime, Never>) in
-            let immediate: MediaTime? = state.withLock { s in
-                guard s.isStreaming else { return s.nextTime }
-                s.pending.append(Pending(condition: condition, continuation: c))
-                return nil
+    /// The presentation time of the first frame that reflects a change made now. Changes apply at the next
+    /// frame slot; the lens travels at a finite speed, so a focus change is reflected by the frame on which it
+    /// arrives (assuming the frame duration does not change before then). Nothing waits: the time is known
+    /// when the request is made, because the simulation is deterministic.
+    func syncTime(lensTarget: Double? = nil) -> MediaTime {
+        let speed = isSmoothAutoFocusEnabled ? configuration.lensSpeed.smooth : configuration.lensSpeed.normal
+        return state.withLock { s in
+            guard let target = lensTarget, s.isStreaming else { return s.nextTime }
+            var p = s.lensPosition
+            var frames = 1
+            while true {
+                let delta = target - p
+                p = abs(delta) <= speed ? target : p + (delta > 0 ? speed : -speed)
+                if p == target || frames > 1000 { break }
+                frames += 1
             }
-            if let t = immediate { c.resume(returning: t) }
+            return s.nextTime + s.slot(for: s.duration) * (frames - 1)
         }
     }
 
@@ -42,7 +48,7 @@ extension SimulatedCamera {
     /// Locks focus at a lens position (0 = closest, 1 = farthest), or where the lens is now with `.current`.
     ///
     /// - Returns: The presentation time of the first frame taken at that position (the lens travels at a
-    ///   finite speed, so that may be a few frames later).
+    ///   finite speed, so that may be a few frames later). Returns at once: the simulation knows that time.
     /// - Throws: ``CaptureError/outOfRange(name:value:range:)`` outside 0…1.
     @discardableResult
     public func setFocusModeLocked(lensPosition: ControlValue<Float>) async throws(CaptureError) -> MediaTime {
@@ -59,8 +65,7 @@ extension SimulatedCamera {
             return t
         }
         publish()
-        let index = state.withLock { $0.nextIndex }
-        return await completion(.lens(target: target, atLeast: index))
+        return syncTime(lensTarget: target)
     }
 
     /// The point autofocus looks at, in normalised frame coordinates (0…1; (0.5, 0.5) is the centre).
@@ -124,15 +129,14 @@ extension SimulatedCamera {
         if case .value(let v) = duration { d = v }
         if case .value(let v) = iso { i = v }
         try validateExposure(duration: d, iso: i, format: f)
-        let index = state.withLock { s -> Int in
+        state.withLock { s in
             s.exposureMode = .custom
             if let d { s.duration = d }
             if let i { s.iso = i }
             s.adjustingExposure = false
-            return s.nextIndex
         }
         publish()
-        return await completion(.frame(atLeast: index))
+        return syncTime()
     }
 
     /// Biases the auto-exposure target by `bias` EV (exposure compensation). In continuous and locked modes
@@ -148,7 +152,7 @@ extension SimulatedCamera {
                 name: "exposureTargetBias", value: Double(bias),
                 range: Double(f.exposureTargetBiasRange.lowerBound)...Double(f.exposureTargetBiasRange.upperBound))
         }
-        let index = state.withLock { s -> Int in
+        state.withLock { s in
             if s.exposureMode == .locked {
                 // Metering is disconnected: move the exposure by exactly the change of target.
                 let p = s.product(baseISO: sensor.baseISO) * Double.exp2(Double(bias - s.bias))
@@ -156,10 +160,9 @@ extension SimulatedCamera {
             }
             s.offset += s.bias - bias
             s.bias = bias
-            return s.nextIndex
         }
         publish()
-        return await completion(.frame(atLeast: index))
+        return syncTime()
     }
 
     /// The point auto exposure weights most, in normalised frame coordinates.
@@ -203,14 +206,13 @@ extension SimulatedCamera {
         if case .value(let g) = gains, !g.isWithin(maximum: maximum) {
             throw .whiteBalanceGainsOutOfRange(red: g.red, green: g.green, blue: g.blue, maximum: maximum)
         }
-        let index = state.withLock { s -> Int in
+        state.withLock { s in
             s.whiteBalanceMode = .locked
             s.adjustingWhiteBalance = false
             if case .value(let g) = gains { s.gains = g }
-            return s.nextIndex
         }
         publish()
-        return await completion(.frame(atLeast: index))
+        return syncTime()
     }
 
     /// The largest white-balance gain of the active format (4.0).

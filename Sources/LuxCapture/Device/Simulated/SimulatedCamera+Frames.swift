@@ -10,15 +10,12 @@ actor ProductionGate {
 
 extension SimulatedCamera {
     public func nextFrame(_ configuration: StreamConfiguration) async throws(CaptureError) -> CaptureFrame {
-        let (frame, done) = try await gate.run { () throws(CaptureError) in try self.produceFrame(configuration) }
-        for c in done { c.resume(returning: frame.presentationTime) }
+        let frame = try await gate.run { () throws(CaptureError) in try self.produceFrame(configuration) }
         publish()
         return frame
     }
 
-    func produceFrame(_ configuration: StreamConfiguration) throws(CaptureError) -> (
-        CaptureFrame, [CheckedContinuation<MediaTime, Never>]
-    ) {
+    func produceFrame(_ configuration: StreamConfiguration) throws(CaptureError) -> CaptureFrame {
         let speed = state.withLock { $0.smoothAutoFocus } ? self.configuration.lensSpeed.smooth : self.configuration.lensSpeed.normal
         let plan = state.withLock { $0.beginFrame(lensSpeed: speed) }
         let f = plan.format
@@ -35,7 +32,7 @@ extension SimulatedCamera {
                 raw: raw, gains: plan.gains, pixelFormat: f.pixelFormat, colorSpace: plan.colorSpace, threads: threads)
             image = try pooled(copyOf: processed)
         }
-        let done = state.withLock {
+        state.withLock {
             $0.endFrame(plan, statistics: stats, focusScore: score, sensor: sensor, calibration: calibration)
         }
         let metadata = makeMetadata(plan: plan, binning: binning, focusScore: score, offset: state.withLock { $0.offset })
@@ -43,7 +40,7 @@ extension SimulatedCamera {
         let frame = CaptureFrame(
             index: plan.index, presentationTime: plan.time, duration: slot, image: image,
             raw: configuration.deliversRAW ? raw : nil, metadata: metadata)
-        return (frame, done)
+        return frame
     }
 
     /// Renders the scene for `plan` over a region of the sensor and reads it out into `raw`; returns the
@@ -88,7 +85,7 @@ extension SimulatedCamera {
     /// sees photosites, not the preview).
     func measureFocus(_ plan: FramePlan) throws(CaptureError) -> Double {
         let f = plan.format
-        let size = SIMD2(0.2, 0.15)
+        let size = SIMD2(0.12, 0.09)
         // Window centred on the point of interest (normalised to the format's region), kept inside the region.
         var origin = f.sensorRegionOrigin + plan.focusPoint * f.sensorRegionSize - size / 2
         origin = pointwiseMin(pointwiseMax(origin, f.sensorRegionOrigin), f.sensorRegionOrigin + f.sensorRegionSize - size)
@@ -146,13 +143,12 @@ extension SimulatedCamera {
     // MARK: Stills
 
     public func captureStill(_ request: StillRequest) async throws(CaptureError) -> StillCapture {
-        let (still, done) = try await gate.run { () throws(CaptureError) in try self.produceStill(request) }
-        for c in done { c.resume(returning: still.presentationTime) }
+        let still = try await gate.run { () throws(CaptureError) in try self.produceStill(request) }
         publish()
         return still
     }
 
-    func produceStill(_ request: StillRequest) throws(CaptureError) -> (StillCapture, [CheckedContinuation<MediaTime, Never>]) {
+    func produceStill(_ request: StillRequest) throws(CaptureError) -> StillCapture {
         var plan = state.withLock { s -> FramePlan in
             var p = s.beginFrame(lensSpeed: 0)
             p.measureFocus = false
@@ -186,14 +182,13 @@ extension SimulatedCamera {
         if let pf = request.processedFormat {
             image = processor.process(raw: raw, gains: plan.gains, pixelFormat: pf, colorSpace: request.colorSpace, threads: threads)
         }
-        let done = state.withLock { s -> [CheckedContinuation<MediaTime, Never>] in
+        state.withLock { s in
             s.lastFrameTime = plan.time
             s.nextTime = plan.time + s.slot(for: plan.duration)
             s.nextIndex = plan.index + 1
-            return []
         }
         let metadata = makeMetadata(plan: plan, binning: binning, focusScore: nil, offset: state.withLock { $0.offset })
-        return (StillCapture(presentationTime: plan.time, raw: raw, image: image, metadata: metadata), done)
+        return StillCapture(presentationTime: plan.time, raw: raw, image: image, metadata: metadata)
     }
 
     /// Pre-capture metering: one preview-resolution exposure at the current settings (the clock does not move).

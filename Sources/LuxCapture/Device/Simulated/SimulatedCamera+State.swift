@@ -4,19 +4,6 @@ import LuxScene
 import RealModule
 
 extension SimulatedCamera {
-    /// A request waiting for the first frame that reflects it.
-    struct Pending {
-        enum Condition {
-            /// Any frame with at least this index.
-            case frame(atLeast: Int)
-            /// The first frame at or after `index` whose lens position is `target`.
-            case lens(target: Double, atLeast: Int)
-        }
-
-        var condition: Condition
-        var continuation: CheckedContinuation<MediaTime, Never>
-    }
-
     /// What one frame slot is exposed with.
     struct FramePlan {
         var index: Int
@@ -72,7 +59,6 @@ extension SimulatedCamera {
         var nextTime = MediaTime.zero
         var lastFrameTime = MediaTime.zero
         var isStreaming = false
-        var pending: [Pending] = []
 
         init(scene: Scene, format: DeviceFormat, sensor: SensorModel) {
             self.scene = scene
@@ -128,11 +114,11 @@ extension SimulatedCamera {
                 measureFocus: measure, focusPoint: focusPoint, exposurePoint: exposurePoint, flash: nil)
         }
 
-        /// Runs the 3A loops on a finished frame, advances the clock, and returns the requests it completes.
+        /// Runs the 3A loops on a finished frame and advances the clock.
         mutating func endFrame(
             _ plan: FramePlan, statistics stats: FrameStatistics, focusScore: Double?, sensor: SensorModel,
             calibration: CameraCalibration
-        ) -> [CheckedContinuation<MediaTime, Never>] {
+        ) {
             // Auto exposure: meter this frame (exposed with plan's settings).
             let product = plan.duration.seconds * Double(plan.iso / sensor.baseISO)
             let ev = AutoExposure.meter(stats, pointOfInterest: plan.exposurePoint)
@@ -185,23 +171,6 @@ extension SimulatedCamera {
             lastFrameTime = plan.time
             nextTime = plan.time + slot(for: plan.duration)
             nextIndex = plan.index + 1
-            // Requests this frame reflects.
-            var done: [CheckedContinuation<MediaTime, Never>] = []
-            var keep: [Pending] = []
-            for p in pending {
-                switch p.condition {
-                case .frame(let i):
-                    if plan.index >= i { done.append(p.continuation) } else { keep.append(p) }
-                case .lens(let target, let i):
-                    if lensTarget != target || (plan.index >= i && plan.lensPosition == target) {
-                        done.append(p.continuation)
-                    } else {
-                        keep.append(p)
-                    }
-                }
-            }
-            pending = keep
-            return done
         }
 
         /// Sets duration and ISO for an exposure product t × gain, within the format and auto-exposure limits.

@@ -148,13 +148,7 @@ public final class SimulatedCamera: CaptureDevice {
     }
 
     public func stopStreaming() async {
-        let pending = state.withLock { s -> [(CheckedContinuation<MediaTime, Never>, MediaTime)] in
-            s.isStreaming = false
-            let list = s.pending.map { ($0.continuation, s.nextTime) }
-            s.pending = []
-            return list
-        }
-        for (c, t) in pending { c.resume(returning: t) }
+        state.withLock { $0.isStreaming = false }
     }
 
     /// Whether frames are being streamed.
