@@ -55,6 +55,16 @@ extension ColorConverter {
         _ s: UnsafePointer<UInt16>, _ table: UnsafePointer<Float>, _ r: UnsafeMutablePointer<Float>,
         _ g: UnsafeMutablePointer<Float>, _ b: UnsafeMutablePointer<Float>, _ n: Int, grayReplicate: Bool
     ) {
+        lookupPlanes(s, table, r, g, b, n, grayReplicate: grayReplicate)
+    }
+
+    /// Looks the R, G, B codes of interleaved RGBA pixels up in `table` into three planes (gray sources:
+    /// the first code into all three). Inlined into each concrete row function, so it specialises.
+    @inline(__always)
+    static func lookupPlanes<Code: FixedWidthInteger & UnsignedInteger>(
+        _ s: UnsafePointer<Code>, _ table: UnsafePointer<Float>, _ r: UnsafeMutablePointer<Float>,
+        _ g: UnsafeMutablePointer<Float>, _ b: UnsafeMutablePointer<Float>, _ n: Int, grayReplicate: Bool
+    ) {
         if grayReplicate {
             for i in 0..<n { let v = table[Int(s[4 * i])]; r[i] = v; g[i] = v; b[i] = v }
         } else {

@@ -277,15 +277,7 @@ public struct ColorConverter: Sendable {
         _ s: UnsafePointer<UInt8>, _ table: UnsafePointer<Float>, _ r: UnsafeMutablePointer<Float>,
         _ g: UnsafeMutablePointer<Float>, _ b: UnsafeMutablePointer<Float>, _ n: Int, grayReplicate: Bool
     ) {
-        if grayReplicate {
-            for i in 0..<n { let v = table[Int(s[4 * i])]; r[i] = v; g[i] = v; b[i] = v }
-        } else {
-            for i in 0..<n {
-                r[i] = table[Int(s[4 * i])]
-                g[i] = table[Int(s[4 * i + 1])]
-                b[i] = table[Int(s[4 * i + 2])]
-            }
-        }
+        lookupPlanes(s, table, r, g, b, n, grayReplicate: grayReplicate)
     }
 
     @inline(never)
