@@ -62,7 +62,9 @@ import Testing
         let copy = row
         var out = [Float16](repeating: 0, count: 8)
         converter.convert(rgbaHalf: copy, into: &out, count: 2)
-        row.withUnsafeMutableBufferPointer { converter.convert(rgbaHalf: $0.baseAddress!, into: $0.baseAddress!, count: 2) }
+        row.withUnsafeMutableBufferPointer {
+            converter.convert(rgbaHalf: $0.baseAddress!, into: $0.baseAddress!, count: 2)
+        }
         #expect(row.map(\.bitPattern) == out.map(\.bitPattern))
         #expect(abs(Double(out[0]) - 0.9175) < 0.001 && abs(Double(out[1]) - 0.2003) < 0.001)
         #expect(out[3] == 1 && out[7] == 0.25)

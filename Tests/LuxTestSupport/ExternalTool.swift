@@ -28,18 +28,22 @@ public enum ExternalTool {
     /// Runs `name` with `arguments`, feeding `input` to standard input, and waits for it.
     public static func run(_ name: String, _ arguments: [String], input: String = "") throws -> Output {
         guard let executable = path(name) else {
-            throw NSError(domain: "ExternalTool", code: 1, userInfo: [NSLocalizedDescriptionKey: "\(name) is not installed"])
+            throw NSError(
+                domain: "ExternalTool", code: 1, userInfo: [NSLocalizedDescriptionKey: "\(name) is not installed"])
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
-        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
+        let stdin = Pipe()
+        let stdout = Pipe()
+        let stderr = Pipe()
         process.standardInput = stdin
         process.standardOutput = stdout
         process.standardError = stderr
         try process.run()
         // Drain both pipes on other threads so a chatty tool cannot block on a full pipe.
-        let outBox = DataBox(), errBox = DataBox()
+        let outBox = DataBox()
+        let errBox = DataBox()
         let group = DispatchGroup()
         group.enter()
         DispatchQueue.global().async {

@@ -4,8 +4,10 @@ extension ColorConverter {
     /// Whether half rows encode through a table: the destination has a curve and clips to 0…1.
     var tabulatesHalfEncode: Bool { !destinationIsLab && encode.kind != .identity && encode.clamps }
 
-    /// The half-float row path: table decode, the float matrix, then either a table encode (clipping
-    /// destinations) or the float encode followed by rounding to half. See ``HalfCurveTables``.
+    /// Converts half-float RGBA rows through the half tables.
+    ///
+    /// Decodes by table, runs the float matrix, then encodes either by table (clipping destinations) or
+    /// in float followed by rounding to half. See ``HalfCurveTables``.
     func convertHalfRows(_ src: UnsafePointer<UInt16>, _ dst: UnsafeMutablePointer<UInt16>, _ count: Int) {
         if isIdentity && !decode.clamps && !encode.clamps {
             if UnsafePointer(dst) != src { dst.update(from: src, count: 4 * count) }
@@ -19,7 +21,9 @@ extension ColorConverter {
             tables.encode.withUnsafeBufferPointer { enc in
                 withUnsafeTemporaryAllocation(of: Float.self, capacity: 3 * Self.chunk) { scratch in
                     withUnsafeTemporaryAllocation(of: UInt16.self, capacity: 3 * Self.chunk) { halves in
-                        let r = scratch.baseAddress!, g = r + Self.chunk, b = g + Self.chunk
+                        let r = scratch.baseAddress!
+                        let g = r + Self.chunk
+                        let b = g + Self.chunk
                         let h = halves.baseAddress!
                         var start = 0
                         while start < count {
@@ -58,15 +62,22 @@ extension ColorConverter {
         lookupPlanes(s, table, r, g, b, n, grayReplicate: grayReplicate)
     }
 
-    /// Looks the R, G, B codes of interleaved RGBA pixels up in `table` into three planes (gray sources:
-    /// the first code into all three). Inlined into each concrete row function, so it specialises.
+    /// Looks the R, G, B codes of interleaved RGBA pixels up in `table` into three planes.
+    ///
+    /// Gray sources put the first code into all three. Inlined into each concrete row function, so it
+    /// specialises.
     @inline(__always)
     static func lookupPlanes<Code: FixedWidthInteger & UnsignedInteger>(
         _ s: UnsafePointer<Code>, _ table: UnsafePointer<Float>, _ r: UnsafeMutablePointer<Float>,
         _ g: UnsafeMutablePointer<Float>, _ b: UnsafeMutablePointer<Float>, _ n: Int, grayReplicate: Bool
     ) {
         if grayReplicate {
-            for i in 0..<n { let v = table[Int(s[4 * i])]; r[i] = v; g[i] = v; b[i] = v }
+            for i in 0..<n {
+                let v = table[Int(s[4 * i])]
+                r[i] = v
+                g[i] = v
+                b[i] = v
+            }
         } else {
             for i in 0..<n {
                 r[i] = table[Int(s[4 * i])]

@@ -100,7 +100,9 @@ struct ICCByteWriter {
     }
 
     mutating func uint32(_ v: UInt32) {
-        for shift in stride(from: 24, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: v >> UInt32(shift))) }
+        for shift in stride(from: 24, through: 0, by: -8) {
+            bytes.append(UInt8(truncatingIfNeeded: v >> UInt32(shift)))
+        }
     }
 
     mutating func signature(_ s: String) { uint32(ICCSignature.value(s)) }

@@ -48,7 +48,9 @@ extension ICCProfile {
             toPCS = try ICCTagCoding.matrix(chad)
         } else if version == .v2, let wtpt = try tag("wtpt") {
             let white = try ICCTagCoding.xyz(wtpt)
-            guard white.y > 0, white.x > 0, white.z > 0 else { throw unsupported("its media white point is not positive") }
+            guard white.y > 0, white.x > 0, white.z > 0 else {
+                throw unsupported("its media white point is not positive")
+            }
             toPCS = ChromaticAdaptation.bradford(from: white, to: WhitePoint.iccD50XYZ)
         }
         guard let fromPCS = toPCS.inverse else { throw unsupported("its chromatic adaptation ('chad') is singular") }
@@ -136,10 +138,12 @@ extension ColorSpace {
 }
 
 extension ColorSpace {
-    /// Whether `candidate` (read from a profile) is this standard space: same model, curves within 2·10⁻⁵
-    /// (s15Fixed16 and 16-bit table rounding), and for RGB the white and primaries within 10⁻⁴ in xy
-    /// (``isColorimetricallyEqual(to:)``). The white of a gray space does not change relative colorimetry
-    /// (gray always maps to neutral), so gray compares only the curve.
+    /// Whether `candidate` (read from a profile) is this standard space.
+    ///
+    /// Requires the same model, curves within 2·10⁻⁵ (s15Fixed16 and 16-bit table rounding), and for RGB
+    /// the white and primaries within 10⁻⁴ in xy (``isColorimetricallyEqual(to:)``). The white of a gray
+    /// space does not change relative colorimetry (gray always maps to neutral), so gray compares only the
+    /// curve.
     ///
     /// The bounds are tight on purpose: a matrix that differs by 4·10⁻⁴ already moves a near-black channel
     /// of an 8-bit sRGB value by more than one level.

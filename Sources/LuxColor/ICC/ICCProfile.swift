@@ -30,7 +30,7 @@ public struct ICCProfile: Hashable, Sendable, CustomStringConvertible {
 
     /// The profile/device class from header bytes 12–15 (a four-character signature).
     public struct DeviceClass: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-        /// The four-character signature, e.g. `"mntr"`.
+        /// The four-character signature, such as `"mntr"`.
         public let rawValue: String
         /// Creates a class from its four-character signature.
         public init(rawValue: String) { self.rawValue = rawValue }
@@ -62,24 +62,24 @@ public struct ICCProfile: Hashable, Sendable, CustomStringConvertible {
     /// A colour space signature from the header: the data colour space (bytes 16–19) or the profile
     /// connection space (bytes 20–23).
     public struct ColorSpaceSignature: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-        /// The four-character signature, e.g. `"RGB "`.
+        /// The four-character signature, such as `"RGB "`.
         public let rawValue: String
         /// Creates a signature from its four characters.
         public init(rawValue: String) { self.rawValue = rawValue }
 
-        /// `RGB `
+        /// RGB (`RGB `).
         public static let rgb = ColorSpaceSignature(rawValue: "RGB ")
-        /// `GRAY`
+        /// Gray (`GRAY`).
         public static let gray = ColorSpaceSignature(rawValue: "GRAY")
-        /// `CMYK`
+        /// CMYK (`CMYK`).
         public static let cmyk = ColorSpaceSignature(rawValue: "CMYK")
-        /// `CMY `
+        /// CMY (`CMY `).
         public static let cmy = ColorSpaceSignature(rawValue: "CMY ")
-        /// `XYZ ` (CIE XYZ; also the usual profile connection space)
+        /// CIE XYZ (`XYZ `), also the usual profile connection space.
         public static let xyz = ColorSpaceSignature(rawValue: "XYZ ")
-        /// `Lab ` (CIE L*a*b*)
+        /// CIE L*a*b* (`Lab `).
         public static let lab = ColorSpaceSignature(rawValue: "Lab ")
-        /// `YCbr`
+        /// Y′CbCr (`YCbr`).
         public static let yCbCr = ColorSpaceSignature(rawValue: "YCbr")
 
         public var description: String {
@@ -105,7 +105,7 @@ public struct ICCProfile: Hashable, Sendable, CustomStringConvertible {
     public let dataColorSpace: ColorSpaceSignature
     /// The profile connection space (`XYZ ` or `Lab `; for device links, the output space).
     public let connectionSpace: ColorSpaceSignature
-    /// The tag signatures in tag-table order, e.g. `["desc", "cprt", "wtpt", …]`.
+    /// The tag signatures in tag-table order, such as `["desc", "cprt", "wtpt", …]`.
     public var tagSignatures: [String] { tags.map { ICCSignature.string($0.signature) } }
 
     /// The tag table (signature, offset and size of each tag, all checked to lie inside `data`).

@@ -51,7 +51,9 @@ enum ICCProfileAssembler {
         if version == .v4 {
             // ICC.1:2010 §7.2.18: MD5 over the profile with flags, rendering intent and the ID zeroed.
             var hashed = w.bytes
-            for range in [44..<48, 64..<68, 84..<100] { hashed.replaceSubrange(range, with: repeatElement(0, count: range.count)) }
+            for range in [44..<48, 64..<68, 84..<100] {
+                hashed.replaceSubrange(range, with: repeatElement(0, count: range.count))
+            }
             w.bytes.replaceSubrange(84..<100, with: MD5.digest(hashed))
         }
         return try ICCProfile(data: w.bytes)

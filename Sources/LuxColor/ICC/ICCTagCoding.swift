@@ -76,8 +76,9 @@ enum ICCTagCoding {
     /// The `−b/a` threshold of parametric types 1 and 2 (0 when `a` is 0).
     private static func threshold(_ a: Double, _ b: Double) -> Double { a != 0 ? -b / a : 0 }
 
-    /// The text of an `mluc`, `desc` or `text` tag. For `mluc` the en-US record is preferred, then any
-    /// English record, then the first.
+    /// The text of an `mluc`, `desc` or `text` tag.
+    ///
+    /// For `mluc` the en-US record is preferred, then any English record, then the first.
     static func text(_ tag: ICCBytes) throws(ColorError) -> String {
         switch try typeSignature(tag) {
         case "mluc":

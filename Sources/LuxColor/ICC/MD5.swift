@@ -1,4 +1,6 @@
-/// MD5 (RFC 1321), used only for the ICC v4 profile ID. Not for security.
+/// MD5 (RFC 1321), used only for the ICC v4 profile ID.
+///
+/// Not for security.
 enum MD5 {
     /// The 16-byte MD5 digest of `message`.
     static func digest(_ message: [UInt8]) -> [UInt8] {
@@ -17,10 +19,14 @@ enum MD5 {
         for chunk in stride(from: 0, to: padded.count, by: 64) {
             for i in 0..<16 {
                 let p = chunk + 4 * i
-                words[i] = UInt32(padded[p]) | UInt32(padded[p + 1]) << 8 | UInt32(padded[p + 2]) << 16
+                words[i] =
+                    UInt32(padded[p]) | UInt32(padded[p + 1]) << 8 | UInt32(padded[p + 2]) << 16
                     | UInt32(padded[p + 3]) << 24
             }
-            var a = a0, b = b0, c = c0, d = d0
+            var a = a0
+            var b = b0
+            var c = c0
+            var d = d0
             for i in 0..<64 {
                 var f: UInt32
                 let g: Int

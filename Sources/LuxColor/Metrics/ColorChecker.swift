@@ -16,7 +16,7 @@ public enum ColorChecker {
         /// The patch number, 1…24, row by row from the top left (brown "dark skin") to the bottom right
         /// (black).
         public let number: Int
-        /// The patch's name, e.g. "dark skin" or "neutral 5 (.70 D)".
+        /// The patch's name, such as "dark skin" or "neutral 5 (.70 D)".
         public let name: String
         /// CIE L*a*b* relative to D50.
         public let lab: SIMD3<Double>
@@ -57,7 +57,9 @@ public enum ColorChecker {
         ("white 9.5 (.05 D)", 95.19, -1.03, 2.93), ("neutral 8 (.23 D)", 81.29, -0.57, 0.44),
         ("neutral 6.5 (.44 D)", 66.89, -0.75, -0.06), ("neutral 5 (.70 D)", 50.76, -0.13, 0.14),
         ("neutral 3.5 (1.05 D)", 35.63, -0.46, -0.48), ("black 2 (1.5 D)", 20.64, 0.07, -0.46),
-    ].enumerated().map { Patch(number: $0.offset + 1, name: $0.element.0, lab: SIMD3($0.element.1, $0.element.2, $0.element.3)) }
+    ].enumerated().map {
+        Patch(number: $0.offset + 1, name: $0.element.0, lab: SIMD3($0.element.1, $0.element.2, $0.element.3))
+    }
 
     /// The patch numbered `number` (1…24), or `nil`.
     public static func patch(_ number: Int) -> Patch? {

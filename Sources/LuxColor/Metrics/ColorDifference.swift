@@ -57,7 +57,8 @@ public enum ColorDifference {
                 hMean = hMean < 360 ? (hMean + 360) / 2 : (hMean - 360) / 2
             }
         }
-        let t = 1 - 0.17 * cos(radians(hMean - 30)) + 0.24 * cos(radians(2 * hMean))
+        let t =
+            1 - 0.17 * cos(radians(hMean - 30)) + 0.24 * cos(radians(2 * hMean))
             + 0.32 * cos(radians(3 * hMean + 6)) - 0.20 * cos(radians(4 * hMean - 63))
         let dTheta = 30 * exp(-((hMean - 275) / 25) * ((hMean - 275) / 25))
         let cpMean7 = pow(cpMean, 7)

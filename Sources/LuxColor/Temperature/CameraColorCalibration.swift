@@ -67,7 +67,9 @@ public struct CameraColorCalibration: Hashable, Sendable, Codable {
         return min(max(g, 0), 1)
     }
 
-    private func interpolated(_ white: Chromaticity) -> (xyzToCamera: Matrix3x3, forward: Matrix3x3?, calibration: Matrix3x3) {
+    private func interpolated(_ white: Chromaticity) -> (
+        xyzToCamera: Matrix3x3, forward: Matrix3x3?, calibration: Matrix3x3
+    ) {
         let g = firstIlluminantWeight(temperature: TemperatureAndTint(chromaticity: white).temperature)
         func mix(_ a: Matrix3x3, _ b: Matrix3x3?) -> Matrix3x3 {
             guard let b, g < 1 else { return a }

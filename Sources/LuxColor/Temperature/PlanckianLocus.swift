@@ -26,7 +26,8 @@ enum PlanckianLocus {
         var dxyz = SIMD3<Double>.zero
         let cmf = CIE1931StandardObserver.values
         for i in 0..<CIE1931StandardObserver.count {
-            let lambda = (CIE1931StandardObserver.firstWavelength + Double(i) * CIE1931StandardObserver.wavelengthStep) * 1e-9
+            let lambda =
+                (CIE1931StandardObserver.firstWavelength + Double(i) * CIE1931StandardObserver.wavelengthStep) * 1e-9
             let a = c2 / (lambda * t)
             let e = exp(a)
             let l5 = lambda * lambda * lambda * lambda * lambda
@@ -47,8 +48,9 @@ enum PlanckianLocus {
         let denominator = xyz.x + 15 * xyz.y + 3 * xyz.z
         let dDenominator = d.x + 15 * d.y + 3 * d.z
         let uv = SIMD2(4 * xyz.x, 6 * xyz.y) / denominator
-        let duvdT = SIMD2(
-            4 * (d.x * denominator - xyz.x * dDenominator), 6 * (d.y * denominator - xyz.y * dDenominator))
+        let duvdT =
+            SIMD2(
+                4 * (d.x * denominator - xyz.x * dDenominator), 6 * (d.y * denominator - xyz.y * dDenominator))
             / (denominator * denominator)
         // dT/dmired = −T²/10⁶
         return Point(uv: uv, derivative: duvdT * (-temperature * temperature / 1e6))
@@ -98,7 +100,8 @@ extension Chromaticity {
     /// Daylight lies slightly on the green side of the black-body locus (Duv ≈ +0.003). CIE D65 is
     /// `Chromaticity(daylightTemperature: 6504)`: 6500 K scaled by the change of c₂ (1.4388/1.4380).
     public init(daylightTemperature t: Double) {
-        let t2 = t * t, t3 = t2 * t
+        let t2 = t * t
+        let t3 = t2 * t
         let x =
             t <= 7000
             ? -4.6070e9 / t3 + 2.9678e6 / t2 + 0.09911e3 / t + 0.244063

@@ -28,7 +28,8 @@ public struct WhiteBalanceGains: Hashable, Sendable, Codable, CustomStringConver
     /// - Throws: ``ColorError/outOfRange(name:value:allowed:)`` when a component is not positive and finite.
     public init(neutral: SIMD3<Double>) throws(ColorError) {
         for i in 0..<3 where !(neutral[i] > 0 && neutral[i].isFinite) {
-            throw .outOfRange(name: "camera neutral component \(i)", value: neutral[i], allowed: CameraColorCalibration.positive)
+            throw .outOfRange(
+                name: "camera neutral component \(i)", value: neutral[i], allowed: CameraColorCalibration.positive)
         }
         let gains = 1 / neutral
         let smallest = gains.min()

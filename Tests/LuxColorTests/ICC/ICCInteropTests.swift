@@ -30,32 +30,39 @@ func maxDifference(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> Double {
     }
 
     /// Converts `colors` (0…255) with transicc, relative colorimetric, in floating point; values clipped to 0…255.
-    static func transicc(_ colors: [SIMD3<Double>], from source: String, to destination: String) throws -> [SIMD3<Double>] {
+    static func transicc(_ colors: [SIMD3<Double>], from source: String, to destination: String) throws -> [SIMD3<
+        Double
+    >] {
         let input = colors.map { "\($0.x) \($0.y) \($0.z)" }.joined(separator: "\n") + "\n"
         let out = try ExternalTool.run("transicc", ["-n", "-t1", "-i", source, "-o", destination], input: input)
         #expect(out.status == 0, "transicc failed: \(out.stderr)")
         #expect(!out.stderr.lowercased().contains("error"), "transicc: \(out.stderr)")
         let values = out.stdout.split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { Double($0) }
-        try #require(values.count == 3 * colors.count, "transicc printed \(values.count) numbers: \(out.stdout.prefix(200))")
+        try #require(
+            values.count == 3 * colors.count, "transicc printed \(values.count) numbers: \(out.stdout.prefix(200))")
         return (0..<colors.count).map { i in
             SIMD3(values[3 * i], values[3 * i + 1], values[3 * i + 2]).clamped(
                 lowerBound: .zero, upperBound: SIMD3(repeating: 255))
         }
     }
 
-    @Test(.enabled(if: ExternalTool.isInstalled("transicc"), "needs transicc (liblcms2-utils)"),
-          arguments: [ICCProfile.Version.v4, .v2])
+    @Test(
+        .enabled(if: ExternalTool.isInstalled("transicc"), "needs transicc (liblcms2-utils)"),
+        arguments: [ICCProfile.Version.v4, .v2])
     func lcmsConversionsThroughOurProfilesMatchColorConverter(_ version: ICCProfile.Version) throws {
         let dir = try ExternalTool.makeTemporaryDirectory()
         let srgb = try Self.writeProfile(.sRGB, version, in: dir)
         let p3 = try Self.writeProfile(.displayP3, version, in: dir)
-        for (source, destination, from, to) in [(ColorSpace.sRGB, ColorSpace.displayP3, srgb, p3), (.displayP3, .sRGB, p3, srgb)] {
+        for (source, destination, from, to) in [
+            (ColorSpace.sRGB, ColorSpace.displayP3, srgb, p3), (.displayP3, .sRGB, p3, srgb),
+        ] {
             let lcms = try Self.transicc(Self.grid, from: from, to: to)
             let converter = try ColorConverter(from: source, to: destination)
             var src8: [UInt8] = Self.grid.flatMap { c -> [UInt8] in [UInt8(c.x), UInt8(c.y), UInt8(c.z), 255] }
             var dst8 = [UInt8](repeating: 0, count: src8.count)
             converter.convert(rgba8: &src8, into: &dst8, count: Self.grid.count)
-            var worst = 0.0, worst8 = 0.0
+            var worst = 0.0
+            var worst8 = 0.0
             for (i, color) in Self.grid.enumerated() {
                 let ours = converter.convert(color / 255) * 255
                 let error = maxDifference(ours, lcms[i])
@@ -110,7 +117,8 @@ func maxDifference(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> Double {
         ]
         for (space, version, versionText) in cases {
             let path = try Self.writeProfile(space, version, in: dir)
-            let out = try ExternalTool.run("exiftool", ["-a", "-G1", "-s", "-validate", "-warning", "-ICC-header:all", "-ICC_Profile:all", path])
+            let out = try ExternalTool.run(
+                "exiftool", ["-a", "-G1", "-s", "-validate", "-warning", "-ICC-header:all", "-ICC_Profile:all", path])
             var tags = [String: String]()
             for line in out.stdout.split(separator: "\n") {
                 let parts = line.split(separator: ":", maxSplits: 1)

@@ -10,10 +10,12 @@ import Testing
         ("rXYZ", [0x6FA0, 0x38F5, 0x0390]), ("gXYZ", [0x6297, 0xB787, 0x18D9]), ("bXYZ", [0x249F, 0x0F84, 0xB6C3]),
     ]
     static let p3Colorants: [(String, [UInt32])] = [
-        ("rXYZ", [0x83DF, 0x3DBF, 0xFFFF_FFBB]), ("gXYZ", [0x4ABF, 0xB137, 0x0AB9]), ("bXYZ", [0x2838, 0x110B, 0xC8B9]),
+        ("rXYZ", [0x83DF, 0x3DBF, 0xFFFF_FFBB]), ("gXYZ", [0x4ABF, 0xB137, 0x0AB9]),
+        ("bXYZ", [0x2838, 0x110B, 0xC8B9]),
     ]
     static let chadWords: [UInt32] = [
-        0x0001_0C42, 0x0000_05DE, 0xFFFF_F325, 0x0000_0793, 0x0000_FD90, 0xFFFF_FBA1, 0xFFFF_FDA2, 0x0000_03DC, 0x0000_C06E,
+        0x0001_0C42, 0x0000_05DE, 0xFFFF_F325, 0x0000_0793, 0x0000_FD90, 0xFFFF_FBA1, 0xFFFF_FDA2, 0x0000_03DC,
+        0x0000_C06E,
     ]
     static let srgbPara = TestTag.para(3, [2.4, 1 / 1.055, 0.055 / 1.055, 1 / 12.92, 0.04045])
 
@@ -66,7 +68,9 @@ import Testing
     @Test func v2ProfileWithoutChadIsUnadaptedFromItsWhitePoint() throws {
         // v2 display practice: wtpt = D65, colorants Bradford-adapted to D50, no chad.
         let d65 = TestTag.xyz(0.3127 / 0.3290, 1, 0.3583 / 0.3290)
-        var tags: [(String, [UInt8])] = [("desc", TestTag.desc("v2 sRGB")), ("cprt", TestTag.text("none")), ("wtpt", d65)]
+        var tags: [(String, [UInt8])] = [
+            ("desc", TestTag.desc("v2 sRGB")), ("cprt", TestTag.text("none")), ("wtpt", d65),
+        ]
         tags += Self.srgbColorants.map { ($0.0, Self.xyzTag($0.1)) }
         let curve = TestTag.curv([UInt16(0x0233)])  // gamma 563/256
         tags += [("rTRC", curve), ("gTRC", curve), ("bTRC", curve)]
@@ -91,11 +95,20 @@ import Testing
         let cases: [([UInt8], (Double) -> Double)] = [
             (TestTag.para(0, [2.0]), { x in x * x }),
             (TestTag.para(1, [2.0, 1.25, -0.125]), { x in x >= 0.1 ? (1.25 * x - 0.125) * (1.25 * x - 0.125) : 0 }),
-            (TestTag.para(2, [2.0, 1, -0.125, 0.0625]), { x in x >= 0.125 ? (x - 0.125) * (x - 0.125) + 0.0625 : 0.0625 }),
-            (TestTag.para(3, [3.0, 0.5, 0.5, 0.25, 0.125]), { x in x >= 0.125 ? (0.5 * x + 0.5) * (0.5 * x + 0.5) * (0.5 * x + 0.5) : 0.25 * x }),
-            (TestTag.para(4, [2.0, 0.5, 0.25, 0.5, 0.25, 0.0625, 0.03125]), { x in
-                x >= 0.25 ? (0.5 * x + 0.25) * (0.5 * x + 0.25) + 0.0625 : 0.5 * x + 0.03125
-            }),
+            (
+                TestTag.para(2, [2.0, 1, -0.125, 0.0625]),
+                { x in x >= 0.125 ? (x - 0.125) * (x - 0.125) + 0.0625 : 0.0625 }
+            ),
+            (
+                TestTag.para(3, [3.0, 0.5, 0.5, 0.25, 0.125]),
+                { x in x >= 0.125 ? (0.5 * x + 0.5) * (0.5 * x + 0.5) * (0.5 * x + 0.5) : 0.25 * x }
+            ),
+            (
+                TestTag.para(4, [2.0, 0.5, 0.25, 0.5, 0.25, 0.0625, 0.03125]),
+                { x in
+                    x >= 0.25 ? (0.5 * x + 0.25) * (0.5 * x + 0.25) + 0.0625 : 0.5 * x + 0.03125
+                }
+            ),
         ]
         for (tag, formula) in cases {
             let tf = try curve(tag)
@@ -104,7 +117,9 @@ import Testing
                 #expect(abs(tf.linear(fromEncoded: x) - formula(x)) < 1e-9, "type \(be16(tag, 8)) at \(x): \(tf)")
             }
         }
-        #expect(Self.malformedOffset { _ = try ICCProfile(data: Self.rgbProfile(trc: TestTag.para(5, [1]))).colorSpace() } != nil)
+        #expect(
+            Self.malformedOffset { _ = try ICCProfile(data: Self.rgbProfile(trc: TestTag.para(5, [1]))).colorSpace() }
+                != nil)
     }
 
     @Test func curvTagsAreIdentityGammaOrTables() throws {
@@ -123,29 +138,38 @@ import Testing
             let y = x <= 0.04045 ? x / 12.92 : Foundation.pow((x + 0.055) / 1.055, 2.4)
             return UInt16((y * 65535).rounded())
         }
-        #expect(try ICCProfile(data: Self.rgbProfile(colorants: Self.p3Colorants, trc: TestTag.curv(samples))).colorSpace() == .displayP3)
+        #expect(
+            try ICCProfile(data: Self.rgbProfile(colorants: Self.p3Colorants, trc: TestTag.curv(samples))).colorSpace()
+                == .displayP3)
     }
 
     // MARK: Identification of profiles that cannot be converted
 
     @Test func lutAndNonRGBProfilesAreIdentifiedThenRejected() throws {
         let lut = fourCC("mft2") + Array(repeating: 0, count: 48)
-        let cmyk = try ICCProfile(data: makeTestProfile(
-            version: (2, 0x10), deviceClass: "prtr", colorSpace: "CMYK", pcs: "Lab ",
-            tags: [("desc", TestTag.desc("Press")), ("A2B0", lut), ("B2A0", fourCC("mft1") + Array(repeating: 0, count: 48))]))
+        let cmyk = try ICCProfile(
+            data: makeTestProfile(
+                version: (2, 0x10), deviceClass: "prtr", colorSpace: "CMYK", pcs: "Lab ",
+                tags: [
+                    ("desc", TestTag.desc("Press")), ("A2B0", lut),
+                    ("B2A0", fourCC("mft1") + Array(repeating: 0, count: 48)),
+                ]))
         #expect(cmyk.deviceClass == .output && cmyk.dataColorSpace == .cmyk && cmyk.connectionSpace == .lab)
         #expect(cmyk.profileDescription == "Press")
         let cmykReason = try #require(Self.unsupportedReason { _ = try cmyk.colorSpace() })
         #expect(cmykReason.contains("CMYK") && cmykReason.contains("A2B0 'mft2'"), "\(cmykReason)")
 
-        let rgbLUT = try ICCProfile(data: makeTestProfile(tags: [
-            ("desc", TestTag.mluc([("enUS", "LUT RGB")])), ("A2B0", fourCC("mAB ") + Array(repeating: 0, count: 28)),
-            ("B2A0", fourCC("mBA ") + Array(repeating: 0, count: 28)),
-        ]))
+        let rgbLUT = try ICCProfile(
+            data: makeTestProfile(tags: [
+                ("desc", TestTag.mluc([("enUS", "LUT RGB")])),
+                ("A2B0", fourCC("mAB ") + Array(repeating: 0, count: 28)),
+                ("B2A0", fourCC("mBA ") + Array(repeating: 0, count: 28)),
+            ]))
         let lutReason = try #require(Self.unsupportedReason { _ = try rgbLUT.colorSpace() })
         #expect(lutReason.contains("LUT-based") && lutReason.contains("A2B0 'mAB '"), "\(lutReason)")
 
-        let link = try ICCProfile(data: makeTestProfile(deviceClass: "link", tags: [("desc", TestTag.text("Link")), ("A2B0", lut)]))
+        let link = try ICCProfile(
+            data: makeTestProfile(deviceClass: "link", tags: [("desc", TestTag.text("Link")), ("A2B0", lut)]))
         #expect(link.deviceClass == .deviceLink)
         #expect(Self.unsupportedReason { _ = try link.colorSpace() }?.contains("device link") == true)
 
@@ -193,7 +217,8 @@ import Testing
         badVersion[8] = 1
         #expect(Self.malformedOffset { _ = try ICCProfile(data: badVersion) } == 8)
         // An mluc claiming 2³²−1 records, and a curv claiming 2³²−1 entries.
-        let hugeMLUC = fourCC("mluc") + [0, 0, 0, 0] + bytes32(0xFFFF_FFFF) + bytes32(12) + Array(repeating: 0, count: 12)
+        let hugeMLUC =
+            fourCC("mluc") + [0, 0, 0, 0] + bytes32(0xFFFF_FFFF) + bytes32(12) + Array(repeating: 0, count: 12)
         #expect(Self.malformedOffset { _ = try ICCProfile(data: Self.rgbProfile(desc: hugeMLUC)) } != nil)
         let hugeCurv = fourCC("curv") + [0, 0, 0, 0] + bytes32(0xFFFF_FFFF) + [0, 0]
         let profile = try ICCProfile(data: Self.rgbProfile(trc: hugeCurv))
@@ -208,7 +233,8 @@ import Testing
             try ColorSpace.sRGB.iccProfile().data, try ColorSpace.displayP3.iccProfile(version: .v2).data,
             try ColorSpace.genericGrayGamma2_2.iccProfile().data, Self.rgbProfile(),
         ]
-        var threw = 0, parsed = 0
+        var threw = 0
+        var parsed = 0
         func attempt(_ bytes: [UInt8]) {
             do {
                 let profile = try ICCProfile(data: bytes)

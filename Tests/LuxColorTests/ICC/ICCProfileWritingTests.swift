@@ -1,7 +1,8 @@
 import Foundation
-@testable import LuxColor
 import LuxTestSupport
 import Testing
+
+@testable import LuxColor
 
 /// Generated profiles against the published numbers of FORMATS.md §4.3 (lcms 2.14's built-in sRGB
 /// matches them bit for bit) and the ICC.1 layout rules.
@@ -34,7 +35,8 @@ import Testing
         let trc = try #require(tagBytes(data, "rTRC"))
         #expect(Array(trc[0..<4]) == fourCC("para"))
         #expect(be16(trc, 8) == 3)  // ICC function type 3
-        #expect(Self.words(trc, from: 12, count: 5) == [0x0002_6666, 0x0000_F2A7, 0x0000_0D59, 0x0000_13D0, 0x0000_0A5B])
+        #expect(
+            Self.words(trc, from: 12, count: 5) == [0x0002_6666, 0x0000_F2A7, 0x0000_0D59, 0x0000_13D0, 0x0000_0A5B])
         // The three TRCs share one block.
         #expect(tagOffset(data, "rTRC") == tagOffset(data, "gTRC"))
         #expect(tagOffset(data, "rTRC") == tagOffset(data, "bTRC"))
@@ -57,7 +59,8 @@ import Testing
         #expect(tagBytes(data, "chad") == nil)
         #expect(Array(data[84..<100]) == Array(repeating: 0, count: 16))
         // D65 xy (0.3127, 0.3290) → XYZ (0.3127/0.3290, 1, 0.3583/0.3290) in s15Fixed16.
-        #expect(try #require(tagBytes(data, "wtpt"))[8..<20] == (s15(0.3127 / 0.3290) + s15(1) + s15(0.3583 / 0.3290))[...])
+        #expect(
+            try #require(tagBytes(data, "wtpt"))[8..<20] == (s15(0.3127 / 0.3290) + s15(1) + s15(0.3583 / 0.3290))[...])
         #expect(Self.words(try #require(tagBytes(data, "rXYZ")), from: 8, count: 3) == [0x83DF, 0x3DBF, 0xFFFF_FFBB])
         let desc = try #require(tagBytes(data, "desc"))
         #expect(Array(desc[0..<4]) == fourCC("desc"))
@@ -91,7 +94,9 @@ import Testing
         let path = dir + "/zeroed.bin"
         try Data(zeroed).write(to: URL(fileURLWithPath: path))
         let out = try ExternalTool.run("md5sum", [path])
-        let hex = data[84..<100].map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+        let hex = data[84..<100].map {
+            String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16)
+        }.joined()
         #expect(out.stdout.hasPrefix(hex), "\(out.stdout) vs \(hex)")
     }
 
@@ -123,7 +128,8 @@ import Testing
         }
         // A space that is not standard keeps its name and numbers.
         let custom = ColorSpace(
-            name: "Custom D55", primaries: .init(
+            name: "Custom D55",
+            primaries: .init(
                 red: .init(x: 0.66, y: 0.32), green: .init(x: 0.28, y: 0.65), blue: .init(x: 0.14, y: 0.07)),
             whitePoint: .init(x: 0.3324, y: 0.3474), transferFunction: .gamma(2.0))
         for version in [ICCProfile.Version.v4, .v2] {

@@ -17,12 +17,15 @@ import Testing
         try ICCProfile(data: Array(try Data(contentsOf: URL(fileURLWithPath: path))))
     }
 
-    @Test(.enabled(if: !paths.isEmpty && ExternalTool.isInstalled("exiftool"),
-                   "needs system ICC profiles (colord-data, libgs-common) and exiftool"))
+    @Test(
+        .enabled(
+            if: !paths.isEmpty && ExternalTool.isInstalled("exiftool"),
+            "needs system ICC profiles (colord-data, libgs-common) and exiftool"))
     func headersAndDescriptionsMatchExiftool() throws {
         for path in Self.paths {
             let profile = try Self.load(path)
-            let out = try ExternalTool.run("exiftool", ["-a", "-s", "-ICC-header:all", "-ICC_Profile:ProfileDescription", path])
+            let out = try ExternalTool.run(
+                "exiftool", ["-a", "-s", "-ICC-header:all", "-ICC_Profile:ProfileDescription", path])
             var tags = [String: String]()
             for line in out.stdout.split(separator: "\n") {
                 let parts = line.split(separator: ":", maxSplits: 1)
@@ -36,7 +39,9 @@ import Testing
                 "abst": "Abstract Profile",
             ]
             #expect(tags["ProfileDescription"] == profile.profileDescription, "\(path)")
-            #expect(tags["ProfileVersion"]?.hasPrefix("\(profile.majorVersion).\(profile.minorVersion).") == true, "\(path)")
+            #expect(
+                tags["ProfileVersion"]?.hasPrefix("\(profile.majorVersion).\(profile.minorVersion).") == true, "\(path)"
+            )
             #expect(tags["ProfileClass"] == classes[profile.deviceClass.rawValue], "\(path)")
             #expect(tags["ColorSpaceData"] == profile.dataColorSpace.description, "\(path)")
             #expect(tags["ProfileConnectionSpace"] == profile.connectionSpace.description, "\(path)")
@@ -70,7 +75,8 @@ import Testing
     func unsupportedKindsAreIdentifiedAndRejected() throws {
         for path in Self.paths {
             let profile = try Self.load(path)
-            let convertible = (profile.dataColorSpace == .rgb || profile.dataColorSpace == .gray)
+            let convertible =
+                (profile.dataColorSpace == .rgb || profile.dataColorSpace == .gray)
                 && profile.deviceClass != .namedColor && profile.deviceClass != .deviceLink
             guard !convertible else { continue }
             #expect(throws: ColorError.self, "\(path)") { try profile.colorSpace() }
@@ -87,8 +93,10 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: !paths.isEmpty && ExternalTool.isInstalled("transicc"),
-                   "needs system ICC profiles (colord-data, libgs-common) and transicc"))
+    @Test(
+        .enabled(
+            if: !paths.isEmpty && ExternalTool.isInstalled("transicc"),
+            "needs system ICC profiles (colord-data, libgs-common) and transicc"))
     func lcmsAgreesWithOurReadingOfSystemProfiles() throws {
         let dir = try ExternalTool.makeTemporaryDirectory()
         let srgb = try ICCInteropTests.writeProfile(.sRGB, .v4, in: dir)
@@ -99,12 +107,15 @@ import Testing
             if space.model == .gray {
                 let levels = stride(from: 0.0, through: 255, by: 15).map { $0 }
                 let out = try ExternalTool.run(
-                    "transicc", ["-n", "-t1", "-i", path, "-o", srgb], input: levels.map { "\($0)" }.joined(separator: "\n") + "\n")
+                    "transicc", ["-n", "-t1", "-i", path, "-o", srgb],
+                    input: levels.map { "\($0)" }.joined(separator: "\n") + "\n")
                 let values = out.stdout.split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { Double($0) }
                 try #require(values.count == 3 * levels.count, "\(path): \(out.stderr)")
                 for (i, level) in levels.enumerated() {
                     let ours = converter.convert(SIMD3(level / 255, 0, 0)) * 255
-                    #expect(abs(ours.x - min(max(values[3 * i], 0), 255)) <= 0.5, "\(path) \(level): \(ours.x) vs \(values[3 * i])")
+                    #expect(
+                        abs(ours.x - min(max(values[3 * i], 0), 255)) <= 0.5,
+                        "\(path) \(level): \(ours.x) vs \(values[3 * i])")
                 }
             } else {
                 // Lux maps device white to the destination white exactly. lcms maps it to the colorants' sum,
@@ -122,7 +133,8 @@ import Testing
                 for (i, color) in ICCInteropTests.grid.enumerated() {
                     let ours = converter.convert(color / 255) * 255
                     worst = max(worst, maxDifference(ours, lcms[i]))
-                    #expect(maxDifference(ours, lcms[i]) <= tolerance, "\(path) \(color): ours \(ours), lcms \(lcms[i])")
+                    #expect(
+                        maxDifference(ours, lcms[i]) <= tolerance, "\(path) \(color): ours \(ours), lcms \(lcms[i])")
                 }
                 print("\(path): max |Lux − lcms| = \(worst)")
             }

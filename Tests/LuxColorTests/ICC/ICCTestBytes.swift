@@ -7,9 +7,13 @@ func be32(_ b: [UInt8], _ at: Int) -> UInt32 {
 
 func be16(_ b: [UInt8], _ at: Int) -> UInt16 { UInt16(b[at]) << 8 | UInt16(b[at + 1]) }
 
-func fourCC(_ s: String) -> [UInt8] { Array(s.utf8.prefix(4)) + Array(repeating: 0x20, count: max(0, 4 - s.utf8.count)) }
+func fourCC(_ s: String) -> [UInt8] {
+    Array(s.utf8.prefix(4)) + Array(repeating: 0x20, count: max(0, 4 - s.utf8.count))
+}
 
-func bytes32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)] }
+func bytes32(_ v: UInt32) -> [UInt8] {
+    [UInt8(v >> 24), UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)]
+}
 
 func bytes16(_ v: UInt16) -> [UInt8] { [UInt8(v >> 8), UInt8(v & 0xFF)] }
 
@@ -25,7 +29,8 @@ func tagBytes(_ profile: [UInt8], _ signature: String) -> [UInt8]? {
     for i in 0..<count {
         let at = 132 + 12 * i
         if Array(profile[at..<at + 4]) == fourCC(signature) {
-            let offset = Int(be32(profile, at + 4)), size = Int(be32(profile, at + 8))
+            let offset = Int(be32(profile, at + 4))
+            let size = Int(be32(profile, at + 8))
             return Array(profile[offset..<offset + size])
         }
     }
@@ -42,7 +47,9 @@ func tagOffset(_ profile: [UInt8], _ signature: String) -> Int? {
 }
 
 enum TestTag {
-    static func xyz(_ x: Double, _ y: Double, _ z: Double) -> [UInt8] { fourCC("XYZ ") + [0, 0, 0, 0] + s15(x) + s15(y) + s15(z) }
+    static func xyz(_ x: Double, _ y: Double, _ z: Double) -> [UInt8] {
+        fourCC("XYZ ") + [0, 0, 0, 0] + s15(x) + s15(y) + s15(z)
+    }
     static func sf32(_ m: [Double]) -> [UInt8] { fourCC("sf32") + [0, 0, 0, 0] + m.flatMap { s15($0) } }
     static func para(_ type: UInt16, _ params: [Double]) -> [UInt8] {
         fourCC("para") + [0, 0, 0, 0] + bytes16(type) + [0, 0] + params.flatMap { s15($0) }

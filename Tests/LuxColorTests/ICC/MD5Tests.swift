@@ -1,5 +1,6 @@
-@testable import LuxColor
 import Testing
+
+@testable import LuxColor
 
 /// RFC 1321 appendix A.5 test suite.
 @Suite struct MD5Tests {

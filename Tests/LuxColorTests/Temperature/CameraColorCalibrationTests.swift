@@ -58,7 +58,8 @@ import Testing
                 let gains = try camera.whiteBalanceGains(for: TemperatureAndTint(temperature: t, tint: tint))
                 let white = try camera.chromaticity(for: gains)
                 let again = try camera.whiteBalanceGains(for: white)
-                worst = max(worst, abs(again.red - gains.red), abs(again.green - gains.green), abs(again.blue - gains.blue))
+                worst = max(
+                    worst, abs(again.red - gains.red), abs(again.green - gains.green), abs(again.blue - gains.blue))
                 let tt = try camera.temperatureAndTint(for: gains)
                 #expect(abs(tt.temperature - t) < 0.01 && abs(tt.tint - tint) < 0.01, "\(t) \(tint): \(tt)")
             }
@@ -84,8 +85,10 @@ import Testing
         let neutral = try camera.neutral(for: WhitePoint.d65)
         #expect(maxDiff(neutral, SIMD3(1, 1, 1)) < 1e-12)
         let m = try camera.cameraToXYZD50(neutral: neutral)
-        let published = Matrix3x3(columns:
-            SIMD3(0.436041, 0.222485, 0.013920), SIMD3(0.385113, 0.716905, 0.097067), SIMD3(0.143046, 0.060610, 0.713913))
+        let published = Matrix3x3(
+            columns:
+                SIMD3(0.436041, 0.222485, 0.013920), SIMD3(0.385113, 0.716905, 0.097067),
+            SIMD3(0.143046, 0.060610, 0.713913))
         #expect(m.maxDifference(to: published) < 2e-6, "\(m)")
 
         // The same camera with channel sensitivities k, described once by colour matrix and once by
@@ -93,7 +96,8 @@ import Testing
         let k = SIMD3(0.5, 1.0, 0.7)
         let sensitive = Matrix3x3.diagonal(k) * srgbToXYZ.inverse!
         let byColorMatrix = CameraColorCalibration(colorMatrix: sensitive)
-        let byForwardMatrix = CameraColorCalibration(.init(temperature: 6504, colorMatrix: sensitive, forwardMatrix: published))
+        let byForwardMatrix = CameraColorCalibration(
+            .init(temperature: 6504, colorMatrix: sensitive, forwardMatrix: published))
         let n = try byColorMatrix.neutral(for: WhitePoint.d65)
         #expect(maxDiff(n, k / k.max()) < 1e-12)
         let a = try byColorMatrix.cameraToXYZD50(neutral: n)
@@ -111,9 +115,12 @@ import Testing
         }
         #expect(throws: ColorError.self) { try WhiteBalanceGains(red: 0.5, green: 1, blue: 1).validated(maxGain: 4) }
         #expect(throws: ColorError.self) { try WhiteBalanceGains(neutral: SIMD3(0, 1, 1)) }
-        #expect(throws: ColorError.self) { try CameraColorCalibration(colorMatrix: .identity).chromaticity(forNeutral: SIMD3(1, .nan, 1)) }
         #expect(throws: ColorError.self) {
-            try CameraColorCalibration(colorMatrix: Matrix3x3([1, 0, 0, 1, 0, 0, 0, 0, 1])).chromaticity(forNeutral: SIMD3(1, 1, 1))
+            try CameraColorCalibration(colorMatrix: .identity).chromaticity(forNeutral: SIMD3(1, .nan, 1))
+        }
+        #expect(throws: ColorError.self) {
+            try CameraColorCalibration(colorMatrix: Matrix3x3([1, 0, 0, 1, 0, 0, 0, 0, 1])).chromaticity(
+                forNeutral: SIMD3(1, 1, 1))
         }
         let n = try WhiteBalanceGains(neutral: SIMD3(0.5, 1, 0.8))
         #expect(maxDiff(n.neutral, SIMD3(0.5, 1, 0.8)) < 1e-15)

@@ -1,6 +1,7 @@
 import Foundation
-@testable import LuxColor
 import Testing
+
+@testable import LuxColor
 
 /// Colour temperature against ALGORITHMS.md §4 (colour-science 0.4.7 Planck values, the DNG SDK's
 /// Robertson results) and round-trip sweeps.
@@ -66,7 +67,9 @@ import Testing
     }
 
     @Test func roundTripsAcrossTheRange() {
-        var worstT = 0.0, worstTint = 0.0, worstXY = 0.0
+        var worstT = 0.0
+        var worstTint = 0.0
+        var worstXY = 0.0
         var t = 2000.0
         while t <= 25000 {
             for tint in stride(from: -150.0, through: 150, by: 25) {
@@ -86,8 +89,11 @@ import Testing
         // xy → (T, tint) → xy over a grid of chromaticities near the locus.
         for x in stride(from: 0.26, through: 0.50, by: 0.02) {
             for dy in stride(from: -0.02, through: 0.02, by: 0.01) {
-                let planckY = Chromaticity(uv1960: PlanckianLocus.point(
-                    mired: 1e6 / TemperatureAndTint(chromaticity: Chromaticity(x: x, y: 0.4)).temperature).uv).y
+                let planckY = Chromaticity(
+                    uv1960: PlanckianLocus.point(
+                        mired: 1e6 / TemperatureAndTint(chromaticity: Chromaticity(x: x, y: 0.4)).temperature
+                    ).uv
+                ).y
                 let c = Chromaticity(x: x, y: planckY + dy)
                 let back = TemperatureAndTint(chromaticity: c).chromaticity
                 #expect(abs(back.x - c.x) < 1e-9 && abs(back.y - c.y) < 1e-9, "\(c) → \(back)")
