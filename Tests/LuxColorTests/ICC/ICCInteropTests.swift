@@ -47,10 +47,10 @@ func maxDifference(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> Double {
     }
 
     @Test(
-        .enabled(if: ExternalTool.isInstalled("transicc"), "needs transicc (liblcms2-utils)"),
+        .enabled(if: ExternalTool.isAvailable("transicc"), "needs transicc (liblcms2-utils)"),
         arguments: [ICCProfile.Version.v4, .v2])
     func lcmsConversionsThroughOurProfilesMatchColorConverter(_ version: ICCProfile.Version) throws {
-        let dir = try ExternalTool.makeTemporaryDirectory()
+        let dir = try ExternalTool.temporaryDirectory()
         let srgb = try Self.writeProfile(.sRGB, version, in: dir)
         let p3 = try Self.writeProfile(.displayP3, version, in: dir)
         for (source, destination, from, to) in [
@@ -77,9 +77,9 @@ func maxDifference(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> Double {
         }
     }
 
-    @Test(.enabled(if: ExternalTool.isInstalled("transicc"), "needs transicc (liblcms2-utils)"))
+    @Test(.enabled(if: ExternalTool.isAvailable("transicc"), "needs transicc (liblcms2-utils)"))
     func lcmsAgreesOnGrayAndWideGamutProfiles() throws {
-        let dir = try ExternalTool.makeTemporaryDirectory()
+        let dir = try ExternalTool.temporaryDirectory()
         let colors = Self.grid.filter { $0.x == $0.y && $0.y == $0.z }
         for version in [ICCProfile.Version.v4, .v2] {
             let gray = try Self.writeProfile(.genericGrayGamma2_2, version, in: dir)
@@ -108,9 +108,9 @@ func maxDifference(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> Double {
         }
     }
 
-    @Test(.enabled(if: ExternalTool.isInstalled("exiftool"), "needs exiftool"))
+    @Test(.enabled(if: ExternalTool.isAvailable("exiftool"), "needs exiftool"))
     func exiftoolReadsOurProfilesWithoutWarnings() throws {
-        let dir = try ExternalTool.makeTemporaryDirectory()
+        let dir = try ExternalTool.temporaryDirectory()
         let cases: [(ColorSpace, ICCProfile.Version, String)] = [
             (.sRGB, .v4, "4.3.0"), (.displayP3, .v4, "4.3.0"), (.sRGB, .v2, "2.4.0"), (.displayP3, .v2, "2.4.0"),
             (.genericGrayGamma2_2, .v4, "4.3.0"), (.genericGrayGamma2_2, .v2, "2.4.0"),
@@ -118,7 +118,8 @@ func maxDifference(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> Double {
         for (space, version, versionText) in cases {
             let path = try Self.writeProfile(space, version, in: dir)
             let out = try ExternalTool.run(
-                "exiftool", ["-a", "-G1", "-s", "-validate", "-warning", "-ICC-header:all", "-ICC_Profile:all", path])
+                "exiftool", ["-a", "-G1", "-s", "-validate", "-warning", "-ICC-header:all", "-ICC_Profile:all", path],
+                input: "")
             var tags = [String: String]()
             for line in out.stdout.split(separator: "\n") {
                 let parts = line.split(separator: ":", maxSplits: 1)

@@ -90,10 +90,10 @@ import Testing
         let data = try ColorSpace.displayP3.iccProfile().data
         var zeroed = data
         for r in [44..<48, 64..<68, 84..<100] { zeroed.replaceSubrange(r, with: repeatElement(0, count: r.count)) }
-        let dir = try ExternalTool.makeTemporaryDirectory()
+        let dir = try ExternalTool.temporaryDirectory()
         let path = dir + "/zeroed.bin"
         try Data(zeroed).write(to: URL(fileURLWithPath: path))
-        let out = try ExternalTool.run("md5sum", [path])
+        let out = try ExternalTool.run("md5sum", [path], input: "")
         let hex = data[84..<100].map {
             String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16)
         }.joined()

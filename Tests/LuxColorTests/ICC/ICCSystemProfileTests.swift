@@ -19,13 +19,13 @@ import Testing
 
     @Test(
         .enabled(
-            if: !paths.isEmpty && ExternalTool.isInstalled("exiftool"),
+            if: !paths.isEmpty && ExternalTool.isAvailable("exiftool"),
             "needs system ICC profiles (colord-data, libgs-common) and exiftool"))
     func headersAndDescriptionsMatchExiftool() throws {
         for path in Self.paths {
             let profile = try Self.load(path)
             let out = try ExternalTool.run(
-                "exiftool", ["-a", "-s", "-ICC-header:all", "-ICC_Profile:ProfileDescription", path])
+                "exiftool", ["-a", "-s", "-ICC-header:all", "-ICC_Profile:ProfileDescription", path], input: "")
             var tags = [String: String]()
             for line in out.stdout.split(separator: "\n") {
                 let parts = line.split(separator: ":", maxSplits: 1)
@@ -95,10 +95,10 @@ import Testing
 
     @Test(
         .enabled(
-            if: !paths.isEmpty && ExternalTool.isInstalled("transicc"),
+            if: !paths.isEmpty && ExternalTool.isAvailable("transicc"),
             "needs system ICC profiles (colord-data, libgs-common) and transicc"))
     func lcmsAgreesWithOurReadingOfSystemProfiles() throws {
-        let dir = try ExternalTool.makeTemporaryDirectory()
+        let dir = try ExternalTool.temporaryDirectory()
         let srgb = try ICCInteropTests.writeProfile(.sRGB, .v4, in: dir)
         var checked = 0
         for path in Self.paths {
