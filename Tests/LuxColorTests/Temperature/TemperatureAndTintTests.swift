@@ -101,6 +101,22 @@ import Testing
         }
     }
 
+    @Test func oddInputsNeitherCrashNorHang() {
+        for c in [
+            Chromaticity(x: 0.9, y: 0.05), Chromaticity(x: 0.05, y: 0.9), Chromaticity(x: 0.2, y: 0.1),
+            Chromaticity(x: .nan, y: 0.3), Chromaticity(x: 0.6, y: 0.38),
+        ] {
+            _ = TemperatureAndTint(chromaticity: c)
+        }
+        for t in [0.0, -100, 1, 300, 1e9, .infinity, .nan] {
+            _ = Chromaticity(blackBodyTemperature: t)
+            _ = TemperatureAndTint(temperature: t, tint: 10).chromaticity
+        }
+        // Far below the Robertson table (1667 K) the exact locus still round-trips.
+        let candle = TemperatureAndTint(temperature: 1000, tint: 0)
+        #expect(abs(TemperatureAndTint(chromaticity: candle.chromaticity).temperature - 1000) < 1e-3)
+    }
+
     @Test func temperatureAndTintIsCodable() throws {
         let value = TemperatureAndTint(temperature: 5600, tint: -12)
         #expect(value.duv == -0.004)
