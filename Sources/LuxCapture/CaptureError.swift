@@ -5,7 +5,7 @@ public enum CaptureError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A control value lies outside the range the active format (or device) allows.
     case outOfRange(name: String, value: Double, range: ClosedRange<Double>)
     /// A white-balance gain lies outside 1…maxWhiteBalanceGain.
-    case whiteBalanceGainsOutOfRange(red: Float, green: Float, blue: Float, maximum: Float)
+    case whiteBalanceGainsOutOfRange(red: Double, green: Double, blue: Double, maximum: Double)
     /// The device does not offer this format.
     case formatNotSupported(String)
     /// The mode, colour space or feature is not supported by the device or its active format.

@@ -12,7 +12,7 @@ import Testing
         #expect(photo.allSatisfy { !$0.supportsHighPhotoQuality && $0.supportsRAW && $0.supportsLivePhoto })
         let video = Set(formats.filter { !$0.isPhotoFormat }.map { "\($0.width)x\($0.height)@\(Int($0.frameRateRange.upperBound))" })
         #expect(video == ["1280x720@30", "1280x720@60", "1920x1080@30", "1920x1080@60", "1920x1440@30", "3840x2160@30"])
-        #expect(formats.filter { !$0.isPhotoFormat }.allSatisfy(\.supportsHighPhotoQuality))
+        #expect(formats.filter { !$0.isPhotoFormat }.allSatisfy { $0.supportsHighPhotoQuality })
         for f in formats {
             if f.pixelFormat == .yCbCr420VideoRange { #expect(f.supportedColorSpaces == [.sRGB]) }
             else { #expect(f.supportedColorSpaces == [.sRGB, .displayP3]) }

@@ -15,9 +15,9 @@ import Testing
             let f = try await camera.run(1, raw: true)[0]
             return camera.centreMeans(f.raw!).y
         }
-        let base = try await signal(0.004, 64)
-        let longer = try await signal(0.008, 64)
-        let higher = try await signal(0.004, 128)
+        let base = try await signal(0.01, 100)
+        let longer = try await signal(0.02, 100)
+        let higher = try await signal(0.01, 200)
         #expect(base > 0.05 && base < 0.3)
         #expect(abs(longer / base - 2) < 0.02, "\(longer / base)")
         #expect(abs(higher / base - 2) < 0.02, "\(higher / base)")

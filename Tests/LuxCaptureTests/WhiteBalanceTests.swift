@@ -11,37 +11,37 @@ import Testing
         camera.setFocusMode(.locked)
         let frames = try await camera.run(25, raw: true)
         let raw = camera.centreMeans(frames.last!.raw!)
-        for gains in [camera.status.deviceWhiteBalanceGains, camera.status.grayWorldDeviceWhiteBalanceGains] {
+        for gains in [camera.status.deviceWhiteBalanceGains, camera.status.grayWorldWhiteBalanceGains] {
             let balanced = raw * gains.vector
             #expect(abs(balanced.x / balanced.y - 1) < 0.01 && abs(balanced.z / balanced.y - 1) < 0.01, "\(gains): \(balanced)")
         }
         // The auto estimate describes the light: its temperature is within 2 % of the card's illuminant.
-        let tt = camera.temperatureAndTint(for: camera.status.deviceWhiteBalanceGains)
+        let tt = try camera.temperatureAndTint(for: camera.status.deviceWhiteBalanceGains)
         #expect(abs(Double(tt.temperature) / kelvin - 1) < 0.02, "\(tt)")
     }
 
     @Test("Temperature/tint ↔ gains and gains ↔ chromaticity round-trip")
-    func roundTrips() {
+    func roundTrips() throws {
         let camera = SimulatedCamera(scene: .grayCard())
         for t in [2500.0, 3200, 4500, 5500, 6500, 8000] {
             for tint in [-20.0, 0, 15] {
-                let gains = camera.deviceWhiteBalanceGains(for: TemperatureAndTint(temperature: Float(t), tint: Float(tint)))
-                let back = camera.temperatureAndTint(for: gains)
+                let gains = try camera.deviceWhiteBalanceGains(for: TemperatureAndTint(temperature: t, tint: tint))
+                let back = try camera.temperatureAndTint(for: gains)
                 #expect(abs(Double(back.temperature) / t - 1) < 0.002 && abs(Double(back.tint) - tint) < 0.3, "\(t) \(tint) → \(back)")
-                let xy = camera.chromaticity(for: gains)
-                let again = camera.deviceWhiteBalanceGains(for: xy)
+                let xy = try camera.chromaticity(for: gains)
+                let again = try camera.deviceWhiteBalanceGains(for: xy)
                 #expect(abs(again.red - gains.red) < 1e-4 && abs(again.blue - gains.blue) < 1e-4)
             }
         }
         // Conversions do not clamp: a very warm light needs a blue gain above the maximum of 4.
-        let warm = camera.deviceWhiteBalanceGains(for: TemperatureAndTint(temperature: 1800, tint: 0))
-        #expect(warm.blue > camera.maxWhiteBalanceGain)
+        let warm = try camera.deviceWhiteBalanceGains(for: TemperatureAndTint(temperature: 1800, tint: 0))
+        #expect(warm.blue > Double(camera.maxWhiteBalanceGain))
     }
 
     @Test("Gains outside 1…maxWhiteBalanceGain throw")
     func outOfRange() async {
         let camera = SimulatedCamera(scene: .grayCard())
-        for bad in [DeviceWhiteBalanceGains(red: 0.9, green: 1, blue: 2), DeviceWhiteBalanceGains(red: 1, green: 1, blue: 4.5)] {
+        for bad in [WhiteBalanceGains(red: 0.9, green: 1, blue: 2), WhiteBalanceGains(red: 1, green: 1, blue: 4.5)] {
             await #expect(throws: CaptureError.whiteBalanceGainsOutOfRange(red: bad.red, green: bad.green, blue: bad.blue, maximum: 4)) {
                 try await camera.setWhiteBalanceModeLocked(gains: .value(bad))
             }

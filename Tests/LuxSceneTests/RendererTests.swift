@@ -61,7 +61,7 @@ func centreWindow(_ size: Int, optics: RenderRequest.Optics? = nil, duration: Do
             let x = Int((p.origin.x + p.size.x * 0.3) * 400), y = Int((p.origin.y + p.size.y * 0.3) * 400)
             let xyz = img.mean(x: x, y: y, width: 10, height: 10)
             let lab = Lab.fromXYZ(xyz / white * WhitePoint.iccD50XYZ, white: WhitePoint.d50)
-            let e = ((lab - ColorCheckerData.lab[i]) * (lab - ColorCheckerData.lab[i])).sum().squareRoot()
+            let e = ((lab - ColorChecker.classic24[i].lab) * (lab - ColorChecker.classic24[i].lab)).sum().squareRoot()
             #expect(e < 0.02, "patch \(i + 1): \(lab)")
         }
     }

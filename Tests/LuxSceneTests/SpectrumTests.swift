@@ -40,7 +40,7 @@ import Testing
     @Test("ColorChecker patches keep their published Lab under D50 and have physical reflectances")
     func colorCheckerLab() {
         let white = SurfaceColor.white.xyz(under: .d50)
-        for (i, lab) in ColorCheckerData.lab.enumerated() {
+        for (i, lab) in ColorChecker.classic24.map(\.lab).enumerated() {
             let c = SurfaceColor(lab: lab)
             // Reflectance weights stay (nearly) within 0…1: the colours are physical surfaces.
             #expect(c.coefficients.min() > -0.06 && c.coefficients.max() < 1, "patch \(i + 1): \(c.coefficients)")

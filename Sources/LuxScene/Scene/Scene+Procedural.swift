@@ -1,3 +1,5 @@
+import LuxColor
+
 /// The built-in procedural scenes.
 extension Scene {
     /// Where the ColorChecker patches sit in ``chart(light:)`` and ``colorChecker(light:)``: patch `i`
@@ -17,7 +19,7 @@ extension Scene {
         var shapes = [Shape(.rectangle(origin: SIMD2(0.02, 0.03), size: SIMD2(0.625, 0.425)), color: SurfaceColor(reflectance: 0.03))]
         for i in 0..<24 {
             let p = colorCheckerPatch(i)
-            shapes.append(Shape(.rectangle(origin: p.origin, size: p.size), color: SurfaceColor(lab: ColorCheckerData.lab[i])))
+            shapes.append(Shape(.rectangle(origin: p.origin, size: p.size), color: SurfaceColor(lab: ColorChecker.classic24[i].lab)))
         }
         return shapes
     }

@@ -1,3 +1,4 @@
+public import LuxColor
 public import LuxPixels
 
 /// A snapshot of a capture device's observable state.
@@ -23,9 +24,9 @@ public struct DeviceStatus: Hashable, Sendable {
     /// The white-balance mode.
     public var whiteBalanceMode: WhiteBalanceMode
     /// The device white-balance gains in effect.
-    public var deviceWhiteBalanceGains: DeviceWhiteBalanceGains
+    public var deviceWhiteBalanceGains: WhiteBalanceGains
     /// The gains a grey card filling the centre of the frame calls for.
-    public var grayWorldDeviceWhiteBalanceGains: DeviceWhiteBalanceGains
+    public var grayWorldWhiteBalanceGains: WhiteBalanceGains
     /// Whether auto white balance is still converging.
     public var isAdjustingWhiteBalance: Bool
     /// The (fixed) aperture as an f-number.
@@ -76,11 +77,11 @@ extension DeviceProperty where Value == MediaTime {
     public static var exposureDuration: Self { Self { $0.exposureDuration } }
 }
 
-extension DeviceProperty where Value == DeviceWhiteBalanceGains {
+extension DeviceProperty where Value == WhiteBalanceGains {
     /// ``DeviceStatus/deviceWhiteBalanceGains``.
     public static var deviceWhiteBalanceGains: Self { Self { $0.deviceWhiteBalanceGains } }
-    /// ``DeviceStatus/grayWorldDeviceWhiteBalanceGains``.
-    public static var grayWorldDeviceWhiteBalanceGains: Self { Self { $0.grayWorldDeviceWhiteBalanceGains } }
+    /// ``DeviceStatus/grayWorldWhiteBalanceGains``.
+    public static var grayWorldWhiteBalanceGains: Self { Self { $0.grayWorldWhiteBalanceGains } }
 }
 
 extension DeviceProperty where Value == FocusMode {

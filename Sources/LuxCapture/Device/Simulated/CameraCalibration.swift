@@ -53,47 +53,32 @@ public struct CameraCalibration: Hashable, Sendable {
         return (cm, fm)
     }
 
-    /// The interpolation weight of ``colorMatrix1`` for a white of temperature `kelvin` (DNG inverse-CCT rule).
-    public func weight(kelvin: Double) -> Double {
-        let t1 = illuminant1.kelvin, t2 = illuminant2.kelvin
-        return min(max((1 / kelvin - 1 / t2) / (1 / t1 - 1 / t2), 0), 1)
+    /// The calibration in LuxColor's DNG model (colour and forward matrices under both illuminants); every
+    /// neutral ↔ white and gains ↔ white conversion goes through it.
+    public var colorCalibration: CameraColorCalibration {
+        CameraColorCalibration(
+            .init(temperature: illuminant1.kelvin, colorMatrix: colorMatrix1, forwardMatrix: forwardMatrix1),
+            .init(temperature: illuminant2.kelvin, colorMatrix: colorMatrix2, forwardMatrix: forwardMatrix2))
     }
 
-    /// XYZ → camera for a scene white of chromaticity `white`.
-    public func colorMatrix(for white: Chromaticity) -> Matrix3x3 {
-        let g = weight(kelvin: PlanckianLocus.temperatureAndTint(white).temperature)
-        return g * colorMatrix1 + (1 - g) * colorMatrix2
-    }
+    /// XYZ → camera for a scene white of chromaticity `white` (interpolated by inverse CCT).
+    public func colorMatrix(for white: Chromaticity) -> Matrix3x3 { colorCalibration.xyzToCamera(for: white) }
 
     /// The camera's raw response to a neutral surface lit by a white of chromaticity `white`, largest = 1
     /// (the DNG AsShotNeutral for that white).
     public func cameraNeutral(for white: Chromaticity) -> SIMD3<Double> {
-        let n = colorMatrix(for: white) * white.xyz(luminance: 1)
-        return n / n.max()
+        (try? colorCalibration.neutral(for: white)) ?? SIMD3(repeating: 1)
     }
 
-    /// The white chromaticity whose camera neutral is `neutral` (DNG NeutralToXY: iterate from D50).
+    /// The white chromaticity whose camera neutral is `neutral` (DNG NeutralToXY).
     public func chromaticity(ofCameraNeutral neutral: SIMD3<Double>) -> Chromaticity {
-        var xy = WhitePoint.d50
-        var previous = xy
-        for pass in 0..<30 {
-            let xyz = (colorMatrix(for: xy).inverse ?? .identity) * neutral
-            guard let next = Chromaticity(xyz: xyz) else { break }
-            if abs(next.x - xy.x) + abs(next.y - xy.y) < 1e-7 { return next }
-            previous = xy
-            xy = next
-            if pass == 29 { return Chromaticity(x: (xy.x + previous.x) / 2, y: (xy.y + previous.y) / 2) }
-        }
-        return xy
+        (try? colorCalibration.chromaticity(forNeutral: neutral)) ?? WhitePoint.d50
     }
 
-    /// Camera → XYZ adapted to `destinationWhite` for a scene white `white`: a neutral with camera values
-    /// `cameraNeutral(for: white) × v` maps to the destination white with Y = v.
-    public func cameraToXYZ(white: Chromaticity, destinationWhite: Chromaticity) -> Matrix3x3 {
-        let m = colorMatrix(for: white).inverse ?? .identity
-        let n = cameraNeutral(for: white)
-        let y = (m * n).y
-        let adapt = ChromaticAdaptation.bradford(from: white, to: destinationWhite)
-        return adapt * ((1 / y) * m)
+    /// Camera → XYZ adapted to `destinationWhite` when the scene white has camera response `neutral`: the
+    /// neutral maps to the destination white with Y = its largest component.
+    public func cameraToXYZ(neutral: SIMD3<Double>, destinationWhite: Chromaticity) -> Matrix3x3 {
+        let toD50 = (try? colorCalibration.cameraToXYZD50(neutral: neutral)) ?? .identity
+        return ChromaticAdaptation.bradford(from: WhitePoint.iccD50XYZ, to: destinationWhite.xyz()) * toD50
     }
 }

@@ -16,7 +16,7 @@ public struct FrameMetadata: Hashable, Sendable {
     /// The focal length in millimetres.
     public var focalLength: Double
     /// The device white-balance gains in effect.
-    public var whiteBalanceGains: DeviceWhiteBalanceGains
+    public var whiteBalanceGains: WhiteBalanceGains
     /// The metered exposure target offset (EV) of this frame.
     public var exposureTargetOffset: Float
     /// The exposure target bias (EV) in effect.

@@ -20,18 +20,15 @@ public struct FrameProcessor: Sendable {
     }
 
     /// The 3×3 matrix from raw camera values (black subtracted, 0…1) to linear output RGB for `gains`.
-    public func colorMatrix(gains: DeviceWhiteBalanceGains, colorSpace: CaptureColorSpace) -> Matrix3x3 {
-        let g = gains.vector
-        let neutral = SIMD3(1 / g.x, 1 / g.y, 1 / g.z)
-        let white = calibration.chromaticity(ofCameraNeutral: neutral / neutral.max())
-        let toXYZ = calibration.cameraToXYZ(white: white, destinationWhite: WhitePoint.d65)
+    public func colorMatrix(gains: WhiteBalanceGains, colorSpace: CaptureColorSpace) -> Matrix3x3 {
+        let toXYZ = calibration.cameraToXYZ(neutral: gains.neutral, destinationWhite: WhitePoint.d65)
         let toRGB = colorSpace.colorSpace.linearized().matrixToXYZ?.inverse ?? .identity
         return toRGB * toXYZ
     }
 
     /// Develops a Bayer frame into `pixelFormat` in `colorSpace`.
     public func process(
-        raw: PixelBuffer, gains: DeviceWhiteBalanceGains, pixelFormat: PixelFormat, colorSpace: CaptureColorSpace,
+        raw: PixelBuffer, gains: WhiteBalanceGains, pixelFormat: PixelFormat, colorSpace: CaptureColorSpace,
         threads: Int = 1
     ) -> PixelBuffer {
         let w = raw.width, h = raw.height

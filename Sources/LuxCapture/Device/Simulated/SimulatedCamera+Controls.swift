@@ -199,11 +199,11 @@ extension SimulatedCamera {
     /// - Throws: ``CaptureError/whiteBalanceGainsOutOfRange(red:green:blue:maximum:)`` when a gain is outside
     ///   1…``DeviceFormat/maxWhiteBalanceGain``.
     @discardableResult
-    public func setWhiteBalanceModeLocked(gains: ControlValue<DeviceWhiteBalanceGains>) async throws(CaptureError)
+    public func setWhiteBalanceModeLocked(gains: ControlValue<WhiteBalanceGains>) async throws(CaptureError)
         -> MediaTime
     {
-        let maximum = activeFormat.maxWhiteBalanceGain
-        if case .value(let g) = gains, !g.isWithin(maximum: maximum) {
+        let maximum = Double(activeFormat.maxWhiteBalanceGain)
+        if case .value(let g) = gains, (try? g.validated(maxGain: maximum)) == nil {
             throw .whiteBalanceGainsOutOfRange(red: g.red, green: g.green, blue: g.blue, maximum: maximum)
         }
         state.withLock { s in
@@ -219,27 +219,27 @@ extension SimulatedCamera {
     public var maxWhiteBalanceGain: Float { activeFormat.maxWhiteBalanceGain }
 
     /// The white chromaticity that device gains correct for (not clamped; any positive gains work).
-    public func chromaticity(for gains: DeviceWhiteBalanceGains) -> Chromaticity {
-        let g = gains.vector
-        let n = SIMD3(1 / g.x, 1 / g.y, 1 / g.z)
-        return calibration.chromaticity(ofCameraNeutral: n / n.max())
+    ///
+    /// - Throws: ``CaptureError/unsupported(_:)`` for gains that are not positive and finite.
+    public func chromaticity(for gains: WhiteBalanceGains) throws(CaptureError) -> Chromaticity {
+        do { return try calibration.colorCalibration.chromaticity(for: gains) } catch { throw .unsupported("\(error)") }
     }
 
     /// The device gains that make a white of chromaticity `xy` neutral, smallest gain 1. Not clamped: check
     /// the result against ``maxWhiteBalanceGain`` before locking with it.
-    public func deviceWhiteBalanceGains(for xy: Chromaticity) -> DeviceWhiteBalanceGains {
-        let n = calibration.cameraNeutral(for: xy)
-        return DeviceWhiteBalanceGains(SIMD3(1 / n.x, 1 / n.y, 1 / n.z)).normalized
+    ///
+    /// - Throws: ``CaptureError/unsupported(_:)`` for a white the camera cannot see.
+    public func deviceWhiteBalanceGains(for xy: Chromaticity) throws(CaptureError) -> WhiteBalanceGains {
+        do { return try calibration.colorCalibration.whiteBalanceGains(for: xy) } catch { throw .unsupported("\(error)") }
     }
 
     /// The temperature and tint of the white that device gains correct for.
-    public func temperatureAndTint(for gains: DeviceWhiteBalanceGains) -> TemperatureAndTint {
-        let tt = PlanckianLocus.temperatureAndTint(chromaticity(for: gains))
-        return TemperatureAndTint(temperature: Float(tt.temperature), tint: Float(tt.tint))
+    public func temperatureAndTint(for gains: WhiteBalanceGains) throws(CaptureError) -> TemperatureAndTint {
+        TemperatureAndTint(chromaticity: try chromaticity(for: gains))
     }
 
     /// The device gains for a temperature and tint (not clamped).
-    public func deviceWhiteBalanceGains(for values: TemperatureAndTint) -> DeviceWhiteBalanceGains {
-        deviceWhiteBalanceGains(for: PlanckianLocus.chromaticity(temperature: Double(values.temperature), tint: Double(values.tint)))
+    public func deviceWhiteBalanceGains(for values: TemperatureAndTint) throws(CaptureError) -> WhiteBalanceGains {
+        try deviceWhiteBalanceGains(for: values.chromaticity)
     }
 }

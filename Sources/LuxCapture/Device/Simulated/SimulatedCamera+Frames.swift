@@ -124,9 +124,7 @@ extension SimulatedCamera {
     }
 
     func makeMetadata(plan: FramePlan, binning: Double, focusScore: Double?, offset: Float) -> FrameMetadata {
-        let g = plan.gains.vector
-        var neutral = SIMD3(1 / g.x, 1 / g.y, 1 / g.z)
-        neutral /= neutral.max()
+        let neutral = plan.gains.neutral
         let noise = sensor.noiseProfile(iso: plan.iso, binning: binning)
         return FrameMetadata(
             exposureDuration: plan.duration, iso: plan.iso, lensPosition: Float(plan.lensPosition),

@@ -14,7 +14,7 @@ extension SimulatedCamera {
         var duration: MediaTime
         var iso: Float
         var lensPosition: Double
-        var gains: DeviceWhiteBalanceGains
+        var gains: WhiteBalanceGains
         var bias: Float
         var measureFocus: Bool
         var focusPoint: SIMD2<Double>
@@ -50,8 +50,8 @@ extension SimulatedCamera {
         var adjustingExposure = false
         // White balance
         var whiteBalanceMode: WhiteBalanceMode = .continuousAutoWhiteBalance
-        var gains = DeviceWhiteBalanceGains.identity
-        var grayWorldGains = DeviceWhiteBalanceGains.identity
+        var gains = WhiteBalanceGains.identity
+        var grayWorldGains = WhiteBalanceGains.identity
         var adjustingWhiteBalance = false
         var autoWhiteBalanceState: SIMD2<Double>?  // (mired, tint), smoothed
         // Clock
@@ -76,9 +76,8 @@ extension SimulatedCamera {
             f.isPhotoFormat ? MediaTime(value: 1, timescale: 15) : defaultFrameDuration(f)
         }
 
-        static func initialGains(calibration: CameraCalibration) -> DeviceWhiteBalanceGains {
-            let n = calibration.cameraNeutral(for: WhitePoint.d65)
-            return DeviceWhiteBalanceGains(SIMD3(1 / n.x, 1 / n.y, 1 / n.z)).normalized
+        static func initialGains(calibration: CameraCalibration) -> WhiteBalanceGains {
+            (try? calibration.colorCalibration.whiteBalanceGains(for: WhitePoint.d65)) ?? .identity
         }
 
         func status(aperture: Float) -> DeviceStatus {
@@ -87,7 +86,7 @@ extension SimulatedCamera {
                 isAdjustingFocus: autoFocus.isActive || lensPosition != lensTarget, exposureMode: exposureMode,
                 exposureDuration: duration, iso: iso, exposureTargetOffset: offset, exposureTargetBias: bias,
                 isAdjustingExposure: adjustingExposure, whiteBalanceMode: whiteBalanceMode,
-                deviceWhiteBalanceGains: gains, grayWorldDeviceWhiteBalanceGains: grayWorldGains,
+                deviceWhiteBalanceGains: gains, grayWorldWhiteBalanceGains: grayWorldGains,
                 isAdjustingWhiteBalance: adjustingWhiteBalance, lensAperture: aperture, lastFrameTime: lastFrameTime,
                 frameCount: nextIndex)
         }
@@ -136,13 +135,13 @@ extension SimulatedCamera {
                 adjustingExposure = false
             }
             // White balance.
-            let maxGain = format.maxWhiteBalanceGain
+            let maxGain = Double(format.maxWhiteBalanceGain)
             if let g = AutoWhiteBalance.grayWorldGains(stats) {
-                grayWorldGains = DeviceWhiteBalanceGains(pointwiseMin(g, SIMD3(repeating: Double(maxGain))))
+                grayWorldGains = WhiteBalanceGains(clamping: g, maximum: maxGain)
             }
             if whiteBalanceMode == .continuousAutoWhiteBalance, let n = AutoWhiteBalance.shadesOfGrayNeutral(stats) {
                 let xy = calibration.chromaticity(ofCameraNeutral: n)
-                let tt = PlanckianLocus.temperatureAndTint(xy)
+                let tt = TemperatureAndTint(chromaticity: xy)
                 // Prior: lights lie near the Planckian/daylight locus, 2000…10000 K, |Duv| ≤ 0.02.
                 let estimate = SIMD2(1e6 / min(max(tt.temperature, 2000), 10000), min(max(tt.tint, -60), 60))
                 let smoothed: SIMD2<Double>
@@ -154,10 +153,10 @@ extension SimulatedCamera {
                     adjustingWhiteBalance = true
                 }
                 autoWhiteBalanceState = smoothed
-                let white = PlanckianLocus.chromaticity(temperature: 1e6 / smoothed.x, tint: smoothed.y)
-                let neutral = calibration.cameraNeutral(for: white)
-                let g = DeviceWhiteBalanceGains(SIMD3(1 / neutral.x, 1 / neutral.y, 1 / neutral.z)).normalized
-                gains = DeviceWhiteBalanceGains(pointwiseMin(g.vector, SIMD3(repeating: Double(maxGain))))
+                let white = TemperatureAndTint(temperature: 1e6 / smoothed.x, tint: smoothed.y).chromaticity
+                if let g = try? calibration.colorCalibration.whiteBalanceGains(for: white) {
+                    gains = WhiteBalanceGains(clamping: g.vector, maximum: maxGain)
+                }
             } else {
                 adjustingWhiteBalance = false
             }

@@ -1,3 +1,4 @@
+import LuxColor
 public import LuxPixels
 import Synchronization
 
@@ -235,7 +236,7 @@ public final class V4L2Camera: CaptureDevice {
             focusMode: .continuousAutoFocus, lensPosition: 0.5, isAdjustingFocus: false, exposureMode: .continuousAutoExposure,
             exposureDuration: MediaTime(value: 1, timescale: 30), iso: 100, exposureTargetOffset: 0, exposureTargetBias: 0,
             isAdjustingExposure: false, whiteBalanceMode: .continuousAutoWhiteBalance, deviceWhiteBalanceGains: .identity,
-            grayWorldDeviceWhiteBalanceGains: .identity, isAdjustingWhiteBalance: false, lensAperture: 2,
+            grayWorldWhiteBalanceGains: .identity, isAdjustingWhiteBalance: false, lensAperture: 2,
             lastFrameTime: .zero, frameCount: 0)
     }
 
