@@ -6,7 +6,7 @@ struct SceneCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "scene",
         abstract: "List the simulated scenes and render their ground truth.",
-        subcommands: [SceneListCommand.self, SceneRenderCommand.self],
+        subcommands: [SceneListCommand.self, SceneRenderCommand.self, SceneBenchCommand.self],
         defaultSubcommand: SceneListCommand.self)
 }
 
