@@ -5,42 +5,112 @@ import Lux
 struct SceneBenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
-        abstract: "Time the simulated camera: 12 MP Bayer stills and preview frames of a scene.")
+        abstract: "Time the simulated camera: 12 MP stills and bursts, preview frames with 3A, video frames.",
+        discussion: """
+            Cases (release build; milliseconds per frame, median after one warm-up):
+              still-chart       a 4032×3024 Bayer still of the chart, first exposure at a new lens position
+              still-life        the same for the still life (5 defocused layers)
+              burst             frames 2…8 of an 8-frame still-life burst (same lens and light; shake and noise change)
+              preview           a 1008×756 preview frame of the still life with continuous AF, AE and AWB, settled
+              video             a processed 1440×1080 '420f' frame of the still life (the Live Photo movie size)
+            Every case uses hand-held shake. Threads: all cores unless --threads says otherwise.
+            """)
 
-    @Argument(help: "A built-in scene.")
-    var name: String = "still-life"
+    @Argument(help: "Cases to run (default: all).")
+    var cases: [String] = []
 
-    @Option(help: "Stills to time (after one warm-up).")
+    @Option(help: "Timed frames per case (after one warm-up).")
     var iterations: Int = 5
 
     @Option(help: "Render threads (default: all cores).")
     var threads: Int?
 
+    static let allCases = ["still-chart", "still-life", "burst", "preview", "video"]
+
+    func validate() throws {
+        guard iterations >= 1 else { throw ValidationError("--iterations must be at least 1") }
+        for c in cases where !Self.allCases.contains(c) {
+            throw ValidationError("unknown case '\(c)'; known: \(Self.allCases.joined(separator: ", "))")
+        }
+    }
+
     func run() async throws {
-        var scene: Scene
-        do { scene = try Scene.named(name) } catch { throw ValidationError("\(error)") }
+        #if DEBUG
+        print("warning: this is a debug build; benchmark a release build (swift build -c release)")
+        #endif
+        let selected = cases.isEmpty ? Self.allCases : cases
+        print("case           median ms      min ms   frames")
+        for name in selected {
+            let times = try await measure(name)
+            let sorted = times.sorted()
+            let label = name.padding(toLength: 13, withPad: " ", startingAt: 0)
+            print(label + String(format: " %10.1f  %10.1f   %6d", sorted[sorted.count / 2], sorted[0], times.count))
+        }
+    }
+
+    func camera(_ scene: Scene) -> SimulatedCamera {
+        var scene = scene
         scene.cameraMotion = .handheld
-        let camera = SimulatedCamera(scene: scene, configuration: .init(threads: threads))
-        camera.setFocusMode(.locked)
-        try await camera.setFocusModeLocked(lensPosition: 0.5)
+        return SimulatedCamera(scene: scene, configuration: .init(threads: threads))
+    }
+
+    static func milliseconds(_ d: Duration) -> Double {
+        Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15
+    }
+
+    func measure(_ name: String) async throws -> [Double] {
         let clock = ContinuousClock()
-        var stills: [Double] = []
-        for i in 0...iterations {
-            let t0 = clock.now
-            let still = try await camera.captureStill(StillRequest(exposure: .manual(duration: MediaTime(value: 1, timescale: 60), iso: 100)))
-            let d = clock.now - t0
-            if i > 0 { stills.append(Double(d.components.attoseconds) / 1e15 + Double(d.components.seconds) * 1000) }
-            _ = still
+        let manual = StillRequest(exposure: .manual(duration: MediaTime(value: 1, timescale: 60), iso: 100))
+        var times: [Double] = []
+        switch name {
+        case "still-chart", "still-life":
+            // A new lens position for every still, so nothing rendered before can be reused.
+            let cam = camera(name == "still-chart" ? .chart() : .stillLife())
+            for i in 0...iterations {
+                try await cam.setFocusModeLocked(lensPosition: .value(0.5 + Float(i) * 0.001))
+                let t0 = clock.now
+                _ = try await cam.captureStill(manual)
+                if i > 0 { times.append(Self.milliseconds(clock.now - t0)) }
+            }
+        case "burst":
+            for _ in 0..<max(1, iterations / 2) {
+                let cam = camera(.stillLife())
+                try await cam.setFocusModeLocked(lensPosition: .value(0.5))
+                for i in 0..<8 {
+                    let t0 = clock.now
+                    _ = try await cam.captureStill(manual)
+                    if i > 0 { times.append(Self.milliseconds(clock.now - t0)) }
+                }
+            }
+        case "preview":
+            let cam = camera(.stillLife())
+            try cam.setFocusPointOfInterest(Point(x: 0.3, y: 0.4 / 0.75))
+            try await cam.startStreaming()
+            let config = StreamConfiguration(deliversProcessedFrames: true)
+            for _ in 0..<40 { _ = try await cam.nextFrame(config) }
+            for _ in 0..<(iterations * 2) {
+                let t0 = clock.now
+                _ = try await cam.nextFrame(config)
+                times.append(Self.milliseconds(clock.now - t0))
+            }
+        case "video":
+            let cam = camera(.stillLife())
+            guard let format = cam.formats.first(where: { $0.width == 1920 && $0.height == 1440 && $0.pixelFormat == .yCbCr420FullRange }) else {
+                throw ValidationError("the simulated camera has no 1920×1440 '420f' format")
+            }
+            try cam.setActiveFormat(format)
+            try await cam.startStreaming()
+            var config = StreamConfiguration(deliversProcessedFrames: true)
+            config.outputDimensions = .init(width: 1440, height: 1080)
+            for _ in 0..<40 { _ = try await cam.nextFrame(config) }
+            for _ in 0..<(iterations * 2) {
+                let t0 = clock.now
+                _ = try await cam.nextFrame(config)
+                times.append(Self.milliseconds(clock.now - t0))
+            }
+        default:
+            break
         }
-        try await camera.startStreaming()
-        var previews: [Double] = []
-        for i in 0...iterations {
-            let t0 = clock.now
-            _ = try await camera.nextFrame(StreamConfiguration(deliversProcessedFrames: true))
-            let d = clock.now - t0
-            if i > 0 { previews.append(Double(d.components.attoseconds) / 1e15 + Double(d.components.seconds) * 1000) }
-        }
-        func median(_ v: [Double]) -> Double { v.sorted()[v.count / 2] }
-        print(String(format: "%@: 4032×3024 Bayer still %.0f ms (median of %d); 1008×756 preview frame with 3A + ISP %.0f ms", name, median(stills), stills.count, median(previews)))
+        return times
     }
 }

@@ -19,7 +19,7 @@ extension SimulatedCamera {
         let speed = state.withLock { $0.smoothAutoFocus } ? self.configuration.lensSpeed.smooth : self.configuration.lensSpeed.normal
         let plan = state.withLock { $0.beginFrame(lensSpeed: speed) }
         let f = plan.format
-        let w = f.streamWidth, h = f.streamHeight
+        let (w, h) = try streamSize(format: f, configuration: configuration)
         var raw = try poolBuffer(format: .bayer14(sensor.cfaPattern), width: w, height: h)
         let binning = expose(
             plan: plan, width: w, height: h, regionOrigin: f.sensorRegionOrigin, regionSize: f.sensorRegionSize,
@@ -41,6 +41,18 @@ extension SimulatedCamera {
             index: plan.index, presentationTime: plan.time, duration: slot, image: image,
             raw: configuration.deliversRAW ? raw : nil, metadata: metadata)
         return frame
+    }
+
+    /// The size stream frames are read out at: the format's stream size or the configuration's output size.
+    func streamSize(format f: DeviceFormat, configuration: StreamConfiguration) throws(CaptureError) -> (Int, Int) {
+        guard let d = configuration.outputDimensions else { return (f.streamWidth, f.streamHeight) }
+        let regionAspect = f.sensorRegionSize.x / f.sensorRegionSize.y
+        let expectedHeight = Double(d.width) / regionAspect
+        guard d.width >= 16, d.height >= 16, d.width <= f.width, d.height <= f.height, abs(Double(d.height) - expectedHeight) <= 1 else {
+            throw .unsupported(
+                "output size \(d) with format \(f.width)×\(f.height) (needs 16…\(f.width) pixels wide with the sensor region's aspect ratio, \(d.width)×\(Int(expectedHeight.rounded())))")
+        }
+        return (d.width, d.height)
     }
 
     /// Renders the scene for `plan` over a region of the sensor and reads it out into `raw`; returns the
