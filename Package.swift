@@ -76,7 +76,7 @@ let package = Package(
         .target(
             name: "LuxScene",
             dependencies: [
-                "LuxRender", "LuxCodecs", "LuxPixels", "LuxColor",
+                "LuxRender", "LuxCodecs", "LuxPixels", "LuxColor", "CLuxKernels",
                 .product(name: "RealModule", package: "swift-numerics"),
             ],
             swiftSettings: swiftSettings),

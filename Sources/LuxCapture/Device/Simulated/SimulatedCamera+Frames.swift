@@ -71,11 +71,13 @@ extension SimulatedCamera {
             flash: plan.flash)
         request.regionOrigin = regionOrigin
         request.regionSize = regionSize
-        let radiance = PlanarImage(width: w, height: h, planes: 3)
-        SceneRenderer(scene: plan.scene).render(request, into: radiance, threads: threads)
+        let exposure = radianceCache.exposure(of: plan.scene, sceneID: plan.sceneID, request: request, threads: threads)
         let sitesPerPixel = Double(sensor.width) * regionSize.x / Double(w)
         let binning = sitesPerPixel * sitesPerPixel
-        SensorReadout.readout(radiance, parameters: readoutParameters(plan: plan, binning: binning, seed: seed), into: &raw, threads: threads)
+        let pattern = sensor.cfaPattern
+        SensorReadout.readout(parameters: readoutParameters(plan: plan, binning: binning, seed: seed), into: &raw, threads: threads) {
+            rows, body in exposure.mosaicRows(rows, pattern: pattern, body: body)
+        }
         return binning
     }
 
