@@ -28,9 +28,9 @@ extension SimulatedCamera {
         let score = plan.measureFocus ? try measureFocus(plan) : nil
         var image: PixelBuffer? = nil
         if configuration.deliversProcessedFrames {
-            let processed = processor.process(
-                raw: raw, gains: plan.gains, pixelFormat: f.pixelFormat, colorSpace: plan.colorSpace, threads: threads)
-            image = try pooled(copyOf: processed)
+            var out = try poolBuffer(format: f.pixelFormat, width: w, height: h)
+            processor.process(raw: raw, gains: plan.gains, colorSpace: plan.colorSpace, into: &out, threads: threads)
+            image = out
         }
         state.withLock {
             $0.endFrame(plan, statistics: stats, focusScore: score, sensor: sensor, calibration: calibration)
@@ -120,21 +120,6 @@ extension SimulatedCamera {
         } catch {
             throw CaptureError(error)
         }
-    }
-
-    /// Copies a processed frame into a pool buffer (so stream frames obey the pool's cap).
-    func pooled(copyOf source: PixelBuffer) throws(CaptureError) -> PixelBuffer {
-        var out = try poolBuffer(format: source.format, width: source.width, height: source.height)
-        out.colorSpace = source.colorSpace
-        for p in 0..<source.planeCount {
-            let rowBytes = source.planeSize(p).width * source.format.bytesPerPixel(plane: p)
-            source.withUnsafePlane(p) { src in
-                out.withUnsafeMutablePlane(p) { dst in
-                    for y in 0..<src.height { dst.row(y).copyMemory(from: src.row(y), byteCount: rowBytes) }
-                }
-            }
-        }
-        return out
     }
 
     func makeMetadata(plan: FramePlan, binning: Double, focusScore: Double?, offset: Float) -> FrameMetadata {
