@@ -108,53 +108,116 @@ package struct ExposureRadiance: Sendable {
         let w = width
         let tiles = (w + Self.tileWidth - 1) / Self.tileWidth
         let kernels = BlockKernels(maps: maps, tiles: tiles, width: w, height: height)
-        let maxSpan = Self.tileWidth + kernels.maxWidth
-        let buffer = UnsafeMutablePointer<Float>.allocate(capacity: 3 * w + 2 * maxSpan + 4 * w)
+        let buffer = UnsafeMutablePointer<Float>.allocate(capacity: w + 3 * w)
         defer { buffer.deallocate() }
-        let out = buffer, acc0 = buffer + w, acc1 = buffer + 2 * w
-        let s0 = buffer + 3 * w, s1 = s0 + maxSpan, over = s1 + maxSpan
+        let out = buffer, over = buffer + w
+        let source = background.image.map { SourceRows(image: $0, pattern: quad, slots: kernels.maxWidth + 2) }
+        defer { source?.deallocate() }
         let unscale = 1 / background.scale
         var block = Int.min
         for y in rows {
-            let c0 = quad[(y & 1) * 2], c1 = quad[(y & 1) * 2 + 1]
+            let phase = y & 1
             if y / Self.blockHeight != block {
                 block = y / Self.blockHeight
                 kernels.compute(blockRow: block, width: w)
             }
-            if let image = background.image {
+            if let source {
                 for t in 0..<tiles {
                     let tx0 = t * Self.tileWidth, n = min(Self.tileWidth, w - tx0)
                     let k = kernels.kernel(t)
-                    let a0 = acc0 + tx0, a1 = acc1 + tx0
-                    a0.update(repeating: 0, count: n)
-                    a1.update(repeating: 0, count: n)
-                    let span = n + k.width - 1
+                    let acc = out + tx0
+                    acc.update(repeating: 0, count: n)
                     for ky in 0..<k.height {
-                        let sy = y + k.y0 + ky
                         let weights = k.weights + ky * k.width
-                        guard (0..<k.width).contains(where: { weights[$0] != 0 }) else { continue }
-                        image.load(plane: c0, row: sy, x: tx0 + k.x0, count: span, into: s0)
-                        image.load(plane: c1, row: sy, x: tx0 + k.x0, count: span, into: s1)
-                        for kx in 0..<k.width {
-                            let wt = weights[kx]
-                            if wt == 0 { continue }
-                            let p0 = s0 + kx, p1 = s1 + kx
+                        var any = false
+                        for kx in 0..<k.width where weights[kx] != 0 { any = true }
+                        guard any else { continue }
+                        let row = source.row(y + k.y0 + ky)
+                        // The mix whose channel at column x + dx is the one the CFA puts at x: even and odd
+                        // dx read different mixes. Four taps per pass over the accumulator.
+                        var g = 0
+                        while g < k.width {
+                            let w0 = weights[g] * unscale
+                            let w1 = g + 1 < k.width ? weights[g + 1] * unscale : 0
+                            let w2 = g + 2 < k.width ? weights[g + 2] * unscale : 0
+                            let w3 = g + 3 < k.width ? weights[g + 3] * unscale : 0
+                            g += 4
+                            if w0 == 0 && w1 == 0 && w2 == 0 && w3 == 0 { continue }
+                            let dx = k.x0 + g - 4
+                            let a = row + (phase * 2 + (dx & 1)) * source.stride + tx0 + dx
+                            let b = row + (phase * 2 + ((dx + 1) & 1)) * source.stride + tx0 + dx
                             for i in 0..<n {
-                                a0[i] += wt * p0[i]
-                                a1[i] += wt * p1[i]
+                                var t = Relaxed.multiplyAdd(w0, a[i], acc[i])
+                                t = Relaxed.multiplyAdd(w1, b[i + 1], t)
+                                t = Relaxed.multiplyAdd(w2, a[i + 2], t)
+                                acc[i] = Relaxed.multiplyAdd(w3, b[i + 3], t)
                             }
                         }
                     }
                 }
-                // Even columns take the first channel of the row's CFA pair, odd columns the second.
-                for x in 0..<w { out[x] = ((x & 1) == 0 ? acc0[x] : acc1[x]) * unscale }
             } else {
                 out.update(repeating: 0, count: w)
             }
             if let overlay, y >= overlay.y0, y < overlay.y0 + overlay.image.height {
-                compositeOverlay(overlay, row: y, channels: (c0, c1), scratch: over, into: out)
+                compositeOverlay(overlay, row: y, channels: (quad[phase * 2], quad[phase * 2 + 1]), scratch: over, into: out)
             }
             body(y, out)
+        }
+    }
+
+    /// Grid rows converted to `Float`, kept in a small ring so each row is converted once however many
+    /// output rows read it. Each row is stored as four mixes of two planes, `stride` apart: mix
+    /// `phase × 2 + q` holds, at column j, the first channel of CFA row phase `phase` where j + q is even
+    /// and the second channel where it is odd — so an output pixel x reading column x + dx finds the
+    /// channel its CFA site needs in mix `phase × 2 + (dx & 1)`, and one accumulator serves every column.
+    final class SourceRows {
+        let image: HalfPlanarImage
+        let pattern: [Int]
+        let stride: Int
+        let slots: Int
+        let storage: UnsafeMutablePointer<Float>
+        let planes: UnsafeMutablePointer<Float>
+        var tags: [Int]
+
+        init(image: HalfPlanarImage, pattern: [Int], slots: Int) {
+            self.image = image
+            self.pattern = pattern
+            self.slots = slots
+            stride = image.width
+            // Four floats of zeros past the end: a group of four taps may read up to three columns beyond
+            // its last real tap (with weight 0).
+            let count = slots * 4 * image.width + 4
+            storage = .allocate(capacity: count)
+            storage.initialize(repeating: 0, count: count)
+            planes = .allocate(capacity: 3 * image.width)
+            tags = Array(repeating: Int.min, count: slots)
+        }
+
+        func deallocate() {
+            storage.deallocate()
+            planes.deallocate()
+        }
+
+        /// Grid row `y` as four mixes.
+        func row(_ y: Int) -> UnsafePointer<Float> {
+            let slot = ((y % slots) + slots) % slots
+            let dst = storage + slot * 4 * stride
+            if tags[slot] != y {
+                let n = stride
+                for p in 0..<3 { image.load(plane: p, row: y, x: 0, count: n, into: planes + p * n) }
+                for phase in 0..<2 {
+                    let a = planes + pattern[phase * 2] * n, b = planes + pattern[phase * 2 + 1] * n
+                    for q in 0..<2 {
+                        let m = dst + (phase * 2 + q) * n
+                        for j in 0..<n {
+                            let first = UInt32(truncatingIfNeeded: (j &+ q) & 1) &- 1  // all ones where j + q is even
+                            m[j] = Float(bitPattern: (a[j].bitPattern & first) | (b[j].bitPattern & ~first))
+                        }
+                    }
+                }
+                tags[slot] = y
+            }
+            return UnsafePointer(dst)
         }
     }
 

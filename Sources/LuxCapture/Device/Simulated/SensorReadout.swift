@@ -132,11 +132,19 @@ enum SensorReadout {
         return ((a + b + c + d + 2) * (1 / 65536) - 2) * 1.732_050_8
     }
 
+    /// `v` limited to `lo…hi` as plain compare-and-select (maxps/minps), not the NaN-aware `min`/`max`
+    /// sequence. NaN is not a possible input here.
+    @inline(__always)
+    static func clamp(_ v: Float, _ lo: Float, _ hi: Float) -> Float {
+        let a = v > lo ? v : lo
+        return a < hi ? a : hi
+    }
+
     /// The ADC: round to the nearest code and clip to 0…white, read from the bit pattern of `v + 1.5·2²³`
     /// (no trapping conversion, so the loop vectorises).
     @inline(__always)
     static func code(_ v: Float, white: Float) -> UInt16 {
-        let clipped = min(max(v, 0), white)
+        let clipped = clamp(v, 0, white)
         return UInt16(truncatingIfNeeded: (clipped + 12_582_912).bitPattern &- 0x4B40_0000)
     }
 
@@ -151,13 +159,14 @@ enum SensorReadout {
         let fw = p.fullWell, g = p.codesPerElectron, rn = p.readNoise, black = p.blackLevel, white = p.whiteLevel
         let seedA = seeds.a, seedB = seeds.b
         for x in 0..<w {
-            let l = max(0, radiance[x] * k + dark)
+            let r = radiance[x] * k + dark
+            let l = r > 0 ? r : 0
             lambda[x] = l
             let i = (base &+ UInt32(truncatingIfNeeded: x)) &* 0x9E37_79B9
             let z1 = gaussian(hash(i ^ seedA), hash((i &+ 0x632B_E5AB) ^ seedA))
             let z2 = gaussian(hash(i ^ seedB), hash((i &+ 0x632B_E5AB) ^ seedB))
             z2s[x] = z2
-            let electrons = min(max(l + l.squareRoot() * z1, 0), fw)
+            let electrons = clamp(l + l.squareRoot() * z1, 0, fw)
             out[x] = code(black + g * electrons + rn * z2, white: white)
         }
         // Gather the dim pixels.
