@@ -11,20 +11,37 @@ package final class HalfPlanarImage: @unchecked Sendable {
     package let height: Int
     package let planeCount: Int
     let base: UnsafeMutablePointer<UInt16>
+    private let storage: Storage
+
+    /// An allocation, handed on from an image no longer used to a new one of at most its size (a fresh
+    /// allocation of tens of megabytes costs a page fault every 4 KiB on first write).
+    final class Storage {
+        let base: UnsafeMutablePointer<UInt16>
+        let capacity: Int
+        init(capacity: Int) {
+            self.capacity = capacity
+            base = .allocate(capacity: capacity)
+        }
+        deinit { base.deallocate() }
+    }
 
     /// Creates an image; its values are zero, or undefined until written when `zeroed` is false (for images
-    /// whose every row is about to be stored).
-    package init(width: Int, height: Int, planes: Int, zeroed: Bool = true) {
+    /// whose every row is about to be stored). With `recycling`, an image nobody else uses any more, its
+    /// memory is reused when it is large enough.
+    package init(width: Int, height: Int, planes: Int, zeroed: Bool = true, recycling old: HalfPlanarImage? = nil) {
         precondition(width > 0 && height > 0 && planes > 0, "a planar image needs a positive size")
         self.width = width
         self.height = height
         self.planeCount = planes
         let count = width * height * planes
-        base = .allocate(capacity: count)
+        if let old, old.storage.capacity >= count, old.storage.capacity <= 2 * count {
+            storage = old.storage
+        } else {
+            storage = Storage(capacity: count)
+        }
+        base = storage.base
         if zeroed { base.initialize(repeating: 0, count: count) }
     }
-
-    deinit { base.deallocate() }
 
     /// Bytes of pixel storage.
     package var byteCount: Int { width * height * planeCount * 2 }

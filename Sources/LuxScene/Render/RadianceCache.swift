@@ -76,9 +76,13 @@ package final class RadianceCache: Sendable {
             let fp = ExposureRadiance.footprint(base, width: request.width, height: request.height)
             let margin = Self.margin(scene: scene, request: request)
             offset = SIMD2(fp.0 - margin, fp.1 - margin)
+            let gridWidth = fp.2 - fp.0 + 2 * margin, gridHeight = fp.3 - fp.1 + 2 * margin
+            var victim = evictForInsertion(bytes: gridWidth * gridHeight * 3 * 2)
+            var recycled: StaticRadiance? = nil
+            if victim != nil, isKnownUniquelyReferenced(&victim!) { recycled = victim }
             background = StaticRadiance(
-                renderer: renderer, request: request, layerCount: still, offset: offset,
-                gridWidth: fp.2 - fp.0 + 2 * margin, gridHeight: fp.3 - fp.1 + 2 * margin, threads: threads)
+                renderer: renderer, request: request, layerCount: still, offset: offset, gridWidth: gridWidth,
+                gridHeight: gridHeight, threads: threads, recycling: recycled)
             insert(Entry(key: key, offset: offset, radiance: background, lastUse: 0))
         }
         let overlay = still < scene.layers.count
@@ -94,6 +98,17 @@ package final class RadianceCache: Sendable {
         let panPixels = (pan * pan).sum().squareRoot() * Double.pi / 180 * request.focalLengthInFrameWidths
             / request.sceneUnitsPerPixel * 0.5
         return max(8, request.width / 256) + Int(panPixels.rounded(.up))
+    }
+
+    /// Removes and returns the least recently used entry's radiance when an entry of `bytes` more would
+    /// exceed the limit (its memory can then be reused for the new entry instead of being freed).
+    private func evictForInsertion(bytes: Int) -> StaticRadiance? {
+        state.withLock { s in
+            let total = s.entries.reduce(0) { $0 + $1.radiance.byteCount }
+            guard total + bytes > byteLimit, let oldest = s.entries.indices.min(by: { s.entries[$0].lastUse < s.entries[$1].lastUse })
+            else { return nil }
+            return s.entries.remove(at: oldest).radiance
+        }
     }
 
     private func insert(_ entry: Entry) {
@@ -119,11 +134,11 @@ package final class RadianceCache: Sendable {
     ) -> ExposureRadiance.Overlay? {
         let plans = renderer.layerPlans(request, layers: layers, atRest: false).compactMap { $0 }
         var x0 = Int.max, y0 = Int.max, x1 = Int.min, y1 = Int.min
-        for p in plans {
-            x0 = min(x0, max(0, p.box.x0))
-            y0 = min(y0, max(0, p.box.y0))
-            x1 = max(x1, min(request.width, p.box.x0 + p.box.width))
-            y1 = max(y1, min(request.height, p.box.y0 + p.box.height))
+        for p in plans.map(\.gridBox) {
+            x0 = min(x0, max(0, p.x0))
+            y0 = min(y0, max(0, p.y0))
+            x1 = max(x1, min(request.width, p.x0 + p.width))
+            y1 = max(y1, min(request.height, p.y0 + p.height))
         }
         guard x1 > x0, y1 > y0 else { return nil }
         var sub = request

@@ -51,7 +51,7 @@ public struct SceneRenderer: Sendable {
         _ plans: [LayerPlan], width: Int, height: Int, withAlpha: Bool, threads: Int,
         sink: @Sendable (Int, UnsafePointer<Float>) -> Void
     ) {
-        let support = plans.map { $0.blur?.support ?? 0 }.max() ?? 0
+        let support = plans.map(\.gridSupport).max() ?? 0
         let bandHeight = BandCompositor.bandHeight(height: height, support: support)
         let bands = (height + bandHeight - 1) / bandHeight
         Parallel.forEachBand(bands, threads: threads, minimumBand: 1, bandsPerThread: 8) { range in

@@ -25,9 +25,10 @@ package final class StaticRadiance: Sendable {
 
     /// Renders layers `0..<layerCount` of `renderer`'s scene at rest over a grid of `request`'s pixel size
     /// whose pixel (0, 0) sits at output pixel `offset` (so it may extend beyond the request's region).
+    /// `recycling` is a radiance no longer used by anyone, whose memory may be reused.
     init(
         renderer: SceneRenderer, request: RenderRequest, layerCount: Int, offset: SIMD2<Int>, gridWidth: Int,
-        gridHeight: Int, threads: Int
+        gridHeight: Int, threads: Int, recycling: StaticRadiance? = nil
     ) {
         let s = SIMD2(request.sceneUnitsPerPixel, request.regionSize.y / Double(request.height))
         pixelSize = s
@@ -54,7 +55,7 @@ package final class StaticRadiance: Sendable {
         grid.width = gridWidth
         grid.height = gridHeight
         let plans = renderer.layerPlans(grid, layers: Array(0..<layerCount), atRest: true).compactMap { $0 }
-        let image = HalfPlanarImage(width: gridWidth, height: gridHeight, planes: 3, zeroed: false)
+        let image = HalfPlanarImage(width: gridWidth, height: gridHeight, planes: 3, zeroed: false, recycling: recycling?.image)
         self.image = image
         let w = gridWidth
         SceneRenderer.renderBands(plans, width: w, height: gridHeight, withAlpha: false, threads: threads) { y, row in
