@@ -20,9 +20,11 @@ import Testing
         arguments: [PixelFormat.yCbCr420VideoRange, .yCbCr420FullRange, .yCbCr444VideoRange, .bgra8, .rgba8])
     func fusedMatchesFloatPath(format: PixelFormat) async throws {
         let (camera, frame) = try await Self.chartRAW()
-        let raw = try #require(frame.raw)
+        let full = try #require(frame.raw)
         let gains = frame.metadata.whiteBalanceGains
-        for space in [CaptureColorSpace.sRGB, .displayP3] {
+        // The whole frame, and an odd-sized crop (a last column without a partner, a last row alone).
+        let crop = try full.view(x: 400, y: 300, width: 37, height: 21).converted(to: full.format)
+        for (raw, space) in [(full, CaptureColorSpace.sRGB), (full, .displayP3), (crop, .sRGB)] {
             var fused = PixelBuffer(width: raw.width, height: raw.height, format: format)
             camera.processor.process(raw: raw, gains: gains, colorSpace: space, into: &fused, threads: 2)
             let reference = camera.processor.processThroughFloat(raw: raw, gains: gains, pixelFormat: format, colorSpace: space, threads: 1)

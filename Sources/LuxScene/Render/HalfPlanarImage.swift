@@ -28,16 +28,17 @@ package final class HalfPlanarImage: @unchecked Sendable {
     /// Creates an image; its values are zero, or undefined until written when `zeroed` is false (for images
     /// whose every row is about to be stored). With `recycling`, an image nobody else uses any more, its
     /// memory is reused when it is large enough.
-    package init(width: Int, height: Int, planes: Int, zeroed: Bool = true, recycling old: HalfPlanarImage? = nil) {
+    package init(width: Int, height: Int, planes: Int, zeroed: Bool = true, recycling: HalfPlanarImage? = nil) {
         precondition(width > 0 && height > 0 && planes > 0, "a planar image needs a positive size")
         self.width = width
         self.height = height
         self.planeCount = planes
         let count = width * height * planes
-        if let old, old.storage.capacity >= count, old.storage.capacity <= 2 * count {
+        if let old = recycling, old.storage.capacity >= count, old.storage.capacity <= 2 * count {
             storage = old.storage
         } else {
-            storage = Storage(capacity: count)
+            // 3 % to spare, so the next image of about the same size (a view a few pixels larger) fits.
+            storage = Storage(capacity: count + count / 32)
         }
         base = storage.base
         if zeroed { base.initialize(repeating: 0, count: count) }

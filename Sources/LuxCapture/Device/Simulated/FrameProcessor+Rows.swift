@@ -11,7 +11,8 @@ struct FusedDevelopment {
     let weights: [[Float]]  // [phase * 2 + parity] → 15 weights, row-major
     let black: Float
     let scale: Float
-    let encode: TransferTable
+    /// The output's transfer function (encoding).
+    let encoder: TransferEncoder
 
     /// Whether `format` has a fused path.
     static func supports(_ format: PixelFormat) -> Bool {
@@ -21,7 +22,7 @@ struct FusedDevelopment {
         }
     }
 
-    init(matrix m: [Float], pattern: CFAPattern, black: Float, white: Float) {
+    init(matrix m: [Float], pattern: CFAPattern, black: Float, white: Float, transferFunction: TransferFunction) {
         let quad = pattern.quadChannels.map(\.rawValue)
         var weights: [[Float]] = []
         for phase in 0..<2 {
@@ -46,69 +47,105 @@ struct FusedDevelopment {
         self.weights = weights
         self.black = black
         self.scale = 1 / (white - black)
-        self.encode = TransferTable.sRGB
+        encoder = TransferEncoder(transferFunction)
     }
 
-    /// Scratch for one worker.
+    /// Scratch for one worker. Rows are split into even and odd columns (`half = ⌈width/2⌉` each), so every
+    /// loop below reads and writes with unit stride and vectorises.
     struct Rows {
         let width: Int
-        /// Three padded raw rows as floats (−1 … width), the encoded R′, G′, B′ of two output rows.
+        let half: Int
+        /// Three raw rows (above, current, below) as floats, each as even and odd columns with one padding
+        /// element on either side: six rows of `half + 2`.
         let raw: UnsafeMutablePointer<Float>
+        /// The encoded R′, G′, B′ of two output rows, each as even then odd columns: 2 × 6 rows of `half`.
         let encoded: UnsafeMutablePointer<Float>
 
         init(width: Int) {
             self.width = width
-            raw = .allocate(capacity: 3 * (width + 2))
-            encoded = .allocate(capacity: 6 * width)
+            half = (width + 1) / 2
+            raw = .allocate(capacity: 6 * (half + 2))
+            raw.initialize(repeating: 0, count: 6 * (half + 2))
+            encoded = .allocate(capacity: 12 * half)
         }
 
         func deallocate() {
             raw.deallocate()
             encoded.deallocate()
         }
+
+        /// Even (`odd` false) or odd columns of raw row `k` (0 above, 1 current, 2 below), from index −1.
+        func raw(_ k: Int, odd: Bool) -> UnsafeMutablePointer<Float> { raw + (2 * k + (odd ? 1 : 0)) * (half + 2) + 1 }
+
+        /// Channel `c` (R′, G′, B′) of output row `k` (0 or 1), even or odd columns.
+        func encoded(row k: Int, channel c: Int, odd: Bool) -> UnsafeMutablePointer<Float> {
+            encoded + ((k * 3 + c) * 2 + (odd ? 1 : 0)) * half
+        }
     }
 
-    /// Encoded R′G′B′ (planes `width` apart) of output row `y` into `out`.
-    func developRow(_ y: Int, raw plane: RawPlane, height h: Int, rows: Rows, into out: UnsafeMutablePointer<Float>) {
-        let w = rows.width, pw = w + 2
-        for (k, yy) in [y - 1, y, y + 1].enumerated() {
-            let r = yy < 0 ? -yy : (yy >= h ? 2 * h - 2 - yy : yy)
-            let src = plane.row(min(max(r, 0), h - 1), as: UInt16.self)
-            let dst = rows.raw + k * pw + 1
-            let b = black, s = scale
-            for x in 0..<w { dst[x] = (Float(src[x]) - b) * s }
-            // Mirror at the edges, as the old per-pixel lookup did.
-            dst[-1] = w > 1 ? dst[1] : dst[0]
-            dst[w] = w > 1 ? dst[w - 2] : dst[w - 1]
+    /// Loads raw row `y` (mirrored at the frame's edges) into slot `k` as normalised floats, split into even
+    /// and odd columns, with the mirrored neighbours of the first and last column in the padding.
+    func loadRaw(_ y: Int, raw plane: RawPlane, height h: Int, rows: Rows, slot k: Int) {
+        let w = rows.width, half = rows.half
+        let r = y < 0 ? -y : (y >= h ? 2 * h - 2 - y : y)
+        let src = plane.row(min(max(r, 0), h - 1), as: UInt16.self)
+        let even = rows.raw(k, odd: false), odd = rows.raw(k, odd: true)
+        let b = black, s = scale
+        for j in 0..<(w / 2) {
+            even[j] = (Float(src[2 * j]) - b) * s
+            odd[j] = (Float(src[2 * j + 1]) - b) * s
         }
-        let up = rows.raw + 1, mid = rows.raw + pw + 1, dn = rows.raw + 2 * pw + 1
-        let e = weights[(y & 1) * 2], o = weights[(y & 1) * 2 + 1]
-        let r = out, g = out + w, bl = out + 2 * w
-        // Loop-invariant weights in locals: even and odd columns.
-        let e0 = e[0], e1 = e[1], e2 = e[2], e3 = e[3], e4 = e[4], e5 = e[5], e6 = e[6], e7 = e[7]
-        let e8 = e[8], e9 = e[9], e10 = e[10], e11 = e[11], e12 = e[12], e13 = e[13], e14 = e[14]
-        let o0 = o[0], o1 = o[1], o2 = o[2], o3 = o[3], o4 = o[4], o5 = o[5], o6 = o[6], o7 = o[7]
-        let o8 = o[8], o9 = o[9], o10 = o[10], o11 = o[11], o12 = o[12], o13 = o[13], o14 = o[14]
-        for x in 0..<w {
-            let centre = mid[x]
-            let horiz = 0.5 * (mid[x - 1] + mid[x + 1]), vert = 0.5 * (up[x] + dn[x])
-            let cross = 0.5 * (horiz + vert)
-            let diag = 0.25 * (up[x - 1] + up[x + 1] + dn[x - 1] + dn[x + 1])
-            let even = (x & 1) == 0
-            let lr = (even ? e0 : o0) * centre + (even ? e1 : o1) * cross + (even ? e2 : o2) * diag + (even ? e3 : o3) * horiz + (even ? e4 : o4) * vert
-            let lg = (even ? e5 : o5) * centre + (even ? e6 : o6) * cross + (even ? e7 : o7) * diag + (even ? e8 : o8) * horiz + (even ? e9 : o9) * vert
-            let lb = (even ? e10 : o10) * centre + (even ? e11 : o11) * cross + (even ? e12 : o12) * diag + (even ? e13 : o13) * horiz + (even ? e14 : o14) * vert
-            r[x] = Self.rollOff(max(0, lr))
-            g[x] = Self.rollOff(max(0, lg))
-            bl[x] = Self.rollOff(max(0, lb))
-        }
-        encode.apply(out, count: 3 * w)
+        if w & 1 == 1 { even[half - 1] = (Float(src[w - 1]) - b) * s }
+        // Column −1 mirrors to 1; column w (even or odd) to w − 2.
+        odd[-1] = w > 1 ? odd[0] : even[0]
+        if w & 1 == 0 { even[half] = even[half - 1] } else { odd[half - 1] = w > 1 ? odd[half - 2] : even[0] }
     }
 
-    /// Highlight roll-off: linear below 0.6, then compresses to reach 1 at 3.
+    /// Encoded R′G′B′ of output row `y` into output slot `k` of `rows`.
+    func developRow(_ y: Int, raw plane: RawPlane, height h: Int, rows: Rows, slot k: Int) {
+        for (i, yy) in [y - 1, y, y + 1].enumerated() { loadRaw(yy, raw: plane, height: h, rows: rows, slot: i) }
+        let n = rows.half
+        let ue = rows.raw(0, odd: false), uo = rows.raw(0, odd: true)
+        let me = rows.raw(1, odd: false), mo = rows.raw(1, odd: true)
+        let de = rows.raw(2, odd: false), dO = rows.raw(2, odd: true)
+        for parity in 0..<2 {
+            let a = weights[(y & 1) * 2 + parity]
+            let a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3], a4 = a[4], a5 = a[5], a6 = a[6], a7 = a[7]
+            let a8 = a[8], a9 = a[9], a10 = a[10], a11 = a[11], a12 = a[12], a13 = a[13], a14 = a[14]
+            let odd = parity == 1
+            let r = rows.encoded(row: k, channel: 0, odd: odd), g = rows.encoded(row: k, channel: 1, odd: odd)
+            let bl = rows.encoded(row: k, channel: 2, odd: odd)
+            // Even column 2j: centre me[j], left mo[j − 1], right mo[j], diagonals uo/do[j − 1], [j].
+            // Odd column 2j + 1: centre mo[j], left me[j], right me[j + 1], diagonals ue/de[j], [j + 1].
+            let centreRow = odd ? mo : me, sideRow = odd ? me : mo
+            let upRow = odd ? uo : ue, downRow = odd ? dO : de
+            let upSide = odd ? ue : uo, downSide = odd ? de : dO
+            let shift = odd ? 1 : 0
+            let left = sideRow + shift - 1, upLeft = upSide + shift - 1, downLeft = downSide + shift - 1
+            let right = sideRow + shift, upRight = upSide + shift, downRight = downSide + shift
+            for j in 0..<n {
+                let centre = centreRow[j]
+                let horiz = 0.5 * (left[j] + right[j]), vert = 0.5 * (upRow[j] + downRow[j])
+                let cross = 0.5 * (horiz + vert)
+                let diag = 0.25 * (upLeft[j] + upRight[j] + downLeft[j] + downRight[j])
+                let lr = a0 * centre + a1 * cross + a2 * diag + a3 * horiz + a4 * vert
+                let lg = a5 * centre + a6 * cross + a7 * diag + a8 * horiz + a9 * vert
+                let lb = a10 * centre + a11 * cross + a12 * diag + a13 * horiz + a14 * vert
+                r[j] = Self.rollOff(lr)
+                g[j] = Self.rollOff(lg)
+                bl[j] = Self.rollOff(lb)
+            }
+        }
+        encoder.encode(rows.encoded(row: k, channel: 0, odd: false), count: 6 * n)
+    }
+
+    /// Highlight roll-off after clipping negatives: linear below 0.6, then compresses to reach 1 at 3.
     @inline(__always)
-    static func rollOff(_ lin: Float) -> Float {
-        lin < 0.6 ? lin : min(1, 0.6 + 0.4 * (1 - 1 / (1 + (lin - 0.6) * 1.4)) * 1.4)
+    static func rollOff(_ v: Float) -> Float {
+        let lin = v > 0 ? v : 0
+        let knee = 0.6 + 0.4 * (1 - 1 / (1 + (lin - 0.6) * 1.4)) * 1.4
+        let compressed = knee < 1 ? knee : 1
+        return lin < 0.6 ? lin : compressed
     }
 
     /// Develops `raw` into `out` (same size, a supported format).
@@ -126,24 +163,22 @@ struct FusedDevelopment {
                 defer { rows.deallocate() }
                 for pair in band {
                     let y0 = 2 * pair, count = min(2, h - y0)
-                    for k in 0..<count { developRow(y0 + k, raw: plane, height: h, rows: rows, into: rows.encoded + 3 * k * w) }
+                    for k in 0..<count { developRow(y0 + k, raw: plane, height: h, rows: rows, slot: k) }
                     switch format {
                     case .bgra8, .rgba8:
                         for k in 0..<count {
-                            Self.writeRGBA(rows.encoded + 3 * k * w, width: w, bgr: format == .bgra8, into: luma.row(y0 + k).assumingMemoryBound(to: UInt8.self))
+                            Self.writeRGBA(rows, row: k, bgr: format == .bgra8, into: luma.row(y0 + k).assumingMemoryBound(to: UInt32.self))
                         }
                     case .yCbCr420VideoRange, .yCbCr420FullRange:
                         for k in 0..<count {
-                            Self.writeLuma(rows.encoded + 3 * k * w, width: w, kr: kr, kb: kb, video: video, into: luma.row(y0 + k).assumingMemoryBound(to: UInt8.self))
+                            Self.writeLuma(rows, row: k, kr: kr, kb: kb, video: video, into: luma.row(y0 + k).assumingMemoryBound(to: UInt8.self))
                         }
                         Self.writeChroma420(
-                            rows.encoded, rows.encoded + 3 * (count - 1) * w, width: w, kr: kr, kb: kb, video: video,
-                            into: chroma.row(pair).assumingMemoryBound(to: UInt8.self))
+                            rows, rows: count, kr: kr, kb: kb, video: video, into: chroma.row(pair).assumingMemoryBound(to: UInt8.self))
                     default:  // 4:4:4
                         for k in 0..<count {
-                            let src = rows.encoded + 3 * k * w
-                            Self.writeLuma(src, width: w, kr: kr, kb: kb, video: video, into: luma.row(y0 + k).assumingMemoryBound(to: UInt8.self))
-                            Self.writeChroma444(src, width: w, kr: kr, kb: kb, video: video, into: chroma.row(y0 + k).assumingMemoryBound(to: UInt8.self))
+                            Self.writeLuma(rows, row: k, kr: kr, kb: kb, video: video, into: luma.row(y0 + k).assumingMemoryBound(to: UInt8.self))
+                            Self.writeChroma444(rows, row: k, kr: kr, kb: kb, video: video, into: chroma.row(y0 + k).assumingMemoryBound(to: UInt8.self))
                         }
                     }
                 }
@@ -152,28 +187,41 @@ struct FusedDevelopment {
         withExtendedLifetime(out) {}
     }
 
-    /// round(clamp(v, 0, 1) · 255) without a trapping conversion.
+    /// round(clamp(v, 0, 1) · 255) without a trapping conversion (compare-and-select clamp, so it vectorises).
     @inline(__always)
     static func code(_ v: Float) -> UInt8 {
-        let x = min(max(v, 0), 1) * 255
+        let a = v > 0 ? v : 0
+        let x = (a < 1 ? a : 1) * 255
         return UInt8(truncatingIfNeeded: (x + 12_582_912).bitPattern &- 0x4B40_0000)
     }
 
-    static func writeRGBA(_ src: UnsafePointer<Float>, width w: Int, bgr: Bool, into d: UnsafeMutablePointer<UInt8>) {
-        let r = bgr ? src + 2 * w : src, g = src + w, b = bgr ? src : src + 2 * w
-        for x in 0..<w {
-            d[4 * x] = code(r[x])
-            d[4 * x + 1] = code(g[x])
-            d[4 * x + 2] = code(b[x])
-            d[4 * x + 3] = 255
+    /// The even (`odd` false) or odd pixels of a row: pixel `2j + parity` of a row `width` long.
+    @inline(__always)
+    static func columns(_ rows: Rows, odd: Bool) -> Int { odd ? rows.width / 2 : rows.half }
+
+    /// 8-bit RGBA or BGRA pixels (one `UInt32` each, bytes in memory order) of output slot `k`.
+    static func writeRGBA(_ rows: Rows, row k: Int, bgr: Bool, into d: UnsafeMutablePointer<UInt32>) {
+        for parity in 0..<2 {
+            let odd = parity == 1
+            let r = rows.encoded(row: k, channel: bgr ? 2 : 0, odd: odd), g = rows.encoded(row: k, channel: 1, odd: odd)
+            let b = rows.encoded(row: k, channel: bgr ? 0 : 2, odd: odd)
+            let o = d + parity
+            for j in 0..<columns(rows, odd: odd) {
+                o[2 * j] = UInt32(code(r[j])) | UInt32(code(g[j])) << 8 | UInt32(code(b[j])) << 16 | 0xFF00_0000
+            }
         }
     }
 
-    static func writeLuma(_ src: UnsafePointer<Float>, width w: Int, kr: Float, kb: Float, video: Bool, into d: UnsafeMutablePointer<UInt8>) {
+    static func writeLuma(_ rows: Rows, row k: Int, kr: Float, kb: Float, video: Bool, into d: UnsafeMutablePointer<UInt8>) {
         let kg = 1 - kr - kb
         let scale: Float = video ? 219 / 255 : 1, offset: Float = video ? 16 / 255 : 0
-        let r = src, g = src + w, b = src + 2 * w
-        for x in 0..<w { d[x] = code((kr * r[x] + kg * g[x] + kb * b[x]) * scale + offset) }
+        for parity in 0..<2 {
+            let odd = parity == 1
+            let r = rows.encoded(row: k, channel: 0, odd: odd), g = rows.encoded(row: k, channel: 1, odd: odd)
+            let b = rows.encoded(row: k, channel: 2, odd: odd)
+            let o = d + parity
+            for j in 0..<columns(rows, odd: odd) { o[2 * j] = code((kr * r[j] + kg * g[j] + kb * b[j]) * scale + offset) }
+        }
     }
 
     /// Cb, Cr of an encoded R′G′B′ triple (each −½…½).
@@ -183,64 +231,47 @@ struct FusedDevelopment {
         return ((b - y) / (2 * (1 - kb)), (r - y) / (2 * (1 - kr)))
     }
 
-    static func writeChroma444(_ src: UnsafePointer<Float>, width w: Int, kr: Float, kb: Float, video: Bool, into d: UnsafeMutablePointer<UInt8>) {
+    static func writeChroma444(_ rows: Rows, row k: Int, kr: Float, kb: Float, video: Bool, into d: UnsafeMutablePointer<UInt8>) {
         let scale: Float = video ? 224 / 255 : 1
-        let r = src, g = src + w, b = src + 2 * w
-        for x in 0..<w {
-            let (cb, cr) = chroma(r[x], g[x], b[x], kr: kr, kb: kb)
-            d[2 * x] = code(cb * scale + 128 / 255)
-            d[2 * x + 1] = code(cr * scale + 128 / 255)
+        for parity in 0..<2 {
+            let odd = parity == 1
+            let r = rows.encoded(row: k, channel: 0, odd: odd), g = rows.encoded(row: k, channel: 1, odd: odd)
+            let b = rows.encoded(row: k, channel: 2, odd: odd)
+            let o = d + 2 * parity
+            for j in 0..<columns(rows, odd: odd) {
+                let (cb, cr) = chroma(r[j], g[j], b[j], kr: kr, kb: kb)
+                o[4 * j] = code(cb * scale + 128 / 255)
+                o[4 * j + 1] = code(cr * scale + 128 / 255)
+            }
         }
     }
 
-    /// 4:2:0 chroma from the average R′G′B′ of each 2×2 block of rows `top` and `bottom`.
+    /// 4:2:0 chroma from the average R′G′B′ of each 2×2 block of the `count` (1 or 2) output slots; a last
+    /// odd column averages its single column.
     static func writeChroma420(
-        _ top: UnsafePointer<Float>, _ bottom: UnsafePointer<Float>, width w: Int, kr: Float, kb: Float, video: Bool,
-        into d: UnsafeMutablePointer<UInt8>
+        _ rows: Rows, rows count: Int, kr: Float, kb: Float, video: Bool, into d: UnsafeMutablePointer<UInt8>
     ) {
         let scale: Float = video ? 224 / 255 : 1
-        let sameRow = top == bottom
-        for j in 0..<((w + 1) / 2) {
-            let x0 = 2 * j, x1 = min(2 * j + 1, w - 1)
-            let n: Float = (x1 == x0 ? 1 : 2) * (sameRow ? 1 : 2)
-            var rgb = SIMD3<Float>.zero
-            for c in 0..<3 {
-                let t = top + c * w, b = bottom + c * w
-                var s = t[x0] + (x1 != x0 ? t[x1] : 0)
-                if !sameRow { s += b[x0] + (x1 != x0 ? b[x1] : 0) }
-                rgb[c] = s / n
-            }
-            let (cb, cr) = chroma(rgb.x, rgb.y, rgb.z, kr: kr, kb: kb)
+        let bottom = count - 1
+        func channel(_ c: Int) -> (UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>) {
+            (UnsafePointer(rows.encoded(row: 0, channel: c, odd: false)), UnsafePointer(rows.encoded(row: 0, channel: c, odd: true)),
+             UnsafePointer(rows.encoded(row: bottom, channel: c, odd: false)), UnsafePointer(rows.encoded(row: bottom, channel: c, odd: true)))
+        }
+        let (r0, r1, r2, r3) = channel(0), (g0, g1, g2, g3) = channel(1), (b0, b1, b2, b3) = channel(2)
+        let pairs = rows.width / 2
+        for j in 0..<pairs {
+            let r = 0.25 * (r0[j] + r1[j] + r2[j] + r3[j])
+            let g = 0.25 * (g0[j] + g1[j] + g2[j] + g3[j])
+            let b = 0.25 * (b0[j] + b1[j] + b2[j] + b3[j])
+            let (cb, cr) = chroma(r, g, b, kr: kr, kb: kb)
             d[2 * j] = code(cb * scale + 128 / 255)
             d[2 * j + 1] = code(cr * scale + 128 / 255)
         }
-    }
-}
-
-/// A transfer function (encoding) as a table over linear 0…1 with linear interpolation: 4096 intervals,
-/// within 2·10⁻⁵ of the sRGB curve (a twentieth of an 8-bit code). Values are clipped to 0…1 first.
-struct TransferTable: Sendable {
-    let values: [Float]
-
-    static let sRGB = TransferTable { x in
-        x <= 0.003_130_8 ? 12.92 * x : 1.055 * Double.pow(x, 1 / 2.4) - 0.055
-    }
-
-    init(_ f: (Double) -> Double) {
-        values = (0...4097).map { Float(f(min(1, Double($0) / 4096))) }
-    }
-
-    func apply(_ v: UnsafeMutablePointer<Float>, count: Int) {
-        values.withUnsafeBufferPointer { t in
-            let table = t.baseAddress!
-            for i in 0..<count {
-                let x = min(max(v[i], 0), 1) * 4096
-                let k = Int(Int32(bitPattern: (x - 0.5 + 12_582_912).bitPattern &- 0x4B40_0000))  // ⌊x⌋ for x ≥ 0
-                let j = min(max(k, 0), 4095)
-                let f = x - Float(j)
-                let a = table[j], b = table[j + 1]
-                v[i] = a + (b - a) * f
-            }
+        if rows.width & 1 == 1 {
+            let j = pairs
+            let (cb, cr) = chroma(0.5 * (r0[j] + r2[j]), 0.5 * (g0[j] + g2[j]), 0.5 * (b0[j] + b2[j]), kr: kr, kb: kb)
+            d[2 * j] = code(cb * scale + 128 / 255)
+            d[2 * j + 1] = code(cr * scale + 128 / 255)
         }
     }
 }

@@ -3,7 +3,7 @@ public import LuxPixels
 
 /// The device's image signal processor for stream frames and quick stills: bilinear demosaic, white balance and
 /// camera → output colour in one matrix (the DNG path: camera → XYZ at the white the gains describe, Bradford
-/// to D65, XYZ → sRGB or Display P3), a highlight-compressing tone curve, the sRGB transfer function, and the
+/// to D65, XYZ → sRGB or Display P3), a highlight-compressing tone curve, the output transfer function, and the
 /// requested pixel format.
 public struct FrameProcessor: Sendable {
     /// The sensor whose frames are processed.
@@ -62,7 +62,9 @@ public struct FrameProcessor: Sendable {
         }
         destination.withUnsafeMutablePlane { _ in }  // unique storage before shared row writes
         let m = (Double(exposureGain) * colorMatrix(gains: gains, colorSpace: colorSpace)).entries.map(Float.init)
-        let fused = FusedDevelopment(matrix: m, pattern: pattern, black: Float(sensor.blackLevel), white: Float(sensor.whiteLevel))
+        let fused = FusedDevelopment(
+            matrix: m, pattern: pattern, black: Float(sensor.blackLevel), white: Float(sensor.whiteLevel),
+            transferFunction: colorSpace.colorSpace.transferFunction)
         fused.develop(raw, into: destination, threads: threads)
     }
 
