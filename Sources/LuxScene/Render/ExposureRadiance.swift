@@ -134,24 +134,38 @@ package struct ExposureRadiance: Sendable {
                         guard any else { continue }
                         let row = source.row(y + k.y0 + ky)
                         // The mix whose channel at column x + dx is the one the CFA puts at x: even and odd
-                        // dx read different mixes. Four taps per pass over the accumulator.
+                        // dx read different mixes. Four taps per pass over the accumulator, then two, then one.
+                        @inline(__always) func mix(_ dx: Int) -> UnsafePointer<Float> {
+                            row + (phase * 2 + (dx & 1)) * source.stride + tx0 + dx
+                        }
                         var g = 0
-                        while g < k.width {
-                            let w0 = weights[g] * unscale
-                            let w1 = g + 1 < k.width ? weights[g + 1] * unscale : 0
-                            let w2 = g + 2 < k.width ? weights[g + 2] * unscale : 0
-                            let w3 = g + 3 < k.width ? weights[g + 3] * unscale : 0
+                        while g + 4 <= k.width {
+                            let w0 = weights[g] * unscale, w1 = weights[g + 1] * unscale
+                            let w2 = weights[g + 2] * unscale, w3 = weights[g + 3] * unscale
+                            let dx = k.x0 + g
                             g += 4
                             if w0 == 0 && w1 == 0 && w2 == 0 && w3 == 0 { continue }
-                            let dx = k.x0 + g - 4
-                            let a = row + (phase * 2 + (dx & 1)) * source.stride + tx0 + dx
-                            let b = row + (phase * 2 + ((dx + 1) & 1)) * source.stride + tx0 + dx
+                            let a = mix(dx), b = mix(dx + 1) - 1
                             for i in 0..<n {
                                 var t = Relaxed.multiplyAdd(w0, a[i], acc[i])
                                 t = Relaxed.multiplyAdd(w1, b[i + 1], t)
                                 t = Relaxed.multiplyAdd(w2, a[i + 2], t)
                                 acc[i] = Relaxed.multiplyAdd(w3, b[i + 3], t)
                             }
+                        }
+                        if g + 2 <= k.width {
+                            let w0 = weights[g] * unscale, w1 = weights[g + 1] * unscale
+                            let dx = k.x0 + g
+                            g += 2
+                            if w0 != 0 || w1 != 0 {
+                                let a = mix(dx), b = mix(dx + 1) - 1
+                                for i in 0..<n { acc[i] = Relaxed.multiplyAdd(w1, b[i + 1], Relaxed.multiplyAdd(w0, a[i], acc[i])) }
+                            }
+                        }
+                        if g < k.width, weights[g] != 0 {
+                            let w0 = weights[g] * unscale
+                            let a = mix(k.x0 + g)
+                            for i in 0..<n { acc[i] = Relaxed.multiplyAdd(w0, a[i], acc[i]) }
                         }
                     }
                 }

@@ -10,6 +10,7 @@ struct SceneBenchCommand: AsyncParsableCommand {
             Cases (release build; milliseconds per frame, median after one warm-up):
               still-chart       a 4032×3024 Bayer still of the chart, first exposure at a new lens position
               still-life        the same for the still life (5 defocused layers)
+              still-processed   the still life with a processed 12 MP '420f' image besides the RAW
               burst             frames 2…8 of an 8-frame still-life burst (same lens and light; shake and noise change)
               preview           a 1008×756 preview frame of the still life with continuous AF, AE and AWB, settled
               video             a processed 1440×1080 '420f' frame of the still life (the Live Photo movie size)
@@ -27,7 +28,7 @@ struct SceneBenchCommand: AsyncParsableCommand {
     @Option(help: "Render threads (default: all cores).")
     var threads: Int?
 
-    static let allCases = ["still-chart", "still-life", "burst", "preview", "video"]
+    static let allCases = ["still-chart", "still-life", "still-processed", "burst", "preview", "video"]
 
     func validate() throws {
         guard iterations >= 1 else { throw ValidationError("--iterations must be at least 1") }
@@ -41,12 +42,12 @@ struct SceneBenchCommand: AsyncParsableCommand {
         print("warning: this is a debug build; benchmark a release build (swift build -c release)")
         #endif
         let selected = cases.isEmpty ? Self.allCases : cases
-        print("case           median ms      min ms  CPU ms   frames")
+        print("case             median ms      min ms  CPU ms   frames")
         for name in selected {
             let times = try await measure(name)
             let sorted = times.map(\.wall).sorted()
             let cpu = times.map(\.cpu).sorted()
-            let label = name.padding(toLength: 13, withPad: " ", startingAt: 0)
+            let label = name.padding(toLength: 15, withPad: " ", startingAt: 0)
             print(label + String(format: " %10.1f  %10.1f  %6.1f   %6d", sorted[sorted.count / 2], sorted[0], cpu[cpu.count / 2], times.count))
         }
     }
@@ -91,13 +92,15 @@ struct SceneBenchCommand: AsyncParsableCommand {
         let manual = StillRequest(exposure: .manual(duration: MediaTime(value: 1, timescale: 60), iso: 100))
         var times: [Sample] = []
         switch name {
-        case "still-chart", "still-life":
+        case "still-chart", "still-life", "still-processed":
             // A new lens position for every still, so nothing rendered before can be reused.
             let cam = camera(name == "still-chart" ? .chart() : .stillLife())
+            var request = manual
+            if name == "still-processed" { request.processedFormat = .yCbCr420FullRange }
             for i in 0...iterations {
                 try await cam.setFocusModeLocked(lensPosition: .value(0.5 + Float(i) * 0.001))
                 let watch = Stopwatch()
-                _ = try await cam.captureStill(manual)
+                _ = try await cam.captureStill(request)
                 if i > 0 { times.append(watch.elapsed) }
             }
         case "burst":
