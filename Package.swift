@@ -116,5 +116,6 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(name: "LuxColorTests", dependencies: ["LuxColor", "LuxTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "LuxPixelsTests", dependencies: ["LuxPixels", "LuxTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "LuxRenderTests", dependencies: ["LuxRender", "LuxTestSupport"], swiftSettings: swiftSettings),
     ]
 )
