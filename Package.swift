@@ -117,5 +117,7 @@ let package = Package(
         .testTarget(name: "LuxColorTests", dependencies: ["LuxColor", "LuxTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "LuxPixelsTests", dependencies: ["LuxPixels", "LuxTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "LuxRenderTests", dependencies: ["LuxRender", "LuxTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "LuxFiltersTests", dependencies: ["LuxFilters", "LuxRender", "LuxTestSupport"], swiftSettings: swiftSettings),
     ]
 )

@@ -153,9 +153,11 @@ final class Executor {
         let views = inputs.map {
             ImageProcessorInput(region: $0.region.rect, format: $0.format, baseAddress: UnsafeRawPointer($0.base), bytesPerRow: $0.bytesPerRow)
         }
+        let scratch = ProcessorScratch(arena: w.arena)
+        defer { scratch.releaseAll() }
         let output = ImageProcessorOutput(
             region: inside.rect, format: buffer.format, baseAddress: buffer.pointer(x: inside.minX, y: inside.minY),
-            bytesPerRow: buffer.bytesPerRow)
+            bytesPerRow: buffer.bytesPerRow, scratch: scratch)
         w.stats.programRuns += 1
         do {
             try p.body(views, output)

@@ -92,6 +92,26 @@ public struct ImageProcessorInput: @unchecked Sendable {
 /// `(region.minX + i, region.minY + j)`.
 public struct ImageProcessorOutput: @unchecked Sendable {
     // @unchecked: a pointer wrapper valid only during the processor call.
+    let scratchSpace: ProcessorScratch?
+
+    init(region: Rect, format: PixelFormat, baseAddress: UnsafeMutableRawPointer, bytesPerRow: Int, scratch: ProcessorScratch?) {
+        self.region = region
+        self.format = format
+        self.baseAddress = baseAddress
+        self.bytesPerRow = bytesPerRow
+        scratchSpace = scratch
+    }
+
+    /// Temporary memory for the processor (at least `byteCount` bytes, 64-byte aligned, contents
+    /// unspecified), valid until the processor returns. It comes from the worker's reusable blocks, so
+    /// large per-tile buffers cost no allocation after the first tile.
+    public func scratch(byteCount: Int) -> UnsafeMutableRawPointer {
+        guard let scratchSpace else {
+            preconditionFailure("scratch memory is only available inside a processor call")
+        }
+        return scratchSpace.acquire(byteCount)
+    }
+
     /// The image region to fill.
     public let region: Rect
     /// The pixel format.
@@ -109,5 +129,24 @@ public struct ImageProcessorOutput: @unchecked Sendable {
     @inlinable
     public func row<T>(_ j: Int, as type: T.Type) -> UnsafeMutablePointer<T> {
         (baseAddress + j * bytesPerRow).assumingMemoryBound(to: T.self)
+    }
+}
+
+/// Scratch blocks lent to one processor call.
+final class ProcessorScratch {
+    private let arena: BufferArena
+    private var blocks: [BufferArena.Block] = []
+
+    init(arena: BufferArena) { self.arena = arena }
+
+    func acquire(_ bytes: Int) -> UnsafeMutableRawPointer {
+        let b = arena.acquire(bytes)
+        blocks.append(b)
+        return b.pointer
+    }
+
+    func releaseAll() {
+        for b in blocks { arena.release(b) }
+        blocks = []
     }
 }
