@@ -11,14 +11,17 @@ public enum NetPBM {
         var fields: [String] = []
         var i = 0
         let bytes = [UInt8](data)
+        func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 }
         while fields.count < 4 && i < bytes.count {
-            while i < bytes.count, bytes[i] == 0x23 {  // comment
-                while i < bytes.count, bytes[i] != 0x0A { i += 1 }
+            // Whitespace and comments (to the end of the line) separate header fields.
+            while i < bytes.count, isSpace(bytes[i]) || bytes[i] == 0x23 {
+                if bytes[i] == 0x23 {
+                    while i < bytes.count, bytes[i] != 0x0A { i += 1 }
+                }
                 i += 1
             }
-            while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x0A || bytes[i] == 0x0D || bytes[i] == 0x09 { i += 1 }
             var f = ""
-            while i < bytes.count, !(bytes[i] == 0x20 || bytes[i] == 0x0A || bytes[i] == 0x0D || bytes[i] == 0x09) {
+            while i < bytes.count, !isSpace(bytes[i]) {
                 f.append(Character(UnicodeScalar(bytes[i])))
                 i += 1
             }

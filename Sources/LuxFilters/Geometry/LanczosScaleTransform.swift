@@ -35,7 +35,10 @@ extension Filters {
             let e = image.extent
             if sx == 1 && sy == 1 { return image }
             guard !e.isInfinite, !e.isEmpty else { return image.transformed(by: LuxPixels.AffineTransform(scaleX: sx, y: sy)) }
-            let out = Rect(minX: e.minX * sx, minY: e.minY * sy, maxX: e.maxX * sx, maxY: e.maxY * sy)
+            // Whole pixels, as resizers produce (the size rounds to nearest, at least one pixel).
+            let out = Rect(
+                x: (e.minX * sx).rounded(), y: (e.minY * sy).rounded(),
+                width: max((e.width * sx).rounded(), 1), height: max((e.height * sy).rounded(), 1))
             let horizontal = LanczosAxis(scale: sx), vertical = LanczosAxis(scale: sy)
             let processor = ImageProcessor(
                 description: "lanczos3", argumentDigest: "sx=\(sx) sy=\(sy)", inputFormat: .rgbaFloat, outputFormat: .rgbaFloat,

@@ -102,13 +102,14 @@ public final class RenderContext: Sendable {
     /// Renders `rect` of `image` into a new buffer.
     ///
     /// - Parameters:
-    ///   - rect: The region to render (default: the image's extent, which must then be finite).
+    ///   - rect: The region to render, with whole-pixel edges (default: the image's extent rounded out to
+    ///     whole pixels; it must then be finite).
     ///   - format: The buffer's format (any ``PixelFormat`` except Bayer).
     ///   - colorSpace: The space to write; `nil` writes working-space values.
     public func createBuffer(
         _ image: Image, from rect: Rect? = nil, format: PixelFormat = .rgba8, colorSpace: ColorSpace? = .sRGB
     ) throws(RenderError) -> PixelBuffer {
-        let r = rect ?? image.extent
+        let r = rect ?? (image.extent.isInfinite ? image.extent : image.extent.integral)
         let pixels = try Self.pixelBounds(r)
         var buffer = PixelBuffer(width: pixels.width, height: pixels.height, format: format, colorSpace: colorSpace)
         try render(image, to: &buffer, bounds: pixels.rect, colorSpace: colorSpace)

@@ -19,12 +19,26 @@ public struct FilterChain: Sendable, CustomStringConvertible {
         public var name: String
         /// `key=value` pairs in order, values unparsed.
         public var arguments: [Argument]
+
+        /// Creates a step.
+        public init(name: String, arguments: [Argument] = []) {
+            self.name = name
+            self.arguments = arguments
+        }
     }
 
     /// A `key=value` pair as written.
     public struct Argument: Sendable, Hashable {
+        /// The parameter name.
         public var key: String
+        /// The value text.
         public var value: String
+
+        /// Creates an argument.
+        public init(key: String, value: String) {
+            self.key = key
+            self.value = value
+        }
     }
 
     /// The steps in order.
