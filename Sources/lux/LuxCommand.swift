@@ -13,5 +13,6 @@ struct LuxCommand: AsyncParsableCommand {
         subcommands: [
             DemoCommand.self,
             BenchCommand.self,
+            BenchWorkerCommand.self,
         ])
 }

@@ -1,0 +1,33 @@
+import Foundation
+
+/// What a suite needs to prepare its inputs and build its cases.
+struct BenchContext {
+    /// Where prepared inputs are cached (deterministic, reused between runs).
+    var inputs: URL
+    /// Scratch space for outputs (emptied by the suite as needed).
+    var scratch: URL
+    /// The `lux` executable measured.
+    var luxExecutable: String
+}
+
+/// A group of benchmark cases: each runs Lux (as a `lux bench-worker` child process) against peers.
+protocol BenchSuite: SendableMetatype {
+    /// The name used on the command line.
+    static var name: String { get }
+    /// What the suite measures.
+    static var summary: String { get }
+    /// Prepares inputs (if not cached) and returns the cases.
+    static func cases(in context: BenchContext) throws -> [BenchCase]
+    /// Runs one job in this process and returns the seconds spent in the measured work (excluding start-up).
+    static func work(job: String, arguments: [String]) throws -> Double
+}
+
+/// Every suite `lux bench` knows.
+let benchSuites: [any BenchSuite.Type] = []
+
+/// Monotonic seconds, for the workers' inner timings.
+func monotonicSeconds() -> Double {
+    var t = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &t)
+    return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+}

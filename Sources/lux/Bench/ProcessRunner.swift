@@ -1,0 +1,81 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs a command as a child process and measures it the way `/usr/bin/time -v` does:
+/// wall-clock time and the child's peak resident set size (from `wait4`'s rusage).
+struct ProcessRunner {
+    struct Measurement {
+        var exitStatus: Int32
+        var wallSeconds: Double
+        var peakRSSBytes: Int
+        var standardOutput: String
+    }
+
+    enum RunError: Error, CustomStringConvertible {
+        case spawnFailed(command: String, errno: Int32)
+        var description: String {
+            switch self {
+            case let .spawnFailed(command, e): "could not start \(command): \(String(cString: strerror(e)))"
+            }
+        }
+    }
+
+    /// Whether an executable named `name` is on the PATH.
+    static func isInstalled(_ name: String) -> Bool { path(of: name) != nil }
+
+    /// The full path of an executable on the PATH.
+    static func path(of name: String) -> String? {
+        if name.contains("/") { return FileManager.default.isExecutableFile(atPath: name) ? name : nil }
+        let dirs = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+        for d in dirs {
+            let p = "\(d)/\(name)"
+            if FileManager.default.isExecutableFile(atPath: p) { return p }
+        }
+        return nil
+    }
+
+    /// Runs `arguments` (the first is the program, looked up on the PATH) with extra environment
+    /// variables; standard output is captured to a temporary file, standard error discarded.
+    static func run(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Measurement {
+        guard let program = path(of: arguments[0]) else {
+            throw RunError.spawnFailed(command: arguments[0], errno: ENOENT)
+        }
+        let outPath = NSTemporaryDirectory() + "lux-bench-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).out"
+        defer { unlink(outPath) }
+        var env = ProcessInfo.processInfo.environment
+        for (k, v) in extra { env[k] = v }
+        let envStrings = env.map { "\($0.key)=\($0.value)" }
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+
+        let argv: [UnsafeMutablePointer<CChar>?] = ([program] + arguments.dropFirst()).map { strdup($0) } + [nil]
+        let envp: [UnsafeMutablePointer<CChar>?] = envStrings.map { strdup($0) } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var start = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &start)
+        var pid: pid_t = 0
+        let rc = posix_spawn(&pid, program, &actions, nil, argv, envp)
+        guard rc == 0 else { throw RunError.spawnFailed(command: program, errno: rc) }
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        var end = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &end)
+        let wall = Double(end.tv_sec - start.tv_sec) + Double(end.tv_nsec - start.tv_nsec) / 1e9
+        let exitStatus: Int32 = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        let output = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
+        return Measurement(
+            exitStatus: exitStatus, wallSeconds: wall, peakRSSBytes: Int(usage.ru_maxrss) * 1024,
+            standardOutput: output)
+    }
+}
