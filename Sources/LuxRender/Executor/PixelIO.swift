@@ -19,8 +19,7 @@ enum PixelIO {
         switch format {
         case .rgbaFloat: deinterleave(src.assumingMemoryBound(to: Float.self), n, d)
         case .rgbaHalf:
-            lux_half_to_float(src.assumingMemoryBound(to: UInt16.self), scratch, 4 * n)
-            deinterleave(scratch, n, d)
+            lux_half4_to_planar(src.assumingMemoryBound(to: UInt16.self), d.red, d.green, d.blue, d.alpha, n)
         case .rgba8: load8(src.assumingMemoryBound(to: UInt8.self), n, d, swap: false)
         case .bgra8: load8(src.assumingMemoryBound(to: UInt8.self), n, d, swap: true)
         case .rgba16: load16(src.assumingMemoryBound(to: UInt16.self), n, d)
@@ -38,8 +37,7 @@ enum PixelIO {
         switch format {
         case .rgbaFloat: interleave(s, n, dst.assumingMemoryBound(to: Float.self))
         case .rgbaHalf:
-            interleave(s, n, scratch)
-            lux_float_to_half(scratch, dst.assumingMemoryBound(to: UInt16.self), 4 * n)
+            lux_planar_to_half4(s.red, s.green, s.blue, s.alpha, dst.assumingMemoryBound(to: UInt16.self), n)
         case .rgba8: store8(s, n, dst.assumingMemoryBound(to: UInt8.self), swap: false)
         case .bgra8: store8(s, n, dst.assumingMemoryBound(to: UInt8.self), swap: true)
         case .rgba16: store16(s, n, dst.assumingMemoryBound(to: UInt16.self))
