@@ -162,8 +162,10 @@ static void lux_half4_to_planar_f16c(const uint16_t *src, float *r, float *g, fl
 }
 
 __attribute__((target("avx2,f16c")))
-static void lux_planar_to_half4_f16c(const float *r, const float *g, const float *b, const float *a, uint16_t *dst, size_t n) {
+static void lux_planar_to_half4_f16c(const float *r, const float *g, const float *b, const float *a, uint16_t *dst, size_t n, int stream) {
     size_t i = 0;
+    // Streaming (non-temporal) stores skip reading the destination lines first; they need 16-byte alignment.
+    if (stream && ((uintptr_t)dst & 15) != 0) stream = 0;
     for (; i + 8 <= n; i += 8) {
         __m256 R = _mm256_loadu_ps(r + i), G = _mm256_loadu_ps(g + i), B = _mm256_loadu_ps(b + i), A = _mm256_loadu_ps(a + i);
         __m256 u0 = _mm256_unpacklo_ps(R, G);  // r0 g0 r1 g1 | r4 g4 r5 g5
@@ -175,11 +177,23 @@ static void lux_planar_to_half4_f16c(const float *r, const float *g, const float
         __m256 w2 = _mm256_shuffle_ps(u1, u3, 0x44);  // px2 | px6
         __m256 w3 = _mm256_shuffle_ps(u1, u3, 0xEE);  // px3 | px7
         uint16_t *d = dst + 4 * i;
-        _mm_storeu_si128((__m128i *)(d), _mm256_cvtps_ph(_mm256_permute2f128_ps(w0, w1, 0x20), _MM_FROUND_TO_NEAREST_INT));
-        _mm_storeu_si128((__m128i *)(d + 8), _mm256_cvtps_ph(_mm256_permute2f128_ps(w2, w3, 0x20), _MM_FROUND_TO_NEAREST_INT));
-        _mm_storeu_si128((__m128i *)(d + 16), _mm256_cvtps_ph(_mm256_permute2f128_ps(w0, w1, 0x31), _MM_FROUND_TO_NEAREST_INT));
-        _mm_storeu_si128((__m128i *)(d + 24), _mm256_cvtps_ph(_mm256_permute2f128_ps(w2, w3, 0x31), _MM_FROUND_TO_NEAREST_INT));
+        __m128i h0 = _mm256_cvtps_ph(_mm256_permute2f128_ps(w0, w1, 0x20), _MM_FROUND_TO_NEAREST_INT);
+        __m128i h1 = _mm256_cvtps_ph(_mm256_permute2f128_ps(w2, w3, 0x20), _MM_FROUND_TO_NEAREST_INT);
+        __m128i h2 = _mm256_cvtps_ph(_mm256_permute2f128_ps(w0, w1, 0x31), _MM_FROUND_TO_NEAREST_INT);
+        __m128i h3 = _mm256_cvtps_ph(_mm256_permute2f128_ps(w2, w3, 0x31), _MM_FROUND_TO_NEAREST_INT);
+        if (stream) {
+            _mm_stream_si128((__m128i *)(d), h0);
+            _mm_stream_si128((__m128i *)(d + 8), h1);
+            _mm_stream_si128((__m128i *)(d + 16), h2);
+            _mm_stream_si128((__m128i *)(d + 24), h3);
+        } else {
+            _mm_storeu_si128((__m128i *)(d), h0);
+            _mm_storeu_si128((__m128i *)(d + 8), h1);
+            _mm_storeu_si128((__m128i *)(d + 16), h2);
+            _mm_storeu_si128((__m128i *)(d + 24), h3);
+        }
     }
+    if (stream) _mm_sfence();
     lux_planar_to_half4_portable(r + i, g + i, b + i, a + i, dst + 4 * i, n - i);
 }
 #endif
@@ -193,7 +207,14 @@ void lux_half4_to_planar(const uint16_t *src, float *r, float *g, float *b, floa
 
 void lux_planar_to_half4(const float *r, const float *g, const float *b, const float *a, uint16_t *dst, size_t count) {
 #if LUX_X86
-    if (lux_has_f16c()) { lux_planar_to_half4_f16c(r, g, b, a, dst, count); return; }
+    if (lux_has_f16c()) { lux_planar_to_half4_f16c(r, g, b, a, dst, count, 0); return; }
+#endif
+    lux_planar_to_half4_portable(r, g, b, a, dst, count);
+}
+
+void lux_planar_to_half4_streaming(const float *r, const float *g, const float *b, const float *a, uint16_t *dst, size_t count) {
+#if LUX_X86
+    if (lux_has_f16c()) { lux_planar_to_half4_f16c(r, g, b, a, dst, count, 1); return; }
 #endif
     lux_planar_to_half4_portable(r, g, b, a, dst, count);
 }
