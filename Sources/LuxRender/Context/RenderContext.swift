@@ -204,12 +204,24 @@ public final class RenderContext: Sendable {
         let plan = prepared.plan
         let threads = threadCount
         var size = options.tileSize
-        while size > 64 && tiles(of: rect, size: size).count < 3 * threads && rect.area > 256 * 256 { size /= 2 }
-        let list = tiles(of: rect, size: size)
+        let list: [PixelRect]
+        if plan.root.slots.isEmpty {
+            // A single fused pass with no intermediates: full-width bands stream memory best (long
+            // contiguous rows for the prefetcher); they hold about as many pixels as a tile.
+            let rows = max(1, min(rect.height, options.tileSize * options.tileSize / max(rect.width, 1)))
+            let bandRows = max(1, min(rows, (rect.height + 3 * threads - 1) / (3 * threads)))
+            list = tiles(of: rect, width: rect.width, height: bandRows)
+            size = bandRows
+        } else {
+            while size > 64 && tiles(of: rect, width: size, height: size).count < 3 * threads && rect.area > 256 * 256 { size /= 2 }
+            list = tiles(of: rect, width: size, height: size)
+        }
         let workers = pool.take(min(threads, max(list.count, 1)), registers: plan.registerDemand + 1)
         defer { pool.give(workers, keepBytes: 64 << 20) }
         for w in workers { w.beginRender(sources: plan.sources.count) }
         let executor = Executor(plan: plan, cache: cache, cacheAll: options.cacheIntermediates)
+        var target = target
+        target.streaming = rect.area * target.format.bytesPerPixel() > 8 << 20
         try forEachTile(list, workers: workers) { (tile, w) throws(RenderError) in
             try executor.renderTile(tile, into: target, worker: w)
         }

@@ -10,12 +10,14 @@ struct RowTarget {
     let originY: Int
     let format: PixelFormat
     let quantize: PixelFormat?
+    /// Whether rows go to memory that is not read again soon (the destination): stores bypass the cache.
+    var streaming = false
 
     @inline(__always)
     func store(_ p: PlanarPixels, _ y: Int, _ x: Int, _ n: Int, _ w: Worker) {
         if let q = quantize { PixelIO.quantize(p, count: n, to: q, scratch: w.storeScratch) }
         let dst = base + (y - originY) * bytesPerRow + (x - originX) * format.bytesPerPixel()
-        PixelIO.store(p, count: n, format: format, to: dst, scratch: w.storeScratch)
+        PixelIO.store(p, count: n, format: format, to: dst, scratch: w.storeScratch, streaming: streaming)
     }
 }
 
@@ -214,15 +216,15 @@ final class TileJob: @unchecked Sendable {
     }
 }
 
-/// Splits `rect` into row-major tiles of at most `size`×`size` pixels.
-func tiles(of rect: PixelRect, size: Int) -> [PixelRect] {
+/// Splits `rect` into row-major tiles of at most `width`×`height` pixels.
+func tiles(of rect: PixelRect, width tw: Int, height th: Int) -> [PixelRect] {
     var out: [PixelRect] = []
     var y = rect.minY
     while y < rect.maxY {
-        let h = min(size, rect.maxY - y)
+        let h = min(th, rect.maxY - y)
         var x = rect.minX
         while x < rect.maxX {
-            let w = min(size, rect.maxX - x)
+            let w = min(tw, rect.maxX - x)
             out.append(PixelRect(x: x, y: y, width: w, height: h))
             x += w
         }

@@ -32,12 +32,16 @@ enum PixelIO {
     /// Writes `n` planar pixels to `dst` in `format`. `scratch` holds at least `4 n` floats.
     static func store(
         _ s: PlanarPixels, count n: Int, format: PixelFormat, to dst: UnsafeMutableRawPointer,
-        scratch: UnsafeMutablePointer<Float>
+        scratch: UnsafeMutablePointer<Float>, streaming: Bool = false
     ) {
         switch format {
         case .rgbaFloat: interleave(s, n, dst.assumingMemoryBound(to: Float.self))
         case .rgbaHalf:
-            lux_planar_to_half4(s.red, s.green, s.blue, s.alpha, dst.assumingMemoryBound(to: UInt16.self), n)
+            if streaming {
+                lux_planar_to_half4_streaming(s.red, s.green, s.blue, s.alpha, dst.assumingMemoryBound(to: UInt16.self), n)
+            } else {
+                lux_planar_to_half4(s.red, s.green, s.blue, s.alpha, dst.assumingMemoryBound(to: UInt16.self), n)
+            }
         case .rgba8: store8(s, n, dst.assumingMemoryBound(to: UInt8.self), swap: false)
         case .bgra8: store8(s, n, dst.assumingMemoryBound(to: UInt8.self), swap: true)
         case .rgba16: store16(s, n, dst.assumingMemoryBound(to: UInt16.self))

@@ -7,11 +7,25 @@ import LuxPixels
 class RowOp {
     /// Pixels outside these bounds are transparent; the op is only asked for spans inside them.
     let bounds: PixelRect
+    /// The inputs (owning references).
     let children: [RowOp]
+    /// The same inputs unretained, for calls on the hot path: reading an object out of `children` retains
+    /// and releases it, and two workers doing that to the same op contend on its reference count.
+    private let links: UnsafeMutablePointer<Unmanaged<RowOp>>
 
     init(bounds: PixelRect, children: [RowOp] = []) {
         self.bounds = bounds
         self.children = children
+        links = .allocate(capacity: max(children.count, 1))
+        for (i, c) in children.enumerated() { (links + i).initialize(to: .passUnretained(c)) }
+    }
+
+    deinit { links.deallocate() }
+
+    /// Evaluates input `i` (see ``evaluate(_:_:_:_:_:)``) without reference counting.
+    @inline(__always)
+    final func evaluateChild(_ i: Int, _ y: Int, _ x: Int, _ n: Int, _ dst: PlanarPixels, _ env: RowEnv) {
+        links[i]._withUnsafeGuaranteedRef { $0.evaluate(y, x, n, dst, env) }
     }
 
     /// Evaluates `n` pixels from `(x, y)` into `dst`, transparent outside ``bounds``.
@@ -155,12 +169,12 @@ final class KernelOp: RowOp {
 
     override func produce(_ y: Int, _ x: Int, _ n: Int, _ dst: PlanarPixels, _ env: RowEnv) {
         let k = children.count
-        if k > 0 { children[0].evaluate(y, x, n, dst, env) }
+        if k > 0 { evaluateChild(0, y, x, n, dst, env) }
         let chunk = env.worker.chunk
         if k > 1 {
             let base = env.worker.push(k - 1)
             for i in 1..<k {
-                children[i].evaluate(y, x, n, PlanarPixels(base: base + (i - 1) * 4 * chunk, stride: chunk, count: n), env)
+                evaluateChild(i, y, x, n, PlanarPixels(base: base + (i - 1) * 4 * chunk, stride: chunk, count: n), env)
             }
             kernel.body(ColorKernelRow(count: n, x: x, y: y, pixels: dst, inputBase: base, planeStride: chunk, colorBase: colors))
             env.worker.pop(k - 1)
@@ -188,7 +202,7 @@ final class MatchOp: RowOp {
         super.init(bounds: bounds, children: [child])
     }
     override func produce(_ y: Int, _ x: Int, _ n: Int, _ dst: PlanarPixels, _ env: RowEnv) {
-        children[0].evaluate(y, x, n, dst, env)
+        evaluateChild(0, y, x, n, dst, env)
         converter.convertInPlace(red: dst.red, green: dst.green, blue: dst.blue, count: n)
     }
     override var name: String { label }
@@ -203,7 +217,7 @@ final class AlphaOp: RowOp {
         super.init(bounds: bounds, children: [child])
     }
     override func produce(_ y: Int, _ x: Int, _ n: Int, _ dst: PlanarPixels, _ env: RowEnv) {
-        children[0].evaluate(y, x, n, dst, env)
+        evaluateChild(0, y, x, n, dst, env)
         switch kind {
         case .premultiply: if !Self.isOpaque(dst.alpha, n) { Self.premultiply(dst, n) }
         case .unpremultiply: if !Self.isOpaque(dst.alpha, n) { Self.unpremultiply(dst, n) }
@@ -255,7 +269,7 @@ final class AlphaOp: RowOp {
 /// Passes spans through; its bounds (a crop rectangle) do the work.
 final class CropOp: RowOp {
     override func produce(_ y: Int, _ x: Int, _ n: Int, _ dst: PlanarPixels, _ env: RowEnv) {
-        children[0].evaluate(y, x, n, dst, env)
+        evaluateChild(0, y, x, n, dst, env)
     }
     override var name: String { "crop\(bounds)" }
 }
@@ -270,7 +284,7 @@ final class TranslateOp: RowOp {
         super.init(bounds: bounds, children: [child])
     }
     override func produce(_ y: Int, _ x: Int, _ n: Int, _ dst: PlanarPixels, _ env: RowEnv) {
-        children[0].evaluate(y - dy, x - dx, n, dst, env)
+        evaluateChild(0, y - dy, x - dx, n, dst, env)
     }
     override func collectInside(_ r: PixelRect, _ rois: inout [PixelRect], _ sources: inout [PixelRect]) {
         children[0].collect(r.offsetBy(dx: -dx, dy: -dy), &rois, &sources)
@@ -291,12 +305,12 @@ final class ClampOp: RowOp {
         let yy = min(max(y, e.minY), e.maxY - 1)
         let a = max(x, e.minX), b = min(x + n, e.maxX)
         if a < b {
-            children[0].evaluate(yy, a, b - a, dst.advanced(by: a - x, count: b - a), env)
+            evaluateChild(0, yy, a, b - a, dst.advanced(by: a - x, count: b - a), env)
             if a > x { dst.fill(0..<(a - x), with: dst[a - x]) }
             if b < x + n { dst.fill((b - x)..<n, with: dst[b - x - 1]) }
         } else {
             let ex = x + n <= e.minX ? e.minX : e.maxX - 1
-            children[0].evaluate(yy, ex, 1, dst, env)
+            evaluateChild(0, yy, ex, 1, dst, env)
             dst.fill(1..<n, with: dst[0])
         }
     }
