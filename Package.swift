@@ -56,7 +56,9 @@ let package = Package(
             swiftSettings: swiftSettings),
         .target(
             name: "LuxFilters",
-            dependencies: ["LuxRender", "LuxPixels", "LuxColor", .product(name: "RealModule", package: "swift-numerics")],
+            dependencies: [
+                "LuxRender", "LuxPixels", "LuxColor", "CLuxKernels", .product(name: "RealModule", package: "swift-numerics"),
+            ],
             swiftSettings: swiftSettings),
         .target(
             name: "LuxCodecs",

@@ -35,7 +35,7 @@ extension Filters {
             let weights = gaussianWeights(sigma: radius, radius: r)
             let d = Double(r)
             let processor = ImageProcessor(
-                description: "gaussianBlur", argumentDigest: "sigma=\(radius)", inputFormat: .rgbaFloat, outputFormat: .rgbaFloat,
+                description: "gaussianBlur", argumentDigest: "sigma=\(radius)", inputFormat: nil, outputFormat: .rgbaFloat,
                 roi: { _, rect in rect.insetBy(dx: -d, dy: -d) }
             ) { inputs, output in
                 try SeparableBlur.run(input: inputs[0], output: output, weights: weights, radius: r)
@@ -59,10 +59,9 @@ enum SeparableBlur {
             throw RegionMismatch(description: "blur input \(input.region) does not surround output \(output.region) by \(r)")
         }
         // Opaque regions (alpha exactly 1 everywhere) skip the alpha channel: a quarter of the work.
-        let opaque = isOpaque(input)
-        let planes = opaque ? 3 : 4
+        let planes = ProcessorRows.isOpaque(input) ? 3 : 4
         let inW = w + 2 * r
-        // Planar scratch: one deinterleaved input row, then `planes` planes of (h + 2r) × w after the
+        // Planar scratch: one input row as planes, then `planes` planes of (h + 2r) × w after the
         // horizontal pass, then one planar output row.
         let rowStride = (w + 15) & ~15
         let planeFloats = rowStride * (h + 2 * r)
@@ -73,7 +72,7 @@ enum SeparableBlur {
         weights.withUnsafeBufferPointer { wp in
             let wt = wp.baseAddress!
             for j in 0..<(h + 2 * r) {
-                deinterleave(input.row(j, as: Float.self), inW, line, planes)
+                ProcessorRows.load(input, row: j, count: inW, into: line, stride: inW, planes: planes)
                 for c in 0..<planes {
                     symmetricFIR(line + c * inW + r, step: 1, weights: wt, radius: r, into: tmp + c * planeFloats + j * rowStride, count: w)
                 }
@@ -82,42 +81,8 @@ enum SeparableBlur {
                 for c in 0..<planes {
                     symmetricFIR(tmp + c * planeFloats + (y + r) * rowStride, step: rowStride, weights: wt, radius: r, into: outLine + c * rowStride, count: w)
                 }
-                interleave(outLine, rowStride, w, planes, into: output.row(y, as: Float.self))
+                ProcessorRows.interleave(outLine, rowStride, w, planes, into: output.row(y, as: Float.self))
             }
-        }
-    }
-
-    @inline(never)
-    static func isOpaque(_ input: ImageProcessorInput) -> Bool {
-        var acc: UInt32 = 0
-        for j in 0..<input.height {
-            let p = input.row(j, as: Float.self)
-            for i in 0..<input.width { acc |= p[4 * i + 3].bitPattern ^ 0x3F80_0000 }
-        }
-        return acc == 0
-    }
-
-    /// Splits `n` RGBA pixels into `planes` consecutive planes of `n` floats.
-    @inline(never)
-    static func deinterleave(_ s: UnsafePointer<Float>, _ n: Int, _ d: UnsafeMutablePointer<Float>, _ planes: Int) {
-        let r = d, g = d + n, b = d + 2 * n
-        if planes == 4 {
-            let a = d + 3 * n
-            for i in 0..<n { r[i] = s[4 * i]; g[i] = s[4 * i + 1]; b[i] = s[4 * i + 2]; a[i] = s[4 * i + 3] }
-        } else {
-            for i in 0..<n { r[i] = s[4 * i]; g[i] = s[4 * i + 1]; b[i] = s[4 * i + 2] }
-        }
-    }
-
-    /// Joins planes (stride `stride`) into `n` RGBA pixels; alpha is 1 when only three planes are given.
-    @inline(never)
-    static func interleave(_ s: UnsafePointer<Float>, _ stride: Int, _ n: Int, _ planes: Int, into d: UnsafeMutablePointer<Float>) {
-        let r = s, g = s + stride, b = s + 2 * stride
-        if planes == 4 {
-            let a = s + 3 * stride
-            for i in 0..<n { d[4 * i] = r[i]; d[4 * i + 1] = g[i]; d[4 * i + 2] = b[i]; d[4 * i + 3] = a[i] }
-        } else {
-            for i in 0..<n { d[4 * i] = r[i]; d[4 * i + 1] = g[i]; d[4 * i + 2] = b[i]; d[4 * i + 3] = 1 }
         }
     }
 }

@@ -41,7 +41,7 @@ extension Filters {
                 width: max((e.width * sx).rounded(), 1), height: max((e.height * sy).rounded(), 1))
             let horizontal = LanczosAxis(scale: sx), vertical = LanczosAxis(scale: sy)
             let processor = ImageProcessor(
-                description: "lanczos3", argumentDigest: "sx=\(sx) sy=\(sy)", inputFormat: .rgbaFloat, outputFormat: .rgbaFloat,
+                description: "lanczos3", argumentDigest: "sx=\(sx) sy=\(sy)", inputFormat: nil, outputFormat: .rgbaFloat,
                 roi: { _, rect in
                     let xs = horizontal.sourceRange(Int(rect.minX), Int(rect.maxX))
                     let ys = vertical.sourceRange(Int(rect.minY), Int(rect.maxY))
@@ -59,14 +59,24 @@ extension Filters {
             let inX = Int(input.region.minX), inY = Int(input.region.minY), inW = input.width
             let (firstX, weightsX) = hx.table(x0, w)
             let (firstY, weightsY) = vy.table(y0, h)
-            // Vertical first (it reduces rows before the costlier per-pixel horizontal pass).
+            // Vertical first (it reduces rows before the costlier per-pixel horizontal pass). Input rows are
+            // converted to float once each, into a ring of `taps + 1` rows: consecutive output rows read
+            // overlapping, advancing windows.
             let tmpRow = 4 * inW
-            let tmp = output.scratch(byteCount: 4 * tmpRow * h).assumingMemoryBound(to: Float.self)
+            let ringRows = vy.taps + 1
+            let tmp = output.scratch(byteCount: 4 * tmpRow * (h + ringRows)).assumingMemoryBound(to: Float.self)
+            let ring = tmp + tmpRow * h
+            var loaded = -1  // last input row (0-based) converted into the ring
             let rowPointers = UnsafeMutablePointer<UnsafePointer<Float>>.allocate(capacity: vy.taps)
             defer { rowPointers.deallocate() }
             weightsY.withUnsafeBufferPointer { wy in
                 for y in 0..<h {
-                    for t in 0..<vy.taps { rowPointers[t] = input.row(firstY[y] - inY + t, as: Float.self) }
+                    let first = firstY[y] - inY
+                    while loaded < first + vy.taps - 1 {
+                        loaded += 1
+                        ProcessorRows.loadInterleaved(input, row: loaded, into: ring + (loaded % ringRows) * tmpRow)
+                    }
+                    for t in 0..<vy.taps { rowPointers[t] = UnsafePointer(ring + ((first + t) % ringRows) * tmpRow) }
                     weightedSum(rows: rowPointers, weights: wy.baseAddress! + y * vy.taps, taps: vy.taps, into: tmp + y * tmpRow, count: tmpRow)
                 }
             }

@@ -101,7 +101,7 @@ final class PlanBuilder {
         steps.append(step)
         step.kind = .processor(p, bounds: PixelRect(covering: ir.extent))
         for input in ir.inputs {
-            _ = addSlot(input, format: p.inputFormat, quantize: nil, cache: false, to: step)
+            _ = addSlot(input, format: p.inputFormat ?? intermediateFormat, quantize: nil, cache: false, to: step)
         }
         stepMemo[ObjectIdentifier(ir)] = step
         return step

@@ -1,3 +1,4 @@
+import Dispatch
 import Glibc
 public import LuxColor
 public import LuxPixels
@@ -135,29 +136,79 @@ public final class RenderContext: Sendable {
         let prepared = try prepare(image, outputSpace: colorSpace, name: "render_rows")
         try printTreeIfRequested(prepared, image, pixels, format: format)
         let stripHeight = max(1, rowsPerStrip ?? options.tileSize)
-        var total = RenderStatistics()
-        var strip: PixelBuffer? = nil
+        var bands: [PixelRect] = []
         var y = pixels.minY
         while y < pixels.maxY {
             let h = min(stripHeight, pixels.maxY - y)
-            if strip == nil || strip!.height != h || !strip!.isUniquelyReferenced {
-                strip = PixelBuffer(width: pixels.width, height: h, format: format, colorSpace: colorSpace)
-            }
-            let band = PixelRect(minX: pixels.minX, minY: y, maxX: pixels.maxX, maxY: y + h)
-            let stats = try render(prepared, band, into: &strip!)
-            total.add(stats)
-            strip!.colorSpace = colorSpace
-            strip!.isPremultiplied = options.outputPremultiplied
-            try consumer(RenderedStrip(rows: (y - pixels.minY)..<(y - pixels.minY + h), buffer: strip!, totalRows: pixels.height))
+            bands.append(PixelRect(minX: pixels.minX, minY: y, maxX: pixels.maxX, maxY: y + h))
             y += h
+        }
+        // Double buffering: while the consumer handles strip k on this thread, strip k + 1 renders on the
+        // workers, so encoding overlaps computing.
+        var total = RenderStatistics()
+        var spare: PixelBuffer? = nil
+        func freshStrip(_ band: PixelRect) -> PixelBuffer {
+            if var s = spare {
+                spare = nil  // so that `s` is the only reference if the consumer kept none
+                if s.height == band.height && s.isUniquelyReferenced { return s }
+            }
+            return PixelBuffer(width: band.width, height: band.height, format: format, colorSpace: colorSpace)
+        }
+        var current = StripJob(band: bands[0], buffer: freshStrip(bands[0]))
+        current.run(self, prepared)
+        for k in 0..<bands.count {
+            let next = k + 1 < bands.count ? StripJob(band: bands[k + 1], buffer: freshStrip(bands[k + 1])) : nil
+            let group = DispatchGroup()
+            if let next {
+                DispatchQueue.global().async(group: group) { next.run(self, prepared) }
+            }
+            let result = current.result
+            var strip = current.buffer
+            current.buffer = PixelBuffer(width: 1, height: 1, format: .rgba8)
+            var consumerError: (any Error)? = nil
+            do {
+                let stats = try result.get()
+                total.add(stats)
+                strip.colorSpace = colorSpace
+                strip.isPremultiplied = options.outputPremultiplied
+                let band = bands[k]
+                try consumer(RenderedStrip(rows: (band.minY - pixels.minY)..<(band.maxY - pixels.minY), buffer: strip, totalRows: pixels.height))
+            } catch {
+                consumerError = error
+            }
+            group.wait()
+            if let consumerError { throw consumerError }
+            spare = strip
+            if let next { current = next }
         }
         total.programs = prepared.plan.steps.count
         total.rewrites = prepared.plan.rewrites
         return total
     }
 
+    /// One strip of a streaming render, rendered on another thread.
+    final class StripJob: @unchecked Sendable {
+        // @unchecked: written by the thread that renders it, read after `DispatchGroup.wait()`.
+        let band: PixelRect
+        var buffer: PixelBuffer
+        var result: Result<RenderStatistics, RenderError> = .success(RenderStatistics())
+
+        init(band: PixelRect, buffer: PixelBuffer) {
+            self.band = band
+            self.buffer = buffer
+        }
+
+        func run(_ context: RenderContext, _ prepared: PreparedRender) {
+            do {
+                result = .success(try context.render(prepared, band, into: &buffer))
+            } catch {
+                result = .failure(error)
+            }
+        }
+    }
+
     /// Renders into a buffer of any format (through a float buffer when the format has no direct writer).
-    private func render(_ prepared: PreparedRender, _ pixels: PixelRect, into buffer: inout PixelBuffer) throws(RenderError) -> RenderStatistics {
+    func render(_ prepared: PreparedRender, _ pixels: PixelRect, into buffer: inout PixelBuffer) throws(RenderError) -> RenderStatistics {
         let format = buffer.format
         if PixelIO.storable.contains(format) {
             return try buffer.withUnsafeMutablePlane { (plane) throws(RenderError) -> RenderStatistics in
@@ -176,7 +227,8 @@ public final class RenderContext: Sendable {
 
     // MARK: Compilation and execution
 
-    struct PreparedRender {
+    struct PreparedRender: @unchecked Sendable {
+        // @unchecked: the plan is immutable once built and only read while rendering.
         let plan: Plan
         let outputSpace: ColorSpace?
         let name: String

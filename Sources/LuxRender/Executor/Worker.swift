@@ -1,3 +1,4 @@
+import Glibc
 import LuxPixels
 
 /// Memory one worker thread uses while rendering tiles: planar scratch registers, interleaving scratch,
@@ -83,13 +84,31 @@ final class BufferArena {
             if best < 0 || b.capacity < free[best].capacity { best = i }
         }
         if best >= 0 { return free.remove(at: best) }
+        // No idle block is big enough: the idle ones are too small for this render's tiles, so give them
+        // back before mapping a bigger one (keeps memory bounded when tile sizes vary).
+        if !free.isEmpty {
+            for b in free { Self.unmap(b) }
+            allocatedBytes -= free.reduce(0) { $0 + $1.capacity }
+            free = []
+        }
         // Grow in 64 KiB steps so slightly different tile sizes reuse blocks.
         let capacity = max((bytes + 65535) & ~65535, 65536)
         allocatedBytes += capacity
-        return Block(pointer: .allocate(byteCount: capacity, alignment: 64), capacity: capacity)
+        return Block(pointer: Self.map(capacity), capacity: capacity)
     }
 
     func release(_ block: Block) { free.append(block) }
+
+    /// Blocks come straight from the kernel (`mmap`), not from malloc: malloc would keep freed tile-sized
+    /// blocks in per-thread arenas, and workers run on whichever thread Dispatch provides.
+    private static func map(_ bytes: Int) -> UnsafeMutableRawPointer {
+        guard let p = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), p != MAP_FAILED else {
+            fatalError("out of memory: cannot map \(bytes) bytes for render intermediates")
+        }
+        return p
+    }
+
+    private static func unmap(_ block: Block) { munmap(block.pointer, block.capacity) }
 
     /// Frees idle blocks beyond `keepBytes`.
     func trim(keepBytes: Int) {
@@ -101,7 +120,7 @@ final class BufferArena {
                 kept += b.capacity
                 keep.append(b)
             } else {
-                b.pointer.deallocate()
+                Self.unmap(b)
                 allocatedBytes -= b.capacity
             }
         }
@@ -109,6 +128,6 @@ final class BufferArena {
     }
 
     deinit {
-        for b in free { b.pointer.deallocate() }
+        for b in free { Self.unmap(b) }
     }
 }

@@ -34,8 +34,10 @@ public struct ImageProcessor: Sendable {
     public let processorDescription: String
     /// The parameters, for printing and the cache key (must change whenever the body's behaviour does).
     public let argumentDigest: String
-    /// The format of input buffers.
-    public let inputFormat: PixelFormat
+    /// The format of input buffers; `nil` means the render's working format (``PixelFormat/rgbaHalf``,
+    /// ``PixelFormat/rgbaFloat`` or ``PixelFormat/rgba8``, see ``RenderOptions/workingFormat``), which
+    /// keeps large input regions compact. Check ``ImageProcessorInput/format``.
+    public let inputFormat: PixelFormat?
     /// The format of the output buffer.
     public let outputFormat: PixelFormat
     let roi: RegionOfInterest
@@ -43,12 +45,14 @@ public struct ImageProcessor: Sendable {
 
     /// Creates a processor.
     ///
+    /// - Parameters:
+    ///   - inputFormat: The format of the input buffers, or `nil` for the render's working format.
     /// - Precondition: both formats are in ``supportedFormats``.
     public init(
-        description: String, argumentDigest: String = "", inputFormat: PixelFormat = .rgbaFloat,
+        description: String, argumentDigest: String = "", inputFormat: PixelFormat? = .rgbaFloat,
         outputFormat: PixelFormat = .rgbaFloat, roi: @escaping RegionOfInterest, process body: @escaping Body
     ) {
-        precondition(Self.supportedFormats.contains(inputFormat), "processors cannot read \(inputFormat)")
+        precondition(inputFormat.map(Self.supportedFormats.contains) ?? true, "processors cannot read \(inputFormat!)")
         precondition(Self.supportedFormats.contains(outputFormat), "processors cannot write \(outputFormat)")
         processorDescription = description
         self.argumentDigest = argumentDigest
