@@ -103,20 +103,37 @@ import Testing
         #expect(text.split(separator: "\n").filter { $0.contains("affine") }.count == 1, "\(text)")
     }
 
-    @Test("intermediates are cached across renders when the context allows")
+    @Test("processor outputs are cached across renders when the context allows; explicit intermediates always")
     func caching() throws {
-        let src = Image(buffer: TestImages.random(width: 100, height: 80, format: .rgba8, colorSpace: .sRGB, seed: 9))
-        let image = TestKernels.blurred(src, radius: 2).applying(TestKernels.invert)
-        let cached = RenderContext(options: RenderOptions(cacheIntermediates: true))
-        let first = try cached.createBuffer(image, from: src.extent)
-        var b = PixelBuffer(width: 100, height: 80, format: .rgba8)
-        let stats = try cached.render(image, to: &b, colorSpace: .sRGB)
+        let buffer = IntegralImageTests.buffer((0..<40).map { y in (0..<50).map { x in UInt8((x + y) % 7) } })
+        let src = Image(buffer: buffer)
+        let image = IntegralImage.processor(extent: src.extent).apply(to: [src], extent: src.extent).applying(TestKernels.invert)
+        let cached = RenderContext(options: RenderOptions(workingColorSpace: nil, cacheIntermediates: true))
+        let first = try cached.createBuffer(image, format: .rgbaFloat, colorSpace: nil)
+        var b = PixelBuffer(width: 50, height: 40, format: .rgbaFloat)
+        let stats = try cached.render(image, to: &b)
         #expect(stats.cacheHits > 0 && stats.intermediates == 0)
-        #expect(b.components(as: UInt8.self) == first.components(as: UInt8.self))
-        let uncached = RenderContext(options: RenderOptions(cacheIntermediates: false))
-        _ = try uncached.createBuffer(image, from: src.extent)
-        let again = try uncached.render(image, to: &b, colorSpace: .sRGB)
+        #expect(b.components(as: Float.self) == first.components(as: Float.self))
+        #expect(cached.cachedBytes > 0)
+
+        let uncached = RenderContext(options: RenderOptions(workingColorSpace: nil, cacheIntermediates: false))
+        _ = try uncached.createBuffer(image, format: .rgbaFloat, colorSpace: nil)
+        let again = try uncached.render(image, to: &b)
         #expect(again.cacheHits == 0 && again.intermediates > 0)
+
+        let explicit = TestKernels.blurred(src.insertingIntermediate(cache: true), radius: 1)
+        _ = try uncached.createBuffer(explicit, from: src.extent)
+        let third = try uncached.render(explicit, to: &b)
+        #expect(third.cacheHits > 0)
+    }
+
+    @Test("an async render stops when its task is cancelled")
+    func cancellation() async throws {
+        let context = RenderContext()
+        let image = TestKernels.blurred(Image(buffer: PixelBuffer(width: 2000, height: 2000, format: .rgbaHalf)), radius: 4)
+        let task = Task { try await context.createBuffer(image, from: Rect(x: 0, y: 0, width: 2000, height: 2000)) }
+        task.cancel()
+        await #expect(throws: RenderError.cancelled) { try await task.value }
     }
 
     @Test("streaming render hands over strips in order that reassemble the full render")

@@ -225,6 +225,28 @@ public final class RenderContext: Sendable {
         return stats
     }
 
+    // MARK: Async rendering
+
+    /// Renders `rect` of `image` into a new buffer, stopping between tiles if the task is cancelled.
+    ///
+    /// - Throws: ``RenderError/cancelled`` when the calling task is cancelled, and the errors of
+    ///   ``createBuffer(_:from:format:colorSpace:)``.
+    public func createBuffer(
+        _ image: Image, from rect: Rect? = nil, format: PixelFormat = .rgba8, colorSpace: ColorSpace? = .sRGB
+    ) async throws(RenderError) -> PixelBuffer {
+        if Task.isCancelled { throw .cancelled }
+        let r = rect ?? (image.extent.isInfinite ? image.extent : image.extent.integral)
+        let pixels = try Self.pixelBounds(r)
+        var prepared = try prepare(image, outputSpace: colorSpace, name: "render_to_buffer")
+        prepared.isCancelled = { Task.isCancelled }
+        try printTreeIfRequested(prepared, image, pixels, format: format)
+        var buffer = PixelBuffer(width: pixels.width, height: pixels.height, format: format, colorSpace: colorSpace)
+        _ = try render(prepared, pixels, into: &buffer)
+        buffer.colorSpace = colorSpace
+        buffer.isPremultiplied = options.outputPremultiplied
+        return buffer
+    }
+
     // MARK: Compilation and execution
 
     struct PreparedRender: @unchecked Sendable {
@@ -232,6 +254,8 @@ public final class RenderContext: Sendable {
         let plan: Plan
         let outputSpace: ColorSpace?
         let name: String
+        /// Checked between tiles (set by the async entry points).
+        var isCancelled: (@Sendable () -> Bool)? = nil
     }
 
     /// Compiles `image` for output in `outputSpace`.
@@ -253,6 +277,7 @@ public final class RenderContext: Sendable {
     }
 
     func execute(_ prepared: PreparedRender, _ rect: PixelRect, _ target: RowTarget) throws(RenderError) -> RenderStatistics {
+        let isCancelled = prepared.isCancelled
         let plan = prepared.plan
         let threads = threadCount
         var size = options.tileSize
@@ -274,7 +299,7 @@ public final class RenderContext: Sendable {
         let executor = Executor(plan: plan, cache: cache, cacheAll: options.cacheIntermediates)
         var target = target
         target.streaming = rect.area * target.format.bytesPerPixel() > 8 << 20
-        try forEachTile(list, workers: workers) { (tile, w) throws(RenderError) in
+        try forEachTile(list, workers: workers, isCancelled: isCancelled) { (tile, w) throws(RenderError) in
             try executor.renderTile(tile, into: target, worker: w)
         }
         var stats = RenderStatistics()

@@ -18,6 +18,8 @@ public enum RenderError: Error, Hashable, Sendable, CustomStringConvertible {
     case processorFailed(String, reason: String)
     /// The options are invalid.
     case invalidOptions(String)
+    /// The task rendering was cancelled (checked between tiles).
+    case cancelled
 
     public var description: String {
         switch self {
@@ -37,6 +39,8 @@ public enum RenderError: Error, Hashable, Sendable, CustomStringConvertible {
             "image processor \(name) failed: \(reason)"
         case .invalidOptions(let m):
             "invalid render options: \(m)"
+        case .cancelled:
+            "the render was cancelled"
         }
     }
 }

@@ -95,7 +95,11 @@ final class Executor {
         let bpp = slot.format.bytesPerPixel()
         let bytesPerRow = (region.width * bpp + 63) & ~63
         let bytes = bytesPerRow * region.height
-        let useCache = cache != nil && (slot.cache || cacheAll)
+        // With caching on, processor outputs (the expensive intermediates: blurs, resamplers…) are kept;
+        // explicit intermediates are kept when their recipe asks. Cheap per-pixel inputs are recomputed.
+        let isProcessor: Bool
+        if case .processor = slot.producer.kind { isProcessor = true } else { isProcessor = false }
+        let useCache = cache != nil && (slot.cache || (cacheAll && isProcessor))
         let key = IntermediateCache.Key(digest: slot.producer.digest, region: region, format: slot.format, quantize: slot.quantize)
         if useCache, let (hit, bpr) = cache!.lookup(key) {
             w.stats.cacheHits += 1
@@ -174,10 +178,14 @@ final class Executor {
 /// Runs `body` for every tile on `workers.count` threads, handing out tiles dynamically. Stops at the
 /// first error and rethrows it.
 func forEachTile(
-    _ tiles: [PixelRect], workers: [Worker], _ body: (PixelRect, Worker) throws(RenderError) -> Void
+    _ tiles: [PixelRect], workers: [Worker], isCancelled: (@Sendable () -> Bool)? = nil,
+    _ body: (PixelRect, Worker) throws(RenderError) -> Void
 ) throws(RenderError) {
     if workers.count <= 1 || tiles.count <= 1 {
-        for t in tiles { try body(t, workers[0]) }
+        for t in tiles {
+            if isCancelled?() == true { throw .cancelled }
+            try body(t, workers[0])
+        }
         return
     }
     let next = Atomic<Int>(0)
@@ -190,6 +198,10 @@ func forEachTile(
                 let t = next.add(1, ordering: .relaxed).oldValue
                 if t >= job.tiles.count { break }
                 if failure.withLock({ $0 != nil }) { break }
+                if isCancelled?() == true {
+                    failure.withLock { if $0 == nil { $0 = .cancelled } }
+                    break
+                }
                 do throws(RenderError) {
                     try job.body(job.tiles[t], worker)
                 } catch {
