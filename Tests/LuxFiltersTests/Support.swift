@@ -1,20 +1,8 @@
 import LuxColor
 import LuxPixels
 import LuxRender
+import LuxTestSupport
 
-/// A small deterministic generator for test data.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func unit() -> Float { Float(next() >> 40) / Float(1 << 24) }
-}
 
 /// Random opaque (or translucent) RGBA float buffers.
 func randomBuffer(width: Int, height: Int, seed: UInt64, colorSpace: ColorSpace? = .extendedLinearSRGB, alpha: Bool = false) -> PixelBuffer {

@@ -1,6 +1,7 @@
 import LuxColor
 import LuxPixels
 import LuxRender
+import LuxTestSupport
 
 /// Small kernels written in the tests (independent of LuxFilters).
 enum TestKernels {

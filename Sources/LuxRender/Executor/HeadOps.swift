@@ -126,13 +126,7 @@ final class GeneralOp: RowOp {
         self.kernel = kernel
         self.label = label
         self.roi = roi
-        if colors.isEmpty {
-            self.colors = nil
-        } else {
-            let p = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: colors.count)
-            p.initialize(from: colors, count: colors.count)
-            self.colors = p
-        }
+        self.colors = colorTable(colors)
         super.init(bounds: bounds)
     }
 

@@ -74,6 +74,14 @@ class RowOp {
     }
 }
 
+/// Colour arguments copied to memory kernels can read without reference counting (`nil` when empty).
+func colorTable(_ colors: [SIMD4<Float>]) -> UnsafeMutablePointer<SIMD4<Float>>? {
+    if colors.isEmpty { return nil }
+    let p = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: colors.count)
+    p.initialize(from: colors, count: colors.count)
+    return p
+}
+
 // MARK: Leaves
 
 /// Reads a source buffer.
@@ -155,13 +163,7 @@ final class KernelOp: RowOp {
     init(_ kernel: ColorKernel, label: String, colors: [SIMD4<Float>], bounds: PixelRect, children: [RowOp]) {
         self.kernel = kernel
         self.label = label
-        if colors.isEmpty {
-            self.colors = nil
-        } else {
-            let p = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: colors.count)
-            p.initialize(from: colors, count: colors.count)
-            self.colors = p
-        }
+        self.colors = colorTable(colors)
         super.init(bounds: bounds, children: children)
     }
 
