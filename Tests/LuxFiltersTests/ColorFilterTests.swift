@@ -20,10 +20,11 @@ import Testing
         #expect(worst <= tolerance, "max error \(worst)")
     }
 
-    @Test("ColorMatrix is the matrix–vector product plus bias")
-    func colorMatrix() throws {
+    @Test("ColorMatrix is the matrix–vector product plus bias (alpha kept, and alpha changed)",
+          arguments: [SIMD4<Double>(0, 0, 0, 1), SIMD4<Double>(0.1, 0, 0, 0.5)])
+    func colorMatrix(a: SIMD4<Double>) throws {
         let r: SIMD4<Double> = [0.5, 0.2, 0.1, 0], g: SIMD4<Double> = [0, 1.1, 0, 0], b: SIMD4<Double> = [0.3, 0, 0.6, 0.1]
-        let a: SIMD4<Double> = [0, 0, 0, 1], bias: SIMD4<Double> = [0.01, -0.02, 0.03, 0]
+        let bias: SIMD4<Double> = [0.01, -0.02, 0.03, 0]
         let out = try renderFloat(Self.source.colorMatrix(red: r, green: g, blue: b, alpha: a, bias: bias))
         expectPerPixel(out) { p in
             SIMD4((r * p).sum() + bias.x, (g * p).sum() + bias.y, (b * p).sum() + bias.z, (a * p).sum() + bias.w)
