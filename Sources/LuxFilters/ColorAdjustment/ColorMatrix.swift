@@ -82,7 +82,8 @@ extension Filters {
                     }
                 }
             }
-            let args = "r=\(red) g=\(green) b=\(blue) a=\(alpha) bias=\(bias)"
+            func v(_ x: SIMD4<Double>) -> String { "\(x.x),\(x.y),\(x.z),\(x.w)" }
+            let args = "r=\(v(red)) g=\(v(green)) b=\(v(blue)) a=\(v(alpha)) bias=\(v(bias))"
             // Outside the extent the bias would make transparent pixels visible; keep the input's extent.
             return image.applying(kernel, arguments: args)
         }

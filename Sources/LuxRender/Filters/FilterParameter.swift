@@ -81,10 +81,12 @@ public struct FilterParameter: Sendable, CustomStringConvertible {
     }
 
     public var description: String {
+        func range(_ r: ClosedRange<Double>) -> String { "\(shortNumber(r.lowerBound))…\(shortNumber(r.upperBound))" }
         var s = "\(name): \(kind)"
-        if let d = defaultValue { s += " = \(d)" }
-        if let r = allowedRange ?? sliderRange { s += " (\(shortNumber(r.lowerBound))…\(shortNumber(r.upperBound)))" }
-        if unit != .none { s += " [\(unit.rawValue)]" }
-        return s
+        if unit != .none { s += " in \(unit.rawValue)" }
+        if let d = defaultValue { s += ", default \(d)" } else { s += ", required" }
+        if let r = sliderRange { s += ", slider \(range(r))" }
+        if let r = allowedRange { s += ", allowed \(range(r))" }
+        return s + " — " + summary
     }
 }
