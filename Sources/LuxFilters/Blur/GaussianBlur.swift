@@ -29,8 +29,29 @@ extension Filters {
         /// Half the kernel width in pixels for standard deviation `sigma`.
         public static func kernelRadius(sigma: Double) -> Int { Int((3 * sigma).rounded(.up)) }
 
+        /// Above this standard deviation the blur runs at half resolution (recursively), so its cost stops
+        /// growing with the radius.
+        public static let directLimit = 12.0
+
         public var outputImage: Image {
             guard radius >= 0.25 else { return image }
+            if radius > Self.directLimit { return decimated }
+            return direct(sigma: radius, image: image)
+        }
+
+        /// A large blur as: 2×2 box average → Gaussian at half resolution → linear 2× upsampling. The
+        /// variances of the box (1/4 px²) and of the interpolation (3/4 px² for phases ¼ and ¾) are
+        /// subtracted, so the total stays σ². The half-resolution grid is anchored at the origin, so tiles
+        /// still agree exactly.
+        private var decimated: Image {
+            let residual = (radius * radius - 0.25 - 0.75).squareRoot() / 2
+            let blurred = Filters.GaussianBlur(image: image.halvedResolution(), radius: residual).outputImage
+            let r = Double(Self.kernelRadius(sigma: radius))
+            return blurred.doubledResolution().cropped(to: image.extent.insetBy(dx: -r, dy: -r))
+        }
+
+        private func direct(sigma: Double, image: Image) -> Image {
+            let radius = sigma
             let r = Self.kernelRadius(sigma: radius)
             let weights = gaussianWeights(sigma: radius, radius: r)
             let d = Double(r)
