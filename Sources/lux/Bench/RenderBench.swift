@@ -173,7 +173,8 @@ enum RenderBench: BenchSuite {
         let image: Image
         switch job {
         case "gauss":
-            image = src.clampedToExtent().gaussianBlur(radius: 10).cropped(to: src.extent)
+            let sigma = options.first { $0.hasPrefix("sigma=") }.flatMap { Double($0.dropFirst(6)) } ?? 10
+            image = src.clampedToExtent().gaussianBlur(radius: sigma).cropped(to: src.extent)
         case "resize":
             image = src.lanczosScaleTransform(scale: 1080.0 / 3024.0)
         default:
