@@ -33,13 +33,16 @@ import Testing
         let full = out.extent.isInfinite ? Rect(x: -10, y: -10, width: 90, height: 70) : out.extent.integral
         let context = RenderContext(options: RenderOptions(threadCount: 2, tileSize: 32))
         let whole = try context.createBuffer(out, from: full, format: .rgbaFloat, colorSpace: .extendedLinearSRGB)
-        let sub = Rect(x: full.minX + 7, y: full.minY + 5, width: min(33, full.width - 7), height: min(21, full.height - 5))
+        let sub = Rect(
+            x: full.minX + 7, y: full.minY + 5, width: min(33, full.width - 7), height: min(21, full.height - 5))
         let part = try context.createBuffer(out, from: sub, format: .rgbaFloat, colorSpace: .extendedLinearSRGB)
         let expected = try whole.view(x: 7, y: 5, width: Int(sub.width), height: Int(sub.height)).copy()
         #expect(part.components(as: Float.self) == expected.components(as: Float.self))
     }
 
-    @Test("finite input gives finite output at the limits of every numeric parameter", arguments: FilterRegistry.builtIn.names)
+    @Test(
+        "finite input gives finite output at the limits of every numeric parameter",
+        arguments: FilterRegistry.builtIn.names)
     func rangeLimits(name: String) throws {
         let d = try FilterRegistry.builtIn.descriptor(named: name)
         var cases: [[String: FilterValue]] = [[:]]
@@ -50,10 +53,13 @@ import Testing
         }
         for c in cases {
             let out = try Self.output(name, c)
-            let rect = out.extent.isInfinite || out.extent.width > 400 || out.extent.height > 400
+            let rect =
+                out.extent.isInfinite || out.extent.width > 400 || out.extent.height > 400
                 ? Rect(x: 0, y: 0, width: 40, height: 30) : out.extent.integral
             guard !rect.isEmpty else { continue }
-            let values = try RenderContext().createBuffer(out, from: rect, format: .rgbaFloat, colorSpace: .extendedLinearSRGB).components(as: Float.self)
+            let values = try RenderContext().createBuffer(
+                out, from: rect, format: .rgbaFloat, colorSpace: .extendedLinearSRGB
+            ).components(as: Float.self)
             let finite = values.allSatisfy { $0.isFinite }
             #expect(finite, "\(name) \(c)")
         }

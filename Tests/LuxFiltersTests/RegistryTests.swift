@@ -56,7 +56,10 @@ import Testing
 
     @Test("chains parse numbers, vectors, colours, quoted paths and pipes")
     func chainParsing() throws {
-        let chain = try FilterChain(parsing: "SepiaTone intensity=0.8 | GaussianBlur radius=4|Crop rectangle=0,0,10,5 | SourceOverCompositing background='my file.png'")
+        let chain = try FilterChain(
+            parsing:
+                "SepiaTone intensity=0.8 | GaussianBlur radius=4|Crop rectangle=0,0,10,5 | SourceOverCompositing background='my file.png'"
+        )
         #expect(chain.steps.map(\.name) == ["SepiaTone", "GaussianBlur", "Crop", "SourceOverCompositing"])
         #expect(chain.steps[3].arguments == [FilterChain.Argument(key: "background", value: "my file.png")])
         var loaded: [String] = []
@@ -66,12 +69,16 @@ import Testing
         }
         #expect(loaded == ["my file.png"])
         #expect(out.extent == Rect(x: 0, y: 0, width: 20, height: 10))
-        let gradient = try FilterChain(parsing: "RadialGradient center=5,5 radius0=1 radius1=4 color0=#ff0000 color1=0,0,1,0.5")
-            .apply(to: nil, registry: .builtIn) { _ in .empty }
+        let gradient = try FilterChain(
+            parsing: "RadialGradient center=5,5 radius0=1 radius1=4 color0=#ff0000 color1=0,0,1,0.5"
+        )
+        .apply(to: nil, registry: .builtIn) { _ in .empty }
         #expect(gradient.extent.isInfinite)
     }
 
-    @Test("chain syntax errors say where", arguments: ["", "SepiaTone intensity", "intensity=1 | SepiaTone", "Crop rectangle='0,0"])
+    @Test(
+        "chain syntax errors say where",
+        arguments: ["", "SepiaTone intensity", "intensity=1 | SepiaTone", "Crop rectangle='0,0"])
     func chainErrors(text: String) {
         #expect(throws: FilterError.self) { try FilterChain(parsing: text) }
     }

@@ -3,9 +3,10 @@ import LuxPixels
 import LuxRender
 import LuxTestSupport
 
-
 /// Random opaque (or translucent) RGBA float buffers.
-func randomBuffer(width: Int, height: Int, seed: UInt64, colorSpace: ColorSpace? = .extendedLinearSRGB, alpha: Bool = false) -> PixelBuffer {
+func randomBuffer(
+    width: Int, height: Int, seed: UInt64, colorSpace: ColorSpace? = .extendedLinearSRGB, alpha: Bool = false
+) -> PixelBuffer {
     var rng = SplitMix(seed: seed)
     var c: [Float] = []
     c.reserveCapacity(4 * width * height)
@@ -16,7 +17,8 @@ func randomBuffer(width: Int, height: Int, seed: UInt64, colorSpace: ColorSpace?
 }
 
 /// A context that computes exactly in float with no colour management (for algebraic oracles).
-let exactContext = RenderContext(options: RenderOptions(workingColorSpace: nil, workingFormat: .rgbaFloat, threadCount: 2, tileSize: 64))
+let exactContext = RenderContext(
+    options: RenderOptions(workingColorSpace: nil, workingFormat: .rgbaFloat, threadCount: 2, tileSize: 64))
 
 func renderFloat(_ image: Image, _ rect: Rect? = nil, context: RenderContext = exactContext) throws -> [Float] {
     try context.createBuffer(image, from: rect, format: .rgbaFloat, colorSpace: nil).components(as: Float.self)

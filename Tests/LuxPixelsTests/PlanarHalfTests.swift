@@ -11,7 +11,10 @@ import Testing
         // Every half bit pattern appears once, spread over the four channels; 16387 pixels tests the tail.
         let n = 16387
         let src: [UInt16] = (0..<(4 * n)).map { UInt16(truncatingIfNeeded: $0 &* 40503) }
-        var r = [Float](repeating: 0, count: n), g = r, b = r, a = r
+        var r = [Float](repeating: 0, count: n)
+        var g = r
+        var b = r
+        var a = r
         lux_half4_to_planar(src, &r, &g, &b, &a, n)
         let planes = [r, g, b, a]
         var mismatches = 0

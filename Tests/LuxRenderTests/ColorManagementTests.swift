@@ -19,7 +19,8 @@ import Testing
         var worstFloat = 0.0
         var worstCode = 0
         for i in 0..<(97 * 61) {
-            let exact = converter.convert(SIMD3<Double>(Double(s[4 * i]), Double(s[4 * i + 1]), Double(s[4 * i + 2])) / 255)
+            let exact = converter.convert(
+                SIMD3<Double>(Double(s[4 * i]), Double(s[4 * i + 1]), Double(s[4 * i + 2])) / 255)
             for c in 0..<3 {
                 worstFloat = max(worstFloat, abs(Double(f[4 * i + c]) - exact[c]))
                 worstCode = max(worstCode, abs(Int(b[4 * i + c]) - Int((exact[c] * 255).rounded())))
@@ -36,7 +37,8 @@ import Testing
 
     @Test("sRGB in and sRGB out is an exact round trip (the colour matches cancel)")
     func roundTripCancels() throws {
-        let src = TestImages.random(width: 64, height: 33, format: .rgba8, colorSpace: .sRGB, seed: 4, randomAlpha: true)
+        let src = TestImages.random(
+            width: 64, height: 33, format: .rgba8, colorSpace: .sRGB, seed: 4, randomAlpha: true)
         let context = RenderContext()
         let out = try context.createBuffer(Image(buffer: src), format: .rgba8, colorSpace: .sRGB)
         #expect(out.components(as: UInt8.self) == src.components(as: UInt8.self))
@@ -44,16 +46,19 @@ import Testing
         #expect(text.contains("program RGBA8 load_RGBA8_64x33 "), "\(text)")
     }
 
-    @Test("extended-range values survive half and float working formats and clip only in RGBA8",
-          arguments: [PixelFormat.rgbaHalf, .rgbaFloat, .rgba8])
+    @Test(
+        "extended-range values survive half and float working formats and clip only in RGBA8",
+        arguments: [PixelFormat.rgbaHalf, .rgbaFloat, .rgba8])
     func extendedRange(workingFormat: PixelFormat) throws {
         let values: [Float] = [3.0, -0.5, 0.25, 1, 1.5, 2, -0.125, 1]
-        let src = PixelBuffer(width: 2, height: 1, format: .rgbaFloat, components: values, colorSpace: .extendedLinearSRGB)
+        let src = PixelBuffer(
+            width: 2, height: 1, format: .rgbaFloat, components: values, colorSpace: .extendedLinearSRGB)
         // Exposure up, an intermediate stored in the working format, exposure back down.
         let image = Image(buffer: src).applying(TestKernels.exposure(1)).insertingIntermediate(cache: false)
             .applying(TestKernels.exposure(-1))
         let context = RenderContext(options: RenderOptions(workingFormat: workingFormat))
-        let out = try context.createBuffer(image, format: .rgbaFloat, colorSpace: .extendedLinearSRGB).components(as: Float.self)
+        let out = try context.createBuffer(image, format: .rgbaFloat, colorSpace: .extendedLinearSRGB).components(
+            as: Float.self)
         if workingFormat == .rgba8 {
             // Stored as 8-bit: every value clipped to 0…1 (after doubling) and quantised.
             let expected: [Float] = [0.5, 0, 0.25, 1, 0.5, 0.5, 0, 1]
@@ -62,7 +67,8 @@ import Testing
             #expect(out == values)
         }
         // An RGBA8 destination clips, whatever the working format.
-        let bytes = try context.createBuffer(image, format: .rgba8, colorSpace: .extendedLinearSRGB).components(as: UInt8.self)
+        let bytes = try context.createBuffer(image, format: .rgba8, colorSpace: .extendedLinearSRGB).components(
+            as: UInt8.self)
         #expect(bytes[0] == (workingFormat == .rgba8 ? 128 : 255) && bytes[1] == 0)
     }
 
@@ -71,9 +77,11 @@ import Testing
         let p3Red = Color(red: 1, green: 0, blue: 0, colorSpace: .displayP3)
         let image = Image(color: p3Red).cropped(to: Rect(x: 0, y: 0, width: 4, height: 4))
         let context = RenderContext()
-        let linear = try context.createBuffer(image, format: .rgbaFloat, colorSpace: .extendedLinearSRGB).components(as: Float.self)
+        let linear = try context.createBuffer(image, format: .rgbaFloat, colorSpace: .extendedLinearSRGB).components(
+            as: Float.self)
         #expect(linear[1] < 0 && linear[2] < 0, "P3 red has negative green/blue in linear sRGB: \(linear.prefix(4))")
-        let back = try context.createBuffer(image, format: .rgbaFloat, colorSpace: .displayP3).components(as: Float.self)
+        let back = try context.createBuffer(image, format: .rgbaFloat, colorSpace: .displayP3).components(
+            as: Float.self)
         #expect(abs(back[0] - 1) < 2e-3 && abs(back[1]) < 2e-3 && abs(back[2]) < 2e-3, "\(back.prefix(4))")
     }
 }

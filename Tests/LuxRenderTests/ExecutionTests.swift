@@ -7,20 +7,25 @@ import Testing
     /// A graph with every kind of node: source, colour kernels, generator, composite, box blur,
     /// rotation, clamp, crop.
     static func busyGraph() -> Image {
-        let src = Image(buffer: TestImages.random(width: 301, height: 203, format: .rgba8, colorSpace: .sRGB, seed: 5, randomAlpha: true))
+        let src = Image(
+            buffer: TestImages.random(
+                width: 301, height: 203, format: .rgba8, colorSpace: .sRGB, seed: 5, randomAlpha: true))
         let blurred = TestKernels.blurred(src.clampedToExtent(), radius: 3).cropped(to: src.extent)
         let rotated = blurred.transformed(by: AffineTransform(rotationAngle: 0.3).translatedBy(x: 40, y: -20))
         let ramp = TestKernels.ramp.apply(extent: .infinite, inputs: [])
         let tinted = rotated.applying(TestKernels.matrix(FusionTests.matrix)).applying(TestKernels.tone)
-        return tinted.composited(over: ramp.applying(TestKernels.exposure(-1))).cropped(to: Rect(x: -20, y: -10, width: 330, height: 250))
+        return tinted.composited(over: ramp.applying(TestKernels.exposure(-1))).cropped(
+            to: Rect(x: -20, y: -10, width: 330, height: 250))
     }
 
     @Test("output is bit-identical for any thread count and tile size")
     func deterministic() throws {
         let image = Self.busyGraph()
         func render(threads: Int, tile: Int) throws -> [Float] {
-            let context = RenderContext(options: RenderOptions(cacheIntermediates: false, threadCount: threads, tileSize: tile))
-            return try context.createBuffer(image, format: .rgbaFloat, colorSpace: .displayP3).components(as: Float.self)
+            let context = RenderContext(
+                options: RenderOptions(cacheIntermediates: false, threadCount: threads, tileSize: tile))
+            return try context.createBuffer(image, format: .rgbaFloat, colorSpace: .displayP3).components(
+                as: Float.self)
         }
         let reference = try render(threads: 1, tile: 512)
         for (threads, tile) in [(2, 512), (4, 64), (1, 37), (3, 16), (2, 100)] {
@@ -46,12 +51,15 @@ import Testing
 
     @Test("the box blur kernel equals a brute-force blur, and clamping repeats the edges")
     func generalKernelMatchesBruteForce() throws {
-        let w = 40, h = 23, r = 2
+        let w = 40
+        let h = 23
+        let r = 2
         let buf = TestImages.random(width: w, height: h, format: .rgbaFloat, colorSpace: .extendedLinearSRGB, seed: 6)
         let src = Image(buffer: buf)
         let image = TestKernels.blurred(src.clampedToExtent(), radius: r).cropped(to: src.extent)
         let context = RenderContext(options: RenderOptions(workingFormat: .rgbaFloat, tileSize: 16))
-        let out = try context.createBuffer(image, format: .rgbaFloat, colorSpace: .extendedLinearSRGB).components(as: Float.self)
+        let out = try context.createBuffer(image, format: .rgbaFloat, colorSpace: .extendedLinearSRGB).components(
+            as: Float.self)
         let s = buf.components(as: Float.self)
         var worst: Float = 0
         for y in 0..<h {
@@ -60,7 +68,8 @@ import Testing
                     var sum: Float = 0
                     for dy in -r...r {
                         for dx in -r...r {
-                            let xx = min(max(x + dx, 0), w - 1), yy = min(max(y + dy, 0), h - 1)
+                            let xx = min(max(x + dx, 0), w - 1)
+                            let yy = min(max(y + dy, 0), h - 1)
                             sum += s[4 * (yy * w + xx) + c]
                         }
                     }
@@ -85,8 +94,10 @@ import Testing
         #expect(out.components(as: Float.self) == buf.components(as: Float.self))
         // Half-pixel shift: each output pixel is the mean of two neighbours.
         let half = src.transformed(by: AffineTransform(translationX: 0.5, y: 0))
-        let h = try context.createBuffer(half, from: Rect(x: 1, y: 0, width: 19, height: 10), format: .rgbaFloat, colorSpace: .extendedLinearSRGB)
-        let s = buf.components(as: Float.self), o = h.components(as: Float.self)
+        let h = try context.createBuffer(
+            half, from: Rect(x: 1, y: 0, width: 19, height: 10), format: .rgbaFloat, colorSpace: .extendedLinearSRGB)
+        let s = buf.components(as: Float.self)
+        let o = h.components(as: Float.self)
         var worst: Float = 0
         for y in 0..<10 {
             for x in 1..<20 {
@@ -98,7 +109,8 @@ import Testing
         }
         #expect(worst < 1e-5)
         // Two transforms fold into one resampling step.
-        let twice = src.transformed(by: AffineTransform(rotationAngle: 0.2)).transformed(by: AffineTransform(scaleX: 1.5, y: 1.5))
+        let twice = src.transformed(by: AffineTransform(rotationAngle: 0.2)).transformed(
+            by: AffineTransform(scaleX: 1.5, y: 1.5))
         let text = try context.describe(twice, bounds: Rect(x: 0, y: 0, width: 8, height: 8), detail: .programs)
         #expect(text.split(separator: "\n").filter { $0.contains("affine") }.count == 1, "\(text)")
     }
@@ -107,7 +119,8 @@ import Testing
     func caching() throws {
         let buffer = IntegralImageTests.buffer((0..<40).map { y in (0..<50).map { x in UInt8((x + y) % 7) } })
         let src = Image(buffer: buffer)
-        let image = IntegralImage.processor(extent: src.extent).apply(to: [src], extent: src.extent).applying(TestKernels.invert)
+        let image = IntegralImage.processor(extent: src.extent).apply(to: [src], extent: src.extent).applying(
+            TestKernels.invert)
         let cached = RenderContext(options: RenderOptions(workingColorSpace: nil, cacheIntermediates: true))
         let first = try cached.createBuffer(image, format: .rgbaFloat, colorSpace: nil)
         var b = PixelBuffer(width: 50, height: 40, format: .rgbaFloat)
@@ -130,7 +143,8 @@ import Testing
     @Test("an async render stops when its task is cancelled")
     func cancellation() async throws {
         let context = RenderContext()
-        let image = TestKernels.blurred(Image(buffer: PixelBuffer(width: 2000, height: 2000, format: .rgbaHalf)), radius: 4)
+        let image = TestKernels.blurred(
+            Image(buffer: PixelBuffer(width: 2000, height: 2000, format: .rgbaHalf)), radius: 4)
         let task = Task { try await context.createBuffer(image, from: Rect(x: 0, y: 0, width: 2000, height: 2000)) }
         task.cancel()
         await #expect(throws: RenderError.cancelled) { try await task.value }
@@ -158,7 +172,9 @@ import Testing
         #expect(throws: RenderError.infiniteExtent) { try context.createBuffer(Image(color: .white)) }
         let src = Image(buffer: PixelBuffer(width: 4, height: 4, format: .rgba8))
         var small = PixelBuffer(width: 3, height: 3, format: .rgba8)
-        #expect(throws: RenderError.self) { try context.render(src, to: &small, bounds: Rect(x: 0, y: 0, width: 4, height: 4)) }
+        #expect(throws: RenderError.self) {
+            try context.render(src, to: &small, bounds: Rect(x: 0, y: 0, width: 4, height: 4))
+        }
         let failing = ImageProcessor(description: "fails", roi: { _, r in r }) { _, _ in
             struct Boom: Error {}
             throw Boom()

@@ -26,7 +26,8 @@ enum IntegralImage {
                 let src = input.row(j, as: UInt8.self)
                 var rowSum = SIMD4<Double>()
                 for i in 0..<w {
-                    rowSum += SIMD4(Double(src[4 * i]), Double(src[4 * i + 1]), Double(src[4 * i + 2]), Double(src[4 * i + 3]))
+                    rowSum += SIMD4(
+                        Double(src[4 * i]), Double(src[4 * i + 1]), Double(src[4 * i + 2]), Double(src[4 * i + 3]))
                     for c in 0..<4 { sums[4 * i + c] += rowSum[c] }
                 }
                 guard j >= yShift else { continue }
@@ -58,7 +59,8 @@ enum IntegralImage {
 
     /// An RGBA8 buffer whose red, green and blue hold `values` and alpha is 255.
     static func buffer(_ values: [[UInt8]]) -> PixelBuffer {
-        let h = values.count, w = values[0].count
+        let h = values.count
+        let w = values[0].count
         var comps: [UInt8] = []
         for row in values { for v in row { comps += [v, v, v, 255] } }
         return PixelBuffer(width: w, height: h, format: .rgba8, components: comps)
@@ -83,7 +85,8 @@ enum IntegralImage {
 
     @Test("tiled integral image equals a direct sum (regions of interest reach back to the origin)")
     func tiledMatchesDirectSum() throws {
-        let w = 70, h = 45
+        let w = 70
+        let h = 45
         var rng = SplitMix(seed: 7)
         let values = (0..<h).map { _ in (0..<w).map { _ in UInt8(truncatingIfNeeded: rng.next() % 16) } }
         let source = Image(buffer: Self.buffer(values))
@@ -101,4 +104,3 @@ enum IntegralImage {
         #expect(ok)
     }
 }
-

@@ -21,7 +21,8 @@ final class PatternProvider: ImageProvider {
 
     func provide(_ output: ImageProcessorOutput) throws {
         requests.withLock { $0.append(output.region) }
-        let x0 = Int(output.region.minX), y0 = Int(output.region.minY)
+        let x0 = Int(output.region.minX)
+        let y0 = Int(output.region.minY)
         for j in 0..<output.height {
             let row = output.row(j, as: UInt8.self)
             for i in 0..<output.width {
@@ -33,7 +34,9 @@ final class PatternProvider: ImageProvider {
 
     var buffer: PixelBuffer {
         var comps: [UInt8] = []
-        for y in 0..<height { for x in 0..<width { comps += [Self.value(x, y, 0), Self.value(x, y, 1), Self.value(x, y, 2), 255] } }
+        for y in 0..<height {
+            for x in 0..<width { comps += [Self.value(x, y, 0), Self.value(x, y, 1), Self.value(x, y, 2), 255] }
+        }
         return PixelBuffer(width: width, height: height, format: .rgba8, components: comps, colorSpace: .sRGB)
     }
 }

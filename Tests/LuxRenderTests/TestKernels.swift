@@ -24,7 +24,9 @@ enum TestKernels {
         return ColorKernel(name: "matrix", alphaHandling: .unpremultiplied, preservesAlpha: true) { row in
             let p = row.pixels
             for i in 0..<row.count {
-                let r = p.red[i], g = p.green[i], b = p.blue[i]
+                let r = p.red[i]
+                let g = p.green[i]
+                let b = p.blue[i]
                 p.red[i] = m0 * r + m1 * g + m2 * b
                 p.green[i] = m3 * r + m4 * g + m5 * b
                 p.blue[i] = m6 * r + m7 * g + m8 * b
@@ -106,8 +108,14 @@ extension Float {
     static func pow2(_ e: Float) -> Float {
         var r: Float = 1
         var x = e
-        while x >= 1 { r *= 2; x -= 1 }
-        while x <= -1 { r /= 2; x += 1 }
+        while x >= 1 {
+            r *= 2
+            x -= 1
+        }
+        while x <= -1 {
+            r /= 2
+            x += 1
+        }
         // e is an integer in the tests; keep the helper exact for those.
         return r
     }
@@ -115,8 +123,10 @@ extension Float {
 
 /// Random test images.
 enum TestImages {
-    static func random(width: Int, height: Int, format: PixelFormat, colorSpace: ColorSpace?, seed: UInt64,
-                       range: ClosedRange<Float> = 0...1, randomAlpha: Bool = false) -> PixelBuffer {
+    static func random(
+        width: Int, height: Int, format: PixelFormat, colorSpace: ColorSpace?, seed: UInt64,
+        range: ClosedRange<Float> = 0...1, randomAlpha: Bool = false
+    ) -> PixelBuffer {
         var rng = SplitMix(seed: seed)
         var b = PixelBuffer(width: width, height: height, format: .rgbaFloat, colorSpace: colorSpace)
         var comps: [Float] = []

@@ -10,11 +10,19 @@ extension Filters {
             summary: "Multiplies colour by a 4×4 matrix and adds a bias vector.",
             parameters: [
                 .image(),
-                FilterParameter("rVector", kind: .vector(count: 4), default: [1, 0, 0, 0], summary: "Weights of r, g, b, a in red."),
-                FilterParameter("gVector", kind: .vector(count: 4), default: [0, 1, 0, 0], summary: "Weights of r, g, b, a in green."),
-                FilterParameter("bVector", kind: .vector(count: 4), default: [0, 0, 1, 0], summary: "Weights of r, g, b, a in blue."),
-                FilterParameter("aVector", kind: .vector(count: 4), default: [0, 0, 0, 1], summary: "Weights of r, g, b, a in alpha."),
-                FilterParameter("biasVector", kind: .vector(count: 4), default: [0, 0, 0, 0], summary: "Added to r, g, b, a."),
+                FilterParameter(
+                    "rVector", kind: .vector(count: 4), default: [1, 0, 0, 0], summary: "Weights of r, g, b, a in red."),
+                FilterParameter(
+                    "gVector", kind: .vector(count: 4), default: [0, 1, 0, 0],
+                    summary: "Weights of r, g, b, a in green."),
+                FilterParameter(
+                    "bVector", kind: .vector(count: 4), default: [0, 0, 1, 0], summary: "Weights of r, g, b, a in blue."
+                ),
+                FilterParameter(
+                    "aVector", kind: .vector(count: 4), default: [0, 0, 0, 1],
+                    summary: "Weights of r, g, b, a in alpha."),
+                FilterParameter(
+                    "biasVector", kind: .vector(count: 4), default: [0, 0, 0, 0], summary: "Added to r, g, b, a."),
             ])
 
         public var image: Image
@@ -38,8 +46,13 @@ extension Filters {
         }
 
         public init(arguments a: FilterArguments) {
-            func v(_ n: String) -> SIMD4<Double> { let x = a.vector(n); return SIMD4(x[0], x[1], x[2], x[3]) }
-            self.init(image: a.image(), red: v("rVector"), green: v("gVector"), blue: v("bVector"), alpha: v("aVector"), bias: v("biasVector"))
+            func v(_ n: String) -> SIMD4<Double> {
+                let x = a.vector(n)
+                return SIMD4(x[0], x[1], x[2], x[3])
+            }
+            self.init(
+                image: a.image(), red: v("rVector"), green: v("gVector"), blue: v("bVector"), alpha: v("aVector"),
+                bias: v("biasVector"))
         }
 
         public var outputImage: Image {
@@ -56,9 +69,15 @@ extension Filters {
                     let (m10, m11, m12, m13) = (m[4], m[5], m[6], m[7])
                     let (m20, m21, m22, m23) = (m[8], m[9], m[10], m[11])
                     let (b0, b1, b2) = (b.x, b.y, b.z)
-                    let rr = p.red, gg = p.green, bb = p.blue, aa = p.alpha
+                    let rr = p.red
+                    let gg = p.green
+                    let bb = p.blue
+                    let aa = p.alpha
                     for i in 0..<row.count {
-                        let r = rr[i], g = gg[i], bl = bb[i], al = aa[i]
+                        let r = rr[i]
+                        let g = gg[i]
+                        let bl = bb[i]
+                        let al = aa[i]
                         rr[i] = m00 * r + m01 * g + m02 * bl + (m03 * al + b0) * al
                         gg[i] = m10 * r + m11 * g + m12 * bl + (m13 * al + b1) * al
                         bb[i] = m20 * r + m21 * g + m22 * bl + (m23 * al + b2) * al
@@ -72,9 +91,15 @@ extension Filters {
                     let (m20, m21, m22, m23) = (m[8], m[9], m[10], m[11])
                     let (m30, m31, m32, m33) = (m[12], m[13], m[14], m[15])
                     let (b0, b1, b2, b3) = (b.x, b.y, b.z, b.w)
-                    let rr = p.red, gg = p.green, bb = p.blue, aa = p.alpha
+                    let rr = p.red
+                    let gg = p.green
+                    let bb = p.blue
+                    let aa = p.alpha
                     for i in 0..<row.count {
-                        let r = rr[i], g = gg[i], bl = bb[i], al = aa[i]
+                        let r = rr[i]
+                        let g = gg[i]
+                        let bl = bb[i]
+                        let al = aa[i]
                         rr[i] = m00 * r + m01 * g + m02 * bl + m03 * al + b0
                         gg[i] = m10 * r + m11 * g + m12 * bl + m13 * al + b1
                         bb[i] = m20 * r + m21 * g + m22 * bl + m23 * al + b2

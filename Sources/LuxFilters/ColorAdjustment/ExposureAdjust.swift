@@ -9,7 +9,9 @@ extension Filters {
             summary: "Multiplies linear colour by 2^ev (ev stops of exposure).",
             parameters: [
                 .image(),
-                .number("ev", default: 0.5, slider: -10...10, allowed: -64...64, unit: .stops, summary: "Stops of exposure to add."),
+                .number(
+                    "ev", default: 0.5, slider: -10...10, allowed: -64...64, unit: .stops,
+                    summary: "Stops of exposure to add."),
             ])
 
         public var image: Image
@@ -28,7 +30,9 @@ extension Filters {
             // Scaling commutes with premultiplication, so the kernel works on premultiplied colour directly.
             let kernel = ColorKernel(name: "exposure", alphaHandling: .premultiplied, preservesAlpha: true) { row in
                 let p = row.pixels
-                let r = p.red, g = p.green, b = p.blue
+                let r = p.red
+                let g = p.green
+                let b = p.blue
                 for i in 0..<row.count {
                     r[i] *= k
                     g[i] *= k

@@ -8,7 +8,9 @@ extension Filters {
             summary: "Maps colours to shades of brown.",
             parameters: [
                 .image(),
-                .number("intensity", default: 1, slider: 0...1, allowed: 0...1, unit: .fraction, summary: "How much of the sepia look to mix in."),
+                .number(
+                    "intensity", default: 1, slider: 0...1, allowed: 0...1, unit: .fraction,
+                    summary: "How much of the sepia look to mix in."),
             ])
 
         public var image: Image
@@ -36,9 +38,13 @@ extension Filters {
             // Linear in colour, so it commutes with premultiplication.
             let kernel = ColorKernel(name: "sepiaTone", alphaHandling: .premultiplied, preservesAlpha: true) { row in
                 let p = row.pixels
-                let rr = p.red, gg = p.green, bb = p.blue
+                let rr = p.red
+                let gg = p.green
+                let bb = p.blue
                 for i in 0..<row.count {
-                    let r = rr[i], g = gg[i], b = bb[i]
+                    let r = rr[i]
+                    let g = gg[i]
+                    let b = bb[i]
                     rr[i] = m0 * r + m1 * g + m2 * b
                     gg[i] = m3 * r + m4 * g + m5 * b
                     bb[i] = m6 * r + m7 * g + m8 * b
@@ -51,5 +57,7 @@ extension Filters {
 
 extension Image {
     /// The image in sepia tones (see ``Filters/SepiaTone``).
-    public func sepiaTone(intensity: Double = 1) -> Image { Filters.SepiaTone(image: self, intensity: intensity).outputImage }
+    public func sepiaTone(intensity: Double = 1) -> Image {
+        Filters.SepiaTone(image: self, intensity: intensity).outputImage
+    }
 }

@@ -4,7 +4,8 @@ extension Filters {
     /// Porter–Duff source-over: the image on top of the background.
     public struct SourceOverCompositing: Filter {
         public static let descriptor = FilterDescriptor(
-            name: "SourceOverCompositing", displayName: "Source Over", categories: [.compositeOperation, .stillImage, .video, .highDynamicRange],
+            name: "SourceOverCompositing", displayName: "Source Over",
+            categories: [.compositeOperation, .stillImage, .video, .highDynamicRange],
             summary: "Places the image over the background (Porter–Duff source-over).",
             parameters: [
                 .image(summary: "The foreground."),

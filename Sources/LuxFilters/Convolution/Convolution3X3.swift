@@ -1,16 +1,20 @@
 public import LuxRender
 
 extension Filters {
-    /// Convolves with a 3×3 matrix of weights (row-major from the top-left neighbour; y grows downwards)
-    /// and adds `bias` to red, green and blue. All four premultiplied channels are convolved, so weights
-    /// that sum to 1 keep opaque images opaque.
+    /// Convolves with a 3×3 matrix of weights (row-major from the top-left neighbour; y grows downwards) and adds
+    /// `bias` to red, green and blue.
+    ///
+    /// All four premultiplied channels are convolved, so weights that sum to 1 keep opaque images opaque.
     public struct Convolution3X3: Filter {
         public static let descriptor = FilterDescriptor(
-            name: "Convolution3X3", displayName: "3 by 3 Convolution", categories: [.stylize, .sharpen, .stillImage, .video, .highDynamicRange],
+            name: "Convolution3X3", displayName: "3 by 3 Convolution",
+            categories: [.stylize, .sharpen, .stillImage, .video, .highDynamicRange],
             summary: "Convolves with a 3×3 weight matrix.",
             parameters: [
                 .image(),
-                FilterParameter("weights", kind: .vector(count: 9), default: [0, 0, 0, 0, 1, 0, 0, 0, 0], summary: "Nine weights, row by row from the top left."),
+                FilterParameter(
+                    "weights", kind: .vector(count: 9), default: [0, 0, 0, 0, 1, 0, 0, 0, 0],
+                    summary: "Nine weights, row by row from the top left."),
                 .number("bias", default: 0, slider: -1...1, summary: "Added to red, green and blue."),
             ])
 
@@ -28,7 +32,9 @@ extension Filters {
             self.bias = bias
         }
 
-        public init(arguments a: FilterArguments) { self.init(image: a.image(), weights: a.vector("weights"), bias: a.number("bias")) }
+        public init(arguments a: FilterArguments) {
+            self.init(image: a.image(), weights: a.vector("weights"), bias: a.number("bias"))
+        }
 
         public var outputImage: Image {
             let w = weights.map(Float.init)
@@ -37,7 +43,9 @@ extension Filters {
                 let s = row.sampler(0)
                 let n = 4 * row.count
                 let left = 4 * (row.x - 1 - s.minX)
-                let top = s.row(row.y - 1) + left, mid = s.row(row.y) + left, bottom = s.row(row.y + 1) + left
+                let top = s.row(row.y - 1) + left
+                let mid = s.row(row.y) + left
+                let bottom = s.row(row.y + 1) + left
                 let out = row.output
                 let (w0, w1, w2, w3, w4, w5, w6, w7, w8) = (w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7], w[8])
                 for k in 0..<n {

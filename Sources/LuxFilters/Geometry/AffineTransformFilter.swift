@@ -5,11 +5,13 @@ extension Filters {
     /// Applies an affine transform (bilinear sampling).
     public struct AffineTransform: Filter {
         public static let descriptor = FilterDescriptor(
-            name: "AffineTransform", displayName: "Affine Transform", categories: [.geometryAdjustment, .stillImage, .video, .highDynamicRange],
+            name: "AffineTransform", displayName: "Affine Transform",
+            categories: [.geometryAdjustment, .stillImage, .video, .highDynamicRange],
             summary: "Moves, scales, rotates or skews the image.",
             parameters: [
                 .image(),
-                FilterParameter("transform", kind: .transform, default: .transform(.identity), summary: "The transform to apply."),
+                FilterParameter(
+                    "transform", kind: .transform, default: .transform(.identity), summary: "The transform to apply."),
             ])
 
         public var image: Image
@@ -28,11 +30,13 @@ extension Filters {
     /// Crops to a rectangle.
     public struct Crop: Filter {
         public static let descriptor = FilterDescriptor(
-            name: "Crop", displayName: "Crop", categories: [.geometryAdjustment, .stillImage, .video, .highDynamicRange],
+            name: "Crop", displayName: "Crop",
+            categories: [.geometryAdjustment, .stillImage, .video, .highDynamicRange],
             summary: "Restricts the image to a rectangle.",
             parameters: [
                 .image(),
-                FilterParameter("rectangle", kind: .rect, unit: .pixels, summary: "The rectangle to keep (x, y, width, height)."),
+                FilterParameter(
+                    "rectangle", kind: .rect, unit: .pixels, summary: "The rectangle to keep (x, y, width, height)."),
             ])
 
         public var image: Image

@@ -2,9 +2,10 @@ import LuxPixels
 public import LuxRender
 
 extension Filters {
-    /// Scales with a Lanczos-3 filter (high-quality downscaling and upscaling). Edges are extended, so
-    /// the result has no transparent border; its extent is the input's scaled by `scale·aspectRatio`
-    /// horizontally and `scale` vertically.
+    /// Scales with a Lanczos-3 filter (high-quality downscaling and upscaling).
+    ///
+    /// Edges are extended, so the result has no transparent border; its extent is the input's scaled by
+    /// `scale·aspectRatio` horizontally and `scale` vertically.
     public struct LanczosScaleTransform: Filter {
         public static let descriptor = FilterDescriptor(
             name: "LanczosScaleTransform", displayName: "Lanczos Scale Transform",
@@ -12,8 +13,12 @@ extension Filters {
             summary: "Scales with a Lanczos-3 resampling filter.",
             parameters: [
                 .image(),
-                .number("scale", default: 1, slider: 0.05...1.5, allowed: 0.0001...100, unit: .scale, summary: "The vertical scale factor."),
-                .number("aspectRatio", default: 1, slider: 0.05...2, allowed: 0.0001...100, unit: .scale, summary: "Horizontal scale relative to vertical."),
+                .number(
+                    "scale", default: 1, slider: 0.05...1.5, allowed: 0.0001...100, unit: .scale,
+                    summary: "The vertical scale factor."),
+                .number(
+                    "aspectRatio", default: 1, slider: 0.05...2, allowed: 0.0001...100, unit: .scale,
+                    summary: "Horizontal scale relative to vertical."),
             ])
 
         public var image: Image
@@ -31,17 +36,22 @@ extension Filters {
         }
 
         public var outputImage: Image {
-            let sx = scale * aspectRatio, sy = scale
+            let sx = scale * aspectRatio
+            let sy = scale
             let e = image.extent
             if sx == 1 && sy == 1 { return image }
-            guard !e.isInfinite, !e.isEmpty else { return image.transformed(by: LuxPixels.AffineTransform(scaleX: sx, y: sy)) }
+            guard !e.isInfinite, !e.isEmpty else {
+                return image.transformed(by: LuxPixels.AffineTransform(scaleX: sx, y: sy))
+            }
             // Whole pixels, as resizers produce (the size rounds to nearest, at least one pixel).
             let out = Rect(
                 x: (e.minX * sx).rounded(), y: (e.minY * sy).rounded(),
                 width: max((e.width * sx).rounded(), 1), height: max((e.height * sy).rounded(), 1))
-            let horizontal = LanczosAxis(scale: sx), vertical = LanczosAxis(scale: sy)
+            let horizontal = LanczosAxis(scale: sx)
+            let vertical = LanczosAxis(scale: sy)
             let processor = ImageProcessor(
-                description: "lanczos3", argumentDigest: "sx=\(sx) sy=\(sy)", inputFormat: nil, outputFormat: .rgbaFloat,
+                description: "lanczos3", argumentDigest: "sx=\(sx) sy=\(sy)", inputFormat: nil,
+                outputFormat: .rgbaFloat,
                 roi: { _, rect in
                     let xs = horizontal.sourceRange(Int(rect.minX), Int(rect.maxX))
                     let ys = vertical.sourceRange(Int(rect.minY), Int(rect.maxY))
@@ -53,10 +63,16 @@ extension Filters {
             return processor.apply(to: [image.clampedToExtent()], extent: out)
         }
 
-        static func resample(_ input: ImageProcessorInput, _ output: ImageProcessorOutput, _ hx: LanczosAxis, _ vy: LanczosAxis) {
-            let x0 = Int(output.region.minX), y0 = Int(output.region.minY)
-            let w = output.width, h = output.height
-            let inX = Int(input.region.minX), inY = Int(input.region.minY), inW = input.width
+        static func resample(
+            _ input: ImageProcessorInput, _ output: ImageProcessorOutput, _ hx: LanczosAxis, _ vy: LanczosAxis
+        ) {
+            let x0 = Int(output.region.minX)
+            let y0 = Int(output.region.minY)
+            let w = output.width
+            let h = output.height
+            let inX = Int(input.region.minX)
+            let inY = Int(input.region.minY)
+            let inW = input.width
             let (firstX, weightsX) = hx.table(x0, w)
             let (firstY, weightsY) = vy.table(y0, h)
             // Vertical first (it reduces rows before the costlier per-pixel horizontal pass). Input rows are
@@ -77,14 +93,18 @@ extension Filters {
                         ProcessorRows.loadInterleaved(input, row: loaded, into: ring + (loaded % ringRows) * tmpRow)
                     }
                     for t in 0..<vy.taps { rowPointers[t] = UnsafePointer(ring + ((first + t) % ringRows) * tmpRow) }
-                    weightedSum(rows: rowPointers, weights: wy.baseAddress! + y * vy.taps, taps: vy.taps, into: tmp + y * tmpRow, count: tmpRow)
+                    weightedSum(
+                        rows: rowPointers, weights: wy.baseAddress! + y * vy.taps, taps: vy.taps,
+                        into: tmp + y * tmpRow, count: tmpRow)
                 }
             }
             let offsets = firstX.map { $0 - inX }
             offsets.withUnsafeBufferPointer { off in
                 weightsX.withUnsafeBufferPointer { wx in
                     for y in 0..<h {
-                        weightedPixelSum(tmp + y * tmpRow, first: off.baseAddress!, weights: wx.baseAddress!, taps: hx.taps, into: output.row(y, as: Float.self), count: w)
+                        weightedPixelSum(
+                            tmp + y * tmpRow, first: off.baseAddress!, weights: wx.baseAddress!, taps: hx.taps,
+                            into: output.row(y, as: Float.self), count: w)
                     }
                 }
             }

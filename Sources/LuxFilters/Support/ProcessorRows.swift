@@ -3,10 +3,18 @@ import LuxRender
 
 /// Reading processor input rows in whichever working format the engine chose.
 enum ProcessorRows {
-    /// Converts `count` pixels of row `j` of `input`, starting at column `x`, into `planes` (3 or 4)
-    /// consecutive float planes of `stride` floats at `out`. With three planes alpha is dropped.
-    static func load(_ input: ImageProcessorInput, row j: Int, x: Int = 0, count n: Int, into out: UnsafeMutablePointer<Float>, stride: Int, planes: Int) {
-        let r = out, g = out + stride, b = out + 2 * stride, a = out + 3 * stride
+    /// Converts `count` pixels of row `j` of `input`, starting at column `x`, into `planes` (3 or 4) consecutive
+    /// float planes of `stride` floats at `out`.
+    ///
+    /// With three planes alpha is dropped.
+    static func load(
+        _ input: ImageProcessorInput, row j: Int, x: Int = 0, count n: Int, into out: UnsafeMutablePointer<Float>,
+        stride: Int, planes: Int
+    ) {
+        let r = out
+        let g = out + stride
+        let b = out + 2 * stride
+        let a = out + 3 * stride
         switch input.format {
         case .rgbaHalf:
             let s = input.row(j, as: UInt16.self) + 4 * x
@@ -72,9 +80,18 @@ enum ProcessorRows {
         _ b: UnsafeMutablePointer<Float>, _ a: UnsafeMutablePointer<Float>?
     ) {
         if let a {
-            for i in 0..<n { r[i] = s[4 * i]; g[i] = s[4 * i + 1]; b[i] = s[4 * i + 2]; a[i] = s[4 * i + 3] }
+            for i in 0..<n {
+                r[i] = s[4 * i]
+                g[i] = s[4 * i + 1]
+                b[i] = s[4 * i + 2]
+                a[i] = s[4 * i + 3]
+            }
         } else {
-            for i in 0..<n { r[i] = s[4 * i]; g[i] = s[4 * i + 1]; b[i] = s[4 * i + 2] }
+            for i in 0..<n {
+                r[i] = s[4 * i]
+                g[i] = s[4 * i + 1]
+                b[i] = s[4 * i + 2]
+            }
         }
     }
 
@@ -84,19 +101,37 @@ enum ProcessorRows {
         _ b: UnsafeMutablePointer<Float>, _ a: UnsafeMutablePointer<Float>?
     ) {
         let k: Float = 1 / 255
-        for i in 0..<n { r[i] = Float(s[4 * i]) * k; g[i] = Float(s[4 * i + 1]) * k; b[i] = Float(s[4 * i + 2]) * k }
+        for i in 0..<n {
+            r[i] = Float(s[4 * i]) * k
+            g[i] = Float(s[4 * i + 1]) * k
+            b[i] = Float(s[4 * i + 2]) * k
+        }
         if let a { for i in 0..<n { a[i] = Float(s[4 * i + 3]) * k } }
     }
 
     /// Joins planes (stride `stride`) into `n` interleaved RGBA floats; alpha 1 when `planes` is 3.
     @inline(never)
-    static func interleave(_ s: UnsafePointer<Float>, _ stride: Int, _ n: Int, _ planes: Int, into d: UnsafeMutablePointer<Float>) {
-        let r = s, g = s + stride, b = s + 2 * stride
+    static func interleave(
+        _ s: UnsafePointer<Float>, _ stride: Int, _ n: Int, _ planes: Int, into d: UnsafeMutablePointer<Float>
+    ) {
+        let r = s
+        let g = s + stride
+        let b = s + 2 * stride
         if planes == 4 {
             let a = s + 3 * stride
-            for i in 0..<n { d[4 * i] = r[i]; d[4 * i + 1] = g[i]; d[4 * i + 2] = b[i]; d[4 * i + 3] = a[i] }
+            for i in 0..<n {
+                d[4 * i] = r[i]
+                d[4 * i + 1] = g[i]
+                d[4 * i + 2] = b[i]
+                d[4 * i + 3] = a[i]
+            }
         } else {
-            for i in 0..<n { d[4 * i] = r[i]; d[4 * i + 1] = g[i]; d[4 * i + 2] = b[i]; d[4 * i + 3] = 1 }
+            for i in 0..<n {
+                d[4 * i] = r[i]
+                d[4 * i + 1] = g[i]
+                d[4 * i + 2] = b[i]
+                d[4 * i + 3] = 1
+            }
         }
     }
 }

@@ -1,9 +1,12 @@
 import LuxPixels
 import LuxRender
 
-/// Exact factor-2 resampling steps on a grid anchored at the origin, for multi-resolution algorithms
-/// (large blurs now, pyramids later). Unlike two consecutive affine transforms — which the engine folds
-/// into one resampling — these always run as written.
+/// Exact factor-2 resampling steps on a grid anchored at the origin.
+///
+/// For multi-resolution algorithms (large blurs now, pyramids later).
+///
+/// Unlike two consecutive affine transforms — which the engine folds into one resampling — these always run as
+/// written.
 extension Image {
     /// Half resolution: each output pixel is the mean of a 2×2 block (box filter, variance 1/4 px² per axis).
     func halvedResolution() -> Image {
@@ -19,7 +22,12 @@ extension Image {
             }
         }
         let e = extent
-        let out = e.isInfinite ? e : Rect(minX: (e.minX / 2).rounded(.down), minY: (e.minY / 2).rounded(.down), maxX: (e.maxX / 2).rounded(.up), maxY: (e.maxY / 2).rounded(.up))
+        let out =
+            e.isInfinite
+            ? e
+            : Rect(
+                minX: (e.minX / 2).rounded(.down), minY: (e.minY / 2).rounded(.down), maxX: (e.maxX / 2).rounded(.up),
+                maxY: (e.maxY / 2).rounded(.up))
         return kernel.apply(extent: out, inputs: [self]) { _, r in
             Rect(minX: 2 * r.minX, minY: 2 * r.minY, maxX: 2 * r.maxX, maxY: 2 * r.maxY)
         }
@@ -53,7 +61,9 @@ extension Image {
         let e = extent
         let out = e.isInfinite ? e : Rect(minX: 2 * e.minX, minY: 2 * e.minY, maxX: 2 * e.maxX, maxY: 2 * e.maxY)
         return kernel.apply(extent: out, inputs: [self]) { _, r in
-            Rect(minX: floorDivD(r.minX - 1, 2), minY: floorDivD(r.minY - 1, 2), maxX: floorDivD(r.maxX, 2) + 1, maxY: floorDivD(r.maxY, 2) + 1)
+            Rect(
+                minX: floorDivD(r.minX - 1, 2), minY: floorDivD(r.minY - 1, 2), maxX: floorDivD(r.maxX, 2) + 1,
+                maxY: floorDivD(r.maxY, 2) + 1)
         }
     }
 }

@@ -22,14 +22,21 @@ func symmetricFIR(
         var t = 1
         while t <= r {
             let wt = SIMD8<Float>(repeating: w[t])
-            let lo = UnsafeRawPointer(src + k - t * step), hi = UnsafeRawPointer(src + k + t * step)
+            let lo = UnsafeRawPointer(src + k - t * step)
+            let hi = UnsafeRawPointer(src + k + t * step)
             s0 += wt * (lo.loadUnaligned(as: SIMD8<Float>.self) + hi.loadUnaligned(as: SIMD8<Float>.self))
-            s1 += wt * (lo.loadUnaligned(fromByteOffset: 32, as: SIMD8<Float>.self)
-                + hi.loadUnaligned(fromByteOffset: 32, as: SIMD8<Float>.self))
-            s2 += wt * (lo.loadUnaligned(fromByteOffset: 64, as: SIMD8<Float>.self)
-                + hi.loadUnaligned(fromByteOffset: 64, as: SIMD8<Float>.self))
-            s3 += wt * (lo.loadUnaligned(fromByteOffset: 96, as: SIMD8<Float>.self)
-                + hi.loadUnaligned(fromByteOffset: 96, as: SIMD8<Float>.self))
+            s1 +=
+                wt
+                * (lo.loadUnaligned(fromByteOffset: 32, as: SIMD8<Float>.self)
+                    + hi.loadUnaligned(fromByteOffset: 32, as: SIMD8<Float>.self))
+            s2 +=
+                wt
+                * (lo.loadUnaligned(fromByteOffset: 64, as: SIMD8<Float>.self)
+                    + hi.loadUnaligned(fromByteOffset: 64, as: SIMD8<Float>.self))
+            s3 +=
+                wt
+                * (lo.loadUnaligned(fromByteOffset: 96, as: SIMD8<Float>.self)
+                    + hi.loadUnaligned(fromByteOffset: 96, as: SIMD8<Float>.self))
             t += 1
         }
         let o = UnsafeMutableRawPointer(out + k)

@@ -7,7 +7,10 @@ func weightedSum(
 ) {
     var k = 0
     while k + 32 <= n {
-        var s0 = SIMD8<Float>(), s1 = SIMD8<Float>(), s2 = SIMD8<Float>(), s3 = SIMD8<Float>()
+        var s0 = SIMD8<Float>()
+        var s1 = SIMD8<Float>()
+        var s2 = SIMD8<Float>()
+        var s3 = SIMD8<Float>()
         for t in 0..<taps {
             let wt = SIMD8<Float>(repeating: w[t])
             let p = UnsafeRawPointer(rows[t] + k)

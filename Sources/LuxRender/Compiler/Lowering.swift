@@ -63,30 +63,38 @@ struct Lowering {
             let wc = colors.map(working)
             if k.alphaHandling == .unpremultiplied {
                 inputs = inputs.map { IRNode(unary: .unpremultiply, $0) }
-                let body = IRNode(.colorKernel(k, arguments: args, colors: wc), inputs, extent: n.extent, isOpaque: n.isOpaque)
+                let body = IRNode(
+                    .colorKernel(k, arguments: args, colors: wc), inputs, extent: n.extent, isOpaque: n.isOpaque)
                 return IRNode(unary: .premultiply, body)
             }
             return IRNode(.colorKernel(k, arguments: args, colors: wc), inputs, extent: n.extent, isOpaque: n.isOpaque)
         case .warpKernel(let k, let args, let sampling, let roi):
-            return IRNode(.warp(k, arguments: args, sampling: sampling, roi: roi), [try lower(n.inputs[0])], extent: n.extent, isOpaque: false)
+            return IRNode(
+                .warp(k, arguments: args, sampling: sampling, roi: roi), [try lower(n.inputs[0])], extent: n.extent,
+                isOpaque: false)
         case .generalKernel(let k, let args, let colors, let roi):
             var inputs: [IRNode] = []
             for i in n.inputs { inputs.append(try lower(i)) }
-            return IRNode(.general(k, arguments: args, colors: colors.map(working), roi: roi), inputs, extent: n.extent, isOpaque: false)
+            return IRNode(
+                .general(k, arguments: args, colors: colors.map(working), roi: roi), inputs, extent: n.extent,
+                isOpaque: false)
         case .processor(let p):
             var inputs: [IRNode] = []
             for i in n.inputs { inputs.append(try lower(i)) }
             return IRNode(.processor(p), inputs, extent: n.extent, isOpaque: false)
         case .crop(let r):
-            return IRNode(.crop(PixelRect(covering: r)), [try lower(n.inputs[0])], extent: n.extent, isOpaque: n.isOpaque)
+            return IRNode(
+                .crop(PixelRect(covering: r)), [try lower(n.inputs[0])], extent: n.extent, isOpaque: n.isOpaque)
         case .transform(let t, let mode):
             let input = try lower(n.inputs[0])
             if t.isIntegerTranslation {
-                return IRNode(.translate(dx: Int(t.tx), dy: Int(t.ty)), [input], extent: n.extent, isOpaque: input.isOpaque)
+                return IRNode(
+                    .translate(dx: Int(t.tx), dy: Int(t.ty)), [input], extent: n.extent, isOpaque: input.isOpaque)
             }
             return IRNode(.affine(t, mode), [input], extent: n.extent, isOpaque: false)
         case .clamp(let r):
-            return IRNode(.clamp(PixelRect(covering: r)), [try lower(n.inputs[0])], extent: n.extent, isOpaque: n.isOpaque)
+            return IRNode(
+                .clamp(PixelRect(covering: r)), [try lower(n.inputs[0])], extent: n.extent, isOpaque: n.isOpaque)
         case .matchToWorking(let space):
             return Self.matched(try lower(n.inputs[0]), try converter(from: space, to: workingSpace))
         case .matchFromWorking(let space):

@@ -47,7 +47,8 @@ struct Optimizer {
             if let c = child, c.isOpaque { return c }
         case .colorMatch(let outer):
             guard let c = child, case .colorMatch(let inner) = c.op else { return nil }
-            let a = inner.source, b = outer.destination
+            let a = inner.source
+            let b = outer.destination
             if a.isColorimetricallyEqual(to: b) && !(a.isExtendedRange && !b.isExtendedRange) {
                 return c.inputs[0]
             }
@@ -73,7 +74,9 @@ struct Optimizer {
             case .affine(let inner, let innerMode) where innerMode == mode:
                 let composed = inner.concatenating(t)
                 if composed.isIntegerTranslation {
-                    return IRNode(.translate(dx: Int(composed.tx), dy: Int(composed.ty)), c.inputs, extent: n.extent, isOpaque: c.inputs[0].isOpaque)
+                    return IRNode(
+                        .translate(dx: Int(composed.tx), dy: Int(composed.ty)), c.inputs, extent: n.extent,
+                        isOpaque: c.inputs[0].isOpaque)
                 }
                 return IRNode(.affine(composed, mode), c.inputs, extent: n.extent, isOpaque: false)
             case .translate(let dx, let dy):
@@ -89,7 +92,8 @@ struct Optimizer {
             switch c.op {
             case .crop(let inner):
                 let both = r.intersection(inner)
-                return IRNode(.crop(both), c.inputs, extent: both.rect.intersection(c.inputs[0].extent), isOpaque: n.isOpaque)
+                return IRNode(
+                    .crop(both), c.inputs, extent: both.rect.intersection(c.inputs[0].extent), isOpaque: n.isOpaque)
             case .translate(let dx, let dy):
                 let inner = crop(c.inputs[0], r.offsetBy(dx: -dx, dy: -dy))
                 return IRNode(.translate(dx: dx, dy: dy), [inner], extent: n.extent, isOpaque: n.isOpaque)

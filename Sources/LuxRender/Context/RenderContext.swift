@@ -1,8 +1,8 @@
 import Dispatch
 import Glibc
+public import Logging
 public import LuxColor
 public import LuxPixels
-public import Logging
 
 /// Renders ``Image`` recipes into pixels: the CIContext role.
 ///
@@ -85,7 +85,8 @@ public final class RenderContext: Sendable {
             }
         } else {
             guard !buffer.format.isBayer else {
-                throw .unsupportedFormat(buffer.format, reason: "renders produce RGB; mosaic with PixelBuffer.converted(to:)")
+                throw .unsupportedFormat(
+                    buffer.format, reason: "renders produce RGB; mosaic with PixelBuffer.converted(to:)")
             }
             var temp = PixelBuffer(width: buffer.width, height: buffer.height, format: .rgbaFloat)
             stats = try render(prepared, pixels, into: &temp)
@@ -172,7 +173,10 @@ public final class RenderContext: Sendable {
                 strip.colorSpace = colorSpace
                 strip.isPremultiplied = options.outputPremultiplied
                 let band = bands[k]
-                try consumer(RenderedStrip(rows: (band.minY - pixels.minY)..<(band.maxY - pixels.minY), buffer: strip, totalRows: pixels.height))
+                try consumer(
+                    RenderedStrip(
+                        rows: (band.minY - pixels.minY)..<(band.maxY - pixels.minY), buffer: strip,
+                        totalRows: pixels.height))
             } catch {
                 consumerError = error
             }
@@ -208,7 +212,9 @@ public final class RenderContext: Sendable {
     }
 
     /// Renders into a buffer of any format (through a float buffer when the format has no direct writer).
-    func render(_ prepared: PreparedRender, _ pixels: PixelRect, into buffer: inout PixelBuffer) throws(RenderError) -> RenderStatistics {
+    func render(_ prepared: PreparedRender, _ pixels: PixelRect, into buffer: inout PixelBuffer) throws(RenderError)
+        -> RenderStatistics
+    {
         let format = buffer.format
         if PixelIO.storable.contains(format) {
             return try buffer.withUnsafeMutablePlane { (plane) throws(RenderError) -> RenderStatistics in
@@ -218,7 +224,8 @@ public final class RenderContext: Sendable {
                 return try execute(prepared, pixels, target)
             }
         }
-        var temp = PixelBuffer(width: buffer.width, height: buffer.height, format: .rgbaFloat, colorSpace: buffer.colorSpace)
+        var temp = PixelBuffer(
+            width: buffer.width, height: buffer.height, format: .rgbaFloat, colorSpace: buffer.colorSpace)
         let stats = try render(prepared, pixels, into: &temp)
         let converted = temp.converted(to: buffer.format, threads: threadCount)
         buffer = converted
@@ -261,7 +268,8 @@ public final class RenderContext: Sendable {
     /// Compiles `image` for output in `outputSpace`.
     func prepare(_ image: Image, outputSpace: ColorSpace?, name: String) throws(RenderError) -> PreparedRender {
         guard RenderOptions.workingFormats.contains(options.workingFormat) else {
-            throw .invalidOptions("working format \(options.workingFormat) is not one of \(RenderOptions.workingFormats)")
+            throw .invalidOptions(
+                "working format \(options.workingFormat) is not one of \(RenderOptions.workingFormats)")
         }
         guard options.tileSize >= 16 else { throw .invalidOptions("tile size \(options.tileSize) is below 16") }
         var lowering = Lowering(workingSpace: options.workingColorSpace)
@@ -276,7 +284,9 @@ public final class RenderContext: Sendable {
         return PreparedRender(plan: plan, outputSpace: outputSpace, name: name)
     }
 
-    func execute(_ prepared: PreparedRender, _ rect: PixelRect, _ target: RowTarget) throws(RenderError) -> RenderStatistics {
+    func execute(_ prepared: PreparedRender, _ rect: PixelRect, _ target: RowTarget) throws(RenderError)
+        -> RenderStatistics
+    {
         let isCancelled = prepared.isCancelled
         let plan = prepared.plan
         let threads = threadCount
@@ -290,7 +300,9 @@ public final class RenderContext: Sendable {
             list = tiles(of: rect, width: rect.width, height: bandRows)
             size = bandRows
         } else {
-            while size > 64 && tiles(of: rect, width: size, height: size).count < 3 * threads && rect.area > 256 * 256 { size /= 2 }
+            while size > 64 && tiles(of: rect, width: size, height: size).count < 3 * threads && rect.area > 256 * 256 {
+                size /= 2
+            }
             list = tiles(of: rect, width: size, height: size)
         }
         let workers = pool.take(min(threads, max(list.count, 1)), registers: plan.registerDemand + 1)
@@ -339,7 +351,9 @@ public final class RenderContext: Sendable {
         return text(prepared, image, pixels, format: format, detail: detail)
     }
 
-    private func text(_ prepared: PreparedRender, _ image: Image, _ rect: PixelRect, format: PixelFormat, detail: TreeDescription) -> String {
+    private func text(
+        _ prepared: PreparedRender, _ image: Image, _ rect: PixelRect, format: PixelFormat, detail: TreeDescription
+    ) -> String {
         var out = ""
         if detail.contains(.graph) {
             out += TreePrinter.graph(
@@ -355,7 +369,9 @@ public final class RenderContext: Sendable {
         return out
     }
 
-    private func printTreeIfRequested(_ prepared: PreparedRender, _ image: Image, _ rect: PixelRect, format: PixelFormat) throws(RenderError) {
+    private func printTreeIfRequested(
+        _ prepared: PreparedRender, _ image: Image, _ rect: PixelRect, format: PixelFormat
+    ) throws(RenderError) {
         guard let raw = getenv("LUX_PRINT_TREE") else { return }
         let detail = TreeDescription(environmentValue: String(cString: raw))
         guard !detail.isEmpty else { return }

@@ -3,13 +3,19 @@ public import LuxPixels
 
 /// How a ``RenderContext`` renders (the CIContext options).
 public struct RenderOptions: Hashable, Sendable {
-    /// The colour space kernels compute in. Default: ``ColorSpace/extendedLinearSRGB`` (linear light,
-    /// values outside 0…1 kept). `nil` turns colour management off: values pass through unconverted.
+    /// The colour space kernels compute in.
+    ///
+    /// Default: ``ColorSpace/extendedLinearSRGB`` (linear light, values outside 0…1 kept). `nil` turns colour
+    /// management off: values pass through unconverted.
     public var workingColorSpace: ColorSpace?
-    /// The storage format of intermediates: ``PixelFormat/rgbaHalf`` (default), ``PixelFormat/rgbaFloat``
-    /// or ``PixelFormat/rgba8`` (which clips to 0…1). Fused programs always compute in `Float`.
+    /// The storage format of intermediates: ``PixelFormat/rgbaHalf`` (default), ``PixelFormat/rgbaFloat`` or
+    /// ``PixelFormat/rgba8`` (which clips to 0…1).
+    ///
+    /// Fused programs always compute in `Float`.
     public var workingFormat: PixelFormat
-    /// Whether rendered buffers hold premultiplied colour. Default `false` (what files store).
+    /// Whether rendered buffers hold premultiplied colour.
+    ///
+    /// Default `false` (what files store).
     public var outputPremultiplied: Bool
     /// Whether materialised intermediates are kept for later renders with this context.
     public var cacheIntermediates: Bool
@@ -19,7 +25,9 @@ public struct RenderOptions: Hashable, Sendable {
     public var lowPriority: Bool
     /// Worker threads (`nil`: one per processor).
     public var threadCount: Int?
-    /// The edge length of output tiles in pixels. Output is identical for any tile size.
+    /// The edge length of output tiles in pixels.
+    ///
+    /// Output is identical for any tile size.
     public var tileSize: Int
 
     /// Creates options; every parameter has the default described on its property.

@@ -4,8 +4,9 @@ public import LuxPixels
 public struct RenderStatistics: Hashable, Sendable, CustomStringConvertible {
     /// Output tiles rendered.
     public var tiles = 0
-    /// Distinct compiled programs (fused row programs and image processors). A chain of colour kernels
-    /// over a source renders with one program: a single pass over memory.
+    /// Distinct compiled programs (fused row programs and image processors).
+    ///
+    /// A chain of colour kernels over a source renders with one program: a single pass over memory.
     public var programs = 0
     /// Program executions over all tiles (each one pass over a tile-sized region).
     public var programRuns = 0

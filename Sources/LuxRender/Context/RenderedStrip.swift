@@ -1,6 +1,8 @@
 public import LuxPixels
 
-/// A band of rendered rows handed to the consumer of ``RenderContext/render(_:bounds:format:colorSpace:rowsPerStrip:rows:)``.
+/// A band of rendered rows handed to a streaming render's consumer.
+///
+/// See ``RenderContext/render(_:bounds:format:colorSpace:rowsPerStrip:rows:)``.
 public struct RenderedStrip: Sendable {
     /// The rows of the output held by ``buffer`` (0 is the first row of the rendered bounds).
     public let rows: Range<Int>

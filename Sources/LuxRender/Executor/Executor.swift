@@ -58,7 +58,10 @@ final class Executor {
                 extent: step.slots[i].extent)
         }
         buffers.append(.none)
-        samplers.append(Sampler(base: UnsafePointer(bitPattern: 64)!, rowStride: 0, minX: 0, minY: 0, width: 0, height: 0, extent: .null))
+        samplers.append(
+            Sampler(
+                base: UnsafePointer(bitPattern: 64)!, rowStride: 0, minX: 0, minY: 0, width: 0, height: 0, extent: .null
+            ))
         w.stats.programRuns += 1
         let chunk = w.chunk
         buffers.withUnsafeBufferPointer { sb in
@@ -100,18 +103,24 @@ final class Executor {
         let isProcessor: Bool
         if case .processor = slot.producer.kind { isProcessor = true } else { isProcessor = false }
         let useCache = cache != nil && (slot.cache || (cacheAll && isProcessor))
-        let key = IntermediateCache.Key(digest: slot.producer.digest, region: region, format: slot.format, quantize: slot.quantize)
+        let key = IntermediateCache.Key(
+            digest: slot.producer.digest, region: region, format: slot.format, quantize: slot.quantize)
         if useCache, let (hit, bpr) = cache!.lookup(key) {
             w.stats.cacheHits += 1
-            return SlotBuffer(base: hit.pointer, bytesPerRow: bpr, region: region, format: slot.format, arenaBlock: nil, cached: hit)
+            return SlotBuffer(
+                base: hit.pointer, bytesPerRow: bpr, region: region, format: slot.format, arenaBlock: nil, cached: hit)
         }
         var buffer: SlotBuffer
         if useCache {
             let c = CachedBuffer(byteCount: bytes)
-            buffer = SlotBuffer(base: c.pointer, bytesPerRow: bytesPerRow, region: region, format: slot.format, arenaBlock: nil, cached: c)
+            buffer = SlotBuffer(
+                base: c.pointer, bytesPerRow: bytesPerRow, region: region, format: slot.format, arenaBlock: nil,
+                cached: c)
         } else {
             let block = w.arena.acquire(bytes)
-            buffer = SlotBuffer(base: block.pointer, bytesPerRow: bytesPerRow, region: region, format: slot.format, arenaBlock: block, cached: nil)
+            buffer = SlotBuffer(
+                base: block.pointer, bytesPerRow: bytesPerRow, region: region, format: slot.format, arenaBlock: block,
+                cached: nil)
         }
         do {
             switch slot.producer.kind {
@@ -133,13 +142,16 @@ final class Executor {
         return buffer
     }
 
-    private func runProcessor(_ p: ImageProcessor, _ step: Step, bounds: PixelRect, buffer: SlotBuffer, _ w: Worker) throws(RenderError) {
+    private func runProcessor(_ p: ImageProcessor, _ step: Step, bounds: PixelRect, buffer: SlotBuffer, _ w: Worker)
+        throws(RenderError)
+    {
         let region = buffer.region
         let inside = region.intersection(bounds)
         if inside != region {
             // Transparent outside the processor's extent.
             for row in 0..<region.height {
-                (buffer.base + row * buffer.bytesPerRow).initializeMemory(as: UInt8.self, repeating: 0, count: region.width * buffer.format.bytesPerPixel())
+                (buffer.base + row * buffer.bytesPerRow).initializeMemory(
+                    as: UInt8.self, repeating: 0, count: region.width * buffer.format.bytesPerPixel())
             }
         }
         if inside.isEmpty { return }
@@ -152,12 +164,17 @@ final class Executor {
                 // An input that contributes nothing still gets a (1×1, transparent) buffer.
                 let block = w.arena.acquire(64)
                 block.pointer.initializeMemory(as: UInt8.self, repeating: 0, count: 64)
-                b = SlotBuffer(base: block.pointer, bytesPerRow: 64, region: PixelRect(x: inside.minX, y: inside.minY, width: 1, height: 1), format: slot.format, arenaBlock: block, cached: nil)
+                b = SlotBuffer(
+                    base: block.pointer, bytesPerRow: 64,
+                    region: PixelRect(x: inside.minX, y: inside.minY, width: 1, height: 1), format: slot.format,
+                    arenaBlock: block, cached: nil)
             }
             inputs.append(b)
         }
         let views = inputs.map {
-            ImageProcessorInput(region: $0.region.rect, format: $0.format, baseAddress: UnsafeRawPointer($0.base), bytesPerRow: $0.bytesPerRow)
+            ImageProcessorInput(
+                region: $0.region.rect, format: $0.format, baseAddress: UnsafeRawPointer($0.base),
+                bytesPerRow: $0.bytesPerRow)
         }
         let scratch = ProcessorScratch(arena: w.arena)
         defer { scratch.releaseAll() }
@@ -175,8 +192,9 @@ final class Executor {
     }
 }
 
-/// Runs `body` for every tile on `workers.count` threads, handing out tiles dynamically. Stops at the
-/// first error and rethrows it.
+/// Runs `body` for every tile on `workers.count` threads, handing out tiles dynamically.
+///
+/// Stops at the first error and rethrows it.
 func forEachTile(
     _ tiles: [PixelRect], workers: [Worker], isCancelled: (@Sendable () -> Bool)? = nil,
     _ body: (PixelRect, Worker) throws(RenderError) -> Void

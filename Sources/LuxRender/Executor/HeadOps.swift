@@ -15,17 +15,25 @@ enum Resample {
 
     @inline(__always)
     static func nearest(_ s: Sampler, _ x: Float, _ y: Float) -> SIMD4<Float> {
-        let fx = min(max(x.rounded(.down), -1e9), 1e9), fy = min(max(y.rounded(.down), -1e9), 1e9)
+        let fx = min(max(x.rounded(.down), -1e9), 1e9)
+        let fy = min(max(y.rounded(.down), -1e9), 1e9)
         return s.pixel(x: Int(fx), y: Int(fy))
     }
 
     @inline(__always)
     static func linear(_ s: Sampler, _ x: Float, _ y: Float) -> SIMD4<Float> {
-        let u = x - 0.5, v = y - 0.5
-        let fu = min(max(u.rounded(.down), -1e9), 1e9), fv = min(max(v.rounded(.down), -1e9), 1e9)
-        let i = Int(fu), j = Int(fv)
-        let ax = u - fu, ay = v - fv
-        let p00: SIMD4<Float>, p10: SIMD4<Float>, p01: SIMD4<Float>, p11: SIMD4<Float>
+        let u = x - 0.5
+        let v = y - 0.5
+        let fu = min(max(u.rounded(.down), -1e9), 1e9)
+        let fv = min(max(v.rounded(.down), -1e9), 1e9)
+        let i = Int(fu)
+        let j = Int(fv)
+        let ax = u - fu
+        let ay = v - fv
+        let p00: SIMD4<Float>
+        let p10: SIMD4<Float>
+        let p01: SIMD4<Float>
+        let p11: SIMD4<Float>
         if i >= s.minX && i + 1 < s.minX + s.width && j >= s.minY && j + 1 < s.minY + s.height {
             let p = s.base + (j - s.minY) * s.rowStride + 4 * (i - s.minX)
             let q = p + s.rowStride
@@ -65,9 +73,12 @@ final class AffineOp: RowOp {
         let cy = Double(y) + 0.5
         // Every pixel's position is computed from its absolute column, so the result does not depend on
         // where a tile or span starts (bit-identical output for any tiling).
-        let a = Float(t.a), b = Float(t.b)
-        let rowX = Float(t.c * cy + t.tx), rowY = Float(t.d * cy + t.ty)
-        let xs = env.worker.coordinates, ys = xs + env.worker.chunk
+        let a = Float(t.a)
+        let b = Float(t.b)
+        let rowX = Float(t.c * cy + t.tx)
+        let rowY = Float(t.d * cy + t.ty)
+        let xs = env.worker.coordinates
+        let ys = xs + env.worker.chunk
         for i in 0..<n {
             let px = Float(x + i) + 0.5
             xs[i] = a * px + rowX
@@ -80,7 +91,9 @@ final class AffineOp: RowOp {
         rois[slot] = rois[slot].union(RegionOfInterest.affineSourceRegion(forward, r, mode))
     }
 
-    override var name: String { "affine_\(mode.rawValue)[\(forward.a) \(forward.b) \(forward.c) \(forward.d) \(forward.tx) \(forward.ty)](slot\(slot))" }
+    override var name: String {
+        "affine_\(mode.rawValue)[\(forward.a) \(forward.b) \(forward.c) \(forward.d) \(forward.tx) \(forward.ty)](slot\(slot))"
+    }
 }
 
 /// A warp kernel sampling a materialised input.
@@ -91,7 +104,10 @@ final class WarpOp: RowOp {
     let mode: SamplingMode
     let roi: @Sendable (Rect) -> Rect
 
-    init(slot: Int, kernel: WarpKernel, label: String, mode: SamplingMode, roi: @escaping @Sendable (Rect) -> Rect, bounds: PixelRect) {
+    init(
+        slot: Int, kernel: WarpKernel, label: String, mode: SamplingMode, roi: @escaping @Sendable (Rect) -> Rect,
+        bounds: PixelRect
+    ) {
         self.slot = slot
         self.kernel = kernel
         self.label = label
@@ -101,7 +117,8 @@ final class WarpOp: RowOp {
     }
 
     override func produce(_ y: Int, _ x: Int, _ n: Int, _ dst: PlanarPixels, _ env: RowEnv) {
-        let xs = env.worker.coordinates, ys = xs + env.worker.chunk
+        let xs = env.worker.coordinates
+        let ys = xs + env.worker.chunk
         kernel.body(WarpKernelRow(count: n, x: x, y: y, sourceX: xs, sourceY: ys))
         Resample.sample(env.samplers[slot], xs: xs, ys: ys, n, mode, into: dst)
     }
@@ -121,7 +138,10 @@ final class GeneralOp: RowOp {
     let roi: GeneralKernel.RegionOfInterest
     let colors: UnsafeMutablePointer<SIMD4<Float>>?
 
-    init(firstSlot: Int, kernel: GeneralKernel, label: String, colors: [SIMD4<Float>], roi: @escaping GeneralKernel.RegionOfInterest, bounds: PixelRect) {
+    init(
+        firstSlot: Int, kernel: GeneralKernel, label: String, colors: [SIMD4<Float>],
+        roi: @escaping GeneralKernel.RegionOfInterest, bounds: PixelRect
+    ) {
         self.firstSlot = firstSlot
         self.kernel = kernel
         self.label = label
@@ -134,7 +154,9 @@ final class GeneralOp: RowOp {
 
     override func produce(_ y: Int, _ x: Int, _ n: Int, _ dst: PlanarPixels, _ env: RowEnv) {
         let out = env.worker.scratch
-        kernel.body(GeneralKernelRow(count: n, x: x, y: y, output: out, samplerBase: env.samplers + firstSlot, colorBase: colors))
+        kernel.body(
+            GeneralKernelRow(
+                count: n, x: x, y: y, output: out, samplerBase: env.samplers + firstSlot, colorBase: colors))
         PixelIO.deinterleave(out, n, dst)
     }
 

@@ -11,7 +11,9 @@ enum PixelIO {
     /// Formats ``store(_:count:format:to:scratch:)`` writes.
     static let storable: Set<PixelFormat> = [.rgba8, .bgra8, .rgba16, .rgbaHalf, .rgbaFloat]
 
-    /// Reads `n` pixels of `format` at `src` into planes. `scratch` holds at least `4 n` floats.
+    /// Reads `n` pixels of `format` at `src` into planes.
+    ///
+    /// `scratch` holds at least `4 n` floats.
     static func load(
         _ format: PixelFormat, from src: UnsafeRawPointer, count n: Int, into d: PlanarPixels,
         scratch: UnsafeMutablePointer<Float>
@@ -29,7 +31,9 @@ enum PixelIO {
         }
     }
 
-    /// Writes `n` planar pixels to `dst` in `format`. `scratch` holds at least `4 n` floats.
+    /// Writes `n` planar pixels to `dst` in `format`.
+    ///
+    /// `scratch` holds at least `4 n` floats.
     static func store(
         _ s: PlanarPixels, count n: Int, format: PixelFormat, to dst: UnsafeMutableRawPointer,
         scratch: UnsafeMutablePointer<Float>, streaming: Bool = false
@@ -38,7 +42,8 @@ enum PixelIO {
         case .rgbaFloat: interleave(s, n, dst.assumingMemoryBound(to: Float.self))
         case .rgbaHalf:
             if streaming {
-                lux_planar_to_half4_streaming(s.red, s.green, s.blue, s.alpha, dst.assumingMemoryBound(to: UInt16.self), n)
+                lux_planar_to_half4_streaming(
+                    s.red, s.green, s.blue, s.alpha, dst.assumingMemoryBound(to: UInt16.self), n)
             } else {
                 lux_planar_to_half4(s.red, s.green, s.blue, s.alpha, dst.assumingMemoryBound(to: UInt16.self), n)
             }
@@ -50,7 +55,8 @@ enum PixelIO {
     }
 
     /// Rounds planar values to the precision of `format` (what storing and reloading would give).
-    static func quantize(_ p: PlanarPixels, count n: Int, to format: PixelFormat, scratch: UnsafeMutablePointer<Float>) {
+    static func quantize(_ p: PlanarPixels, count n: Int, to format: PixelFormat, scratch: UnsafeMutablePointer<Float>)
+    {
         switch format {
         case .rgbaHalf:
             let h = UnsafeMutableRawPointer(scratch).assumingMemoryBound(to: UInt16.self)
@@ -66,7 +72,10 @@ enum PixelIO {
 
     @inline(never)
     static func deinterleave(_ s: UnsafePointer<Float>, _ n: Int, _ d: PlanarPixels) {
-        let r = d.red, g = d.green, b = d.blue, a = d.alpha
+        let r = d.red
+        let g = d.green
+        let b = d.blue
+        let a = d.alpha
         for i in 0..<n {
             r[i] = s[4 * i]
             g[i] = s[4 * i + 1]
@@ -77,7 +86,10 @@ enum PixelIO {
 
     @inline(never)
     static func interleave(_ s: PlanarPixels, _ n: Int, _ d: UnsafeMutablePointer<Float>) {
-        let r = s.red, g = s.green, b = s.blue, a = s.alpha
+        let r = s.red
+        let g = s.green
+        let b = s.blue
+        let a = s.alpha
         for i in 0..<n {
             d[4 * i] = r[i]
             d[4 * i + 1] = g[i]
@@ -88,7 +100,10 @@ enum PixelIO {
 
     @inline(never)
     static func load8(_ s: UnsafePointer<UInt8>, _ n: Int, _ d: PlanarPixels, swap: Bool) {
-        let r = swap ? d.blue : d.red, g = d.green, b = swap ? d.red : d.blue, a = d.alpha
+        let r = swap ? d.blue : d.red
+        let g = d.green
+        let b = swap ? d.red : d.blue
+        let a = d.alpha
         let k: Float = 1 / 255
         for i in 0..<n {
             r[i] = Float(s[4 * i]) * k
@@ -100,7 +115,10 @@ enum PixelIO {
 
     @inline(never)
     static func load16(_ s: UnsafePointer<UInt16>, _ n: Int, _ d: PlanarPixels) {
-        let r = d.red, g = d.green, b = d.blue, a = d.alpha
+        let r = d.red
+        let g = d.green
+        let b = d.blue
+        let a = d.alpha
         let k: Float = 1 / 65535
         for i in 0..<n {
             r[i] = Float(s[4 * i]) * k
@@ -112,7 +130,10 @@ enum PixelIO {
 
     @inline(never)
     static func loadGray8(_ s: UnsafePointer<UInt8>, _ n: Int, _ d: PlanarPixels) {
-        let r = d.red, g = d.green, b = d.blue, a = d.alpha
+        let r = d.red
+        let g = d.green
+        let b = d.blue
+        let a = d.alpha
         for i in 0..<n {
             let v = Float(s[i]) * (1 / 255)
             r[i] = v
@@ -124,7 +145,10 @@ enum PixelIO {
 
     @inline(never)
     static func loadGrayFloat(_ s: UnsafePointer<Float>, _ n: Int, _ d: PlanarPixels) {
-        let r = d.red, g = d.green, b = d.blue, a = d.alpha
+        let r = d.red
+        let g = d.green
+        let b = d.blue
+        let a = d.alpha
         for i in 0..<n {
             let v = s[i]
             r[i] = v
@@ -149,7 +173,10 @@ enum PixelIO {
 
     @inline(never)
     static func store8(_ s: PlanarPixels, _ n: Int, _ d: UnsafeMutablePointer<UInt8>, swap: Bool) {
-        let r = swap ? s.blue : s.red, g = s.green, b = swap ? s.red : s.blue, a = s.alpha
+        let r = swap ? s.blue : s.red
+        let g = s.green
+        let b = swap ? s.red : s.blue
+        let a = s.alpha
         for i in 0..<n {
             d[4 * i] = code8(r[i])
             d[4 * i + 1] = code8(g[i])
@@ -160,7 +187,10 @@ enum PixelIO {
 
     @inline(never)
     static func store16(_ s: PlanarPixels, _ n: Int, _ d: UnsafeMutablePointer<UInt16>) {
-        let r = s.red, g = s.green, b = s.blue, a = s.alpha
+        let r = s.red
+        let g = s.green
+        let b = s.blue
+        let a = s.alpha
         for i in 0..<n {
             d[4 * i] = code16(r[i])
             d[4 * i + 1] = code16(g[i])

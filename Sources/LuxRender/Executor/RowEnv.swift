@@ -9,9 +9,11 @@ struct SlotBuffer {
     var arenaBlock: BufferArena.Block?
     var cached: CachedBuffer?
 
-    static var none: SlotBuffer { SlotBuffer(
-        base: UnsafeMutableRawPointer(bitPattern: 64)!, bytesPerRow: 0, region: .empty, format: .rgbaFloat,
-        arenaBlock: nil, cached: nil) }
+    static var none: SlotBuffer {
+        SlotBuffer(
+            base: UnsafeMutableRawPointer(bitPattern: 64)!, bytesPerRow: 0, region: .empty, format: .rgbaFloat,
+            arenaBlock: nil, cached: nil)
+    }
 
     /// The first byte of pixel `(x, y)`.
     func pointer(x: Int, y: Int) -> UnsafeMutableRawPointer {

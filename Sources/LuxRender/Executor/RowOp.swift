@@ -1,9 +1,10 @@
 import LuxColor
 import LuxPixels
 
-/// One node of a fused program: produces a planar row span, usually by transforming what its children
-/// produce. A program is a tree of these evaluated once per row span, so the per-pixel work of a whole
-/// chain happens while the span sits in L1 cache.
+/// One node of a fused program: produces a planar row span, usually by transforming what its children produce.
+///
+/// A program is a tree of these evaluated once per row span, so the per-pixel work of a whole chain happens while the
+/// span sits in L1 cache.
 class RowOp {
     /// Pixels outside these bounds are transparent; the op is only asked for spans inside them.
     let bounds: PixelRect
@@ -40,7 +41,8 @@ class RowOp {
             produce(y, x, n, dst, env)
             return
         }
-        let x0 = max(x, b.minX), x1 = min(x + n, b.maxX)
+        let x0 = max(x, b.minX)
+        let x1 = min(x + n, b.maxX)
         dst.zero(0..<(x0 - x))
         dst.zero((x1 - x)..<n)
         produce(y, x0, x1 - x0, dst.advanced(by: x0 - x, count: x1 - x0), env)
@@ -99,11 +101,13 @@ final class LoadSourceOp: RowOp {
         format = ref.buffer.format
         bytesPerPixel = format.bytesPerPixel()
         self.sourceIndex = sourceIndex
-        super.init(bounds: bounds.intersection(PixelRect(x: 0, y: 0, width: ref.buffer.width, height: ref.buffer.height)))
+        super.init(
+            bounds: bounds.intersection(PixelRect(x: 0, y: 0, width: ref.buffer.width, height: ref.buffer.height)))
     }
 
     override func produce(_ y: Int, _ x: Int, _ n: Int, _ dst: PlanarPixels, _ env: RowEnv) {
-        PixelIO.load(format, from: base + y * bytesPerRow + x * bytesPerPixel, count: n, into: dst, scratch: env.worker.scratch)
+        PixelIO.load(
+            format, from: base + y * bytesPerRow + x * bytesPerPixel, count: n, into: dst, scratch: env.worker.scratch)
         env.worker.stats.sourcePixelsRead += n
     }
 
@@ -137,9 +141,16 @@ final class SlotReadOp: RowOp {
     override func produce(_ y: Int, _ x: Int, _ n: Int, _ dst: PlanarPixels, _ env: RowEnv) {
         let s = env.slots[slot]
         let r = s.region
-        guard y >= r.minY, y < r.maxY else { dst.zero(0..<n); return }
-        let x0 = max(x, r.minX), x1 = min(x + n, r.maxX)
-        guard x0 < x1 else { dst.zero(0..<n); return }
+        guard y >= r.minY, y < r.maxY else {
+            dst.zero(0..<n)
+            return
+        }
+        let x0 = max(x, r.minX)
+        let x1 = min(x + n, r.maxX)
+        guard x0 < x1 else {
+            dst.zero(0..<n)
+            return
+        }
         dst.zero(0..<(x0 - x))
         dst.zero((x1 - x)..<n)
         PixelIO.load(
@@ -178,10 +189,14 @@ final class KernelOp: RowOp {
             for i in 1..<k {
                 evaluateChild(i, y, x, n, PlanarPixels(base: base + (i - 1) * 4 * chunk, stride: chunk, count: n), env)
             }
-            kernel.body(ColorKernelRow(count: n, x: x, y: y, pixels: dst, inputBase: base, planeStride: chunk, colorBase: colors))
+            kernel.body(
+                ColorKernelRow(
+                    count: n, x: x, y: y, pixels: dst, inputBase: base, planeStride: chunk, colorBase: colors))
             env.worker.pop(k - 1)
         } else {
-            kernel.body(ColorKernelRow(count: n, x: x, y: y, pixels: dst, inputBase: nil, planeStride: chunk, colorBase: colors))
+            kernel.body(
+                ColorKernelRow(count: n, x: x, y: y, pixels: dst, inputBase: nil, planeStride: chunk, colorBase: colors)
+            )
         }
     }
 
@@ -227,8 +242,9 @@ final class AlphaOp: RowOp {
         }
     }
 
-    /// Whether every alpha is exactly 1 (then both conversions are identities and are skipped). A
-    /// vectorised OR over the alpha plane: a quarter of the cost of converting.
+    /// Whether every alpha is exactly 1 (then both conversions are identities and are skipped).
+    ///
+    /// A vectorised OR over the alpha plane: a quarter of the cost of converting.
     @inline(never)
     static func isOpaque(_ a: UnsafePointer<Float>, _ n: Int) -> Bool {
         var acc: UInt32 = 0
@@ -238,7 +254,10 @@ final class AlphaOp: RowOp {
 
     @inline(never)
     static func premultiply(_ p: PlanarPixels, _ n: Int) {
-        let r = p.red, g = p.green, b = p.blue, a = p.alpha
+        let r = p.red
+        let g = p.green
+        let b = p.blue
+        let a = p.alpha
         for i in 0..<n {
             r[i] *= a[i]
             g[i] *= a[i]
@@ -248,7 +267,10 @@ final class AlphaOp: RowOp {
 
     @inline(never)
     static func unpremultiply(_ p: PlanarPixels, _ n: Int) {
-        let r = p.red, g = p.green, b = p.blue, a = p.alpha
+        let r = p.red
+        let g = p.green
+        let b = p.blue
+        let a = p.alpha
         for i in 0..<n {
             let inv = a[i] != 0 ? 1 / a[i] : 0
             r[i] *= inv
@@ -303,9 +325,13 @@ final class ClampOp: RowOp {
     }
     override func produce(_ y: Int, _ x: Int, _ n: Int, _ dst: PlanarPixels, _ env: RowEnv) {
         let e = edge
-        if e.isEmpty { dst.zero(0..<n); return }
+        if e.isEmpty {
+            dst.zero(0..<n)
+            return
+        }
         let yy = min(max(y, e.minY), e.maxY - 1)
-        let a = max(x, e.minX), b = min(x + n, e.maxX)
+        let a = max(x, e.minX)
+        let b = min(x + n, e.maxX)
         if a < b {
             evaluateChild(0, yy, a, b - a, dst.advanced(by: a - x, count: b - a), env)
             if a > x { dst.fill(0..<(a - x), with: dst[a - x]) }

@@ -1,8 +1,10 @@
 import Glibc
 import LuxPixels
 
-/// Memory one worker thread uses while rendering tiles: planar scratch registers, interleaving scratch,
-/// and reusable blocks for intermediates. Owned by one thread at a time; reused across renders.
+/// Memory one worker thread uses while rendering tiles: planar scratch registers, interleaving scratch, and reusable
+/// blocks for intermediates.
+///
+/// Owned by one thread at a time; reused across renders.
 final class Worker {
     /// Pixels per register (the longest row span a program evaluates at once).
     let chunk: Int
@@ -102,7 +104,8 @@ final class BufferArena {
     /// Blocks come straight from the kernel (`mmap`), not from malloc: malloc would keep freed tile-sized
     /// blocks in per-thread arenas, and workers run on whichever thread Dispatch provides.
     private static func map(_ bytes: Int) -> UnsafeMutableRawPointer {
-        guard let p = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), p != MAP_FAILED else {
+        guard let p = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), p != MAP_FAILED
+        else {
             fatalError("out of memory: cannot map \(bytes) bytes for render intermediates")
         }
         return p

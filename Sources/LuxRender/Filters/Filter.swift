@@ -8,7 +8,7 @@
 ///     public static let descriptor = FilterDescriptor(
 ///         name: "Posterize", displayName: "Posterize", categories: [.colorEffect],
 ///         summary: "Reduces each channel to a number of levels.",
-///         parameters: [.image(), .number("levels", default: 6, slider: 2...30, allowed: 2...256, summary: "Levels.")])
+/// parameters: [.image(), .number("levels", default: 6, slider: 2...30, allowed: 2...256, summary: "Levels.")])
 ///     public var image: Image
 ///     public var levels: Double
 ///     public init(arguments a: FilterArguments) { image = a.image(); levels = a.number("levels") }

@@ -21,7 +21,8 @@ public struct FilterArguments: Sendable {
         var values: [String: FilterValue] = [:]
         for (rawName, value) in given {
             guard let p = Self.parameter(rawName, in: descriptor) else {
-                throw .unknownParameter(filter: descriptor.name, parameter: rawName, accepted: descriptor.parameters.map(\.name))
+                throw .unknownParameter(
+                    filter: descriptor.name, parameter: rawName, accepted: descriptor.parameters.map(\.name))
             }
             values[p.name] = try Self.coerce(value, to: p, filter: descriptor.name)
         }
@@ -43,7 +44,9 @@ public struct FilterArguments: Sendable {
     }
 
     static func coerce(_ v: FilterValue, to p: FilterParameter, filter: String) throws(FilterError) -> FilterValue {
-        func wrong() -> FilterError { .wrongType(filter: filter, parameter: p.name, expected: "\(p.kind)", got: "\(v.typeName) \(v)") }
+        func wrong() -> FilterError {
+            .wrongType(filter: filter, parameter: p.name, expected: "\(p.kind)", got: "\(v.typeName) \(v)")
+        }
         func checkRange(_ x: Double) throws(FilterError) {
             guard x.isFinite else { throw wrong() }
             if let r = p.allowedRange, !r.contains(x) {

@@ -1,5 +1,6 @@
-/// A group filters are listed under (the CIFilter category role). An open set: add your own with
-/// `FilterCategory("MyCategory")`.
+/// A group filters are listed under (the CIFilter category role).
+///
+/// An open set: add your own with `FilterCategory("MyCategory")`.
 public struct FilterCategory: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// The category's name.
     public let name: String

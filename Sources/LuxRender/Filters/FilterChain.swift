@@ -133,7 +133,8 @@ public struct FilterChain: Sendable, CustomStringConvertible {
             var values: [String: FilterValue] = [:]
             for arg in step.arguments {
                 guard let p = FilterArguments.parameter(arg.key, in: descriptor) else {
-                    throw .unknownParameter(filter: descriptor.name, parameter: arg.key, accepted: descriptor.parameters.map(\.name))
+                    throw .unknownParameter(
+                        filter: descriptor.name, parameter: arg.key, accepted: descriptor.parameters.map(\.name))
                 }
                 values[p.name] = try Self.value(arg.value, for: p, filter: descriptor.name, loadImage: loadImage)
             }
@@ -147,7 +148,9 @@ public struct FilterChain: Sendable, CustomStringConvertible {
     public static func value(
         _ text: String, for p: FilterParameter, filter: String, loadImage: (String) throws -> Image
     ) throws(FilterError) -> FilterValue {
-        func wrong() -> FilterError { .wrongType(filter: filter, parameter: p.name, expected: "\(p.kind)", got: "'\(text)'") }
+        func wrong() -> FilterError {
+            .wrongType(filter: filter, parameter: p.name, expected: "\(p.kind)", got: "'\(text)'")
+        }
         func numbers() throws(FilterError) -> [Double] {
             var out: [Double] = []
             for part in text.split(separator: ",", omittingEmptySubsequences: false) {

@@ -13,7 +13,8 @@ public struct FilterDescriptor: Sendable, CustomStringConvertible {
 
     /// Creates a descriptor.
     public init(
-        name: String, displayName: String, categories: Set<FilterCategory>, summary: String, parameters: [FilterParameter]
+        name: String, displayName: String, categories: Set<FilterCategory>, summary: String,
+        parameters: [FilterParameter]
     ) {
         self.name = name
         self.displayName = displayName

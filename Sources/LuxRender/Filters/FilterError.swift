@@ -1,4 +1,6 @@
-/// Why a filter could not be found, configured or parsed. Every case says what is accepted.
+/// Why a filter could not be found, configured or parsed.
+///
+/// Every case says what is accepted.
 public enum FilterError: Error, Sendable, CustomStringConvertible {
     /// No filter has this name.
     case unknownFilter(String, available: [String])
@@ -18,8 +20,11 @@ public enum FilterError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unknownFilter(let name, let available):
-            let close = available.filter { $0.lowercased().contains(name.lowercased()) || name.lowercased().contains($0.lowercased()) }
-            return "unknown filter '\(name)'" + (close.isEmpty ? "" : " (did you mean \(close.prefix(5).joined(separator: ", "))?)")
+            let close = available.filter {
+                $0.lowercased().contains(name.lowercased()) || name.lowercased().contains($0.lowercased())
+            }
+            return "unknown filter '\(name)'"
+                + (close.isEmpty ? "" : " (did you mean \(close.prefix(5).joined(separator: ", "))?)")
                 + "; available: \(available.joined(separator: ", "))"
         case .unknownParameter(let f, let p, let accepted):
             return "\(f) has no parameter '\(p)'; it accepts \(accepted.joined(separator: ", "))"

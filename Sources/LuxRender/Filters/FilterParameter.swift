@@ -77,7 +77,9 @@ public struct FilterParameter: Sendable, CustomStringConvertible {
         _ name: String, default value: Double, slider: ClosedRange<Double>? = nil, allowed: ClosedRange<Double>? = nil,
         unit: Unit = .none, summary: String
     ) -> FilterParameter {
-        FilterParameter(name, kind: .number, default: .number(value), slider: slider, allowed: allowed, unit: unit, summary: summary)
+        FilterParameter(
+            name, kind: .number, default: .number(value), slider: slider, allowed: allowed, unit: unit, summary: summary
+        )
     }
 
     public var description: String {

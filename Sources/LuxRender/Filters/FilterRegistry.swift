@@ -62,7 +62,9 @@ public struct FilterRegistry: Sendable {
     }
 
     /// Applies the filter called `name` to `image` (passed as its `image` parameter; `nil` for generators).
-    public func apply(_ name: String, to image: Image?, parameters: [String: FilterValue] = [:]) throws(FilterError) -> Image {
+    public func apply(_ name: String, to image: Image?, parameters: [String: FilterValue] = [:]) throws(FilterError)
+        -> Image
+    {
         var p = parameters
         if let image, p["image"] == nil, p["inputImage"] == nil { p["image"] = .image(image) }
         return try makeFilter(name, parameters: p).outputImage

@@ -5,7 +5,9 @@ import Synchronization
 /// Process-wide counter giving every node a unique identity (used in cache keys and printing).
 private let nodeCounter = Atomic<UInt64>(0)
 
-/// One immutable step of a recipe. ``Image`` is a value wrapper around the root node of a graph.
+/// One immutable step of a recipe.
+///
+/// ``Image`` is a value wrapper around the root node of a graph.
 final class Node: Sendable {
     let id: UInt64
     let op: NodeOp

@@ -71,14 +71,16 @@ struct PixelRect: Hashable, Sendable, CustomStringConvertible {
     }
 
     func intersection(_ o: PixelRect) -> PixelRect {
-        let r = PixelRect(minX: max(minX, o.minX), minY: max(minY, o.minY), maxX: min(maxX, o.maxX), maxY: min(maxY, o.maxY))
+        let r = PixelRect(
+            minX: max(minX, o.minX), minY: max(minY, o.minY), maxX: min(maxX, o.maxX), maxY: min(maxY, o.maxY))
         return r.isEmpty ? .empty : r
     }
 
     func union(_ o: PixelRect) -> PixelRect {
         if isEmpty { return o }
         if o.isEmpty { return self }
-        return PixelRect(minX: min(minX, o.minX), minY: min(minY, o.minY), maxX: max(maxX, o.maxX), maxY: max(maxY, o.maxY))
+        return PixelRect(
+            minX: min(minX, o.minX), minY: min(minY, o.minY), maxX: max(maxX, o.maxX), maxY: max(maxY, o.maxY))
     }
 
     func contains(_ o: PixelRect) -> Bool {

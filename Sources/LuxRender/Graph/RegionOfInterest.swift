@@ -1,7 +1,10 @@
 import LuxPixels
 
-/// Top-down region-of-interest propagation over the public node graph (for printing and
-/// ``Image/regionOfInterest(for:in:)``). The executor applies the same rules to its compiled programs.
+/// Top-down region-of-interest propagation over the public node graph.
+///
+/// Used for printing and ``Image/regionOfInterest(for:in:)``.
+///
+/// The executor applies the same rules to its compiled programs.
 enum RegionOfInterest {
     /// The region each node must produce to render `rect` of `root` (pixel bounds, keyed by node id).
     static func compute(root: Node, rect: Rect) -> [UInt64: PixelRect] {
@@ -58,7 +61,8 @@ enum RegionOfInterest {
         guard let inv = t.inverted else { return .empty }
         let xs = [Double(rect.minX) + 0.5, Double(rect.maxX) - 0.5]
         let ys = [Double(rect.minY) + 0.5, Double(rect.maxY) - 0.5]
-        var lo = (x: Double.infinity, y: Double.infinity), hi = (x: -Double.infinity, y: -Double.infinity)
+        var lo = (x: Double.infinity, y: Double.infinity)
+        var hi = (x: -Double.infinity, y: -Double.infinity)
         for x in xs {
             for y in ys {
                 let p = inv.apply(to: Point(x: x, y: y))

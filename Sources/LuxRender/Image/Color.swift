@@ -55,7 +55,8 @@ public struct Color: Hashable, Sendable, CustomStringConvertible {
     /// The colour converted into `space` (unpremultiplied; `nil` space means no conversion).
     func converted(to space: ColorSpace?) -> SIMD4<Float> {
         var rgb = SIMD3(red, green, blue)
-        if let space, !colorSpace.isColorimetricallyEqual(to: space) || colorSpace.isExtendedRange != space.isExtendedRange,
+        if let space,
+            !colorSpace.isColorimetricallyEqual(to: space) || colorSpace.isExtendedRange != space.isExtendedRange,
             let converter = try? ColorConverter(from: colorSpace, to: space)
         {
             rgb = converter.convert(rgb)

@@ -39,9 +39,11 @@ extension Image {
             extent: extent.union(background.extent), inputs: [self, background])
     }
 
-    /// A point in the recipe where the engine materialises the image (tile by tile) in the working format
-    /// and, when `cache` is true, keeps the result for later renders with the same context (as long as
-    /// the context's cache budget allows). Useful before an expensive step that is rendered repeatedly.
+    /// A point in the recipe where the engine materialises the image (tile by tile) in the working format and, when
+    /// `cache` is true, keeps the result for later renders with the same context (as long as the context's cache
+    /// budget allows).
+    ///
+    /// Useful before an expensive step that is rendered repeatedly.
     public func insertingIntermediate(cache: Bool = true) -> Image {
         Image(node: Node(.intermediate(cache: cache), inputs: [node], extent: extent, isOpaque: isOpaque))
     }
@@ -50,7 +52,8 @@ extension Image {
 extension ColorKernel {
     /// Porter–Duff source-over: `result = source + background · (1 − source.alpha)` (premultiplied).
     static let sourceOver = ColorKernel(name: "sourceOver", inputCount: 2) { row in
-        let s = row.pixels, d = row.input(1)
+        let s = row.pixels
+        let d = row.input(1)
         for i in 0..<row.count {
             let k = 1 - s.alpha[i]
             s.red[i] = s.red[i] + d.red[i] * k

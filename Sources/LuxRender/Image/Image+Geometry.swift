@@ -1,7 +1,9 @@
 public import LuxPixels
 
 extension Image {
-    /// The image restricted to `rect` (transparent outside). Nothing is copied.
+    /// The image restricted to `rect` (transparent outside).
+    ///
+    /// Nothing is copied.
     public func cropped(to rect: Rect) -> Image {
         let e = extent.intersection(rect)
         if e.isEmpty { return .empty }

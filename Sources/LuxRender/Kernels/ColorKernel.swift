@@ -1,7 +1,9 @@
 public import LuxPixels
 
-/// A per-pixel kernel written in Swift: each output pixel depends only on the input pixels at the same
-/// position (and, for generators, on the position itself). The CIColorKernel role.
+/// A per-pixel kernel written in Swift (the CIColorKernel role).
+///
+/// Each output pixel depends only on the input pixels at the same position (and, for generators, on the
+/// position itself).
 ///
 /// The body runs once per *row span* (up to a few hundred pixels), never once per pixel: it receives the
 /// pixels as planes of `Float` (``PlanarPixels``) and loops over them. Consecutive colour kernels, colour
@@ -27,6 +29,7 @@ public struct ColorKernel: Sendable {
         /// Values are premultiplied by alpha (the working representation; right for compositing).
         case premultiplied
         /// The engine unpremultiplies inputs and premultiplies the result (right for colour adjustments).
+        ///
         /// Adjacent conversions between fused kernels cancel, so chains pay for them once.
         case unpremultiplied
     }
@@ -89,11 +92,17 @@ public struct ColorKernel: Sendable {
 public struct ColorKernelRow {
     /// The number of pixels in the span.
     public let count: Int
-    /// The column of the first pixel. Pixel `i` covers `[x + i, x + i + 1)`; its centre is `x + i + 0.5`.
+    /// The column of the first pixel.
+    ///
+    /// Pixel `i` covers `[x + i, x + i + 1)`; its centre is `x + i + 0.5`.
     public let x: Int
-    /// The row. Its pixel centres lie at `y + 0.5` (y grows downwards).
+    /// The row.
+    ///
+    /// Its pixel centres lie at `y + 0.5` (y grows downwards).
     public let y: Int
-    /// The output planes; they hold input 0 on entry (in place). Generators fill them.
+    /// The output planes; they hold input 0 on entry (in place).
+    ///
+    /// Generators fill them.
     public let pixels: PlanarPixels
     let inputBase: UnsafeMutablePointer<Float>?
     let planeStride: Int
@@ -112,7 +121,9 @@ public struct ColorKernelRow {
         self.colorBase = colorBase
     }
 
-    /// Input `index` at the same positions (input 0 is ``pixels``). Treat inputs other than 0 as read-only.
+    /// Input `index` at the same positions (input 0 is ``pixels``).
+    ///
+    /// Treat inputs other than 0 as read-only.
     public func input(_ index: Int) -> PlanarPixels {
         if index == 0 { return pixels }
         let base = inputBase! + (index - 1) * 4 * planeStride

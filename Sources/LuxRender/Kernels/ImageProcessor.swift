@@ -24,7 +24,9 @@ public import LuxPixels
 public struct ImageProcessor: Sendable {
     /// The region of input `index` needed to produce `rect` of the output.
     public typealias RegionOfInterest = @Sendable (_ index: Int, _ rect: Rect) -> Rect
-    /// The body. It may throw; the render then fails with ``RenderError/processorFailed(_:reason:)``.
+    /// The body.
+    ///
+    /// It may throw; the render then fails with ``RenderError/processorFailed(_:reason:)``.
     public typealias Body = @Sendable (_ inputs: [ImageProcessorInput], _ output: ImageProcessorOutput) throws -> Void
 
     /// The formats processors can read and write.
@@ -35,8 +37,10 @@ public struct ImageProcessor: Sendable {
     /// The parameters, for printing and the cache key (must change whenever the body's behaviour does).
     public let argumentDigest: String
     /// The format of input buffers; `nil` means the render's working format (``PixelFormat/rgbaHalf``,
-    /// ``PixelFormat/rgbaFloat`` or ``PixelFormat/rgba8``, see ``RenderOptions/workingFormat``), which
-    /// keeps large input regions compact. Check ``ImageProcessorInput/format``.
+    /// ``PixelFormat/rgbaFloat`` or ``PixelFormat/rgba8``, see ``RenderOptions/workingFormat``), which keeps large
+    /// input regions compact.
+    ///
+    /// Check ``ImageProcessorInput/format``.
     public let inputFormat: PixelFormat?
     /// The format of the output buffer.
     public let outputFormat: PixelFormat
@@ -68,8 +72,9 @@ public struct ImageProcessor: Sendable {
     }
 }
 
-/// A region of one processor input (read-only). Pixel `(i, j)` of the buffer is image pixel
-/// `(region.minX + i, region.minY + j)`.
+/// A region of one processor input (read-only).
+///
+/// Pixel `(i, j)` of the buffer is image pixel `(region.minX + i, region.minY + j)`.
 public struct ImageProcessorInput: @unchecked Sendable {
     // @unchecked: a pointer wrapper valid only during the processor call.
     /// The image region held.
@@ -92,13 +97,17 @@ public struct ImageProcessorInput: @unchecked Sendable {
     }
 }
 
-/// The output region of a processor. Pixel `(i, j)` of the buffer is image pixel
-/// `(region.minX + i, region.minY + j)`.
+/// The output region of a processor.
+///
+/// Pixel `(i, j)` of the buffer is image pixel `(region.minX + i, region.minY + j)`.
 public struct ImageProcessorOutput: @unchecked Sendable {
     // @unchecked: a pointer wrapper valid only during the processor call.
     let scratchSpace: ProcessorScratch?
 
-    init(region: Rect, format: PixelFormat, baseAddress: UnsafeMutableRawPointer, bytesPerRow: Int, scratch: ProcessorScratch?) {
+    init(
+        region: Rect, format: PixelFormat, baseAddress: UnsafeMutableRawPointer, bytesPerRow: Int,
+        scratch: ProcessorScratch?
+    ) {
         self.region = region
         self.format = format
         self.baseAddress = baseAddress
@@ -106,9 +115,10 @@ public struct ImageProcessorOutput: @unchecked Sendable {
         scratchSpace = scratch
     }
 
-    /// Temporary memory for the processor (at least `byteCount` bytes, 64-byte aligned, contents
-    /// unspecified), valid until the processor returns. It comes from the worker's reusable blocks, so
-    /// large per-tile buffers cost no allocation after the first tile.
+    /// Temporary memory for the processor (at least `byteCount` bytes, 64-byte aligned, contents unspecified), valid
+    /// until the processor returns.
+    ///
+    /// It comes from the worker's reusable blocks, so large per-tile buffers cost no allocation after the first tile.
     public func scratch(byteCount: Int) -> UnsafeMutableRawPointer {
         guard let scratchSpace else {
             preconditionFailure("scratch memory is only available inside a processor call")

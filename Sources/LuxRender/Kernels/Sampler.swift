@@ -75,12 +75,18 @@ public struct Sampler {
     /// Bilinear sample at a continuous position (pixel centres lie at `i + 0.5`).
     @inlinable
     public func sample(x: Float, y: Float) -> SIMD4<Float> {
-        let u = x - 0.5, v = y - 0.5
-        let fu = u.rounded(.down), fv = v.rounded(.down)
-        let i = Int(fu), j = Int(fv)
-        let ax = u - fu, ay = v - fv
-        let p00 = pixel(x: i, y: j), p10 = pixel(x: i + 1, y: j)
-        let p01 = pixel(x: i, y: j + 1), p11 = pixel(x: i + 1, y: j + 1)
+        let u = x - 0.5
+        let v = y - 0.5
+        let fu = u.rounded(.down)
+        let fv = v.rounded(.down)
+        let i = Int(fu)
+        let j = Int(fv)
+        let ax = u - fu
+        let ay = v - fv
+        let p00 = pixel(x: i, y: j)
+        let p10 = pixel(x: i + 1, y: j)
+        let p01 = pixel(x: i, y: j + 1)
+        let p11 = pixel(x: i + 1, y: j + 1)
         let top = p00 + (p10 - p00) * ax
         let bottom = p01 + (p11 - p01) * ax
         return top + (bottom - top) * ay

@@ -1,7 +1,10 @@
 public import LuxPixels
 
-/// A kernel that moves pixels: it maps each destination position to the source position to read
-/// (the CIWarpKernel role). The engine then samples the input there (``SamplingMode``).
+/// A kernel that moves pixels (the CIWarpKernel role).
+///
+/// It maps each destination position to the source position to read.
+///
+/// The engine then samples the input there (``SamplingMode``).
 ///
 /// The body fills `row.sourceX[i]`, `row.sourceY[i]` for the pixel centres `(row.x + i + 0.5, row.y + 0.5)`.
 ///

@@ -12,7 +12,8 @@ enum TreePrinter {
         var out = "initial graph \(name) extent=\(PixelRect(enclosing: rect)) =\n"
         var indent = 1
         if let outputSpace, let workingSpace, !(outputSpace.isColorimetricallyEqual(to: workingSpace)) {
-            out += String(repeating: "    ", count: indent)
+            out +=
+                String(repeating: "    ", count: indent)
                 + "colormatch workspace-to-\(spaceLabel(outputSpace)) roi=\(PixelRect(enclosing: rect))\n"
             indent += 1
         }
@@ -37,7 +38,8 @@ enum TreePrinter {
         case .colorKernel(let k, let args, _): return "colorkernel \(k.name)(\(args))"
         case .warpKernel(let k, let args, let s, _): return "warpkernel \(k.name)(\(args)) \(s.rawValue)"
         case .generalKernel(let k, let args, _, _): return "kernel \(k.name)(\(args))"
-        case .processor(let p): return "processor \(p.processorDescription) \(p.argumentDigest.isEmpty ? "()" : "(\(p.argumentDigest))")"
+        case .processor(let p):
+            return "processor \(p.processorDescription) \(p.argumentDigest.isEmpty ? "()" : "(\(p.argumentDigest))")"
         case .crop(let r): return "crop \(r)"
         case .transform(let t, let s): return "affine [\(t.a) \(t.b) \(t.c) \(t.d) \(t.tx) \(t.ty)] \(s.rawValue)"
         case .clamp(let r): return "clamp \(r)"
@@ -68,9 +70,13 @@ enum TreePrinter {
                 }
             case .processor(let p, let bounds):
                 let inside = region.intersection(bounds)
-                out += pad + "program \(format.shortName) processor \(p.processorDescription) (\(p.argumentDigest)) rois=\(inside)\n"
+                out +=
+                    pad
+                    + "program \(format.shortName) processor \(p.processorDescription) (\(p.argumentDigest)) rois=\(inside)\n"
                 for (k, slot) in s.slots.enumerated() {
-                    step(slot.producer, bounded(PixelRect(enclosing: p.roi(k, inside.rect)), slot), slot.format, depth + 1)
+                    step(
+                        slot.producer, bounded(PixelRect(enclosing: p.roi(k, inside.rect)), slot), slot.format,
+                        depth + 1)
                 }
             }
         }
@@ -100,7 +106,8 @@ enum TreePrinter {
                 out += "    p\(slot.producer.number) -> p\(s.number) [label=\"slot\(i) \(slot.format.shortName)\"];\n"
             }
         }
-        out += "    out [shape=ellipse, label=\"\(storeFormat.shortName) \(rect)\"];\n    p\(plan.root.number) -> out;\n}\n"
+        out +=
+            "    out [shape=ellipse, label=\"\(storeFormat.shortName) \(rect)\"];\n    p\(plan.root.number) -> out;\n}\n"
         return out
     }
 }

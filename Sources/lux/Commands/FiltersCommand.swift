@@ -39,7 +39,8 @@ struct FiltersCommand: ParsableCommand {
             return !usage.contains(c)
         }
         if categories.isEmpty, let category {
-            throw ValidationError("unknown category '\(category)'; known: \(registry.categories.map(\.name).joined(separator: ", "))")
+            throw ValidationError(
+                "unknown category '\(category)'; known: \(registry.categories.map(\.name).joined(separator: ", "))")
         }
         for c in categories {
             let names = registry.names(in: c)
