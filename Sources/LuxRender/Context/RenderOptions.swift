@@ -33,7 +33,7 @@ public struct RenderOptions: Hashable, Sendable {
     /// Creates options; every parameter has the default described on its property.
     public init(
         workingColorSpace: ColorSpace? = .extendedLinearSRGB, workingFormat: PixelFormat = .rgbaHalf,
-        outputPremultiplied: Bool = false, cacheIntermediates: Bool = true, cacheByteLimit: Int = 256 << 20,
+        outputPremultiplied: Bool = false, cacheIntermediates: Bool = true, cacheByteLimit: Int = 128 << 20,
         lowPriority: Bool = false, threadCount: Int? = nil, tileSize: Int = 512
     ) {
         self.workingColorSpace = workingColorSpace
