@@ -89,7 +89,7 @@ enum RenderBench: BenchSuite {
             }
             return try vipsBenchStreaming(
                 RawRGBProvider(path: arguments[0], width: w, height: h), output: arguments[3], threads: threads)
-        case "gauss", "resize", "vipsbench":
+        case "gauss", "resize", "rotate", "vipsbench":
             guard arguments.count >= 3, let w = Int(arguments[1]), let h = Int(arguments[2]) else {
                 throw ValidationError("usage: \(job) RAW WIDTH HEIGHT")
             }
@@ -223,6 +223,8 @@ enum RenderBench: BenchSuite {
             image = src.clampedToExtent().gaussianBlur(radius: sigma).cropped(to: src.extent)
         case "resize":
             image = src.lanczosScaleTransform(scale: 1080.0 / 3024.0)
+        case "rotate":
+            image = src.transformed(by: AffineTransform(rotationAngle: 0.1)).cropped(to: src.extent)
         default:
             let cropped = src.cropped(to: Rect(x: 100, y: 100, width: 4800, height: 4800)).translatedBy(
                 x: -100, y: -100)
