@@ -13,6 +13,7 @@ struct LuxCommand: AsyncParsableCommand {
         subcommands: [
             DemoCommand.self,
             FiltersCommand.self,
+            SceneCommand.self,
             BenchCommand.self,
             BenchWorkerCommand.self,
         ])
