@@ -2,15 +2,20 @@ import LuxPixels
 
 /// Resampling reads of a materialised `rgbaFloat` slot at continuous positions.
 enum Resample {
-    /// Bilinear (or nearest) samples at `(xs[i], ys[i])` into `dst`.
+    /// Bilinear (or nearest) samples at `(xs[i], ys[i])` into `dst`, through `scratch` (`4 n` floats):
+    /// whole pixels are stored interleaved, then split into planes in one vectorised pass.
     @inline(__always)
     static func sample(
         _ s: Sampler, xs: UnsafePointer<Float>, ys: UnsafePointer<Float>, _ n: Int, _ mode: SamplingMode,
-        into dst: PlanarPixels
+        into dst: PlanarPixels, scratch: UnsafeMutablePointer<Float>
     ) {
-        for i in 0..<n {
-            dst[i] = mode == .linear ? linear(s, xs[i], ys[i]) : nearest(s, xs[i], ys[i])
+        let out = UnsafeMutableRawPointer(scratch)
+        if mode == .linear {
+            for i in 0..<n { out.storeBytes(of: linear(s, xs[i], ys[i]), toByteOffset: 16 &* i, as: SIMD4<Float>.self) }
+        } else {
+            for i in 0..<n { out.storeBytes(of: nearest(s, xs[i], ys[i]), toByteOffset: 16 &* i, as: SIMD4<Float>.self) }
         }
+        PixelIO.deinterleave(scratch, n, dst)
     }
 
     @inline(__always)
@@ -34,13 +39,14 @@ enum Resample {
         let p10: SIMD4<Float>
         let p01: SIMD4<Float>
         let p11: SIMD4<Float>
-        if i >= s.minX && i + 1 < s.minX + s.width && j >= s.minY && j + 1 < s.minY + s.height {
-            let p = s.base + (j - s.minY) * s.rowStride + 4 * (i - s.minX)
-            let q = p + s.rowStride
-            p00 = SIMD4(p[0], p[1], p[2], p[3])
-            p10 = SIMD4(p[4], p[5], p[6], p[7])
-            p01 = SIMD4(q[0], q[1], q[2], q[3])
-            p11 = SIMD4(q[4], q[5], q[6], q[7])
+        let di = i &- s.minX, dj = j &- s.minY
+        if di >= 0 && di &+ 1 < s.width && dj >= 0 && dj &+ 1 < s.height {
+            let p = UnsafeRawPointer(s.base + (dj &* s.rowStride &+ 4 &* di))
+            let q = p + 4 &* s.rowStride
+            p00 = p.loadUnaligned(as: SIMD4<Float>.self)
+            p10 = p.loadUnaligned(fromByteOffset: 16, as: SIMD4<Float>.self)
+            p01 = q.loadUnaligned(as: SIMD4<Float>.self)
+            p11 = q.loadUnaligned(fromByteOffset: 16, as: SIMD4<Float>.self)
         } else {
             p00 = s.pixel(x: i, y: j)
             p10 = s.pixel(x: i + 1, y: j)
@@ -84,7 +90,7 @@ final class AffineOp: RowOp {
             xs[i] = a * px + rowX
             ys[i] = b * px + rowY
         }
-        Resample.sample(env.samplers[slot], xs: xs, ys: ys, n, mode, into: dst)
+        Resample.sample(env.samplers[slot], xs: xs, ys: ys, n, mode, into: dst, scratch: env.worker.scratch)
     }
 
     override func collectInside(_ r: PixelRect, _ rois: inout [PixelRect], _ sources: inout [PixelRect]) {
@@ -120,7 +126,7 @@ final class WarpOp: RowOp {
         let xs = env.worker.coordinates
         let ys = xs + env.worker.chunk
         kernel.body(WarpKernelRow(count: n, x: x, y: y, sourceX: xs, sourceY: ys))
-        Resample.sample(env.samplers[slot], xs: xs, ys: ys, n, mode, into: dst)
+        Resample.sample(env.samplers[slot], xs: xs, ys: ys, n, mode, into: dst, scratch: env.worker.scratch)
     }
 
     override func collectInside(_ r: PixelRect, _ rois: inout [PixelRect], _ sources: inout [PixelRect]) {
