@@ -37,6 +37,8 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // Runtime-dispatched F16C/AVX2 row kernels (DESIGN.md "CPU features").
         .target(name: "CLuxKernels"),
+        // libjpeg/libpng/zlib entry points with setjmp/longjmp kept inside C (SWIFT-STYLE.md §3).
+        .target(name: "CLuxCodecShims", dependencies: ["CJPEG", "CPNG", "CZlib"]),
 
         .target(
             name: "LuxColor",
@@ -60,7 +62,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         .target(
             name: "LuxCodecs",
-            dependencies: ["LuxPixels", "LuxColor", "CJPEG", "CPNG", "CZlib", "CLuxKernels"],
+            dependencies: ["LuxPixels", "LuxColor", "CLuxCodecShims", "CLuxKernels"],
             swiftSettings: swiftSettings),
         .target(
             name: "LuxRAW",
@@ -116,5 +118,6 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(name: "LuxColorTests", dependencies: ["LuxColor", "LuxTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "LuxPixelsTests", dependencies: ["LuxPixels", "LuxTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "LuxCodecsTests", dependencies: ["LuxCodecs", "LuxTestSupport"], swiftSettings: swiftSettings),
     ]
 )

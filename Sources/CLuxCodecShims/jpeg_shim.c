@@ -1,0 +1,194 @@
+// libjpeg-turbo entry points with setjmp-based error handling kept inside C.
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <jpeglib.h>
+#include <jerror.h>
+
+#include "CLuxCodecShims.h"
+
+typedef struct {
+    struct jpeg_error_mgr pub;
+    jmp_buf jump;
+    char *message;
+    size_t capacity;
+    int strict;
+    int fatal_warning;
+} lux_jpeg_error;
+
+static void lux_copy_message(char *dst, size_t capacity, const char *src) {
+    if (dst == NULL || capacity == 0) return;
+    size_t n = strlen(src);
+    if (n >= capacity) n = capacity - 1;
+    memcpy(dst, src, n);
+    dst[n] = 0;
+}
+
+static void lux_jpeg_error_exit(j_common_ptr cinfo) {
+    lux_jpeg_error *err = (lux_jpeg_error *)cinfo->err;
+    char buffer[JMSG_LENGTH_MAX];
+    (*cinfo->err->format_message)(cinfo, buffer);
+    lux_copy_message(err->message, err->capacity, buffer);
+    longjmp(err->jump, 1);
+}
+
+// Warnings that mean the picture is damaged (truncated or corrupt entropy-coded data).
+static int lux_jpeg_is_damage(int code) {
+    return code == JWRN_JPEG_EOF || code == JWRN_HIT_MARKER || code == JWRN_HUFF_BAD_CODE ||
+           code == JWRN_MUST_RESYNC || code == JWRN_BOGUS_PROGRESSION || code == JWRN_ARITH_BAD_CODE;
+}
+
+static void lux_jpeg_emit_message(j_common_ptr cinfo, int level) {
+    lux_jpeg_error *err = (lux_jpeg_error *)cinfo->err;
+    if (level >= 0) return;  // trace messages
+    if (err->strict && lux_jpeg_is_damage(err->pub.msg_code) && !err->fatal_warning) {
+        char buffer[JMSG_LENGTH_MAX];
+        (*cinfo->err->format_message)(cinfo, buffer);
+        lux_copy_message(err->message, err->capacity, buffer);
+        err->fatal_warning = 1;
+    }
+    err->pub.num_warnings++;
+}
+
+static void lux_jpeg_install(lux_jpeg_error *err, char *message, size_t capacity, int strict) {
+    jpeg_std_error(&err->pub);
+    err->pub.error_exit = lux_jpeg_error_exit;
+    err->pub.emit_message = lux_jpeg_emit_message;
+    err->message = message;
+    err->capacity = capacity;
+    err->strict = strict;
+    err->fatal_warning = 0;
+}
+
+typedef struct {
+    struct jpeg_decompress_struct cinfo;
+    lux_jpeg_error err;
+} lux_jpeg_decoder;
+
+static int lux_jpeg_fail(lux_jpeg_decoder *ctx) {
+    jpeg_destroy_decompress(&ctx->cinfo);
+    free(ctx);
+    return -1;
+}
+
+int lux_jpeg_decode(const uint8_t *data, size_t size, int out_layout, uint8_t *pixels, size_t stride,
+                    int expected_width, int expected_height, int strict, char *message, size_t capacity) {
+    lux_jpeg_decoder *const ctx = (lux_jpeg_decoder *)calloc(1, sizeof(lux_jpeg_decoder));
+    if (ctx == NULL) {
+        lux_copy_message(message, capacity, "out of memory");
+        return -1;
+    }
+    struct jpeg_decompress_struct *cinfo = &ctx->cinfo;
+    lux_jpeg_install(&ctx->err, message, capacity, strict);
+    cinfo->err = &ctx->err.pub;
+    if (setjmp(ctx->err.jump)) return lux_jpeg_fail(ctx);
+    jpeg_create_decompress(cinfo);
+    jpeg_mem_src(cinfo, data, (unsigned long)size);
+    jpeg_read_header(cinfo, TRUE);
+    if ((int)cinfo->image_width != expected_width || (int)cinfo->image_height != expected_height) {
+        lux_copy_message(message, capacity, "the frame size differs from the size found in the header");
+        return lux_jpeg_fail(ctx);
+    }
+    if (cinfo->jpeg_color_space == JCS_CMYK || cinfo->jpeg_color_space == JCS_YCCK) {
+        lux_copy_message(message, capacity, "CMYK JPEG images are not supported; convert them to RGB first");
+        return lux_jpeg_fail(ctx);
+    }
+    cinfo->out_color_space = out_layout == LUX_JPEG_OUT_GRAY ? JCS_GRAYSCALE : JCS_EXT_RGBA;
+    jpeg_start_decompress(cinfo);
+    while (cinfo->output_scanline < cinfo->output_height) {
+        JSAMPROW rows[8];
+        int n = 0;
+        while (n < 8 && cinfo->output_scanline + (JDIMENSION)n < cinfo->output_height) {
+            rows[n] = pixels + (size_t)(cinfo->output_scanline + (JDIMENSION)n) * stride;
+            n++;
+        }
+        if (jpeg_read_scanlines(cinfo, rows, (JDIMENSION)n) == 0) break;
+        if (ctx->err.fatal_warning) return lux_jpeg_fail(ctx);
+    }
+    if (cinfo->output_scanline < cinfo->output_height) {
+        lux_copy_message(message, capacity, "the image data ended before the last row");
+        return lux_jpeg_fail(ctx);
+    }
+    jpeg_finish_decompress(cinfo);
+    if (ctx->err.fatal_warning) return lux_jpeg_fail(ctx);
+    jpeg_destroy_decompress(cinfo);
+    free(ctx);
+    return 0;
+}
+
+typedef struct {
+    struct jpeg_compress_struct cinfo;
+    lux_jpeg_error err;
+    unsigned char *buffer;
+    unsigned long buffer_size;
+} lux_jpeg_encoder;
+
+int lux_jpeg_encode(const lux_jpeg_encode_params *params, const uint8_t *pixels, size_t stride,
+                    const lux_jpeg_marker *markers, int marker_count, uint8_t **out, size_t *out_size,
+                    char *message, size_t capacity) {
+    // Everything libjpeg touches lives on the heap, so nothing the error path reads is a local that
+    // changed after setjmp.
+    lux_jpeg_encoder *const ctx = (lux_jpeg_encoder *)calloc(1, sizeof(lux_jpeg_encoder));
+    *out = NULL;
+    *out_size = 0;
+    if (ctx == NULL) {
+        lux_copy_message(message, capacity, "out of memory");
+        return -1;
+    }
+    struct jpeg_compress_struct *cinfo = &ctx->cinfo;
+    lux_jpeg_install(&ctx->err, message, capacity, 0);
+    cinfo->err = &ctx->err.pub;
+    if (setjmp(ctx->err.jump)) {
+        jpeg_destroy_compress(&ctx->cinfo);
+        free(ctx->buffer);
+        free(ctx);
+        return -1;
+    }
+    jpeg_create_compress(cinfo);
+    jpeg_mem_dest(cinfo, &ctx->buffer, &ctx->buffer_size);
+    cinfo->image_width = (JDIMENSION)params->width;
+    cinfo->image_height = (JDIMENSION)params->height;
+    if (params->input_components == 1) {
+        cinfo->input_components = 1;
+        cinfo->in_color_space = JCS_GRAYSCALE;
+    } else {
+        cinfo->input_components = 4;
+        cinfo->in_color_space = JCS_EXT_RGBA;
+    }
+    jpeg_set_defaults(cinfo);
+    jpeg_set_quality(cinfo, params->quality, TRUE);
+    if (params->input_components != 1) {
+        cinfo->comp_info[0].h_samp_factor = params->chroma_h;
+        cinfo->comp_info[0].v_samp_factor = params->chroma_v;
+        cinfo->comp_info[1].h_samp_factor = 1;
+        cinfo->comp_info[1].v_samp_factor = 1;
+        cinfo->comp_info[2].h_samp_factor = 1;
+        cinfo->comp_info[2].v_samp_factor = 1;
+    }
+    cinfo->optimize_coding = params->optimize_coding ? TRUE : FALSE;
+    cinfo->write_JFIF_header = params->write_jfif ? TRUE : FALSE;
+    cinfo->dct_method = params->dct_float ? JDCT_FLOAT : JDCT_ISLOW;
+    if (params->progressive) jpeg_simple_progression(cinfo);
+    jpeg_start_compress(cinfo, TRUE);
+    for (int i = 0; i < marker_count; i++) {
+        jpeg_write_marker(cinfo, markers[i].marker, markers[i].data, (unsigned int)markers[i].length);
+    }
+    while (cinfo->next_scanline < cinfo->image_height) {
+        JSAMPROW rows[16];
+        int n = 0;
+        while (n < 16 && cinfo->next_scanline + (JDIMENSION)n < cinfo->image_height) {
+            rows[n] = (JSAMPROW)(pixels + (size_t)(cinfo->next_scanline + (JDIMENSION)n) * stride);
+            n++;
+        }
+        jpeg_write_scanlines(cinfo, rows, (JDIMENSION)n);
+    }
+    jpeg_finish_compress(cinfo);
+    jpeg_destroy_compress(cinfo);
+    *out = ctx->buffer;
+    *out_size = (size_t)ctx->buffer_size;
+    free(ctx);
+    return 0;
+}
+
+void lux_free(void *pointer) { free(pointer); }

@@ -1,0 +1,41 @@
+import LuxColor
+
+/// The bridge between embedded ICC profiles and ``ColorSpace`` values.
+///
+/// LuxColor's ICC reader and writer (``ICCProfile``) arrive on `main` separately; until then profiles are
+/// carried as bytes and identified only by their description.
+enum ColorProfiles {
+    /// The profile bytes describing `space`, or `nil` when no profile can be made.
+    static func profile(for space: ColorSpace) -> [UInt8]? { nil }
+
+    /// The colour space an embedded profile describes, or `nil` when it cannot be used.
+    static func colorSpace(fromProfile bytes: [UInt8]) -> ColorSpace? { nil }
+
+    /// The profile's description text (`desc` tag), for display.
+    static func description(ofProfile bytes: [UInt8]) -> String? { nil }
+
+    /// The space an integer (8/16-bit) file should be written in for pixels in `space`: linear and
+    /// extended-range spaces would waste codes or clip, so they become the same primaries with the sRGB curve.
+    static func integerEncodingSpace(for space: ColorSpace) -> ColorSpace {
+        guard space.isLinear || space.isExtendedRange else { return space }
+        guard let primaries = space.primaries else {
+            return space.model == .gray ? .genericGrayGamma2_2 : .sRGB
+        }
+        if primaries == ColorSpace.sRGB.primaries, space.whitePoint == ColorSpace.sRGB.whitePoint { return .sRGB }
+        if primaries == ColorSpace.displayP3.primaries, space.whitePoint == ColorSpace.displayP3.whitePoint {
+            return .displayP3
+        }
+        return ColorSpace(
+            name: space.name.replacingFirst("Extended ", with: "").replacingFirst("Linear ", with: ""),
+            primaries: primaries, whitePoint: space.whitePoint, transferFunction: .sRGB)
+    }
+}
+
+extension String {
+    func replacingFirst(_ target: String, with replacement: String) -> String {
+        guard let r = firstRange(of: target) else { return self }
+        var s = self
+        s.replaceSubrange(r, with: replacement)
+        return s
+    }
+}
