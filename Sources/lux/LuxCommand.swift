@@ -12,6 +12,8 @@ struct LuxCommand: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             DemoCommand.self,
+            InfoCommand.self,
+            ExtractCommand.self,
             BenchCommand.self,
             BenchWorkerCommand.self,
         ])

@@ -59,6 +59,11 @@ struct TIFFChunkLayout {
         let offsetsTag = hasTiles ? TIFFTag.tileOffsets : TIFFTag.stripOffsets
         let countsTag = hasTiles ? TIFFTag.tileByteCounts : TIFFTag.stripByteCounts
         let kind = hasTiles ? "tile" : "strip"
+        if let oe = d[offsetsTag], oe.count < expected {
+            throw .missingPixelData(
+                what: what,
+                reason: "\(hasTiles ? "TileOffsets" : "StripOffsets") lists \(oe.count) of the \(expected) \(kind)s a \(width)×\(height) image needs (a stripped file?)")
+        }
         guard let oe = d[offsetsTag], oe.count == expected else {
             throw .malformed(
                 what: "\(what) \(hasTiles ? "TileOffsets" : "StripOffsets")", offset: d[offsetsTag]?.entryOffset ?? d.offset,

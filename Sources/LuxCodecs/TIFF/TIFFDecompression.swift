@@ -131,3 +131,45 @@ enum TIFFDecompression {
         return out
     }
 }
+
+extension TIFFDecompression {
+    /// Inflates a zlib stream of unknown size, refusing output beyond `limit` bytes.
+    static func inflate(_ src: [UInt8], limit: Int, what: String) throws(CodecError) -> [UInt8] {
+        var capacity = max(1024, min(limit, src.count * 4))
+        while true {
+            var out = [UInt8](repeating: 0, count: capacity)
+            var message = [CChar](repeating: 0, count: 256)
+            var complete: Int32 = 0
+            let n = src.withUnsafeBufferPointer { s in
+                out.withUnsafeMutableBufferPointer { dst in
+                    message.withUnsafeMutableBufferPointer { m in
+                        lux_inflate(s.baseAddress, s.count, dst.baseAddress, dst.count, 0, &complete, m.baseAddress, m.count)
+                    }
+                }
+            }
+            guard n >= 0 else { throw .malformed(what: what, offset: 0, reason: cMessage(message)) }
+            if complete != 0 {
+                out.removeSubrange(n...)
+                return out
+            }
+            guard n == capacity else { throw .truncated(what: "\(what) (zlib stream ends early)", offset: src.count) }
+            guard capacity < limit else { throw .limitExceeded(what: "\(what) inflated size", value: capacity, limit: limit) }
+            capacity = min(limit, capacity * 4)
+        }
+    }
+
+    /// Deflates bytes into a zlib stream.
+    static func deflate(_ src: [UInt8], level: Int = 6) throws(CodecError) -> [UInt8] {
+        var out: UnsafeMutablePointer<UInt8>?
+        var size = 0
+        var message = [CChar](repeating: 0, count: 256)
+        let status = src.withUnsafeBufferPointer { s in
+            message.withUnsafeMutableBufferPointer { m in
+                lux_deflate(s.baseAddress, s.count, Int32(level), &out, &size, m.baseAddress, m.count)
+            }
+        }
+        guard status == 0, let out else { throw .library(name: "zlib", message: cMessage(message)) }
+        defer { lux_free(out) }
+        return Array(UnsafeBufferPointer(start: out, count: size))
+    }
+}
