@@ -38,6 +38,13 @@ enum Fixtures {
         a.count == b.count && zip(a, b).allSatisfy { abs($0 - $1) <= tolerance * max(1, abs($1)) }
     }
 
+    /// exiftool's `-validate -warning` verdict: "OK", or the warnings it printed.
+    static func validate(_ path: String) throws -> String {
+        let out = try ExternalTool.run("exiftool", ["-validate", "-warning", "-a", "-s", "-s", path])
+        let lines = out.text.split(separator: "\n").map(String.init)
+        return lines.count == 1 && lines[0].hasPrefix("Validate") && lines[0].hasSuffix("OK") ? "OK" : out.text
+    }
+
     static func hasTool(_ name: String) -> Bool {
         if ExternalTool.isAvailable(name) { return true }
         print("note: skipping a check because \(name) is not installed")
