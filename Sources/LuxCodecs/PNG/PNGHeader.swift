@@ -67,7 +67,8 @@ public struct PNGHeader: Hashable, Sendable {
                 throw .malformed(what: "PNG \(type) chunk", offset: p, reason: "length \(length) exceeds 2³¹−1")
             }
             try r.check(p + 8, length + 4, "PNG \(type) chunk")
-            let data = { () throws(CodecError) -> [UInt8] in try r.slice(p + 8, length, "PNG \(type) chunk") }
+            let start = p + 8
+            let data = { () throws(CodecError) -> [UInt8] in try r.slice(start, length, "PNG \(type) chunk") }
             let at = p
             p += 12 + length
             if !sawHeader, type != "IHDR" {

@@ -99,6 +99,15 @@ extension TIFF {
         }
         if let xmp = metadata.xmp { d[TIFFTag.xmp] = .bytes(xmp) }
         var exif = metadata.exif
+        if exif.exifDirectory() != nil {
+            exif = exif.completedForImage(
+                width: prepared.width, height: prepared.height, isWideGamut: !(space?.isColorimetricallyEqual(to: .sRGB) ?? true),
+                isYCbCr: false)
+            // Exif reserves the pixel dimensions for compressed files; the resolution tags are already in IFD0.
+            exif.pixelXDimension = nil
+            exif.pixelYDimension = nil
+            exif.additionalFields.removeAll { $0.directory == .primary && [TIFFTag.xResolution, TIFFTag.yResolution, TIFFTag.resolutionUnit].contains($0.tag) }
+        }
         if exif.software == nil { exif.software = "Lux" }
         exif.merge(into: &d)
         return TIFFEncoder.encode(d, bigEndian: false)
