@@ -24,7 +24,7 @@ import Testing
     @Test("read back bit-exactly with every tag", arguments: compressions)
     func roundTrip(_ compression: DNGEncodingOptions.Compression) throws {
         let raw = SyntheticRaw.image()
-        let dir = try ExternalTool.temporaryDirectory()
+        let dir = try ToolRunner.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let back = try #require(try ImageFile.read(url: write(raw, compression, in: dir)).rawImage)
         #expect(back.pixels.format == .bayer16(.rggb))
@@ -50,12 +50,12 @@ import Testing
     func dcrawAndLibRawAgree(_ compression: DNGEncodingOptions.Compression) throws {
         guard Fixtures.hasTool("dcraw"), Fixtures.hasTool("unprocessed_raw") else { return }
         let raw = SyntheticRaw.image()
-        let dir = try ExternalTool.temporaryDirectory()
+        let dir = try ToolRunner.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let url = try write(raw, compression, in: dir)
-        let dcraw = try NetpbmImage(ExternalTool.run("dcraw", ["-D", "-4", "-c", url.path]).stdout)
+        let dcraw = try NetpbmImage(ToolRunner.run("dcraw", ["-D", "-4", "-c", url.path]).stdout)
         #expect(dcraw.samples == (try raw.sensorValues()).components(as: UInt16.self))
-        _ = try ExternalTool.run("unprocessed_raw", ["-q", url.path])
+        _ = try ToolRunner.run("unprocessed_raw", ["-q", url.path])
         let libraw = try NetpbmImage(Data(contentsOf: URL(fileURLWithPath: url.path + ".pgm")))
         #expect(libraw.samples == raw.pixels.components(as: UInt16.self))
     }
@@ -89,10 +89,10 @@ import Testing
     @Test("dcraw renders a plausible picture", arguments: compressions)
     func dcrawRenders(_ compression: DNGEncodingOptions.Compression) throws {
         guard Fixtures.hasTool("dcraw") else { return }
-        let dir = try ExternalTool.temporaryDirectory()
+        let dir = try ToolRunner.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let url = try write(SyntheticRaw.image(), compression, in: dir)
-        let out = try ExternalTool.run("dcraw", ["-w", "-q", "0", "-c", url.path])
+        let out = try ToolRunner.run("dcraw", ["-w", "-q", "0", "-c", url.path])
         let img = try NetpbmImage(out.stdout)
         #expect(img.width == 640 && img.height == 480)
         expectPlausible(img, offset: (0, 0), tool: "dcraw")
@@ -101,10 +101,10 @@ import Testing
     @Test("LibRaw (dcraw_emu) renders a plausible picture", arguments: compressions)
     func libRawRenders(_ compression: DNGEncodingOptions.Compression) throws {
         guard Fixtures.hasTool("dcraw_emu") else { return }
-        let dir = try ExternalTool.temporaryDirectory()
+        let dir = try ToolRunner.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let url = try write(SyntheticRaw.image(), compression, in: dir)
-        _ = try ExternalTool.run("dcraw_emu", ["-w", "-q", "0", url.path])
+        _ = try ToolRunner.run("dcraw_emu", ["-w", "-q", "0", url.path])
         // dcraw_emu exits 0 even when it fails: its output file is the evidence.
         let img = try NetpbmImage(Data(contentsOf: URL(fileURLWithPath: url.path + ".ppm")))
         #expect(img.width == 640 && img.height == 480)
@@ -114,11 +114,11 @@ import Testing
     @Test("darktable renders a plausible picture of the default crop", .timeLimit(.minutes(3)), arguments: compressions)
     func darktableRenders(_ compression: DNGEncodingOptions.Compression) throws {
         guard Fixtures.hasTool("darktable-cli") else { return }
-        let dir = try ExternalTool.temporaryDirectory()
+        let dir = try ToolRunner.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let url = try write(SyntheticRaw.image(), compression, in: dir)
         let out = dir.appendingPathComponent("dt.ppm")
-        let run = try ExternalTool.run(
+        let run = try ToolRunner.run(
             "darktable-cli",
             [url.path, out.path, "--core", "--configdir", dir.appendingPathComponent("dtconf").path, "--library", ":memory:",
              "--disable-opencl"])
@@ -134,7 +134,7 @@ import Testing
     @Test("exiftool validates the file without warnings and reads our tags", arguments: compressions)
     func exiftoolValidates(_ compression: DNGEncodingOptions.Compression) throws {
         guard Fixtures.hasTool("exiftool") else { return }
-        let dir = try ExternalTool.temporaryDirectory()
+        let dir = try ToolRunner.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let raw = SyntheticRaw.image()
         let url = try write(raw, compression, in: dir, preview: true)
@@ -168,7 +168,7 @@ import Testing
     func linearDNG() throws {
         var rgb = PixelBuffer(width: 96, height: 64, format: .rgba16, colorSpace: .linearSRGB)
         for y in 0..<64 { for x in 0..<96 { rgb.setPixel(SIMD4(Float(x) / 95, Float(y) / 63, 0.25, 1), x: x, y: y) } }
-        let dir = try ExternalTool.temporaryDirectory()
+        let dir = try ToolRunner.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         for compression in Self.compressions {
             let url = dir.appendingPathComponent("linear-\(compression.rawValue).dng")
@@ -181,7 +181,7 @@ import Testing
         #expect(verdict == "OK", "\(verdict)")
             }
             if Fixtures.hasTool("dcraw") {
-                let out = try ExternalTool.run("dcraw", ["-4", "-c", url.path])
+                let out = try ToolRunner.run("dcraw", ["-4", "-c", url.path])
                 let img = try NetpbmImage(out.stdout)
                 #expect(img.width == 96 && img.height == 64)
             }
@@ -214,11 +214,11 @@ import Testing
         #expect(back.opcodeList2 == raw.opcodeList2)
         #expect(back.opcodeList3 == raw.opcodeList3)
         if Fixtures.hasTool("exiftool") {
-            let dir = try ExternalTool.temporaryDirectory()
+            let dir = try ToolRunner.temporaryDirectory()
             defer { try? FileManager.default.removeItem(at: dir) }
             let url = dir.appendingPathComponent("op.dng")
             try ImageFile.write(raw, to: url)
-            let text = try ExternalTool.run("exiftool", ["-OpcodeList2", "-OpcodeList3", url.path]).text
+            let text = try ToolRunner.run("exiftool", ["-OpcodeList2", "-OpcodeList3", url.path]).text
             #expect(text.contains("GainMap"))
             #expect(text.contains("WarpRectilinear") && text.contains("FixVignetteRadial") && text.contains("TrimBounds"))
         }

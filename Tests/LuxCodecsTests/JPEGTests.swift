@@ -16,7 +16,7 @@ import Testing
         #expect(file.metadata.livePhotoContentIdentifier == "E905E6C6-C747-4805-942F-9904A0281F02")
         #expect(file.metadata.exif.make == "Apple" && file.metadata.exif.model == "iPhone 6s")
         guard Fixtures.hasTool("djpeg") else { return }
-        let ppm = try NetpbmImage(ExternalTool.run("djpeg", ["-pnm", Fixtures.url(Self.livePhoto).path]).stdout)
+        let ppm = try NetpbmImage(ToolRunner.run("djpeg", ["-pnm", Fixtures.url(Self.livePhoto).path]).stdout)
         #expect(TestImages.rgbSamples(file.pixels) == ppm.samples)
     }
 
@@ -47,17 +47,17 @@ import Testing
     func cjpegVariants(_ name: String) throws {
         guard Fixtures.hasTool("cjpeg"), Fixtures.hasTool("djpeg") else { return }
         let args = Self.variants.first { $0.0 == name }!.1
-        let dir = try ExternalTool.temporaryDirectory()
+        let dir = try ToolRunner.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let src = dir.appendingPathComponent("in.ppm"), jpg = dir.appendingPathComponent("out.jpg")
         try TestImages.ppm(TestImages.gradient(width: 131, height: 77)).write(to: src)
-        let made = try ExternalTool.run("cjpeg", args + ["-outfile", jpg.path, src.path])
+        let made = try ToolRunner.run("cjpeg", args + ["-outfile", jpg.path, src.path])
         guard made.status == 0 else {
             print("note: cjpeg \(args) is not supported here: \(made.errorText)")
             return
         }
         let file = try ImageFile.read(url: jpg)
-        let reference = try NetpbmImage(ExternalTool.run("djpeg", ["-pnm", jpg.path]).stdout)
+        let reference = try NetpbmImage(ToolRunner.run("djpeg", ["-pnm", jpg.path]).stdout)
         #expect(file.pixels.format == (name == "grayscale" ? .gray8 : .rgba8))
         #expect(TestImages.rgbSamples(file.pixels) == reference.samples)
         let info = try ImageFile.info(url: jpg)
@@ -68,11 +68,11 @@ import Testing
     @Test("CMYK JPEGs are refused with a clear error")
     func cmykRefused() throws {
         guard Fixtures.hasTool("convert") else { return }
-        let dir = try ExternalTool.temporaryDirectory()
+        let dir = try ToolRunner.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let src = dir.appendingPathComponent("in.ppm"), jpg = dir.appendingPathComponent("cmyk.jpg")
         try TestImages.ppm(TestImages.gradient(width: 32, height: 32)).write(to: src)
-        _ = try ExternalTool.run("convert", [src.path, "-colorspace", "CMYK", jpg.path])
+        _ = try ToolRunner.run("convert", [src.path, "-colorspace", "CMYK", jpg.path])
         do {
             _ = try ImageFile.read(url: jpg)
             Issue.record("a CMYK JPEG decoded")
@@ -88,16 +88,16 @@ import Testing
     func encodeMatchesCjpeg(_ subsampling: ChromaSubsampling) throws {
         guard Fixtures.hasTool("cjpeg"), Fixtures.hasTool("djpeg") else { return }
         let image = TestImages.gradient(width: 200, height: 150)
-        let dir = try ExternalTool.temporaryDirectory()
+        let dir = try ToolRunner.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let ours = dir.appendingPathComponent("ours.jpg"), theirs = dir.appendingPathComponent("theirs.jpg")
         let src = dir.appendingPathComponent("in.ppm")
         try TestImages.ppm(image).write(to: src)
         try ImageFile.write(image, to: ours, options: EncodingOptions(quality: 0.9, chromaSubsampling: subsampling))
         let sample = ["4:4:4": "1x1", "4:2:2": "2x1", "4:2:0": "2x2"][subsampling.rawValue]!
-        _ = try ExternalTool.run("cjpeg", ["-quality", "90", "-optimize", "-sample", sample, "-outfile", theirs.path, src.path])
-        let a = try NetpbmImage(ExternalTool.run("djpeg", ["-pnm", ours.path]).stdout)
-        let b = try NetpbmImage(ExternalTool.run("djpeg", ["-pnm", theirs.path]).stdout)
+        _ = try ToolRunner.run("cjpeg", ["-quality", "90", "-optimize", "-sample", sample, "-outfile", theirs.path, src.path])
+        let a = try NetpbmImage(ToolRunner.run("djpeg", ["-pnm", ours.path]).stdout)
+        let b = try NetpbmImage(ToolRunner.run("djpeg", ["-pnm", theirs.path]).stdout)
         #expect(a.samples == b.samples)
         #expect(TestImages.psnr(a.samples, TestImages.rgbSamples(image)) > 26)
         if Fixtures.hasTool("exiftool") {
@@ -148,7 +148,7 @@ import Testing
         m.exif.gps = GPSInfo(latitude: 48.858_37, longitude: -2.294_48, altitude: 35.5)
         m.exif.appleMakerNote = AppleMakerNote(contentIdentifier: "5B4D0C8E-1C2A-4F8E-9A57-0D2C1F3E4B6A")
         m.xmp = Array("<?xpacket begin='\u{FEFF}' id='W5M0MpCehiHzreSzNTczkc9d'?><x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\"><rdf:Description xmlns:xmp=\"http://ns.adobe.com/xap/1.0/\" xmp:Rating=\"4\"/></rdf:RDF></x:xmpmeta><?xpacket end='w'?>".utf8)
-        let dir = try ExternalTool.temporaryDirectory()
+        let dir = try ToolRunner.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         for format in [ImageFormat.jpeg, .png, .tiff] {
             let url = dir.appendingPathComponent("exif.\(format.fileExtension)")
