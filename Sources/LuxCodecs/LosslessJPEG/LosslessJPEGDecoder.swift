@@ -8,10 +8,12 @@ enum LosslessJPEGDecoder {
     ///
     /// - Parameters:
     ///   - legacyCategory16: read 16 extra bits for difference category 16, as DNG files older than 1.1 do.
+    ///   - rowLimit: stop after this many rows (a DNG tile may need fewer rows than the frame declares).
     ///   - row: called once per frame row with its index and the samples (valid during the call).
     /// - Throws: ``CodecError`` for malformed headers, invalid Huffman codes and data that ends early.
     static func decode(
-        _ bytes: UnsafeRawBufferPointer, header h: LosslessJPEGHeader, legacyCategory16: Bool = false, what: String,
+        _ bytes: UnsafeRawBufferPointer, header h: LosslessJPEGHeader, legacyCategory16: Bool = false, rowLimit: Int? = nil,
+        what: String,
         row sink: (Int, UnsafeMutablePointer<UInt16>) throws(CodecError) -> Void
     ) throws(CodecError) {
         let nf = h.components.count
@@ -36,7 +38,7 @@ enum LosslessJPEGDecoder {
                     legacy16: legacyCategory16)
                 var prev = rows.baseAddress!
                 var cur = rows.baseAddress! + rowSamples
-                for y in 0..<h.height {
+                for y in 0..<min(h.height, rowLimit ?? h.height) {
                     var first = y == 0
                     if y > 0, y % rowsPerRestart == 0 {
                         guard reader.restart() else { throw .truncated(what: "\(what) restart marker before row \(y)", offset: reader.position) }

@@ -89,7 +89,8 @@ enum TIFFChunkDecoder {
             let base = dst.baseAddress!
             let frameRow = header.width * header.components.count
             var k = 0  // linear sample index in the chunk
-            try LosslessJPEGDecoder.decode(data, header: header, legacyCategory16: legacy, what: what) { _, row throws(CodecError) in
+            let rowsNeeded = (total + frameRow - 1) / frameRow
+            try LosslessJPEGDecoder.decode(data, header: header, legacyCategory16: legacy, rowLimit: rowsNeeded, what: what) { _, row throws(CodecError) in
                 let n = min(frameRow, total - k)
                 if n > 0 { (base + k).update(from: row, count: n) }
                 k += n
