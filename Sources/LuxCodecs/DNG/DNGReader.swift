@@ -323,42 +323,37 @@ enum DNGReader {
         planar: Bool, into out: MutableRawPlane, outputSPP: Int, fileSPP: Int
     ) {
         let rowSamples = chunkWidth * chunkSPP
-        switch samples {
-        case .u16(let s):
-            s.withUnsafeBufferPointer { src in
+        samples.withBase { base, kind in
+            switch kind {
+            case .u16:
+                let src = base.assumingMemoryBound(to: UInt16.self)
                 for r in 0..<region.height {
                     let d = out.row(region.y + r, as: UInt16.self)
-                    let srow = src.baseAddress! + r * rowSamples
+                    let srow = src + r * rowSamples
                     if !planar, chunkSPP == outputSPP {
                         (d + region.x * outputSPP).update(from: srow, count: region.width * outputSPP)
-                    } else if planar {
-                        for x in 0..<region.width { d[(region.x + x) * outputSPP + region.plane] = srow[x] }
                     } else {
                         for x in 0..<region.width {
-                            for c in 0..<chunkSPP { d[(region.x + x) * outputSPP + c] = srow[x * chunkSPP + c] }
+                            for c in 0..<chunkSPP {
+                                d[(region.x + x) * outputSPP + (planar ? region.plane : c)] = srow[x * chunkSPP + c]
+                            }
                         }
                     }
                 }
-            }
-        case .f32(let s):
-            s.withUnsafeBufferPointer { src in
+            case .f32:
+                let src = base.assumingMemoryBound(to: Float.self)
                 for r in 0..<region.height {
                     let d = out.row(region.y + r, as: Float.self)
-                    let srow = src.baseAddress! + r * rowSamples
+                    let srow = src + r * rowSamples
                     for x in 0..<region.width {
-                        if planar {
-                            d[(region.x + x) * outputSPP + region.plane] = srow[x]
-                        } else {
-                            for c in 0..<chunkSPP { d[(region.x + x) * outputSPP + c] = srow[x * chunkSPP + c] }
-                        }
+                        for c in 0..<chunkSPP { d[(region.x + x) * outputSPP + (planar ? region.plane : c)] = srow[x * chunkSPP + c] }
                     }
                 }
-            }
-        case .u8(let s):
-            s.withUnsafeBufferPointer { src in
+            case .u8:
+                let src = base.assumingMemoryBound(to: UInt8.self)
                 for r in 0..<region.height {
                     let d = out.row(region.y + r, as: UInt16.self)
-                    let srow = src.baseAddress! + r * rowSamples
+                    let srow = src + r * rowSamples
                     for x in 0..<region.width {
                         for c in 0..<chunkSPP {
                             d[(region.x + x) * outputSPP + (planar ? region.plane : c)] = UInt16(srow[x * chunkSPP + c])

@@ -163,11 +163,78 @@ public enum TIFF {
         layout l: Layout, palette: [UInt16], into out: MutableRawPlane
     ) {
         let spp = l.planar ? 1 : l.samplesPerPixel
+        let rowSamples = chunkWidth * spp
+        samples.withBase { base, kind in
+            let sameSize =
+                (kind == .u8 && l.bitsPerSample == 8 && l.output.componentType == .uint8)
+                || (kind == .u16 && l.bitsPerSample == 16 && l.output.componentType == .uint16)
+            if !l.planar, l.photometric == 1 || l.photometric == 2, sameSize, spp <= 4 {
+                if kind == .u8 {
+                    placeDirect(base.assumingMemoryBound(to: UInt8.self), rowSamples, region, spp, l, out)
+                } else {
+                    placeDirect(base.assumingMemoryBound(to: UInt16.self), rowSamples, region, spp, l, out)
+                }
+                return
+            }
+            placeGeneral(base, kind, rowSamples, region, spp, l, palette, out)
+        }
+    }
+
+    /// Gray or RGB(A) samples whose size matches the output: row copies or an alpha fill.
+    static func placeDirect<T: FixedWidthInteger>(
+        _ src: UnsafePointer<T>, _ rowSamples: Int, _ region: (x: Int, y: Int, width: Int, height: Int, plane: Int), _ spp: Int,
+        _ l: Layout, _ out: MutableRawPlane
+    ) {
+        let outChannels = l.output.channelCount == 1 ? 1 : 4
+        for r in 0..<region.height {
+            let s = src + r * rowSamples
+            let d = out.row(region.y + r, as: T.self) + region.x * outChannels
+            switch (outChannels, spp) {
+            case (1, 1), (4, 4):
+                d.update(from: s, count: region.width * outChannels)
+            case (4, 3):
+                for x in 0..<region.width {
+                    d[4 * x] = s[3 * x]
+                    d[4 * x + 1] = s[3 * x + 1]
+                    d[4 * x + 2] = s[3 * x + 2]
+                    d[4 * x + 3] = T.max
+                }
+            case (4, 2):  // gray + alpha
+                for x in 0..<region.width {
+                    let v = s[2 * x]
+                    d[4 * x] = v
+                    d[4 * x + 1] = v
+                    d[4 * x + 2] = v
+                    d[4 * x + 3] = s[2 * x + 1]
+                }
+            case (4, 1):
+                for x in 0..<region.width {
+                    let v = s[x]
+                    d[4 * x] = v
+                    d[4 * x + 1] = v
+                    d[4 * x + 2] = v
+                    d[4 * x + 3] = T.max
+                }
+            default:
+                break
+            }
+            if l.photometric == 0 {
+                for i in 0..<(region.width * outChannels) where outChannels == 1 || i % 4 != 3 { d[i] = T.max - d[i] }
+            }
+        }
+    }
+
+    /// Every other layout, sample by sample: palettes, low bit depths, min-is-white, planar storage, floats.
+    static func placeGeneral(
+        _ base: UnsafeRawPointer, _ kind: ChunkSamples.Kind, _ rowSamples: Int,
+        _ region: (x: Int, y: Int, width: Int, height: Int, plane: Int), _ spp: Int, _ l: Layout, _ palette: [UInt16],
+        _ out: MutableRawPlane
+    ) {
         let outChannels = l.output.channelCount == 1 ? 1 : 4
         let invert = l.photometric == 0
-        let maxCode = l.isFloat ? 0 : (1 << l.bitsPerSample) - 1
-        // Maps a stored sample index (within a pixel) to an output channel, or nil to drop it.
-        func channel(_ s: Int) -> [Int] {
+        let maxCode = l.isFloat ? 1 : (1 << l.bitsPerSample) - 1
+        // The output channels each stored sample of a pixel feeds.
+        func channels(_ s: Int) -> [Int] {
             if l.photometric == 3 { return s == 0 ? [0] : [] }
             if l.photometric == 0 || l.photometric == 1 {
                 if s == 0 { return outChannels == 1 ? [0] : [0, 1, 2] }
@@ -176,82 +243,42 @@ public enum TIFF {
             if s < 3 { return [s] }
             return s == l.alphaIndex ? [3] : []
         }
-        let sampleRange = l.planar ? region.plane..<(region.plane + 1) : 0..<l.samplesPerPixel
-        let targets = sampleRange.map { channel($0) }
-        let rowSamples = chunkWidth * spp
-        switch samples {
-        case .u8(let s):
-            s.withUnsafeBufferPointer { src in
-                for r in 0..<region.height {
-                    let srow = src.baseAddress! + r * rowSamples
-                    let isWide = l.output.componentType == .uint16
-                    for x in 0..<region.width {
-                        for (k, chans) in targets.enumerated() where !chans.isEmpty {
-                            var v = Int(srow[x * spp + k])
-                            if l.photometric == 3 {
-                                let n = 1 << l.bitsPerSample
-                                let rgb = [palette[min(v, n - 1)], palette[n + min(v, n - 1)], palette[2 * n + min(v, n - 1)]]
-                                let d = out.row(region.y + r, as: UInt8.self) + (region.x + x) * 4
-                                for c in 0..<3 { d[c] = UInt8(rgb[c] >> 8) }
-                                continue
-                            }
-                            if invert, chans.first != 3 { v = maxCode - v }
-                            if l.bitsPerSample < 8 { v = v * 255 / max(maxCode, 1) }
-                            for c in chans {
-                                if isWide {
-                                    out.row(region.y + r, as: UInt16.self)[(region.x + x) * outChannels + c] = UInt16(v) * 257
-                                } else {
-                                    out.row(region.y + r, as: UInt8.self)[(region.x + x) * outChannels + c] = UInt8(v)
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-        case .u16(let s):
-            s.withUnsafeBufferPointer { src in
-                for r in 0..<region.height {
-                    let srow = src.baseAddress! + r * rowSamples
-                    for x in 0..<region.width {
-                        for (k, chans) in targets.enumerated() where !chans.isEmpty {
-                            var v = Int(srow[x * spp + k])
-                            if l.photometric == 3 {
-                                let n = 1 << l.bitsPerSample
-                                let d = out.row(region.y + r, as: UInt8.self) + (region.x + x) * 4
-                                for c in 0..<3 { d[c] = UInt8(palette[c * n + min(v, n - 1)] >> 8) }
-                                continue
-                            }
-                            if invert, chans.first != 3 { v = maxCode - v }
-                            if l.output.componentType == .uint8 {
-                                let b = UInt8(v * 255 / max(maxCode, 1))
-                                for c in chans { out.row(region.y + r, as: UInt8.self)[(region.x + x) * outChannels + c] = b }
+        let sampleIndices = l.planar ? [region.plane] : Array(0..<l.samplesPerPixel)
+        let targets = sampleIndices.map { channels($0) }
+        let paletteSize = 1 << min(l.bitsPerSample, 16)
+        for r in 0..<region.height {
+            for x in 0..<region.width {
+                for (k, chans) in targets.enumerated() where !chans.isEmpty {
+                    let i = r * rowSamples + x * spp + (l.planar ? 0 : k)
+                    let pixel = (region.x + x) * outChannels
+                    if kind == .f32 {
+                        var v = base.assumingMemoryBound(to: Float.self)[i]
+                        if invert, chans.first != 3 { v = 1 - v }
+                        for c in chans {
+                            if l.output == .rgbaHalf {
+                                var h: UInt16 = 0
+                                lux_float_to_half(&v, &h, 1)
+                                out.row(region.y + r, as: UInt16.self)[pixel + c] = h
                             } else {
-                                let w = l.bitsPerSample == 16 ? UInt16(v) : UInt16((v * 65535 + maxCode / 2) / max(maxCode, 1))
-                                for c in chans { out.row(region.y + r, as: UInt16.self)[(region.x + x) * outChannels + c] = w }
+                                out.row(region.y + r, as: Float.self)[pixel + c] = v
                             }
                         }
+                        continue
                     }
-                }
-            }
-        case .f32(let s):
-            s.withUnsafeBufferPointer { src in
-                for r in 0..<region.height {
-                    let srow = src.baseAddress! + r * rowSamples
-                    for x in 0..<region.width {
-                        for (k, chans) in targets.enumerated() where !chans.isEmpty {
-                            var v = srow[x * spp + k]
-                            if invert, chans.first != 3 { v = 1 - v }
-                            for c in chans {
-                                let i = (region.x + x) * outChannels + c
-                                if l.output == .rgbaHalf {
-                                    var h: UInt16 = 0
-                                    lux_float_to_half(&v, &h, 1)
-                                    out.row(region.y + r, as: UInt16.self)[i] = h
-                                } else {
-                                    out.row(region.y + r, as: Float.self)[i] = v
-                                }
-                            }
-                        }
+                    var v = kind == .u8 ? Int(base.assumingMemoryBound(to: UInt8.self)[i]) : Int(base.assumingMemoryBound(to: UInt16.self)[i])
+                    if l.photometric == 3 {
+                        let index = min(v, paletteSize - 1)
+                        let d = out.row(region.y + r, as: UInt8.self) + pixel
+                        for c in 0..<3 { d[c] = UInt8(palette[c * paletteSize + index] >> 8) }
+                        continue
+                    }
+                    if invert, chans.first != 3 { v = maxCode - v }
+                    if l.output.componentType == .uint8 {
+                        let b = UInt8(clamping: l.bitsPerSample == 8 ? v : v * 255 / max(maxCode, 1))
+                        for c in chans { out.row(region.y + r, as: UInt8.self)[pixel + c] = b }
+                    } else {
+                        let w = l.bitsPerSample == 16 ? UInt16(clamping: v) : UInt16(clamping: (v * 65535 + maxCode / 2) / max(maxCode, 1))
+                        for c in chans { out.row(region.y + r, as: UInt16.self)[pixel + c] = w }
                     }
                 }
             }

@@ -5,6 +5,21 @@ enum ChunkSamples {
     case u8([UInt8])
     case u16([UInt16])
     case f32([Float])
+    /// Uncompressed 8- or 16-bit samples read in place from the file (host byte order, aligned).
+    case borrowed(UnsafeRawBufferPointer, bytesPerSample: Int)
+
+    /// The element type of the samples.
+    enum Kind { case u8, u16, f32 }
+
+    /// Lends the first sample and the element type.
+    func withBase<R>(_ body: (UnsafeRawPointer, Kind) -> R) -> R {
+        switch self {
+        case .u8(let a): a.withUnsafeBytes { body($0.baseAddress!, .u8) }
+        case .u16(let a): a.withUnsafeBytes { body($0.baseAddress!, .u16) }
+        case .f32(let a): a.withUnsafeBytes { body($0.baseAddress!, .f32) }
+        case .borrowed(let raw, let size): body(raw.baseAddress!, size == 1 ? .u8 : .u16)
+        }
+    }
 }
 
 /// How the samples of a chunk are stored.
@@ -32,6 +47,15 @@ enum TIFFChunkDecoder {
     ) throws(CodecError) -> ChunkSamples {
         let rowBytes = f.rowBytes(width)
         let expected = rowBytes * rows
+        // Uncompressed 8-bit, or 16-bit in host order at an even address: read in place, no copy.
+        if f.compression == 1, f.predictor == 1, !f.isFloat, data.count >= expected, let base = data.baseAddress {
+            if f.bitsPerSample == 8, f.keepsBytes {
+                return .borrowed(UnsafeRawBufferPointer(rebasing: data[0..<expected]), bytesPerSample: 1)
+            }
+            if f.bitsPerSample == 16, f.bigEndian == (UInt16(1).bigEndian == 1), Int(bitPattern: base) % 2 == 0 {
+                return .borrowed(UnsafeRawBufferPointer(rebasing: data[0..<expected]), bytesPerSample: 2)
+            }
+        }
         if f.compression == 7 {
             return .u16(try losslessJPEG(data, width: width, rows: rows, spp: f.samplesPerPixel, legacy: f.legacyLosslessJPEG, what: what))
         }
@@ -192,7 +216,7 @@ enum TIFFChunkDecoder {
                 }
             }
             samples = .u16(s)
-        case .f32:
+        case .f32, .borrowed:
             break
         }
     }
