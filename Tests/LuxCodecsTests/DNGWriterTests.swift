@@ -224,3 +224,42 @@ import Testing
         }
     }
 }
+
+/// The Adobe DNG SDK (through the `dngpy` wheel, which embeds SDK 1.7.1 built with validation messages) as an oracle.
+@Suite struct AdobeDNGSDKTests {
+    static let script = """
+        import sys, ctypes, glob, site
+        so = glob.glob(site.getsitepackages()[0] + '/lib/libdng.so.1*')[0]
+        ctypes.CDLL(so)
+        import dngpy
+        d = dngpy.Dng(sys.argv[1])
+        d.raw_pixels.astype('<u2').tofile(sys.argv[2])
+        print(d.get_bayer_pattern())
+        """
+
+    static var available: Bool {
+        guard ToolRunner.isAvailable("python3") else { return false }
+        return (try? ToolRunner.run("python3", ["-c", "import dngpy"]).status) == 0
+    }
+
+    @Test("the Adobe DNG SDK reads Lux's DNGs without warnings and gets the same raw values",
+          arguments: DNGWriterTests.compressions)
+    func sdkReads(_ compression: DNGEncodingOptions.Compression) throws {
+        guard Self.available else {
+            print("note: skipping the Adobe DNG SDK check because the dngpy Python package is not installed (pip install dngpy)")
+            return
+        }
+        let raw = SyntheticRaw.image()
+        let dir = try ToolRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let url = dir.appendingPathComponent("sdk.dng"), out = dir.appendingPathComponent("raw.u16")
+        try ImageFile.write(raw, to: url, options: EncodingOptions(dng: DNGEncodingOptions(compression: compression)))
+        let run = try ToolRunner.run("python3", ["-c", Self.script, url.path, out.path])
+        #expect(run.status == 0, "\(run.errorText)")
+        #expect(!run.errorText.contains("*** Warning") && !run.errorText.contains("*** Error"), "\(run.errorText)")
+        #expect(run.text.contains("RGGB"))
+        let data = try Data(contentsOf: out)
+        let values = data.withUnsafeBytes { Array($0.bindMemory(to: UInt16.self)) }
+        #expect(values == raw.pixels.components(as: UInt16.self))
+    }
+}
