@@ -31,7 +31,10 @@ extension RawImage {
 
     /// The largest embedded preview, if the file has one.
     public var largestPreview: EmbeddedPreview? {
-        properties.previews.max { $0.width * $0.height < $1.width * $1.height }
+        // The largest, preferring a JPEG when sizes tie (the thumbnail is often the preview downscaled).
+        properties.previews.max {
+            ($0.width * $0.height, $0.encoding == .jpeg ? 1 : 0) < ($1.width * $1.height, $1.encoding == .jpeg ? 1 : 0)
+        }
     }
 }
 
