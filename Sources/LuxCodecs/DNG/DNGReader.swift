@@ -312,7 +312,7 @@ enum DNGReader {
             }
         }
         if let e = failure.error { throw e }
-        if spp == 3, format == .rgba16 || format == .rgbaFloat { fillAlpha(&out) }
+        if spp == 3 { fillOpaque(&out) }
         withExtendedLifetime(out) {}
         return out
     }
@@ -364,22 +364,6 @@ enum DNGReader {
         }
     }
 
-    static func fillAlpha(_ buffer: inout PixelBuffer) {
-        let w = buffer.width
-        let isFloat = buffer.format == .rgbaFloat
-        buffer.withUnsafeMutablePlane { plane in
-            for y in 0..<plane.height {
-                if isFloat {
-                    let row = plane.row(y, as: Float.self)
-                    for x in 0..<w { row[4 * x + 3] = 1 }
-                } else {
-                    let row = plane.row(y, as: UInt16.self)
-                    for x in 0..<w { row[4 * x + 3] = 0xFFFF }
-                }
-            }
-        }
-    }
-
     /// 8-bit lossy-JPEG Linear Raw tiles (Compression 34892, DNG 1.4 proxies).
     static func decodeLossyJPEG(
         _ p: TIFFParser, _ layout: TIFFChunkLayout, _ props: RawProperties, format: PixelFormat, what: String,
@@ -409,7 +393,7 @@ enum DNGReader {
                 }
             }
         }
-        if format == .rgba16 { fillAlpha(&out) }
+        if format == .rgba16 { fillOpaque(&out) }
         return out
     }
 }

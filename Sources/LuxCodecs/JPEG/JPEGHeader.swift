@@ -66,10 +66,6 @@ public struct JPEGHeader: Hashable, Sendable {
     }
 
     init(_ bytes: UnsafeRawBufferPointer) throws(CodecError) {
-        let r = ByteReader(bytes, bigEndian: true)
-        guard bytes.count >= 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else {
-            throw .malformed(what: "JPEG SOI marker", offset: 0, reason: "the data does not start with FF D8")
-        }
         var width = 0, height = 0, precision = 0, comps = 0
         var sampling: [Sampling] = []
         var process: Process?
@@ -78,38 +74,11 @@ public struct JPEGHeader: Hashable, Sendable {
         var exif: [UInt8]?, xmp: [UInt8]?
         var iccChunks: [Int: [UInt8]] = [:]
         var iccTotal = 0
-        var p = 2
-        scan: while true {
-            // Find the next marker, skipping fill bytes.
-            guard p < bytes.count else { throw .truncated(what: "JPEG marker", offset: p) }
-            guard bytes[p] == 0xFF else {
-                throw .malformed(what: "JPEG marker", offset: p, reason: "expected FF, found \(hex(bytes[p]))")
-            }
-            while p < bytes.count, bytes[p] == 0xFF { p += 1 }
-            guard p < bytes.count else { throw .truncated(what: "JPEG marker", offset: p) }
-            let marker = bytes[p]
-            let markerOffset = p - 1
-            p += 1
-            switch marker {
-            case 0xD8:
-                throw .malformed(what: "JPEG SOI marker", offset: markerOffset, reason: "a second SOI before any frame")
-            case 0x01, 0xD0...0xD7:
-                continue
-            case 0xD9:
-                throw .missingPixelData(what: "JPEG", reason: "EOI at byte \(markerOffset) before any scan")
-            default:
-                break
-            }
-            let length = Int(try r.u16(p, "JPEG marker FF\(hex(marker)) length"))
-            guard length >= 2 else {
-                throw .malformed(
-                    what: "JPEG marker FF\(hex(marker))", offset: markerOffset, reason: "segment length \(length) < 2")
-            }
-            let payloadOffset = p + 2
-            let payloadLength = length - 2
-            try r.check(payloadOffset, payloadLength, "JPEG marker FF\(hex(marker)) segment")
-            let payload = UnsafeRawBufferPointer(rebasing: bytes[payloadOffset..<payloadOffset + payloadLength])
-            p = payloadOffset + payloadLength
+        let end = try JPEGSegments.scan(bytes, what: "JPEG") { segment throws(CodecError) in
+            let payload = segment.payload
+            let payloadLength = payload.count
+            let marker = segment.marker
+            let markerOffset = segment.markerOffset
             switch marker {
             case 0xC0...0xCF where marker != 0xC4 && marker != 0xC8 && marker != 0xCC:
                 guard process == nil else {
@@ -137,8 +106,6 @@ public struct JPEGHeader: Hashable, Sendable {
                 case 0xC5, 0xC6, 0xC7: process = .hierarchical
                 default: process = .arithmetic
                 }
-            case 0xDA:
-                break scan
             case 0xE0:
                 if payloadLength >= 5, Array(payload[0..<5]) == Array("JFIF".utf8) + [0] { jfif = true }
             case 0xE1:
@@ -163,6 +130,7 @@ public struct JPEGHeader: Hashable, Sendable {
                 break
             }
         }
+        let p = end
         guard let process else {
             throw .malformed(what: "JPEG", offset: p, reason: "no SOF frame header before the first scan")
         }
@@ -185,9 +153,4 @@ public struct JPEGHeader: Hashable, Sendable {
         self.xmp = xmp
         self.iccProfile = icc
     }
-}
-
-func hex(_ v: UInt8) -> String {
-    let s = String(v, radix: 16, uppercase: true)
-    return s.count == 1 ? "0" + s : s
 }

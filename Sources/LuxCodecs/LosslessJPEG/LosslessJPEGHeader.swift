@@ -26,30 +26,12 @@ struct LosslessJPEGHeader {
 
     /// Parses markers up to and including SOS.
     init(_ bytes: UnsafeRawBufferPointer, what: String) throws(CodecError) {
-        let r = ByteReader(bytes, bigEndian: true)
-        guard bytes.count >= 2, bytes[0] == 0xFF, bytes[1] == 0xD8 else {
-            throw .malformed(what: what, offset: 0, reason: "the lossless JPEG stream does not start with SOI (FF D8)")
-        }
-        var p = 2
         var sawFrame = false
-        while true {
-            guard p + 1 < bytes.count else { throw .truncated(what: "\(what) marker", offset: p) }
-            guard bytes[p] == 0xFF else {
-                throw .malformed(what: "\(what) marker", offset: p, reason: "expected FF, found \(hex(bytes[p]))")
-            }
-            while p < bytes.count, bytes[p] == 0xFF { p += 1 }
-            guard p < bytes.count else { throw .truncated(what: "\(what) marker", offset: p) }
-            let marker = bytes[p]
-            let at = p - 1
-            p += 1
-            if marker == 0xD8 || marker == 0x01 || (0xD0...0xD7).contains(marker) { continue }
-            if marker == 0xD9 { throw .missingPixelData(what: what, reason: "EOI before any scan") }
-            let length = Int(try r.u16(p, "\(what) marker FF\(hex(marker))"))
-            guard length >= 2 else { throw .malformed(what: "\(what) marker FF\(hex(marker))", offset: at, reason: "length < 2") }
-            try r.check(p + 2, length - 2, "\(what) marker FF\(hex(marker))")
-            let seg = Array(UnsafeRawBufferPointer(rebasing: bytes[(p + 2)..<(p + length)]))
-            let segOffset = p + 2
-            p += length
+        let scanOffset = try JPEGSegments.scan(bytes, what: what) { segment throws(CodecError) in
+            let marker = segment.marker
+            let at = segment.markerOffset
+            let seg = Array(segment.payload)
+            let segOffset = segment.payloadOffset
             switch marker {
             case 0xC3:
                 guard seg.count >= 6 else { throw .malformed(what: "\(what) SOF3", offset: at, reason: "segment too short") }
@@ -117,14 +99,13 @@ struct LosslessJPEGHeader {
                 guard pointTransform < precision else {
                     throw .malformed(what: "\(what) SOS", offset: at, reason: "point transform \(pointTransform)")
                 }
-                dataOffset = p
                 guard width > 0, height > 0 else {
                     throw .malformed(what: "\(what) SOF3", offset: at, reason: "empty frame \(width)×\(height)")
                 }
-                return
             default:
-                continue
+                break
             }
         }
+        dataOffset = scanOffset
     }
 }
