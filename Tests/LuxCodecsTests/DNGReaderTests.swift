@@ -2,6 +2,7 @@ import Foundation
 import LuxPixels
 import LuxTestSupport
 import Testing
+
 @testable import LuxCodecs
 
 /// Reading real and derived DNG files, checked against dcraw, LibRaw and exiftool.
@@ -62,7 +63,9 @@ import Testing
             let c = try #require(raw.defaultCrop)
             #expect([c.x, c.y] == Fixtures.numbers(o) && [c.width, c.height] == Fixtures.numbers(s))
         }
-        if let i = e["CalibrationIlluminant1"] as? Int { #expect(raw.color.calibrationIlluminant1?.rawValue == UInt16(i)) }
+        if let i = e["CalibrationIlluminant1"] as? Int {
+            #expect(raw.color.calibrationIlluminant1?.rawValue == UInt16(i))
+        }
         if let b = e["AnalogBalance"] { #expect(raw.color.analogBalance == Fixtures.numbers(b)) }
     }
 
@@ -122,15 +125,28 @@ import Testing
             #expect(info.metadata.exif.orientation?.rawValue == (e["Orientation"] as? Int).map(UInt16.init))
             #expect(raw.width == e["ImageWidth"] as? Int || e["SubfileType"] as? Int == 1)
             if let v = e["UniqueCameraModel"] { #expect(raw.uniqueCameraModel == v as? String) }
-            if let v = e["ColorMatrix1"] { #expect(Fixtures.close(try #require(raw.color.colorMatrix1).entries, Fixtures.numbers(v))) }
-            if let v = e["ColorMatrix2"] { #expect(Fixtures.close(try #require(raw.color.colorMatrix2).entries, Fixtures.numbers(v))) }
-            if let v = e["CalibrationIlluminant1"] as? Int { #expect(raw.color.calibrationIlluminant1?.rawValue == UInt16(v)) }
-            if let v = e["CalibrationIlluminant2"] as? Int { #expect(raw.color.calibrationIlluminant2?.rawValue == UInt16(v)) }
-            if let v = e["AsShotNeutral"] { #expect(Fixtures.close(try #require(raw.color.asShotNeutral), Fixtures.numbers(v))) }
-            if let b = e["BaselineExposure"] { #expect(Fixtures.close([try #require(raw.baselineExposure)], Fixtures.numbers(b))) }
+            if let v = e["ColorMatrix1"] {
+                #expect(Fixtures.close(try #require(raw.color.colorMatrix1).entries, Fixtures.numbers(v)))
+            }
+            if let v = e["ColorMatrix2"] {
+                #expect(Fixtures.close(try #require(raw.color.colorMatrix2).entries, Fixtures.numbers(v)))
+            }
+            if let v = e["CalibrationIlluminant1"] as? Int {
+                #expect(raw.color.calibrationIlluminant1?.rawValue == UInt16(v))
+            }
+            if let v = e["CalibrationIlluminant2"] as? Int {
+                #expect(raw.color.calibrationIlluminant2?.rawValue == UInt16(v))
+            }
+            if let v = e["AsShotNeutral"] {
+                #expect(Fixtures.close(try #require(raw.color.asShotNeutral), Fixtures.numbers(v)))
+            }
+            if let b = e["BaselineExposure"] {
+                #expect(Fixtures.close([try #require(raw.baselineExposure)], Fixtures.numbers(b)))
+            }
             if let v = e["ISO"] as? Int { #expect(info.metadata.exif.isoSpeed == v) }
             if let t = e["ExposureTime"] {
-                #expect(Fixtures.close([try #require(info.metadata.exif.exposureTime).doubleValue], Fixtures.numbers(t)))
+                #expect(
+                    Fixtures.close([try #require(info.metadata.exif.exposureTime).doubleValue], Fixtures.numbers(t)))
             }
             if let v = e["FNumber"] {
                 #expect(Fixtures.close([try #require(info.metadata.exif.fNumber).doubleValue], Fixtures.numbers(v)))
@@ -138,7 +154,9 @@ import Testing
         }
     }
 
-    @Test("the ProRAW header is a 3-sample Linear Raw with lossless-JPEG tiles, a linearisation table and a noise profile")
+    @Test(
+        "the ProRAW header is a 3-sample Linear Raw with lossless-JPEG tiles, a linearisation table and a noise profile"
+    )
     func proRAWHeader() throws {
         let info = try ImageFile.info(url: Fixtures.url(Fixtures.metadataOnly[0]))
         let raw = try #require(info.raw)

@@ -3,14 +3,17 @@ import LuxColor
 import LuxPixels
 import LuxTestSupport
 import Testing
+
 @testable import LuxCodecs
 
 /// Raw storage variants other writers use: packed 10/12/14-bit samples, Deflate with predictors, float data,
 /// big-endian files, strips; checked against dcraw where it reads them and against values built by hand.
 @Suite struct DNGStorageTests {
     /// A minimal CFA DNG directory around the given strip.
-    static func dng(width: Int, height: Int, bits: Int, compression: Int, strip: [UInt8], predictor: Int? = nil,
-                    sampleFormat: Int? = nil, bigEndian: Bool = false) -> [UInt8] {
+    static func dng(
+        width: Int, height: Int, bits: Int, compression: Int, strip: [UInt8], predictor: Int? = nil,
+        sampleFormat: Int? = nil, bigEndian: Bool = false
+    ) -> [UInt8] {
         var d = TIFFOutputDirectory()
         d[TIFFTag.newSubfileType] = .longs([0])
         d[TIFFTag.imageWidth] = .longs([UInt32(width)])
@@ -28,10 +31,12 @@ import Testing
         d[TIFFTag.model] = .ascii("Packed")
         d[TIFFTag.dngVersion] = .bytes([1, 4, 0, 0])
         d[TIFFTag.uniqueCameraModel] = .ascii("Lux Packed")
-        d[TIFFTag.colorMatrix1] = .signedRationals(SyntheticRaw.xyzToCamera.entries.map { Rational(Int64($0 * 10000), 10000) })
+        d[TIFFTag.colorMatrix1] = .signedRationals(
+            SyntheticRaw.xyzToCamera.entries.map { Rational(Int64($0 * 10000), 10000) })
         d[TIFFTag.calibrationIlluminant1] = .shorts([21])
         d[TIFFTag.whiteLevel] = .longs([UInt32(min((1 << bits) - 1, 65535))])
-        d.data = TIFFImageData(offsetsTag: TIFFTag.stripOffsets, countsTag: TIFFTag.stripByteCounts, blobs: [.bytes(strip)])
+        d.data = TIFFImageData(
+            offsetsTag: TIFFTag.stripOffsets, countsTag: TIFFTag.stripByteCounts, blobs: [.bytes(strip)])
         return TIFFEncoder.encode(d, bigEndian: bigEndian)
     }
 
@@ -39,7 +44,8 @@ import Testing
     static func pack(_ values: [UInt16], width: Int, bits: Int) -> [UInt8] {
         var out: [UInt8] = []
         for row in stride(from: 0, to: values.count, by: width) {
-            var acc = 0, n = 0
+            var acc = 0
+            var n = 0
             for v in values[row..<(row + width)] {
                 acc = acc << bits | Int(v)
                 n += bits
@@ -91,14 +97,18 @@ import Testing
         #expect(try NetpbmImage(ToolRunner.run("dcraw", ["-D", "-4", "-c", url.path]).stdout).samples == v)
     }
 
-    @Test("Deflate with horizontal differencing (predictors 2 and 34892) decodes to the original values", arguments: [2, 34892])
+    @Test(
+        "Deflate with horizontal differencing (predictors 2 and 34892) decodes to the original values",
+        arguments: [2, 34892])
     func deflateInteger(_ predictor: Int) throws {
         let (w, h) = (24, 6)
         let v = Self.values(width: w, height: h, bits: 16)
         let stride = predictor == 2 ? 1 : 2
         var differenced = v
         for y in 0..<h {
-            for x in Swift.stride(from: w - 1, through: stride, by: -1) { differenced[y * w + x] = v[y * w + x] &- v[y * w + x - stride] }
+            for x in Swift.stride(from: w - 1, through: stride, by: -1) {
+                differenced[y * w + x] = v[y * w + x] &- v[y * w + x - stride]
+            }
         }
         let raw = differenced.flatMap { [UInt8($0 & 255), UInt8($0 >> 8)] }
         let strip = try TIFFDecompression.deflate(raw)
@@ -121,7 +131,9 @@ import Testing
             for i in Swift.stride(from: planes.count - 1, through: 1, by: -1) { planes[i] = planes[i] &- planes[i - 1] }
             rows += planes
         }
-        let bytes = Self.dng(width: w, height: h, bits: 32, compression: 8, strip: try TIFFDecompression.deflate(rows), predictor: 3, sampleFormat: 3)
+        let bytes = Self.dng(
+            width: w, height: h, bits: 32, compression: 8, strip: try TIFFDecompression.deflate(rows), predictor: 3,
+            sampleFormat: 3)
         let file = try DNG.decode(bytes)
         #expect(file.pixels.format == .grayFloat)
         #expect(file.pixels.components(as: Float.self) == v)
@@ -131,7 +143,9 @@ import Testing
     func previews() throws {
         var raw = SyntheticRaw.image(width: 128, height: 96)
         var rendered = PixelBuffer(width: 400, height: 300, format: .rgba8, colorSpace: .sRGB)
-        for y in 0..<300 { for x in 0..<400 { rendered.setPixel(SIMD4(Float(x) / 400, 0.5, Float(y) / 300, 1), x: x, y: y) } }
+        for y in 0..<300 {
+            for x in 0..<400 { rendered.setPixel(SIMD4(Float(x) / 400, 0.5, Float(y) / 300, 1), x: x, y: y) }
+        }
         raw.renderedPreview = rendered
         let bytes = try DNG.encode(raw)
         let back = try #require(try DNG.decode(bytes).rawImage)

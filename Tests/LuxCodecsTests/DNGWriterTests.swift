@@ -3,18 +3,23 @@ import LuxColor
 import LuxPixels
 import LuxTestSupport
 import Testing
+
 @testable import LuxCodecs
 
 /// DNGs written by Lux: read back exactly by Lux, opened by dcraw, LibRaw and darktable, validated by exiftool.
 @Suite struct DNGWriterTests {
     static let compressions: [DNGEncodingOptions.Compression] = [.uncompressed, .losslessJPEG]
 
-    func write(_ raw: RawImage, _ compression: DNGEncodingOptions.Compression, in dir: URL, preview: Bool = false) throws -> URL {
+    func write(_ raw: RawImage, _ compression: DNGEncodingOptions.Compression, in dir: URL, preview: Bool = false)
+        throws -> URL
+    {
         let url = dir.appendingPathComponent("lux-\(compression.rawValue).dng")
         var image = raw
         if preview {
             var rendered = PixelBuffer(width: 320, height: 240, format: .rgba8, colorSpace: .sRGB)
-            for y in 0..<240 { for x in 0..<320 { rendered.setPixel(SIMD4(Float(x) / 320, Float(y) / 240, 0.5, 1), x: x, y: y) } }
+            for y in 0..<240 {
+                for x in 0..<320 { rendered.setPixel(SIMD4(Float(x) / 320, Float(y) / 240, 0.5, 1), x: x, y: y) }
+            }
             image.renderedPreview = rendered
         }
         try ImageFile.write(image, to: url, options: EncodingOptions(dng: DNGEncodingOptions(compression: compression)))
@@ -36,7 +41,9 @@ import Testing
         #expect(back.cfa == raw.cfa)
         #expect(back.color.colorMatrix1 == raw.color.colorMatrix1)
         #expect(back.color.calibrationIlluminant1 == .d65)
-        #expect(Fixtures.close(try #require(back.color.asShotNeutral), try #require(raw.color.asShotNeutral), tolerance: 1e-6))
+        #expect(
+            Fixtures.close(
+                try #require(back.color.asShotNeutral), try #require(raw.color.asShotNeutral), tolerance: 1e-6))
         #expect(back.baselineExposure == 0.5)
         #expect(back.noiseProfile == raw.noiseProfile)
         #expect(back.uniqueCameraModel == "Lux Synthetic Sensor")
@@ -64,10 +71,12 @@ import Testing
     func mean(_ img: NetpbmImage, _ rect: (Int, Int, Int, Int)) -> SIMD3<Double> {
         var s = SIMD3<Double>.zero
         let (x0, y0, w, h) = (rect.0 + rect.2 / 4, rect.1 + rect.3 / 4, rect.2 / 2, rect.3 / 2)
-        for y in y0..<(y0 + h) { for x in x0..<(x0 + w) {
-            let i = (y * img.width + x) * 3
-            s += SIMD3(Double(img.samples[i]), Double(img.samples[i + 1]), Double(img.samples[i + 2]))
-        } }
+        for y in y0..<(y0 + h) {
+            for x in x0..<(x0 + w) {
+                let i = (y * img.width + x) * 3
+                s += SIMD3(Double(img.samples[i]), Double(img.samples[i + 1]), Double(img.samples[i + 2]))
+            }
+        }
         return s / Double(w * h)
     }
 
@@ -78,7 +87,10 @@ import Testing
             let r = chart.first { $0.name == name }!.rect
             return mean(img, (r.0 - offset.0, r.1 - offset.1, r.2, r.3))
         }
-        let n = at("neutral"), r = at("red"), g = at("green"), b = at("blue")
+        let n = at("neutral")
+        let r = at("red")
+        let g = at("green")
+        let b = at("blue")
         let spread = (n.max() - n.min()) / max(n.max(), 1)
         #expect(spread < 0.12, "\(tool): neutral patch \(n) is not neutral")
         #expect(r.x > 1.5 * r.y && r.x > 1.5 * r.z, "\(tool): red patch \(r)")
@@ -120,8 +132,11 @@ import Testing
         let out = dir.appendingPathComponent("dt.ppm")
         let run = try ToolRunner.run(
             "darktable-cli",
-            [url.path, out.path, "--core", "--configdir", dir.appendingPathComponent("dtconf").path, "--library", ":memory:",
-             "--disable-opencl"])
+            [
+                url.path, out.path, "--core", "--configdir", dir.appendingPathComponent("dtconf").path, "--library",
+                ":memory:",
+                "--disable-opencl",
+            ])
         guard FileManager.default.fileExists(atPath: out.path) else {
             Issue.record("darktable-cli failed: \(run.errorText)")
             return
@@ -172,13 +187,14 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         for compression in Self.compressions {
             let url = dir.appendingPathComponent("linear-\(compression.rawValue).dng")
-            try ImageFile.write(rgb, to: url, options: EncodingOptions(dng: DNGEncodingOptions(compression: compression)))
+            try ImageFile.write(
+                rgb, to: url, options: EncodingOptions(dng: DNGEncodingOptions(compression: compression)))
             let back = try #require(try ImageFile.read(url: url).rawImage)
             #expect(back.photometric == .linearRaw && back.samplesPerPixel == 3)
             #expect(back.pixels.components(as: UInt16.self) == rgb.components(as: UInt16.self))
             if Fixtures.hasTool("exiftool") {
                 let verdict = try Fixtures.validate(url.path)
-        #expect(verdict == "OK", "\(verdict)")
+                #expect(verdict == "OK", "\(verdict)")
             }
             if Fixtures.hasTool("dcraw") {
                 let out = try ToolRunner.run("dcraw", ["-4", "-c", url.path])
@@ -202,11 +218,13 @@ import Testing
     func opcodes() throws {
         var raw = SyntheticRaw.image(width: 64, height: 48)
         let gain = GainMap(
-            area: OpcodeArea(top: 0, left: 0, bottom: 48, right: 64, rowPitch: 2, columnPitch: 2), pointsV: 2, pointsH: 3,
+            area: OpcodeArea(top: 0, left: 0, bottom: 48, right: 64, rowPitch: 2, columnPitch: 2), pointsV: 2,
+            pointsH: 3,
             spacingV: 1, spacingH: 0.5, mapPlanes: 1, gains: [1, 1.1, 1.2, 1.3, 1.4, 1.5])
         raw.opcodeList2 = [DNGOpcode(.gainMap(gain))]
         raw.opcodeList3 = [
-            DNGOpcode(.warpRectilinear(WarpRectilinear(planes: [.init(radial: [1, -0.01, 0.002, 0], tangential: [0, 0])]))),
+            DNGOpcode(
+                .warpRectilinear(WarpRectilinear(planes: [.init(radial: [1, -0.01, 0.002, 0], tangential: [0, 0])]))),
             DNGOpcode(.fixVignetteRadial(FixVignetteRadial(coefficients: [0.1, 0.02, 0, 0, 0]))),
             DNGOpcode(.other(id: 6, parameters: [0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 30, 0, 0, 0, 40])),
         ]
@@ -220,7 +238,8 @@ import Testing
             try ImageFile.write(raw, to: url)
             let text = try ToolRunner.run("exiftool", ["-OpcodeList2", "-OpcodeList3", url.path]).text
             #expect(text.contains("GainMap"))
-            #expect(text.contains("WarpRectilinear") && text.contains("FixVignetteRadial") && text.contains("TrimBounds"))
+            #expect(
+                text.contains("WarpRectilinear") && text.contains("FixVignetteRadial") && text.contains("TrimBounds"))
         }
     }
 }
@@ -242,17 +261,21 @@ import Testing
         return (try? ToolRunner.run("python3", ["-c", "import dngpy"]).status) == 0
     }
 
-    @Test("the Adobe DNG SDK reads Lux's DNGs without warnings and gets the same raw values",
-          arguments: DNGWriterTests.compressions)
+    @Test(
+        "the Adobe DNG SDK reads Lux's DNGs without warnings and gets the same raw values",
+        arguments: DNGWriterTests.compressions)
     func sdkReads(_ compression: DNGEncodingOptions.Compression) throws {
         guard Self.available else {
-            print("note: skipping the Adobe DNG SDK check because the dngpy Python package is not installed (pip install dngpy)")
+            print(
+                "note: skipping the Adobe DNG SDK check because the dngpy Python package is not installed (pip install dngpy)"
+            )
             return
         }
         let raw = SyntheticRaw.image()
         let dir = try ToolRunner.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let url = dir.appendingPathComponent("sdk.dng"), out = dir.appendingPathComponent("raw.u16")
+        let url = dir.appendingPathComponent("sdk.dng")
+        let out = dir.appendingPathComponent("raw.u16")
         try ImageFile.write(raw, to: url, options: EncodingOptions(dng: DNGEncodingOptions(compression: compression)))
         let run = try ToolRunner.run("python3", ["-c", Self.script, url.path, out.path])
         #expect(run.status == 0, "\(run.errorText)")

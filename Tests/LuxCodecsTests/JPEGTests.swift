@@ -3,6 +3,7 @@ import LuxColor
 import LuxPixels
 import LuxTestSupport
 import Testing
+
 @testable import LuxCodecs
 
 /// JPEG decoding and encoding, with libjpeg-turbo's own command-line tools and exiftool as oracles.
@@ -34,7 +35,8 @@ import Testing
         #expect(exif.lensModel == e["LensModel"] as? String)
         #expect(exif.flash?.rawValue == (e["Flash"] as? Int).map(UInt16.init))
         #expect(Fixtures.close([try #require(exif.gps?.latitude)], Fixtures.numbers(e["GPSLatitude"]), tolerance: 1e-7))
-        #expect(Fixtures.close([try #require(exif.gps?.longitude)], Fixtures.numbers(e["GPSLongitude"]), tolerance: 1e-7))
+        #expect(
+            Fixtures.close([try #require(exif.gps?.longitude)], Fixtures.numbers(e["GPSLongitude"]), tolerance: 1e-7))
     }
 
     /// Variants made by cjpeg from one picture: subsampling, progressive, grayscale.
@@ -49,7 +51,8 @@ import Testing
         let args = Self.variants.first { $0.0 == name }!.1
         let dir = try ToolRunner.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let src = dir.appendingPathComponent("in.ppm"), jpg = dir.appendingPathComponent("out.jpg")
+        let src = dir.appendingPathComponent("in.ppm")
+        let jpg = dir.appendingPathComponent("out.jpg")
         try TestImages.ppm(TestImages.gradient(width: 131, height: 77)).write(to: src)
         let made = try ToolRunner.run("cjpeg", args + ["-outfile", jpg.path, src.path])
         guard made.status == 0 else {
@@ -70,7 +73,8 @@ import Testing
         guard Fixtures.hasTool("convert") else { return }
         let dir = try ToolRunner.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let src = dir.appendingPathComponent("in.ppm"), jpg = dir.appendingPathComponent("cmyk.jpg")
+        let src = dir.appendingPathComponent("in.ppm")
+        let jpg = dir.appendingPathComponent("cmyk.jpg")
         try TestImages.ppm(TestImages.gradient(width: 32, height: 32)).write(to: src)
         _ = try ToolRunner.run("convert", [src.path, "-colorspace", "CMYK", jpg.path])
         do {
@@ -83,19 +87,22 @@ import Testing
         }
     }
 
-    @Test("encoding with the same settings as cjpeg gives the same pixels; subsampling as requested",
-          arguments: ChromaSubsampling.allCases)
+    @Test(
+        "encoding with the same settings as cjpeg gives the same pixels; subsampling as requested",
+        arguments: ChromaSubsampling.allCases)
     func encodeMatchesCjpeg(_ subsampling: ChromaSubsampling) throws {
         guard Fixtures.hasTool("cjpeg"), Fixtures.hasTool("djpeg") else { return }
         let image = TestImages.gradient(width: 200, height: 150)
         let dir = try ToolRunner.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let ours = dir.appendingPathComponent("ours.jpg"), theirs = dir.appendingPathComponent("theirs.jpg")
+        let ours = dir.appendingPathComponent("ours.jpg")
+        let theirs = dir.appendingPathComponent("theirs.jpg")
         let src = dir.appendingPathComponent("in.ppm")
         try TestImages.ppm(image).write(to: src)
         try ImageFile.write(image, to: ours, options: EncodingOptions(quality: 0.9, chromaSubsampling: subsampling))
         let sample = ["4:4:4": "1x1", "4:2:2": "2x1", "4:2:0": "2x2"][subsampling.rawValue]!
-        _ = try ToolRunner.run("cjpeg", ["-quality", "90", "-optimize", "-sample", sample, "-outfile", theirs.path, src.path])
+        _ = try ToolRunner.run(
+            "cjpeg", ["-quality", "90", "-optimize", "-sample", sample, "-outfile", theirs.path, src.path])
         let a = try NetpbmImage(ToolRunner.run("djpeg", ["-pnm", ours.path]).stdout)
         let b = try NetpbmImage(ToolRunner.run("djpeg", ["-pnm", theirs.path]).stdout)
         #expect(a.samples == b.samples)
@@ -143,11 +150,14 @@ import Testing
         m.exif.lensMake = "Lux"
         m.exif.lensModel = "Lux back camera 4.35mm f/2.8"
         m.exif.lensSpecification = [Rational(435, 100), Rational(435, 100), Rational(28, 10), Rational(28, 10)]
-        m.exif.dateTimeOriginal = EXIFDateTime(year: 2025, month: 2, day: 3, hour: 4, minute: 5, second: 6, subsecond: "789", utcOffsetMinutes: -300)
+        m.exif.dateTimeOriginal = EXIFDateTime(
+            year: 2025, month: 2, day: 3, hour: 4, minute: 5, second: 6, subsecond: "789", utcOffsetMinutes: -300)
         m.exif.dateTime = m.exif.dateTimeOriginal
         m.exif.gps = GPSInfo(latitude: 48.858_37, longitude: -2.294_48, altitude: 35.5)
         m.exif.appleMakerNote = AppleMakerNote(contentIdentifier: "5B4D0C8E-1C2A-4F8E-9A57-0D2C1F3E4B6A")
-        m.xmp = Array("<?xpacket begin='\u{FEFF}' id='W5M0MpCehiHzreSzNTczkc9d'?><x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\"><rdf:Description xmlns:xmp=\"http://ns.adobe.com/xap/1.0/\" xmp:Rating=\"4\"/></rdf:RDF></x:xmpmeta><?xpacket end='w'?>".utf8)
+        m.xmp = Array(
+            "<?xpacket begin='\u{FEFF}' id='W5M0MpCehiHzreSzNTczkc9d'?><x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\"><rdf:Description xmlns:xmp=\"http://ns.adobe.com/xap/1.0/\" xmp:Rating=\"4\"/></rdf:RDF></x:xmpmeta><?xpacket end='w'?>"
+                .utf8)
         let dir = try ToolRunner.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         for format in [ImageFormat.jpeg, .png, .tiff] {
@@ -178,11 +188,17 @@ import Testing
             #expect(e["Rating"] as? Int == 4, "\(format) XMP")
             // exiftool's TIFF rules also ask for GPSProcessingMethod, which Exif makes optional and Lux does not invent.
             let verdict = try Fixtures.validate(url.path)
-            let ok = verdict == "OK" || (format == .tiff && verdict.split(separator: "\n").filter { $0.hasPrefix("Warning") }.allSatisfy { $0.contains("GPSProcessingMethod") })
+            let ok =
+                verdict == "OK"
+                || (format == .tiff
+                    && verdict.split(separator: "\n").filter { $0.hasPrefix("Warning") }.allSatisfy {
+                        $0.contains("GPSProcessingMethod")
+                    })
             #expect(ok, "\(format): \(verdict)")
             // And Lux reads back what it wrote.
             let back = try ImageFile.read(url: url).metadata
-            #expect(back.exif.exposureTime == m.exif.exposureTime && back.exif.dateTimeOriginal == m.exif.dateTimeOriginal)
+            #expect(
+                back.exif.exposureTime == m.exif.exposureTime && back.exif.dateTimeOriginal == m.exif.dateTimeOriginal)
             #expect(back.livePhotoContentIdentifier == "5B4D0C8E-1C2A-4F8E-9A57-0D2C1F3E4B6A")
             #expect(back.xmp == m.xmp)
         }
@@ -217,7 +233,9 @@ import Testing
     func sharing() throws {
         var p3 = PixelBuffer(width: 8, height: 8, format: .rgbaFloat, colorSpace: .displayP3)
         for y in 0..<8 { for x in 0..<8 { p3.setPixel(SIMD4(1, 0, 0, 1), x: x, y: y) } }
-        let shared = try JPEG.decode(JPEG.encode(p3, options: EncodingOptions(quality: 1, chromaSubsampling: .none, optimizesColorForSharing: true)))
+        let shared = try JPEG.decode(
+            JPEG.encode(
+                p3, options: EncodingOptions(quality: 1, chromaSubsampling: .none, optimizesColorForSharing: true)))
         #expect(shared.pixels.colorSpace?.isColorimetricallyEqual(to: .sRGB) == true)
         // P3 red is outside sRGB: it clips to (1, 0, 0) after conversion.
         let v = shared.pixels.pixel(x: 4, y: 4)

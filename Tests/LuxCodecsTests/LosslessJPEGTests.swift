@@ -2,6 +2,7 @@ import Foundation
 import LuxPixels
 import LuxTestSupport
 import Testing
+
 @testable import LuxCodecs
 
 /// A deliberately simple lossless-JPEG encoder written from ITU-T T.81 Annex H for the tests: any predictor,
@@ -20,9 +21,11 @@ struct ReferenceLJ92 {
     static let long = (counts: [UInt8](repeating: 1, count: 16), symbols: (0...15).map(UInt8.init))
 
     func encode(_ rows: [[UInt16]], components nf: Int) -> [UInt8] {
-        let h = rows.count, w = rows[0].count / nf
+        let h = rows.count
+        let w = rows[0].count / nf
         var codes: [Int: (UInt32, Int)] = [:]
-        var code: UInt32 = 0, k = 0
+        var code: UInt32 = 0
+        var k = 0
         for length in 1...16 {
             for _ in 0..<Int(counts[length - 1]) {
                 codes[Int(symbols[k])] = (code, length)
@@ -31,8 +34,10 @@ struct ReferenceLJ92 {
             }
             code <<= 1
         }
-        var out: [UInt8] = [0xFF, 0xD8, 0xFF, 0xC3, 0, UInt8(8 + 3 * nf), UInt8(precision), UInt8(h >> 8), UInt8(h & 255),
-                            UInt8(w >> 8), UInt8(w & 255), UInt8(nf)]
+        var out: [UInt8] = [
+            0xFF, 0xD8, 0xFF, 0xC3, 0, UInt8(8 + 3 * nf), UInt8(precision), UInt8(h >> 8), UInt8(h & 255),
+            UInt8(w >> 8), UInt8(w & 255), UInt8(nf),
+        ]
         for c in 0..<nf { out += [UInt8(c + 1), 0x11, 0] }
         let dhtLength = 2 + 17 + symbols.count
         out += [0xFF, 0xC4, UInt8(dhtLength >> 8), UInt8(dhtLength & 255), 0x00] + counts + symbols
@@ -44,7 +49,9 @@ struct ReferenceLJ92 {
         for c in 0..<nf { out += [UInt8(c + 1), 0x00] }
         out += [UInt8(predictor), 0, 0]
         var bits: [Bool] = []
-        func put(_ v: UInt32, _ n: Int) { for i in stride(from: n - 1, through: 0, by: -1) { bits.append((v >> UInt32(i)) & 1 == 1) } }
+        func put(_ v: UInt32, _ n: Int) {
+            for i in stride(from: n - 1, through: 0, by: -1) { bits.append((v >> UInt32(i)) & 1 == 1) }
+        }
         func flush() {
             while bits.count % 8 != 0 { bits.append(true) }
             for i in stride(from: 0, to: bits.count, by: 8) {
@@ -73,7 +80,9 @@ struct ReferenceLJ92 {
                     } else if x == 0 {
                         pred = Int(rows[y - 1][i])
                     } else {
-                        let a = Int(rows[y][i - nf]), b = Int(rows[y - 1][i]), cc = Int(rows[y - 1][i - nf])
+                        let a = Int(rows[y][i - nf])
+                        let b = Int(rows[y - 1][i])
+                        let cc = Int(rows[y - 1][i - nf])
                         switch predictor {
                         case 1: pred = a
                         case 2: pred = b
@@ -104,7 +113,8 @@ struct ReferenceLJ92 {
 
 @Suite struct LosslessJPEGTests {
     /// Smooth content with noise, some large jumps, and full-range values.
-    static func samples(width: Int, height: Int, components nf: Int, seed: UInt64, maxValue: Int = 65535) -> [[UInt16]] {
+    static func samples(width: Int, height: Int, components nf: Int, seed: UInt64, maxValue: Int = 65535) -> [[UInt16]]
+    {
         var s = seed
         return (0..<height).map { y in
             (0..<(width * nf)).map { i in
@@ -127,19 +137,23 @@ struct ReferenceLJ92 {
         }
     }
 
-    @Test("every predictor, one to four components, decodes what the reference encoder wrote",
-          arguments: Array(1...7), [1, 2, 3, 4])
+    @Test(
+        "every predictor, one to four components, decodes what the reference encoder wrote",
+        arguments: Array(1...7), [1, 2, 3, 4])
     func predictors(_ predictor: Int, _ nf: Int) throws {
         let rows = Self.samples(width: 53, height: 17, components: nf, seed: UInt64(predictor * 10 + nf))
-        let bytes = ReferenceLJ92(predictor: predictor, counts: ReferenceLJ92.flat.counts, symbols: ReferenceLJ92.flat.symbols)
-            .encode(rows, components: nf)
+        let bytes = ReferenceLJ92(
+            predictor: predictor, counts: ReferenceLJ92.flat.counts, symbols: ReferenceLJ92.flat.symbols
+        )
+        .encode(rows, components: nf)
         #expect(try decode(bytes) == rows)
     }
 
     @Test("codes longer than the 11-bit lookahead, and restart markers every 3 rows", arguments: [1, 6])
     func longCodesAndRestarts(_ predictor: Int) throws {
         let rows = Self.samples(width: 40, height: 12, components: 2, seed: 99, maxValue: 32767)
-        var encoder = ReferenceLJ92(predictor: predictor, counts: ReferenceLJ92.long.counts, symbols: ReferenceLJ92.long.symbols)
+        var encoder = ReferenceLJ92(
+            predictor: predictor, counts: ReferenceLJ92.long.counts, symbols: ReferenceLJ92.long.symbols)
         #expect(try decode(encoder.encode(rows, components: 2)) == rows)
         encoder.restartRows = 3
         #expect(try decode(encoder.encode(rows, components: 2)) == rows)
@@ -150,7 +164,8 @@ struct ReferenceLJ92 {
         let rows = Self.samples(width: 64, height: 30, components: nf, seed: 5)
         let flat = rows.flatMap { $0 }
         let bytes = flat.withUnsafeBufferPointer {
-            LosslessJPEGEncoder.encode(samples: $0.baseAddress!, rowStride: 64 * nf, width: 64, height: 30, components: nf, precision: 16)
+            LosslessJPEGEncoder.encode(
+                samples: $0.baseAddress!, rowStride: 64 * nf, width: 64, height: 30, components: nf, precision: 16)
         }
         #expect(try decode(bytes) == rows)
     }
@@ -167,10 +182,13 @@ struct ReferenceLJ92 {
     @Test("dcraw decodes reference-encoded tiles (predictors 1–7) to the same values as Lux", arguments: Array(1...7))
     func dcrawAgrees(_ predictor: Int) throws {
         guard Fixtures.hasTool("dcraw") else { return }
-        let w = 64, h = 32
+        let w = 64
+        let h = 32
         let rows = Self.samples(width: w / 2, height: h, components: 2, seed: UInt64(predictor), maxValue: 16383)
-        let tile = ReferenceLJ92(predictor: predictor, precision: 14, counts: ReferenceLJ92.flat.counts, symbols: ReferenceLJ92.flat.symbols)
-            .encode(rows, components: 2)
+        let tile = ReferenceLJ92(
+            predictor: predictor, precision: 14, counts: ReferenceLJ92.flat.counts, symbols: ReferenceLJ92.flat.symbols
+        )
+        .encode(rows, components: 2)
         var d = TIFFOutputDirectory()
         d[TIFFTag.newSubfileType] = .longs([0])
         d[TIFFTag.imageWidth] = .longs([UInt32(w)])
@@ -187,10 +205,12 @@ struct ReferenceLJ92 {
         d[TIFFTag.model] = .ascii("Test")
         d[TIFFTag.dngVersion] = .bytes([1, 4, 0, 0])
         d[TIFFTag.uniqueCameraModel] = .ascii("Lux Test")
-        d[TIFFTag.colorMatrix1] = .signedRationals(SyntheticRaw.xyzToCamera.entries.map { Rational(Int64($0 * 10000), 10000) })
+        d[TIFFTag.colorMatrix1] = .signedRationals(
+            SyntheticRaw.xyzToCamera.entries.map { Rational(Int64($0 * 10000), 10000) })
         d[TIFFTag.calibrationIlluminant1] = .shorts([21])
         d[TIFFTag.whiteLevel] = .longs([16383])
-        d.data = TIFFImageData(offsetsTag: TIFFTag.tileOffsets, countsTag: TIFFTag.tileByteCounts, blobs: [.bytes(tile)])
+        d.data = TIFFImageData(
+            offsetsTag: TIFFTag.tileOffsets, countsTag: TIFFTag.tileByteCounts, blobs: [.bytes(tile)])
         let bytes = TIFFEncoder.encode(d)
         let ours = try DNG.decode(bytes).pixels.components(as: UInt16.self)
         #expect(ours == rows.flatMap { $0 })

@@ -3,6 +3,7 @@ import LuxColor
 import LuxPixels
 import LuxTestSupport
 import Testing
+
 @testable import LuxCodecs
 
 /// PNG reading and writing, with pngcheck and ImageMagick as oracles, and hand-built files for the colour chunks.
@@ -32,7 +33,8 @@ import Testing
     /// ImageMagick writes each variant; its raw RGBA dump is the oracle.
     static let variants: [(String, [String])] = [
         ("palette", ["-type", "Palette", "-depth", "8"]), ("gray 4-bit", ["-type", "Grayscale", "-depth", "4"]),
-        ("interlaced 16-bit", ["-interlace", "PNG", "-depth", "16"]), ("gray+alpha", ["-type", "GrayscaleAlpha", "-depth", "8"]),
+        ("interlaced 16-bit", ["-interlace", "PNG", "-depth", "16"]),
+        ("gray+alpha", ["-type", "GrayscaleAlpha", "-depth", "8"]),
     ]
 
     @Test("PNGs written by ImageMagick decode to the values ImageMagick reads", arguments: variants.map(\.0))
@@ -41,10 +43,13 @@ import Testing
         let args = Self.variants.first { $0.0 == name }!.1
         let dir = try ToolRunner.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let src = dir.appendingPathComponent("in.ppm"), png = dir.appendingPathComponent("out.png")
+        let src = dir.appendingPathComponent("in.ppm")
+        let png = dir.appendingPathComponent("out.png")
         try TestImages.ppm(TestImages.gradient(width: 40, height: 30)).write(to: src)
         var convertArgs = [src.path] + args
-        if name.contains("alpha") { convertArgs += ["-alpha", "on", "-channel", "A", "-evaluate", "set", "60%", "+channel"] }
+        if name.contains("alpha") {
+            convertArgs += ["-alpha", "on", "-channel", "A", "-evaluate", "set", "60%", "+channel"]
+        }
         _ = try ToolRunner.run("convert", convertArgs + [png.path])
         let file = try ImageFile.read(url: png)
         let dump = try ToolRunner.run("convert", [png.path, "-depth", "16", "rgba:-"]).stdout
@@ -74,7 +79,9 @@ import Testing
             + [UInt8(crc >> 24), UInt8(crc >> 16 & 255), UInt8(crc >> 8 & 255), UInt8(crc & 255)]
     }
 
-    static func be32(_ v: Int) -> [UInt8] { [UInt8(v >> 24 & 255), UInt8(v >> 16 & 255), UInt8(v >> 8 & 255), UInt8(v & 255)] }
+    static func be32(_ v: Int) -> [UInt8] {
+        [UInt8(v >> 24 & 255), UInt8(v >> 16 & 255), UInt8(v >> 8 & 255), UInt8(v & 255)]
+    }
 
     /// A 2×2 RGB PNG with the given ancillary chunks before IDAT.
     static func png(_ chunks: [(String, [UInt8])]) throws -> [UInt8] {
@@ -92,7 +99,8 @@ import Testing
         #expect(linear.pixels.colorSpace?.primaries == RGBPrimaries.rec709)
 
         let gamma18 = try PNG.decode(Self.png([("gAMA", Self.be32(55_556))]))
-        #expect(gamma18.pixels.colorSpace?.transferFunction.isApproximatelyEqual(to: .gamma(1.8), tolerance: 1e-3) == true)
+        #expect(
+            gamma18.pixels.colorSpace?.transferFunction.isApproximatelyEqual(to: .gamma(1.8), tolerance: 1e-3) == true)
 
         // cHRM with Display P3 primaries and D65, gAMA 1/2.2: P3 primaries, gamma-2.2-like curve.
         let p3 = [31270, 32900, 68000, 32000, 26500, 69000, 15000, 6000].flatMap(Self.be32)

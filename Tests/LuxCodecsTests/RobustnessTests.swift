@@ -2,6 +2,7 @@ import Foundation
 import LuxPixels
 import LuxTestSupport
 import Testing
+
 @testable import LuxCodecs
 
 /// Hostile input: truncated and bit-flipped files, absurd headers, and writers that must not leave debris.
@@ -20,10 +21,15 @@ import Testing
 
     /// Every file in the shared test data, plus small files Lux writes in each format.
     static var corpus: [String] {
-        ["livephoto/iphone6s_livephoto_train.jpg", "livephoto/iphone6s_livephoto_train.mov", "raw/kodak_dc50.kdc",
-         "raw/kodak_c330_headerless.raw"] + Fixtures.genuineDNGs + Fixtures.syntheticDNGs + Fixtures.metadataOnly
-            + ["generated.jpg", "generated-progressive.jpg", "generated.png", "generated-16.png", "generated.tiff",
-               "generated-deflate-tiles.tiff", "generated-lj92.dng", "generated-uncompressed.dng", "generated-linear.dng"]
+        [
+            "livephoto/iphone6s_livephoto_train.jpg", "livephoto/iphone6s_livephoto_train.mov", "raw/kodak_dc50.kdc",
+            "raw/kodak_c330_headerless.raw",
+        ] + Fixtures.genuineDNGs + Fixtures.syntheticDNGs + Fixtures.metadataOnly
+            + [
+                "generated.jpg", "generated-progressive.jpg", "generated.png", "generated-16.png", "generated.tiff",
+                "generated-deflate-tiles.tiff", "generated-lj92.dng", "generated-uncompressed.dng",
+                "generated-linear.dng",
+            ]
     }
 
     static func bytes(of name: String) throws -> [UInt8] {
@@ -35,10 +41,13 @@ import Testing
         case "generated-16.png": return try PNG.encode(image.converted(to: .rgba16))
         case "generated.tiff": return try TIFF.encode(image)
         case "generated-deflate-tiles.tiff":
-            return try TIFF.encode(image.converted(to: .rgba16), options: EncodingOptions(tiffCompression: .deflate, tiffTileSize: 32))
+            return try TIFF.encode(
+                image.converted(to: .rgba16), options: EncodingOptions(tiffCompression: .deflate, tiffTileSize: 32))
         case "generated-lj92.dng": return try DNG.encode(SyntheticRaw.image(width: 96, height: 64))
         case "generated-uncompressed.dng":
-            return try DNG.encode(SyntheticRaw.image(width: 96, height: 64), options: EncodingOptions(dng: .init(compression: .uncompressed)))
+            return try DNG.encode(
+                SyntheticRaw.image(width: 96, height: 64),
+                options: EncodingOptions(dng: .init(compression: .uncompressed)))
         case "generated-linear.dng":
             var rgb = image.converted(to: .rgba16)
             rgb.colorSpace = .sRGB
@@ -159,7 +168,9 @@ import Testing
         #expect(throws: CodecError.self) {
             _ = try ImageFile.read(data: bytes, options: DecodingOptions(limits: DecodingLimits(maxPixelCount: 9_999)))
         }
-        #expect(try ImageFile.read(data: bytes, options: DecodingOptions(limits: DecodingLimits(maxPixelCount: 10_000))).pixels.width == 100)
+        #expect(
+            try ImageFile.read(data: bytes, options: DecodingOptions(limits: DecodingLimits(maxPixelCount: 10_000)))
+                .pixels.width == 100)
     }
 
     // MARK: Atomic writes
@@ -175,7 +186,10 @@ import Testing
         #expect(try Data(contentsOf: url) == Data("original".utf8))
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["photo.jpg"])
         // A missing folder fails cleanly too.
-        #expect(throws: CodecError.self) { try ImageFile.write(TestImages.gradient(width: 4, height: 4), to: dir.appendingPathComponent("no/such/dir/x.png")) }
+        #expect(throws: CodecError.self) {
+            try ImageFile.write(
+                TestImages.gradient(width: 4, height: 4), to: dir.appendingPathComponent("no/such/dir/x.png"))
+        }
     }
 
     @Test("a successful write replaces the file in one step")

@@ -1,6 +1,7 @@
 import Foundation
 import LuxTestSupport
 import Testing
+
 @testable import LuxCodecs
 
 /// Paths and helpers shared by the codec tests.
@@ -10,7 +11,8 @@ enum Fixtures {
 
     static let genuineDNGs = ["raw/canon_eos550d_magiclantern_14bit.dng"]
     static let syntheticDNGs = [
-        "raw/derived/synthetic12mp_canon550d_tiled_uncompressed.dng", "raw/derived/synthetic12mp_canon550d_tiled_lj92.dng",
+        "raw/derived/synthetic12mp_canon550d_tiled_uncompressed.dng",
+        "raw/derived/synthetic12mp_canon550d_tiled_lj92.dng",
     ]
     static let metadataOnly = [
         "raw/metadata-only/apple_iphone12pro_proraw_HEADERONLY.dng", "raw/metadata-only/leica_m10_TRUNCATED.dng",

@@ -1,5 +1,6 @@
 import LuxColor
 import LuxPixels
+
 @testable import LuxCodecs
 
 /// A simulated 14-bit RGGB capture of a test chart under D65: a gray ramp, a neutral 18 % patch and red,
@@ -10,8 +11,10 @@ enum SyntheticRaw {
     static let white = 16383.0
 
     /// Patch rectangles in active-area coordinates for a `w × h` frame, and their linear sRGB colours.
-    static func patches(width w: Int, height h: Int) -> [(name: String, rect: (Int, Int, Int, Int), rgb: SIMD3<Double>)] {
-        let pw = w / 5, ph = h / 3
+    static func patches(width w: Int, height h: Int) -> [(name: String, rect: (Int, Int, Int, Int), rgb: SIMD3<Double>)]
+    {
+        let pw = w / 5
+        let ph = h / 3
         return [
             ("neutral", (pw / 4, ph, pw, ph), SIMD3(0.18, 0.18, 0.18)),
             ("red", (pw * 3 / 2, ph, pw, ph), SIMD3(0.6, 0.05, 0.04)),
@@ -33,7 +36,8 @@ enum SyntheticRaw {
     }
 
     static func image(width w: Int = 640, height h: Int = 480, border: Int = 8, seed: UInt64 = 7) -> RawImage {
-        let fw = w + 2 * border, fh = h + 2 * border
+        let fw = w + 2 * border
+        let fh = h + 2 * border
         var samples = [UInt16](repeating: UInt16(black), count: fw * fh)
         let chart = patches(width: w, height: h)
         var state = seed
@@ -56,7 +60,8 @@ enum SyntheticRaw {
             }
         }
         let pixels = PixelBuffer(width: fw, height: fh, format: .bayer14(.rggb), components: samples)
-        var props = RawProperties(width: fw, height: fh, cfa: .rggb, bitsPerSample: 16, blackLevel: BlackLevel(black), whiteLevel: white)
+        var props = RawProperties(
+            width: fw, height: fh, cfa: .rggb, bitsPerSample: 16, blackLevel: BlackLevel(black), whiteLevel: white)
         props.activeArea = RawArea(top: border, left: border, bottom: border + h, right: border + w)
         props.defaultCrop = DefaultCrop(x: 4, y: 4, width: Double(w - 8), height: Double(h - 8))
         props.make = "Lux"

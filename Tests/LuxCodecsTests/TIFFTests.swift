@@ -3,6 +3,7 @@ import LuxColor
 import LuxPixels
 import LuxTestSupport
 import Testing
+
 @testable import LuxCodecs
 
 /// TIFF reading and writing, with libtiff's tools as oracles.
@@ -40,7 +41,9 @@ import Testing
         ("big-endian", ["-B"]), ("one row per strip", ["-r", "1"]),
     ]
 
-    @Test("TIFFs rewritten by tiffcp decode to the same pixels", arguments: tiffcpVariants.map(\.0), [PixelFormat.rgba8, .rgba16, .gray16])
+    @Test(
+        "TIFFs rewritten by tiffcp decode to the same pixels", arguments: tiffcpVariants.map(\.0),
+        [PixelFormat.rgba8, .rgba16, .gray16])
     func rewrittenByTiffcp(_ name: String, _ format: PixelFormat) throws {
         guard Fixtures.hasTool("tiffcp") else { return }
         // tiffcp converts to planar storage for 8-bit samples only.
@@ -49,7 +52,8 @@ import Testing
         let image = TestImages.gradient(width: 101, height: 67, format: format, alpha: format == .rgba8)
         let dir = try ToolRunner.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let src = dir.appendingPathComponent("src.tiff"), dst = dir.appendingPathComponent("dst.tiff")
+        let src = dir.appendingPathComponent("src.tiff")
+        let dst = dir.appendingPathComponent("dst.tiff")
         try ImageFile.write(image, to: src)
         let run = try ToolRunner.run("tiffcp", args + [src.path, dst.path])
         #expect(run.status == 0, "\(run.errorText)")
@@ -57,14 +61,17 @@ import Testing
         #expect(back.pixels.components(as: UInt8.self) == image.components(as: UInt8.self))
     }
 
-    @Test("float TIFFs with the floating-point predictor (tiffcp zip:3) decode exactly", arguments: [PixelFormat.rgbaFloat, .rgbaHalf])
+    @Test(
+        "float TIFFs with the floating-point predictor (tiffcp zip:3) decode exactly",
+        arguments: [PixelFormat.rgbaFloat, .rgbaHalf])
     func floatPredictor(_ format: PixelFormat) throws {
         guard Fixtures.hasTool("tiffcp") else { return }
         var image = TestImages.gradient(width: 50, height: 20, format: format)
         image.colorSpace = .extendedLinearSRGB
         let dir = try ToolRunner.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let src = dir.appendingPathComponent("src.tiff"), dst = dir.appendingPathComponent("dst.tiff")
+        let src = dir.appendingPathComponent("src.tiff")
+        let dst = dir.appendingPathComponent("dst.tiff")
         try ImageFile.write(image, to: src)
         _ = try ToolRunner.run("tiffcp", ["-c", "zip:3", src.path, dst.path])
         let back = try ImageFile.read(url: dst)
@@ -79,7 +86,10 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let src = dir.appendingPathComponent("in.ppm")
         try TestImages.ppm(TestImages.gradient(width: 33, height: 21)).write(to: src)
-        for (name, args) in [("sixteen.tiff", ["-depth", "16"]), ("float.tiff", ["-depth", "32", "-define", "quantum:format=floating-point"])] {
+        for (name, args) in [
+            ("sixteen.tiff", ["-depth", "16"]),
+            ("float.tiff", ["-depth", "32", "-define", "quantum:format=floating-point"]),
+        ] {
             let url = dir.appendingPathComponent(name)
             _ = try ToolRunner.run("convert", [src.path] + args + [url.path])
             let ours = try ImageFile.read(url: url).pixels.converted(to: .rgba16).components(as: UInt16.self)

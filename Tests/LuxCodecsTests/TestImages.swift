@@ -2,6 +2,7 @@ import Foundation
 import LuxColor
 import LuxPixels
 import LuxTestSupport
+
 @testable import LuxCodecs
 
 /// Generated test pictures and small helpers to compare pixels.
@@ -12,7 +13,8 @@ enum TestImages {
         for y in 0..<height {
             for x in 0..<width {
                 let i = (y * width + x) * 4
-                let fx = Float(x) / Float(max(width - 1, 1)), fy = Float(y) / Float(max(height - 1, 1))
+                let fx = Float(x) / Float(max(width - 1, 1))
+                let fy = Float(y) / Float(max(height - 1, 1))
                 rgba[i] = fx
                 rgba[i + 1] = fy
                 rgba[i + 2] = (x / 16 + y / 16) % 2 == 0 ? 0.8 : 0.2
@@ -38,7 +40,9 @@ enum TestImages {
         let rgba = buffer.components(as: UInt8.self)
         var out: [UInt16] = []
         out.reserveCapacity(rgba.count / 4 * 3)
-        for i in stride(from: 0, to: rgba.count, by: 4) { out += [UInt16(rgba[i]), UInt16(rgba[i + 1]), UInt16(rgba[i + 2])] }
+        for i in stride(from: 0, to: rgba.count, by: 4) {
+            out += [UInt16(rgba[i]), UInt16(rgba[i + 1]), UInt16(rgba[i + 2])]
+        }
         return out
     }
 

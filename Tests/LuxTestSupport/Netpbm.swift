@@ -30,7 +30,9 @@ public struct NetpbmImage: Sendable {
             return String(decoding: bytes[start..<p], as: UTF8.self)
         }
         let magic = try token()
-        guard magic == "P5" || magic == "P6", let w = Int(try token()), let h = Int(try token()), let m = Int(try token()) else {
+        guard magic == "P5" || magic == "P6", let w = Int(try token()), let h = Int(try token()),
+            let m = Int(try token())
+        else {
             throw NSError(domain: "Netpbm", code: 2, userInfo: [NSLocalizedDescriptionKey: "not a binary PGM/PPM"])
         }
         p += 1

@@ -34,12 +34,14 @@ public enum ToolRunner {
         _ name: String, _ arguments: [String], environment: [String: String] = [:], currentDirectory: String? = nil
     ) throws -> Output {
         guard let executable = path(name) else {
-            throw NSError(domain: "ToolRunner", code: 1, userInfo: [NSLocalizedDescriptionKey: "\(name) is not installed"])
+            throw NSError(
+                domain: "ToolRunner", code: 1, userInfo: [NSLocalizedDescriptionKey: "\(name) is not installed"])
         }
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("lux-tool-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        let outURL = dir.appendingPathComponent("out"), errURL = dir.appendingPathComponent("err")
+        let outURL = dir.appendingPathComponent("out")
+        let errURL = dir.appendingPathComponent("err")
         FileManager.default.createFile(atPath: outURL.path, contents: nil)
         FileManager.default.createFile(atPath: errURL.path, contents: nil)
         let process = Process()
@@ -49,7 +51,8 @@ public enum ToolRunner {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }
         if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
-        let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
+        let out = try FileHandle(forWritingTo: outURL)
+        let err = try FileHandle(forWritingTo: errURL)
         process.standardOutput = out
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
@@ -58,7 +61,8 @@ public enum ToolRunner {
         try out.close()
         try err.close()
         return Output(
-            status: process.terminationStatus, stdout: try Data(contentsOf: outURL), stderr: try Data(contentsOf: errURL))
+            status: process.terminationStatus, stdout: try Data(contentsOf: outURL),
+            stderr: try Data(contentsOf: errURL))
     }
 
     /// A fresh temporary directory for a test's files.

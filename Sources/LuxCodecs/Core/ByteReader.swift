@@ -44,7 +44,8 @@ struct ByteReader: @unchecked Sendable {
 
     func u64(_ offset: Int, _ what: @autoclosure () -> String) throws(CodecError) -> UInt64 {
         try check(offset, 8, what())
-        let a = UInt64(u32Unchecked(offset)), b = UInt64(u32Unchecked(offset + 4))
+        let a = UInt64(u32Unchecked(offset))
+        let b = UInt64(u32Unchecked(offset + 4))
         return bigEndian ? a << 32 | b : b << 32 | a
     }
 
@@ -113,7 +114,8 @@ struct BigEndianCursor {
     mutating func f32() throws(CodecError) -> Float { Float(bitPattern: try u32()) }
 
     mutating func f64() throws(CodecError) -> Double {
-        let hi = UInt64(try u32()), lo = UInt64(try u32())
+        let hi = UInt64(try u32())
+        let lo = UInt64(try u32())
         return Double(bitPattern: hi << 32 | lo)
     }
 
@@ -140,9 +142,11 @@ struct ByteWriter {
 
     mutating func u16(_ v: UInt16) {
         if bigEndian {
-            bytes.append(UInt8(v >> 8)); bytes.append(UInt8(v & 0xFF))
+            bytes.append(UInt8(v >> 8))
+            bytes.append(UInt8(v & 0xFF))
         } else {
-            bytes.append(UInt8(v & 0xFF)); bytes.append(UInt8(v >> 8))
+            bytes.append(UInt8(v & 0xFF))
+            bytes.append(UInt8(v >> 8))
         }
     }
 
@@ -159,9 +163,11 @@ struct ByteWriter {
     mutating func f64(_ v: Double) {
         let b = v.bitPattern
         if bigEndian {
-            u32(UInt32(b >> 32)); u32(UInt32(b & 0xFFFF_FFFF))
+            u32(UInt32(b >> 32))
+            u32(UInt32(b & 0xFFFF_FFFF))
         } else {
-            u32(UInt32(b & 0xFFFF_FFFF)); u32(UInt32(b >> 32))
+            u32(UInt32(b & 0xFFFF_FFFF))
+            u32(UInt32(b >> 32))
         }
     }
 

@@ -30,25 +30,25 @@ public enum CodecError: Error, Hashable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case let .truncated(what, offset):
+        case .truncated(let what, let offset):
             "truncated file: \(what) at byte \(offset) extends past the end of the data"
-        case let .malformed(what, offset, reason):
+        case .malformed(let what, let offset, let reason):
             "malformed \(what) at byte \(offset): \(reason)"
-        case let .unsupported(what, reason):
+        case .unsupported(let what, let reason):
             "unsupported \(what): \(reason)"
-        case let .limitExceeded(what, value, limit):
+        case .limitExceeded(let what, let value, let limit):
             "\(what) of \(value) exceeds the limit of \(limit) (raise DecodingLimits if the file is trusted)"
-        case let .missingPixelData(what, reason):
+        case .missingPixelData(let what, let reason):
             "no pixel data for \(what): \(reason)"
-        case let .unknownFormat(signature):
+        case .unknownFormat(let signature):
             "unknown file format (first bytes "
                 + signature.prefix(8).map { String($0, radix: 16, uppercase: true) }.joined(separator: " ")
                 + "); LuxCodecs reads JPEG, PNG, TIFF and DNG"
-        case let .library(name, message):
+        case .library(let name, let message):
             "\(name): \(message)"
-        case let .io(path, reason):
+        case .io(let path, let reason):
             "\(path): \(reason)"
-        case let .invalidArgument(message):
+        case .invalidArgument(let message):
             message
         }
     }

@@ -49,7 +49,9 @@ enum FileIO {
         var template = ((directory.isEmpty ? "." : directory) + "/." + name + ".lux-XXXXXX").utf8CString
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else {
-            throw .io(path: path, reason: "cannot create a temporary file in \(directory): " + String(cString: strerror(errno)))
+            throw .io(
+                path: path,
+                reason: "cannot create a temporary file in \(directory): " + String(cString: strerror(errno)))
         }
         let tempPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         var failure: String?

@@ -13,8 +13,11 @@ enum IntegerEncoding {
         var target = options.colorSpace ?? buffer.colorSpace
         if options.optimizesColorForSharing, !gray { target = .sRGB }
         if let t = target, !format.isFloatingPoint { target = ColorProfiles.integerEncodingSpace(for: t) }
-        if let source = buffer.colorSpace, let t = target, !source.isColorimetricallyEqual(to: t) || (source.isExtendedRange && !format.isFloatingPoint) {
-            let working = buffer.format.isFloatingPoint ? buffer : buffer.converted(to: .rgbaFloat, threads: options.threads)
+        if let source = buffer.colorSpace, let t = target,
+            !source.isColorimetricallyEqual(to: t) || (source.isExtendedRange && !format.isFloatingPoint)
+        {
+            let working =
+                buffer.format.isFloatingPoint ? buffer : buffer.converted(to: .rgbaFloat, threads: options.threads)
             do {
                 buffer = try working.matchingColors(to: t, threads: options.threads)
             } catch {

@@ -16,7 +16,9 @@ public struct CFALayout: Hashable, Sendable, Codable, CustomStringConvertible {
     public var layout: Int
 
     /// Creates a layout.
-    public init(repeatRows: Int, repeatColumns: Int, colors: [UInt8], planeColors: [UInt8] = [0, 1, 2], layout: Int = 1) {
+    public init(
+        repeatRows: Int, repeatColumns: Int, colors: [UInt8], planeColors: [UInt8] = [0, 1, 2], layout: Int = 1
+    ) {
         self.repeatRows = repeatRows
         self.repeatColumns = repeatColumns
         self.colors = colors
@@ -84,7 +86,9 @@ public struct BlackLevel: Hashable, Sendable, Codable, CustomStringConvertible {
 
     /// The black level at an active-area position and plane.
     public func value(row: Int, column: Int, plane: Int = 0) -> Double {
-        let rr = max(repeatRows, 1), rc = max(repeatColumns, 1), p = max(planes, 1)
+        let rr = max(repeatRows, 1)
+        let rc = max(repeatColumns, 1)
+        let p = max(planes, 1)
         let i = ((row % rr) * rc + (column % rc)) * p + min(plane, p - 1)
         var v = i < values.count ? values[i] : 0
         if let h = deltaH, column >= 0, column < h.count { v += h[column] }

@@ -35,7 +35,9 @@ public enum DNG {
     ///
     /// - Throws: ``CodecError`` when the directory structure is unreadable or there is no raw image directory.
     public static func properties(_ bytes: [UInt8]) throws(CodecError) -> RawProperties {
-        try withBytes(of: bytes) { raw throws(CodecError) in try DNGReader.properties(DNGStructure(raw), loadingPreviews: false) }
+        try withBytes(of: bytes) { raw throws(CodecError) in
+            try DNGReader.properties(DNGStructure(raw), loadingPreviews: false)
+        }
     }
 
     /// Encodes a raw image as a DNG file (see ``DNGEncodingOptions``).

@@ -26,7 +26,10 @@ public struct DNGOpcode: Hashable, Sendable, Codable {
     }
 
     /// Creates an opcode.
-    public init(_ operation: Operation, dngVersion: UInt32 = 0x0103_0000, isOptional: Bool = true, canSkipForPreview: Bool = false) {
+    public init(
+        _ operation: Operation, dngVersion: UInt32 = 0x0103_0000, isOptional: Bool = true,
+        canSkipForPreview: Bool = false
+    ) {
         self.operation = operation
         self.dngVersion = dngVersion
         self.isOptional = isOptional
@@ -201,12 +204,14 @@ extension DNGOpcode {
                 // A damaged known opcode is kept opaque rather than failing the whole file.
                 op = .other(id: id, parameters: params)
             }
-            out.append(DNGOpcode(op, dngVersion: version, isOptional: flags & 1 != 0, canSkipForPreview: flags & 2 != 0))
+            out.append(
+                DNGOpcode(op, dngVersion: version, isOptional: flags & 1 != 0, canSkipForPreview: flags & 2 != 0))
         }
         return out
     }
 
-    static func parseParameters(id: UInt32, _ p: [UInt8], what: String, baseOffset: Int) throws(CodecError) -> Operation {
+    static func parseParameters(id: UInt32, _ p: [UInt8], what: String, baseOffset: Int) throws(CodecError) -> Operation
+    {
         var c = BigEndianCursor(p, what: what, baseOffset: baseOffset)
         switch id {
         case 1:
@@ -220,31 +225,39 @@ extension DNGOpcode {
                 let kt = [try c.f64(), try c.f64()]
                 planes.append(.init(radial: kr, tangential: kt))
             }
-            let cx = try c.f64(), cy = try c.f64()
+            let cx = try c.f64()
+            let cy = try c.f64()
             return .warpRectilinear(WarpRectilinear(planes: planes, centerX: cx, centerY: cy))
         case 3:
             guard p.count == 56 else { throw .malformed(what: what, offset: baseOffset, reason: "expected 56 bytes") }
             let k = [try c.f64(), try c.f64(), try c.f64(), try c.f64(), try c.f64()]
-            let cx = try c.f64(), cy = try c.f64()
+            let cx = try c.f64()
+            let cy = try c.f64()
             return .fixVignetteRadial(FixVignetteRadial(coefficients: k, centerX: cx, centerY: cy))
         case 9:
             let area = OpcodeArea(
                 top: try c.u32(), left: try c.u32(), bottom: try c.u32(), right: try c.u32(), plane: try c.u32(),
                 planes: try c.u32(), rowPitch: try c.u32(), columnPitch: try c.u32())
-            let pv = try c.u32(), ph = try c.u32()
-            let sv = try c.f64(), sh = try c.f64(), ov = try c.f64(), oh = try c.f64()
+            let pv = try c.u32()
+            let ph = try c.u32()
+            let sv = try c.f64()
+            let sh = try c.f64()
+            let ov = try c.f64()
+            let oh = try c.f64()
             let mp = try c.u32()
             let (cells, o1) = Int(pv).multipliedReportingOverflow(by: Int(ph))
             let (n, o2) = cells.multipliedReportingOverflow(by: Int(mp))
             guard !o1, !o2, pv >= 1, ph >= 1, mp >= 1, n * 4 == c.remaining else {
-                throw .malformed(what: what, offset: baseOffset, reason: "a \(pv)×\(ph)×\(mp) map does not match \(p.count) bytes")
+                throw .malformed(
+                    what: what, offset: baseOffset, reason: "a \(pv)×\(ph)×\(mp) map does not match \(p.count) bytes")
             }
             var gains: [Float] = []
             gains.reserveCapacity(n)
             for _ in 0..<n { gains.append(try c.f32()) }
             return .gainMap(
                 GainMap(
-                    area: area, pointsV: pv, pointsH: ph, spacingV: sv, spacingH: sh, originV: ov, originH: oh, mapPlanes: mp,
+                    area: area, pointsV: pv, pointsH: ph, spacingV: sv, spacingH: sh, originV: ov, originH: oh,
+                    mapPlanes: mp,
                     gains: gains))
         default:
             return .other(id: id, parameters: p)
@@ -268,7 +281,10 @@ extension DNGOpcode {
             w.f64(v.centerX)
             w.f64(v.centerY)
         case .gainMap(let g):
-            for v in [g.area.top, g.area.left, g.area.bottom, g.area.right, g.area.plane, g.area.planes, g.area.rowPitch, g.area.columnPitch] {
+            for v in [
+                g.area.top, g.area.left, g.area.bottom, g.area.right, g.area.plane, g.area.planes, g.area.rowPitch,
+                g.area.columnPitch,
+            ] {
                 w.u32(v)
             }
             w.u32(g.pointsV)

@@ -17,12 +17,14 @@ enum DNGReader {
         }
         let p = s.parser
         let what = "DNG \(s.rawName)"
-        guard let width = try p.integer(rawDir, TIFFTag.imageWidth), let height = try p.integer(rawDir, TIFFTag.imageLength)
+        guard let width = try p.integer(rawDir, TIFFTag.imageWidth),
+            let height = try p.integer(rawDir, TIFFTag.imageLength)
         else {
             throw .malformed(what: "\(what) ImageWidth/ImageLength", offset: rawDir.offset, reason: "missing")
         }
         guard width > 0, height > 0 else {
-            throw .malformed(what: "\(what) ImageWidth/ImageLength", offset: rawDir.offset, reason: "empty image \(width)×\(height)")
+            throw .malformed(
+                what: "\(what) ImageWidth/ImageLength", offset: rawDir.offset, reason: "empty image \(width)×\(height)")
         }
         let photometricCode = try p.integer(rawDir, TIFFTag.photometric) ?? 32803
         let spp = try p.integer(rawDir, TIFFTag.samplesPerPixel) ?? 1
@@ -32,7 +34,9 @@ enum DNGReader {
         let bpsList = try p.integers(rawDir, TIFFTag.bitsPerSample) ?? [1]
         let bps = bpsList.first ?? 1
         guard bpsList.allSatisfy({ $0 == bps }), (1...32).contains(bps) else {
-            throw .malformed(what: "\(what) BitsPerSample", offset: rawDir[TIFFTag.bitsPerSample]?.entryOffset ?? 0, reason: "\(bpsList)")
+            throw .malformed(
+                what: "\(what) BitsPerSample", offset: rawDir[TIFFTag.bitsPerSample]?.entryOffset ?? 0,
+                reason: "\(bpsList)")
         }
         var props = RawProperties(
             width: width, height: height, photometric: photometricCode == 34892 ? .linearRaw : .colorFilterArray,
@@ -65,14 +69,17 @@ enum DNGReader {
         props.uniqueCameraModel = s.string(TIFFTag.uniqueCameraModel)
         props.localizedCameraModel = s.string(TIFFTag.localizedCameraModel)
         props.cameraSerialNumber = s.string(TIFFTag.cameraSerialNumber)
-        use(TIFFTag.dngVersion, TIFFTag.dngBackwardVersion, TIFFTag.uniqueCameraModel, TIFFTag.localizedCameraModel,
+        use(
+            TIFFTag.dngVersion, TIFFTag.dngBackwardVersion, TIFFTag.uniqueCameraModel, TIFFTag.localizedCameraModel,
             TIFFTag.cameraSerialNumber)
 
         // CFA.
         if props.photometric == .colorFilterArray {
             let dims = s.integers(TIFFTag.cfaRepeatPatternDim) ?? [2, 2]
             let colors = s.bytes(TIFFTag.cfaPattern) ?? []
-            guard dims.count == 2, dims[0] >= 1, dims[1] >= 1, dims[0] * dims[1] <= 64, colors.count == dims[0] * dims[1] else {
+            guard dims.count == 2, dims[0] >= 1, dims[1] >= 1, dims[0] * dims[1] <= 64,
+                colors.count == dims[0] * dims[1]
+            else {
                 throw .malformed(
                     what: "\(what) CFARepeatPatternDim/CFAPattern", offset: rawDir.offset,
                     reason: "pattern \(dims) with \(colors.count) colours")
@@ -97,7 +104,8 @@ enum DNGReader {
         let needed = rr * rc * spp
         if blackValues.isEmpty { blackValues = [0] }
         if blackValues.count < needed { blackValues = (0..<needed).map { blackValues[$0 % blackValues.count] } }
-        var black = BlackLevel(repeatRows: rr, repeatColumns: rc, planes: spp, values: Array(blackValues.prefix(needed)))
+        var black = BlackLevel(
+            repeatRows: rr, repeatColumns: rc, planes: spp, values: Array(blackValues.prefix(needed)))
         if let dh = s.doubles(TIFFTag.blackLevelDeltaH), dh.count == active.width { black.deltaH = dh }
         if let dv = s.doubles(TIFFTag.blackLevelDeltaV), dv.count == active.height { black.deltaV = dv }
         props.blackLevel = black
@@ -109,13 +117,16 @@ enum DNGReader {
                 RawArea(top: masked[$0], left: masked[$0 + 1], bottom: masked[$0 + 2], right: masked[$0 + 3])
             }
         }
-        if let o = s.doubles(TIFFTag.defaultCropOrigin), let z = s.doubles(TIFFTag.defaultCropSize), o.count == 2, z.count == 2 {
+        if let o = s.doubles(TIFFTag.defaultCropOrigin), let z = s.doubles(TIFFTag.defaultCropSize), o.count == 2,
+            z.count == 2
+        {
             props.defaultCrop = DefaultCrop(x: o[0], y: o[1], width: z[0], height: z[1])
         }
         if let v = s.doubles(TIFFTag.defaultScale), v.count == 2 { props.defaultScale = v }
         props.bestQualityScale = s.double(TIFFTag.bestQualityScale)
         if let v = s.doubles(TIFFTag.defaultUserCrop), v.count == 4 { props.defaultUserCrop = v }
-        use(TIFFTag.linearizationTable, TIFFTag.activeArea, TIFFTag.blackLevelRepeatDim, TIFFTag.blackLevel,
+        use(
+            TIFFTag.linearizationTable, TIFFTag.activeArea, TIFFTag.blackLevelRepeatDim, TIFFTag.blackLevel,
             TIFFTag.blackLevelDeltaH, TIFFTag.blackLevelDeltaV, TIFFTag.whiteLevel, TIFFTag.maskedAreas,
             TIFFTag.defaultCropOrigin, TIFFTag.defaultCropSize, TIFFTag.defaultScale, TIFFTag.bestQualityScale,
             TIFFTag.defaultUserCrop)
@@ -132,16 +143,23 @@ enum DNGReader {
         color.forwardMatrix2 = matrix(TIFFTag.forwardMatrix2)
         color.cameraCalibration1 = matrix(TIFFTag.cameraCalibration1)
         color.cameraCalibration2 = matrix(TIFFTag.cameraCalibration2)
-        color.calibrationIlluminant1 = s.integers(TIFFTag.calibrationIlluminant1)?.first.map { LightSource(rawValue: UInt16(clamping: $0)) }
-        color.calibrationIlluminant2 = s.integers(TIFFTag.calibrationIlluminant2)?.first.map { LightSource(rawValue: UInt16(clamping: $0)) }
+        color.calibrationIlluminant1 = s.integers(TIFFTag.calibrationIlluminant1)?.first.map {
+            LightSource(rawValue: UInt16(clamping: $0))
+        }
+        color.calibrationIlluminant2 = s.integers(TIFFTag.calibrationIlluminant2)?.first.map {
+            LightSource(rawValue: UInt16(clamping: $0))
+        }
         color.analogBalance = s.doubles(TIFFTag.analogBalance)
         color.asShotNeutral = s.doubles(TIFFTag.asShotNeutral)
-        if let xy = s.doubles(TIFFTag.asShotWhiteXY), xy.count == 2 { color.asShotWhiteXY = Chromaticity(x: xy[0], y: xy[1]) }
+        if let xy = s.doubles(TIFFTag.asShotWhiteXY), xy.count == 2 {
+            color.asShotWhiteXY = Chromaticity(x: xy[0], y: xy[1])
+        }
         color.cameraCalibrationSignature = s.string(TIFFTag.cameraCalibrationSignature)
         color.profileCalibrationSignature = s.string(TIFFTag.profileCalibrationSignature)
         color.profileName = s.string(TIFFTag.profileName)
         props.color = color
-        use(TIFFTag.colorMatrix1, TIFFTag.colorMatrix2, TIFFTag.forwardMatrix1, TIFFTag.forwardMatrix2,
+        use(
+            TIFFTag.colorMatrix1, TIFFTag.colorMatrix2, TIFFTag.forwardMatrix1, TIFFTag.forwardMatrix2,
             TIFFTag.cameraCalibration1, TIFFTag.cameraCalibration2, TIFFTag.calibrationIlluminant1,
             TIFFTag.calibrationIlluminant2, TIFFTag.analogBalance, TIFFTag.asShotNeutral, TIFFTag.asShotWhiteXY,
             TIFFTag.cameraCalibrationSignature, TIFFTag.profileCalibrationSignature, TIFFTag.profileName)
@@ -155,9 +173,12 @@ enum DNGReader {
         props.shadowScale = s.double(TIFFTag.shadowScale)
         if let n = s.doubles(TIFFTag.noiseProfile), n.count >= 2, n.count % 2 == 0 {
             props.noiseProfile = NoiseProfile(
-                planes: stride(from: 0, to: n.count, by: 2).map { NoiseProfile.Coefficients(scale: n[$0], offset: n[$0 + 1]) })
+                planes: stride(from: 0, to: n.count, by: 2).map {
+                    NoiseProfile.Coefficients(scale: n[$0], offset: n[$0 + 1])
+                })
         }
-        use(TIFFTag.baselineExposure, TIFFTag.baselineNoise, TIFFTag.baselineSharpness, TIFFTag.linearResponseLimit,
+        use(
+            TIFFTag.baselineExposure, TIFFTag.baselineNoise, TIFFTag.baselineSharpness, TIFFTag.linearResponseLimit,
             TIFFTag.bayerGreenSplit, TIFFTag.antiAliasStrength, TIFFTag.chromaBlurRadius, TIFFTag.shadowScale,
             TIFFTag.noiseProfile)
 
@@ -209,20 +230,26 @@ enum DNGReader {
             let subfile = ((try? p.integer(d, TIFFTag.newSubfileType)) ?? nil) ?? 0
             let photometric = ((try? p.integer(d, TIFFTag.photometric)) ?? nil) ?? -1
             let compression = ((try? p.integer(d, TIFFTag.compression)) ?? nil) ?? 1
-            guard let w = (try? p.integer(d, TIFFTag.imageWidth)) ?? nil, let h = (try? p.integer(d, TIFFTag.imageLength)) ?? nil,
+            guard let w = (try? p.integer(d, TIFFTag.imageWidth)) ?? nil,
+                let h = (try? p.integer(d, TIFFTag.imageLength)) ?? nil,
                 w > 0, h > 0
             else { continue }
             let isPreviewType = subfile & 1 == 1 || (s.raw != nil && subfile == 0 && [1, 2, 6].contains(photometric))
             guard isPreviewType, [1, 2, 6].contains(photometric) else { continue }
             let spp = ((try? p.integer(d, TIFFTag.samplesPerPixel)) ?? nil) ?? 1
             let bps = ((try? p.integers(d, TIFFTag.bitsPerSample)) ?? nil)?.first ?? 8
-            let offsets = ((try? p.integers(d, TIFFTag.stripOffsets)) ?? nil) ?? ((try? p.integers(d, TIFFTag.tileOffsets)) ?? nil) ?? []
-            let counts = ((try? p.integers(d, TIFFTag.stripByteCounts)) ?? nil) ?? ((try? p.integers(d, TIFFTag.tileByteCounts)) ?? nil) ?? []
+            let offsets =
+                ((try? p.integers(d, TIFFTag.stripOffsets)) ?? nil)
+                ?? ((try? p.integers(d, TIFFTag.tileOffsets)) ?? nil) ?? []
+            let counts =
+                ((try? p.integers(d, TIFFTag.stripByteCounts)) ?? nil)
+                ?? ((try? p.integers(d, TIFFTag.tileByteCounts)) ?? nil) ?? []
             guard offsets.count == counts.count, !offsets.isEmpty else { continue }
             let encoding: EmbeddedPreview.Encoding =
                 compression == 7 || compression == 6 ? .jpeg : (compression == 1 && bps == 8 ? .uncompressed : .other)
             var preview = EmbeddedPreview(
-                width: w, height: h, encoding: encoding, newSubfileType: subfile, samplesPerPixel: spp, bitsPerSample: bps,
+                width: w, height: h, encoding: encoding, newSubfileType: subfile, samplesPerPixel: spp,
+                bitsPerSample: bps,
                 previewColorSpace: ((try? p.integer(d, TIFFTag.previewColorSpace)) ?? nil) ?? nil,
                 byteRanges: zip(offsets, counts).map { EmbeddedPreview.ByteRange(offset: $0, length: $1) }, data: nil)
             if loadingData { preview.data = load(preview, from: p.reader) }
@@ -256,7 +283,9 @@ enum DNGReader {
     // MARK: Pixels
 
     /// Decodes the raw image into a buffer (`.bayer16`, `.gray16`, `.rgba16`, `.grayFloat` or `.rgbaFloat`).
-    static func decodePixels(_ s: DNGStructure, _ props: RawProperties, options: DecodingOptions) throws(CodecError) -> PixelBuffer {
+    static func decodePixels(_ s: DNGStructure, _ props: RawProperties, options: DecodingOptions) throws(CodecError)
+        -> PixelBuffer
+    {
         guard let rawDir = s.raw else { throw .missingPixelData(what: "DNG", reason: "no raw image directory") }
         let what = "DNG \(s.rawName)"
         let spp = props.samplesPerPixel
@@ -265,12 +294,16 @@ enum DNGReader {
             format = spp == 1 ? .grayFloat : .rgbaFloat
         } else {
             guard props.bitsPerSample <= 16 else {
-                throw .unsupported(what: "\(what) with \(props.bitsPerSample)-bit integer samples", reason: "up to 16 bits are supported")
+                throw .unsupported(
+                    what: "\(what) with \(props.bitsPerSample)-bit integer samples",
+                    reason: "up to 16 bits are supported")
             }
             if spp == 1 {
                 format = props.storedCFAPattern.map { .bayer16($0) } ?? .gray16
             } else {
-                guard spp != 2 else { throw .unsupported(what: "\(what) with 2 samples per pixel", reason: "expected 1, 3 or 4") }
+                guard spp != 2 else {
+                    throw .unsupported(what: "\(what) with 2 samples per pixel", reason: "expected 1, 3 or 4")
+                }
                 format = .rgba16
             }
         }
@@ -302,10 +335,12 @@ enum DNGReader {
                     let rows = layout.storedRows(i)
                     let data = try reader.view(layout.offsets[i], layout.counts[i], "\(what) chunk \(i)")
                     let samples = try TIFFChunkDecoder.decode(
-                        data, width: layout.chunkWidth, rows: rows, format: chunkFormat, what: "\(what) \(layout.isTiled ? "tile" : "strip") \(i)",
+                        data, width: layout.chunkWidth, rows: rows, format: chunkFormat,
+                        what: "\(what) \(layout.isTiled ? "tile" : "strip") \(i)",
                         offset: layout.offsets[i])
-                    place(samples, region: region, chunkWidth: layout.chunkWidth, chunkSPP: chunkFormat.samplesPerPixel,
-                          planar: planar, into: plane, outputSPP: samplesPerPixelOut, fileSPP: spp)
+                    place(
+                        samples, region: region, chunkWidth: layout.chunkWidth, chunkSPP: chunkFormat.samplesPerPixel,
+                        planar: planar, into: plane, outputSPP: samplesPerPixelOut, fileSPP: spp)
                 } catch {
                     failure.record(error)
                 }
@@ -319,7 +354,8 @@ enum DNGReader {
 
     /// Copies a decoded chunk into the output plane, expanding 3-sample pixels into RGBA.
     static func place(
-        _ samples: ChunkSamples, region: (x: Int, y: Int, width: Int, height: Int, plane: Int), chunkWidth: Int, chunkSPP: Int,
+        _ samples: ChunkSamples, region: (x: Int, y: Int, width: Int, height: Int, plane: Int), chunkWidth: Int,
+        chunkSPP: Int,
         planar: Bool, into out: MutableRawPlane, outputSPP: Int, fileSPP: Int
     ) {
         let rowSamples = chunkWidth * chunkSPP
@@ -346,7 +382,9 @@ enum DNGReader {
                     let d = out.row(region.y + r, as: Float.self)
                     let srow = src + r * rowSamples
                     for x in 0..<region.width {
-                        for c in 0..<chunkSPP { d[(region.x + x) * outputSPP + (planar ? region.plane : c)] = srow[x * chunkSPP + c] }
+                        for c in 0..<chunkSPP {
+                            d[(region.x + x) * outputSPP + (planar ? region.plane : c)] = srow[x * chunkSPP + c]
+                        }
                     }
                 }
             case .u8:
@@ -377,7 +415,8 @@ enum DNGReader {
             let header = try JPEGHeader(data)
             try JPEG.checkDecodable(header)
             guard header.width >= region.width, header.height >= region.height else {
-                throw .malformed(what: "\(what) tile \(i)", offset: layout.offsets[i], reason: "JPEG tile smaller than the tile")
+                throw .malformed(
+                    what: "\(what) tile \(i)", offset: layout.offsets[i], reason: "JPEG tile smaller than the tile")
             }
             let gray = header.componentCount == 1
             var tile = PixelBuffer(width: header.width, height: header.height, format: gray ? .gray8 : .rgba8)
@@ -388,7 +427,9 @@ enum DNGReader {
                     let d = plane.row(region.y + r, as: UInt16.self)
                     let channels = format.channelCount == 1 ? 1 : 4
                     for x in 0..<region.width {
-                        for c in 0..<channels { d[(region.x + x) * channels + c] = UInt16(s[x * (gray ? 1 : 4) + (gray ? 0 : c)]) }
+                        for c in 0..<channels {
+                            d[(region.x + x) * channels + c] = UInt16(s[x * (gray ? 1 : 4) + (gray ? 0 : c)])
+                        }
                     }
                 }
             }

@@ -31,7 +31,8 @@ struct DNGStructure {
             if dir.nextOffset != 0, let n = chainIndex {
                 children.append(("IFD\(n + 1)", dir.nextOffset, n + 1))
             }
-            for (childName, offset, index) in children where !visited.contains(offset) && found.count < Self.maxDirectories {
+            for (childName, offset, index) in children
+            where !visited.contains(offset) && found.count < Self.maxDirectories {
                 visited.insert(offset)
                 guard let child = try? p.directory(at: offset, name: childName) else { continue }
                 found.append((childName, child))

@@ -28,7 +28,8 @@ enum DNGWriter {
             rawIFD[TIFFTag.compression] = .shorts([1])
             rawIFD[TIFFTag.rowsPerStrip] = .longs([UInt32(pixels.height)])
             rawIFD.data = TIFFImageData(
-                offsetsTag: TIFFTag.stripOffsets, countsTag: TIFFTag.stripByteCounts, blobs: [uncompressedStrip(pixels, spp: spp)])
+                offsetsTag: TIFFTag.stripOffsets, countsTag: TIFFTag.stripByteCounts,
+                blobs: [uncompressedStrip(pixels, spp: spp)])
         case .losslessJPEG:
             let tile = dng.tileSize
             guard tile >= 16, tile % 16 == 0, tile <= 4096 else {
@@ -37,8 +38,10 @@ enum DNGWriter {
             rawIFD[TIFFTag.compression] = .shorts([7])
             rawIFD[TIFFTag.tileWidth] = .longs([UInt32(tile)])
             rawIFD[TIFFTag.tileLength] = .longs([UInt32(tile)])
-            let tiles = losslessTiles(pixels, spp: spp, isCFA: photometric == .colorFilterArray, tile: tile, threads: options.threads)
-            rawIFD.data = TIFFImageData(offsetsTag: TIFFTag.tileOffsets, countsTag: TIFFTag.tileByteCounts, blobs: tiles.map { .bytes($0) })
+            let tiles = losslessTiles(
+                pixels, spp: spp, isCFA: photometric == .colorFilterArray, tile: tile, threads: options.threads)
+            rawIFD.data = TIFFImageData(
+                offsetsTag: TIFFTag.tileOffsets, countsTag: TIFFTag.tileByteCounts, blobs: tiles.map { .bytes($0) })
         }
         if photometric == .colorFilterArray, let cfa = props.cfa {
             rawIFD[TIFFTag.cfaRepeatPatternDim] = .shorts([UInt16(cfa.repeatRows), UInt16(cfa.repeatColumns)])
@@ -54,9 +57,15 @@ enum DNGWriter {
         if let n = props.noiseProfile, !n.planes.isEmpty {
             rawIFD[TIFFTag.noiseProfile] = .doubles(n.planes.flatMap { [$0.scale, $0.offset] })
         }
-        if !props.opcodeList1.isEmpty { rawIFD[TIFFTag.opcodeList1] = .undefined(DNGOpcode.encodeList(props.opcodeList1)) }
-        if !props.opcodeList2.isEmpty { rawIFD[TIFFTag.opcodeList2] = .undefined(DNGOpcode.encodeList(props.opcodeList2)) }
-        if !props.opcodeList3.isEmpty { rawIFD[TIFFTag.opcodeList3] = .undefined(DNGOpcode.encodeList(props.opcodeList3)) }
+        if !props.opcodeList1.isEmpty {
+            rawIFD[TIFFTag.opcodeList1] = .undefined(DNGOpcode.encodeList(props.opcodeList1))
+        }
+        if !props.opcodeList2.isEmpty {
+            rawIFD[TIFFTag.opcodeList2] = .undefined(DNGOpcode.encodeList(props.opcodeList2))
+        }
+        if !props.opcodeList3.isEmpty {
+            rawIFD[TIFFTag.opcodeList3] = .undefined(DNGOpcode.encodeList(props.opcodeList3))
+        }
 
         // IFD0: thumbnail + camera-wide tags.
         var ifd0 = TIFFOutputDirectory()
@@ -73,7 +82,8 @@ enum DNGWriter {
             ifd0[TIFFTag.planarConfiguration] = .shorts([1])
             ifd0[TIFFTag.rowsPerStrip] = .longs([UInt32(thumbnail.height)])
             ifd0.data = TIFFImageData(
-                offsetsTag: TIFFTag.stripOffsets, countsTag: TIFFTag.stripByteCounts, blobs: [.bytes(rgbBytes(thumbnail))])
+                offsetsTag: TIFFTag.stripOffsets, countsTag: TIFFTag.stripByteCounts,
+                blobs: [.bytes(rgbBytes(thumbnail))])
             ifd0[TIFFTag.previewColorSpace] = .longs([2])
         }
         if let preview = raw.renderedPreview {
@@ -106,7 +116,8 @@ enum DNGWriter {
                 return (px, .linearRaw, 1)
             }
             guard raw.properties.cfa != nil || px.format.cfaPattern != nil else {
-                throw .invalidArgument("a 16-bit gray buffer needs a CFA layout in RawProperties.cfa to be written as DNG")
+                throw .invalidArgument(
+                    "a 16-bit gray buffer needs a CFA layout in RawProperties.cfa to be written as DNG")
             }
             return (px, .colorFilterArray, 1)
         case .rgba16:
@@ -115,7 +126,8 @@ enum DNGWriter {
             return (px.converted(to: .rgba16), .linearRaw, 3)
         default:
             throw .invalidArgument(
-                "DNG raw data must be a Bayer mosaic (.bayer14/.bayer16), 16-bit gray with a CFA layout, or RGBA for a linear DNG; got \(px.format)")
+                "DNG raw data must be a Bayer mosaic (.bayer14/.bayer16), 16-bit gray with a CFA layout, or RGBA for a linear DNG; got \(px.format)"
+            )
         }
     }
 
@@ -132,17 +144,22 @@ enum DNGWriter {
             }
             guard p.color.colorMatrix1 != nil else {
                 throw .invalidArgument(
-                    "a CFA DNG needs ColorMatrix1 (XYZ → camera); readers such as the Adobe DNG SDK and darktable refuse files without it")
+                    "a CFA DNG needs ColorMatrix1 (XYZ → camera); readers such as the Adobe DNG SDK and darktable refuse files without it"
+                )
             }
         }
-        if let i1 = p.color.calibrationIlluminant1, let i2 = p.color.calibrationIlluminant2, p.color.colorMatrix2 != nil, i1 == i2 {
+        if let i1 = p.color.calibrationIlluminant1, let i2 = p.color.calibrationIlluminant2,
+            p.color.colorMatrix2 != nil, i1 == i2
+        {
             throw .invalidArgument("CalibrationIlluminant1 and 2 must differ (both are \(i1))")
         }
         if let crop = p.defaultCrop {
-            guard crop.x >= 0, crop.y >= 0, crop.x + crop.width <= Double(a.width), crop.y + crop.height <= Double(a.height),
+            guard crop.x >= 0, crop.y >= 0, crop.x + crop.width <= Double(a.width),
+                crop.y + crop.height <= Double(a.height),
                 crop.width > 0, crop.height > 0
             else {
-                throw .invalidArgument("the default crop \(crop) must lie inside the \(a.width)×\(a.height) active area")
+                throw .invalidArgument(
+                    "the default crop \(crop) must lie inside the \(a.width)×\(a.height) active area")
             }
         }
         guard p.whiteLevel.allSatisfy({ $0 > p.blackLevel.maximum }) else {
@@ -152,7 +169,8 @@ enum DNGWriter {
 
     /// One strip of 16-bit little-endian samples, written straight into the output.
     static func uncompressedStrip(_ pixels: PixelBuffer, spp: Int) -> TIFFBlob {
-        let w = pixels.width, h = pixels.height
+        let w = pixels.width
+        let h = pixels.height
         let rowBytes = w * spp * 2
         return .fill(count: rowBytes * h) { out in
             pixels.withUnsafePlane { plane in
@@ -185,8 +203,10 @@ enum DNGWriter {
             let scratch = UnsafeMutablePointer<UInt16>.allocate(capacity: tile * tile * spp)
             defer { scratch.deallocate() }
             for i in range {
-                let x0 = (i % across) * tile, y0 = (i / across) * tile
-                let w = min(tile, pixels.width - x0), h = min(tile, pixels.height - y0)
+                let x0 = (i % across) * tile
+                let y0 = (i / across) * tile
+                let w = min(tile, pixels.width - x0)
+                let h = min(tile, pixels.height - y0)
                 // Copy the tile; padding repeats the sample two columns/rows back, so the CFA phase and
                 // the prediction stay the same and the padding costs almost nothing to code.
                 pixels.withUnsafePlane { plane in
@@ -211,7 +231,8 @@ enum DNGWriter {
                 results.store(
                     i,
                     LosslessJPEGEncoder.encode(
-                        samples: scratch, rowStride: tile * spp, width: frameWidth, height: tile, components: components,
+                        samples: scratch, rowStride: tile * spp, width: frameWidth, height: tile,
+                        components: components,
                         precision: 16))
             }
         }
@@ -220,7 +241,9 @@ enum DNGWriter {
 
     // MARK: Tags
 
-    static func unsignedRational(_ v: Double) -> Rational { Rational(approximating: max(v, 0), maxDenominator: 1_000_000, signed: false) }
+    static func unsignedRational(_ v: Double) -> Rational {
+        Rational(approximating: max(v, 0), maxDenominator: 1_000_000, signed: false)
+    }
     static func signedRational(_ v: Double) -> Rational { Rational(approximating: v, maxDenominator: 1_000_000) }
 
     static func writeLevels(_ p: RawProperties, into d: inout TIFFOutputDirectory) {
@@ -241,7 +264,8 @@ enum DNGWriter {
             d[TIFFTag.activeArea] = .longs([a.top, a.left, a.bottom, a.right].map { UInt32($0) })
         }
         if !p.maskedAreas.isEmpty {
-            d[TIFFTag.maskedAreas] = .longs(p.maskedAreas.flatMap { [$0.top, $0.left, $0.bottom, $0.right] }.map { UInt32(max(0, $0)) })
+            d[TIFFTag.maskedAreas] = .longs(
+                p.maskedAreas.flatMap { [$0.top, $0.left, $0.bottom, $0.right] }.map { UInt32(max(0, $0)) })
         }
         d[TIFFTag.defaultScale] = .rationals((p.defaultScale ?? [1, 1]).map(unsignedRational))
         if let c = p.defaultCrop {
@@ -282,7 +306,9 @@ enum DNGWriter {
         if c.colorMatrix1 != nil {
             d[TIFFTag.calibrationIlluminant1] = .shorts([(c.calibrationIlluminant1 ?? .d65).rawValue])
         }
-        if c.colorMatrix2 != nil, let i2 = c.calibrationIlluminant2 { d[TIFFTag.calibrationIlluminant2] = .shorts([i2.rawValue]) }
+        if c.colorMatrix2 != nil, let i2 = c.calibrationIlluminant2 {
+            d[TIFFTag.calibrationIlluminant2] = .shorts([i2.rawValue])
+        }
         if let v = c.analogBalance { d[TIFFTag.analogBalance] = .rationals(v.map(unsignedRational)) }
         if let v = c.asShotNeutral {
             d[TIFFTag.asShotNeutral] = .rationals(v.map(unsignedRational))
@@ -323,7 +349,8 @@ enum DNGWriter {
         src = src.converted(to: .rgba8)
         let factor = max(1, (max(src.width, src.height) + longSide - 1) / longSide)
         if factor == 1 { return src }
-        let w = max(1, src.width / factor), h = max(1, src.height / factor)
+        let w = max(1, src.width / factor)
+        let h = max(1, src.height / factor)
         var out = PixelBuffer(width: w, height: h, format: .rgba8, colorSpace: .sRGB)
         let dst = out.unsafeSharedMutablePlane()
         src.withUnsafePlane { s in
@@ -362,7 +389,8 @@ enum DNGWriter {
 
     /// A full-size baseline JPEG preview in its own SubIFD (NewSubFileType 1, YCbCr).
     static func largePreview(_ preview: PixelBuffer, quality: Double) throws(CodecError) -> TIFFOutputDirectory {
-        var options = EncodingOptions(quality: quality, chromaSubsampling: .both, colorSpace: .sRGB, embedsColorProfile: false)
+        var options = EncodingOptions(
+            quality: quality, chromaSubsampling: .both, colorSpace: .sRGB, embedsColorProfile: false)
         options.optimizesHuffmanTables = true
         let jpeg = try JPEG.encode(preview, options: options)
         var d = TIFFOutputDirectory()
@@ -383,7 +411,8 @@ enum DNGWriter {
         ])
         d[TIFFTag.previewColorSpace] = .longs([2])
         d[TIFFTag.previewApplicationName] = .ascii("Lux")
-        d.data = TIFFImageData(offsetsTag: TIFFTag.stripOffsets, countsTag: TIFFTag.stripByteCounts, blobs: [.bytes(jpeg)])
+        d.data = TIFFImageData(
+            offsetsTag: TIFFTag.stripOffsets, countsTag: TIFFTag.stripByteCounts, blobs: [.bytes(jpeg)])
         return d
     }
 }

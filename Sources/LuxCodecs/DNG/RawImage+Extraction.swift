@@ -7,7 +7,8 @@ extension RawImage {
     /// - Throws: ``CodecError/invalidArgument(_:)`` for Linear Raw or floating-point data.
     public func sensorValues() throws(CodecError) -> PixelBuffer {
         guard properties.samplesPerPixel == 1, pixels.format.componentType == .uint16 else {
-            throw .invalidArgument("sensor values can be extracted from single-sample (CFA or monochrome) raw data only")
+            throw .invalidArgument(
+                "sensor values can be extracted from single-sample (CFA or monochrome) raw data only")
         }
         let area = properties.activeArea
         var out = PixelBuffer(width: area.width, height: area.height, format: .gray16)
@@ -45,17 +46,22 @@ extension EmbeddedPreview {
     ///   ``CodecError/unsupported(what:reason:)`` for encodings other than JPEG and 8-bit uncompressed.
     public func image() throws(CodecError) -> PixelBuffer {
         guard let data else {
-            throw .missingPixelData(what: "preview \(width)×\(height)", reason: "its data was not loaded (read the whole file)")
+            throw .missingPixelData(
+                what: "preview \(width)×\(height)", reason: "its data was not loaded (read the whole file)")
         }
         switch encoding {
         case .jpeg:
             return try JPEG.decode(data).pixels
         case .uncompressed:
-            guard bitsPerSample == 8, samplesPerPixel == 3 || samplesPerPixel == 1, data.count >= width * height * samplesPerPixel else {
+            guard bitsPerSample == 8, samplesPerPixel == 3 || samplesPerPixel == 1,
+                data.count >= width * height * samplesPerPixel
+            else {
                 throw .missingPixelData(what: "preview \(width)×\(height)", reason: "\(data.count) bytes are too few")
             }
             let gray = samplesPerPixel == 1
-            var out = PixelBuffer(width: width, height: height, format: gray ? .gray8 : .rgba8, colorSpace: gray ? .genericGrayGamma2_2 : .sRGB)
+            var out = PixelBuffer(
+                width: width, height: height, format: gray ? .gray8 : .rgba8,
+                colorSpace: gray ? .genericGrayGamma2_2 : .sRGB)
             let dst = out.unsafeSharedMutablePlane()
             for y in 0..<height {
                 let d = dst.row(y, as: UInt8.self)
@@ -71,7 +77,8 @@ extension EmbeddedPreview {
             withExtendedLifetime(out) {}
             return out
         case .other:
-            throw .unsupported(what: "preview encoding", reason: "only JPEG and 8-bit uncompressed previews are decoded")
+            throw .unsupported(
+                what: "preview encoding", reason: "only JPEG and 8-bit uncompressed previews are decoded")
         }
     }
 }

@@ -101,7 +101,9 @@ public struct RawProperties: Hashable, Sendable, Codable {
         width: Int, height: Int, cfa: CFAPattern, bitsPerSample: Int = 16, blackLevel: BlackLevel = BlackLevel(0),
         whiteLevel: Double? = nil
     ) {
-        self.init(width: width, height: height, photometric: .colorFilterArray, samplesPerPixel: 1, bitsPerSample: bitsPerSample)
+        self.init(
+            width: width, height: height, photometric: .colorFilterArray, samplesPerPixel: 1,
+            bitsPerSample: bitsPerSample)
         self.cfa = CFALayout(cfa)
         self.blackLevel = blackLevel
         if let whiteLevel { self.whiteLevel = [whiteLevel] }
@@ -198,8 +200,9 @@ public struct RawStorage: Hashable, Sendable, Codable, CustomStringConvertible {
         default: name = "compression \(compression)"
         }
         let layout =
-            if let w = tileWidth, let h = tileLength { "\(chunkCount) tile\(chunkCount == 1 ? "" : "s") of \(w)×\(h)" }
-            else { "\(chunkCount) strip\(chunkCount == 1 ? "" : "s")" }
+            if let w = tileWidth, let h = tileLength {
+                "\(chunkCount) tile\(chunkCount == 1 ? "" : "s") of \(w)×\(h)"
+            } else { "\(chunkCount) strip\(chunkCount == 1 ? "" : "s")" }
         return "\(name), \(layout)"
     }
 }

@@ -16,7 +16,8 @@ enum RawThumbnail {
         var factor = max(1, (max(area.width, area.height) + longSide - 1) / longSide)
         let isCFA = p.photometric == .colorFilterArray
         if isCFA { factor = max(2, factor + factor % 2) }
-        let tw = max(1, area.width / factor), th = max(1, area.height / factor)
+        let tw = max(1, area.width / factor)
+        let th = max(1, area.height / factor)
         let camToSRGB = cameraToSRGB(p)
         let exposure = Float(exp2(p.baselineExposure ?? 0))
         var out = PixelBuffer(width: tw, height: th, format: .rgba8, colorSpace: .sRGB)
@@ -34,10 +35,12 @@ enum RawThumbnail {
                         let rowPointer = src.row(y, as: UInt16.self)
                         for bx in 0..<factor {
                             let x = area.left + tx * factor + bx
-                            let ay = y - area.top, ax = x - area.left
+                            let ay = y - area.top
+                            let ax = x - area.left
                             if isCFA {
                                 let cfa = p.cfa!
-                                let colour = Int(cfa.colors[(ay % cfa.repeatRows) * cfa.repeatColumns + ax % cfa.repeatColumns])
+                                let colour = Int(
+                                    cfa.colors[(ay % cfa.repeatRows) * cfa.repeatColumns + ax % cfa.repeatColumns])
                                 guard colour < 3 else { continue }
                                 let black = Float(p.blackLevel.value(row: ay, column: ax))
                                 let v = (Float(rowPointer[x]) - black) / max(white[0] - black, 1)
@@ -76,7 +79,8 @@ enum RawThumbnail {
 
     /// Rows of the white-balanced camera → linear sRGB matrix (each row sums to 1, so a neutral stays neutral).
     static func cameraToSRGB(_ p: RawProperties) -> [SIMD3<Float>] {
-        let neutral = p.color.asShotNeutral.flatMap { $0.count >= 3 ? SIMD3($0[0], $0[1], $0[2]) : nil } ?? SIMD3(1, 1, 1)
+        let neutral =
+            p.color.asShotNeutral.flatMap { $0.count >= 3 ? SIMD3($0[0], $0[1], $0[2]) : nil } ?? SIMD3(1, 1, 1)
         let useSecond = p.color.calibrationIlluminant2 == .d65 && p.color.colorMatrix2 != nil
         let cm = useSecond ? p.color.colorMatrix2 : (p.color.colorMatrix1 ?? p.color.colorMatrix2)
         var m: Matrix3x3

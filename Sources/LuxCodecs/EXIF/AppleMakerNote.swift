@@ -44,7 +44,9 @@ public struct AppleMakerNote: Hashable, Sendable, Codable {
                 if let v = try? parser.value(entry) { fields[tag] = v }
             }
             var note = AppleMakerNote(contentIdentifier: nil, version: 0, otherFields: [:])
-            if case .ascii(let s)? = fields.removeValue(forKey: Self.contentIdentifierTag) { note.contentIdentifier = s }
+            if case .ascii(let s)? = fields.removeValue(forKey: Self.contentIdentifierTag) {
+                note.contentIdentifier = s
+            }
             if let v = fields.removeValue(forKey: 1)?.integers?.first { note.version = Int32(clamping: v) }
             note.otherFields = fields
             return note

@@ -58,7 +58,8 @@ extension EXIF {
             }
             if let s = str(d, EXIFTag.dateTimeOriginal) {
                 dateTimeOriginal = EXIFDateTime(
-                    exifString: s, subsecond: str(d, EXIFTag.subSecTimeOriginal), offset: str(d, EXIFTag.offsetTimeOriginal))
+                    exifString: s, subsecond: str(d, EXIFTag.subSecTimeOriginal),
+                    offset: str(d, EXIFTag.offsetTimeOriginal))
             }
             if let s = str(d, EXIFTag.dateTimeDigitized) {
                 dateTimeDigitized = EXIFDateTime(

@@ -10,7 +10,8 @@ extension EXIF {
         if let v = copyright { f[TIFFTag.copyright] = .ascii(v) }
         if let v = dateTime { f[TIFFTag.dateTime] = .ascii(v.exifString) }
         if includingOrientation, let v = orientation { f[TIFFTag.orientation] = .shorts([v.rawValue]) }
-        for field in additionalFields where field.directory == .primary
+        for field in additionalFields
+        where field.directory == .primary
             && !EXIFTag.structuralPrimaryTags.contains(field.tag) && f[field.tag] == nil
         {
             f[field.tag] = field.value
@@ -81,7 +82,8 @@ extension EXIF {
         if let v = lensMake { d[EXIFTag.lensMake] = .ascii(v) }
         if let v = lensModel { d[EXIFTag.lensModel] = .ascii(v) }
         if let v = lensSerialNumber { d[EXIFTag.lensSerialNumber] = .ascii(v) }
-        for field in additionalFields where field.directory == .exif && d[field.tag] == nil
+        for field in additionalFields
+        where field.directory == .exif && d[field.tag] == nil
             && field.tag != TIFFTag.interopIFD
         {
             d[field.tag] = field.value
@@ -122,10 +124,13 @@ extension EXIF {
             }
             if let alt = g.altitude {
                 d[EXIFTag.gpsAltitudeRef] = .bytes([alt < 0 ? 1 : 0])
-                d[EXIFTag.gpsAltitude] = .rationals([Rational(approximating: abs(alt), maxDenominator: 1000, signed: false)])
+                d[EXIFTag.gpsAltitude] = .rationals([
+                    Rational(approximating: abs(alt), maxDenominator: 1000, signed: false)
+                ])
             }
             if let t = g.timeStamp {
-                let h = (t / 3600).rounded(.down), m = ((t - h * 3600) / 60).rounded(.down)
+                let h = (t / 3600).rounded(.down)
+                let m = ((t - h * 3600) / 60).rounded(.down)
                 let s = t - h * 3600 - m * 60
                 d[EXIFTag.gpsTimeStamp] = .rationals([
                     Rational(Int64(h), 1), Rational(Int64(m), 1), Rational(Int64((s * 1000).rounded()), 1000),
@@ -134,7 +139,8 @@ extension EXIF {
             if let v = g.dateStamp { d[EXIFTag.gpsDateStamp] = .ascii(v) }
             if let v = g.imageDirection {
                 d[EXIFTag.gpsImgDirectionRef] = .ascii(g.imageDirectionReference ?? "T")
-                d[EXIFTag.gpsImgDirection] = .rationals([Rational(approximating: v, maxDenominator: 100, signed: false)])
+                d[EXIFTag.gpsImgDirection] = .rationals([Rational(approximating: v, maxDenominator: 100, signed: false)]
+                )
             }
         }
         for field in extra where d[field.tag] == nil { d[field.tag] = field.value }

@@ -8,7 +8,10 @@ public struct Flash: RawRepresentable, Hashable, Sendable, Codable, CustomString
 
     /// The flash mode (bits 3–4).
     public enum Mode: UInt16, Hashable, Sendable, Codable {
-        case unknown = 0, alwaysOn = 1, alwaysOff = 2, auto = 3
+        case unknown = 0
+        case alwaysOn = 1
+        case alwaysOff = 2
+        case auto = 3
     }
 
     /// Creates a value from its parts.
@@ -165,7 +168,8 @@ public struct EXIFDateTime: Hashable, Sendable, Codable, CustomStringConvertible
     public var offsetString: String? {
         guard let m = utcOffsetMinutes else { return nil }
         let a = abs(m)
-        let h = a / 60, mm = a % 60
+        let h = a / 60
+        let mm = a % 60
         return (m < 0 ? "-" : "+") + (h < 10 ? "0" : "") + String(h) + ":" + (mm < 10 ? "0" : "") + String(mm)
     }
 

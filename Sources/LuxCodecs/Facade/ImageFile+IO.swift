@@ -80,8 +80,10 @@ extension ImageFile {
             if let s = h.chromaSubsampling { storage += " \(s.rawValue)" }
             if h.isCMYK { storage += " (CMYK, not decodable)" }
             return ImageInfo(
-                format: .jpeg, width: h.width, height: h.height, pixelFormat: gray ? .gray8 : .rgba8, bitsPerSample: h.precision,
-                samplesPerPixel: h.componentCount, hasAlpha: false, colorSpace: JPEG.colorSpace(icc: h.iccProfile, exif: m.exif, gray: gray),
+                format: .jpeg, width: h.width, height: h.height, pixelFormat: gray ? .gray8 : .rgba8,
+                bitsPerSample: h.precision,
+                samplesPerPixel: h.componentCount, hasAlpha: false,
+                colorSpace: JPEG.colorSpace(icc: h.iccProfile, exif: m.exif, gray: gray),
                 storage: storage, metadata: m, raw: nil)
         case .png:
             let h = try PNGHeader(raw)
@@ -94,9 +96,11 @@ extension ImageFile {
             let samples = [0: 1, 2: 3, 3: 1, 4: 2, 6: 4][h.colorType] ?? 1
             return ImageInfo(
                 format: .png, width: h.width, height: h.height,
-                pixelFormat: gray ? (sixteen ? .gray16 : .gray8) : (sixteen ? .rgba16 : .rgba8), bitsPerSample: h.bitDepth,
+                pixelFormat: gray ? (sixteen ? .gray16 : .gray8) : (sixteen ? .rgba16 : .rgba8),
+                bitsPerSample: h.bitDepth,
                 samplesPerPixel: samples, hasAlpha: h.hasAlpha, colorSpace: PNG.colorSpace(h),
-                storage: "PNG colour type \(h.colorType)" + (h.isInterlaced ? ", interlaced" : ""), metadata: m, raw: nil)
+                storage: "PNG colour type \(h.colorType)" + (h.isInterlaced ? ", interlaced" : ""), metadata: m,
+                raw: nil)
         case .tiff:
             let p = try TIFFParser(raw)
             let d = try p.directory(at: p.firstDirectoryOffset, name: "IFD0")
@@ -112,8 +116,10 @@ extension ImageFile {
             let name = [1: "uncompressed", 5: "LZW", 8: "Deflate", 32946: "Deflate", 32773: "PackBits"][l.compression]
             return ImageInfo(
                 format: .tiff, width: l.width, height: l.height, pixelFormat: l.output, bitsPerSample: l.bitsPerSample,
-                samplesPerPixel: l.samplesPerPixel, hasAlpha: l.alphaIndex != nil, colorSpace: TIFF.colorSpace(icc: m.iccProfile, layout: l),
-                storage: (name ?? "compression \(l.compression)") + ", " + storage.description.split(separator: ",").dropFirst().joined(separator: ",").trimming(" "),
+                samplesPerPixel: l.samplesPerPixel, hasAlpha: l.alphaIndex != nil,
+                colorSpace: TIFF.colorSpace(icc: m.iccProfile, layout: l),
+                storage: (name ?? "compression \(l.compression)") + ", "
+                    + storage.description.split(separator: ",").dropFirst().joined(separator: ",").trimming(" "),
                 metadata: m, raw: nil)
         case .dng:
             let s = try DNGStructure(raw)
@@ -123,8 +129,10 @@ extension ImageFile {
                 ? (props.samplesPerPixel == 1 ? .grayFloat : .rgbaFloat)
                 : (props.samplesPerPixel == 1 ? (props.storedCFAPattern.map { .bayer16($0) } ?? .gray16) : .rgba16)
             return ImageInfo(
-                format: .dng, width: props.width, height: props.height, pixelFormat: format, bitsPerSample: props.bitsPerSample,
-                samplesPerPixel: props.samplesPerPixel, hasAlpha: false, colorSpace: nil, storage: props.storage.description,
+                format: .dng, width: props.width, height: props.height, pixelFormat: format,
+                bitsPerSample: props.bitsPerSample,
+                samplesPerPixel: props.samplesPerPixel, hasAlpha: false, colorSpace: nil,
+                storage: props.storage.description,
                 metadata: ImageMetadata(exif: props.exif, xmp: props.xmp), raw: props)
         }
     }
@@ -134,7 +142,9 @@ extension ImageFile {
     /// Encodes this image in `format` (default: ``format``).
     ///
     /// - Throws: ``CodecError/invalidArgument(_:)`` when the pixels cannot be written in that format.
-    public func encoded(as format: ImageFormat? = nil, options: EncodingOptions = .default) throws(CodecError) -> [UInt8] {
+    public func encoded(as format: ImageFormat? = nil, options: EncodingOptions = .default) throws(CodecError)
+        -> [UInt8]
+    {
         switch format ?? self.format {
         case .jpeg: return try JPEG.encode(pixels, metadata: metadata, options: options)
         case .png: return try PNG.encode(pixels, metadata: metadata, options: options)
@@ -168,7 +178,8 @@ extension ImageFile {
         options: EncodingOptions = .default
     ) throws(CodecError) {
         let chosen = format ?? ImageFormat(fileExtension: url.pathExtension) ?? .png
-        try write(ImageFile(pixels: pixels, metadata: metadata, format: chosen), to: url, format: chosen, options: options)
+        try write(
+            ImageFile(pixels: pixels, metadata: metadata, format: chosen), to: url, format: chosen, options: options)
     }
 
     /// Writes raw sensor data as a DNG; see ``write(_:to:format:options:)``.
@@ -193,7 +204,8 @@ extension RawImage {
             }
         }
         let samples = linear.converted(to: .rgba16)
-        var props = RawProperties(width: pixels.width, height: pixels.height, photometric: .linearRaw, samplesPerPixel: 3, bitsPerSample: 16)
+        var props = RawProperties(
+            width: pixels.width, height: pixels.height, photometric: .linearRaw, samplesPerPixel: 3, bitsPerSample: 16)
         // DNG's ColorMatrix maps XYZ (illuminant white at Y = 1) to camera space; here camera space is the
         // linear RGB of the image, whose white is the space's white point.
         let adapt = ChromaticAdaptation.bradford(from: WhitePoint.d65, to: space.whitePoint)

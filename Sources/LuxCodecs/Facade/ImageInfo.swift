@@ -27,5 +27,7 @@ public struct ImageInfo: Sendable {
     public var raw: RawProperties?
 
     /// The description of the embedded ICC profile, when there is one.
-    public var iccProfileDescription: String? { metadata.iccProfile.flatMap { ColorProfiles.description(ofProfile: $0) } }
+    public var iccProfileDescription: String? {
+        metadata.iccProfile.flatMap { ColorProfiles.description(ofProfile: $0) }
+    }
 }

@@ -7,7 +7,8 @@ extension PixelBuffer {
     /// - Complexity: O(width × height).
     public func applying(_ orientation: Orientation) -> PixelBuffer {
         guard orientation != .up, planeCount == 1 else { return self }
-        let w = width, h = height
+        let w = width
+        let h = height
         let (ow, oh) = orientation.swapsDimensions ? (h, w) : (w, h)
         var out = PixelBuffer(width: ow, height: oh, format: format, colorSpace: colorSpace, metadata: metadata)
         out.isPremultiplied = isPremultiplied

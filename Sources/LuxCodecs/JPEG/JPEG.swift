@@ -25,7 +25,8 @@ public enum JPEG {
         let header = try JPEGHeader(raw)
         try checkDecodable(header)
         let gray = header.componentCount == 1
-        try options.limits.check(width: header.width, height: header.height, bytesPerPixel: gray ? 1 : 4, what: "JPEG image")
+        try options.limits.check(
+            width: header.width, height: header.height, bytesPerPixel: gray ? 1 : 4, what: "JPEG image")
         var pixels = PixelBuffer(width: header.width, height: header.height, format: gray ? .gray8 : .rgba8)
         try decodePixels(raw, into: &pixels, gray: gray)
         var metadata = ImageMetadata()
@@ -41,7 +42,8 @@ public enum JPEG {
     static func checkDecodable(_ header: JPEGHeader) throws(CodecError) {
         switch header.process {
         case .lossless:
-            throw .unsupported(what: "lossless JPEG (SOF3) image", reason: "only DNG tiles use lossless JPEG in LuxCodecs")
+            throw .unsupported(
+                what: "lossless JPEG (SOF3) image", reason: "only DNG tiles use lossless JPEG in LuxCodecs")
         case .hierarchical:
             throw .unsupported(what: "hierarchical JPEG", reason: "libjpeg-turbo does not decode hierarchical JPEG")
         default: break
@@ -50,14 +52,18 @@ public enum JPEG {
             throw .unsupported(what: "\(header.precision)-bit JPEG", reason: "only 8-bit samples are supported")
         }
         if header.isCMYK {
-            throw .unsupported(what: "CMYK JPEG", reason: "CMYK and YCCK JPEGs are print separations; convert them to RGB first")
+            throw .unsupported(
+                what: "CMYK JPEG", reason: "CMYK and YCCK JPEGs are print separations; convert them to RGB first")
         }
         guard header.componentCount == 1 || header.componentCount == 3 else {
-            throw .unsupported(what: "JPEG with \(header.componentCount) components", reason: "expected 1 (gray) or 3 (colour)")
+            throw .unsupported(
+                what: "JPEG with \(header.componentCount) components", reason: "expected 1 (gray) or 3 (colour)")
         }
     }
 
-    static func decodePixels(_ raw: UnsafeRawBufferPointer, into pixels: inout PixelBuffer, gray: Bool) throws(CodecError) {
+    static func decodePixels(_ raw: UnsafeRawBufferPointer, into pixels: inout PixelBuffer, gray: Bool)
+        throws(CodecError)
+    {
         var message = [CChar](repeating: 0, count: 512)
         let (w, h) = (pixels.width, pixels.height)
         let status = pixels.withUnsafeMutablePlane { plane in
@@ -109,11 +115,13 @@ public enum JPEG {
         var exif = metadata.exif
         if !exif.isEmpty || metadata.exif.orientation != nil {
             exif = exif.completedForImage(
-                width: pixels.width, height: pixels.height, isWideGamut: !(space?.isColorimetricallyEqual(to: .sRGB) ?? true),
+                width: pixels.width, height: pixels.height,
+                isWideGamut: !(space?.isColorimetricallyEqual(to: .sRGB) ?? true),
                 isYCbCr: !isGray)
             let payload = JPEGHeader.exifSignature + exif.tiffBytes(bigEndian: true)
             guard payload.count <= 65533 else {
-                throw .invalidArgument("the Exif block is \(payload.count) bytes; a JPEG APP1 segment holds at most 65533")
+                throw .invalidArgument(
+                    "the Exif block is \(payload.count) bytes; a JPEG APP1 segment holds at most 65533")
             }
             markers.append((0xE1, payload))
         }
@@ -127,14 +135,18 @@ public enum JPEG {
         var icc: [UInt8]?
         if options.embedsColorProfile, let space {
             icc = ColorProfiles.profile(for: space)
-            if icc == nil, let original = metadata.iccProfile, options.colorSpace == nil, !options.optimizesColorForSharing {
+            if icc == nil, let original = metadata.iccProfile, options.colorSpace == nil,
+                !options.optimizesColorForSharing
+            {
                 icc = original
             }
         }
         if let icc {
             let chunk = 65519
             let total = (icc.count + chunk - 1) / chunk
-            guard total <= 255 else { throw .invalidArgument("the ICC profile is too large for JPEG (\(icc.count) bytes)") }
+            guard total <= 255 else {
+                throw .invalidArgument("the ICC profile is too large for JPEG (\(icc.count) bytes)")
+            }
             for i in 0..<total {
                 let part = icc[(i * chunk)..<min(icc.count, (i + 1) * chunk)]
                 markers.append((0xE2, JPEGHeader.iccSignature + [UInt8(i + 1), UInt8(total)] + part))
@@ -151,14 +163,20 @@ public enum JPEG {
         var target = options.colorSpace ?? buffer.colorSpace
         if options.optimizesColorForSharing, !gray { target = .sRGB }
         if let t = target { target = ColorProfiles.integerEncodingSpace(for: t) }
-        if let source = buffer.colorSpace, let t = target, !source.isColorimetricallyEqual(to: t) || source.isExtendedRange {
+        if let source = buffer.colorSpace, let t = target,
+            !source.isColorimetricallyEqual(to: t) || source.isExtendedRange
+        {
             if gray {
                 // Gray stays gray: only the tone curve can differ.
-                if source.model == .gray, t.model == .gray, !source.transferFunction.isApproximatelyEqual(to: t.transferFunction) {
+                if source.model == .gray, t.model == .gray,
+                    !source.transferFunction.isApproximatelyEqual(to: t.transferFunction)
+                {
                     buffer = try match(buffer.converted(to: .rgbaFloat), to: t).converted(to: .gray8)
                 }
             } else {
-                let working = buffer.format == .rgba8 ? buffer : buffer.converted(to: buffer.format.isFloatingPoint ? buffer.format : .rgbaFloat)
+                let working =
+                    buffer.format == .rgba8
+                    ? buffer : buffer.converted(to: buffer.format.isFloatingPoint ? buffer.format : .rgbaFloat)
                 buffer = try match(working, to: t)
             }
         }
@@ -176,7 +194,8 @@ public enum JPEG {
         }
     }
 
-    static func compress(_ buffer: PixelBuffer, markers: [(Int32, [UInt8])], options: EncodingOptions) throws(CodecError)
+    static func compress(_ buffer: PixelBuffer, markers: [(Int32, [UInt8])], options: EncodingOptions)
+        throws(CodecError)
         -> [UInt8]
     {
         let gray = buffer.format == .gray8

@@ -40,7 +40,9 @@ public struct JPEGHeader: Hashable, Sendable {
     /// The chroma subsampling of a three-component image, when it is one of the usual ones.
     public var chromaSubsampling: ChromaSubsampling? {
         guard componentCount == 3, sampling.count == 3 else { return nil }
-        let y = sampling[0], cb = sampling[1], cr = sampling[2]
+        let y = sampling[0]
+        let cb = sampling[1]
+        let cr = sampling[2]
         guard cb == cr, cb.horizontal > 0, cb.vertical > 0 else { return nil }
         switch (y.horizontal / cb.horizontal, y.vertical / cb.vertical) {
         case (1, 1): return ChromaSubsampling.none
@@ -66,12 +68,16 @@ public struct JPEGHeader: Hashable, Sendable {
     }
 
     init(_ bytes: UnsafeRawBufferPointer) throws(CodecError) {
-        var width = 0, height = 0, precision = 0, comps = 0
+        var width = 0
+        var height = 0
+        var precision = 0
+        var comps = 0
         var sampling: [Sampling] = []
         var process: Process?
         var adobe: Int?
         var jfif = false
-        var exif: [UInt8]?, xmp: [UInt8]?
+        var exif: [UInt8]?
+        var xmp: [UInt8]?
         var iccChunks: [Int: [UInt8]] = [:]
         var iccTotal = 0
         let end = try JPEGSegments.scan(bytes, what: "JPEG") { segment throws(CodecError) in
@@ -82,7 +88,8 @@ public struct JPEGHeader: Hashable, Sendable {
             switch marker {
             case 0xC0...0xCF where marker != 0xC4 && marker != 0xC8 && marker != 0xCC:
                 guard process == nil else {
-                    throw .malformed(what: "JPEG SOF marker", offset: markerOffset, reason: "more than one frame header")
+                    throw .malformed(
+                        what: "JPEG SOF marker", offset: markerOffset, reason: "more than one frame header")
                 }
                 guard payloadLength >= 6 else {
                     throw .malformed(what: "JPEG SOF marker", offset: markerOffset, reason: "segment too short")
@@ -118,7 +125,8 @@ public struct JPEGHeader: Hashable, Sendable {
                 }
             case 0xE2:
                 if payloadLength > 14, Array(payload[0..<12]) == Self.iccSignature {
-                    let seq = Int(payload[12]), total = Int(payload[13])
+                    let seq = Int(payload[12])
+                    let total = Int(payload[13])
                     if seq >= 1, total >= 1, seq <= total, iccTotal == 0 || iccTotal == total, iccChunks[seq] == nil {
                         iccTotal = total
                         iccChunks[seq] = Array(payload[14...])

@@ -16,7 +16,9 @@ struct HuffmanDecodingTable: Sendable {
 
     /// Builds a table from the DHT counts (16 entries) and symbols.
     init(counts: [UInt8], symbols: [UInt8], what: String, offset: Int) throws(CodecError) {
-        guard counts.count == 16 else { throw .malformed(what: what, offset: offset, reason: "a Huffman table needs 16 counts") }
+        guard counts.count == 16 else {
+            throw .malformed(what: what, offset: offset, reason: "a Huffman table needs 16 counts")
+        }
         let total = counts.reduce(0) { $0 + Int($1) }
         guard total == symbols.count, total > 0, total <= 256 else {
             throw .malformed(what: what, offset: offset, reason: "\(total) codes for \(symbols.count) symbols")
@@ -47,7 +49,8 @@ struct HuffmanDecodingTable: Sendable {
                                 // The extra bits are the next `ssss` bits after the code.
                                 let extra = (index >> (Self.lookaheadBits - length - ssss)) & ((1 << ssss) - 1)
                                 let diff = Self.extend(Int32(extra), ssss)
-                                entry = UInt32(length + ssss) | 1 << 5 | UInt32(ssss) << 8
+                                entry =
+                                    UInt32(length + ssss) | 1 << 5 | UInt32(ssss) << 8
                                     | UInt32(UInt16(bitPattern: Int16(truncatingIfNeeded: diff))) << 16
                             }
                             lookahead[index] = entry

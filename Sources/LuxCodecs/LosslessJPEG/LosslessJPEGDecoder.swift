@@ -12,7 +12,8 @@ enum LosslessJPEGDecoder {
     ///   - row: called once per frame row with its index and the samples (valid during the call).
     /// - Throws: ``CodecError`` for malformed headers, invalid Huffman codes and data that ends early.
     static func decode(
-        _ bytes: UnsafeRawBufferPointer, header h: LosslessJPEGHeader, legacyCategory16: Bool = false, rowLimit: Int? = nil,
+        _ bytes: UnsafeRawBufferPointer, header h: LosslessJPEGHeader, legacyCategory16: Bool = false,
+        rowLimit: Int? = nil,
         what: String,
         row sink: (Int, UnsafeMutablePointer<UInt16>) throws(CodecError) -> Void
     ) throws(CodecError) {
@@ -20,10 +21,14 @@ enum LosslessJPEGDecoder {
         let w = h.width
         let rowSamples = w * nf
         if h.restartInterval > 0, h.restartInterval % w != 0 {
-            throw .unsupported(what: "\(what) restart interval \(h.restartInterval)", reason: "restart intervals must cover whole rows")
+            throw .unsupported(
+                what: "\(what) restart interval \(h.restartInterval)", reason: "restart intervals must cover whole rows"
+            )
         }
         // All lookahead tables side by side; per-component base offsets.
-        let lut = h.tables.flatMap { $0?.lookahead ?? Array(repeating: 0, count: 1 << HuffmanDecodingTable.lookaheadBits) }
+        let lut = h.tables.flatMap {
+            $0?.lookahead ?? Array(repeating: 0, count: 1 << HuffmanDecodingTable.lookaheadBits)
+        }
         let slow = h.tables
         var scratch = [UInt16](repeating: 0, count: 2 * rowSamples)
         var reader = JPEGBitReader(bytes, start: h.dataOffset)
@@ -34,14 +39,17 @@ enum LosslessJPEGDecoder {
         try lut.withUnsafeBufferPointer { lutBuffer throws(CodecError) in
             try scratch.withUnsafeMutableBufferPointer { rows throws(CodecError) in
                 var state = DecodeState(
-                    lut: lutBuffer.baseAddress!, slow: slow, tableOffsets: h.components.map { $0.table << HuffmanDecodingTable.lookaheadBits },
+                    lut: lutBuffer.baseAddress!, slow: slow,
+                    tableOffsets: h.components.map { $0.table << HuffmanDecodingTable.lookaheadBits },
                     legacy16: legacyCategory16)
                 var prev = rows.baseAddress!
                 var cur = rows.baseAddress! + rowSamples
                 for y in 0..<min(h.height, rowLimit ?? h.height) {
                     var first = y == 0
                     if y > 0, y % rowsPerRestart == 0 {
-                        guard reader.restart() else { throw .truncated(what: "\(what) restart marker before row \(y)", offset: reader.position) }
+                        guard reader.restart() else {
+                            throw .truncated(what: "\(what) restart marker before row \(y)", offset: reader.position)
+                        }
                         first = true
                     }
                     switch h.predictor {
@@ -54,10 +62,13 @@ enum LosslessJPEGDecoder {
                     default: state.decodeRow(&reader, cur, prev, w, nf, first, initial, Predictor7.self)
                     }
                     if state.badCode {
-                        throw .malformed(what: "\(what) entropy-coded data", offset: reader.position, reason: "invalid Huffman code in row \(y)")
+                        throw .malformed(
+                            what: "\(what) entropy-coded data", offset: reader.position,
+                            reason: "invalid Huffman code in row \(y)")
                     }
                     if reader.ranPastData {
-                        throw .truncated(what: "\(what) entropy-coded data (row \(y) of \(h.height))", offset: reader.position)
+                        throw .truncated(
+                            what: "\(what) entropy-coded data (row \(y) of \(h.height))", offset: reader.position)
                     }
                     if h.pointTransform > 0 {
                         // Prediction works on the shifted-down values; the sink gets them scaled back up.
@@ -78,9 +89,15 @@ enum LosslessJPEGDecoder {
 protocol LosslessPredictor {
     static func predict(_ a: Int32, _ b: Int32, _ c: Int32) -> Int32
 }
-enum Predictor1: LosslessPredictor { @inline(__always) static func predict(_ a: Int32, _ b: Int32, _ c: Int32) -> Int32 { a } }
-enum Predictor2: LosslessPredictor { @inline(__always) static func predict(_ a: Int32, _ b: Int32, _ c: Int32) -> Int32 { b } }
-enum Predictor3: LosslessPredictor { @inline(__always) static func predict(_ a: Int32, _ b: Int32, _ c: Int32) -> Int32 { c } }
+enum Predictor1: LosslessPredictor {
+    @inline(__always) static func predict(_ a: Int32, _ b: Int32, _ c: Int32) -> Int32 { a }
+}
+enum Predictor2: LosslessPredictor {
+    @inline(__always) static func predict(_ a: Int32, _ b: Int32, _ c: Int32) -> Int32 { b }
+}
+enum Predictor3: LosslessPredictor {
+    @inline(__always) static func predict(_ a: Int32, _ b: Int32, _ c: Int32) -> Int32 { c }
+}
 enum Predictor4: LosslessPredictor {
     @inline(__always) static func predict(_ a: Int32, _ b: Int32, _ c: Int32) -> Int32 { a &+ b &- c }
 }

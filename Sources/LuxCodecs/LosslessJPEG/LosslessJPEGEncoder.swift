@@ -175,8 +175,10 @@ struct HuffmanEncodingTable {
         var codesize = [Int](repeating: 0, count: n + 1)
         var others = [Int](repeating: -1, count: n + 1)
         while true {
-            var c1 = -1, c2 = -1
-            var v1 = Int.max, v2 = Int.max
+            var c1 = -1
+            var c2 = -1
+            var v1 = Int.max
+            var v2 = Int.max
             for i in 0...n where freq[i] > 0 && freq[i] <= v1 {
                 v1 = freq[i]
                 c1 = i

@@ -34,13 +34,16 @@ struct LosslessJPEGHeader {
             let segOffset = segment.payloadOffset
             switch marker {
             case 0xC3:
-                guard seg.count >= 6 else { throw .malformed(what: "\(what) SOF3", offset: at, reason: "segment too short") }
+                guard seg.count >= 6 else {
+                    throw .malformed(what: "\(what) SOF3", offset: at, reason: "segment too short")
+                }
                 precision = Int(seg[0])
                 height = Int(seg[1]) << 8 | Int(seg[2])
                 width = Int(seg[3]) << 8 | Int(seg[4])
                 let n = Int(seg[5])
                 guard (2...16).contains(precision) else {
-                    throw .malformed(what: "\(what) SOF3", offset: at, reason: "sample precision \(precision) is outside 2…16")
+                    throw .malformed(
+                        what: "\(what) SOF3", offset: at, reason: "sample precision \(precision) is outside 2…16")
                 }
                 guard (1...4).contains(n), seg.count >= 6 + 3 * n else {
                     throw .malformed(what: "\(what) SOF3", offset: at, reason: "\(n) components")
@@ -48,18 +51,21 @@ struct LosslessJPEGHeader {
                 components = []
                 for i in 0..<n {
                     let sampling = seg[7 + 3 * i]
-                    components.append(Component(id: seg[6 + 3 * i], horizontal: Int(sampling >> 4), vertical: Int(sampling & 15)))
+                    components.append(
+                        Component(id: seg[6 + 3 * i], horizontal: Int(sampling >> 4), vertical: Int(sampling & 15)))
                 }
                 guard components.allSatisfy({ $0.horizontal == 1 && $0.vertical == 1 }) else {
                     throw .unsupported(what: "\(what) SOF3", reason: "subsampled lossless JPEG components")
                 }
                 sawFrame = true
             case 0xC0...0xCF where marker != 0xC4 && marker != 0xC8 && marker != 0xCC:
-                throw .unsupported(what: "\(what) frame type FF\(hex(marker))", reason: "raw tiles must be lossless JPEG (SOF3)")
+                throw .unsupported(
+                    what: "\(what) frame type FF\(hex(marker))", reason: "raw tiles must be lossless JPEG (SOF3)")
             case 0xC4:
                 var q = 0
                 while q < seg.count {
-                    let tc = Int(seg[q] >> 4), th = Int(seg[q] & 15)
+                    let tc = Int(seg[q] >> 4)
+                    let th = Int(seg[q] & 15)
                     guard q + 17 <= seg.count, th < 4 else {
                         throw .malformed(what: "\(what) DHT", offset: segOffset + q, reason: "bad table header")
                     }
@@ -74,20 +80,28 @@ struct LosslessJPEGHeader {
                     q += 17 + n
                 }
             case 0xDD:
-                guard seg.count >= 2 else { throw .malformed(what: "\(what) DRI", offset: at, reason: "segment too short") }
+                guard seg.count >= 2 else {
+                    throw .malformed(what: "\(what) DRI", offset: at, reason: "segment too short")
+                }
                 restartInterval = Int(seg[0]) << 8 | Int(seg[1])
             case 0xDA:
-                guard sawFrame else { throw .malformed(what: "\(what) SOS", offset: at, reason: "scan before the SOF3 frame header") }
-                guard seg.count >= 1 else { throw .malformed(what: "\(what) SOS", offset: at, reason: "segment too short") }
+                guard sawFrame else {
+                    throw .malformed(what: "\(what) SOS", offset: at, reason: "scan before the SOF3 frame header")
+                }
+                guard seg.count >= 1 else {
+                    throw .malformed(what: "\(what) SOS", offset: at, reason: "segment too short")
+                }
                 let ns = Int(seg[0])
                 guard ns == components.count, seg.count >= 1 + 2 * ns + 3 else {
-                    throw .unsupported(what: "\(what) SOS", reason: "the scan must interleave all \(components.count) components")
+                    throw .unsupported(
+                        what: "\(what) SOS", reason: "the scan must interleave all \(components.count) components")
                 }
                 for i in 0..<ns {
                     let cid = seg[1 + 2 * i]
                     let td = Int(seg[2 + 2 * i] >> 4)
                     guard let k = components.firstIndex(where: { $0.id == cid }), td < 4, tables[td] != nil else {
-                        throw .malformed(what: "\(what) SOS", offset: at, reason: "component \(cid) has no Huffman table")
+                        throw .malformed(
+                            what: "\(what) SOS", offset: at, reason: "component \(cid) has no Huffman table")
                     }
                     components[k].table = td
                 }

@@ -20,7 +20,8 @@ public enum PNG {
         let gray = header.isGray && !header.hasAlpha
         let sixteen = header.bitDepth == 16
         let format: PixelFormat = gray ? (sixteen ? .gray16 : .gray8) : (sixteen ? .rgba16 : .rgba8)
-        try options.limits.check(width: header.width, height: header.height, bytesPerPixel: format.bytesPerPixel(), what: "PNG image")
+        try options.limits.check(
+            width: header.width, height: header.height, bytesPerPixel: format.bytesPerPixel(), what: "PNG image")
         var pixels = PixelBuffer(width: header.width, height: header.height, format: format)
         var message = [CChar](repeating: 0, count: 512)
         let status = pixels.withUnsafeMutablePlane { plane in
@@ -54,9 +55,16 @@ public enum PNG {
             let primaries: ColorSpace? = c[0] == 1 ? .sRGB : c[0] == 12 ? .displayP3 : c[0] == 9 ? .itur2020 : nil
             if let p = primaries {
                 switch c[1] {
-                case 13: return p.model == ColorSpace.itur2020.model ? ColorSpace(name: "BT.2020 (sRGB curve)", primaries: .rec2020, whitePoint: WhitePoint.d65, transferFunction: .sRGB) : p
+                case 13:
+                    return p.model == ColorSpace.itur2020.model
+                        ? ColorSpace(
+                            name: "BT.2020 (sRGB curve)", primaries: .rec2020, whitePoint: WhitePoint.d65,
+                            transferFunction: .sRGB) : p
                 case 8: return p.linearized()
-                case 1, 6, 14, 15: return ColorSpace(name: p.name + " (BT.709 curve)", primaries: p.primaries!, whitePoint: p.whitePoint, transferFunction: .rec709)
+                case 1, 6, 14, 15:
+                    return ColorSpace(
+                        name: p.name + " (BT.709 curve)", primaries: p.primaries!, whitePoint: p.whitePoint,
+                        transferFunction: .rec709)
                 default: break
                 }
             }
@@ -67,19 +75,28 @@ public enum PNG {
         guard let g = h.gamma else { return gray ? .genericGrayGamma2_2 : .sRGB }
         let decodingGamma = 1 / g
         let transfer: TransferFunction =
-            abs(g - 1) < 0.01 ? .linear : abs(g - 0.45455) < 0.005 ? (gray ? .gamma(2.2) : .sRGB) : .gamma(decodingGamma)
+            abs(g - 1) < 0.01
+            ? .linear : abs(g - 0.45455) < 0.005 ? (gray ? .gamma(2.2) : .sRGB) : .gamma(decodingGamma)
         if gray {
-            return ColorSpace(name: "Gray (PNG gAMA)", model: .gray, whitePoint: WhitePoint.d65, transferFunction: transfer, isExtendedRange: false)
+            return ColorSpace(
+                name: "Gray (PNG gAMA)", model: .gray, whitePoint: WhitePoint.d65, transferFunction: transfer,
+                isExtendedRange: false)
         }
         var primaries = RGBPrimaries.rec709
         var white = WhitePoint.d65
         if let c = h.chromaticities, c.allSatisfy({ $0 > 0 && $0 < 1 }) {
             white = Chromaticity(x: c[0], y: c[1])
             primaries = RGBPrimaries(
-                red: Chromaticity(x: c[2], y: c[3]), green: Chromaticity(x: c[4], y: c[5]), blue: Chromaticity(x: c[6], y: c[7]))
+                red: Chromaticity(x: c[2], y: c[3]), green: Chromaticity(x: c[4], y: c[5]),
+                blue: Chromaticity(x: c[6], y: c[7]))
         }
-        let candidate = ColorSpace(name: "PNG gAMA/cHRM", primaries: primaries, whitePoint: white, transferFunction: transfer)
-        for known in [ColorSpace.sRGB, .displayP3, .adobeRGB, .linearSRGB] where known.isColorimetricallyEqual(to: candidate) || (abs(g - 0.45455) < 0.005 && known.primaries == primaries && known.whitePoint == white && known.transferFunction == .sRGB) {
+        let candidate = ColorSpace(
+            name: "PNG gAMA/cHRM", primaries: primaries, whitePoint: white, transferFunction: transfer)
+        for known in [ColorSpace.sRGB, .displayP3, .adobeRGB, .linearSRGB]
+        where known.isColorimetricallyEqual(to: candidate)
+            || (abs(g - 0.45455) < 0.005 && known.primaries == primaries && known.whitePoint == white
+                && known.transferFunction == .sRGB)
+        {
             return known
         }
         return candidate
@@ -134,7 +151,8 @@ public enum PNG {
             prepared.withUnsafePlane { plane in
                 message.withUnsafeMutableBufferPointer { m in
                     lux_png_encode(
-                        &params, plane.baseAddress.assumingMemoryBound(to: UInt8.self), plane.bytesPerRow, list.baseAddress,
+                        &params, plane.baseAddress.assumingMemoryBound(to: UInt8.self), plane.bytesPerRow,
+                        list.baseAddress,
                         Int32(list.count), &out, &size, m.baseAddress, m.count)
                 }
             }
@@ -147,17 +165,24 @@ public enum PNG {
     /// cICP values for spaces that have them (sRGB curve or linear; Display P3, sRGB, BT.2020 primaries).
     static func cicp(for space: ColorSpace) -> [UInt8]? {
         let primaries: UInt8
-        if space.primaries == ColorSpace.sRGB.primaries { primaries = 1 }
-        else if space.primaries == ColorSpace.displayP3.primaries { primaries = 12 }
-        else if space.primaries == ColorSpace.itur2020.primaries { primaries = 9 }
-        else { return nil }
+        if space.primaries == ColorSpace.sRGB.primaries {
+            primaries = 1
+        } else if space.primaries == ColorSpace.displayP3.primaries {
+            primaries = 12
+        } else if space.primaries == ColorSpace.itur2020.primaries {
+            primaries = 9
+        } else {
+            return nil
+        }
         guard space.whitePoint == WhitePoint.d65 else { return nil }
         if space.transferFunction.isApproximatelyEqual(to: .sRGB) { return [primaries, 13, 0, 1] }
         if space.isLinear { return [primaries, 8, 0, 1] }
         return nil
     }
 
-    private static func withChunkArray<R>(_ chunks: [(String, [UInt8])], _ body: (UnsafeBufferPointer<lux_png_chunk>) -> R) -> R {
+    private static func withChunkArray<R>(
+        _ chunks: [(String, [UInt8])], _ body: (UnsafeBufferPointer<lux_png_chunk>) -> R
+    ) -> R {
         func pin(_ i: Int, _ acc: [lux_png_chunk]) -> R {
             if i == chunks.count { return acc.withUnsafeBufferPointer(body) }
             return chunks[i].1.withUnsafeBufferPointer { data in

@@ -77,15 +77,21 @@ public struct PNGHeader: Hashable, Sendable {
             switch type {
             case "IHDR":
                 let d = try data()
-                guard d.count == 13 else { throw .malformed(what: "PNG IHDR chunk", offset: at, reason: "length \(d.count) ≠ 13") }
+                guard d.count == 13 else {
+                    throw .malformed(what: "PNG IHDR chunk", offset: at, reason: "length \(d.count) ≠ 13")
+                }
                 width = Int(d[0]) << 24 | Int(d[1]) << 16 | Int(d[2]) << 8 | Int(d[3])
                 height = Int(d[4]) << 24 | Int(d[5]) << 16 | Int(d[6]) << 8 | Int(d[7])
                 bitDepth = Int(d[8])
                 colorType = Int(d[9])
                 isInterlaced = d[12] == 1
-                let valid: [Int: [Int]] = [0: [1, 2, 4, 8, 16], 2: [8, 16], 3: [1, 2, 4, 8], 4: [8, 16], 6: [8, 16]]
+                let valid: [Int: [Int]] = [
+                    0: [1, 2, 4, 8, 16], 2: [8, 16], 3: [1, 2, 4, 8], 4: [8, 16], 6: [8, 16],
+                ]
                 guard valid[colorType]?.contains(bitDepth) == true else {
-                    throw .malformed(what: "PNG IHDR chunk", offset: at, reason: "colour type \(colorType) with bit depth \(bitDepth)")
+                    throw .malformed(
+                        what: "PNG IHDR chunk", offset: at,
+                        reason: "colour type \(colorType) with bit depth \(bitDepth)")
                 }
                 guard width > 0, height > 0 else {
                     throw .malformed(what: "PNG IHDR chunk", offset: at, reason: "empty image \(width)×\(height)")
@@ -93,7 +99,9 @@ public struct PNGHeader: Hashable, Sendable {
                 sawHeader = true
             case "IDAT": sawData = true
             case "IEND":
-                guard sawData else { throw .missingPixelData(what: "PNG", reason: "IEND at byte \(at) before any IDAT chunk") }
+                guard sawData else {
+                    throw .missingPixelData(what: "PNG", reason: "IEND at byte \(at) before any IDAT chunk")
+                }
                 return
             case "tRNS": hasTransparencyChunk = true
             case "gAMA":
@@ -107,8 +115,10 @@ public struct PNGHeader: Hashable, Sendable {
                 if d.count == 32 {
                     var values: [Double] = []
                     for i in 0..<8 {
-                        let b0 = Int(d[4 * i]) << 24, b1 = Int(d[4 * i + 1]) << 16
-                        let b2 = Int(d[4 * i + 2]) << 8, b3 = Int(d[4 * i + 3])
+                        let b0 = Int(d[4 * i]) << 24
+                        let b1 = Int(d[4 * i + 1]) << 16
+                        let b2 = Int(d[4 * i + 2]) << 8
+                        let b3 = Int(d[4 * i + 3])
                         values.append(Double(b0 | b1 | b2 | b3) / 100_000)
                     }
                     chromaticities = values
@@ -123,7 +133,8 @@ public struct PNGHeader: Hashable, Sendable {
                 let d = try data()
                 if iccProfile == nil, let nul = d.firstIndex(of: 0), nul >= 1, nul + 2 <= d.count, d[nul + 1] == 0 {
                     iccProfileName = String(decoding: d[0..<nul], as: UTF8.self)
-                    iccProfile = try? TIFFDecompression.inflate(Array(d[(nul + 2)...]), limit: 64 << 20, what: "PNG iCCP chunk")
+                    iccProfile = try? TIFFDecompression.inflate(
+                        Array(d[(nul + 2)...]), limit: 64 << 20, what: "PNG iCCP chunk")
                 }
             case "eXIf":
                 if exif == nil { exif = try data() }
@@ -138,7 +149,9 @@ public struct PNGHeader: Hashable, Sendable {
                     guard let l1 = d[q...].firstIndex(of: 0) else { break }
                     guard let l2 = d[(l1 + 1)...].firstIndex(of: 0) else { break }
                     let text = Array(d[(l2 + 1)...])
-                    xmp = compressed ? try? TIFFDecompression.inflate(text, limit: 64 << 20, what: "PNG iTXt chunk") : text
+                    xmp =
+                        compressed
+                        ? try? TIFFDecompression.inflate(text, limit: 64 << 20, what: "PNG iTXt chunk") : text
                 }
             default:
                 break

@@ -14,7 +14,8 @@ extension TIFF {
         _ pixels: PixelBuffer, metadata: ImageMetadata = ImageMetadata(), options: EncodingOptions = .default
     ) throws(CodecError) -> [UInt8] {
         guard !pixels.format.isBayer else {
-            throw .invalidArgument("a Bayer mosaic cannot be written as a TIFF image; develop it first (or write a DNG)")
+            throw .invalidArgument(
+                "a Bayer mosaic cannot be written as a TIFF image; develop it first (or write a DNG)")
         }
         let gray = [.gray8, .gray16, .grayFloat].contains(pixels.format)
         let sample: SampleType
@@ -59,7 +60,8 @@ extension TIFF {
 
         // Chunks: strips of about 64 KiB, or tiles.
         let rowBytes = prepared.width * spp * bytesPerSample
-        let chunkWidth: Int, chunkHeight: Int
+        let chunkWidth: Int
+        let chunkHeight: Int
         if let tile = options.tiffTileSize {
             guard tile >= 16, tile % 16 == 0, tile <= 8192 else {
                 throw .invalidArgument("TIFF tile size \(tile) must be a multiple of 16 between 16 and 8192")
@@ -78,11 +80,15 @@ extension TIFF {
         var blobs: [TIFFBlob] = []
         blobs.reserveCapacity(across * down)
         for i in 0..<(across * down) {
-            let x0 = (i % across) * chunkWidth, y0 = (i / across) * chunkHeight
+            let x0 = (i % across) * chunkWidth
+            let y0 = (i / across) * chunkHeight
             let rows = options.tiffTileSize == nil ? min(chunkHeight, prepared.height - y0) : chunkHeight
-            var bytes = chunkBytes(prepared, x0: x0, y0: y0, width: chunkWidth, rows: rows, spp: spp, bytesPerSample: bytesPerSample, sample: sample)
+            var bytes = chunkBytes(
+                prepared, x0: x0, y0: y0, width: chunkWidth, rows: rows, spp: spp, bytesPerSample: bytesPerSample,
+                sample: sample)
             if deflate {
-                applyPredictor(&bytes, width: chunkWidth, rows: rows, spp: spp, bytesPerSample: bytesPerSample, isFloat: isFloat)
+                applyPredictor(
+                    &bytes, width: chunkWidth, rows: rows, spp: spp, bytesPerSample: bytesPerSample, isFloat: isFloat)
                 bytes = try TIFFDecompression.deflate(bytes)
             }
             blobs.append(.bytes(bytes))
@@ -101,12 +107,16 @@ extension TIFF {
         var exif = metadata.exif
         if exif.exifDirectory() != nil {
             exif = exif.completedForImage(
-                width: prepared.width, height: prepared.height, isWideGamut: !(space?.isColorimetricallyEqual(to: .sRGB) ?? true),
+                width: prepared.width, height: prepared.height,
+                isWideGamut: !(space?.isColorimetricallyEqual(to: .sRGB) ?? true),
                 isYCbCr: false)
             // Exif reserves the pixel dimensions for compressed files; the resolution tags are already in IFD0.
             exif.pixelXDimension = nil
             exif.pixelYDimension = nil
-            exif.additionalFields.removeAll { $0.directory == .primary && [TIFFTag.xResolution, TIFFTag.yResolution, TIFFTag.resolutionUnit].contains($0.tag) }
+            exif.additionalFields.removeAll {
+                $0.directory == .primary
+                    && [TIFFTag.xResolution, TIFFTag.yResolution, TIFFTag.resolutionUnit].contains($0.tag)
+            }
         }
         if exif.software == nil { exif.software = "Lux" }
         exif.merge(into: &d)
@@ -120,7 +130,8 @@ extension TIFF {
         let rowBytes = width * spp * bytesPerSample
         var out = [UInt8](repeating: 0, count: rowBytes * rows)
         let channels = image.format.channelCount == 1 ? 1 : 4
-        let w = image.width, h = image.height
+        let w = image.width
+        let h = image.height
         out.withUnsafeMutableBytes { dst in
             image.withUnsafePlane { plane in
                 for r in 0..<rows {
@@ -135,9 +146,13 @@ extension TIFF {
                             case .uint8:
                                 d.storeBytes(of: plane.row(y, as: UInt8.self)[si], toByteOffset: di, as: UInt8.self)
                             case .uint16, .float16, .automatic:
-                                d.storeBytes(of: plane.row(y, as: UInt16.self)[si].littleEndian, toByteOffset: di, as: UInt16.self)
+                                d.storeBytes(
+                                    of: plane.row(y, as: UInt16.self)[si].littleEndian, toByteOffset: di,
+                                    as: UInt16.self)
                             case .float32:
-                                d.storeBytes(of: plane.row(y, as: UInt32.self)[si].littleEndian, toByteOffset: di, as: UInt32.self)
+                                d.storeBytes(
+                                    of: plane.row(y, as: UInt32.self)[si].littleEndian, toByteOffset: di,
+                                    as: UInt32.self)
                             }
                         }
                     }
@@ -165,7 +180,9 @@ extension TIFF {
     }
 
     /// Horizontal differencing (predictor 2) for integers, or the floating-point predictor 3.
-    static func applyPredictor(_ bytes: inout [UInt8], width: Int, rows: Int, spp: Int, bytesPerSample: Int, isFloat: Bool) {
+    static func applyPredictor(
+        _ bytes: inout [UInt8], width: Int, rows: Int, spp: Int, bytesPerSample: Int, isFloat: Bool
+    ) {
         let n = width * spp
         let rowBytes = n * bytesPerSample
         if isFloat {
@@ -174,7 +191,9 @@ extension TIFF {
                 let base = r * rowBytes
                 // Regroup into byte planes, most significant first (the file is little-endian).
                 for j in 0..<n {
-                    for b in 0..<bytesPerSample { plane[b * n + j] = bytes[base + j * bytesPerSample + (bytesPerSample - 1 - b)] }
+                    for b in 0..<bytesPerSample {
+                        plane[b * n + j] = bytes[base + j * bytesPerSample + (bytesPerSample - 1 - b)]
+                    }
                 }
                 for i in stride(from: rowBytes - 1, through: spp, by: -1) { plane[i] = plane[i] &- plane[i - spp] }
                 for i in 0..<rowBytes { bytes[base + i] = plane[i] }
@@ -182,7 +201,9 @@ extension TIFF {
         } else if bytesPerSample == 1 {
             for r in 0..<rows {
                 let base = r * rowBytes
-                for i in stride(from: n - 1, through: spp, by: -1) { bytes[base + i] = bytes[base + i] &- bytes[base + i - spp] }
+                for i in stride(from: n - 1, through: spp, by: -1) {
+                    bytes[base + i] = bytes[base + i] &- bytes[base + i - spp]
+                }
             }
         } else {
             bytes.withUnsafeMutableBytes { raw in

@@ -41,18 +41,25 @@ public enum TIFF {
         let bpsList = try p.integers(d, TIFFTag.bitsPerSample) ?? [1]
         let bps = bpsList.first ?? 1
         guard (1...8).contains(spp), bpsList.allSatisfy({ $0 == bps }) else {
-            throw .unsupported(what: "TIFF with \(spp) samples of \(bpsList) bits", reason: "all samples must have the same size")
+            throw .unsupported(
+                what: "TIFF with \(spp) samples of \(bpsList) bits", reason: "all samples must have the same size")
         }
         let photometric = try p.integer(d, TIFFTag.photometric) ?? (spp >= 3 ? 2 : 1)
         let sampleFormat = try p.integer(d, TIFFTag.sampleFormat) ?? 1
         guard sampleFormat == 1 || sampleFormat == 3 else {
-            throw .unsupported(what: "TIFF SampleFormat \(sampleFormat)", reason: "unsigned integer and IEEE float samples are supported")
+            throw .unsupported(
+                what: "TIFF SampleFormat \(sampleFormat)",
+                reason: "unsigned integer and IEEE float samples are supported")
         }
         let isFloat = sampleFormat == 3
         if isFloat {
-            guard [16, 24, 32].contains(bps) else { throw .unsupported(what: "\(bps)-bit float TIFF", reason: "16, 24 or 32 bits") }
+            guard [16, 24, 32].contains(bps) else {
+                throw .unsupported(what: "\(bps)-bit float TIFF", reason: "16, 24 or 32 bits")
+            }
         } else {
-            guard (1...16).contains(bps) else { throw .unsupported(what: "\(bps)-bit integer TIFF", reason: "1 to 16 bits") }
+            guard (1...16).contains(bps) else {
+                throw .unsupported(what: "\(bps)-bit integer TIFF", reason: "1 to 16 bits")
+            }
         }
         let colorSamples: Int
         switch photometric {
@@ -61,15 +68,23 @@ public enum TIFF {
         case 3:
             colorSamples = 1
             guard !isFloat, bps <= 8, d.has(320) else {
-                throw .malformed(what: "TIFF palette image", offset: d.offset, reason: "needs a ColorMap and ≤ 8-bit indices")
+                throw .malformed(
+                    what: "TIFF palette image", offset: d.offset, reason: "needs a ColorMap and ≤ 8-bit indices")
             }
-        case 5: throw .unsupported(what: "CMYK TIFF", reason: "separated (CMYK) images are not supported; convert them to RGB")
-        case 6: throw .unsupported(what: "Y′CbCr TIFF", reason: "only JPEG-compressed TIFFs use Y′CbCr, and JPEG-in-TIFF is not supported")
+        case 5:
+            throw .unsupported(
+                what: "CMYK TIFF", reason: "separated (CMYK) images are not supported; convert them to RGB")
+        case 6:
+            throw .unsupported(
+                what: "Y′CbCr TIFF", reason: "only JPEG-compressed TIFFs use Y′CbCr, and JPEG-in-TIFF is not supported")
         case 32803, 34892: throw .unsupported(what: "raw TIFF/EP data", reason: "read the file as DNG")
-        default: throw .unsupported(what: "TIFF PhotometricInterpretation \(photometric)", reason: "gray, RGB and palette are supported")
+        default:
+            throw .unsupported(
+                what: "TIFF PhotometricInterpretation \(photometric)", reason: "gray, RGB and palette are supported")
         }
         guard spp >= colorSamples else {
-            throw .malformed(what: "TIFF SamplesPerPixel", offset: d.offset, reason: "\(spp) samples for photometric \(photometric)")
+            throw .malformed(
+                what: "TIFF SamplesPerPixel", offset: d.offset, reason: "\(spp) samples for photometric \(photometric)")
         }
         let extra = try p.integers(d, TIFFTag.extraSamples) ?? []
         var alphaIndex: Int?
@@ -92,8 +107,10 @@ public enum TIFF {
         }
         return Layout(
             width: w, height: h, bitsPerSample: bps, samplesPerPixel: spp, photometric: photometric, isFloat: isFloat,
-            alphaIndex: alphaIndex, premultiplied: premultiplied, planar: (try p.integer(d, TIFFTag.planarConfiguration)) == 2,
-            compression: try p.integer(d, TIFFTag.compression) ?? 1, predictor: try p.integer(d, TIFFTag.predictor) ?? 1,
+            alphaIndex: alphaIndex, premultiplied: premultiplied,
+            planar: (try p.integer(d, TIFFTag.planarConfiguration)) == 2,
+            compression: try p.integer(d, TIFFTag.compression) ?? 1,
+            predictor: try p.integer(d, TIFFTag.predictor) ?? 1,
             output: output)
     }
 
@@ -101,7 +118,8 @@ public enum TIFF {
         let p = try TIFFParser(raw)
         let d = try p.directory(at: p.firstDirectoryOffset, name: "IFD0")
         let l = try layout(p, d)
-        try options.limits.check(width: l.width, height: l.height, bytesPerPixel: l.output.bytesPerPixel(), what: "TIFF image")
+        try options.limits.check(
+            width: l.width, height: l.height, bytesPerPixel: l.output.bytesPerPixel(), what: "TIFF image")
         let chunks = try TIFFChunkLayout(
             parser: p, directory: d, width: l.width, height: l.height, planes: l.planar ? l.samplesPerPixel : 1,
             limits: options.limits, what: "TIFF image")
@@ -112,7 +130,9 @@ public enum TIFF {
         if l.photometric == 3 {
             palette = (try p.integers(d, 320) ?? []).map { UInt16(clamping: $0) }
             guard palette.count == 3 << l.bitsPerSample else {
-                throw .malformed(what: "TIFF ColorMap", offset: d[320]?.entryOffset ?? 0, reason: "\(palette.count) entries for \(l.bitsPerSample)-bit indices")
+                throw .malformed(
+                    what: "TIFF ColorMap", offset: d[320]?.entryOffset ?? 0,
+                    reason: "\(palette.count) entries for \(l.bitsPerSample)-bit indices")
             }
         }
         var pixels = PixelBuffer(width: l.width, height: l.height, format: l.output)
@@ -131,7 +151,8 @@ public enum TIFF {
                     let samples = try TIFFChunkDecoder.decode(
                         data, width: chunks.chunkWidth, rows: chunks.storedRows(i), format: format,
                         what: "TIFF \(chunks.isTiled ? "tile" : "strip") \(i)", offset: chunks.offsets[i])
-                    place(samples, region: region, chunkWidth: chunks.chunkWidth, layout: lay, palette: pal, into: plane)
+                    place(
+                        samples, region: region, chunkWidth: chunks.chunkWidth, layout: lay, palette: pal, into: plane)
                 } catch {
                     failure.record(error)
                 }
@@ -182,7 +203,8 @@ public enum TIFF {
 
     /// Gray or RGB(A) samples whose size matches the output: row copies or an alpha fill.
     static func placeDirect<T: FixedWidthInteger>(
-        _ src: UnsafePointer<T>, _ rowSamples: Int, _ region: (x: Int, y: Int, width: Int, height: Int, plane: Int), _ spp: Int,
+        _ src: UnsafePointer<T>, _ rowSamples: Int, _ region: (x: Int, y: Int, width: Int, height: Int, plane: Int),
+        _ spp: Int,
         _ l: Layout, _ out: MutableRawPlane
     ) {
         let outChannels = l.output.channelCount == 1 ? 1 : 4
@@ -265,7 +287,10 @@ public enum TIFF {
                         }
                         continue
                     }
-                    var v = kind == .u8 ? Int(base.assumingMemoryBound(to: UInt8.self)[i]) : Int(base.assumingMemoryBound(to: UInt16.self)[i])
+                    var v =
+                        kind == .u8
+                        ? Int(base.assumingMemoryBound(to: UInt8.self)[i])
+                        : Int(base.assumingMemoryBound(to: UInt16.self)[i])
                     if l.photometric == 3 {
                         let index = min(v, paletteSize - 1)
                         let d = out.row(region.y + r, as: UInt8.self) + pixel
@@ -277,7 +302,9 @@ public enum TIFF {
                         let b = UInt8(clamping: l.bitsPerSample == 8 ? v : v * 255 / max(maxCode, 1))
                         for c in chans { out.row(region.y + r, as: UInt8.self)[pixel + c] = b }
                     } else {
-                        let w = l.bitsPerSample == 16 ? UInt16(clamping: v) : UInt16(clamping: (v * 65535 + maxCode / 2) / max(maxCode, 1))
+                        let w =
+                            l.bitsPerSample == 16
+                            ? UInt16(clamping: v) : UInt16(clamping: (v * 65535 + maxCode / 2) / max(maxCode, 1))
                         for c in chans { out.row(region.y + r, as: UInt16.self)[pixel + c] = w }
                     }
                 }

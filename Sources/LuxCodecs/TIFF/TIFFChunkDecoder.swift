@@ -57,7 +57,9 @@ enum TIFFChunkDecoder {
             }
         }
         if f.compression == 7 {
-            return .u16(try losslessJPEG(data, width: width, rows: rows, spp: f.samplesPerPixel, legacy: f.legacyLosslessJPEG, what: what))
+            return .u16(
+                try losslessJPEG(
+                    data, width: width, rows: rows, spp: f.samplesPerPixel, legacy: f.legacyLosslessJPEG, what: what))
         }
         var bytes: [UInt8]
         switch f.compression {
@@ -106,7 +108,9 @@ enum TIFFChunkDecoder {
         guard frameTotal >= total else {
             throw .malformed(
                 what: "\(what) lossless JPEG frame", offset: 0,
-                reason: "\(header.width)×\(header.height)×\(header.components.count) samples cannot fill a \(width)×\(rows)×\(spp) chunk")
+                reason:
+                    "\(header.width)×\(header.height)×\(header.components.count) samples cannot fill a \(width)×\(rows)×\(spp) chunk"
+            )
         }
         var out = [UInt16](repeating: 0, count: total)
         try out.withUnsafeMutableBufferPointer { dst throws(CodecError) in
@@ -114,7 +118,9 @@ enum TIFFChunkDecoder {
             let frameRow = header.width * header.components.count
             var k = 0  // linear sample index in the chunk
             let rowsNeeded = (total + frameRow - 1) / frameRow
-            try LosslessJPEGDecoder.decode(data, header: header, legacyCategory16: legacy, rowLimit: rowsNeeded, what: what) { _, row throws(CodecError) in
+            try LosslessJPEGDecoder.decode(
+                data, header: header, legacyCategory16: legacy, rowLimit: rowsNeeded, what: what
+            ) { _, row throws(CodecError) in
                 let n = min(frameRow, total - k)
                 if n > 0 { (base + k).update(from: row, count: n) }
                 k += n
@@ -125,7 +131,8 @@ enum TIFFChunkDecoder {
 
     // MARK: Unpacking
 
-    static func unpack(_ bytes: [UInt8], width: Int, rows: Int, format f: ChunkFormat, what: String, offset: Int) throws(CodecError)
+    static func unpack(_ bytes: [UInt8], width: Int, rows: Int, format f: ChunkFormat, what: String, offset: Int)
+        throws(CodecError)
         -> ChunkSamples
     {
         let n = width * f.samplesPerPixel
@@ -174,7 +181,8 @@ enum TIFFChunkDecoder {
             }
             return .u16(out)
         default:
-            throw .unsupported(what: "\(what) with \(f.bitsPerSample)-bit integer samples", reason: "1–16 bits are supported")
+            throw .unsupported(
+                what: "\(what) with \(f.bitsPerSample)-bit integer samples", reason: "1–16 bits are supported")
         }
     }
 
@@ -188,7 +196,8 @@ enum TIFFChunkDecoder {
         case 34892: factor = 2
         case 34893: factor = 4
         default:
-            throw .unsupported(what: "\(what) predictor \(f.predictor)", reason: "expected 1, 2, 34892 or 34893 for integer data")
+            throw .unsupported(
+                what: "\(what) predictor \(f.predictor)", reason: "expected 1, 2, 34892 or 34893 for integer data")
         }
         let stride = f.samplesPerPixel * factor
         let n = width * f.samplesPerPixel
@@ -227,7 +236,8 @@ enum TIFFChunkDecoder {
     {
         let bps = f.bitsPerSample
         guard bps == 16 || bps == 24 || bps == 32 else {
-            throw .unsupported(what: "\(what) with \(bps)-bit floating-point samples", reason: "16, 24 and 32 bits are supported")
+            throw .unsupported(
+                what: "\(what) with \(bps)-bit floating-point samples", reason: "16, 24 and 32 bits are supported")
         }
         let bytesPerSample = bps / 8
         let n = width * f.samplesPerPixel
@@ -237,11 +247,18 @@ enum TIFFChunkDecoder {
         var floatPredictor = false
         switch f.predictor {
         case 1: factor = 1
-        case 3: factor = 1; floatPredictor = true
-        case 34894: factor = 2; floatPredictor = true
-        case 34895: factor = 4; floatPredictor = true
+        case 3:
+            factor = 1
+            floatPredictor = true
+        case 34894:
+            factor = 2
+            floatPredictor = true
+        case 34895:
+            factor = 4
+            floatPredictor = true
         default:
-            throw .unsupported(what: "\(what) predictor \(f.predictor)", reason: "expected 1, 3, 34894 or 34895 for float data")
+            throw .unsupported(
+                what: "\(what) predictor \(f.predictor)", reason: "expected 1, 3, 34894 or 34895 for float data")
         }
         var row = [UInt8](repeating: 0, count: rowBytes)
         for y in 0..<rows {
@@ -250,7 +267,9 @@ enum TIFFChunkDecoder {
             if floatPredictor {
                 // Undo byte differencing, then regroup: the row holds byte planes, most significant first.
                 let stride = f.samplesPerPixel * factor
-                for i in stride..<max(stride, rowBytes) { bytes[base + i] = bytes[base + i] &+ bytes[base + i - stride] }
+                for i in stride..<max(stride, rowBytes) {
+                    bytes[base + i] = bytes[base + i] &+ bytes[base + i - stride]
+                }
                 for i in 0..<rowBytes { row[i] = bytes[base + i] }
                 for j in 0..<n {
                     for b in 0..<bytesPerSample { sampleBytes[b] = row[b * n + j] }
@@ -277,7 +296,9 @@ enum TIFFChunkDecoder {
             return f
         case 3:
             // 24-bit float: sign, 7-bit exponent (bias 63), 16-bit mantissa.
-            let sign = v >> 23, exp = (v >> 16) & 0x7F, mant = v & 0xFFFF
+            let sign = v >> 23
+            let exp = (v >> 16) & 0x7F
+            let mant = v & 0xFFFF
             if exp == 0 && mant == 0 { return sign != 0 ? -0.0 : 0 }
             if exp == 0x7F { return Float(bitPattern: sign << 31 | 0xFF << 23 | mant << 7) }
             if exp == 0 {

@@ -31,9 +31,11 @@ struct TIFFChunkLayout {
         let hasTiles = d.has(TIFFTag.tileOffsets)
         let hasStrips = d.has(TIFFTag.stripOffsets)
         if hasTiles {
-            guard let tw = try p.integer(d, TIFFTag.tileWidth), let tl = try p.integer(d, TIFFTag.tileLength), tw > 0, tl > 0
+            guard let tw = try p.integer(d, TIFFTag.tileWidth), let tl = try p.integer(d, TIFFTag.tileLength), tw > 0,
+                tl > 0
             else {
-                throw .malformed(what: "\(what) TileWidth/TileLength", offset: d.offset, reason: "missing or zero tile size")
+                throw .malformed(
+                    what: "\(what) TileWidth/TileLength", offset: d.offset, reason: "missing or zero tile size")
             }
             guard tw <= limits.maxDimension, tl <= limits.maxDimension else {
                 throw .limitExceeded(what: "\(what) tile dimension", value: max(tw, tl), limit: limits.maxDimension)
@@ -54,7 +56,9 @@ struct TIFFChunkLayout {
         separatePlanes = planes
         let (expected, overflow) = (across * down).multipliedReportingOverflow(by: planes)
         guard !overflow, expected <= limits.maxChunkCount else {
-            throw .limitExceeded(what: "\(what) \(hasTiles ? "tile" : "strip") count", value: overflow ? .max : expected, limit: limits.maxChunkCount)
+            throw .limitExceeded(
+                what: "\(what) \(hasTiles ? "tile" : "strip") count", value: overflow ? .max : expected,
+                limit: limits.maxChunkCount)
         }
         let offsetsTag = hasTiles ? TIFFTag.tileOffsets : TIFFTag.stripOffsets
         let countsTag = hasTiles ? TIFFTag.tileByteCounts : TIFFTag.stripByteCounts
@@ -62,34 +66,43 @@ struct TIFFChunkLayout {
         if let oe = d[offsetsTag], oe.count < expected {
             throw .missingPixelData(
                 what: what,
-                reason: "\(hasTiles ? "TileOffsets" : "StripOffsets") lists \(oe.count) of the \(expected) \(kind)s a \(width)×\(height) image needs (a stripped file?)")
+                reason:
+                    "\(hasTiles ? "TileOffsets" : "StripOffsets") lists \(oe.count) of the \(expected) \(kind)s a \(width)×\(height) image needs (a stripped file?)"
+            )
         }
         guard let oe = d[offsetsTag], oe.count == expected else {
             throw .malformed(
-                what: "\(what) \(hasTiles ? "TileOffsets" : "StripOffsets")", offset: d[offsetsTag]?.entryOffset ?? d.offset,
+                what: "\(what) \(hasTiles ? "TileOffsets" : "StripOffsets")",
+                offset: d[offsetsTag]?.entryOffset ?? d.offset,
                 reason: "\(d[offsetsTag]?.count ?? 0) \(kind)s listed, \(expected) needed for \(width)×\(height)")
         }
         guard let ce = d[countsTag], ce.count == expected else {
             throw .malformed(
-                what: "\(what) \(hasTiles ? "TileByteCounts" : "StripByteCounts")", offset: d[countsTag]?.entryOffset ?? d.offset,
+                what: "\(what) \(hasTiles ? "TileByteCounts" : "StripByteCounts")",
+                offset: d[countsTag]?.entryOffset ?? d.offset,
                 reason: "\(d[countsTag]?.count ?? 0) byte counts for \(expected) \(kind)s")
         }
         offsets = try p.integers(d, offsetsTag) ?? []
         counts = try p.integers(d, countsTag) ?? []
         var missing = 0
         for i in 0..<expected {
-            let o = offsets[i], n = counts[i]
+            let o = offsets[i]
+            let n = counts[i]
             if o >= fileSize || n == 0 { missing += 1 }
         }
         if missing == expected {
             throw .missingPixelData(
                 what: what,
-                reason: "all \(expected) \(kind)\(expected == 1 ? "" : "s") (first at byte \(offsets[0]), \(counts[0]) bytes) lie beyond the end of the \(fileSize)-byte file or are empty")
+                reason:
+                    "all \(expected) \(kind)\(expected == 1 ? "" : "s") (first at byte \(offsets[0]), \(counts[0]) bytes) lie beyond the end of the \(fileSize)-byte file or are empty"
+            )
         }
         for i in 0..<expected {
-            let o = offsets[i], n = counts[i]
+            let o = offsets[i]
+            let n = counts[i]
             guard o >= 8 || n == 0 else {
-                throw .malformed(what: "\(what) \(kind) \(i)", offset: o, reason: "data offset \(o) is inside the header")
+                throw .malformed(
+                    what: "\(what) \(kind) \(i)", offset: o, reason: "data offset \(o) is inside the header")
             }
             guard n > 0, o <= fileSize, n <= fileSize - o else {
                 throw .truncated(what: "\(what) \(kind) \(i) (\(n) bytes)", offset: o)

@@ -3,7 +3,9 @@ internal import CLuxCodecShims
 /// Decompressors for TIFF strips and tiles (zlib Deflate, LZW, PackBits).
 enum TIFFDecompression {
     /// Inflates a zlib (or raw deflate) stream into exactly `expected` bytes.
-    static func inflate(_ src: UnsafeRawBufferPointer, expected: Int, what: String, offset: Int) throws(CodecError) -> [UInt8] {
+    static func inflate(_ src: UnsafeRawBufferPointer, expected: Int, what: String, offset: Int) throws(CodecError)
+        -> [UInt8]
+    {
         var out = [UInt8](repeating: 0, count: expected)
         var message = [CChar](repeating: 0, count: 256)
         var complete: Int32 = 0
@@ -22,7 +24,9 @@ enum TIFFDecompression {
     }
 
     /// Decodes TIFF LZW (MSB-first codes of 9–12 bits, early change) into exactly `expected` bytes.
-    static func lzw(_ src: UnsafeRawBufferPointer, expected: Int, what: String, offset: Int) throws(CodecError) -> [UInt8] {
+    static func lzw(_ src: UnsafeRawBufferPointer, expected: Int, what: String, offset: Int) throws(CodecError)
+        -> [UInt8]
+    {
         var out = [UInt8]()
         out.reserveCapacity(expected)
         // The string table as (prefix code, last byte, length); entries 0…255 are single bytes.
@@ -74,7 +78,8 @@ enum TIFFDecompression {
             }
             if old < 0 {
                 guard code < 256 else {
-                    throw .malformed(what: "\(what) LZW data", offset: offset + pos, reason: "code \(code) after a clear code")
+                    throw .malformed(
+                        what: "\(what) LZW data", offset: offset + pos, reason: "code \(code) after a clear code")
                 }
                 emit(code)
                 old = code
@@ -97,7 +102,8 @@ enum TIFFDecompression {
                 next += 1
                 emit(code)
             } else {
-                throw .malformed(what: "\(what) LZW data", offset: offset + pos, reason: "code \(code) is not in the table")
+                throw .malformed(
+                    what: "\(what) LZW data", offset: offset + pos, reason: "code \(code) is not in the table")
             }
             old = code
             if next + 1 >= (1 << width), width < 12 { width += 1 }
@@ -109,7 +115,9 @@ enum TIFFDecompression {
     }
 
     /// Decodes PackBits run-length data into exactly `expected` bytes.
-    static func packBits(_ src: UnsafeRawBufferPointer, expected: Int, what: String, offset: Int) throws(CodecError) -> [UInt8] {
+    static func packBits(_ src: UnsafeRawBufferPointer, expected: Int, what: String, offset: Int) throws(CodecError)
+        -> [UInt8]
+    {
         var out = [UInt8]()
         out.reserveCapacity(expected)
         var p = 0
@@ -119,7 +127,9 @@ enum TIFFDecompression {
             p += 1
             if n >= 0 {
                 let k = min(n + 1, expected - out.count)
-                guard p + n + 1 <= src.count else { throw .truncated(what: "\(what) PackBits data", offset: offset + p) }
+                guard p + n + 1 <= src.count else {
+                    throw .truncated(what: "\(what) PackBits data", offset: offset + p)
+                }
                 out.append(contentsOf: src[p..<(p + k)])
                 p += n + 1
             } else if n != -128 {
@@ -143,7 +153,8 @@ extension TIFFDecompression {
             let n = src.withUnsafeBufferPointer { s in
                 out.withUnsafeMutableBufferPointer { dst in
                     message.withUnsafeMutableBufferPointer { m in
-                        lux_inflate(s.baseAddress, s.count, dst.baseAddress, dst.count, 0, &complete, m.baseAddress, m.count)
+                        lux_inflate(
+                            s.baseAddress, s.count, dst.baseAddress, dst.count, 0, &complete, m.baseAddress, m.count)
                     }
                 }
             }
@@ -153,7 +164,9 @@ extension TIFFDecompression {
                 return out
             }
             guard n == capacity else { throw .truncated(what: "\(what) (zlib stream ends early)", offset: src.count) }
-            guard capacity < limit else { throw .limitExceeded(what: "\(what) inflated size", value: capacity, limit: limit) }
+            guard capacity < limit else {
+                throw .limitExceeded(what: "\(what) inflated size", value: capacity, limit: limit)
+            }
             capacity = min(limit, capacity * 4)
         }
     }

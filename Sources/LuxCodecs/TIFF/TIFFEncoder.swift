@@ -69,7 +69,9 @@ enum TIFFEncoder {
             let index = nodes.count
             nodes.append(Node())
             var entries: [Entry] = dir.fields.map { tag, value in
-                Entry(tag: tag, type: value.fieldType, count: value.count, payload: .bytes(value.encoded(bigEndian: bigEndian)))
+                Entry(
+                    tag: tag, type: value.fieldType, count: value.count,
+                    payload: .bytes(value.encoded(bigEndian: bigEndian)))
             }
             for (tag, children) in dir.children where !children.isEmpty {
                 let indices = children.map { add($0) }
@@ -122,9 +124,11 @@ enum TIFFEncoder {
                 out.storeBytes(of: bigEndian ? v.bigEndian : v.littleEndian, toByteOffset: at, as: UInt32.self)
             }
             if bigEndian {
-                out[0] = 0x4D; out[1] = 0x4D
+                out[0] = 0x4D
+                out[1] = 0x4D
             } else {
-                out[0] = 0x49; out[1] = 0x49
+                out[0] = 0x49
+                out[1] = 0x49
             }
             put16(42, 2)
             put32(UInt32(nodes[0].offset), 4)
@@ -158,7 +162,9 @@ enum TIFFEncoder {
                 switch b {
                 case .bytes(let bytes):
                     bytes.withUnsafeBytes { src in
-                        if let base = src.baseAddress { (out.baseAddress! + start).copyMemory(from: base, byteCount: src.count) }
+                        if let base = src.baseAddress {
+                            (out.baseAddress! + start).copyMemory(from: base, byteCount: src.count)
+                        }
                     }
                 case .fill(let n, let fill):
                     fill(UnsafeMutableRawBufferPointer(rebasing: out[start..<start + n]))

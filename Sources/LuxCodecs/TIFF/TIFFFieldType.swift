@@ -1,7 +1,22 @@
 /// The data type of a TIFF field (TIFF 6.0 §2, TIFF Tech Note 1, BigTIFF).
 public enum TIFFFieldType: UInt16, Hashable, Sendable, Codable {
-    case byte = 1, ascii = 2, short = 3, long = 4, rational = 5, sbyte = 6, undefined = 7, sshort = 8,
-        slong = 9, srational = 10, float = 11, double = 12, ifd = 13, long8 = 16, slong8 = 17, ifd8 = 18
+    case byte = 1
+    case ascii = 2
+    case short = 3
+    case long = 4
+    case rational = 5
+    case sbyte = 6
+    case undefined = 7
+    case sshort = 8
+    case
+        slong = 9
+    case srational = 10
+    case float = 11
+    case double = 12
+    case ifd = 13
+    case long8 = 16
+    case slong8 = 17
+    case ifd8 = 18
 
     /// Bytes per value.
     public var size: Int {

@@ -46,7 +46,10 @@ struct TIFFParser {
     /// Whether `bytes` start with a TIFF header.
     static func isTIFF(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard bytes.count >= 8 else { return false }
-        let a = bytes[0], b = bytes[1], c = bytes[2], d = bytes[3]
+        let a = bytes[0]
+        let b = bytes[1]
+        let c = bytes[2]
+        let d = bytes[3]
         if a == 0x49, b == 0x49 { return (c == 42 || c == 43) && d == 0 }
         if a == 0x4D, b == 0x4D { return c == 0 && (d == 42 || d == 43) }
         return false
@@ -122,7 +125,8 @@ struct TIFFParser {
             if let type {
                 let (bytes, overflow) = count.multipliedReportingOverflow(by: type.size)
                 if overflow || bytes > limit {
-                    valueOffset = isBigTIFF ? Int(clamping: try reader.u64(inline, what)) : Int(reader.u32Unchecked(inline))
+                    valueOffset =
+                        isBigTIFF ? Int(clamping: try reader.u64(inline, what)) : Int(reader.u32Unchecked(inline))
                 }
             }
             entries[tag] = TIFFEntry(tag: tag, type: type, count: count, valueOffset: valueOffset, entryOffset: e)
@@ -140,7 +144,8 @@ struct TIFFParser {
     /// Checks that an entry's value bytes lie in the data and returns their byte count.
     func checkedBytes(_ entry: TIFFEntry) throws(CodecError) -> Int {
         guard let n = entry.byteCount else {
-            throw .malformed(what: describe(entry), offset: entry.entryOffset, reason: "value count \(entry.count) is too large")
+            throw .malformed(
+                what: describe(entry), offset: entry.entryOffset, reason: "value count \(entry.count) is too large")
         }
         try reader.check(entry.valueOffset, n, describe(entry))
         return n
@@ -181,7 +186,8 @@ struct TIFFParser {
         case .double:
             return .doubles(
                 (0..<n).map {
-                    let a = UInt64(r.u32Unchecked(o + 8 * $0)), b = UInt64(r.u32Unchecked(o + 8 * $0 + 4))
+                    let a = UInt64(r.u32Unchecked(o + 8 * $0))
+                    let b = UInt64(r.u32Unchecked(o + 8 * $0 + 4))
                     return Double(bitPattern: r.bigEndian ? a << 32 | b : b << 32 | a)
                 })
         case .long8, .ifd8:
@@ -216,7 +222,8 @@ struct TIFFParser {
         let v = try value(e)
         guard let ints = v.integers else {
             if let d = v.doubles { return d.map { Int(exactly: $0.rounded()) ?? 0 } }
-            throw .malformed(what: describe(e), offset: e.entryOffset, reason: "expected integers, found \(v.fieldType)")
+            throw .malformed(
+                what: describe(e), offset: e.entryOffset, reason: "expected integers, found \(v.fieldType)")
         }
         return ints
     }

@@ -99,7 +99,8 @@ public enum TIFFValue: Hashable, Sendable, Codable {
         case .longs(let v): for x in v { w.u32(x) }
         case .rationals(let v):
             for x in v {
-                w.u32(UInt32(truncatingIfNeeded: x.numerator)); w.u32(UInt32(truncatingIfNeeded: x.denominator))
+                w.u32(UInt32(truncatingIfNeeded: x.numerator))
+                w.u32(UInt32(truncatingIfNeeded: x.denominator))
             }
         case .signedBytes(let v): for x in v { w.u8(UInt8(bitPattern: x)) }
         case .signedShorts(let v): for x in v { w.u16(UInt16(bitPattern: x)) }

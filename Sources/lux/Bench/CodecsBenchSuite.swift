@@ -9,7 +9,9 @@ enum CodecsBenchSuite: BenchSuite {
     static func testData(_ relative: String) -> String {
         // The shared test data sits next to the package (../shared/testdata), as in the tests.
         let candidates = ["../shared/testdata", "../../shared/testdata", "/work/shared/testdata"]
-        for c in candidates where FileManager.default.fileExists(atPath: c + "/" + relative) { return c + "/" + relative }
+        for c in candidates where FileManager.default.fileExists(atPath: c + "/" + relative) {
+            return c + "/" + relative
+        }
         return "/work/shared/testdata/" + relative
     }
 
@@ -36,25 +38,34 @@ enum CodecsBenchSuite: BenchSuite {
             BenchCase(
                 suite: name, name: "JPEG encode 12 MP q90 (4:2:0, optimised Huffman)",
                 lux: ["bench-worker", name, "jpeg-encode", tiff, scratch + "/lux.jpg"],
-                peers: [.init(name: "cjpeg -quality 90 -optimize", command: ["cjpeg", "-quality", "90", "-optimize", "-outfile", scratch + "/cjpeg.jpg", ppm])],
+                peers: [
+                    .init(
+                        name: "cjpeg -quality 90 -optimize",
+                        command: ["cjpeg", "-quality", "90", "-optimize", "-outfile", scratch + "/cjpeg.jpg", ppm])
+                ],
                 megapixels: 12.19, goal: "within 10 % of cjpeg"),
             BenchCase(
                 suite: name, name: "JPEG decode 12 MP", lux: ["bench-worker", name, "jpeg-decode", jpeg],
                 peers: [.init(name: "djpeg -pnm", command: ["djpeg", "-pnm", "-outfile", "/dev/null", jpeg])],
                 megapixels: 12.19, goal: "within 10 % of djpeg"),
             BenchCase(
-                suite: name, name: "lossless-JPEG DNG decode 12 MP (1 tile, predictor 6)", lux: ["bench-worker", name, "dng-decode", lj92],
+                suite: name, name: "lossless-JPEG DNG decode 12 MP (1 tile, predictor 6)",
+                lux: ["bench-worker", name, "dng-decode", lj92],
                 peers: [
                     .init(name: "unprocessed_raw (LibRaw decode)", command: ["unprocessed_raw", "-q", emuCopy]),
-                    .init(name: "dcraw_emu -disinterp -4", command: ["dcraw_emu", "-disinterp", "-4", "-Z", "/dev/null", emuCopy]),
+                    .init(
+                        name: "dcraw_emu -disinterp -4",
+                        command: ["dcraw_emu", "-disinterp", "-4", "-Z", "/dev/null", emuCopy]),
                     .init(name: "dcraw -D -4", command: ["dcraw", "-D", "-4", "-c", lj92]),
                 ],
                 megapixels: 12.19, goal: "≥ 2× faster than dcraw_emu"),
             BenchCase(
-                suite: name, name: "DNG lossless write 12 MP Bayer (encode only)", lux: ["bench-worker", name, "dng-write", lj92],
+                suite: name, name: "DNG lossless write 12 MP Bayer (encode only)",
+                lux: ["bench-worker", name, "dng-write", lj92],
                 peers: [], megapixels: 12.19, goal: "< 150 ms"),
             BenchCase(
-                suite: name, name: "memcpy of the same 24 MB (reference for DNG write)", lux: ["bench-worker", name, "memcpy", lj92],
+                suite: name, name: "memcpy of the same 24 MB (reference for DNG write)",
+                lux: ["bench-worker", name, "memcpy", lj92],
                 peers: [], megapixels: 12.19, goal: "reference"),
         ]
     }
@@ -64,8 +75,9 @@ enum CodecsBenchSuite: BenchSuite {
         case "jpeg-encode":
             let image = try ImageFile.read(url: URL(fileURLWithPath: arguments[0]))
             let start = monotonicSeconds()
-            try ImageFile.write(image.pixels, to: URL(fileURLWithPath: arguments[1]), format: .jpeg,
-                                options: EncodingOptions(quality: 0.9, synchronizesFile: false))
+            try ImageFile.write(
+                image.pixels, to: URL(fileURLWithPath: arguments[1]), format: .jpeg,
+                options: EncodingOptions(quality: 0.9, synchronizesFile: false))
             return monotonicSeconds() - start
         case "jpeg-decode", "dng-decode":
             let start = monotonicSeconds()
@@ -75,7 +87,8 @@ enum CodecsBenchSuite: BenchSuite {
             return t
         case "dng-write":
             let raw = try ImageFile.read(url: URL(fileURLWithPath: arguments[0])).rawImage!
-            let options = EncodingOptions(dng: DNGEncodingOptions(compression: .losslessJPEG, generatesThumbnail: false))
+            let options = EncodingOptions(
+                dng: DNGEncodingOptions(compression: .losslessJPEG, generatesThumbnail: false))
             let start = monotonicSeconds()
             let bytes = try DNG.encode(raw, options: options)
             let t = monotonicSeconds() - start
@@ -86,7 +99,9 @@ enum CodecsBenchSuite: BenchSuite {
             let samples = raw.pixels.components(as: UInt16.self)
             var copy = [UInt16](repeating: 1, count: samples.count)
             let start = monotonicSeconds()
-            copy.withUnsafeMutableBufferPointer { d in samples.withUnsafeBufferPointer { s in d.baseAddress!.update(from: s.baseAddress!, count: s.count) } }
+            copy.withUnsafeMutableBufferPointer { d in
+                samples.withUnsafeBufferPointer { s in d.baseAddress!.update(from: s.baseAddress!, count: s.count) }
+            }
             let t = monotonicSeconds() - start
             precondition(copy[copy.count / 2] == samples[samples.count / 2])
             return t

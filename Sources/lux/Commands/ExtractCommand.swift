@@ -43,7 +43,9 @@ struct ExtractCommand: ParsableCommand {
                 let values = try rawImage.sensorValues()
                 try ImageFile.write(values, to: out, format: .tiff, options: EncodingOptions(embedsColorProfile: false))
             } else {
-                guard let p = rawImage.largestPreview else { throw CLIError("\(file): the file has no embedded preview") }
+                guard let p = rawImage.largestPreview else {
+                    throw CLIError("\(file): the file has no embedded preview")
+                }
                 let wantsJPEG = ImageFormat(fileExtension: out.pathExtension) == .jpeg
                 if p.encoding == .jpeg, wantsJPEG, let data = p.data {
                     try Data(data).write(to: out, options: .atomic)
