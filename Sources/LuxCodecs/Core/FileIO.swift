@@ -11,6 +11,13 @@ enum FileIO {
     /// The contents of a file (memory-mapped when the system allows it).
     static func read(_ url: URL) throws(CodecError) -> Data {
         guard url.isFileURL else { throw .io(path: url.absoluteString, reason: "only file URLs can be read") }
+        // Check with POSIX first for a plain-language reason ("No such file or directory").
+        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw .io(path: url.path, reason: String(cString: strerror(errno))) }
+        var info = stat()
+        let statResult = fstat(fd, &info)
+        close(fd)
+        if statResult == 0, info.st_mode & S_IFMT == S_IFDIR { throw .io(path: url.path, reason: "is a directory") }
         do {
             return try Data(contentsOf: url, options: .alwaysMapped)
         } catch {

@@ -91,11 +91,12 @@ struct TIFFChunkLayout {
             if o >= fileSize || n == 0 { missing += 1 }
         }
         if missing == expected {
-            throw .missingPixelData(
-                what: what,
-                reason:
-                    "all \(expected) \(kind)\(expected == 1 ? "" : "s") (first at byte \(offsets[0]), \(counts[0]) bytes) lie beyond the end of the \(fileSize)-byte file or are empty"
-            )
+            let first = "at byte \(offsets[0]), \(counts[0]) bytes"
+            let reason =
+                expected == 1
+                ? "its only \(kind) (\(first)) lies beyond the end of the \(fileSize)-byte file"
+                : "all \(expected) \(kind)s (the first \(first)) lie beyond the end of the \(fileSize)-byte file or are empty"
+            throw .missingPixelData(what: what, reason: reason)
         }
         for i in 0..<expected {
             let o = offsets[i]

@@ -54,7 +54,7 @@ struct ExtractCommand: ParsableCommand {
                 }
             }
         } catch let error as CodecError {
-            throw CLIError("\(file): \(error)")
+            throw CLIError(error, file: file)
         }
     }
 }

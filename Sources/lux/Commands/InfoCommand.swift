@@ -28,7 +28,7 @@ struct InfoCommand: ParsableCommand {
         do {
             info = try ImageFile.info(url: url)
         } catch {
-            throw CLIError("\(file): \(error)")
+            throw CLIError(error, file: file)
         }
         let summary = InfoSummary(info)
         if json {
@@ -47,6 +47,11 @@ struct InfoCommand: ParsableCommand {
 struct CLIError: Error, CustomStringConvertible {
     var description: String
     init(_ message: String) { description = message }
+
+    /// A codec error about `file` (I/O errors already name the path).
+    init(_ error: CodecError, file: String) {
+        if case .io = error { description = error.description } else { description = "\(file): \(error)" }
+    }
 }
 
 /// The fields `lux info` shows, as text lines and as JSON.
