@@ -127,18 +127,43 @@ private struct DecodeState {
     }
 
     /// Decodes one difference with the table at `table` (an offset into `lut`).
+    ///
+    /// After a refill the buffer holds at least 32 bits, enough for any code of up to 11 bits (the lookahead)
+    /// plus up to 16 extra bits, so only codes longer than the lookahead leave the inline path.
     @inline(__always)
     mutating func diff(_ r: inout JPEGBitReader, _ table: Int) -> Int32 {
         if r.count < 32 { r.fill() }
         let e = lut[table + Int(truncatingIfNeeded: r.buffer >> 53)]
+        let n = Int(e & 31)
         if e & 0x20 != 0 {
-            let n = e & 31
             r.buffer <<= UInt64(n)
-            r.count -= Int(n)
+            r.count -= n
             return Int32(Int16(truncatingIfNeeded: e >> 16))
+        }
+        if n != 0 {
+            r.buffer <<= UInt64(n)
+            r.count -= n
+            let ssss = Int((e >> 8) & 31)
+            if ssss == 0 { return 0 }
+            if ssss == 16 {
+                if legacy16 {
+                    r.buffer <<= 16
+                    r.count -= 16
+                }
+                return -32768
+            }
+            let v = Int32(truncatingIfNeeded: r.buffer >> UInt64(64 - ssss))
+            r.buffer <<= UInt64(ssss)
+            r.count -= ssss
+            return HuffmanDecodingTable.extend(v, ssss)
         }
         return diffSlowly(&r, table, e)
     }
+
+    /// ``diff(_:_:)`` as a call, for the cold places (first row, first column) so the hot loops keep the
+    /// inlined copy small enough to stay inlined.
+    @inline(never)
+    mutating func diffCold(_ r: inout JPEGBitReader, _ table: Int) -> Int32 { diff(&r, table) }
 
     @inline(never)
     mutating func diffSlowly(_ r: inout JPEGBitReader, _ table: Int, _ e: UInt32) -> Int32 {
@@ -193,7 +218,7 @@ private struct DecodeState {
             return
         }
         for c in 0..<nf {
-            let d = diff(&r, tableOffsets[c])
+            let d = diffCold(&r, tableOffsets[c])
             let pred = first ? initial : Int32(prev[c])
             cur[c] = UInt16(truncatingIfNeeded: pred &+ d)
         }
@@ -202,7 +227,7 @@ private struct DecodeState {
         if first {
             while i < n {
                 for c in 0..<nf {
-                    let d = diff(&r, tableOffsets[c])
+                    let d = diffCold(&r, tableOffsets[c])
                     cur[i + c] = UInt16(truncatingIfNeeded: Int32(cur[i + c - nf]) &+ d)
                 }
                 i += nf
@@ -226,13 +251,13 @@ private struct DecodeState {
         _ first: Bool, _ initial: Int32, _: P.Type
     ) {
         let t = tableOffsets[0]
-        let d0 = diff(&r, t)
+        let d0 = diffCold(&r, t)
         var left = (first ? initial : Int32(prev[0])) &+ d0
         cur[0] = UInt16(truncatingIfNeeded: left)
         left = Int32(cur[0])
         if first {
             for i in 1..<max(w, 1) {
-                left = Int32(UInt16(truncatingIfNeeded: left &+ diff(&r, t)))
+                left = Int32(UInt16(truncatingIfNeeded: left &+ diffCold(&r, t)))
                 cur[i] = UInt16(truncatingIfNeeded: left)
             }
         } else {

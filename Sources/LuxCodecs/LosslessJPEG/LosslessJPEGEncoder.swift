@@ -8,12 +8,18 @@ enum LosslessJPEGEncoder {
     ) -> [UInt8] {
         precondition(width > 0 && height > 0 && (1...4).contains(nf) && (2...16).contains(precision))
         precondition(width <= 65535 && height <= 65535)
-        // Pass 1: category histograms.
+        // Pass 1: differences (kept for pass 2) and category histograms.
+        let total = width * height * nf
+        let diffs = UnsafeMutablePointer<Int16>.allocate(capacity: total)
+        defer { diffs.deallocate() }
         var histogram = [Int](repeating: 0, count: 18 * nf)
         histogram.withUnsafeMutableBufferPointer { h in
             let base = h.baseAddress!
+            var k = 0
             forEachDifference(samples, rowStride, width, height, nf, precision) { c, diff in
                 base[c * 18 + category(diff)] += 1
+                diffs[k] = Int16(truncatingIfNeeded: diff)
+                k += 1
             }
         }
         let tables = (0..<nf).map { HuffmanEncodingTable(frequencies: Array(histogram[($0 * 18)..<($0 * 18 + 18)])) }
@@ -62,12 +68,21 @@ enum LosslessJPEGEncoder {
         }
         codeTable.withUnsafeBufferPointer { table in
             let t = table.baseAddress!
-            forEachDifference(samples, rowStride, width, height, nf, precision) { c, diff in
+            @inline(__always) func emit(_ diff: Int32, _ tableBase: Int) {
                 let s = category(diff)
-                let entry = t[c * 17 + s]
+                let entry = t[tableBase + s]
                 let extraBits = s & 15  // category 16 sends no extra bits
                 let extra = UInt32(truncatingIfNeeded: diff > 0 ? diff : diff - 1) & ((1 << UInt32(extraBits)) - 1)
                 writer.put((entry >> 16) << UInt32(extraBits) | extra, Int(entry & 0xFF) + extraBits)
+            }
+            if nf == 1 {
+                for i in 0..<total { emit(Int32(diffs[i]), 0) }
+            } else {
+                var i = 0
+                while i < total {
+                    for c in 0..<nf { emit(Int32(diffs[i + c]), c * 17) }
+                    i += nf
+                }
             }
         }
         writer.finish()
@@ -131,7 +146,18 @@ struct BitWriter {
     mutating func put(_ value: UInt32, _ length: Int) {
         accumulator = accumulator << UInt64(length) | UInt64(value)
         bits += length
-        if bits >= 32 { flush(32) }
+        if bits >= 32 {
+            // Four bytes at once unless one of them is 0xFF (which needs a stuffed zero after it).
+            let word = UInt32(truncatingIfNeeded: accumulator >> UInt64(bits - 32))
+            let inverted = ~word
+            if (inverted &- 0x0101_0101) & ~inverted & 0x8080_8080 == 0 {
+                UnsafeMutableRawPointer(base + count).storeBytes(of: word.bigEndian, as: UInt32.self)
+                count += 4
+                bits -= 32
+            } else {
+                flush(32)
+            }
+        }
     }
 
     @inline(__always)
