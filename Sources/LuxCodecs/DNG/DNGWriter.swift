@@ -202,6 +202,7 @@ enum DNGWriter {
         Parallel.forEachBand(count, threads: threads, minimumBand: 1, bandsPerThread: 4) { range in
             let scratch = UnsafeMutablePointer<UInt16>.allocate(capacity: tile * tile * spp)
             defer { scratch.deallocate() }
+            let workspace = LosslessJPEGEncoder.Scratch(samples: tile * tile * spp)
             for i in range {
                 let x0 = (i % across) * tile
                 let y0 = (i / across) * tile

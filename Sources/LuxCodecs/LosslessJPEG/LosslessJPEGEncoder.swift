@@ -2,16 +2,45 @@
 /// interleaving all components, full-size frames, one optimal Huffman table per component (ITU-T T.81
 /// Annex H and K.2; FORMATS.md §2.8).
 enum LosslessJPEGEncoder {
+    /// Working memory reused across the tiles one thread encodes (fresh large allocations cost page faults).
+    final class Scratch {
+        private(set) var diffs: UnsafeMutablePointer<Int16>
+        private(set) var output: UnsafeMutablePointer<UInt8>
+        private var samples: Int
+
+        init(samples: Int = 0) {
+            self.samples = max(samples, 1)
+            diffs = .allocate(capacity: self.samples)
+            output = .allocate(capacity: self.samples * 8 + 16)
+        }
+
+        /// Makes room for `n` samples.
+        func reserve(_ n: Int) {
+            guard n > samples else { return }
+            diffs.deallocate()
+            output.deallocate()
+            samples = n
+            diffs = .allocate(capacity: n)
+            output = .allocate(capacity: n * 8 + 16)
+        }
+
+        deinit {
+            diffs.deallocate()
+            output.deallocate()
+        }
+    }
+
     /// Encodes `height` rows; row `y` holds `width × components` interleaved samples at `samples + y × rowStride`.
     static func encode(
-        samples: UnsafePointer<UInt16>, rowStride: Int, width: Int, height: Int, components nf: Int, precision: Int
+        samples: UnsafePointer<UInt16>, rowStride: Int, width: Int, height: Int, components nf: Int, precision: Int,
+        scratch: Scratch = Scratch()
     ) -> [UInt8] {
         precondition(width > 0 && height > 0 && (1...4).contains(nf) && (2...16).contains(precision))
         precondition(width <= 65535 && height <= 65535)
         // Pass 1: differences (kept for pass 2) and category histograms.
         let total = width * height * nf
-        let diffs = UnsafeMutablePointer<Int16>.allocate(capacity: total)
-        defer { diffs.deallocate() }
+        scratch.reserve(total)
+        let diffs = scratch.diffs
         var histogram = [Int](repeating: 0, count: 18 * nf)
         histogram.withUnsafeMutableBufferPointer { h in
             let base = h.baseAddress!
@@ -57,9 +86,7 @@ enum LosslessJPEGEncoder {
         head.u8(0)  // Ah/Al
 
         // Pass 2: entropy-coded data. Each sample costs at most 32 bits (64 with byte stuffing).
-        let capacity = width * height * nf * 8 + 16
-        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
-        defer { buffer.deallocate() }
+        let buffer = scratch.output
         var writer = BitWriter(buffer)
         // Code (high 16 bits) and length (low 8 bits) per component and category.
         var codeTable = [UInt32](repeating: 0, count: 17 * nf)
