@@ -38,7 +38,7 @@ import Testing
     static let tiffcpVariants: [(String, [String])] = [
         ("LZW", ["-c", "lzw"]), ("LZW + predictor 2", ["-c", "lzw:2"]), ("Deflate + predictor 2", ["-c", "zip:2"]),
         ("PackBits", ["-c", "packbits"]), ("tiles 48", ["-t", "-w", "48", "-l", "48"]), ("planar", ["-p", "separate"]),
-        ("big-endian", ["-B"]), ("one row per strip", ["-r", "1"]),
+        ("big-endian", ["-B"]), ("one row per strip", ["-r", "1"]), ("BigTIFF", ["-8"]),
     ]
 
     @Test(
