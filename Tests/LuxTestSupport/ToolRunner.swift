@@ -16,8 +16,9 @@ public enum ToolRunner {
         public var errorText: String { String(decoding: stderr, as: UTF8.self) }
     }
 
-    /// The full path of an executable found on `PATH`.
+    /// The full path of an executable found on `PATH` (or `name` itself when it is a path).
     public static func path(_ name: String) -> String? {
+        if name.contains("/") { return FileManager.default.isExecutableFile(atPath: name) ? name : nil }
         let paths = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
         for dir in paths {
             let candidate = "\(dir)/\(name)"
