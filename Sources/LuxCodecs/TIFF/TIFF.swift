@@ -159,7 +159,6 @@ public enum TIFF {
             }
         }
         if let e = failure.error { throw e }
-        if l.alphaIndex == nil, l.output.hasAlpha { DNGReader.fillOpaque(&pixels) }
         withExtendedLifetime(pixels) {}
         var metadata = ImageMetadata()
         metadata.exif = EXIF(parser: p, primary: d, keepsUnknownPrimaryFields: false)
@@ -267,6 +266,20 @@ public enum TIFF {
         }
         let sampleIndices = l.planar ? [region.plane] : Array(0..<l.samplesPerPixel)
         let targets = sampleIndices.map { channels($0) }
+        // Opaque alpha for sources without one (planar chunks: only the first plane sets it).
+        if outChannels == 4, l.alphaIndex == nil, !l.planar || region.plane == 0 {
+            for r in 0..<region.height {
+                for x in 0..<region.width {
+                    let a = (region.x + x) * 4 + 3
+                    switch l.output {
+                    case .rgba8: out.row(region.y + r, as: UInt8.self)[a] = 255
+                    case .rgba16: out.row(region.y + r, as: UInt16.self)[a] = 65535
+                    case .rgbaHalf: out.row(region.y + r, as: UInt16.self)[a] = 0x3C00
+                    default: out.row(region.y + r, as: Float.self)[a] = 1
+                    }
+                }
+            }
+        }
         let paletteSize = 1 << min(l.bitsPerSample, 16)
         for r in 0..<region.height {
             for x in 0..<region.width {
