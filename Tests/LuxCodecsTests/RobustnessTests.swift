@@ -205,3 +205,17 @@ import Testing
         #expect((attributes[.posixPermissions] as? Int).map { $0 & 0o044 } == 0o044)  // readable by others, like a normal file
     }
 }
+
+@Suite struct FormatDetectionTests {
+    @Test("formats are detected from their bytes")
+    func detect() throws {
+        let image = TestImages.gradient(width: 8, height: 8)
+        #expect(ImageFormat.detect(try JPEG.encode(image)) == .jpeg)
+        #expect(ImageFormat.detect(try PNG.encode(image)) == .png)
+        #expect(ImageFormat.detect(try TIFF.encode(image)) == .tiff)
+        #expect(ImageFormat.detect(try DNG.encode(SyntheticRaw.image(width: 32, height: 32))) == .dng)
+        #expect(ImageFormat.detect([0, 1, 2, 3]) == nil)
+        #expect(ImageFormat(fileExtension: "JPG") == .jpeg && ImageFormat(fileExtension: "tif") == .tiff)
+        #expect(throws: CodecError.self) { _ = try ImageFile.read(data: [0x46, 0x55, 0x4A, 0x49]) }
+    }
+}

@@ -4,12 +4,6 @@ import Synchronization
 
 /// Reads DNG and TIFF/EP raw files: the raw image, its description and embedded previews.
 enum DNGReader {
-    /// Whether TIFF bytes are a DNG (IFD0 has DNGVersion).
-    static func isDNG(_ bytes: UnsafeRawBufferPointer) throws(CodecError) -> Bool {
-        let p = try TIFFParser(bytes)
-        return try p.directory(at: p.firstDirectoryOffset, name: "IFD0").has(TIFFTag.dngVersion)
-    }
-
     /// The description of the raw image (no pixel decoding). With `loadingPreviews`, preview bytes are copied.
     static func properties(_ s: DNGStructure, loadingPreviews: Bool) throws(CodecError) -> RawProperties {
         guard let rawDir = s.raw else {

@@ -40,15 +40,10 @@ public enum ImageFormat: String, Hashable, Sendable, Codable, CaseIterable, Cust
         }
     }
 
-    /// Identifies the format from the first bytes of a file (a TIFF with a DNGVersion tag is `.dng`);
+    /// Identifies the format of file data (a TIFF with a DNGVersion tag, or with CFA raw data, is `.dng`);
     /// `nil` when the bytes are none of these.
-    public static func detect(_ bytes: some Collection<UInt8>) -> ImageFormat? {
-        let head = Array(bytes.prefix(8))
-        if head.starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
-        if head.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
-        let isTIFF = head.withUnsafeBytes { TIFFParser.isTIFF($0) }
-        guard isTIFF else { return nil }
-        return Array(bytes).withUnsafeBytes { raw in (try? DNGReader.isDNG(raw)) == true } ? .dng : .tiff
+    public static func detect(_ bytes: [UInt8]) -> ImageFormat? {
+        bytes.withUnsafeBytes { try? ImageFile.detect($0) }
     }
 
     public var description: String {
