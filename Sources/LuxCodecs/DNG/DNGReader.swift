@@ -328,6 +328,14 @@ enum DNGReader {
                     let region = layout.region(i)
                     let rows = layout.storedRows(i)
                     let data = try reader.view(layout.offsets[i], layout.counts[i], "\(what) chunk \(i)")
+                    if compression == 7, !planar, chunkFormat.samplesPerPixel == samplesPerPixelOut {
+                        // Lossless JPEG straight into the output rows: no per-tile buffer.
+                        try decodeLosslessJPEG(
+                            data, region: region, chunkWidth: layout.chunkWidth, rows: rows, spp: spp,
+                            legacy: chunkFormat.legacyLosslessJPEG, into: plane,
+                            what: "\(what) \(layout.isTiled ? "tile" : "strip") \(i)")
+                        continue
+                    }
                     let samples = try TIFFChunkDecoder.decode(
                         data, width: layout.chunkWidth, rows: rows, format: chunkFormat,
                         what: "\(what) \(layout.isTiled ? "tile" : "strip") \(i)",
@@ -344,6 +352,40 @@ enum DNGReader {
         if spp == 3 { fillOpaque(&out) }
         withExtendedLifetime(out) {}
         return out
+    }
+
+    /// Decodes one lossless-JPEG tile or strip into the output plane. The stream's samples fill the chunk in
+    /// raster order (`chunkWidth × spp` per row), whatever the frame's own width and component count.
+    static func decodeLosslessJPEG(
+        _ data: UnsafeRawBufferPointer, region: (x: Int, y: Int, width: Int, height: Int, plane: Int), chunkWidth: Int,
+        rows: Int, spp: Int, legacy: Bool, into out: MutableRawPlane, what: String
+    ) throws(CodecError) {
+        let header = try LosslessJPEGHeader(data, what: what)
+        let rowSamples = chunkWidth * spp
+        let frameRow = header.width * header.components.count
+        let needed = rowSamples * region.height
+        guard frameRow * header.height >= needed else {
+            throw .malformed(
+                what: "\(what) lossless JPEG frame", offset: 0,
+                reason: "\(header.width)×\(header.height)×\(header.components.count) samples cannot fill a \(chunkWidth)×\(rows)×\(spp) chunk")
+        }
+        let visible = region.width * spp
+        var k = 0  // linear sample index within the chunk
+        try LosslessJPEGDecoder.decode(
+            data, header: header, legacyCategory16: legacy, rowLimit: (needed + frameRow - 1) / frameRow, what: what
+        ) { _, row throws(CodecError) in
+            var consumed = 0
+            while consumed < frameRow, k < needed {
+                let ty = k / rowSamples, tx = k % rowSamples
+                let n = min(frameRow - consumed, rowSamples - tx)
+                if tx < visible {
+                    let copy = min(n, visible - tx)
+                    (out.row(region.y + ty, as: UInt16.self) + region.x * spp + tx).update(from: row + consumed, count: copy)
+                }
+                consumed += n
+                k += n
+            }
+        }
     }
 
     /// Copies a decoded chunk into the output plane, expanding 3-sample pixels into RGBA.
