@@ -385,3 +385,24 @@ import Testing
         }
     }
 }
+
+@Suite struct RawThumbnailTests {
+    @Test("the thumbnail made from raw data keeps neutral patches neutral and colours in their hue")
+    func plausibleThumbnail() throws {
+        let raw = SyntheticRaw.image()
+        let back = try #require(try DNG.decode(DNG.encode(raw)).rawImage)
+        let thumb = try #require(back.previews.first).image()
+        #expect(max(thumb.width, thumb.height) <= 256)
+        let scale = Double(thumb.width) / 640
+        func mean(_ name: String) -> SIMD4<Float> {
+            let r = SyntheticRaw.patches(width: 640, height: 480).first { $0.name == name }!.rect
+            let cx = Int((Double(r.0) + Double(r.2) / 2) * scale), cy = Int((Double(r.1) + Double(r.3) / 2) * scale)
+            return thumb.pixel(x: cx, y: cy)
+        }
+        let n = mean("neutral"), red = mean("red"), green = mean("green"), blue = mean("blue")
+        #expect(abs(n.x - n.y) < 0.03 && abs(n.z - n.y) < 0.03, "neutral \(n)")
+        #expect(red.x > red.y + 0.2 && red.x > red.z + 0.2, "red \(red)")
+        #expect(green.y > green.x && green.y > green.z, "green \(green)")
+        #expect(blue.z > blue.x && blue.z > blue.y, "blue \(blue)")
+    }
+}
