@@ -245,3 +245,30 @@ import Testing
         #expect(keptPixel.x > 0.97 && keptPixel.y < 0.05)  // stored as P3 values
     }
 }
+
+@Suite struct ICCEmbeddingTests {
+    /// A profile-sized blob that no colour management would accept, so only the container is exercised.
+    static let blob: [UInt8] = (0..<150_000).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) }
+
+    @Test("a large ICC profile is split into APP2 chunks and reassembled; exiftool extracts the same bytes",
+          arguments: [ImageFormat.jpeg, .png, .tiff])
+    func largeProfileRoundTrip(_ format: ImageFormat) throws {
+        var image = TestImages.gradient(width: 16, height: 16)
+        image.colorSpace = nil
+        let metadata = ImageMetadata(iccProfile: Self.blob)
+        let bytes = try ImageFile(pixels: image, metadata: metadata, format: format).encoded()
+        #expect(try ImageFile.read(data: bytes).metadata.iccProfile == Self.blob)
+        if format == .jpeg {
+            let chunks = bytes.indices.dropLast(13).filter { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xE2 }.count
+            #expect(chunks == 3)
+        }
+        guard Fixtures.hasTool("exiftool") else { return }
+        let dir = try ToolRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let url = dir.appendingPathComponent("icc.\(format.fileExtension)")
+        try Data(bytes).write(to: url)
+        let extracted = try ToolRunner.run("exiftool", ["-b", "-ICC_Profile", url.path]).stdout
+        let same = [UInt8](extracted) == Self.blob
+        #expect(same, "\(format): exiftool extracted \(extracted.count) bytes")
+    }
+}

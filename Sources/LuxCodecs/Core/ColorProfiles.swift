@@ -14,6 +14,20 @@ enum ColorProfiles {
     /// The profile's description text (`desc` tag), for display.
     static func description(ofProfile bytes: [UInt8]) -> String? { nil }
 
+    /// The profile to embed for pixels written in `space`: the source file's own profile when it describes that
+    /// space (or when neither is known and the pixels were left alone), otherwise one made for `space`.
+    static func profileToEmbed(for space: ColorSpace?, original: [UInt8]?, options: EncodingOptions) -> [UInt8]? {
+        guard options.embedsColorProfile else { return nil }
+        if let original {
+            if let described = colorSpace(fromProfile: original) {
+                if let space, described.isColorimetricallyEqual(to: space) { return original }
+            } else if space == nil || (options.colorSpace == nil && !options.optimizesColorForSharing) {
+                return original
+            }
+        }
+        return space.flatMap { profile(for: $0) }
+    }
+
     /// The space an integer (8/16-bit) file should be written in for pixels in `space`: linear and
     /// extended-range spaces would waste codes or clip, so they become the same primaries with the sRGB curve.
     static func integerEncodingSpace(for space: ColorSpace) -> ColorSpace {

@@ -132,15 +132,7 @@ public enum JPEG {
             }
             markers.append((0xE1, payload))
         }
-        var icc: [UInt8]?
-        if options.embedsColorProfile, let space {
-            icc = ColorProfiles.profile(for: space)
-            if icc == nil, let original = metadata.iccProfile, options.colorSpace == nil,
-                !options.optimizesColorForSharing
-            {
-                icc = original
-            }
-        }
+        let icc = ColorProfiles.profileToEmbed(for: space, original: metadata.iccProfile, options: options)
         if let icc {
             let chunk = 65519
             let total = (icc.count + chunk - 1) / chunk

@@ -125,14 +125,13 @@ public enum PNG {
             pixels, format: gray ? (sixteen ? .gray16 : .gray8) : (sixteen ? .rgba16 : .rgba8), options: options)
         let alpha = !gray && IntegerEncoding.writesAlpha(prepared, policy: options.alpha)
         var chunks: [(String, [UInt8])] = []
-        if let space {
-            if space.isColorimetricallyEqual(to: .sRGB), !space.isExtendedRange {
-                chunks.append(("sRGB", [0]))
-            } else if options.embedsColorProfile, let icc = ColorProfiles.profile(for: space) {
-                chunks.append(("iCCP", Array("ICC Profile".utf8) + [0, 0] + (try TIFFDecompression.deflate(icc))))
-            } else if let c = cicp(for: space) {
-                chunks.append(("cICP", c))
-            }
+        let isSRGB = space.map { $0.isColorimetricallyEqual(to: .sRGB) && !$0.isExtendedRange } ?? false
+        if isSRGB, metadata.iccProfile == nil || options.colorSpace != nil || options.optimizesColorForSharing {
+            chunks.append(("sRGB", [0]))  // PNG's compact way to say sRGB
+        } else if let icc = ColorProfiles.profileToEmbed(for: space, original: metadata.iccProfile, options: options) {
+            chunks.append(("iCCP", Array("ICC Profile".utf8) + [0, 0] + (try TIFFDecompression.deflate(icc))))
+        } else if let space, let c = cicp(for: space) {
+            chunks.append(("cICP", c))
         }
         if !metadata.exif.isEmpty { chunks.append(("eXIf", metadata.exif.tiffBytes(bigEndian: true))) }
         if let xmp = metadata.xmp { chunks.append(("iTXt", Array("XML:com.adobe.xmp".utf8) + [0, 0, 0, 0, 0] + xmp)) }

@@ -96,12 +96,8 @@ extension TIFF {
         d.data = TIFFImageData(
             offsetsTag: options.tiffTileSize == nil ? TIFFTag.stripOffsets : TIFFTag.tileOffsets,
             countsTag: options.tiffTileSize == nil ? TIFFTag.stripByteCounts : TIFFTag.tileByteCounts, blobs: blobs)
-        if options.embedsColorProfile, let space {
-            if let icc = ColorProfiles.profile(for: space) {
-                d[TIFFTag.iccProfile] = .undefined(icc)
-            } else if let icc = metadata.iccProfile, options.colorSpace == nil, !options.optimizesColorForSharing {
-                d[TIFFTag.iccProfile] = .undefined(icc)
-            }
+        if let icc = ColorProfiles.profileToEmbed(for: space, original: metadata.iccProfile, options: options) {
+            d[TIFFTag.iccProfile] = .undefined(icc)
         }
         if let xmp = metadata.xmp { d[TIFFTag.xmp] = .bytes(xmp) }
         var exif = metadata.exif
