@@ -272,3 +272,56 @@ import Testing
         #expect(same, "\(format): exiftool extracted \(extracted.count) bytes")
     }
 }
+
+@Suite struct WideGamutTests {
+    /// An sRGB colour inside both gamuts, expressed as Display P3 pixels.
+    static func p3Patch() throws -> PixelBuffer {
+        var srgb = PixelBuffer(width: 16, height: 16, format: .rgbaFloat, colorSpace: .sRGB)
+        for y in 0..<16 { for x in 0..<16 { srgb.setPixel(SIMD4(200.0 / 255, 100.0 / 255, 80.0 / 255, 1), x: x, y: y) } }
+        return try srgb.matchingColors(to: .displayP3)
+    }
+
+    @Test("a Display P3 file embeds the P3 profile: exiftool names it and vips converts through it to the original sRGB colour",
+          arguments: [ImageFormat.jpeg, .png, .tiff])
+    func displayP3Profile(_ format: ImageFormat) throws {
+        guard ColorProfiles.profile(for: .displayP3) != nil else {
+            print("note: skipping the Display P3 profile check: LuxColor's ICC writer is not available in this build")
+            return
+        }
+        let dir = try ToolRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let url = dir.appendingPathComponent("p3.\(format.fileExtension)")
+        var metadata = ImageMetadata()
+        metadata.exif.make = "Lux"
+        try ImageFile.write(
+            try Self.p3Patch(), metadata: metadata, to: url,
+            options: EncodingOptions(quality: 1, chromaSubsampling: .none, sampleType: .uint8))
+        let back = try ImageFile.read(url: url)
+        #expect(back.pixels.colorSpace?.isColorimetricallyEqual(to: .displayP3) == true)
+        if Fixtures.hasTool("exiftool") {
+            let e = try Fixtures.exiftool(url.path)
+            #expect((e["ProfileDescription"] as? String)?.contains("P3") == true, "\(e["ProfileDescription"] ?? "none")")
+            if format == .jpeg { #expect(e["ColorSpace"] as? Int == 0xFFFF) }  // uncalibrated + ICC, as iPhones write
+        }
+        guard Fixtures.hasTool("vips") else { return }
+        let out = dir.appendingPathComponent("srgb.ppm")
+        let run = try ToolRunner.run("vips", ["icc_transform", url.path, out.path, "srgb", "--embedded", "--intent", "relative"])
+        #expect(run.status == 0, "\(run.errorText)")
+        let ppm = try NetpbmImage(Data(contentsOf: out))
+        let centre = (8 * ppm.width + 8) * ppm.channels
+        let rgb = [Int(ppm.samples[centre]), Int(ppm.samples[centre + 1]), Int(ppm.samples[centre + 2])]
+        #expect(abs(rgb[0] - 200) <= 3 && abs(rgb[1] - 100) <= 3 && abs(rgb[2] - 80) <= 3, "vips gave \(rgb)")
+    }
+
+    @Test("sharing converts to sRGB and embeds an sRGB profile")
+    func sharingProfile() throws {
+        guard let srgbProfile = ColorProfiles.profile(for: .sRGB) else {
+            print("note: skipping the sRGB profile check: LuxColor's ICC writer is not available in this build")
+            return
+        }
+        let bytes = try JPEG.encode(try Self.p3Patch(), options: EncodingOptions(quality: 1, optimizesColorForSharing: true))
+        #expect(try JPEGHeader(bytes: bytes).iccProfile == srgbProfile)
+        let p = try JPEG.decode(bytes).pixels.pixel(x: 8, y: 8)
+        #expect(abs(p.x * 255 - 200) < 2.5 && abs(p.y * 255 - 100) < 2.5 && abs(p.z * 255 - 80) < 2.5)
+    }
+}
