@@ -32,6 +32,7 @@ public struct ColorConverter: Sendable {
     let sourceIsGray: Bool
     let decode8: [Float]
     let encodeTable16: [UInt8]
+    let halfTables = HalfCurveTables()
 
     /// Whether the conversion changes nothing (other than clamping).
     public var isIdentity: Bool {
@@ -171,21 +172,16 @@ public struct ColorConverter: Sendable {
         }
     }
 
-    /// Converts `count` interleaved RGBA half-float pixels (alpha copied).
+    /// Converts `count` interleaved RGBA half-float pixels (alpha copied); `src` and `dst` may be the same.
+    ///
+    /// Decoding goes through a table over all half values (built on the first call). Destinations that clip
+    /// to 0…1 also encode through a table indexed by the linear value rounded to half (scaled by 2⁸ to
+    /// keep precision near black), so results are within 1.5 half-float ULPs of the exact conversion;
+    /// extended-range destinations encode in `Float` (within 0.5 ULP).
     public func convert(rgbaHalf src: UnsafePointer<Float16>, into dst: UnsafeMutablePointer<Float16>, count: Int) {
-        withUnsafeTemporaryAllocation(of: Float.self, capacity: 4 * Self.chunk) { wide in
-            let w = wide.baseAddress!
-            var start = 0
-            while start < count {
-                let n = min(Self.chunk, count - start)
-                UnsafeRawPointer(src + 4 * start).withMemoryRebound(to: UInt16.self, capacity: 4 * n) {
-                    lux_half_to_float($0, w, 4 * n)
-                }
-                convertInPlace(rgba: w, count: n)
-                UnsafeMutableRawPointer(dst + 4 * start).withMemoryRebound(to: UInt16.self, capacity: 4 * n) {
-                    lux_float_to_half(w, $0, 4 * n)
-                }
-                start += n
+        UnsafeRawPointer(src).withMemoryRebound(to: UInt16.self, capacity: 4 * count) { s in
+            UnsafeMutableRawPointer(dst).withMemoryRebound(to: UInt16.self, capacity: 4 * count) { d in
+                convertHalfRows(s, d, count)
             }
         }
     }
@@ -281,15 +277,7 @@ public struct ColorConverter: Sendable {
         _ s: UnsafePointer<UInt8>, _ table: UnsafePointer<Float>, _ r: UnsafeMutablePointer<Float>,
         _ g: UnsafeMutablePointer<Float>, _ b: UnsafeMutablePointer<Float>, _ n: Int, grayReplicate: Bool
     ) {
-        if grayReplicate {
-            for i in 0..<n { let v = table[Int(s[4 * i])]; r[i] = v; g[i] = v; b[i] = v }
-        } else {
-            for i in 0..<n {
-                r[i] = table[Int(s[4 * i])]
-                g[i] = table[Int(s[4 * i + 1])]
-                b[i] = table[Int(s[4 * i + 2])]
-            }
-        }
+        lookupPlanes(s, table, r, g, b, n, grayReplicate: grayReplicate)
     }
 
     @inline(never)

@@ -77,7 +77,7 @@ struct CurveStage: Sendable, Hashable {
 
     @inline(never)
     static func clamp01(_ p: UnsafeMutablePointer<Float>, _ n: Int) {
-        for i in 0..<n { p[i] = min(max(p[i], 0), 1) }
+        for i in 0..<n { p[i] = clampUnit(p[i]) }  // NaN becomes 0
     }
 
     @inline(never)
