@@ -16,8 +16,8 @@ import Testing
         return nil
     }
 
-    func run(_ lux: String, _ args: [String]) throws -> ToolRunner.Output {
-        try ToolRunner.run(lux, args)
+    func run(_ lux: String, _ args: [String]) throws -> ExternalTool.Capture {
+        try ExternalTool.capture(lux, args)
     }
 
     @Test("lux info prints the DNG's raw description and valid JSON")
@@ -41,13 +41,13 @@ import Testing
     @Test("lux extract --raw writes what dcraw -D -4 writes; errors name the file without a stack trace")
     func extract() throws {
         guard let lux = Self.lux, Fixtures.hasTool("dcraw") else { return }
-        let dir = try ToolRunner.temporaryDirectory()
+        let dir = try ExternalTool.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let source = Fixtures.url(Fixtures.genuineDNGs[0]).path
         let out = dir.appendingPathComponent("sensor.tiff")
         #expect(try run(lux, ["extract", source, "--raw", "-o", out.path]).status == 0)
         let ours = try ImageFile.read(url: out).pixels.components(as: UInt16.self)
-        let dcraw = try NetpbmImage(ToolRunner.run("dcraw", ["-D", "-4", "-c", source]).stdout)
+        let dcraw = try NetpbmImage(ExternalTool.capture("dcraw", ["-D", "-4", "-c", source]).stdout)
         #expect(ours == dcraw.samples)
         let missing = try run(lux, ["extract", Fixtures.url(Fixtures.metadataOnly[1]).path, "--raw", "-o", out.path])
         #expect(missing.status != 0)

@@ -12,11 +12,11 @@ import Testing
     @Test("stored raw values match LibRaw's unprocessed_raw dump exactly", arguments: decodable)
     func matchesLibRawDump(_ name: String) throws {
         guard Fixtures.hasTool("unprocessed_raw") else { return }
-        let dir = try ToolRunner.temporaryDirectory()
+        let dir = try ExternalTool.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let copy = dir.appendingPathComponent("f.dng")
         try FileManager.default.copyItem(at: Fixtures.url(name), to: copy)
-        _ = try ToolRunner.run("unprocessed_raw", ["-q", copy.path])
+        _ = try ExternalTool.capture("unprocessed_raw", ["-q", copy.path])
         // LibRaw exits 0 even when it fails: check for its output file.
         let pgm = try NetpbmImage(Data(contentsOf: URL(fileURLWithPath: copy.path + ".pgm")))
         let file = try ImageFile.read(url: Fixtures.url(name))
@@ -27,7 +27,7 @@ import Testing
     @Test("active-area sensor values match dcraw -D -4 exactly", arguments: decodable)
     func matchesDcraw(_ name: String) throws {
         guard Fixtures.hasTool("dcraw") else { return }
-        let out = try ToolRunner.run("dcraw", ["-D", "-4", "-c", Fixtures.url(name).path])
+        let out = try ExternalTool.capture("dcraw", ["-D", "-4", "-c", Fixtures.url(name).path])
         #expect(out.status == 0)
         let pgm = try NetpbmImage(out.stdout)
         let raw = try #require(try ImageFile.read(url: Fixtures.url(name)).rawImage)

@@ -72,11 +72,11 @@ import Testing
         #expect(file.pixels.format == .bayer16(.grbg))
         #expect(file.pixels.components(as: UInt16.self) == v)
         guard Fixtures.hasTool("dcraw") else { return }
-        let dir = try ToolRunner.temporaryDirectory()
+        let dir = try ExternalTool.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let url = dir.appendingPathComponent("p\(bits).dng")
         try Data(bytes).write(to: url)
-        let run = try ToolRunner.run("dcraw", ["-D", "-4", "-c", url.path])
+        let run = try ExternalTool.capture("dcraw", ["-D", "-4", "-c", url.path])
         #expect(run.status == 0, "\(run.errorText)")
         let pgm = try NetpbmImage(run.stdout)
         #expect(pgm.samples == v)
@@ -90,11 +90,11 @@ import Testing
         let bytes = Self.dng(width: w, height: h, bits: 16, compression: 1, strip: strip, bigEndian: true)
         #expect(try DNG.decode(bytes).pixels.components(as: UInt16.self) == v)
         guard Fixtures.hasTool("dcraw") else { return }
-        let dir = try ToolRunner.temporaryDirectory()
+        let dir = try ExternalTool.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let url = dir.appendingPathComponent("be.dng")
         try Data(bytes).write(to: url)
-        #expect(try NetpbmImage(ToolRunner.run("dcraw", ["-D", "-4", "-c", url.path]).stdout).samples == v)
+        #expect(try NetpbmImage(ExternalTool.capture("dcraw", ["-D", "-4", "-c", url.path]).stdout).samples == v)
     }
 
     @Test(
@@ -158,11 +158,11 @@ import Testing
         let thumb = try #require(back.previews.first { $0.encoding == .uncompressed })
         #expect(try thumb.image().width == thumb.width)
         guard Fixtures.hasTool("exiftool") else { return }
-        let dir = try ToolRunner.temporaryDirectory()
+        let dir = try ExternalTool.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let url = dir.appendingPathComponent("preview.dng")
         try Data(bytes).write(to: url)
-        let extracted = try ToolRunner.run("exiftool", ["-b", "-PreviewImage", url.path]).stdout
+        let extracted = try ExternalTool.capture("exiftool", ["-b", "-PreviewImage", url.path]).stdout
         let same = [UInt8](extracted) == large.data
         #expect(same, "exiftool extracted \(extracted.count) bytes, Lux \(large.data?.count ?? 0)")
     }

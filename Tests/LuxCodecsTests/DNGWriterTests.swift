@@ -29,7 +29,7 @@ import Testing
     @Test("read back bit-exactly with every tag", arguments: compressions)
     func roundTrip(_ compression: DNGEncodingOptions.Compression) throws {
         let raw = SyntheticRaw.image()
-        let dir = try ToolRunner.temporaryDirectory()
+        let dir = try ExternalTool.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let back = try #require(try ImageFile.read(url: write(raw, compression, in: dir)).rawImage)
         #expect(back.pixels.format == .bayer16(.rggb))
@@ -57,12 +57,12 @@ import Testing
     func dcrawAndLibRawAgree(_ compression: DNGEncodingOptions.Compression) throws {
         guard Fixtures.hasTool("dcraw"), Fixtures.hasTool("unprocessed_raw") else { return }
         let raw = SyntheticRaw.image()
-        let dir = try ToolRunner.temporaryDirectory()
+        let dir = try ExternalTool.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let url = try write(raw, compression, in: dir)
-        let dcraw = try NetpbmImage(ToolRunner.run("dcraw", ["-D", "-4", "-c", url.path]).stdout)
+        let dcraw = try NetpbmImage(ExternalTool.capture("dcraw", ["-D", "-4", "-c", url.path]).stdout)
         #expect(dcraw.samples == (try raw.sensorValues()).components(as: UInt16.self))
-        _ = try ToolRunner.run("unprocessed_raw", ["-q", url.path])
+        _ = try ExternalTool.capture("unprocessed_raw", ["-q", url.path])
         let libraw = try NetpbmImage(Data(contentsOf: URL(fileURLWithPath: url.path + ".pgm")))
         #expect(libraw.samples == raw.pixels.components(as: UInt16.self))
     }
@@ -101,10 +101,10 @@ import Testing
     @Test("dcraw renders a plausible picture", arguments: compressions)
     func dcrawRenders(_ compression: DNGEncodingOptions.Compression) throws {
         guard Fixtures.hasTool("dcraw") else { return }
-        let dir = try ToolRunner.temporaryDirectory()
+        let dir = try ExternalTool.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let url = try write(SyntheticRaw.image(), compression, in: dir)
-        let out = try ToolRunner.run("dcraw", ["-w", "-q", "0", "-c", url.path])
+        let out = try ExternalTool.capture("dcraw", ["-w", "-q", "0", "-c", url.path])
         let img = try NetpbmImage(out.stdout)
         #expect(img.width == 640 && img.height == 480)
         expectPlausible(img, offset: (0, 0), tool: "dcraw")
@@ -113,10 +113,10 @@ import Testing
     @Test("LibRaw (dcraw_emu) renders a plausible picture", arguments: compressions)
     func libRawRenders(_ compression: DNGEncodingOptions.Compression) throws {
         guard Fixtures.hasTool("dcraw_emu") else { return }
-        let dir = try ToolRunner.temporaryDirectory()
+        let dir = try ExternalTool.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let url = try write(SyntheticRaw.image(), compression, in: dir)
-        _ = try ToolRunner.run("dcraw_emu", ["-w", "-q", "0", url.path])
+        _ = try ExternalTool.capture("dcraw_emu", ["-w", "-q", "0", url.path])
         // dcraw_emu exits 0 even when it fails: its output file is the evidence.
         let img = try NetpbmImage(Data(contentsOf: URL(fileURLWithPath: url.path + ".ppm")))
         #expect(img.width == 640 && img.height == 480)
@@ -126,11 +126,11 @@ import Testing
     @Test("darktable renders a plausible picture of the default crop", .timeLimit(.minutes(3)), arguments: compressions)
     func darktableRenders(_ compression: DNGEncodingOptions.Compression) throws {
         guard Fixtures.hasTool("darktable-cli") else { return }
-        let dir = try ToolRunner.temporaryDirectory()
+        let dir = try ExternalTool.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let url = try write(SyntheticRaw.image(), compression, in: dir)
         let out = dir.appendingPathComponent("dt.ppm")
-        let run = try ToolRunner.run(
+        let run = try ExternalTool.capture(
             "darktable-cli",
             [
                 url.path, out.path, "--core", "--configdir", dir.appendingPathComponent("dtconf").path, "--library",
@@ -149,7 +149,7 @@ import Testing
     @Test("exiftool validates the file without warnings and reads our tags", arguments: compressions)
     func exiftoolValidates(_ compression: DNGEncodingOptions.Compression) throws {
         guard Fixtures.hasTool("exiftool") else { return }
-        let dir = try ToolRunner.temporaryDirectory()
+        let dir = try ExternalTool.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let raw = SyntheticRaw.image()
         let url = try write(raw, compression, in: dir, preview: true)
@@ -183,7 +183,7 @@ import Testing
     func linearDNG() throws {
         var rgb = PixelBuffer(width: 96, height: 64, format: .rgba16, colorSpace: .linearSRGB)
         for y in 0..<64 { for x in 0..<96 { rgb.setPixel(SIMD4(Float(x) / 95, Float(y) / 63, 0.25, 1), x: x, y: y) } }
-        let dir = try ToolRunner.temporaryDirectory()
+        let dir = try ExternalTool.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         for compression in Self.compressions {
             let url = dir.appendingPathComponent("linear-\(compression.rawValue).dng")
@@ -197,7 +197,7 @@ import Testing
                 #expect(verdict == "OK", "\(verdict)")
             }
             if Fixtures.hasTool("dcraw") {
-                let out = try ToolRunner.run("dcraw", ["-4", "-c", url.path])
+                let out = try ExternalTool.capture("dcraw", ["-4", "-c", url.path])
                 let img = try NetpbmImage(out.stdout)
                 #expect(img.width == 96 && img.height == 64)
             }
@@ -232,11 +232,11 @@ import Testing
         #expect(back.opcodeList2 == raw.opcodeList2)
         #expect(back.opcodeList3 == raw.opcodeList3)
         if Fixtures.hasTool("exiftool") {
-            let dir = try ToolRunner.temporaryDirectory()
+            let dir = try ExternalTool.temporaryFolder()
             defer { try? FileManager.default.removeItem(at: dir) }
             let url = dir.appendingPathComponent("op.dng")
             try ImageFile.write(raw, to: url)
-            let text = try ToolRunner.run("exiftool", ["-OpcodeList2", "-OpcodeList3", url.path]).text
+            let text = try ExternalTool.capture("exiftool", ["-OpcodeList2", "-OpcodeList3", url.path]).text
             #expect(text.contains("GainMap"))
             #expect(
                 text.contains("WarpRectilinear") && text.contains("FixVignetteRadial") && text.contains("TrimBounds"))
@@ -257,8 +257,8 @@ import Testing
         """
 
     static var available: Bool {
-        guard ToolRunner.isAvailable("python3") else { return false }
-        return (try? ToolRunner.run("python3", ["-c", "import dngpy"]).status) == 0
+        guard ExternalTool.isAvailable("python3") else { return false }
+        return (try? ExternalTool.capture("python3", ["-c", "import dngpy"]).status) == 0
     }
 
     @Test(
@@ -272,12 +272,12 @@ import Testing
             return
         }
         let raw = SyntheticRaw.image()
-        let dir = try ToolRunner.temporaryDirectory()
+        let dir = try ExternalTool.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let url = dir.appendingPathComponent("sdk.dng")
         let out = dir.appendingPathComponent("raw.u16")
         try ImageFile.write(raw, to: url, options: EncodingOptions(dng: DNGEncodingOptions(compression: compression)))
-        let run = try ToolRunner.run("python3", ["-c", Self.script, url.path, out.path])
+        let run = try ExternalTool.capture("python3", ["-c", Self.script, url.path, out.path])
         #expect(run.status == 0, "\(run.errorText)")
         #expect(!run.errorText.contains("*** Warning") && !run.errorText.contains("*** Error"), "\(run.errorText)")
         #expect(run.text.contains("RGGB"))
@@ -354,12 +354,12 @@ import Testing
         // lossless-JPEG tiles and a table LibRaw 0.20 and dcraw 9.28 return different values from the Adobe
         // SDK, which reads our stage-1 values exactly); the Adobe DNG SDK reads the stored values.
         if Fixtures.hasTool("unprocessed_raw") {
-            let dir = try ToolRunner.temporaryDirectory()
+            let dir = try ExternalTool.temporaryFolder()
             defer { try? FileManager.default.removeItem(at: dir) }
             let url = dir.appendingPathComponent("full.dng")
             try Data(bytes).write(to: url)
             if compression == .uncompressed {
-                _ = try ToolRunner.run("unprocessed_raw", ["-q", url.path])
+                _ = try ExternalTool.capture("unprocessed_raw", ["-q", url.path])
                 let libraw = try NetpbmImage(Data(contentsOf: URL(fileURLWithPath: url.path + ".pgm")))
                 let table = try #require(raw.linearizationTable)
                 let linearised = raw.pixels.components(as: UInt16.self).map { table[min(Int($0), table.count - 1)] }
@@ -367,7 +367,7 @@ import Testing
             }
             if AdobeDNGSDKTests.available {
                 let out = dir.appendingPathComponent("raw.u16")
-                let run = try ToolRunner.run("python3", ["-c", AdobeDNGSDKTests.script, url.path, out.path])
+                let run = try ExternalTool.capture("python3", ["-c", AdobeDNGSDKTests.script, url.path, out.path])
                 #expect(!run.errorText.contains("*** Warning") && !run.errorText.contains("*** Error"), "\(run.errorText)")
                 let values = try Data(contentsOf: out).withUnsafeBytes { Array($0.bindMemory(to: UInt16.self)) }
                 #expect(values == raw.pixels.components(as: UInt16.self))

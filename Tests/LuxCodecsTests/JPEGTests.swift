@@ -17,7 +17,7 @@ import Testing
         #expect(file.metadata.livePhotoContentIdentifier == "E905E6C6-C747-4805-942F-9904A0281F02")
         #expect(file.metadata.exif.make == "Apple" && file.metadata.exif.model == "iPhone 6s")
         guard Fixtures.hasTool("djpeg") else { return }
-        let ppm = try NetpbmImage(ToolRunner.run("djpeg", ["-pnm", Fixtures.url(Self.livePhoto).path]).stdout)
+        let ppm = try NetpbmImage(ExternalTool.capture("djpeg", ["-pnm", Fixtures.url(Self.livePhoto).path]).stdout)
         #expect(TestImages.rgbSamples(file.pixels) == ppm.samples)
     }
 
@@ -49,18 +49,18 @@ import Testing
     func cjpegVariants(_ name: String) throws {
         guard Fixtures.hasTool("cjpeg"), Fixtures.hasTool("djpeg") else { return }
         let args = Self.variants.first { $0.0 == name }!.1
-        let dir = try ToolRunner.temporaryDirectory()
+        let dir = try ExternalTool.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let src = dir.appendingPathComponent("in.ppm")
         let jpg = dir.appendingPathComponent("out.jpg")
         try TestImages.ppm(TestImages.gradient(width: 131, height: 77)).write(to: src)
-        let made = try ToolRunner.run("cjpeg", args + ["-outfile", jpg.path, src.path])
+        let made = try ExternalTool.capture("cjpeg", args + ["-outfile", jpg.path, src.path])
         guard made.status == 0 else {
             print("note: cjpeg \(args) is not supported here: \(made.errorText)")
             return
         }
         let file = try ImageFile.read(url: jpg)
-        let reference = try NetpbmImage(ToolRunner.run("djpeg", ["-pnm", jpg.path]).stdout)
+        let reference = try NetpbmImage(ExternalTool.capture("djpeg", ["-pnm", jpg.path]).stdout)
         #expect(file.pixels.format == (name == "grayscale" ? .gray8 : .rgba8))
         #expect(TestImages.rgbSamples(file.pixels) == reference.samples)
         let info = try ImageFile.info(url: jpg)
@@ -71,12 +71,12 @@ import Testing
     @Test("CMYK JPEGs are refused with a clear error")
     func cmykRefused() throws {
         guard Fixtures.hasTool("convert") else { return }
-        let dir = try ToolRunner.temporaryDirectory()
+        let dir = try ExternalTool.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let src = dir.appendingPathComponent("in.ppm")
         let jpg = dir.appendingPathComponent("cmyk.jpg")
         try TestImages.ppm(TestImages.gradient(width: 32, height: 32)).write(to: src)
-        _ = try ToolRunner.run("convert", [src.path, "-colorspace", "CMYK", jpg.path])
+        _ = try ExternalTool.capture("convert", [src.path, "-colorspace", "CMYK", jpg.path])
         do {
             _ = try ImageFile.read(url: jpg)
             Issue.record("a CMYK JPEG decoded")
@@ -93,7 +93,7 @@ import Testing
     func encodeMatchesCjpeg(_ subsampling: ChromaSubsampling) throws {
         guard Fixtures.hasTool("cjpeg"), Fixtures.hasTool("djpeg") else { return }
         let image = TestImages.gradient(width: 200, height: 150)
-        let dir = try ToolRunner.temporaryDirectory()
+        let dir = try ExternalTool.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let ours = dir.appendingPathComponent("ours.jpg")
         let theirs = dir.appendingPathComponent("theirs.jpg")
@@ -101,10 +101,10 @@ import Testing
         try TestImages.ppm(image).write(to: src)
         try ImageFile.write(image, to: ours, options: EncodingOptions(quality: 0.9, chromaSubsampling: subsampling))
         let sample = ["4:4:4": "1x1", "4:2:2": "2x1", "4:2:0": "2x2"][subsampling.rawValue]!
-        _ = try ToolRunner.run(
+        _ = try ExternalTool.capture(
             "cjpeg", ["-quality", "90", "-optimize", "-sample", sample, "-outfile", theirs.path, src.path])
-        let a = try NetpbmImage(ToolRunner.run("djpeg", ["-pnm", ours.path]).stdout)
-        let b = try NetpbmImage(ToolRunner.run("djpeg", ["-pnm", theirs.path]).stdout)
+        let a = try NetpbmImage(ExternalTool.capture("djpeg", ["-pnm", ours.path]).stdout)
+        let b = try NetpbmImage(ExternalTool.capture("djpeg", ["-pnm", theirs.path]).stdout)
         #expect(a.samples == b.samples)
         #expect(TestImages.psnr(a.samples, TestImages.rgbSamples(image)) > 26)
         if Fixtures.hasTool("exiftool") {
@@ -158,7 +158,7 @@ import Testing
         m.xmp = Array(
             "<?xpacket begin='\u{FEFF}' id='W5M0MpCehiHzreSzNTczkc9d'?><x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\"><rdf:Description xmlns:xmp=\"http://ns.adobe.com/xap/1.0/\" xmp:Rating=\"4\"/></rdf:RDF></x:xmpmeta><?xpacket end='w'?>"
                 .utf8)
-        let dir = try ToolRunner.temporaryDirectory()
+        let dir = try ExternalTool.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         for format in [ImageFormat.jpeg, .png, .tiff] {
             let url = dir.appendingPathComponent("exif.\(format.fileExtension)")
@@ -263,11 +263,11 @@ import Testing
             #expect(chunks == 3)
         }
         guard Fixtures.hasTool("exiftool") else { return }
-        let dir = try ToolRunner.temporaryDirectory()
+        let dir = try ExternalTool.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let url = dir.appendingPathComponent("icc.\(format.fileExtension)")
         try Data(bytes).write(to: url)
-        let extracted = try ToolRunner.run("exiftool", ["-b", "-ICC_Profile", url.path]).stdout
+        let extracted = try ExternalTool.capture("exiftool", ["-b", "-ICC_Profile", url.path]).stdout
         let same = [UInt8](extracted) == Self.blob
         #expect(same, "\(format): exiftool extracted \(extracted.count) bytes")
     }
@@ -288,7 +288,7 @@ import Testing
             print("note: skipping the Display P3 profile check: LuxColor's ICC writer is not available in this build")
             return
         }
-        let dir = try ToolRunner.temporaryDirectory()
+        let dir = try ExternalTool.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let url = dir.appendingPathComponent("p3.\(format.fileExtension)")
         var metadata = ImageMetadata()
@@ -305,7 +305,7 @@ import Testing
         }
         guard Fixtures.hasTool("vips") else { return }
         let out = dir.appendingPathComponent("srgb.ppm")
-        let run = try ToolRunner.run("vips", ["icc_transform", url.path, out.path, "srgb", "--embedded", "--intent", "relative"])
+        let run = try ExternalTool.capture("vips", ["icc_transform", url.path, out.path, "srgb", "--embedded", "--intent", "relative"])
         #expect(run.status == 0, "\(run.errorText)")
         let ppm = try NetpbmImage(Data(contentsOf: out))
         let centre = (8 * ppm.width + 8) * ppm.channels

@@ -214,11 +214,11 @@ struct ReferenceLJ92 {
         let bytes = TIFFEncoder.encode(d)
         let ours = try DNG.decode(bytes).pixels.components(as: UInt16.self)
         #expect(ours == rows.flatMap { $0 })
-        let dir = try ToolRunner.temporaryDirectory()
+        let dir = try ExternalTool.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let url = dir.appendingPathComponent("p\(predictor).dng")
         try Data(bytes).write(to: url)
-        let pgm = try NetpbmImage(ToolRunner.run("dcraw", ["-D", "-4", "-c", url.path]).stdout)
+        let pgm = try NetpbmImage(ExternalTool.capture("dcraw", ["-D", "-4", "-c", url.path]).stdout)
         #expect(pgm.samples == ours)
     }
 }

@@ -22,11 +22,11 @@ import Testing
         #expect(header.hasAlpha == alpha)
         #expect(header.bitDepth == (format.componentType == .uint16 ? 16 : 8))
         guard Fixtures.hasTool("pngcheck") else { return }
-        let dir = try ToolRunner.temporaryDirectory()
+        let dir = try ExternalTool.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let url = dir.appendingPathComponent("t.png")
         try Data(bytes).write(to: url)
-        let check = try ToolRunner.run("pngcheck", ["-v", url.path])
+        let check = try ExternalTool.capture("pngcheck", ["-v", url.path])
         #expect(check.status == 0, "\(check.text)")
     }
 
@@ -41,7 +41,7 @@ import Testing
     func imageMagickVariants(_ name: String) throws {
         guard Fixtures.hasTool("convert") else { return }
         let args = Self.variants.first { $0.0 == name }!.1
-        let dir = try ToolRunner.temporaryDirectory()
+        let dir = try ExternalTool.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let src = dir.appendingPathComponent("in.ppm")
         let png = dir.appendingPathComponent("out.png")
@@ -50,9 +50,9 @@ import Testing
         if name.contains("alpha") {
             convertArgs += ["-alpha", "on", "-channel", "A", "-evaluate", "set", "60%", "+channel"]
         }
-        _ = try ToolRunner.run("convert", convertArgs + [png.path])
+        _ = try ExternalTool.capture("convert", convertArgs + [png.path])
         let file = try ImageFile.read(url: png)
-        let dump = try ToolRunner.run("convert", [png.path, "-depth", "16", "rgba:-"]).stdout
+        let dump = try ExternalTool.capture("convert", [png.path, "-depth", "16", "rgba:-"]).stdout
         let reference = stride(from: 0, to: dump.count, by: 2).map { UInt16(dump[$0]) << 8 | UInt16(dump[$0 + 1]) }
         let ours = file.pixels.converted(to: .rgba16).components(as: UInt16.self)
         #expect(ours.count == reference.count)

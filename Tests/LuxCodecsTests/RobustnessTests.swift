@@ -177,7 +177,7 @@ import Testing
 
     @Test("a failed write leaves the original file untouched and no temporary file behind")
     func failedWriteKeepsOriginal() throws {
-        let dir = try ToolRunner.temporaryDirectory()
+        let dir = try ExternalTool.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let url = dir.appendingPathComponent("photo.jpg")
         try Data("original".utf8).write(to: url)
@@ -194,7 +194,7 @@ import Testing
 
     @Test("a successful write replaces the file in one step")
     func successfulWrite() throws {
-        let dir = try ToolRunner.temporaryDirectory()
+        let dir = try ExternalTool.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let url = dir.appendingPathComponent("photo.png")
         try Data("original".utf8).write(to: url)

@@ -23,7 +23,7 @@ enum Fixtures {
 
     /// exiftool's reading of a file (`-j -n`), as a dictionary.
     static func exiftool(_ path: String, _ extra: [String] = []) throws -> [String: Any] {
-        let out = try ToolRunner.run("exiftool", ["-j", "-n"] + extra + [path])
+        let out = try ExternalTool.capture("exiftool", ["-j", "-n"] + extra + [path])
         let list = try JSONSerialization.jsonObject(with: out.stdout) as? [[String: Any]]
         return list?.first ?? [:]
     }
@@ -42,13 +42,13 @@ enum Fixtures {
 
     /// exiftool's `-validate -warning` verdict: "OK", or the warnings it printed.
     static func validate(_ path: String) throws -> String {
-        let out = try ToolRunner.run("exiftool", ["-validate", "-warning", "-a", "-s", "-s", path])
+        let out = try ExternalTool.capture("exiftool", ["-validate", "-warning", "-a", "-s", "-s", path])
         let lines = out.text.split(separator: "\n").map(String.init)
         return lines.count == 1 && lines[0].hasPrefix("Validate") && lines[0].hasSuffix("OK") ? "OK" : out.text
     }
 
     static func hasTool(_ name: String) -> Bool {
-        if ToolRunner.isAvailable(name) { return true }
+        if ExternalTool.isAvailable(name) { return true }
         print("note: skipping a check because \(name) is not installed")
         return false
     }

@@ -25,11 +25,11 @@ import Testing
         #expect(back.pixels.format == format)
         #expect(back.pixels.components(as: UInt8.self) == image.components(as: UInt8.self))
         guard Fixtures.hasTool("tiffinfo") else { return }
-        let dir = try ToolRunner.temporaryDirectory()
+        let dir = try ExternalTool.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let url = dir.appendingPathComponent("t.tiff")
         try Data(bytes).write(to: url)
-        let info = try ToolRunner.run("tiffinfo", ["-D", url.path])
+        let info = try ExternalTool.capture("tiffinfo", ["-D", url.path])
         #expect(info.status == 0)
         #expect(!info.errorText.contains("Error"), "\(info.errorText)")
     }
@@ -50,12 +50,12 @@ import Testing
         if name == "planar", format != .rgba8 { return }
         let args = Self.tiffcpVariants.first { $0.0 == name }!.1
         let image = TestImages.gradient(width: 101, height: 67, format: format, alpha: format == .rgba8)
-        let dir = try ToolRunner.temporaryDirectory()
+        let dir = try ExternalTool.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let src = dir.appendingPathComponent("src.tiff")
         let dst = dir.appendingPathComponent("dst.tiff")
         try ImageFile.write(image, to: src)
-        let run = try ToolRunner.run("tiffcp", args + [src.path, dst.path])
+        let run = try ExternalTool.capture("tiffcp", args + [src.path, dst.path])
         #expect(run.status == 0, "\(run.errorText)")
         let back = try ImageFile.read(url: dst)
         #expect(back.pixels.components(as: UInt8.self) == image.components(as: UInt8.self))
@@ -68,12 +68,12 @@ import Testing
         guard Fixtures.hasTool("tiffcp") else { return }
         var image = TestImages.gradient(width: 50, height: 20, format: format)
         image.colorSpace = .extendedLinearSRGB
-        let dir = try ToolRunner.temporaryDirectory()
+        let dir = try ExternalTool.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let src = dir.appendingPathComponent("src.tiff")
         let dst = dir.appendingPathComponent("dst.tiff")
         try ImageFile.write(image, to: src)
-        _ = try ToolRunner.run("tiffcp", ["-c", "zip:3", src.path, dst.path])
+        _ = try ExternalTool.capture("tiffcp", ["-c", "zip:3", src.path, dst.path])
         let back = try ImageFile.read(url: dst)
         #expect(back.pixels.components(as: UInt8.self) == image.components(as: UInt8.self))
         #expect(try ImageFile.info(url: dst).storage.hasPrefix("Deflate"))
@@ -82,7 +82,7 @@ import Testing
     @Test("ImageMagick's 16-bit and float TIFFs decode to its own values")
     func imageMagickTIFF() throws {
         guard Fixtures.hasTool("convert") else { return }
-        let dir = try ToolRunner.temporaryDirectory()
+        let dir = try ExternalTool.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let src = dir.appendingPathComponent("in.ppm")
         try TestImages.ppm(TestImages.gradient(width: 33, height: 21)).write(to: src)
@@ -91,9 +91,9 @@ import Testing
             ("float.tiff", ["-depth", "32", "-define", "quantum:format=floating-point"]),
         ] {
             let url = dir.appendingPathComponent(name)
-            _ = try ToolRunner.run("convert", [src.path] + args + [url.path])
+            _ = try ExternalTool.capture("convert", [src.path] + args + [url.path])
             let ours = try ImageFile.read(url: url).pixels.converted(to: .rgba16).components(as: UInt16.self)
-            let dump = try ToolRunner.run("convert", [url.path, "-depth", "16", "rgba:-"]).stdout
+            let dump = try ExternalTool.capture("convert", [url.path, "-depth", "16", "rgba:-"]).stdout
             let reference = stride(from: 0, to: dump.count, by: 2).map { UInt16(dump[$0]) << 8 | UInt16(dump[$0 + 1]) }
             let maxError = zip(ours, reference).map { abs(Int($0) - Int($1)) }.max() ?? 99
             #expect(ours.count == reference.count && maxError <= 1, "\(name): max error \(maxError)")
@@ -107,7 +107,7 @@ import Testing
         m.exif.make = "Lux"
         m.exif.isoSpeed = 100
         m.iccProfile = nil
-        let dir = try ToolRunner.temporaryDirectory()
+        let dir = try ExternalTool.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let url = dir.appendingPathComponent("m.tiff")
         try ImageFile.write(TestImages.gradient(width: 8, height: 8), metadata: m, to: url)

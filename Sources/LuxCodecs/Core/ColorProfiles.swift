@@ -5,14 +5,21 @@ import LuxColor
 /// LuxColor's ICC reader and writer (``ICCProfile``) arrive on `main` separately; until then profiles are
 /// carried as bytes and identified only by their description.
 enum ColorProfiles {
-    /// The profile bytes describing `space`, or `nil` when no profile can be made.
-    static func profile(for space: ColorSpace) -> [UInt8]? { nil }
+    /// The profile bytes describing `space` (ICC v4), or `nil` when no profile can be made (XYZ, Lab).
+    static func profile(for space: ColorSpace) -> [UInt8]? {
+        (try? space.iccProfile(version: .v4))?.data
+    }
 
     /// The colour space an embedded profile describes, or `nil` when it cannot be used.
-    static func colorSpace(fromProfile bytes: [UInt8]) -> ColorSpace? { nil }
+    static func colorSpace(fromProfile bytes: [UInt8]) -> ColorSpace? {
+        guard let profile = try? ICCProfile(data: bytes) else { return nil }
+        return try? ColorSpace(iccProfile: profile)
+    }
 
     /// The profile's description text (`desc` tag), for display.
-    static func description(ofProfile bytes: [UInt8]) -> String? { nil }
+    static func description(ofProfile bytes: [UInt8]) -> String? {
+        (try? ICCProfile(data: bytes))?.profileDescription
+    }
 
     /// The profile to embed for pixels written in `space`: the source file's own profile when it describes that
     /// space (or when neither is known and the pixels were left alone), otherwise one made for `space`.
