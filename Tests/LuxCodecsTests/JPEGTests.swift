@@ -298,6 +298,7 @@ import Testing
             options: EncodingOptions(quality: 1, chromaSubsampling: .none, sampleType: .uint8))
         let back = try ImageFile.read(url: url)
         #expect(back.pixels.colorSpace?.isColorimetricallyEqual(to: .displayP3) == true)
+        #expect(try ImageFile.info(url: url).iccProfileDescription?.contains("P3") == true)
         if Fixtures.hasTool("exiftool") {
             let e = try Fixtures.exiftool(url.path)
             #expect((e["ProfileDescription"] as? String)?.contains("P3") == true, "\(e["ProfileDescription"] ?? "none")")
