@@ -166,5 +166,12 @@ import Testing
         #expect(raw.noiseProfile?.planes.count ?? 0 >= 1)
         #expect(info.metadata.exif.make == "Apple")
         #expect(raw.orientation == .right)
+        // The colour tags feed LuxColor's DNG camera model: illuminant A (2850 K) and D65 (6500 K) by the SDK
+        // table, and the as-shot neutral maps to the D50 white (DNG chapter 6).
+        let calibration = try #require(raw.color.cameraColorCalibration)
+        #expect(calibration.first.temperature == 2850 && calibration.second?.temperature == 6500)
+        let neutral = try #require(raw.color.sceneNeutral)
+        let white = try calibration.cameraToXYZD50(neutral: neutral) * neutral
+        #expect(abs(white.x - 0.9642) < 1e-3 && abs(white.y - 1) < 1e-3 && abs(white.z - 0.8249) < 1e-3)
     }
 }

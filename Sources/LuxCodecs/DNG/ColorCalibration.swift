@@ -51,3 +51,30 @@ public struct ColorCalibration: Hashable, Sendable, Codable {
         self.asShotNeutral = asShotNeutral
     }
 }
+
+extension ColorCalibration {
+    /// The calibration as LuxColor's DNG camera model (matrix interpolation by temperature, neutral ↔ white,
+    /// camera → XYZ D50), or `nil` without ColorMatrix1 or for illuminants without a known temperature.
+    ///
+    /// Illuminant temperatures follow the Adobe DNG SDK table (``LightSource/temperature``).
+    public var cameraColorCalibration: CameraColorCalibration? {
+        guard let m1 = colorMatrix1 else { return nil }
+        let t1 = calibrationIlluminant1?.temperature ?? LightSource.d65.temperature!
+        let first = CameraColorCalibration.Illuminant(
+            temperature: t1, colorMatrix: m1, forwardMatrix: forwardMatrix1, cameraCalibration: cameraCalibration1)
+        var second: CameraColorCalibration.Illuminant?
+        if let m2 = colorMatrix2, let t2 = calibrationIlluminant2?.temperature, t2 != t1 {
+            second = .init(temperature: t2, colorMatrix: m2, forwardMatrix: forwardMatrix2, cameraCalibration: cameraCalibration2)
+        }
+        let balance = analogBalance.flatMap { $0.count >= 3 ? SIMD3($0[0], $0[1], $0[2]) : nil } ?? SIMD3(1, 1, 1)
+        return CameraColorCalibration(first, second, analogBalance: balance)
+    }
+
+    /// The camera-space neutral of the scene white: AsShotNeutral, or AsShotWhiteXY converted through the
+    /// calibration; `nil` when neither is given.
+    public var sceneNeutral: SIMD3<Double>? {
+        if let n = asShotNeutral, n.count >= 3 { return SIMD3(n[0], n[1], n[2]) }
+        if let xy = asShotWhiteXY, let calibration = cameraColorCalibration { return try? calibration.neutral(for: xy) }
+        return nil
+    }
+}

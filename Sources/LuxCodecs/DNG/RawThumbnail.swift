@@ -77,24 +77,21 @@ enum RawThumbnail {
         return out
     }
 
-    /// Rows of the white-balanced camera → linear sRGB matrix (each row sums to 1, so a neutral stays neutral).
+    /// Rows of the camera → linear sRGB matrix for un-white-balanced camera values: the DNG camera model's
+    /// camera → XYZ D50 for the scene neutral (which maps that neutral to white), then D50 → D65 and sRGB.
+    /// Without colour tags: white balance only.
     static func cameraToSRGB(_ p: RawProperties) -> [SIMD3<Float>] {
-        let neutral =
-            p.color.asShotNeutral.flatMap { $0.count >= 3 ? SIMD3($0[0], $0[1], $0[2]) : nil } ?? SIMD3(1, 1, 1)
-        let useSecond = p.color.calibrationIlluminant2 == .d65 && p.color.colorMatrix2 != nil
-        let cm = useSecond ? p.color.colorMatrix2 : (p.color.colorMatrix1 ?? p.color.colorMatrix2)
-        var m: Matrix3x3
-        if let cm, let cameraToXYZ = cm.inverse, let xyzToSRGB = ColorSpace.linearSRGB.matrixToXYZ?.inverse {
-            m = xyzToSRGB * cameraToXYZ * Matrix3x3.diagonal(neutral)
-        } else {
-            m = .identity
+        let neutral = p.color.sceneNeutral ?? SIMD3(1, 1, 1)
+        var m = Matrix3x3.diagonal(1 / neutral)
+        if let calibration = p.color.cameraColorCalibration,
+            let cameraToD50 = try? calibration.cameraToXYZD50(neutral: neutral),
+            let xyzToSRGB = ColorSpace.linearSRGB.matrixToXYZ?.inverse
+        {
+            m = xyzToSRGB * ChromaticAdaptation.bradford(from: WhitePoint.d50, to: WhitePoint.d65) * cameraToD50
         }
         return (0..<3).map { r in
             let row = m.row(r)
-            let s = row.sum()
-            let n = s.magnitude > 1e-9 ? row / s : SIMD3<Double>(r == 0 ? 1 : 0, r == 1 ? 1 : 0, r == 2 ? 1 : 0)
-            // Divide by the neutral first: the matrix above expects white-balanced camera values.
-            return SIMD3<Float>(Float(n.x / neutral.x), Float(n.y / neutral.y), Float(n.z / neutral.z))
+            return SIMD3<Float>(Float(row.x), Float(row.y), Float(row.z))
         }
     }
 }
