@@ -1,4 +1,5 @@
 import Foundation
+import LuxColor
 import LuxPixels
 import LuxTestSupport
 import Testing
