@@ -172,6 +172,14 @@ struct InfoSummary {
             put("as-shot neutral", n.map { String(format: "%.4f", $0) }.joined(separator: " "), "asShotNeutral", n)
         }
         if let xy = c.asShotWhiteXY { put("as-shot white", "\(xy)", "asShotWhiteXY", [xy.x, xy.y]) }
+        if let calibration = c.cameraColorCalibration, let neutral = c.sceneNeutral,
+            let white = try? calibration.chromaticity(forNeutral: neutral)
+        {
+            let tt = TemperatureAndTint(chromaticity: white)
+            put(
+                "scene white", String(format: "%.0f K, tint %+.1f (x %.4f, y %.4f)", tt.temperature, tt.tint, white.x, white.y),
+                "sceneWhite", ["temperature": tt.temperature, "tint": tt.tint, "x": white.x, "y": white.y])
+        }
         if let b = c.analogBalance {
             put("analog balance", b.map { String($0) }.joined(separator: " "), "analogBalance", b)
         }
