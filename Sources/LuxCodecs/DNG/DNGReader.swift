@@ -391,49 +391,32 @@ enum DNGReader {
     /// Copies a decoded chunk into the output plane, expanding 3-sample pixels into RGBA.
     static func place(
         _ samples: ChunkSamples, region: (x: Int, y: Int, width: Int, height: Int, plane: Int), chunkWidth: Int,
-        chunkSPP: Int,
-        planar: Bool, into out: MutableRawPlane, outputSPP: Int, fileSPP: Int
+        chunkSPP: Int, planar: Bool, into out: MutableRawPlane, outputSPP: Int, fileSPP: Int
     ) {
         let rowSamples = chunkWidth * chunkSPP
+        /// Sample by sample into the output channel each stored sample feeds.
+        func spread<S, D>(_ src: UnsafePointer<S>, _: D.Type, _ convert: (S) -> D) {
+            for r in 0..<region.height {
+                let d = out.row(region.y + r, as: D.self)
+                let srow = src + r * rowSamples
+                for x in 0..<region.width {
+                    for c in 0..<chunkSPP {
+                        d[(region.x + x) * outputSPP + (planar ? region.plane : c)] = convert(srow[x * chunkSPP + c])
+                    }
+                }
+            }
+        }
         samples.withBase { base, kind in
             switch kind {
-            case .u16:
+            case .u16 where !planar && chunkSPP == outputSPP:
                 let src = base.assumingMemoryBound(to: UInt16.self)
                 for r in 0..<region.height {
-                    let d = out.row(region.y + r, as: UInt16.self)
-                    let srow = src + r * rowSamples
-                    if !planar, chunkSPP == outputSPP {
-                        (d + region.x * outputSPP).update(from: srow, count: region.width * outputSPP)
-                    } else {
-                        for x in 0..<region.width {
-                            for c in 0..<chunkSPP {
-                                d[(region.x + x) * outputSPP + (planar ? region.plane : c)] = srow[x * chunkSPP + c]
-                            }
-                        }
-                    }
+                    (out.row(region.y + r, as: UInt16.self) + region.x * outputSPP)
+                        .update(from: src + r * rowSamples, count: region.width * outputSPP)
                 }
-            case .f32:
-                let src = base.assumingMemoryBound(to: Float.self)
-                for r in 0..<region.height {
-                    let d = out.row(region.y + r, as: Float.self)
-                    let srow = src + r * rowSamples
-                    for x in 0..<region.width {
-                        for c in 0..<chunkSPP {
-                            d[(region.x + x) * outputSPP + (planar ? region.plane : c)] = srow[x * chunkSPP + c]
-                        }
-                    }
-                }
-            case .u8:
-                let src = base.assumingMemoryBound(to: UInt8.self)
-                for r in 0..<region.height {
-                    let d = out.row(region.y + r, as: UInt16.self)
-                    let srow = src + r * rowSamples
-                    for x in 0..<region.width {
-                        for c in 0..<chunkSPP {
-                            d[(region.x + x) * outputSPP + (planar ? region.plane : c)] = UInt16(srow[x * chunkSPP + c])
-                        }
-                    }
-                }
+            case .u16: spread(base.assumingMemoryBound(to: UInt16.self), UInt16.self) { $0 }
+            case .u8: spread(base.assumingMemoryBound(to: UInt8.self), UInt16.self) { UInt16($0) }
+            case .f32: spread(base.assumingMemoryBound(to: Float.self), Float.self) { $0 }
             }
         }
     }

@@ -31,6 +31,14 @@ extension EXIF {
             }
         }
         func rational(_ d: TIFFDirectory, _ t: UInt16) -> Rational? { rationals(d, t)?.first }
+        /// A date tag with its sub-second and offset companions (which may sit in another directory).
+        func date(_ d: TIFFDirectory, _ tag: UInt16, _ subsecond: UInt16, _ offset: UInt16, companions: TIFFDirectory? = nil)
+            -> EXIFDateTime?
+        {
+            guard let s = str(d, tag) else { return nil }
+            let c = companions ?? d
+            return EXIFDateTime(exifString: s, subsecond: str(c, subsecond), offset: str(c, offset))
+        }
 
         make = str(ifd0, TIFFTag.make)
         model = str(ifd0, TIFFTag.model)
@@ -56,15 +64,11 @@ extension EXIF {
             if let e = d[EXIFTag.exifVersion], let b = try? p.rawBytes(d, EXIFTag.exifVersion), e.count == 4 {
                 exifVersion = String(decoding: b, as: UTF8.self)
             }
-            if let s = str(d, EXIFTag.dateTimeOriginal) {
-                dateTimeOriginal = EXIFDateTime(
-                    exifString: s, subsecond: str(d, EXIFTag.subSecTimeOriginal),
-                    offset: str(d, EXIFTag.offsetTimeOriginal))
+            if let v = date(d, EXIFTag.dateTimeOriginal, EXIFTag.subSecTimeOriginal, EXIFTag.offsetTimeOriginal) {
+                dateTimeOriginal = v
             }
-            if let s = str(d, EXIFTag.dateTimeDigitized) {
-                dateTimeDigitized = EXIFDateTime(
-                    exifString: s, subsecond: str(d, EXIFTag.subSecTimeDigitized),
-                    offset: str(d, EXIFTag.offsetTimeDigitized))
+            if let v = date(d, EXIFTag.dateTimeDigitized, EXIFTag.subSecTimeDigitized, EXIFTag.offsetTimeDigitized) {
+                dateTimeDigitized = v
             }
             if let v = rational(d, EXIFTag.shutterSpeedValue) { shutterSpeedValue = v }
             if let v = rational(d, EXIFTag.apertureValue) { apertureValue = v }
@@ -93,11 +97,8 @@ extension EXIF {
             if let v = str(d, EXIFTag.lensModel) { lensModel = v }
             if let v = str(d, EXIFTag.lensSerialNumber) { lensSerialNumber = v }
         }
-        if let s = str(ifd0, TIFFTag.dateTime) {
-            let exifDir = exifDirs.count > 1 ? exifDirs[1] : ifd0
-            dateTime = EXIFDateTime(
-                exifString: s, subsecond: str(exifDir, EXIFTag.subSecTime), offset: str(exifDir, EXIFTag.offsetTime))
-        }
+        dateTime = date(
+            ifd0, TIFFTag.dateTime, EXIFTag.subSecTime, EXIFTag.offsetTime, companions: exifDirs.count > 1 ? exifDirs[1] : ifd0)
 
         // Fields without a property.
         func keep(_ d: TIFFDirectory, _ directory: EXIFField.Directory, skipping skip: Set<UInt16>) {
