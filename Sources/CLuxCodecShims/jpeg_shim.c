@@ -117,33 +117,37 @@ int lux_jpeg_decode(const uint8_t *data, size_t size, int out_layout, uint8_t *p
     return 0;
 }
 
-typedef struct {
+struct lux_jpeg_stream {
     struct jpeg_compress_struct cinfo;
     lux_jpeg_error err;
     unsigned char *buffer;
     unsigned long buffer_size;
-} lux_jpeg_encoder;
+    int failed;
+};
 
-int lux_jpeg_encode(const lux_jpeg_encode_params *params, const uint8_t *pixels, size_t stride,
-                    const lux_jpeg_marker *markers, int marker_count, uint8_t **out, size_t *out_size,
-                    char *message, size_t capacity) {
+static void lux_jpeg_stream_release(lux_jpeg_stream *ctx) {
+    jpeg_destroy_compress(&ctx->cinfo);
+    free(ctx->buffer);
+    ctx->buffer = NULL;
+    ctx->failed = 1;
+}
+
+lux_jpeg_stream *lux_jpeg_stream_create(const lux_jpeg_encode_params *params, const lux_jpeg_marker *markers,
+                                        int marker_count, char *message, size_t capacity) {
     // Everything libjpeg touches lives on the heap, so nothing the error path reads is a local that
     // changed after setjmp.
-    lux_jpeg_encoder *const ctx = (lux_jpeg_encoder *)calloc(1, sizeof(lux_jpeg_encoder));
-    *out = NULL;
-    *out_size = 0;
+    lux_jpeg_stream *const ctx = (lux_jpeg_stream *)calloc(1, sizeof(lux_jpeg_stream));
     if (ctx == NULL) {
         lux_copy_message(message, capacity, "out of memory");
-        return -1;
+        return NULL;
     }
     struct jpeg_compress_struct *cinfo = &ctx->cinfo;
     lux_jpeg_install(&ctx->err, message, capacity, 0);
     cinfo->err = &ctx->err.pub;
     if (setjmp(ctx->err.jump)) {
-        jpeg_destroy_compress(&ctx->cinfo);
-        free(ctx->buffer);
+        lux_jpeg_stream_release(ctx);
         free(ctx);
-        return -1;
+        return NULL;
     }
     jpeg_create_compress(cinfo);
     jpeg_mem_dest(cinfo, &ctx->buffer, &ctx->buffer_size);
@@ -174,21 +178,75 @@ int lux_jpeg_encode(const lux_jpeg_encode_params *params, const uint8_t *pixels,
     for (int i = 0; i < marker_count; i++) {
         jpeg_write_marker(cinfo, markers[i].marker, markers[i].data, (unsigned int)markers[i].length);
     }
-    while (cinfo->next_scanline < cinfo->image_height) {
-        JSAMPROW rows[16];
+    return ctx;
+}
+
+int lux_jpeg_stream_write(lux_jpeg_stream *ctx, const uint8_t *pixels, size_t stride, int rows, char *message,
+                          size_t capacity) {
+    if (ctx->failed) {
+        lux_copy_message(message, capacity, "the encoder already failed");
+        return -1;
+    }
+    ctx->err.message = message;
+    ctx->err.capacity = capacity;
+    if (setjmp(ctx->err.jump)) {
+        lux_jpeg_stream_release(ctx);
+        return -1;
+    }
+    struct jpeg_compress_struct *cinfo = &ctx->cinfo;
+    int done = 0;
+    while (done < rows && cinfo->next_scanline < cinfo->image_height) {
+        JSAMPROW batch[16];
         int n = 0;
-        while (n < 16 && cinfo->next_scanline + (JDIMENSION)n < cinfo->image_height) {
-            rows[n] = (JSAMPROW)(pixels + (size_t)(cinfo->next_scanline + (JDIMENSION)n) * stride);
+        while (n < 16 && done + n < rows) {
+            batch[n] = (JSAMPROW)(pixels + (size_t)(done + n) * stride);
             n++;
         }
-        jpeg_write_scanlines(cinfo, rows, (JDIMENSION)n);
+        done += (int)jpeg_write_scanlines(cinfo, batch, (JDIMENSION)n);
     }
-    jpeg_finish_compress(cinfo);
-    jpeg_destroy_compress(cinfo);
+    return 0;
+}
+
+int lux_jpeg_stream_finish(lux_jpeg_stream *ctx, uint8_t **out, size_t *out_size, char *message, size_t capacity) {
+    *out = NULL;
+    *out_size = 0;
+    if (ctx->failed) {
+        lux_copy_message(message, capacity, "the encoder already failed");
+        return -1;
+    }
+    ctx->err.message = message;
+    ctx->err.capacity = capacity;
+    if (setjmp(ctx->err.jump)) {
+        lux_jpeg_stream_release(ctx);
+        return -1;
+    }
+    jpeg_finish_compress(&ctx->cinfo);
+    jpeg_destroy_compress(&ctx->cinfo);
     *out = ctx->buffer;
     *out_size = (size_t)ctx->buffer_size;
-    free(ctx);
+    ctx->buffer = NULL;
+    ctx->failed = 1;  // finished: nothing more may be written
     return 0;
+}
+
+void lux_jpeg_stream_destroy(lux_jpeg_stream *ctx) {
+    if (ctx == NULL) return;
+    if (!ctx->failed) lux_jpeg_stream_release(ctx);
+    free(ctx->buffer);
+    free(ctx);
+}
+
+int lux_jpeg_encode(const lux_jpeg_encode_params *params, const uint8_t *pixels, size_t stride,
+                    const lux_jpeg_marker *markers, int marker_count, uint8_t **out, size_t *out_size,
+                    char *message, size_t capacity) {
+    *out = NULL;
+    *out_size = 0;
+    lux_jpeg_stream *ctx = lux_jpeg_stream_create(params, markers, marker_count, message, capacity);
+    if (ctx == NULL) return -1;
+    int status = lux_jpeg_stream_write(ctx, pixels, stride, params->height, message, capacity);
+    if (status == 0) status = lux_jpeg_stream_finish(ctx, out, out_size, message, capacity);
+    lux_jpeg_stream_destroy(ctx);
+    return status;
 }
 
 void lux_free(void *pointer) { free(pointer); }

@@ -125,26 +125,38 @@ static void lux_png_write_data(png_structp png, png_bytep data, size_t length) {
 
 static void lux_png_flush(png_structp png) { (void)png; }
 
-int lux_png_encode(const lux_png_encode_params *params, const uint8_t *pixels, size_t stride,
-                   const lux_png_chunk *chunks, int chunk_count, uint8_t **out, size_t *out_size,
-                   char *message, size_t capacity) {
-    *out = NULL;
-    *out_size = 0;
-    lux_png_context *const ctx = (lux_png_context *)calloc(1, sizeof(lux_png_context));
-    if (ctx == NULL) return -1;
+struct lux_png_stream {
+    lux_png_context ctx;
+    int height;
+    int rows_written;
+    int failed;
+};
+
+static void lux_png_stream_release(lux_png_stream *st) {
+    png_destroy_write_struct(&st->ctx.png, &st->ctx.info);
+    free(st->ctx.out);
+    st->ctx.out = NULL;
+    st->failed = 1;
+}
+
+lux_png_stream *lux_png_stream_create(const lux_png_encode_params *params, const lux_png_chunk *chunks, int chunk_count,
+                                      char *message, size_t capacity) {
+    lux_png_stream *const st = (lux_png_stream *)calloc(1, sizeof(lux_png_stream));
+    if (st == NULL) return NULL;
+    lux_png_context *ctx = &st->ctx;
     ctx->message = message;
     ctx->capacity = capacity;
+    st->height = params->height;
     ctx->png = png_create_write_struct(PNG_LIBPNG_VER_STRING, ctx, lux_png_error, lux_png_warning);
     if (ctx->png == NULL) {
-        free(ctx);
-        return -1;
+        free(st);
+        return NULL;
     }
     ctx->info = png_create_info_struct(ctx->png);
     if (ctx->info == NULL || setjmp(png_jmpbuf(ctx->png))) {
-        png_destroy_write_struct(&ctx->png, &ctx->info);
-        free(ctx->out);
-        free(ctx);
-        return -1;
+        lux_png_stream_release(st);
+        free(st);
+        return NULL;
     }
     png_set_write_fn(ctx->png, ctx, lux_png_write_data, lux_png_flush);
     png_set_IHDR(ctx->png, ctx->info, (png_uint_32)params->width, (png_uint_32)params->height, params->bit_depth,
@@ -157,13 +169,59 @@ int lux_png_encode(const lux_png_encode_params *params, const uint8_t *pixels, s
     if (params->bit_depth == 16) png_set_swap(ctx->png);
     int file_channels = params->color_type == 0 ? 1 : params->color_type == 2 ? 3 : params->color_type == 4 ? 2 : 4;
     if (params->input_channels == file_channels + 1) png_set_filler(ctx->png, 0, PNG_FILLER_AFTER);
-    for (int y = 0; y < params->height; y++) {
-        png_write_row(ctx->png, (png_const_bytep)(pixels + (size_t)y * stride));
+    return st;
+}
+
+int lux_png_stream_write(lux_png_stream *st, const uint8_t *pixels, size_t stride, int rows, char *message,
+                         size_t capacity) {
+    if (st->failed) return -1;
+    st->ctx.message = message;
+    st->ctx.capacity = capacity;
+    if (setjmp(png_jmpbuf(st->ctx.png))) {
+        lux_png_stream_release(st);
+        return -1;
     }
-    png_write_end(ctx->png, NULL);
-    png_destroy_write_struct(&ctx->png, &ctx->info);
-    *out = ctx->out;
-    *out_size = ctx->out_size;
-    free(ctx);
+    for (int y = 0; y < rows && st->rows_written < st->height; y++, st->rows_written++) {
+        png_write_row(st->ctx.png, (png_const_bytep)(pixels + (size_t)y * stride));
+    }
     return 0;
+}
+
+int lux_png_stream_finish(lux_png_stream *st, uint8_t **out, size_t *out_size, char *message, size_t capacity) {
+    *out = NULL;
+    *out_size = 0;
+    if (st->failed) return -1;
+    st->ctx.message = message;
+    st->ctx.capacity = capacity;
+    if (setjmp(png_jmpbuf(st->ctx.png))) {
+        lux_png_stream_release(st);
+        return -1;
+    }
+    png_write_end(st->ctx.png, NULL);
+    png_destroy_write_struct(&st->ctx.png, &st->ctx.info);
+    *out = st->ctx.out;
+    *out_size = st->ctx.out_size;
+    st->ctx.out = NULL;
+    st->failed = 1;
+    return 0;
+}
+
+void lux_png_stream_destroy(lux_png_stream *st) {
+    if (st == NULL) return;
+    if (!st->failed) lux_png_stream_release(st);
+    free(st->ctx.out);
+    free(st);
+}
+
+int lux_png_encode(const lux_png_encode_params *params, const uint8_t *pixels, size_t stride,
+                   const lux_png_chunk *chunks, int chunk_count, uint8_t **out, size_t *out_size,
+                   char *message, size_t capacity) {
+    *out = NULL;
+    *out_size = 0;
+    lux_png_stream *st = lux_png_stream_create(params, chunks, chunk_count, message, capacity);
+    if (st == NULL) return -1;
+    int status = lux_png_stream_write(st, pixels, stride, params->height, message, capacity);
+    if (status == 0) status = lux_png_stream_finish(st, out, out_size, message, capacity);
+    lux_png_stream_destroy(st);
+    return status;
 }

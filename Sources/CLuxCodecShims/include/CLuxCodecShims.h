@@ -52,6 +52,23 @@ int lux_jpeg_encode(const lux_jpeg_encode_params *params, const uint8_t *pixels,
                     const lux_jpeg_marker *markers, int marker_count, uint8_t **out, size_t *out_size,
                     char *message, size_t capacity);
 
+/// An encoder fed band by band (libjpeg's compressor kept between calls; each call sets its own setjmp).
+typedef struct lux_jpeg_stream lux_jpeg_stream;
+
+/// Starts an encoder and writes the markers. Returns NULL with a message on failure.
+lux_jpeg_stream *lux_jpeg_stream_create(const lux_jpeg_encode_params *params, const lux_jpeg_marker *markers,
+                                        int marker_count, char *message, size_t capacity);
+
+/// Compresses the next `rows` rows. Returns 0, or -1 with a message (the encoder is then unusable).
+int lux_jpeg_stream_write(lux_jpeg_stream *stream, const uint8_t *pixels, size_t stride, int rows, char *message,
+                          size_t capacity);
+
+/// Completes the file; on success *out holds it (free with lux_free).
+int lux_jpeg_stream_finish(lux_jpeg_stream *stream, uint8_t **out, size_t *out_size, char *message, size_t capacity);
+
+/// Releases an encoder (finished or not).
+void lux_jpeg_stream_destroy(lux_jpeg_stream *stream);
+
 // MARK: PNG (libpng)
 
 /// Decodes a PNG held in memory. libpng expands palettes and low-bit gray, keeps 16-bit samples
@@ -80,6 +97,16 @@ typedef struct {
 int lux_png_encode(const lux_png_encode_params *params, const uint8_t *pixels, size_t stride,
                    const lux_png_chunk *chunks, int chunk_count, uint8_t **out, size_t *out_size,
                    char *message, size_t capacity);
+
+/// A PNG encoder fed band by band.
+typedef struct lux_png_stream lux_png_stream;
+
+lux_png_stream *lux_png_stream_create(const lux_png_encode_params *params, const lux_png_chunk *chunks, int chunk_count,
+                                      char *message, size_t capacity);
+int lux_png_stream_write(lux_png_stream *stream, const uint8_t *pixels, size_t stride, int rows, char *message,
+                         size_t capacity);
+int lux_png_stream_finish(lux_png_stream *stream, uint8_t **out, size_t *out_size, char *message, size_t capacity);
+void lux_png_stream_destroy(lux_png_stream *stream);
 
 // MARK: zlib
 

@@ -9,10 +9,7 @@ enum IntegerEncoding {
         -> (PixelBuffer, ColorSpace?)
     {
         var buffer = pixels
-        let gray = format.channelCount == 1
-        var target = options.colorSpace ?? buffer.colorSpace
-        if options.optimizesColorForSharing, !gray { target = .sRGB }
-        if let t = target, !format.isFloatingPoint { target = ColorProfiles.integerEncodingSpace(for: t) }
+        let target = outputSpace(for: buffer.colorSpace, format: format, options: options)
         if let source = buffer.colorSpace, let t = target,
             !source.isColorimetricallyEqual(to: t) || (source.isExtendedRange && !format.isFloatingPoint)
         {
@@ -27,6 +24,14 @@ enum IntegerEncoding {
         if buffer.format != format { buffer = buffer.converted(to: format, threads: options.threads) }
         buffer.colorSpace = target
         return (buffer, target)
+    }
+
+    /// The colour space pixels in `space` are written in as `format`.
+    static func outputSpace(for space: ColorSpace?, format: PixelFormat, options: EncodingOptions) -> ColorSpace? {
+        var target = options.colorSpace ?? space
+        if options.optimizesColorForSharing, format.channelCount != 1 { target = .sRGB }
+        if let t = target, !format.isFloatingPoint { target = ColorProfiles.integerEncodingSpace(for: t) }
+        return target
     }
 
     /// Whether an RGBA buffer's alpha should be written under `policy`.

@@ -106,22 +106,25 @@ public enum JPEG {
     public static func encode(
         _ pixels: PixelBuffer, metadata: ImageMetadata = ImageMetadata(), options: EncodingOptions = .default
     ) throws(CodecError) -> [UInt8] {
-        guard !pixels.format.isBayer else {
-            throw .invalidArgument("a Bayer mosaic cannot be written as JPEG; develop it first (or write a DNG)")
-        }
-        let isGray = pixels.format == .gray8 || pixels.format == .gray16 || pixels.format == .grayFloat
-        let (prepared, space) = try prepare(pixels, gray: isGray, options: options)
+        let stream = try JPEGStreamEncoder(
+            width: pixels.width, height: pixels.height, pixelFormat: pixels.format, colorSpace: pixels.colorSpace,
+            metadata: metadata, options: options)
+        try stream.append(pixels)
+        return try stream.finish()
+    }
+
+    /// The APP1 (Exif, XMP) and APP2 (ICC, chunked) segments for an image written in `space`.
+    static func markers(
+        metadata: ImageMetadata, width: Int, height: Int, gray: Bool, space: ColorSpace?, options: EncodingOptions
+    ) throws(CodecError) -> [(Int32, [UInt8])] {
         var markers: [(Int32, [UInt8])] = []
-        var exif = metadata.exif
-        if !exif.isEmpty || metadata.exif.orientation != nil {
-            exif = exif.completedForImage(
-                width: pixels.width, height: pixels.height,
-                isWideGamut: !(space?.isColorimetricallyEqual(to: .sRGB) ?? true),
-                isYCbCr: !isGray)
+        if !metadata.exif.isEmpty {
+            let exif = metadata.exif.completedForImage(
+                width: width, height: height, isWideGamut: !(space?.isColorimetricallyEqual(to: .sRGB) ?? true),
+                isYCbCr: !gray)
             let payload = JPEGHeader.exifSignature + exif.tiffBytes(bigEndian: true)
             guard payload.count <= 65533 else {
-                throw .invalidArgument(
-                    "the Exif block is \(payload.count) bytes; a JPEG APP1 segment holds at most 65533")
+                throw .invalidArgument("the Exif block is \(payload.count) bytes; a JPEG APP1 segment holds at most 65533")
             }
             markers.append((0xE1, payload))
         }
@@ -132,29 +135,31 @@ public enum JPEG {
             }
             markers.append((0xE1, payload))
         }
-        let icc = ColorProfiles.profileToEmbed(for: space, original: metadata.iccProfile, options: options)
-        if let icc {
+        if let icc = ColorProfiles.profileToEmbed(for: space, original: metadata.iccProfile, options: options) {
             let chunk = 65519
             let total = (icc.count + chunk - 1) / chunk
-            guard total <= 255 else {
-                throw .invalidArgument("the ICC profile is too large for JPEG (\(icc.count) bytes)")
-            }
+            guard total <= 255 else { throw .invalidArgument("the ICC profile is too large for JPEG (\(icc.count) bytes)") }
             for i in 0..<total {
                 let part = icc[(i * chunk)..<min(icc.count, (i + 1) * chunk)]
                 markers.append((0xE2, JPEGHeader.iccSignature + [UInt8(i + 1), UInt8(total)] + part))
             }
         }
-        return try compress(prepared, markers: markers, options: options)
+        return markers
     }
 
     /// Converts the pixels to `.rgba8`/`.gray8` in the output colour space.
+    /// The colour space a JPEG of pixels in `space` is written in.
+    static func outputSpace(for space: ColorSpace?, gray: Bool, options: EncodingOptions) -> ColorSpace? {
+        var target = options.colorSpace ?? space
+        if options.optimizesColorForSharing, !gray { target = .sRGB }
+        return target.map { ColorProfiles.integerEncodingSpace(for: $0) }
+    }
+
     static func prepare(_ pixels: PixelBuffer, gray: Bool, options: EncodingOptions) throws(CodecError)
         -> (PixelBuffer, ColorSpace?)
     {
         var buffer = pixels
-        var target = options.colorSpace ?? buffer.colorSpace
-        if options.optimizesColorForSharing, !gray { target = .sRGB }
-        if let t = target { target = ColorProfiles.integerEncodingSpace(for: t) }
+        let target = outputSpace(for: buffer.colorSpace, gray: gray, options: options)
         if let source = buffer.colorSpace, let t = target,
             !source.isColorimetricallyEqual(to: t) || source.isExtendedRange
         {
@@ -186,44 +191,7 @@ public enum JPEG {
         }
     }
 
-    static func compress(_ buffer: PixelBuffer, markers: [(Int32, [UInt8])], options: EncodingOptions)
-        throws(CodecError)
-        -> [UInt8]
-    {
-        let gray = buffer.format == .gray8
-        var params = lux_jpeg_encode_params()
-        params.width = Int32(buffer.width)
-        params.height = Int32(buffer.height)
-        params.input_components = gray ? 1 : 4
-        params.quality = Int32(max(1, min(100, (options.quality * 100).rounded())))
-        switch options.chromaSubsampling {
-        case .none: (params.chroma_h, params.chroma_v) = (1, 1)
-        case .horizontal: (params.chroma_h, params.chroma_v) = (2, 1)
-        case .both: (params.chroma_h, params.chroma_v) = (2, 2)
-        }
-        params.optimize_coding = options.optimizesHuffmanTables ? 1 : 0
-        params.progressive = options.isProgressive ? 1 : 0
-        params.write_jfif = markers.contains { $0.0 == 0xE1 } ? 0 : 1
-        var message = [CChar](repeating: 0, count: 512)
-        var out: UnsafeMutablePointer<UInt8>?
-        var size = 0
-        // Keep every marker payload alive while C reads them.
-        let payloads = markers.map { $0.1 }
-        let status: Int32 = buffer.withUnsafePlane { plane in
-            withMarkerArray(markers: markers, payloads: payloads) { list in
-                message.withUnsafeMutableBufferPointer { m in
-                    lux_jpeg_encode(
-                        &params, plane.baseAddress.assumingMemoryBound(to: UInt8.self), plane.bytesPerRow,
-                        list.baseAddress, Int32(list.count), &out, &size, m.baseAddress, m.count)
-                }
-            }
-        }
-        guard status == 0, let out else { throw .library(name: "libjpeg", message: cMessage(message)) }
-        defer { lux_free(out) }
-        return Array(UnsafeBufferPointer(start: out, count: size))
-    }
-
-    private static func withMarkerArray<R>(
+    static func withMarkerArray<R>(
         markers: [(Int32, [UInt8])], payloads: [[UInt8]], _ body: (UnsafeBufferPointer<lux_jpeg_marker>) -> R
     ) -> R {
         // Pin every payload with nested withUnsafeBufferPointer calls through a recursive helper.

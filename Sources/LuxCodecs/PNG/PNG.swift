@@ -111,19 +111,18 @@ public enum PNG {
     public static func encode(
         _ pixels: PixelBuffer, metadata: ImageMetadata = ImageMetadata(), options: EncodingOptions = .default
     ) throws(CodecError) -> [UInt8] {
-        guard !pixels.format.isBayer else {
-            throw .invalidArgument("a Bayer mosaic cannot be written as PNG; develop it first (or write a DNG)")
-        }
-        let gray = [.gray8, .gray16, .grayFloat].contains(pixels.format)
-        let sixteen: Bool
-        switch options.sampleType {
-        case .automatic: sixteen = pixels.format.componentType != .uint8
-        case .uint8: sixteen = false
-        case .uint16, .float16, .float32: sixteen = true
-        }
-        let (prepared, space) = try IntegerEncoding.prepare(
-            pixels, format: gray ? (sixteen ? .gray16 : .gray8) : (sixteen ? .rgba16 : .rgba8), options: options)
-        let alpha = !gray && IntegerEncoding.writesAlpha(prepared, policy: options.alpha)
+        let stream = try PNGStreamEncoder(
+            width: pixels.width, height: pixels.height, pixelFormat: pixels.format, colorSpace: pixels.colorSpace,
+            metadata: metadata, options: options,
+            writesAlpha: IntegerEncoding.writesAlpha(pixels, policy: options.alpha))
+        try stream.append(pixels)
+        return try stream.finish()
+    }
+
+    /// The colour, Exif and XMP chunks written before IDAT.
+    static func chunks(metadata: ImageMetadata, space: ColorSpace?, options: EncodingOptions) throws(CodecError)
+        -> [(String, [UInt8])]
+    {
         var chunks: [(String, [UInt8])] = []
         let isSRGB = space.map { $0.isColorimetricallyEqual(to: .sRGB) && !$0.isExtendedRange } ?? false
         if isSRGB, metadata.iccProfile == nil || options.colorSpace != nil || options.optimizesColorForSharing {
@@ -135,30 +134,7 @@ public enum PNG {
         }
         if !metadata.exif.isEmpty { chunks.append(("eXIf", metadata.exif.tiffBytes(bigEndian: true))) }
         if let xmp = metadata.xmp { chunks.append(("iTXt", Array("XML:com.adobe.xmp".utf8) + [0, 0, 0, 0, 0] + xmp)) }
-
-        var params = lux_png_encode_params()
-        params.width = Int32(prepared.width)
-        params.height = Int32(prepared.height)
-        params.color_type = gray ? 0 : (alpha ? 6 : 2)
-        params.bit_depth = sixteen ? 16 : 8
-        params.compression_level = Int32(max(0, min(9, options.pngCompressionLevel)))
-        params.input_channels = gray ? 1 : 4
-        var message = [CChar](repeating: 0, count: 512)
-        var out: UnsafeMutablePointer<UInt8>?
-        var size = 0
-        let status = withChunkArray(chunks) { list in
-            prepared.withUnsafePlane { plane in
-                message.withUnsafeMutableBufferPointer { m in
-                    lux_png_encode(
-                        &params, plane.baseAddress.assumingMemoryBound(to: UInt8.self), plane.bytesPerRow,
-                        list.baseAddress,
-                        Int32(list.count), &out, &size, m.baseAddress, m.count)
-                }
-            }
-        }
-        guard status == 0, let out else { throw .library(name: "libpng", message: cMessage(message)) }
-        defer { lux_free(out) }
-        return Array(UnsafeBufferPointer(start: out, count: size))
+        return chunks
     }
 
     /// cICP values for spaces that have them (sRGB curve or linear; Display P3, sRGB, BT.2020 primaries).
@@ -179,7 +155,7 @@ public enum PNG {
         return nil
     }
 
-    private static func withChunkArray<R>(
+    static func withChunkArray<R>(
         _ chunks: [(String, [UInt8])], _ body: (UnsafeBufferPointer<lux_png_chunk>) -> R
     ) -> R {
         func pin(_ i: Int, _ acc: [lux_png_chunk]) -> R {
