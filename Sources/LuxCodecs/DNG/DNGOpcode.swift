@@ -75,8 +75,9 @@ public struct WarpRectilinear: Hashable, Sendable, Codable {
 
     /// One set per plane, or one shared set.
     public var planes: [Coefficients]
-    /// The optical centre, normalised (0.5, 0.5 = image centre).
+    /// The optical centre's horizontal position, normalised (0.5 = image centre).
     public var centerX: Double
+    /// The optical centre's vertical position, normalised (0.5 = image centre).
     public var centerY: Double
 
     /// Creates parameters.
@@ -91,7 +92,9 @@ public struct WarpRectilinear: Hashable, Sendable, Codable {
 public struct FixVignetteRadial: Hashable, Sendable, Codable {
     /// k0…k4.
     public var coefficients: [Double]
+    /// The optical centre's horizontal position, normalised.
     public var centerX: Double
+    /// The optical centre's vertical position, normalised.
     public var centerY: Double
 
     /// Creates parameters.
@@ -104,9 +107,13 @@ public struct FixVignetteRadial: Hashable, Sendable, Codable {
 
 /// The image region an opcode applies to (the area spec shared by opcodes 7–13).
 public struct OpcodeArea: Hashable, Sendable, Codable {
+    /// First row.
     public var top: UInt32
+    /// First column.
     public var left: UInt32
+    /// Row after the last.
     public var bottom: UInt32
+    /// Column after the last.
     public var right: UInt32
     /// First plane.
     public var plane: UInt32
@@ -135,6 +142,7 @@ public struct OpcodeArea: Hashable, Sendable, Codable {
 
 /// Parameters of GainMap (opcode 9): a grid of gains, bilinearly interpolated, applied to an area.
 public struct GainMap: Hashable, Sendable, Codable {
+    /// The pixels the map applies to.
     public var area: OpcodeArea
     /// Grid points vertically.
     public var pointsV: UInt32

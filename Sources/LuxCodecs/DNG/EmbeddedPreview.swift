@@ -31,7 +31,9 @@ public struct EmbeddedPreview: Hashable, Sendable, Codable {
 
     /// A span of bytes in a file.
     public struct ByteRange: Hashable, Sendable, Codable {
+        /// The first byte, from the start of the file.
         public var offset: Int
+        /// The number of bytes.
         public var length: Int
     }
 }

@@ -3,9 +3,13 @@ public import LuxPixels
 /// An integer rectangle of the stored raw image, in DNG's top/left/bottom/right form (ActiveArea,
 /// MaskedAreas). `bottom` and `right` are exclusive.
 public struct RawArea: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// First row.
     public var top: Int
+    /// First column.
     public var left: Int
+    /// Row after the last.
     public var bottom: Int
+    /// Column after the last.
     public var right: Int
 
     /// Creates an area from its edges.
@@ -36,9 +40,13 @@ public struct RawArea: Hashable, Sendable, Codable, CustomStringConvertible {
 /// The default crop of a DNG: the part of the active area a renderer shows, relative to the active area's
 /// top-left corner (DefaultCropOrigin/DefaultCropSize; values may be fractional).
 public struct DefaultCrop: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// Left edge, from the active area's left.
     public var x: Double
+    /// Top edge, from the active area's top.
     public var y: Double
+    /// Width in pixels.
     public var width: Double
+    /// Height in pixels.
     public var height: Double
 
     /// Creates a crop.

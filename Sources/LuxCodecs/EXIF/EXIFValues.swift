@@ -50,28 +50,47 @@ public struct LightSource: RawRepresentable, Hashable, Sendable, Codable, Custom
     /// Creates the value from its code.
     public init(rawValue: UInt16) { self.rawValue = rawValue }
 
+    /// Unknown (0).
     public static let unknown = LightSource(rawValue: 0)
+    /// Daylight (1).
     public static let daylight = LightSource(rawValue: 1)
+    /// Fluorescent (2).
     public static let fluorescent = LightSource(rawValue: 2)
+    /// Tungsten incandescent (3).
     public static let tungsten = LightSource(rawValue: 3)
+    /// Flash (4).
     public static let flash = LightSource(rawValue: 4)
+    /// Fine weather (9).
     public static let fineWeather = LightSource(rawValue: 9)
+    /// Cloudy weather (10).
     public static let cloudy = LightSource(rawValue: 10)
+    /// Shade (11).
     public static let shade = LightSource(rawValue: 11)
+    /// Daylight fluorescent, D 5700–7100 K (12).
     public static let daylightFluorescent = LightSource(rawValue: 12)
+    /// Day white fluorescent, N 4600–5500 K (13).
     public static let dayWhiteFluorescent = LightSource(rawValue: 13)
+    /// Cool white fluorescent, W 3800–4500 K (14).
     public static let coolWhiteFluorescent = LightSource(rawValue: 14)
+    /// White fluorescent, WW 3250–3800 K (15).
     public static let whiteFluorescent = LightSource(rawValue: 15)
+    /// Warm white fluorescent, L 2600–3250 K (16).
     public static let warmWhiteFluorescent = LightSource(rawValue: 16)
     /// CIE standard illuminant A (tungsten, 2856 K).
     public static let standardA = LightSource(rawValue: 17)
+    /// CIE standard illuminant B (18).
     public static let standardB = LightSource(rawValue: 18)
+    /// CIE standard illuminant C (19).
     public static let standardC = LightSource(rawValue: 19)
+    /// CIE D55 (20).
     public static let d55 = LightSource(rawValue: 20)
     /// CIE D65, the daylight illuminant DNG readers look for.
     public static let d65 = LightSource(rawValue: 21)
+    /// CIE D75 (22).
     public static let d75 = LightSource(rawValue: 22)
+    /// CIE D50 (23).
     public static let d50 = LightSource(rawValue: 23)
+    /// ISO studio tungsten (24).
     public static let isoStudioTungsten = LightSource(rawValue: 24)
     /// DNG 1.6: the illuminant is described by IlluminantData.
     public static let other = LightSource(rawValue: 255)
@@ -107,11 +126,17 @@ public struct LightSource: RawRepresentable, Hashable, Sendable, Codable, Custom
 
 /// A date and time as Exif stores it: local time text plus optional sub-seconds and UTC offset.
 public struct EXIFDateTime: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// Year (1–9999).
     public var year: Int
+    /// Month (1–12).
     public var month: Int
+    /// Day of the month (1–31).
     public var day: Int
+    /// Hour (0–23).
     public var hour: Int
+    /// Minute (0–59).
     public var minute: Int
+    /// Second (0–60).
     public var second: Int
     /// Fractional seconds as their decimal digits (“816” = 0.816 s), from SubSecTime*.
     public var subsecond: String?

@@ -10,7 +10,9 @@ public struct JPEGHeader: Hashable, Sendable {
 
     /// Sampling factors of one component.
     public struct Sampling: Hashable, Sendable, Codable {
+        /// Horizontal sampling factor (1–4).
         public var horizontal: Int
+        /// Vertical sampling factor (1–4).
         public var vertical: Int
     }
 

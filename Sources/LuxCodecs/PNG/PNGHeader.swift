@@ -3,7 +3,9 @@
 ///
 /// Parsing is pure Swift over bytes; it skips IDAT payloads, so it is cheap.
 public struct PNGHeader: Hashable, Sendable {
+    /// Width in pixels.
     public var width: Int
+    /// Height in pixels.
     public var height: Int
     /// Bits per sample (1, 2, 4, 8 or 16).
     public var bitDepth: Int
