@@ -1,4 +1,4 @@
-public import LuxPixels
+import LuxPixels
 
 /// Adobe Digital Negative (and TIFF/EP raw) reading and writing.
 ///

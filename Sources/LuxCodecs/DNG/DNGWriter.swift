@@ -1,4 +1,3 @@
-import FoundationEssentials
 import LuxColor
 import LuxPixels
 
@@ -233,8 +232,7 @@ enum DNGWriter {
                     i,
                     LosslessJPEGEncoder.encode(
                         samples: scratch, rowStride: tile * spp, width: frameWidth, height: tile,
-                        components: components,
-                        precision: 16))
+                        components: components, precision: 16, scratch: workspace))
             }
         }
         return results.values()
@@ -352,7 +350,7 @@ enum DNGWriter {
         if factor == 1 { return src }
         let w = max(1, src.width / factor)
         let h = max(1, src.height / factor)
-        var out = PixelBuffer(width: w, height: h, format: .rgba8, colorSpace: .sRGB)
+        let out = PixelBuffer(width: w, height: h, format: .rgba8, colorSpace: .sRGB)
         let dst = out.unsafeSharedMutablePlane()
         src.withUnsafePlane { s in
             for y in 0..<h {

@@ -11,7 +11,7 @@ extension RawImage {
                 "sensor values can be extracted from single-sample (CFA or monochrome) raw data only")
         }
         let area = properties.activeArea
-        var out = PixelBuffer(width: area.width, height: area.height, format: .gray16)
+        let out = PixelBuffer(width: area.width, height: area.height, format: .gray16)
         let table = properties.linearizationTable
         let dst = out.unsafeSharedMutablePlane()
         pixels.withUnsafePlane { src in
@@ -59,8 +59,7 @@ extension EmbeddedPreview {
                 throw .missingPixelData(what: "preview \(width)×\(height)", reason: "\(data.count) bytes are too few")
             }
             let gray = samplesPerPixel == 1
-            var out = PixelBuffer(
-                width: width, height: height, format: gray ? .gray8 : .rgba8,
+            let out = PixelBuffer(width: width, height: height, format: gray ? .gray8 : .rgba8,
                 colorSpace: gray ? .genericGrayGamma2_2 : .sRGB)
             let dst = out.unsafeSharedMutablePlane()
             for y in 0..<height {

@@ -1,4 +1,4 @@
-public import LuxColor
+import LuxColor
 public import LuxPixels
 
 /// Everything a DNG (or TIFF/EP raw) file says about its raw image, without the pixels.

@@ -20,7 +20,7 @@ enum RawThumbnail {
         let th = max(1, area.height / factor)
         let camToSRGB = cameraToSRGB(p)
         let exposure = Float(exp2(p.baselineExposure ?? 0))
-        var out = PixelBuffer(width: tw, height: th, format: .rgba8, colorSpace: .sRGB)
+        let out = PixelBuffer(width: tw, height: th, format: .rgba8, colorSpace: .sRGB)
         let dst = out.unsafeSharedMutablePlane()
         let planes = max(1, p.samplesPerPixel)
         let white = p.whiteLevel.map { Float($0) }

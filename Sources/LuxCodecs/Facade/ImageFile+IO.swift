@@ -1,5 +1,5 @@
 public import FoundationEssentials
-public import LuxColor
+import LuxColor
 public import LuxPixels
 
 extension ImageFile {

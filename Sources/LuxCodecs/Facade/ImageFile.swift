@@ -1,4 +1,4 @@
-public import FoundationEssentials
+import FoundationEssentials
 public import LuxPixels
 
 /// A decoded image file: pixels with their colour space, metadata, and — for DNG — the raw description.

@@ -1,5 +1,5 @@
 internal import CLuxCodecShims
-public import LuxColor
+import LuxColor
 public import LuxPixels
 
 /// JPEG reading and writing through libjpeg-turbo.

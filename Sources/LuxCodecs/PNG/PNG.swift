@@ -1,5 +1,5 @@
 internal import CLuxCodecShims
-public import LuxColor
+import LuxColor
 public import LuxPixels
 
 /// PNG reading and writing through libpng.

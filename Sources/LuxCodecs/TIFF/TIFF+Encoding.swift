@@ -1,5 +1,5 @@
 internal import CLuxKernels
-public import LuxColor
+import LuxColor
 public import LuxPixels
 
 extension TIFF {

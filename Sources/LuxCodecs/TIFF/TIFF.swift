@@ -1,6 +1,6 @@
 internal import CLuxKernels
-public import LuxColor
-public import LuxPixels
+import LuxColor
+import LuxPixels
 
 /// TIFF reading and writing (the first image of a file).
 ///
