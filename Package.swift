@@ -85,7 +85,8 @@ let package = Package(
         .target(
             name: "LuxCapture",
             dependencies: [
-                "LuxScene", "LuxFusion", "LuxRAW", "LuxCodecs", "LuxRender", "LuxPixels", "LuxColor",
+                "LuxScene", "LuxFusion", "LuxRAW", "LuxCodecs", "LuxRender", "LuxPixels", "LuxColor", "CLuxKernels",
+                .product(name: "RealModule", package: "swift-numerics"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "DequeModule", package: "swift-collections"),
             ],
@@ -119,5 +120,15 @@ let package = Package(
         .testTarget(name: "LuxColorTests", dependencies: ["LuxColor", "LuxTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "LuxPixelsTests", dependencies: ["LuxPixels", "LuxTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "LuxCodecsTests", dependencies: ["LuxCodecs", "LuxTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "LuxCaptureTests",
+            dependencies: [
+                "LuxCapture", "LuxScene", "LuxPixels", "LuxColor", "LuxTestSupport",
+                .product(name: "RealModule", package: "swift-numerics"),
+            ],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "LuxSceneTests", dependencies: ["LuxScene", "LuxPixels", "LuxColor", "LuxTestSupport", .product(name: "RealModule", package: "swift-numerics")],
+            swiftSettings: swiftSettings),
     ]
 )

@@ -14,6 +14,7 @@ struct LuxCommand: AsyncParsableCommand {
             DemoCommand.self,
             InfoCommand.self,
             ExtractCommand.self,
+            SceneCommand.self,
             BenchCommand.self,
             BenchWorkerCommand.self,
         ])
