@@ -10,9 +10,11 @@ final class PNGStreamEncoder {
     let options: EncodingOptions
     /// The format bands are converted to before libpng sees them.
     let rowFormat: PixelFormat
-    private(set) var rowsWritten = 0
+    private var counter: BandCounter
     private var stream: OpaquePointer?
-    private var finished = false
+
+    /// The rows written so far.
+    var rowsWritten: Int { counter.rowsWritten }
 
     /// - Parameter writesAlpha: whether RGBA input keeps its alpha; `nil` decides from the options (automatic
     ///   keeps alpha for formats that have it, since a stream cannot look ahead at later bands).
@@ -28,6 +30,7 @@ final class PNGStreamEncoder {
         }
         self.width = width
         self.height = height
+        counter = BandCounter(width: width, height: height, name: "PNG")
         self.colorSpace = colorSpace
         self.options = options
         let gray = [.gray8, .gray16, .grayFloat].contains(pixelFormat)
@@ -60,40 +63,35 @@ final class PNGStreamEncoder {
 
     deinit { lux_png_stream_destroy(stream) }
 
+    private func prepare(_ band: PixelBuffer) throws(CodecError) -> PixelBuffer {
+        try IntegerEncoding.prepare(band, format: rowFormat, options: options).0
+    }
+
     /// Writes the next rows (a band `width` pixels wide; its colour space defaults to the stream's).
     func append(_ band: PixelBuffer) throws(CodecError) {
-        guard let stream, !finished else { throw .invalidArgument("the PNG encoder has already finished") }
-        guard band.width == width else {
-            throw .invalidArgument("a band of width \(band.width) does not fit a \(width)-pixel-wide image")
-        }
-        guard rowsWritten + band.height <= height else {
-            throw .invalidArgument("\(rowsWritten + band.height) rows exceed the image height \(height)")
-        }
+        try counter.check(band)
+        guard let stream else { throw .invalidArgument("the PNG encoder could not start") }
         var source = band
         if source.colorSpace == nil { source.colorSpace = colorSpace }
-        let (prepared, _) = try IntegerEncoding.prepare(source, format: rowFormat, options: options)
-        var message = [CChar](repeating: 0, count: 512)
-        let status = prepared.withUnsafePlane { plane in
-            message.withUnsafeMutableBufferPointer { m in
+        let prepared = try prepare(source)
+        try prepared.withUnsafePlane { plane throws(CodecError) in
+            try callC("libpng") { message, capacity in
                 lux_png_stream_write(
                     stream, plane.baseAddress.assumingMemoryBound(to: UInt8.self), plane.bytesPerRow, Int32(prepared.height),
-                    m.baseAddress, m.count)
+                    message, capacity)
             }
         }
-        guard status == 0 else { throw .library(name: "libpng", message: cMessage(message)) }
-        rowsWritten += band.height
+        counter.advance(by: band.height)
     }
 
     /// Completes the file.
     func finish() throws(CodecError) -> [UInt8] {
-        guard let stream, !finished else { throw .invalidArgument("the PNG encoder has already finished") }
-        guard rowsWritten == height else { throw .invalidArgument("only \(rowsWritten) of \(height) rows were written") }
-        var message = [CChar](repeating: 0, count: 512)
+        try counter.finish()
+        guard let stream else { throw .invalidArgument("the PNG encoder could not start") }
         var out: UnsafeMutablePointer<UInt8>?
         var size = 0
-        let status = message.withUnsafeMutableBufferPointer { m in lux_png_stream_finish(stream, &out, &size, m.baseAddress, m.count) }
-        finished = true
-        guard status == 0, let out else { throw .library(name: "libpng", message: cMessage(message)) }
+        try callC("libpng") { message, capacity in lux_png_stream_finish(stream, &out, &size, message, capacity) }
+        guard let out else { throw .library(name: "libpng", message: "no output") }
         defer { lux_free(out) }
         return Array(UnsafeBufferPointer(start: out, count: size))
     }
