@@ -37,6 +37,8 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // Runtime-dispatched F16C/AVX2 row kernels (DESIGN.md "CPU features").
         .target(name: "CLuxKernels"),
+        // libjpeg/libpng/zlib entry points with setjmp/longjmp kept inside C (SWIFT-STYLE.md §3).
+        .target(name: "CLuxCodecShims", dependencies: ["CJPEG", "CPNG", "CZlib"]),
 
         .target(
             name: "LuxColor",
@@ -62,7 +64,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         .target(
             name: "LuxCodecs",
-            dependencies: ["LuxPixels", "LuxColor", "CJPEG", "CPNG", "CZlib", "CLuxKernels"],
+            dependencies: ["LuxPixels", "LuxColor", "CLuxCodecShims", "CLuxKernels"],
             swiftSettings: swiftSettings),
         .target(
             name: "LuxRAW",
@@ -122,6 +124,7 @@ let package = Package(
         .testTarget(name: "LuxRenderTests", dependencies: ["LuxRender", "LuxTestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "LuxFiltersTests", dependencies: ["LuxFilters", "LuxRender", "LuxTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "LuxCodecsTests", dependencies: ["LuxCodecs", "LuxTestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "LuxCaptureTests",
             dependencies: [

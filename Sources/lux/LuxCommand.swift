@@ -13,6 +13,8 @@ struct LuxCommand: AsyncParsableCommand {
         subcommands: [
             DemoCommand.self,
             FiltersCommand.self,
+            InfoCommand.self,
+            ExtractCommand.self,
             SceneCommand.self,
             BenchCommand.self,
             BenchWorkerCommand.self,
