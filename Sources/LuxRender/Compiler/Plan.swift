@@ -1,3 +1,4 @@
+import LuxColor
 import LuxPixels
 
 /// One unit of materialisation: a fused row program, or an image processor.
@@ -43,6 +44,9 @@ final class Plan {
     let registerDemand: Int
     /// Graph rewrites the optimiser applied.
     let rewrites: Int
+    /// When the root program ends with a colour match: the same program without it, and the match, so an
+    /// 8-bit destination can be encoded through the converter's table instead of per-value arithmetic.
+    var outputMatch: (step: Step, converter: ColorConverter)?
 
     init(root: Step, steps: [Step], sources: [SourceRef], registerDemand: Int, rewrites: Int) {
         self.root = root
@@ -79,7 +83,14 @@ final class PlanBuilder {
 
     func build(root ir: IRNode, rewrites: Int) -> Plan {
         let root = rowsStep(ir)
-        return Plan(root: root, steps: steps, sources: sources, registerDemand: registerDemand, rewrites: rewrites)
+        let plan = Plan(root: root, steps: steps, sources: sources, registerDemand: registerDemand, rewrites: rewrites)
+        if case .rows(let op) = root.kind, let match = op as? MatchOp {
+            let inner = Step(digest: root.digest, number: root.number)
+            inner.kind = .rows(match.children[0])
+            inner.slots = root.slots
+            plan.outputMatch = (inner, match.converter)
+        }
+        return plan
     }
 
     /// The step that computes `ir` with a row program.
@@ -146,6 +157,11 @@ final class PlanBuilder {
             let children = ir.inputs.map { buildRow($0, in: step) }
             return KernelOp(k, label: ir.label, colors: colors, bounds: bounds, children: children)
         case .colorMatch(let c):
+            // An 8-bit source matched straight into the working space loads through the decode table.
+            if case .source(let ref) = ir.inputs[0].op, ref.buffer.format == .rgba8 {
+                let load = buildRow(ir.inputs[0], in: step)
+                if let load = load as? LoadSourceOp { return LoadMatch8Op(load, converter: c, label: ir.label) }
+            }
             return MatchOp(c, label: ir.label, child: buildRow(ir.inputs[0], in: step), bounds: bounds)
         case .premultiply:
             return AlphaOp(.premultiply, child: buildRow(ir.inputs[0], in: step), bounds: bounds)

@@ -306,7 +306,7 @@ public final class RenderContext: Sendable {
             list = tiles(of: rect, width: size, height: size)
         }
         let workers = pool.take(min(threads, max(list.count, 1)), registers: plan.registerDemand + 1)
-        defer { pool.give(workers, keepBytes: 64 << 20) }
+        defer { pool.give(workers, keepBytes: BufferArena.idleLimit) }
         for w in workers { w.beginRender(sources: plan.sources.count) }
         let executor = Executor(plan: plan, cache: cache, cacheAll: options.cacheIntermediates)
         var target = target

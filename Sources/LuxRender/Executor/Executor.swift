@@ -1,4 +1,5 @@
 import Dispatch
+import LuxColor
 import LuxPixels
 import Synchronization
 
@@ -12,11 +13,17 @@ struct RowTarget {
     let quantize: PixelFormat?
     /// Whether rows go to memory that is not read again soon (the destination): stores bypass the cache.
     var streaming = false
+    /// A final colour match folded into an 8-bit store (see ``Plan/outputMatch``).
+    var converter: ColorConverter? = nil
 
     @inline(__always)
     func store(_ p: PlanarPixels, _ y: Int, _ x: Int, _ n: Int, _ w: Worker) {
         if let q = quantize { PixelIO.quantize(p, count: n, to: q, scratch: w.storeScratch) }
         let dst = base + (y - originY) * bytesPerRow + (x - originX) * format.bytesPerPixel()
+        if let converter {
+            converter.convert(red: p.red, green: p.green, blue: p.blue, alpha: p.alpha, rgba8: dst.assumingMemoryBound(to: UInt8.self), count: n)
+            return
+        }
         PixelIO.store(p, count: n, format: format, to: dst, scratch: w.storeScratch, streaming: streaming)
     }
 }
@@ -37,7 +44,13 @@ final class Executor {
     /// Renders `rect` of the plan's root into `target`.
     func renderTile(_ rect: PixelRect, into target: RowTarget, worker w: Worker) throws(RenderError) {
         w.stats.tiles += 1
-        try runRows(plan.root, rect, target, w)
+        if target.format == .rgba8, target.quantize == nil, let (step, converter) = plan.outputMatch {
+            var t = target
+            t.converter = converter
+            try runRows(step, rect, t, w)
+        } else {
+            try runRows(plan.root, rect, target, w)
+        }
         w.stats.pixelsWritten += rect.area
     }
 

@@ -85,21 +85,27 @@ final class BufferArena {
         for (i, b) in free.enumerated() where b.capacity >= bytes {
             if best < 0 || b.capacity < free[best].capacity { best = i }
         }
-        if best >= 0 { return free.remove(at: best) }
-        // No idle block is big enough: the idle ones are too small for this render's tiles, so give them
-        // back before mapping a bigger one (keeps memory bounded when tile sizes vary).
-        if !free.isEmpty {
-            for b in free { Self.unmap(b) }
-            allocatedBytes -= free.reduce(0) { $0 + $1.capacity }
-            free = []
+        if best >= 0 {
+            idleBytes -= free[best].capacity
+            return free.remove(at: best)
         }
-        // Grow in 64 KiB steps so slightly different tile sizes reuse blocks.
-        let capacity = max((bytes + 65535) & ~65535, 65536)
+        // Round up (64 KiB steps for small blocks, 1 MiB for large ones) so that tiles of slightly different
+        // sizes — edge tiles, growing ROIs — reuse the same blocks instead of mapping (and zero-filling) new ones.
+        let step = bytes >= 1 << 20 ? 1 << 20 : 1 << 16
+        let capacity = max((bytes + step - 1) & ~(step - 1), 1 << 16)
         allocatedBytes += capacity
         return Block(pointer: Self.map(capacity), capacity: capacity)
     }
 
-    func release(_ block: Block) { free.append(block) }
+    /// Idle bytes kept for reuse; beyond this the smallest idle blocks are returned to the kernel.
+    static let idleLimit = 48 << 20
+    private var idleBytes = 0
+
+    func release(_ block: Block) {
+        free.append(block)
+        idleBytes += block.capacity
+        if idleBytes > Self.idleLimit { trim(keepBytes: Self.idleLimit) }
+    }
 
     /// Blocks come straight from the kernel (`mmap`), not from malloc: malloc would keep freed tile-sized
     /// blocks in per-thread arenas, and workers run on whichever thread Dispatch provides.
@@ -115,7 +121,8 @@ final class BufferArena {
 
     /// Frees idle blocks beyond `keepBytes`.
     func trim(keepBytes: Int) {
-        free.sort { $0.capacity < $1.capacity }
+        // Keep the largest blocks (they serve any request); return the small ones first.
+        free.sort { $0.capacity > $1.capacity }
         var kept = 0
         var keep: [Block] = []
         for b in free {
@@ -128,6 +135,7 @@ final class BufferArena {
             }
         }
         free = keep
+        idleBytes = kept
     }
 
     deinit {
