@@ -77,22 +77,32 @@ extension TIFF {
         }
         let across = (prepared.width + chunkWidth - 1) / chunkWidth
         let down = (prepared.height + chunkHeight - 1) / chunkHeight
-        var blobs: [TIFFBlob] = []
-        blobs.reserveCapacity(across * down)
-        for i in 0..<(across * down) {
-            let x0 = (i % across) * chunkWidth
-            let y0 = (i / across) * chunkHeight
-            let rows = options.tiffTileSize == nil ? min(chunkHeight, prepared.height - y0) : chunkHeight
-            var bytes = chunkBytes(
-                prepared, x0: x0, y0: y0, width: chunkWidth, rows: rows, spp: spp, bytesPerSample: bytesPerSample,
-                sample: sample)
-            if deflate {
-                applyPredictor(
-                    &bytes, width: chunkWidth, rows: rows, spp: spp, bytesPerSample: bytesPerSample, isFloat: isFloat)
-                bytes = try TIFFDecompression.deflate(bytes)
+        let count = across * down
+        let tiled = options.tiffTileSize != nil
+        // Chunks are converted (and compressed) in parallel into their own slots.
+        nonisolated(unsafe) let slots = UnsafeMutableBufferPointer<[UInt8]>.allocate(capacity: count)
+        slots.initialize(repeating: [])
+        defer { slots.deinitialize().deallocate() }
+        let failure = FirstError()
+        Parallel.forEachBand(count, threads: options.threads, minimumBand: 1) { range in
+            for i in range {
+                let x0 = (i % across) * chunkWidth
+                let y0 = (i / across) * chunkHeight
+                let rows = tiled ? chunkHeight : min(chunkHeight, prepared.height - y0)
+                var bytes = chunkBytes(
+                    prepared, x0: x0, y0: y0, width: chunkWidth, rows: rows, spp: spp, bytesPerSample: bytesPerSample,
+                    sample: sample)
+                if deflate {
+                    applyPredictor(
+                        &bytes, width: chunkWidth, rows: rows, spp: spp, bytesPerSample: bytesPerSample,
+                        isFloat: isFloat)
+                    do throws(CodecError) { bytes = try TIFFDecompression.deflate(bytes) } catch { failure.record(error) }
+                }
+                slots[i] = bytes
             }
-            blobs.append(.bytes(bytes))
         }
+        if let error = failure.error { throw error }
+        let blobs = slots.map { TIFFBlob.bytes($0) }
         d.data = TIFFImageData(
             offsetsTag: options.tiffTileSize == nil ? TIFFTag.stripOffsets : TIFFTag.tileOffsets,
             countsTag: options.tiffTileSize == nil ? TIFFTag.stripByteCounts : TIFFTag.tileByteCounts, blobs: blobs)
@@ -123,56 +133,56 @@ extension TIFF {
     static func chunkBytes(
         _ image: PixelBuffer, x0: Int, y0: Int, width: Int, rows: Int, spp: Int, bytesPerSample: Int, sample: SampleType
     ) -> [UInt8] {
-        let rowBytes = width * spp * bytesPerSample
-        var out = [UInt8](repeating: 0, count: rowBytes * rows)
         let channels = image.format.channelCount == 1 ? 1 : 4
         let w = image.width
         let h = image.height
-        out.withUnsafeMutableBytes { dst in
+        let pixelBytes = spp * bytesPerSample
+        let rowBytes = width * pixelBytes
+        let inside = min(width, w - x0)  // pixels of the chunk row that lie in the image
+        return [UInt8](unsafeUninitializedCapacity: rowBytes * rows) { buffer, initialized in
+            let dst = UnsafeMutableRawPointer(buffer.baseAddress!)
             image.withUnsafePlane { plane in
                 for r in 0..<rows {
                     let y = min(y0 + r, h - 1)
-                    let d = dst.baseAddress! + r * rowBytes
-                    for x in 0..<width {
-                        let sx = min(x0 + x, w - 1)
-                        for c in 0..<spp {
-                            let si = sx * channels + c
-                            let di = (x * spp + c) * bytesPerSample
-                            switch sample {
-                            case .uint8:
-                                d.storeBytes(of: plane.row(y, as: UInt8.self)[si], toByteOffset: di, as: UInt8.self)
-                            case .uint16, .float16, .automatic:
-                                d.storeBytes(
-                                    of: plane.row(y, as: UInt16.self)[si].littleEndian, toByteOffset: di,
-                                    as: UInt16.self)
-                            case .float32:
-                                d.storeBytes(
-                                    of: plane.row(y, as: UInt32.self)[si].littleEndian, toByteOffset: di,
-                                    as: UInt32.self)
-                            }
+                    let d = dst + r * rowBytes
+                    if sample == .float16, channels == 1 {
+                        // Gray float16 is stored as grayFloat in memory: narrow it here.
+                        lux_float_to_half(
+                            plane.row(y, as: Float.self) + x0, d.assumingMemoryBound(to: UInt16.self), inside)
+                    } else {
+                        switch bytesPerSample {
+                        case 1: packRow(plane.row(y, as: UInt8.self) + x0 * channels, d, inside, channels, spp)
+                        case 2: packRow(plane.row(y, as: UInt16.self) + x0 * channels, d, inside, channels, spp)
+                        default: packRow(plane.row(y, as: UInt32.self) + x0 * channels, d, inside, channels, spp)
                         }
                     }
-                }
-            }
-        }
-        // Gray float16 is stored as grayFloat in memory: narrow it here.
-        if sample == .float16, channels == 1 {
-            var halves = [UInt8](repeating: 0, count: width * rows * 2)
-            image.withUnsafePlane { plane in
-                for r in 0..<rows {
-                    let y = min(y0 + r, h - 1)
-                    for x in 0..<width {
-                        var f = plane.row(y, as: Float.self)[min(x0 + x, w - 1)]
-                        var hv: UInt16 = 0
-                        lux_float_to_half(&f, &hv, 1)
-                        halves[(r * width + x) * 2] = UInt8(hv & 0xFF)
-                        halves[(r * width + x) * 2 + 1] = UInt8(hv >> 8)
+                    for x in inside..<width {
+                        (d + x * pixelBytes).copyMemory(from: d + (inside - 1) * pixelBytes, byteCount: pixelBytes)
                     }
                 }
             }
-            return halves
+            initialized = rowBytes * rows
         }
-        return out
+    }
+
+    /// Stores `count` pixels of `channels` samples as `spp` little-endian samples (dropping alpha for 4 → 3).
+    static func packRow<T: FixedWidthInteger>(
+        _ s: UnsafePointer<T>, _ raw: UnsafeMutableRawPointer, _ count: Int, _ channels: Int, _ spp: Int
+    ) {
+        let d = raw.assumingMemoryBound(to: T.self)
+        if channels == spp {
+            for i in 0..<(count * spp) { d[i] = s[i].littleEndian }
+        } else if spp == 3 {
+            for x in 0..<count {
+                d[3 * x] = s[4 * x].littleEndian
+                d[3 * x + 1] = s[4 * x + 1].littleEndian
+                d[3 * x + 2] = s[4 * x + 2].littleEndian
+            }
+        } else {
+            for x in 0..<count {
+                for c in 0..<spp { d[x * spp + c] = s[x * channels + c].littleEndian }
+            }
+        }
     }
 
     /// Horizontal differencing (predictor 2) for integers, or the floating-point predictor 3.

@@ -185,26 +185,29 @@ public enum TIFF {
         let spp = l.planar ? 1 : l.samplesPerPixel
         let rowSamples = chunkWidth * spp
         samples.withBase { base, kind in
-            let sameSize =
-                (kind == .u8 && l.bitsPerSample == 8 && l.output.componentType == .uint8)
-                || (kind == .u16 && l.bitsPerSample == 16 && l.output.componentType == .uint16)
-            if !l.planar, l.photometric == 1 || l.photometric == 2, sameSize, spp <= 4 {
-                if kind == .u8 {
-                    placeDirect(base.assumingMemoryBound(to: UInt8.self), rowSamples, region, spp, l, out)
-                } else {
-                    placeDirect(base.assumingMemoryBound(to: UInt16.self), rowSamples, region, spp, l, out)
-                }
-                return
+            let direct = !l.planar && (l.photometric == 1 || l.photometric == 2) && spp <= 4
+            switch (kind, l.output.componentType) {
+            case (.u8, .uint8) where direct && l.bitsPerSample == 8:
+                placeDirect(base.assumingMemoryBound(to: UInt8.self), rowSamples, region, spp, l, opaque: .max, out)
+            case (.u16, .uint16) where direct && l.bitsPerSample == 16:
+                placeDirect(base.assumingMemoryBound(to: UInt16.self), rowSamples, region, spp, l, opaque: .max, out)
+            case (.f16, .float16) where direct:
+                placeDirect(base.assumingMemoryBound(to: UInt16.self), rowSamples, region, spp, l, opaque: 0x3C00, out)
+            case (.f32, .float32) where direct:
+                placeDirect(
+                    base.assumingMemoryBound(to: UInt32.self), rowSamples, region, spp, l,
+                    opaque: Float(1).bitPattern, out)
+            default:
+                placeGeneral(base, kind, rowSamples, region, spp, l, palette, out)
             }
-            placeGeneral(base, kind, rowSamples, region, spp, l, palette, out)
         }
     }
 
-    /// Gray or RGB(A) samples whose size matches the output: row copies or an alpha fill.
+    /// Chunky min-is-black gray or RGB(A) samples whose type matches the output: row copies or an alpha
+    /// fill. `opaque` is the bit pattern of full alpha.
     static func placeDirect<T: FixedWidthInteger>(
         _ src: UnsafePointer<T>, _ rowSamples: Int, _ region: (x: Int, y: Int, width: Int, height: Int, plane: Int),
-        _ spp: Int,
-        _ l: Layout, _ out: MutableRawPlane
+        _ spp: Int, _ l: Layout, opaque: T, _ out: MutableRawPlane
     ) {
         let outChannels = l.output.channelCount == 1 ? 1 : 4
         for r in 0..<region.height {
@@ -218,7 +221,7 @@ public enum TIFF {
                     d[4 * x] = s[3 * x]
                     d[4 * x + 1] = s[3 * x + 1]
                     d[4 * x + 2] = s[3 * x + 2]
-                    d[4 * x + 3] = T.max
+                    d[4 * x + 3] = opaque
                 }
             case (4, 2):  // gray + alpha
                 for x in 0..<region.width {
@@ -234,13 +237,10 @@ public enum TIFF {
                     d[4 * x] = v
                     d[4 * x + 1] = v
                     d[4 * x + 2] = v
-                    d[4 * x + 3] = T.max
+                    d[4 * x + 3] = opaque
                 }
             default:
                 break
-            }
-            if l.photometric == 0 {
-                for i in 0..<(region.width * outChannels) where outChannels == 1 || i % 4 != 3 { d[i] = T.max - d[i] }
             }
         }
     }
@@ -286,8 +286,11 @@ public enum TIFF {
                 for (k, chans) in targets.enumerated() where !chans.isEmpty {
                     let i = r * rowSamples + x * spp + (l.planar ? 0 : k)
                     let pixel = (region.x + x) * outChannels
-                    if kind == .f32 {
-                        var v = base.assumingMemoryBound(to: Float.self)[i]
+                    if kind == .f32 || kind == .f16 {
+                        var v =
+                            kind == .f32
+                            ? base.assumingMemoryBound(to: Float.self)[i]
+                            : Float(Float16(bitPattern: base.assumingMemoryBound(to: UInt16.self)[i]))
                         if invert, chans.first != 3 { v = 1 - v }
                         for c in chans {
                             if l.output == .rgbaHalf {
