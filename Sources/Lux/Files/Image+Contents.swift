@@ -18,7 +18,13 @@ extension Image {
     /// - Throws: ``CodecError`` when the file cannot be opened or its header is damaged (damaged pixel data
     ///   surfaces when the render reads it).
     public init(contentsOf url: URL, options: DecodingOptions = .default) throws(CodecError) {
-        self.init(provider: RegionReaderProvider(reader: try ImageRegionReader(url: url, options: options), url: url))
+        self.init(reading: try ImageRegionReader(url: url, options: options), url: url)
+    }
+
+    /// An image whose pixels `reader` provides on demand (use this form to look at the file's metadata,
+    /// format and colour space through the reader as well).
+    public init(reading reader: ImageRegionReader, url: URL) {
+        self.init(provider: RegionReaderProvider(reader: reader, url: url))
     }
 }
 
