@@ -56,7 +56,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         .target(
             name: "LuxFilters",
-            dependencies: ["LuxRender", "LuxPixels", "LuxColor", .product(name: "RealModule", package: "swift-numerics")],
+            dependencies: ["LuxRender", "LuxPixels", "LuxColor", "CLuxKernels", .product(name: "RealModule", package: "swift-numerics")],
             swiftSettings: swiftSettings),
         .target(
             name: "LuxCodecs",
@@ -71,7 +71,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         .target(
             name: "LuxFusion",
-            dependencies: ["LuxRender", "LuxPixels", "LuxColor", .product(name: "RealModule", package: "swift-numerics")],
+            dependencies: ["LuxRender", "LuxPixels", "LuxColor", "CLuxKernels", .product(name: "RealModule", package: "swift-numerics")],
             swiftSettings: swiftSettings),
         .target(
             name: "LuxScene",
@@ -116,5 +116,8 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(name: "LuxColorTests", dependencies: ["LuxColor", "LuxTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "LuxPixelsTests", dependencies: ["LuxPixels", "LuxTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "LuxFusionTests", dependencies: ["LuxFusion", "LuxPixels", "LuxColor", "LuxTestSupport"],
+            swiftSettings: swiftSettings),
     ]
 )
