@@ -180,6 +180,10 @@ struct AlignmentReference: Sendable {
         precondition(alt.count == levels.count)
         // Coarse to fine: integer displacements per block.
         var coarse: [SIMD2<Int32>] = []
+        var grid: [Float] = []
+        let startStorage = UnsafeMutablePointer<SIMD2<Int32>>.allocate(capacity: plan[0].columns * plan[0].rows)
+        defer { startStorage.deallocate() }
+        let starts = SendablePointer(startStorage)
         var coarsePlan: LevelPlan? = nil
         for k in stride(from: plan.count - 1, through: 0, by: -1) {
             let p = plan[k]
@@ -192,50 +196,81 @@ struct AlignmentReference: Sendable {
             let l1 = k == 0
             var result = [SIMD2<Int32>](repeating: .zero, count: p.columns * p.rows)
             var costs = [Float](repeating: 0, count: p.columns * p.rows)
+            // At the finest level the L2 costs of the 3×3 offsets around the starting point are kept for the
+            // sub-pixel fit.
+            var levelGrid = [Float](repeating: 0, count: k == 0 ? 9 * p.columns * p.rows : 0)
             result.withUnsafeMutableBufferPointer { buffer in
                 costs.withUnsafeMutableBufferPointer { costBuffer in
-                    let out = SendablePointer(buffer.baseAddress!)
-                    let costOut = SendablePointer(costBuffer.baseAddress!)
-                    Parallel.forEachBand(p.rows, threads: threads, minimumBand: 1) { rows in
-                        for j in rows {
-                            for i in 0..<p.columns {
-                                let t = p.tile(i, j)
-                                // Starting points: the coarser tile under this block, its two nearest neighbours,
-                                // and the coarser level's median motion, scaled to this level.
-                                var candidates: [SIMD2<Int32>] = [.zero]
-                                if let cp = prevPlan {
-                                    candidates = Self.candidates(
-                                        i, j, plan: p, coarse: cp, displacements: previous, scale: scale)
-                                    if !candidates.contains(global) { candidates.append(global) }
-                                }
-                                var best = candidates[0]
-                                var bestCost = Float.infinity
-                                for c in candidates {
-                                    let cost = Self.tileCost(ref, img, t, Int(c.x), Int(c.y), l1: l1)
-                                    if cost < bestCost {
-                                        bestCost = cost
-                                        best = c
+                    levelGrid.withUnsafeMutableBufferPointer { gridBuffer in
+                        let out = SendablePointer(buffer.baseAddress!)
+                        let costOut = SendablePointer(costBuffer.baseAddress!)
+                        let gridOut = k == 0 ? gridBuffer.baseAddress.map(SendablePointer.init) : nil
+                        Parallel.forEachBand(p.rows, threads: threads, minimumBand: 1) { rows in
+                            for j in rows {
+                                for i in 0..<p.columns {
+                                    let index = j * p.columns + i
+                                    let t = p.tile(i, j)
+                                    // Starting points: the coarser tile under this block, its two nearest
+                                    // neighbours, and the coarser level's median motion, scaled to this level.
+                                    var candidates = CandidateList()
+                                    if let cp = prevPlan {
+                                        Self.candidates(
+                                            i, j, plan: p, coarse: cp, displacements: previous, scale: scale,
+                                            into: &candidates)
+                                        candidates.append(global)
+                                    } else {
+                                        candidates.append(.zero)
                                     }
-                                }
-                                let start = best
-                                let r = Int32(p.searchRadius)
-                                for dy in -r...r {
-                                    for dx in -r...r where dx != 0 || dy != 0 {
-                                        let cost = Self.tileCost(
-                                            ref, img, t, Int(start.x + dx), Int(start.y + dy), l1: l1)
+                                    var best = candidates[0]
+                                    var bestCost = Float.infinity
+                                    for n in 0..<candidates.count {
+                                        let c = candidates[n]
+                                        let cost = Self.tileCost(ref, img, t, Int(c.x), Int(c.y), l1: l1)
                                         if cost < bestCost {
                                             bestCost = cost
-                                            best = start &+ SIMD2(dx, dy)
+                                            best = c
                                         }
                                     }
+                                    let start = best
+                                    let r = Int32(p.searchRadius)
+                                    if let gridOut {
+                                        // ±1 at the finest level: L1 chooses, L2 is kept for the fit.
+                                        let g = gridOut.pointer + 9 * index
+                                        for dy in Int32(-1)...1 {
+                                            for dx in Int32(-1)...1 {
+                                                let cost = Self.tileCosts(
+                                                    ref, img, t, Int(start.x + dx), Int(start.y + dy))
+                                                g[Int(dy + 1) * 3 + Int(dx + 1)] = cost.y
+                                                if cost.x < bestCost {
+                                                    bestCost = cost.x
+                                                    best = start &+ SIMD2(dx, dy)
+                                                }
+                                            }
+                                        }
+                                    }
+                                    let searchFrom: Int32 = gridOut == nil ? 1 : 2
+                                    if r >= searchFrom {
+                                        for dy in -r...r {
+                                            for dx in -r...r where max(abs(dx), abs(dy)) >= searchFrom {
+                                                let cost = Self.tileCost(
+                                                    ref, img, t, Int(start.x + dx), Int(start.y + dy), l1: l1)
+                                                if cost < bestCost {
+                                                    bestCost = cost
+                                                    best = start &+ SIMD2(dx, dy)
+                                                }
+                                            }
+                                        }
+                                    }
+                                    if gridOut != nil { starts.pointer[index] = start }
+                                    out.pointer[index] = best
+                                    costOut.pointer[index] = bestCost
                                 }
-                                out.pointer[j * p.columns + i] = best
-                                costOut.pointer[j * p.columns + i] = bestCost
                             }
                         }
                     }
                 }
             }
+            if k == 0 { grid = levelGrid }
             coarse = regularized(result, costs: costs, plan: p, ref: ref, alt: img, l1: l1)
             coarsePlan = p
         }
@@ -243,6 +278,7 @@ struct AlignmentReference: Sendable {
         let p0 = plan[0]
         var field = AlignmentField(blockSize: p0.blockSize, columns: p0.columns, rows: p0.rows)
         let integer = coarse
+        let costGrid = grid
         var displacements = [SIMD2<Float>](repeating: .zero, count: p0.columns * p0.rows)
         var confidences = [Float](repeating: 0, count: p0.columns * p0.rows)
         displacements.withUnsafeMutableBufferPointer { dBuffer in
@@ -253,7 +289,14 @@ struct AlignmentReference: Sendable {
                     for j in rows {
                         for i in 0..<p0.columns {
                             let index = j * p0.columns + i
-                            let (d, confidence) = refine(i, j, integer[index], alt: alt[0])
+                            let known = costGrid.withUnsafeBufferPointer { g in
+                                SIMD16<Float>(
+                                    g[9 * index], g[9 * index + 1], g[9 * index + 2], g[9 * index + 3],
+                                    g[9 * index + 4], g[9 * index + 5], g[9 * index + 6], g[9 * index + 7],
+                                    g[9 * index + 8], 0, 0, 0, 0, 0, 0, 0)
+                            }
+                            let (d, confidence) = refine(
+                                i, j, integer[index], alt: alt[0], known: known, knownCentre: starts.pointer[index])
                             dOut.pointer[index] = d
                             cOut.pointer[index] = confidence
                         }
@@ -346,8 +389,9 @@ struct AlignmentReference: Sendable {
 
     /// The starting displacements of block `(i, j)` taken from the coarser level.
     static func candidates(
-        _ i: Int, _ j: Int, plan p: LevelPlan, coarse cp: LevelPlan, displacements: [SIMD2<Int32>], scale: Int
-    ) -> [SIMD2<Int32>] {
+        _ i: Int, _ j: Int, plan p: LevelPlan, coarse cp: LevelPlan, displacements: [SIMD2<Int32>], scale: Int,
+        into out: inout CandidateList
+    ) {
         let u = (Float(i) + 0.5) * Float(p.blockSize) / Float(scale) / Float(cp.blockSize) - 0.5
         let v = (Float(j) + 0.5) * Float(p.blockSize) / Float(scale) / Float(cp.blockSize) - 0.5
         let ci = min(max(Int(u.rounded()), 0), cp.columns - 1)
@@ -355,12 +399,9 @@ struct AlignmentReference: Sendable {
         let ni = min(max(u > Float(ci) ? ci + 1 : ci - 1, 0), cp.columns - 1)
         let nj = min(max(v > Float(cj) ? cj + 1 : cj - 1, 0), cp.rows - 1)
         let s = Int32(scale)
-        var out: [SIMD2<Int32>] = [displacements[cj * cp.columns + ci] &* s]
-        for c in [displacements[cj * cp.columns + ni] &* s, displacements[nj * cp.columns + ci] &* s]
-        where !out.contains(c) {
-            out.append(c)
-        }
-        return out
+        out.append(displacements[cj * cp.columns + ci] &* s)
+        out.append(displacements[cj * cp.columns + ni] &* s)
+        out.append(displacements[nj * cp.columns + ci] &* s)
     }
 
     /// Σ|r − a| (L1) or Σ(r − a)² (L2) over tile `t` of `ref` against `alt` displaced by `(dx, dy)` (alt
@@ -402,16 +443,61 @@ struct AlignmentReference: Sendable {
         return total
     }
 
+    /// (Σ|r − a|, Σ(r − a)²) over tile `t` of `ref` against `alt` displaced by `(dx, dy)`.
+    @inline(__always)
+    static func tileCosts(
+        _ ref: PlanarImage, _ alt: PlanarImage, _ t: (x0: Int, y0: Int, x1: Int, y1: Int), _ dx: Int, _ dy: Int
+    ) -> SIMD2<Float> {
+        let n = t.x1 - t.x0
+        var l1: Float = 0
+        var l2: Float = 0
+        if t.x0 + dx >= 0 && t.x1 + dx <= alt.width && t.y0 + dy >= 0 && t.y1 + dy <= alt.height {
+            for y in t.y0..<t.y1 {
+                let r = ref.row(0, y) + t.x0
+                let a = alt.row(0, y + dy) + t.x0 + dx
+                var s1: Float = 0
+                var s2: Float = 0
+                for x in 0..<n {
+                    let d = r[x] - a[x]
+                    s1 = Relaxed.sum(s1, abs(d))
+                    s2 = Relaxed.multiplyAdd(d, d, s2)
+                }
+                l1 += s1
+                l2 += s2
+            }
+        } else {
+            for y in t.y0..<t.y1 {
+                let r = ref.row(0, y)
+                let a = alt.row(0, min(max(y + dy, 0), alt.height - 1))
+                for x in t.x0..<t.x1 {
+                    let d = r[x] - a[min(max(x + dx, 0), alt.width - 1)]
+                    l1 += abs(d)
+                    l2 += d * d
+                }
+            }
+        }
+        return SIMD2(l1, l2)
+    }
+
     /// The sub-pixel displacement and confidence of finest block `(i, j)`, starting from integer `d`.
-    func refine(_ i: Int, _ j: Int, _ d: SIMD2<Int32>, alt: PlanarImage) -> (SIMD2<Float>, Float) {
+    ///
+    /// `known` holds the L2 costs of the 3×3 offsets around `knownCentre` (row by row), reused where they overlap.
+    func refine(
+        _ i: Int, _ j: Int, _ d: SIMD2<Int32>, alt: PlanarImage, known: SIMD16<Float>, knownCentre: SIMD2<Int32>
+    ) -> (SIMD2<Float>, Float) {
         let p0 = plan[0]
         let ref = levels[0]
         let t = p0.tile(i, j)
         let dx = Int(d.x), dy = Int(d.y)
         // Quadratic fit of the 3×3 L2 costs: c(u, v) = A·u² + B·v² + C·u·v + D·u + E·v + F.
-        var c = [Float](repeating: 0, count: 9)
+        var c = SIMD16<Float>()
         for v in -1...1 {
-            for u in -1...1 { c[(v + 1) * 3 + u + 1] = Self.tileCost(ref, alt, t, dx + u, dy + v, l1: false) }
+            for u in -1...1 {
+                let ku = dx + u - Int(knownCentre.x), kv = dy + v - Int(knownCentre.y)
+                c[(v + 1) * 3 + u + 1] =
+                    abs(ku) <= 1 && abs(kv) <= 1
+                    ? known[(kv + 1) * 3 + ku + 1] : Self.tileCost(ref, alt, t, dx + u, dy + v, l1: false)
+            }
         }
         var s0: Float = 0, su: Float = 0, sv: Float = 0, sU: Float = 0, sV: Float = 0, sUV: Float = 0
         for v in -1...1 {
@@ -521,4 +607,20 @@ struct AlignmentReference: Sendable {
 @inline(__always)
 func simd_clamp(_ v: SIMD2<Float>, _ lo: Float, _ hi: Float) -> SIMD2<Float> {
     SIMD2(min(max(v.x, lo), hi), min(max(v.y, lo), hi))
+}
+
+/// Up to four candidate displacements without allocating (duplicates are skipped).
+struct CandidateList {
+    private var storage = SIMD8<Int32>()
+    private(set) var count = 0
+
+    mutating func append(_ c: SIMD2<Int32>) {
+        for n in 0..<count where self[n] == c { return }
+        guard count < 4 else { return }
+        storage[2 * count] = c.x
+        storage[2 * count + 1] = c.y
+        count += 1
+    }
+
+    subscript(_ n: Int) -> SIMD2<Int32> { SIMD2(storage[2 * n], storage[2 * n + 1]) }
 }
