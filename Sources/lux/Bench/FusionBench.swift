@@ -180,7 +180,69 @@ enum FusionBench: BenchSuite {
             let seconds = monotonicSeconds() - start
             print("rejected=\(result.rejectedFraction) effective=\(result.effectiveFrameCount)")
             return seconds
+        case "mertens": return try mertens(arguments, threads: threads)
         default: throw ValidationError("unknown fusion job \(job)")
         }
+    }
+}
+
+extension FusionBench {
+    /// Reads 8-bit RGB raw files into RGBA8 buffers.
+    static func loadRGB(_ paths: [String], width w: Int, height h: Int) throws -> [PixelBuffer] {
+        try paths.map { path in
+            let data = try Data(contentsOf: URL(fileURLWithPath: path))
+            guard data.count == 3 * w * h else { throw ValidationError("\(path) is not \(w)×\(h) RGB") }
+            var buffer = PixelBuffer(width: w, height: h, format: .rgba8, colorSpace: .sRGB)
+            buffer.withUnsafeMutablePlane { plane in
+                data.withUnsafeBytes { raw in
+                    let s = raw.bindMemory(to: UInt8.self)
+                    for y in 0..<h {
+                        let d = plane.row(y, as: UInt8.self)
+                        let o = 3 * w * y
+                        for x in 0..<w {
+                            d[4 * x] = s[o + 3 * x]
+                            d[4 * x + 1] = s[o + 3 * x + 1]
+                            d[4 * x + 2] = s[o + 3 * x + 2]
+                            d[4 * x + 3] = 255
+                        }
+                    }
+                }
+            }
+            return buffer
+        }
+    }
+
+    /// Writes the RGB of an RGBA8 buffer as raw bytes.
+    static func saveRGB(_ buffer: PixelBuffer, to path: String) throws {
+        var data = Data(count: 3 * buffer.width * buffer.height)
+        buffer.withUnsafePlane { plane in
+            data.withUnsafeMutableBytes { raw in
+                let d = raw.bindMemory(to: UInt8.self)
+                for y in 0..<buffer.height {
+                    let s = plane.row(y, as: UInt8.self)
+                    let o = 3 * buffer.width * y
+                    for x in 0..<buffer.width {
+                        d[o + 3 * x] = s[4 * x]
+                        d[o + 3 * x + 1] = s[4 * x + 1]
+                        d[o + 3 * x + 2] = s[4 * x + 2]
+                    }
+                }
+            }
+        }
+        try data.write(to: URL(fileURLWithPath: path))
+    }
+
+    static func mertens(_ arguments: [String], threads: Int?) throws -> Double {
+        guard arguments.count == 6, let w = Int(arguments[0]), let h = Int(arguments[1]) else {
+            throw ValidationError("usage: mertens WIDTH HEIGHT M2 0 P2 OUT")
+        }
+        let frames = try loadRGB(Array(arguments[2..<5]), width: w, height: h)
+        var settings = ExposureFusion.Settings()
+        settings.threads = threads
+        let start = monotonicSeconds()
+        let fused = try ExposureFusion(settings: settings).fuse(frames)
+        let seconds = monotonicSeconds() - start
+        try saveRGB(fused, to: arguments[5])
+        return seconds
     }
 }

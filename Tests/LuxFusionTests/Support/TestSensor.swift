@@ -97,3 +97,60 @@ enum Quality {
         }
     }
 }
+
+extension Quality {
+    /// Mean SSIM (Wang et al. 2004: 11×11 Gaussian window σ = 1.5, C1 = (0.01·L)², C2 = (0.03·L)², L = 1) of two
+    /// single-channel images, over the pixels whose window fits inside.
+    static func ssim(_ a: [Double], _ b: [Double], width w: Int, height h: Int) -> Double {
+        let r = 5
+        let g = (-r...r).map { exp(-Double($0 * $0) / (2 * 1.5 * 1.5)) }
+        let gs = g.reduce(0, +)
+        let k = g.map { $0 / gs }
+        func blur(_ p: [Double]) -> [Double] {
+            var t = [Double](repeating: 0, count: w * h)
+            var o = [Double](repeating: 0, count: w * h)
+            for y in 0..<h {
+                for x in r..<(w - r) {
+                    var s = 0.0
+                    for i in -r...r { s += k[i + r] * p[y * w + x + i] }
+                    t[y * w + x] = s
+                }
+            }
+            for y in r..<(h - r) {
+                for x in r..<(w - r) {
+                    var s = 0.0
+                    for i in -r...r { s += k[i + r] * t[(y + i) * w + x] }
+                    o[y * w + x] = s
+                }
+            }
+            return o
+        }
+        let ma = blur(a), mb = blur(b)
+        let aa = blur(a.map { $0 * $0 }), bb = blur(b.map { $0 * $0 }), ab = blur(zip(a, b).map { $0 * $1 })
+        let c1 = 0.0001, c2 = 0.0009
+        var sum = 0.0
+        var n = 0
+        for y in r..<(h - r) {
+            for x in r..<(w - r) {
+                let i = y * w + x
+                let va = aa[i] - ma[i] * ma[i], vb = bb[i] - mb[i] * mb[i], cov = ab[i] - ma[i] * mb[i]
+                let numerator: Double = (2 * ma[i] * mb[i] + c1) * (2 * cov + c2)
+                let means: Double = ma[i] * ma[i] + mb[i] * mb[i] + c1
+                sum += numerator / (means * (va + vb + c2))
+                n += 1
+            }
+        }
+        return sum / Double(n)
+    }
+
+    /// Rec. 601 luma of an RGBA8 buffer, 0…1.
+    static func luma(_ buffer: PixelBuffer) -> [Double] {
+        let c = buffer.format == .rgba8 ? buffer.components(as: UInt8.self) : buffer.converted(to: .rgba8).components(as: UInt8.self)
+        return (0..<(buffer.width * buffer.height)).map { (i: Int) -> Double in
+            let r: Double = 0.299 * Double(c[4 * i])
+            let g: Double = 0.587 * Double(c[4 * i + 1])
+            let b: Double = 0.114 * Double(c[4 * i + 2])
+            return (r + g + b) / 255
+        }
+    }
+}
