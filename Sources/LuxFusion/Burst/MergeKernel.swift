@@ -205,7 +205,22 @@ struct MergeKernel: Sendable {
     func fetch(
         _ reader: FrameReader, x0: Int, nb: Int, row0: Int, row1: Int, yb: Int, d: SIMD2<Float>, scratch s: BandScratch
     ) -> Float {
-        let plane = s.stride * s.rows
+        Self.fetchAligned(
+            reader, x0: x0, nb: nb, row0: row0, row1: row1, yb: yb, d: d, resample: resample,
+            into: s.alt, stride: s.stride, planeStride: s.stride * s.rows, block: s.block, blockH: s.blockH,
+            read: s.read)
+    }
+
+    /// Reads frame `reader` displaced by `d` into `dst` (planes `planeStride` apart, rows `stride` apart) for block
+    /// columns `x0..<x0+nb` and buffer rows `row0..<row1` (buffer row 0 is image row `yb`), resampling with
+    /// Catmull–Rom when `resample` and the displacement is fractional. `block` and `blockH` hold
+    /// `channels·(nb+3)·(rows+3)` floats. Returns κ, the variance of the result per unit of frame noise.
+    @inline(__always)
+    static func fetchAligned(
+        _ reader: FrameReader, x0: Int, nb: Int, row0: Int, row1: Int, yb: Int, d: SIMD2<Float>, resample: Bool,
+        into dst: UnsafeMutablePointer<Float>, stride: Int, planeStride plane: Int, block: UnsafeMutablePointer<Float>,
+        blockH: UnsafeMutablePointer<Float>, read: UnsafeMutablePointer<Float>
+    ) -> Float {
         let nr = row1 - row0
         let fx = d.x.rounded(.down), fy = d.y.rounded(.down)
         let tx = d.x - fx, ty = d.y - fy
@@ -213,8 +228,8 @@ struct MergeKernel: Sendable {
         if exact {
             let ix = Int(d.x.rounded()), iy = Int(d.y.rounded())
             reader.read(
-                x: x0 + ix, y: yb + row0 + iy, width: nb, height: nr, into: s.alt + row0 * s.stride + x0,
-                planeStride: plane, rowStride: s.stride, scratch: s.read)
+                x: x0 + ix, y: yb + row0 + iy, width: nb, height: nr, into: dst + row0 * stride + x0,
+                planeStride: plane, rowStride: stride, scratch: read)
             return 1
         }
         let ix = Int(fx), iy = Int(fy)
@@ -222,13 +237,13 @@ struct MergeKernel: Sendable {
         let bh = nr + 3
         let bPlane = bw * bh
         reader.read(
-            x: x0 + ix - 1, y: yb + row0 + iy - 1, width: bw, height: bh, into: s.block, planeStride: bPlane,
-            rowStride: bw, scratch: s.read)
-        let wx = Self.catmullRom(tx), wy = Self.catmullRom(ty)
+            x: x0 + ix - 1, y: yb + row0 + iy - 1, width: bw, height: bh, into: block, planeStride: bPlane,
+            rowStride: bw, scratch: read)
+        let wx = catmullRom(tx), wy = catmullRom(ty)
         let hPlane = nb * bh
-        for c in 0..<s.channels {
-            let src = s.block + c * bPlane
-            let h = s.blockH + c * hPlane
+        for c in 0..<reader.channels {
+            let src = block + c * bPlane
+            let h = blockH + c * hPlane
             for j in 0..<bh {
                 let sr = src + j * bw
                 let hr = h + j * nb
@@ -236,10 +251,10 @@ struct MergeKernel: Sendable {
                     hr[i] = wx[0] * sr[i] + wx[1] * sr[i + 1] + wx[2] * sr[i + 2] + wx[3] * sr[i + 3]
                 }
             }
-            let dst = s.alt + c * plane + row0 * s.stride + x0
+            let out = dst + c * plane + row0 * stride + x0
             for j in 0..<nr {
                 let h0 = h + j * nb, h1 = h0 + nb, h2 = h1 + nb, h3 = h2 + nb
-                let o = dst + j * s.stride
+                let o = out + j * stride
                 for i in 0..<nb { o[i] = wy[0] * h0[i] + wy[1] * h1[i] + wy[2] * h2[i] + wy[3] * h3[i] }
             }
         }
