@@ -308,7 +308,28 @@ struct AlignmentReference: Sendable {
             ? Self.smoothed(displacements, confidences: confidences, plan: p0, radius: smoothingRadius)
             : displacements
         field.confidences = confidences
-        return field
+        return Self.anchored(field)
+    }
+
+    /// Blocks without texture (confidence below 0.1) take the camera motion fitted robustly to the textured ones;
+    /// between 0.1 and 0.5 the two are blended. Flat or clipped areas carry no information about their own motion,
+    /// and a burst's motion there is almost always the camera's.
+    static func anchored(_ field: AlignmentField) -> AlignmentField {
+        let motion = GlobalMotion(fitting: field, model: .similarity)
+        guard motion.inlierFraction > 0 else { return field }
+        var out = field
+        for j in 0..<field.rows {
+            for i in 0..<field.columns {
+                let k = j * field.columns + i
+                let b = min(max((field.confidences[k] - 0.1) / 0.4, 0), 1)
+                guard b < 1 else { continue }
+                let c = field.blockCenter(column: i, row: j)
+                let q = motion.transform.apply(to: Point(x: Double(c.x), y: Double(c.y)))
+                let global = SIMD2(Float(q.x) - c.x, Float(q.y) - c.y)
+                out.displacements[k] = field.displacements[k] * b + global * (1 - b)
+            }
+        }
+        return out
     }
 
     /// The field averaged over `(2·radius + 1)²` blocks, each neighbour weighted by its confidence and counted only

@@ -48,13 +48,13 @@ extension HDRMerge {
         var fields = [AlignmentField?](repeating: nil, count: brackets.count)
         if var alignment = settings.alignment, brackets.count > 1 {
             alignment.threads = threads
-            let refGrey = input.readers[reference].grey(threads: threads)
             let sat = Float(settings.saturationLevel)
             for k in brackets.indices where k != reference {
+                // Values (per channel) both frames hold: up to where the brighter-exposed one clips.
                 let scale = Float(exposures[reference] / exposures[k])
                 let clip = sat * min(1, scale)
-                let a = Self.normalised(refGrey, scale: 1, clip: clip, threads: threads)
-                let b = Self.normalised(input.readers[k].grey(threads: threads), scale: scale, clip: clip, threads: threads)
+                let a = input.readers[reference].grey(threads: threads, clip: clip)
+                let b = input.readers[k].grey(threads: threads, scale: scale, clip: clip)
                 var noise = input.greyNoise
                 let n = Float(planeNoise[k].count)
                 let ks = planeNoise[k].reduce(0) { $0 + $1.scale } / (n * n) * scale
@@ -79,17 +79,5 @@ extension HDRMerge {
             output: output, cfaPattern: first.format.cfaPattern, referenceIndex: reference,
             alignments: fields.map { $0?.scaled(by: input.pixelScale) }, rejectedFractions: stats.rejected,
             clippedFraction: stats.clipped)
-    }
-
-    /// `min(grey · scale, clip)`.
-    static func normalised(_ grey: PlanarImage, scale: Float, clip: Float, threads: Int) -> PlanarImage {
-        let out = PlanarImage(width: grey.width, height: grey.height)
-        Parallel.forEachBand(grey.height, threads: threads, minimumBand: 16) { rows in
-            for y in rows {
-                let s = grey.row(0, y), d = out.row(0, y)
-                for x in 0..<grey.width { d[x] = min(s[x] * scale, clip) }
-            }
-        }
-        return out
     }
 }

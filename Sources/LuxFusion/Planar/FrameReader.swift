@@ -133,8 +133,9 @@ struct FrameReader: @unchecked Sendable {
         }
     }
 
-    /// The frame's grey image at merge resolution: the mean of the quad (Bayer) or of R, G, B.
-    func grey(threads: Int) -> PlanarImage {
+    /// The frame's grey image at merge resolution: the mean of the quad (Bayer) or of R, G, B, each value first
+    /// multiplied by `scale` and limited to `clip` (exposure-normalised greys of brackets).
+    func grey(threads: Int, scale: Float = 1, clip: Float = .infinity) -> PlanarImage {
         let out = PlanarImage(width: width, height: height)
         let reader = self
         Parallel.forEachBand(height, threads: threads, minimumBand: 16) { rows in
@@ -146,6 +147,9 @@ struct FrameReader: @unchecked Sendable {
             for y in rows {
                 reader.read(x: 0, y: y, width: n, height: 1, into: tmp, planeStride: n, rowStride: n, scratch: scratch)
                 let o = out.row(0, y)
+                if clip.isFinite || scale != 1 {
+                    for i in 0..<(reader.channels * n) { tmp[i] = min(tmp[i] * scale, clip) }
+                }
                 if reader.channels == 4 {
                     for i in 0..<n { o[i] = (tmp[i] + tmp[n + i] + tmp[2 * n + i] + tmp[3 * n + i]) * k }
                 } else {
