@@ -12,6 +12,9 @@ struct LuxCommand: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             DemoCommand.self,
+            InfoCommand.self,
+            ExtractCommand.self,
+            SceneCommand.self,
             BenchCommand.self,
             BenchWorkerCommand.self,
         ])

@@ -215,7 +215,7 @@ extension ExposureFusionTests {
         var paths: [String] = []
         for (i, f) in frames.enumerated() {
             let p = dir + "/b\(i).ppm"
-            try NetPBM.writePPM(f, to: p)
+            try PPM.write(f, to: p)
             paths.append(p)
         }
         let (status, _) = try ExternalTool.run(
@@ -224,7 +224,7 @@ extension ExposureFusionTests {
         try #require(status == 0)
         let (s2, _) = try ExternalTool.run("vips", ["copy", dir + "/enfuse.tif", dir + "/enfuse.ppm"])
         try #require(s2 == 0)
-        let theirs = try NetPBM.readPPM(dir + "/enfuse.ppm")
+        let theirs = try PPM.read(dir + "/enfuse.ppm")
         let ours = try ExposureFusion().fuse(frames)
         #expect(ours.format == .rgba8)
         let lo = Quality.luma(ours), le = Quality.luma(theirs)

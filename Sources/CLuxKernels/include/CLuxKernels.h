@@ -25,6 +25,9 @@ int lux_has_f16c(void);
 /// Forces the portable paths (for tests that compare both); pass 0 to restore detection.
 void lux_force_portable(int force);
 
+/// ioctl(2) with a pointer argument (Swift cannot call the variadic libc function); returns 0 or errno.
+int lux_ioctl(int fd, unsigned long request, void *argument);
+
 #ifdef __cplusplus
 }
 #endif

@@ -3,13 +3,13 @@
 ///
 /// Used to integrate spectra (black bodies) to tristimulus values. A 5 nm Riemann sum over 360–830 nm
 /// reproduces the 1 nm integration of black-body chromaticities to within 3·10⁻⁶ in xy.
-enum CIE1931StandardObserver {
+package enum CIE1931StandardObserver {
     /// The first wavelength in nanometres.
-    static let firstWavelength = 360.0
+    package static let firstWavelength = 360.0
     /// The spacing in nanometres.
-    static let wavelengthStep = 5.0
+    package static let wavelengthStep = 5.0
     /// x̄, ȳ, z̄ triples, one per wavelength.
-    static let values: [Double] = [
+    package static let values: [Double] = [
         0.0001299, 3.917e-06, 0.0006061,  // 360 nm
         0.0002321, 6.965e-06, 0.001086,  // 365 nm
         0.0004149, 1.239e-05, 0.001946,  // 370 nm
@@ -108,5 +108,5 @@ enum CIE1931StandardObserver {
     ]
 
     /// The number of wavelengths.
-    static var count: Int { values.count / 3 }
+    package static var count: Int { values.count / 3 }
 }

@@ -16,34 +16,23 @@ struct LinearScene: Sendable {
         let path = TestData.root + "/livephoto/iphone6s_livephoto_train.jpg"
         let (status, data) = try ExternalTool.run("djpeg", ["-scale", "1/\(scale)", "-ppm", path])
         guard status == 0 else { throw SceneError("djpeg failed on \(path)") }
-        let dir = try ExternalTool.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        try data.write(to: URL(fileURLWithPath: dir + "/p.ppm"))
-        let rgba = try NetPBM.readPPM(dir + "/p.ppm").components(as: UInt8.self)
+        let ppm = try NetpbmImage(data)
+        guard ppm.channels == 3, ppm.maxValue == 255 else { throw SceneError("djpeg did not write an 8-bit PPM") }
         var lut = [Float](repeating: 0, count: 256)
         for i in 0..<256 {
             let v = Double(i) / 255
             lut[i] = Float(v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4))
         }
-        let n = rgba.count / 4
+        let n = ppm.width * ppm.height
         var planes = [[Float]](repeating: [Float](repeating: 0, count: n), count: 3)
         for c in 0..<3 {
             planes[c].withUnsafeMutableBufferPointer { p in
-                rgba.withUnsafeBufferPointer { s in
-                    for i in 0..<n { p[i] = lut[Int(s[4 * i + c])] }
+                ppm.samples.withUnsafeBufferPointer { s in
+                    for i in 0..<n { p[i] = lut[Int(s[3 * i + c])] }
                 }
             }
         }
-        let size = try Self.ppmSize(data)
-        return LinearScene(width: size.0, height: size.1, planes: planes)
-    }
-
-    static func ppmSize(_ data: Data) throws -> (Int, Int) {
-        let header = String(decoding: data.prefix(40), as: UTF8.self).split(whereSeparator: { $0 == "\n" || $0 == " " })
-        guard header.count >= 3, let w = Int(header[1]), let h = Int(header[2]) else {
-            throw SceneError("bad PPM header")
-        }
-        return (w, h)
+        return LinearScene(width: ppm.width, height: ppm.height, planes: planes)
     }
 
     /// Keys cubic (a = −0.5) weights for fractional position `t`.
@@ -192,5 +181,26 @@ extension LinearScene {
             }
         }
         return LinearScene(width: width, height: height, planes: out)
+    }
+}
+
+/// Binary PPM files for exchanging 8-bit images with command-line tools.
+enum PPM {
+    /// Writes the RGB of an RGBA8 buffer.
+    static func write(_ buffer: PixelBuffer, to path: String) throws {
+        let c = buffer.components(as: UInt8.self)
+        var out = Data("P6\n\(buffer.width) \(buffer.height)\n255\n".utf8)
+        out.append(contentsOf: (0..<(3 * buffer.width * buffer.height)).map { c[4 * ($0 / 3) + $0 % 3] })
+        try out.write(to: URL(fileURLWithPath: path))
+    }
+
+    /// Reads an 8-bit PPM into an RGBA8 sRGB buffer.
+    static func read(_ path: String) throws -> PixelBuffer {
+        let ppm = try NetpbmImage(Data(contentsOf: URL(fileURLWithPath: path)))
+        guard ppm.channels == 3, ppm.maxValue == 255 else { throw SceneError("\(path) is not an 8-bit PPM") }
+        let rgba = (0..<(ppm.width * ppm.height * 4)).map { i in
+            i % 4 == 3 ? UInt8(255) : UInt8(ppm.samples[3 * (i / 4) + i % 4])
+        }
+        return PixelBuffer(width: ppm.width, height: ppm.height, format: .rgba8, components: rgba, colorSpace: .sRGB)
     }
 }

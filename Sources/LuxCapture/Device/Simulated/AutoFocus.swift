@@ -1,0 +1,130 @@
+/// Contrast-detect autofocus (ALGORITHMS.md §6.2): a full sweep with local refinement for one-shot focus, a
+/// hill climb with re-trigger hysteresis for continuous focus. It only sees focus scores of frames, never
+/// the scene's distances.
+struct AutoFocus: Sendable {
+    enum Phase: Sendable, Equatable {
+        case idle
+        /// One-shot: visiting `positions`, scores gathered so far.
+        case sweep(positions: [Double], next: Int, fine: Bool)
+        /// Continuous: climbing with `step` (signed).
+        case climb(step: Double, lastScore: Double)
+        /// Continuous: holding focus, watching for the score to drop.
+        case monitor(lockedScore: Double, lowFrames: Int)
+    }
+
+    var phase: Phase = .idle
+    var samples: [(position: Double, score: Double)] = []
+    var range: ClosedRange<Double> = 0...1
+    var smooth = false
+
+    var isActive: Bool {
+        switch phase {
+        case .idle, .monitor: false
+        default: true
+        }
+    }
+
+    /// Starts a one-shot sweep over `range`: 13 coarse positions, then a fine pass around the best.
+    mutating func startSweep(range: ClosedRange<Double>) {
+        self.range = range
+        samples = []
+        let n = 13
+        let positions = (0..<n).map { range.lowerBound + (range.upperBound - range.lowerBound) * Double($0) / Double(n - 1) }
+        phase = .sweep(positions: positions, next: 0, fine: false)
+    }
+
+    /// Starts a continuous hill climb from `position`.
+    mutating func startClimb(range: ClosedRange<Double>) {
+        self.range = range
+        samples = []
+        phase = .climb(step: smooth ? 0.03 : 0.08, lastScore: -1)
+    }
+
+    /// The 3-point parabolic peak of log scores around the best sample (a Gaussian fit).
+    static func refinedPeak(_ samples: [(position: Double, score: Double)]) -> Double {
+        let sorted = samples.sorted { $0.position < $1.position }
+        guard let best = sorted.indices.max(by: { sorted[$0].score < sorted[$1].score }) else { return 0.5 }
+        guard best > 0, best < sorted.count - 1 else { return sorted[best].position }
+        let a = sorted[best - 1], b = sorted[best], c = sorted[best + 1]
+        let la = logScore(a.score), lb = logScore(b.score), lc = logScore(c.score)
+        // Non-uniform three-point parabola vertex.
+        let x0 = a.position, x1 = b.position, x2 = c.position
+        let denom = (x0 - x1) * (x0 - x2) * (x1 - x2)
+        guard denom != 0 else { return x1 }
+        let A = (x2 * (lb - la) + x1 * (la - lc) + x0 * (lc - lb)) / denom
+        let B = (x2 * x2 * (la - lb) + x1 * x1 * (lc - la) + x0 * x0 * (lb - lc)) / denom
+        guard A < 0 else { return x1 }
+        return min(max(-B / (2 * A), x0), x2)
+    }
+
+    static func logScore(_ s: Double) -> Double { s > 0 ? s.logApprox : -100 }
+
+    /// Feeds the score of a frame taken at `position`; returns the lens target for the next frame, or nil to
+    /// stay. When a one-shot sweep finishes, `finished` becomes true.
+    mutating func update(position: Double, score: Double) -> (target: Double?, finished: Bool) {
+        switch phase {
+        case .idle:
+            return (nil, false)
+        case .sweep(let positions, let next, let fine):
+            if next > 0 { samples.append((position, score)) }
+            if next < positions.count {
+                phase = .sweep(positions: positions, next: next + 1, fine: fine)
+                return (positions[next], false)
+            }
+            if !fine {
+                // Fine pass: ±1 coarse step around the best coarse position, in steps of 1/4 of it.
+                let coarse = (positions.count > 1 ? positions[1] - positions[0] : 0.1)
+                let best = samples.max { $0.score < $1.score }?.position ?? position
+                let fineStep = coarse / 4
+                let fines = (-4...4).map { best + Double($0) * fineStep }.filter { range.contains($0) && $0 != best }
+                phase = .sweep(positions: fines, next: 0, fine: true)
+                return update(position: position, score: score)
+            }
+            let peak = Self.refinedPeak(samples)
+            phase = .idle
+            return (peak, true)
+        case .climb(let step, let last):
+            samples.append((position, score))
+            if last >= 0, score < last {
+                // Passed the peak: reverse and halve.
+                let newStep = -step / 2
+                if abs(newStep) < 0.005 {
+                    let peak = Self.refinedPeak(samples)
+                    phase = .monitor(lockedScore: score, lowFrames: 0)
+                    return (peak, false)
+                }
+                phase = .climb(step: newStep, lastScore: score)
+                return (clamp(position + newStep), false)
+            }
+            var s = step
+            let next = position + s
+            if !range.contains(next) {
+                s = -s / 2
+                phase = .climb(step: s, lastScore: score)
+                return (clamp(position + s), false)
+            }
+            phase = .climb(step: s, lastScore: score)
+            return (next, false)
+        case .monitor(let locked, let low):
+            if locked <= 0 { phase = .monitor(lockedScore: score, lowFrames: 0); return (nil, false) }
+            if score < 0.8 * locked {
+                if low + 1 >= 3 {
+                    startClimb(range: range)
+                    return (nil, false)
+                }
+                phase = .monitor(lockedScore: locked, lowFrames: low + 1)
+            } else {
+                phase = .monitor(lockedScore: max(locked, score * 0.5 + locked * 0.5), lowFrames: 0)
+            }
+            return (nil, false)
+        }
+    }
+
+    func clamp(_ p: Double) -> Double { min(max(p, range.lowerBound), range.upperBound) }
+}
+
+import RealModule
+
+extension Double {
+    var logApprox: Double { Double.log(self) }
+}

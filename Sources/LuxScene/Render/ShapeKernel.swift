@@ -1,0 +1,167 @@
+/// One shape prepared for rasterisation: geometry and fill in `Float`, the fill's colours already turned into
+/// the detector's response by the layer's light matrix. Dispatch happens once per row segment.
+struct ShapeKernel: @unchecked Sendable {
+    // @unchecked: holds a SceneImage (immutable texture levels shared read-only by row workers).
+    enum Outline {
+        case everywhere
+        case rectangle(center: SIMD2<Float>, half: SIMD2<Float>)
+        case ellipse(center: SIMD2<Float>, radii: SIMD2<Float>)
+        case polygon(normals: [SIMD2<Float>], offsets: [Float])
+        case star(center: SIMD2<Float>, radius: Float, spokes: Int)
+    }
+
+    enum Paint {
+        case solid(SIMD3<Float>)
+        case gradient(start: SIMD2<Float>, direction: SIMD2<Float>, from: SIMD3<Float>, to: SIMD3<Float>)
+        case noise(base: SIMD3<Float>, contrast: Float, frequency: Float, seed: UInt32)
+        case image(ImagePaint)
+    }
+
+    struct ImagePaint {
+        var level: PlanarImage
+        var origin: SIMD2<Float>
+        /// Texels of the chosen level per scene unit.
+        var texelsPerUnit: SIMD2<Float>
+        var matrix: [Float]
+        var depthRange: ClosedRange<Float>?
+    }
+
+    let outline: Outline
+    let paint: Paint
+    let pixel: Float
+
+    init(shape: Shape, matrix m: [Float], pixel: Double) {
+        self.pixel = Float(pixel)
+        func apply(_ c: SurfaceColor) -> SIMD3<Float> {
+            let v = SIMD3<Float>(Float(c.coefficients.x), Float(c.coefficients.y), Float(c.coefficients.z))
+            return SIMD3(
+                m[0] * v.x + m[1] * v.y + m[2] * v.z, m[3] * v.x + m[4] * v.y + m[5] * v.z,
+                m[6] * v.x + m[7] * v.y + m[8] * v.z)
+        }
+        func f2(_ v: SIMD2<Double>) -> SIMD2<Float> { SIMD2(Float(v.x), Float(v.y)) }
+        switch shape.geometry {
+        case .everywhere: outline = .everywhere
+        case let .rectangle(origin, size): outline = .rectangle(center: f2(origin + size / 2), half: f2(size / 2))
+        case let .ellipse(center, radii): outline = .ellipse(center: f2(center), radii: f2(radii))
+        case let .polygon(points):
+            var area = 0.0
+            for i in points.indices {
+                let a = points[i], b = points[(i + 1) % points.count]
+                area += a.x * b.y - b.x * a.y
+            }
+            var normals: [SIMD2<Float>] = []
+            var offsets: [Float] = []
+            for i in points.indices {
+                let a = points[i], b = points[(i + 1) % points.count]
+                let e = b - a
+                let len = (e * e).sum().squareRoot()
+                guard len > 0 else { continue }
+                // Outward normal: for counter-clockwise winding in y-down coordinates (area > 0) it is (e.y, −e.x).
+                var nrm = SIMD2(e.y, -e.x) / len
+                if area < 0 { nrm = -nrm }
+                normals.append(f2(nrm))
+                offsets.append(Float((nrm * a).sum()))
+            }
+            outline = .polygon(normals: normals, offsets: offsets)
+        case let .siemensStar(center, radius, spokes):
+            outline = .star(center: f2(center), radius: Float(radius), spokes: max(1, spokes))
+        }
+        switch shape.fill {
+        case .solid(let c): paint = .solid(apply(c))
+        case let .linearGradient(start, from, end, to):
+            let d = end - start
+            let len2 = max((d * d).sum(), 1e-12)
+            paint = .gradient(start: f2(start), direction: f2(d / len2), from: apply(from), to: apply(to))
+        case let .texture(color, contrast, featureSize, seed):
+            paint = .noise(
+                base: apply(color), contrast: Float(contrast), frequency: Float(1 / max(featureSize, 1e-6)),
+                seed: UInt32(truncatingIfNeeded: seed ^ (seed >> 32)))
+        case let .image(image, origin, size, depthRange):
+            let texelsPerPixel = pixel / (size.x / Double(image.width))
+            let l = image.level(forTexelsPerPixel: texelsPerPixel)
+            let level = image.levels[l]
+            paint = .image(
+                ImagePaint(
+                    level: level, origin: f2(origin),
+                    texelsPerUnit: SIMD2(Float(Double(level.width) / size.x), Float(Double(level.height) / size.y)),
+                    matrix: m, depthRange: depthRange.map { Float($0.lowerBound)...Float($0.upperBound) }))
+        }
+    }
+
+    /// Paints one row segment of `n` pixels; `q` is the scene position of the first pixel centre and `step`
+    /// the move per pixel. `scratch` has room for 4·n floats.
+    func run(
+        _ n: Int, q: SIMD2<Float>, step: SIMD2<Float>, scratch: UnsafeMutablePointer<Float>,
+        p0: UnsafeMutablePointer<Float>, p1: UnsafeMutablePointer<Float>, p2: UnsafeMutablePointer<Float>,
+        alpha: UnsafeMutablePointer<Float>
+    ) {
+        let cov = scratch
+        let inv = 1 / pixel
+        switch outline {
+        case .everywhere: cov.update(repeating: 1, count: n)
+        case let .rectangle(c, h): Rasterizer.rectangle(cov, n, q: q, step: step, center: c, half: h, invPixel: inv)
+        case let .ellipse(c, r): Rasterizer.ellipse(cov, n, q: q, step: step, center: c, radii: r, invPixel: inv)
+        case let .polygon(normals, offsets):
+            Rasterizer.polygon(cov, n, q: q, step: step, normals: normals, offsets: offsets, invPixel: inv)
+        case let .star(c, radius, spokes):
+            Rasterizer.siemensStar(cov, n, q: q, step: step, center: c, radius: radius, spokes: spokes, pixel: pixel)
+        }
+        let c0 = scratch + n, c1 = scratch + 2 * n, c2 = scratch + 3 * n
+        switch paint {
+        case .solid(let color):
+            Rasterizer.blendSolid(cov, n, color: color, p0: p0, p1: p1, p2: p2, alpha: alpha)
+        case let .gradient(start, direction, from, to):
+            Rasterizer.gradient(n, q: q, step: step, start: start, direction: direction, from: from, to: to, c0: c0, c1: c1, c2: c2)
+            Rasterizer.blendRows(cov, n, c0: c0, c1: c1, c2: c2, p0: p0, p1: p1, p2: p2, alpha: alpha)
+        case let .noise(base, contrast, frequency, seed):
+            Rasterizer.noise(
+                n, q: q, step: step, base: base, contrast: contrast, frequency: frequency, seed: seed, c0: c0, c1: c1,
+                c2: c2)
+            Rasterizer.blendRows(cov, n, c0: c0, c1: c1, c2: c2, p0: p0, p1: p1, p2: p2, alpha: alpha)
+        case .image(let image):
+            Self.sampleImage(image, n, q: q, step: step, cov: cov, c0: c0, c1: c1, c2: c2)
+            Rasterizer.blendRows(cov, n, c0: c0, c1: c1, c2: c2, p0: p0, p1: p1, p2: p2, alpha: alpha)
+        }
+    }
+
+    /// Bilinear texture lookups along a row; pixels outside the image (or outside the depth range) get no coverage.
+    static func sampleImage(
+        _ img: ImagePaint, _ n: Int, q: SIMD2<Float>, step: SIMD2<Float>, cov: UnsafeMutablePointer<Float>,
+        c0: UnsafeMutablePointer<Float>, c1: UnsafeMutablePointer<Float>, c2: UnsafeMutablePointer<Float>
+    ) {
+        let level = img.level
+        let w = level.width, h = level.height
+        let m = img.matrix
+        let hasDepth = level.planeCount > 3 && img.depthRange != nil
+        for i in 0..<n {
+            let fi = Float(i)
+            let u = (q.x + fi * step.x - img.origin.x) * img.texelsPerUnit.x - 0.5
+            let v = (q.y + fi * step.y - img.origin.y) * img.texelsPerUnit.y - 0.5
+            guard u > -1, v > -1, u < Float(w), v < Float(h) else {
+                cov[i] = 0
+                c0[i] = 0
+                c1[i] = 0
+                c2[i] = 0
+                continue
+            }
+            let xf = min(max(u, 0), Float(w - 1)), yf = min(max(v, 0), Float(h - 1))
+            let x0 = Int(xf), y0 = Int(yf)
+            let x1 = min(x0 + 1, w - 1), y1 = min(y0 + 1, h - 1)
+            let fx = xf - Float(x0), fy = yf - Float(y0)
+            var k = SIMD3<Float>.zero
+            for p in 0..<3 {
+                let r0 = level.row(p, y0), r1 = level.row(p, y1)
+                let top = r0[x0] + (r0[x1] - r0[x0]) * fx
+                let bottom = r1[x0] + (r1[x1] - r1[x0]) * fx
+                k[p] = top + (bottom - top) * fy
+            }
+            c0[i] = m[0] * k.x + m[1] * k.y + m[2] * k.z
+            c1[i] = m[3] * k.x + m[4] * k.y + m[5] * k.z
+            c2[i] = m[6] * k.x + m[7] * k.y + m[8] * k.z
+            if hasDepth, let range = img.depthRange {
+                let d = level.row(3, Int(yf + 0.5))[Int(xf + 0.5)]
+                if !range.contains(d) { cov[i] = 0 }
+            }
+        }
+    }
+}

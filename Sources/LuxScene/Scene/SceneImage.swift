@@ -1,0 +1,128 @@
+import LuxColor
+public import LuxPixels
+
+/// An image used as scene content: its colours taken as surface reflectances seen under D65, with an
+/// optional depth map, stored as a mip-mapped texture of ``SurfaceColor`` coefficients.
+///
+/// Any ``PixelBuffer`` with a colour space works: values are linearised and converted to XYZ with Bradford
+/// adaptation to D65, then to reflectance coefficients, so the image's white becomes a white surface that
+/// takes on the colour of whatever light the scene puts on it.
+public struct SceneImage: Sendable {
+    /// Width of the full-resolution level in pixels.
+    public var width: Int { levels[0].width }
+    /// Height of the full-resolution level in pixels.
+    public var height: Int { levels[0].height }
+    /// Whether a depth map came with the image.
+    public let hasDepth: Bool
+    let levels: [PlanarImage]
+
+    /// Creates an image texture.
+    ///
+    /// - Parameters:
+    ///   - buffer: The image; its `colorSpace` says how to read it (sRGB is assumed when it has none).
+    ///   - depthMap: Distances in metres, one per pixel (any single-channel or RGB format; the first channel
+    ///     is read), resampled to the image size when it differs.
+    /// - Throws: ``SceneError/unsupportedImage(_:)`` for Bayer or colour spaces without a matrix.
+    public init(buffer: PixelBuffer, depthMap: PixelBuffer? = nil) throws(SceneError) {
+        if buffer.format.isBayer { throw .unsupportedImage("a Bayer mosaic cannot be scene content; develop it first") }
+        let space = buffer.colorSpace ?? .sRGB
+        let converter: ColorConverter
+        do {
+            converter = try ColorConverter(from: space, to: ColorSpace.linearSRGB.withExtendedRange(true))
+        } catch {
+            throw .unsupportedImage("cannot read colours in \(space): \(error)")
+        }
+        // linear sRGB (D65) → XYZ → band coefficients, one matrix.
+        let toXYZ = RGBPrimaries.rec709.matrixToXYZ(white: WhitePoint.d65) ?? .identity
+        let m = SpectralResponse.cie1931.coefficientMatrix(under: .d65)
+        let white = m * SIMD3(repeating: 1)
+        let scale = Matrix3x3.diagonal(white / WhitePoint.d65.xyz())
+        let toCoefficients = (m.inverse ?? .identity) * scale * toXYZ
+        let k = toCoefficients.entries.map(Float.init)
+        let w = buffer.width, h = buffer.height
+        let level = PlanarImage(width: w, height: h, planes: 4)
+        let rgba = UnsafeMutablePointer<Float>.allocate(capacity: w * 4)
+        defer { rgba.deallocate() }
+        for y in 0..<h {
+            buffer.readRGBAFloat(row: y, into: rgba)
+            converter.convertInPlace(rgba: rgba, count: w)
+            let c0 = level.row(0, y), c1 = level.row(1, y), c2 = level.row(2, y)
+            for x in 0..<w {
+                let r = rgba[4 * x], g = rgba[4 * x + 1], b = rgba[4 * x + 2]
+                c0[x] = k[0] * r + k[1] * g + k[2] * b
+                c1[x] = k[3] * r + k[4] * g + k[5] * b
+                c2[x] = k[6] * r + k[7] * g + k[8] * b
+            }
+        }
+        if let depthMap {
+            let dw = depthMap.width, dh = depthMap.height
+            let drow = UnsafeMutablePointer<Float>.allocate(capacity: dw * 4)
+            defer { drow.deallocate() }
+            var lastY = -1
+            for y in 0..<h {
+                let sy = min(dh - 1, y * dh / h)
+                if sy != lastY {
+                    depthMap.readRGBAFloat(row: sy, into: drow)
+                    lastY = sy
+                }
+                let d = level.row(3, y)
+                for x in 0..<w { d[x] = drow[4 * min(dw - 1, x * dw / w)] }
+            }
+            hasDepth = true
+        } else {
+            hasDepth = false
+        }
+        var pyramid = [level]
+        while let last = pyramid.last, last.width > 1 || last.height > 1 {
+            pyramid.append(Self.halved(last))
+        }
+        levels = pyramid
+    }
+
+    /// A 2×2 box-filtered level (depth is averaged too, which only matters at depth edges).
+    static func halved(_ src: PlanarImage) -> PlanarImage {
+        let w = max(1, src.width / 2), h = max(1, src.height / 2)
+        let dst = PlanarImage(width: w, height: h, planes: src.planeCount)
+        for p in 0..<src.planeCount {
+            for y in 0..<h {
+                let a = src.row(p, min(src.height - 1, 2 * y)), b = src.row(p, min(src.height - 1, 2 * y + 1))
+                let o = dst.row(p, y)
+                for x in 0..<w {
+                    let x0 = min(src.width - 1, 2 * x), x1 = min(src.width - 1, 2 * x + 1)
+                    o[x] = 0.25 * (a[x0] + a[x1] + b[x0] + b[x1])
+                }
+            }
+        }
+        return dst
+    }
+
+    /// The level to sample when one output pixel spans `texelsPerPixel` full-resolution texels.
+    func level(forTexelsPerPixel t: Double) -> Int {
+        var l = 0
+        var span = t
+        while span >= 2, l + 1 < levels.count {
+            span /= 2
+            l += 1
+        }
+        return l
+    }
+}
+
+/// Errors thrown by LuxScene.
+public enum SceneError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// No scene has this name.
+    case unknownScene(name: String, known: [String])
+    /// An image cannot be used as scene content.
+    case unsupportedImage(String)
+    /// A render request is not valid (size, region or time).
+    case invalidRequest(String)
+
+    public var description: String {
+        switch self {
+        case let .unknownScene(name, known):
+            "no scene is called “\(name)”; known scenes: \(known.joined(separator: ", "))"
+        case let .unsupportedImage(reason): "image cannot be used as a scene: \(reason)"
+        case let .invalidRequest(reason): "invalid render request: \(reason)"
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import LuxPixels
+import LuxScene
+import Testing
+@testable import LuxCapture
+
+@Suite struct FocusTests {
+    /// The vase of the still life, as a point of interest in normalised frame coordinates.
+    static let vase = Point(x: 0.3, y: 0.4 / 0.75)
+
+    @Test("The focus score peaks at the lens position that focuses at the subject's distance")
+    func scorePeak() async throws {
+        let camera = SimulatedCamera(scene: .stillLife())
+        try camera.setFocusPointOfInterest(Self.vase)
+        let truth = camera.sensor.lens.lensPosition(focusDistance: Scene.stillLifeDistances.vase)
+        var samples: [(position: Double, score: Double)] = []
+        let plan0 = camera.state.withLock { $0.beginFrame(lensSpeed: 1) }
+        for k in -5...5 {
+            var plan = plan0
+            plan.lensPosition = (truth + Double(k) * 0.02)
+            samples.append((plan.lensPosition, try camera.measureFocus(plan)))
+        }
+        let best = samples.max { $0.score < $1.score }!
+        #expect(abs(best.position - truth) < 0.011, "\(samples)")
+        #expect(abs(AutoFocus.refinedPeak(samples) - truth) < 0.01)
+    }
+
+    @Test("One-shot autofocus lands within 0.02 of the subject's lens position, then locks")
+    func oneShot() async throws {
+        let camera = SimulatedCamera(scene: .stillLife())
+        camera.setFocusMode(.locked)
+        try camera.setFocusPointOfInterest(Self.vase)
+        camera.setFocusMode(.autoFocus)
+        var frames = 0
+        while camera.focusMode != .locked && frames < 80 {
+            _ = try await camera.run(1)
+            frames += 1
+        }
+        _ = try await camera.run(3)  // let the lens park
+        let truth = camera.sensor.lens.lensPosition(focusDistance: Scene.stillLifeDistances.vase)
+        #expect(camera.focusMode == .locked)
+        #expect(abs(Double(camera.lensPosition) - truth) < 0.02, "lens \(camera.lensPosition), truth \(truth), \(frames) frames")
+        #expect(!camera.status.isAdjustingFocus)
+    }
+
+    @Test("Continuous autofocus finds the orange and refocuses on the book when the point of interest moves")
+    func continuous() async throws {
+        let camera = SimulatedCamera(scene: .stillLife())
+        let lens = camera.sensor.lens
+        try camera.setFocusPointOfInterest(Point(x: 0.56, y: 0.6 / 0.75))
+        camera.setFocusMode(.continuousAutoFocus)
+        _ = try await camera.run(30)
+        #expect(abs(Double(camera.lensPosition) - lens.lensPosition(focusDistance: Scene.stillLifeDistances.orange)) < 0.03)
+        try camera.setFocusPointOfInterest(Point(x: 0.75, y: 0.5 / 0.75))
+        _ = try await camera.run(30)
+        #expect(abs(Double(camera.lensPosition) - lens.lensPosition(focusDistance: Scene.stillLifeDistances.book)) < 0.03)
+    }
+
+    @Test("setFocusModeLocked returns the presentation time of the first frame at the new lens position")
+    func syncTime() async throws {
+        let camera = SimulatedCamera(scene: .stillLife())
+        camera.setFocusMode(.locked)
+        try await camera.startStreaming()
+        let before = try await camera.run(2)
+        let t = try await camera.setFocusModeLocked(lensPosition: 0.2)
+        var frames: [CaptureFrame] = []
+        for _ in 0..<8 { frames.append(contentsOf: try await camera.run(1)) }
+        #expect(t > before.last!.presentationTime)
+        let first = try #require(frames.first { $0.presentationTime == t })
+        #expect(first.metadata.lensPosition == 0.2)
+        #expect(frames.filter { $0.presentationTime < t }.allSatisfy { $0.metadata.lensPosition != 0.2 })
+        // The lens travels from 0.8 at 0.15 per frame: several frames pass before it arrives.
+        #expect(frames.filter { $0.presentationTime < t }.count >= 2)
+        // Not streaming, `.current` locks where the lens is and the next frame slot reflects it.
+        await camera.stopStreaming()
+        let next = camera.nextFrameTime
+        let t2 = try await camera.setFocusModeLocked(lensPosition: .current)
+        #expect(t2 == next)
+    }
+
+    @Test("Lens positions outside 0…1 throw an error naming the range")
+    func outOfRange() async {
+        let camera = SimulatedCamera(scene: .stillLife())
+        await #expect(throws: CaptureError.outOfRange(name: "lensPosition", value: Double(Float(1.2)), range: 0...1)) {
+            try await camera.setFocusModeLocked(lensPosition: 1.2)
+        }
+    }
+}
