@@ -139,9 +139,10 @@ public struct BurstMerge: Sendable {
     public func merge(_ frames: [PixelBuffer], rawModel: RawNoiseModel, pool: BufferPool? = nil) throws(FusionError)
         -> Result
     {
-        guard frames.first?.format.isBayer ?? false else {
+        guard let first = frames.first else { throw .notEnoughFrames(count: 0, minimum: 1) }
+        guard first.format.isBayer else {
             throw .unsupportedFormat(
-                frames.first?.format ?? .bayer14(.rggb), operation: "Bayer burst merge",
+                first.format, operation: "Bayer burst merge",
                 allowed: "Bayer14 or Bayer16 frames (merge(_:noise:) takes linear RGB)")
         }
         return try run(frames, rawModel: rawModel, noise: nil, pool: pool)

@@ -41,7 +41,7 @@ extension HDRMerge {
                 return channels.map { (Float(n[$0].scale), Float(n[$0].offset)) }
             }
             if input.isBayer || k == 0 { return input.planeNoise }
-            return NoiseEstimate.planes(input.readers[k]).map { (0, max($0, 1e-10)) }
+            return NoiseEstimate.profiles(input.readers[k])
         }
 
         // Alignment on exposure-normalised grey images clipped to the range both frames hold.

@@ -106,9 +106,10 @@ public struct HDRMerge: Sendable {
     /// - Parameter rawModel: Their levels, and their noise unless a bracket gives its own.
     /// - Throws: ``FusionError`` for fewer than one bracket, mismatched frames, non-positive exposures, bad settings.
     public func merge(_ brackets: [Bracket], rawModel: RawNoiseModel) throws(FusionError) -> Result {
-        guard brackets.first?.frame.format.isBayer ?? false else {
+        guard let first = brackets.first else { throw .notEnoughFrames(count: 0, minimum: 1) }
+        guard first.frame.format.isBayer else {
             throw .unsupportedFormat(
-                brackets.first?.frame.format ?? .bayer14(.rggb), operation: "Bayer HDR merge",
+                first.frame.format, operation: "Bayer HDR merge",
                 allowed: "Bayer14 or Bayer16 brackets (merge(_:) takes linear RGB)")
         }
         return try run(brackets, rawModel: rawModel)

@@ -55,8 +55,7 @@ struct FusionInput {
                 try noise.validate("noise")
                 planeNoise = [noise.red, noise.green, noise.blue].map { (Float($0.scale), Float($0.offset)) }
             } else {
-                let estimate = NoiseEstimate.planes(readers[0])
-                planeNoise = estimate.map { (0, max($0, 1e-10)) }
+                planeNoise = NoiseEstimate.profiles(readers[0])
             }
         }
         width = readers[0].width
@@ -106,8 +105,8 @@ enum NoiseEstimate {
         return sigma * sigma
     }
 
-    /// Per-plane variance estimates of a frame (read at full resolution).
-    static func planes(_ reader: FrameReader) -> [Float] {
+    /// A frame read into planes at full resolution.
+    static func planar(_ reader: FrameReader) -> PlanarImage {
         let image = PlanarImage(width: reader.width, height: reader.height, channels: reader.channels)
         let scratch = UnsafeMutablePointer<Float>.allocate(capacity: FrameReader.scratchCount(forRowOf: reader.width))
         defer { scratch.deallocate() }
@@ -116,7 +115,74 @@ enum NoiseEstimate {
                 x: 0, y: y, width: reader.width, height: 1, into: image.row(0, y),
                 planeStride: image.stride * image.height, rowStride: image.stride, scratch: scratch)
         }
-        return (0..<reader.channels).map { variance(image, channel: $0) }
+        return image
+    }
+
+    /// Per-plane Poisson–Gaussian noise `S·x + O` estimated from one frame (Foi et al. 2008, simplified): pixels are
+    /// binned by their local 3×3 mean, each bin's noise variance is the robust (median) estimate from second
+    /// differences along rows, and a line is fitted through the bins, weighted by their populations. Texture adds to
+    /// a bin's estimate, so the medians keep it from dominating.
+    static func profiles(_ reader: FrameReader) -> [(scale: Float, offset: Float)] {
+        let image = planar(reader)
+        return (0..<reader.channels).map { c in profile(image, channel: c) }
+    }
+
+    static func profile(_ image: PlanarImage, channel c: Int) -> (scale: Float, offset: Float) {
+        let bins = 16
+        var levels: [[Float]] = Array(repeating: [], count: bins)
+        var residuals: [[Float]] = Array(repeating: [], count: bins)
+        let rowStep = max(1, image.height / 512)
+        var samples: [(Float, Float)] = []
+        var y = 1
+        while y < image.height - 1 {
+            let up = image.row(c, y - 1), r = image.row(c, y), down = image.row(c, y + 1)
+            for x in 1..<(image.width - 1) {
+                let mean =
+                    (up[x - 1] + up[x] + up[x + 1] + r[x - 1] + r[x] + r[x + 1] + down[x - 1] + down[x] + down[x + 1])
+                    / 9
+                samples.append((mean, abs(r[x - 1] - 2 * r[x] + r[x + 1])))
+            }
+            y += rowStep
+        }
+        guard !samples.isEmpty else { return (0, 1e-10) }
+        let means = samples.map(\.0).sorted()
+        let lo = means[means.count / 100], hi = means[means.count * 99 / 100]
+        guard hi > lo else {
+            return (0, max(variance(image, channel: c), 1e-10))
+        }
+        for (m, d) in samples {
+            let b = min(max(Int((m - lo) / (hi - lo) * Float(bins)), 0), bins - 1)
+            levels[b].append(m)
+            residuals[b].append(d)
+        }
+        var xs: [Double] = [], vs: [Double] = [], ws: [Double] = []
+        for b in 0..<bins where residuals[b].count >= 50 {
+            var r = residuals[b]
+            let k = r.count / 2
+            r.withUnsafeMutableBufferPointer { select($0, k) }
+            let sigma = 1.4826 * r[k] / 2.449_489_7
+            xs.append(Double(levels[b].reduce(0, +)) / Double(levels[b].count))
+            vs.append(Double(sigma * sigma))
+            ws.append(Double(residuals[b].count))
+        }
+        guard xs.count >= 2 else { return (0, max(variance(image, channel: c), 1e-10)) }
+        // Weighted least squares v = S·x + O, then clamp to the allowed range.
+        let sw = ws.reduce(0, +)
+        let mx = zip(xs, ws).map { $0 * $1 }.reduce(0, +) / sw
+        let mv = zip(vs, ws).map { $0 * $1 }.reduce(0, +) / sw
+        var sxx = 0.0, sxv = 0.0
+        for i in xs.indices {
+            sxx += ws[i] * (xs[i] - mx) * (xs[i] - mx)
+            sxv += ws[i] * (xs[i] - mx) * (vs[i] - mv)
+        }
+        var slope = sxx > 0 ? max(sxv / sxx, 0) : 0
+        var offset = mv - slope * mx
+        if offset < 1e-10 {
+            // Keep the line through the data's mean with a non-negative offset.
+            offset = max(offset, 1e-10)
+            slope = max((mv - offset) / max(mx, 1e-10), 0)
+        }
+        return (Float(slope), Float(offset))
     }
 
     /// Moves the `k`-th smallest value to index `k` (quickselect).
