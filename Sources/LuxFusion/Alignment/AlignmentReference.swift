@@ -28,6 +28,7 @@ struct AlignmentReference: Sendable {
     let plan: [LevelPlan]
     let levels: [PlanarImage]
     let refinementIterations: Int
+    let refinesToSubpixel: Bool
     let threads: Int
     /// Per finest-level block: Σgx², Σgx·gy, Σgy², pixel count (over the tile inside a 1-pixel border).
     let tensors: [SIMD4<Float>]
@@ -43,6 +44,7 @@ struct AlignmentReference: Sendable {
     init(grey: PlanarImage, settings: TileAligner.Settings, noise: GreyNoise) {
         threads = settings.threadCount
         refinementIterations = settings.refinementIterations
+        refinesToSubpixel = settings.refinesToSubpixel
         // The plan: stop before a level gets smaller than its tile.
         var plan: [LevelPlan] = []
         var w = grey.width
@@ -61,7 +63,7 @@ struct AlignmentReference: Sendable {
             }
             plan.append(
                 LevelPlan(
-                    downsampling: l.downsampling, tileSize: l.tileSize, blockSize: k == 0 ? l.tileSize / 2 : l.tileSize,
+                    downsampling: l.downsampling, tileSize: l.tileSize, blockSize: k == 0 && settings.finestTilesOverlap ? l.tileSize / 2 : l.tileSize,
                     searchRadius: l.searchRadius, width: w, height: h))
         }
         // Noisy frames: smooth the finest level, enlarge its tiles (the block grid stays) and average the field.
@@ -511,6 +513,18 @@ struct AlignmentReference: Sendable {
         let t = p0.tile(i, j)
         let dx = Int(d.x), dy = Int(d.y)
         // Quadratic fit of the 3×3 L2 costs: c(u, v) = A·u² + B·v² + C·u·v + D·u + E·v + F.
+        let index = j * p0.columns + i
+        let tensor = tensors[index]
+        let sigma2 = blockNoise[index]
+        let count = tensor.w
+        // Confidence: the smaller eigenvalue of the structure tensor, less its expected noise part.
+        let half = (tensor.x + tensor.z) / 2
+        let diff = (tensor.x - tensor.z) / 2
+        let gradientNoise = count * sigma2 * gradientNoiseFactor
+        let lambdaMin = max(half - (diff * diff + tensor.y * tensor.y).squareRoot() - gradientNoise, 0)
+        let confidence = count > 0 ? lambdaMin / (lambdaMin + 2 * gradientNoise + 1e-20) : 0
+        guard refinesToSubpixel else { return (SIMD2(Float(dx), Float(dy)), confidence) }
+
         var c = SIMD16<Float>()
         for v in -1...1 {
             for u in -1...1 {
@@ -552,17 +566,6 @@ struct AlignmentReference: Sendable {
         }
         sub = simd_clamp(sub, -1, 1)
         var disp = SIMD2(Float(dx), Float(dy)) + sub
-
-        let index = j * p0.columns + i
-        let tensor = tensors[index]
-        let sigma2 = blockNoise[index]
-        let count = tensor.w
-        // Confidence: the smaller eigenvalue of the structure tensor, less its expected noise part.
-        let half = (tensor.x + tensor.z) / 2
-        let diff = (tensor.x - tensor.z) / 2
-        let gradientNoise = count * sigma2 * gradientNoiseFactor
-        let lambdaMin = max(half - (diff * diff + tensor.y * tensor.y).squareRoot() - gradientNoise, 0)
-        let confidence = count > 0 ? lambdaMin / (lambdaMin + 2 * gradientNoise + 1e-20) : 0
 
         if refinementIterations > 0, count > 0 {
             let r = Self.gradientRegion(t, width: p0.width, height: p0.height)

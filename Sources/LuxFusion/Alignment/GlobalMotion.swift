@@ -61,20 +61,25 @@ public struct GlobalMotion: Hashable, Sendable {
     {
         let n = points.count
         guard n > 0 else { return GlobalMotion(transform: .identity, inlierFraction: 0, residualRMS: 0) }
+        // Robust statistics on an evenly spaced sample of at most 4096 blocks (the fit itself uses all).
+        let step = max(1, n / 4096)
+        let sample = Array(stride(from: 0, to: n, by: step))
+        let samplePrior = sample.map { prior[$0] }
         // Start from the weighted median shift.
-        let shifts = (0..<n).map { targets[$0] - points[$0] }
+        let shifts = sample.map { targets[$0] - points[$0] }
         var t = AffineTransform(
-            translationX: weightedMedian(shifts.map(\.x), prior), y: weightedMedian(shifts.map(\.y), prior))
+            translationX: weightedMedian(shifts.map(\.x), samplePrior),
+            y: weightedMedian(shifts.map(\.y), samplePrior))
         let wsum = prior.reduce(0, +)
         let centre = (0..<n).reduce(SIMD2<Double>.zero) { $0 + points[$1] * prior[$1] } / wsum
         var scale = 1.0
         for _ in 0..<10 {
-            let residuals = (0..<n).map { residual(t, points[$0], targets[$0]) }
-            scale = max(1.4826 * weightedMedian(residuals, prior), 0.05)
+            let sampled = sample.map { residual(t, points[$0], targets[$0]) }
+            scale = max(1.4826 * weightedMedian(sampled, samplePrior), 0.05)
             let c = 4.685 * scale
             var w = [Double](repeating: 0, count: n)
             for i in 0..<n {
-                let u = residuals[i] / c
+                let u = residual(t, points[i], targets[i]) / c
                 w[i] = u < 1 ? prior[i] * (1 - u * u) * (1 - u * u) : 0
             }
             guard let next = solve(points: points, targets: targets, weights: w, centre: centre, model: model) else {

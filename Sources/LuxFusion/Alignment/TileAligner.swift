@@ -39,8 +39,14 @@ public struct TileAligner: Sendable {
         /// The largest displacement the search must find, as a fraction of the frame width (the coarsest level's
         /// search window grows to cover it).
         public var maximumDisplacement: Double
+        /// Whether displacements are refined below a pixel (a quadratic fit of the cost surface, then
+        /// ``refinementIterations`` of Lucas–Kanade); without it they stay whole pixels of the finest level.
+        public var refinesToSubpixel: Bool
         /// Lucas–Kanade iterations after the sub-pixel fit (0 keeps the fit alone).
         public var refinementIterations: Int
+        /// Whether the finest level's tiles overlap by half (a displacement per half tile, four times the matching
+        /// work) rather than abut (a displacement per tile).
+        public var finestTilesOverlap: Bool
         /// Whether noisy frames are aligned on a smoothed finest level with larger tiles: below a signal-to-noise
         /// ratio of 22 dB (at the reference's median level) the finest level is filtered with the 5×5 binomial kernel
         /// and its tiles grow by half; below 14 dB they double (Wronski et al. 2019 pick tiles by SNR the same way).
@@ -52,11 +58,14 @@ public struct TileAligner: Sendable {
         /// Creates settings.
         public init(
             levels: [Level] = Settings.hdrPlusLevels, maximumDisplacement: Double = 0.06,
-            refinementIterations: Int = 2, isNoiseAdaptive: Bool = true, threads: Int? = nil
+            refinesToSubpixel: Bool = true, refinementIterations: Int = 2, finestTilesOverlap: Bool = true,
+            isNoiseAdaptive: Bool = true, threads: Int? = nil
         ) {
             self.levels = levels
             self.maximumDisplacement = maximumDisplacement
+            self.refinesToSubpixel = refinesToSubpixel
             self.refinementIterations = refinementIterations
+            self.finestTilesOverlap = finestTilesOverlap
             self.isNoiseAdaptive = isNoiseAdaptive
             self.threads = threads
         }
@@ -72,8 +81,9 @@ public struct TileAligner: Sendable {
         /// The full pyramid with two Lucas–Kanade iterations (the quality level's alignment).
         public static let standard = Settings()
 
-        /// The pyramid with the sub-pixel fit only (the balanced level's alignment).
-        public static let fast = Settings(refinementIterations: 0)
+        /// Whole-pixel displacements, one per abutting tile (the balanced level's alignment: a quarter of the
+        /// matching work, and the fast merge moves frames by whole quads anyway).
+        public static let fast = Settings(refinesToSubpixel: false, refinementIterations: 0, finestTilesOverlap: false)
 
         /// The thread count to use.
         var threadCount: Int { max(1, threads ?? Parallel.defaultThreadCount) }

@@ -89,6 +89,8 @@ struct MergeKernel: Sendable {
         let rows: Int  // band rows + 2 margins
         let channels: Int
         let ref: UnsafeMutablePointer<Float>
+        /// 1 / noise variance of the reference, per plane.
+        let invVar: UnsafeMutablePointer<Float>
         let alt: UnsafeMutablePointer<Float>
         let dist: UnsafeMutablePointer<Float>
         let tmp: UnsafeMutablePointer<Float>
@@ -113,7 +115,7 @@ struct MergeKernel: Sendable {
             let readCount = FrameReader.scratchCount(forRowOf: max(w, bs))
             let sizes = [
                 channels * plane, channels * plane, plane, plane, plane, channels * band, band, band,
-                channels * blockPlane, channels * blockPlane, readCount,
+                channels * blockPlane, channels * blockPlane, readCount, channels * plane,
             ]
             let total = sizes.reduce(0) { $0 + (($1 + 15) & ~15) }
             all = UnsafeMutablePointer<Float>.allocate(capacity: total)
@@ -135,6 +137,7 @@ struct MergeKernel: Sendable {
             block = all + offsets[8]
             blockH = all + offsets[9]
             read = all + offsets[10]
+            invVar = all + offsets[11]
         }
 
         func deallocate() { all.deallocate() }
@@ -154,12 +157,20 @@ struct MergeKernel: Sendable {
         let yb = band.lowerBound - m  // image row of buffer row 0
         reference.read(
             x: 0, y: yb, width: w, height: r, into: s.ref, planeStride: plane, rowStride: s.stride, scratch: s.read)
+        let noise = input.planeNoise
+        for ch in 0..<c {
+            let sc = noise[ch].scale, of = max(noise[ch].offset, 1e-12)
+            for j in 0..<r {
+                let rr = s.ref + ch * plane + j * s.stride
+                let iv = s.invVar + ch * plane + j * s.stride
+                for x in 0..<w { iv[x] = 1 / (sc * max(rr[x], 0) + of) }
+            }
+        }
         for i in 0..<(c * s.stride * (s.rows - 2 * m)) { s.acc[i] = 0 }
         for i in 0..<(s.stride * (s.rows - 2 * m)) {
             s.wsum[i] = 0
             s.w2sum[i] = 0
         }
-        let noise = input.planeNoise
         for (a, alternate) in alternates.enumerated() {
             let field = alternate.field
             // Fetch the aligned frame block by block (margin rows use the nearest block row's displacement).
@@ -175,7 +186,7 @@ struct MergeKernel: Sendable {
                     let d = field.displacement(column: bx, row: by)
                     let kappa = fetch(
                         alternate.reader, x0: x0, nb: nb, row0: row, row1: end, yb: yb, d: d, scratch: s)
-                    distance(x0: x0, nb: nb, row0: row, row1: end, kappa: kappa, noise: noise, scratch: s)
+                    distance(x0: x0, nb: nb, row0: row, row1: end, kappa: kappa, scratch: s)
                 }
                 row = end
             }
@@ -271,22 +282,18 @@ struct MergeKernel: Sendable {
 
     /// The per-pixel distance: the mean over planes of (alt − ref)² / (σ²_ref·(1 + κ)).
     @inline(__always)
-    func distance(
-        x0: Int, nb: Int, row0: Int, row1: Int, kappa: Float, noise: [(scale: Float, offset: Float)],
-        scratch s: BandScratch
-    ) {
+    func distance(x0: Int, nb: Int, row0: Int, row1: Int, kappa: Float, scratch s: BandScratch) {
         let plane = s.stride * s.rows
         let norm = 1 / (Float(s.channels) * (1 + kappa))
         for j in row0..<row1 {
             let o = s.dist + j * s.stride + x0
             for i in 0..<nb { o[i] = 0 }
             for c in 0..<s.channels {
-                let rr = s.ref + c * plane + j * s.stride + x0
-                let aa = s.alt + c * plane + j * s.stride + x0
-                let sc = noise[c].scale, of = max(noise[c].offset, 1e-12)
+                let offset = c * plane + j * s.stride + x0
+                let rr = s.ref + offset, aa = s.alt + offset, iv = s.invVar + offset
                 for i in 0..<nb {
                     let e = aa[i] - rr[i]
-                    o[i] += e * e / (sc * max(rr[i], 0) + of)
+                    o[i] += e * e * iv[i]
                 }
             }
             for i in 0..<nb { o[i] *= norm }
