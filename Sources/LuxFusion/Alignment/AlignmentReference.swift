@@ -436,7 +436,13 @@ struct AlignmentReference: Sendable {
     ) -> Float {
         let n = t.x1 - t.x0
         var total: Float = 0
-        if t.x0 + dx >= 0 && t.x1 + dx <= alt.width && t.y0 + dy >= 0 && t.y1 + dy <= alt.height {
+        let inside = t.x0 + dx >= 0 && t.x1 + dx <= alt.width && t.y0 + dy >= 0 && t.y1 + dy <= alt.height
+        if inside && n & 7 == 0 {
+            // Whole 8-wide vectors per row, one reduction per tile.
+            let costs = wideCosts(ref, alt, t, dx, dy)
+            return l1 ? costs.x : costs.y
+        }
+        if inside {
             for y in t.y0..<t.y1 {
                 let r = ref.row(0, y) + t.x0
                 let a = alt.row(0, y + dy) + t.x0 + dx
@@ -466,6 +472,29 @@ struct AlignmentReference: Sendable {
         return total
     }
 
+    /// (Σ|r − a|, Σ(r − a)²) of an inside tile whose width is a multiple of 8, with 8-wide accumulators.
+    @inline(__always)
+    static func wideCosts(
+        _ ref: PlanarImage, _ alt: PlanarImage, _ t: (x0: Int, y0: Int, x1: Int, y1: Int), _ dx: Int, _ dy: Int
+    ) -> SIMD2<Float> {
+        var s1 = SIMD8<Float>()
+        var s2 = SIMD8<Float>()
+        let n = t.x1 - t.x0
+        for y in t.y0..<t.y1 {
+            let r = UnsafeRawPointer(ref.row(0, y) + t.x0)
+            let a = UnsafeRawPointer(alt.row(0, y + dy) + t.x0 + dx)
+            var k = 0
+            while k < n {
+                let d = r.loadUnaligned(fromByteOffset: 4 * k, as: SIMD8<Float>.self)
+                    - a.loadUnaligned(fromByteOffset: 4 * k, as: SIMD8<Float>.self)
+                s1 += unsafeBitCast(unsafeBitCast(d, to: SIMD8<UInt32>.self) & 0x7FFF_FFFF, to: SIMD8<Float>.self)
+                s2 += d * d
+                k += 8
+            }
+        }
+        return SIMD2(s1.sum(), s2.sum())
+    }
+
     /// (Σ|r − a|, Σ(r − a)²) over tile `t` of `ref` against `alt` displaced by `(dx, dy)`.
     @inline(__always)
     static func tileCosts(
@@ -474,7 +503,9 @@ struct AlignmentReference: Sendable {
         let n = t.x1 - t.x0
         var l1: Float = 0
         var l2: Float = 0
-        if t.x0 + dx >= 0 && t.x1 + dx <= alt.width && t.y0 + dy >= 0 && t.y1 + dy <= alt.height {
+        let inside = t.x0 + dx >= 0 && t.x1 + dx <= alt.width && t.y0 + dy >= 0 && t.y1 + dy <= alt.height
+        if inside && n & 7 == 0 { return wideCosts(ref, alt, t, dx, dy) }
+        if inside {
             for y in t.y0..<t.y1 {
                 let r = ref.row(0, y) + t.x0
                 let a = alt.row(0, y + dy) + t.x0 + dx

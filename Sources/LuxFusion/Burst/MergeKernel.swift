@@ -91,6 +91,8 @@ struct MergeKernel: Sendable {
         let ref: UnsafeMutablePointer<Float>
         /// 1 / noise variance of the reference, per plane.
         let invVar: UnsafeMutablePointer<Float>
+        /// Per column: the distance normalisation of the block fetched there.
+        let norm: UnsafeMutablePointer<Float>
         let alt: UnsafeMutablePointer<Float>
         let dist: UnsafeMutablePointer<Float>
         let tmp: UnsafeMutablePointer<Float>
@@ -115,7 +117,7 @@ struct MergeKernel: Sendable {
             let readCount = FrameReader.scratchCount(forRowOf: max(w, bs))
             let sizes = [
                 channels * plane, channels * plane, plane, plane, plane, channels * band, band, band,
-                channels * blockPlane, channels * blockPlane, readCount, channels * plane,
+                channels * blockPlane, channels * blockPlane, readCount, channels * plane, stride,
             ]
             let total = sizes.reduce(0) { $0 + (($1 + 15) & ~15) }
             all = UnsafeMutablePointer<Float>.allocate(capacity: total)
@@ -138,6 +140,7 @@ struct MergeKernel: Sendable {
             blockH = all + offsets[9]
             read = all + offsets[10]
             invVar = all + offsets[11]
+            norm = all + offsets[12]
         }
 
         func deallocate() { all.deallocate() }
@@ -186,8 +189,11 @@ struct MergeKernel: Sendable {
                     let d = field.displacement(column: bx, row: by)
                     let kappa = fetch(
                         alternate.reader, x0: x0, nb: nb, row0: row, row1: end, yb: yb, d: d, scratch: s)
-                    distance(x0: x0, nb: nb, row0: row, row1: end, kappa: kappa, scratch: s)
+                    // The distance's normalisation, 1 / (C·(1 + κ)), per column.
+                    let norm = 1 / (Float(c) * (1 + kappa))
+                    for i in x0..<(x0 + nb) { s.norm[i] = norm }
                 }
+                distance(width: w, row0: row, row1: end, scratch: s)
                 row = end
             }
             // Local mean of the distance (3×3), weight ramp, then 3×3 erosion, accumulate.
@@ -252,6 +258,33 @@ struct MergeKernel: Sendable {
             rowStride: bw, scratch: read)
         let wx = catmullRom(tx), wy = catmullRom(ty)
         let hPlane = nb * bh
+        if nb == 8 {
+            // One 8-wide vector per row of the block.
+            let (x0w, x1w, x2w, x3w) = (wx[0], wx[1], wx[2], wx[3])
+            let (y0w, y1w, y2w, y3w) = (wy[0], wy[1], wy[2], wy[3])
+            for c in 0..<reader.channels {
+                let src = UnsafeRawPointer(block + c * bPlane)
+                let h = UnsafeMutableRawPointer(blockH + c * hPlane)
+                for j in 0..<bh {
+                    let o = 4 * j * bw
+                    let v0 = src.loadUnaligned(fromByteOffset: o, as: SIMD8<Float>.self)
+                    let v1 = src.loadUnaligned(fromByteOffset: o + 4, as: SIMD8<Float>.self)
+                    let v2 = src.loadUnaligned(fromByteOffset: o + 8, as: SIMD8<Float>.self)
+                    let v3 = src.loadUnaligned(fromByteOffset: o + 12, as: SIMD8<Float>.self)
+                    h.storeBytes(of: x0w * v0 + x1w * v1 + x2w * v2 + x3w * v3, toByteOffset: 32 * j, as: SIMD8<Float>.self)
+                }
+                let out = UnsafeMutableRawPointer(dst + c * plane + row0 * stride + x0)
+                let hr = UnsafeRawPointer(h)
+                for j in 0..<nr {
+                    let v = y0w * hr.load(fromByteOffset: 32 * j, as: SIMD8<Float>.self)
+                        + y1w * hr.load(fromByteOffset: 32 * (j + 1), as: SIMD8<Float>.self)
+                        + y2w * hr.load(fromByteOffset: 32 * (j + 2), as: SIMD8<Float>.self)
+                        + y3w * hr.load(fromByteOffset: 32 * (j + 3), as: SIMD8<Float>.self)
+                    out.storeBytes(of: v, toByteOffset: 4 * j * stride, as: SIMD8<Float>.self)
+                }
+            }
+            return (wx * wx).sum() * (wy * wy).sum()
+        }
         for c in 0..<reader.channels {
             let src = block + c * bPlane
             let h = blockH + c * hPlane
@@ -280,23 +313,28 @@ struct MergeKernel: Sendable {
             (-t3 + 2 * t2 - t) * 0.5, (3 * t3 - 5 * t2 + 2) * 0.5, (-3 * t3 + 4 * t2 + t) * 0.5, (t3 - t2) * 0.5)
     }
 
-    /// The per-pixel distance: the mean over planes of (alt − ref)² / (σ²_ref·(1 + κ)).
-    @inline(__always)
-    func distance(x0: Int, nb: Int, row0: Int, row1: Int, kappa: Float, scratch s: BandScratch) {
+    /// The per-pixel distance on whole rows: the mean over planes of (alt − ref)² / (σ²_ref·(1 + κ)), with the
+    /// per-column normalisation in `s.norm`.
+    func distance(width w: Int, row0: Int, row1: Int, scratch s: BandScratch) {
         let plane = s.stride * s.rows
-        let norm = 1 / (Float(s.channels) * (1 + kappa))
         for j in row0..<row1 {
-            let o = s.dist + j * s.stride + x0
-            for i in 0..<nb { o[i] = 0 }
-            for c in 0..<s.channels {
-                let offset = c * plane + j * s.stride + x0
-                let rr = s.ref + offset, aa = s.alt + offset, iv = s.invVar + offset
-                for i in 0..<nb {
-                    let e = aa[i] - rr[i]
-                    o[i] += e * e * iv[i]
+            let o = s.dist + j * s.stride
+            let base = j * s.stride
+            let r0 = s.ref + base, a0 = s.alt + base, i0 = s.invVar + base
+            let r1 = r0 + plane, a1 = a0 + plane, i1 = i0 + plane
+            let r2 = r1 + plane, a2 = a1 + plane, i2 = i1 + plane
+            if s.channels == 4 {
+                let r3 = r2 + plane, a3 = a2 + plane, i3 = i2 + plane
+                for x in 0..<w {
+                    let e0 = a0[x] - r0[x], e1 = a1[x] - r1[x], e2 = a2[x] - r2[x], e3 = a3[x] - r3[x]
+                    o[x] = (e0 * e0 * i0[x] + e1 * e1 * i1[x] + e2 * e2 * i2[x] + e3 * e3 * i3[x]) * s.norm[x]
+                }
+            } else {
+                for x in 0..<w {
+                    let e0 = a0[x] - r0[x], e1 = a1[x] - r1[x], e2 = a2[x] - r2[x]
+                    o[x] = (e0 * e0 * i0[x] + e1 * e1 * i1[x] + e2 * e2 * i2[x]) * s.norm[x]
                 }
             }
-            for i in 0..<nb { o[i] *= norm }
         }
     }
 
