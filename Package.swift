@@ -58,7 +58,9 @@ let package = Package(
             swiftSettings: swiftSettings),
         .target(
             name: "LuxFilters",
-            dependencies: ["LuxRender", "LuxPixels", "LuxColor", "CLuxKernels", .product(name: "RealModule", package: "swift-numerics")],
+            dependencies: [
+                "LuxRender", "LuxPixels", "LuxColor", "CLuxKernels", .product(name: "RealModule", package: "swift-numerics"),
+            ],
             swiftSettings: swiftSettings),
         .target(
             name: "LuxCodecs",
@@ -119,6 +121,9 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(name: "LuxColorTests", dependencies: ["LuxColor", "LuxTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "LuxPixelsTests", dependencies: ["LuxPixels", "LuxTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "LuxRenderTests", dependencies: ["LuxRender", "LuxTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "LuxFiltersTests", dependencies: ["LuxFilters", "LuxRender", "LuxTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "LuxCodecsTests", dependencies: ["LuxCodecs", "LuxTestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "LuxCaptureTests",
