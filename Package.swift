@@ -136,7 +136,7 @@ let package = Package(
             name: "LuxSceneTests", dependencies: ["LuxScene", "LuxPixels", "LuxColor", "LuxTestSupport", .product(name: "RealModule", package: "swift-numerics")],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "LuxFusionTests", dependencies: ["LuxFusion", "LuxPixels", "LuxColor", "LuxTestSupport"],
+            name: "LuxFusionTests", dependencies: ["LuxFusion", "LuxRender", "LuxPixels", "LuxColor", "LuxTestSupport"],
             swiftSettings: swiftSettings),
     ]
 )

@@ -10,7 +10,7 @@ import Testing
 /// sampling as ALGORITHMS.md §2.4 says); errors are measured on blocks the aligner calls textured (confidence
 /// > 0.5) whose content stays inside the moved frame.
 @Suite struct AlignmentTests {
-    static let scene: LinearScene? = try? LinearScene.photo(scale: 4).blurred(sigma: 0.7)
+    static let scene: LinearScene? = LinearScene.blurredPhoto
     static let w = 512
     static let h = 384
     static let base = SIMD2<Float>(240, 180)
@@ -207,7 +207,7 @@ import Testing
         #expect(throws: FusionError.self) { try TileAligner(settings: settings).align(a, to: a, rawModel: model) }
         // Error text names the problem and what is allowed.
         do {
-            try TileAligner().align(a, to: b, rawModel: model)
+            _ = try TileAligner().align(a, to: b, rawModel: model)
         } catch {
             #expect(error.description.contains("64×48"))
         }

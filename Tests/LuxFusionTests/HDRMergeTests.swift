@@ -9,7 +9,7 @@ import Testing
 /// test camera.
 @Suite struct HDRMergeTests {
     static let scene: LinearScene? = {
-        guard let photo = try? LinearScene.photo(scale: 4).blurred(sigma: 0.7) else { return nil }
+        guard let photo = LinearScene.blurredPhoto else { return nil }
         var s = photo
         for c in 0..<3 {
             for y in 0..<photo.height {

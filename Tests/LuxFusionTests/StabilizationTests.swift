@@ -7,12 +7,14 @@ import Testing
 /// Stabilisation of a hand-held sequence filmed by the test camera: a slow pan plus random shake (translation and
 /// rotation) of known size.
 @Suite struct StabilizationTests {
-    static let scene: LinearScene? = try? LinearScene.photo(scale: 4).blurred(sigma: 0.7)
+    static let scene: LinearScene? = LinearScene.blurredPhoto
     static let w = 320
     static let h = 240
     static let count = 30
     static let pan = SIMD2<Float>(1.2, 0.4)
     static let sequence: (frames: [PixelBuffer], shots: [Shot])? = scene.map { frames($0) }
+    /// The default stabiliser's plan of the sequence (measured once for all the tests).
+    static let plan: VideoStabilizer.Plan? = sequence.flatMap { try? VideoStabilizer().plan($0.frames) }
 
     /// Frame `i`'s camera offset (pan + shake up to ±6 px) and rotation (±0.3°).
     static func shake(_ rng: inout SplitMix, frame i: Int) -> (SIMD2<Float>, Float) {
@@ -48,7 +50,8 @@ import Testing
     @Test(.enabled(if: scene != nil, "needs djpeg and the test photograph"))
     func residualMotionBelowHalfPixel() throws {
         let (frames, shots) = try #require(Self.sequence)
-        let (steady, plan) = try VideoStabilizer().stabilize(frames)
+        let plan = try #require(Self.plan)
+        let steady = try VideoStabilizer().render(frames, plan: plan)
         #expect(steady.count == Self.count)
         #expect(steady[0].width == plan.outputWidth && plan.outputWidth == 288)
         // The input's frame-to-frame content motion (from the known camera offsets: content moves opposite).
@@ -70,13 +73,17 @@ import Testing
     }
 
     /// With almost no crop the correction is cut back where it would reveal the frame's edge, and every crop corner
-    /// stays inside its frame.
+    /// stays inside its frame (re-planned from the measured motions).
     @Test(.enabled(if: scene != nil, "needs djpeg and the test photograph"))
     func correctionStaysInsideTheFrame() throws {
         let (frames, _) = try #require(Self.sequence)
         var settings = VideoStabilizer.Settings()
         settings.crop = 0.02
-        let plan = try VideoStabilizer(settings: settings).plan(frames)
+        let measured = try #require(Self.plan)
+        let plan = try VideoStabilizer(settings: settings).plan(
+            motions: measured.frameMotions, width: Self.w, height: Self.h)
+        #expect(plan.cameraPath == measured.cameraPath)
+        #expect(plan.outputWidth == 314 && plan.transforms.count == Self.count)
         #expect(plan.correctionKept.min()! < 0.9)
         for t in plan.transforms {
             for (x, y) in [(0.0, 0.0), (Double(plan.outputWidth), 0), (0, Double(plan.outputHeight)),

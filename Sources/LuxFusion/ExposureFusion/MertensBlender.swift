@@ -445,7 +445,7 @@ struct MertensBlender {
     /// Fewer than two levels: the normalised weighted average, row by row.
     func blendSingleLevel(into output: PixelBuffer) {
         let (w, h) = sizes[0]
-        var arena = Arena(capacity: (frames.count + 9) * h * ((w + 15) & ~15) + readers[0].scratchCount + 256)
+        let arena = Arena(capacity: (frames.count + 9) * h * ((w + 15) & ~15) + readers[0].scratchCount + 256)
         defer { arena.deallocate() }
         let target = output.unsafeSharedMutablePlane(0)
         withExtendedLifetime(output) {

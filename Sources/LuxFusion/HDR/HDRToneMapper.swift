@@ -71,10 +71,7 @@ public struct HDRToneMapper: Sendable {
         guard hdr.format == .rgbaFloat || hdr.format == .rgbaHalf else {
             throw .unsupportedFormat(hdr.format, operation: "tone mapping", allowed: "linear RGBAf or RGBAh")
         }
-        guard [.rgba8, .rgba16, .rgbaHalf, .rgbaFloat].contains(settings.outputFormat) else {
-            throw .invalidParameter(
-                name: "outputFormat", value: "\(settings.outputFormat)", allowed: "RGBA8, RGBA16, RGBAh or RGBAf")
-        }
+        try validate()
         let source = (hdr.colorSpace ?? .extendedLinearSRGB).linearized().withExtendedRange(true)
         guard let toXYZ = source.matrixToXYZ else {
             throw .invalidParameter(name: "colorSpace", value: "\(source)", allowed: "an RGB colour space")
@@ -86,29 +83,18 @@ public struct HDRToneMapper: Sendable {
         let stats = Self.luminanceStatistics(input, luma: luma)
         let scale: Float
         if let ev = settings.exposure {
-            guard ev.isFinite, abs(ev) <= 30 else {
-                throw .invalidParameter(name: "exposure", value: "\(ev)", allowed: "−30…30 EV")
-            }
             scale = Float(Double.exp2(ev))
         } else {
             scale = 0.18 / stats.logAverage
         }
         switch settings.method {
         case .reinhard(let white):
-            if let white {
-                guard white.isFinite, white > 0 else {
-                    throw .invalidParameter(name: "whitePoint", value: "\(white)", allowed: "> 0")
-                }
-            }
             let w = white.map(Float.init) ?? max(stats.brightest * scale, 1e-3)
             let mapped = Self.reinhard(input, scale: scale, white: w, luma: luma, threads: threads)
             return try Self.encode(mapped, to: colorSpace, format: settings.outputFormat, threads: threads)
         case .exposureFusion(let stops):
             var gains: [Float]
             if let stops {
-                guard !stops.isEmpty, stops.allSatisfy({ $0.isFinite && abs($0) <= 16 }) else {
-                    throw .invalidParameter(name: "stops", value: "\(stops)", allowed: "1 or more EV offsets in −16…16")
-                }
                 gains = stops.map { scale * Float(Double.exp2($0)) }
             } else {
                 // From keeping the brightest 0.1 % below clipping to lifting the lower quartile to mid-grey.
@@ -127,6 +113,24 @@ public struct HDRToneMapper: Sendable {
             fusion.threads = threads
             let fused = try ExposureFusion(settings: fusion).fuse(frames)
             return settings.outputFormat == .rgbaHalf ? fused : fused.converted(to: settings.outputFormat, threads: threads)
+        }
+    }
+
+    /// Throws for settings out of range (checked before any pixel is read).
+    func validate() throws(FusionError) {
+        guard [.rgba8, .rgba16, .rgbaHalf, .rgbaFloat].contains(settings.outputFormat) else {
+            throw .invalidParameter(
+                name: "outputFormat", value: "\(settings.outputFormat)", allowed: "RGBA8, RGBA16, RGBAh or RGBAf")
+        }
+        if let ev = settings.exposure, !(ev.isFinite && abs(ev) <= 30) {
+            throw .invalidParameter(name: "exposure", value: "\(ev)", allowed: "−30…30 EV")
+        }
+        switch settings.method {
+        case .reinhard(let white?) where !(white.isFinite && white > 0):
+            throw .invalidParameter(name: "whitePoint", value: "\(white)", allowed: "> 0")
+        case .exposureFusion(let stops?) where stops.isEmpty || !stops.allSatisfy({ $0.isFinite && abs($0) <= 16 }):
+            throw .invalidParameter(name: "stops", value: "\(stops)", allowed: "1 or more EV offsets in −16…16")
+        default: break
         }
     }
 

@@ -69,7 +69,7 @@ enum FrameWarper {
     }
 
     static func warp8(_ frame: PixelBuffer, _ t: AffineTransform, _ w: Int, _ h: Int, _ threads: Int) -> PixelBuffer {
-        var out = PixelBuffer(
+        let out = PixelBuffer(
             width: w, height: h, format: frame.format, colorSpace: frame.colorSpace, metadata: frame.metadata)
         let dst = out.unsafeSharedMutablePlane(0)
         let fw = frame.width, fh = frame.height
@@ -101,7 +101,7 @@ enum FrameWarper {
     static func warpFloat(_ frame: PixelBuffer, _ t: AffineTransform, _ w: Int, _ h: Int, _ threads: Int)
         -> PixelBuffer
     {
-        var out = PixelBuffer(
+        let out = PixelBuffer(
             width: w, height: h, format: .rgbaFloat, colorSpace: frame.colorSpace, metadata: frame.metadata)
         let dst = out.unsafeSharedMutablePlane(0)
         let fw = frame.width, fh = frame.height

@@ -113,31 +113,50 @@ public struct VideoStabilizer: Sendable {
             let noise = GreyNoise(scale: 0, offset: max(NoiseEstimate.variance(grey, channel: 0), 1e-8))
             previous = AlignmentReference(grey: grey, settings: aligner, noise: noise)
         }
+        return try plan(motions: motions, width: first.width, height: first.height)
+    }
+
+    /// Smooths a camera path given as frame-to-frame motions (measured by ``plan(_:)`` earlier, or known from
+    /// motion sensors) for frames of `width × height`.
+    ///
+    /// Use it to re-plan with other ``Settings/smoothing`` or ``Settings/crop`` without measuring again:
+    /// `stabilizer.plan(motions: first.frameMotions, width: w, height: h)`.
+    ///
+    /// - Parameter motions: For each frame after the first, the ``GlobalMotion`` from the previous frame (its
+    ///   transform maps the previous frame's coordinates to this frame's).
+    /// - Throws: ``FusionError`` for bad settings, frames smaller than 64 pixels or a non-invertible motion.
+    public func plan(motions: [GlobalMotion], width: Int, height: Int) throws(FusionError) -> Plan {
+        try settings.validate()
+        guard width >= 64, height >= 64 else { throw .imageTooSmall(width: width, height: height, minimum: 64) }
+        for (i, m) in motions.enumerated() where m.transform.inverted == nil {
+            throw .invalidParameter(name: "motions[\(i)]", value: "\(m.transform)", allowed: "an invertible transform")
+        }
+        let frameCount = motions.count + 1
         // Camera path: frame 0 → frame i.
         var path = [AffineTransform.identity]
         for m in motions { path.append(path[path.count - 1].concatenating(m.transform)) }
-        let centre = SIMD2(Double(first.width) / 2, Double(first.height) / 2)
+        let centre = SIMD2(Double(width) / 2, Double(height) / 2)
         let parameters = path.map { PathParameters($0, centre: centre) }
         let smooth = PathParameters.smoothed(parameters, sigma: settings.smoothing)
         // Corrections inside the crop.
-        let ow = max(1, Int((Double(first.width) * (1 - settings.crop)).rounded()))
-        let oh = max(1, Int((Double(first.height) * (1 - settings.crop)).rounded()))
+        let ow = max(1, Int((Double(width) * (1 - settings.crop)).rounded()))
+        let oh = max(1, Int((Double(height) * (1 - settings.crop)).rounded()))
         let crop = AffineTransform(
-            translationX: Double(first.width - ow) / 2, y: Double(first.height - oh) / 2)
+            translationX: Double(width - ow) / 2, y: Double(height - oh) / 2)
         var transforms: [AffineTransform] = []
         var kept: [Double] = []
-        for i in frames.indices {
+        for i in 0..<frameCount {
             func transform(_ alpha: Double) -> AffineTransform? {
                 let s = PathParameters.mix(parameters[i], smooth[i], alpha).transform(centre: centre)
                 guard let inverse = s.inverted else { return nil }
                 return crop.concatenating(inverse).concatenating(path[i])
             }
             var alpha = 1.0
-            if !Self.fits(transform(1), ow, oh, first.width, first.height) {
+            if !Self.fits(transform(1), ow, oh, width, height) {
                 var lo = 0.0, hi = 1.0
                 for _ in 0..<20 {
                     let mid = (lo + hi) / 2
-                    if Self.fits(transform(mid), ow, oh, first.width, first.height) { lo = mid } else { hi = mid }
+                    if Self.fits(transform(mid), ow, oh, width, height) { lo = mid } else { hi = mid }
                 }
                 alpha = lo
             }

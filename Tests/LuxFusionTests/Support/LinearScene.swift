@@ -11,6 +11,10 @@ struct LinearScene: Sendable {
     /// Planar linear RGB (sRGB primaries), 0…1 for the photo.
     var planes: [[Float]]
 
+    /// The test photograph at 1/4 size (1008 × 756) blurred by σ = 0.7 px, made once for every suite (`nil` without
+    /// djpeg or the photograph).
+    static let blurredPhoto: LinearScene? = try? LinearScene.photo(scale: 4).blurred(sigma: 0.7)
+
     /// The test photograph decoded by djpeg at `1/scale` size, linearised with the sRGB transfer function.
     static func photo(scale: Int) throws -> LinearScene {
         let path = TestData.root + "/livephoto/iphone6s_livephoto_train.jpg"
