@@ -1,0 +1,97 @@
+import Foundation
+import LuxCodecs
+import LuxColor
+import LuxPixels
+import LuxRender
+import Testing
+
+@testable import LuxRAW
+
+@Suite struct DeveloperBehaviour {
+    @Test("header-only, stripped and truncated raws throw a clear error instead of developing zeros",
+        arguments: [
+            "apple_iphone12pro_proraw_HEADERONLY.dng", "canon_350d_STRIPPED.cr2", "canon_350d_adobe_dng_STRIPPED.dng",
+            "fujifilm_s5pro_STRIPPED.raf", "leica_m10_TRUNCATED.dng", "nikon_d70_STRIPPED.nef",
+            "sony_zv-e10_TRUNCATED.arw",
+        ])
+    func metadataOnly(_ name: String) throws {
+        let url = URL(fileURLWithPath: TestFiles.raw + "/metadata-only/" + name)
+        #expect {
+            _ = try RAWDeveloper(url: url)
+        } throws: { error in
+            guard let e = error as? RAWError, case .decoding = e else { return false }
+            return !e.description.isEmpty
+        }
+    }
+
+    @Test("a JPEG is refused as not raw")
+    func notRaw() throws {
+        let jpeg = try JPEG.encode(PixelBuffer(width: 8, height: 8, format: .rgba8))
+        #expect(throws: RAWError.self) { _ = try RAWDeveloper(data: jpeg) }
+    }
+
+    @Test("parameters outside their documented ranges throw and name the parameter")
+    func ranges() throws {
+        var d = try RAWDeveloper(rawImage: SyntheticRaw.colorChecker(illuminant: WhitePoint.d65, asShotWhite: WhitePoint.d65))
+        d.exposure = 9
+        #expect(throws: RAWError.invalidParameter(name: "exposure", value: 9, allowed: -5...5)) { _ = try d.outputImage }
+        d.exposure = 0
+        d.boostAmount = -1
+        #expect(throws: RAWError.self) { _ = try d.outputImage }
+    }
+
+    @Test("defaults come from the file: noise reduction grows with the NoiseProfile, BaselineExposure is read")
+    func defaultsFromFile() throws {
+        var raw = SyntheticRaw.colorChecker(illuminant: WhitePoint.d65, asShotWhite: WhitePoint.d65)
+        raw.properties.noiseProfile = NoiseProfile(planes: [.init(scale: 2e-5, offset: 4.5e-7)])
+        raw.properties.baselineExposure = 0.35
+        let quiet = try RAWDeveloper(rawImage: raw)
+        raw.properties.noiseProfile = NoiseProfile(planes: [.init(scale: 2e-3, offset: 4.5e-5)])
+        let noisy = try RAWDeveloper(rawImage: raw)
+        #expect(quiet.baselineExposure == 0.35)
+        #expect(noisy.luminanceNoiseReductionAmount > quiet.luminanceNoiseReductionAmount)
+        #expect(noisy.colorNoiseReductionAmount > quiet.colorNoiseReductionAmount)
+    }
+
+    @Test("renders are bit-identical for any thread count and tile size")
+    func deterministic() throws {
+        var raw = SyntheticRaw.colorChecker(illuminant: WhitePoint.d65, asShotWhite: WhitePoint.d65)
+        raw.properties.noiseProfile = NoiseProfile(planes: [.init(scale: 2e-4, offset: 1e-6)])
+        var d = try RAWDeveloper(rawImage: raw)
+        d.sharpnessAmount = 1
+        d.contrastAmount = 0.3
+        d.vibranceAmount = 0.2
+        let image = try d.outputImage
+        let one = try RenderContext(options: RenderOptions(threadCount: 1, tileSize: 64)).createBuffer(image, format: .rgba16)
+        let many = try RenderContext(options: RenderOptions(threadCount: 2, tileSize: 512)).createBuffer(image, format: .rgba16)
+        #expect(one.components(as: UInt16.self) == many.components(as: UInt16.self))
+    }
+
+    @Test("orientation and draft mode give the documented output sizes", arguments: Orientation.allCases)
+    func geometry(_ orientation: Orientation) throws {
+        var d = try RAWDeveloper(rawImage: SyntheticRaw.colorChecker(illuminant: WhitePoint.d65, asShotWhite: WhitePoint.d65))
+        d.orientation = orientation
+        let image = try d.outputImage
+        let (w, h) = orientation.swapsDimensions ? (160.0, 240.0) : (240.0, 160.0)
+        #expect(image.extent == Rect(x: 0, y: 0, width: w, height: h))
+        d.isDraftModeEnabled = true
+        #expect(try d.outputImage.extent == Rect(x: 0, y: 0, width: w / 2, height: h / 2))
+        // The white patch (19, bottom left when upright) stays where the orientation puts it.
+        d.isDraftModeEnabled = false
+        d.boostAmount = 0
+        let out = try RenderContext().createBuffer(try d.outputImage, format: .rgbaFloat, colorSpace: .extendedLinearSRGB)
+        let corner: (Double, Double)
+        switch orientation {
+        case .up: corner = (20, 140)
+        case .upMirrored: corner = (220, 140)
+        case .down: corner = (220, 20)
+        case .downMirrored: corner = (20, 20)
+        case .leftMirrored: corner = (140, 20)
+        case .right: corner = (20, 20)
+        case .rightMirrored: corner = (20, 220)
+        case .left: corner = (140, 220)
+        }
+        let white = SyntheticRaw.mean(out, Rect(x: corner.0 - 4, y: corner.1 - 4, width: 8, height: 8))
+        #expect(white.min() > 0.3, "\(orientation): \(white)")
+    }
+}
