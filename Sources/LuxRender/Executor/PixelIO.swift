@@ -99,27 +99,21 @@ enum PixelIO {
     }
 
     @inline(never)
-    static func load8(_ s: UnsafePointer<UInt8>, _ n: Int, _ d: PlanarPixels, swap: Bool) {
+    static func load8(_ s: UnsafePointer<UInt8>, _ n: Int, _ d: PlanarPixels, swap: Bool) { loadCodes(s, n, d, swap: swap) }
+
+    @inline(never)
+    static func load16(_ s: UnsafePointer<UInt16>, _ n: Int, _ d: PlanarPixels) { loadCodes(s, n, d, swap: false) }
+
+    /// Integer RGBA codes (0…max) to planar values 0…1; `swap` exchanges red and blue (BGRA).
+    @inline(__always)
+    static func loadCodes<Code: FixedWidthInteger & UnsignedInteger>(
+        _ s: UnsafePointer<Code>, _ n: Int, _ d: PlanarPixels, swap: Bool
+    ) {
         let r = swap ? d.blue : d.red
         let g = d.green
         let b = swap ? d.red : d.blue
         let a = d.alpha
-        let k: Float = 1 / 255
-        for i in 0..<n {
-            r[i] = Float(s[4 * i]) * k
-            g[i] = Float(s[4 * i + 1]) * k
-            b[i] = Float(s[4 * i + 2]) * k
-            a[i] = Float(s[4 * i + 3]) * k
-        }
-    }
-
-    @inline(never)
-    static func load16(_ s: UnsafePointer<UInt16>, _ n: Int, _ d: PlanarPixels) {
-        let r = d.red
-        let g = d.green
-        let b = d.blue
-        let a = d.alpha
-        let k: Float = 1 / 65535
+        let k = 1 / Float(Code.max)
         for i in 0..<n {
             r[i] = Float(s[4 * i]) * k
             g[i] = Float(s[4 * i + 1]) * k
@@ -158,44 +152,38 @@ enum PixelIO {
         }
     }
 
-    /// round(clamp(v, 0, 1) · 255), NaN → 0, via the 1.5·2^23 trick (round half to even, no trapping).
+    /// round(clamp(v, 0, 1) · max), NaN → 0, via the 1.5·2^23 trick (round half to even, no trapping).
     @inline(__always)
-    static func code8(_ v: Float) -> UInt8 {
+    static func code<Code: FixedWidthInteger & UnsignedInteger>(_ v: Float, as: Code.Type) -> Code {
         let c = v > 0 ? (v < 1 ? v : 1) : 0
-        return UInt8(truncatingIfNeeded: (c * 255 + 12_582_912).bitPattern)
+        return Code(truncatingIfNeeded: (c * Float(Code.max) + 12_582_912).bitPattern)
     }
 
     @inline(__always)
-    static func code16(_ v: Float) -> UInt16 {
-        let c = v > 0 ? (v < 1 ? v : 1) : 0
-        return UInt16(truncatingIfNeeded: (c * 65535 + 12_582_912).bitPattern)
-    }
+    static func code8(_ v: Float) -> UInt8 { code(v, as: UInt8.self) }
 
     @inline(never)
     static func store8(_ s: PlanarPixels, _ n: Int, _ d: UnsafeMutablePointer<UInt8>, swap: Bool) {
+        storeCodes(s, n, d, swap: swap)
+    }
+
+    @inline(never)
+    static func store16(_ s: PlanarPixels, _ n: Int, _ d: UnsafeMutablePointer<UInt16>) { storeCodes(s, n, d, swap: false) }
+
+    /// Planar values to rounded, clipped integer RGBA codes; `swap` exchanges red and blue (BGRA).
+    @inline(__always)
+    static func storeCodes<Code: FixedWidthInteger & UnsignedInteger>(
+        _ s: PlanarPixels, _ n: Int, _ d: UnsafeMutablePointer<Code>, swap: Bool
+    ) {
         let r = swap ? s.blue : s.red
         let g = s.green
         let b = swap ? s.red : s.blue
         let a = s.alpha
         for i in 0..<n {
-            d[4 * i] = code8(r[i])
-            d[4 * i + 1] = code8(g[i])
-            d[4 * i + 2] = code8(b[i])
-            d[4 * i + 3] = code8(a[i])
-        }
-    }
-
-    @inline(never)
-    static func store16(_ s: PlanarPixels, _ n: Int, _ d: UnsafeMutablePointer<UInt16>) {
-        let r = s.red
-        let g = s.green
-        let b = s.blue
-        let a = s.alpha
-        for i in 0..<n {
-            d[4 * i] = code16(r[i])
-            d[4 * i + 1] = code16(g[i])
-            d[4 * i + 2] = code16(b[i])
-            d[4 * i + 3] = code16(a[i])
+            d[4 * i] = code(r[i], as: Code.self)
+            d[4 * i + 1] = code(g[i], as: Code.self)
+            d[4 * i + 2] = code(b[i], as: Code.self)
+            d[4 * i + 3] = code(a[i], as: Code.self)
         }
     }
 

@@ -23,7 +23,9 @@ protocol BenchSuite: SendableMetatype {
 }
 
 /// Every suite `lux bench` knows.
-let benchSuites: [any BenchSuite.Type] = [CodecsBenchSuite.self, RenderBench.self, RawBenchSuite.self]
+let benchSuites: [any BenchSuite.Type] = [
+    ColorBenchSuite.self, CodecsBenchSuite.self, RenderBench.self, RawBenchSuite.self,
+]
 
 /// Monotonic seconds, for the workers' inner timings.
 func monotonicSeconds() -> Double {
