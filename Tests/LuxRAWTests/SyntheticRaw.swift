@@ -44,6 +44,38 @@ enum SyntheticRaw {
         return RawImage(pixels: pixels, properties: props)
     }
 
+    /// A `w × h` raw of the synthetic camera whose linear camera RGB at photosite `(x, y)` is `value(x, y)`
+    /// (0…1 of the white level, clipped there), shot under D65 (AsShotNeutral = the camera's D65 response).
+    static func field(
+        width w: Int, height h: Int, pattern: CFAPattern = .rggb, value: (Int, Int) -> SIMD3<Double>
+    ) -> RawImage {
+        var pixels = PixelBuffer(width: w, height: h, format: .bayer14(pattern))
+        pixels.withUnsafeMutablePlane { plane in
+            for y in 0..<h {
+                let row = plane.row(y, as: UInt16.self)
+                for x in 0..<w {
+                    let c = pattern.channel(x: x, y: y).rawValue
+                    let v = black + min(max(value(x, y)[c], 0), 1) * (white - black)
+                    row[x] = UInt16(v.rounded())
+                }
+            }
+        }
+        var props = RawProperties(
+            width: w, height: h, cfa: pattern, bitsPerSample: 14, blackLevel: BlackLevel(black), whiteLevel: white)
+        props.color = ColorCalibration(
+            colorMatrix1: cameraMatrix, calibrationIlluminant1: .d65, asShotNeutral: d65Neutral.map { $0 })
+        props.make = "Lux"
+        props.model = "Synthetic"
+        props.uniqueCameraModel = "Lux Synthetic"
+        return RawImage(pixels: pixels, properties: props)
+    }
+
+    /// The synthetic camera's response to D65 white, largest component 1.
+    static var d65Neutral: [Double] {
+        let n = cameraMatrix * WhitePoint.d65.xyz()
+        return (0..<3).map { n[$0] / n.max() }
+    }
+
     /// The centre rectangle of patch `number` (1…24), `inset` pixels inside its edges.
     static func patchRect(_ number: Int, inset: Int = 12) -> Rect {
         let i = number - 1
