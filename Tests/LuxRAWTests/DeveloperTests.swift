@@ -8,20 +8,33 @@ import Testing
 @testable import LuxRAW
 
 @Suite struct DeveloperBehaviour {
-    @Test("header-only, stripped and truncated raws throw a clear error instead of developing zeros",
-        arguments: [
-            "apple_iphone12pro_proraw_HEADERONLY.dng", "canon_350d_STRIPPED.cr2", "canon_350d_adobe_dng_STRIPPED.dng",
-            "fujifilm_s5pro_STRIPPED.raf", "leica_m10_TRUNCATED.dng", "nikon_d70_STRIPPED.nef",
-            "sony_zv-e10_TRUNCATED.arw",
-        ])
+    /// The metadata-only files of the test data (ANCHORS-RAW.md: header-only, stripped or cut short; darktable
+    /// reports them as truncated) and the error each must give: `noPixelData` when the file is a DNG/TIFF
+    /// whose image data is missing, a decoding error naming the problem otherwise.
+    static let metadataOnlyFiles: [(String, String)] = [
+        ("apple_iphone12pro_proraw_HEADERONLY.dng", "noPixelData"), ("canon_350d_adobe_dng_STRIPPED.dng", "noPixelData"),
+        ("leica_m10_TRUNCATED.dng", "noPixelData"), ("canon_350d_STRIPPED.cr2", "compression"),
+        ("nikon_d70_STRIPPED.nef", "compression"), ("fujifilm_s5pro_STRIPPED.raf", "unknown file format"),
+        ("sony_zv-e10_TRUNCATED.arw", "ImageWidth"),
+    ]
+
+    @Test("header-only, stripped and truncated raws throw a clear typed error instead of developing zeros",
+        arguments: metadataOnlyFiles.map(\.0))
     func metadataOnly(_ name: String) throws {
+        let expected = try #require(Self.metadataOnlyFiles.first { $0.0 == name }?.1)
         let url = URL(fileURLWithPath: TestFiles.raw + "/metadata-only/" + name)
-        #expect {
-            _ = try RAWDeveloper(url: url)
-        } throws: { error in
-            guard let e = error as? RAWError, case .decoding = e else { return false }
-            return !e.description.isEmpty
+        let error = #expect(throws: RAWError.self) { _ = try RAWDeveloper(url: url) }
+        switch error {
+        case .noPixelData(let why)?:
+            #expect(expected == "noPixelData" && (why.contains("beyond the end") || why.contains("stripped")), "\(why)")
+        case .decoding(let e)?:
+            #expect(expected != "noPixelData" && e.description.contains(expected), "\(e)")
+        default:
+            Issue.record("\(name): \(String(describing: error))")
         }
+        // The in-memory path says the same.
+        let bytes = [UInt8](try TestFiles.data(url.path))
+        if let error { #expect(throws: error) { _ = try RAWDeveloper(data: bytes) } }
     }
 
     @Test("a JPEG is refused as not raw")

@@ -5,12 +5,11 @@ import LuxCodecs
 extension RAWDeveloper {
     /// Reads (memory-maps) and prepares a DNG or TIFF/EP raw file.
     ///
-    /// - Throws: ``RAWError/decoding(_:)`` for unreadable, truncated or header-only files (which never develop
-    ///   to an image of zeros), ``RAWError/notRaw(_:)`` for other image formats, and the errors of
-    ///   ``init(rawImage:)``.
+    /// - Throws: ``RAWError/noPixelData(_:)`` for header-only, stripped or truncated files (which never develop
+    ///   to an image of zeros), ``RAWError/decoding(_:)`` for other unreadable files, ``RAWError/notRaw(_:)``
+    ///   for other image formats, and the errors of ``init(rawImage:)``.
     public init(url: URL) throws(RAWError) {
-        let file: ImageFile
-        do { file = try ImageFile.read(url: url) } catch { throw .decoding(error) }
+        let file = try Self.decode { () throws(CodecError) in try ImageFile.read(url: url) }
         try self.init(file: file, name: url.lastPathComponent)
     }
 }

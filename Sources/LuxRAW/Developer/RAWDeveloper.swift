@@ -131,12 +131,22 @@ public struct RAWDeveloper: Sendable {
 
     /// Decodes and prepares a DNG (or TIFF/EP raw) held in memory.
     ///
-    /// - Throws: ``RAWError/decoding(_:)`` for unreadable or truncated files, ``RAWError/notRaw(_:)`` for
-    ///   JPEG/PNG/TIFF images, and the errors of ``init(rawImage:)``.
+    /// - Throws: ``RAWError/noPixelData(_:)`` for header-only, stripped or truncated files,
+    ///   ``RAWError/decoding(_:)`` for other unreadable data, ``RAWError/notRaw(_:)`` for JPEG/PNG/TIFF
+    ///   images, and the errors of ``init(rawImage:)``.
     public init(data: [UInt8]) throws(RAWError) {
-        let file: ImageFile
-        do { file = try ImageFile.read(data: data) } catch { throw .decoding(error) }
+        let file = try Self.decode { () throws(CodecError) in try ImageFile.read(data: data) }
         try self.init(file: file, name: "the data")
+    }
+
+    /// Runs a codec read, turning "the file has no sensor data" into ``RAWError/noPixelData(_:)``.
+    static func decode(_ read: () throws(CodecError) -> ImageFile) throws(RAWError) -> ImageFile {
+        do {
+            return try read()
+        } catch {
+            if case .missingPixelData = error { throw .noPixelData(error.description) }
+            throw .decoding(error)
+        }
     }
 
     init(file: ImageFile, name: String) throws(RAWError) {
