@@ -12,44 +12,50 @@ enum BilinearDemosaic {
     /// Demosaics the whole plane into `out` (planes of `cfa.width × cfa.height`).
     @inline(never)
     static func run(_ cfa: CFAPlane, into out: RGBPlanes) {
+        for y in 0..<cfa.height { row(cfa, into: out, y: y, from: 0, to: cfa.width) }
+    }
+
+    /// Demosaics columns `x0..<x1` of row `y` (edge pixels through the reflecting path).
+    static func row(_ cfa: CFAPlane, into out: RGBPlanes, y: Int, from x0: Int, to x1: Int) {
         let w = cfa.width
         let h = cfa.height
-        let gp = cfa.greenParity
-        let redRow = cfa.redRow
-        let os = out.rowStride
-        let s = cfa.rowStride
-        for y in 0..<h {
-            let interiorRow = y > 0 && y < h - 1
-            let p = cfa.row(y)
-            let isRedRow = (y & 1) == redRow
+        guard y > 0, y < h - 1, w > 2 else {
+            for x in x0..<x1 { borderPixel(cfa, out, x: x, y: y) }
+            return
+        }
+        if x0 == 0 { borderPixel(cfa, out, x: 0, y: y) }
+        let lo = max(x0, 1)
+        let hi = min(x1, w - 1)
+        if lo < hi {
+            let isRedRow = (y & 1) == cfa.redRow
             // In a red row the non-green sites are red; in a blue row, blue.
-            let own = isRedRow ? out.red : out.blue
-            let other = isRedRow ? out.blue : out.red
-            let r0 = own + y * os
-            let r1 = other + y * os
-            let g = out.green + y * os
-            if interiorRow && w > 2 {
-                // Interior columns.
-                var x = 1
-                while x < w - 1 {
-                    let v = p[x]
-                    if (x + y) & 1 == gp {
-                        // Green site: the row's colour left/right, the other colour above/below.
-                        g[x] = v
-                        r0[x] = 0.5 * (p[x - 1] + p[x + 1])
-                        r1[x] = 0.5 * (p[x - s] + p[x + s])
-                    } else {
-                        r0[x] = v
-                        g[x] = 0.25 * (p[x - 1] + p[x + 1] + p[x - s] + p[x + s])
-                        r1[x] = 0.25 * (p[x - s - 1] + p[x - s + 1] + p[x + s - 1] + p[x + s + 1])
-                    }
-                    x += 1
-                }
-                borderPixel(cfa, out, x: 0, y: y)
-                borderPixel(cfa, out, x: w - 1, y: y)
-            } else {
-                for x in 0..<w { borderPixel(cfa, out, x: x, y: y) }
-            }
+            let os = out.rowStride
+            interior(
+                cfa.row(y), cfa.rowStride, own: (isRedRow ? out.red : out.blue) + y * os,
+                other: (isRedRow ? out.blue : out.red) + y * os, green: out.green + y * os, from: lo, to: hi,
+                greenColumn: (cfa.greenParity ^ y) & 1)
+        }
+        if x1 == w { borderPixel(cfa, out, x: w - 1, y: y) }
+    }
+
+    /// Columns `x0..<x1` of an interior row (every neighbour exists).
+    @inline(never)
+    static func interior(
+        _ p: UnsafePointer<Float>, _ s: Int, own r0: UnsafeMutablePointer<Float>, other r1: UnsafeMutablePointer<Float>,
+        green g: UnsafeMutablePointer<Float>, from x0: Int, to x1: Int, greenColumn: Int
+    ) {
+        let (n, so) = (p - s, p + s)
+        for x in x0..<x1 {
+            let v = p[x]
+            let horizontal = 0.5 * (p[x &- 1] + p[x &+ 1])
+            let vertical = 0.5 * (n[x] + so[x])
+            let diagonal = 0.25 * (n[x &- 1] + n[x &+ 1] + so[x &- 1] + so[x &+ 1])
+            // Green site: the row's colour left/right, the other colour above/below; otherwise the site's own
+            // colour, green from the four neighbours and the other colour from the diagonals.
+            let isGreen = (x & 1) == greenColumn
+            g[x] = isGreen ? v : 0.5 * (horizontal + vertical)
+            r0[x] = isGreen ? horizontal : v
+            r1[x] = isGreen ? vertical : diagonal
         }
     }
 

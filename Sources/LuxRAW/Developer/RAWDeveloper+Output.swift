@@ -1,4 +1,4 @@
-public import LuxCodecs
+import LuxCodecs
 import LuxColor
 public import LuxPixels
 public import LuxRender

@@ -1,7 +1,7 @@
 public import LuxCodecs
 public import LuxColor
 public import LuxPixels
-public import LuxRender
+import LuxRender
 
 /// Develops a raw image into a lazy, scene-referred ``Image``: the CIRAWFilter role.
 ///

@@ -51,40 +51,58 @@ public struct Sharpening: Hashable, Sendable {
                 for i in 0..<w { l[i] = kr * s[4 * i] + kg * s[4 * i + 1] + kb * s[4 * i + 2] }
             }
             taps.withUnsafeBufferPointer { t in
+                // Horizontal pass over all rows of the output's columns, then per output row the vertical
+                // pass and the mask; tap loops are outside the pixel loops so those vectorise.
                 for j in 0..<h {
                     let l = luma + j * w + ox
-                    let o = horizontal + j * ow
-                    for i in 0..<ow {
-                        var acc = t[0] * l[i]
-                        for k in 1...r { acc += t[k] * (l[i - k] + l[i + k]) }
-                        o[i] = acc
-                    }
+                    Self.blurRow(l, step: 1, taps: t, radius: r, count: ow, into: horizontal + j * ow)
                 }
                 for j in 0..<oh {
-                    let c = horizontal + (j + oy) * ow
-                    for i in 0..<ow {
-                        var acc = t[0] * c[i]
-                        for k in 1...r { acc += t[k] * (c[i - k * ow] + c[i + k * ow]) }
-                        blurred[i] = acc
-                    }
-                    let s = input.row(j + oy, as: Float.self) + 4 * ox
-                    let l = luma + (j + oy) * w + ox
-                    let dst = output.row(j, as: Float.self)
-                    for i in 0..<ow {
-                        let y = l[i]
-                        let detail = y - blurred[i]
-                        let shrunk = detail - min(max(detail, -threshold), threshold)
-                        let y2 = max(y + amount * shrunk, 0)
-                        let f = y > 1e-4 ? y2 / y : 1
-                        let add = y > 1e-4 ? 0 : y2 - y
-                        dst[4 * i] = s[4 * i] * f + add
-                        dst[4 * i + 1] = s[4 * i + 1] * f + add
-                        dst[4 * i + 2] = s[4 * i + 2] * f + add
-                        dst[4 * i + 3] = 1
-                    }
+                    Self.blurRow(horizontal + (j + oy) * ow, step: ow, taps: t, radius: r, count: ow, into: blurred)
+                    Self.mask(
+                        input.row(j + oy, as: Float.self) + 4 * ox, luma: luma + (j + oy) * w + ox, blurred: blurred,
+                        amount: amount, threshold: threshold, count: ow, into: output.row(j, as: Float.self))
                 }
             }
         }
         return processor.apply(to: [image.clampedToExtent()], extent: image.extent).settingAlphaOne()
+    }
+
+    /// `o[i] = Σₖ t[|k|] · c[i + k·step]` for `|k| ≤ radius`.
+    @inline(never)
+    static func blurRow(
+        _ c: UnsafePointer<Float>, step: Int, taps t: UnsafeBufferPointer<Float>, radius r: Int, count n: Int,
+        into o: UnsafeMutablePointer<Float>
+    ) {
+        let t0 = t[0]
+        for i in 0..<n { o[i] = t0 * c[i] }
+        for k in stride(from: 1, through: r, by: 1) {
+            let tk = t[k]
+            let a = c - k * step
+            let b = c + k * step
+            for i in 0..<n { o[i] += tk * (a[i] + b[i]) }
+        }
+    }
+
+    /// The unsharp mask on one row: the luminance detail shrunk by the threshold, scaled by `amount`, applied
+    /// as a ratio to RGB (alpha 1).
+    @inline(never)
+    static func mask(
+        _ s: UnsafePointer<Float>, luma l: UnsafePointer<Float>, blurred: UnsafePointer<Float>, amount: Float,
+        threshold: Float, count n: Int, into dst: UnsafeMutablePointer<Float>
+    ) {
+        for i in 0..<n {
+            let y = l[i]
+            let detail = y - blurred[i]
+            let shrunk = detail - min(max(detail, -threshold), threshold)
+            let y2 = max(y + amount * shrunk, 0)
+            let dark = y <= 1e-4
+            let f = dark ? 1 : y2 / y
+            let add = dark ? y2 - y : 0
+            dst[4 * i] = s[4 * i] * f + add
+            dst[4 * i + 1] = s[4 * i + 1] * f + add
+            dst[4 * i + 2] = s[4 * i + 2] * f + add
+            dst[4 * i + 3] = 1
+        }
     }
 }
