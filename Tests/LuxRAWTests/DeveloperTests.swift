@@ -53,6 +53,27 @@ import Testing
         #expect(throws: RAWError.self) { _ = try d.outputImage }
     }
 
+    @Test("adjustments round-trip through JSON and re-applied render the same pixels; NaN is rejected")
+    func adjustments() throws {
+        let raw = SyntheticRaw.colorChecker(illuminant: WhitePoint.d65, asShotWhite: WhitePoint.d65)
+        var d = try RAWDeveloper(rawImage: raw)
+        d.exposure = 0.4
+        d.neutralTemperature = 5500
+        d.vibranceAmount = 0.3
+        d.orientation = .right
+        let json = try JSONEncoder().encode(d.adjustments)
+        var again = try RAWDeveloper(rawImage: raw)
+        #expect(again.adjustments != d.adjustments)
+        again.adjustments = try JSONDecoder().decode(RAWDeveloper.Adjustments.self, from: json)
+        #expect(again.adjustments == d.adjustments)
+        let context = RenderContext()
+        let a = try context.createBuffer(try d.outputImage, format: .rgba16).components(as: UInt16.self)
+        let b = try context.createBuffer(try again.outputImage, format: .rgba16).components(as: UInt16.self)
+        #expect(a == b)
+        again.contrastAmount = .nan
+        #expect(throws: RAWError.self) { try again.validate() }
+    }
+
     @Test("defaults come from the file: noise reduction grows with the NoiseProfile, BaselineExposure is read")
     func defaultsFromFile() throws {
         var raw = SyntheticRaw.colorChecker(illuminant: WhitePoint.d65, asShotWhite: WhitePoint.d65)

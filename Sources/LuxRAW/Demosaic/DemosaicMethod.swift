@@ -17,5 +17,6 @@ public enum DemosaicMethod: String, Hashable, Sendable, Codable, CaseIterable, C
         }
     }
 
+    /// The method's name (`rcd`, `bilinear`), as the CLI's `--method` takes it.
     public var description: String { rawValue }
 }

@@ -14,13 +14,13 @@ extension RAWDeveloper {
             return SIMD3(1, 1, 1)
         }
         var r = inverse.apply(to: rect).offsetBy(dx: crop.minX, dy: crop.minY)
-        if isDraftModeEnabled { r = Rect(minX: 2 * r.minX, minY: 2 * r.minY, maxX: 2 * r.maxX, maxY: 2 * r.maxY) }
+        if adjustments.isDraftModeEnabled { r = Rect(minX: 2 * r.minX, minY: 2 * r.minY, maxX: 2 * r.maxX, maxY: 2 * r.maxY) }
         let area = Rect(width: rawImage.properties.activeArea.width, height: rawImage.properties.activeArea.height)
         r = r.intersection(area).integral.intersection(area)
         guard r.width >= 2, r.height >= 2 else {
             throw .invalidParameter(name: "neutral sample rectangle width", value: rect.width, allowed: 1...1e9)
         }
-        let sensor = try SensorLinearization(rawImage, appliesLensShading: isLensCorrectionEnabled)
+        let sensor = try SensorLinearization(rawImage, appliesLensShading: adjustments.isLensCorrectionEnabled)
         let x0 = Int(r.minX) & ~1
         let y0 = Int(r.minY) & ~1
         let w = (Int(r.maxX) - x0) & ~1
@@ -41,7 +41,7 @@ extension RAWDeveloper {
         return sums / counts
     }
 
-    /// Sets ``neutralTemperature`` and ``neutralTint`` so that the mean of `rect` (output coordinates, e.g. a
+    /// Sets ``Adjustments/neutralTemperature`` and ``Adjustments/neutralTint`` so that the mean of `rect` (output coordinates, e.g. a
     /// grey card) renders neutral: the rectangle's camera RGB becomes the white-balance neutral.
     ///
     /// - Throws: ``RAWError/color(_:)`` when the sample is not a plausible white (a non-positive channel), and
@@ -54,7 +54,7 @@ extension RAWDeveloper {
         let white: Chromaticity
         do { white = try calibration.chromaticity(forNeutral: rgb / rgb.max()) } catch { throw .color(error) }
         let tt = TemperatureAndTint(chromaticity: white)
-        neutralTemperature = tt.temperature
-        neutralTint = tt.tint
+        adjustments.neutralTemperature = tt.temperature
+        adjustments.neutralTint = tt.tint
     }
 }

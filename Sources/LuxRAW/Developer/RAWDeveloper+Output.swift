@@ -6,20 +6,7 @@ import RealModule
 
 extension RAWDeveloper {
     /// Throws for the first parameter outside its documented range.
-    public func validate() throws(RAWError) {
-        let checks: [(String, Double, ClosedRange<Double>)] = [
-            ("exposure", exposure, -5...5), ("baselineExposure", baselineExposure, -10...10),
-            ("neutralTemperature", neutralTemperature, 2000...50000), ("neutralTint", neutralTint, -150...150),
-            ("luminanceNoiseReductionAmount", luminanceNoiseReductionAmount, 0...1),
-            ("colorNoiseReductionAmount", colorNoiseReductionAmount, 0...1), ("sharpnessAmount", sharpnessAmount, 0...2),
-            ("sharpnessRadius", sharpnessRadius, 0.3...5), ("contrastAmount", contrastAmount, -1...1),
-            ("saturationAmount", saturationAmount, -1...1), ("vibranceAmount", vibranceAmount, -1...1),
-            ("boostAmount", boostAmount, 0...1),
-        ]
-        for (name, v, range) in checks {
-            guard v.isFinite, range.contains(v) else { throw .invalidParameter(name: name, value: v, allowed: range) }
-        }
-    }
+    public func validate() throws(RAWError) { try adjustments.validate() }
 
     /// The developed image: oriented, cropped to the DefaultCrop, with its extent's origin at (0, 0), in the
     /// render's working space (converted from the pipeline's linear Rec. 2020; extended range, not clipped).
@@ -35,25 +22,25 @@ extension RAWDeveloper {
             let gains = 1 / neutral
             let g = gains / gains.min()
             let wb = SIMD3<Float>(Float(g.x), Float(g.y), Float(g.z))
-            let sensor = try SensorLinearization(rawImage, appliesLensShading: isLensCorrectionEnabled)
-            var image = DemosaicStage(method: demosaicMethod, isHalfSize: isDraftModeEnabled).image(from: sensor, gains: wb)
-            if isLensCorrectionEnabled, let warp = LensCorrection.warp(in: rawImage.properties) {
+            let sensor = try SensorLinearization(rawImage, appliesLensShading: adjustments.isLensCorrectionEnabled)
+            var image = DemosaicStage(method: adjustments.demosaicMethod, isHalfSize: adjustments.isDraftModeEnabled).image(from: sensor, gains: wb)
+            if adjustments.isLensCorrectionEnabled, let warp = LensCorrection.warp(in: rawImage.properties) {
                 image = LensCorrection(warp: warp).apply(to: image)
             }
             image = NoiseReduction(
-                luminanceAmount: Float(luminanceNoiseReductionAmount), colorAmount: Float(colorNoiseReductionAmount),
+                luminanceAmount: Float(adjustments.luminanceNoiseReductionAmount), colorAmount: Float(adjustments.colorNoiseReductionAmount),
                 noiseModel: SIMD2(Float(noiseModel.x), Float(noiseModel.y)), gains: wb
             ).apply(to: image)
-            if isHighlightRecoveryEnabled { image = HighlightRecovery().apply(to: image) }
+            if adjustments.isHighlightRecoveryEnabled { image = HighlightRecovery().apply(to: image) }
             let color = try CameraColorTransform(calibration: calibration, neutral: neutral)
-            image = color.apply(to: image, gain: Double.exp2(exposure + baselineExposure))
-            let adjustments = ColorAdjustments(
-                saturation: Float(saturationAmount), vibrance: Float(vibranceAmount), contrast: Float(contrastAmount))
-            image = adjustments.applyingChroma(to: image)
-            image = ToneCurve(boost: Float(boostAmount)).apply(to: image)
-            image = adjustments.applyingContrast(to: image)
-            let sharpenRadius = isDraftModeEnabled ? sharpnessRadius / 2 : sharpnessRadius
-            image = Sharpening(amount: Float(sharpnessAmount), radius: Float(max(sharpenRadius, 0.3))).apply(to: image)
+            image = color.apply(to: image, gain: Double.exp2(adjustments.exposure + adjustments.baselineExposure))
+            let look = ColorAdjustments(
+                saturation: Float(adjustments.saturationAmount), vibrance: Float(adjustments.vibranceAmount), contrast: Float(adjustments.contrastAmount))
+            image = look.applyingChroma(to: image)
+            image = ToneCurve(boost: Float(adjustments.boostAmount)).apply(to: image)
+            image = look.applyingContrast(to: image)
+            let sharpenRadius = adjustments.isDraftModeEnabled ? adjustments.sharpnessRadius / 2 : adjustments.sharpnessRadius
+            image = Sharpening(amount: Float(adjustments.sharpnessAmount), radius: Float(max(sharpenRadius, 0.3))).apply(to: image)
             image = geometry(image)
             return image.matchedToWorkingSpace(from: CameraColorTransform.workingSpace)
         }
@@ -64,12 +51,12 @@ extension RAWDeveloper {
     public var cropRectangle: Rect {
         let area = rawImage.properties.activeArea
         var rect = Rect(width: area.width, height: area.height)
-        if appliesDefaultCrop, let c = rawImage.properties.defaultCrop, c.width >= 1, c.height >= 1 {
+        if adjustments.appliesDefaultCrop, let c = rawImage.properties.defaultCrop, c.width >= 1, c.height >= 1 {
             let crop = Rect(x: c.x.rounded(), y: c.y.rounded(), width: c.width.rounded(), height: c.height.rounded())
             let clipped = crop.intersection(rect)
             if !clipped.isEmpty { rect = clipped }
         }
-        if isDraftModeEnabled {
+        if adjustments.isDraftModeEnabled {
             rect = Rect(
                 minX: (rect.minX / 2).rounded(.up), minY: (rect.minY / 2).rounded(.up), maxX: (rect.maxX / 2).rounded(.down),
                 maxY: (rect.maxY / 2).rounded(.down))
@@ -78,9 +65,9 @@ extension RAWDeveloper {
     }
 
     /// The transform from demosaiced-image coordinates (after the crop moved to the origin) to output
-    /// coordinates, for ``orientation``.
+    /// coordinates, for ``Adjustments/orientation``.
     func orientationTransform(width w: Double, height h: Double) -> AffineTransform {
-        switch orientation {
+        switch adjustments.orientation {
         case .up: .identity
         case .upMirrored: AffineTransform(a: -1, b: 0, c: 0, d: 1, tx: w, ty: 0)
         case .down: AffineTransform(a: -1, b: 0, c: 0, d: -1, tx: w, ty: h)
@@ -96,7 +83,7 @@ extension RAWDeveloper {
         let crop = cropRectangle
         var out = image.cropped(to: crop)
         if crop.minX != 0 || crop.minY != 0 { out = out.translatedBy(x: -crop.minX, y: -crop.minY) }
-        if orientation != .up {
+        if adjustments.orientation != .up {
             out = out.transformed(by: orientationTransform(width: crop.width, height: crop.height), sampling: .nearest)
         }
         return out
@@ -105,6 +92,6 @@ extension RAWDeveloper {
     /// The size of ``outputImage`` in pixels.
     public var outputSize: Size {
         let c = cropRectangle
-        return orientation.swapsDimensions ? Size(width: c.height, height: c.width) : Size(width: c.width, height: c.height)
+        return adjustments.orientation.swapsDimensions ? Size(width: c.height, height: c.width) : Size(width: c.width, height: c.height)
     }
 }

@@ -15,15 +15,16 @@ import LuxRender
 /// var developer = try RAWDeveloper(url: dngURL)
 /// developer.exposure = 0.5                                   // EV, on top of the file's BaselineExposure
 /// developer.luminanceNoiseReductionAmount += 0.1              // default read from the NoiseProfile
-/// let image = try developer.outputImage                        // linear Rec. 2020 working data, oriented, cropped
+/// let image = try developer.outputImage                        // oriented and cropped, nothing computed yet
 /// let photo = try RenderContext().createBuffer(image, format: .rgba8, colorSpace: .displayP3)
 /// ```
 ///
 /// The pipeline (``Version/v1``): sensor linearisation (LinearizationTable, per-cell black with row/column
-/// deltas, white level, OpcodeList2 gain maps and vignetting) and white balance → demosaic (``demosaicMethod``)
-/// → lens distortion and lateral CA (WarpRectilinear) → noise reduction → highlight recovery → camera RGB
+/// deltas, white level, OpcodeList2 gain maps and vignetting) and white balance → demosaic
+/// (``Adjustments/demosaicMethod``) → lens distortion and lateral CA (WarpRectilinear) → noise reduction → highlight recovery → camera RGB
 /// to linear Rec. 2020 by the DNG colour model with the exposure → saturation/vibrance → tone curve
-/// (``boostAmount``) → contrast → luminance sharpening → DefaultCrop and Orientation.
+/// (``Adjustments/boostAmount``) → contrast → luminance sharpening → DefaultCrop and Orientation.
+@dynamicMemberLookup
 public struct RAWDeveloper: Sendable {
     /// Pins the processing pipeline: an edit saved with a version renders the same forever.
     public enum Version: Int, Hashable, Sendable, Codable, CaseIterable, CustomStringConvertible {
@@ -33,6 +34,7 @@ public struct RAWDeveloper: Sendable {
         /// The newest version (what new developers use).
         public static let latest = Version.v1
 
+        /// "v1", "v2" …
         public var description: String { "v\(rawValue)" }
     }
 
@@ -52,45 +54,16 @@ public struct RAWDeveloper: Sendable {
 
     // MARK: Parameters
 
-    /// The pipeline version (default ``Version/latest``).
-    public var version: Version = .latest
-    /// Exposure adjustment in EV, −5…5 (default 0), applied on top of ``baselineExposure``.
-    public var exposure: Double = 0
-    /// The file's BaselineExposure in EV (default: read from the file, 0 without the tag), −10…10.
-    public var baselineExposure: Double
-    /// The white's correlated colour temperature in kelvin, 2000…50000. Default: the as-shot white's.
-    public var neutralTemperature: Double
-    /// The white's tint (3000·Duv, positive green), −150…150. Default: the as-shot white's.
-    public var neutralTint: Double
-    /// Luminance noise reduction, 0…1. Default from the noise model (``NoiseReduction/defaultAmounts(noiseModel:)``).
-    public var luminanceNoiseReductionAmount: Double
-    /// Colour noise reduction, 0…1. Default from the noise model.
-    public var colorNoiseReductionAmount: Double
-    /// Luminance sharpening (unsharp-mask amount), 0…2. Default 0.5 × BaselineSharpness (1 without the tag).
-    public var sharpnessAmount: Double
-    /// Sharpening radius (Gaussian σ in pixels), 0.3…5, default 1.
-    public var sharpnessRadius: Double = 1
-    /// Contrast, −1…1, default 0.
-    public var contrastAmount: Double = 0
-    /// Saturation, −1…1, default 0 (−1 is monochrome).
-    public var saturationAmount: Double = 0
-    /// Vibrance (saturation weighted towards dull colours), −1…1, default 0.
-    public var vibranceAmount: Double = 0
-    /// How much of the default tone curve to apply, 0…1, default 1 (0 leaves the output scene-referred).
-    public var boostAmount: Double = 1
-    /// Whether clipped highlights are reconstructed (default `true`).
-    public var isHighlightRecoveryEnabled = true
-    /// Whether the file's lens corrections (WarpRectilinear, FixVignetteRadial, GainMap) are applied
-    /// (default `true`).
-    public var isLensCorrectionEnabled = true
-    /// The demosaicing method (default ``DemosaicMethod/rcd``).
-    public var demosaicMethod: DemosaicMethod = .rcd
-    /// Develops a half-size draft (one pixel per 2×2 quad, no interpolation): 4× fewer pixels, for previews.
-    public var isDraftModeEnabled = false
-    /// The orientation applied to the output (default: the file's).
-    public var orientation: Orientation
-    /// Whether the output is cropped to the file's DefaultCrop (default `true`).
-    public var appliesDefaultCrop = true
+    /// Every parameter (exposure, white balance, noise reduction, look, geometry) with its documented range;
+    /// each is also readable and writable directly on the developer (`developer.exposure = 0.3`). Defaults are
+    /// read from the file when the developer is created.
+    public var adjustments: Adjustments
+
+    /// Reads and writes one of the ``adjustments`` directly.
+    public subscript<T>(dynamicMember keyPath: WritableKeyPath<Adjustments, T>) -> T {
+        get { adjustments[keyPath: keyPath] }
+        set { adjustments[keyPath: keyPath] = newValue }
+    }
 
     // MARK: Creating
 
@@ -113,15 +86,13 @@ public struct RAWDeveloper: Sendable {
         asShotNeutral = neutral / neutral.max()
         let white = (try? calibration.chromaticity(forNeutral: asShotNeutral)) ?? WhitePoint.d50
         fileWhite = TemperatureAndTint(chromaticity: white)
-        neutralTemperature = fileWhite.temperature
-        neutralTint = fileWhite.tint
-        baselineExposure = p.baselineExposure ?? 0
-        orientation = p.orientation
         noiseModel = Self.noiseModel(p)
         let nr = NoiseReduction.defaultAmounts(noiseModel: noiseModel)
-        luminanceNoiseReductionAmount = nr.luminance
-        colorNoiseReductionAmount = nr.color
-        sharpnessAmount = min(max(0.5 * (p.baselineSharpness ?? 1), 0), 2)
+        adjustments = Adjustments(
+            baselineExposure: p.baselineExposure ?? 0, neutralTemperature: fileWhite.temperature,
+            neutralTint: fileWhite.tint, luminanceNoiseReductionAmount: nr.luminance,
+            colorNoiseReductionAmount: nr.color, sharpnessAmount: min(max(0.5 * (p.baselineSharpness ?? 1), 0), 2),
+            orientation: p.orientation)
     }
 
     /// Prepares a Bayer buffer (`.bayer14`/`.bayer16`) described by `properties`.
@@ -176,14 +147,15 @@ public struct RAWDeveloper: Sendable {
     /// The description read from the file.
     public var properties: RawProperties { rawImage.properties }
 
-    /// The temperature and tint of the as-shot white (what ``neutralTemperature`` and ``neutralTint`` start at).
+    /// The temperature and tint of the as-shot white (what ``Adjustments/neutralTemperature`` and ``Adjustments/neutralTint`` start at).
     public var asShotWhite: TemperatureAndTint { fileWhite }
 
-    /// The camera neutral for the current ``neutralTemperature``/``neutralTint`` (the file's AsShotNeutral
+    /// The camera neutral for the current ``Adjustments/neutralTemperature``/``Adjustments/neutralTint`` (the file's AsShotNeutral
     /// exactly while they are unchanged).
     public func neutral() throws(RAWError) -> SIMD3<Double> {
-        if neutralTemperature == fileWhite.temperature && neutralTint == fileWhite.tint { return asShotNeutral }
-        let white = TemperatureAndTint(temperature: neutralTemperature, tint: neutralTint).chromaticity
+        let a = adjustments
+        if a.neutralTemperature == fileWhite.temperature && a.neutralTint == fileWhite.tint { return asShotNeutral }
+        let white = TemperatureAndTint(temperature: a.neutralTemperature, tint: a.neutralTint).chromaticity
         do { return try calibration.neutral(for: white) } catch { throw .color(error) }
     }
 

@@ -18,6 +18,7 @@ public enum RAWError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A colour computation failed (singular matrix, impossible white).
     case color(ColorError)
 
+    /// What went wrong, in a sentence that names the parameter or the file structure.
     public var description: String {
         switch self {
         case .decoding(let e): "cannot decode the raw file: \(e)"
