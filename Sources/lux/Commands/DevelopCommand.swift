@@ -13,7 +13,8 @@ struct DevelopCommand: ParsableCommand {
             sharpening, default crop and orientation). Parameters left out keep the defaults read from the file \
             (white balance from AsShotNeutral, noise reduction from the NoiseProfile, BaselineExposure …). \
             JPEG and PNG are rendered and encoded a strip at a time, so very large raws develop in bounded \
-            memory. The output carries an ICC profile for --colorspace and the raw's Exif.
+            memory (JPEGs above 24 megapixels use standard Huffman tables, as optimised ones need a second \
+            pass over the whole image). The output carries an ICC profile for --colorspace and the raw's Exif.
 
             Examples:
               lux develop IMG_0001.dng -o IMG_0001.jpg
@@ -175,8 +176,11 @@ struct DevelopCommand: ParsableCommand {
         metadata.exif.pixelXDimension = Int(image.extent.width)
         metadata.exif.pixelYDimension = Int(image.extent.height)
         metadata.exif.software = "Lux (LuxRAW \(developer.version))"
-        let options = EncodingOptions(quality: Double(quality) / 100, alpha: .discard, threads: threads)
+        var options = EncodingOptions(quality: Double(quality) / 100, alpha: .discard, threads: threads)
         let bounds = image.extent
+        // Optimised Huffman tables make libjpeg keep every DCT coefficient of the image (about 3 bytes per
+        // pixel) for a second pass; above 24 megapixels the JPEG is written in one pass instead.
+        options.optimizesHuffmanTables = bounds.width * bounds.height <= 24_000_000
         let samples: PixelFormat
         switch (fileFormat, depth) {
         case (.jpeg, _): samples = .rgba8
