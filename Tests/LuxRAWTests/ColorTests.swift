@@ -53,6 +53,39 @@ import Testing
         #expect(deltas.reduce(0, +) / 24 < 2 && deltas.max()! < 5, "\(pattern): \(deltas)")
     }
 
+    @Test("two calibrations are interpolated by the scene's temperature: a tungsten scene uses the tungsten matrix")
+    func dualIlluminant() throws {
+        // A camera whose XYZ → camera relation differs under tungsten (CM1, illuminant A) and daylight (CM2, D65).
+        let daylight = SyntheticRaw.cameraMatrix
+        let tungsten = daylight * Matrix3x3([1.12, -0.1, -0.02, 0.06, 0.93, 0.01, -0.02, 0.14, 0.88])
+        func develop(_ color: ColorCalibration) throws -> [Double] {
+            var raw = SyntheticRaw.colorChecker(illuminant: WhitePoint.a, asShotWhite: WhitePoint.a, camera: tungsten)
+            var c = color
+            let n = tungsten * WhitePoint.a.xyz()
+            c.asShotNeutral = (0..<3).map { n[$0] / n.max() }
+            raw.properties.color = c
+            var d = try RAWDeveloper(rawImage: raw)
+            d.exposure = 1
+            let out = try Self.developLinear(d)
+            // The chart's reference colours are D50; the render adapts the scene white to D65 and the Lab
+            // conversion back to D50, so a correct development reproduces them.
+            return ColorChecker.classic24.map { patch in
+                ColorDifference.deltaE2000(
+                    SyntheticRaw.lab(linearSRGB: SyntheticRaw.mean(out, SyntheticRaw.patchRect(patch.number))), patch.lab)
+            }
+        }
+        let both = try develop(
+            ColorCalibration(
+                colorMatrix1: tungsten, calibrationIlluminant1: .standardA, colorMatrix2: daylight,
+                calibrationIlluminant2: .d65))
+        let daylightOnly = try develop(ColorCalibration(colorMatrix1: daylight, calibrationIlluminant1: .d65))
+        let mean = both.reduce(0, +) / 24
+        let control = daylightOnly.reduce(0, +) / 24
+        print("dual illuminant: mean ΔE00 \(mean) (daylight matrix only: \(control))")
+        #expect(mean < 1 && both.max()! < 3, "\(both)")
+        #expect(control > mean + 1.5, "the daylight matrix alone should be visibly wrong: \(control)")
+    }
+
     @Test("setting the neutral from a grey patch makes it neutral under tungsten (|a*|, |b*| < 1)")
     func neutralFromPatch() throws {
         // Lit by illuminant A but tagged as shot under D65: the as-shot render is orange.

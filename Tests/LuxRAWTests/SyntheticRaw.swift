@@ -14,9 +14,10 @@ enum SyntheticRaw {
     /// The 24-patch chart (6 × 4, patch 1 top left) lit by `illuminant`, as a 14-bit RGGB mosaic whose linear
     /// values are `scale · K · XYZ`; AsShotNeutral is the camera response to `asShotWhite`.
     static func colorChecker(
-        illuminant: Chromaticity, asShotWhite: Chromaticity, scale: Double = 0.5, pattern: CFAPattern = .rggb
+        illuminant: Chromaticity, asShotWhite: Chromaticity, scale: Double = 0.5, pattern: CFAPattern = .rggb,
+        camera: Matrix3x3 = cameraMatrix
     ) -> RawImage {
-        let k = cameraMatrix
+        let k = camera
         let w = 6 * patchSize
         let h = 4 * patchSize
         let adapt = ChromaticAdaptation.bradford(from: WhitePoint.iccD50XYZ, to: illuminant.xyz())
