@@ -134,6 +134,13 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(name: "LuxTests", dependencies: ["Lux", "LuxTestSupport"], swiftSettings: swiftSettings),
         .testTarget(
+            name: "LuxRAWTests",
+            dependencies: [
+                "LuxRAW", "LuxRender", "LuxCodecs", "LuxPixels", "LuxColor", "LuxTestSupport",
+                .product(name: "RealModule", package: "swift-numerics"),
+            ],
+            swiftSettings: swiftSettings),
+        .testTarget(
             name: "LuxSceneTests", dependencies: ["LuxScene", "LuxPixels", "LuxColor", "LuxTestSupport", .product(name: "RealModule", package: "swift-numerics")],
             swiftSettings: swiftSettings),
         .testTarget(
