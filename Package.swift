@@ -37,6 +37,8 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // Runtime-dispatched F16C/AVX2 row kernels (DESIGN.md "CPU features").
         .target(name: "CLuxKernels"),
+        // libjpeg/libpng/zlib entry points with setjmp/longjmp kept inside C (SWIFT-STYLE.md §3).
+        .target(name: "CLuxCodecShims", dependencies: ["CJPEG", "CPNG", "CZlib"]),
 
         .target(
             name: "LuxColor",
@@ -56,11 +58,13 @@ let package = Package(
             swiftSettings: swiftSettings),
         .target(
             name: "LuxFilters",
-            dependencies: ["LuxRender", "LuxPixels", "LuxColor", .product(name: "RealModule", package: "swift-numerics")],
+            dependencies: [
+                "LuxRender", "LuxPixels", "LuxColor", "CLuxKernels", .product(name: "RealModule", package: "swift-numerics"),
+            ],
             swiftSettings: swiftSettings),
         .target(
             name: "LuxCodecs",
-            dependencies: ["LuxPixels", "LuxColor", "CJPEG", "CPNG", "CZlib", "CLuxKernels"],
+            dependencies: ["LuxPixels", "LuxColor", "CLuxCodecShims", "CLuxKernels"],
             swiftSettings: swiftSettings),
         .target(
             name: "LuxRAW",
@@ -71,7 +75,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         .target(
             name: "LuxFusion",
-            dependencies: ["LuxRender", "LuxPixels", "LuxColor", .product(name: "RealModule", package: "swift-numerics")],
+            dependencies: ["LuxRender", "LuxPixels", "LuxColor", "CLuxKernels", .product(name: "RealModule", package: "swift-numerics")],
             swiftSettings: swiftSettings),
         .target(
             name: "LuxScene",
@@ -117,6 +121,10 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(name: "LuxColorTests", dependencies: ["LuxColor", "LuxTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "LuxPixelsTests", dependencies: ["LuxPixels", "LuxTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "LuxRenderTests", dependencies: ["LuxRender", "LuxTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "LuxFiltersTests", dependencies: ["LuxFilters", "LuxRender", "LuxTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "LuxCodecsTests", dependencies: ["LuxCodecs", "LuxTestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "LuxCaptureTests",
             dependencies: [
@@ -124,8 +132,19 @@ let package = Package(
                 .product(name: "RealModule", package: "swift-numerics"),
             ],
             swiftSettings: swiftSettings),
+        .testTarget(name: "LuxTests", dependencies: ["Lux", "LuxTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "LuxRAWTests",
+            dependencies: [
+                "LuxRAW", "LuxRender", "LuxCodecs", "LuxPixels", "LuxColor", "LuxTestSupport",
+                .product(name: "RealModule", package: "swift-numerics"),
+            ],
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "LuxSceneTests", dependencies: ["LuxScene", "LuxPixels", "LuxColor", "LuxTestSupport", .product(name: "RealModule", package: "swift-numerics")],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "LuxFusionTests", dependencies: ["LuxFusion", "LuxRender", "LuxPixels", "LuxColor", "LuxTestSupport"],
             swiftSettings: swiftSettings),
     ]
 )

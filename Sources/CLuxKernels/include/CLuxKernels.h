@@ -16,6 +16,16 @@ void lux_half_to_float(const uint16_t *src, float *dst, size_t count);
 /// (NaN stays NaN, overflow becomes infinity), bit-identical on both paths.
 void lux_float_to_half(const float *src, uint16_t *dst, size_t count);
 
+/// Widens `count` interleaved half RGBA pixels into four float planes (one pass; F16C when available).
+void lux_half4_to_planar(const uint16_t *src, float *r, float *g, float *b, float *a, size_t count);
+
+/// Narrows four float planes into `count` interleaved half RGBA pixels (round to nearest even).
+void lux_planar_to_half4(const float *r, const float *g, const float *b, const float *a, uint16_t *dst, size_t count);
+
+/// `lux_planar_to_half4` with non-temporal stores, for output that is not read again soon (large
+/// destinations): the destination's cache lines are not read before being written.
+void lux_planar_to_half4_streaming(const float *r, const float *g, const float *b, const float *a, uint16_t *dst, size_t count);
+
 /// The number of online processors (at least 1).
 int lux_cpu_count(void);
 

@@ -158,6 +158,23 @@ public struct ColorConverter: Sendable {
         }
     }
 
+    /// Converts `count` pixels held as three separate planes of `Float` in place.
+    ///
+    /// The planar form of ``convertInPlace(rgba:count:)`` with the same arithmetic, for callers that keep
+    /// rows as structure-of-arrays (the render engine's fused programs). The three planes must not overlap.
+    /// For gray sources the gray value is read from `red`.
+    public func convertInPlace(
+        red: UnsafeMutablePointer<Float>, green: UnsafeMutablePointer<Float>, blue: UnsafeMutablePointer<Float>,
+        count: Int
+    ) {
+        if isIdentity && !decode.clamps && !encode.clamps { return }
+        if sourceIsGray {
+            green.update(from: red, count: count)
+            blue.update(from: red, count: count)
+        }
+        runPlanes(red, green, blue, count)
+    }
+
     /// Converts `count` interleaved RGBA `Float` pixels from `source` into `destination` (alpha copied).
     public func convert(rgba src: UnsafePointer<Float>, into dst: UnsafeMutablePointer<Float>, count: Int) {
         if src != UnsafePointer(dst) { dst.update(from: src, count: 4 * count) }

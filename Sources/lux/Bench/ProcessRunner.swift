@@ -4,8 +4,12 @@ import Foundation
 import Glibc
 #endif
 
-/// Runs a command as a child process and measures it the way `/usr/bin/time -v` does:
-/// wall-clock time and the child's peak resident set size (from `wait4`'s rusage).
+/// Runs a command as a child process and measures its wall-clock time and peak resident set size.
+///
+/// Peak RSS comes from `/usr/bin/time -f %M`, not from our own `wait4`: Linux carries the parent's
+/// high-water mark into a spawned child across `exec` (the child starts in the parent's address space), so
+/// a child of a large benchmark process would report the parent's RSS. `time` is a small process, so the
+/// figure it reports for its own child is the child's. Without `/usr/bin/time` the `wait4` figure is used.
 struct ProcessRunner {
     struct Measurement {
         var exitStatus: Int32
@@ -43,8 +47,16 @@ struct ProcessRunner {
         guard let program = path(of: arguments[0]) else {
             throw RunError.spawnFailed(command: arguments[0], errno: ENOENT)
         }
-        let outPath = NSTemporaryDirectory() + "lux-bench-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).out"
-        defer { unlink(outPath) }
+        let token = "lux-bench-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let outPath = NSTemporaryDirectory() + token + ".out"
+        let rssPath = NSTemporaryDirectory() + token + ".rss"
+        defer {
+            unlink(outPath)
+            unlink(rssPath)
+        }
+        let timeTool = "/usr/bin/time"
+        let usesTime = FileManager.default.isExecutableFile(atPath: timeTool)
+        let launched = usesTime ? [timeTool, "-f", "%M", "-o", rssPath, program] : [program]
         var env = ProcessInfo.processInfo.environment
         for (k, v) in extra { env[k] = v }
         let envStrings = env.map { "\($0.key)=\($0.value)" }
@@ -55,7 +67,7 @@ struct ProcessRunner {
         posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
 
-        let argv: [UnsafeMutablePointer<CChar>?] = ([program] + arguments.dropFirst()).map { strdup($0) } + [nil]
+        let argv: [UnsafeMutablePointer<CChar>?] = (launched + arguments.dropFirst()).map { strdup($0) } + [nil]
         let envp: [UnsafeMutablePointer<CChar>?] = envStrings.map { strdup($0) } + [nil]
         defer {
             argv.forEach { free($0) }
@@ -64,7 +76,7 @@ struct ProcessRunner {
         var start = timespec()
         clock_gettime(CLOCK_MONOTONIC, &start)
         var pid: pid_t = 0
-        let rc = posix_spawn(&pid, program, &actions, nil, argv, envp)
+        let rc = posix_spawn(&pid, launched[0], &actions, nil, argv, envp)
         guard rc == 0 else { throw RunError.spawnFailed(command: program, errno: rc) }
         var status: Int32 = 0
         var usage = rusage()
@@ -74,8 +86,13 @@ struct ProcessRunner {
         let wall = Double(end.tv_sec - start.tv_sec) + Double(end.tv_nsec - start.tv_nsec) / 1e9
         let exitStatus: Int32 = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
         let output = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
+        var peakKB = Int(usage.ru_maxrss)
+        if usesTime, let text = try? String(contentsOfFile: rssPath, encoding: .utf8),
+            let kb = text.split(separator: "\n").last(where: { Int($0) != nil }).flatMap({ Int($0) })
+        {
+            peakKB = kb
+        }
         return Measurement(
-            exitStatus: exitStatus, wallSeconds: wall, peakRSSBytes: Int(usage.ru_maxrss) * 1024,
-            standardOutput: output)
+            exitStatus: exitStatus, wallSeconds: wall, peakRSSBytes: peakKB * 1024, standardOutput: output)
     }
 }

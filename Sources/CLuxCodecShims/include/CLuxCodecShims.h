@@ -1,0 +1,130 @@
+#ifndef CLUX_CODEC_SHIMS_H
+#define CLUX_CODEC_SHIMS_H
+
+// C entry points LuxCodecs calls for libjpeg-turbo, libpng and zlib.
+//
+// libjpeg and libpng report errors by longjmp. Every function here that calls into them does its own
+// setjmp, so a longjmp never crosses a Swift frame: on error the function cleans up and returns a
+// negative value with a NUL-terminated message in `message` (at most `capacity` bytes).
+// No libjpeg/libpng type appears in this header.
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// MARK: JPEG (libjpeg-turbo)
+
+/// Output layouts for lux_jpeg_decode.
+enum { LUX_JPEG_OUT_GRAY = 0, LUX_JPEG_OUT_RGBA = 1 };
+
+/// Decodes a JPEG held in memory into rows of `width` pixels: 1 byte per pixel for LUX_JPEG_OUT_GRAY,
+/// 4 bytes (R, G, B, 255) for LUX_JPEG_OUT_RGBA. The caller has checked the dimensions from the header
+/// and allocated `height` rows of `stride` bytes; the decoder refuses a frame of another size.
+/// Returns 0, or -1 with a message (corrupt data, unsupported colour space such as CMYK, wrong size).
+/// Warnings (for example a truncated entropy-coded segment) count as errors when `strict` is non-zero.
+int lux_jpeg_decode(const uint8_t *data, size_t size, int out_layout, uint8_t *pixels, size_t stride,
+                    int expected_width, int expected_height, int strict, char *message, size_t capacity);
+
+/// One marker segment to write after SOI (APP1 Exif, APP1 XMP, APP2 ICC …).
+typedef struct {
+    int marker;             // 0xE0 … 0xEF, 0xFE
+    const uint8_t *data;    // payload without the marker and length bytes
+    size_t length;          // at most 65533
+} lux_jpeg_marker;
+
+/// Encoder settings.
+typedef struct {
+    int width, height;
+    int input_components;   // 1 (gray) or 4 (RGBA, alpha ignored)
+    int quality;            // 1 … 100
+    int chroma_h, chroma_v; // luma sampling factors relative to chroma: 1,1 = 4:4:4; 2,1 = 4:2:2; 2,2 = 4:2:0
+    int optimize_coding;    // optimal Huffman tables
+    int progressive;
+    int write_jfif;         // APP0 JFIF header
+    int dct_float;          // 0 = JDCT_ISLOW (default), 1 = JDCT_FLOAT
+} lux_jpeg_encode_params;
+
+/// Encodes rows of pixels. On success returns 0 and a malloc'd buffer in *out (free with lux_free).
+int lux_jpeg_encode(const lux_jpeg_encode_params *params, const uint8_t *pixels, size_t stride,
+                    const lux_jpeg_marker *markers, int marker_count, uint8_t **out, size_t *out_size,
+                    char *message, size_t capacity);
+
+/// An encoder fed band by band (libjpeg's compressor kept between calls; each call sets its own setjmp).
+typedef struct lux_jpeg_stream lux_jpeg_stream;
+
+/// Starts an encoder and writes the markers. Returns NULL with a message on failure.
+lux_jpeg_stream *lux_jpeg_stream_create(const lux_jpeg_encode_params *params, const lux_jpeg_marker *markers,
+                                        int marker_count, char *message, size_t capacity);
+
+/// Compresses the next `rows` rows. Returns 0, or -1 with a message (the encoder is then unusable).
+int lux_jpeg_stream_write(lux_jpeg_stream *stream, const uint8_t *pixels, size_t stride, int rows, char *message,
+                          size_t capacity);
+
+/// Completes the file; on success *out holds it (free with lux_free).
+int lux_jpeg_stream_finish(lux_jpeg_stream *stream, uint8_t **out, size_t *out_size, char *message, size_t capacity);
+
+/// Releases an encoder (finished or not).
+void lux_jpeg_stream_destroy(lux_jpeg_stream *stream);
+
+// MARK: PNG (libpng)
+
+/// Decodes a PNG held in memory. libpng expands palettes and low-bit gray, keeps 16-bit samples
+/// (converted to host byte order) and adds an opaque alpha when `add_alpha` is non-zero.
+/// `channels` is 1 (gray) or 4 (RGBA); `bit_depth` 8 or 16 — as chosen by the caller from the header.
+/// Returns 0, or -1 with a message.
+int lux_png_decode(const uint8_t *data, size_t size, int channels, int bit_depth, uint8_t *pixels,
+                   size_t stride, int expected_width, int expected_height, char *message, size_t capacity);
+
+/// PNG encoder settings. Chunks are passed ready-made (already compressed where PNG requires it) and
+/// written before IDAT in the order given.
+typedef struct {
+    int width, height;
+    int color_type;         // 0 gray, 2 RGB, 4 gray+alpha, 6 RGBA
+    int bit_depth;          // 8 or 16 (16-bit rows are in host byte order)
+    int compression_level;  // 0 … 9
+    int input_channels;     // samples per pixel in the rows passed (1, 2, 3 or 4; RGBA rows with color_type 2 drop alpha)
+} lux_png_encode_params;
+
+typedef struct {
+    char type[5];           // four ASCII letters + NUL
+    const uint8_t *data;
+    size_t length;
+} lux_png_chunk;
+
+int lux_png_encode(const lux_png_encode_params *params, const uint8_t *pixels, size_t stride,
+                   const lux_png_chunk *chunks, int chunk_count, uint8_t **out, size_t *out_size,
+                   char *message, size_t capacity);
+
+/// A PNG encoder fed band by band.
+typedef struct lux_png_stream lux_png_stream;
+
+lux_png_stream *lux_png_stream_create(const lux_png_encode_params *params, const lux_png_chunk *chunks, int chunk_count,
+                                      char *message, size_t capacity);
+int lux_png_stream_write(lux_png_stream *stream, const uint8_t *pixels, size_t stride, int rows, char *message,
+                         size_t capacity);
+int lux_png_stream_finish(lux_png_stream *stream, uint8_t **out, size_t *out_size, char *message, size_t capacity);
+void lux_png_stream_destroy(lux_png_stream *stream);
+
+// MARK: zlib
+
+/// Inflates a zlib stream (raw = 0) or a raw deflate stream (raw = 1) into `dst`. Stops when `dst` is
+/// full or the stream ends. Returns the number of bytes written, or -1 with a message on corrupt data.
+/// `*complete` is set to 1 when the stream reached its end.
+long lux_inflate(const uint8_t *src, size_t src_size, uint8_t *dst, size_t dst_capacity, int raw,
+                 int *complete, char *message, size_t capacity);
+
+/// Deflates `src` into a zlib stream. Returns 0 and a malloc'd buffer (free with lux_free), or -1.
+int lux_deflate(const uint8_t *src, size_t src_size, int level, uint8_t **out, size_t *out_size,
+                char *message, size_t capacity);
+
+/// Frees a buffer returned by this module.
+void lux_free(void *pointer);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,252 @@
+// libjpeg-turbo entry points with setjmp-based error handling kept inside C.
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <jpeglib.h>
+#include <jerror.h>
+
+#include "CLuxCodecShims.h"
+
+typedef struct {
+    struct jpeg_error_mgr pub;
+    jmp_buf jump;
+    char *message;
+    size_t capacity;
+    int strict;
+    int fatal_warning;
+} lux_jpeg_error;
+
+static void lux_copy_message(char *dst, size_t capacity, const char *src) {
+    if (dst == NULL || capacity == 0) return;
+    size_t n = strlen(src);
+    if (n >= capacity) n = capacity - 1;
+    memcpy(dst, src, n);
+    dst[n] = 0;
+}
+
+static void lux_jpeg_error_exit(j_common_ptr cinfo) {
+    lux_jpeg_error *err = (lux_jpeg_error *)cinfo->err;
+    char buffer[JMSG_LENGTH_MAX];
+    (*cinfo->err->format_message)(cinfo, buffer);
+    lux_copy_message(err->message, err->capacity, buffer);
+    longjmp(err->jump, 1);
+}
+
+// Warnings that mean the picture is damaged (truncated or corrupt entropy-coded data).
+static int lux_jpeg_is_damage(int code) {
+    return code == JWRN_JPEG_EOF || code == JWRN_HIT_MARKER || code == JWRN_HUFF_BAD_CODE ||
+           code == JWRN_MUST_RESYNC || code == JWRN_BOGUS_PROGRESSION || code == JWRN_ARITH_BAD_CODE;
+}
+
+static void lux_jpeg_emit_message(j_common_ptr cinfo, int level) {
+    lux_jpeg_error *err = (lux_jpeg_error *)cinfo->err;
+    if (level >= 0) return;  // trace messages
+    if (err->strict && lux_jpeg_is_damage(err->pub.msg_code) && !err->fatal_warning) {
+        char buffer[JMSG_LENGTH_MAX];
+        (*cinfo->err->format_message)(cinfo, buffer);
+        lux_copy_message(err->message, err->capacity, buffer);
+        err->fatal_warning = 1;
+    }
+    err->pub.num_warnings++;
+}
+
+static void lux_jpeg_install(lux_jpeg_error *err, char *message, size_t capacity, int strict) {
+    jpeg_std_error(&err->pub);
+    err->pub.error_exit = lux_jpeg_error_exit;
+    err->pub.emit_message = lux_jpeg_emit_message;
+    err->message = message;
+    err->capacity = capacity;
+    err->strict = strict;
+    err->fatal_warning = 0;
+}
+
+typedef struct {
+    struct jpeg_decompress_struct cinfo;
+    lux_jpeg_error err;
+} lux_jpeg_decoder;
+
+static int lux_jpeg_fail(lux_jpeg_decoder *ctx) {
+    jpeg_destroy_decompress(&ctx->cinfo);
+    free(ctx);
+    return -1;
+}
+
+int lux_jpeg_decode(const uint8_t *data, size_t size, int out_layout, uint8_t *pixels, size_t stride,
+                    int expected_width, int expected_height, int strict, char *message, size_t capacity) {
+    lux_jpeg_decoder *const ctx = (lux_jpeg_decoder *)calloc(1, sizeof(lux_jpeg_decoder));
+    if (ctx == NULL) {
+        lux_copy_message(message, capacity, "out of memory");
+        return -1;
+    }
+    struct jpeg_decompress_struct *cinfo = &ctx->cinfo;
+    lux_jpeg_install(&ctx->err, message, capacity, strict);
+    cinfo->err = &ctx->err.pub;
+    if (setjmp(ctx->err.jump)) return lux_jpeg_fail(ctx);
+    jpeg_create_decompress(cinfo);
+    jpeg_mem_src(cinfo, data, (unsigned long)size);
+    jpeg_read_header(cinfo, TRUE);
+    if ((int)cinfo->image_width != expected_width || (int)cinfo->image_height != expected_height) {
+        lux_copy_message(message, capacity, "the frame size differs from the size found in the header");
+        return lux_jpeg_fail(ctx);
+    }
+    if (cinfo->jpeg_color_space == JCS_CMYK || cinfo->jpeg_color_space == JCS_YCCK) {
+        lux_copy_message(message, capacity, "CMYK JPEG images are not supported; convert them to RGB first");
+        return lux_jpeg_fail(ctx);
+    }
+    cinfo->out_color_space = out_layout == LUX_JPEG_OUT_GRAY ? JCS_GRAYSCALE : JCS_EXT_RGBA;
+    jpeg_start_decompress(cinfo);
+    while (cinfo->output_scanline < cinfo->output_height) {
+        JSAMPROW rows[8];
+        int n = 0;
+        while (n < 8 && cinfo->output_scanline + (JDIMENSION)n < cinfo->output_height) {
+            rows[n] = pixels + (size_t)(cinfo->output_scanline + (JDIMENSION)n) * stride;
+            n++;
+        }
+        if (jpeg_read_scanlines(cinfo, rows, (JDIMENSION)n) == 0) break;
+        if (ctx->err.fatal_warning) return lux_jpeg_fail(ctx);
+    }
+    if (cinfo->output_scanline < cinfo->output_height) {
+        lux_copy_message(message, capacity, "the image data ended before the last row");
+        return lux_jpeg_fail(ctx);
+    }
+    jpeg_finish_decompress(cinfo);
+    if (ctx->err.fatal_warning) return lux_jpeg_fail(ctx);
+    jpeg_destroy_decompress(cinfo);
+    free(ctx);
+    return 0;
+}
+
+struct lux_jpeg_stream {
+    struct jpeg_compress_struct cinfo;
+    lux_jpeg_error err;
+    unsigned char *buffer;
+    unsigned long buffer_size;
+    int failed;
+};
+
+static void lux_jpeg_stream_release(lux_jpeg_stream *ctx) {
+    jpeg_destroy_compress(&ctx->cinfo);
+    free(ctx->buffer);
+    ctx->buffer = NULL;
+    ctx->failed = 1;
+}
+
+lux_jpeg_stream *lux_jpeg_stream_create(const lux_jpeg_encode_params *params, const lux_jpeg_marker *markers,
+                                        int marker_count, char *message, size_t capacity) {
+    // Everything libjpeg touches lives on the heap, so nothing the error path reads is a local that
+    // changed after setjmp.
+    lux_jpeg_stream *const ctx = (lux_jpeg_stream *)calloc(1, sizeof(lux_jpeg_stream));
+    if (ctx == NULL) {
+        lux_copy_message(message, capacity, "out of memory");
+        return NULL;
+    }
+    struct jpeg_compress_struct *cinfo = &ctx->cinfo;
+    lux_jpeg_install(&ctx->err, message, capacity, 0);
+    cinfo->err = &ctx->err.pub;
+    if (setjmp(ctx->err.jump)) {
+        lux_jpeg_stream_release(ctx);
+        free(ctx);
+        return NULL;
+    }
+    jpeg_create_compress(cinfo);
+    jpeg_mem_dest(cinfo, &ctx->buffer, &ctx->buffer_size);
+    cinfo->image_width = (JDIMENSION)params->width;
+    cinfo->image_height = (JDIMENSION)params->height;
+    if (params->input_components == 1) {
+        cinfo->input_components = 1;
+        cinfo->in_color_space = JCS_GRAYSCALE;
+    } else {
+        cinfo->input_components = 4;
+        cinfo->in_color_space = JCS_EXT_RGBA;
+    }
+    jpeg_set_defaults(cinfo);
+    jpeg_set_quality(cinfo, params->quality, TRUE);
+    if (params->input_components != 1) {
+        cinfo->comp_info[0].h_samp_factor = params->chroma_h;
+        cinfo->comp_info[0].v_samp_factor = params->chroma_v;
+        cinfo->comp_info[1].h_samp_factor = 1;
+        cinfo->comp_info[1].v_samp_factor = 1;
+        cinfo->comp_info[2].h_samp_factor = 1;
+        cinfo->comp_info[2].v_samp_factor = 1;
+    }
+    cinfo->optimize_coding = params->optimize_coding ? TRUE : FALSE;
+    cinfo->write_JFIF_header = params->write_jfif ? TRUE : FALSE;
+    cinfo->dct_method = params->dct_float ? JDCT_FLOAT : JDCT_ISLOW;
+    if (params->progressive) jpeg_simple_progression(cinfo);
+    jpeg_start_compress(cinfo, TRUE);
+    for (int i = 0; i < marker_count; i++) {
+        jpeg_write_marker(cinfo, markers[i].marker, markers[i].data, (unsigned int)markers[i].length);
+    }
+    return ctx;
+}
+
+int lux_jpeg_stream_write(lux_jpeg_stream *ctx, const uint8_t *pixels, size_t stride, int rows, char *message,
+                          size_t capacity) {
+    if (ctx->failed) {
+        lux_copy_message(message, capacity, "the encoder already failed");
+        return -1;
+    }
+    ctx->err.message = message;
+    ctx->err.capacity = capacity;
+    if (setjmp(ctx->err.jump)) {
+        lux_jpeg_stream_release(ctx);
+        return -1;
+    }
+    struct jpeg_compress_struct *cinfo = &ctx->cinfo;
+    int done = 0;
+    while (done < rows && cinfo->next_scanline < cinfo->image_height) {
+        JSAMPROW batch[16];
+        int n = 0;
+        while (n < 16 && done + n < rows) {
+            batch[n] = (JSAMPROW)(pixels + (size_t)(done + n) * stride);
+            n++;
+        }
+        done += (int)jpeg_write_scanlines(cinfo, batch, (JDIMENSION)n);
+    }
+    return 0;
+}
+
+int lux_jpeg_stream_finish(lux_jpeg_stream *ctx, uint8_t **out, size_t *out_size, char *message, size_t capacity) {
+    *out = NULL;
+    *out_size = 0;
+    if (ctx->failed) {
+        lux_copy_message(message, capacity, "the encoder already failed");
+        return -1;
+    }
+    ctx->err.message = message;
+    ctx->err.capacity = capacity;
+    if (setjmp(ctx->err.jump)) {
+        lux_jpeg_stream_release(ctx);
+        return -1;
+    }
+    jpeg_finish_compress(&ctx->cinfo);
+    jpeg_destroy_compress(&ctx->cinfo);
+    *out = ctx->buffer;
+    *out_size = (size_t)ctx->buffer_size;
+    ctx->buffer = NULL;
+    ctx->failed = 1;  // finished: nothing more may be written
+    return 0;
+}
+
+void lux_jpeg_stream_destroy(lux_jpeg_stream *ctx) {
+    if (ctx == NULL) return;
+    if (!ctx->failed) lux_jpeg_stream_release(ctx);
+    free(ctx->buffer);
+    free(ctx);
+}
+
+int lux_jpeg_encode(const lux_jpeg_encode_params *params, const uint8_t *pixels, size_t stride,
+                    const lux_jpeg_marker *markers, int marker_count, uint8_t **out, size_t *out_size,
+                    char *message, size_t capacity) {
+    *out = NULL;
+    *out_size = 0;
+    lux_jpeg_stream *ctx = lux_jpeg_stream_create(params, markers, marker_count, message, capacity);
+    if (ctx == NULL) return -1;
+    int status = lux_jpeg_stream_write(ctx, pixels, stride, params->height, message, capacity);
+    if (status == 0) status = lux_jpeg_stream_finish(ctx, out, out_size, message, capacity);
+    lux_jpeg_stream_destroy(ctx);
+    return status;
+}
+
+void lux_free(void *pointer) { free(pointer); }

@@ -1,0 +1,168 @@
+import FoundationEssentials
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// File access for the codecs: memory-mapped reads and atomic writes.
+enum FileIO {
+    /// The contents of a file (memory-mapped when the system allows it).
+    static func read(_ url: URL) throws(CodecError) -> Data {
+        guard url.isFileURL else { throw .io(path: url.absoluteString, reason: "only file URLs can be read") }
+        // Check with POSIX first for a plain-language reason ("No such file or directory").
+        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw .io(path: url.path, reason: String(cString: strerror(errno))) }
+        var info = stat()
+        let statResult = fstat(fd, &info)
+        close(fd)
+        if statResult == 0, info.st_mode & S_IFMT == S_IFDIR { throw .io(path: url.path, reason: "is a directory") }
+        do {
+            return try Data(contentsOf: url, options: .alwaysMapped)
+        } catch {
+            throw .io(path: url.path, reason: Self.reason(error))
+        }
+    }
+
+    /// Reads at most `length` bytes from the start of a file (for cheap header reads).
+    static func readPrefix(_ url: URL, length: Int) throws(CodecError) -> [UInt8] {
+        let path = url.path
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw .io(path: path, reason: String(cString: strerror(errno))) }
+        defer { close(fd) }
+        var out = [UInt8](repeating: 0, count: length)
+        var got = 0
+        while got < length {
+            let n = out.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + got, length - got, off_t(got)) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw .io(path: path, reason: String(cString: strerror(errno)))
+            }
+            if n == 0 { break }
+            got += n
+        }
+        out.removeSubrange(got...)
+        return out
+    }
+
+    /// Writes `bytes` to a temporary file in the destination folder, flushes it and renames it over `url`,
+    /// so a failure leaves nothing behind and never replaces the original.
+    static func writeAtomically(_ bytes: [UInt8], to url: URL, synchronize: Bool = true) throws(CodecError) {
+        let file = try AtomicFile(destination: url)
+        try file.append(bytes)
+        try file.commit(synchronize: synchronize)
+    }
+
+    private static func reason(_ error: any Error) -> String {
+        if let e = error as? CocoaError, let underlying = e.userInfo["NSUnderlyingError"] {
+            return "\(underlying)"
+        }
+        return "\(error)"
+    }
+}
+
+/// Runs `body` over the bytes of `data` with a typed error.
+@inline(__always)
+func withBytes<T>(
+    of data: Data, _ body: (UnsafeRawBufferPointer) throws(CodecError) -> T
+) throws(CodecError) -> T {
+    var result: Result<T, CodecError>!
+    data.withUnsafeBytes { raw in
+        do throws(CodecError) { result = .success(try body(raw)) } catch { result = .failure(error) }
+    }
+    return try result.get()
+}
+
+/// Runs `body` over the bytes of `array` with a typed error.
+@inline(__always)
+func withBytes<T>(
+    of array: [UInt8], _ body: (UnsafeRawBufferPointer) throws(CodecError) -> T
+) throws(CodecError) -> T {
+    var result: Result<T, CodecError>!
+    array.withUnsafeBytes { raw in
+        do throws(CodecError) { result = .success(try body(raw)) } catch { result = .failure(error) }
+    }
+    return try result.get()
+}
+
+/// A file written under a temporary name in its destination folder and renamed into place by ``commit(synchronize:)``;
+/// until then the destination is untouched, and a file that is never committed is removed.
+final class AtomicFile {
+    /// Where the file goes.
+    let destination: URL
+    private let temporaryPath: String
+    private var fd: Int32
+    private(set) var size = 0
+
+    /// Creates the temporary file beside `destination`.
+    init(destination url: URL) throws(CodecError) {
+        guard url.isFileURL else { throw .io(path: url.absoluteString, reason: "only file URLs can be written") }
+        destination = url
+        let directory = url.deletingLastPathComponent().path
+        var template = ((directory.isEmpty ? "." : directory) + "/." + url.lastPathComponent + ".lux-XXXXXX").utf8CString
+        fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else {
+            throw .io(
+                path: url.path,
+                reason: "cannot create a temporary file in \(directory): " + String(cString: strerror(errno)))
+        }
+        temporaryPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    }
+
+    deinit { abandon() }
+
+    /// Appends bytes at the end of the file.
+    func append(_ bytes: [UInt8]) throws(CodecError) {
+        try write(bytes, at: size)
+    }
+
+    /// Writes bytes at `offset` (the file grows as needed).
+    func write(_ bytes: [UInt8], at offset: Int) throws(CodecError) {
+        guard fd >= 0 else { throw .io(path: destination.path, reason: "the file was already closed") }
+        var failure: String?
+        bytes.withUnsafeBytes { raw in
+            var written = 0
+            while written < raw.count {
+                let n = pwrite(fd, raw.baseAddress! + written, raw.count - written, off_t(offset + written))
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failure = String(cString: strerror(errno))
+                    return
+                }
+                written += n
+            }
+        }
+        if let failure {
+            abandon()
+            throw .io(path: destination.path, reason: failure)
+        }
+        size = max(size, offset + bytes.count)
+    }
+
+    /// Gives the file the usual permissions, flushes it (when asked), and renames it over the destination.
+    func commit(synchronize: Bool) throws(CodecError) {
+        guard fd >= 0 else { throw .io(path: destination.path, reason: "the file was already closed") }
+        var failure: String?
+        // mkstemp creates 0600; give the file the usual permissions (0666 minus the umask).
+        let mask = umask(0)
+        umask(mask)
+        fchmod(fd, 0o666 & ~mask)
+        if synchronize, fsync(fd) != 0 { failure = String(cString: strerror(errno)) }
+        if close(fd) != 0, failure == nil { failure = String(cString: strerror(errno)) }
+        fd = -1
+        if failure == nil, rename(temporaryPath, destination.path) != 0 { failure = String(cString: strerror(errno)) }
+        if let failure {
+            unlink(temporaryPath)
+            throw .io(path: destination.path, reason: failure)
+        }
+    }
+
+    /// Closes and removes the temporary file (nothing happens to the destination).
+    func abandon() {
+        guard fd >= 0 else { return }
+        close(fd)
+        fd = -1
+        unlink(temporaryPath)
+    }
+}

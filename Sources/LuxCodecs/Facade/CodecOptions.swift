@@ -1,0 +1,131 @@
+public import LuxColor
+
+/// Options for reading files.
+public struct DecodingOptions: Hashable, Sendable {
+    /// Size bounds checked before any allocation.
+    public var limits: DecodingLimits
+    /// Rotates and mirrors decoded pixels according to the orientation tag (and resets it to `.up`).
+    /// Off by default: the pixels come back as stored and ``ImageMetadata/orientation`` says how to show them.
+    public var appliesOrientation: Bool
+    /// Threads for parallel decoding (tiled DNG and TIFF). Default: all processors.
+    public var threads: Int
+
+    /// Creates options.
+    public init(limits: DecodingLimits = .default, appliesOrientation: Bool = false, threads: Int? = nil) {
+        self.limits = limits
+        self.appliesOrientation = appliesOrientation
+        self.threads = max(1, threads ?? defaultThreadCount)
+    }
+
+    /// The default options.
+    public static let `default` = DecodingOptions()
+}
+
+/// Chroma subsampling of a JPEG.
+public enum ChromaSubsampling: String, Hashable, Sendable, Codable, CaseIterable {
+    /// Full-resolution chroma.
+    case none = "4:4:4"
+    /// Half horizontal chroma resolution.
+    case horizontal = "4:2:2"
+    /// Half horizontal and vertical chroma resolution (the usual camera JPEG).
+    case both = "4:2:0"
+}
+
+/// How a writer treats alpha.
+public enum AlphaPolicy: String, Hashable, Sendable, Codable {
+    /// Writes alpha only when the buffer has an alpha channel that is not fully opaque.
+    case automatic
+    /// Always writes alpha when the buffer format has it.
+    case keep
+    /// Never writes alpha.
+    case discard
+}
+
+/// The sample type a PNG or TIFF writer stores.
+public enum SampleType: String, Hashable, Sendable, Codable {
+    /// Chosen from the buffer: 8-bit for 8-bit formats, 16-bit for 16-bit and half, float for float formats (TIFF).
+    case automatic
+    case uint8
+    case uint16
+    /// IEEE half float (TIFF only).
+    case float16
+    /// IEEE single float (TIFF only).
+    case float32
+}
+
+/// TIFF compression for writing.
+public enum TIFFCompression: String, Hashable, Sendable, Codable {
+    case none
+    /// Deflate (zlib, Compression 8) with a horizontal predictor for integer data and the floating-point
+    /// predictor for float data.
+    case deflate
+}
+
+/// Options for writing files. Each format reads the options that apply to it.
+///
+/// ```swift
+/// try ImageFile.write(image, to: url, options: .init(quality: 0.9, chromaSubsampling: .none))
+/// ```
+public struct EncodingOptions: Hashable, Sendable {
+    /// JPEG quality, 0…1 (libjpeg quality = round(100 × quality), at least 1). Default 0.9.
+    public var quality: Double
+    /// JPEG chroma subsampling. Default 4:2:0.
+    public var chromaSubsampling: ChromaSubsampling
+    /// Whether the JPEG encoder computes optimal Huffman tables (smaller files, slightly slower). Default on.
+    public var optimizesHuffmanTables: Bool
+    /// Whether the JPEG is progressive. Default off.
+    public var isProgressive: Bool
+    /// The colour space to write in; the pixels are colour-matched into it first. `nil` keeps the buffer's
+    /// colour space (a linear or extended-range space is written with the same primaries and the sRGB curve
+    /// for 8- and 16-bit integer files).
+    public var colorSpace: ColorSpace?
+    /// Converts wide-gamut pixels to sRGB before writing, for receivers that ignore colour profiles (the role
+    /// of `kCGImageDestinationOptimizeColorForSharing`). Default off.
+    public var optimizesColorForSharing: Bool
+    /// Whether to embed an ICC profile describing the colour space. Default on.
+    public var embedsColorProfile: Bool
+    /// PNG/TIFF sample type. Default automatic.
+    public var sampleType: SampleType
+    /// PNG/TIFF alpha handling. Default automatic.
+    public var alpha: AlphaPolicy
+    /// TIFF compression. Default none (the most widely readable).
+    public var tiffCompression: TIFFCompression
+    /// TIFF tile size (a multiple of 16); `nil` writes strips. Default strips.
+    public var tiffTileSize: Int?
+    /// PNG zlib level 0…9. Default 6.
+    public var pngCompressionLevel: Int
+    /// DNG options (compression, tiles, preview).
+    public var dng: DNGEncodingOptions
+    /// Flush the file to disk before renaming it into place. Default on.
+    public var synchronizesFile: Bool
+    /// Threads for parallel encoding (DNG tiles). Default: all processors.
+    public var threads: Int
+
+    /// Creates options.
+    public init(
+        quality: Double = 0.9, chromaSubsampling: ChromaSubsampling = .both, optimizesHuffmanTables: Bool = true,
+        isProgressive: Bool = false, colorSpace: ColorSpace? = nil, optimizesColorForSharing: Bool = false,
+        embedsColorProfile: Bool = true, sampleType: SampleType = .automatic, alpha: AlphaPolicy = .automatic,
+        tiffCompression: TIFFCompression = .none, tiffTileSize: Int? = nil, pngCompressionLevel: Int = 6,
+        dng: DNGEncodingOptions = DNGEncodingOptions(), synchronizesFile: Bool = true, threads: Int? = nil
+    ) {
+        self.quality = quality
+        self.chromaSubsampling = chromaSubsampling
+        self.optimizesHuffmanTables = optimizesHuffmanTables
+        self.isProgressive = isProgressive
+        self.colorSpace = colorSpace
+        self.optimizesColorForSharing = optimizesColorForSharing
+        self.embedsColorProfile = embedsColorProfile
+        self.sampleType = sampleType
+        self.alpha = alpha
+        self.tiffCompression = tiffCompression
+        self.tiffTileSize = tiffTileSize
+        self.pngCompressionLevel = pngCompressionLevel
+        self.dng = dng
+        self.synchronizesFile = synchronizesFile
+        self.threads = max(1, threads ?? defaultThreadCount)
+    }
+
+    /// The default options.
+    public static let `default` = EncodingOptions()
+}

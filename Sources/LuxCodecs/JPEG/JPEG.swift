@@ -1,0 +1,210 @@
+internal import CLuxCodecShims
+import LuxColor
+public import LuxPixels
+
+/// JPEG reading and writing through libjpeg-turbo.
+///
+/// Decoding produces `.rgba8` (colour) or `.gray8` (grayscale) pixels with the colour space of the
+/// embedded ICC profile (sRGB when there is none), and reads Exif, XMP and ICC metadata. Baseline,
+/// extended and progressive files with any chroma subsampling are accepted; CMYK/YCCK, 12-bit, lossless and
+/// hierarchical JPEGs are refused with a ``CodecError/unsupported(what:reason:)``.
+///
+/// ```swift
+/// let file = try JPEG.decode(bytes)
+/// let data = try JPEG.encode(file.pixels, metadata: file.metadata, options: .init(quality: 0.85))
+/// ```
+public enum JPEG {
+    /// Decodes a JPEG file held in memory.
+    ///
+    /// - Throws: ``CodecError`` for damaged, truncated or unsupported data and sizes beyond `options.limits`.
+    public static func decode(_ bytes: [UInt8], options: DecodingOptions = .default) throws(CodecError) -> ImageFile {
+        try withBytes(of: bytes) { raw throws(CodecError) in try decode(raw, options: options) }
+    }
+
+    static func decode(_ raw: UnsafeRawBufferPointer, options: DecodingOptions) throws(CodecError) -> ImageFile {
+        let header = try JPEGHeader(raw)
+        try checkDecodable(header)
+        let gray = header.componentCount == 1
+        try options.limits.check(
+            width: header.width, height: header.height, bytesPerPixel: gray ? 1 : 4, what: "JPEG image")
+        var pixels = PixelBuffer(width: header.width, height: header.height, format: gray ? .gray8 : .rgba8)
+        try decodePixels(raw, into: &pixels, gray: gray)
+        var metadata = ImageMetadata()
+        if let e = header.exif, let exif = try? EXIF(tiffBytes: e) { metadata.exif = exif }
+        metadata.xmp = header.xmp
+        metadata.iccProfile = header.iccProfile
+        pixels.colorSpace = colorSpace(icc: header.iccProfile, exif: metadata.exif, gray: gray)
+        var file = ImageFile(pixels: pixels, metadata: metadata, format: .jpeg)
+        if options.appliesOrientation { file.applyOrientation() }
+        return file
+    }
+
+    static func checkDecodable(_ header: JPEGHeader) throws(CodecError) {
+        switch header.process {
+        case .lossless:
+            throw .unsupported(
+                what: "lossless JPEG (SOF3) image", reason: "only DNG tiles use lossless JPEG in LuxCodecs")
+        case .hierarchical:
+            throw .unsupported(what: "hierarchical JPEG", reason: "libjpeg-turbo does not decode hierarchical JPEG")
+        default: break
+        }
+        guard header.precision == 8 else {
+            throw .unsupported(what: "\(header.precision)-bit JPEG", reason: "only 8-bit samples are supported")
+        }
+        if header.isCMYK {
+            throw .unsupported(
+                what: "CMYK JPEG", reason: "CMYK and YCCK JPEGs are print separations; convert them to RGB first")
+        }
+        guard header.componentCount == 1 || header.componentCount == 3 else {
+            throw .unsupported(
+                what: "JPEG with \(header.componentCount) components", reason: "expected 1 (gray) or 3 (colour)")
+        }
+    }
+
+    static func decodePixels(_ raw: UnsafeRawBufferPointer, into pixels: inout PixelBuffer, gray: Bool)
+        throws(CodecError)
+    {
+        var message = [CChar](repeating: 0, count: 512)
+        let (w, h) = (pixels.width, pixels.height)
+        let status = pixels.withUnsafeMutablePlane { plane in
+            message.withUnsafeMutableBufferPointer { m in
+                lux_jpeg_decode(
+                    raw.baseAddress!.assumingMemoryBound(to: UInt8.self), raw.count,
+                    Int32(gray ? LUX_JPEG_OUT_GRAY : LUX_JPEG_OUT_RGBA),
+                    plane.baseAddress.assumingMemoryBound(to: UInt8.self), plane.bytesPerRow, Int32(w), Int32(h), 1,
+                    m.baseAddress, m.count)
+            }
+        }
+        guard status == 0 else {
+            let text = cMessage(message)
+            if text.contains("Premature end") || text.contains("ended before") {
+                throw .truncated(what: "JPEG entropy-coded data (\(text))", offset: raw.count)
+            }
+            throw .library(name: "libjpeg", message: text)
+        }
+    }
+
+    static func colorSpace(icc: [UInt8]?, exif: EXIF, gray: Bool) -> ColorSpace {
+        if let icc, let space = ColorProfiles.colorSpace(fromProfile: icc) { return space }
+        if gray { return .genericGrayGamma2_2 }
+        // Exif ColorSpace 2 or interoperability index "R03" mean Adobe RGB (DCF 2.0 option file).
+        let interop = exif.additionalFields.first { $0.directory == .interoperability && $0.tag == 1 }?.value.string
+        if exif.colorSpace == 2 || interop == "R03" { return .adobeRGB }
+        return .sRGB
+    }
+
+    // MARK: Encoding
+
+    /// Encodes pixels as a baseline (or progressive) JPEG with Exif, XMP and an ICC profile.
+    ///
+    /// Gray formats are written as grayscale JPEGs, everything else as Y′CbCr. The pixels are first
+    /// colour-matched into the output colour space (``EncodingOptions/colorSpace``, or sRGB with
+    /// ``EncodingOptions/optimizesColorForSharing``), whose profile is embedded. Alpha is dropped.
+    ///
+    /// - Throws: ``CodecError/invalidArgument(_:)`` for Bayer buffers and metadata that does not fit in a
+    ///   JPEG segment; ``CodecError/library(name:message:)`` when libjpeg fails.
+    public static func encode(
+        _ pixels: PixelBuffer, metadata: ImageMetadata = ImageMetadata(), options: EncodingOptions = .default
+    ) throws(CodecError) -> [UInt8] {
+        let stream = try JPEGStreamEncoder(
+            width: pixels.width, height: pixels.height, pixelFormat: pixels.format, colorSpace: pixels.colorSpace,
+            metadata: metadata, options: options)
+        try stream.append(pixels)
+        return try stream.finish()
+    }
+
+    /// The APP1 (Exif, XMP) and APP2 (ICC, chunked) segments for an image written in `space`.
+    static func markers(
+        metadata: ImageMetadata, width: Int, height: Int, gray: Bool, space: ColorSpace?, options: EncodingOptions
+    ) throws(CodecError) -> [(Int32, [UInt8])] {
+        var markers: [(Int32, [UInt8])] = []
+        if !metadata.exif.isEmpty {
+            let exif = metadata.exif.completedForImage(
+                width: width, height: height, isWideGamut: !(space?.isColorimetricallyEqual(to: .sRGB) ?? true),
+                isYCbCr: !gray)
+            let payload = JPEGHeader.exifSignature + exif.tiffBytes(bigEndian: true)
+            guard payload.count <= 65533 else {
+                throw .invalidArgument("the Exif block is \(payload.count) bytes; a JPEG APP1 segment holds at most 65533")
+            }
+            markers.append((0xE1, payload))
+        }
+        if let xmp = metadata.xmp {
+            let payload = JPEGHeader.xmpSignature + xmp
+            guard payload.count <= 65533 else {
+                throw .invalidArgument("the XMP packet is \(xmp.count) bytes; extended XMP is not written")
+            }
+            markers.append((0xE1, payload))
+        }
+        if let icc = ColorProfiles.profileToEmbed(for: space, original: metadata.iccProfile, options: options) {
+            let chunk = 65519
+            let total = (icc.count + chunk - 1) / chunk
+            guard total <= 255 else { throw .invalidArgument("the ICC profile is too large for JPEG (\(icc.count) bytes)") }
+            for i in 0..<total {
+                let part = icc[(i * chunk)..<min(icc.count, (i + 1) * chunk)]
+                markers.append((0xE2, JPEGHeader.iccSignature + [UInt8(i + 1), UInt8(total)] + part))
+            }
+        }
+        return markers
+    }
+
+    /// Converts the pixels to `.rgba8`/`.gray8` in the output colour space.
+    /// The colour space a JPEG of pixels in `space` is written in.
+    static func outputSpace(for space: ColorSpace?, gray: Bool, options: EncodingOptions) -> ColorSpace? {
+        var target = options.colorSpace ?? space
+        if options.optimizesColorForSharing, !gray { target = .sRGB }
+        return target.map { ColorProfiles.integerEncodingSpace(for: $0) }
+    }
+
+    static func prepare(_ pixels: PixelBuffer, gray: Bool, options: EncodingOptions) throws(CodecError)
+        -> (PixelBuffer, ColorSpace?)
+    {
+        var buffer = pixels
+        let target = outputSpace(for: buffer.colorSpace, gray: gray, options: options)
+        if let source = buffer.colorSpace, let t = target,
+            !source.isColorimetricallyEqual(to: t) || source.isExtendedRange
+        {
+            if gray {
+                // Gray stays gray: only the tone curve can differ.
+                if source.model == .gray, t.model == .gray,
+                    !source.transferFunction.isApproximatelyEqual(to: t.transferFunction)
+                {
+                    buffer = try match(buffer.converted(to: .rgbaFloat), to: t).converted(to: .gray8)
+                }
+            } else {
+                let working =
+                    buffer.format == .rgba8
+                    ? buffer : buffer.converted(to: buffer.format.isFloatingPoint ? buffer.format : .rgbaFloat)
+                buffer = try match(working, to: t)
+            }
+        }
+        let wanted: PixelFormat = gray ? .gray8 : .rgba8
+        if buffer.format != wanted { buffer = buffer.converted(to: wanted, threads: options.threads) }
+        buffer.colorSpace = target
+        return (buffer, target)
+    }
+
+    static func match(_ buffer: PixelBuffer, to space: ColorSpace) throws(CodecError) -> PixelBuffer {
+        do {
+            return try buffer.matchingColors(to: space, threads: defaultThreadCount)
+        } catch {
+            throw .invalidArgument("cannot convert the pixels to \(space.name): \(error)")
+        }
+    }
+
+    static func withMarkerArray<R>(
+        markers: [(Int32, [UInt8])], payloads: [[UInt8]], _ body: (UnsafeBufferPointer<lux_jpeg_marker>) -> R
+    ) -> R {
+        // Pin every payload with nested withUnsafeBufferPointer calls through a recursive helper.
+        func pin(_ i: Int, _ acc: [lux_jpeg_marker]) -> R {
+            if i == payloads.count { return acc.withUnsafeBufferPointer(body) }
+            return payloads[i].withUnsafeBufferPointer { p in
+                var m = lux_jpeg_marker()
+                m.marker = markers[i].0
+                m.data = p.baseAddress
+                m.length = p.count
+                return pin(i + 1, acc + [m])
+            }
+        }
+        return pin(0, [])
+    }
+}

@@ -1,0 +1,94 @@
+internal import CLuxCodecShims
+import LuxColor
+import LuxPixels
+
+/// A JPEG encoder fed band by band: libjpeg's compressor stays open between bands, so the whole picture is
+/// never held in memory (only the compressed output).
+final class JPEGStreamEncoder {
+    let width: Int
+    let height: Int
+    let gray: Bool
+    let colorSpace: ColorSpace?
+    let options: EncodingOptions
+    private var counter: BandCounter
+    private var stream: OpaquePointer?
+
+    /// The rows written so far.
+    var rowsWritten: Int { counter.rowsWritten }
+
+    init(
+        width: Int, height: Int, pixelFormat: PixelFormat, colorSpace: ColorSpace?, metadata: ImageMetadata,
+        options: EncodingOptions
+    ) throws(CodecError) {
+        guard !pixelFormat.isBayer else {
+            throw .invalidArgument("a Bayer mosaic cannot be written as JPEG; develop it first (or write a DNG)")
+        }
+        guard (1...65535).contains(width), (1...65535).contains(height) else {
+            throw .invalidArgument("JPEG images are 1…65535 pixels wide and high, not \(width)×\(height)")
+        }
+        self.width = width
+        self.height = height
+        counter = BandCounter(width: width, height: height, name: "JPEG")
+        self.gray = [.gray8, .gray16, .grayFloat].contains(pixelFormat)
+        self.colorSpace = colorSpace
+        self.options = options
+        let space = JPEG.outputSpace(for: colorSpace, gray: gray, options: options)
+        let markers = try JPEG.markers(metadata: metadata, width: width, height: height, gray: gray, space: space, options: options)
+        var params = lux_jpeg_encode_params()
+        params.width = Int32(width)
+        params.height = Int32(height)
+        params.input_components = gray ? 1 : 4
+        params.quality = Int32(max(1, min(100, (options.quality * 100).rounded())))
+        switch options.chromaSubsampling {
+        case .none: (params.chroma_h, params.chroma_v) = (1, 1)
+        case .horizontal: (params.chroma_h, params.chroma_v) = (2, 1)
+        case .both: (params.chroma_h, params.chroma_v) = (2, 2)
+        }
+        params.optimize_coding = options.optimizesHuffmanTables ? 1 : 0
+        params.progressive = options.isProgressive ? 1 : 0
+        params.write_jfif = markers.contains { $0.0 == 0xE1 } ? 0 : 1
+        var message = [CChar](repeating: 0, count: 512)
+        let payloads = markers.map { $0.1 }
+        stream = JPEG.withMarkerArray(markers: markers, payloads: payloads) { list in
+            message.withUnsafeMutableBufferPointer { m in
+                lux_jpeg_stream_create(&params, list.baseAddress, Int32(list.count), m.baseAddress, m.count)
+            }
+        }
+        guard stream != nil else { throw .library(name: "libjpeg", message: cMessage(message)) }
+    }
+
+    deinit { lux_jpeg_stream_destroy(stream) }
+
+    private func prepare(_ band: PixelBuffer) throws(CodecError) -> PixelBuffer {
+        try JPEG.prepare(band, gray: gray, options: options).0
+    }
+
+    /// Writes the next rows (a band `width` pixels wide; its colour space defaults to the stream's).
+    func append(_ band: PixelBuffer) throws(CodecError) {
+        try counter.check(band)
+        guard let stream else { throw .invalidArgument("the JPEG encoder could not start") }
+        var source = band
+        if source.colorSpace == nil { source.colorSpace = colorSpace }
+        let prepared = try prepare(source)
+        try prepared.withUnsafePlane { plane throws(CodecError) in
+            try callC("libjpeg") { message, capacity in
+                lux_jpeg_stream_write(
+                    stream, plane.baseAddress.assumingMemoryBound(to: UInt8.self), plane.bytesPerRow, Int32(prepared.height),
+                    message, capacity)
+            }
+        }
+        counter.advance(by: band.height)
+    }
+
+    /// Completes the file.
+    func finish() throws(CodecError) -> [UInt8] {
+        try counter.finish()
+        guard let stream else { throw .invalidArgument("the JPEG encoder could not start") }
+        var out: UnsafeMutablePointer<UInt8>?
+        var size = 0
+        try callC("libjpeg") { message, capacity in lux_jpeg_stream_finish(stream, &out, &size, message, capacity) }
+        guard let out else { throw .library(name: "libjpeg", message: "no output") }
+        defer { lux_free(out) }
+        return Array(UnsafeBufferPointer(start: out, count: size))
+    }
+}

@@ -1,0 +1,174 @@
+import LuxPixels
+public import LuxRender
+
+extension Filters {
+    /// Scales with a Lanczos-3 filter (high-quality downscaling and upscaling).
+    ///
+    /// Edges are extended, so the result has no transparent border; its extent is the input's scaled by
+    /// `scale·aspectRatio` horizontally and `scale` vertically.
+    public struct LanczosScaleTransform: Filter {
+        public static let descriptor = FilterDescriptor(
+            name: "LanczosScaleTransform", displayName: "Lanczos Scale Transform",
+            categories: [.geometryAdjustment, .stillImage, .video, .highDynamicRange],
+            summary: "Scales with a Lanczos-3 resampling filter.",
+            parameters: [
+                .image(),
+                .number(
+                    "scale", default: 1, slider: 0.05...1.5, allowed: 0.0001...100, unit: .scale,
+                    summary: "The vertical scale factor."),
+                .number(
+                    "aspectRatio", default: 1, slider: 0.05...2, allowed: 0.0001...100, unit: .scale,
+                    summary: "Horizontal scale relative to vertical."),
+            ])
+
+        public var image: Image
+        public var scale: Double
+        public var aspectRatio: Double
+
+        public init(image: Image, scale: Double = 1, aspectRatio: Double = 1) {
+            self.image = image
+            self.scale = scale
+            self.aspectRatio = aspectRatio
+        }
+
+        public init(arguments a: FilterArguments) {
+            self.init(image: a.image(), scale: a.number("scale"), aspectRatio: a.number("aspectRatio"))
+        }
+
+        public var outputImage: Image {
+            let sx = scale * aspectRatio
+            let sy = scale
+            let e = image.extent
+            if sx == 1 && sy == 1 { return image }
+            guard !e.isInfinite, !e.isEmpty else {
+                return image.transformed(by: LuxPixels.AffineTransform(scaleX: sx, y: sy))
+            }
+            // Whole pixels, as resizers produce (the size rounds to nearest, at least one pixel).
+            let out = Rect(
+                x: (e.minX * sx).rounded(), y: (e.minY * sy).rounded(),
+                width: max((e.width * sx).rounded(), 1), height: max((e.height * sy).rounded(), 1))
+            let horizontal = LanczosAxis(scale: sx)
+            let vertical = LanczosAxis(scale: sy)
+            let processor = ImageProcessor(
+                description: "lanczos3", argumentDigest: "sx=\(sx) sy=\(sy)", inputFormat: nil,
+                outputFormat: .rgbaFloat,
+                roi: { _, rect in
+                    let xs = horizontal.sourceRange(Int(rect.minX), Int(rect.maxX))
+                    let ys = vertical.sourceRange(Int(rect.minY), Int(rect.maxY))
+                    return Rect(x: xs.lowerBound, y: ys.lowerBound, width: xs.count, height: ys.count)
+                }
+            ) { inputs, output in
+                LanczosScaleTransform.resample(inputs[0], output, horizontal, vertical)
+            }
+            return processor.apply(to: [image.clampedToExtent()], extent: out)
+        }
+
+        static func resample(
+            _ input: ImageProcessorInput, _ output: ImageProcessorOutput, _ hx: LanczosAxis, _ vy: LanczosAxis
+        ) {
+            let x0 = Int(output.region.minX)
+            let y0 = Int(output.region.minY)
+            let w = output.width
+            let h = output.height
+            let inX = Int(input.region.minX)
+            let inY = Int(input.region.minY)
+            let inW = input.width
+            let (firstX, weightsX) = hx.table(x0, w)
+            let (firstY, weightsY) = vy.table(y0, h)
+            // Vertical first (it reduces rows before the costlier per-pixel horizontal pass). Input rows are
+            // converted to float once each, into a ring of `taps + 1` rows: consecutive output rows read
+            // overlapping, advancing windows.
+            let tmpRow = 4 * inW
+            let ringRows = vy.taps + 1
+            let tmp = output.scratch(byteCount: 4 * tmpRow * (h + ringRows)).assumingMemoryBound(to: Float.self)
+            let ring = tmp + tmpRow * h
+            var loaded = -1  // last input row (0-based) converted into the ring
+            let rowPointers = UnsafeMutablePointer<UnsafePointer<Float>>.allocate(capacity: vy.taps)
+            defer { rowPointers.deallocate() }
+            weightsY.withUnsafeBufferPointer { wy in
+                for y in 0..<h {
+                    let first = firstY[y] - inY
+                    while loaded < first + vy.taps - 1 {
+                        loaded += 1
+                        ProcessorRows.loadInterleaved(input, row: loaded, into: ring + (loaded % ringRows) * tmpRow)
+                    }
+                    for t in 0..<vy.taps { rowPointers[t] = UnsafePointer(ring + ((first + t) % ringRows) * tmpRow) }
+                    weightedSum(
+                        rows: rowPointers, weights: wy.baseAddress! + y * vy.taps, taps: vy.taps,
+                        into: tmp + y * tmpRow, count: tmpRow)
+                }
+            }
+            let offsets = firstX.map { $0 - inX }
+            offsets.withUnsafeBufferPointer { off in
+                weightsX.withUnsafeBufferPointer { wx in
+                    for y in 0..<h {
+                        weightedPixelSum(
+                            tmp + y * tmpRow, first: off.baseAddress!, weights: wx.baseAddress!, taps: hx.taps,
+                            into: output.row(y, as: Float.self), count: w)
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Lanczos-3 resampling along one axis: which source pixels each destination pixel reads, and how much.
+struct LanczosAxis: Sendable {
+    let scale: Double
+    /// Source pixels per tap window.
+    let taps: Int
+    /// Half the window in source pixels.
+    let support: Double
+    /// Kernel argument per source pixel (1 when enlarging, `scale` when reducing).
+    let stretch: Double
+
+    init(scale: Double) {
+        self.scale = scale
+        stretch = min(scale, 1)
+        support = 3 / stretch
+        taps = Int((2 * support).rounded(.up)) + 1
+    }
+
+    /// The first source pixel of destination pixel `x`'s window.
+    func first(_ x: Int) -> Int {
+        let u = (Double(x) + 0.5) / scale
+        return Int((u - support - 0.5).rounded(.down)) + 1
+    }
+
+    /// Source pixels read by destination pixels `lo..<hi`.
+    func sourceRange(_ lo: Int, _ hi: Int) -> Range<Int> {
+        guard hi > lo else { return 0..<0 }
+        return first(lo)..<(first(hi - 1) + taps)
+    }
+
+    static func lanczos3(_ x: Double) -> Double {
+        if x == 0 { return 1 }
+        if abs(x) >= 3 { return 0 }
+        let px = Double.pi * x
+        return 3 * sinDouble(px) * sinDouble(px / 3) / (px * px)
+    }
+
+    /// First source pixel and normalised weights (`taps` per pixel) for destination pixels `x0..<x0+n`.
+    func table(_ x0: Int, _ n: Int) -> ([Int], [Float]) {
+        var firsts = [Int](repeating: 0, count: n)
+        var weights = [Float](repeating: 0, count: n * taps)
+        for j in 0..<n {
+            let x = x0 + j
+            let u = (Double(x) + 0.5) / scale
+            let f = first(x)
+            firsts[j] = f
+            var w = [Double](repeating: 0, count: taps)
+            for t in 0..<taps { w[t] = Self.lanczos3((Double(f + t) + 0.5 - u) * stretch) }
+            let sum = w.reduce(0, +)
+            for t in 0..<taps { weights[j * taps + t] = Float(w[t] / sum) }
+        }
+        return (firsts, weights)
+    }
+}
+
+extension Image {
+    /// The image scaled with a Lanczos-3 filter (see ``Filters/LanczosScaleTransform``).
+    public func lanczosScaleTransform(scale: Double, aspectRatio: Double = 1) -> Image {
+        Filters.LanczosScaleTransform(image: self, scale: scale, aspectRatio: aspectRatio).outputImage
+    }
+}

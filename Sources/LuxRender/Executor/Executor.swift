@@ -1,0 +1,277 @@
+import Dispatch
+import LuxColor
+import LuxPixels
+import Synchronization
+
+/// Where a program's rows go: the destination or an intermediate buffer.
+struct RowTarget {
+    let base: UnsafeMutableRawPointer
+    let bytesPerRow: Int
+    let originX: Int
+    let originY: Int
+    let format: PixelFormat
+    let quantize: PixelFormat?
+    /// Whether rows go to memory that is not read again soon (the destination): stores bypass the cache.
+    var streaming = false
+    /// A final colour match folded into an 8-bit store (see ``Plan/outputMatch``).
+    var converter: ColorConverter? = nil
+
+    @inline(__always)
+    func store(_ p: PlanarPixels, _ y: Int, _ x: Int, _ n: Int, _ w: Worker) {
+        if let q = quantize { PixelIO.quantize(p, count: n, to: q, scratch: w.storeScratch) }
+        let dst = base + (y - originY) * bytesPerRow + (x - originX) * format.bytesPerPixel()
+        if let converter {
+            converter.convert(red: p.red, green: p.green, blue: p.blue, alpha: p.alpha, rgba8: dst.assumingMemoryBound(to: UInt8.self), count: n)
+            return
+        }
+        PixelIO.store(p, count: n, format: format, to: dst, scratch: w.storeScratch, streaming: streaming)
+    }
+}
+
+/// Runs a compiled ``Plan`` tile by tile: materialises each step's slots over the tile's regions of
+/// interest (recursively), then evaluates the step's fused row program.
+final class Executor {
+    let plan: Plan
+    let cache: IntermediateCache?
+    let cacheAll: Bool
+
+    init(plan: Plan, cache: IntermediateCache?, cacheAll: Bool) {
+        self.plan = plan
+        self.cache = cache
+        self.cacheAll = cacheAll
+    }
+
+    /// Renders `rect` of the plan's root into `target`.
+    func renderTile(_ rect: PixelRect, into target: RowTarget, worker w: Worker) throws(RenderError) {
+        w.stats.tiles += 1
+        if target.format == .rgba8, target.quantize == nil, let (step, converter) = plan.outputMatch {
+            var t = target
+            t.converter = converter
+            try runRows(step, rect, t, w)
+        } else {
+            try runRows(plan.root, rect, target, w)
+        }
+        w.stats.pixelsWritten += rect.area
+    }
+
+    func runRows(_ step: Step, _ rect: PixelRect, _ target: RowTarget, _ w: Worker) throws(RenderError) {
+        guard case .rows(let root) = step.kind else { preconditionFailure("not a row program") }
+        var rois = [PixelRect](repeating: .empty, count: step.slots.count)
+        root.collect(rect, &rois, &w.sourceReads)
+        var buffers: [SlotBuffer] = []
+        buffers.reserveCapacity(step.slots.count + 1)
+        defer { for b in buffers { release(b, w) } }
+        for (i, slot) in step.slots.enumerated() {
+            buffers.append(try materialise(slot, rois[i], w, label: "slot \(i) of program \(step.number)"))
+        }
+        var samplers = buffers.enumerated().map { i, b in
+            Sampler(
+                base: UnsafePointer(b.base.assumingMemoryBound(to: Float.self)), rowStride: b.bytesPerRow / 4,
+                minX: b.region.minX, minY: b.region.minY, width: b.region.width, height: b.region.height,
+                extent: step.slots[i].extent)
+        }
+        buffers.append(.none)
+        samplers.append(
+            Sampler(
+                base: UnsafePointer(bitPattern: 64)!, rowStride: 0, minX: 0, minY: 0, width: 0, height: 0, extent: .null
+            ))
+        w.stats.programRuns += 1
+        let chunk = w.chunk
+        buffers.withUnsafeBufferPointer { sb in
+            samplers.withUnsafeBufferPointer { sp in
+                let env = RowEnv(worker: w, slots: sb.baseAddress!, samplers: sp.baseAddress!)
+                for y in rect.minY..<rect.maxY {
+                    var x = rect.minX
+                    while x < rect.maxX {
+                        let n = min(chunk, rect.maxX - x)
+                        let reg = PlanarPixels(base: w.root, stride: chunk, count: n)
+                        root.evaluate(y, x, n, reg, env)
+                        target.store(reg, y, x, n, w)
+                        x += n
+                    }
+                }
+            }
+        }
+        buffers.removeLast()
+    }
+
+    private func release(_ b: SlotBuffer, _ w: Worker) {
+        if let block = b.arenaBlock { w.arena.release(block) }
+    }
+
+    /// Materialises `roi` of a slot (from the cache when possible).
+    func materialise(_ slot: Slot, _ roi: PixelRect, _ w: Worker, label: String) throws(RenderError) -> SlotBuffer {
+        if roi.isEmpty { return .none }
+        var region = roi
+        if region.isInfinite {
+            region = region.intersection(slot.producerBounds)
+            if region.isInfinite { throw .unboundedRegion(label) }
+            if region.isEmpty { return .none }
+        }
+        let bpp = slot.format.bytesPerPixel()
+        let bytesPerRow = (region.width * bpp + 63) & ~63
+        let bytes = bytesPerRow * region.height
+        // With caching on, processor outputs (the expensive intermediates: blurs, resamplers…) are kept;
+        // explicit intermediates are kept when their recipe asks. Cheap per-pixel inputs are recomputed.
+        let isProcessor: Bool
+        if case .processor = slot.producer.kind { isProcessor = true } else { isProcessor = false }
+        let useCache = cache != nil && (slot.cache || (cacheAll && isProcessor))
+        let key = IntermediateCache.Key(
+            digest: slot.producer.digest, region: region, format: slot.format, quantize: slot.quantize)
+        if useCache, let (hit, bpr) = cache!.lookup(key) {
+            w.stats.cacheHits += 1
+            return SlotBuffer(
+                base: hit.pointer, bytesPerRow: bpr, region: region, format: slot.format, arenaBlock: nil, cached: hit)
+        }
+        var buffer: SlotBuffer
+        if useCache {
+            let c = CachedBuffer(byteCount: bytes)
+            buffer = SlotBuffer(
+                base: c.pointer, bytesPerRow: bytesPerRow, region: region, format: slot.format, arenaBlock: nil,
+                cached: c)
+        } else {
+            let block = w.arena.acquire(bytes)
+            buffer = SlotBuffer(
+                base: block.pointer, bytesPerRow: bytesPerRow, region: region, format: slot.format, arenaBlock: block,
+                cached: nil)
+        }
+        do {
+            switch slot.producer.kind {
+            case .rows:
+                let target = RowTarget(
+                    base: buffer.base, bytesPerRow: bytesPerRow, originX: region.minX, originY: region.minY,
+                    format: slot.format, quantize: slot.quantize)
+                try runRows(slot.producer, region, target, w)
+            case .processor(let p, let bounds):
+                try runProcessor(p, slot.producer, bounds: bounds, buffer: buffer, w)
+            }
+        } catch {
+            release(buffer, w)
+            throw error
+        }
+        w.stats.intermediates += 1
+        w.stats.intermediatePixels += region.area
+        if useCache, let c = buffer.cached { cache!.store(key, c, bytesPerRow: bytesPerRow) }
+        return buffer
+    }
+
+    private func runProcessor(_ p: ImageProcessor, _ step: Step, bounds: PixelRect, buffer: SlotBuffer, _ w: Worker)
+        throws(RenderError)
+    {
+        let region = buffer.region
+        let inside = region.intersection(bounds)
+        if inside != region {
+            // Transparent outside the processor's extent.
+            for row in 0..<region.height {
+                (buffer.base + row * buffer.bytesPerRow).initializeMemory(
+                    as: UInt8.self, repeating: 0, count: region.width * buffer.format.bytesPerPixel())
+            }
+        }
+        if inside.isEmpty { return }
+        var inputs: [SlotBuffer] = []
+        defer { for b in inputs { release(b, w) } }
+        for (k, slot) in step.slots.enumerated() {
+            let roi = PixelRect(enclosing: p.roi(k, inside.rect))
+            var b = try materialise(slot, roi, w, label: "input \(k) of processor \(p.processorDescription)")
+            if b.region.isEmpty {
+                // An input that contributes nothing still gets a (1×1, transparent) buffer.
+                let block = w.arena.acquire(64)
+                block.pointer.initializeMemory(as: UInt8.self, repeating: 0, count: 64)
+                b = SlotBuffer(
+                    base: block.pointer, bytesPerRow: 64,
+                    region: PixelRect(x: inside.minX, y: inside.minY, width: 1, height: 1), format: slot.format,
+                    arenaBlock: block, cached: nil)
+            }
+            inputs.append(b)
+        }
+        let views = inputs.map {
+            ImageProcessorInput(
+                region: $0.region.rect, format: $0.format, baseAddress: UnsafeRawPointer($0.base),
+                bytesPerRow: $0.bytesPerRow)
+        }
+        let scratch = ProcessorScratch(arena: w.arena)
+        defer { scratch.releaseAll() }
+        let output = ImageProcessorOutput(
+            region: inside.rect, format: buffer.format, baseAddress: buffer.pointer(x: inside.minX, y: inside.minY),
+            bytesPerRow: buffer.bytesPerRow, scratch: scratch)
+        w.stats.programRuns += 1
+        do {
+            try p.body(views, output)
+        } catch let e as RenderError {
+            throw e
+        } catch {
+            throw .processorFailed(p.processorDescription, reason: "\(error)")
+        }
+    }
+}
+
+/// Runs `body` for every tile on `workers.count` threads, handing out tiles dynamically.
+///
+/// Stops at the first error and rethrows it.
+func forEachTile(
+    _ tiles: [PixelRect], workers: [Worker], isCancelled: (@Sendable () -> Bool)? = nil,
+    _ body: (PixelRect, Worker) throws(RenderError) -> Void
+) throws(RenderError) {
+    if workers.count <= 1 || tiles.count <= 1 {
+        for t in tiles {
+            if isCancelled?() == true { throw .cancelled }
+            try body(t, workers[0])
+        }
+        return
+    }
+    let next = Atomic<Int>(0)
+    let failure = Mutex<RenderError?>(nil)
+    withoutActuallyEscaping(body) { body in
+        let job = TileJob(tiles: tiles, workers: workers, body: body)
+        DispatchQueue.concurrentPerform(iterations: min(workers.count, tiles.count)) { wi in
+            let worker = job.workers[wi]
+            while true {
+                let t = next.add(1, ordering: .relaxed).oldValue
+                if t >= job.tiles.count { break }
+                if failure.withLock({ $0 != nil }) { break }
+                if isCancelled?() == true {
+                    failure.withLock { if $0 == nil { $0 = .cancelled } }
+                    break
+                }
+                do throws(RenderError) {
+                    try job.body(job.tiles[t], worker)
+                } catch {
+                    failure.withLock { if $0 == nil { $0 = error } }
+                    break
+                }
+            }
+        }
+    }
+    if let e = failure.withLock({ $0 }) { throw e }
+}
+
+/// The shared state of a parallel tile loop.
+final class TileJob: @unchecked Sendable {
+    // @unchecked: each iteration uses only its own worker; tiles and the body are read-only.
+    let tiles: [PixelRect]
+    let workers: [Worker]
+    let body: (PixelRect, Worker) throws(RenderError) -> Void
+
+    init(tiles: [PixelRect], workers: [Worker], body: @escaping (PixelRect, Worker) throws(RenderError) -> Void) {
+        self.tiles = tiles
+        self.workers = workers
+        self.body = body
+    }
+}
+
+/// Splits `rect` into row-major tiles of at most `width`×`height` pixels.
+func tiles(of rect: PixelRect, width tw: Int, height th: Int) -> [PixelRect] {
+    var out: [PixelRect] = []
+    var y = rect.minY
+    while y < rect.maxY {
+        let h = min(th, rect.maxY - y)
+        var x = rect.minX
+        while x < rect.maxX {
+            let w = min(tw, rect.maxX - x)
+            out.append(PixelRect(x: x, y: y, width: w, height: h))
+            x += w
+        }
+        y += h
+    }
+    return out
+}

@@ -1,0 +1,144 @@
+import Glibc
+import LuxPixels
+
+/// Memory one worker thread uses while rendering tiles: planar scratch registers, interleaving scratch, and reusable
+/// blocks for intermediates.
+///
+/// Owned by one thread at a time; reused across renders.
+final class Worker {
+    /// Pixels per register (the longest row span a program evaluates at once).
+    let chunk: Int
+    private(set) var registers: UnsafeMutablePointer<Float>
+    private(set) var registerCount: Int
+    private var top = 0
+    /// Scratch for leaves and heads (`4 · chunk` floats).
+    let scratch: UnsafeMutablePointer<Float>
+    /// Scratch for row stores (`4 · chunk` floats).
+    let storeScratch: UnsafeMutablePointer<Float>
+    /// Scratch for warp coordinates (`2 · chunk` floats).
+    let coordinates: UnsafeMutablePointer<Float>
+    let arena = BufferArena()
+    var stats = RenderStatistics()
+    /// Source pixels read, per source index of the current plan.
+    var sourceReads: [PixelRect] = []
+
+    init(chunk: Int, registers count: Int) {
+        self.chunk = chunk
+        registerCount = max(count, 1)
+        registers = .allocate(capacity: registerCount * 4 * chunk)
+        registers.initialize(repeating: 0, count: registerCount * 4 * chunk)
+        scratch = .allocate(capacity: 4 * chunk)
+        storeScratch = .allocate(capacity: 4 * chunk)
+        coordinates = .allocate(capacity: 2 * chunk)
+    }
+
+    deinit {
+        registers.deallocate()
+        scratch.deallocate()
+        storeScratch.deallocate()
+        coordinates.deallocate()
+    }
+
+    /// Makes room for at least `count` registers (only between renders).
+    func ensureRegisters(_ count: Int) {
+        guard count > registerCount else { return }
+        registers.deallocate()
+        registerCount = count
+        registers = .allocate(capacity: registerCount * 4 * chunk)
+        registers.initialize(repeating: 0, count: registerCount * 4 * chunk)
+    }
+
+    /// Register 0, the row every program evaluates into.
+    var root: UnsafeMutablePointer<Float> { registers }
+
+    /// Reserves `count` consecutive registers above those in use; returns the first.
+    func push(_ count: Int) -> UnsafeMutablePointer<Float> {
+        precondition(top + 1 + count <= registerCount, "register stack overflow (\(registerCount) registers)")
+        let p = registers + (top + 1) * 4 * chunk
+        top += count
+        return p
+    }
+
+    /// Releases the last `count` registers.
+    func pop(_ count: Int) { top -= count }
+
+    /// Resets per-render state.
+    func beginRender(sources: Int) {
+        top = 0
+        stats = RenderStatistics()
+        sourceReads = Array(repeating: .empty, count: sources)
+    }
+}
+
+/// Reusable memory blocks for per-tile intermediates (a small free list, no zeroing).
+final class BufferArena {
+    struct Block {
+        let pointer: UnsafeMutableRawPointer
+        let capacity: Int
+    }
+    private var free: [Block] = []
+    private(set) var allocatedBytes = 0
+
+    /// A block of at least `bytes` bytes (contents unspecified).
+    func acquire(_ bytes: Int) -> Block {
+        var best = -1
+        for (i, b) in free.enumerated() where b.capacity >= bytes {
+            if best < 0 || b.capacity < free[best].capacity { best = i }
+        }
+        if best >= 0 {
+            idleBytes -= free[best].capacity
+            return free.remove(at: best)
+        }
+        // Round up (64 KiB steps for small blocks, 1 MiB for large ones) so that tiles of slightly different
+        // sizes — edge tiles, growing ROIs — reuse the same blocks instead of mapping (and zero-filling) new ones.
+        let step = bytes >= 1 << 20 ? 1 << 20 : 1 << 16
+        let capacity = max((bytes + step - 1) & ~(step - 1), 1 << 16)
+        allocatedBytes += capacity
+        return Block(pointer: Self.map(capacity), capacity: capacity)
+    }
+
+    /// Idle bytes kept for reuse; beyond this the smallest idle blocks are returned to the kernel.
+    static let idleLimit = 48 << 20
+    private var idleBytes = 0
+
+    func release(_ block: Block) {
+        free.append(block)
+        idleBytes += block.capacity
+        if idleBytes > Self.idleLimit { trim(keepBytes: Self.idleLimit) }
+    }
+
+    /// Blocks come straight from the kernel (`mmap`), not from malloc: malloc would keep freed tile-sized
+    /// blocks in per-thread arenas, and workers run on whichever thread Dispatch provides.
+    private static func map(_ bytes: Int) -> UnsafeMutableRawPointer {
+        guard let p = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), p != MAP_FAILED
+        else {
+            fatalError("out of memory: cannot map \(bytes) bytes for render intermediates")
+        }
+        return p
+    }
+
+    private static func unmap(_ block: Block) { munmap(block.pointer, block.capacity) }
+
+    /// Frees idle blocks beyond `keepBytes`.
+    func trim(keepBytes: Int) {
+        // Keep the largest blocks (they serve any request); return the small ones first.
+        free.sort { $0.capacity > $1.capacity }
+        var kept = 0
+        var keep: [Block] = []
+        for b in free {
+            if kept + b.capacity <= keepBytes {
+                kept += b.capacity
+                keep.append(b)
+            } else {
+                Self.unmap(b)
+                allocatedBytes -= b.capacity
+            }
+        }
+        free = keep
+        idleBytes = kept
+    }
+
+    deinit {
+        for b in free { Self.unmap(b) }
+    }
+}

@@ -1,0 +1,81 @@
+/// A catalogue of filters by name and category.
+///
+/// A registry is a value: extend one with ``adding(_:)``. LuxFilters provides `FilterRegistry.builtIn`
+/// and `Image.applyingFilter(_:parameters:)` on top of it.
+///
+/// ```swift
+/// let registry = FilterRegistry.builtIn.adding(Posterize.self)
+/// let out = try registry.apply("Posterize", to: photo, parameters: ["levels": 4])
+/// for name in registry.names(in: .blur) { print(name) }
+/// ```
+public struct FilterRegistry: Sendable {
+    private var types: [String: any Filter.Type] = [:]
+
+    /// Creates a registry holding `filters`.
+    public init(_ filters: [any Filter.Type] = []) {
+        for f in filters { types[f.descriptor.name] = f }
+    }
+
+    /// A registry with `filters` added (replacing filters of the same name).
+    public func adding(_ filters: any Filter.Type...) -> FilterRegistry {
+        var r = self
+        for f in filters { r.types[f.descriptor.name] = f }
+        return r
+    }
+
+    /// Every filter name, sorted.
+    public var names: [String] { types.keys.sorted() }
+
+    /// Every descriptor, sorted by name.
+    public var descriptors: [FilterDescriptor] { names.map { types[$0]!.descriptor } }
+
+    /// The names of filters in `category`, sorted.
+    public func names(in category: FilterCategory) -> [String] {
+        names.filter { types[$0]!.descriptor.categories.contains(category) }
+    }
+
+    /// Every category some filter is in, sorted.
+    public var categories: [FilterCategory] {
+        Set(types.values.flatMap { $0.descriptor.categories }).sorted()
+    }
+
+    /// The filter type called `name` (also accepts Core Image's `CI` prefix and any letter case).
+    ///
+    /// - Throws: ``FilterError/unknownFilter(_:available:)`` listing the names.
+    public func filterType(named name: String) throws(FilterError) -> any Filter.Type {
+        if let t = types[name] { return t }
+        let stripped = name.hasPrefix("CI") ? String(name.dropFirst(2)) : name
+        if let t = types[stripped] { return t }
+        if let key = types.keys.first(where: { $0.lowercased() == stripped.lowercased() }) { return types[key]! }
+        throw .unknownFilter(name, available: names)
+    }
+
+    /// The descriptor of the filter called `name`.
+    public func descriptor(named name: String) throws(FilterError) -> FilterDescriptor {
+        try filterType(named: name).descriptor
+    }
+
+    /// Creates the filter called `name` from name–value pairs.
+    public func makeFilter(_ name: String, parameters: [String: FilterValue]) throws(FilterError) -> any Filter {
+        let t = try filterType(named: name)
+        return try t.init(arguments: FilterArguments(t.descriptor, parameters))
+    }
+
+    /// Applies the filter called `name` to `image` (passed as its `image` parameter; `nil` for generators).
+    public func apply(_ name: String, to image: Image?, parameters: [String: FilterValue] = [:]) throws(FilterError)
+        -> Image
+    {
+        var p = parameters
+        if let image, p["image"] == nil, p["inputImage"] == nil { p["image"] = .image(image) }
+        return try makeFilter(name, parameters: p).outputImage
+    }
+}
+
+extension Image {
+    /// Applies the filter called `name` from `registry`, with this image as its `image` parameter.
+    public func applyingFilter(
+        _ name: String, parameters: [String: FilterValue] = [:], registry: FilterRegistry
+    ) throws(FilterError) -> Image {
+        try registry.apply(name, to: self, parameters: parameters)
+    }
+}

@@ -1,0 +1,166 @@
+public import LuxPixels
+
+/// Arbitrary code over whole regions: the CIImageProcessor role.
+///
+/// Use a processor for algorithms that are not data-parallel per pixel (integral images, recursive
+/// filters, separable resampling, reductions) or that call into other libraries. For each output tile
+/// the engine materialises the region of each input that ``RegionOfInterest`` names, in
+/// ``inputFormat``, hands them to the body with an output buffer for the tile in ``outputFormat``, and
+/// treats the result as an intermediate that following kernels read.
+///
+/// ```swift
+/// let integral = ImageProcessor(
+///     description: "integralImage", inputFormat: .rgbaFloat, outputFormat: .rgbaFloat,
+///     roi: { _, rect in Rect(minX: extent.minX, minY: extent.minY, maxX: rect.maxX, maxY: rect.maxY) }
+/// ) { inputs, output in
+///     // read inputs[0], write output
+/// }
+/// let image = integral.apply(to: [source], extent: source.extent)
+/// ```
+///
+/// Values are premultiplied and in the working space. If an algorithm needs another colour space, match
+/// the input with ``Image/matchedFromWorkingSpace(to:)`` and the output with
+/// ``Image/matchedToWorkingSpace(from:)``, as the seed recommends.
+public struct ImageProcessor: Sendable {
+    /// The region of input `index` needed to produce `rect` of the output.
+    public typealias RegionOfInterest = @Sendable (_ index: Int, _ rect: Rect) -> Rect
+    /// The body.
+    ///
+    /// It may throw; the render then fails with ``RenderError/processorFailed(_:reason:)``.
+    public typealias Body = @Sendable (_ inputs: [ImageProcessorInput], _ output: ImageProcessorOutput) throws -> Void
+
+    /// The formats processors can read and write.
+    public static let supportedFormats: [PixelFormat] = [.rgbaFloat, .rgbaHalf, .rgba8, .bgra8, .rgba16]
+
+    /// A name for tree printing.
+    public let processorDescription: String
+    /// The parameters, for printing and the cache key (must change whenever the body's behaviour does).
+    public let argumentDigest: String
+    /// The format of input buffers; `nil` means the render's working format (``PixelFormat/rgbaHalf``,
+    /// ``PixelFormat/rgbaFloat`` or ``PixelFormat/rgba8``, see ``RenderOptions/workingFormat``), which keeps large
+    /// input regions compact.
+    ///
+    /// Check ``ImageProcessorInput/format``.
+    public let inputFormat: PixelFormat?
+    /// The format of the output buffer.
+    public let outputFormat: PixelFormat
+    let roi: RegionOfInterest
+    let body: Body
+
+    /// Creates a processor.
+    ///
+    /// - Parameters:
+    ///   - inputFormat: The format of the input buffers, or `nil` for the render's working format.
+    /// - Precondition: both formats are in ``supportedFormats``.
+    public init(
+        description: String, argumentDigest: String = "", inputFormat: PixelFormat? = .rgbaFloat,
+        outputFormat: PixelFormat = .rgbaFloat, roi: @escaping RegionOfInterest, process body: @escaping Body
+    ) {
+        precondition(inputFormat.map(Self.supportedFormats.contains) ?? true, "processors cannot read \(inputFormat!)")
+        precondition(Self.supportedFormats.contains(outputFormat), "processors cannot write \(outputFormat)")
+        processorDescription = description
+        self.argumentDigest = argumentDigest
+        self.inputFormat = inputFormat
+        self.outputFormat = outputFormat
+        self.roi = roi
+        self.body = body
+    }
+
+    /// Applies the processor to `inputs`, producing an image with the given extent.
+    public func apply(to inputs: [Image], extent: Rect) -> Image {
+        Image(node: Node(.processor(self), inputs: inputs.map(\.node), extent: extent, isOpaque: false))
+    }
+}
+
+/// A region of one processor input (read-only).
+///
+/// Pixel `(i, j)` of the buffer is image pixel `(region.minX + i, region.minY + j)`.
+public struct ImageProcessorInput: @unchecked Sendable {
+    // @unchecked: a pointer wrapper valid only during the processor call.
+    /// The image region held.
+    public let region: Rect
+    /// The pixel format.
+    public let format: PixelFormat
+    /// The first byte of row 0.
+    public let baseAddress: UnsafeRawPointer
+    /// Bytes between rows.
+    public let bytesPerRow: Int
+    /// Width in pixels.
+    public var width: Int { Int(region.width) }
+    /// Height in pixels.
+    public var height: Int { Int(region.height) }
+
+    /// Row `j` (0-based within the region) as components of type `T`.
+    @inlinable
+    public func row<T>(_ j: Int, as type: T.Type) -> UnsafePointer<T> {
+        (baseAddress + j * bytesPerRow).assumingMemoryBound(to: T.self)
+    }
+}
+
+/// The output region of a processor.
+///
+/// Pixel `(i, j)` of the buffer is image pixel `(region.minX + i, region.minY + j)`.
+public struct ImageProcessorOutput: @unchecked Sendable {
+    // @unchecked: a pointer wrapper valid only during the processor call.
+    let scratchSpace: ProcessorScratch?
+
+    init(
+        region: Rect, format: PixelFormat, baseAddress: UnsafeMutableRawPointer, bytesPerRow: Int,
+        scratch: ProcessorScratch?
+    ) {
+        self.region = region
+        self.format = format
+        self.baseAddress = baseAddress
+        self.bytesPerRow = bytesPerRow
+        scratchSpace = scratch
+    }
+
+    /// Temporary memory for the processor (at least `byteCount` bytes, 64-byte aligned, contents unspecified), valid
+    /// until the processor returns.
+    ///
+    /// It comes from the worker's reusable blocks, so large per-tile buffers cost no allocation after the first tile.
+    public func scratch(byteCount: Int) -> UnsafeMutableRawPointer {
+        guard let scratchSpace else {
+            preconditionFailure("scratch memory is only available inside a processor call")
+        }
+        return scratchSpace.acquire(byteCount)
+    }
+
+    /// The image region to fill.
+    public let region: Rect
+    /// The pixel format.
+    public let format: PixelFormat
+    /// The first byte of row 0.
+    public let baseAddress: UnsafeMutableRawPointer
+    /// Bytes between rows.
+    public let bytesPerRow: Int
+    /// Width in pixels.
+    public var width: Int { Int(region.width) }
+    /// Height in pixels.
+    public var height: Int { Int(region.height) }
+
+    /// Row `j` (0-based within the region) as components of type `T`.
+    @inlinable
+    public func row<T>(_ j: Int, as type: T.Type) -> UnsafeMutablePointer<T> {
+        (baseAddress + j * bytesPerRow).assumingMemoryBound(to: T.self)
+    }
+}
+
+/// Scratch blocks lent to one processor call.
+final class ProcessorScratch {
+    private let arena: BufferArena
+    private var blocks: [BufferArena.Block] = []
+
+    init(arena: BufferArena) { self.arena = arena }
+
+    func acquire(_ bytes: Int) -> UnsafeMutableRawPointer {
+        let b = arena.acquire(bytes)
+        blocks.append(b)
+        return b.pointer
+    }
+
+    func releaseAll() {
+        for b in blocks { arena.release(b) }
+        blocks = []
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import LuxColor
+import LuxPixels
+import LuxTestSupport
+
+@testable import LuxCodecs
+
+/// Generated test pictures and small helpers to compare pixels.
+enum TestImages {
+    /// A smooth colour picture with some edges, in `format`.
+    static func gradient(width: Int, height: Int, format: PixelFormat = .rgba8, alpha: Bool = false) -> PixelBuffer {
+        var rgba = [Float](repeating: 0, count: width * height * 4)
+        for y in 0..<height {
+            for x in 0..<width {
+                let i = (y * width + x) * 4
+                let fx = Float(x) / Float(max(width - 1, 1))
+                let fy = Float(y) / Float(max(height - 1, 1))
+                rgba[i] = fx
+                rgba[i + 1] = fy
+                rgba[i + 2] = (x / 16 + y / 16) % 2 == 0 ? 0.8 : 0.2
+                rgba[i + 3] = alpha ? 0.25 + 0.75 * fx * fy : 1
+            }
+        }
+        let float = PixelBuffer(width: width, height: height, format: .rgbaFloat, components: rgba, colorSpace: .sRGB)
+        return float.converted(to: format)
+    }
+
+    /// Writes pixels as a binary PPM (RGB, 8-bit) so command-line tools can read them.
+    static func ppm(_ buffer: PixelBuffer) -> Data {
+        let rgba = buffer.converted(to: .rgba8).components(as: UInt8.self)
+        var out = Data("P6\n\(buffer.width) \(buffer.height)\n255\n".utf8)
+        out.reserveCapacity(out.count + buffer.width * buffer.height * 3)
+        for i in 0..<(buffer.width * buffer.height) { out.append(contentsOf: rgba[(4 * i)..<(4 * i + 3)]) }
+        return out
+    }
+
+    /// The RGB samples of an `.rgba8`/`.gray8` buffer (alpha dropped), for comparing with PPM/PGM output.
+    static func rgbSamples(_ buffer: PixelBuffer) -> [UInt16] {
+        if buffer.format == .gray8 { return buffer.components(as: UInt8.self).map(UInt16.init) }
+        let rgba = buffer.components(as: UInt8.self)
+        var out: [UInt16] = []
+        out.reserveCapacity(rgba.count / 4 * 3)
+        for i in stride(from: 0, to: rgba.count, by: 4) {
+            out += [UInt16(rgba[i]), UInt16(rgba[i + 1]), UInt16(rgba[i + 2])]
+        }
+        return out
+    }
+
+    /// Peak signal-to-noise ratio of two 8-bit sample arrays.
+    static func psnr(_ a: [UInt16], _ b: [UInt16]) -> Double {
+        precondition(a.count == b.count)
+        var se = 0.0
+        for (x, y) in zip(a, b) { se += Double(Int(x) - Int(y)) * Double(Int(x) - Int(y)) }
+        let mse = se / Double(a.count)
+        return mse == 0 ? .infinity : 10 * log10(255 * 255 / mse)
+    }
+}

@@ -1,0 +1,76 @@
+import LuxColor
+import LuxFilters
+import LuxPixels
+import LuxRender
+import Testing
+
+/// Properties every built-in filter must have, checked on all of them.
+@Suite struct ConsistencyTests {
+    static let image = Image(buffer: randomBuffer(width: 70, height: 50, seed: 61, colorSpace: .sRGB, alpha: true))
+
+    /// Parameters beyond the defaults that a filter needs to run.
+    static func required(_ name: String) -> [String: FilterValue] {
+        switch name {
+        case "Crop": ["rectangle": [5, 7, 40, 30]]
+        case "SourceOverCompositing": ["background": .image(Image(color: Color(red: 0.2, green: 0.5, blue: 0.8)))]
+        case "AffineTransform": ["transform": .transform(AffineTransform(rotationAngle: 0.2).translatedBy(x: 5, y: -3))]
+        case "Convolution3X3": ["weights": [0, -1, 0, -1, 5, -1, 0, -1, 0]]
+        case "LanczosScaleTransform": ["scale": 0.6]
+        default: [:]
+        }
+    }
+
+    static func output(_ name: String, _ extra: [String: FilterValue] = [:]) throws -> Image {
+        var p = required(name)
+        for (k, v) in extra { p[k] = v }
+        let d = try FilterRegistry.builtIn.descriptor(named: name)
+        return try FilterRegistry.builtIn.apply(name, to: d.takesImage ? image : nil, parameters: p)
+    }
+
+    @Test("rendering a sub-rectangle equals the same region of a full render", arguments: FilterRegistry.builtIn.names)
+    func subRectangle(name: String) throws {
+        let out = try Self.output(name)
+        let full = out.extent.isInfinite ? Rect(x: -10, y: -10, width: 90, height: 70) : out.extent.integral
+        let context = RenderContext(options: RenderOptions(threadCount: 2, tileSize: 32))
+        let whole = try context.createBuffer(out, from: full, format: .rgbaFloat, colorSpace: .extendedLinearSRGB)
+        let sub = Rect(
+            x: full.minX + 7, y: full.minY + 5, width: min(33, full.width - 7), height: min(21, full.height - 5))
+        let part = try context.createBuffer(out, from: sub, format: .rgbaFloat, colorSpace: .extendedLinearSRGB)
+        let expected = try whole.view(x: 7, y: 5, width: Int(sub.width), height: Int(sub.height)).copy()
+        #expect(part.components(as: Float.self) == expected.components(as: Float.self))
+    }
+
+    @Test(
+        "finite input gives finite output at the limits of every numeric parameter",
+        arguments: FilterRegistry.builtIn.names)
+    func rangeLimits(name: String) throws {
+        let d = try FilterRegistry.builtIn.descriptor(named: name)
+        var cases: [[String: FilterValue]] = [[:]]
+        for p in d.parameters where p.kind == .number {
+            guard let r = p.sliderRange ?? p.allowedRange else { continue }
+            cases.append([p.name: .number(r.lowerBound)])
+            cases.append([p.name: .number(r.upperBound)])
+        }
+        for c in cases {
+            let out = try Self.output(name, c)
+            let rect =
+                out.extent.isInfinite || out.extent.width > 400 || out.extent.height > 400
+                ? Rect(x: 0, y: 0, width: 40, height: 30) : out.extent.integral
+            guard !rect.isEmpty else { continue }
+            let values = try RenderContext().createBuffer(
+                out, from: rect, format: .rgbaFloat, colorSpace: .extendedLinearSRGB
+            ).components(as: Float.self)
+            let finite = values.allSatisfy { $0.isFinite }
+            #expect(finite, "\(name) \(c)")
+        }
+    }
+
+    @Test("every filter is documented: summary, parameter summaries, categories")
+    func documented() throws {
+        for d in FilterRegistry.builtIn.descriptors {
+            #expect(!d.summary.isEmpty && !d.displayName.isEmpty, "\(d.name)")
+            #expect(d.categories.count > 1, "\(d.name)")
+            for p in d.parameters { #expect(!p.summary.isEmpty, "\(d.name).\(p.name)") }
+        }
+    }
+}
