@@ -16,6 +16,7 @@ import Testing
         case "AffineTransform": ["transform": .transform(AffineTransform(rotationAngle: 0.2).translatedBy(x: 5, y: -3))]
         case "Convolution3X3": ["weights": [0, -1, 0, -1, 5, -1, 0, -1, 0]]
         case "LanczosScaleTransform": ["scale": 0.6]
+        case "ColorMap": ["gradientImage": .image(Image(buffer: randomBuffer(width: 16, height: 1, seed: 5)))]
         default: [:]
         }
     }
