@@ -17,6 +17,9 @@ import Testing
         case "Convolution3X3": ["weights": [0, -1, 0, -1, 5, -1, 0, -1, 0]]
         case "LanczosScaleTransform": ["scale": 0.6]
         case "ColorMap": ["gradientImage": .image(Image(buffer: randomBuffer(width: 16, height: 1, seed: 5)))]
+        case "MaskedVariableBlur": ["mask": .image(Image.radialGradient(center: Point(x: 30, y: 20), radius0: 5, radius1: 30))]
+        case "EdgePreserveUpsample": ["smallImage": .image(Image(buffer: randomBuffer(width: 9, height: 7, seed: 6)))]
+        case "ZoomBlur": ["center": [30, 20]]
         default: [:]
         }
     }
