@@ -37,10 +37,14 @@ import Testing
         let full = out.extent.isInfinite ? Rect(x: -10, y: -10, width: 90, height: 70) : out.extent.integral
         let context = RenderContext(options: RenderOptions(threadCount: 2, tileSize: 32))
         let whole = try context.createBuffer(out, from: full, format: .rgbaFloat, colorSpace: .extendedLinearSRGB)
+        // An interior sub-rectangle (for one-pixel reductions, the pixel itself).
+        let dx = min(7, Int(full.width) / 3)
+        let dy = min(5, Int(full.height) / 3)
         let sub = Rect(
-            x: full.minX + 7, y: full.minY + 5, width: min(33, full.width - 7), height: min(21, full.height - 5))
+            x: Int(full.minX) + dx, y: Int(full.minY) + dy, width: min(33, Int(full.width) - dx),
+            height: min(21, Int(full.height) - dy))
         let part = try context.createBuffer(out, from: sub, format: .rgbaFloat, colorSpace: .extendedLinearSRGB)
-        let expected = try whole.view(x: 7, y: 5, width: Int(sub.width), height: Int(sub.height)).copy()
+        let expected = try whole.view(x: dx, y: dy, width: Int(sub.width), height: Int(sub.height)).copy()
         #expect(part.components(as: Float.self) == expected.components(as: Float.self))
     }
 
