@@ -11,6 +11,7 @@ public enum Filters {}
 extension FilterRegistry {
     /// Every built-in filter.
     public static let builtIn = FilterRegistry([
+        Filters.AffineClamp.self,
         Filters.AffineTransform.self,
         Filters.AreaAverage.self,
         Filters.AreaHistogram.self,
@@ -19,6 +20,7 @@ extension FilterRegistry {
         Filters.AreaMinimum.self,
         Filters.AreaMinimumAlpha.self,
         Filters.BoxBlur.self,
+        Filters.Clamp.self,
         Filters.ColorClamp.self,
         Filters.ColorControls.self,
         Filters.ColorCrossPolynomial.self,
@@ -56,7 +58,12 @@ extension FilterRegistry {
         Filters.MorphologyRectangleMaximum.self,
         Filters.MorphologyRectangleMinimum.self,
         Filters.MotionBlur.self,
+        Filters.NinePartStretched.self,
+        Filters.NinePartTiled.self,
         Filters.NoiseReduction.self,
+        Filters.PerspectiveCorrection.self,
+        Filters.PerspectiveTransform.self,
+        Filters.PerspectiveTransformWithExtent.self,
         Filters.PhotoEffectChrome.self,
         Filters.PhotoEffectFade.self,
         Filters.PhotoEffectInstant.self,
@@ -71,6 +78,7 @@ extension FilterRegistry {
         Filters.SharpenLuminance.self,
         Filters.SourceOverCompositing.self,
         Filters.SRGBToneCurveToLinear.self,
+        Filters.StraightenFilter.self,
         Filters.TemperatureAndTint.self,
         Filters.Thermal.self,
         Filters.ToneCurve.self,

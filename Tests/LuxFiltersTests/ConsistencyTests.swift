@@ -20,6 +20,9 @@ import Testing
         case "MaskedVariableBlur": ["mask": .image(Image.radialGradient(center: Point(x: 30, y: 20), radius0: 5, radius1: 30))]
         case "EdgePreserveUpsample": ["smallImage": .image(Image(buffer: randomBuffer(width: 9, height: 7, seed: 6)))]
         case "ZoomBlur": ["center": [30, 20]]
+        case "PerspectiveTransform", "PerspectiveCorrection", "PerspectiveTransformWithExtent":
+            ["topLeft": [5, 3], "topRight": [60, 8], "bottomRight": [66, 45], "bottomLeft": [2, 40]]
+        case "NinePartStretched", "NinePartTiled": ["breakpoint0": [10, 10], "breakpoint1": [40, 30], "growAmount": [20, 15]]
         default: [:]
         }
     }
