@@ -12,7 +12,13 @@ import Testing
     static func required(_ name: String) -> [String: FilterValue] {
         switch name {
         case "Crop": ["rectangle": [5, 7, 40, 30]]
-        case "SourceOverCompositing": ["background": .image(Image(color: Color(red: 0.2, green: 0.5, blue: 0.8)))]
+        case _ where name.hasSuffix("Compositing") || name.hasSuffix("BlendMode"):
+            ["background": .image(Image(buffer: randomBuffer(width: 50, height: 60, seed: 62, colorSpace: .sRGB, alpha: true)))]
+        case "BlendWithMask", "BlendWithAlphaMask":
+            [
+                "background": .image(Image(color: Color(red: 0.2, green: 0.5, blue: 0.8))),
+                "mask": .image(Image.radialGradient(center: Point(x: 30, y: 20), radius0: 5, radius1: 30)),
+            ]
         case "AffineTransform": ["transform": .transform(AffineTransform(rotationAngle: 0.2).translatedBy(x: 5, y: -3))]
         case "Convolution3X3": ["weights": [0, -1, 0, -1, 5, -1, 0, -1, 0]]
         case "LanczosScaleTransform": ["scale": 0.6]

@@ -65,3 +65,13 @@ func describe(_ v: SIMD4<Double>) -> String { "\(v.x),\(v.y),\(v.z),\(v.w)" }
 
 /// A compact rendering of a point for kernel argument strings.
 func describe(_ p: Point) -> String { "\(p.x),\(p.y)" }
+
+/// `ColorDodgeBlendMode` → `Color Dodge Blend Mode`.
+func spacedWords(_ camel: String) -> String {
+    var out = ""
+    for c in camel {
+        if c.isUppercase && !out.isEmpty { out += " " }
+        out.append(c)
+    }
+    return out
+}
