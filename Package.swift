@@ -61,6 +61,7 @@ let package = Package(
             dependencies: [
                 "LuxRender", "LuxPixels", "LuxColor", "CLuxKernels", .product(name: "RealModule", package: "swift-numerics"),
             ],
+            exclude: ["CATALOG.md"],
             swiftSettings: swiftSettings),
         .target(
             name: "LuxCodecs",
