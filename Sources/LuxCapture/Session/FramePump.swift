@@ -36,6 +36,8 @@ final class FramePump: Sendable {
     }
 
     let state = Mutex(State())
+    /// Serialises production so frames reach the video queue in device order.
+    let production = AsyncTurnstile()
 
     init(device: any CaptureDevice, session: CaptureSession) {
         self.device = device
@@ -59,9 +61,12 @@ final class FramePump: Sendable {
 
     /// Makes the next stream frame; `raw` asks for the Bayer data too. Processed pixels are made when a video
     /// reader is active (and then the frame is also queued for it), or when `processed` is set.
-    func produce(raw: Bool, processed: Bool = false, forVideo: Bool = false) async throws(CaptureError) -> CaptureFrame {
+    func produce(raw: Bool, processed: Bool = false) async throws(CaptureError) -> CaptureFrame {
+        let ticket = production.reserve()
+        await production.wait(for: ticket)
+        defer { production.release() }
         let readers = state.withLock { $0.videoReaders }
-        let config = StreamConfiguration(deliversProcessedFrames: processed || readers > 0 || forVideo, deliversRAW: true)
+        let config = StreamConfiguration(deliversProcessedFrames: processed || readers > 0, deliversRAW: true)
         let started = ContinuousClock.now
         let frame = try await device.nextFrame(config)
         let elapsed = ContinuousClock.now - started
@@ -74,7 +79,7 @@ final class FramePump: Sendable {
         state.withLock { s in
             s.lastFrameClock = .now
             if let metering { s.metering = metering }
-            if !forVideo && s.videoReaders > 0 {
+            if s.videoReaders > 0, frame.image != nil {
                 var queued = frame
                 queued.raw = nil
                 s.videoQueue.append(queued)
@@ -122,21 +127,12 @@ final class FramePump: Sendable {
         }
     }
 
-    /// The next frame for the video data output: a queued one, or a new one.
-    func nextVideoFrame() async throws(CaptureError) -> (frame: CaptureFrame, droppedBefore: Int) {
-        if let queued = state.withLock({ s -> (CaptureFrame, Int)? in
-            guard let f = s.videoQueue.popFirst() else { return nil }
-            defer { s.droppedForVideo = 0 }
-            return (f, s.droppedForVideo)
-        }) {
-            return (queued.0, queued.1)
+    /// The next frame for the video data output: the oldest queued one, or a new one.
+    func nextVideoFrame() async throws(CaptureError) -> CaptureFrame {
+        while true {
+            if let queued = state.withLock({ $0.videoQueue.popFirst() }) { return queued }
+            _ = try await produce(raw: false, processed: true)
         }
-        let frame = try await produce(raw: false, forVideo: true)
-        let dropped = state.withLock { s in
-            defer { s.droppedForVideo = 0 }
-            return s.droppedForVideo
-        }
-        return (frame, dropped)
     }
 
     // MARK: Metering

@@ -62,8 +62,8 @@ public final class VideoDataOutput: SessionOutput {
                 }
                 if Task.isCancelled { return nil }
                 if reader == nil || reader?.pump !== pump { reader = ReaderToken(pump: pump) }
-                let (frame, queueDrops) = try await pump.nextVideoFrame()
-                return output.deliver(frame, queueDrops: queueDrops)
+                let frame = try await pump.nextVideoFrame()
+                return output.deliver(frame)
             }
         }
     }
@@ -78,7 +78,7 @@ public final class VideoDataOutput: SessionOutput {
         deinit { pump.removeVideoReader() }
     }
 
-    func deliver(_ frame: CaptureFrame, queueDrops: Int) -> VideoFrame? {
+    func deliver(_ frame: CaptureFrame) -> VideoFrame? {
         guard let pixels = frame.image else { return nil }
         let dropped = state.withLock { s -> Int in
             let gap = s.lastIndex.map { max(0, frame.index - $0 - 1) } ?? 0
@@ -87,7 +87,6 @@ public final class VideoDataOutput: SessionOutput {
             s.dropped += gap
             return gap
         }
-        _ = queueDrops  // queue overflows show up as index gaps
         return VideoFrame(
             pixelBuffer: pixels, presentationTime: frame.presentationTime, duration: frame.duration, index: frame.index,
             droppedFramesBefore: dropped, metadata: frame.metadata)

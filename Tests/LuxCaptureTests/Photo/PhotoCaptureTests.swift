@@ -226,7 +226,7 @@ import Testing
             case 3: s = PhotoSettings(format: .pixelFormat(.bgra8))
             default: s = PhotoSettings(rawPixelFormat: .bayer14(.rggb))
             }
-            s.qualityPrioritization = [.speed, .balanced, .quality][i % 3]
+            s.qualityPrioritization = [.speed, .balanced, .speed, .balanced, .speed, .quality][i % 6]
             if i % 7 == 0 { s.previewFormat = PreviewFormat(width: 32, height: 32) }
             all.append(s)
         }

@@ -62,7 +62,7 @@ import Testing
 
     @Test("RAW needs a photo format: a video preset offers no RAW format and RAW settings throw")
     func rawNeedsPhotoFormat() async throws {
-        let rig = try await CaptureRig.make(scene: .grayCard(), preset: .hd1280x720, start: false)
+        let rig = try await CaptureRig.make(scene: .grayCard(), start: false, format: CaptureRig.videoFormat(highQuality: true))
         #expect(rig.photo.availableRawPhotoPixelFormatTypes.isEmpty)
         try await rig.session.startRunning()
         let error = #expect(throws: CaptureError.self) {

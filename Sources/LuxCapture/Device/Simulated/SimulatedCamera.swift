@@ -34,6 +34,9 @@ public final class SimulatedCamera: CaptureDevice {
         public var lensSpeed: (normal: Double, smooth: Double)
         /// Where the camera faces (RAW stills are offered by back cameras only).
         public var position: CaptureDevicePosition
+        /// The formats offered (`nil`: ``DeviceFormat/simulatedCameraFormats(sensor:)``) — for simulating a
+        /// camera with other modes, or small video formats in tests.
+        public var formats: [DeviceFormat]?
 
         /// Creates options.
         public init(
@@ -75,7 +78,7 @@ public final class SimulatedCamera: CaptureDevice {
         sensor = configuration.sensor
         calibration = CameraCalibration(response: configuration.sensor.response)
         processor = FrameProcessor(sensor: configuration.sensor, calibration: calibration)
-        formats = DeviceFormat.simulatedCameraFormats(sensor: configuration.sensor)
+        formats = configuration.formats ?? DeviceFormat.simulatedCameraFormats(sensor: configuration.sensor)
         pool = BufferPool(capacityPerKey: configuration.poolCapacity)
         threads = configuration.threads ?? Parallel.defaultThreadCount
         let photo = formats.first { $0.isPhotoFormat && $0.pixelFormat == .yCbCr420FullRange } ?? formats[0]

@@ -79,7 +79,13 @@ extension PhotoOutput {
 
     /// Runs an accepted request: waits for its turn, meters, resolves, exposes, then processes.
     func run(_ request: Request, emit: (PhotoCaptureEvent) -> Void, finish: (CaptureError?) -> Void) async {
-        defer { inFlight.subtract(1, ordering: .relaxed) }
+        let error = await perform(request, emit: emit)
+        // Everything is released before the requester hears the end.
+        inFlight.subtract(1, ordering: .relaxed)
+        finish(error)
+    }
+
+    func perform(_ request: Request, emit: (PhotoCaptureEvent) -> Void) async -> CaptureError? {
         await exposureTurnstile.wait(for: request.ticket)
         var holdsTurn = true
         var budget = 0
@@ -93,6 +99,7 @@ extension PhotoOutput {
             }
             let settings = request.settings
             let caps = capabilities
+            let start = ContinuousClock.now
             // Pre-capture metering on a fresh stream frame.
             let metering = try await pump.meter()
             let flash = QualityPlanner.flashFires(settings.flashMode, metering: metering, isBracket: settings.bracket != nil)
@@ -101,7 +108,6 @@ extension PhotoOutput {
             budget = min(plan.frameCount * max(settings.bracket?.count ?? 1, 1), frameBudget.capacity)
             await frameBudget.acquire(budget)
             emit(.willBeginCapture(resolved))
-            let start = ContinuousClock.now
             emit(.willCapturePhoto(resolved))
             let job = PhotoJob(
                 output: self, settings: settings, resolved: resolved, capabilities: caps, pump: pump,
@@ -121,11 +127,11 @@ extension PhotoOutput {
             let elapsed = ContinuousClock.now - start
             costModel.record(resolved, settings: settings, seconds: Self.seconds(elapsed))
             emit(.didFinishCapture(resolved))
-            finish(nil)
+            return nil
         } catch let error as CaptureError {
-            finish(error)
+            return error
         } catch {
-            finish(.processing("\(error)"))
+            return .processing("\(error)")
         }
     }
 
@@ -150,6 +156,7 @@ extension PhotoOutput {
             expectedPhotoCount: s.expectedPhotoCount, photoProcessingTimeRange: .zero ... .zero,
             qualityPrioritization: s.qualityPrioritization, processing: processing, colorSpace: c.colorSpace,
             bracket: s.bracket, livePhotoMovieDimensions: .zero)
+        if let f = c.format { r.meteringMegapixels = Double(f.streamWidth * f.streamHeight) / 1e6 }
         r.photoProcessingTimeRange = costModel.range(r, settings: s)
         return r
     }

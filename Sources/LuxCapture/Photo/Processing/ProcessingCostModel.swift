@@ -1,6 +1,7 @@
 import Synchronization
 
-/// Predicts how long a photo takes, for ``ResolvedPhotoSettings/photoProcessingTimeRange``.
+/// Predicts how long a photo takes, for ``ResolvedPhotoSettings/photoProcessingTimeRange``: from the moment the
+/// request's turn comes (pre-capture metering, exposures) to its last photo.
 ///
 /// The prediction is a sum of stage costs proportional to the pixels each stage touches — exposing (rendering
 /// and reading out) each frame, merging, developing, scaling and encoding — with per-megapixel rates measured on
@@ -47,7 +48,8 @@ final class ProcessingCostModel: Sendable {
         let sensorMP = max(photoMP, rawMP)
         let items = Double(max(r.bracket?.count ?? 1, 1))
         let frames = p.method == .bracket ? items : Double(p.frameCount)
-        var t = rates.overhead
+        // The pre-capture metering frame (preview size for photo formats).
+        var t = rates.overhead + r.meteringMegapixels * rates.exposure
         t += frames * sensorMP * (p.usesStreamFrames ? rates.exposure * 0.8 : rates.exposure)
         if p.frameCount > 1 { t += Double(p.frameCount) * sensorMP * rates.merge }
         if p.method == .singleFrame && settings.wantsProcessed { t += sensorMP * rates.noiseReduction }
@@ -78,8 +80,8 @@ final class ProcessingCostModel: Sendable {
         let lo: Double, hi: Double
         if own.count >= 2 {
             let m = Self.median(own)
-            lo = base * m * max(0.3, own.min()! / m * 0.7)
-            hi = base * m * min(4, own.max()! / m * 1.5)
+            lo = base * m * max(0.25, own.min()! / m * 0.5)
+            hi = base * m * min(4, own.max()! / m * 1.6)
         } else if !all.isEmpty {
             let m = Self.median(all)
             lo = base * m * 0.3

@@ -15,8 +15,10 @@ public struct ResolvedPhotoSettings: Hashable, Sendable, CustomStringConvertible
     public var isStillImageStabilizationEnabled: Bool
     /// How many ``PhotoCaptureEvent/didFinishProcessingPhoto(_:)`` events the request delivers.
     public var expectedPhotoCount: Int
-    /// How long the photos take from the start of the capture to the last delivery, as an honest range
-    /// from the output's cost model (calibrated on this machine and refined with every capture).
+    /// How long the photos take from the start of the request (its pre-capture metering, once earlier requests
+    /// have been exposed) to the last delivery, as an honest range from the output's cost model (rates measured
+    /// on this machine, refined with every capture). For a request made while the output is idle, that is the
+    /// time from ``PhotoOutput/capturePhoto(_:)`` to ``PhotoCaptureEvent/didFinishCapture(_:)``.
     public var photoProcessingTimeRange: ClosedRange<Duration>
     /// The quality prioritisation asked for.
     public var qualityPrioritization: QualityPrioritization
@@ -28,6 +30,8 @@ public struct ResolvedPhotoSettings: Hashable, Sendable, CustomStringConvertible
     public var bracket: [BracketedExposure]?
     /// The size of a Live Photo's movie (``PixelDimensions/zero`` without one).
     public var livePhotoMovieDimensions: PixelDimensions
+    /// Megapixels of the pre-capture metering frame (for the cost model).
+    var meteringMegapixels: Double = 0
 
     public var description: String {
         var parts = ["id \(uniqueID)"]

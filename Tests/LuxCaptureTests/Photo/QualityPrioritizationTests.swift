@@ -1,0 +1,142 @@
+import LuxColor
+import LuxPixels
+import LuxScene
+import RealModule
+import Testing
+@testable import LuxCapture
+
+@Suite struct QualityPrioritizationTests {
+    /// PSNR (dB, peak 1) of a photo against the scene's ground truth in linear light, after the best per-channel
+    /// gain (exposure and white balance differ between a camera and the ideal renderer; noise does not).
+    /// Clipped and rolled-off pixels (linear photo value above 0.55) are left out.
+    static func psnr(_ photo: PixelBuffer, truth: PixelBuffer) throws -> Double {
+        let space = try #require(photo.colorSpace)
+        let linear = try photo.converted(to: .rgbaFloat).matchingColors(to: space.linearized())
+        precondition(linear.width == truth.width && linear.height == truth.height)
+        let p = linear.components(as: Float.self), t = truth.components(as: Float.self)
+        var valid = [Bool](repeating: true, count: p.count / 4)
+        for i in 0..<valid.count where (0..<3).contains(where: { p[4 * i + $0] > 0.55 || t[4 * i + $0] > 0.8 }) { valid[i] = false }
+        var se = 0.0, n = 0.0
+        for c in 0..<3 {
+            var pt = 0.0, tt = 0.0
+            for i in 0..<valid.count where valid[i] {
+                pt += Double(p[4 * i + c]) * Double(t[4 * i + c])
+                tt += Double(t[4 * i + c]) * Double(t[4 * i + c])
+            }
+            let g = pt / tt
+            for i in 0..<valid.count where valid[i] {
+                let d = Double(p[4 * i + c]) / g - Double(t[4 * i + c])
+                se += d * d
+                n += 1
+            }
+        }
+        return 10 * Double.log10(1 / (se / n))
+    }
+
+    @Test("Low light: quality > balanced > speed in PSNR against the ground truth, with the methods the level implies")
+    func lowLightRanking() async throws {
+        let scene = Scene.lowLight()
+        let rig = try await CaptureRig.make(scene: scene)
+        rig.photo.maxPhotoQualityPrioritization = .quality
+        rig.photo.isHighResolutionCaptureEnabled = true
+        let truth = try scene.groundTruth(width: 320, height: 240, colorSpace: rig.camera.activeColorSpace.colorSpace.linearized())
+        var scores: [QualityPrioritization: Double] = [:]
+        for level in QualityPrioritization.allCases {
+            var s = PhotoSettings()
+            s.qualityPrioritization = level
+            s.isHighResolutionPhotoEnabled = true
+            let events = try await collect(try rig.photo.capturePhoto(s))
+            let p = events[0].resolvedSettings.processing
+            #expect(p.isLowLight)
+            switch level {
+            case .speed: #expect(p.method == .singleFrame && p.frameCount == 1)
+            case .balanced: #expect(p.method == .fastMerge && p.frameCount == QualityPlanner.balancedFrames(lowLight: true))
+            case .quality: #expect(p.method == .fullMerge && p.frameCount == QualityPlanner.qualityFrames(lowLight: true))
+            }
+            #expect(events[0].resolvedSettings.isStillImageStabilizationEnabled == (level != .speed))
+            scores[level] = try Self.psnr(try #require(events.photos.first?.pixelBuffer), truth: truth)
+        }
+        let s = scores[.speed]!, b = scores[.balanced]!, q = scores[.quality]!
+        #expect(b > s + 1 && q > b + 1, "speed \(s) dB, balanced \(b) dB, quality \(q) dB")
+    }
+
+    @Test("Well lit: shorter bursts than in low light")
+    func wellLitBursts() async throws {
+        let rig = try await CaptureRig.make(scene: .stillLife(light: Light(.d65, lux: 2000)))
+        rig.photo.maxPhotoQualityPrioritization = .quality
+        var s = PhotoSettings()
+        s.qualityPrioritization = .quality
+        let r = try await collect(try rig.photo.capturePhoto(s))[0].resolvedSettings
+        #expect(!r.processing.isLowLight && r.processing.frameCount == QualityPlanner.qualityFrames(lowLight: false))
+    }
+
+    @Test("Speed photos look like the video frames: same tone and colour per region")
+    func speedMatchesVideo() async throws {
+        let video = VideoDataOutput()
+        let rig = try await CaptureRig.make(
+            scene: .stillLife(), extraOutputs: [video], format: CaptureRig.videoFormat(highQuality: true))
+        var frame: VideoFrame?
+        for try await f in video.frames {
+            frame = f
+            break
+        }
+        var s = PhotoSettings(format: .pixelFormat(.bgra8))
+        s.qualityPrioritization = .speed
+        let photo = try #require(try await collect(try rig.photo.capturePhoto(s)).photos.first?.pixelBuffer)
+        let videoPixels = try #require(frame?.pixelBuffer)
+        #expect(photo.colorSpace == videoPixels.colorSpace)
+        // Mean of each 6 × 5 cell of both images (noise averages out; tone and colour do not).
+        func cells(_ b: PixelBuffer) -> [SIMD3<Float>] {
+            var out: [SIMD3<Float>] = []
+            for cy in 0..<5 {
+                for cx in 0..<6 {
+                    var sum = SIMD3<Float>.zero
+                    for y in (cy * b.height / 5)..<((cy + 1) * b.height / 5) {
+                        for x in (cx * b.width / 6)..<((cx + 1) * b.width / 6) {
+                            let p = b.pixel(x: x, y: y)
+                            sum += SIMD3(p.x, p.y, p.z)
+                        }
+                    }
+                    out.append(sum / Float((b.height / 5) * (b.width / 6)))
+                }
+            }
+            return out
+        }
+        let a = cells(photo), v = cells(videoPixels)
+        let worst = zip(a, v).map { pair -> Float in
+            let d = pair.0 - pair.1
+            return max(abs(d.x), abs(d.y), abs(d.z))
+        }.max()!
+        #expect(worst < 0.03, "largest cell difference \(worst)")
+    }
+
+    @Test("The reported photoProcessingTimeRange contains the real time once the model has seen the kind")
+    func processingTimeRange() async throws {
+        let rig = try await CaptureRig.make(scene: .stillLife())
+        var inside = 0, total = 0
+        for level in [QualityPrioritization.speed, .balanced] {
+            for i in 0..<6 {
+                var s = PhotoSettings()
+                s.qualityPrioritization = level
+                // The output is idle: the request starts at the call.
+                let start = ContinuousClock.now
+                var range: ClosedRange<Duration>?
+                var elapsed: Duration?
+                for try await e in try rig.photo.capturePhoto(s) {
+                    switch e {
+                    case .willBeginCapture(let r): range = r.photoProcessingTimeRange
+                    case .didFinishCapture: elapsed = ContinuousClock.now - start
+                    default: break
+                    }
+                }
+                let r = try #require(range)
+                #expect(r.lowerBound > .zero && r.lowerBound <= r.upperBound)
+                guard i >= 3 else { continue }  // the model learns from the first captures of each kind
+                total += 1
+                if r.contains(elapsed!) { inside += 1 } else { print("outside: \(elapsed!) not in \(r)") }
+            }
+        }
+        // A loaded machine (tests run in parallel) can make a capture an outlier; most must fall inside.
+        #expect(inside >= total - 2, "\(inside) of \(total) inside")
+    }
+}
