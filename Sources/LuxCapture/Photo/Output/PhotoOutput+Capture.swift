@@ -118,7 +118,9 @@ extension PhotoOutput {
             holdsTurn = false
             var delivered = 0
             for (item, frames) in exposures.enumerated() {
-                for photo in try job.process(frames, item: item, firstPhotoCount: delivered + 1) {
+                let first = delivered + 1
+                let photos = try await offloaded { () throws(CaptureError) in try job.process(frames, item: item, firstPhotoCount: first) }
+                for photo in photos {
                     delivered += 1
                     emit(.didFinishProcessingPhoto(photo))
                 }
