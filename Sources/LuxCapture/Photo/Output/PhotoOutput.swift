@@ -1,4 +1,5 @@
 public import LuxPixels
+import LuxRender
 import Synchronization
 
 /// Takes photos from a session's camera (AVCapturePhotoOutput): processed (JPEG or uncompressed), RAW,
@@ -48,6 +49,8 @@ public final class PhotoOutput: SessionOutput {
     let flashSceneBroadcaster = Broadcaster<Bool>()
     let stabilizationSceneBroadcaster = Broadcaster<Bool>()
     let inFlight = Atomic<Int>(0)
+    /// Renders merged photos through the RAW developer.
+    let renderContext = RenderContext()
 
     /// The most frames exposed but not yet processed at once (two requests' worth of a quality burst).
     public static let frameBudgetCapacity = 16

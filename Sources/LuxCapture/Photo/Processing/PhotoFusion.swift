@@ -1,3 +1,4 @@
+import LuxFusion
 import LuxPixels
 
 /// A Bayer image with the levels and white balance needed to develop it.
@@ -6,59 +7,58 @@ struct RawFrame: Sendable {
     var pixels: PixelBuffer
     var blackLevel: Double
     var whiteLevel: Double
-    /// What the (reference) exposure was taken with.
+    /// What the (reference) exposure was taken with; `raw.noiseProfile` is the noise of ``pixels``.
     var metadata: FrameMetadata
     var presentationTime: MediaTime
 }
 
-/// Carries out the multi-frame methods ``QualityPlanner`` chooses: the one type to change when the fusion
-/// algorithms change.
+/// Carries out the multi-frame methods ``QualityPlanner`` chooses with LuxFusion's algorithms: the one type to
+/// change when the fusion algorithms change.
 ///
-/// Until LuxFusion's burst merge is wired in, both merge methods average the frames without alignment (exact
-/// for a tripod, soft for a hand-held camera).
+/// - ``PhotoProcessing/Method/fastMerge`` (balanced): ``BurstMerge`` with its fast variant — whole-pixel
+///   alignment of the Bayer frames, robust per-pixel merge.
+/// - ``PhotoProcessing/Method/fullMerge`` (quality): ``BurstMerge``'s full variant — sub-pixel alignment,
+///   resampling, the sharpest of the first three frames as reference.
+/// - Exposure fusion (quality, high dynamic range): the merged frame is developed scene-referred and tone-mapped
+///   by ``HDRToneMapper``'s exposure fusion of renderings spanning its range.
 enum PhotoFusion {
     /// Whether exposure fusion is available for high-dynamic-range scenes.
-    static let supportsExposureFusion = false
+    static let supportsExposureFusion = true
 
     /// Merges `frames` (all the same size and format) with `method`.
     static func merge(_ frames: [RawFrame], method: PhotoProcessing.Method, pool: BufferPool, threads: Int) throws(CaptureError) -> RawFrame {
         guard let first = frames.first else { throw .processing("no frames to merge") }
         guard frames.count > 1 else { return first }
-        return try average(frames, pool: pool, threads: threads)
+        let d = first.metadata.raw
+        let model = RawNoiseModel(
+            blackLevel: first.blackLevel, whiteLevel: first.whiteLevel,
+            noise: LuxFusion.NoiseProfile(scale: d.noiseProfile.x, offset: d.noiseProfile.y))
+        var settings: BurstMerge.Settings = method == .fullMerge ? .quality : .balanced
+        settings.threads = threads
+        let result: BurstMerge.Result
+        do {
+            result = try BurstMerge(settings: settings).merge(frames.map(\.pixels), rawModel: model, pool: pool)
+        } catch {
+            throw .processing("burst merge failed: \(error)")
+        }
+        let reference = frames[result.referenceIndex]
+        var metadata = reference.metadata
+        let out = result.rawModel ?? model
+        metadata.raw.blackLevel = Int(out.blackLevels[0].rounded())
+        metadata.raw.whiteLevel = Int(out.whiteLevel.rounded())
+        metadata.raw.noiseProfile = SIMD2(result.noise.green.scale, result.noise.green.offset)
+        return RawFrame(
+            pixels: result.output, blackLevel: out.blackLevels[0], whiteLevel: out.whiteLevel, metadata: metadata,
+            presentationTime: reference.presentationTime)
     }
 
-    /// The mean of the frames as a 16-bit mosaic with black 4096 and white 65535 (the LuxFusion convention).
-    static func average(_ frames: [RawFrame], pool: BufferPool, threads: Int) throws(CaptureError) -> RawFrame {
-        let first = frames[0]
-        let w = first.pixels.width, h = first.pixels.height
-        guard let pattern = first.pixels.format.cfaPattern else { throw .processing("merging needs Bayer frames") }
-        var out = PipelineBuffers.buffer(pool: pool, format: .bayer16(pattern), width: w, height: h)
-        let black = Float(first.blackLevel), outBlack: Float = 4096
-        let scale = (65535 - outBlack) / Float(first.whiteLevel - first.blackLevel) / Float(frames.count)
-        let sources = frames.map(\.pixels)
-        let dst = out.unsafeSharedMutablePlane(0)
-        withExtendedLifetime(sources) {
-            Parallel.forEachBand(h, threads: threads) { rows in
-                var acc = [Float](repeating: 0, count: w)
-                for y in rows {
-                    for x in 0..<w { acc[x] = 0 }
-                    for s in sources {
-                        s.withUnsafePlane { p in
-                            let r = p.row(y, as: UInt16.self)
-                            for x in 0..<w { acc[x] += Float(r[x]) }
-                        }
-                    }
-                    let o = dst.row(y, as: UInt16.self)
-                    let n = Float(sources.count)
-                    for x in 0..<w {
-                        let v = outBlack + (acc[x] - n * black) * scale
-                        o[x] = UInt16(min(max(v.rounded(), 0), 65535))
-                    }
-                }
-            }
+    /// Tone-maps scene-referred linear RGB (float) to a display image in `colorSpace` by exposure fusion.
+    static func toneMap(_ linear: PixelBuffer, colorSpace: CaptureColorSpace, threads: Int) throws(CaptureError) -> PixelBuffer {
+        do {
+            return try HDRToneMapper(settings: .init(method: .exposureFusion(), outputFormat: .rgba8, threads: threads))
+                .map(linear, to: colorSpace.colorSpace)
+        } catch {
+            throw .processing("exposure fusion failed: \(error)")
         }
-        return RawFrame(
-            pixels: out, blackLevel: Double(outBlack), whiteLevel: 65535, metadata: first.metadata,
-            presentationTime: first.presentationTime)
     }
 }

@@ -43,9 +43,12 @@ struct PhotoJob: Sendable {
             }]
         }
         try reserveStillBuffers(p.frameCount)
+        // High-dynamic-range scenes: the burst is under-exposed to keep the highlights (HDR+), and exposure fusion
+        // brings the shadows back.
+        let exposure: StillRequest.Exposure = p.usesExposureFusion ? .auto(bias: QualityPlanner.exposureFusionBias(p)) : .current
         var frames: [RawFrame] = []
         for _ in 0..<p.frameCount {
-            frames.append(Self.frame(try await camera.captureStill(StillRequest(exposure: .current, flash: resolved.isFlashEnabled))))
+            frames.append(Self.frame(try await camera.captureStill(StillRequest(exposure: exposure, flash: resolved.isFlashEnabled))))
         }
         return [frames]
     }
@@ -71,7 +74,7 @@ struct PhotoJob: Sendable {
         guard let reference = frames.first else { throw .processing("no frames were exposed") }
         guard let sim = camera as? SimulatedCamera else { throw .unsupported("\(camera.localizedName) has no photo pipeline") }
         let pool = output.pool
-        let developer = PhotoDeveloper(camera: sim)
+        let developer = PhotoDeveloper(camera: sim, context: output.renderContext)
         let method = resolved.processing.method
         let bracketItem = settings.bracket?[item]
         var photos: [CapturedPhoto] = []
@@ -83,15 +86,19 @@ struct PhotoJob: Sendable {
                 frameCount: frameCount)
         }
         if let format = settings.processedFormat {
-            var merged: RawFrame
+            let developed: PixelBuffer
             switch method {
             case .fastMerge, .fullMerge:
-                merged = try PhotoFusion.merge(frames, method: method, pool: pool, threads: threads)
-            case .singleFrame, .bracket:
-                merged = LightNoiseReduction.apply(reference, noise: reference.metadata.raw.noiseProfile, pool: pool, threads: threads)
+                let merged = try PhotoFusion.merge(frames, method: method, pool: pool, threads: threads)
+                developed = try developer.developFused(
+                    merged, colorSpace: resolved.colorSpace, size: resolved.photoDimensions,
+                    exposureFusion: resolved.processing.usesExposureFusion, pool: pool)
+            case .singleFrame:
+                let cleaned = LightNoiseReduction.apply(reference, noise: reference.metadata.raw.noiseProfile, pool: pool, threads: threads)
+                developed = developer.develop(cleaned, colorSpace: resolved.colorSpace, size: resolved.photoDimensions, pool: pool)
+            case .bracket:
+                developed = developer.develop(reference, colorSpace: resolved.colorSpace, size: resolved.photoDimensions, pool: pool)
             }
-            let developed = developer.develop(merged, colorSpace: resolved.colorSpace, size: resolved.photoDimensions, pool: pool)
-            merged = reference  // release the merge buffer before encoding
             if let p = settings.previewFormat {
                 preview = PhotoDeveloper.preview(
                     of: developed, size: resolved.previewDimensions, format: p.pixelFormat, pool: pool, threads: threads)

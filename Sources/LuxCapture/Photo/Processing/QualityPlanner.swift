@@ -63,6 +63,9 @@ enum QualityPlanner {
         return p
     }
 
+    /// The exposure bias of an exposure-fusion burst: one stop under for a little clipping, two for more.
+    static func exposureFusionBias(_ p: PhotoProcessing) -> Float { p.clippedFraction > 0.03 ? -2 : -1 }
+
     /// Whether the flash fires for `mode` in a scene metered at `metering`.
     static func flashFires(_ mode: FlashMode, metering: SceneMetering?, isBracket: Bool) -> Bool {
         guard !isBracket else { return false }
