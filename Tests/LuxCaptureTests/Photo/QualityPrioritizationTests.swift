@@ -75,6 +75,26 @@ import Testing
         #expect(b > s + 1 && q > b + 1, "speed \(s) dB, balanced \(b) dB, quality \(q) dB")
     }
 
+    @Test("High dynamic range: quality adds exposure fusion of an under-exposed burst and keeps the window's highlights")
+    func exposureFusion() async throws {
+        let rig = try await CaptureRig.make(scene: .hdrWindow())
+        rig.photo.maxPhotoQualityPrioritization = .quality
+        func clipped(_ level: QualityPrioritization) async throws -> (Double, PhotoProcessing) {
+            var s = PhotoSettings()
+            s.qualityPrioritization = level
+            let events = try await collect(try rig.photo.capturePhoto(s))
+            let pixels = try #require(events.photos.first?.pixelBuffer).components(as: UInt8.self)
+            var n = 0
+            for i in stride(from: 0, to: pixels.count, by: 4) where pixels[i] >= 250 && pixels[i + 1] >= 250 && pixels[i + 2] >= 250 { n += 1 }
+            return (Double(n) / Double(pixels.count / 4), events[0].resolvedSettings.processing)
+        }
+        let (balanced, pb) = try await clipped(.balanced)
+        let (quality, pq) = try await clipped(.quality)
+        #expect(pb.clippedFraction > QualityPlanner.highDynamicRangeClipping && !pb.usesExposureFusion)
+        #expect(pq.usesExposureFusion && pq.method == .fullMerge)
+        #expect(quality < balanced / 2, "clipped: balanced \(balanced), quality \(quality)")
+    }
+
     @Test("Well lit: shorter bursts than in low light")
     func wellLitBursts() async throws {
         let rig = try await CaptureRig.make(scene: .stillLife(light: Light(.d65, lux: 2000)))

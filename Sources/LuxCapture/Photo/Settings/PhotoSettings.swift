@@ -46,7 +46,7 @@ public struct PhotoSettings: Hashable, Sendable {
     /// Where a Live Photo's movie is written (needs ``PhotoOutput/isLivePhotoCaptureEnabled``); `nil`: a still.
     public var livePhotoMovieURL: URL?
     /// Movie-level metadata of the Live Photo's movie.
-    public var livePhotoMovieMetadata: [MovieMetadataItem] = []
+    public var livePhotoMovieMetadata: [LivePhotoMetadataItem] = []
 
     /// The last ID handed out.
     private static let lastID = Atomic<Int64>(0)

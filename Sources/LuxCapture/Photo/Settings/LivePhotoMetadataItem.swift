@@ -1,5 +1,6 @@
-/// A movie-level metadata item for a Live Photo's movie (AVMetadataItem in the common key space).
-public struct MovieMetadataItem: Hashable, Sendable, Codable {
+/// A movie-level metadata item for a Live Photo's movie (AVMetadataItem in the common key space); the Live
+/// Photo writer stores it in the movie's metadata.
+public struct LivePhotoMetadataItem: Hashable, Sendable, Codable {
     /// The key (for example ``author``).
     public var key: String
     /// The value.
