@@ -26,7 +26,7 @@ struct PhotoJob: Sendable {
                     case .auto(let bias): .auto(bias: bias)
                     case let .manual(duration, iso): .manual(duration: duration, iso: iso)
                     }
-                items.append([Self.frame(try await camera.captureStill(StillRequest(exposure: exposure)))])
+                items.append([try await still(StillRequest(exposure: exposure))])
             }
             return items
         }
@@ -48,9 +48,18 @@ struct PhotoJob: Sendable {
         let exposure: StillRequest.Exposure = p.usesExposureFusion ? .auto(bias: QualityPlanner.exposureFusionBias(p)) : .current
         var frames: [RawFrame] = []
         for _ in 0..<p.frameCount {
-            frames.append(Self.frame(try await camera.captureStill(StillRequest(exposure: exposure, flash: resolved.isFlashEnabled))))
+            frames.append(try await still(StillRequest(exposure: exposure, flash: resolved.isFlashEnabled)))
         }
         return [frames]
+    }
+
+    /// Takes one still and teaches the cost model the exposure rate.
+    func still(_ request: StillRequest) async throws(CaptureError) -> RawFrame {
+        let start = ContinuousClock.now
+        let s = try await camera.captureStill(request)
+        output.costModel.observe(
+            .exposure, seconds: PhotoOutput.seconds(ContinuousClock.now - start), megapixels: Double(s.raw.width * s.raw.height) / 1e6)
+        return Self.frame(s)
     }
 
     static func frame(_ s: StillCapture) -> RawFrame {
@@ -68,6 +77,14 @@ struct PhotoJob: Sendable {
     }
 
     // MARK: Processing
+
+    /// Runs a stage and teaches the cost model its rate.
+    func measure<T, E: Error>(_ stage: ProcessingCostModel.Stage, megapixels: Double, _ body: () throws(E) -> T) throws(E) -> T {
+        let start = ContinuousClock.now
+        let result = try body()
+        output.costModel.observe(stage, seconds: PhotoOutput.seconds(ContinuousClock.now - start), megapixels: megapixels)
+        return result
+    }
 
     /// The photos of one item: the processed photo, then the RAW photo (as the settings ask).
     func process(_ frames: [RawFrame], item: Int, firstPhotoCount: Int) throws(CaptureError) -> [CapturedPhoto] {
@@ -87,18 +104,31 @@ struct PhotoJob: Sendable {
         }
         if let format = settings.processedFormat {
             let developed: PixelBuffer
+            let mp = Double(reference.pixels.width * reference.pixels.height) / 1e6
             switch method {
             case .fastMerge, .fullMerge:
-                let merged = try PhotoFusion.merge(frames, method: method, pool: pool, threads: threads)
-                developed = try developer.developFused(
-                    merged, colorSpace: resolved.colorSpace, size: resolved.photoDimensions,
-                    exposureFusion: resolved.processing.usesExposureFusion, pool: pool)
+                let merged = try measure(.merge, megapixels: mp * Double(frames.count)) {
+                    () throws(CaptureError) in try PhotoFusion.merge(frames, method: method, pool: pool, threads: threads)
+                }
+                let stage: ProcessingCostModel.Stage = resolved.processing.usesExposureFusion ? .toneMap : .developFused
+                developed = try measure(stage, megapixels: mp) { () throws(CaptureError) in
+                    try developer.developFused(
+                        merged, colorSpace: resolved.colorSpace, size: resolved.photoDimensions,
+                        exposureFusion: resolved.processing.usesExposureFusion, pool: pool)
+                }
             case .singleFrame:
-                let cleaned = LightNoiseReduction.apply(reference, noise: reference.metadata.raw.noiseProfile, pool: pool, threads: threads)
-                developed = developer.develop(cleaned, colorSpace: resolved.colorSpace, size: resolved.photoDimensions, pool: pool)
+                let cleaned = measure(.noiseReduction, megapixels: mp) {
+                    LightNoiseReduction.apply(reference, noise: reference.metadata.raw.noiseProfile, pool: pool, threads: threads)
+                }
+                developed = measure(.develop, megapixels: mp) {
+                    developer.develop(cleaned, colorSpace: resolved.colorSpace, size: resolved.photoDimensions, pool: pool)
+                }
             case .bracket:
-                developed = developer.develop(reference, colorSpace: resolved.colorSpace, size: resolved.photoDimensions, pool: pool)
+                developed = measure(.develop, megapixels: mp) {
+                    developer.develop(reference, colorSpace: resolved.colorSpace, size: resolved.photoDimensions, pool: pool)
+                }
             }
+
             if let p = settings.previewFormat {
                 preview = PhotoDeveloper.preview(
                     of: developed, size: resolved.previewDimensions, format: p.pixelFormat, pool: pool, threads: threads)
@@ -110,10 +140,13 @@ struct PhotoJob: Sendable {
                 sequenceCount: item + 1, photoCount: firstPhotoCount, processedFormat: format, rawDescription: nil)
             switch format {
             case .codec(.jpeg):
-                do {
-                    photo.encodedData = try JPEG.encode(developed, metadata: ImageMetadata(exif: metadata))
-                } catch {
-                    throw .processing("JPEG encoding failed: \(error)")
+                let outMP = Double(developed.width * developed.height) / 1e6
+                photo.encodedData = try measure(.encode, megapixels: outMP) { () throws(CaptureError) in
+                    do {
+                        return try JPEG.encode(developed, metadata: ImageMetadata(exif: metadata))
+                    } catch {
+                        throw .processing("JPEG encoding failed: \(error)")
+                    }
                 }
             case .pixelFormat(let pf):
                 photo.pixelBuffer = PhotoDeveloper.converted(developed, to: pf, pool: pool, threads: threads)

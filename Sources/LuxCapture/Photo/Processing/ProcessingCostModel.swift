@@ -14,11 +14,18 @@ final class ProcessingCostModel: Sendable {
     struct Rates: Sendable {
         var exposure = 0.25
         var develop = 0.05
-        var merge = 0.02
+        var developFused = 0.3
+        var toneMap = 0.3
+        var merge = 0.05
         var noiseReduction = 0.03
         var scale = 0.02
         var encode = 0.03
         var overhead = 0.002
+    }
+
+    /// A stage whose rate is measured as captures run.
+    enum Stage: Sendable {
+        case exposure, develop, developFused, toneMap, merge, noiseReduction, encode
     }
 
     struct Key: Hashable, Sendable {
@@ -31,7 +38,7 @@ final class ProcessingCostModel: Sendable {
 
     private struct State {
         var rates = Rates()
-        var exposureMeasured = false
+        var measured = Set<Stage>()
         var ratios: [Key: [Double]] = [:]
         var allRatios: [Double] = []
     }
@@ -54,7 +61,9 @@ final class ProcessingCostModel: Sendable {
         if p.frameCount > 1 { t += Double(p.frameCount) * sensorMP * rates.merge }
         if p.method == .singleFrame && settings.wantsProcessed { t += sensorMP * rates.noiseReduction }
         if settings.wantsProcessed {
-            t += items * sensorMP * (rates.develop + rates.scale)
+            let fused = p.method == .fastMerge || p.method == .fullMerge
+            t += items * sensorMP * ((fused ? rates.developFused : rates.develop) + rates.scale)
+            if p.usesExposureFusion { t += sensorMP * rates.toneMap }
             if case .codec? = settings.processedFormat { t += items * photoMP * rates.encode }
         }
         if settings.wantsRAW {
@@ -108,23 +117,26 @@ final class ProcessingCostModel: Sendable {
     }
 
     /// Sets the exposure rate from a measured stream frame (seconds for `megapixels`).
-    func observeExposure(seconds: Double, megapixels: Double) {
-        guard megapixels > 0.01, seconds > 0 else { return }
+    func observeExposure(seconds: Double, megapixels: Double) { observe(.exposure, seconds: seconds, megapixels: megapixels) }
+
+    /// Updates a stage's rate from a measurement of `seconds` over `megapixels` (the first measurement replaces
+    /// the prior; later ones are averaged in).
+    func observe(_ stage: Stage, seconds: Double, megapixels: Double) {
+        guard megapixels > 0.005, seconds > 0 else { return }
         let rate = seconds / megapixels
         state.withLock { s in
-            s.rates.exposure = s.exposureMeasured ? 0.7 * s.rates.exposure + 0.3 * rate : rate
-            s.exposureMeasured = true
-        }
-    }
-
-    /// Sets the processing rates from a calibration run.
-    func calibrate(develop: Double, noiseReduction: Double, merge: Double, scale: Double, encode: Double) {
-        state.withLock { s in
-            s.rates.develop = develop
-            s.rates.noiseReduction = noiseReduction
-            s.rates.merge = merge
-            s.rates.scale = scale
-            s.rates.encode = encode
+            let measured = s.measured.contains(stage)
+            func blend(_ old: Double) -> Double { measured ? 0.7 * old + 0.3 * rate : rate }
+            switch stage {
+            case .exposure: s.rates.exposure = blend(s.rates.exposure)
+            case .develop: s.rates.develop = blend(s.rates.develop)
+            case .developFused: s.rates.developFused = blend(s.rates.developFused)
+            case .toneMap: s.rates.toneMap = blend(s.rates.toneMap)
+            case .merge: s.rates.merge = blend(s.rates.merge)
+            case .noiseReduction: s.rates.noiseReduction = blend(s.rates.noiseReduction)
+            case .encode: s.rates.encode = blend(s.rates.encode)
+            }
+            s.measured.insert(stage)
         }
     }
 
