@@ -64,13 +64,7 @@ extension PhotoOutput {
         guard let connection = connection(for: .video) else { throw .notRunning("the photo output has no camera connection") }
         guard connection.isEnabled else { throw .notRunning("the photo output's connection is disabled") }
         let caps = capabilities
-        let limits = state.withLock {
-            PhotoSettingsValidation.OutputLimits(
-                isHighResolutionCaptureEnabled: $0.isHighResolutionCaptureEnabled,
-                isLivePhotoCaptureEnabled: $0.isLivePhotoCaptureEnabled,
-                maxPhotoQualityPrioritization: $0.maxPhotoQualityPrioritization)
-        }
-        try PhotoSettingsValidation.validate(settings, capabilities: caps, limits: limits)
+        try PhotoSettingsValidation.validate(settings, capabilities: caps, limits: outputLimits)
         let fresh = state.withLock { $0.usedIDs.insert(settings.uniqueID).inserted }
         guard fresh else { throw .settingsReused(uniqueID: settings.uniqueID) }
         inFlight.add(1, ordering: .relaxed)
@@ -134,6 +128,16 @@ extension PhotoOutput {
             return error
         } catch {
             return .processing("\(error)")
+        }
+    }
+
+    /// What the output's own settings allow.
+    var outputLimits: PhotoSettingsValidation.OutputLimits {
+        state.withLock {
+            PhotoSettingsValidation.OutputLimits(
+                isHighResolutionCaptureEnabled: $0.isHighResolutionCaptureEnabled,
+                isLivePhotoCaptureEnabled: $0.isLivePhotoCaptureEnabled,
+                maxPhotoQualityPrioritization: $0.maxPhotoQualityPrioritization)
         }
     }
 

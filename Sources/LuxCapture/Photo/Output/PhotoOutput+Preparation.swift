@@ -91,13 +91,7 @@ extension PhotoOutput {
     func resourceKeys(for settings: PhotoSettings, capabilities c: PhotoCapabilities) throws(CaptureError)
         -> (output: [BufferPool.Key: Int], device: [BufferPool.Key: Int])
     {
-        let limits = state.withLock {
-            PhotoSettingsValidation.OutputLimits(
-                isHighResolutionCaptureEnabled: $0.isHighResolutionCaptureEnabled,
-                isLivePhotoCaptureEnabled: $0.isLivePhotoCaptureEnabled,
-                maxPhotoQualityPrioritization: $0.maxPhotoQualityPrioritization)
-        }
-        try PhotoSettingsValidation.validate(settings, capabilities: c, limits: limits)
+        try PhotoSettingsValidation.validate(settings, capabilities: c, limits: outputLimits)
         guard let format = c.format else { return ([:], [:]) }
         // Plan for the longest burst the level can take (a low-light scene).
         let dark = SceneMetering(ev100: 0, clippedFraction: 0, shadowFraction: 0, frameIndex: 0)

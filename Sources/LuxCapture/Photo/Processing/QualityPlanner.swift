@@ -34,31 +34,21 @@ enum QualityPlanner {
         if isVideoFormat {
             // Video formats: the light path at every level unless the format supports high photo quality.
             p.usesStreamFrames = true
-            guard canFuse, c.format?.supportsHighPhotoQuality == true else { return p }
-            switch settings.qualityPrioritization {
-            case .speed: break
-            case .balanced:
-                // Fused from stream frames: no frame is taken from the video.
-                p.method = .fastMerge
-                p.frameCount = balancedFrames(lowLight: lowLight)
-            case .quality:
-                // Separate full-resolution exposures: better, but the video stream has a gap.
-                p.method = .fullMerge
-                p.frameCount = qualityFrames(lowLight: lowLight)
-                p.usesStreamFrames = false
-            }
-            return p
+            guard c.format?.supportsHighPhotoQuality == true else { return p }
         }
         guard canFuse else { return p }
         switch settings.qualityPrioritization {
         case .speed: break
         case .balanced:
+            // On video formats fused from stream frames: no frame is taken from the video.
             p.method = .fastMerge
             p.frameCount = balancedFrames(lowLight: lowLight)
         case .quality:
+            // On video formats separate full-resolution exposures: better, but the video stream has a gap.
             p.method = .fullMerge
             p.frameCount = qualityFrames(lowLight: lowLight)
-            p.usesExposureFusion = PhotoFusion.supportsExposureFusion && clipped > highDynamicRangeClipping
+            p.usesStreamFrames = false
+            p.usesExposureFusion = !isVideoFormat && PhotoFusion.supportsExposureFusion && clipped > highDynamicRangeClipping
         }
         return p
     }

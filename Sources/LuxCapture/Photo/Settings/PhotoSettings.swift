@@ -97,23 +97,4 @@ public struct PhotoSettings: Hashable, Sendable {
 
     /// How many photos the request delivers: one per bracket item (or one), twice for RAW + processed.
     public var expectedPhotoCount: Int { max(bracket?.count ?? 1, 1) * ((wantsRAW ? 1 : 0) + (wantsProcessed ? 1 : 0)) }
-
-    /// The kind of capture, for resource preparation (settings that differ only in identity, flash or preview
-    /// size prepare the same resources).
-    var preparationKind: PreparationKind {
-        PreparationKind(
-            processed: processedFormat, raw: rawPixelFormat, bracketCount: bracket?.count ?? 0,
-            quality: qualityPrioritization, previewFormat: previewFormat?.pixelFormat,
-            highResolution: isHighResolutionPhotoEnabled)
-    }
-}
-
-/// The resources a kind of capture needs (what ``PhotoOutput/prepare(_:)`` keys on).
-struct PreparationKind: Hashable, Sendable {
-    var processed: ProcessedPhotoFormat?
-    var raw: PixelFormat?
-    var bracketCount: Int
-    var quality: QualityPrioritization
-    var previewFormat: PixelFormat?
-    var highResolution: Bool
 }
