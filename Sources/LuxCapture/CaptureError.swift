@@ -42,29 +42,30 @@ public enum CaptureError: Error, Hashable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case let .outOfRange(name, value, range):
+        case .outOfRange(let name, let value, let range):
             "\(name) \(value) is outside the supported range \(range.lowerBound)…\(range.upperBound)"
-        case let .whiteBalanceGainsOutOfRange(r, g, b, maximum):
+        case .whiteBalanceGainsOutOfRange(let r, let g, let b, let maximum):
             "white-balance gains (\(r), \(g), \(b)) must each be within 1…\(maximum) (maxWhiteBalanceGain)"
-        case let .formatNotSupported(what): "format not supported: \(what)"
-        case let .unsupported(what): "not supported: \(what)"
-        case let .bufferPoolExhausted(what): "buffer pool exhausted: \(what); release frames sooner or enlarge the pool"
-        case let .deviceUnavailable(why): "device unavailable: \(why)"
-        case let .systemCall(name, errno): "\(name) failed with errno \(errno)"
-        case let .rendering(why): "cannot render the scene: \(why)"
-        case let .sessionConfiguration(why): "session configuration: \(why)"
-        case let .notRunning(why): "cannot capture: \(why)"
-        case let .settingsReused(id):
+        case .formatNotSupported(let what): "format not supported: \(what)"
+        case .unsupported(let what): "not supported: \(what)"
+        case .bufferPoolExhausted(let what): "buffer pool exhausted: \(what); release frames sooner or enlarge the pool"
+        case .deviceUnavailable(let why): "device unavailable: \(why)"
+        case .systemCall(let name, let errno): "\(name) failed with errno \(errno)"
+        case .rendering(let why): "cannot render the scene: \(why)"
+        case .sessionConfiguration(let why): "session configuration: \(why)"
+        case .notRunning(let why): "cannot capture: \(why)"
+        case .settingsReused(let id):
             "photo settings \(id) were already used; make new settings (PhotoSettings(from:) copies them with a fresh uniqueID)"
-        case let .invalidPhotoSettings(why): "invalid photo settings: \(why)"
-        case let .bracketTooLarge(count, maximum): "bracket of \(count) exceeds maxBracketedCapturePhotoCount \(maximum)"
-        case let .qualityPrioritizationAboveMaximum(requested, maximum):
+        case .invalidPhotoSettings(let why): "invalid photo settings: \(why)"
+        case .bracketTooLarge(let count, let maximum):
+            "bracket of \(count) exceeds maxBracketedCapturePhotoCount \(maximum)"
+        case .qualityPrioritizationAboveMaximum(let requested, let maximum):
             "quality prioritization \(requested) exceeds the output's maxPhotoQualityPrioritization \(maximum); raise the maximum first"
-        case let .missingUsageDescription(mediaType, key):
+        case .missingUsageDescription(let mediaType, let key):
             "no usage description for \(mediaType) capture: add \(key) to the app's usage descriptions (as in Info.plist)"
-        case let .accessDenied(mediaType, reason): "access to \(mediaType) capture denied: \(reason)"
-        case let .cancelled(why): "cancelled: \(why)"
-        case let .processing(why): "photo processing failed: \(why)"
+        case .accessDenied(let mediaType, let reason): "access to \(mediaType) capture denied: \(reason)"
+        case .cancelled(let why): "cancelled: \(why)"
+        case .processing(let why): "photo processing failed: \(why)"
         }
     }
 

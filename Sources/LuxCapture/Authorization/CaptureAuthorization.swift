@@ -67,7 +67,9 @@ public final class CaptureAuthorization: Sendable {
     static func explain(errno: Int32, mediaType: MediaType) -> String {
         let group = mediaType == .video ? "video" : "audio"
         switch errno {
-        case 13, 1: return "permission denied (errno \(errno)); add the user to the '\(group)' group or run with access to the device"
+        case 13, 1:
+            return
+                "permission denied (errno \(errno)); add the user to the '\(group)' group or run with access to the device"
         case 16: return "the device is busy (errno 16); another process is using it"
         case 2, 19, 6: return "no such device (errno \(errno)); it was unplugged"
         default: return "cannot open (errno \(errno))"

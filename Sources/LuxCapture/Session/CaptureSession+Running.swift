@@ -105,12 +105,15 @@ extension CaptureSession {
     /// frame duration, meter a stream frame, so ``PhotoOutput/isFlashScene`` follows the live scene.
     func monitorScene() async {
         while !Task.isCancelled {
-            let (pump, photo, interrupted) = state.withLock { ($0.pump, $0.outputs.lazy.compactMap { $0 as? PhotoOutput }.first, $0.interruption != nil) }
+            let (pump, photo, interrupted) = state.withLock {
+                ($0.pump, $0.outputs.lazy.compactMap { $0 as? PhotoOutput }.first, $0.interruption != nil)
+            }
             guard let pump else { return }
             let period = pump.frameDuration
             if !interrupted, let photo, photo.isMonitoringScene, pump.secondsSinceLastFrame >= period {
                 do { _ = try await pump.meter() } catch {
-                    if case .bufferPoolExhausted = error {} else {
+                    if case .bufferPoolExhausted = error {
+                    } else {
                         await fail(with: error)
                         return
                     }

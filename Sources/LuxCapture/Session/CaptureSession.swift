@@ -205,7 +205,9 @@ public final class CaptureSession: Sendable {
             var list: [Connection] = []
             for input in s.inputs {
                 for port in input.ports where o.acceptedMediaTypes.contains(port.mediaType) {
-                    list.append(old.first { $0.input === input && $0.inputPort == port } ?? Connection(input: input, port: port, session: self))
+                    list.append(
+                        old.first { $0.input === input && $0.inputPort == port }
+                            ?? Connection(input: input, port: port, session: self))
                 }
             }
             table[id] = list
@@ -216,7 +218,10 @@ public final class CaptureSession: Sendable {
     /// Applies the configuration: connections, the preset's format, the wide-colour choice, then the outputs.
     func applyConfiguration() throws(CaptureError) {
         let (outputs, connections, preset, automatic, camera) = state.withLock { s in
-            (s.outputs, s.connections, s.preset, s.automaticallyConfiguresWideColor, s.inputs.lazy.compactMap(\.camera).first)
+            (
+                s.outputs, s.connections, s.preset, s.automaticallyConfiguresWideColor,
+                s.inputs.lazy.compactMap(\.camera).first
+            )
         }
         for o in outputs { o.setConnections(connections[ObjectIdentifier(o)] ?? []) }
         if let camera {
@@ -240,7 +245,11 @@ public final class CaptureSession: Sendable {
     // MARK: Outputs by kind
 
     var photoOutput: PhotoOutput? { state.withLock { $0.outputs.lazy.compactMap { $0 as? PhotoOutput }.first } }
-    var videoDataOutput: VideoDataOutput? { state.withLock { $0.outputs.lazy.compactMap { $0 as? VideoDataOutput }.first } }
-    var movieFileOutput: MovieFileOutput? { state.withLock { $0.outputs.lazy.compactMap { $0 as? MovieFileOutput }.first } }
+    var videoDataOutput: VideoDataOutput? {
+        state.withLock { $0.outputs.lazy.compactMap { $0 as? VideoDataOutput }.first }
+    }
+    var movieFileOutput: MovieFileOutput? {
+        state.withLock { $0.outputs.lazy.compactMap { $0 as? MovieFileOutput }.first }
+    }
     var pump: FramePump? { state.withLock { $0.pump } }
 }

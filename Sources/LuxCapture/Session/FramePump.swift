@@ -142,7 +142,9 @@ final class FramePump: Sendable {
         guard let raw = frame.raw else { return nil }
         let d = frame.metadata.raw
         let stats = FrameStatistics(raw: raw, blackLevel: d.blackLevel, whiteLevel: d.whiteLevel, columns: 16, rows: 12)
-        var clipped = 0.0, shadows = 0.0, logSum = 0.0
+        var clipped = 0.0
+        var shadows = 0.0
+        var logSum = 0.0
         for i in 0..<stats.means.count {
             clipped += Double(stats.clippedFractions[i])
             let y = Double(stats.means[i].y)
@@ -154,8 +156,10 @@ final class FramePump: Sendable {
         let m = frame.metadata
         // EV100 of a correct exposure: log2(N²/t) − log2(ISO/100), corrected by how far the frame's level is from
         // the metering target (a brighter frame means a brighter scene at these settings).
-        let ev = Double.log2(m.fNumber * m.fNumber / m.exposureDuration.seconds) - Double.log2(Double(m.iso) / 100)
+        let ev =
+            Double.log2(m.fNumber * m.fNumber / m.exposureDuration.seconds) - Double.log2(Double(m.iso) / 100)
             + Double.log2(max(meanLevel, 1e-6) / 0.128)
-        return SceneMetering(ev100: ev, clippedFraction: clipped / n, shadowFraction: shadows / n, frameIndex: frame.index)
+        return SceneMetering(
+            ev100: ev, clippedFraction: clipped / n, shadowFraction: shadows / n, frameIndex: frame.index)
     }
 }

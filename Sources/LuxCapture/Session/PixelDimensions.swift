@@ -22,7 +22,8 @@ public struct PixelDimensions: Hashable, Sendable, Codable, CustomStringConverti
         guard width > 0, height > 0 else { return .zero }
         let scale = min(Double(box.width) / Double(width), Double(box.height) / Double(height))
         return PixelDimensions(
-            width: max(1, Int((Double(width) * scale).rounded())), height: max(1, Int((Double(height) * scale).rounded())))
+            width: max(1, Int((Double(width) * scale).rounded())),
+            height: max(1, Int((Double(height) * scale).rounded())))
     }
 
     public var description: String { "\(width)×\(height)" }

@@ -49,7 +49,8 @@ public enum SessionPreset: String, Hashable, Sendable, Codable, CaseIterable, Cu
             candidates = formats.filter { !$0.isPhotoFormat && $0.width == d.width && $0.height == d.height }
         }
         return candidates.min { a, b in
-            let ka = (rank(a), abs(a.frameRateRange.upperBound - 30)), kb = (rank(b), abs(b.frameRateRange.upperBound - 30))
+            let ka = (rank(a), abs(a.frameRateRange.upperBound - 30))
+            let kb = (rank(b), abs(b.frameRateRange.upperBound - 30))
             return ka < kb
         }
     }

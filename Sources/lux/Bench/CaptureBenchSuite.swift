@@ -7,7 +7,8 @@ import Lux
 /// shutter lag with and without resource preparation. There is no peer tool for a simulated camera.
 enum CaptureBenchSuite: BenchSuite {
     static let name = "capture"
-    static let summary = "12 MP photo capture: shutter-to-delivery per quality level, burst photos/s, prepared vs unprepared lag"
+    static let summary =
+        "12 MP photo capture: shutter-to-delivery per quality level, burst photos/s, prepared vs unprepared lag"
 
     static func cases(in context: BenchContext) throws -> [BenchCase] {
         var cases: [BenchCase] = []
@@ -20,7 +21,8 @@ enum CaptureBenchSuite: BenchSuite {
         }
         cases.append(
             BenchCase(
-                suite: name, name: "burst of 10 speed photos, 12 MP (JPEG)", lux: ["bench-worker", name, "burst", "10"],
+                suite: name, name: "burst of 10 speed photos, 12 MP (JPEG)",
+                lux: ["bench-worker", name, "burst", "10"],
                 peers: [], megapixels: nil, goal: "photos/s"))
         for prepared in ["prepared", "unprepared"] {
             cases.append(
@@ -68,9 +70,12 @@ enum CaptureBenchSuite: BenchSuite {
     }
 
     /// Times one request from the call: (to exposures done, to didFinishCapture, resolved settings).
-    static func time(_ output: PhotoOutput, _ settings: PhotoSettings) async throws -> (Double, Double, ResolvedPhotoSettings) {
+    static func time(_ output: PhotoOutput, _ settings: PhotoSettings) async throws -> (
+        Double, Double, ResolvedPhotoSettings
+    ) {
         let start = ContinuousClock.now
-        var captured = 0.0, finished = 0.0
+        var captured = 0.0
+        var finished = 0.0
         var resolved: ResolvedPhotoSettings?
         for try await e in try output.capturePhoto(settings) {
             switch e {
@@ -87,7 +92,8 @@ enum CaptureBenchSuite: BenchSuite {
     static func run(job: String, arguments: [String]) async throws -> Double {
         switch (job, arguments.first) {
         case ("shutter", let name?):
-            guard let level = ["speed": QualityPrioritization.speed, "balanced": .balanced, "quality": .quality][name] else {
+            guard let level = ["speed": QualityPrioritization.speed, "balanced": .balanced, "quality": .quality][name]
+            else {
                 throw CLIError("usage: bench-worker capture shutter speed|balanced|quality")
             }
             let (session, output) = try await session()
@@ -97,7 +103,9 @@ enum CaptureBenchSuite: BenchSuite {
             for _ in 0..<2 { _ = try await time(output, settings(level)) }
             let (_, total, r) = try await time(output, settings(level))
             let inside = r.photoProcessingTimeRange.contains(.seconds(total))
-            print("note=\(r.processing); range \(ms(r.photoProcessingTimeRange.lowerBound))–\(ms(r.photoProcessingTimeRange.upperBound)) ms; inside: \(inside ? "yes" : "no")")
+            print(
+                "note=\(r.processing); range \(ms(r.photoProcessingTimeRange.lowerBound))–\(ms(r.photoProcessingTimeRange.upperBound)) ms; inside: \(inside ? "yes" : "no")"
+            )
             return total
         case ("burst", let n?):
             guard let count = Int(n), count > 0 else { throw CLIError("usage: bench-worker capture burst COUNT") }
@@ -126,7 +134,9 @@ enum CaptureBenchSuite: BenchSuite {
         }
     }
 
-    static func seconds(_ d: Duration) -> Double { Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18 }
+    static func seconds(_ d: Duration) -> Double {
+        Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
+    }
     static func ms(_ d: Duration) -> Int { Int(seconds(d) * 1000) }
 }
 

@@ -48,13 +48,16 @@ struct CaptureCommand: AsyncParsableCommand {
     @Flag(help: "Capture a RAW photo (DNG) only.")
     var raw = false
 
-    @Option(name: .customLong("raw-plus"), help: "Capture RAW plus a processed photo in this format (jpeg, bgra, 420f, 420v).")
+    @Option(
+        name: .customLong("raw-plus"),
+        help: "Capture RAW plus a processed photo in this format (jpeg, bgra, 420f, 420v).")
     var rawPlus: ProcessedFormatArgument?
 
     @Option(parsing: .unconditional, help: "An auto-exposure bracket: EV biases, e.g. -2,0,2.")
     var bracket: String?
 
-    @Option(name: .customLong("bracket-manual"), help: "A manual bracket: duration@ISO items, e.g. 1/1000@100,1/60@800.")
+    @Option(
+        name: .customLong("bracket-manual"), help: "A manual bracket: duration@ISO items, e.g. 1/1000@100,1/60@800.")
     var bracketManual: String?
 
     @Option(help: "Quality prioritization: speed, balanced or quality.")
@@ -63,7 +66,9 @@ struct CaptureCommand: AsyncParsableCommand {
     @Option(
         help: "Flash mode: off, on or auto.",
         transform: { text in
-            guard let mode = FlashMode(rawValue: text) else { throw ValidationError("flash mode must be off, on or auto") }
+            guard let mode = FlashMode(rawValue: text) else {
+                throw ValidationError("flash mode must be off, on or auto")
+            }
             return mode
         })
     var flash: FlashMode = .off
@@ -74,7 +79,8 @@ struct CaptureCommand: AsyncParsableCommand {
     @Flag(help: "Display P3 photos (forces the camera's colour space; the default is sRGB).")
     var p3 = false
 
-    @Flag(name: .customLong("high-resolution"), help: "Full-resolution processed photos (the format's high resolution).")
+    @Flag(
+        name: .customLong("high-resolution"), help: "Full-resolution processed photos (the format's high resolution).")
     var highResolution = false
 
     @Option(help: "How many requests to make.")
@@ -86,7 +92,9 @@ struct CaptureCommand: AsyncParsableCommand {
     func validate() throws {
         guard (1...1000).contains(count) else { throw ValidationError("--count must be 1…1000") }
         if raw && rawPlus != nil { throw ValidationError("use --raw or --raw-plus, not both") }
-        if bracket != nil && bracketManual != nil { throw ValidationError("use --bracket or --bracket-manual, not both") }
+        if bracket != nil && bracketManual != nil {
+            throw ValidationError("use --bracket or --bracket-manual, not both")
+        }
         _ = try brackets()
         _ = try previewBox()
         _ = try sensorModel()
@@ -119,7 +127,9 @@ struct CaptureCommand: AsyncParsableCommand {
     func previewBox() throws -> PixelDimensions? {
         guard let preview else { return nil }
         let p = preview.lowercased().split(separator: "x").compactMap { Int($0) }
-        guard p.count == 2, p[0] > 0, p[1] > 0 else { throw ValidationError("--preview must be WIDTHxHEIGHT, e.g. 160x160") }
+        guard p.count == 2, p[0] > 0, p[1] > 0 else {
+            throw ValidationError("--preview must be WIDTHxHEIGHT, e.g. 160x160")
+        }
         return PixelDimensions(width: p[0], height: p[1])
     }
 
@@ -141,7 +151,8 @@ struct CaptureCommand: AsyncParsableCommand {
         var settings: PhotoSettings
         if let items = try brackets() {
             let processed: ProcessedPhotoFormat? = raw ? nil : (rawPlus ?? format).value
-            settings = PhotoSettings(bracket: items, processedFormat: processed, rawPixelFormat: (raw || rawPlus != nil) ? rawFormat : nil)
+            settings = PhotoSettings(
+                bracket: items, processedFormat: processed, rawPixelFormat: (raw || rawPlus != nil) ? rawFormat : nil)
         } else if raw || rawPlus != nil {
             guard let rawFormat else { throw CLIError("RAW needs the photo preset (--preset photo)") }
             settings = PhotoSettings(rawPixelFormat: rawFormat, processedFormat: rawPlus?.value)
@@ -181,7 +192,9 @@ struct CaptureCommand: AsyncParsableCommand {
             throw CLIError("cannot start the capture session: \(error)")
         }
         let format = camera.activeFormat
-        print("camera: \(camera.localizedName), \(format), \(camera.activeColorSpace.rawValue); scene \(sceneValue.name), \(sceneValue.light)")
+        print(
+            "camera: \(camera.localizedName), \(format), \(camera.activeColorSpace.rawValue); scene \(sceneValue.name), \(sceneValue.light)"
+        )
         for n in 0..<count {
             let settings: PhotoSettings
             let stream: AsyncThrowingStream<PhotoCaptureEvent, any Error>
@@ -228,7 +241,9 @@ struct CaptureCommand: AsyncParsableCommand {
 
 /// A processed photo format named on the command line.
 enum ProcessedFormatArgument: String, ExpressibleByArgument, CaseIterable {
-    case jpeg, bgra, f420 = "420f", v420 = "420v"
+    case jpeg, bgra
+    case f420 = "420f"
+    case v420 = "420v"
 
     var value: ProcessedPhotoFormat {
         switch self {

@@ -5,6 +5,7 @@ import LuxScene
 import LuxTestSupport
 import Synchronization
 import Testing
+
 @testable import LuxCapture
 
 @Suite struct PhotoCaptureTests {
@@ -54,7 +55,12 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let url = dir.appendingPathComponent("p.jpg")
         try Data(bytes).write(to: url)
-        let run = try ExternalTool.capture("exiftool", ["-s", "-s", "-s", "-Make", "-ProfileDescription", "-ISO", "-ExposureTime", "-FNumber", "-ImageWidth", url.path])
+        let run = try ExternalTool.capture(
+            "exiftool",
+            [
+                "-s", "-s", "-s", "-Make", "-ProfileDescription", "-ISO", "-ExposureTime", "-FNumber", "-ImageWidth",
+                url.path,
+            ])
         let lines = run.text.split(separator: "\n").map(String.init)
         #expect(lines.count == 6, "\(run.text)")
         #expect(lines[0] == "Lux")
@@ -73,7 +79,8 @@ import Testing
         let decoded = try ImageFile.read(data: try jpeg.fileDataRepresentation())
         #expect(decoded.pixels.colorSpace?.isColorimetricallyEqual(to: .sRGB) == true)
         for pf in [PixelFormat.bgra8, .yCbCr420FullRange] {
-            let p = try #require(try await collect(try rig.photo.capturePhoto(PhotoSettings(format: .pixelFormat(pf)))).photos.first)
+            let p = try #require(
+                try await collect(try rig.photo.capturePhoto(PhotoSettings(format: .pixelFormat(pf)))).photos.first)
             #expect(p.pixelBuffer?.format == pf)
             #expect(p.fileExtension == "tiff")
             let tiff = try ImageFile.read(data: try p.fileDataRepresentation())
@@ -118,13 +125,18 @@ import Testing
     @Test("Auto-exposure bracket: one photo per item in order, each with its bracket settings and sequence number")
     func autoBracket() async throws {
         let rig = try await CaptureRig.make(scene: .grayCard())
-        let s = PhotoSettings(bracket: [.auto(bias: -2), .auto(bias: 0), .auto(bias: 2)], processedFormat: .jpeg, rawPixelFormat: .bayer14(.rggb))
+        let s = PhotoSettings(
+            bracket: [.auto(bias: -2), .auto(bias: 0), .auto(bias: 2)], processedFormat: .jpeg,
+            rawPixelFormat: .bayer14(.rggb))
         let events = try await collect(try rig.photo.capturePhoto(s))
         let photos = events.photos
         #expect(isDocumentedOrder(events.names, photos: 6))
         #expect(photos.map(\.sequenceCount) == [1, 1, 2, 2, 3, 3])
         #expect(photos.map(\.isRawPhoto) == [false, true, false, true, false, true])
-        #expect(photos.map(\.bracketSettings) == [.auto(bias: -2), .auto(bias: -2), .auto(bias: 0), .auto(bias: 0), .auto(bias: 2), .auto(bias: 2)])
+        #expect(
+            photos.map(\.bracketSettings) == [
+                .auto(bias: -2), .auto(bias: -2), .auto(bias: 0), .auto(bias: 0), .auto(bias: 2), .auto(bias: 2),
+            ])
         // All processed photos share one format and size.
         let processed = photos.filter { !$0.isRawPhoto }
         #expect(Set(processed.map { "\($0.pixelBuffer!.format) \($0.pixelBuffer!.width)" }).count == 1)
@@ -136,11 +148,15 @@ import Testing
     @Test("Manual bracket exposures override the device's custom exposure, which is restored afterwards")
     func manualBracketRestores() async throws {
         let rig = try await CaptureRig.make(scene: .grayCard())
-        try await rig.camera.setExposureModeCustom(duration: .value(MediaTime(value: 1, timescale: 50)), iso: .value(200))
+        try await rig.camera.setExposureModeCustom(
+            duration: .value(MediaTime(value: 1, timescale: 50)), iso: .value(200))
         try await rig.camera.setExposureTargetBias(0.5)
         let before = rig.camera.status
         let s = PhotoSettings(
-            bracket: [.manual(duration: MediaTime(value: 1, timescale: 1000), iso: 100), .manual(duration: MediaTime(value: 1, timescale: 250), iso: 400)],
+            bracket: [
+                .manual(duration: MediaTime(value: 1, timescale: 1000), iso: 100),
+                .manual(duration: MediaTime(value: 1, timescale: 250), iso: 400),
+            ],
             processedFormat: nil, rawPixelFormat: .bayer14(.rggb))
         let photos = try await collect(try rig.photo.capturePhoto(s)).photos
         #expect(photos.map { $0.metadata.isoSpeed } == [100, 400])
@@ -261,11 +277,20 @@ final class RecordingDelegate: PhotoCaptureDelegate {
 
     let state = Mutex(State())
 
-    func photoOutput(_ output: PhotoOutput, willBeginCaptureFor settings: ResolvedPhotoSettings) { add("willBeginCapture") }
-    func photoOutput(_ output: PhotoOutput, willCapturePhotoFor settings: ResolvedPhotoSettings) { add("willCapturePhoto") }
-    func photoOutput(_ output: PhotoOutput, didCapturePhotoFor settings: ResolvedPhotoSettings) { add("didCapturePhoto") }
-    func photoOutput(_ output: PhotoOutput, didFinishProcessingPhoto photo: CapturedPhoto) { add("didFinishProcessingPhoto") }
-    func photoOutput(_ output: PhotoOutput, didFinishCaptureFor settings: ResolvedPhotoSettings?, error: CaptureError?) {
+    func photoOutput(_ output: PhotoOutput, willBeginCaptureFor settings: ResolvedPhotoSettings) {
+        add("willBeginCapture")
+    }
+    func photoOutput(_ output: PhotoOutput, willCapturePhotoFor settings: ResolvedPhotoSettings) {
+        add("willCapturePhoto")
+    }
+    func photoOutput(_ output: PhotoOutput, didCapturePhotoFor settings: ResolvedPhotoSettings) {
+        add("didCapturePhoto")
+    }
+    func photoOutput(_ output: PhotoOutput, didFinishProcessingPhoto photo: CapturedPhoto) {
+        add("didFinishProcessingPhoto")
+    }
+    func photoOutput(_ output: PhotoOutput, didFinishCaptureFor settings: ResolvedPhotoSettings?, error: CaptureError?)
+    {
         add("didFinishCapture")
     }
 

@@ -2,13 +2,15 @@ import Foundation
 import LuxPixels
 import LuxScene
 import Testing
+
 @testable import LuxCapture
 
 /// The rules of seeds 000, 001 and 003 that make a request throw (or resolve a certain way), one test each.
 @Suite struct PhotoSettingsRuleTests {
     @Test("Unique IDs are 64-bit, increasing and never reused; from(_:) makes a fresh ID")
     func uniqueIDs() {
-        let a = PhotoSettings(), b = PhotoSettings()
+        let a = PhotoSettings()
+        let b = PhotoSettings()
         #expect(b.uniqueID > a.uniqueID)
         let c = PhotoSettings(from: a)
         #expect(c.uniqueID != a.uniqueID && c.processedFormat == a.processedFormat)
@@ -23,7 +25,9 @@ import Testing
         _ = try await collect(try rig.photo.capturePhoto(settings))
         var copy = settings
         copy.flashMode = .off
-        #expect(throws: CaptureError.settingsReused(uniqueID: settings.uniqueID)) { _ = try rig.photo.capturePhoto(copy) }
+        #expect(throws: CaptureError.settingsReused(uniqueID: settings.uniqueID)) {
+            _ = try rig.photo.capturePhoto(copy)
+        }
         _ = try await collect(try rig.photo.capturePhoto(PhotoSettings(from: settings)))
     }
 
@@ -62,7 +66,8 @@ import Testing
 
     @Test("RAW needs a photo format: a video preset offers no RAW format and RAW settings throw")
     func rawNeedsPhotoFormat() async throws {
-        let rig = try await CaptureRig.make(scene: .grayCard(), start: false, format: CaptureRig.videoFormat(highQuality: true))
+        let rig = try await CaptureRig.make(
+            scene: .grayCard(), start: false, format: CaptureRig.videoFormat(highQuality: true))
         #expect(rig.photo.availableRawPhotoPixelFormatTypes.isEmpty)
         try await rig.session.startRunning()
         let error = #expect(throws: CaptureError.self) {
@@ -81,7 +86,9 @@ import Testing
         try session.addOutput(photo)
         try await session.startRunning()
         #expect(photo.availableRawPhotoPixelFormatTypes.isEmpty)
-        let error = #expect(throws: CaptureError.self) { _ = try photo.capturePhoto(PhotoSettings(rawPixelFormat: .bayer14(.rggb))) }
+        let error = #expect(throws: CaptureError.self) {
+            _ = try photo.capturePhoto(PhotoSettings(rawPixelFormat: .bayer14(.rggb)))
+        }
         #expect("\(error!)".contains("rear camera"))
     }
 
@@ -103,8 +110,12 @@ import Testing
     @Test("Formats not offered throw: a RAW layout, a pixel format, a preview format")
     func formatsOffered() async throws {
         let rig = try await CaptureRig.make(scene: .grayCard())
-        #expect(throws: CaptureError.self) { _ = try rig.photo.capturePhoto(PhotoSettings(rawPixelFormat: .bayer14(.bggr))) }
-        #expect(throws: CaptureError.self) { _ = try rig.photo.capturePhoto(PhotoSettings(format: .pixelFormat(.rgbaHalf))) }
+        #expect(throws: CaptureError.self) {
+            _ = try rig.photo.capturePhoto(PhotoSettings(rawPixelFormat: .bayer14(.bggr)))
+        }
+        #expect(throws: CaptureError.self) {
+            _ = try rig.photo.capturePhoto(PhotoSettings(format: .pixelFormat(.rgbaHalf)))
+        }
         var p = PhotoSettings()
         p.previewFormat = PreviewFormat(pixelFormat: .rgbaFloat)
         #expect(throws: CaptureError.self) { _ = try rig.photo.capturePhoto(p) }
@@ -134,20 +145,27 @@ import Testing
     @Test("Brackets: more than maxBracketedCapturePhotoCount throws with the counts")
     func bracketTooLarge() async throws {
         let rig = try await CaptureRig.make(scene: .grayCard())
-        let s = PhotoSettings(bracket: [.auto(bias: -2), .auto(bias: -1), .auto(bias: 0), .auto(bias: 1), .auto(bias: 2)])
+        let s = PhotoSettings(bracket: [
+            .auto(bias: -2), .auto(bias: -1), .auto(bias: 0), .auto(bias: 1), .auto(bias: 2),
+        ])
         #expect(throws: CaptureError.bracketTooLarge(count: 5, maximum: 4)) { _ = try rig.photo.capturePhoto(s) }
-        #expect(CaptureError.bracketTooLarge(count: 5, maximum: 4).description == "bracket of 5 exceeds maxBracketedCapturePhotoCount 4")
+        #expect(
+            CaptureError.bracketTooLarge(count: 5, maximum: 4).description
+                == "bracket of 5 exceeds maxBracketedCapturePhotoCount 4")
     }
 
     @Test("Brackets: mixing auto and manual items, out-of-range items and empty brackets throw")
     func bracketMixing() async throws {
         let rig = try await CaptureRig.make(scene: .grayCard())
-        let mixed = PhotoSettings(bracket: [.auto(bias: 0), .manual(duration: MediaTime(value: 1, timescale: 100), iso: 100)])
+        let mixed = PhotoSettings(bracket: [
+            .auto(bias: 0), .manual(duration: MediaTime(value: 1, timescale: 100), iso: 100),
+        ])
         let e = #expect(throws: CaptureError.self) { _ = try rig.photo.capturePhoto(mixed) }
         #expect("\(e!)".contains("mixes"))
         #expect(throws: CaptureError.self) { _ = try rig.photo.capturePhoto(PhotoSettings(bracket: [.auto(bias: 9)])) }
         #expect(throws: CaptureError.self) {
-            _ = try rig.photo.capturePhoto(PhotoSettings(bracket: [.manual(duration: MediaTime(value: 1, timescale: 100), iso: 5000)]))
+            _ = try rig.photo.capturePhoto(
+                PhotoSettings(bracket: [.manual(duration: MediaTime(value: 1, timescale: 100), iso: 5000)]))
         }
         #expect(throws: CaptureError.self) { _ = try rig.photo.capturePhoto(PhotoSettings(bracket: [])) }
     }
@@ -186,11 +204,19 @@ final class NoFlashCamera: CaptureDevice {
     var activeFormat: DeviceFormat { inner.activeFormat }
     func setActiveFormat(_ format: DeviceFormat) throws(CaptureError) { try inner.setActiveFormat(format) }
     var activeColorSpace: CaptureColorSpace { inner.activeColorSpace }
-    func setActiveColorSpace(_ colorSpace: CaptureColorSpace) throws(CaptureError) { try inner.setActiveColorSpace(colorSpace) }
+    func setActiveColorSpace(_ colorSpace: CaptureColorSpace) throws(CaptureError) {
+        try inner.setActiveColorSpace(colorSpace)
+    }
     var status: DeviceStatus { inner.status }
-    func values<Value: Sendable & Equatable>(of property: DeviceProperty<Value>) -> AsyncStream<Value> { inner.values(of: property) }
+    func values<Value: Sendable & Equatable>(of property: DeviceProperty<Value>) -> AsyncStream<Value> {
+        inner.values(of: property)
+    }
     func startStreaming() async throws(CaptureError) { try await inner.startStreaming() }
     func stopStreaming() async { await inner.stopStreaming() }
-    func nextFrame(_ configuration: StreamConfiguration) async throws(CaptureError) -> CaptureFrame { try await inner.nextFrame(configuration) }
-    func captureStill(_ request: StillRequest) async throws(CaptureError) -> StillCapture { try await inner.captureStill(request) }
+    func nextFrame(_ configuration: StreamConfiguration) async throws(CaptureError) -> CaptureFrame {
+        try await inner.nextFrame(configuration)
+    }
+    func captureStill(_ request: StillRequest) async throws(CaptureError) -> StillCapture {
+        try await inner.captureStill(request)
+    }
 }

@@ -2,6 +2,7 @@ import LuxPixels
 import LuxScene
 import Synchronization
 import Testing
+
 @testable import LuxCapture
 
 @Suite struct PreparationTests {
@@ -88,6 +89,8 @@ import Testing
     @Test("Preparing settings the configuration cannot capture throws their rule")
     func invalid() async throws {
         let rig = try await CaptureRig.make(format: CaptureRig.videoFormat(highQuality: true))
-        await #expect(throws: CaptureError.self) { try await rig.photo.prepare([PhotoSettings(rawPixelFormat: .bayer14(.rggb))]) }
+        await #expect(throws: CaptureError.self) {
+            try await rig.photo.prepare([PhotoSettings(rawPixelFormat: .bayer14(.rggb))])
+        }
     }
 }

@@ -3,6 +3,7 @@ import LuxPixels
 import LuxScene
 import RealModule
 import Testing
+
 @testable import LuxCapture
 
 @Suite struct QualityPrioritizationTests {
@@ -11,12 +12,15 @@ import Testing
     /// (the levels may develop with different tone curves, exposure and colour rendering — what is left is noise
     /// and lost detail). Clipped pixels are left out.
     static func psnr(_ photo: PixelBuffer, truth: PixelBuffer) throws -> Double {
-        let p = photo.converted(to: .rgbaFloat).components(as: Float.self), t = truth.components(as: Float.self)
+        let p = photo.converted(to: .rgbaFloat).components(as: Float.self)
+        let t = truth.components(as: Float.self)
         precondition(p.count == t.count)
         let n = p.count / 4
         var pairs: [(t: Double, p: Double)] = []
         for i in 0..<n {
-            let pr = p[4 * i], pg = p[4 * i + 1], pb = p[4 * i + 2]
+            let pr = p[4 * i]
+            let pg = p[4 * i + 1]
+            let pb = p[4 * i + 2]
             guard max(pr, pg, pb) < 0.985 else { continue }
             let ty = 0.2126 * Double(t[4 * i]) + 0.7152 * Double(t[4 * i + 1]) + 0.0722 * Double(t[4 * i + 2])
             guard ty >= 0, ty < 4 else { continue }
@@ -25,7 +29,9 @@ import Testing
         let bins = 64
         let top = pairs.map(\.t).max() ?? 1
         func bin(_ v: Double) -> Int { min(bins - 1, Int((v / top).squareRoot() * Double(bins))) }
-        var sumT = [Double](repeating: 0, count: bins), sumP = sumT, k = sumT
+        var sumT = [Double](repeating: 0, count: bins)
+        var sumP = sumT
+        var k = sumT
         for (tv, pv) in pairs {
             let b = bin(tv)
             sumT[b] += tv
@@ -36,7 +42,8 @@ import Testing
         func lut(_ v: Double) -> Double {
             guard let hi = centres.firstIndex(where: { $0.0 >= v }) else { return centres.last!.1 }
             if hi == 0 { return centres[0].1 }
-            let (t0, p0) = centres[hi - 1], (t1, p1) = centres[hi]
+            let (t0, p0) = centres[hi - 1]
+            let (t1, p1) = centres[hi]
             return t1 > t0 ? p0 + (p1 - p0) * (v - t0) / (t1 - t0) : p1
         }
         let se = pairs.reduce(0.0) { acc, pair in
@@ -53,7 +60,8 @@ import Testing
         let rig = try await CaptureRig.make(scene: scene)
         rig.photo.maxPhotoQualityPrioritization = .quality
         rig.photo.isHighResolutionCaptureEnabled = true
-        let truth = try scene.groundTruth(width: 320, height: 240, colorSpace: rig.camera.activeColorSpace.colorSpace.linearized())
+        let truth = try scene.groundTruth(
+            width: 320, height: 240, colorSpace: rig.camera.activeColorSpace.colorSpace.linearized())
         var scores: [QualityPrioritization: Double] = [:]
         for level in QualityPrioritization.allCases {
             var s = PhotoSettings()
@@ -64,18 +72,23 @@ import Testing
             #expect(p.isLowLight)
             switch level {
             case .speed: #expect(p.method == .singleFrame && p.frameCount == 1)
-            case .balanced: #expect(p.method == .fastMerge && p.frameCount == QualityPlanner.balancedFrames(lowLight: true))
-            case .quality: #expect(p.method == .fullMerge && p.frameCount == QualityPlanner.qualityFrames(lowLight: true))
+            case .balanced:
+                #expect(p.method == .fastMerge && p.frameCount == QualityPlanner.balancedFrames(lowLight: true))
+            case .quality:
+                #expect(p.method == .fullMerge && p.frameCount == QualityPlanner.qualityFrames(lowLight: true))
             }
             #expect(events[0].resolvedSettings.isStillImageStabilizationEnabled == (level != .speed))
             scores[level] = try Self.psnr(try #require(events.photos.first?.pixelBuffer), truth: truth)
         }
-        let s = scores[.speed]!, b = scores[.balanced]!, q = scores[.quality]!
+        let s = scores[.speed]!
+        let b = scores[.balanced]!
+        let q = scores[.quality]!
         print("low light (1 lx) PSNR: speed \(s) dB, balanced \(b) dB, quality \(q) dB")
         #expect(b > s + 1 && q > b + 1, "speed \(s) dB, balanced \(b) dB, quality \(q) dB")
     }
 
-    @Test("High dynamic range: quality adds exposure fusion of an under-exposed burst and keeps the window's highlights")
+    @Test(
+        "High dynamic range: quality adds exposure fusion of an under-exposed burst and keeps the window's highlights")
     func exposureFusion() async throws {
         let rig = try await CaptureRig.make(scene: .hdrWindow())
         rig.photo.maxPhotoQualityPrioritization = .quality
@@ -85,7 +98,8 @@ import Testing
             let events = try await collect(try rig.photo.capturePhoto(s))
             let pixels = try #require(events.photos.first?.pixelBuffer).components(as: UInt8.self)
             var n = 0
-            for i in stride(from: 0, to: pixels.count, by: 4) where pixels[i] >= 250 && pixels[i + 1] >= 250 && pixels[i + 2] >= 250 { n += 1 }
+            for i in stride(from: 0, to: pixels.count, by: 4)
+            where pixels[i] >= 250 && pixels[i + 1] >= 250 && pixels[i + 2] >= 250 { n += 1 }
             return (Double(n) / Double(pixels.count / 4), events[0].resolvedSettings.processing)
         }
         let (balanced, pb) = try await clipped(.balanced)
@@ -137,7 +151,8 @@ import Testing
             }
             return out
         }
-        let a = cells(photo), v = cells(videoPixels)
+        let a = cells(photo)
+        let v = cells(videoPixels)
         let worst = zip(a, v).map { pair -> Float in
             let d = pair.0 - pair.1
             return max(abs(d.x), abs(d.y), abs(d.z))
@@ -148,7 +163,8 @@ import Testing
     @Test("The reported photoProcessingTimeRange contains the real time once the model has seen the kind")
     func processingTimeRange() async throws {
         let rig = try await CaptureRig.make(scene: .stillLife())
-        var inside = 0, total = 0
+        var inside = 0
+        var total = 0
         for level in [QualityPrioritization.speed, .balanced] {
             for i in 0..<6 {
                 var s = PhotoSettings()

@@ -1,6 +1,7 @@
 import LuxPixels
 import LuxScene
 import Testing
+
 @testable import LuxCapture
 
 @Suite struct SceneMonitoringTests {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import LuxCapture
 
 /// Device nodes that exist but answer `open` with a fixed errno (or succeed).
@@ -11,7 +12,8 @@ struct FakeNodes: DeviceNodeAccess {
 }
 
 @Suite struct AuthorizationTests {
-    let described = UsageDescriptions(camera: "to take photos and video", microphone: "to record Live Photos and movies")
+    let described = UsageDescriptions(
+        camera: "to take photos and video", microphone: "to record Live Photos and movies")
 
     @Test("Not determined until access is requested; the simulated devices are authorized")
     func simulated() async throws {
@@ -24,11 +26,15 @@ struct FakeNodes: DeviceNodeAccess {
 
     @Test("Requesting access without a usage description throws, naming the Info.plist key")
     func missingDescription() async throws {
-        let access = CaptureAuthorization(usageDescriptions: UsageDescriptions(camera: "  "), nodes: FakeNodes(video: [:]))
-        await #expect(throws: CaptureError.missingUsageDescription(mediaType: .video, key: "NSCameraUsageDescription")) {
+        let access = CaptureAuthorization(
+            usageDescriptions: UsageDescriptions(camera: "  "), nodes: FakeNodes(video: [:]))
+        await #expect(throws: CaptureError.missingUsageDescription(mediaType: .video, key: "NSCameraUsageDescription"))
+        {
             _ = try await access.requestAccess(for: .video)
         }
-        await #expect(throws: CaptureError.missingUsageDescription(mediaType: .audio, key: "NSMicrophoneUsageDescription")) {
+        await #expect(
+            throws: CaptureError.missingUsageDescription(mediaType: .audio, key: "NSMicrophoneUsageDescription")
+        ) {
             _ = try await access.requestAccess(for: .audio)
         }
         let plist = UsageDescriptions(infoDictionary: ["NSCameraUsageDescription": "to take photos"])
@@ -43,11 +49,14 @@ struct FakeNodes: DeviceNodeAccess {
             Issue.record("expected denied")
             return
         }
-        #expect(reason.contains("/dev/video0") && reason.contains("permission denied") && reason.contains("'video' group"))
-        let busy = CaptureAuthorization(usageDescriptions: described, nodes: FakeNodes(video: [:], audio: ["/dev/snd/pcmC0D0c": -16]))
+        #expect(
+            reason.contains("/dev/video0") && reason.contains("permission denied") && reason.contains("'video' group"))
+        let busy = CaptureAuthorization(
+            usageDescriptions: described, nodes: FakeNodes(video: [:], audio: ["/dev/snd/pcmC0D0c": -16]))
         #expect(try await !busy.requestAccess(for: .audio))
         #expect("\(busy.status(for: .audio))".contains("busy"))
-        let one = CaptureAuthorization(usageDescriptions: described, nodes: FakeNodes(video: ["/dev/video0": -13, "/dev/video1": 5]))
+        let one = CaptureAuthorization(
+            usageDescriptions: described, nodes: FakeNodes(video: ["/dev/video0": -13, "/dev/video1": 5]))
         #expect(try await one.requestAccess(for: .video))
     }
 }

@@ -1,5 +1,6 @@
 import LuxPixels
 import LuxScene
+
 @testable import LuxCapture
 
 extension SensorModel {

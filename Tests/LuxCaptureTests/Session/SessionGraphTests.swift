@@ -1,6 +1,7 @@
 import LuxPixels
 import LuxScene
 import Testing
+
 @testable import LuxCapture
 
 @Suite struct SessionGraphTests {
@@ -28,10 +29,12 @@ import Testing
         #expect(camera.activeFormat.isPhotoFormat)
     }
 
-    @Test("Presets select the device format of their size (photo: the photo format)", arguments: [
-        (SessionPreset.photo, 320, 240), (.hd1280x720, 1280, 720), (.hd1920x1080, 1920, 1080), (.high, 1920, 1080),
-        (.hd4K3840x2160, 3840, 2160),
-    ])
+    @Test(
+        "Presets select the device format of their size (photo: the photo format)",
+        arguments: [
+            (SessionPreset.photo, 320, 240), (.hd1280x720, 1280, 720), (.hd1920x1080, 1920, 1080), (.high, 1920, 1080),
+            (.hd4K3840x2160, 3840, 2160),
+        ])
     func presets(preset: SessionPreset, width: Int, height: Int) throws {
         let camera = SimulatedCamera(scene: .grayCard(), configuration: .init(sensor: .small()))
         let session = CaptureSession()
@@ -63,7 +66,9 @@ import Testing
         #expect(!session.canAddInput(DeviceInput(camera: camera)))
         #expect(throws: CaptureError.self) { try session.addInput(DeviceInput(camera: camera)) }
         try session.addInput(DeviceInput(microphone: mic))
-        let photo = PhotoOutput(), video = VideoDataOutput(), movie = MovieFileOutput()
+        let photo = PhotoOutput()
+        let video = VideoDataOutput()
+        let movie = MovieFileOutput()
         try session.addOutput(photo)
         try session.addOutput(video)
         try session.addOutput(movie)
@@ -144,9 +149,15 @@ final class FailingDevice: CaptureDevice {
     var activeColorSpace: CaptureColorSpace { .sRGB }
     func setActiveColorSpace(_ colorSpace: CaptureColorSpace) throws(CaptureError) {}
     var status: DeviceStatus { SimulatedCamera(scene: .grayCard(), configuration: .init(sensor: .small())).status }
-    func values<Value: Sendable & Equatable>(of property: DeviceProperty<Value>) -> AsyncStream<Value> { AsyncStream { $0.finish() } }
+    func values<Value: Sendable & Equatable>(of property: DeviceProperty<Value>) -> AsyncStream<Value> {
+        AsyncStream { $0.finish() }
+    }
     func startStreaming() async throws(CaptureError) { throw .deviceUnavailable("busy") }
     func stopStreaming() async {}
-    func nextFrame(_ configuration: StreamConfiguration) async throws(CaptureError) -> CaptureFrame { throw .deviceUnavailable("busy") }
-    func captureStill(_ request: StillRequest) async throws(CaptureError) -> StillCapture { throw .deviceUnavailable("busy") }
+    func nextFrame(_ configuration: StreamConfiguration) async throws(CaptureError) -> CaptureFrame {
+        throw .deviceUnavailable("busy")
+    }
+    func captureStill(_ request: StillRequest) async throws(CaptureError) -> StillCapture {
+        throw .deviceUnavailable("busy")
+    }
 }

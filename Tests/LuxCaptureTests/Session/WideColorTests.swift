@@ -1,6 +1,7 @@
 import LuxPixels
 import LuxScene
 import Testing
+
 @testable import LuxCapture
 
 /// Seed 000, "Automatic Color Space Selection in AVCaptureSession", as a table.
@@ -28,8 +29,10 @@ import Testing
 
     @Test("Photo output + video data output → Display P3 only with the photo preset")
     func videoData() throws {
-        #expect(try session(preset: .photo, outputs: [PhotoOutput(), VideoDataOutput()]).activeColorSpace == .displayP3)
-        #expect(try session(preset: .hd1920x1080, outputs: [PhotoOutput(), VideoDataOutput()]).activeColorSpace == .sRGB)
+        #expect(
+            try session(preset: .photo, outputs: [PhotoOutput(), VideoDataOutput()]).activeColorSpace == .displayP3)
+        #expect(
+            try session(preset: .hd1920x1080, outputs: [PhotoOutput(), VideoDataOutput()]).activeColorSpace == .sRGB)
     }
 
     @Test("Without a photo output → sRGB")
@@ -43,7 +46,8 @@ import Testing
         let session = CaptureSession()
         try session.setSessionPreset(.inputPriority)
         try session.addInput(DeviceInput(camera: camera))
-        try camera.setActiveFormat(try #require(camera.formats.first { $0.isPhotoFormat && $0.pixelFormat == .yCbCr420VideoRange }))
+        try camera.setActiveFormat(
+            try #require(camera.formats.first { $0.isPhotoFormat && $0.pixelFormat == .yCbCr420VideoRange }))
         try session.addOutput(PhotoOutput())
         #expect(camera.activeColorSpace == .sRGB)
     }

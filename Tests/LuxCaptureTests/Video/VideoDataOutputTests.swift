@@ -3,6 +3,7 @@ import LuxPixels
 import LuxScene
 import Synchronization
 import Testing
+
 @testable import LuxCapture
 
 @Suite struct VideoDataOutputTests {
@@ -49,7 +50,10 @@ import Testing
         }
         #expect(seen.allSatisfy { $0.colorSpace == .displayP3 })
         #expect(seen.allSatisfy { $0.pixelBuffer.format == .yCbCr420FullRange && $0.pixelBuffer.width == 80 })
-        #expect(zip(seen, seen.dropFirst()).allSatisfy { $1.index == $0.index + 1 && $1.presentationTime > $0.presentationTime })
+        #expect(
+            zip(seen, seen.dropFirst()).allSatisfy {
+                $1.index == $0.index + 1 && $1.presentationTime > $0.presentationTime
+            })
         #expect(seen.allSatisfy { $0.droppedFramesBefore == 0 })
         await rig.session.stopRunning()
         var after = 0

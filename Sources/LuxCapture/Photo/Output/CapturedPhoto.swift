@@ -62,7 +62,8 @@ public struct CapturedPhoto: Sendable, CustomStringConvertible {
                 guard let raw = rawBuffer, let description = rawDescription else {
                     throw CaptureError.processing("the RAW photo has no mosaic")
                 }
-                let image = RAWPacking.rawImage(raw, description: description, exif: metadata, preview: previewPixelBuffer)
+                let image = RAWPacking.rawImage(
+                    raw, description: description, exif: metadata, preview: previewPixelBuffer)
                 return try DNG.encode(image)
             }
             guard var pixels = pixelBuffer else { throw CaptureError.processing("the photo has no pixels") }

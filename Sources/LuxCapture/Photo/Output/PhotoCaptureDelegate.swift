@@ -22,5 +22,7 @@ extension PhotoCaptureDelegate {
     public func photoOutput(_ output: PhotoOutput, willCapturePhotoFor settings: ResolvedPhotoSettings) {}
     public func photoOutput(_ output: PhotoOutput, didCapturePhotoFor settings: ResolvedPhotoSettings) {}
     public func photoOutput(_ output: PhotoOutput, didFinishProcessingPhoto photo: CapturedPhoto) {}
-    public func photoOutput(_ output: PhotoOutput, didFinishCaptureFor settings: ResolvedPhotoSettings?, error: CaptureError?) {}
+    public func photoOutput(
+        _ output: PhotoOutput, didFinishCaptureFor settings: ResolvedPhotoSettings?, error: CaptureError?
+    ) {}
 }

@@ -20,7 +20,8 @@ public enum PhotoCaptureEvent: Sendable, CustomStringConvertible {
     /// The Live Photo's movie has been recorded (the still's movie is complete on the device side).
     case didFinishRecordingLivePhotoMovie(ResolvedPhotoSettings, url: URL)
     /// The Live Photo's movie file is written.
-    case didFinishProcessingLivePhotoMovie(ResolvedPhotoSettings, url: URL, duration: MediaTime, photoDisplayTime: MediaTime)
+    case didFinishProcessingLivePhotoMovie(
+        ResolvedPhotoSettings, url: URL, duration: MediaTime, photoDisplayTime: MediaTime)
     /// The request is complete; nothing more will be delivered for it.
     case didFinishCapture(ResolvedPhotoSettings)
 

@@ -11,7 +11,9 @@ extension PhotoOutput {
     /// - Throws: ``CaptureError`` at once when the settings break a rule: reused settings, unsupported formats or
     ///   combinations (RAW without a photo format or with stabilisation, mixed or oversized brackets, a quality
     ///   prioritisation above ``maxPhotoQualityPrioritization``…), or a session that is not running.
-    public func capturePhoto(_ settings: PhotoSettings) throws(CaptureError) -> AsyncThrowingStream<PhotoCaptureEvent, any Error> {
+    public func capturePhoto(_ settings: PhotoSettings) throws(CaptureError) -> AsyncThrowingStream<
+        PhotoCaptureEvent, any Error
+    > {
         let request = try accept(settings)
         let (stream, continuation) = AsyncThrowingStream<PhotoCaptureEvent, any Error>.makeStream()
         Task {
@@ -60,8 +62,12 @@ extension PhotoOutput {
     func accept(_ settings: PhotoSettings) throws(CaptureError) -> Request {
         guard let session else { throw .notRunning("the photo output is not in a session") }
         guard session.isRunning else { throw .notRunning("the session is not running") }
-        guard !session.isInterrupted else { throw .notRunning("the session is interrupted (\(session.interruptionReason?.rawValue ?? ""))") }
-        guard let connection = connection(for: .video) else { throw .notRunning("the photo output has no camera connection") }
+        guard !session.isInterrupted else {
+            throw .notRunning("the session is interrupted (\(session.interruptionReason?.rawValue ?? ""))")
+        }
+        guard let connection = connection(for: .video) else {
+            throw .notRunning("the photo output has no camera connection")
+        }
         guard connection.isEnabled else { throw .notRunning("the photo output's connection is disabled") }
         let caps = capabilities
         try PhotoSettingsValidation.validate(settings, capabilities: caps, limits: outputLimits)
@@ -96,7 +102,8 @@ extension PhotoOutput {
             let start = ContinuousClock.now
             // Pre-capture metering on a fresh stream frame.
             let metering = try await pump.meter()
-            let flash = QualityPlanner.flashFires(settings.flashMode, metering: metering, isBracket: settings.bracket != nil)
+            let flash = QualityPlanner.flashFires(
+                settings.flashMode, metering: metering, isBracket: settings.bracket != nil)
             let plan = QualityPlanner.plan(settings, capabilities: caps, metering: metering, flash: flash)
             let resolved = resolve(settings, capabilities: caps, processing: plan, flash: flash)
             budget = min(plan.frameCount * max(settings.bracket?.count ?? 1, 1), frameBudget.capacity)
@@ -113,7 +120,9 @@ extension PhotoOutput {
             var delivered = 0
             for (item, frames) in exposures.enumerated() {
                 let first = delivered + 1
-                let photos = try await offloaded { () throws(CaptureError) in try job.process(frames, item: item, firstPhotoCount: first) }
+                let photos = try await offloaded { () throws(CaptureError) in
+                    try job.process(frames, item: item, firstPhotoCount: first)
+                }
                 for photo in photos {
                     delivered += 1
                     emit(.didFinishProcessingPhoto(photo))
@@ -142,16 +151,22 @@ extension PhotoOutput {
     }
 
     /// The resolved settings of a request with the chosen processing.
-    func resolve(_ s: PhotoSettings, capabilities c: PhotoCapabilities, processing: PhotoProcessing, flash: Bool) -> ResolvedPhotoSettings {
+    func resolve(_ s: PhotoSettings, capabilities c: PhotoCapabilities, processing: PhotoProcessing, flash: Bool)
+        -> ResolvedPhotoSettings
+    {
         let photo: PixelDimensions =
-            !s.wantsProcessed ? .zero
-            : processing.usesStreamFrames ? c.standardDimensions
-            : s.isHighResolutionPhotoEnabled ? c.highResolutionDimensions : c.standardDimensions
+            !s.wantsProcessed
+            ? .zero
+            : processing.usesStreamFrames
+                ? c.standardDimensions
+                : s.isHighResolutionPhotoEnabled ? c.highResolutionDimensions : c.standardDimensions
         let raw = s.wantsRAW ? c.rawDimensions : .zero
         var preview = PixelDimensions.zero
         if let p = s.previewFormat {
             let base = photo != .zero ? photo : raw
-            let box = p.dimensions ?? PixelDimensions(width: PreviewFormat.defaultLongSide, height: PreviewFormat.defaultLongSide)
+            let box =
+                p.dimensions
+                ?? PixelDimensions(width: PreviewFormat.defaultLongSide, height: PreviewFormat.defaultLongSide)
             preview = base.fitting(in: box)
             if preview.width > base.width || preview.height > base.height { preview = base }
         }

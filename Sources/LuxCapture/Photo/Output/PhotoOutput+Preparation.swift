@@ -56,7 +56,9 @@ extension PhotoOutput {
 
     func preparationSessionStarted() {
         // The default preparation (one default PhotoSettings) when the app never called prepare(_:).
-        let never = state.withLock { $0.preparation.prepared == nil && $0.preparation.waiter == nil && $0.preparation.outputKeys.isEmpty }
+        let never = state.withLock {
+            $0.preparation.prepared == nil && $0.preparation.waiter == nil && $0.preparation.outputKeys.isEmpty
+        }
         if never { try? allocate(for: [PhotoSettings.defaultPrepared]) }
         completePreparationIfReady()
     }
@@ -65,10 +67,12 @@ extension PhotoOutput {
     /// then completes the waiting call.
     func completePreparationIfReady() {
         guard let session, session.isRunning, session.state.withLock({ $0.configurationDepth == 0 }) else { return }
-        guard let (generation, settings) = state.withLock({ s -> (UInt64, [PhotoSettings])? in
-            guard let w = s.preparation.waiter else { return nil }
-            return (w.generation, s.preparation.prepared ?? [PhotoSettings.defaultPrepared])
-        }) else { return }
+        guard
+            let (generation, settings) = state.withLock({ s -> (UInt64, [PhotoSettings])? in
+                guard let w = s.preparation.waiter else { return nil }
+                return (w.generation, s.preparation.prepared ?? [PhotoSettings.defaultPrepared])
+            })
+        else { return }
         let result: Result<Void, CaptureError>
         do {
             try allocate(for: settings)
@@ -97,7 +101,8 @@ extension PhotoOutput {
         let dark = SceneMetering(ev100: 0, clippedFraction: 0, shadowFraction: 0, frameIndex: 0)
         let plan = QualityPlanner.plan(settings, capabilities: c, metering: dark, flash: false)
         let r = resolve(settings, capabilities: c, processing: plan, flash: false)
-        var out: [BufferPool.Key: Int] = [:], dev: [BufferPool.Key: Int] = [:]
+        var out: [BufferPool.Key: Int] = [:]
+        var dev: [BufferPool.Key: Int] = [:]
         let pattern = c.cfaPattern
         let frames = plan.method == .bracket ? (settings.bracket?.count ?? 1) : plan.frameCount
         let sensor =
@@ -111,18 +116,27 @@ extension PhotoOutput {
             } else {
                 out[.init(format: .bayer14(pattern), width: sensor.width, height: sensor.height), default: 0] += 1
             }
-            out[.init(format: .rgba8, width: r.photoDimensions.width, height: r.photoDimensions.height), default: 0] += 1
+            out[.init(format: .rgba8, width: r.photoDimensions.width, height: r.photoDimensions.height), default: 0] +=
+                1
             if case .pixelFormat(let pf)? = settings.processedFormat, pf != .rgba8 {
-                out[.init(format: pf, width: r.photoDimensions.width, height: r.photoDimensions.height), default: 0] += 1
+                out[.init(format: pf, width: r.photoDimensions.width, height: r.photoDimensions.height), default: 0] +=
+                    1
             }
         }
         if settings.wantsRAW {
-            out[.init(format: .bayer14(pattern), width: r.rawPhotoDimensions.width, height: r.rawPhotoDimensions.height), default: 0] += 1
+            out[
+                .init(
+                    format: .bayer14(pattern), width: r.rawPhotoDimensions.width, height: r.rawPhotoDimensions.height),
+                default: 0] += 1
         }
         if let p = settings.previewFormat {
-            out[.init(format: .rgba8, width: r.previewDimensions.width, height: r.previewDimensions.height), default: 0] += 1
+            out[
+                .init(format: .rgba8, width: r.previewDimensions.width, height: r.previewDimensions.height), default: 0] +=
+                1
             if p.pixelFormat != .rgba8 {
-                out[.init(format: p.pixelFormat, width: r.previewDimensions.width, height: r.previewDimensions.height), default: 0] += 1
+                out[
+                    .init(format: p.pixelFormat, width: r.previewDimensions.width, height: r.previewDimensions.height),
+                    default: 0] += 1
             }
         }
         return (out, dev)
@@ -131,7 +145,8 @@ extension PhotoOutput {
     /// Preallocates the buffers of `settings` and frees the idle buffers of kinds no longer prepared.
     func allocate(for settings: [PhotoSettings]) throws(CaptureError) {
         let c = capabilities
-        var out: [BufferPool.Key: Int] = [:], dev: [BufferPool.Key: Int] = [:]
+        var out: [BufferPool.Key: Int] = [:]
+        var dev: [BufferPool.Key: Int] = [:]
         for s in settings {
             let (o, d) = try resourceKeys(for: s, capabilities: c)
             out.merge(o) { max($0, $1) }
@@ -140,8 +155,10 @@ extension PhotoOutput {
         pool.reclaim(keeping: Set(out.keys))
         for (key, count) in out {
             do {
-                try pool.setCapacity(max(pool.defaultCapacity, count), format: key.format, width: key.width, height: key.height)
-                try pool.preallocate(format: key.format, width: key.width, height: key.height, count: min(count, pool.defaultCapacity))
+                try pool.setCapacity(
+                    max(pool.defaultCapacity, count), format: key.format, width: key.width, height: key.height)
+                try pool.preallocate(
+                    format: key.format, width: key.width, height: key.height, count: min(count, pool.defaultCapacity))
             } catch {
                 throw CaptureError(error)
             }
@@ -154,7 +171,8 @@ extension PhotoOutput {
                 do {
                     let cap = PhotoOutput.frameBudgetCapacity + 2
                     try sim.pool.setCapacity(cap, format: key.format, width: key.width, height: key.height)
-                    try sim.pool.preallocate(format: key.format, width: key.width, height: key.height, count: min(count, cap))
+                    try sim.pool.preallocate(
+                        format: key.format, width: key.width, height: key.height, count: min(count, cap))
                 } catch {
                     throw CaptureError(error)
                 }

@@ -36,7 +36,8 @@ extension PhotoOutput {
     public func values(of property: SceneMonitoringProperty) -> AsyncStream<Bool> {
         switch property {
         case .isFlashScene: flashSceneBroadcaster.subscribe(initial: isFlashScene)
-        case .isStillImageStabilizationScene: stabilizationSceneBroadcaster.subscribe(initial: isStillImageStabilizationScene)
+        case .isStillImageStabilizationScene:
+            stabilizationSceneBroadcaster.subscribe(initial: isStillImageStabilizationScene)
         }
     }
 
@@ -51,13 +52,16 @@ extension PhotoOutput {
 
     func publishSceneFlags(metering: SceneMetering?) {
         let (flashChanged, flash, sisChanged, sis) = state.withLock { s -> (Bool, Bool, Bool, Bool) in
-            var flash = false, sis = false
+            var flash = false
+            var sis = false
             if let m = metering, let settings = s.photoSettingsForSceneMonitoring {
                 flash = settings.flashMode != .off && m.ev100 < QualityPlanner.lowLightEV100
-                sis = settings.isAutoStillImageStabilizationEnabled && !settings.wantsRAW
+                sis =
+                    settings.isAutoStillImageStabilizationEnabled && !settings.wantsRAW
                     && m.ev100 < QualityPlanner.stabilizationEV100
             }
-            let fc = flash != s.isFlashScene, sc = sis != s.isStillImageStabilizationScene
+            let fc = flash != s.isFlashScene
+            let sc = sis != s.isStillImageStabilizationScene
             s.isFlashScene = flash
             s.isStillImageStabilizationScene = sis
             return (fc, flash, sc, sis)

@@ -77,7 +77,8 @@ public final class PhotoOutput: SessionOutput {
         let camera = self.camera
         let session = self.session
         return PhotoCapabilities(
-            format: camera?.activeFormat, position: camera?.position ?? .unspecified, hasFlash: camera?.hasFlash ?? false,
+            format: camera?.activeFormat, position: camera?.position ?? .unspecified,
+            hasFlash: camera?.hasFlash ?? false,
             canTakeStills: camera is SimulatedCamera, preset: session?.sessionPreset ?? .high,
             hasMovieFileOutput: session?.movieFileOutput != nil, colorSpace: camera?.activeColorSpace ?? .sRGB,
             cfaPattern: (camera as? SimulatedCamera)?.sensor.cfaPattern ?? .rggb)

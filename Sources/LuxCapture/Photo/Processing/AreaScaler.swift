@@ -18,11 +18,14 @@ enum AreaScaler {
             count = []
             weights = []
             for i in 0..<destination {
-                let a = Double(i) * scale, b = Double(i + 1) * scale
-                let s = Int(a), e = min(source, Int(b.rounded(.up)))
+                let a = Double(i) * scale
+                let b = Double(i + 1) * scale
+                let s = Int(a)
+                let e = min(source, Int(b.rounded(.up)))
                 var ws = [Float](repeating: 0, count: stride)
                 for k in s..<e {
-                    let lo = max(a, Double(k)), hi = min(b, Double(k + 1))
+                    let lo = max(a, Double(k))
+                    let hi = min(b, Double(k + 1))
                     ws[k - s] = Float(max(0, hi - lo) / scale)
                 }
                 start.append(s)
@@ -36,8 +39,10 @@ enum AreaScaler {
     static func scaled(_ source: PixelBuffer, width: Int, height: Int, pool: BufferPool, threads: Int) -> PixelBuffer {
         precondition(source.format == .rgba8 || source.format == .bgra8, "area scaling takes 8-bit RGBA or BGRA")
         if width == source.width && height == source.height { return source }
-        let tx = Taps(source: source.width, destination: width), ty = Taps(source: source.height, destination: height)
-        var out = PipelineBuffers.buffer(pool: pool, format: source.format, width: width, height: height, colorSpace: source.colorSpace)
+        let tx = Taps(source: source.width, destination: width)
+        let ty = Taps(source: source.height, destination: height)
+        var out = PipelineBuffers.buffer(
+            pool: pool, format: source.format, width: width, height: height, colorSpace: source.colorSpace)
         let dst = out.unsafeSharedMutablePlane(0)
         source.withUnsafePlane { plane in
             Parallel.forEachBand(height, threads: threads) { rows in
@@ -49,8 +54,12 @@ enum AreaScaler {
                         let wy = ty.weights[oy * ty.stride + k]
                         let src = plane.row(ty.start[oy] + k, as: UInt8.self)
                         for ox in 0..<width {
-                            var r: Float = 0, g: Float = 0, b: Float = 0, a: Float = 0
-                            let s0 = tx.start[ox], base = ox * tx.stride
+                            var r: Float = 0
+                            var g: Float = 0
+                            var b: Float = 0
+                            var a: Float = 0
+                            let s0 = tx.start[ox]
+                            let base = ox * tx.stride
                             for j in 0..<tx.count[ox] {
                                 let wx = tx.weights[base + j]
                                 let p = 4 * (s0 + j)

@@ -42,10 +42,12 @@ struct PhotoDeveloper: Sendable {
             if exposureFusion {
                 developer.boostAmount = 0  // scene-referred: the tone mapper does the rest
                 let linear = try context.createBuffer(
-                    developer.outputImage, format: .rgbaFloat, colorSpace: colorSpace.colorSpace.linearized().withExtendedRange(true))
+                    developer.outputImage, format: .rgbaFloat,
+                    colorSpace: colorSpace.colorSpace.linearized().withExtendedRange(true))
                 full = try PhotoFusion.toneMap(linear, colorSpace: colorSpace, threads: threads)
             } else {
-                full = try context.createBuffer(developer.outputImage, format: .rgba8, colorSpace: colorSpace.colorSpace)
+                full = try context.createBuffer(
+                    developer.outputImage, format: .rgba8, colorSpace: colorSpace.colorSpace)
             }
         } catch let error as CaptureError {
             throw error
@@ -57,7 +59,9 @@ struct PhotoDeveloper: Sendable {
     }
 
     /// An 8-bit RGBA rendering of `frame` in `colorSpace` by the camera's image processor, scaled to `size`.
-    func develop(_ frame: RawFrame, colorSpace: CaptureColorSpace, size: PixelDimensions, pool: BufferPool) -> PixelBuffer {
+    func develop(_ frame: RawFrame, colorSpace: CaptureColorSpace, size: PixelDimensions, pool: BufferPool)
+        -> PixelBuffer
+    {
         var levels = sensor
         levels.blackLevel = Int(frame.blackLevel.rounded())
         levels.whiteLevel = Int(frame.whiteLevel.rounded())
@@ -77,7 +81,9 @@ struct PhotoDeveloper: Sendable {
     }
 
     /// The preview of `image` (8-bit RGBA): scaled to `size` and converted to `format`.
-    static func preview(of image: PixelBuffer, size: PixelDimensions, format: PixelFormat, pool: BufferPool, threads: Int) -> PixelBuffer {
+    static func preview(
+        of image: PixelBuffer, size: PixelDimensions, format: PixelFormat, pool: BufferPool, threads: Int
+    ) -> PixelBuffer {
         let scaled = AreaScaler.scaled(image, width: size.width, height: size.height, pool: pool, threads: threads)
         return converted(scaled, to: format, pool: pool, threads: threads)
     }

@@ -26,7 +26,9 @@ enum PhotoFusion {
     static let supportsExposureFusion = true
 
     /// Merges `frames` (all the same size and format) with `method`.
-    static func merge(_ frames: [RawFrame], method: PhotoProcessing.Method, pool: BufferPool, threads: Int) throws(CaptureError) -> RawFrame {
+    static func merge(_ frames: [RawFrame], method: PhotoProcessing.Method, pool: BufferPool, threads: Int)
+        throws(CaptureError) -> RawFrame
+    {
         guard let first = frames.first else { throw .processing("no frames to merge") }
         guard frames.count > 1 else { return first }
         let d = first.metadata.raw
@@ -53,7 +55,9 @@ enum PhotoFusion {
     }
 
     /// Tone-maps scene-referred linear RGB (float) to a display image in `colorSpace` by exposure fusion.
-    static func toneMap(_ linear: PixelBuffer, colorSpace: CaptureColorSpace, threads: Int) throws(CaptureError) -> PixelBuffer {
+    static func toneMap(_ linear: PixelBuffer, colorSpace: CaptureColorSpace, threads: Int) throws(CaptureError)
+        -> PixelBuffer
+    {
         do {
             return try HDRToneMapper(settings: .init(method: .exposureFusion(), outputFormat: .rgba8, threads: threads))
                 .map(linear, to: colorSpace.colorSpace)

@@ -51,7 +51,8 @@ enum PhotoMetadata {
         var scale = 1.0
         for _ in 0..<digits { scale *= 10 }
         let n = Int((abs(value) * scale).rounded())
-        let whole = n / Int(scale), frac = n % Int(scale)
+        let whole = n / Int(scale)
+        let frac = n % Int(scale)
         var f = String(frac)
         while f.count < digits { f = "0" + f }
         return (value < 0 ? "-" : "") + String(whole) + (digits > 0 ? "." + f : "")

@@ -10,7 +10,9 @@ enum PhotoSettingsValidation {
     }
 
     /// Throws the first rule `settings` breaks.
-    static func validate(_ settings: PhotoSettings, capabilities c: PhotoCapabilities, limits: OutputLimits) throws(CaptureError) {
+    static func validate(_ settings: PhotoSettings, capabilities c: PhotoCapabilities, limits: OutputLimits)
+        throws(CaptureError)
+    {
         guard let format = c.format else { throw .notRunning("the photo output has no camera connection") }
         // Something to deliver.
         guard settings.wantsRAW || settings.wantsProcessed else {
@@ -20,12 +22,14 @@ enum PhotoSettingsValidation {
         switch settings.processedFormat {
         case .codec(let codec)?:
             guard c.photoCodecs.contains(codec) else {
-                throw .invalidPhotoSettings("codec \(codec) is not offered (availablePhotoCodecTypes: \(c.photoCodecs.map(\.rawValue)))")
+                throw .invalidPhotoSettings(
+                    "codec \(codec) is not offered (availablePhotoCodecTypes: \(c.photoCodecs.map(\.rawValue)))")
             }
         case .pixelFormat(let pf)?:
             guard c.photoPixelFormats.contains(pf) else {
                 throw .invalidPhotoSettings(
-                    "pixel format \(pf.fourCharacterCode) is not offered (availablePhotoPixelFormatTypes: \(c.photoPixelFormats.map(\.fourCharacterCode)))")
+                    "pixel format \(pf.fourCharacterCode) is not offered (availablePhotoPixelFormatTypes: \(c.photoPixelFormats.map(\.fourCharacterCode)))"
+                )
             }
         case nil: break
         }
@@ -35,18 +39,21 @@ enum PhotoSettingsValidation {
                 let why =
                     !format.isPhotoFormat
                     ? "RAW needs a photo format (the .photo session preset); the active format \(format) is a video format"
-                    : c.position != .back ? "RAW is offered by the rear camera only" : "this camera does not capture RAW"
+                    : c.position != .back
+                        ? "RAW is offered by the rear camera only" : "this camera does not capture RAW"
                 throw .invalidPhotoSettings(why)
             }
             guard c.rawPixelFormats.contains(raw) else {
                 throw .invalidPhotoSettings(
-                    "RAW format \(raw) is not offered (availableRawPhotoPixelFormatTypes: \(c.rawPixelFormats.map(\.description)))")
+                    "RAW format \(raw) is not offered (availableRawPhotoPixelFormatTypes: \(c.rawPixelFormats.map(\.description)))"
+                )
             }
             guard !settings.isAutoStillImageStabilizationEnabled else {
                 throw .invalidPhotoSettings(
                     settings.wantsProcessed
                         ? "RAW + a still-image-stabilised processed photo is not supported; turn isAutoStillImageStabilizationEnabled off"
-                        : "RAW photos cannot use still-image stabilisation; turn isAutoStillImageStabilizationEnabled off")
+                        : "RAW photos cannot use still-image stabilisation; turn isAutoStillImageStabilizationEnabled off"
+                )
             }
         }
         // Stills (RAW, brackets, photo formats) need a camera that takes them.
@@ -60,7 +67,9 @@ enum PhotoSettingsValidation {
         }
         // Flash.
         guard c.flashModes.contains(settings.flashMode) else {
-            throw .invalidPhotoSettings("flash mode \(settings.flashMode) is not supported (supportedFlashModes: \(c.flashModes.map(\.rawValue)))")
+            throw .invalidPhotoSettings(
+                "flash mode \(settings.flashMode) is not supported (supportedFlashModes: \(c.flashModes.map(\.rawValue)))"
+            )
         }
         // High resolution.
         if settings.isHighResolutionPhotoEnabled && !limits.isHighResolutionCaptureEnabled {
@@ -71,12 +80,14 @@ enum PhotoSettingsValidation {
         if let p = settings.previewFormat {
             guard c.previewPixelFormats.contains(p.pixelFormat) else {
                 throw .invalidPhotoSettings(
-                    "preview pixel format \(p.pixelFormat.fourCharacterCode) is not offered (availablePreviewPhotoPixelFormatTypes: \(c.previewPixelFormats.map(\.fourCharacterCode)))")
+                    "preview pixel format \(p.pixelFormat.fourCharacterCode) is not offered (availablePreviewPhotoPixelFormatTypes: \(c.previewPixelFormats.map(\.fourCharacterCode)))"
+                )
             }
             if let d = p.dimensions {
                 let photo = c.highResolutionDimensions
                 guard d.width > 0, d.height > 0, d.width <= photo.width, d.height <= photo.height else {
-                    throw .invalidPhotoSettings("preview dimensions \(d) must be positive and at most the photo's \(photo)")
+                    throw .invalidPhotoSettings(
+                        "preview dimensions \(d) must be positive and at most the photo's \(photo)")
                 }
             }
         }
@@ -96,16 +107,20 @@ enum PhotoSettingsValidation {
                     guard format.exposureTargetBiasRange.contains(bias) else {
                         throw .outOfRange(
                             name: "bracket exposure target bias", value: Double(bias),
-                            range: Double(format.exposureTargetBiasRange.lowerBound)...Double(format.exposureTargetBiasRange.upperBound))
+                            range: Double(
+                                format.exposureTargetBiasRange.lowerBound)...Double(
+                                    format.exposureTargetBiasRange.upperBound))
                     }
-                case let .manual(duration, iso):
+                case .manual(let duration, let iso):
                     guard duration >= format.minExposureDuration, duration <= format.maxExposureDuration else {
                         throw .outOfRange(
                             name: "bracket exposure duration", value: duration.seconds,
                             range: format.minExposureDuration.seconds...format.maxExposureDuration.seconds)
                     }
                     guard iso.isFinite, iso >= format.minISO, iso <= format.maxISO else {
-                        throw .outOfRange(name: "bracket ISO", value: Double(iso), range: Double(format.minISO)...Double(format.maxISO))
+                        throw .outOfRange(
+                            name: "bracket ISO", value: Double(iso),
+                            range: Double(format.minISO)...Double(format.maxISO))
                     }
                 }
             }
@@ -118,7 +133,9 @@ enum PhotoSettingsValidation {
         // Live Photos.
         if settings.livePhotoMovieURL != nil {
             guard limits.isLivePhotoCaptureEnabled else {
-                throw .invalidPhotoSettings("livePhotoMovieURL needs the output's isLivePhotoCaptureEnabled (photo preset, no movie file output)")
+                throw .invalidPhotoSettings(
+                    "livePhotoMovieURL needs the output's isLivePhotoCaptureEnabled (photo preset, no movie file output)"
+                )
             }
             guard settings.wantsProcessed else {
                 throw .invalidPhotoSettings("a Live Photo needs a processed still")

@@ -13,7 +13,9 @@ enum PipelineBuffers {
 
     /// A copy of `source` in a buffer from `pool`.
     static func copy(_ source: PixelBuffer, pool: BufferPool) -> PixelBuffer {
-        var out = buffer(pool: pool, format: source.format, width: source.width, height: source.height, colorSpace: source.colorSpace)
+        var out = buffer(
+            pool: pool, format: source.format, width: source.width, height: source.height, colorSpace: source.colorSpace
+        )
         for p in 0..<source.planeCount {
             let rowBytes = source.planeSize(p).width * source.format.bytesPerPixel(plane: p)
             source.withUnsafePlane(p) { src in

@@ -68,7 +68,9 @@ final class ProcessingCostModel: Sendable {
         }
         if settings.wantsRAW {
             t += items * rawMP * 0.01  // copying the mosaic out of the device pool
-            if !settings.wantsProcessed && r.previewDimensions != .zero { t += items * rawMP * (rates.develop + rates.scale) }
+            if !settings.wantsProcessed && r.previewDimensions != .zero {
+                t += items * rawMP * (rates.develop + rates.scale)
+            }
         }
         return t
     }
@@ -86,7 +88,8 @@ final class ProcessingCostModel: Sendable {
         let base = baseEstimate(r, settings: settings)
         let key = Self.key(r, settings: settings)
         let (own, all) = state.withLock { ($0.ratios[key] ?? [], $0.allRatios) }
-        let lo: Double, hi: Double
+        let lo: Double
+        let hi: Double
         if own.count >= 2 {
             let m = Self.median(own)
             lo = base * m * max(0.25, own.min()! / m * 0.5)
@@ -117,7 +120,9 @@ final class ProcessingCostModel: Sendable {
     }
 
     /// Sets the exposure rate from a measured stream frame (seconds for `megapixels`).
-    func observeExposure(seconds: Double, megapixels: Double) { observe(.exposure, seconds: seconds, megapixels: megapixels) }
+    func observeExposure(seconds: Double, megapixels: Double) {
+        observe(.exposure, seconds: seconds, megapixels: megapixels)
+    }
 
     /// Updates a stage's rate from a measurement of `seconds` over `megapixels` (the first measurement replaces
     /// the prior; later ones are averaged in).

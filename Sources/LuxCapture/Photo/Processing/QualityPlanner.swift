@@ -48,7 +48,8 @@ enum QualityPlanner {
             p.method = .fullMerge
             p.frameCount = qualityFrames(lowLight: lowLight)
             p.usesStreamFrames = false
-            p.usesExposureFusion = !isVideoFormat && PhotoFusion.supportsExposureFusion && clipped > highDynamicRangeClipping
+            p.usesExposureFusion =
+                !isVideoFormat && PhotoFusion.supportsExposureFusion && clipped > highDynamicRangeClipping
         }
         return p
     }

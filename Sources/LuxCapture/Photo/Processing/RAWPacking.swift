@@ -9,15 +9,19 @@ enum RAWPacking {
     static let model = "Simulated Camera"
 
     /// A raw image for `pixels` (Bayer14 or Bayer16) described by `description`, with `preview` embedded.
-    static func rawImage(_ pixels: PixelBuffer, description d: RAWDescription, exif: EXIF, preview: PixelBuffer?) -> RawImage {
+    static func rawImage(_ pixels: PixelBuffer, description d: RAWDescription, exif: EXIF, preview: PixelBuffer?)
+        -> RawImage
+    {
         let pattern = pixels.format.cfaPattern ?? d.cfaPattern
         var props = RawProperties(
             width: pixels.width, height: pixels.height, cfa: pattern, bitsPerSample: 16,
             blackLevel: BlackLevel(Double(d.blackLevel)), whiteLevel: Double(d.whiteLevel))
         let c = d.calibration
         props.color = ColorCalibration(
-            colorMatrix1: c.colorMatrix1, calibrationIlluminant1: LightSource(rawValue: UInt16(c.calibrationIlluminant1Code)),
-            colorMatrix2: c.colorMatrix2, calibrationIlluminant2: LightSource(rawValue: UInt16(c.calibrationIlluminant2Code)),
+            colorMatrix1: c.colorMatrix1,
+            calibrationIlluminant1: LightSource(rawValue: UInt16(c.calibrationIlluminant1Code)),
+            colorMatrix2: c.colorMatrix2,
+            calibrationIlluminant2: LightSource(rawValue: UInt16(c.calibrationIlluminant2Code)),
             forwardMatrix1: c.forwardMatrix1, forwardMatrix2: c.forwardMatrix2,
             asShotNeutral: [d.asShotNeutral.x, d.asShotNeutral.y, d.asShotNeutral.z])
         props.noiseProfile = NoiseProfile(planes: [.init(scale: d.noiseProfile.x, offset: d.noiseProfile.y)])

@@ -20,7 +20,7 @@ public enum BracketedExposure: Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .auto(let bias): "\(bias >= 0 ? "+" : "")\(bias) EV"
-        case let .manual(duration, iso): "\(duration.value)/\(duration.timescale) s @ ISO \(Int(iso))"
+        case .manual(let duration, let iso): "\(duration.value)/\(duration.timescale) s @ ISO \(Int(iso))"
         }
     }
 }

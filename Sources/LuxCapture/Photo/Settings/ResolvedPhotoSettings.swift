@@ -43,7 +43,8 @@ public struct ResolvedPhotoSettings: Hashable, Sendable, CustomStringConvertible
         parts.append("\(expectedPhotoCount) photo\(expectedPhotoCount == 1 ? "" : "s")")
         parts.append("\(qualityPrioritization): \(processing)")
         parts.append("\(colorSpace.rawValue)")
-        let lo = photoProcessingTimeRange.lowerBound, hi = photoProcessingTimeRange.upperBound
+        let lo = photoProcessingTimeRange.lowerBound
+        let hi = photoProcessingTimeRange.upperBound
         parts.append("expected \(Self.milliseconds(lo))–\(Self.milliseconds(hi)) ms")
         return parts.joined(separator: ", ")
     }
