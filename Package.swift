@@ -129,7 +129,7 @@ let package = Package(
         .testTarget(
             name: "LuxCaptureTests",
             dependencies: [
-                "LuxCapture", "LuxScene", "LuxPixels", "LuxColor", "LuxTestSupport",
+                "LuxCapture", "LuxScene", "LuxCodecs", "LuxPixels", "LuxColor", "LuxTestSupport",
                 .product(name: "RealModule", package: "swift-numerics"),
             ],
             swiftSettings: swiftSettings),
