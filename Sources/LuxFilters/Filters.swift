@@ -18,6 +18,7 @@ extension FilterRegistry {
         Filters.ExposureAdjust.self,
         Filters.GaussianBlur.self,
         Filters.LanczosScaleTransform.self,
+        Filters.LineScreen.self,
         Filters.RadialGradient.self,
         Filters.SepiaTone.self,
         Filters.SourceOverCompositing.self,
