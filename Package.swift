@@ -95,7 +95,11 @@ let package = Package(
             swiftSettings: swiftSettings),
         .target(
             name: "LuxLive",
-            dependencies: ["LuxCapture", "LuxFusion", "LuxCodecs", "LuxRender", "LuxPixels", "LuxColor"],
+            dependencies: [
+                "LuxCapture", "LuxFusion", "LuxFilters", "LuxCodecs", "LuxRender", "LuxPixels", "LuxColor",
+                .product(name: "RealModule", package: "swift-numerics"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings),
         .target(
             name: "Lux",
@@ -133,6 +137,10 @@ let package = Package(
             ],
             swiftSettings: swiftSettings),
         .testTarget(name: "LuxTests", dependencies: ["Lux", "LuxTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "LuxLiveTests",
+            dependencies: ["LuxLive", "LuxFilters", "LuxRender", "LuxCodecs", "LuxPixels", "LuxColor", "LuxTestSupport"],
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "LuxSceneTests", dependencies: ["LuxScene", "LuxPixels", "LuxColor", "LuxTestSupport", .product(name: "RealModule", package: "swift-numerics")],
             swiftSettings: swiftSettings),
