@@ -62,7 +62,7 @@ struct AnalysisFrame: Sendable {
 }
 
 /// Frame-to-frame translation by block matching on a three-level pyramid (exhaustive search at the coarsest
-/// level, ±1 refinement above, parabolic sub-pixel fit): the camera's global motion between two frames.
+/// level, ±2 refinement above, parabolic sub-pixel fit): the camera's global motion between two frames.
 enum TranslationEstimator {
     /// The shift `d` (in frame pixels) such that `current(p + d) ≈ previous(p)`, and the mean absolute grey
     /// difference after alignment (0…1).
@@ -73,8 +73,9 @@ enum TranslationEstimator {
         let c2 = levels1[1].halved()
         // Coarsest: exhaustive ±6 (±24 analysis pixels at full size).
         var best = search(p2, c2, centre: (0, 0), radius: 6).offset
-        best = search(levels0[1], levels1[1], centre: (2 * best.0, 2 * best.1), radius: 1).offset
-        let fine = search(levels0[0], levels1[0], centre: (2 * best.0, 2 * best.1), radius: 1)
+        // ±2 at the finer levels: a half-pixel shift at a coarse level can make a neighbouring offset look better.
+        best = search(levels0[1], levels1[1], centre: (2 * best.0, 2 * best.1), radius: 2).offset
+        let fine = search(levels0[0], levels1[0], centre: (2 * best.0, 2 * best.1), radius: 2)
         best = fine.offset
         // Sub-pixel: a parabola through the costs either side on each axis.
         func vertex(_ m: Double, _ c: Double, _ p: Double) -> Double {
