@@ -17,6 +17,7 @@ struct LuxCommand: AsyncParsableCommand {
             InfoCommand.self,
             ExtractCommand.self,
             SceneCommand.self,
+            LiveCommand.self,
             BenchCommand.self,
             BenchWorkerCommand.self,
         ])

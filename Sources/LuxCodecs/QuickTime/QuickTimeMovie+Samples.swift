@@ -249,3 +249,10 @@ enum PCMConversion {
 extension Float {
     fileprivate var nanToZero: Float { isNaN ? 0 : self }
 }
+
+extension QuickTimeMovie {
+    /// The sample of `track` showing at `time` on the movie timeline (the last one starting at or before it).
+    public func sample(of track: MovieTrack, at time: MediaTime) throws(CodecError) -> MovieSample? {
+        try samples(of: track).last { $0.time <= time }
+    }
+}

@@ -21,20 +21,28 @@ public import LuxRender
 ///
 /// Parameters measured in pixels (``FilterParameter/Unit/pixels``: blur radii, screen widths, centres) are
 /// multiplied by each frame's ``LivePhotoFrame/renderScale``, so the effect looks the same on the still, the
-/// movie frames and previews.
+/// movie frames and previews. Frames are extended at their edges before the chains and cropped back after them,
+/// so blurs do not darken the borders.
 public struct LivePhotoAdjustments: Hashable, Sendable, Codable {
     /// A filter chain (``FilterChain`` syntax) applied to the still and every movie frame.
     public var filterChain: String?
     /// A chain applied to the still only, after ``filterChain`` (a watermark, a signature).
     public var photoFilterChain: String?
-    /// A crop in fractions of the frame (0…1 in x and y), applied last to every frame.
+    /// A crop in fractions of the frame (0…1 in x and y), applied to every frame after the chains.
     public var crop: Rect?
+    /// Crops (after ``crop``) to the largest centred rectangle of this width-to-height ratio (1: a square).
+    public var aspectRatio: Double?
     /// The part of the movie kept (`nil`: all).
     public var timeRange: Range<MediaTime>?
     /// The audio gain 0…1.
     public var audioVolume: Double
     /// The output orientation (`nil`: the still's).
     public var orientation: Orientation?
+    /// Trims a shoe shot, measured from the movie's frames when the recipe is applied (`nil`: no auto-trim;
+    /// an explicit ``timeRange`` wins).
+    public var autoTrim: LivePhotoAutoTrimmer?
+    /// Steadies the movie frames (`nil`: no stabilisation).
+    public var stabilization: LivePhotoStabilizer?
 
     /// The format identifier of Lux's recipe in ``AdjustmentData``.
     public static let formatIdentifier = "org.lux.live-photo-adjustments"
@@ -44,7 +52,8 @@ public struct LivePhotoAdjustments: Hashable, Sendable, Codable {
     /// Creates a recipe that changes nothing.
     public init(
         filterChain: String? = nil, photoFilterChain: String? = nil, crop: Rect? = nil, timeRange: Range<MediaTime>? = nil,
-        audioVolume: Double = 1, orientation: Orientation? = nil
+        audioVolume: Double = 1, orientation: Orientation? = nil, autoTrim: LivePhotoAutoTrimmer? = nil,
+        stabilization: LivePhotoStabilizer? = nil
     ) {
         self.filterChain = filterChain
         self.photoFilterChain = photoFilterChain
@@ -52,6 +61,8 @@ public struct LivePhotoAdjustments: Hashable, Sendable, Codable {
         self.timeRange = timeRange
         self.audioVolume = audioVolume
         self.orientation = orientation
+        self.autoTrim = autoTrim
+        self.stabilization = stabilization
     }
 
     /// Reads a recipe from adjustment data Lux wrote.
@@ -105,9 +116,12 @@ public struct LivePhotoAdjustments: Hashable, Sendable, Codable {
             }
         }
         let crop = crop
+        let aspect = aspectRatio
         return { frame in
-            var image = frame.image
-            let source = image.extent
+            // Edges are extended before the chains so neighbourhood filters do not darken the borders; the
+            // result is cropped back to the frame.
+            let source = frame.image.extent
+            var image = all == nil && photo == nil ? frame.image : frame.image.clampedToExtent()
             let noImages: (String) throws -> Image = { path in
                 throw FilterError.imageLoad(path: path, reason: "image parameters are not supported in Live Photo recipes")
             }
@@ -124,6 +138,12 @@ public struct LivePhotoAdjustments: Hashable, Sendable, Codable {
                         x: source.minX + c.minX * source.width, y: source.minY + c.minY * source.height,
                         width: c.width * source.width, height: c.height * source.height))
             }
+            if let ratio = aspect, ratio > 0 {
+                let e = image.extent
+                let w = min(e.width, e.height * ratio)
+                let h = w / ratio
+                image = image.cropped(to: Rect(x: e.midX - w / 2, y: e.midY - h / 2, width: w, height: h))
+            }
             return image
         }
     }
@@ -134,14 +154,28 @@ public struct LivePhotoAdjustments: Hashable, Sendable, Codable {
 }
 
 extension LivePhotoEditingContext {
-    /// Opens a Live Photo for editing with a recipe applied (processor, trim, volume, orientation).
+    /// Opens a Live Photo for editing with a recipe applied (processor, trim, volume, orientation, stabilisation).
     ///
-    /// - Throws: ``LivePhotoError`` from reading the files or building the recipe's filters.
+    /// Auto-trimming and stabilisation measure the movie's motion now (each frame is decoded once).
+    ///
+    /// - Throws: ``LivePhotoError`` from reading the files or building the recipe's filters;
+    ///   ``LivePhotoError/movieNotDecodable(_:codec:)`` when motion must be measured on an H.264/HEVC movie.
     public init(livePhoto: LivePhoto, adjustments: LivePhotoAdjustments, registry: FilterRegistry = .builtIn)
         throws(LivePhotoError)
     {
         try self.init(livePhoto: livePhoto)
         frameProcessor = try adjustments.makeFrameProcessor(registry: registry)
+        if adjustments.autoTrim != nil || adjustments.stabilization != nil {
+            let motion = try measureVideoMotion()
+            if let trimmer = adjustments.autoTrim {
+                timeRange = trimmer.trimRange(
+                    motion: motion, frameTimes: videoFrameTimes, frameWidth: videoWidth, photoTime: photoTime,
+                    duration: duration)
+            }
+            if let stabilizer = adjustments.stabilization {
+                videoFrameTransforms = stabilizer.transforms(motion: motion, width: videoWidth, height: videoHeight)
+            }
+        }
         if let range = adjustments.timeRange { timeRange = range }
         audioVolume = adjustments.audioVolume
         if let o = adjustments.orientation { orientation = o }

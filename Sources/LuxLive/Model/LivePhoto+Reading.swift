@@ -45,6 +45,24 @@ extension LivePhoto {
         try self.init(photoURL: photoURL, movieURL: movie)
     }
 
+    /// Reads the Live Photo that `url` belongs to, given its still or its movie: the other file is the one beside
+    /// it with the same base name (`.JPG`/`.jpg`/`.jpeg` for a movie, `.MOV`/`.mov` for a still).
+    ///
+    /// - Throws: ``LivePhotoError/noMovie(photo:tried:)`` when the partner is missing, and the errors of
+    ///   ``init(photoURL:movieURL:requiresIdentifier:)``.
+    public init(pairing url: URL) throws(LivePhotoError) {
+        guard ["mov", "qt"].contains(url.pathExtension.lowercased()) else {
+            try self.init(photoURL: url)
+            return
+        }
+        let base = url.deletingPathExtension()
+        let candidates = ["JPG", "jpg", "jpeg", "JPEG"].map { base.appendingPathExtension($0) }
+        guard let photo = candidates.first(where: { FileManager.default.fileExists(atPath: $0.path) }) else {
+            throw .noMovie(photo: url, tried: candidates.map(\.lastPathComponent))
+        }
+        try self.init(photoURL: photo, movieURL: url)
+    }
+
     /// The Live Photos in a folder: every still (JPEG) whose identifier matches a movie's, whatever the files are
     /// called. Files that cannot be read are skipped.
     ///

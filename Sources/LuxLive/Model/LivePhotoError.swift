@@ -7,7 +7,7 @@ public import LuxRender
 public enum LivePhotoError: Error, CustomStringConvertible {
     /// A file of the pair could not be read (the codec error says why).
     case unreadable(URL, CodecError)
-    /// No movie with the still's base name was found beside it.
+    /// The other file of the pair (the movie beside a still, or the still beside a movie) was not found.
     case noMovie(photo: URL, tried: [String])
     /// The still or the movie carries no content identifier, so the pair cannot be confirmed.
     case missingContentIdentifier(URL)
@@ -36,7 +36,7 @@ public enum LivePhotoError: Error, CustomStringConvertible {
         switch self {
         case .unreadable(let url, let e): "\(url.lastPathComponent): \(e)"
         case .noMovie(let photo, let tried):
-            "no Live Photo movie beside \(photo.lastPathComponent) (looked for \(tried.joined(separator: ", ")))"
+            "no Live Photo partner beside \(photo.lastPathComponent) (looked for \(tried.joined(separator: ", ")))"
         case .missingContentIdentifier(let url):
             "\(url.lastPathComponent) has no Live Photo content identifier (Apple maker note tag 17 in a still, "
                 + "com.apple.quicktime.content.identifier in a movie)"

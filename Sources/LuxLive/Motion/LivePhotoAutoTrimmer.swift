@@ -15,7 +15,7 @@ public import LuxPixels
 ///     motion: motion, frameTimes: context.videoFrameTimes, frameWidth: context.videoWidth,
 ///     photoTime: context.photoTime, duration: context.duration)
 /// ```
-public struct LivePhotoAutoTrimmer: Hashable, Sendable {
+public struct LivePhotoAutoTrimmer: Hashable, Sendable, Codable {
     /// Camera speed (fraction of the frame width per 1/30 s) above which a transition is violent. Default 0.04.
     public var motionThreshold: Double
     /// Mean grey difference after alignment (0…1) above which a transition is violent. Default 0.12.

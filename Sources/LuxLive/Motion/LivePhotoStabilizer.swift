@@ -10,7 +10,7 @@ import RealModule
 /// ```swift
 /// context.videoFrameTransforms = try context.stabilizationTransforms()
 /// ```
-public struct LivePhotoStabilizer: Hashable, Sendable {
+public struct LivePhotoStabilizer: Hashable, Sendable, Codable {
     /// The standard deviation of the temporal smoothing, in frames. Default 8.
     public var smoothing: Double
     /// The fraction of the width and height given up to the correction (the zoom). Default 0.08.

@@ -221,3 +221,22 @@ import Testing
         #expect(throws: CodecError.self) { _ = try QuickTimeWriter(writingTo: url, settings: .init()) }
     }
 }
+
+/// Audio written as WAVE, read back by FFmpeg.
+@Suite struct WAVTests {
+    @Test("ffmpeg decodes the WAVE file to the same samples, rate and channels")
+    func wav() throws {
+        guard ExternalTool.hasTool("ffprobe") && ExternalTool.hasTool("ffmpeg") else { return }
+        let dir = try MovieFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let url = dir.appendingPathComponent("a.wav")
+        let audio = AudioSamples(sampleRate: 48_000, channelCount: 2, samples: MovieFixtures.tone(frames: 4800, rate: 48_000, channels: 2))
+        try audio.writeWAV(to: url)
+        let (streams, _) = try MovieFixtures.probe(url.path)
+        #expect(streams.first?["codec_name"] as? String == "pcm_s16le")
+        #expect(streams.first?["sample_rate"] as? String == "48000" && streams.first?["channels"] as? Int == 2)
+        let pcm = try ExternalTool.capture("ffmpeg", ["-v", "error", "-i", url.path, "-f", "s16le", "-"])
+        let decoded = pcm.stdout.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }.map { Int16(littleEndian: $0) }
+        #expect(decoded == audio.samples)
+    }
+}
