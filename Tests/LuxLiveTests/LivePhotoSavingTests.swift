@@ -108,7 +108,8 @@ import Testing
         let processor = try LivePhotoAdjustments(filterChain: "GaussianBlur radius=10").makeFrameProcessor()
         let frame = LivePhotoFrame(image: Image(color: .white).cropped(to: Rect(x: 0, y: 0, width: 100, height: 100)), type: .video,
                                    time: .zero, renderScale: 0.36)
-        let direct = try frame.image.applyingFilter("GaussianBlur", parameters: ["radius": .number(3.6)]).cropped(to: frame.image.extent)
+        let direct = try frame.image.clampedToExtent().applyingFilter("GaussianBlur", parameters: ["radius": .number(3.6)])
+            .cropped(to: frame.image.extent)
         let context = RenderContext()
         let viaRecipe = try await context.createBuffer(try processor(frame), from: Rect(x: 0, y: 0, width: 100, height: 100), format: .rgbaFloat)
         let reference = try await context.createBuffer(direct, from: Rect(x: 0, y: 0, width: 100, height: 100), format: .rgbaFloat)
