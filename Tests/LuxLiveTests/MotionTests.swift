@@ -74,12 +74,12 @@ import Testing
         // Smooth pan (1 px/frame) plus ±3 px shake.
         let shake: [Double] = [0, 3, -2, 3, -3, 1, -3, 2, 3, -2, 0, 2, -3, 3, -1, 2, -2, 3, -3, 0, 2, -2, 1, -3]
         let frames = shake.enumerated().map { i, s in Self.view(40 + Double(i), 40 + s) }
-        let transforms = LivePhotoStabilizer(smoothing: 4, crop: 0.1).transforms(frames: frames)
+        let transforms = try LivePhotoStabilizer(settings: .init(smoothing: 4, crop: 0.1)).transforms(frames: frames)
         #expect(transforms.count == frames.count)
         let context = RenderContext()
         var steadied: [PixelBuffer] = []
         for (f, t) in zip(frames, transforms) {
-            let image = Image(buffer: f).transformed(by: t).cropped(to: Rect(x: 0, y: 0, width: 160, height: 120))
+            let image = Image(buffer: f).clampedToExtent().transformed(by: t).cropped(to: Rect(x: 0, y: 0, width: 160, height: 120))
             steadied.append(try await context.createBuffer(image, format: .rgba8, colorSpace: .sRGB))
         }
         func jitter(_ m: [FrameMotion]) -> Double {

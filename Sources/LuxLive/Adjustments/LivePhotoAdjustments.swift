@@ -166,15 +166,13 @@ extension LivePhotoEditingContext {
         try self.init(livePhoto: livePhoto)
         frameProcessor = try adjustments.makeFrameProcessor(registry: registry)
         if adjustments.autoTrim != nil || adjustments.stabilization != nil {
-            let motion = try measureVideoMotion()
+            let analysis = try analyzeVideo(motion: adjustments.autoTrim != nil, stabilizer: adjustments.stabilization)
             if let trimmer = adjustments.autoTrim {
                 timeRange = trimmer.trimRange(
-                    motion: motion, frameTimes: videoFrameTimes, frameWidth: videoWidth, photoTime: photoTime,
+                    motion: analysis.motion, frameTimes: videoFrameTimes, frameWidth: videoWidth, photoTime: photoTime,
                     duration: duration)
             }
-            if let stabilizer = adjustments.stabilization {
-                videoFrameTransforms = stabilizer.transforms(motion: motion, width: videoWidth, height: videoHeight)
-            }
+            if adjustments.stabilization != nil { videoFrameTransforms = analysis.transforms }
         }
         if let range = adjustments.timeRange { timeRange = range }
         audioVolume = adjustments.audioVolume

@@ -6,15 +6,7 @@ extension LivePhotoEditingContext {
     ///
     /// - Throws: ``LivePhotoError/movieNotDecodable(_:codec:)`` for H.264/HEVC movies; read errors.
     public func measureVideoMotion() throws(LivePhotoError) -> [FrameMotion] {
-        guard let track = movie.videoTrack else { throw .noVideo(livePhoto.movieURL) }
-        guard track.canDecodeFrames else { throw .movieNotDecodable(livePhoto.movieURL, codec: track.codecName) }
-        let samples: [MovieSample]
-        do throws(CodecError) { samples = try movie.samples(of: track) } catch { throw .unreadable(livePhoto.movieURL, error) }
-        return try FrameMotion.measure(count: samples.count) { (i) throws(LivePhotoError) in
-            do throws(CodecError) { return try movie.decodeVideoFrame(samples[i], of: track) } catch {
-                throw .unreadable(livePhoto.movieURL, error)
-            }
-        }
+        try analyzeVideo(motion: true, stabilizer: nil).motion
     }
 
     /// The part of the movie to keep once a shoe shot is trimmed (`0..<duration` when there is none).
@@ -30,6 +22,39 @@ extension LivePhotoEditingContext {
     public func stabilizationTransforms(using stabilizer: LivePhotoStabilizer = LivePhotoStabilizer())
         throws(LivePhotoError) -> [AffineTransform]
     {
-        stabilizer.transforms(motion: try measureVideoMotion(), width: videoWidth, height: videoHeight)
+        try analyzeVideo(motion: false, stabilizer: stabilizer).transforms
+    }
+
+    /// One decoding pass over the movie: frame-to-frame motion (for trimming) and stabilisation transforms.
+    func analyzeVideo(motion: Bool, stabilizer: LivePhotoStabilizer?) throws(LivePhotoError)
+        -> (motion: [FrameMotion], transforms: [AffineTransform])
+    {
+        guard let track = movie.videoTrack else { throw .noVideo(livePhoto.movieURL) }
+        guard track.canDecodeFrames else { throw .movieNotDecodable(livePhoto.movieURL, codec: track.codecName) }
+        let samples: [MovieSample]
+        do throws(CodecError) { samples = try movie.samples(of: track) } catch { throw .unreadable(livePhoto.movieURL, error) }
+        var reduced: [PixelBuffer] = []
+        let motions = try FrameMotion.measure(count: motion ? samples.count : 0) { (i) throws(LivePhotoError) in
+            do throws(CodecError) {
+                let frame = try movie.decodeVideoFrame(samples[i], of: track)
+                if let s = stabilizer { reduced.append(AnalysisFrame.reducedColor(frame, maximumWidth: s.analysisWidth)) }
+                return frame
+            } catch {
+                throw .unreadable(livePhoto.movieURL, error)
+            }
+        }
+        if let s = stabilizer, !motion {
+            for sample in samples {
+                do throws(CodecError) {
+                    reduced.append(AnalysisFrame.reducedColor(try movie.decodeVideoFrame(sample, of: track), maximumWidth: s.analysisWidth))
+                } catch {
+                    throw .unreadable(livePhoto.movieURL, error)
+                }
+            }
+        }
+        let transforms = try stabilizer.map { (s) throws(LivePhotoError) in
+            try s.transforms(reduced: reduced, width: videoWidth, height: videoHeight)
+        } ?? []
+        return (motions, transforms)
     }
 }

@@ -168,7 +168,7 @@ struct LivePhotoRenderer: Sendable {
         }
         var image = Image(buffer: pixels)
         if let t = ctx.videoFrameTransforms?[index] {
-            image = image.transformed(by: t).cropped(to: image.extent)
+            image = image.clampedToExtent().transformed(by: t).cropped(to: image.extent)
         }
         let frame = LivePhotoFrame(image: Self.scaled(image, by: reduction), type: .video, time: sample.time, renderScale: renderScale)
         let out = try process(frame)

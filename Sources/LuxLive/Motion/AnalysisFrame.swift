@@ -43,6 +43,37 @@ struct AnalysisFrame: Sendable {
         self.init(width: w, height: h, pixels: out, factor: Double(f))
     }
 
+    /// `frame` box-reduced by one whole factor to at most `maximumWidth`, as `.rgba8` (for LuxFusion's stabiliser).
+    static func reducedColor(_ frame: PixelBuffer, maximumWidth: Int) -> PixelBuffer {
+        let source = frame.format == .rgba8 ? frame : frame.converted(to: .rgba8)
+        let f = max(1, (source.width + maximumWidth - 1) / maximumWidth)
+        guard f > 1 else { return source }
+        let w = max(1, source.width / f)
+        let h = max(1, source.height / f)
+        var out = PixelBuffer(width: w, height: h, format: .rgba8, colorSpace: source.colorSpace)
+        source.withUnsafePlane { src in
+            out.withUnsafeMutablePlane { dst in
+                var sums = [Int](repeating: 0, count: 4 * w)
+                for y in 0..<h {
+                    for i in 0..<sums.count { sums[i] = 0 }
+                    for dy in 0..<f {
+                        let row = src.row(y * f + dy, as: UInt8.self)
+                        for x in 0..<w {
+                            for dx in 0..<f {
+                                let p = 4 * (x * f + dx)
+                                for c in 0..<4 { sums[4 * x + c] += Int(row[p + c]) }
+                            }
+                        }
+                    }
+                    let o = dst.row(y, as: UInt8.self)
+                    let n = f * f
+                    for i in 0..<(4 * w) { o[i] = UInt8((sums[i] + n / 2) / n) }
+                }
+            }
+        }
+        return out
+    }
+
     /// Half the size (2×2 averages).
     func halved() -> AnalysisFrame {
         let w = max(1, width / 2)
