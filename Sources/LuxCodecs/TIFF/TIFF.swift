@@ -135,6 +135,10 @@ public enum TIFF {
                     reason: "\(palette.count) entries for \(l.bitsPerSample)-bit indices")
             }
         }
+        let threads = try options.limits.concurrentChunks(
+            outputBytes: l.width * l.height * l.output.bytesPerPixel(),
+            chunkBytes: format.workingBytes(width: chunks.chunkWidth, rows: chunks.chunkHeight),
+            threads: options.threads, what: "TIFF image")
         var pixels = PixelBuffer(width: l.width, height: l.height, format: l.output)
         pixels.isPremultiplied = l.premultiplied
         let plane = pixels.unsafeSharedMutablePlane()
@@ -142,7 +146,7 @@ public enum TIFF {
         let reader = p.reader
         let lay = l
         let pal = palette
-        Parallel.forEachBand(chunks.count, threads: options.threads, minimumBand: 1) { range in
+        Parallel.forEachBand(chunks.count, threads: threads, minimumBand: 1) { range in
             for i in range {
                 if failure.hasError { return }
                 do throws(CodecError) {
