@@ -129,7 +129,9 @@ let package = Package(
         .testTarget(name: "LuxRenderTests", dependencies: ["LuxRender", "LuxTestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "LuxFiltersTests", dependencies: ["LuxFilters", "LuxRender", "LuxTestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "LuxCodecsTests", dependencies: ["LuxCodecs", "LuxTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "LuxCodecsTests", dependencies: ["LuxCodecs", "LuxTestSupport"],
+            resources: [.copy("Resources/FuzzRegressions")], swiftSettings: swiftSettings),
         .testTarget(
             name: "LuxCaptureTests",
             dependencies: [
