@@ -95,7 +95,7 @@ import Testing
         let flat = Rect(x: 20, y: 20, width: 40, height: 56)
         var results: [(luma: Double, chroma: Double, mean: Double)] = []
         var widths: [Double] = []
-        for amount in [0.0, 0.5, 1.0] {
+        for amount in [0.0, 0.5, 1.0, 0.2] {
             d.luminanceNoiseReductionAmount = amount
             d.colorNoiseReductionAmount = amount
             var look = d
@@ -106,7 +106,9 @@ import Testing
             results.append(Self.noise(out, flat))
             widths.append(Self.edgeWidth(out))
         }
-        print("noise reduction (luma σ, chroma σ, mean, edge width) at 0, 0.5, 1: \(results), \(widths)")
+        print("noise reduction (luma σ, chroma σ, mean, edge width) at 0, 0.5, 1, 0.2: \(results), \(widths)")
+        // 0.2 is the one-scale luminance path.
+        #expect(results[3].luma < 0.9 * results[0].luma && results[3].luma > results[1].luma)
         #expect(results[1].luma < 0.8 * results[0].luma && results[2].luma < 0.7 * results[1].luma)
         #expect(results[1].chroma < 0.6 * results[0].chroma && results[2].chroma < results[1].chroma)
         for r in results { #expect(abs(r.mean / results[0].mean - 1) < 0.01) }
