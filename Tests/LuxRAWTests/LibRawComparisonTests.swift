@@ -15,8 +15,7 @@ import Testing
 /// The threshold, 30 dB CPSNR on 8×-downscaled (4× for half size) sRGB-encoded images: the renders differ
 /// legitimately in demosaicing (RCD vs AHD), noise reduction, sharpening and highlight handling, which
 /// downscaling mostly averages out — the 550D measures 39.5 dB and the half-size 12 MP files 36.2 dB — while a
-/// wrong white balance (3000 K instead of as shot, the negative control) drops to 16.5 dB, and a wrong colour
-/// matrix or a swapped Bayer phase lands in the same 15–20 dB region.
+/// wrong white balance (3000 K instead of as shot, the negative control below) drops to 16.5 dB.
 @Suite(.serialized) struct LibRawComparison {
     struct Case: Sendable, CustomTestStringConvertible {
         var file: String
