@@ -12,10 +12,9 @@ struct DevelopCommand: ParsableCommand {
             white balance and camera colour, exposure, highlight recovery, tone curve, contrast, saturation, \
             sharpening, default crop and orientation). Parameters left out keep the defaults read from the file \
             (white balance from AsShotNeutral, noise reduction from the NoiseProfile, BaselineExposure …). \
-            JPEG and PNG are rendered and encoded a strip at a time, so very large raws develop in bounded \
-            memory. JPEGs use libjpeg's standard Huffman tables unless --optimize-huffman is given (about 5 % \
-            smaller files, but a second pass that holds every DCT coefficient of the image: about 3 bytes per \
-            pixel). The output carries an ICC profile for --colorspace and the raw's Exif.
+            Outputs are rendered and encoded a strip at a time, so very large raws develop in bounded memory. \
+            JPEGs use libjpeg's standard Huffman tables unless --optimize-huffman is given (about 5 % smaller \
+            files, but a second pass that holds every DCT coefficient of the image: about 3 bytes per pixel). The output carries an ICC profile for --colorspace and the raw's Exif.
 
             Examples:
               lux develop IMG_0001.dng -o IMG_0001.jpg
@@ -195,17 +194,9 @@ struct DevelopCommand: ParsableCommand {
         case (.png, "float"): throw CLIError("PNG has no float samples; use --depth 16 or a .tif output")
         default: samples = .rgba8
         }
-        if fileFormat == .jpeg || fileFormat == .png {
-            let encoder = try ImageStreamEncoder(
-                format: fileFormat, width: Int(bounds.width), height: Int(bounds.height), pixelFormat: samples,
-                colorSpace: space, metadata: metadata, options: options)
-            try context.render(image, bounds: bounds, format: samples, colorSpace: space) { strip in
-                try encoder.append(strip.buffer)
-            }
-            try encoder.finish(writingTo: job.output)
-        } else {
-            let pixels = try context.createBuffer(image, from: bounds, format: samples, colorSpace: space)
-            try ImageFile.write(pixels, metadata: metadata, to: job.output, format: fileFormat, options: options)
-        }
+        // JPEG, PNG and TIFF are all rendered and encoded a strip at a time.
+        try context.write(
+            image, to: job.output, format: fileFormat, pixelFormat: samples, colorSpace: space, bounds: bounds,
+            metadata: metadata, options: options)
     }
 }
