@@ -201,6 +201,43 @@ import Testing
         }
     }
 
+    @Test("contrast spreads the greys around mid-grey (and −contrast pulls them in); vibrance favours dull colours")
+    func contrastAndVibrance() throws {
+        let raw = SyntheticRaw.colorChecker(illuminant: WhitePoint.d65, asShotWhite: WhitePoint.d65)
+        var d = try RAWDeveloper(rawImage: raw)
+        d.sharpnessAmount = 0
+        d.luminanceNoiseReductionAmount = 0
+        d.colorNoiseReductionAmount = 0
+        let context = RenderContext(options: RenderOptions(workingFormat: .rgbaFloat))
+        func render(_ d: RAWDeveloper) throws -> PixelBuffer {
+            try context.createBuffer(try d.outputImage, format: .rgbaFloat, colorSpace: .extendedLinearSRGB)
+        }
+        let base = try render(d)
+        d.contrastAmount = 0.6
+        let more = try render(d)
+        d.contrastAmount = -0.6
+        let less = try render(d)
+        // Patch 20 (light grey) and 23 (dark grey): the light one brighter and the dark one darker with more
+        // contrast, the other way round with less.
+        let l = { (b: PixelBuffer, n: Int) in Self.lab(b, SyntheticRaw.patchRect(n)).x }
+        #expect(l(more, 20) > l(base, 20) + 1 && l(more, 23) < l(base, 23) - 1, "more contrast")
+        #expect(l(less, 20) < l(base, 20) - 1 && l(less, 23) > l(base, 23) + 1, "less contrast")
+        for n in [20, 23] {
+            let lab = Self.lab(more, SyntheticRaw.patchRect(n))
+            #expect(abs(lab.y) < 1 && abs(lab.z) < 1, "greys stay grey: \(lab)")
+        }
+        d.contrastAmount = 0
+        d.vibranceAmount = 0.8
+        let vivid = try render(d)
+        let chroma = { (b: PixelBuffer, n: Int) -> Double in
+            let lab = Self.lab(b, SyntheticRaw.patchRect(n))
+            return (lab.y * lab.y + lab.z * lab.z).squareRoot()
+        }
+        let dull = chroma(vivid, 2) / chroma(base, 2)  // light skin
+        let saturated = chroma(vivid, 15) / chroma(base, 15)  // red
+        #expect(dull > saturated + 0.05 && dull > 1.1, "vibrance gain: dull ×\(dull), saturated ×\(saturated)")
+    }
+
     @Test("sharpening steepens an edge and leaves flat areas alone")
     func sharpening() throws {
         let raw = SyntheticRaw.field(width: 160, height: 96) { x, _ in Self.grey(x < 80 ? 0.2 : 0.5) }
