@@ -37,6 +37,30 @@ import Testing
         if let error { #expect(throws: error) { _ = try RAWDeveloper(data: bytes) } }
     }
 
+    @Test("inconsistent in-memory descriptions throw or skip the broken opcode instead of crashing")
+    func hostileDescriptions() throws {
+        let good = SyntheticRaw.field(width: 64, height: 48) { _, _ in SIMD3(0.2, 0.2, 0.2) }
+        var shortDelta = good
+        shortDelta.properties.blackLevel.deltaH = [1, 2, 3]
+        #expect(throws: RAWError.self) { _ = try RAWDeveloper(rawImage: shortDelta) }
+        var hugeRepeat = good
+        hugeRepeat.properties.blackLevel = BlackLevel(repeatRows: 100_000, repeatColumns: 100_000, values: [512])
+        #expect(throws: RAWError.self) { _ = try RAWDeveloper(rawImage: hugeRepeat) }
+        var tooSmall = good
+        tooSmall.properties.activeArea = RawArea(top: 0, left: 0, bottom: 96, right: 64)
+        #expect(throws: RAWError.self) { _ = try RAWDeveloper(rawImage: tooSmall) }
+        // Broken opcodes are skipped: the render equals the render without them.
+        var broken = good
+        broken.properties.opcodeList2 = [
+            DNGOpcode(.gainMap(GainMap(area: OpcodeArea(top: 0, left: 0, bottom: 48, right: 64), pointsV: 4, pointsH: 4,
+                spacingV: 0.3, spacingH: 0.3, gains: [2])))
+        ]
+        broken.properties.opcodeList3 = [DNGOpcode(.warpRectilinear(WarpRectilinear(planes: [])))]
+        let a = try RenderContext().createBuffer(try RAWDeveloper(rawImage: broken).outputImage, format: .rgba16)
+        let b = try RenderContext().createBuffer(try RAWDeveloper(rawImage: good).outputImage, format: .rgba16)
+        #expect(a.components(as: UInt16.self) == b.components(as: UInt16.self))
+    }
+
     @Test("a JPEG is refused as not raw")
     func notRaw() throws {
         let jpeg = try JPEG.encode(PixelBuffer(width: 8, height: 8, format: .rgba8))
