@@ -11,13 +11,13 @@ import Testing
     /// Develops to linear sRGB floats with every look stage off (the comparison ALGORITHMS.md §9.3 asks for:
     /// after white balance and camera → XYZ, before tone curve and creative adjustments).
     static func developLinear(_ developer: RAWDeveloper) throws -> PixelBuffer {
-        var d = developer
-        d.boostAmount = 0
-        d.sharpnessAmount = 0
-        d.luminanceNoiseReductionAmount = 0
-        d.colorNoiseReductionAmount = 0
+        try render(developer.plain())
+    }
+
+    /// Renders to extended linear sRGB floats as is.
+    static func render(_ developer: RAWDeveloper) throws -> PixelBuffer {
         let context = RenderContext(options: RenderOptions(workingFormat: .rgbaFloat))
-        return try context.createBuffer(try d.outputImage, format: .rgbaFloat, colorSpace: .extendedLinearSRGB)
+        return try context.createBuffer(try developer.outputImage, format: .rgbaFloat, colorSpace: .extendedLinearSRGB)
     }
 
     @Test("a synthetic ColorChecker DNG (known XYZ, known camera matrix) develops within ΔE00 mean 2, max 5")

@@ -95,18 +95,19 @@ import Testing
         let flat = Rect(x: 20, y: 20, width: 40, height: 56)
         var results: [(luma: Double, chroma: Double, mean: Double)] = []
         var widths: [Double] = []
-        for amount in [0.0, 0.5, 1.0] {
+        for amount in [0.0, 0.5, 1.0, 0.2] {
             d.luminanceNoiseReductionAmount = amount
             d.colorNoiseReductionAmount = amount
             var look = d
             look.sharpnessAmount = 0
             look.boostAmount = 0
-            let out = try RenderContext(options: RenderOptions(workingFormat: .rgbaFloat)).createBuffer(
-                try look.outputImage, format: .rgbaFloat, colorSpace: .extendedLinearSRGB)
+            let out = try ColorAccuracy.render(look)
             results.append(Self.noise(out, flat))
             widths.append(Self.edgeWidth(out))
         }
-        print("noise reduction (luma σ, chroma σ, mean, edge width) at 0, 0.5, 1: \(results), \(widths)")
+        print("noise reduction (luma σ, chroma σ, mean, edge width) at 0, 0.5, 1, 0.2: \(results), \(widths)")
+        // 0.2 is the one-scale luminance path.
+        #expect(results[3].luma < 0.9 * results[0].luma && results[3].luma > results[1].luma)
         #expect(results[1].luma < 0.8 * results[0].luma && results[2].luma < 0.7 * results[1].luma)
         #expect(results[1].chroma < 0.6 * results[0].chroma && results[2].chroma < results[1].chroma)
         for r in results { #expect(abs(r.mean / results[0].mean - 1) < 0.01) }
@@ -131,12 +132,8 @@ import Testing
     @Test("the default tone curve maps scene grey as documented (T(x) = u/(1+u), u = x(2.531x + 0.855))")
     func toneCurve() throws {
         for level in [0.05, 0.18, 0.5] {
-            var d = try RAWDeveloper(rawImage: SyntheticRaw.field(width: 32, height: 32) { _, _ in Self.grey(level) })
-            d.sharpnessAmount = 0
-            d.luminanceNoiseReductionAmount = 0
-            d.colorNoiseReductionAmount = 0
-            let out = try RenderContext(options: RenderOptions(workingFormat: .rgbaFloat)).createBuffer(
-                try d.outputImage, format: .rgbaFloat, colorSpace: .extendedLinearSRGB)
+            let d = try RAWDeveloper(rawImage: SyntheticRaw.field(width: 32, height: 32) { _, _ in Self.grey(level) })
+            let out = try ColorAccuracy.render(d.plain(toneCurve: true))
             let u = level * (2.531 * level + 0.855)
             let expected = u / (1 + u)
             let got = SyntheticRaw.mean(out, Rect(x: 8, y: 8, width: 16, height: 16))
@@ -152,12 +149,8 @@ import Testing
         // The developer maps the camera's white at its clip (the neutral, largest channel 1) to Y = 1.
         let camera = SyntheticRaw.cameraMatrix * xyz / (SyntheticRaw.cameraMatrix * WhitePoint.d65.xyz()).max()
         try #require(camera.min() > 0.02 && camera.max() < 1, "the synthetic camera must record it unclipped: \(camera)")
-        var d = try RAWDeveloper(rawImage: SyntheticRaw.field(width: 48, height: 48) { _, _ in camera })
-        d.boostAmount = 0
-        d.sharpnessAmount = 0
-        d.luminanceNoiseReductionAmount = 0
-        d.colorNoiseReductionAmount = 0
-        let image = try d.outputImage
+        let image = try RAWDeveloper(rawImage: SyntheticRaw.field(width: 48, height: 48) { _, _ in camera }).plain()
+            .outputImage
         let context = RenderContext(options: RenderOptions(workingFormat: .rgbaFloat))
         let rect = Rect(x: 12, y: 12, width: 24, height: 24)
         let srgb = SyntheticRaw.mean(try context.createBuffer(image, format: .rgbaFloat, colorSpace: .extendedLinearSRGB), rect)
@@ -199,6 +192,37 @@ import Testing
         }
     }
 
+    @Test("contrast spreads the greys around mid-grey (and −contrast pulls them in); vibrance favours dull colours")
+    func contrastAndVibrance() throws {
+        let raw = SyntheticRaw.colorChecker(illuminant: WhitePoint.d65, asShotWhite: WhitePoint.d65)
+        var d = try RAWDeveloper(rawImage: raw).plain(toneCurve: true)
+        let render = ColorAccuracy.render
+        let base = try render(d)
+        d.contrastAmount = 0.6
+        let more = try render(d)
+        d.contrastAmount = -0.6
+        let less = try render(d)
+        // Patch 20 (light grey) and 23 (dark grey): the light one brighter and the dark one darker with more
+        // contrast, the other way round with less.
+        let l = { (b: PixelBuffer, n: Int) in Self.lab(b, SyntheticRaw.patchRect(n)).x }
+        #expect(l(more, 20) > l(base, 20) + 1 && l(more, 23) < l(base, 23) - 1, "more contrast")
+        #expect(l(less, 20) < l(base, 20) - 1 && l(less, 23) > l(base, 23) + 1, "less contrast")
+        for n in [20, 23] {
+            let lab = Self.lab(more, SyntheticRaw.patchRect(n))
+            #expect(abs(lab.y) < 1 && abs(lab.z) < 1, "greys stay grey: \(lab)")
+        }
+        d.contrastAmount = 0
+        d.vibranceAmount = 0.8
+        let vivid = try render(d)
+        let chroma = { (b: PixelBuffer, n: Int) -> Double in
+            let lab = Self.lab(b, SyntheticRaw.patchRect(n))
+            return (lab.y * lab.y + lab.z * lab.z).squareRoot()
+        }
+        let dull = chroma(vivid, 2) / chroma(base, 2)  // light skin
+        let saturated = chroma(vivid, 15) / chroma(base, 15)  // red
+        #expect(dull > saturated + 0.05 && dull > 1.1, "vibrance gain: dull ×\(dull), saturated ×\(saturated)")
+    }
+
     @Test("sharpening steepens an edge and leaves flat areas alone")
     func sharpening() throws {
         let raw = SyntheticRaw.field(width: 160, height: 96) { x, _ in Self.grey(x < 80 ? 0.2 : 0.5) }
@@ -207,12 +231,9 @@ import Testing
         let soft = try ColorAccuracy.developLinear(d)
         d.sharpnessAmount = 1.5
         // developLinear turns sharpening off; render this one with only the tone curve off.
-        var look = d
-        look.boostAmount = 0
-        look.luminanceNoiseReductionAmount = 0
-        look.colorNoiseReductionAmount = 0
-        let sharp = try RenderContext(options: RenderOptions(workingFormat: .rgbaFloat)).createBuffer(
-            try look.outputImage, format: .rgbaFloat, colorSpace: .extendedLinearSRGB)
+        var look = d.plain()
+        look.sharpnessAmount = 1.5
+        let sharp = try ColorAccuracy.render(look)
         let flat = Rect(x: 20, y: 20, width: 30, height: 50)
         #expect(abs(SyntheticRaw.mean(sharp, flat).y - SyntheticRaw.mean(soft, flat).y) < 1e-3)
         let row = { (b: PixelBuffer, x: Int) in Double(b.components(as: Float.self)[4 * (48 * b.width + x) + 1]) }

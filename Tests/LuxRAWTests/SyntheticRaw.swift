@@ -107,3 +107,16 @@ enum SyntheticRaw {
         return Lab.fromXYZ(d50, white: WhitePoint.d50)
     }
 }
+
+extension RAWDeveloper {
+    /// A copy with noise reduction and sharpening off, and the tone curve too unless `toneCurve` is set: the
+    /// pipeline's colour and exposure alone, for measurements against known scene values.
+    func plain(toneCurve: Bool = false) -> RAWDeveloper {
+        var d = self
+        d.luminanceNoiseReductionAmount = 0
+        d.colorNoiseReductionAmount = 0
+        d.sharpnessAmount = 0
+        if !toneCurve { d.boostAmount = 0 }
+        return d
+    }
+}

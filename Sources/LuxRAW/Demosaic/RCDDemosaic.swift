@@ -19,14 +19,20 @@ enum RCDDemosaic {
     /// Photosites of support needed on every side of an output pixel.
     static let margin = 13
 
-    /// Floats of scratch memory ``run(_:into:scratch:)`` needs for a plane of `width × height`.
-    static func scratchCount(width: Int, height: Int) -> Int { 4 * width * height + 2 * width + 64 }
+    /// Floats of scratch memory ``run(_:into:scratch:reusesMosaic:)`` needs for a plane of `width × height`.
+    static func scratchCount(width: Int, height: Int, reusesMosaic: Bool = false) -> Int {
+        (reusesMosaic ? 3 : 4) * width * height + 2 * width + 64
+    }
 
     /// Demosaics the whole plane; output pixels closer than ``margin`` to an edge hold a bilinear estimate.
     ///
-    /// `out` planes are `cfa.width × cfa.height` with their own row stride.
+    /// `out` planes are `cfa.width × cfa.height` with their own row stride. With `reusesMosaic` the mosaic must
+    /// be dense (`rowStride == width`) and writable: it is used as working memory instead of a copy, and its
+    /// contents are lost.
     @inline(never)
-    static func run(_ cfa: CFAPlane, into out: RGBPlanes, scratch: UnsafeMutablePointer<Float>) {
+    static func run(
+        _ cfa: CFAPlane, into out: RGBPlanes, scratch: UnsafeMutablePointer<Float>, reusesMosaic: Bool = false
+    ) {
         let w = cfa.width
         let h = cfa.height
         guard w > 2 * margin + 2, h > 2 * margin + 2 else {
@@ -37,12 +43,14 @@ enum RCDDemosaic {
         // Scratch planes (row stride `w`): the mosaic copied densely, the V/H direction, the low-pass at
         // red/blue sites, and the P/Q (diagonal) direction. High-pass rows reuse the P/Q plane before it
         // is filled.
-        let c = scratch
-        let vh = scratch + n
-        let lpf = scratch + 2 * n
-        let pq = scratch + 3 * n
-        let rowTmp = scratch + 4 * n
-        for y in 0..<h { (c + y * w).update(from: cfa.row(y), count: w) }
+        let reuse = reusesMosaic && cfa.rowStride == w
+        let c = reuse ? UnsafeMutablePointer(mutating: cfa.base) : scratch
+        let planes = reuse ? scratch : scratch + n
+        let vh = planes
+        let lpf = planes + n
+        let pq = planes + 2 * n
+        let rowTmp = planes + 3 * n
+        if !reuse { for y in 0..<h { (c + y * w).update(from: cfa.row(y), count: w) } }
         let gp = cfa.greenParity
         let redRow = cfa.redRow
         let epssq: Float = 1e-10

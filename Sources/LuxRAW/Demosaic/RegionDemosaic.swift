@@ -7,7 +7,7 @@ enum RegionDemosaic {
     static func scratchCount(method: DemosaicMethod, width: Int, height: Int) -> Int {
         let m = method.margin
         let n = (width + 2 * m) * (height + 2 * m)
-        return 4 * n + (method == .rcd ? RCDDemosaic.scratchCount(width: width + 2 * m, height: height + 2 * m) : 0)
+        return 4 * n + (method == .rcd ? RCDDemosaic.scratchCount(width: width + 2 * m, height: height + 2 * m, reusesMosaic: true) : 0)
     }
 
     /// Reconstructs the region `x0..<x0+width`, `y0..<y0+height`.
@@ -39,7 +39,7 @@ enum RegionDemosaic {
             pattern: pattern.shifted(x: px & 1, y: py & 1))
         let out = RGBPlanes(red: red, green: green, blue: blue, rowStride: pw)
         switch method {
-        case .rcd: RCDDemosaic.run(cfa, into: out, scratch: scratch + 4 * n)
+        case .rcd: RCDDemosaic.run(cfa, into: out, scratch: scratch + 4 * n, reusesMosaic: true)
         case .bilinear: BilinearDemosaic.run(cfa, into: out)
         }
         for j in 0..<height {

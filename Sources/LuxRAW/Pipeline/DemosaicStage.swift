@@ -1,4 +1,4 @@
-public import LuxPixels
+import LuxPixels
 public import LuxRender
 
 /// Stages 2–3 as an ``Image``: linearised, white-balanced mosaic → camera RGB, computed tile by tile.

@@ -22,7 +22,12 @@ public struct LensCorrection: Hashable, Sendable {
     public static func warp(in properties: RawProperties) -> WarpRectilinear? {
         var found: WarpRectilinear?
         for op in properties.opcodeList3 {
-            if case .warpRectilinear(let w) = op.operation { found = w }
+            // A warp without coefficients or with non-finite ones is skipped (opcodes are optional).
+            if case .warpRectilinear(let w) = op.operation, !w.planes.isEmpty, w.centerX.isFinite, w.centerY.isFinite,
+                w.planes.allSatisfy({ ($0.radial + $0.tangential).allSatisfy(\.isFinite) })
+            {
+                found = w
+            }
         }
         return found
     }

@@ -102,7 +102,13 @@ public struct NoiseReduction: Hashable, Sendable {
             let half = base + 7 * n  // 8hn
             let rows = half + 8 * hn  // 8w
             NRPlanes.split(input, y: y, cr: cr, cb: cb)
-            if ls > 0 {
+            if ls == 1 {
+                // One scale (the usual low-ISO default): smoothing, threshold and reconstruction in one pass.
+                let first = work + n
+                Wavelet.smooth(y, into: first, width: w, height: h, step: 1, tmp: work + 2 * n)
+                NRPlanes.shrinkFinest(
+                    y, coarse: first, variance: yVar, factor: lStrength * Wavelet.scaleNoise[0], count: n)
+            } else if ls > 1 {
                 let sigma = work
                 let first = work + n
                 Wavelet.smooth(y, into: first, width: w, height: h, step: 1, tmp: work + 2 * n)
@@ -211,6 +217,23 @@ enum NRPlanes {
         let a = v.x
         let b = v.y
         for i in 0..<n { out[i] = scale * max(a * signal[i] + b, b).squareRoot() }
+    }
+
+    /// One-scale denoising in place: `p = coarse + shrink(p − coarse, factor·σ(coarse))`, with
+    /// `σ² = v.x · coarse + v.y` (at least `v.y`).
+    @inline(never)
+    static func shrinkFinest(
+        _ p: UnsafeMutablePointer<Float>, coarse: UnsafePointer<Float>, variance v: SIMD2<Float>, factor f: Float,
+        count n: Int
+    ) {
+        let a = v.x
+        let b = v.y
+        for i in 0..<n {
+            let c = coarse[i]
+            let d = p[i] - c
+            let t = f * max(a * c + b, b).squareRoot()
+            p[i] = c + d - min(max(d, -t), t)
+        }
     }
 
     /// 2×2 box mean of a `w × h` plane (both even) into a `w/2 × h/2` plane.

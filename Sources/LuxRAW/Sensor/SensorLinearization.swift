@@ -77,8 +77,17 @@ public struct SensorLinearization: Sendable {
             table = nil
         }
         let black = p.blackLevel
-        blackRows = max(1, black.repeatRows)
-        blackColumns = max(1, black.repeatColumns)
+        guard (1...64).contains(black.repeatRows), (1...64).contains(black.repeatColumns) else {
+            throw .unsupported("a BlackLevel repeat pattern of \(black.repeatRows)×\(black.repeatColumns); 1…64 per side")
+        }
+        if let dh = black.deltaH, dh.count < area.width {
+            throw .unsupported("BlackLevelDeltaH with \(dh.count) values for an active area \(area.width) wide")
+        }
+        if let dv = black.deltaV, dv.count < area.height {
+            throw .unsupported("BlackLevelDeltaV with \(dv.count) values for an active area \(area.height) high")
+        }
+        blackRows = black.repeatRows
+        blackColumns = black.repeatColumns
         let planes = max(1, black.planes)
         blackCells = (0..<(blackRows * blackColumns)).map { i in
             let v = i * planes < black.values.count ? black.values[i * planes] : (black.values.first ?? 0)
@@ -93,7 +102,7 @@ public struct SensorLinearization: Sendable {
         var vignette: FixVignetteRadial?
         for op in p.opcodeList2 {
             switch op.operation {
-            case .gainMap(let g): maps.append(g)
+            case .gainMap(let g) where g.isUsable: maps.append(g)
             case .fixVignetteRadial(let v): vignette = v
             default: break
             }
@@ -281,5 +290,14 @@ public struct SensorLinearization: Sendable {
                 d[i] *= top * (1 - tv) + bottom * tv
             }
         }
+    }
+}
+
+extension GainMap {
+    /// Whether the map can be applied: a grid of at least one point with a gain for every point (opcodes are
+    /// optional processing, so a map that is not is skipped rather than guessed at).
+    var isUsable: Bool {
+        pointsV >= 1 && pointsH >= 1 && mapPlanes >= 1 && gains.count >= Int(pointsV) * Int(pointsH) * Int(mapPlanes)
+            && spacingV.isFinite && spacingH.isFinite && originV.isFinite && originH.isFinite
     }
 }
