@@ -14,6 +14,7 @@ struct LuxCommand: AsyncParsableCommand {
             DemoCommand.self,
             FilterCommand.self,
             FiltersCommand.self,
+            FuseCommand.self,
             InfoCommand.self,
             ExtractCommand.self,
             SceneCommand.self,
