@@ -132,6 +132,14 @@ let package = Package(
                 .product(name: "RealModule", package: "swift-numerics"),
             ],
             swiftSettings: swiftSettings),
+        .testTarget(name: "LuxTests", dependencies: ["Lux", "LuxTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "LuxRAWTests",
+            dependencies: [
+                "LuxRAW", "LuxRender", "LuxCodecs", "LuxPixels", "LuxColor", "LuxTestSupport",
+                .product(name: "RealModule", package: "swift-numerics"),
+            ],
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "LuxSceneTests", dependencies: ["LuxScene", "LuxPixels", "LuxColor", "LuxTestSupport", .product(name: "RealModule", package: "swift-numerics")],
             swiftSettings: swiftSettings),

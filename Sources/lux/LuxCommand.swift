@@ -12,6 +12,8 @@ struct LuxCommand: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             DemoCommand.self,
+            DevelopCommand.self,
+            DemosaicCommand.self,
             FilterCommand.self,
             FiltersCommand.self,
             FuseCommand.self,

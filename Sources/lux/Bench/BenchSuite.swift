@@ -23,7 +23,9 @@ protocol BenchSuite: SendableMetatype {
 }
 
 /// Every suite `lux bench` knows.
-let benchSuites: [any BenchSuite.Type] = [ColorBenchSuite.self, CodecsBenchSuite.self, RenderBench.self, FusionBench.self]
+let benchSuites: [any BenchSuite.Type] = [
+    ColorBenchSuite.self, CodecsBenchSuite.self, RenderBench.self, RawBenchSuite.self, FusionBench.self,
+]
 
 /// Monotonic seconds, for the workers' inner timings.
 func monotonicSeconds() -> Double {
