@@ -1,4 +1,5 @@
 public import LuxPixels
+public import LuxRender
 
 /// Errors thrown by LuxFusion: what was wrong with the frames or settings, and what is allowed.
 public enum FusionError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -14,6 +15,8 @@ public enum FusionError: Error, Hashable, Sendable, CustomStringConvertible {
     case invalidParameter(name: String, value: String, allowed: String)
     /// A buffer could not be obtained (pool exhausted, bad size).
     case pixels(PixelError)
+    /// Rendering a frame failed.
+    case rendering(RenderError)
 
     public var description: String {
         switch self {
@@ -29,6 +32,8 @@ public enum FusionError: Error, Hashable, Sendable, CustomStringConvertible {
             "\(name) = \(value) is out of range; allowed: \(allowed)"
         case let .pixels(error):
             error.description
+        case let .rendering(error):
+            "rendering a frame failed: \(error)"
         }
     }
 }

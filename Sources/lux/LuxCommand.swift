@@ -16,6 +16,7 @@ struct LuxCommand: AsyncParsableCommand {
             DemosaicCommand.self,
             FilterCommand.self,
             FiltersCommand.self,
+            FuseCommand.self,
             InfoCommand.self,
             ExtractCommand.self,
             SceneCommand.self,

@@ -150,10 +150,11 @@ enum ReferenceMertens {
                     let lap =
                         grey[reflect(y - 1, height) * width + x] + grey[reflect(y + 1, height) * width + x]
                         + grey[y * width + reflect(x - 1, width)] + grey[y * width + reflect(x + 1, width)] - 4 * grey[i]
-                    let v = (0..<3).map { Double(f[$0][i]) }
-                    let m = v.reduce(0, +) / 3
-                    let sat = v[0] == v[1] && v[1] == v[2] ? 0 : (v.map { ($0 - m) * ($0 - m) }.reduce(0, +) / 3).squareRoot()
-                    let e = v.map { exp(-($0 - 0.5) * ($0 - 0.5) / (2 * 0.04)) }.reduce(1, *)
+                    let (r, g, b) = (Double(f[0][i]), Double(f[1][i]), Double(f[2][i]))
+                    let m = (r + g + b) / 3
+                    let sat = r == g && g == b ? 0 : (((r - m) * (r - m) + (g - m) * (g - m) + (b - m) * (b - m)) / 3).squareRoot()
+                    func wellExposed(_ v: Double) -> Double { exp(-(v - 0.5) * (v - 0.5) / (2 * 0.04)) }
+                    let e = wellExposed(r) * wellExposed(g) * wellExposed(b)
                     wt[i] = pow(abs(lap), contrast) * sat * e + 1e-12
                 }
             }

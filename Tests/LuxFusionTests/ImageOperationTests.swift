@@ -15,6 +15,7 @@ import Testing
     final class CountingProvider: ImageProvider, Sendable {
         let buffer: PixelBuffer
         let calls = Atomic<Int>(0)
+        let pixels = Atomic<Int>(0)
         var width: Int { buffer.width }
         var height: Int { buffer.height }
         var format: PixelFormat { buffer.format }
@@ -25,6 +26,7 @@ import Testing
 
         func provide(_ output: ImageProcessorOutput) throws {
             calls.add(1, ordering: .relaxed)
+            pixels.add(output.width * output.height, ordering: .relaxed)
             let bpp = format.bytesPerPixel()
             buffer.withUnsafePlane { p in
                 for j in 0..<output.height {
@@ -168,6 +170,41 @@ import Testing
             #expect(mean < 1)
         }
         #expect(throws: FusionError.self) { try stabilizer.stabilized(Image(buffer: frames[0]), at: 99, plan: plan) }
+    }
+
+    /// Reinhard with a given exposure and white point is a per-pixel kernel: rendering a crop reads only that crop of
+    /// the radiance, and the result equals the buffer mapper's within one 8-bit code.
+    @Test func reinhardWithKnownParametersIsPerPixel() throws {
+        let (w, h) = (300, 200)
+        var comps = [Float](repeating: 1, count: 4 * w * h)
+        for y in 0..<h {
+            for x in 0..<w {
+                // Radiance from 0 to 12 across, with a colour tilt down the frame.
+                let v = Float(x) / Float(w - 1) * 12
+                let t = Float(y) / Float(h - 1)
+                comps[4 * (y * w + x)] = v * (0.5 + t)
+                comps[4 * (y * w + x) + 1] = v
+                comps[4 * (y * w + x) + 2] = v * (1.5 - t)
+            }
+        }
+        let hdr = PixelBuffer(
+            width: w, height: h, format: .rgbaFloat, components: comps, colorSpace: .extendedLinearSRGB)
+        let settings = HDRToneMapper.Settings(method: .reinhard(whitePoint: 6), exposure: -0.5)
+        let expected = try HDRToneMapper(settings: settings).map(hdr)
+        let provider = CountingProvider(hdr)
+        let mapped = try HDRToneMapper(settings: settings).map(Image(provider: provider))
+        #expect(provider.calls.load(ordering: .relaxed) == 0)
+        let crop = try RenderContext().createBuffer(
+            mapped, from: Rect(x: 200, y: 50, width: 64, height: 64), format: .rgba8, colorSpace: .sRGB)
+        #expect(provider.pixels.load(ordering: .relaxed) == 64 * 64)
+        let whole = try RenderContext().createBuffer(mapped, format: .rgba8, colorSpace: .sRGB)
+        let a = whole.components(as: UInt8.self), b = expected.components(as: UInt8.self)
+        let worst = zip(a, b).map { abs(Int($0) - Int($1)) }.max()!
+        #expect(worst <= 1)
+        let c = crop.components(as: UInt8.self)
+        #expect((0..<64).allSatisfy { j in
+            (0..<(4 * 64)).allSatisfy { i in c[j * 4 * 64 + i] == a[(50 + j) * 4 * w + 4 * 200 + i] }
+        })
     }
 
     /// Bad recipes fail when built, with typed errors.

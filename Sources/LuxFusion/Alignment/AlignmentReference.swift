@@ -473,9 +473,7 @@ struct AlignmentReference: Sendable {
     }
 
     /// (Σ|r − a|, Σ(r − a)²) of an inside tile whose width is a multiple of 8, with 8-wide accumulators.
-    ///
-    /// Optimised in debug builds too: unoptimised `SIMD8` arithmetic is ~100× slower and dominates the tests.
-    @inline(__always) @_optimize(speed)
+    @inline(__always)
     static func wideCosts(
         _ ref: PlanarImage, _ alt: PlanarImage, _ t: (x0: Int, y0: Int, x1: Int, y1: Int), _ dx: Int, _ dy: Int
     ) -> SIMD2<Float> {

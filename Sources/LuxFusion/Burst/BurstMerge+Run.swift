@@ -44,16 +44,8 @@ extension BurstMerge {
         // Output buffer.
         let first = frames[0]
         let outFormat: PixelFormat = input.isBayer ? .bayer16(first.format.cfaPattern!) : first.format
-        var output: PixelBuffer
-        if let pool {
-            do {
-                output = try pool.buffer(format: outFormat, width: first.width, height: first.height)
-            } catch {
-                throw .pixels(error)
-            }
-        } else {
-            output = PixelBuffer(width: first.width, height: first.height, format: outFormat)
-        }
+        var output = try FusionInput.outputBuffer(
+            format: outFormat, width: first.width, height: first.height, pool: pool)
         output.colorSpace = first.colorSpace
         output.metadata = frames[referenceIndex].metadata
 

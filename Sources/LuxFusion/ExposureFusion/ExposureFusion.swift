@@ -86,13 +86,7 @@ public struct ExposureFusion: Sendable {
     /// - Complexity: O(frames × pixels).
     public func fuse(_ frames: [PixelBuffer], pool: BufferPool? = nil) throws(FusionError) -> PixelBuffer {
         try settings.validate()
-        guard let first = frames.first else { throw .notEnoughFrames(count: 0, minimum: 1) }
-        for (i, f) in frames.enumerated().dropFirst()
-        where f.format != first.format || f.width != first.width || f.height != first.height {
-            throw .mismatchedFrame(
-                index: i, expected: "\(first.format) \(first.width)×\(first.height)",
-                found: "\(f.format) \(f.width)×\(f.height)")
-        }
+        let first = try FusionInput.checkAlike(frames)
         guard DisplayRowReader.directFormats.contains(first.format) else {
             throw .unsupportedFormat(
                 first.format, operation: "exposure fusion", allowed: "RGBA8, BGRA8, RGBA16, RGBAh or RGBAf frames")
@@ -100,16 +94,8 @@ public struct ExposureFusion: Sendable {
         guard first.width >= FusionInput.minimumSide, first.height >= FusionInput.minimumSide else {
             throw .imageTooSmall(width: first.width, height: first.height, minimum: FusionInput.minimumSide)
         }
-        var output: PixelBuffer
-        if let pool {
-            do {
-                output = try pool.buffer(format: first.format, width: first.width, height: first.height)
-            } catch {
-                throw .pixels(error)
-            }
-        } else {
-            output = PixelBuffer(width: first.width, height: first.height, format: first.format)
-        }
+        var output = try FusionInput.outputBuffer(
+            format: first.format, width: first.width, height: first.height, pool: pool)
         output.colorSpace = first.colorSpace
         MertensBlender(frames: frames, settings: settings).run(into: output)
         return output

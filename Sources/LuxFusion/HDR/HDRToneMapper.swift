@@ -73,10 +73,10 @@ public struct HDRToneMapper: Sendable {
         }
         try validate()
         let source = (hdr.colorSpace ?? .extendedLinearSRGB).linearized().withExtendedRange(true)
-        guard let toXYZ = source.matrixToXYZ else {
+        guard source.matrixToXYZ != nil else {
             throw .invalidParameter(name: "colorSpace", value: "\(source)", allowed: "an RGB colour space")
         }
-        let luma = SIMD3(Float(toXYZ[1, 0]), Float(toXYZ[1, 1]), Float(toXYZ[1, 2]))
+        let luma = Self.luma(of: source)
         let threads = max(1, settings.threads ?? Parallel.defaultThreadCount)
         var input = hdr.format == .rgbaFloat ? hdr : hdr.converted(to: .rgbaFloat, threads: threads)
         input.colorSpace = source
@@ -114,6 +114,12 @@ public struct HDRToneMapper: Sendable {
             let fused = try ExposureFusion(settings: fusion).fuse(frames)
             return settings.outputFormat == .rgbaHalf ? fused : fused.converted(to: settings.outputFormat, threads: threads)
         }
+    }
+
+    /// The luminance (Y) weights of an RGB space's linear values (zero for other spaces).
+    static func luma(of space: ColorSpace) -> SIMD3<Float> {
+        guard let m = space.matrixToXYZ else { return .zero }
+        return SIMD3(Float(m[1, 0]), Float(m[1, 1]), Float(m[1, 2]))
     }
 
     /// Throws for settings out of range (checked before any pixel is read).

@@ -15,7 +15,8 @@ struct FusionInput {
     /// The smallest side the fusion operations accept, in merge pixels.
     static let minimumSide = 16
 
-    init(frames: [PixelBuffer], rawModel: RawNoiseModel?, noise: NoiseProfile?, operation: String) throws(FusionError) {
+    /// The first of `frames`, after checking there is one and that the others have its size and format.
+    static func checkAlike(_ frames: [PixelBuffer]) throws(FusionError) -> PixelBuffer {
         guard let first = frames.first else { throw .notEnoughFrames(count: 0, minimum: 1) }
         for (i, f) in frames.enumerated().dropFirst()
         where f.format != first.format || f.width != first.width || f.height != first.height {
@@ -23,6 +24,23 @@ struct FusionInput {
                 index: i, expected: "\(first.format) \(first.width)×\(first.height)",
                 found: "\(f.format) \(f.width)×\(f.height)")
         }
+        return first
+    }
+
+    /// An output buffer from `pool` (typed error when it is exhausted) or a fresh allocation.
+    static func outputBuffer(format: PixelFormat, width: Int, height: Int, pool: BufferPool?) throws(FusionError)
+        -> PixelBuffer
+    {
+        guard let pool else { return PixelBuffer(width: width, height: height, format: format) }
+        do {
+            return try pool.buffer(format: format, width: width, height: height)
+        } catch {
+            throw .pixels(error)
+        }
+    }
+
+    init(frames: [PixelBuffer], rawModel: RawNoiseModel?, noise: NoiseProfile?, operation: String) throws(FusionError) {
+        let first = try Self.checkAlike(frames)
         format = first.format
         if let pattern = first.format.cfaPattern {
             guard let rawModel else {

@@ -1,4 +1,5 @@
 public import LuxPixels
+import LuxRender
 import RealModule
 
 /// Video stabilisation of a frame sequence (a Live Photo movie): the camera path is measured frame to frame, smoothed,
@@ -178,19 +179,32 @@ public struct VideoStabilizer: Sendable {
         return true
     }
 
-    /// Warps every frame by its plan transform into the crop (bilinear), keeping the frames' format.
+    /// Warps every frame by its plan transform into the crop (bilinear in linear light, edges clamped), keeping the
+    /// frames' format and colour space.
     ///
-    /// - Throws: ``FusionError`` when the plan does not match the frames.
+    /// Each frame is rendered from ``stabilized(_:at:plan:)`` by a ``LuxRender/RenderContext`` on
+    /// ``Settings/threads`` threads.
+    ///
+    /// - Throws: ``FusionError`` when the plan does not match the frames or a frame cannot be rendered (Bayer).
     public func render(_ frames: [PixelBuffer], plan: Plan) throws(FusionError) -> [PixelBuffer] {
         guard frames.count == plan.transforms.count else {
             throw .invalidParameter(
                 name: "plan", value: "\(plan.transforms.count) transforms", allowed: "one per frame (\(frames.count))")
         }
-        let threads = settings.threadCount
-        return frames.indices.map { i in
-            FrameWarper.warp(
-                frames[i], by: plan.transforms[i], width: plan.outputWidth, height: plan.outputHeight, threads: threads)
+        let context = RenderContext(options: RenderOptions(cacheIntermediates: false, threadCount: settings.threads))
+        var out: [PixelBuffer] = []
+        out.reserveCapacity(frames.count)
+        for (i, frame) in frames.enumerated() {
+            let image = try stabilized(Image(buffer: frame), at: i, plan: plan)
+            do {
+                var b = try context.createBuffer(image, format: frame.format, colorSpace: frame.colorSpace)
+                b.metadata = frame.metadata
+                out.append(b)
+            } catch {
+                throw .rendering(error)
+            }
         }
+        return out
     }
 
     /// Plans and renders in one call.

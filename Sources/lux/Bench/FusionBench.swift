@@ -10,7 +10,8 @@ import Lux
 /// worker reads raw files, measures the fusion in memory (`inner`) and writes its result; enfuse runs file to file.
 enum FusionBench: BenchSuite {
     static let name = "fusion"
-    static let summary = "burst merge of 8 (full) and 4 (fast) 12 MP Bayer frames; exposure fusion of three 12 MP brackets vs enfuse"
+    static let summary =
+        "burst merge of 8 (full) and 4 (fast) 12 MP Bayer frames; exposure fusion of three 12 MP brackets vs enfuse and OpenCV"
 
     static let width = 4032
     static let height = 3024
@@ -43,6 +44,18 @@ enum FusionBench: BenchSuite {
                         ] + brackets.map(\.tiff))
                 ] + openCVPeer(brackets.map(\.tiff), out: out),
                 megapixels: 3 * 12.19, goal: "≤ 1.5 s and ≤ 250 MB (enfuse 3.1 s, 448 MB)"),
+            BenchCase(
+                suite: name, name: "exposure fusion, 3 × 12 MP 8-bit brackets, TIFF → TIFF (lux fuse)",
+                lux: ["fuse"] + brackets.map(\.tiff) + ["-o", out + "/lux-fused.tif"],
+                peers: [
+                    .init(
+                        name: "enfuse (Mertens weights 1/1/1)",
+                        command: [
+                            "enfuse", "--exposure-weight=1", "--saturation-weight=1", "--contrast-weight=1",
+                            "--compression=none", "-o", out + "/enfuse-none.tif",
+                        ] + brackets.map(\.tiff))
+                ],
+                megapixels: 3 * 12.19, goal: "≤ 1.5 s and ≤ 250 MB file to file"),
         ]
     }
 
