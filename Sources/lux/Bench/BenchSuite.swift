@@ -23,7 +23,7 @@ protocol BenchSuite: SendableMetatype {
 }
 
 /// Every suite `lux bench` knows.
-let benchSuites: [any BenchSuite.Type] = [ColorBenchSuite.self, CodecsBenchSuite.self, RenderBench.self]
+let benchSuites: [any BenchSuite.Type] = [ColorBenchSuite.self, CodecsBenchSuite.self, RenderBench.self, FiltersBenchSuite.self]
 
 /// Monotonic seconds, for the workers' inner timings.
 func monotonicSeconds() -> Double {

@@ -1,5 +1,5 @@
-import LuxPixels
-import LuxRender
+public import LuxPixels
+public import LuxRender
 
 /// The shared processor of ``Filters/ColumnAverage`` and ``Filters/RowAverage``.
 enum LineAverage {
@@ -56,4 +56,77 @@ enum LineAverage {
         }
         return processor.apply(to: [image], extent: out)
     }
+}
+
+/// Columns or rows (the kinds of ``Filters/LineAverageFilter``).
+public protocol LineAverageKind: Sendable {
+    /// The filter name.
+    static var name: String { get }
+    /// `true` for column means, `false` for row means.
+    static var columns: Bool { get }
+}
+
+extension Filters {
+    /// The mean of each column (a one-pixel-high image) or row (one pixel wide) of a region, at the origin: column
+    /// `i` of the result is column `extent.minX + i` (row `j` is row `extent.minY + j`). Premultiplied colour is
+    /// averaged; pixels outside the image count as transparent.
+    public struct LineAverageFilter<Kind: LineAverageKind>: Filter {
+        public static var descriptor: FilterDescriptor {
+            FilterDescriptor(
+                name: Kind.name, displayName: spacedWords(Kind.name),
+                categories: [.reduction, .stillImage, .video, .highDynamicRange],
+                summary: Kind.columns
+                    ? "The average of each column of a region, as a single row."
+                    : "The average of each row of a region, as a single column.",
+                parameters: [.image(), .reductionExtent])
+        }
+
+        public var image: Image
+        /// The region; empty means the image's extent.
+        public var extent: Rect
+
+        public init(image: Image, extent: Rect = .null) {
+            self.image = image
+            self.extent = extent
+        }
+
+        public init(arguments a: FilterArguments) { self.init(image: a.image(), extent: a.rect("extent")) }
+
+        public var outputImage: Image {
+            guard let area = Reduction.area(extent, of: image) else { return .empty }
+            return LineAverage.apply(image, area: area, columns: Kind.columns)
+        }
+    }
+}
+
+/// The two line-average kinds.
+public enum LineAverageKinds {
+    /// Column means.
+    public enum Columns: LineAverageKind {
+        public static let name = "ColumnAverage"
+        public static let columns = true
+    }
+
+    /// Row means.
+    public enum Rows: LineAverageKind {
+        public static let name = "RowAverage"
+        public static let columns = false
+    }
+}
+
+extension Filters {
+    /// The mean of each column of a region (see ``LineAverageFilter``).
+    public typealias ColumnAverage = LineAverageFilter<LineAverageKinds.Columns>
+    /// The mean of each row of a region (see ``LineAverageFilter``).
+    public typealias RowAverage = LineAverageFilter<LineAverageKinds.Rows>
+}
+
+extension Image {
+    /// The mean of each column of `extent` (default: the whole image) as one row (see ``Filters/LineAverageFilter``).
+    public func columnAverage(extent: Rect = .null) -> Image {
+        Filters.ColumnAverage(image: self, extent: extent).outputImage
+    }
+
+    /// The mean of each row of `extent` (default: the whole image) as one column (see ``Filters/LineAverageFilter``).
+    public func rowAverage(extent: Rect = .null) -> Image { Filters.RowAverage(image: self, extent: extent).outputImage }
 }
