@@ -65,6 +65,7 @@ extension FilterRegistry {
         Filters.HueBlendMode.self,
         Filters.HueSaturationValueGradient.self,
         Filters.LanczosScaleTransform.self,
+        Filters.LineScreen.self,
         Filters.LightenBlendMode.self,
         Filters.LinearBurnBlendMode.self,
         Filters.LinearDodgeBlendMode.self,

@@ -12,11 +12,15 @@ struct LuxCommand: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             DemoCommand.self,
+            DevelopCommand.self,
+            DemosaicCommand.self,
             FilterCommand.self,
             FiltersCommand.self,
             InfoCommand.self,
             ExtractCommand.self,
             SceneCommand.self,
+            CaptureCommand.self,
+            LiveCommand.self,
             BenchCommand.self,
             BenchWorkerCommand.self,
         ])

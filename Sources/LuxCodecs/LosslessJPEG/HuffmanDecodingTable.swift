@@ -34,9 +34,20 @@ struct HuffmanDecodingTable: Sendable {
         var k = 0
         for length in 1...16 {
             let n = Int(counts[length - 1])
+            // A code space overflow means the counts describe an impossible table (checked before the codes
+            // of this length are laid out, so no code indexes past the lookahead table).
+            guard Int(code) + n <= 1 << length else {
+                throw .malformed(what: what, offset: offset, reason: "the code lengths over-subscribe the code space")
+            }
             if n > 0 {
                 valueOffset[length] = Int32(k) - code
                 for _ in 0..<n {
+                    // A code that does not fit in `length` bits means the counts over-subscribe the code
+                    // space; checked before the code indexes the lookahead table.
+                    guard code < (1 << length) else {
+                        throw .malformed(
+                            what: what, offset: offset, reason: "the code lengths over-subscribe the code space")
+                    }
                     let symbol = symbols[k]
                     if length <= Self.lookaheadBits {
                         let shift = Self.lookaheadBits - length
@@ -60,10 +71,6 @@ struct HuffmanDecodingTable: Sendable {
                     k += 1
                 }
                 maxCode[length] = code - 1
-            }
-            // A code space overflow means the counts describe an impossible table.
-            guard code <= (1 << length) else {
-                throw .malformed(what: what, offset: offset, reason: "the code lengths over-subscribe the code space")
             }
             code <<= 1
         }

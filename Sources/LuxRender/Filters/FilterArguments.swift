@@ -33,7 +33,7 @@ public struct FilterArguments: Sendable {
         self.values = values
     }
 
-    static func parameter(_ rawName: String, in d: FilterDescriptor) -> FilterParameter? {
+    package static func parameter(_ rawName: String, in d: FilterDescriptor) -> FilterParameter? {
         if let p = d.parameter(named: rawName) { return p }
         if rawName.hasPrefix("input"), rawName.count > 5 {
             let rest = rawName.dropFirst(5)

@@ -19,7 +19,7 @@ enum FiltersBenchSuite: BenchSuite {
         let photo = inputs + "/render-I.tif"
         let photoRaw = inputs + "/render-I.rgb"
         let photoV = inputs + "/render-I.v"
-        try RenderBench.prepare(photo, photoRaw, inputs + "/render-I5.tif", inputs + "/render-I5.rgb")
+        try RenderBench.prepare(photo, photoRaw, inputs + "/render-I5.tif")
         if !FileManager.default.fileExists(atPath: photoV) {
             let m = try ProcessRunner.run(["vips", "copy", photo, photoV])
             guard m.exitStatus == 0 else { throw ValidationError("vips copy \(photo) failed") }
@@ -98,7 +98,7 @@ enum FiltersBenchSuite: BenchSuite {
         let option = arguments.count > 4 ? Double(arguments[4]) : nil
         let t0 = monotonicSeconds()
         let c0 = RenderBench.cpuSeconds()
-        let source = Image(provider: try RawRGBProvider(path: arguments[0], width: w, height: h))
+        let source = Image(provider: try RawRGBFile(path: arguments[0], width: w, height: h))
         let e = source.extent
         let image: Image
         switch job {
