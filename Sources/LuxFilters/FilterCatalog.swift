@@ -46,7 +46,9 @@ public enum FilterCatalog {
     ]
 
     /// Filters added after the classic 180.
-    public static let newNames = ["EdgePreserveUpsample", "HueSaturationValueGradient", "NinePartStretched", "NinePartTiled"]
+    public static let newNames = [
+        "EdgePreserveUpsample", "HueSaturationValueGradient", "NinePartStretched", "NinePartTiled",
+    ]
 
     /// Names planned for the second batch of built-in filters (the creative rest).
     static let secondBatch = "planned (Built-in filters II)"

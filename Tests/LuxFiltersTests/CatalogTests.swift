@@ -19,7 +19,8 @@ import Testing
             try generated.write(toFile: Self.path, atomically: true, encoding: .utf8)
         }
         let committed = (try? String(contentsOfFile: Self.path, encoding: .utf8)) ?? ""
-        #expect(committed == generated, "CATALOG.md is stale: run LUX_UPDATE_CATALOG=1 swift test --filter CatalogTests")
+        #expect(
+            committed == generated, "CATALOG.md is stale: run LUX_UPDATE_CATALOG=1 swift test --filter CatalogTests")
     }
 
     @Test("the catalogue lists the 180 classic names and the 4 new ones, each once")
@@ -28,7 +29,8 @@ import Testing
         #expect(Set(FilterCatalog.classicNames).count == 180)
         #expect(FilterCatalog.newNames.count == 4)
         // Every built-in filter with a catalogue name is found under that name.
-        for name in FilterCatalog.classicNames + FilterCatalog.newNames where FilterRegistry.builtIn.names.contains(name) {
+        for name in FilterCatalog.classicNames + FilterCatalog.newNames
+        where FilterRegistry.builtIn.names.contains(name) {
             #expect((try? FilterRegistry.builtIn.descriptor(named: "CI" + name))?.name == name)
         }
     }

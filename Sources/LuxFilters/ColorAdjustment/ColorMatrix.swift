@@ -65,7 +65,8 @@ extension Filters {
                 // Alpha unchanged: the premultiplied matrix kernel (no alpha conversions at all).
                 let m3 = [m[0], m[1], m[2], m[4], m[5], m[6], m[8], m[9], m[10]]
                 return image.applyingMatrix(
-                    "colorMatrix", m3, alphaColumn: SIMD3(m[3], m[7], m[11]), bias: SIMD3(b.x, b.y, b.z), arguments: args)
+                    "colorMatrix", m3, alphaColumn: SIMD3(m[3], m[7], m[11]), bias: SIMD3(b.x, b.y, b.z),
+                    arguments: args)
             }
             let kernel = ColorKernel(name: "colorMatrix", alphaHandling: .unpremultiplied) { row in
                 let p = row.pixels

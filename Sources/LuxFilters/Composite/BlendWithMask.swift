@@ -9,9 +9,11 @@ public protocol MaskBlendKind: Sendable {
 }
 
 extension Filters {
-    /// Shows the image where the mask is 1 and the background where it is 0, blending in between:
-    /// `background + (image − background)·m` on premultiplied colour, with `m` the mask's straight luma (working
-    /// space, clamped to 0…1) or its alpha. The extent is the union of image and background.
+    /// Shows the image where the mask is 1 and the background where it is 0, blending in between: `background + (image
+    /// − background)·m` on premultiplied colour, with `m` the mask's straight luma (working space, clamped to 0…1) or
+    /// its alpha.
+    ///
+    /// The extent is the union of image and background.
     public struct MaskBlendFilter<Kind: MaskBlendKind>: Filter {
         public static var descriptor: FilterDescriptor {
             FilterDescriptor(
@@ -41,7 +43,9 @@ extension Filters {
             self.init(image: a.image(), background: a.image("background"), mask: a.image("mask"))
         }
 
-        public var outputImage: Image { MaskBlend.apply(image, background: background, mask: mask, useAlpha: Kind.usesAlpha) }
+        public var outputImage: Image {
+            MaskBlend.apply(image, background: background, mask: mask, useAlpha: Kind.usesAlpha)
+        }
     }
 }
 
@@ -55,7 +59,8 @@ enum MaskBlend {
             for i in 0..<row.count {
                 let a = m.alpha[i]
                 let inv: Float = a > 0 ? 1 / a : 0
-                let luma = clampFloat((Luma.red * m.red[i] + Luma.green * m.green[i] + Luma.blue * m.blue[i]) * inv, 0, 1)
+                let luma = clampFloat(
+                    (Luma.red * m.red[i] + Luma.green * m.green[i] + Luma.blue * m.blue[i]) * inv, 0, 1)
                 let k = useAlpha ? a : luma
                 s.red[i] = d.red[i] + (s.red[i] - d.red[i]) * k
                 s.green[i] = d.green[i] + (s.green[i] - d.green[i]) * k

@@ -10,9 +10,11 @@ public protocol LinearGradientKind: Sendable {
 }
 
 extension Filters {
-    /// A gradient along the line from `point0` (`color0`) to `point1` (`color1`), constant across it and beyond
-    /// the ends; colours blend (premultiplied, in the working space) linearly or, for the smooth kind, eased with
-    /// a smooth step `3t² − 2t³` so the blend starts and ends gently. Infinite extent.
+    /// A gradient along the line from `point0` (`color0`) to `point1` (`color1`), constant across it and beyond the
+    /// ends; colours blend (premultiplied, in the working space) linearly or, for the smooth kind, eased with a smooth
+    /// step `3t² − 2t³` so the blend starts and ends gently.
+    ///
+    /// Infinite extent.
     public struct LinearGradientFilter<Kind: LinearGradientKind>: Filter {
         public static var descriptor: FilterDescriptor {
             FilterDescriptor(

@@ -9,9 +9,11 @@ public protocol MorphologyKind: Sendable {
 }
 
 extension Filters {
-    /// Dilates (maximum) or erodes (minimum): each premultiplied component becomes the extreme over a
-    /// `width`×`height` rectangle around the pixel (sizes rounded to odd whole pixels), at a cost that grows only
-    /// with the logarithm of the rectangle's size. The extent grows by half the rectangle.
+    /// Dilates (maximum) or erodes (minimum): each premultiplied component becomes the extreme over a `width`×`height`
+    /// rectangle around the pixel (sizes rounded to odd whole pixels), at a cost that grows only with the logarithm of
+    /// the rectangle's size.
+    ///
+    /// The extent grows by half the rectangle.
     public struct MorphologyRectangle<Kind: MorphologyKind>: Filter {
         public static var descriptor: FilterDescriptor {
             let what = Kind.isMaximum ? "maximum over a rectangle (dilation)" : "minimum over a rectangle (erosion)"

@@ -7,8 +7,9 @@ import LuxRender
 /// `k` is the extreme of two overlapping power-of-two windows — `⌈log₂ k⌉ + 1` vectorised passes over whole rows
 /// per axis, in place, so the cost grows only with the logarithm of the rectangle's size.
 enum RectangleMorphology {
-    /// `image` dilated (maximum) or eroded (minimum) by a rectangle of odd size `kx`×`ky`. The extent grows by
-    /// half the rectangle (transparent reads as zero outside the input's extent).
+    /// `image` dilated (maximum) or eroded (minimum) by a rectangle of odd size `kx`×`ky`.
+    ///
+    /// The extent grows by half the rectangle (transparent reads as zero outside the input's extent).
     static func apply(_ image: Image, kx: Int, ky: Int, maximum: Bool) -> Image {
         let rx = kx / 2
         let ry = ky / 2

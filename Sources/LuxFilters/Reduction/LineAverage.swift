@@ -6,7 +6,8 @@ enum LineAverage {
     /// Column means (a `width`×1 image at the origin) or row means (1×`height`) of `area` of `image`.
     static func apply(_ image: Image, area: Rect, columns: Bool) -> Image {
         let (ax, ay) = (area.minX, area.minY)
-        let out = columns ? Rect(x: 0, y: 0, width: area.width, height: 1) : Rect(x: 0, y: 0, width: 1, height: area.height)
+        let out =
+            columns ? Rect(x: 0, y: 0, width: area.width, height: 1) : Rect(x: 0, y: 0, width: 1, height: area.height)
         let processor = ImageProcessor(
             description: columns ? "columnAverage" : "rowAverage", argumentDigest: "\(area)", inputFormat: nil,
             outputFormat: .rgbaFloat,
@@ -67,9 +68,10 @@ public protocol LineAverageKind: Sendable {
 }
 
 extension Filters {
-    /// The mean of each column (a one-pixel-high image) or row (one pixel wide) of a region, at the origin: column
-    /// `i` of the result is column `extent.minX + i` (row `j` is row `extent.minY + j`). Premultiplied colour is
-    /// averaged; pixels outside the image count as transparent.
+    /// The mean of each column (a one-pixel-high image) or row (one pixel wide) of a region, at the origin: column `i`
+    /// of the result is column `extent.minX + i` (row `j` is row `extent.minY + j`).
+    ///
+    /// Premultiplied colour is averaged; pixels outside the image count as transparent.
     public struct LineAverageFilter<Kind: LineAverageKind>: Filter {
         public static var descriptor: FilterDescriptor {
             FilterDescriptor(
@@ -128,5 +130,7 @@ extension Image {
     }
 
     /// The mean of each row of `extent` (default: the whole image) as one column (see ``Filters/LineAverageFilter``).
-    public func rowAverage(extent: Rect = .null) -> Image { Filters.RowAverage(image: self, extent: extent).outputImage }
+    public func rowAverage(extent: Rect = .null) -> Image {
+        Filters.RowAverage(image: self, extent: extent).outputImage
+    }
 }

@@ -11,7 +11,8 @@ import Lux
 /// cheapest I/O), ImageMagick TIFF. Lux computes on the encoded sRGB values, as the peers do.
 enum FiltersBenchSuite: BenchSuite {
     static let name = "filters"
-    static let summary = "Gaussian σ 2/10/50, box, median, morphology, unsharp, area average, Lanczos vs vips and ImageMagick"
+    static let summary =
+        "Gaussian σ 2/10/50, box, median, morphology, unsharp, area average, Lanczos vs vips and ImageMagick"
 
     static func cases(in context: BenchContext) throws -> [BenchCase] {
         let inputs = context.inputs.path
@@ -45,7 +46,9 @@ enum FiltersBenchSuite: BenchSuite {
             // At σ = 50 vips' float path and ImageMagick's -blur take minutes per run on this machine.
             if sigma <= 10 {
                 peers.append(
-                    vips("vips gaussblur float", ["gaussblur", photoV, out + "/gf.v", "\(sigma)", "--precision", "float"]))
+                    vips(
+                        "vips gaussblur float",
+                        ["gaussblur", photoV, out + "/gf.v", "\(sigma)", "--precision", "float"]))
                 peers.append(magick("convert -blur", ["-blur", "0x\(sigma)"]))
             }
             cases.append(
