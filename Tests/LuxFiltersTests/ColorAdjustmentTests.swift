@@ -130,9 +130,15 @@ import Testing
 
     @Test("ToneCurve passes through its points, is monotone and smooth, and is the identity on the diagonal")
     func toneCurve() throws {
-        let points = [Point(x: 0, y: 0.05), Point(x: 0.2, y: 0.1), Point(x: 0.5, y: 0.6), Point(x: 0.8, y: 0.85), Point(x: 1, y: 0.9)]
+        let points = [
+            Point(x: 0, y: 0.05), Point(x: 0.2, y: 0.1), Point(x: 0.5, y: 0.6), Point(x: 0.8, y: 0.85),
+            Point(x: 1, y: 0.9),
+        ]
         let n = 1001
-        let ramp = (0..<n).flatMap { i -> [Float] in let v = Float(i) / Float(n - 1); return [v, v, v, 1] }
+        let ramp = (0..<n).flatMap { i -> [Float] in
+            let v = Float(i) / Float(n - 1)
+            return [v, v, v, 1]
+        }
         let image = Image(buffer: PixelBuffer(width: n, height: 1, format: .rgbaFloat, components: ramp))
         let out = try renderFloat(image.toneCurve(points: points))
         for p in points {

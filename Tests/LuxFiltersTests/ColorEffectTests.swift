@@ -136,7 +136,9 @@ import Testing
                 return SIMD4(c3.x, c3.y, c3.z, p.w)
             }
             if l.saturation == 0 {
-                for p in 0..<(out.count / 4) { #expect(out[4 * p] == out[4 * p + 1] && out[4 * p + 1] == out[4 * p + 2]) }
+                for p in 0..<(out.count / 4) {
+                    #expect(out[4 * p] == out[4 * p + 1] && out[4 * p + 1] == out[4 * p + 2])
+                }
             }
         }
         try check(PhotoEffectStyles.Chrome.self)
@@ -167,7 +169,8 @@ import Testing
                 let f = 1 - 0.8 * min(d * d / 0.81, 1)
                 let o = pixel(out, y * 31 + x)
                 worst = max(worst, abs(o.x - p.x * f), abs(o.y - p.y * f), abs(o.z - p.z * f))
-                let e = ((Double(x) + 0.5 - 12) * (Double(x) + 0.5 - 12) + (Double(y) + 0.5 - 8) * (Double(y) + 0.5 - 8))
+                let e =
+                    ((Double(x) + 0.5 - 12) * (Double(x) + 0.5 - 12) + (Double(y) + 0.5 - 8) * (Double(y) + 0.5 - 8))
                     .squareRoot()
                 let t = min(max((e - 4.2) / (9.8 - 4.2), 0), 1)
                 let g = 1 - 0.9 * t * t * (3 - 2 * t)

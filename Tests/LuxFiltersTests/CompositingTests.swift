@@ -91,20 +91,25 @@ import Testing
             let cbv = SIMD3(cb.x, cb.y, cb.z)
             let blend: SIMD3<Double> =
                 mode.isSeparable
-                ? SIMD3(Self.separable(mode, cbv.x, csv.x), Self.separable(mode, cbv.y, csv.y), Self.separable(mode, cbv.z, csv.z))
+                ? SIMD3(
+                    Self.separable(mode, cbv.x, csv.x), Self.separable(mode, cbv.y, csv.y),
+                    Self.separable(mode, cbv.z, csv.z))
                 : Self.nonSeparable(mode, cbv, csv)
             let ao = sa + ba - sa * ba
             let co = csv * sa * (1 - ba) + cbv * ba * (1 - sa) + sa * ba * blend
             let o = pixel(out, p)
             // Relative to the value's size (Divide reaches large values where the source is dark).
             let scale = max(1, abs(co.x), abs(co.y), abs(co.z))
-            worst = max(worst, abs(o.w - ao), max(abs(o.x * o.w - co.x), abs(o.y * o.w - co.y), abs(o.z * o.w - co.z)) / scale)
+            worst = max(
+                worst, abs(o.w - ao), max(abs(o.x * o.w - co.x), abs(o.y * o.w - co.y), abs(o.z * o.w - co.z)) / scale)
         }
         #expect(worst < 2e-5, "\(mode): \(worst)")
         #expect(FilterRegistry.builtIn.names.contains(mode.filterName))
     }
 
-    @Test("Porter–Duff and arithmetic compositing follow their formulas and extents", arguments: CompositeOperator.allCases)
+    @Test(
+        "Porter–Duff and arithmetic compositing follow their formulas and extents",
+        arguments: CompositeOperator.allCases)
     func compositing(op: CompositeOperator) throws {
         // The source is shifted so the extents differ.
         let shifted = Self.source.translatedBy(x: 5, y: 3)
@@ -133,7 +138,10 @@ import Testing
                     case .maximum: pointwiseMax(sv, bv)
                     case .minimum: pointwiseMin(sv, bv)
                     case .multiply: sv * bv
-                    case .sourceAtop: SIMD4(sv.x * bv.w + bv.x * (1 - sv.w), sv.y * bv.w + bv.y * (1 - sv.w), sv.z * bv.w + bv.z * (1 - sv.w), bv.w)
+                    case .sourceAtop:
+                        SIMD4(
+                            sv.x * bv.w + bv.x * (1 - sv.w), sv.y * bv.w + bv.y * (1 - sv.w),
+                            sv.z * bv.w + bv.z * (1 - sv.w), bv.w)
                     case .sourceIn: sv * bv.w
                     case .sourceOut: sv * (1 - bv.w)
                     }
@@ -152,7 +160,10 @@ import Testing
         let mask = Image(buffer: maskBuffer)
         let m = maskBuffer.components(as: Float.self)
         for useAlpha in [false, true] {
-            let image = useAlpha ? Self.source.blended(with: Self.backdrop, alphaMask: mask) : Self.source.blended(with: Self.backdrop, mask: mask)
+            let image =
+                useAlpha
+                ? Self.source.blended(with: Self.backdrop, alphaMask: mask)
+                : Self.source.blended(with: Self.backdrop, mask: mask)
             let out = try renderFloat(image)
             var worst = 0.0
             for p in 0..<(29 * 17) {

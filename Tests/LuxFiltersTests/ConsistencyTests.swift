@@ -13,7 +13,10 @@ import Testing
         switch name {
         case "Crop": ["rectangle": [5, 7, 40, 30]]
         case _ where name.hasSuffix("Compositing") || name.hasSuffix("BlendMode"):
-            ["background": .image(Image(buffer: randomBuffer(width: 50, height: 60, seed: 62, colorSpace: .sRGB, alpha: true)))]
+            [
+                "background": .image(
+                    Image(buffer: randomBuffer(width: 50, height: 60, seed: 62, colorSpace: .sRGB, alpha: true)))
+            ]
         case "BlendWithMask", "BlendWithAlphaMask":
             [
                 "background": .image(Image(color: Color(red: 0.2, green: 0.5, blue: 0.8))),
@@ -23,12 +26,14 @@ import Testing
         case "Convolution3X3": ["weights": [0, -1, 0, -1, 5, -1, 0, -1, 0]]
         case "LanczosScaleTransform": ["scale": 0.6]
         case "ColorMap": ["gradientImage": .image(Image(buffer: randomBuffer(width: 16, height: 1, seed: 5)))]
-        case "MaskedVariableBlur": ["mask": .image(Image.radialGradient(center: Point(x: 30, y: 20), radius0: 5, radius1: 30))]
+        case "MaskedVariableBlur":
+            ["mask": .image(Image.radialGradient(center: Point(x: 30, y: 20), radius0: 5, radius1: 30))]
         case "EdgePreserveUpsample": ["smallImage": .image(Image(buffer: randomBuffer(width: 9, height: 7, seed: 6)))]
         case "ZoomBlur": ["center": [30, 20]]
         case "PerspectiveTransform", "PerspectiveCorrection", "PerspectiveTransformWithExtent":
             ["topLeft": [5, 3], "topRight": [60, 8], "bottomRight": [66, 45], "bottomLeft": [2, 40]]
-        case "NinePartStretched", "NinePartTiled": ["breakpoint0": [10, 10], "breakpoint1": [40, 30], "growAmount": [20, 15]]
+        case "NinePartStretched", "NinePartTiled":
+            ["breakpoint0": [10, 10], "breakpoint1": [40, 30], "growAmount": [20, 15]]
         default: [:]
         }
     }

@@ -16,9 +16,10 @@ import Testing
 
     @Test("generators have infinite extent (the colour wheel its disc's box)")
     func extents() {
-        for name in ["CheckerboardGenerator", "ConstantColorGenerator", "LinearGradient", "RadialGradient", "GaussianGradient",
-            "SmoothLinearGradient", "StripesGenerator", "RandomGenerator"]
-        {
+        for name in [
+            "CheckerboardGenerator", "ConstantColorGenerator", "LinearGradient", "RadialGradient", "GaussianGradient",
+            "SmoothLinearGradient", "StripesGenerator", "RandomGenerator",
+        ] {
             #expect((try? FilterRegistry.builtIn.apply(name, to: nil))?.extent.isInfinite == true, "\(name)")
         }
         #expect(Image.hueSaturationValueGradient(radius: 50).extent == Rect(width: 100, height: 100))
@@ -26,7 +27,8 @@ import Testing
 
     @Test("Checkerboard and Stripes alternate colours by cell parity; soft edges blend 50/50 at the boundary")
     func patterns() throws {
-        let board = try renderFloat(Image.checkerboard(center: Point(x: 10, y: 10), width: 8), Rect(width: 40, height: 40))
+        let board = try renderFloat(
+            Image.checkerboard(center: Point(x: 10, y: 10), width: 8), Rect(width: 40, height: 40))
         for y in 0..<40 {
             for x in 0..<40 {
                 let cx = Int((Double(x) + 0.5 - 10) / 8 + 100) - 100
@@ -41,7 +43,8 @@ import Testing
             #expect(Self.px(stripes, 30, x, 1) == (k % 2 == 0 ? Self.white : Self.black), "x \(x)")
         }
         // Soft stripes: the pixel straddling an edge is half way, the middle of a stripe is pure.
-        let soft = try renderFloat(Image.stripes(center: Point(x: 0.5, y: 0), width: 10, sharpness: 0.5), Rect(width: 30, height: 1))
+        let soft = try renderFloat(
+            Image.stripes(center: Point(x: 0.5, y: 0), width: 10, sharpness: 0.5), Rect(width: 30, height: 1))
         #expect(abs(soft[4 * 0] - 0.5) < 1e-5)
         #expect(soft[4 * 5] == 1 && soft[4 * 15] == 0)
     }
@@ -51,7 +54,8 @@ import Testing
         let p0 = Point(x: 5, y: 3)
         let p1 = Point(x: 45, y: 23)
         let lin = try renderFloat(Image.linearGradient(from: p0, .white, to: p1, .black), Rect(width: 50, height: 30))
-        let smooth = try renderFloat(Image.smoothLinearGradient(from: p0, .white, to: p1, .black), Rect(width: 50, height: 30))
+        let smooth = try renderFloat(
+            Image.smoothLinearGradient(from: p0, .white, to: p1, .black), Rect(width: 50, height: 30))
         let gauss = try renderFloat(
             Image.gaussianGradient(center: Point(x: 25, y: 15), radius: 30, color0: .white, color1: .black),
             Rect(width: 50, height: 30))
@@ -64,7 +68,8 @@ import Testing
                 let d2 = (px - 25) * (px - 25) + (py - 15) * (py - 15)
                 let g = Foundation.exp(-d2 / (2 * 100))
                 worst = max(
-                    worst, abs(Double(lin[4 * (y * 50 + x)]) - (1 - t)), abs(Double(smooth[4 * (y * 50 + x)]) - (1 - s)),
+                    worst, abs(Double(lin[4 * (y * 50 + x)]) - (1 - t)),
+                    abs(Double(smooth[4 * (y * 50 + x)]) - (1 - s)),
                     abs(Double(gauss[4 * (y * 50 + x)]) - g))
             }
         }
@@ -78,7 +83,9 @@ import Testing
             Filters.ConstantColorGenerator(color: c).outputImage, from: Rect(width: 4, height: 4), format: .rgbaFloat,
             colorSpace: .sRGB
         ).components(as: Float.self)
-        #expect(abs(out[0] - 0.2) < 2e-3 && abs(out[1] - 0.5) < 2e-3 && abs(out[2] - 0.9) < 2e-3 && abs(out[3] - 0.8) < 1e-3)
+        #expect(
+            abs(out[0] - 0.2) < 2e-3 && abs(out[1] - 0.5) < 2e-3 && abs(out[2] - 0.9) < 2e-3 && abs(out[3] - 0.8) < 1e-3
+        )
     }
 
     @Test("RandomGenerator: uniform, independent channels and neighbours, the same pixel always the same value")

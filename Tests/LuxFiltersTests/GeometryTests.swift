@@ -27,14 +27,17 @@ import Testing
         let t = AffineTransform(translationX: 10.5, y: -3)
         #expect(image.affineClamp(t).extent.isInfinite)
         let a = try renderFloat(image.affineClamp(t), Rect(x: -20, y: -20, width: 130, height: 100))
-        let b = try renderFloat(image.clampedToExtent().transformed(by: t), Rect(x: -20, y: -20, width: 130, height: 100))
+        let b = try renderFloat(
+            image.clampedToExtent().transformed(by: t), Rect(x: -20, y: -20, width: 130, height: 100))
         #expect(a == b)
         let clamp = try Self.smooth().0.applyingFilter("Clamp", parameters: ["extent": [10, 10, 20, 20]])
         let v = try renderFloat(clamp, Rect(x: 0, y: 0, width: 40, height: 40))
         let src = try renderFloat(image)
         // (0, 0) shows (10, 10); (39, 39) shows (29, 29).
         #expect(Array(v[0..<4]) == Array(src[(4 * (10 * 80 + 10))..<(4 * (10 * 80 + 10) + 4)]))
-        #expect(Array(v[(4 * (39 * 40 + 39))..<(4 * (39 * 40 + 39) + 4)]) == Array(src[(4 * (29 * 80 + 29))..<(4 * (29 * 80 + 29) + 4)]))
+        #expect(
+            Array(v[(4 * (39 * 40 + 39))..<(4 * (39 * 40 + 39) + 4)])
+                == Array(src[(4 * (29 * 80 + 29))..<(4 * (29 * 80 + 29) + 4)]))
     }
 
     @Test("PerspectiveTransform onto a rectangle equals the affine scale; the centre lands where the diagonals cross")
@@ -103,7 +106,8 @@ import Testing
         var c = [Float](repeating: 0, count: 4 * 81 * 61)
         for p in 0..<(81 * 61) { c[4 * p + 3] = 1 }
         for (x, y) in [(60, 30), (61, 30), (60, 31), (61, 31)] { c[4 * (y * 81 + x)] = 1 }
-        let dot = Image(buffer: PixelBuffer(width: 81, height: 61, format: .rgbaFloat, components: c)).straighten(angle: 0.5)
+        let dot = Image(buffer: PixelBuffer(width: 81, height: 61, format: .rgbaFloat, components: c)).straighten(
+            angle: 0.5)
         let d = try renderFloat(dot)
         var best = (0, 0, Float(0))
         for y in 0..<61 { for x in 0..<81 where d[4 * (y * 81 + x)] > best.2 { best = (x, y, d[4 * (y * 81 + x)]) } }
@@ -120,7 +124,9 @@ import Testing
             breakpoint0: Point(x: 20, y: 15), breakpoint1: Point(x: 50, y: 40), growAmount: [30, 25])
         #expect(stretched.extent == Rect(width: 110, height: 85))
         let s = try renderFloat(stretched)
-        func at(_ v: [Float], _ w: Int, _ x: Int, _ y: Int) -> [Float] { Array(v[(4 * (y * w + x))..<(4 * (y * w + x) + 4)]) }
+        func at(_ v: [Float], _ w: Int, _ x: Int, _ y: Int) -> [Float] {
+            Array(v[(4 * (y * w + x))..<(4 * (y * w + x) + 4)])
+        }
         // Top-left corner and bottom-right corner (shifted by the growth) are copies.
         for (x, y) in [(3, 4), (19, 14), (0, 0)] { #expect(at(s, 110, x, y) == at(src, 80, x, y)) }
         for (x, y) in [(79, 59), (60, 45)] { #expect(at(s, 110, x + 30, y + 25) == at(src, 80, x, y)) }

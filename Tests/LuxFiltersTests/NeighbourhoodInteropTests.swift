@@ -13,7 +13,8 @@ import Testing
         if: ExternalTool.isAvailable("vips") && ExternalTool.isAvailable("convert") && TestPhoto.toolsAvailable,
         "needs vips, ImageMagick and djpeg"))
 struct NeighbourhoodInteropTests {
-    static let raw = RenderContext(options: RenderOptions(workingColorSpace: nil, workingFormat: .rgbaFloat, threadCount: 2))
+    static let raw = RenderContext(
+        options: RenderOptions(workingColorSpace: nil, workingFormat: .rgbaFloat, threadCount: 2))
 
     static func photo() throws -> PixelBuffer { try TestPhoto.crop(x: 2000, y: 1400, width: 200, height: 150) }
 
@@ -24,8 +25,10 @@ struct NeighbourhoodInteropTests {
         try NetPBM.writePPM(input, to: dir + "/in.ppm")
         for (name, text) in extra { try text.write(toFile: dir + "/" + name, atomically: true, encoding: .utf8) }
         let args = arguments.map {
-            $0.replacingOccurrences(of: "IN", with: dir + "/in.ppm").replacingOccurrences(of: "OUT", with: dir + "/out.v")
-                .replacingOccurrences(of: "DIR", with: dir)
+            $0.replacingOccurrences(of: "IN", with: dir + "/in.ppm").replacingOccurrences(
+                of: "OUT", with: dir + "/out.v"
+            )
+            .replacingOccurrences(of: "DIR", with: dir)
         }
         let r = try ExternalTool.run("vips", args)
         guard r.status == 0 else { throw ToolFailure(description: "vips \(arguments) failed") }
@@ -37,7 +40,9 @@ struct NeighbourhoodInteropTests {
     }
 
     /// Largest and mean level difference over the interior (a `margin`-pixel border excluded).
-    static func interiorDifference(_ image: Image, _ reference: PixelBuffer, margin: Int) throws -> (max: Int, mean: Double) {
+    static func interiorDifference(_ image: Image, _ reference: PixelBuffer, margin: Int) throws -> (
+        max: Int, mean: Double
+    ) {
         let w = reference.width
         let h = reference.height
         let inner = Rect(x: margin, y: margin, width: w - 2 * margin, height: h - 2 * margin)
@@ -69,8 +74,12 @@ struct NeighbourhoodInteropTests {
         let w: [Double] = [
             0, -1, -1, -1, 0, -1, 2, -4, 2, -1, -1, -4, 21, -4, -1, -1, 2, -4, 2, -1, 0, -1, -1, -1, 0,
         ]  // sums to 1, so alpha stays 1
-        let mask = "5 5 1 0\n" + (0..<5).map { j in (0..<5).map { "\(w[j * 5 + $0])" }.joined(separator: " ") }.joined(separator: "\n") + "\n"
-        let theirs = try Self.vips(p, ["conv", "IN", "OUT", "DIR/mask.mat", "--precision", "float"], extra: ["mask.mat": mask])
+        let mask =
+            "5 5 1 0\n"
+            + (0..<5).map { j in (0..<5).map { "\(w[j * 5 + $0])" }.joined(separator: " ") }.joined(separator: "\n")
+            + "\n"
+        let theirs = try Self.vips(
+            p, ["conv", "IN", "OUT", "DIR/mask.mat", "--precision", "float"], extra: ["mask.mat": mask])
         let d = try Self.interiorDifference(Image(buffer: p).convolution5X5(weights: w), theirs, margin: 3)
         #expect(d.max <= 1, "\(d)")
     }
@@ -100,7 +109,8 @@ struct NeighbourhoodInteropTests {
     func boxBlur() throws {
         let p = try Self.photo()
         let mask = "5 5 25 0\n" + String(repeating: "1 1 1 1 1\n", count: 5)
-        let theirs = try Self.vips(p, ["conv", "IN", "OUT", "DIR/mask.mat", "--precision", "float"], extra: ["mask.mat": mask])
+        let theirs = try Self.vips(
+            p, ["conv", "IN", "OUT", "DIR/mask.mat", "--precision", "float"], extra: ["mask.mat": mask])
         let d = try Self.interiorDifference(Image(buffer: p).boxBlur(radius: 2), theirs, margin: 3)
         #expect(d.max <= 1, "\(d)")
     }

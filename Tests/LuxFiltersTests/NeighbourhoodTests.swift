@@ -28,7 +28,9 @@ struct Grid {
         return values[y * width + x]
     }
 
-    func clamped(_ x: Int, _ y: Int) -> SIMD4<Double> { values[min(max(y, 0), height - 1) * width + min(max(x, 0), width - 1)] }
+    func clamped(_ x: Int, _ y: Int) -> SIMD4<Double> {
+        values[min(max(y, 0), height - 1) * width + min(max(x, 0), width - 1)]
+    }
 
     /// Bilinear sample at a continuous position (centres at i + 0.5), transparent outside.
     func sample(_ x: Double, _ y: Double) -> SIMD4<Double> {
@@ -77,7 +79,8 @@ func expectPremultiplied(
         return (try renderFloat(image, e), Int(e.width), Int(e.minX), Int(e.minY))
     }
 
-    @Test("BoxBlur is the (2r+1)² mean, the extent grows by r, and the blur conserves energy", arguments: [1.0, 3.0, 7.4])
+    @Test(
+        "BoxBlur is the (2r+1)² mean, the extent grows by r, and the blur conserves energy", arguments: [1.0, 3.0, 7.4])
     func boxBlur(radius: Double) throws {
         let r = Int(radius.rounded())
         let out = try Self.render(Self.source.boxBlur(radius: radius))
@@ -108,7 +111,8 @@ func expectPremultiplied(
         try expectEnergyConserved(Self.source.discBlur(radius: radius))
     }
 
-    @Test("MotionBlur averages 2⌈r⌉+1 bilinear samples along the line", arguments: [(5.0, 0.0), (6.5, 0.6), (4.0, 2.2)])
+    @Test(
+        "MotionBlur averages 2⌈r⌉+1 bilinear samples along the line", arguments: [(5.0, 0.0), (6.5, 0.6), (4.0, 2.2)])
     func motionBlur(radius: Double, angle: Double) throws {
         let out = try Self.render(Self.source.motionBlur(radius: radius, angle: angle))
         let steps = Int(radius.rounded(.up))
@@ -116,7 +120,8 @@ func expectPremultiplied(
             var s = SIMD4<Double>()
             for k in -steps...steps {
                 let t = radius * Double(k) / Double(steps)
-                s += Self.grid.sample(Double(x) + 0.5 + t * Foundation.cos(angle), Double(y) + 0.5 - t * Foundation.sin(angle))
+                s += Self.grid.sample(
+                    Double(x) + 0.5 + t * Foundation.cos(angle), Double(y) + 0.5 - t * Foundation.sin(angle))
             }
             return s / Double(2 * steps + 1)
         }
@@ -229,7 +234,12 @@ func expectPremultiplied(
         // A step of 0.5 on a flat field with ±0.004 noise: the noise shrinks, the step stays sharp.
         var rng = SplitMix(seed: 23)
         var c: [Float] = []
-        for _ in 0..<40 { for x in 0..<40 { let v: Float = x < 20 ? 0.2 : 0.7; c += [v + 0.008 * (rng.unit() - 0.5), v, v, 1] } }
+        for _ in 0..<40 {
+            for x in 0..<40 {
+                let v: Float = x < 20 ? 0.2 : 0.7
+                c += [v + 0.008 * (rng.unit() - 0.5), v, v, 1]
+            }
+        }
         let noisy = Image(buffer: PixelBuffer(width: 40, height: 40, format: .rgbaFloat, components: c))
         let out = try renderFloat(noisy.noiseReduction(noiseLevel: 0.02, sharpness: 0))
         func deviation(_ v: [Float]) -> Double {

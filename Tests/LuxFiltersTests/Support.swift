@@ -56,7 +56,7 @@ func expectPerPixel(
     #expect(worst <= tolerance, "max error \(worst) at pixel \(at) \(comment)", sourceLocation: sourceLocation)
 }
 
-/// W3C / Rec. 709 luma of straight colour.
+/// The BT.709 luma of straight colour.
 func luma(_ c: SIMD4<Double>) -> Double { 0.2126 * c.x + 0.7152 * c.y + 0.0722 * c.z }
 
 /// The sRGB encoding curve (IEC 61966-2-1) in Double, mirrored for negatives.
@@ -107,7 +107,8 @@ func imageMagick(_ input: PixelBuffer, _ arguments: [String]) throws -> PixelBuf
 /// Renders `image` to 8-bit sRGB with `context` (default: Lux's linear working space) and returns the largest
 /// and mean absolute difference from `reference` in 8-bit levels over red, green and blue.
 func levelDifference(
-    _ image: Image, _ reference: PixelBuffer, context: RenderContext = RenderContext(options: RenderOptions(threadCount: 2))
+    _ image: Image, _ reference: PixelBuffer,
+    context: RenderContext = RenderContext(options: RenderOptions(threadCount: 2))
 ) throws -> (max: Int, mean: Double) {
     let ours = try context.createBuffer(
         image, from: Rect(width: reference.width, height: reference.height), format: .rgba8, colorSpace: .sRGB

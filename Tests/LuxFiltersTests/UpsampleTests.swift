@@ -8,7 +8,12 @@ import Testing
     /// A guide with a sharp vertical edge at x = 37 (dark left, light right), 64×48.
     static func guide() -> Image {
         var c: [Float] = []
-        for _ in 0..<48 { for x in 0..<64 { let v: Float = x < 37 ? 0.05 : 0.9; c += [v, v, v, 1] } }
+        for _ in 0..<48 {
+            for x in 0..<64 {
+                let v: Float = x < 37 ? 0.05 : 0.9
+                c += [v, v, v, 1]
+            }
+        }
         return Image(buffer: PixelBuffer(width: 64, height: 48, format: .rgbaFloat, components: c))
     }
 

@@ -49,7 +49,8 @@ extension Filters {
                 for i in 0..<row.count {
                     let a = m.alpha[i]
                     let inv: Float = a > 0 ? 1 / a : 0
-                    let y = clampFloat((Luma.red * m.red[i] + Luma.green * m.green[i] + Luma.blue * m.blue[i]) * inv, 0, 1)
+                    let y = clampFloat(
+                        (Luma.red * m.red[i] + Luma.green * m.green[i] + Luma.blue * m.blue[i]) * inv, 0, 1)
                     let t = y * 4
                     // Blend weights of the five levels (0 = the image itself): a hat function around t.
                     let w0 = clampFloat(1 - t, 0, 1)

@@ -9,7 +9,8 @@ extension Filters {
     /// weights are folded into at most `4·(2⌈radius⌉ + 1)` taps. The extent grows by the reach of the line.
     public struct MotionBlur: Filter {
         public static let descriptor = FilterDescriptor(
-            name: "MotionBlur", displayName: "Motion Blur", categories: [.blur, .stillImage, .video, .highDynamicRange],
+            name: "MotionBlur", displayName: "Motion Blur",
+            categories: [.blur, .stillImage, .video, .highDynamicRange],
             summary: "Blurs along a line, like camera motion.",
             parameters: [
                 .image(),
@@ -51,7 +52,9 @@ extension Filters {
                 let fx = x - ix
                 let fy = y - iy
                 let w = 1 / Double(n)
-                for (dx, dy, f) in [(0, 0, (1 - fx) * (1 - fy)), (1, 0, fx * (1 - fy)), (0, 1, (1 - fx) * fy), (1, 1, fx * fy)]
+                for (dx, dy, f) in [
+                    (0, 0, (1 - fx) * (1 - fy)), (1, 0, fx * (1 - fy)), (0, 1, (1 - fx) * fy), (1, 1, fx * fy),
+                ]
                 where f > 1e-9 {
                     taps.append(dx: Int(ix) + dx, dy: Int(iy) + dy, weight: Float(w * f))
                 }

@@ -65,8 +65,9 @@ extension Filters {
                     row.store(sum / Float(n), at: i)
                 }
             }
-            return kernel.apply(extent: extent, inputs: [image], arguments: "center=\(describe(center)) amount=\(amount)")
-            { _, r in Self.scaled(r, lowest, about: center).union(r).insetBy(dx: -2, dy: -2) }
+            return kernel.apply(
+                extent: extent, inputs: [image], arguments: "center=\(describe(center)) amount=\(amount)"
+            ) { _, r in Self.scaled(r, lowest, about: center).union(r).insetBy(dx: -2, dy: -2) }
         }
     }
 }

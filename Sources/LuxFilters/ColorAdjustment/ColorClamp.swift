@@ -9,8 +9,10 @@ extension Filters {
             summary: "Clamps red, green, blue and alpha into a range.",
             parameters: [
                 .image(),
-                .vector("minComponents", default: [0, 0, 0, 0], summary: "Lower bounds of red, green, blue and alpha."),
-                .vector("maxComponents", default: [1, 1, 1, 1], summary: "Upper bounds of red, green, blue and alpha."),
+                .vector(
+                    "minComponents", default: [0, 0, 0, 0], summary: "Lower bounds of red, green, blue and alpha."),
+                .vector(
+                    "maxComponents", default: [1, 1, 1, 1], summary: "Upper bounds of red, green, blue and alpha."),
             ])
 
         public var image: Image
@@ -24,7 +26,8 @@ extension Filters {
         }
 
         public init(arguments a: FilterArguments) {
-            self.init(image: a.image(), minComponents: a.vector4("minComponents"), maxComponents: a.vector4("maxComponents"))
+            self.init(
+                image: a.image(), minComponents: a.vector4("minComponents"), maxComponents: a.vector4("maxComponents"))
         }
 
         public var outputImage: Image {

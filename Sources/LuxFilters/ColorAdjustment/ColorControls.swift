@@ -1,8 +1,8 @@
 public import LuxRender
 
 extension Filters {
-    /// Adjusts saturation, brightness and contrast, in that order, on sRGB-encoded values (how photo editors
-    /// apply them):
+    /// Adjusts saturation, brightness and contrast, in that order, on sRGB-encoded values (how photo editors apply
+    /// them).
     ///
     /// ```
     /// y  = 0.2126·r + 0.7152·g + 0.0722·b
@@ -52,7 +52,8 @@ extension Filters {
             // c₃ = contrast·c₁ + (brightness·contrast + 0.5 − 0.5·contrast)
             let k = Float(contrast)
             let offset = Float(brightness) * k + 0.5 - 0.5 * k
-            let kernel = ColorKernel(name: "colorControls", alphaHandling: .unpremultiplied, preservesAlpha: true) { row in
+            let kernel = ColorKernel(name: "colorControls", alphaHandling: .unpremultiplied, preservesAlpha: true) {
+                row in
                 let p = row.pixels
                 let rr = p.red
                 let gg = p.green

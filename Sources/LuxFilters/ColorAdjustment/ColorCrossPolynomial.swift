@@ -61,7 +61,9 @@ extension Filters {
                 let rr = p.red
                 let gg = p.green
                 let bb = p.blue
-                let (r0, r1, r2, r3, r4, r5, r6, r7, r8, r9) = (k[0], k[1], k[2], k[3], k[4], k[5], k[6], k[7], k[8], k[9])
+                let (r0, r1, r2, r3, r4, r5, r6, r7, r8, r9) = (
+                    k[0], k[1], k[2], k[3], k[4], k[5], k[6], k[7], k[8], k[9]
+                )
                 let (g0, g1, g2, g3, g4, g5, g6, g7, g8, g9) = (
                     k[10], k[11], k[12], k[13], k[14], k[15], k[16], k[17], k[18], k[19]
                 )

@@ -27,7 +27,8 @@ extension Filters {
         public var outputImage: Image {
             if power == 1 { return image }
             let g = Float(power)
-            let kernel = ColorKernel(name: "gammaAdjust", alphaHandling: .unpremultiplied, preservesAlpha: true) { row in
+            let kernel = ColorKernel(name: "gammaAdjust", alphaHandling: .unpremultiplied, preservesAlpha: true) {
+                row in
                 let p = row.pixels
                 let r = p.red
                 let gg = p.green

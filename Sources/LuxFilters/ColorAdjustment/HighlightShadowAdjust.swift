@@ -56,7 +56,8 @@ extension Filters {
             let args = "radius=\(radius) shadow=\(shadowAmount) highlight=\(highlightAmount)"
             let local = radius > 0
             let kernel = ColorKernel(
-                name: "highlightShadow", inputCount: local ? 2 : 1, alphaHandling: .unpremultiplied, preservesAlpha: true
+                name: "highlightShadow", inputCount: local ? 2 : 1, alphaHandling: .unpremultiplied,
+                preservesAlpha: true
             ) { row in
                 let p = row.pixels
                 let guide = local ? row.input(1) : p

@@ -16,7 +16,8 @@ extension Filters {
         public init(arguments a: FilterArguments) { self.init(image: a.image()) }
 
         public var outputImage: Image {
-            let kernel = ColorKernel(name: "linearToSRGB", alphaHandling: .unpremultiplied, preservesAlpha: true) { row in
+            let kernel = ColorKernel(name: "linearToSRGB", alphaHandling: .unpremultiplied, preservesAlpha: true) {
+                row in
                 let p = row.pixels
                 let r = p.red
                 let g = p.green
@@ -45,7 +46,8 @@ extension Filters {
         public init(arguments a: FilterArguments) { self.init(image: a.image()) }
 
         public var outputImage: Image {
-            let kernel = ColorKernel(name: "srgbToLinear", alphaHandling: .unpremultiplied, preservesAlpha: true) { row in
+            let kernel = ColorKernel(name: "srgbToLinear", alphaHandling: .unpremultiplied, preservesAlpha: true) {
+                row in
                 let p = row.pixels
                 let r = p.red
                 let g = p.green

@@ -15,7 +15,8 @@ extension Filters {
             summary: "Adapts the white point from one temperature and tint to another.",
             parameters: [
                 .image(),
-                .vector("neutral", default: [6500, 0], summary: "The light the picture was taken under: kelvin, tint."),
+                .vector(
+                    "neutral", default: [6500, 0], summary: "The light the picture was taken under: kelvin, tint."),
                 .vector("targetNeutral", default: [6500, 0], summary: "The light to render it for: kelvin, tint."),
             ])
 

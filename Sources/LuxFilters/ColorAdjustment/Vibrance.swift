@@ -1,7 +1,7 @@
 public import LuxRender
 
 extension Filters {
-    /// Saturates muted colours more than already saturated ones (on sRGB-encoded values):
+    /// Saturates muted colours more than already saturated ones (on sRGB-encoded values).
     ///
     /// ```
     /// y = 0.2126·r + 0.7152·g + 0.0722·b,  s = clamp(max(r, g, b) − min(r, g, b), 0, 1)

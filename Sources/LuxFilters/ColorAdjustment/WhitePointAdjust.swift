@@ -45,5 +45,7 @@ extension Filters {
 
 extension Image {
     /// The image with white mapped to `color` (see ``Filters/WhitePointAdjust``).
-    public func whitePointAdjust(color: Color) -> Image { Filters.WhitePointAdjust(image: self, color: color).outputImage }
+    public func whitePointAdjust(color: Color) -> Image {
+        Filters.WhitePointAdjust(image: self, color: color).outputImage
+    }
 }

@@ -14,7 +14,8 @@ extension Filters {
         public init(arguments a: FilterArguments) { self.init(image: a.image()) }
 
         public var outputImage: Image {
-            let kernel = ColorKernel(name: "colorInvert", alphaHandling: .unpremultiplied, preservesAlpha: true) { row in
+            let kernel = ColorKernel(name: "colorInvert", alphaHandling: .unpremultiplied, preservesAlpha: true) {
+                row in
                 let p = row.pixels
                 let r = p.red
                 let g = p.green

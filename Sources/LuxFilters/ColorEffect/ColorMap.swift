@@ -84,5 +84,7 @@ struct PixelRectBounds {
 
 extension Image {
     /// The image's luma mapped to the colours of `gradient` (see ``Filters/ColorMap``).
-    public func colorMap(gradient: Image) -> Image { Filters.ColorMap(image: self, gradientImage: gradient).outputImage }
+    public func colorMap(gradient: Image) -> Image {
+        Filters.ColorMap(image: self, gradientImage: gradient).outputImage
+    }
 }

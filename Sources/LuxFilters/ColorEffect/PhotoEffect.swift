@@ -1,7 +1,7 @@
 public import LuxRender
 
-/// The parameters of a photo look: saturation, a colour cast, an S-curve and black/white levels, applied in that
-/// order to sRGB-encoded straight colour:
+/// The parameters of a photo look: saturation, a colour cast, an S-curve and black/white levels, applied in that order
+/// to sRGB-encoded straight colour.
 ///
 /// ```
 /// y  = 0.2126·r + 0.7152·g + 0.0722·b
@@ -108,6 +108,7 @@ extension Filters {
 
 extension Image {
     /// The image with a preset photo look (see ``Filters/PhotoEffect``), e.g.
+    ///
     /// `photo.photoEffect(PhotoEffectStyles.Noir.self)`.
     public func photoEffect<Style: PhotoEffectStyle>(_ style: Style.Type) -> Image {
         Filters.PhotoEffect<Style>(image: self).outputImage

@@ -55,7 +55,8 @@ extension Filters {
             let invSpan = outer > inner ? 1 / (outer - inner) : 0
             let hard = outer <= inner
             let k = Float(intensity)
-            let kernel = ColorKernel(name: "vignetteEffect", alphaHandling: .premultiplied, preservesAlpha: true) { row in
+            let kernel = ColorKernel(name: "vignetteEffect", alphaHandling: .premultiplied, preservesAlpha: true) {
+                row in
                 let p = row.pixels
                 let dy = Float(row.y) + 0.5 - cy
                 let x0 = Float(row.x) + 0.5 - cx

@@ -69,7 +69,8 @@ enum BlendKernels {
             let b: SIMD3<Float>
             switch mode {
             case .hue: b = NonSeparable.setLum(NonSeparable.setSat(cs, NonSeparable.sat(cb)), NonSeparable.lum(cb))
-            case .saturation: b = NonSeparable.setLum(NonSeparable.setSat(cb, NonSeparable.sat(cs)), NonSeparable.lum(cb))
+            case .saturation:
+                b = NonSeparable.setLum(NonSeparable.setSat(cb, NonSeparable.sat(cs)), NonSeparable.lum(cb))
             case .color: b = NonSeparable.setLum(cs, NonSeparable.lum(cb))
             default: b = NonSeparable.setLum(cb, NonSeparable.lum(cs))
             }

@@ -7,9 +7,10 @@ public protocol BlendModeKind: Sendable {
 }
 
 extension Filters {
-    /// Blends the image (the source) onto the background (the backdrop) with a ``BlendMode``, composited by the
-    /// W3C formula on premultiplied colour in the working space (linear light by default). The extent is the union
-    /// of both.
+    /// Blends the image (the source) onto the background (the backdrop) with a ``BlendMode``, composited by the W3C
+    /// formula on premultiplied colour in the working space (linear light by default).
+    ///
+    /// The extent is the union of both.
     public struct BlendModeFilter<Kind: BlendModeKind>: Filter {
         public static var descriptor: FilterDescriptor {
             FilterDescriptor(
@@ -33,7 +34,8 @@ extension Filters {
         public init(arguments a: FilterArguments) { self.init(image: a.image(), background: a.image("background")) }
 
         public var outputImage: Image {
-            BlendKernels.kernel(Kind.mode).apply(extent: image.extent.union(background.extent), inputs: [image, background])
+            BlendKernels.kernel(Kind.mode).apply(
+                extent: image.extent.union(background.extent), inputs: [image, background])
         }
     }
 }

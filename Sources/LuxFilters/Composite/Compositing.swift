@@ -93,7 +93,8 @@ extension Filters {
         public static var descriptor: FilterDescriptor {
             FilterDescriptor(
                 name: Kind.operator.filterName, displayName: spacedWords(Kind.operator.filterName),
-                categories: [.compositeOperation, .stillImage, .video, .highDynamicRange], summary: Kind.operator.summary,
+                categories: [.compositeOperation, .stillImage, .video, .highDynamicRange],
+                summary: Kind.operator.summary,
                 parameters: [
                     .image(summary: "The source."),
                     .image("background", summary: "The background."),

@@ -44,7 +44,8 @@ extension Filters {
         /// - Precondition: `weights.count == Shape.width · Shape.height`.
         public init(image: Image, weights: [Double], bias: Double = 0) {
             precondition(
-                weights.count == Shape.width * Shape.height, "\(Shape.name) needs \(Shape.width * Shape.height) weights")
+                weights.count == Shape.width * Shape.height, "\(Shape.name) needs \(Shape.width * Shape.height) weights"
+            )
             self.image = image
             self.weights = weights
             self.bias = bias

@@ -3,7 +3,9 @@ public import LuxRender
 
 extension Filters {
     /// An infinite checkerboard of `width`-pixel squares with a corner at `center`; the square right of and below
-    /// `center` has `color0`. `sharpness` below 1 softens the edges (at 0 the blend spans the whole square).
+    /// `center` has `color0`.
+    ///
+    /// `sharpness` below 1 softens the edges (at 0 the blend spans the whole square).
     public struct CheckerboardGenerator: Filter {
         public static let descriptor = FilterDescriptor(
             name: "CheckerboardGenerator", displayName: "Checkerboard",
@@ -13,7 +15,9 @@ extension Filters {
                 .point("center", default: [150, 150], summary: "A corner of the squares."),
                 .color("color0", default: .white, summary: "The first colour."),
                 .color("color1", default: .black, summary: "The second colour."),
-                .number("width", default: 80, slider: 1...800, allowed: 0.01...1e7, unit: .pixels, summary: "The side of a square."),
+                .number(
+                    "width", default: 80, slider: 1...800, allowed: 0.01...1e7, unit: .pixels,
+                    summary: "The side of a square."),
                 .number(
                     "sharpness", default: 1, slider: 0...1, allowed: 0...1, unit: .fraction,
                     summary: "1 for hard edges, lower for soft ones."),
@@ -66,7 +70,9 @@ extension Image {
         center: Point = Point(x: 0, y: 0), color0: Color = .white, color1: Color = .black, width: Double = 80,
         sharpness: Double = 1
     ) -> Image {
-        Filters.CheckerboardGenerator(center: center, color0: color0, color1: color1, width: width, sharpness: sharpness)
-            .outputImage
+        Filters.CheckerboardGenerator(
+            center: center, color0: color0, color1: color1, width: width, sharpness: sharpness
+        )
+        .outputImage
     }
 }

@@ -3,8 +3,10 @@ public import LuxPixels
 public import LuxRender
 
 extension Filters {
-    /// A round gradient with a Gaussian profile: `color0` at `center`, blending to `color1` as
-    /// `t = 1 − exp(−d²/(2σ²))` with `σ = radius/3` (so `color1` is reached, to 1 %, at `radius`). Infinite extent.
+    /// A round gradient with a Gaussian profile: `color0` at `center`, blending to `color1` as `t = 1 − exp(−d²/(2σ²))`
+    /// with `σ = radius/3` (so `color1` is reached, to 1 %, at `radius`).
+    ///
+    /// Infinite extent.
     public struct GaussianGradient: Filter {
         public static let descriptor = FilterDescriptor(
             name: "GaussianGradient", displayName: "Gaussian Gradient",
@@ -24,7 +26,9 @@ extension Filters {
         public var color1: Color
         public var radius: Double
 
-        public init(center: Point = Point(x: 150, y: 150), color0: Color = .white, color1: Color = .clear, radius: Double = 300) {
+        public init(
+            center: Point = Point(x: 150, y: 150), color0: Color = .white, color1: Color = .clear, radius: Double = 300
+        ) {
             self.center = center
             self.color0 = color0
             self.color1 = color1
@@ -32,7 +36,9 @@ extension Filters {
         }
 
         public init(arguments a: FilterArguments) {
-            self.init(center: a.point("center"), color0: a.color("color0"), color1: a.color("color1"), radius: a.number("radius"))
+            self.init(
+                center: a.point("center"), color0: a.color("color0"), color1: a.color("color1"),
+                radius: a.number("radius"))
         }
 
         public var outputImage: Image {

@@ -1,25 +1,31 @@
-import LuxPixels
 public import LuxColor
+import LuxPixels
 public import LuxRender
 
 extension Filters {
-    /// A colour wheel: a disc of radius `radius` centred at `(radius, radius)` whose hue is the angle
-    /// (red along +x, turning counter-clockwise on screen through yellow and green), saturation the distance from
-    /// the centre over the radius, and value `value`, computed in `colorSpace` (so a Display P3 wheel shows P3's
-    /// wider gamut). The edge is antialiased over `softness` pixels and `dither` adds ±`dither`/255 of noise
-    /// against banding. The extent is the disc's bounding box.
+    /// A colour wheel: a disc of radius `radius` centred at `(radius, radius)` whose hue is the angle (red along +x,
+    /// turning counter-clockwise on screen through yellow and green), saturation the distance from the centre over the
+    /// radius, and value `value`, computed in `colorSpace` (so a Display P3 wheel shows P3's wider gamut).
+    ///
+    /// The edge is antialiased over `softness` pixels and `dither` adds ±`dither`/255 of noise against banding. The
+    /// extent is the disc's bounding box.
     public struct HueSaturationValueGradient: Filter {
         public static let descriptor = FilterDescriptor(
             name: "HueSaturationValueGradient", displayName: "Hue/Saturation/Value Gradient",
             categories: [.generator, .gradient, .stillImage, .video],
             summary: "A colour wheel of hues and saturations at one value.",
             parameters: [
-                .number("value", default: 1, slider: 0...1, allowed: 0...10, summary: "The value (brightness) of the wheel."),
-                .number("radius", default: 300, slider: 1...1000, allowed: 0.5...1e5, unit: .pixels, summary: "The wheel's radius."),
+                .number(
+                    "value", default: 1, slider: 0...1, allowed: 0...10, summary: "The value (brightness) of the wheel."
+                ),
+                .number(
+                    "radius", default: 300, slider: 1...1000, allowed: 0.5...1e5, unit: .pixels,
+                    summary: "The wheel's radius."),
                 .number(
                     "softness", default: 1, slider: 0...10, allowed: 0...1e5, unit: .pixels,
                     summary: "Width of the antialiased edge."),
-                .number("dither", default: 1, slider: 0...3, allowed: 0...100, summary: "Noise amplitude in 8-bit levels."),
+                .number(
+                    "dither", default: 1, slider: 0...3, allowed: 0...100, summary: "Noise amplitude in 8-bit levels."),
                 FilterParameter(
                     "colorSpace", kind: .string(choices: ColorSpace.shortNames.keys.sorted()), default: "srgb",
                     summary: "The RGB space the wheel is defined in."),
@@ -31,7 +37,10 @@ extension Filters {
         public var dither: Double
         public var colorSpace: ColorSpace
 
-        public init(value: Double = 1, radius: Double = 300, softness: Double = 1, dither: Double = 1, colorSpace: ColorSpace = .sRGB) {
+        public init(
+            value: Double = 1, radius: Double = 300, softness: Double = 1, dither: Double = 1,
+            colorSpace: ColorSpace = .sRGB
+        ) {
             self.value = value
             self.radius = radius
             self.softness = softness
@@ -72,7 +81,9 @@ extension Filters {
                     // Hue in sixths of a turn, 0…6.
                     var h = Float(atan2Double(y: Double(dy), x: Double(dx))) * (3 / Float.pi)
                     h = h < 0 ? h + 6 : h
-                    let hash = PixelHash.mix(UInt32(truncatingIfNeeded: row.x + i) &* 0x8DA6_B343 ^ UInt32(truncatingIfNeeded: row.y) &* 0xD816_3841)
+                    let hash = PixelHash.mix(
+                        UInt32(truncatingIfNeeded: row.x + i) &* 0x8DA6_B343 ^ UInt32(truncatingIfNeeded: row.y)
+                            &* 0xD816_3841)
                     let jitter = (PixelHash.unit(hash) - 0.5) * 2 * noise
                     func channel(_ n: Float) -> Float {
                         let k = (n + h).truncatingRemainder(dividingBy: 6)
@@ -94,7 +105,8 @@ extension Filters {
 extension Image {
     /// A colour wheel (see ``Filters/HueSaturationValueGradient``).
     public static func hueSaturationValueGradient(
-        value: Double = 1, radius: Double = 300, softness: Double = 1, dither: Double = 1, colorSpace: ColorSpace = .sRGB
+        value: Double = 1, radius: Double = 300, softness: Double = 1, dither: Double = 1,
+        colorSpace: ColorSpace = .sRGB
     ) -> Image {
         Filters.HueSaturationValueGradient(
             value: value, radius: radius, softness: softness, dither: dither, colorSpace: colorSpace

@@ -13,7 +13,8 @@ extension Filters {
                 .point("center", default: [150, 150], summary: "Where a stripe starts (only x matters)."),
                 .color("color0", default: .white, summary: "The first colour."),
                 .color("color1", default: .black, summary: "The second colour."),
-                .number("width", default: 80, slider: 1...800, allowed: 0.01...1e7, unit: .pixels, summary: "Stripe width."),
+                .number(
+                    "width", default: 80, slider: 1...800, allowed: 0.01...1e7, unit: .pixels, summary: "Stripe width."),
                 .number(
                     "sharpness", default: 1, slider: 0...1, allowed: 0...1, unit: .fraction,
                     summary: "1 for hard edges, lower for soft ones."),

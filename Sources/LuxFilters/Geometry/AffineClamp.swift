@@ -2,8 +2,10 @@ public import LuxPixels
 public import LuxRender
 
 extension Filters {
-    /// Extends the image's edge pixels to infinity, then applies an affine transform (bilinear sampling): a
-    /// transformed image with no transparent border, to blur or tile without dark edges. The extent is infinite.
+    /// Extends the image's edge pixels to infinity, then applies an affine transform (bilinear sampling): a transformed
+    /// image with no transparent border, to blur or tile without dark edges.
+    ///
+    /// The extent is infinite.
     public struct AffineClamp: Filter {
         public static let descriptor = FilterDescriptor(
             name: "AffineClamp", displayName: "Affine Clamp",

@@ -10,7 +10,9 @@ extension Filters {
             summary: "Repeats the edge pixels of a rectangle to infinity.",
             parameters: [
                 .image(),
-                .rect("extent", default: [0, 0, 0, 0], summary: "The rectangle whose edges repeat; empty means the image's extent."),
+                .rect(
+                    "extent", default: [0, 0, 0, 0],
+                    summary: "The rectangle whose edges repeat; empty means the image's extent."),
             ])
 
         public var image: Image

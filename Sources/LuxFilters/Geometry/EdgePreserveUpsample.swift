@@ -3,9 +3,10 @@ import LuxPixels
 public import LuxRender
 
 extension Filters {
-    /// Upsamples a small image to the size of a full-resolution guide image while keeping the guide's edges
-    /// (joint bilateral upsampling, Kopf et al. 2007): a depth map, mask or low-resolution result stays sharp
-    /// where the photo is sharp.
+    /// Upsamples a small image to the size of a full-resolution guide image while keeping the guide's edges.
+    ///
+    /// This is joint bilateral upsampling (Kopf et al., 2007): a depth map, mask or low-resolution result stays
+    /// sharp where the photo is sharp.
     ///
     /// Output pixel `p` of the guide's extent is the mean of the small image's pixels `q` around `p`'s position in
     /// the small image, weighted by

@@ -2,9 +2,10 @@ public import LuxPixels
 public import LuxRender
 
 extension Filters {
-    /// Resizes an image like a stretchable button: the rows and columns between the two breakpoints are
-    /// stretched so the result is `growAmount` wider and taller, while the corners and edges outside them keep
-    /// their size. The extent grows by `growAmount` (from the same origin).
+    /// Resizes an image like a stretchable button: the rows and columns between the two breakpoints are stretched so
+    /// the result is `growAmount` wider and taller, while the corners and edges outside them keep their size.
+    ///
+    /// The extent grows by `growAmount` (from the same origin).
     public struct NinePartStretched: Filter {
         public static let descriptor = FilterDescriptor(
             name: "NinePartStretched", displayName: "Nine Part Stretched",
@@ -45,7 +46,9 @@ extension Filters {
 extension Image {
     /// The image grown by stretching its middle (see ``Filters/NinePartStretched``).
     public func ninePartStretched(breakpoint0: Point, breakpoint1: Point, growAmount: SIMD2<Double>) -> Image {
-        Filters.NinePartStretched(image: self, breakpoint0: breakpoint0, breakpoint1: breakpoint1, growAmount: growAmount)
-            .outputImage
+        Filters.NinePartStretched(
+            image: self, breakpoint0: breakpoint0, breakpoint1: breakpoint1, growAmount: growAmount
+        )
+        .outputImage
     }
 }

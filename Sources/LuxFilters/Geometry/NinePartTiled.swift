@@ -2,9 +2,11 @@ public import LuxPixels
 public import LuxRender
 
 extension Filters {
-    /// Resizes an image like ``NinePartStretched`` but repeats the middle rows and columns instead of stretching
-    /// them (a pattern keeps its scale); with `flipYTiles` every other vertical repetition is mirrored so the tiles
-    /// join seamlessly. The extent grows by `growAmount`.
+    /// Resizes an image like ``NinePartStretched`` but repeats the middle rows and columns instead of stretching them
+    /// (a pattern keeps its scale); with `flipYTiles` every other vertical repetition is mirrored so the tiles join
+    /// seamlessly.
+    ///
+    /// The extent grows by `growAmount`.
     public struct NinePartTiled: Filter {
         public static let descriptor = FilterDescriptor(
             name: "NinePartTiled", displayName: "Nine Part Tiled",
@@ -41,7 +43,8 @@ extension Filters {
             let e = image.extent
             let x = NinePartAxis(breakpoint0.x, breakpoint1.x, lo: e.minX, hi: e.maxX, grow: growAmount.x, tiled: true)
             let y = NinePartAxis(
-                breakpoint0.y, breakpoint1.y, lo: e.minY, hi: e.maxY, grow: growAmount.y, tiled: true, mirrored: flipYTiles)
+                breakpoint0.y, breakpoint1.y, lo: e.minY, hi: e.maxY, grow: growAmount.y, tiled: true,
+                mirrored: flipYTiles)
             return NinePart.apply(image, x: x, y: y, name: "ninePartTiled", arguments: "\(x) \(y)")
         }
     }

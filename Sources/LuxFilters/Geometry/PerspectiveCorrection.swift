@@ -34,7 +34,9 @@ extension Filters {
         /// The rectangle the quadrilateral is mapped to.
         public var targetRectangle: Rect {
             let q = quadrilateral
-            func length(_ a: Point, _ b: Point) -> Double { ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot() }
+            func length(_ a: Point, _ b: Point) -> Double {
+                ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot()
+            }
             let w = max(length(q.topLeft, q.topRight), length(q.bottomLeft, q.bottomRight))
             let h = max(length(q.topLeft, q.bottomLeft), length(q.topRight, q.bottomRight))
             let box = q.boundingBox

@@ -4,7 +4,9 @@ public import LuxRender
 extension Filters {
     /// Maps the image's extent onto a quadrilateral, as if the picture were tilted in space: its corners land on
     /// `topLeft`, `topRight`, `bottomRight` and `bottomLeft` (y grows downwards, so "top" is the smaller y), with
-    /// straight lines staying straight. The extent is the quadrilateral's bounding box.
+    /// straight lines staying straight.
+    ///
+    /// The extent is the quadrilateral's bounding box.
     public struct PerspectiveTransform: Filter {
         public static let descriptor = FilterDescriptor(
             name: "PerspectiveTransform", displayName: "Perspective Transform",
@@ -81,8 +83,10 @@ public struct Quadrilateral: Sendable, Hashable {
 }
 
 extension Image {
-    /// The image warped so that `source` (a rectangle) lands on `target`; the result covers `crop` or, when `nil`,
-    /// the target's bounding box. Degenerate quadrilaterals give the empty image.
+    /// The image warped so that `source` (a rectangle) lands on `target`; the result covers `crop` or, when `nil`, the
+    /// target's bounding box.
+    ///
+    /// Degenerate quadrilaterals give the empty image.
     func perspectiveWarp(from source: Rect, to target: Quadrilateral, crop: Rect?) -> Image {
         guard !source.isEmpty, !source.isInfinite,
             let forward = Homography(from: Quadrilateral(source).corners, to: target.corners),

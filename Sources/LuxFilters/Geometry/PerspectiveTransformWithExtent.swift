@@ -2,9 +2,10 @@ public import LuxPixels
 public import LuxRender
 
 extension Filters {
-    /// Like ``PerspectiveTransform``, but the rectangle `extent` of the image (rather than its whole extent) is
-    /// mapped onto the quadrilateral; the rest of the image follows the same projective map. The result covers the
-    /// quadrilateral's bounding box.
+    /// Like ``PerspectiveTransform``, but the rectangle `extent` of the image (rather than its whole extent) is mapped
+    /// onto the quadrilateral; the rest of the image follows the same projective map.
+    ///
+    /// The result covers the quadrilateral's bounding box.
     public struct PerspectiveTransformWithExtent: Filter {
         public static let descriptor = FilterDescriptor(
             name: "PerspectiveTransformWithExtent", displayName: "Perspective Transform with Extent",

@@ -2,9 +2,10 @@ import LuxPixels
 public import LuxRender
 
 extension Filters {
-    /// Rotates the image about its centre by `angle` radians (counter-clockwise on screen) and enlarges it just
-    /// enough that no transparent corner shows, keeping the original extent — how photo editors straighten a
-    /// tilted horizon. An image of infinite extent is only rotated about the origin.
+    /// Rotates the image about its centre by `angle` radians (counter-clockwise on screen) and enlarges it just enough
+    /// that no transparent corner shows, keeping the original extent — how photo editors straighten a tilted horizon.
+    ///
+    /// An image of infinite extent is only rotated about the origin.
     public struct StraightenFilter: Filter {
         public static let descriptor = FilterDescriptor(
             name: "StraightenFilter", displayName: "Straighten",

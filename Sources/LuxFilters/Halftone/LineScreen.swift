@@ -60,12 +60,13 @@ extension Filters {
             let twoPi = 2 * Float.pi
             let kernel = ColorKernel(name: "lineScreen", alphaHandling: .unpremultiplied, preservesAlpha: true) { row in
                 let p = row.pixels
-                let along = (Float(row.y) + 0.5 - cy) * uy
+                let y = Float(row.y) + 0.5 - cy
+                let along = y * uy
                 for i in 0..<row.count {
-                    // The same arithmetic for a pixel whatever row segment it is rendered in.
-                    let phase = (Float(row.x + i) + 0.5 - cx) * ux + along
                     let luma = 0.2126 * p.red[i] + 0.7152 * p.green[i] + 0.0722 * p.blue[i]
                     let l = min(max(luma, 0), 1)
+                    // From the pixel's own position, so a pixel's value does not depend on where its span starts.
+                    let phase = (Float(row.x + i) + 0.5 - cx) * ux + along
                     let screen = 0.5 + 0.5 * Float.cos(twoPi * phase)
                     let v = min(max(0.5 + (l - screen) * gain, 0), 1)
                     p.red[i] = v

@@ -1,11 +1,15 @@
 import LuxPixels
 import LuxRender
 
-/// Maximum or minimum over a `width`×`height` rectangle, per premultiplied channel, by van Herk / Gil–Werman:
-/// three comparisons per value and pass, whatever the rectangle's size.
+/// Maximum or minimum over a `width`×`height` rectangle, per premultiplied channel.
+///
+/// Window extremes by doubling: after pass `j` each value is the extreme of `2^j` consecutive ones, and a window of
+/// `k` is the extreme of two overlapping power-of-two windows — `⌈log₂ k⌉ + 1` vectorised passes over whole rows
+/// per axis, in place, so the cost grows only with the logarithm of the rectangle's size.
 enum RectangleMorphology {
-    /// `image` dilated (maximum) or eroded (minimum) by a rectangle of odd size `kx`×`ky`. The extent grows by
-    /// half the rectangle (transparent reads as zero outside the input's extent).
+    /// `image` dilated (maximum) or eroded (minimum) by a rectangle of odd size `kx`×`ky`.
+    ///
+    /// The extent grows by half the rectangle (transparent reads as zero outside the input's extent).
     static func apply(_ image: Image, kx: Int, ky: Int, maximum: Bool) -> Image {
         let rx = kx / 2
         let ry = ky / 2
@@ -38,70 +42,53 @@ enum RectangleMorphology {
         let kx = 2 * rx + 1
         let ky = 2 * ry + 1
         let rowFloats = 4 * w
-        // Horizontal results for every input row (a), the vertical prefix extremes (g); the suffix extremes are
-        // built in place in a.
-        let scratch = output.scratch(byteCount: 4 * (3 * 4 * inW + 2 * rows * rowFloats))
-            .assumingMemoryBound(to: Float.self)
+        // Two converted-row buffers (ping-pong), then the horizontal results of every input row.
+        let scratch = output.scratch(byteCount: 4 * (8 * inW + rows * rowFloats)).assumingMemoryBound(to: Float.self)
         let line = scratch
-        let prefix = line + 4 * inW
-        let suffix = prefix + 4 * inW
-        let a = suffix + 4 * inW
-        let g = a + rows * rowFloats
+        let spare = line + 4 * inW
+        let a = spare + 4 * inW
         for j in 0..<rows {
             ProcessorRows.loadInterleaved(input, row: j, into: line)
-            blockExtremes(line, stride: 4, count: inW, block: kx, prefix: prefix, suffix: suffix, maximum: maximum)
-            // Window [x, x + kx − 1] = suffix[x] ∨ prefix[x + kx − 1].
-            combine(suffix, prefix + 4 * (kx - 1), into: a + j * rowFloats, rowFloats, maximum)
+            windowExtreme(line, spare, window: kx, length: 4 * inW, into: a + j * rowFloats, count: rowFloats, maximum)
         }
-        // Vertically, whole rows at a time: g = prefix extremes within blocks of ky rows, a = suffix extremes.
-        var start = 0
-        while start < rows {
-            let end = min(start + ky, rows)
-            (g + start * rowFloats).update(from: a + start * rowFloats, count: rowFloats)
-            for j in (start + 1)..<max(end, start + 1) {
-                combine(g + (j - 1) * rowFloats, a + j * rowFloats, into: g + j * rowFloats, rowFloats, maximum)
+        // Vertically: the same doubling over whole rows.
+        var span = 1
+        while 2 * span <= ky {
+            for j in 0..<(rows - span) {
+                combineInto(a + j * rowFloats, a + (j + span) * rowFloats, rowFloats, maximum)
             }
-            if end - start >= 2 {
-                for j in stride(from: end - 2, through: start, by: -1) {
-                    combine(a + j * rowFloats, a + (j + 1) * rowFloats, into: a + j * rowFloats, rowFloats, maximum)
-                }
-            }
-            start = end
+            span *= 2
         }
         for y in 0..<h {
             let out = output.row(y, as: Float.self)
-            combine(a + y * rowFloats, g + (y + ky - 1) * rowFloats, into: out, rowFloats, maximum)
+            combine(a + y * rowFloats, a + (y + ky - span) * rowFloats, into: out, rowFloats, maximum)
         }
     }
 
-    /// Prefix and suffix extremes within consecutive blocks of `block` pixels, per channel of interleaved RGBA.
-    @inline(never)
-    static func blockExtremes(
-        _ src: UnsafePointer<Float>, stride: Int, count n: Int, block: Int, prefix: UnsafeMutablePointer<Float>,
-        suffix: UnsafeMutablePointer<Float>, maximum: Bool
+    /// `out[i] = extreme of src[i + 4t]` for `t` in `0..<window` (interleaved RGBA pixels), for `count` outputs;
+    /// `src` holds `length ≥ count + 4·(window − 1)` values; `src` and `spare` are overwritten.
+    static func windowExtreme(
+        _ src: UnsafeMutablePointer<Float>, _ spare: UnsafeMutablePointer<Float>, window: Int, length: Int,
+        into out: UnsafeMutablePointer<Float>, count: Int, _ maximum: Bool
     ) {
-        var start = 0
-        while start < n {
-            let end = min(start + block, n)
-            for c in 0..<4 { prefix[4 * start + c] = src[4 * start + c] }
-            for x in (start + 1)..<max(end, start + 1) {
-                for c in 0..<4 {
-                    let p = prefix[4 * (x - 1) + c]
-                    let v = src[4 * x + c]
-                    prefix[4 * x + c] = maximum ? max(p, v) : min(p, v)
-                }
-            }
-            for c in 0..<4 { suffix[4 * (end - 1) + c] = src[4 * (end - 1) + c] }
-            var x = end - 2
-            while x >= start {
-                for c in 0..<4 {
-                    let p = suffix[4 * (x + 1) + c]
-                    let v = src[4 * x + c]
-                    suffix[4 * x + c] = maximum ? max(p, v) : min(p, v)
-                }
-                x -= 1
-            }
-            start = end
+        var current = src
+        var other = spare
+        var span = 1
+        while 2 * span <= window {
+            combine(current, current + 4 * span, into: other, length - 4 * span, maximum)
+            swap(&current, &other)
+            span *= 2
+        }
+        combine(current, current + 4 * (window - span), into: out, count, maximum)
+    }
+
+    /// `acc[i] = max(acc[i], b[i])` (or min), `acc` and `b` disjoint.
+    @inline(never)
+    static func combineInto(_ acc: UnsafeMutablePointer<Float>, _ b: UnsafePointer<Float>, _ n: Int, _ maximum: Bool) {
+        if maximum {
+            for i in 0..<n { acc[i] = max(acc[i], b[i]) }
+        } else {
+            for i in 0..<n { acc[i] = min(acc[i], b[i]) }
         }
     }
 

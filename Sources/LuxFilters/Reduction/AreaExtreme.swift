@@ -26,8 +26,10 @@ public protocol AreaExtremeKind: Sendable {
 }
 
 extension Filters {
-    /// The extreme of a region, as a one-pixel image at (0, 0): per-component maxima or minima, or the pixel
-    /// with the largest or smallest alpha. Pixels of `extent` outside the image count as transparent.
+    /// The extreme of a region, as a one-pixel image at (0, 0): per-component maxima or minima, or the pixel with the
+    /// largest or smallest alpha.
+    ///
+    /// Pixels of `extent` outside the image count as transparent.
     public struct AreaExtreme<Kind: AreaExtremeKind>: Filter {
         public static var descriptor: FilterDescriptor {
             FilterDescriptor(
@@ -85,7 +87,8 @@ enum AreaExtremeRows {
             var m = (s[0], s[1], s[2], s[3])
             for i in 1..<max(n, 1) {
                 let p = (s[4 * i], s[4 * i + 1], s[4 * i + 2], s[4 * i + 3])
-                m = big
+                m =
+                    big
                     ? (max(m.0, p.0), max(m.1, p.1), max(m.2, p.2), max(m.3, p.3))
                     : (min(m.0, p.0), min(m.1, p.1), min(m.2, p.2), min(m.3, p.3))
             }
@@ -157,10 +160,14 @@ extension Filters {
 
 extension Image {
     /// The per-component maxima of `extent` (default: the whole image), as one pixel.
-    public func areaMaximum(extent: Rect = .null) -> Image { Filters.AreaMaximum(image: self, extent: extent).outputImage }
+    public func areaMaximum(extent: Rect = .null) -> Image {
+        Filters.AreaMaximum(image: self, extent: extent).outputImage
+    }
 
     /// The per-component minima of `extent` (default: the whole image), as one pixel.
-    public func areaMinimum(extent: Rect = .null) -> Image { Filters.AreaMinimum(image: self, extent: extent).outputImage }
+    public func areaMinimum(extent: Rect = .null) -> Image {
+        Filters.AreaMinimum(image: self, extent: extent).outputImage
+    }
 
     /// The most opaque pixel of `extent` (default: the whole image).
     public func areaMaximumAlpha(extent: Rect = .null) -> Image {

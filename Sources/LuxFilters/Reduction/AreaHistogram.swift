@@ -2,10 +2,11 @@ public import LuxPixels
 public import LuxRender
 
 extension Filters {
-    /// Histograms of red, green and blue over a region, as an opaque `count`×1 image at the origin: pixel `k`
-    /// holds, per channel, the fraction of the region's pixels whose straight value falls in bin `k` (values
-    /// clamped to 0…1, bin = ⌊v·count⌋, 1 in the last bin), times `scale`. Alpha is 1, so the fractions survive
-    /// any render unchanged (transparent pixels count as black).
+    /// Histograms of red, green and blue over a region, as an opaque `count`×1 image at the origin: pixel `k` holds,
+    /// per channel, the fraction of the region's pixels whose straight value falls in bin `k` (values clamped to 0…1,
+    /// bin = ⌊v·count⌋, 1 in the last bin), times `scale`.
+    ///
+    /// Alpha is 1, so the fractions survive any render unchanged (transparent pixels count as black).
     ///
     /// Values are those of the working space (linear light by default); histogram
     /// `image.matchedFromWorkingSpace(to: .sRGB)` for encoded values as photo editors show them. Render the

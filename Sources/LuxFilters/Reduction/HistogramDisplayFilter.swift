@@ -2,10 +2,11 @@ import LuxPixels
 public import LuxRender
 
 extension Filters {
-    /// Draws a histogram (the output of ``AreaHistogram``) as bars: the result is `count` pixels wide and
-    /// `height` high, at the origin; in column `k` the red, green and blue bars rise from the bottom to
-    /// `height·(v − lowLimit)/(highLimit − lowLimit)` (clamped), `v` that channel's value in bin `k`. Overlapping
-    /// bars add up (all three make white); the background is black.
+    /// Draws a histogram (the output of ``AreaHistogram``) as bars: the result is `count` pixels wide and `height`
+    /// high, at the origin; in column `k` the red, green and blue bars rise from the bottom to `height·(v −
+    /// lowLimit)/(highLimit − lowLimit)` (clamped), `v` that channel's value in bin `k`.
+    ///
+    /// Overlapping bars add up (all three make white); the background is black.
     public struct HistogramDisplayFilter: Filter {
         public static let descriptor = FilterDescriptor(
             name: "HistogramDisplayFilter", displayName: "Histogram Display",
@@ -13,9 +14,13 @@ extension Filters {
             summary: "Draws a histogram as red, green and blue bars.",
             parameters: [
                 .image(summary: "A histogram: one row of bins, as AreaHistogram makes."),
-                .number("height", default: 100, slider: 1...200, allowed: 1...4096, unit: .pixels, summary: "Bar area height."),
-                .number("highLimit", default: 1, slider: 0...1, allowed: -1e9...1e9, summary: "The value of a full bar."),
-                .number("lowLimit", default: 0, slider: 0...1, allowed: -1e9...1e9, summary: "The value of an empty bar."),
+                .number(
+                    "height", default: 100, slider: 1...200, allowed: 1...4096, unit: .pixels,
+                    summary: "Bar area height."),
+                .number(
+                    "highLimit", default: 1, slider: 0...1, allowed: -1e9...1e9, summary: "The value of a full bar."),
+                .number(
+                    "lowLimit", default: 0, slider: 0...1, allowed: -1e9...1e9, summary: "The value of an empty bar."),
             ])
 
         public var image: Image
@@ -63,7 +68,9 @@ extension Filters {
             return kernel.apply(
                 extent: Rect(x: 0, y: 0, width: bins, height: h), inputs: [image],
                 arguments: "height=\(h) high=\(highLimit) low=\(lowLimit)"
-            ) { _, r in Rect(minX: Double(x0) + r.minX, minY: Double(y0), maxX: Double(x0) + r.maxX, maxY: Double(y0 + 1)) }
+            ) { _, r in
+                Rect(minX: Double(x0) + r.minX, minY: Double(y0), maxX: Double(x0) + r.maxX, maxY: Double(y0 + 1))
+            }
         }
     }
 }
@@ -71,6 +78,7 @@ extension Filters {
 extension Image {
     /// This histogram (from ``Filters/AreaHistogram``) drawn as bars (see ``Filters/HistogramDisplayFilter``).
     public func histogramDisplay(height: Double = 100, highLimit: Double = 1, lowLimit: Double = 0) -> Image {
-        Filters.HistogramDisplayFilter(image: self, height: height, highLimit: highLimit, lowLimit: lowLimit).outputImage
+        Filters.HistogramDisplayFilter(image: self, height: height, highLimit: highLimit, lowLimit: lowLimit)
+            .outputImage
     }
 }

@@ -1,9 +1,10 @@
 public import LuxRender
 
 extension Filters {
-    /// Sharpens by adding back the difference from a Gaussian blur: `c′ = c + intensity·(c − blur(c))`, on
-    /// sRGB-encoded values (as ImageMagick's `-unsharp` and photo editors do). Edge pixels repeat under the
-    /// blur; the extent is the input's.
+    /// Sharpens by adding back the difference from a Gaussian blur: `c′ = c + intensity·(c − blur(c))`, on sRGB-encoded
+    /// values (as ImageMagick's `-unsharp` and photo editors do).
+    ///
+    /// Edge pixels repeat under the blur; the extent is the input's.
     public struct UnsharpMask: Filter {
         public static let descriptor = FilterDescriptor(
             name: "UnsharpMask", displayName: "Unsharp Mask", categories: [.sharpen, .stillImage, .video],

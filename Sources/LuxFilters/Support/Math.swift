@@ -23,6 +23,7 @@ func sqrtFloat(_ x: Float) -> Float { x.squareRoot() }
 func exp2Float(_ x: Float) -> Float { Float.exp2(x) }
 
 /// `sign(x)·|x|^g`: a power law mirrored through the origin for extended-range (negative) values.
+///
 /// Branch-free and vectorisable (``fastPow``).
 @inline(__always)
 func signedPow(_ x: Float, _ g: Float) -> Float {

@@ -1,15 +1,18 @@
 import LuxRender
 
 extension Image {
-    /// The image with red, green and blue multiplied by the 3×3 matrix `m` (row-major: the first row gives red),
-    /// plus `bias`·alpha.
+    /// The image with straight red, green and blue multiplied by the 3×3 matrix `m` (row-major: the first row
+    /// gives red), plus `alphaColumn`·alpha and `bias`, alpha unchanged.
     ///
-    /// Linear in colour, so the kernel works on premultiplied values directly (no alpha conversions) and keeps
-    /// alpha; the fused program costs a multiply–add per entry.
-    func applyingMatrix(_ name: String, _ m: [Float], bias: SIMD3<Float> = .zero, arguments: String) -> Image {
+    /// On premultiplied colour `C = a·c` that is `C′ = m·C + (alphaColumn·a + bias)·a`, so the kernel needs no
+    /// alpha conversions; the fused program costs a multiply–add per entry.
+    func applyingMatrix(
+        _ name: String, _ m: [Float], alphaColumn: SIMD3<Float> = .zero, bias: SIMD3<Float> = .zero, arguments: String
+    ) -> Image {
         precondition(m.count == 9, "a 3×3 matrix has 9 entries")
         let (m0, m1, m2, m3, m4, m5, m6, m7, m8) = (m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8])
         let (b0, b1, b2) = (bias.x, bias.y, bias.z)
+        let (k0, k1, k2) = (alphaColumn.x, alphaColumn.y, alphaColumn.z)
         let kernel = ColorKernel(name: name, alphaHandling: .premultiplied, preservesAlpha: true) { row in
             let p = row.pixels
             let rr = p.red
@@ -21,9 +24,9 @@ extension Image {
                 let g = gg[i]
                 let b = bb[i]
                 let a = aa[i]
-                rr[i] = m0 * r + m1 * g + m2 * b + b0 * a
-                gg[i] = m3 * r + m4 * g + m5 * b + b1 * a
-                bb[i] = m6 * r + m7 * g + m8 * b + b2 * a
+                rr[i] = m0 * r + m1 * g + m2 * b + (k0 * a + b0) * a
+                gg[i] = m3 * r + m4 * g + m5 * b + (k1 * a + b1) * a
+                bb[i] = m6 * r + m7 * g + m8 * b + (k2 * a + b2) * a
             }
         }
         return applying(kernel, arguments: arguments)

@@ -14,7 +14,7 @@ extension Image {
     }
 }
 
-/// Rec. 709 / sRGB luma weights (of the working space's red, green and blue).
+/// The luma weights of ITU-R BT.709 and sRGB (applied to the working space's red, green and blue).
 enum Luma {
     static let red: Float = 0.2126
     static let green: Float = 0.7152

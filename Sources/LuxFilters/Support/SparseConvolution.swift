@@ -36,7 +36,9 @@ struct ConvolutionTaps: Sendable, Hashable {
 
 extension Image {
     /// The image convolved with `taps`: `out(p) = Σ w·in(p + (dx, dy))` on premultiplied RGBA, plus `bias` on red,
-    /// green and blue. The extent grows by the taps' reach; outside the input's extent it reads transparent.
+    /// green and blue.
+    ///
+    /// The extent grows by the taps' reach; outside the input's extent it reads transparent.
     ///
     /// One pass per tap over the whole row span (a vectorised multiply–add), in a fixed order, so results do
     /// not depend on tiling.

@@ -22,7 +22,8 @@ func fillTwoColorMix(_ row: ColorKernelRow) {
 
 /// A two-colour generator of infinite extent whose blend parameter `fill(row, t)` writes into `t`.
 func twoColorGenerator(
-    _ name: String, arguments: String, colors: [Color], _ fill: @escaping @Sendable (ColorKernelRow, UnsafeMutablePointer<Float>) -> Void
+    _ name: String, arguments: String, colors: [Color],
+    _ fill: @escaping @Sendable (ColorKernelRow, UnsafeMutablePointer<Float>) -> Void
 ) -> Image {
     let kernel = ColorKernel(name: name, inputCount: 0) { row in
         fill(row, row.pixels.red)

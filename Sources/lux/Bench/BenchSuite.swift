@@ -25,6 +25,7 @@ protocol BenchSuite: SendableMetatype {
 /// Every suite `lux bench` knows.
 let benchSuites: [any BenchSuite.Type] = [
     ColorBenchSuite.self, CodecsBenchSuite.self, RenderBench.self, RawBenchSuite.self, FusionBench.self, CaptureBenchSuite.self,
+    FiltersBenchSuite.self,
 ]
 
 /// Monotonic seconds, for the workers' inner timings.
