@@ -61,6 +61,7 @@ let package = Package(
             dependencies: [
                 "LuxRender", "LuxPixels", "LuxColor", "CLuxKernels", .product(name: "RealModule", package: "swift-numerics"),
             ],
+            exclude: ["CATALOG.md"],
             swiftSettings: swiftSettings),
         .target(
             name: "LuxCodecs",
@@ -95,7 +96,11 @@ let package = Package(
             swiftSettings: swiftSettings),
         .target(
             name: "LuxLive",
-            dependencies: ["LuxCapture", "LuxFusion", "LuxCodecs", "LuxRender", "LuxPixels", "LuxColor"],
+            dependencies: [
+                "LuxCapture", "LuxFusion", "LuxFilters", "LuxCodecs", "LuxRender", "LuxPixels", "LuxColor",
+                .product(name: "RealModule", package: "swift-numerics"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings),
         .target(
             name: "Lux",
@@ -124,15 +129,21 @@ let package = Package(
         .testTarget(name: "LuxRenderTests", dependencies: ["LuxRender", "LuxTestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "LuxFiltersTests", dependencies: ["LuxFilters", "LuxRender", "LuxTestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "LuxCodecsTests", dependencies: ["LuxCodecs", "LuxTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "LuxCodecsTests", dependencies: ["LuxCodecs", "LuxTestSupport"],
+            resources: [.copy("Resources/FuzzRegressions")], swiftSettings: swiftSettings),
         .testTarget(
             name: "LuxCaptureTests",
             dependencies: [
-                "LuxCapture", "LuxScene", "LuxPixels", "LuxColor", "LuxTestSupport",
+                "LuxCapture", "LuxScene", "LuxCodecs", "LuxPixels", "LuxColor", "LuxTestSupport",
                 .product(name: "RealModule", package: "swift-numerics"),
             ],
             swiftSettings: swiftSettings),
         .testTarget(name: "LuxTests", dependencies: ["Lux", "LuxTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "LuxLiveTests",
+            dependencies: ["LuxLive", "LuxFilters", "LuxRender", "LuxCodecs", "LuxPixels", "LuxColor", "LuxTestSupport"],
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "LuxRAWTests",
             dependencies: [

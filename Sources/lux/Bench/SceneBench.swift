@@ -1,8 +1,6 @@
 import ArgumentParser
-import Dispatch
 import Foundation
 import Lux
-import Synchronization
 
 /// `lux bench scene` and `lux scene bench`: the simulated camera's frame times (issue "Simulated camera",
 /// performance). No peer tool renders a scene through a camera model, so the cases have no peers; each worker
@@ -38,22 +36,7 @@ enum SceneBench: BenchSuite {
     static func work(job: String, arguments: [String]) throws -> Double {
         guard allCases.contains(where: { $0.name == job }) else { throw ValidationError("unknown scene job \(job)") }
         let threads = ProcessInfo.processInfo.environment["LUX_THREADS"].flatMap(Int.init)
-        let samples = try blocking { try await measure(job, iterations: 5, threads: threads) }
-        return median(samples.map(\.wall)) / 1000
-    }
-
-    /// Runs async work to completion from synchronous code (the bench worker's `run`).
-    static func blocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
-        let result = Mutex<Result<T, any Error>?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        Task {
-            let r: Result<T, any Error>
-            do { r = .success(try await body()) } catch { r = .failure(error) }
-            result.withLock { $0 = r }
-            done.signal()
-        }
-        done.wait()
-        return try result.withLock { $0! }.get()
+        return try awaitBenchWork { median(try await measure(job, iterations: 5, threads: threads).map(\.wall)) / 1000 }
     }
 
     static func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
