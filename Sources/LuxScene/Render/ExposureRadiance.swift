@@ -111,8 +111,12 @@ package struct ExposureRadiance: Sendable {
         let buffer = UnsafeMutablePointer<Float>.allocate(capacity: w + 3 * w)
         defer { buffer.deallocate() }
         let out = buffer, over = buffer + w
-        let source = background.image.map { SourceRows(image: $0, pattern: quad, slots: kernels.maxWidth + 2) }
+        // The rows one output row reads (every tile's kernel) are all in the ring at once.
+        let span = kernels.maxWidth + kernels.rowSpread
+        let source = background.image.map { SourceRows(image: $0, pattern: quad, slots: span + 2) }
         defer { source?.deallocate() }
+        let rowPointers = UnsafeMutablePointer<UnsafePointer<Float>>.allocate(capacity: span + 2)
+        defer { rowPointers.deallocate() }
         let unscale = 1 / background.scale
         var block = Int.min
         for y in rows {
@@ -122,6 +126,14 @@ package struct ExposureRadiance: Sendable {
                 kernels.compute(blockRow: block, width: w)
             }
             if let source {
+                var lo = Int.max, hi = Int.min
+                for t in 0..<kernels.distinctKernels {
+                    let k = kernels.kernel(t)
+                    lo = min(lo, y + k.y0)
+                    hi = max(hi, y + k.y0 + k.height)
+                }
+                precondition(hi - lo <= span + 2, "motion kernels span more rows than the ring holds")
+                for r in lo..<hi { rowPointers[r - lo] = source.row(r) }
                 for t in 0..<tiles {
                     let tx0 = t * Self.tileWidth, n = min(Self.tileWidth, w - tx0)
                     let k = kernels.kernel(t)
@@ -132,7 +144,7 @@ package struct ExposureRadiance: Sendable {
                         var any = false
                         for kx in 0..<k.width where weights[kx] != 0 { any = true }
                         guard any else { continue }
-                        let row = source.row(y + k.y0 + ky)
+                        let row = rowPointers[y + k.y0 + ky - lo]
                         // The mix whose channel at column x + dx is the one the CFA puts at x: even and odd
                         // dx read different mixes. Four taps per pass over the accumulator, then two, then one.
                         @inline(__always) func mix(_ dx: Int) -> UnsafePointer<Float> {
@@ -191,7 +203,8 @@ package struct ExposureRadiance: Sendable {
         let slots: Int
         let storage: UnsafeMutablePointer<Float>
         let planes: UnsafeMutablePointer<Float>
-        var tags: [Int]
+        /// The grid row each slot holds (a pointer, not an array: no exclusivity checks per access).
+        let tags: UnsafeMutablePointer<Int>
 
         init(image: HalfPlanarImage, pattern: [Int], slots: Int) {
             self.image = image
@@ -204,12 +217,14 @@ package struct ExposureRadiance: Sendable {
             storage = .allocate(capacity: count)
             storage.initialize(repeating: 0, count: count)
             planes = .allocate(capacity: 3 * image.width)
-            tags = Array(repeating: Int.min, count: slots)
+            tags = .allocate(capacity: slots)
+            tags.initialize(repeating: Int.min, count: slots)
         }
 
         func deallocate() {
             storage.deallocate()
             planes.deallocate()
+            tags.deallocate()
         }
 
         /// Grid row `y` as four mixes.
@@ -270,8 +285,10 @@ final class BlockKernels {
     let tiles: Int
     /// Largest kernel extent the maps can produce in either direction.
     let maxWidth: Int
+    /// How many rows the tiles' kernels of one block row can be offset from each other (roll tilts them).
+    let rowSpread: Int
     private let storage: UnsafeMutablePointer<Float>
-    private var kernels: [Kernel]
+    private let kernels: UnsafeMutablePointer<Kernel>
     private let rotates: Bool
 
     /// Kernels for a `width × height` output split into `tiles` tiles.
@@ -294,13 +311,23 @@ final class BlockKernels {
         let size = Int(spread.rounded(.up)) + 5
         let storage = UnsafeMutablePointer<Float>.allocate(capacity: tiles * size * size)
         maxWidth = size
+        // u.y − y changes by a.z per column: across the frame, by |a.z|·width (plus a row for rounding).
+        rowSpread = max(1, Int((maps.map { abs($0.a.z) }.max() ?? 0) * Double(width) + 1))
         self.storage = storage
-        kernels = (0..<tiles).map { Kernel(weights: storage + $0 * size * size, x0: 0, y0: 0, width: 1, height: 1) }
+        kernels = .allocate(capacity: tiles)
+        kernels.initialize(from: (0..<tiles).map { Kernel(weights: storage + $0 * size * size, x0: 0, y0: 0, width: 1, height: 1) }, count: tiles)
     }
 
-    deinit { storage.deallocate() }
+    deinit {
+        storage.deallocate()
+        kernels.deallocate()
+    }
+
+    /// How many tiles have kernels of their own (without roll, every tile shares the first one).
+    var distinctKernels: Int { rotates ? tiles : 1 }
 
     /// The kernel of tile `t` (without roll, every tile shares the first one).
+    @inline(__always)
     func kernel(_ t: Int) -> Kernel { kernels[rotates ? t : 0] }
 
     /// Computes the kernels of every tile for rows `blockRow × blockHeight …`.

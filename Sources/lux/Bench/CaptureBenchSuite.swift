@@ -35,14 +35,7 @@ enum CaptureBenchSuite: BenchSuite {
     }
 
     static func work(job: String, arguments: [String]) throws -> Double {
-        let box = ResultBox()
-        let semaphore = DispatchSemaphore(value: 0)
-        Task {
-            do { box.set(.success(try await run(job: job, arguments: arguments))) } catch { box.set(.failure(error)) }
-            semaphore.signal()
-        }
-        semaphore.wait()
-        return try box.get()
+        try awaitBenchWork { try await run(job: job, arguments: arguments) }
     }
 
     /// A running 12 MP photo session.

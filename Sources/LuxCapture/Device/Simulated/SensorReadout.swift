@@ -141,12 +141,13 @@ enum SensorReadout {
         return a < hi ? a : hi
     }
 
-    /// The ADC: round to the nearest code and clip to 0…white, read from the bit pattern of `v + 1.5·2²³`
-    /// (no trapping conversion, so the loop vectorises).
+    /// The ADC: round to the nearest code, read from the bit pattern of `v + 1.5·2²³` (no trapping conversion;
+    /// exact for |v| < 2²², so v is first limited to ±2²¹), then clip to 0…white as integers (pmaxsd/pminsd),
+    /// so the loop vectorises.
     @inline(__always)
-    static func code(_ v: Float, white: Float) -> UInt16 {
-        let clipped = clamp(v, 0, white)
-        return UInt16(truncatingIfNeeded: (clipped + 12_582_912).bitPattern &- 0x4B40_0000)
+    static func code(_ v: Float, white: Int32) -> UInt16 {
+        let rounded = Int32(bitPattern: (clamp(v, -2_097_152, 2_097_152) + 12_582_912).bitPattern &- 0x4B40_0000)
+        return UInt16(truncatingIfNeeded: min(max(rounded, 0), white))
     }
 
     /// One row: electrons, the Gaussian path for every pixel (vectorised), then exact Poisson counts for the
@@ -157,7 +158,7 @@ enum SensorReadout {
     ) {
         let lambda = scratch.lambda, z2s = scratch.readNoise
         let k = p.electronsPerUnit, dark = p.darkElectrons
-        let fw = p.fullWell, g = p.codesPerElectron, rn = p.readNoise, black = p.blackLevel, white = p.whiteLevel
+        let fw = p.fullWell, g = p.codesPerElectron, rn = p.readNoise, black = p.blackLevel, white = Int32(p.whiteLevel)
         let seedA = seeds.a, seedB = seeds.b
         var dim: UInt32 = 0
         for x in 0..<w {
