@@ -101,6 +101,12 @@ final class FramePump: Sendable {
         return metering
     }
 
+    /// The metering of a stream frame made within the last two frame durations, or of a new one.
+    func freshMetering() async throws(CaptureError) -> SceneMetering? {
+        if secondsSinceLastFrame <= 2 * frameDuration, let m = metering { return m }
+        return try await meter()
+    }
+
     /// Runs stream frames until auto exposure settles (at most 12).
     func settle() async throws(CaptureError) {
         for i in 0..<12 {
