@@ -61,6 +61,7 @@ let package = Package(
             dependencies: [
                 "LuxRender", "LuxPixels", "LuxColor", "CLuxKernels", .product(name: "RealModule", package: "swift-numerics"),
             ],
+            exclude: ["CATALOG.md"],
             swiftSettings: swiftSettings),
         .target(
             name: "LuxCodecs",
@@ -80,7 +81,7 @@ let package = Package(
         .target(
             name: "LuxScene",
             dependencies: [
-                "LuxRender", "LuxCodecs", "LuxPixels", "LuxColor",
+                "LuxRender", "LuxCodecs", "LuxPixels", "LuxColor", "CLuxKernels",
                 .product(name: "RealModule", package: "swift-numerics"),
             ],
             swiftSettings: swiftSettings),
@@ -95,7 +96,11 @@ let package = Package(
             swiftSettings: swiftSettings),
         .target(
             name: "LuxLive",
-            dependencies: ["LuxCapture", "LuxFusion", "LuxCodecs", "LuxRender", "LuxPixels", "LuxColor"],
+            dependencies: [
+                "LuxCapture", "LuxFusion", "LuxFilters", "LuxCodecs", "LuxRender", "LuxPixels", "LuxColor",
+                .product(name: "RealModule", package: "swift-numerics"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings),
         .target(
             name: "Lux",
@@ -124,7 +129,9 @@ let package = Package(
         .testTarget(name: "LuxRenderTests", dependencies: ["LuxRender", "LuxTestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "LuxFiltersTests", dependencies: ["LuxFilters", "LuxRender", "LuxTestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "LuxCodecsTests", dependencies: ["LuxCodecs", "LuxTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "LuxCodecsTests", dependencies: ["LuxCodecs", "LuxTestSupport"],
+            resources: [.copy("Resources/FuzzRegressions")], swiftSettings: swiftSettings),
         .testTarget(
             name: "LuxCaptureTests",
             dependencies: [
@@ -133,6 +140,10 @@ let package = Package(
             ],
             swiftSettings: swiftSettings),
         .testTarget(name: "LuxTests", dependencies: ["Lux", "LuxTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "LuxLiveTests",
+            dependencies: ["LuxLive", "LuxFilters", "LuxRender", "LuxCodecs", "LuxPixels", "LuxColor", "LuxTestSupport"],
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "LuxRAWTests",
             dependencies: [

@@ -20,6 +20,7 @@ struct LuxCommand: AsyncParsableCommand {
             ExtractCommand.self,
             SceneCommand.self,
             CaptureCommand.self,
+            LiveCommand.self,
             BenchCommand.self,
             BenchWorkerCommand.self,
         ])

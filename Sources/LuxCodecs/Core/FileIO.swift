@@ -140,6 +140,29 @@ final class AtomicFile {
         size = max(size, offset + bytes.count)
     }
 
+    /// Reads `count` bytes at `offset` back from what has been written so far (short at the end of the file).
+    func read(at offset: Int, count: Int) throws(CodecError) -> [UInt8] {
+        guard fd >= 0 else { throw .io(path: destination.path, reason: "the file was already closed") }
+        var out = [UInt8](repeating: 0, count: max(0, min(count, size - offset)))
+        var got = 0
+        var failure: String?
+        out.withUnsafeMutableBytes { raw in
+            while got < raw.count {
+                let n = pread(fd, raw.baseAddress! + got, raw.count - got, off_t(offset + got))
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failure = String(cString: strerror(errno))
+                    return
+                }
+                if n == 0 { break }
+                got += n
+            }
+        }
+        if let failure { throw .io(path: destination.path, reason: failure) }
+        out.removeSubrange(got...)
+        return out
+    }
+
     /// Gives the file the usual permissions, flushes it (when asked), and renames it over the destination.
     func commit(synchronize: Bool) throws(CodecError) {
         guard fd >= 0 else { throw .io(path: destination.path, reason: "the file was already closed") }

@@ -70,6 +70,8 @@ public final class SimulatedCamera: CaptureDevice {
     let threads: Int
     let state: Mutex<State>
     let broadcaster = StatusBroadcaster()
+    /// Rendered views of the scene's still layers, reused while the scene, lens and light stay the same.
+    let radianceCache = RadianceCache()
     let gate = ProductionGate()
 
     /// Creates a camera looking at `scene`, in the photo format, auto focus/exposure/white balance.
