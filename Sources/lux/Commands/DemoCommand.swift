@@ -27,8 +27,7 @@ struct DemoCommand: AsyncParsableCommand {
         do {
             print("Rendering simulated scenes (ground truth, colour-managed):")
             let chart = try Scene.named("chart").groundTruth(width: 1200, colorSpace: .sRGB)
-            try ImageFile.write(
-                chart, to: folder.appendingPathComponent("chart-srgb.jpg"), options: EncodingOptions(quality: 0.92))
+            try ImageFile.write(chart, to: folder.appendingPathComponent("chart-srgb.jpg"), options: EncodingOptions(quality: 0.92))
             note("chart-srgb.jpg", "ColorChecker chart, sRGB JPEG with its ICC profile")
             let window = try Scene.named("hdr-window").groundTruth(width: 1200, colorSpace: .displayP3)
             try ImageFile.write(
@@ -43,9 +42,7 @@ struct DemoCommand: AsyncParsableCommand {
             note("still-life-p3.tif", "still life, 16-bit Display P3 TIFF")
             let image = try Image(contentsOf: source)
             let edited = try FilterChain(parsing: "SepiaTone intensity=0.6 | GaussianBlur radius=3")
-                .apply(to: image, registry: .builtIn) { path in
-                    throw FilterError.imageLoad(path: path, reason: "the demo chain reads no other images")
-                }
+                .apply(to: image, registry: .builtIn) { path in throw FilterError.imageLoad(path: path, reason: "the demo chain reads no other images") }
                 .cropped(to: image.extent)
             try RenderContext().write(
                 edited, to: folder.appendingPathComponent("still-life-edited.tif"), pixelFormat: .rgba16,
@@ -83,9 +80,7 @@ struct DemoCommand: AsyncParsableCommand {
         } catch let error as CaptureError {
             throw CLIError("the simulated camera failed: \(error)")
         }
-        print(
-            String(
-                format: "Done in %.1f s. Results in %@ (open them in any viewer; `lux info FILE` describes each).",
-                Date().timeIntervalSince(start), folder.path))
+        print(String(format: "Done in %.1f s. Results in %@ (open them in any viewer; `lux info FILE` describes each).",
+                     Date().timeIntervalSince(start), folder.path))
     }
 }
