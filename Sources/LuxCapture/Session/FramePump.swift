@@ -18,21 +18,21 @@ struct SceneMetering: Sendable, Hashable {
 /// Produces a running session's stream frames for every consumer: the video data output (pull), photo
 /// captures on video formats (frames with their RAW data), pre-capture metering and scene monitoring.
 ///
-/// Frames are made on demand, one device frame slot after another. Frames made for another consumer while the
-/// video data output has an active reader are queued for it (``videoQueueCapacity`` at most; older frames are
-/// dropped and counted), so a reader that keeps up sees every frame the camera produced.
+/// Frames are made on demand, one device frame slot after another. Every frame made while readers (the video data
+/// output's iterators, a movie recording) are registered is queued for each of them (``videoQueueCapacity`` at
+/// most; a reader that falls behind loses its oldest frames), so a reader that keeps up sees every frame.
 final class FramePump: Sendable {
     let device: any CaptureDevice
     let session: WeakReference<CaptureSession>
-    /// Frames waiting for the video data output.
+    /// Frames waiting for each reader (the video data output, a movie recording).
     static let videoQueueCapacity = 4
 
     struct State {
-        var videoQueue = Deque<CaptureFrame>()
-        var videoReaders = 0
+        /// The frames waiting for each reader, oldest first.
+        var readers: [UInt64: Deque<CaptureFrame>] = [:]
+        var nextReader: UInt64 = 0
         var lastFrameClock: ContinuousClock.Instant?
         var metering: SceneMetering?
-        var droppedForVideo = 0
     }
 
     let state = Mutex(State())
@@ -65,7 +65,7 @@ final class FramePump: Sendable {
         let ticket = production.reserve()
         await production.wait(for: ticket)
         defer { production.release() }
-        let readers = state.withLock { $0.videoReaders }
+        let readers = state.withLock { $0.readers.count }
         let config = StreamConfiguration(deliversProcessedFrames: processed || readers > 0, deliversRAW: true)
         let started = ContinuousClock.now
         let frame = try await device.nextFrame(config)
@@ -79,13 +79,13 @@ final class FramePump: Sendable {
         state.withLock { s in
             s.lastFrameClock = .now
             if let metering { s.metering = metering }
-            if s.videoReaders > 0, frame.image != nil {
+            if !s.readers.isEmpty, frame.image != nil {
                 var queued = frame
                 queued.raw = nil
-                s.videoQueue.append(queued)
-                while s.videoQueue.count > Self.videoQueueCapacity {
-                    s.videoQueue.removeFirst()
-                    s.droppedForVideo += 1
+                for id in s.readers.keys {
+                    s.readers[id]!.append(queued)
+                    // A reader that falls behind loses its oldest frames (it sees the gap in frame numbers).
+                    while s.readers[id]!.count > Self.videoQueueCapacity { s.readers[id]!.removeFirst() }
                 }
             }
         }
@@ -99,6 +99,12 @@ final class FramePump: Sendable {
     func meter() async throws(CaptureError) -> SceneMetering? {
         _ = try await produce(raw: false)
         return metering
+    }
+
+    /// The metering of a stream frame made within the last two frame durations, or of a new one.
+    func freshMetering() async throws(CaptureError) -> SceneMetering? {
+        if secondsSinceLastFrame <= 2 * frameDuration, let m = metering { return m }
+        return try await meter()
     }
 
     /// Runs stream frames until auto exposure settles (at most 12).
@@ -118,19 +124,21 @@ final class FramePump: Sendable {
 
     // MARK: Video data output
 
-    func addVideoReader() { state.withLock { $0.videoReaders += 1 } }
-
-    func removeVideoReader() {
+    /// Registers a reader of processed frames: from now on every frame made is queued for it.
+    func addReader() -> UInt64 {
         state.withLock { s in
-            s.videoReaders -= 1
-            if s.videoReaders == 0 { s.videoQueue.removeAll() }
+            defer { s.nextReader += 1 }
+            s.readers[s.nextReader] = Deque()
+            return s.nextReader
         }
     }
 
-    /// The next frame for the video data output: the oldest queued one, or a new one.
-    func nextVideoFrame() async throws(CaptureError) -> CaptureFrame {
+    func removeReader(_ id: UInt64) { state.withLock { _ = $0.readers.removeValue(forKey: id) } }
+
+    /// The next frame for reader `id`: the oldest queued for it, or a new one.
+    func nextFrame(for id: UInt64) async throws(CaptureError) -> CaptureFrame {
         while true {
-            if let queued = state.withLock({ $0.videoQueue.popFirst() }) { return queued }
+            if let queued = state.withLock({ $0.readers[id]?.popFirst() }) { return queued }
             _ = try await produce(raw: false, processed: true)
         }
     }

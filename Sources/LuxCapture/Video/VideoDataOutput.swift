@@ -62,7 +62,7 @@ public final class VideoDataOutput: SessionOutput {
                 }
                 if Task.isCancelled { return nil }
                 if reader == nil || reader?.pump !== pump { reader = ReaderToken(pump: pump) }
-                let frame = try await pump.nextVideoFrame()
+                let frame = try await pump.nextFrame(for: reader!.id)
                 return output.deliver(frame)
             }
         }
@@ -71,11 +71,12 @@ public final class VideoDataOutput: SessionOutput {
     /// Registers a reader with the pump for as long as it lives.
     final class ReaderToken: Sendable {
         let pump: FramePump
+        let id: UInt64
         init(pump: FramePump) {
             self.pump = pump
-            pump.addVideoReader()
+            id = pump.addReader()
         }
-        deinit { pump.removeVideoReader() }
+        deinit { pump.removeReader(id) }
     }
 
     func deliver(_ frame: CaptureFrame) -> VideoFrame? {

@@ -94,10 +94,12 @@ enum CaptureBenchSuite: BenchSuite {
             try await output.prepare([settings(level)])
             // Two captures teach the cost model this kind; the third is measured.
             for _ in 0..<2 { _ = try await time(output, settings(level)) }
+            let cpu0 = cpuSeconds()
             let (_, total, r) = try await time(output, settings(level))
+            let cpu = cpuSeconds() - cpu0
             let inside = r.photoProcessingTimeRange.contains(.seconds(total))
             print(
-                "note=\(r.processing); range \(ms(r.photoProcessingTimeRange.lowerBound))–\(ms(r.photoProcessingTimeRange.upperBound)) ms; inside: \(inside ? "yes" : "no")"
+                "note=\(r.processing); CPU \(String(format: "%.2f", cpu)) s; range \(ms(r.photoProcessingTimeRange.lowerBound))–\(ms(r.photoProcessingTimeRange.upperBound)) ms; inside: \(inside ? "yes" : "no")"
             )
             return total
         case ("burst", let n?):
@@ -106,6 +108,7 @@ enum CaptureBenchSuite: BenchSuite {
             defer { Task { await session.stopRunning() } }
             try await output.prepare([settings(.speed)])
             _ = try await time(output, settings(.speed))
+            let cpu0 = cpuSeconds()
             let start = ContinuousClock.now
             let streams = try (0..<count).map { _ in try output.capturePhoto(settings(.speed)) }
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -113,18 +116,30 @@ enum CaptureBenchSuite: BenchSuite {
                 try await group.waitForAll()
             }
             let total = seconds(ContinuousClock.now - start)
-            print("note=\(String(format: "%.2f", Double(count) / total)) photos/s")
+            print(
+                "note=\(String(format: "%.2f", Double(count) / total)) photos/s; CPU \(String(format: "%.2f", cpuSeconds() - cpu0)) s"
+            )
             return total
         case ("lag", let mode?):
             let (session, output) = try await session()
             defer { Task { await session.stopRunning() } }
             try await output.prepare(mode == "prepared" ? [settings(.balanced)] : [])
+            let cpu0 = cpuSeconds()
             let (lag, total, _) = try await time(output, settings(.balanced))
-            print("note=delivered after \(String(format: "%.0f", total * 1000)) ms")
+            print(
+                "note=delivered after \(String(format: "%.0f", total * 1000)) ms; CPU \(String(format: "%.2f", cpuSeconds() - cpu0)) s"
+            )
             return lag
         default:
             throw CLIError("usage: bench-worker capture shutter LEVEL | burst COUNT | lag prepared|unprepared")
         }
+    }
+
+    /// User + system CPU seconds of this process so far (all threads).
+    static func cpuSeconds() -> Double {
+        var u = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &u)
+        return Double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + Double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6
     }
 
     static func seconds(_ d: Duration) -> Double {

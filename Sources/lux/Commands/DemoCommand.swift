@@ -2,9 +2,8 @@ import ArgumentParser
 import Foundation
 import Lux
 
-/// The README's main job. Until the capture pipeline lands it shows what exists end to end: simulated scenes
-/// rendered colour-managed into real files, a streamed filter chain, and a still from the simulated camera
-/// after its 3A loops settle.
+/// The README's main job: simulated scenes rendered colour-managed into real files, a streamed filter chain,
+/// and RAW + JPEG photos from a capture session on the simulated camera.
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
@@ -50,15 +49,32 @@ struct DemoCommand: AsyncParsableCommand {
                 colorSpace: .displayP3)
             note("still-life-edited.tif", "SepiaTone | GaussianBlur, rendered strip by strip into a TIFF")
 
-            print("Capturing with the simulated camera (3A settles on preview frames first):")
+            print("Capturing through a session (camera → photo output, Display P3 chosen automatically):")
             let camera = SimulatedCamera(scene: try Scene.named("still-life"))
-            for _ in 0..<12 { _ = try await camera.nextFrame(StreamConfiguration()) }
-            let still = try await camera.captureStill(StillRequest(processedFormat: .rgba8, colorSpace: .displayP3))
-            if var photo = still.image {
-                if photo.colorSpace == nil { photo.colorSpace = .displayP3 }
-                try ImageFile.write(photo, to: folder.appendingPathComponent("camera-still.jpg"))
-                note("camera-still.jpg", "\(photo.width)×\(photo.height) still, Display P3 JPEG")
+            let session = CaptureSession()
+            let photoOutput = PhotoOutput()
+            session.beginConfiguration()
+            try session.setSessionPreset(.photo)
+            try session.addInput(DeviceInput(camera: camera))
+            try session.addOutput(photoOutput)
+            try session.commitConfiguration()
+            try await session.startRunning()
+            var settings = PhotoSettings(
+                rawPixelFormat: photoOutput.availableRawPhotoPixelFormatTypes[0], processedFormat: .jpeg)
+            settings.previewFormat = PreviewFormat(width: 512, height: 512)
+            for try await event in try photoOutput.capturePhoto(settings) {
+                guard case .didFinishProcessingPhoto(let photo) = event else { continue }
+                let name = "camera-photo.\(photo.fileExtension)"
+                try Data(try photo.fileDataRepresentation()).write(to: folder.appendingPathComponent(name))
+                let size =
+                    photo.isRawPhoto
+                    ? photo.resolvedSettings.rawPhotoDimensions : photo.resolvedSettings.photoDimensions
+                note(
+                    name,
+                    photo.isRawPhoto
+                        ? "\(size) RAW, DNG with colour matrices and a preview" : "\(size) photo, Display P3 JPEG")
             }
+            await session.stopRunning()
         } catch let error as CodecError {
             throw CLIError("\(error)")
         } catch let error as CaptureError {

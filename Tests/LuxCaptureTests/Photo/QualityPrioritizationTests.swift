@@ -84,9 +84,11 @@ import Testing
         let b = scores[.balanced]!
         let q = scores[.quality]!
         print("low light (1 lx) PSNR: speed \(s) dB, balanced \(b) dB, quality \(q) dB")
-        // Seeded and deterministic. The fast merge already removes most of the noise at 1 lx (≈ +7 dB over a
-        // single frame); the full merge's extra frames add about half a decibel on this scene.
-        #expect(b > s + 1 && q > b + 0.25, "speed \(s) dB, balanced \(b) dB, quality \(q) dB")
+        // Seeded and deterministic. Measured: about 26.4, 33.7 and 34.2 dB. The fast merge already removes most of
+        // the noise at 1 lx (≈ +7 dB over a single frame); the full merge's extra frames add about half a decibel,
+        // close to this scene's noise-free floor of about 37 dB (defocus, demosaicking, sharpening against a
+        // pinhole rendering).
+        #expect(b > s + 3 && q > b + 0.25, "speed \(s) dB, balanced \(b) dB, quality \(q) dB")
     }
 
     @Test(

@@ -100,8 +100,9 @@ extension PhotoOutput {
             let settings = request.settings
             let caps = capabilities
             let start = ContinuousClock.now
-            // Pre-capture metering on a fresh stream frame.
-            let metering = try await pump.meter()
+            // Pre-capture metering: the stream's last frame when it is fresh (video running, scene monitored),
+            // else a new one.
+            let metering = try await pump.freshMetering()
             let flash = QualityPlanner.flashFires(
                 settings.flashMode, metering: metering, isBracket: settings.bracket != nil)
             let plan = QualityPlanner.plan(settings, capabilities: caps, metering: metering, flash: flash)

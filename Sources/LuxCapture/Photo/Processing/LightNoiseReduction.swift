@@ -26,13 +26,13 @@ enum LightNoiseReduction {
                     let r1 = plane.row(y, as: UInt16.self)
                     let r2 = plane.row(down, as: UInt16.self)
                     let o16 = dst.row(y, as: UInt16.self)
-                    for x in 0..<w {
+                    // Borders (neighbours mirrored inside the row), then the interior without branches so the
+                    // loop vectorises.
+                    @inline(__always) func filtered(_ x: Int, _ xl: Int, _ xr: Int) -> UInt16 {
                         let c = Float(r1[x])
                         let t = 2 * (s * max(c - black, 0) + o).squareRoot()
-                        let xl = x >= 2 ? x - 2 : x + 2 < w ? x + 2 : x
-                        let xr = x + 2 < w ? x + 2 : x >= 2 ? x - 2 : x
-                        var sum: Float = 0
-                        var n: Float = 0
+                        var sum = c
+                        var n: Float = 1
                         @inline(__always) func take(_ v: UInt16) {
                             let f = Float(v)
                             let inside: Float = abs(f - c) <= t ? 1 : 0
@@ -47,8 +47,13 @@ enum LightNoiseReduction {
                         take(r2[xl])
                         take(r2[x])
                         take(r2[xr])
-                        o16[x] = UInt16(min(max(((sum + c) / (n + 1)).rounded(), 0), 65535))
+                        return UInt16(min(sum / n + 0.5, 65535))
                     }
+                    let lo = min(2, w)
+                    let hi = max(lo, w - 2)
+                    for x in 0..<lo { o16[x] = filtered(x, x + 2 < w ? x + 2 : x, x + 2 < w ? x + 2 : x) }
+                    for x in lo..<hi { o16[x] = filtered(x, x - 2, x + 2) }
+                    for x in hi..<w { o16[x] = filtered(x, x >= 2 ? x - 2 : x, x >= 2 ? x - 2 : x) }
                 }
             }
         }
