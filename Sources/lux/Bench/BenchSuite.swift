@@ -24,7 +24,7 @@ protocol BenchSuite: SendableMetatype {
 
 /// Every suite `lux bench` knows.
 let benchSuites: [any BenchSuite.Type] = [
-    ColorBenchSuite.self, CodecsBenchSuite.self, RenderBench.self, RawBenchSuite.self, FusionBench.self,
+    ColorBenchSuite.self, CodecsBenchSuite.self, RenderBench.self, RawBenchSuite.self, FusionBench.self, LiveBenchSuite.self,
 ]
 
 /// Monotonic seconds, for the workers' inner timings.
