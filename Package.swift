@@ -61,6 +61,7 @@ let package = Package(
             dependencies: [
                 "LuxRender", "LuxPixels", "LuxColor", "CLuxKernels", .product(name: "RealModule", package: "swift-numerics"),
             ],
+            exclude: ["CATALOG.md"],
             swiftSettings: swiftSettings),
         .target(
             name: "LuxCodecs",
@@ -80,7 +81,7 @@ let package = Package(
         .target(
             name: "LuxScene",
             dependencies: [
-                "LuxRender", "LuxCodecs", "LuxPixels", "LuxColor",
+                "LuxRender", "LuxCodecs", "LuxPixels", "LuxColor", "CLuxKernels",
                 .product(name: "RealModule", package: "swift-numerics"),
             ],
             swiftSettings: swiftSettings),
@@ -128,11 +129,13 @@ let package = Package(
         .testTarget(name: "LuxRenderTests", dependencies: ["LuxRender", "LuxTestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "LuxFiltersTests", dependencies: ["LuxFilters", "LuxRender", "LuxTestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "LuxCodecsTests", dependencies: ["LuxCodecs", "LuxTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "LuxCodecsTests", dependencies: ["LuxCodecs", "LuxTestSupport"],
+            resources: [.copy("Resources/FuzzRegressions")], swiftSettings: swiftSettings),
         .testTarget(
             name: "LuxCaptureTests",
             dependencies: [
-                "LuxCapture", "LuxScene", "LuxPixels", "LuxColor", "LuxTestSupport",
+                "LuxCapture", "LuxScene", "LuxCodecs", "LuxPixels", "LuxColor", "LuxTestSupport",
                 .product(name: "RealModule", package: "swift-numerics"),
             ],
             swiftSettings: swiftSettings),

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <jpeglib.h>
 #include <jerror.h>
+#include <limits.h>
 
 #include "CLuxCodecShims.h"
 
@@ -64,7 +65,24 @@ static void lux_jpeg_install(lux_jpeg_error *err, char *message, size_t capacity
 typedef struct {
     struct jpeg_decompress_struct cinfo;
     lux_jpeg_error err;
+    struct jpeg_progress_mgr progress;
+    int max_scans;
 } lux_jpeg_decoder;
+
+// Called by libjpeg between passes: refuses progressive files with more scans than allowed (the check
+// libjpeg-turbo's djpeg -maxscans and TurboJPEG's scan limit make).
+static void lux_jpeg_progress(j_common_ptr common) {
+    lux_jpeg_decoder *ctx = (lux_jpeg_decoder *)common;  // cinfo is the first member
+    struct jpeg_decompress_struct *cinfo = &ctx->cinfo;
+    if (ctx->max_scans > 0 && cinfo->is_decompressor && cinfo->progressive_mode &&
+        cinfo->input_scan_number > ctx->max_scans) {
+        char buffer[JMSG_LENGTH_MAX];
+        snprintf(buffer, sizeof buffer, "the progressive JPEG has more than %d scans (a decompression bomb?)",
+                 ctx->max_scans);
+        lux_copy_message(ctx->err.message, ctx->err.capacity, buffer);
+        longjmp(ctx->err.jump, 1);
+    }
+}
 
 static int lux_jpeg_fail(lux_jpeg_decoder *ctx) {
     jpeg_destroy_decompress(&ctx->cinfo);
@@ -73,8 +91,8 @@ static int lux_jpeg_fail(lux_jpeg_decoder *ctx) {
 }
 
 static int lux_jpeg_decode_impl(const uint8_t *data, size_t size, int out_layout, uint8_t *pixels, size_t stride,
-                                int expected_width, int expected_height, int scale_denom, int strict, char *message,
-                                size_t capacity) {
+                                int expected_width, int expected_height, int scale_denom, int strict,
+                                size_t max_memory, int max_scans, char *message, size_t capacity) {
     lux_jpeg_decoder *const ctx = (lux_jpeg_decoder *)calloc(1, sizeof(lux_jpeg_decoder));
     if (ctx == NULL) {
         lux_copy_message(message, capacity, "out of memory");
@@ -85,6 +103,11 @@ static int lux_jpeg_decode_impl(const uint8_t *data, size_t size, int out_layout
     cinfo->err = &ctx->err.pub;
     if (setjmp(ctx->err.jump)) return lux_jpeg_fail(ctx);
     jpeg_create_decompress(cinfo);
+    // Virtual arrays beyond this fail with JERR_NO_BACKING_STORE (jmemnobs has no temporary files).
+    if (max_memory > 0) cinfo->mem->max_memory_to_use = (long)(max_memory > LONG_MAX ? LONG_MAX : max_memory);
+    ctx->max_scans = max_scans;
+    ctx->progress.progress_monitor = lux_jpeg_progress;
+    cinfo->progress = &ctx->progress;
     jpeg_mem_src(cinfo, data, (unsigned long)size);
     jpeg_read_header(cinfo, TRUE);
     if ((int)cinfo->image_width != expected_width || (int)cinfo->image_height != expected_height) {
@@ -128,20 +151,21 @@ static int lux_jpeg_decode_impl(const uint8_t *data, size_t size, int out_layout
 }
 
 int lux_jpeg_decode(const uint8_t *data, size_t size, int out_layout, uint8_t *pixels, size_t stride,
-                    int expected_width, int expected_height, int strict, char *message, size_t capacity) {
+                    int expected_width, int expected_height, int strict, size_t max_memory, int max_scans,
+                    char *message, size_t capacity) {
     return lux_jpeg_decode_impl(data, size, out_layout, pixels, stride, expected_width, expected_height, 1, strict,
-                                message, capacity);
+                                max_memory, max_scans, message, capacity);
 }
 
 int lux_jpeg_decode_scaled(const uint8_t *data, size_t size, int out_layout, uint8_t *pixels, size_t stride,
-                           int image_width, int image_height, int scale_denom, int strict, char *message,
-                           size_t capacity) {
+                           int image_width, int image_height, int scale_denom, int strict, size_t max_memory,
+                           int max_scans, char *message, size_t capacity) {
     if (scale_denom != 1 && scale_denom != 2 && scale_denom != 4 && scale_denom != 8) {
         lux_copy_message(message, capacity, "the scale denominator must be 1, 2, 4 or 8");
         return -1;
     }
     return lux_jpeg_decode_impl(data, size, out_layout, pixels, stride, image_width, image_height, scale_denom, strict,
-                                message, capacity);
+                                max_memory, max_scans, message, capacity);
 }
 
 struct lux_jpeg_stream {

@@ -19,6 +19,7 @@ struct LuxCommand: AsyncParsableCommand {
             InfoCommand.self,
             ExtractCommand.self,
             SceneCommand.self,
+            CaptureCommand.self,
             LiveCommand.self,
             BenchCommand.self,
             BenchWorkerCommand.self,

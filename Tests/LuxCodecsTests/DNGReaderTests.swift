@@ -99,6 +99,29 @@ import Testing
         }
     }
 
+    /// What each metadata-only file is refused with (SOURCES.md says which data each lacks; dcraw, dcraw_emu
+    /// and rawpy develop three of them into full-size pictures of nothing).
+    @Test(
+        "each metadata-only file gets the typed error that says why it has no picture",
+        arguments: [
+            ("raw/metadata-only/sony_zv-e10_TRUNCATED.arw", "missing", "SONY ZV-E10 raw file"),
+            ("raw/metadata-only/canon_350d_STRIPPED.cr2", "unsupported", "Canon CR2 raw file (Canon EOS 350D DIGITAL)"),
+            ("raw/metadata-only/fujifilm_s5pro_STRIPPED.raf", "unsupported", "Fujifilm RAF"),
+            ("raw/metadata-only/nikon_d70_STRIPPED.nef", "unsupported", "Nikon NEF compression"),
+        ])
+    func metadataOnlyErrorKinds(_ name: String, _ kind: String, _ phrase: String) {
+        do {
+            let file = try ImageFile.read(url: Fixtures.url(name))
+            Issue.record("\(name) decoded to \(file.pixels.width)×\(file.pixels.height)")
+        } catch {
+            switch (kind, error) {
+            case ("missing", .missingPixelData), ("unsupported", .unsupported): break
+            default: Issue.record("\(name): expected \(kind), got \(error)")
+            }
+            #expect(error.description.contains(phrase), "\(name): \(error)")
+        }
+    }
+
     @Test("the stripped and header-only DNGs report missing pixel data")
     func missingDataIsNamed() throws {
         for name in [Fixtures.metadataOnly[0], Fixtures.metadataOnly[1], Fixtures.metadataOnly[2]] {

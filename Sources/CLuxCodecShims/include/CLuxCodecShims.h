@@ -25,15 +25,19 @@ enum { LUX_JPEG_OUT_GRAY = 0, LUX_JPEG_OUT_RGBA = 1 };
 /// and allocated `height` rows of `stride` bytes; the decoder refuses a frame of another size.
 /// Returns 0, or -1 with a message (corrupt data, unsupported colour space such as CMYK, wrong size).
 /// Warnings (for example a truncated entropy-coded segment) count as errors when `strict` is non-zero.
+/// libjpeg's own buffers (the whole-image coefficient arrays of a progressive file) may take at most
+/// `max_memory` bytes (0: no limit), and a progressive file may have at most `max_scans` scans (0: no
+/// limit) — a few bytes per scan can otherwise make a small file take minutes to decode.
 int lux_jpeg_decode(const uint8_t *data, size_t size, int out_layout, uint8_t *pixels, size_t stride,
-                    int expected_width, int expected_height, int strict, char *message, size_t capacity);
+                    int expected_width, int expected_height, int strict, size_t max_memory, int max_scans,
+                    char *message, size_t capacity);
 
 /// Like lux_jpeg_decode, reducing the image by 1/scale_denom (1, 2, 4 or 8) in libjpeg's DCT domain (much cheaper
 /// than decoding in full and resampling). The header must say image_width × image_height; the caller allocated
 /// ceil(image_width / scale_denom) × ceil(image_height / scale_denom) pixels.
 int lux_jpeg_decode_scaled(const uint8_t *data, size_t size, int out_layout, uint8_t *pixels, size_t stride,
-                           int image_width, int image_height, int scale_denom, int strict, char *message,
-                           size_t capacity);
+                           int image_width, int image_height, int scale_denom, int strict, size_t max_memory,
+                           int max_scans, char *message, size_t capacity);
 
 /// One marker segment to write after SOI (APP1 Exif, APP1 XMP, APP2 ICC …).
 typedef struct {

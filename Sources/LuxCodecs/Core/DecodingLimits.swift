@@ -1,26 +1,42 @@
 /// Bounds a decoder checks before it allocates, so a hostile header cannot exhaust memory.
 ///
 /// The defaults accept every real camera file (the largest sensors are about 150 megapixels) and refuse
-/// headers that claim absurd sizes such as 100 000 × 100 000 pixels.
+/// headers that claim absurd sizes such as 100 000 × 100 000 pixels or billions of tiles. Every check happens
+/// before the allocation it guards and fails with ``CodecError/limitExceeded(what:value:limit:)``.
+///
+/// ```swift
+/// // A server decoding uploads: at most 50 megapixels and 512 MiB per decode.
+/// let limits = DecodingLimits(maxPixelCount: 50_000_000, maxByteCount: 512 << 20)
+/// let file = try ImageFile.read(data: upload, options: DecodingOptions(limits: limits))
+/// ```
 public struct DecodingLimits: Hashable, Sendable, Codable {
     /// The largest number of pixels (width × height) of any image a decoder allocates. Default 200 000 000.
     public var maxPixelCount: Int
-    /// The largest width or height accepted. Default 65 535 (the JPEG and TIFF-EP maximum).
+    /// The largest width or height accepted, of an image or of one of its tiles. Default 65 535 (the JPEG and
+    /// TIFF-EP maximum).
     public var maxDimension: Int
-    /// The largest number of bytes a single decoded buffer may occupy. Default 2 GiB.
+    /// The most memory one decode may allocate: the decoded image plus the working buffers of the strips or
+    /// tiles being decompressed at the same time (and, for JPEG, libjpeg's own coefficient buffers). A decode
+    /// runs fewer strips or tiles in parallel when that keeps it under the limit, and fails before allocating
+    /// when even one at a time would not fit. Default 2 GiB.
     public var maxByteCount: Int
     /// The largest number of strips or tiles in one image. Default 1 048 576.
     public var maxChunkCount: Int
+    /// The most scans a progressive JPEG may have. Each scan passes over the whole image, so a small file of
+    /// thousands of empty scans takes minutes to decode; real encoders write about ten. Default 500 (the
+    /// limit libjpeg-turbo recommends for untrusted files).
+    public var maxProgressiveScans: Int
 
     /// Creates limits.
     public init(
         maxPixelCount: Int = 200_000_000, maxDimension: Int = 65_535, maxByteCount: Int = 2 << 30,
-        maxChunkCount: Int = 1 << 20
+        maxChunkCount: Int = 1 << 20, maxProgressiveScans: Int = 500
     ) {
         self.maxPixelCount = maxPixelCount
         self.maxDimension = maxDimension
         self.maxByteCount = maxByteCount
         self.maxChunkCount = maxChunkCount
+        self.maxProgressiveScans = maxProgressiveScans
     }
 
     /// The default limits.
@@ -42,5 +58,20 @@ public struct DecodingLimits: Hashable, Sendable, Codable {
         guard !overflow2, bytes <= maxByteCount else {
             throw .limitExceeded(what: "\(what) byte count", value: overflow2 ? .max : bytes, limit: maxByteCount)
         }
+    }
+
+    /// How many strips or tiles a decode may work on at once so that the output (`outputBytes`) plus that many
+    /// chunk working sets (`chunkBytes` each) stay within ``maxByteCount``: at most `threads`, at least 1.
+    ///
+    /// - Throws: ``CodecError/limitExceeded(what:value:limit:)`` when the output and one chunk do not fit.
+    func concurrentChunks(outputBytes: Int, chunkBytes: Int, threads: Int, what: String) throws(CodecError) -> Int {
+        let (total, overflow) = outputBytes.addingReportingOverflow(chunkBytes)
+        guard !overflow, total <= maxByteCount else {
+            throw .limitExceeded(
+                what: "\(what) decoding memory (image and one strip or tile)", value: overflow ? .max : total,
+                limit: maxByteCount)
+        }
+        guard chunkBytes > 0 else { return max(1, threads) }
+        return max(1, min(threads, (maxByteCount - outputBytes) / chunkBytes))
     }
 }

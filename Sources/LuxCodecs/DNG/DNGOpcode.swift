@@ -255,7 +255,7 @@ extension DNGOpcode {
             let mp = try c.u32()
             let (cells, o1) = Int(pv).multipliedReportingOverflow(by: Int(ph))
             let (n, o2) = cells.multipliedReportingOverflow(by: Int(mp))
-            guard !o1, !o2, pv >= 1, ph >= 1, mp >= 1, n * 4 == c.remaining else {
+            guard !o1, !o2, pv >= 1, ph >= 1, mp >= 1, c.remaining % 4 == 0, n == c.remaining / 4 else {
                 throw .malformed(
                     what: what, offset: baseOffset, reason: "a \(pv)×\(ph)×\(mp) map does not match \(p.count) bytes")
             }

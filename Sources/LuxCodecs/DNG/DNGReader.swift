@@ -266,7 +266,15 @@ enum DNGReader {
     }
 
     static func load(_ preview: EmbeddedPreview, from r: ByteReader) -> [UInt8]? {
+        // Strips of one preview never overlap, so together they are no larger than the file; ranges that
+        // repeat the same bytes would otherwise multiply a small file into gigabytes.
+        var total = 0
+        for range in preview.byteRanges {
+            guard range.length >= 0, range.length <= r.count - total else { return nil }
+            total += range.length
+        }
         var data: [UInt8] = []
+        data.reserveCapacity(total)
         for range in preview.byteRanges {
             guard let chunk = try? r.slice(range.offset, range.length, "preview") else { return nil }
             data += chunk
@@ -316,12 +324,16 @@ enum DNGReader {
             bitsPerSample: props.bitsPerSample, samplesPerPixel: planar ? 1 : spp, isFloat: props.isFloatingPoint,
             compression: compression, predictor: props.storage.predictor, bigEndian: p.bigEndian,
             legacyLosslessJPEG: (props.dngVersion.map { $0[0] == 1 && $0[1] == 0 } ?? false))
+        let threads = try options.limits.concurrentChunks(
+            outputBytes: props.width * props.height * format.bytesPerPixel(),
+            chunkBytes: chunkFormat.workingBytes(width: layout.chunkWidth, rows: layout.chunkHeight),
+            threads: options.threads, what: what)
         var out = PixelBuffer(width: props.width, height: props.height, format: format)
         let plane = out.unsafeSharedMutablePlane()
         let failure = FirstError()
         let reader = p.reader
         let samplesPerPixelOut = format.channelCount == 1 ? 1 : 4
-        Parallel.forEachBand(layout.count, threads: options.threads, minimumBand: 1, bandsPerThread: 2) { chunks in
+        Parallel.forEachBand(layout.count, threads: threads, minimumBand: 1, bandsPerThread: 2) { chunks in
             for i in chunks {
                 if failure.hasError { return }
                 do throws(CodecError) {
@@ -367,7 +379,9 @@ enum DNGReader {
         guard frameRow * header.height >= needed else {
             throw .malformed(
                 what: "\(what) lossless JPEG frame", offset: 0,
-                reason: "\(header.width)×\(header.height)×\(header.components.count) samples cannot fill a \(chunkWidth)×\(rows)×\(spp) chunk")
+                reason:
+                    "\(header.width)×\(header.height)×\(header.components.count) samples cannot fill a \(chunkWidth)×\(rows)×\(spp) chunk"
+            )
         }
         let visible = region.width * spp
         var k = 0  // linear sample index within the chunk
@@ -376,11 +390,13 @@ enum DNGReader {
         ) { _, row throws(CodecError) in
             var consumed = 0
             while consumed < frameRow, k < needed {
-                let ty = k / rowSamples, tx = k % rowSamples
+                let ty = k / rowSamples
+                let tx = k % rowSamples
                 let n = min(frameRow - consumed, rowSamples - tx)
                 if tx < visible {
                     let copy = min(n, visible - tx)
-                    (out.row(region.y + ty, as: UInt16.self) + region.x * spp + tx).update(from: row + consumed, count: copy)
+                    (out.row(region.y + ty, as: UInt16.self) + region.x * spp + tx).update(
+                        from: row + consumed, count: copy)
                 }
                 consumed += n
                 k += n
@@ -427,6 +443,12 @@ enum DNGReader {
         _ p: TIFFParser, _ layout: TIFFChunkLayout, _ props: RawProperties, format: PixelFormat, what: String,
         options: DecodingOptions
     ) throws(CodecError) -> PixelBuffer {
+        // One RGBA tile at a time next to the output; a tile's JPEG may be padded to whole 16-pixel MCUs.
+        let maxTileWidth = (layout.chunkWidth + 15) / 16 * 16
+        let maxTileHeight = (layout.chunkHeight + 15) / 16 * 16
+        _ = try options.limits.concurrentChunks(
+            outputBytes: props.width * props.height * format.bytesPerPixel(),
+            chunkBytes: maxTileWidth * maxTileHeight * 4, threads: 1, what: what)
         var out = PixelBuffer(width: props.width, height: props.height, format: format)
         let plane = out.unsafeSharedMutablePlane()
         for i in 0..<layout.count {
@@ -438,9 +460,16 @@ enum DNGReader {
                 throw .malformed(
                     what: "\(what) tile \(i)", offset: layout.offsets[i], reason: "JPEG tile smaller than the tile")
             }
+            guard header.width <= maxTileWidth, header.height <= maxTileHeight else {
+                throw .malformed(
+                    what: "\(what) tile \(i)", offset: layout.offsets[i],
+                    reason:
+                        "the JPEG is \(header.width)×\(header.height) for a \(layout.chunkWidth)×\(layout.chunkHeight) tile"
+                )
+            }
             let gray = header.componentCount == 1
             var tile = PixelBuffer(width: header.width, height: header.height, format: gray ? .gray8 : .rgba8)
-            try JPEG.decodePixels(data, into: &tile, gray: gray)
+            try JPEG.decodePixels(data, into: &tile, gray: gray, limits: options.limits)
             tile.withUnsafePlane { t in
                 for r in 0..<region.height {
                     let s = t.row(r, as: UInt8.self)

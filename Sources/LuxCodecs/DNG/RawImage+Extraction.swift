@@ -42,24 +42,31 @@ extension RawImage {
 extension EmbeddedPreview {
     /// Decodes the preview's pixels (`.rgba8` or `.gray8`, sRGB unless the file says otherwise).
     ///
+    /// - Parameter limits: Size bounds checked before anything is allocated.
     /// - Throws: ``CodecError/missingPixelData(what:reason:)`` when the data was not loaded or is cut short,
-    ///   ``CodecError/unsupported(what:reason:)`` for encodings other than JPEG and 8-bit uncompressed.
-    public func image() throws(CodecError) -> PixelBuffer {
+    ///   ``CodecError/unsupported(what:reason:)`` for encodings other than JPEG and 8-bit uncompressed,
+    ///   ``CodecError/limitExceeded(what:value:limit:)`` for sizes beyond `limits`.
+    public func image(limits: DecodingLimits = .default) throws(CodecError) -> PixelBuffer {
         guard let data else {
             throw .missingPixelData(
                 what: "preview \(width)×\(height)", reason: "its data was not loaded (read the whole file)")
         }
         switch encoding {
         case .jpeg:
-            return try JPEG.decode(data).pixels
+            return try JPEG.decode(data, options: DecodingOptions(limits: limits, threads: 1)).pixels
         case .uncompressed:
-            guard bitsPerSample == 8, samplesPerPixel == 3 || samplesPerPixel == 1,
-                data.count >= width * height * samplesPerPixel
-            else {
+            guard bitsPerSample == 8, samplesPerPixel == 3 || samplesPerPixel == 1 else {
+                throw .unsupported(
+                    what: "uncompressed preview with \(samplesPerPixel) × \(bitsPerSample)-bit samples",
+                    reason: "8-bit gray or RGB previews are decoded")
+            }
+            try limits.check(width: width, height: height, bytesPerPixel: 4, what: "preview")
+            guard data.count >= width * height * samplesPerPixel else {
                 throw .missingPixelData(what: "preview \(width)×\(height)", reason: "\(data.count) bytes are too few")
             }
             let gray = samplesPerPixel == 1
-            let out = PixelBuffer(width: width, height: height, format: gray ? .gray8 : .rgba8,
+            let out = PixelBuffer(
+                width: width, height: height, format: gray ? .gray8 : .rgba8,
                 colorSpace: gray ? .genericGrayGamma2_2 : .sRGB)
             let dst = out.unsafeSharedMutablePlane()
             for y in 0..<height {

@@ -46,9 +46,44 @@ extension ImageFile {
             if ifd0.has(TIFFTag.dngVersion) { return .dng }
             // TIFF/EP camera raws (NEF, CR2, ARW …) carry CFA data; report them as raw, not as RGB TIFF.
             if let s = try? DNGStructure(raw), s.raw != nil { return .dng }
+            try refuseCameraRawWithoutImage(raw, p, ifd0)
             return .tiff
         }
+        if Array(raw.prefix(16)) == Array("FUJIFILMCCD-RAW ".utf8) {
+            throw .unsupported(
+                what: "Fujifilm RAF raw file", reason: "RAF is not a TIFF-based format; convert it to DNG first")
+        }
         throw .unknownFormat(signature: head)
+    }
+
+    /// Camera raw files built on TIFF whose first directory is only a preview: without a readable full-size
+    /// directory they must not be decoded as that preview (or, worse, as an image of zeros).
+    static func refuseCameraRawWithoutImage(_ raw: UnsafeRawBufferPointer, _ p: TIFFParser, _ ifd0: TIFFDirectory)
+        throws(CodecError)
+    {
+        let make = ((try? p.string(ifd0, TIFFTag.make)) ?? nil)?.trimming(" \0") ?? ""
+        let model = ((try? p.string(ifd0, TIFFTag.model)) ?? nil)?.trimming(" \0") ?? ""
+        let camera = model.hasPrefix(make) ? model : [make, model].filter { !$0.isEmpty }.joined(separator: " ")
+        let name = camera.isEmpty ? "camera raw file" : "\(camera) raw file"
+        // Canon CR2: "CR" and major version 2 after the TIFF header; IFD0 is a JPEG preview.
+        if raw.count >= 10, raw[8] == 0x43, raw[9] == 0x52 {
+            throw .unsupported(
+                what: "Canon CR2 raw file" + (camera.isEmpty ? "" : " (\(camera))"),
+                reason: "CR2 raw data is not supported; convert the file to DNG first")
+        }
+        // IFD0 marked as a reduced-resolution image (NewSubfileType bit 0) is the preview of a camera raw
+        // (ARW, NEF, PEF …) whose raw directory is missing or unreadable.
+        let subfile = ((try? p.integer(ifd0, TIFFTag.newSubfileType)) ?? nil) ?? 0
+        guard subfile & 1 == 1, !camera.isEmpty else { return }
+        let subIFDs = (try? p.childOffsets(ifd0, TIFFTag.subIFDs)) ?? []
+        let reason =
+            if let beyond = subIFDs.first(where: { $0 >= raw.count }) {
+                "the raw image directory (SubIFD at byte \(beyond)) lies beyond the end of the \(raw.count)-byte file"
+            } else {
+                "IFD0 is a reduced-resolution preview and no directory with the full-size image can be read "
+                    + "from the \(raw.count)-byte file (a stripped or truncated file?)"
+            }
+        throw .missingPixelData(what: name, reason: reason)
     }
 
     // MARK: Header information

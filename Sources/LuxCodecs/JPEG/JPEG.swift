@@ -50,7 +50,9 @@ public enum JPEG {
         var pixels = PixelBuffer(
             width: (header.width + denominator - 1) / denominator, height: (header.height + denominator - 1) / denominator,
             format: gray ? .gray8 : .rgba8)
-        try decodePixels(raw, into: &pixels, gray: gray, imageWidth: header.width, imageHeight: header.height, reducedBy: denominator)
+        try decodePixels(
+            raw, into: &pixels, gray: gray, limits: options.limits, imageWidth: header.width, imageHeight: header.height,
+            reducedBy: denominator)
         var metadata = ImageMetadata()
         if let e = header.exif, let exif = try? EXIF(tiffBytes: e) { metadata.exif = exif }
         metadata.xmp = header.xmp
@@ -83,25 +85,39 @@ public enum JPEG {
         }
     }
 
+    /// Decodes into `pixels` (already allocated at the header's size, divided by `denominator`); libjpeg's own
+    /// buffers get what `limits.maxByteCount` leaves after the pixels.
     static func decodePixels(
-        _ raw: UnsafeRawBufferPointer, into pixels: inout PixelBuffer, gray: Bool, imageWidth: Int? = nil,
-        imageHeight: Int? = nil, reducedBy denominator: Int = 1
+        _ raw: UnsafeRawBufferPointer, into pixels: inout PixelBuffer, gray: Bool, limits: DecodingLimits,
+        imageWidth: Int? = nil, imageHeight: Int? = nil, reducedBy denominator: Int = 1
     ) throws(CodecError) {
         var message = [CChar](repeating: 0, count: 512)
         let (w, h) = (imageWidth ?? pixels.width, imageHeight ?? pixels.height)
+        let libraryBudget = max(
+            1, limits.maxByteCount - PixelBuffer.byteCount(width: pixels.width, height: pixels.height, format: pixels.format))
         let status = pixels.withUnsafeMutablePlane { plane in
             message.withUnsafeMutableBufferPointer { m in
                 lux_jpeg_decode_scaled(
                     raw.baseAddress!.assumingMemoryBound(to: UInt8.self), raw.count,
                     Int32(gray ? LUX_JPEG_OUT_GRAY : LUX_JPEG_OUT_RGBA),
                     plane.baseAddress.assumingMemoryBound(to: UInt8.self), plane.bytesPerRow, Int32(w), Int32(h),
-                    Int32(denominator), 1, m.baseAddress, m.count)
+                    Int32(denominator), 1, libraryBudget, Int32(clamping: limits.maxProgressiveScans), m.baseAddress,
+                    m.count)
             }
         }
         guard status == 0 else {
             let text = cMessage(message)
             if text.contains("Premature end") || text.contains("ended before") {
                 throw .truncated(what: "JPEG entropy-coded data (\(text))", offset: raw.count)
+            }
+            if text.contains("more than \(limits.maxProgressiveScans) scans") {
+                throw .limitExceeded(
+                    what: "progressive JPEG scan count", value: limits.maxProgressiveScans + 1,
+                    limit: limits.maxProgressiveScans)
+            }
+            if text.contains("Backing store not supported") {
+                throw .limitExceeded(
+                    what: "JPEG decoder memory (coefficient buffers)", value: libraryBudget + 1, limit: libraryBudget)
             }
             throw .library(name: "libjpeg", message: text)
         }
@@ -147,7 +163,8 @@ public enum JPEG {
                 isYCbCr: !gray)
             let payload = JPEGHeader.exifSignature + exif.tiffBytes(bigEndian: true)
             guard payload.count <= 65533 else {
-                throw .invalidArgument("the Exif block is \(payload.count) bytes; a JPEG APP1 segment holds at most 65533")
+                throw .invalidArgument(
+                    "the Exif block is \(payload.count) bytes; a JPEG APP1 segment holds at most 65533")
             }
             markers.append((0xE1, payload))
         }
@@ -161,7 +178,9 @@ public enum JPEG {
         if let icc = ColorProfiles.profileToEmbed(for: space, original: metadata.iccProfile, options: options) {
             let chunk = 65519
             let total = (icc.count + chunk - 1) / chunk
-            guard total <= 255 else { throw .invalidArgument("the ICC profile is too large for JPEG (\(icc.count) bytes)") }
+            guard total <= 255 else {
+                throw .invalidArgument("the ICC profile is too large for JPEG (\(icc.count) bytes)")
+            }
             for i in 0..<total {
                 let part = icc[(i * chunk)..<min(icc.count, (i + 1) * chunk)]
                 markers.append((0xE2, JPEGHeader.iccSignature + [UInt8(i + 1), UInt8(total)] + part))

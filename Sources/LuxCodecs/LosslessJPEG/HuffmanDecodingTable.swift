@@ -34,6 +34,11 @@ struct HuffmanDecodingTable: Sendable {
         var k = 0
         for length in 1...16 {
             let n = Int(counts[length - 1])
+            // A code space overflow means the counts describe an impossible table (checked before the codes
+            // of this length are laid out, so no code indexes past the lookahead table).
+            guard Int(code) + n <= 1 << length else {
+                throw .malformed(what: what, offset: offset, reason: "the code lengths over-subscribe the code space")
+            }
             if n > 0 {
                 valueOffset[length] = Int32(k) - code
                 for _ in 0..<n {

@@ -110,7 +110,7 @@ extension QuickTimeMovie {
                     buffer = PixelBuffer(width: w, height: h, format: .rgba8)
                 }
                 try JPEG.decodePixels(
-                    raw, into: &buffer, gray: false, imageWidth: header.width, imageHeight: header.height,
+                    raw, into: &buffer, gray: false, limits: options.limits, imageWidth: header.width, imageHeight: header.height,
                     reducedBy: denominator)
             } catch {
                 throw .malformed(

@@ -171,13 +171,17 @@ public enum TIFF {
         let p = try TIFFParser(raw)
         let source = try Source(p, limits: options.limits)
         let l = source.layout
+        let threads = try options.limits.concurrentChunks(
+            outputBytes: l.width * l.height * l.output.bytesPerPixel(),
+            chunkBytes: source.format.workingBytes(width: source.chunks.chunkWidth, rows: source.chunks.chunkHeight),
+            threads: options.threads, what: "TIFF image")
         var pixels = PixelBuffer(width: l.width, height: l.height, format: l.output)
         pixels.isPremultiplied = l.premultiplied
         let plane = pixels.unsafeSharedMutablePlane()
         let failure = FirstError()
         let reader = p.reader
         let chunks = source.chunks
-        Parallel.forEachBand(chunks.count, threads: options.threads, minimumBand: 1) { range in
+        Parallel.forEachBand(chunks.count, threads: threads, minimumBand: 1) { range in
             for i in range {
                 if failure.hasError { return }
                 do throws(CodecError) {

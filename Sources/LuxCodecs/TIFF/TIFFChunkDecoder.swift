@@ -39,6 +39,20 @@ struct ChunkFormat {
 
     /// Bytes in one stored row of `width` pixels (rows start on a byte boundary).
     func rowBytes(_ width: Int) -> Int { (width * samplesPerPixel * bitsPerSample + 7) / 8 }
+
+    /// The most memory ``TIFFChunkDecoder/decode(_:width:rows:format:what:offset:)`` allocates for one chunk of
+    /// `width` × `rows` pixels: the decompressed bytes and the unpacked samples. Saturates instead of
+    /// overflowing (a hostile tile size then fails the limit check).
+    func workingBytes(width: Int, rows: Int) -> Int {
+        let (pixels, o1) = width.multipliedReportingOverflow(by: rows)
+        let (samples, o2) = pixels.multipliedReportingOverflow(by: samplesPerPixel)
+        let (bits, o3) = samples.multipliedReportingOverflow(by: bitsPerSample)
+        guard !o1, !o2, !o3, samples <= Int.max / 8 else { return .max }
+        let stored = (bits + 7) / 8 + rows  // rows start on byte boundaries
+        if compression == 7 { return 2 * samples }
+        let unpacked = isFloat ? 4 * samples : (bitsPerSample <= 8 && keepsBytes ? 0 : 2 * samples)
+        return stored + unpacked
+    }
 }
 
 /// Turns the bytes of one strip or tile into samples: decompression, predictor, bit unpacking.

@@ -24,7 +24,8 @@ protocol BenchSuite: SendableMetatype {
 
 /// Every suite `lux bench` knows.
 let benchSuites: [any BenchSuite.Type] = [
-    ColorBenchSuite.self, CodecsBenchSuite.self, RenderBench.self, RawBenchSuite.self, FusionBench.self, LiveBenchSuite.self,
+    ColorBenchSuite.self, CodecsBenchSuite.self, RenderBench.self, RawBenchSuite.self, FusionBench.self,
+    CaptureBenchSuite.self, LiveBenchSuite.self,
 ]
 
 /// Monotonic seconds, for the workers' inner timings.

@@ -1,0 +1,46 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// libFuzzer harnesses for Lux's parsers (one executable per parser). Build and run one with
+// `Fuzz/run.sh NAME SECONDS`; the script passes `-sanitize=fuzzer,address` to every Swift module (so Lux's
+// own modules get coverage instrumentation) and `-enable-testing` so harnesses can reach internal decoders.
+// SwiftPM links an executable with its entry point renamed to `<module>_main` (for example `fuzz_tiff_main`);
+// each harness defines that function and hands its input callback to libFuzzer's `LLVMFuzzerRunDriver`.
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let harnesses = ["tiff", "dngopcode", "ljpeg", "jpeg", "png", "icc", "exif", "filterchain"]
+
+let package = Package(
+    name: "LuxFuzz",
+    platforms: [.macOS(.v15)],
+    dependencies: [.package(name: "Lux", path: "..")],
+    targets: [
+        .target(name: "CFuzzDriver"),
+        .target(
+            name: "FuzzSupport",
+            dependencies: [
+                "CFuzzDriver",
+                .product(name: "LuxCodecs", package: "Lux"), .product(name: "LuxColor", package: "Lux"),
+                .product(name: "LuxPixels", package: "Lux"),
+            ],
+            swiftSettings: swiftSettings),
+    ]
+        + harnesses.map { name in
+            .executableTarget(
+                name: "fuzz-\(name)",
+                dependencies: [
+                    "FuzzSupport",
+                    .product(name: "LuxCodecs", package: "Lux"),
+                    .product(name: "LuxColor", package: "Lux"),
+                    .product(name: "LuxPixels", package: "Lux"),
+                    .product(name: "LuxRender", package: "Lux"),
+                    .product(name: "LuxFilters", package: "Lux"),
+                ],
+                path: "Harnesses/\(name)",
+                // No top-level code: the harness's `@_cdecl("fuzz_<name>_main")` is the entry point.
+                swiftSettings: swiftSettings + [.unsafeFlags(["-parse-as-library"])])
+        }
+)

@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+
+@testable import LuxCodecs
+
+/// Inputs the fuzzers in `Fuzz/` found crashing, hanging or over-allocating, minimised, each with the typed
+/// error the fixed parser now reports. The files are named `HARNESS-what.ext` and run through the same calls
+/// as the harness (`Fuzz/Harnesses/HARNESS`); `Fuzz/run.sh HARNESS repro FILE` replays one under the fuzzer.
+@Suite struct FuzzRegressionTests {
+    /// The limits the harnesses decode with (Fuzz/Sources/FuzzSupport).
+    static let options = DecodingOptions(
+        limits: DecodingLimits(maxPixelCount: 4_000_000, maxByteCount: 64 << 20, maxChunkCount: 1 << 16), threads: 1)
+
+    /// Each regression input and a phrase the error must contain (what the parser now says about it).
+    static let expectations: [String: String] = [
+        // DHT counts of 3 one-bit codes: the lookahead table was indexed past its end.
+        "tiff-huffman-oversubscribed.dng": "over-subscribe the code space",
+        // A GainMap opcode whose point count × 4 overflowed (see gainMapSizeOverflow); the file itself
+        // has no tile data.
+        "tiff-gainmap-size-overflow.dng": "lie beyond the end of the 1252-byte file",
+    ]
+
+    static func bytes(_ name: String) throws -> [UInt8] {
+        let folder = try #require(Bundle.module.url(forResource: "FuzzRegressions", withExtension: nil))
+        return [UInt8](try Data(contentsOf: folder.appendingPathComponent(name)))
+    }
+
+    @Test("every committed regression input has an expectation")
+    func everyFileIsListed() throws {
+        let folder = try #require(Bundle.module.url(forResource: "FuzzRegressions", withExtension: nil))
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        #expect(files == Self.expectations.keys.sorted())
+    }
+
+    @Test("a GainMap claiming 2^31 × 2^30 points is kept opaque instead of overflowing the size check")
+    func gainMapSizeOverflow() throws {
+        // One opcode (ID 9, DNG 1.3, optional) with the 76 fixed parameter bytes and no gains: area 0…2 × 0…2,
+        // 1 plane, pitch 1; points V = 2^31, H = 2^30; spacing/origin 0; 1 map plane. 2^61 gains × 4 bytes
+        // overflowed Int before the comparison with the 0 bytes present.
+        var params: [UInt8] = []
+        for v: UInt32 in [0, 0, 2, 2, 0, 1, 1, 1, 1 << 31, 1 << 30] { params += Self.be32(v) }
+        params += [UInt8](repeating: 0, count: 32) + Self.be32(1)
+        let list =
+            Self.be32(1) + Self.be32(9) + Self.be32(0x0103_0000) + Self.be32(1) + Self.be32(UInt32(params.count))
+            + params
+        let parsed = try DNGOpcode.parseList(list)
+        #expect(parsed.count == 1)
+        guard case .other(let id, let kept) = parsed.first?.operation else {
+            Issue.record("expected the damaged gain map to be kept opaque, got \(parsed)")
+            return
+        }
+        #expect(id == 9 && kept == params)
+    }
+
+    static func be32(_ v: UInt32) -> [UInt8] {
+        [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]
+    }
+
+    @Test("fuzzer findings now throw a typed error naming the problem", arguments: expectations.keys.sorted())
+    func regression(_ name: String) throws {
+        let bytes = try Self.bytes(name)
+        let harness = name.prefix { $0 != "-" }
+        var message: String?
+        do {
+            switch harness {
+            case "tiff", "jpeg", "png":
+                _ = try? ImageFile.info(data: bytes, limits: Self.options.limits)
+                _ = try ImageFile.read(data: bytes, options: Self.options)
+            case "exif":
+                _ = try EXIF(tiffBytes: bytes)
+            case "dngopcode":
+                _ = try DNGOpcode.parseList(bytes)
+            case "ljpeg":
+                try withBytes(of: bytes) { raw throws(CodecError) in
+                    let header = try LosslessJPEGHeader(raw, what: "fuzz")
+                    try LosslessJPEGDecoder.decode(raw, header: header, what: "fuzz") { _, _ in }
+                }
+            default:
+                Issue.record("unknown harness \(harness)")
+            }
+        } catch {
+            message = "\(error)"
+        }
+        let expected = try #require(Self.expectations[name])
+        #expect(message?.contains(expected) == true, "\(name): \(message ?? "decoded without an error")")
+    }
+}
