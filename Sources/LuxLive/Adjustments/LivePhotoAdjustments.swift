@@ -2,6 +2,7 @@ public import FoundationEssentials
 import Foundation
 public import LuxCodecs
 public import LuxFilters
+public import LuxFusion
 public import LuxPixels
 public import LuxRender
 
