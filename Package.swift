@@ -143,7 +143,8 @@ let package = Package(
         .testTarget(
             name: "LuxLiveTests",
             dependencies: [
-                "LuxLive", "LuxFusion", "LuxFilters", "LuxRender", "LuxCodecs", "LuxPixels", "LuxColor", "LuxTestSupport",
+                "LuxLive", "LuxCapture", "LuxScene", "LuxFusion", "LuxFilters", "LuxRender", "LuxCodecs", "LuxPixels",
+                "LuxColor", "LuxTestSupport",
             ],
             swiftSettings: swiftSettings),
         .testTarget(

@@ -63,7 +63,8 @@ struct LivePhotoRenderer: Sendable {
         let photoRect = try Self.outputRect(photoImage, frame: photoFrame)
 
         // The movie: frames overlapping the time range, at the still's geometry scaled to the frames' resolution.
-        let frameScale = min(ctx.videoRenderScale, scale)
+        // Saving keeps the frames' resolution; a preview reduces them to at most its own.
+        let frameScale = scale >= 1 ? ctx.videoRenderScale : min(ctx.videoRenderScale, scale)
         let reduction = frameScale / ctx.videoRenderScale
         let width = max(1, Int((photoRect.width * frameScale / scale).rounded()))
         let height = max(1, Int((photoRect.height * frameScale / scale).rounded()))
