@@ -30,17 +30,13 @@ struct LivePhotoRecorder: Sendable {
         let frame = try await pump.produce(raw: false, processed: true, outputDimensions: size)
         guard var image = frame.image else { throw .processing("the camera delivered a movie frame without pixels") }
         if image.colorSpace == nil { image.colorSpace = colorSpace.colorSpace }
-        let settings = videoSettings
-        let work = { () throws(CaptureError) -> LivePhotoMovieFrame in
-            do {
-                let jpeg = try QuickTimeWriter.encodeVideoFrame(image, settings: settings)
-                return LivePhotoMovieFrame(
-                    jpeg: jpeg, reduced: stabilizer.reduced(image), time: frame.presentationTime, duration: frame.duration)
-            } catch {
-                throw .processing("encoding a Live Photo movie frame failed: \(error)")
-            }
+        do {
+            let jpeg = try QuickTimeWriter.encodeVideoFrame(image, settings: videoSettings)
+            return LivePhotoMovieFrame(
+                jpeg: jpeg, reduced: stabilizer.reduced(image), time: frame.presentationTime, duration: frame.duration)
+        } catch {
+            throw .processing("encoding a Live Photo movie frame failed: \(error)")
         }
-        return try work()
     }
 
     /// Tops the ring buffer up until it holds the pre-roll (frames made now stand for the ones a continuously
