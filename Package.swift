@@ -142,7 +142,10 @@ let package = Package(
         .testTarget(name: "LuxTests", dependencies: ["Lux", "LuxTestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "LuxLiveTests",
-            dependencies: ["LuxLive", "LuxFilters", "LuxRender", "LuxCodecs", "LuxPixels", "LuxColor", "LuxTestSupport"],
+            dependencies: [
+                "LuxLive", "LuxCapture", "LuxScene", "LuxFusion", "LuxFilters", "LuxRender", "LuxCodecs", "LuxPixels",
+                "LuxColor", "LuxTestSupport",
+            ],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "LuxRAWTests",

@@ -1,5 +1,6 @@
 import Foundation
 import LuxCodecs
+import LuxFusion
 import LuxLive
 import LuxPixels
 import LuxRender

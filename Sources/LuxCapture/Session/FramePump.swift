@@ -61,12 +61,17 @@ final class FramePump: Sendable {
 
     /// Makes the next stream frame; `raw` asks for the Bayer data too. Processed pixels are made when a video
     /// reader is active (and then the frame is also queued for it), or when `processed` is set.
-    func produce(raw: Bool, processed: Bool = false) async throws(CaptureError) -> CaptureFrame {
+    /// `outputDimensions` reads frames out at another size (a Live Photo's movie frames); they are not queued for
+    /// the video data output.
+    func produce(
+        raw: Bool, processed: Bool = false, outputDimensions: StreamConfiguration.Dimensions? = nil
+    ) async throws(CaptureError) -> CaptureFrame {
         let ticket = production.reserve()
         await production.wait(for: ticket)
         defer { production.release() }
-        let readers = state.withLock { $0.readers.count }
-        let config = StreamConfiguration(deliversProcessedFrames: processed || readers > 0, deliversRAW: true)
+        let readers = outputDimensions == nil ? state.withLock { $0.readers.count } : 0
+        var config = StreamConfiguration(deliversProcessedFrames: processed || readers > 0, deliversRAW: true)
+        config.outputDimensions = outputDimensions
         let started = ContinuousClock.now
         let frame = try await device.nextFrame(config)
         let elapsed = ContinuousClock.now - started
@@ -79,7 +84,7 @@ final class FramePump: Sendable {
         state.withLock { s in
             s.lastFrameClock = .now
             if let metering { s.metering = metering }
-            if !s.readers.isEmpty, frame.image != nil {
+            if !s.readers.isEmpty, frame.image != nil, outputDimensions == nil {
                 var queued = frame
                 queued.raw = nil
                 for id in s.readers.keys {

@@ -65,13 +65,25 @@ extension QuickTimeMovie {
         }
     }
 
-    /// Decodes a Motion-JPEG frame to `.rgba8` pixels in the track's colour space.
+    /// Decodes a Motion-JPEG frame to `.rgba8` pixels in the track's colour space, optionally reduced by
+    /// 1/`denominator` (1, 2, 4 or 8) while decoding (see ``JPEG/decode(_:reducedBy:options:)``).
     ///
     /// - Throws: ``CodecError/unsupported(what:reason:)`` for frames of codecs LuxCodecs does not decode (H.264,
     ///   HEVC, ProRes: the movie's timing, metadata and audio are still readable), and the JPEG decoder's errors.
-    public func decodeVideoFrame(_ sample: MovieSample, of track: MovieTrack, options: DecodingOptions = .default)
-        throws(CodecError) -> PixelBuffer
-    {
+    public func decodeVideoFrame(
+        _ sample: MovieSample, of track: MovieTrack, reducedBy denominator: Int = 1, options: DecodingOptions = .default
+    ) throws(CodecError) -> PixelBuffer {
+        var buffer = PixelBuffer(width: 1, height: 1, format: .rgba8)
+        try decodeVideoFrame(sample, of: track, into: &buffer, reducedBy: denominator, options: options)
+        return buffer
+    }
+
+    /// Decodes a Motion-JPEG frame into `buffer`, reusing its memory when it already has the frame's size and
+    /// format and is not shared (a frame loop then allocates nothing per frame).
+    public func decodeVideoFrame(
+        _ sample: MovieSample, of track: MovieTrack, into buffer: inout PixelBuffer, reducedBy denominator: Int = 1,
+        options: DecodingOptions = .default
+    ) throws(CodecError) {
         guard track.kind == .video else {
             throw .invalidArgument("track \(track.id) holds \(track.kind.rawValue), not video frames")
         }
@@ -81,15 +93,31 @@ extension QuickTimeMovie {
                 reason: "LuxCodecs decodes Motion-JPEG ('jpeg', 'mjpa') frames only; the movie's timing, metadata, "
                     + "still-image time and PCM audio are readable")
         }
-        var file = try withSampleBytes(sample) { raw throws(CodecError) in
+        guard [1, 2, 4, 8].contains(denominator) else {
+            throw .invalidArgument("a frame can be reduced by 1, 2, 4 or 8 while decoding, not \(denominator)")
+        }
+        try withSampleBytes(sample) { raw throws(CodecError) in
             do throws(CodecError) {
-                return try JPEG.decode(raw, options: options)
+                let header = try JPEGHeader(raw)
+                try JPEG.checkDecodable(header)
+                guard header.componentCount == 3 else {
+                    throw CodecError.unsupported(what: "a grey Motion-JPEG frame", reason: "frames are decoded as RGB")
+                }
+                try options.limits.check(width: header.width, height: header.height, bytesPerPixel: 4, what: "video frame")
+                let w = (header.width + denominator - 1) / denominator
+                let h = (header.height + denominator - 1) / denominator
+                if buffer.width != w || buffer.height != h || buffer.format != .rgba8 {
+                    buffer = PixelBuffer(width: w, height: h, format: .rgba8)
+                }
+                try JPEG.decodePixels(
+                    raw, into: &buffer, gray: false, limits: options.limits, imageWidth: header.width, imageHeight: header.height,
+                    reducedBy: denominator)
             } catch {
-                throw .malformed(what: "video frame \(sample.index) at \(sample.time)", offset: Int(sample.offset), reason: "\(error)")
+                throw .malformed(
+                    what: "video frame \(sample.index) at \(sample.time)", offset: Int(sample.offset), reason: "\(error)")
             }
         }
-        if let space = track.colorSpace, file.metadata.iccProfile == nil { file.pixels.colorSpace = space }
-        return file.pixels
+        buffer.colorSpace = track.colorSpace ?? .sRGB
     }
 
     /// The groups of a timed-metadata track, at their presentation times.

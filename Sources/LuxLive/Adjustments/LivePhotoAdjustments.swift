@@ -2,6 +2,7 @@ public import FoundationEssentials
 import Foundation
 public import LuxCodecs
 public import LuxFilters
+public import LuxFusion
 public import LuxPixels
 public import LuxRender
 
@@ -51,13 +52,14 @@ public struct LivePhotoAdjustments: Hashable, Sendable, Codable {
 
     /// Creates a recipe that changes nothing.
     public init(
-        filterChain: String? = nil, photoFilterChain: String? = nil, crop: Rect? = nil, timeRange: Range<MediaTime>? = nil,
-        audioVolume: Double = 1, orientation: Orientation? = nil, autoTrim: LivePhotoAutoTrimmer? = nil,
+        filterChain: String? = nil, photoFilterChain: String? = nil, crop: Rect? = nil, aspectRatio: Double? = nil,
+        timeRange: Range<MediaTime>? = nil, audioVolume: Double = 1, orientation: Orientation? = nil, autoTrim: LivePhotoAutoTrimmer? = nil,
         stabilization: LivePhotoStabilizer? = nil
     ) {
         self.filterChain = filterChain
         self.photoFilterChain = photoFilterChain
         self.crop = crop
+        self.aspectRatio = aspectRatio
         self.timeRange = timeRange
         self.audioVolume = audioVolume
         self.orientation = orientation

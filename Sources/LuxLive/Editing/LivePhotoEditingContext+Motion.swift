@@ -1,4 +1,5 @@
 import LuxCodecs
+public import LuxFusion
 public import LuxPixels
 
 extension LivePhotoEditingContext {
@@ -37,7 +38,7 @@ extension LivePhotoEditingContext {
         let motions = try FrameMotion.measure(count: motion ? samples.count : 0) { (i) throws(LivePhotoError) in
             do throws(CodecError) {
                 let frame = try movie.decodeVideoFrame(samples[i], of: track)
-                if let s = stabilizer { reduced.append(AnalysisFrame.reducedColor(frame, maximumWidth: s.analysisWidth)) }
+                if let s = stabilizer { reduced.append(s.reduced(frame)) }
                 return frame
             } catch {
                 throw .unreadable(livePhoto.movieURL, error)
@@ -46,15 +47,20 @@ extension LivePhotoEditingContext {
         if let s = stabilizer, !motion {
             for sample in samples {
                 do throws(CodecError) {
-                    reduced.append(AnalysisFrame.reducedColor(try movie.decodeVideoFrame(sample, of: track), maximumWidth: s.analysisWidth))
+                    reduced.append(s.reduced(try movie.decodeVideoFrame(sample, of: track)))
                 } catch {
                     throw .unreadable(livePhoto.movieURL, error)
                 }
             }
         }
-        let transforms = try stabilizer.map { (s) throws(LivePhotoError) in
-            try s.transforms(reduced: reduced, width: videoWidth, height: videoHeight)
-        } ?? []
+        var transforms: [AffineTransform] = []
+        if let s = stabilizer {
+            do throws(FusionError) {
+                transforms = try s.transforms(reduced: reduced, width: videoWidth, height: videoHeight)
+            } catch {
+                throw .invalidEdit("stabilisation: \(error)")
+            }
+        }
         return (motions, transforms)
     }
 }

@@ -53,19 +53,18 @@ struct LivePhotoRenderer: Sendable {
         if flag.isCancelled { throw .cancelled }
 
         // The still: decoded, scaled for a preview, processed. Its extent decides the movie's size.
-        let still: ImageFile
-        do { still = try ImageFile.read(url: ctx.livePhoto.photoURL, options: DecodingOptions(threads: threads)) } catch {
-            throw .unreadable(ctx.livePhoto.photoURL, error)
-        }
+        let still = try decodeStill(threads: threads)
         let photoSpace = still.pixels.colorSpace ?? .sRGB
         let photoFrame = LivePhotoFrame(
-            image: Self.scaled(Image(buffer: still.pixels), by: scale), type: .photo, time: ctx.photoTime,
-            renderScale: scale)
+            image: Self.resized(
+                Image(buffer: still.pixels), to: (Double(ctx.photoWidth) * scale, Double(ctx.photoHeight) * scale)),
+            type: .photo, time: ctx.photoTime, renderScale: scale)
         let photoImage = try process(photoFrame)
         let photoRect = try Self.outputRect(photoImage, frame: photoFrame)
 
         // The movie: frames overlapping the time range, at the still's geometry scaled to the frames' resolution.
-        let frameScale = min(ctx.videoRenderScale, scale)
+        // Saving keeps the frames' resolution; a preview reduces them to at most its own.
+        let frameScale = scale >= 1 ? ctx.videoRenderScale : min(ctx.videoRenderScale, scale)
         let reduction = frameScale / ctx.videoRenderScale
         let width = max(1, Int((photoRect.width * frameScale / scale).rounded()))
         let height = max(1, Int((photoRect.height * frameScale / scale).rounded()))
@@ -110,6 +109,7 @@ struct LivePhotoRenderer: Sendable {
             try writer.appendAudio(Array(a.samples[(audioWritten * a.channelCount)..<(end * a.channelCount)]))
             audioWritten = end
         }
+        let slots = (0..<batch).map { _ in FrameSlot() }
         var start = 0
         while start < selected.count {
             if flag.isCancelled { throw .cancelled }
@@ -122,7 +122,7 @@ struct LivePhotoRenderer: Sendable {
                     result = .success(
                         try renderFrame(
                             sample, index: index, track: video, reduction: reduction, renderScale: frameScale,
-                            settings: videoSettings, renderer: frameRenderer))
+                            settings: videoSettings, renderer: frameRenderer, slot: slots[k]))
                 } catch {
                     result = .failure(error)
                 }
@@ -156,36 +156,64 @@ struct LivePhotoRenderer: Sendable {
         }
     }
 
-    /// Decodes, transforms, processes and encodes one movie frame.
+    /// Decodes, transforms, processes and encodes one movie frame, in `slot`'s reusable buffers.
     func renderFrame(
         _ sample: MovieSample, index: Int, track: MovieTrack, reduction: Double, renderScale: Double,
-        settings: QuickTimeWriter.VideoSettings, renderer: RenderContext
+        settings: QuickTimeWriter.VideoSettings, renderer: RenderContext, slot: FrameSlot
     ) throws(LivePhotoError) -> [UInt8] {
         let ctx = context
-        let pixels: PixelBuffer
-        do { pixels = try ctx.movie.decodeVideoFrame(sample, of: track) } catch {
+        do {
+            try ctx.movie.decodeVideoFrame(sample, of: track, into: &slot.decoded, reducedBy: Self.denominator(for: reduction))
+        } catch {
             throw .unreadable(ctx.livePhoto.movieURL, error)
         }
-        var image = Image(buffer: pixels)
+        var image = Image(buffer: slot.decoded)
+        let size = (Double(track.width) * reduction, Double(track.height) * reduction)
         if let t = ctx.videoFrameTransforms?[index] {
-            image = image.clampedToExtent().transformed(by: t).cropped(to: image.extent)
+            // Transforms are in full-size frame coordinates.
+            image = Self.resized(image, to: (Double(track.width), Double(track.height)))
+            image = image.clampedToExtent().transformed(by: t).cropped(to: Rect(width: track.width, height: track.height))
         }
-        let frame = LivePhotoFrame(image: Self.scaled(image, by: reduction), type: .video, time: sample.time, renderScale: renderScale)
+        let frame = LivePhotoFrame(image: Self.resized(image, to: size), type: .video, time: sample.time, renderScale: renderScale)
         let out = try process(frame)
         // The frame's result keeps the movie's size, centred on its own extent (an animated crop moves it).
         let e = out.extent.isInfinite || out.extent.isEmpty ? frame.image.extent : out.extent
         let w = Double(settings.width)
         let h = Double(settings.height)
         let rect = Rect(x: (e.midX - w / 2).rounded(), y: (e.midY - h / 2).rounded(), width: w, height: h)
-        let buffer: PixelBuffer
+        if slot.rendered.width != settings.width || slot.rendered.height != settings.height {
+            slot.rendered = PixelBuffer(width: settings.width, height: settings.height, format: .rgba8)
+        }
         do {
-            buffer = try renderer.createBuffer(out, from: rect, format: .rgba8, colorSpace: settings.colorSpace)
+            try renderer.render(out, to: &slot.rendered, bounds: rect, colorSpace: settings.colorSpace)
         } catch {
             throw .render(error)
         }
-        do { return try QuickTimeWriter.encodeVideoFrame(buffer, settings: settings) } catch {
+        do { return try QuickTimeWriter.encodeVideoFrame(slot.rendered, settings: settings) } catch {
             throw .write(output.movieURL, error)
         }
+    }
+
+    /// The still, decoded reduced in the DCT domain when a preview needs a fraction of it.
+    func decodeStill(threads: Int) throws(LivePhotoError) -> ImageFile {
+        let url = context.livePhoto.photoURL
+        let denominator = Self.denominator(for: scale)
+        do {
+            if denominator > 1, context.photoInfo.format == .jpeg {
+                let bytes = [UInt8](try Data(contentsOf: url))
+                return try JPEG.decode(bytes, reducedBy: denominator)
+            }
+            return try ImageFile.read(url: url, options: DecodingOptions(threads: threads))
+        } catch let e as CodecError {
+            throw .unreadable(url, e)
+        } catch {
+            throw .unreadable(url, .io(path: url.path, reason: "\(error)"))
+        }
+    }
+
+    /// The largest JPEG decoding reduction (1, 2, 4 or 8) that keeps at least `scale` of the size.
+    static func denominator(for scale: Double) -> Int {
+        [8, 4, 2].first { 1 / Double($0) >= scale * 1.0001 } ?? 1
     }
 
     func process(_ frame: LivePhotoFrame) throws(LivePhotoError) -> Image {
@@ -205,9 +233,15 @@ struct LivePhotoRenderer: Sendable {
         return e.integral
     }
 
-    /// `image` reduced by `factor` (Lanczos-3), or unchanged at 1.
-    static func scaled(_ image: Image, by factor: Double) -> Image {
-        factor >= 0.999 ? image : Filters.LanczosScaleTransform(image: image, scale: factor).outputImage
+    /// `image` (extent at the origin) resampled (Lanczos-3) to `size` — the size it would have at full resolution
+    /// times the render scale — or unchanged when it already has it.
+    static func resized(_ image: Image, to size: (Double, Double)) -> Image {
+        let e = image.extent
+        let w = max(1, size.0.rounded())
+        let h = max(1, size.1.rounded())
+        if w == e.width && h == e.height { return image }
+        let sy = h / e.height
+        return Filters.LanczosScaleTransform(image: image, scale: sy, aspectRatio: (w / e.width) / sy).outputImage
     }
 
     /// Renders `rect` of `image` strip by strip into a JPEG at `url` (temporary file, renamed when complete).
@@ -231,6 +265,12 @@ struct LivePhotoRenderer: Sendable {
             throw .write(url, .io(path: url.path, reason: "\(error)"))
         }
     }
+}
+
+/// The reusable buffers of one frame job (used by one thread at a time: the job with that index in a batch).
+final class FrameSlot: @unchecked Sendable {
+    var decoded = PixelBuffer(width: 1, height: 1, format: .rgba8)
+    var rendered = PixelBuffer(width: 1, height: 1, format: .rgba8)
 }
 
 /// Set when the task that started a render is cancelled; checked between frame batches.

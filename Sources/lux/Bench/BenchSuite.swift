@@ -25,7 +25,7 @@ protocol BenchSuite: SendableMetatype {
 /// Every suite `lux bench` knows.
 let benchSuites: [any BenchSuite.Type] = [
     ColorBenchSuite.self, CodecsBenchSuite.self, RenderBench.self, RawBenchSuite.self, FusionBench.self, CaptureBenchSuite.self,
-    FiltersBenchSuite.self, SceneBench.self,
+    FiltersBenchSuite.self, SceneBench.self, LiveBenchSuite.self,
 ]
 
 /// Runs an async job to completion from a suite's synchronous `work` (the worker's `run` is synchronous).

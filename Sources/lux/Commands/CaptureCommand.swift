@@ -18,6 +18,7 @@ struct CaptureCommand: AsyncParsableCommand {
               lux capture --bracket -2,0,2
               lux capture --bracket-manual 1/1000@100,1/60@800
               lux capture --scene low-light --quality quality --flash auto
+              lux capture --live -o out            # IMG_<id>.jpg + IMG_<id>.mov, tied by a content identifier
             """)
 
     @Option(help: "A built-in scene (see `lux scene list`).")
@@ -89,6 +90,18 @@ struct CaptureCommand: AsyncParsableCommand {
     @Option(help: "A smaller simulated sensor, e.g. 1008x756 (default: 4032x3024).")
     var sensor: String?
 
+    @Flag(help: "Live Photos: a movie of about 1.5 s before and after each still, written beside it.")
+    var live = false
+
+    @Flag(help: "With --live: no microphone, so the movie has no sound.")
+    var noMicrophone = false
+
+    @Flag(help: "With --live: keep a shoe shot (no auto-trimming).")
+    var noAutoTrim = false
+
+    @Flag(help: "With --live: no movie stabilisation.")
+    var noStabilization = false
+
     func validate() throws {
         guard (1...1000).contains(count) else { throw ValidationError("--count must be 1…1000") }
         if raw && rawPlus != nil { throw ValidationError("use --raw or --raw-plus, not both") }
@@ -98,6 +111,12 @@ struct CaptureCommand: AsyncParsableCommand {
         _ = try brackets()
         _ = try previewBox()
         _ = try sensorModel()
+        if live && (raw || bracket != nil || bracketManual != nil) {
+            throw ValidationError("--live needs a processed photo: not with --raw or a bracket")
+        }
+        if !live && (noMicrophone || noAutoTrim || noStabilization) {
+            throw ValidationError("--no-microphone, --no-auto-trim and --no-stabilization go with --live")
+        }
     }
 
     func brackets() throws -> [BracketedExposure]? {
@@ -184,10 +203,18 @@ struct CaptureCommand: AsyncParsableCommand {
             try session.setSessionPreset(preset)
             try session.addInput(DeviceInput(camera: camera))
             try session.addOutput(photoOutput)
+            if live && !noMicrophone {
+                try session.addInput(DeviceInput(microphone: SimulatedMicrophone(source: sceneValue.sound, sampleRate: 44_100)))
+            }
             session.automaticallyConfiguresCaptureDeviceForWideColor = false
             try session.commitConfiguration()
             try camera.setActiveColorSpace(p3 ? .displayP3 : .sRGB)
             try await session.startRunning()
+            if live {
+                try photoOutput.setLivePhotoCaptureEnabled(true)
+                photoOutput.isLivePhotoAutoTrimmingEnabled = !noAutoTrim
+                photoOutput.isLivePhotoStabilizationEnabled = !noStabilization
+            }
         } catch {
             throw CLIError("cannot start the capture session: \(error)")
         }
@@ -200,7 +227,12 @@ struct CaptureCommand: AsyncParsableCommand {
             let stream: AsyncThrowingStream<PhotoCaptureEvent, any Error>
             let start = ContinuousClock.now
             do {
-                settings = try makeSettings(photoOutput)
+                var s = try makeSettings(photoOutput)
+                if live {
+                    s.livePhotoMovieURL = folder.appendingPathComponent("IMG_\(s.uniqueID).mov")
+                    s.livePhotoMovieMetadata = [LivePhotoMetadataItem(key: LivePhotoMetadataItem.author, value: "lux capture")]
+                }
+                settings = s
                 stream = try photoOutput.capturePhoto(settings)
             } catch {
                 throw CLIError("cannot capture: \(error)")
@@ -214,11 +246,21 @@ struct CaptureCommand: AsyncParsableCommand {
                         print("request \(n + 1): \(r)")
                         print("  \(t)  willBeginCapture")
                     case .didFinishProcessingPhoto(let photo):
-                        let name = "IMG_\(settings.uniqueID)_\(photo.photoCount).\(photo.fileExtension)"
+                        // A Live Photo's still has the movie's base name.
+                        let name =
+                            live
+                            ? "IMG_\(settings.uniqueID).\(photo.fileExtension)"
+                            : "IMG_\(settings.uniqueID)_\(photo.photoCount).\(photo.fileExtension)"
                         let url = folder.appendingPathComponent(name)
                         let bytes = try photo.fileDataRepresentation()
                         try Data(bytes).write(to: url, options: .atomic)
                         print("  \(t)  didFinishProcessingPhoto  \(photo) → \(url.path) (\(bytes.count / 1024) KB)")
+                    case .didFinishRecordingLivePhotoMovie(_, let url):
+                        print("  \(t)  didFinishRecordingLivePhotoMovie  → \(url.lastPathComponent)")
+                    case .didFinishProcessingLivePhotoMovie(_, let url, let duration, let photoTime):
+                        print(
+                            "  \(t)  didFinishProcessingLivePhotoMovie  \(url.path), "
+                                + String(format: "%.3f s, photo at %.3f s", duration.seconds, photoTime.seconds))
                     case .didFinishCapture(let r):
                         let lo = Self.milliseconds(r.photoProcessingTimeRange.lowerBound)
                         let hi = Self.milliseconds(r.photoProcessingTimeRange.upperBound)

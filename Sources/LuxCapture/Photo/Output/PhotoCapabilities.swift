@@ -44,6 +44,15 @@ struct PhotoCapabilities: Sendable {
         return PixelDimensions(width: (f.width * 3 / 4) & ~1, height: (f.height * 3 / 4) & ~1)
     }
 
+    /// The size of a Live Photo's movie frames: 1440 pixels wide for 4:3 formats, 1920 for wider ones (1440×1080,
+    /// 1920×1080), or the format's own size when it is smaller; the height follows the sensor region's aspect ratio.
+    var livePhotoMovieDimensions: PixelDimensions {
+        guard let f = format else { return .zero }
+        let aspect = f.sensorRegionSize.x / f.sensorRegionSize.y
+        let width = min(aspect > 1.5 ? 1920 : 1440, f.width) & ~1
+        return PixelDimensions(width: width, height: Int((Double(width) / aspect).rounded()))
+    }
+
     /// RAW photos always have the sensor's full size.
     var rawDimensions: PixelDimensions { highResolutionDimensions }
 }

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import LuxPixels
 import Synchronization
 
@@ -40,7 +41,12 @@ extension PhotoOutput {
                     case .willCapturePhoto(let r): d.photoOutput(self, willCapturePhotoFor: r)
                     case .didCapturePhoto(let r): d.photoOutput(self, didCapturePhotoFor: r)
                     case .didFinishProcessingPhoto(let p): d.photoOutput(self, didFinishProcessingPhoto: p)
-                    case .didFinishRecordingLivePhotoMovie, .didFinishProcessingLivePhotoMovie: break
+                    case .didFinishRecordingLivePhotoMovie(let r, let url):
+                        d.photoOutput(self, didFinishRecordingLivePhotoMovieForEventualFileAt: url, resolvedSettings: r)
+                    case .didFinishProcessingLivePhotoMovie(let r, let url, let duration, let time):
+                        d.photoOutput(
+                            self, didFinishProcessingLivePhotoToMovieFileAt: url, duration: duration,
+                            photoDisplayTime: time, resolvedSettings: r)
                     case .didFinishCapture(let r): d.photoOutput(self, didFinishCaptureFor: r, error: nil)
                     }
                 },
@@ -110,12 +116,29 @@ extension PhotoOutput {
             budget = min(plan.frameCount * max(settings.bracket?.count ?? 1, 1), frameBudget.capacity)
             await frameBudget.acquire(budget)
             emit(.willBeginCapture(resolved))
+            // A Live Photo: the ring buffer holds the pre-roll when the shutter fires.
+            let live = settings.livePhotoMovieURL.map { _ in
+                LivePhotoRecorder(
+                    pump: pump, ring: livePhotoRing, dimensions: resolved.livePhotoMovieDimensions,
+                    colorSpace: resolved.colorSpace)
+            }
+            let identifier = live == nil ? nil : UUID().uuidString.uppercased()
+            if let live, !isLivePhotoCaptureSuspended { try await live.fillPreRoll() }
             emit(.willCapturePhoto(resolved))
             let job = PhotoJob(
                 output: self, settings: settings, resolved: resolved, capabilities: caps, pump: pump,
-                camera: pump.device)
+                camera: pump.device, livePhotoContentIdentifier: identifier)
             var exposures = try await job.expose()
             emit(.didCapturePhoto(resolved))
+            var movieFrames: [LivePhotoMovieFrame] = []
+            let stillTime = exposures.first?.first?.presentationTime ?? .zero
+            if let live {
+                let preRoll = livePhotoRing.contents.filter { $0.time < stillTime }
+                let postRoll = try await live.recordPostRoll(after: stillTime) { [weak self] in
+                    self?.isLivePhotoCaptureSuspended ?? true
+                }
+                movieFrames = preRoll + postRoll
+            }
             exposureTurnstile.release()
             holdsTurn = false
             var delivered = 0
@@ -130,6 +153,23 @@ extension PhotoOutput {
                 }
             }
             exposures = []
+            if let live, let url = settings.livePhotoMovieURL, let identifier {
+                emit(.didFinishRecordingLivePhotoMovie(resolved, url: url))
+                let frames = movieFrames
+                movieFrames = []
+                let (trim, stabilize) = state.withLock { ($0.isLivePhotoAutoTrimmingEnabled, $0.isLivePhotoStabilizationEnabled) }
+                let microphone = resolved.livePhotoMovieHasAudio ? session.microphone : nil
+                let renderer = renderContext
+                let metadata = settings.livePhotoMovieMetadata
+                let movie = try await offloaded { () throws(CaptureError) in
+                    try live.write(
+                        frames, stillTime: stillTime, to: url, identifier: identifier, metadata: metadata,
+                        microphone: microphone, autoTrim: trim, stabilize: stabilize, renderer: renderer)
+                }
+                emit(
+                    .didFinishProcessingLivePhotoMovie(
+                        resolved, url: url, duration: movie.duration, photoDisplayTime: movie.photoTime))
+            }
             let elapsed = ContinuousClock.now - start
             costModel.record(resolved, settings: settings, seconds: Self.seconds(elapsed))
             emit(.didFinishCapture(resolved))
@@ -177,7 +217,8 @@ extension PhotoOutput {
             isStillImageStabilizationEnabled: processing.method == .fastMerge || processing.method == .fullMerge,
             expectedPhotoCount: s.expectedPhotoCount, photoProcessingTimeRange: .zero ... .zero,
             qualityPrioritization: s.qualityPrioritization, processing: processing, colorSpace: c.colorSpace,
-            bracket: s.bracket, livePhotoMovieDimensions: .zero)
+            bracket: s.bracket, livePhotoMovieDimensions: s.livePhotoMovieURL == nil ? .zero : c.livePhotoMovieDimensions)
+        r.livePhotoMovieHasAudio = s.livePhotoMovieURL != nil && session?.microphone != nil
         if let f = c.format { r.meteringMegapixels = Double(f.streamWidth * f.streamHeight) / 1e6 }
         r.photoProcessingTimeRange = costModel.range(r, settings: s)
         return r

@@ -1,4 +1,5 @@
 public import LuxPixels
+import LuxFusion
 import LuxRender
 import Synchronization
 
@@ -29,6 +30,9 @@ public final class PhotoOutput: SessionOutput {
         var connections: [Connection] = []
         var isHighResolutionCaptureEnabled = false
         var isLivePhotoCaptureEnabled = false
+        var isLivePhotoCaptureSuspended = false
+        var isLivePhotoAutoTrimmingEnabled = true
+        var isLivePhotoStabilizationEnabled = true
         var maxPhotoQualityPrioritization: QualityPrioritization = .balanced
         var photoSettingsForSceneMonitoring: PhotoSettings?
         var usedIDs = Set<Int64>()
@@ -51,6 +55,8 @@ public final class PhotoOutput: SessionOutput {
     let inFlight = Atomic<Int>(0)
     /// Renders merged photos through the RAW developer.
     let renderContext = RenderContext()
+    /// The last seconds of movie frames, for Live Photos.
+    let livePhotoRing = LivePhotoRingBuffer()
 
     /// The most frames exposed but not yet processed at once (two requests' worth of a quality burst).
     public static let frameBudgetCapacity = 16
@@ -130,6 +136,32 @@ public final class PhotoOutput: SessionOutput {
             throw .unsupported("Live Photo capture needs the photo preset and no movie file output in the session")
         }
         state.withLock { $0.isLivePhotoCaptureEnabled = enabled }
+        if !enabled { livePhotoRing.removeAll() }
+    }
+
+    /// Pauses Live Photo recording (while the app shows something else, say): the ring buffer is emptied, a Live
+    /// Photo taken while suspended gets a movie of the one frame after the still, and setting it stops the recording
+    /// of a movie in progress there. Default `false`.
+    public var isLivePhotoCaptureSuspended: Bool {
+        get { state.withLock { $0.isLivePhotoCaptureSuspended } }
+        set {
+            state.withLock { $0.isLivePhotoCaptureSuspended = newValue }
+            livePhotoRing.removeAll()
+        }
+    }
+
+    /// Whether Live Photo movies lose a "shoe shot" — the camera raised before or lowered after the still,
+    /// detected from the frames' global motion (LuxFusion's ``LivePhotoAutoTrimmer``). Default `true`.
+    public var isLivePhotoAutoTrimmingEnabled: Bool {
+        get { state.withLock { $0.isLivePhotoAutoTrimmingEnabled } }
+        set { state.withLock { $0.isLivePhotoAutoTrimmingEnabled = newValue } }
+    }
+
+    /// Whether Live Photo movies are stabilised (LuxFusion's ``LivePhotoStabilizer``: smoothed camera path inside a
+    /// slight zoom). Default `true`.
+    public var isLivePhotoStabilizationEnabled: Bool {
+        get { state.withLock { $0.isLivePhotoStabilizationEnabled } }
+        set { state.withLock { $0.isLivePhotoStabilizationEnabled = newValue } }
     }
 
     /// The highest quality prioritisation requests may ask for (default ``QualityPrioritization/balanced``).

@@ -9,6 +9,8 @@ struct PhotoJob: Sendable {
     let capabilities: PhotoCapabilities
     let pump: FramePump
     let camera: any CaptureDevice
+    /// The Live Photo's content identifier, written into the processed photo's Apple maker note.
+    var livePhotoContentIdentifier: String? = nil
 
     var threads: Int { Parallel.defaultThreadCount }
 
@@ -114,10 +116,16 @@ struct PhotoJob: Sendable {
         var photos: [CapturedPhoto] = []
         var preview: PixelBuffer?
         func exif(_ dims: PixelDimensions, frameCount: Int) -> EXIF {
-            PhotoMetadata.exif(
+            var e = PhotoMetadata.exif(
                 reference.metadata, dimensions: dims, flashMode: settings.flashMode,
                 flashFired: reference.metadata.flashFired, hasFlash: capabilities.hasFlash, bracket: bracketItem,
                 frameCount: frameCount)
+            if let id = livePhotoContentIdentifier {
+                var note = e.appleMakerNote ?? AppleMakerNote(contentIdentifier: nil)
+                note.contentIdentifier = id
+                e.appleMakerNote = note
+            }
+            return e
         }
         if let format = settings.processedFormat {
             let developed: PixelBuffer

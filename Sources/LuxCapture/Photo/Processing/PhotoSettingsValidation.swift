@@ -140,7 +140,9 @@ enum PhotoSettingsValidation {
             guard settings.wantsProcessed else {
                 throw .invalidPhotoSettings("a Live Photo needs a processed still")
             }
-            throw .unsupported("Live Photo movie capture is not available yet (it arrives with LuxLive)")
+            guard settings.livePhotoMovieURL?.isFileURL == true else {
+                throw .invalidPhotoSettings("livePhotoMovieURL must be a file URL")
+            }
         }
     }
 }

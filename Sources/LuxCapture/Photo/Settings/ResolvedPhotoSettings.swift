@@ -30,6 +30,8 @@ public struct ResolvedPhotoSettings: Hashable, Sendable, CustomStringConvertible
     public var bracket: [BracketedExposure]?
     /// The size of a Live Photo's movie (``PixelDimensions/zero`` without one).
     public var livePhotoMovieDimensions: PixelDimensions
+    /// Whether the Live Photo's movie has sound: only when the session has a microphone input.
+    public var livePhotoMovieHasAudio = false
     /// Megapixels of the pre-capture metering frame (for the cost model).
     var meteringMegapixels: Double = 0
 
@@ -38,6 +40,9 @@ public struct ResolvedPhotoSettings: Hashable, Sendable, CustomStringConvertible
         if photoDimensions != .zero { parts.append("photo \(photoDimensions)") }
         if rawPhotoDimensions != .zero { parts.append("RAW \(rawPhotoDimensions)") }
         if previewDimensions != .zero { parts.append("preview \(previewDimensions)") }
+        if livePhotoMovieDimensions != .zero {
+            parts.append("Live Photo movie \(livePhotoMovieDimensions)\(livePhotoMovieHasAudio ? " with sound" : ", no sound")")
+        }
         parts.append("flash \(isFlashEnabled ? "on" : "off")")
         parts.append("stabilization \(isStillImageStabilizationEnabled ? "on" : "off")")
         parts.append("\(expectedPhotoCount) photo\(expectedPhotoCount == 1 ? "" : "s")")

@@ -10,10 +10,9 @@ public import LuxPixels
 /// ``photoMargin`` around the photo is always kept.
 ///
 /// ```swift
-/// let motion = try context.measureVideoMotion()
-/// context.timeRange = LivePhotoAutoTrimmer().trimRange(
-///     motion: motion, frameTimes: context.videoFrameTimes, frameWidth: context.videoWidth,
-///     photoTime: context.photoTime, duration: context.duration)
+/// let motion = FrameMotion.measure(frames)
+/// let keep = LivePhotoAutoTrimmer().trimRange(
+///     motion: motion, frameTimes: times, frameWidth: frames[0].width, photoTime: photoTime, duration: duration)
 /// ```
 public struct LivePhotoAutoTrimmer: Hashable, Sendable, Codable {
     /// Camera speed (fraction of the frame width per 1/30 s) above which a transition is violent. Default 0.04.
