@@ -170,7 +170,7 @@ extension PhotoOutput {
             for (key, count) in dev {
                 do {
                     let cap = PhotoOutput.frameBudgetCapacity + 2
-                    try sim.pool.setCapacity(cap, format: key.format, width: key.width, height: key.height)
+                    try sim.pool.raiseCapacity(toAtLeast: cap, format: key.format, width: key.width, height: key.height)
                     try sim.pool.preallocate(
                         format: key.format, width: key.width, height: key.height, count: min(count, cap))
                 } catch {

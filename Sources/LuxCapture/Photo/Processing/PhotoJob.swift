@@ -35,8 +35,9 @@ struct PhotoJob: Sendable {
         if p.usesStreamFrames {
             if let sim = camera as? SimulatedCamera {
                 let f = sim.activeFormat
-                try? sim.pool.setCapacity(
-                    PhotoOutput.frameBudgetCapacity + 8, format: .bayer14(sim.sensor.cfaPattern), width: f.streamWidth,
+                try? sim.pool.raiseCapacity(
+                    toAtLeast: PhotoOutput.frameBudgetCapacity + 8, format: .bayer14(sim.sensor.cfaPattern),
+                    width: f.streamWidth,
                     height: f.streamHeight)
             }
             let frames = try await pump.streamFrames(p.frameCount)
@@ -85,8 +86,8 @@ struct PhotoJob: Sendable {
             throw .unsupported("\(camera.localizedName) does not take still photos")
         }
         let f = sim.activeFormat
-        try? sim.pool.setCapacity(
-            PhotoOutput.frameBudgetCapacity + 2, format: .bayer14(sim.sensor.cfaPattern), width: f.width,
+        try? sim.pool.raiseCapacity(
+            toAtLeast: PhotoOutput.frameBudgetCapacity + 2, format: .bayer14(sim.sensor.cfaPattern), width: f.width,
             height: f.height)
     }
 
