@@ -1,0 +1,250 @@
+import Foundation
+import Lux
+
+/// The steps of `lux demo`, in order; each returns the ``DemoSection`` the contact sheet shows.
+struct DemoStory {
+    let folder: URL
+    let size: DemoSize
+    let context = RenderContext()
+
+    /// Runs every step and returns the contact sheet (not yet written).
+    func run() async throws -> ContactSheet {
+        var sections: [DemoSection] = []
+        let stillLife = try Scene.named("still-life")
+        let studio = try await DemoSession.start(scene: stillLife, sensor: size.sensor)
+        let output = studio.photoOutput
+        let camera = studio.camera
+        let recorder = CaptureRecorder(output: output, folder: folder)
+        let subtitle =
+            "\(camera.localizedName), \(camera.activeFormat), \(camera.activeColorSpace.rawValue); "
+            + "session preset photo with a microphone; Lux \(LuxCommand.configuration.version)"
+
+        // 1. Scene monitoring and resource preparation (AVCam's set-up).
+        var setup = DemoSection(
+            title: "Session, scene monitoring and preparation",
+            story: "An AVCam-like session: the back camera and a microphone feed a photo output on the photo preset; "
+                + "the session chooses Display P3. The output monitors the scene for flash and stabilisation, and "
+                + "allocates buffers for exactly the captures below before the first one.")
+        let monitor = SceneMonitorLog(output: output)
+        let setupStart = ContinuousClock.now
+        var monitored = PhotoSettings()
+        monitored.flashMode = .auto
+        output.photoSettingsForSceneMonitoring = monitored
+        try output.setLivePhotoCaptureEnabled(true)
+        output.isLivePhotoStabilizationEnabled = size.stabilizesLivePhotos
+        let rawFormat = output.availableRawPhotoPixelFormatTypes[0]
+        var raw = PhotoSettings(rawPixelFormat: rawFormat, processedFormat: .jpeg)
+        let photoSize = output.standardPhotoDimensions
+        let previewSide = min(512, photoSize.width, photoSize.height)
+        raw.previewFormat = PreviewFormat(width: previewSide, height: previewSide)
+        let bracket = PhotoSettings(bracket: [.auto(bias: -2), .auto(bias: 0), .auto(bias: 2)])
+        var lowLight = PhotoSettings()
+        lowLight.qualityPrioritization = .quality
+        var live = PhotoSettings()
+        live.livePhotoMovieURL = folder.appendingPathComponent("05-live-photo.mov")
+        live.livePhotoMovieMetadata = [LivePhotoMetadataItem(key: LivePhotoMetadataItem.author, value: "lux demo")]
+        try await output.prepare([monitored, raw, bracket, lowLight, live])
+        setup.events.append(.init(milliseconds: milliseconds(since: setupStart), name: "prepare", detail: "5 kinds of capture prepared"))
+        setup.settings = [
+            ("camera", camera.localizedName), ("format", "\(camera.activeFormat)"),
+            ("colour space", camera.activeColorSpace.rawValue + " (chosen by the session)"),
+            ("microphone", studio.session.microphone.map { "\(Int($0.sampleRate)) Hz" } ?? "none"),
+            ("RAW formats", output.availableRawPhotoPixelFormatTypes.map { "\($0)" }.joined(separator: ", ")),
+            ("flash modes", output.supportedFlashModes.map(\.rawValue).joined(separator: ", ")),
+            ("max bracket", "\(output.maxBracketedCapturePhotoCount) photos"),
+            ("max quality prioritisation", "\(output.maxPhotoQualityPrioritization)"),
+            ("Live Photo capture", output.isLivePhotoCaptureEnabled ? "enabled" : "off"),
+            ("Live Photo stabilisation", output.isLivePhotoStabilizationEnabled ? "on" : "off"),
+            ("monitored settings", "JPEG, flash auto"),
+        ]
+
+        // 2. A balanced JPEG of the still life.
+        var balanced = PhotoSettings()
+        balanced.flashMode = .auto
+        balanced.previewFormat = PreviewFormat(width: min(160, previewSide), height: min(160, previewSide))
+        sections.append(setup)
+        var (section, _) = try await recorder.capture(
+            balanced, title: "Balanced JPEG",
+            story: "The default request: JPEG, balanced quality prioritisation, flash auto (the scene is bright enough, "
+                + "so it stays off), a 160-pixel preview.") { _ in "01-balanced.jpg" }
+        sections.append(section)
+
+        // 3. RAW + JPEG.
+        (section, _) = try await recorder.capture(
+            raw, title: "RAW + JPEG",
+            story: "One exposure delivered twice: the Bayer mosaic as a DNG (colour matrices, as-shot neutral, noise "
+                + "profile, a preview embedded) and the processed JPEG.") { photo in
+                photo.isRawPhoto ? "02-raw.dng" : "02-raw.jpg"
+            }
+        sections.append(section)
+
+        // 4. An auto-exposure bracket of the HDR window, fused.
+        camera.scene = try Scene.named("hdr-window")
+        try await studio.settleExposure()
+        let names = ["03-bracket-minus-2ev.jpg", "03-bracket-0ev.jpg", "03-bracket-plus-2ev.jpg"]
+        (section, _) = try await recorder.capture(
+            bracket, title: "Auto-exposure bracket −2/0/+2 EV",
+            story: "A dim room with a bright window: three exposures two stops apart, each developed on its own.") {
+                photo in names[min(max(photo.sequenceCount - 1, 0), 2)]
+            }
+        sections.append(section)
+        sections.append(try fuse(names, into: "03-hdr-fused.jpg"))
+
+        // 5. Low light at quality prioritisation: the monitored flags flip, the output merges a burst.
+        let dimmed = ContinuousClock.now
+        setup.events += monitor.events(from: setupStart, to: dimmed)
+        sections[0] = setup
+        let dark = try Scene.named("low-light")
+        camera.scene = dark
+        try await studio.settleExposure()
+        (section, _) = try await recorder.capture(
+            lowLight, title: "Low light, quality prioritisation",
+            story: "The light drops: scene monitoring reports a flash scene and a stabilisation scene. With the flash "
+                + "off and quality prioritisation, the output exposes a burst and merges it (LuxFusion).",
+            start: dimmed) { _ in
+                "04-low-light-quality.jpg"
+            }
+        section.events = ([.init(milliseconds: 0, name: "scene change", detail: "still life → low light (\(Int(dark.light.illuminance)) lx)")]
+            + monitor.events(from: dimmed) + section.events).sorted { $0.milliseconds < $1.milliseconds }
+        sections.append(section)
+
+        // 6. A Live Photo of the still life, once exposure has followed the light back up.
+        camera.scene = stillLife
+        try await studio.settleExposure()
+        output.photoSettingsForSceneMonitoring = nil
+        (section, _) = try await recorder.capture(
+            live, title: "Live Photo",
+            story: "A still and a movie of 1.5 s either side, with the microphone's sound, tied by a content "
+                + "identifier (Apple's maker note in the JPEG, QuickTime metadata in the movie).") { _ in
+                "05-live-photo.jpg"
+            }
+        sections.append(section)
+        await studio.session.stopRunning()
+
+        // 7. Develop the DNG; 8. edit the Live Photo.
+        sections.append(try develop("02-raw.dng", into: "06-developed-p3.jpg"))
+        sections.append(try await editLivePhoto("05-live-photo.jpg"))
+
+        // Thumbnails and histograms of every image.
+        for s in sections.indices {
+            for i in sections[s].items.indices {
+                try describe(&sections[s].items[i])
+            }
+        }
+        var sizes: [String: Int] = [:]
+        for item in sections.flatMap(\.items) {
+            let attributes = try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(item.file).path)
+            sizes[item.file] = (attributes?[.size] as? NSNumber)?.intValue
+        }
+        return ContactSheet(title: "Lux demo", subtitle: subtitle, sections: sections, sizes: sizes)
+    }
+
+    /// Exposure fusion of the bracket, in Display P3, with the 0 EV frame's metadata.
+    func fuse(_ brackets: [String], into name: String) throws -> DemoSection {
+        var section = DemoSection(
+            title: "HDR merge (exposure fusion)",
+            story: "The three brackets blended by Mertens et al.'s weights (contrast, saturation, well-exposedness) "
+                + "in a Laplacian pyramid: the window and the room both keep their detail.")
+        let start = ContinuousClock.now
+        let files = try brackets.map { try ImageFile.read(url: folder.appendingPathComponent($0)) }
+        section.events.append(.init(milliseconds: milliseconds(since: start), name: "decoded", detail: brackets.joined(separator: ", ")))
+        let space = files[0].pixels.colorSpace ?? .displayP3
+        let fused = try ExposureFusion().fuse(files.map { Image(buffer: $0.pixels) }, colorSpace: space)
+        var metadata = ImageMetadata(exif: files[1].metadata.exif)
+        metadata.exif.software = "Lux (LuxFusion exposure fusion)"
+        try context.write(
+            fused, to: folder.appendingPathComponent(name), format: .jpeg, colorSpace: space, metadata: metadata,
+            options: EncodingOptions(quality: 0.9))
+        section.events.append(.init(milliseconds: milliseconds(since: start), name: "fused and written", detail: name))
+        let s = ExposureFusion.Settings()
+        section.settings = [
+            ("inputs", brackets.joined(separator: ", ")),
+            ("weights", "contrast \(s.contrastWeight), saturation \(s.saturationWeight), exposure \(s.exposureWeight)"),
+            ("well-exposed", "\(s.exposureMean) ± \(s.exposureSigma)"),
+            ("colour space", space.name),
+        ]
+        section.items = [DemoSection.Item(file: name, caption: "")]
+        return section
+    }
+
+    /// Develops the DNG with adjusted exposure, white balance and noise reduction into a Display P3 JPEG.
+    func develop(_ dng: String, into name: String) throws -> DemoSection {
+        var section = DemoSection(
+            title: "RAW development",
+            story: "The DNG developed by LuxRAW (the CIRAWFilter role) with half a stop more exposure, a warmer white "
+                + "balance and stronger luminance noise reduction, rendered a strip at a time into Display P3.")
+        let start = ContinuousClock.now
+        var developer = try RAWDeveloper(url: folder.appendingPathComponent(dng))
+        let asShot = developer.asShotWhite
+        developer.exposure = 0.5
+        developer.neutralTemperature = min(asShot.temperature + 1000, 50_000)
+        developer.luminanceNoiseReductionAmount = 0.6
+        let image = try developer.outputImage
+        var metadata = ImageMetadata(exif: developer.properties.exif)
+        metadata.exif.orientation = .up
+        metadata.exif.pixelXDimension = Int(image.extent.width)
+        metadata.exif.pixelYDimension = Int(image.extent.height)
+        metadata.exif.software = "Lux (LuxRAW \(developer.version))"
+        try context.write(
+            image, to: folder.appendingPathComponent(name), format: .jpeg, colorSpace: .displayP3, metadata: metadata,
+            options: EncodingOptions(quality: 0.9))
+        section.events.append(.init(milliseconds: milliseconds(since: start), name: "developed and written", detail: name))
+        section.settings = [
+            ("input", dng), ("pipeline", "LuxRAW \(developer.version), \(developer.demosaicMethod) demosaic"),
+            ("exposure", "+0.5 EV"),
+            ("temperature", String(format: "%.0f K as shot → %.0f K", asShot.temperature, developer.neutralTemperature)),
+            ("tint", String(format: "%.1f", developer.neutralTint)),
+            ("luminance noise reduction", "0.6"),
+            ("colour noise reduction", String(format: "%.2f (from the noise profile)", developer.colorNoiseReductionAmount)),
+            ("output", "Display P3 JPEG, 8-bit"),
+        ]
+        section.items = [DemoSection.Item(file: name, caption: "")]
+        return section
+    }
+
+    /// Saves the Live Photo edited by each of the seed's frame processors.
+    func editLivePhoto(_ still: String) async throws -> DemoSection {
+        var section = DemoSection(
+            title: "Live Photo edits",
+            story: "The Live Photo editing session's frame processors (LuxLive): each runs on the still and on every "
+                + "movie frame; each edited pair gets a new content identifier.")
+        let original = try LivePhoto(pairing: folder.appendingPathComponent(still))
+        let examples = SeedFrameProcessors.all(photoTime: original.photoTime.seconds, duration: original.duration.seconds)
+        let start = ContinuousClock.now
+        for example in examples {
+            var editor = try LivePhotoEditingContext(livePhoto: original)
+            editor.frameProcessor = example.processor
+            let edited = try await editor.save(
+                to: LivePhotoEditingOutput(directory: folder, baseName: "07-live-\(example.name)"))
+            section.events.append(
+                .init(
+                    milliseconds: milliseconds(since: start), name: "save",
+                    detail: "\(example.name): \(edited.photoURL.lastPathComponent) + \(edited.movieURL.lastPathComponent)"))
+            section.settings.append((example.name, example.summary))
+            section.items.append(.init(file: edited.photoURL.lastPathComponent, caption: ""))
+            section.items.append(.init(file: edited.movieURL.lastPathComponent, caption: ""))
+        }
+        return section
+    }
+
+    /// Fills in an item's caption and preview from its file.
+    func describe(_ item: inout DemoSection.Item) throws {
+        let url = folder.appendingPathComponent(item.file)
+        switch url.pathExtension.lowercased() {
+        case "dng":
+            let preview = try DemoPreview.ofRAW(item.file, in: folder, side: size.thumbnailSide, context: context)
+            item.preview = preview
+            item.caption = "\(preview.width)×\(preview.height) RAW (DNG), preview developed in \(preview.colorSpace.name)"
+        case "mov":
+            let pair = try LivePhoto(pairing: url)
+            item.pairedWith = pair.photoURL.lastPathComponent
+            item.caption = String(
+                format: "QuickTime movie, %.2f s, still at %.2f s; pairs with %@ (content identifier %@)",
+                pair.duration.seconds, pair.photoTime.seconds, pair.photoURL.lastPathComponent, pair.contentIdentifier)
+        default:
+            let preview = try DemoPreview.ofImage(item.file, in: folder, side: size.thumbnailSide, context: context)
+            item.preview = preview
+            item.caption = "\(preview.width)×\(preview.height) JPEG, \(preview.colorSpace.name)"
+        }
+    }
+}
