@@ -19,6 +19,8 @@ import Testing
         guard let lux = LuxExecutable.path(skipping: "the lux demo tests") else { return nil }
         guard let base = try? ExternalTool.temporaryFolder("lux-demo") else { return nil }
         let folder = base.appendingPathComponent("out")
+        // The files stay for all the tests of the suite and go when the test process ends.
+        atexit { if let base = DemoCLITests.run?.folder.deletingLastPathComponent() { try? FileManager.default.removeItem(at: base) } }
         guard let r = try? ExternalTool.capture(lux, ["demo", "--out", folder.path, "--size", "small"]) else { return nil }
         // Summary lines: two spaces, the file, its size, what it is.
         let listed = r.text.split(separator: "\n").compactMap { line -> String? in

@@ -12,9 +12,8 @@ struct CaptureRecorder {
     func capture(
         _ settings: PhotoSettings, title: String, story: String, start: ContinuousClock.Instant = .now,
         name: (CapturedPhoto) -> String
-    ) async throws -> (DemoSection, [CapturedPhoto]) {
+    ) async throws -> DemoSection {
         var section = DemoSection(title: title, story: story)
-        var photos: [CapturedPhoto] = []
         let stream = try output.capturePhoto(settings)
         section.events.append(DemoSection.Event(milliseconds: milliseconds(since: start), name: "capturePhoto"))
         for try await event in stream {
@@ -26,7 +25,6 @@ struct CaptureRecorder {
             case .didFinishProcessingPhoto(let photo):
                 let file = name(photo)
                 try Data(try photo.fileDataRepresentation()).write(to: folder.appendingPathComponent(file), options: .atomic)
-                photos.append(photo)
                 detail = "\(photo) → \(file)"
                 section.items.append(DemoSection.Item(file: file, caption: ""))
             case .didFinishRecordingLivePhotoMovie(_, let url):
@@ -44,7 +42,7 @@ struct CaptureRecorder {
             }
             section.events.append(DemoSection.Event(milliseconds: ms, name: event.name, detail: detail))
         }
-        return (section, photos)
+        return section
     }
 
     /// The resolved settings as the contact sheet lists them.

@@ -11,8 +11,6 @@ struct DemoSection {
         var caption: String
         /// The preview of an image (thumbnail and histogram); `nil` for files that are not images (movies).
         var preview: DemoPreview?
-        /// Another item this one goes with (a Live Photo's movie names its still).
-        var pairedWith: String?
     }
 
     /// A moment of the step's timeline: a capture event, a scene-monitoring change, a render.

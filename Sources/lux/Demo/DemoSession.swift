@@ -27,15 +27,16 @@ struct DemoSession {
         return DemoSession(session: session, camera: camera, photoOutput: photoOutput)
     }
 
-    /// Waits until auto exposure has stopped adjusting to the current scene (at its target, or at the end of its
-    /// range in the dark) after a few stream frames, at most `timeout`. Frames come from the session's scene
-    /// monitoring, which must be on.
+    /// Waits until auto exposure has had time to follow a scene change: until it stops adjusting after at least 3
+    /// stream frames, or 12 frames (in the dark it may keep adjusting at the end of its range), at most `timeout`.
+    /// Frames come from the session's scene monitoring, which must be on.
     func settleExposure(timeout: Duration = .seconds(10)) async throws {
         let start = camera.status.frameCount
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             let status = camera.status
-            if status.frameCount >= start + 3, !status.isAdjustingExposure { return }
+            let frames = status.frameCount - start
+            if (frames >= 3 && !status.isAdjustingExposure) || frames >= 12 { return }
             try await Task.sleep(for: .milliseconds(20))
         }
     }

@@ -25,11 +25,13 @@ struct DemoStory {
             story: "An AVCam-like session: the back camera and a microphone feed a photo output on the photo preset; "
                 + "the session chooses Display P3. The output monitors the scene for flash and stabilisation, and "
                 + "allocates buffers for exactly the captures below before the first one.")
-        let monitor = SceneMonitorLog(output: output)
         let setupStart = ContinuousClock.now
+        let monitor = SceneMonitorLog(output: output)
         var monitored = PhotoSettings()
         monitored.flashMode = .auto
         output.photoSettingsForSceneMonitoring = monitored
+        setup.events.append(
+            .init(milliseconds: milliseconds(since: setupStart), name: "photoSettingsForSceneMonitoring", detail: "JPEG, flash auto"))
         try output.setLivePhotoCaptureEnabled(true)
         output.isLivePhotoStabilizationEnabled = size.stabilizesLivePhotos
         let rawFormat = output.availableRawPhotoPixelFormatTypes[0]
@@ -38,12 +40,15 @@ struct DemoStory {
         let previewSide = min(512, photoSize.width, photoSize.height)
         raw.previewFormat = PreviewFormat(width: previewSide, height: previewSide)
         let bracket = PhotoSettings(bracket: [.auto(bias: -2), .auto(bias: 0), .auto(bias: 2)])
+        var balanced = PhotoSettings()
+        balanced.flashMode = .auto
+        balanced.previewFormat = PreviewFormat(width: min(160, previewSide), height: min(160, previewSide))
         var lowLight = PhotoSettings()
         lowLight.qualityPrioritization = .quality
         var live = PhotoSettings()
         live.livePhotoMovieURL = folder.appendingPathComponent("05-live-photo.mov")
         live.livePhotoMovieMetadata = [LivePhotoMetadataItem(key: LivePhotoMetadataItem.author, value: "lux demo")]
-        try await output.prepare([monitored, raw, bracket, lowLight, live])
+        try await output.prepare([balanced, raw, bracket, lowLight, live])
         setup.events.append(.init(milliseconds: milliseconds(since: setupStart), name: "prepare", detail: "5 kinds of capture prepared"))
         setup.settings = [
             ("camera", camera.localizedName), ("format", "\(camera.activeFormat)"),
@@ -59,18 +64,15 @@ struct DemoStory {
         ]
 
         // 2. A balanced JPEG of the still life.
-        var balanced = PhotoSettings()
-        balanced.flashMode = .auto
-        balanced.previewFormat = PreviewFormat(width: min(160, previewSide), height: min(160, previewSide))
         sections.append(setup)
-        var (section, _) = try await recorder.capture(
+        var section = try await recorder.capture(
             balanced, title: "Balanced JPEG",
             story: "The default request: JPEG, balanced quality prioritisation, flash auto (the scene is bright enough, "
                 + "so it stays off), a 160-pixel preview.") { _ in "01-balanced.jpg" }
         sections.append(section)
 
         // 3. RAW + JPEG.
-        (section, _) = try await recorder.capture(
+        section = try await recorder.capture(
             raw, title: "RAW + JPEG",
             story: "One exposure delivered twice: the Bayer mosaic as a DNG (colour matrices, as-shot neutral, noise "
                 + "profile, a preview embedded) and the processed JPEG.") { photo in
@@ -82,7 +84,7 @@ struct DemoStory {
         camera.scene = try Scene.named("hdr-window")
         try await studio.settleExposure()
         let names = ["03-bracket-minus-2ev.jpg", "03-bracket-0ev.jpg", "03-bracket-plus-2ev.jpg"]
-        (section, _) = try await recorder.capture(
+        section = try await recorder.capture(
             bracket, title: "Auto-exposure bracket −2/0/+2 EV",
             story: "A dim room with a bright window: three exposures two stops apart, each developed on its own.") {
                 photo in names[min(max(photo.sequenceCount - 1, 0), 2)]
@@ -92,12 +94,12 @@ struct DemoStory {
 
         // 5. Low light at quality prioritisation: the monitored flags flip, the output merges a burst.
         let dimmed = ContinuousClock.now
-        setup.events += monitor.events(from: setupStart, to: dimmed)
+        setup.events = (setup.events + monitor.events(from: setupStart, to: dimmed)).sorted { $0.milliseconds < $1.milliseconds }
         sections[0] = setup
         let dark = try Scene.named("low-light")
         camera.scene = dark
         try await studio.settleExposure()
-        (section, _) = try await recorder.capture(
+        section = try await recorder.capture(
             lowLight, title: "Low light, quality prioritisation",
             story: "The light drops: scene monitoring reports a flash scene and a stabilisation scene. With the flash "
                 + "off and quality prioritisation, the output exposes a burst and merges it (LuxFusion).",
@@ -112,7 +114,7 @@ struct DemoStory {
         camera.scene = stillLife
         try await studio.settleExposure()
         output.photoSettingsForSceneMonitoring = nil
-        (section, _) = try await recorder.capture(
+        section = try await recorder.capture(
             live, title: "Live Photo",
             story: "A still and a movie of 1.5 s either side, with the microphone's sound, tied by a content "
                 + "identifier (Apple's maker note in the JPEG, QuickTime metadata in the movie).") { _ in
@@ -237,10 +239,10 @@ struct DemoStory {
             item.caption = "\(preview.width)×\(preview.height) RAW (DNG), preview developed in \(preview.colorSpace.name)"
         case "mov":
             let pair = try LivePhoto(pairing: url)
-            item.pairedWith = pair.photoURL.lastPathComponent
             item.caption = String(
-                format: "QuickTime movie, %.2f s, still at %.2f s; pairs with %@ (content identifier %@)",
-                pair.duration.seconds, pair.photoTime.seconds, pair.photoURL.lastPathComponent, pair.contentIdentifier)
+                format: "%.2f s movie, still at %.2f s; pairs with %@ (content identifier %@)",
+                pair.duration.seconds, pair.photoTime.seconds, pair.photoURL.lastPathComponent,
+                String(pair.contentIdentifier.prefix(8)) + "…")
         default:
             let preview = try DemoPreview.ofImage(item.file, in: folder, side: size.thumbnailSide, context: context)
             item.preview = preview

@@ -12,7 +12,7 @@ struct DemoSummary {
         var lines = ["Lux demo: \(items.count) files in \(Self.display(folder.path))/"]
         for item in items {
             let size = sheet.sizes[item.file].map(ContactSheet.byteCount) ?? "?"
-            let what = item.pairedWith.map { "Live Photo movie of \($0)" } ?? item.caption
+            let what = item.caption
             lines.append(
                 "  " + item.file.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
                     + size.padding(toLength: 8, withPad: " ", startingAt: 0) + "  " + what)
