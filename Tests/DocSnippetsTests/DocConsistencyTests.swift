@@ -171,25 +171,26 @@ func declaredNames() throws -> Set<String> {
     let modules = try FileManager.default.contentsOfDirectory(atPath: sources)
     names.formUnion(modules)
     let declaration = #"\b(?:struct|class|enum|protocol|actor|typealias|associatedtype|func|var|let)\s+`?([A-Za-z_][A-Za-z0-9_]*)"#
-    let caseList = #"^\s*(?:indirect\s+)?case\s+([^=:{]*?)\s*(?://.*)?$"#
     guard let walker = FileManager.default.enumerator(atPath: sources) else { return names }
     for case let path as String in walker where path.hasSuffix(".swift") {
         let text = try String(contentsOfFile: sources + "/" + path, encoding: .utf8)
         names.formUnion(matches(of: declaration, in: text))
-        for line in text.split(separator: "\n") where line.trimmingCharacters(in: .whitespaces).hasPrefix("case ") {
-            // `case a, b(Int), c(x: Int)` declares a, b and c; `case .a:` in a switch declares nothing.
-            for list in matches(of: caseList, in: String(line)) {
-                var depth = 0
-                var piece = ""
-                for ch in list + "," {
-                    if ch == "(" { depth += 1 } else if ch == ")" { depth -= 1 }
-                    if ch == ",", depth == 0 {
-                        let name = piece.trimmingCharacters(in: .whitespaces).prefix { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "`" }
-                        if !name.isEmpty { names.insert(name.replacingOccurrences(of: "`", with: "")) }
-                        piece = ""
-                    } else {
-                        piece.append(ch)
-                    }
+        // `case a, b(Int), c(label: Int)` declares a, b and c (`case .a:` and `case let` in a switch declare nothing).
+        for line in text.split(separator: "\n") {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            guard trimmed.hasPrefix("case ") || trimmed.hasPrefix("indirect case ") else { continue }
+            var list = trimmed[trimmed.range(of: "case ")!.upperBound...]
+            if let comment = list.range(of: "//") { list = list[..<comment.lowerBound] }
+            var depth = 0
+            var piece = ""
+            for ch in list + "," {
+                if ch == "(" { depth += 1 } else if ch == ")" { depth -= 1 }
+                if ch == ",", depth == 0 {
+                    let name = piece.trimmingCharacters(in: .whitespaces).prefix { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "`" }
+                    if !name.isEmpty { names.insert(name.replacingOccurrences(of: "`", with: "")) }
+                    piece = ""
+                } else {
+                    piece.append(ch)
                 }
             }
         }

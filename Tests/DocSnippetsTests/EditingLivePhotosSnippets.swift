@@ -14,9 +14,10 @@ import Testing
         let iPhone = try LivePhoto(pairing: folder.appending(path: "IMG_0001.JPG"))   // IMG_0001.MOV beside it
         print(iPhone.contentIdentifier, iPhone.photoTime.seconds, iPhone.duration.seconds)
 
-        // exiftool/ffprobe on the iPhone pair: the same identifier in both files, the still at ≈ 1.4 s of ≈ 2.9 s.
+        // exiftool on the iPhone movie: Duration 1.23 s (a trimmed Live Photo).
         #expect(!iPhone.contentIdentifier.isEmpty)
-        #expect(iPhone.photoTime.seconds > 0.5 && iPhone.photoTime.seconds < iPhone.duration.seconds)
+        #expect(abs(iPhone.duration.seconds - 1.23) < 0.01)
+        #expect(iPhone.photoTime.seconds >= 0 && iPhone.photoTime.seconds <= iPhone.duration.seconds)
         #expect(try LivePhotoEditingContext(livePhoto: iPhone).canRenderMovie == false)
 
         var context = try LivePhotoEditingContext(livePhoto: live)

@@ -59,10 +59,10 @@ import Testing
 
     @Test func workingWithRawFilesWriting() throws {
         let folder = try temporaryFolder()
-        // A real camera's matrices (the Canon DNG's) and a synthetic 14-bit mosaic.
-        let canon = try ImageFile.read(url: testData("raw/canon_eos550d_magiclantern_14bit.dng")).rawImage!
-        let xyzToCameraUnderA = canon.color.colorMatrix1!
-        let xyzToCameraUnderD65 = canon.color.colorMatrix2!
+        // The simulated sensor's matrices (measured from its spectral sensitivities) and a synthetic 14-bit mosaic.
+        let sensor = smallCamera().calibration
+        let xyzToCameraUnderA = sensor.colorMatrix1
+        let xyzToCameraUnderD65 = sensor.colorMatrix2
         var bayerFrame = PixelBuffer(width: 4032, height: 3024, format: .bayer16(.rggb))
         bayerFrame.withUnsafeMutablePlane(0) { p in
             let rows = p.baseAddress
@@ -148,8 +148,8 @@ import Testing
         let width = 2
         let row: [UInt8] = [255, 0, 0, 255, 255, 255, 255, 255]
         var output = [UInt8](repeating: 0, count: 8)
-        let canon = try ImageFile.read(url: testData("raw/canon_eos550d_magiclantern_14bit.dng")).rawImage!
-        let camera = canon.color.cameraColorCalibration!
+        let canon = try #require(try ImageFile.read(url: testData("raw/canon_eos550d_magiclantern_14bit.dng")).rawImage)
+        let camera = try #require(canon.color.cameraColorCalibration)
 
         let profile = try ICCProfile(data: embeddedBytes)
         let source = try profile.colorSpace()                        // e.g. .displayP3
@@ -174,8 +174,8 @@ import Testing
     }
 
     @Test func whiteBalanceCamera() throws {
-        let canon = try ImageFile.read(url: testData("raw/canon_eos550d_magiclantern_14bit.dng")).rawImage!
-        let colorMatrixA = canon.color.colorMatrix1!, colorMatrixD65 = canon.color.colorMatrix2!
+        let sensor = smallCamera().calibration          // measured from the simulated sensor's spectral sensitivities
+        let colorMatrixA = sensor.colorMatrix1, colorMatrixD65 = sensor.colorMatrix2
 
         let camera = CameraColorCalibration(
             .init(temperature: 2856, colorMatrix: colorMatrixA),
@@ -231,7 +231,7 @@ import Testing
         let lens = ThinLens.phoneWide
         lens.depthOfField(focusDistance: 1)                         // near…far in metres
 
-        #expect(truth.width == 1024 && truth.colorSpace == .sRGB)
+        #expect(truth.width == 1024 && truth.colorSpace?.name == ColorSpace.sRGB.name)
         let dof = lens.depthOfField(focusDistance: 1)
         #expect(dof.lowerBound < 1 && dof.upperBound > 1)
     }
@@ -274,5 +274,48 @@ import Testing
         let face = try RenderContext().createBuffer(fused.cropped(to: faceRect), format: .rgba8)
 
         #expect(face.width == 64 && face.height == 64)
+    }
+
+    // MARK: LuxCapture, LuxRAW, LuxLive
+
+    @Test func luxCaptureOverview() async throws {
+        let camera = SimulatedCamera(scene: .stillLife())
+        try await camera.startStreaming()
+        let sync = try await camera.setFocusModeLocked(lensPosition: 0.3)   // time of the first frame at 0.3
+        try await camera.setExposureTargetBias(-1)
+        for try await frame in camera.frames() where frame.presentationTime >= sync { break }
+        let still = try await camera.captureStill(StillRequest(exposure: .auto(bias: 1)))
+        still.metadata.raw.calibration.colorMatrix2                          // honest DNG ColorMatrix2
+
+        #expect(still.raw.width == 4032 && still.raw.height == 3024)
+        #expect(still.metadata.lensPosition == 0.3)
+        #expect(still.metadata.raw.calibration.illuminant2 == camera.calibration.illuminant2)
+    }
+
+    @Test func luxRAWOverview() throws {
+        let folder = try temporaryFolder()
+        try copy("raw/canon_eos550d_magiclantern_14bit.dng", into: folder, as: "IMG_0001.dng")
+
+        var developer = try RAWDeveloper(url: folder.appending(path: "IMG_0001.dng"))
+        developer.exposure = 0.3                        // EV on top of the file's BaselineExposure
+        developer.neutralTemperature = 5200             // white balance; the as-shot value is the default
+        let image = try developer.outputImage           // oriented, cropped, extended-range; nothing rendered yet
+
+        let context = RenderContext()
+        let p3 = try context.createBuffer(image, format: .rgba16, colorSpace: .displayP3)
+
+        #expect(p3.width == Int(image.extent.width) && p3.colorSpace == .displayP3)
+    }
+
+    @Test func luxLiveOverview() throws {
+        let folder = try temporaryFolder()
+        try copy("livephoto/iphone6s_livephoto_train.jpg", into: folder, as: "IMG_0001.JPG")
+        try copy("livephoto/iphone6s_livephoto_train.mov", into: folder, as: "IMG_0001.MOV")
+
+        let live = try LivePhoto(pairing: folder.appending(path: "IMG_0001.JPG"))   // IMG_0001.MOV beside it
+        print(live.contentIdentifier, live.photoTime.seconds, live.duration.seconds)
+
+        // exiftool: the movie lasts 1.23 s.
+        #expect(abs(live.duration.seconds - 1.23) < 0.01 && live.contentIdentifier.count >= 32)
     }
 }
