@@ -182,16 +182,15 @@ func declaredNames() throws -> Set<String> {
             var list = trimmed[trimmed.range(of: "case ")!.upperBound...]
             if let comment = list.range(of: "//") { list = list[..<comment.lowerBound] }
             var depth = 0
-            var piece = ""
-            for ch in list + "," {
+            var pieces = [""]
+            for ch in list {
                 if ch == "(" { depth += 1 } else if ch == ")" { depth -= 1 }
-                if ch == ",", depth == 0 {
-                    let name = piece.trimmingCharacters(in: .whitespaces).prefix { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "`" }
-                    if !name.isEmpty { names.insert(name.replacingOccurrences(of: "`", with: "")) }
-                    piece = ""
-                } else {
-                    piece.append(ch)
-                }
+                if ch == ",", depth == 0 { pieces.append("") } else { pieces[pieces.count - 1].append(ch) }
+            }
+            // A case whose payload continues on the next lines leaves its last piece open: its name is complete.
+            for piece in pieces {
+                let name = piece.trimmingCharacters(in: .whitespaces).prefix { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "`" }
+                if !name.isEmpty { names.insert(name.replacingOccurrences(of: "`", with: "")) }
             }
         }
     }
