@@ -59,27 +59,38 @@ struct FuseCommand: ParsableCommand {
     }
 
     func run() throws {
-        var files: [ImageFile] = []
+        // One file decoded at a time, each dropped once converted: peak memory is the frames plus one file.
+        let cores = threads ?? ProcessInfo.processInfo.activeProcessorCount
+        var deep = false
         for path in inputs {
             do {
-                files.append(try ImageFile.read(url: URL(fileURLWithPath: path), options: DecodingOptions(appliesOrientation: true)))
+                let info = try ImageFile.info(url: URL(fileURLWithPath: path))
+                deep = deep || ![PixelFormat.rgba8, .bgra8, .gray8].contains(info.pixelFormat)
             } catch {
                 throw CLIError(error, file: path)
             }
         }
-        let first = files[0].pixels
-        for (path, file) in zip(inputs, files).dropFirst()
-        where file.pixels.width != first.width || file.pixels.height != first.height {
-            throw CLIError(
-                "\(path) is \(file.pixels.width)×\(file.pixels.height) but \(inputs[0]) is \(first.width)×\(first.height); "
-                    + "brackets must have the same size")
-        }
-        let space = first.colorSpace ?? .sRGB
-        let deep = files.contains { ![.rgba8, .bgra8, .gray8].contains($0.pixels.format) }
         let format: PixelFormat = deep ? .rgba16 : .rgba8
-        let cores = threads ?? ProcessInfo.processInfo.activeProcessorCount
         var frames: [PixelBuffer] = []
-        for (path, file) in zip(inputs, files) {
+        var firstMetadata = ImageMetadata()
+        var space = ColorSpace.sRGB
+        for path in inputs {
+            let file: ImageFile
+            do {
+                file = try ImageFile.read(
+                    url: URL(fileURLWithPath: path), options: DecodingOptions(appliesOrientation: true))
+            } catch {
+                throw CLIError(error, file: path)
+            }
+            if let first = frames.first, file.pixels.width != first.width || file.pixels.height != first.height {
+                throw CLIError(
+                    "\(path) is \(file.pixels.width)×\(file.pixels.height) but \(inputs[0]) is \(first.width)×\(first.height); "
+                        + "brackets must have the same size")
+            }
+            if frames.isEmpty {
+                firstMetadata = file.metadata
+                space = file.pixels.colorSpace ?? .sRGB
+            }
             var p = file.pixels.converted(to: format, threads: cores)
             if p.colorSpace == nil { p.colorSpace = space }
             if p.colorSpace != space {
@@ -96,7 +107,7 @@ struct FuseCommand: ParsableCommand {
         } catch {
             throw CLIError("\(inputs.joined(separator: ", ")): \(error)")
         }
-        var metadata = files[0].metadata
+        var metadata = firstMetadata
         metadata.orientation = .up
         do {
             try ImageFile.write(
