@@ -35,7 +35,8 @@ import Testing
         #expect(raw["activeArea"] as? [Int] == [26, 152, 1182, 1886])
         let live = try run(lux, ["info", "--json", Fixtures.url(JPEGTests.livePhoto).path])
         let liveObject = try #require(try JSONSerialization.jsonObject(with: live.stdout) as? [String: Any])
-        #expect(liveObject["livePhotoContentIdentifier"] as? String == "E905E6C6-C747-4805-942F-9904A0281F02")
+        let livePhoto = try #require(liveObject["livePhoto"] as? [String: Any])
+        #expect(livePhoto["contentIdentifier"] as? String == "E905E6C6-C747-4805-942F-9904A0281F02")
     }
 
     @Test("lux extract --raw writes what dcraw -D -4 writes; errors name the file without a stack trace")

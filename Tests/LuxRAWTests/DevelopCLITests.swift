@@ -38,10 +38,10 @@ import Testing
         let source = TestFiles.canon550D
         let raw = try Self.exif(source, ["Make", "Model", "DefaultCropSize", "ExposureTime", "ISO"])
         let cases: [(String, [String], String, String?)] = [
-            ("p3.jpg", ["--colorspace", "p3", "--quality", "85"], "Display P3", nil),
-            ("adobe.jpg", ["--colorspace", "adobe", "--half"], "Adobe RGB", nil),
+            ("p3.jpg", ["--color-space", "p3", "--quality", "85"], "Display P3", nil),
+            ("adobe.jpg", ["--color-space", "adobe", "--half"], "Adobe RGB", nil),
             ("srgb.tif", ["--half"], "sRGB", "16 16 16"),
-            ("linear.tif", ["--colorspace", "linear", "--depth", "float", "--half"], "Linear", "32 32 32"),
+            ("linear.tif", ["--color-space", "linear", "--depth", "float", "--half"], "Linear", "32 32 32"),
         ]
         for (name, flags, profile, bits) in cases {
             let out = dir.appendingPathComponent(name).path
@@ -95,7 +95,7 @@ import Testing
             let input = dir.appendingPathComponent("m.pgm")
             try pgm.write(to: input)
             let output = dir.appendingPathComponent("out.ppm")
-            let r = try ExternalTool.capture(lux, ["demosaic", input.path, "--cfa", pattern.rawValue, "-o", output.path])
+            let r = try ExternalTool.capture(lux, ["demosaic", input.path, "--cfa", pattern.rawValue, "-o", output.path, "--overwrite"])
             #expect(r.status == 0, "\(r.errorText)")
             let ppm = try NetpbmImage(Data(contentsOf: output))
             #expect(ppm.width == w && ppm.height == h && ppm.maxValue == 65535)

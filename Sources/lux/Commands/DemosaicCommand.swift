@@ -19,33 +19,33 @@ struct DemosaicCommand: ParsableCommand {
               python demosaic_psnr.py --eval /tmp/dm
             """)
 
-    @Argument(help: "The mosaic: a P5 PGM (8 or 16 bit) or a gray TIFF.")
+    @Argument(help: "The mosaic: a P5 PGM (8 or 16 bit) or a gray TIFF.", completion: .file())
     var input: String
 
     @Option(help: "The Bayer layout at the top-left pixel: RGGB, GRBG, GBRG or BGGR.")
     var cfa: String
 
-    @Option(help: "rcd (default) or bilinear.")
-    var method: String = "rcd"
+    @Option(help: "Demosaicing method: rcd or bilinear.")
+    var method = DemosaicMethodArgument(.rcd)
 
-    @Option(name: .shortAndLong, help: "The output: .ppm (16-bit P6) or .tif/.tiff (16-bit RGB).")
-    var output: String
+    @Option(name: [.customShort("o"), .customLong("out")], help: "The output: .ppm (16-bit P6) or .tif/.tiff (16-bit RGB).", completion: .file())
+    var out: String
+
+    @OptionGroup var overwriteOptions: OverwriteOptions
 
     func validate() throws {
         guard CFAPattern(rawValue: cfa.uppercased()) != nil else {
             throw ValidationError("--cfa must be RGGB, GRBG, GBRG or BGGR, not '\(cfa)'")
         }
-        guard DemosaicMethod(rawValue: method) != nil else {
-            throw ValidationError("--method must be \(DemosaicMethod.allCases.map(\.rawValue).joined(separator: " or "))")
-        }
-        let ext = URL(fileURLWithPath: output).pathExtension.lowercased()
+        let ext = URL(fileURLWithPath: out).pathExtension.lowercased()
         guard ["ppm", "tif", "tiff"].contains(ext) else { throw ValidationError("the output must end in .ppm, .tif or .tiff") }
     }
 
     func run() throws {
+        try overwriteOptions.check(out)
         let mosaic = try PNM.isPNM(input) ? PNM.readGray(input) : readTIFF()
-        let rgb = try DemosaicMethod(rawValue: method)!.demosaic(mosaic, pattern: CFAPattern(rawValue: cfa.uppercased())!)
-        let url = URL(fileURLWithPath: output)
+        let rgb = try method.method.demosaic(mosaic, pattern: CFAPattern(rawValue: cfa.uppercased())!)
+        let url = URL(fileURLWithPath: out)
         if url.pathExtension.lowercased() == "ppm" {
             try PNM.writeRGB16(rgb, to: url)
         } else {
@@ -57,7 +57,7 @@ struct DemosaicCommand: ParsableCommand {
         let result = Result { () throws(CodecError) in
             try ImageFile.write(pixels, to: url, format: .tiff, options: EncodingOptions(embedsColorProfile: false, alpha: .discard))
         }
-        if case .failure(let e) = result { throw CLIError(e, file: output) }
+        if case .failure(let e) = result { throw CLIError(e, file: out) }
     }
 
     private func readTIFF() throws -> PixelBuffer {

@@ -19,11 +19,11 @@ struct FuseCommand: ParsableCommand {
               lux fuse m2.tif 0.tif p2.tif -o fused.tif --contrast-weight 0 --levels 6
             """)
 
-    @Argument(help: "The brackets (JPEG, PNG or TIFF), at least one.")
+    @Argument(help: "The brackets (JPEG, PNG or TIFF), at least one.", completion: .file())
     var inputs: [String]
 
-    @Option(name: .shortAndLong, help: "The output file; its extension picks the format (.jpg, .png, .tif).")
-    var output: String
+    @Option(name: [.customShort("o"), .customLong("out")], help: "The output file; its extension picks the format (.jpg, .png, .tif).", completion: .file())
+    var out: String
 
     @Option(help: "Exponent of the contrast weight (0 ignores contrast).")
     var contrastWeight: Float = 1
@@ -49,16 +49,19 @@ struct FuseCommand: ParsableCommand {
     @Option(help: "Worker threads (default: one per processor).")
     var threads: Int?
 
+    @OptionGroup var overwriteOptions: OverwriteOptions
+
     func validate() throws {
         guard !inputs.isEmpty else { throw ValidationError("give at least one image to fuse") }
-        guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1…100, not \(quality)") }
-        guard ImageFormat(fileExtension: URL(fileURLWithPath: output).pathExtension) != nil else {
-            throw ValidationError("cannot tell the output format from '\(output)'; use .jpg, .png or .tif")
+        try validateQuality(quality)
+        guard let f = ImageFormat(fileExtension: URL(fileURLWithPath: out).pathExtension), f != .dng else {
+            throw ValidationError("cannot tell the output format from '\(out)'; use .jpg, .png or .tif")
         }
-        if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
+        try validatePositive(threads, "--threads")
     }
 
     func run() throws {
+        try overwriteOptions.check(out)
         var files: [ImageFile] = []
         for path in inputs {
             do {
@@ -100,10 +103,10 @@ struct FuseCommand: ParsableCommand {
         metadata.orientation = .up
         do {
             try ImageFile.write(
-                fused, metadata: metadata, to: URL(fileURLWithPath: output),
+                fused, metadata: metadata, to: URL(fileURLWithPath: out),
                 options: EncodingOptions(quality: Double(quality) / 100, threads: threads))
         } catch {
-            throw CLIError(error, file: output)
+            throw CLIError(error, file: out)
         }
     }
 }

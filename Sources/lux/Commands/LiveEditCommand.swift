@@ -21,11 +21,11 @@ struct LiveEditCommand: AsyncParsableCommand {
               lux live edit --revert edited/IMG_E0001.AAE
             """)
 
-    @Argument(help: "The still or the movie of the pair (not with --reapply/--revert).")
+    @Argument(help: "The still or the movie of the pair (not with --reapply/--revert).", completion: .file())
     var pair: String?
 
-    @Option(name: .shortAndLong, help: "The folder the edited pair is written to.")
-    var output: String?
+    @Option(name: [.customShort("o"), .customLong("out")], help: "The folder the edited pair is written to.", completion: .directory)
+    var out: String?
 
     @Option(help: "The base name of the edited files (default: the original's with an E after its prefix, IMG_E0001).")
     var name: String?
@@ -77,8 +77,9 @@ struct LiveEditCommand: AsyncParsableCommand {
         guard (pair == nil) != (reapply == nil) else {
             throw ValidationError("give the Live Photo to edit, or --reapply SIDECAR (not both)")
         }
-        guard output != nil else { throw ValidationError("--output (-o) names the folder for the edited pair") }
+        guard out != nil else { throw ValidationError("--out (-o) names the folder for the edited pair") }
         guard (0...1).contains(volume) else { throw ValidationError("--volume must be 0…1, not \(volume)") }
+        try validatePositive(threads, "--threads")
         if let orientation, !(1...8).contains(orientation) { throw ValidationError("--orientation must be 1…8") }
         if square && crop != nil { throw ValidationError("choose --square or --crop, not both") }
         if let crop, Self.numbers(crop)?.count != 4 { throw ValidationError("--crop takes x,y,width,height fractions, e.g. 0.1,0,0.8,1") }
@@ -104,7 +105,7 @@ struct LiveEditCommand: AsyncParsableCommand {
                 print("reverted: \(restored.photoURL.path) + \(restored.movieURL.lastPathComponent) remain")
                 return
             }
-            let folder = URL(fileURLWithPath: output!)
+            let folder = URL(fileURLWithPath: out!)
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let live: LivePhoto
             let recipe: LivePhotoAdjustments
