@@ -12,8 +12,8 @@ struct LuxCommand: AsyncParsableCommand {
 
             Conventions shared by every subcommand: -o/--out names the output file or folder; --format is a \
             file format (jpg, png, tiff); --depth the samples of PNG/TIFF outputs (8, 16, half, float); \
-            --quality the JPEG quality 1…100; --color-space an output colour space (srgb, p3, adobe, linear, \
-            rec2020, …); --threads the render threads of one file and --jobs the files processed at once; \
+            --quality the JPEG quality 1...100; --color-space an output colour space (srgb, p3, adobe, linear, \
+            rec2020, ...); --threads the render threads of one file and --jobs the files processed at once; \
             --json a machine-readable report on standard output (info, capture, develop, live info); existing \
             outputs are never replaced without --overwrite. Progress bars appear on standard error only when it \
             is a terminal (set LUX_NO_PROGRESS=1 to hide them there too). Errors are printed as \

@@ -7,7 +7,7 @@ struct CaptureCommand: AsyncParsableCommand {
         commandName: "capture",
         abstract: "Take photos with the simulated camera: processed, RAW, RAW + processed or bracketed.",
         discussion: """
-            Builds a capture session (camera → photo output) on a simulated scene, takes the photos the options \
+            Builds a capture session (camera -> photo output) on a simulated scene, takes the photos the options \
             ask for, writes them (JPEG with EXIF and ICC, TIFF for uncompressed formats, DNG with an embedded \
             preview for RAW), and prints the resolved settings and the event timeline of each request. Files are \
             named IMG_<uniqueID>_<n>.<ext> (a Live Photo's still and movie share IMG_<uniqueID>).
@@ -116,7 +116,7 @@ struct CaptureCommand: AsyncParsableCommand {
     @OptionGroup var overwriteOptions: OverwriteOptions
 
     func validate() throws {
-        guard (1...1000).contains(count) else { throw ValidationError("--count must be 1…1000") }
+        guard (1...1000).contains(count) else { throw ValidationError("--count must be 1...1000") }
         if raw && rawPlus != nil { throw ValidationError("use --raw or --raw-plus, not both") }
         if bracket != nil && bracketManual != nil {
             throw ValidationError("use --bracket or --bracket-manual, not both")
@@ -170,7 +170,7 @@ struct CaptureCommand: AsyncParsableCommand {
         guard let sensor else { return model }
         let p = sensor.lowercased().split(separator: "x").compactMap { Int($0) }
         guard p.count == 2, p[0] >= 64, p[1] >= 48, p[0] % 2 == 0, p[1] % 2 == 0, p[0] <= 8192, p[1] <= 8192 else {
-            throw ValidationError("--sensor must be WIDTHxHEIGHT with even sides, 64x48…8192x8192")
+            throw ValidationError("--sensor must be WIDTHxHEIGHT with even sides, 64x48...8192x8192")
         }
         model.pixelPitch = model.sensorWidth / Double(p[0])
         model.width = p[0]

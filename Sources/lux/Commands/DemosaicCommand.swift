@@ -9,7 +9,7 @@ struct DemosaicCommand: ParsableCommand {
         abstract: "Demosaic a Bayer mosaic stored as a gray PGM or TIFF.",
         discussion: """
             Reads one sample per pixel (8- or 16-bit PGM, or a gray TIFF), reconstructs RGB with LuxRAW's \
-            demosaicer and writes a 16-bit PPM (P6, maxval 65535) or a 16-bit TIFF, values clipped to 0…1. \
+            demosaicer and writes a 16-bit PPM (P6, maxval 65535) or a 16-bit TIFF, values clipped to 0...1. \
             No white balance, colour or tone processing: what external scorers such as \
             demosaic_psnr.py --eval need.
 
@@ -128,7 +128,7 @@ enum PNM {
 
     static func isSpace(_ b: UInt8) -> Bool { b == 32 || b == 9 || b == 10 || b == 13 }
 
-    /// Writes RGB as a 16-bit P6 (values clipped to 0…1).
+    /// Writes RGB as a 16-bit P6 (values clipped to 0...1).
     static func writeRGB16(_ buffer: PixelBuffer, to url: URL) throws {
         let rgba = buffer.converted(to: .rgbaFloat).components(as: Float.self)
         var data = Data("P6\n\(buffer.width) \(buffer.height)\n65535\n".utf8)

@@ -3,7 +3,7 @@ import Foundation
 import Lux
 import Synchronization
 
-/// `lux develop IN… [-o OUT|DIR]`: develops raw files to JPEG, PNG or TIFF, one, many or a folder, in parallel and
+/// `lux develop IN... [-o OUT|DIR]`: develops raw files to JPEG, PNG or TIFF, one, many or a folder, in parallel and
 /// in shards.
 struct DevelopCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -17,12 +17,12 @@ struct DevelopCommand: ParsableCommand {
             Each file goes through LuxRAW's pipeline (linearise, demosaic, lens corrections, noise reduction, \
             white balance and camera colour, exposure, highlight recovery, tone curve, contrast, saturation, \
             sharpening, default crop and orientation). Parameters left out keep the defaults read from the file \
-            (white balance from AsShotNeutral, noise reduction from the NoiseProfile, BaselineExposure …). \
+            (white balance from AsShotNeutral, noise reduction from the NoiseProfile, BaselineExposure ...). \
             Outputs are rendered and encoded a strip at a time, so very large raws develop in bounded memory; \
             they carry an ICC profile for --color-space and the raw's Exif, and are written under a temporary \
             name and renamed, so a failure never leaves a partial file.
 
-            Inputs are files and folders (a folder gives its raw files: .dng, .nef, .cr2, .arw, …). One input \
+            Inputs are files and folders (a folder gives its raw files: .dng, .nef, .cr2, .arw, ...). One input \
             with `-o NAME.jpg` writes that file; otherwise `-o` is a folder (created if missing) and each output \
             is named after its input with the --format extension. Without `-o`, outputs go beside their inputs. \
             An existing output is an error unless --overwrite (replace) or --skip-existing (keep) is given. \
@@ -30,7 +30,7 @@ struct DevelopCommand: ParsableCommand {
 
             Batches: --jobs N develops N files at a time (each with cores/N render threads; memory grows with N, \
             not with the number of files). --shard INDEX/COUNT develops only this process's share of the sorted \
-            input list (positions INDEX, INDEX+COUNT, …), so COUNT processes on any number of machines develop \
+            input list (positions INDEX, INDEX+COUNT, ...), so COUNT processes on any number of machines develop \
             every input exactly once. --shard auto/COUNT reads INDEX from $LUX_SHARD_INDEX, \
             $JOB_COMPLETION_INDEX (Kubernetes Indexed Job), $SLURM_ARRAY_TASK_ID (minus $SLURM_ARRAY_TASK_MIN), \
             $AWS_BATCH_JOB_ARRAY_INDEX or $CLOUD_RUN_TASK_INDEX; --shard auto also reads COUNT from \
@@ -61,27 +61,27 @@ struct DevelopCommand: ParsableCommand {
     @Option(help: "Output format when outputs are named from their inputs: jpg, png or tiff.")
     var format: FileFormatArgument = .jpg
 
-    @Option(help: "Exposure in EV, −5…5, added to the file's BaselineExposure.")
+    @Option(help: "Exposure in EV, -5...5, added to the file's BaselineExposure.")
     var exposure: Double?
-    @Option(help: "White-balance temperature in kelvin, 2000…50000 (default: as shot).")
+    @Option(help: "White-balance temperature in kelvin, 2000...50000 (default: as shot).")
     var temperature: Double?
-    @Option(help: "White-balance tint, −150…150, positive green (default: as shot).")
+    @Option(help: "White-balance tint, -150...150, positive green (default: as shot).")
     var tint: Double?
-    @Option(name: .customLong("nr-luma"), help: "Luminance noise reduction, 0…1 (default from the noise profile).")
+    @Option(name: .customLong("nr-luma"), help: "Luminance noise reduction, 0...1 (default from the noise profile).")
     var nrLuma: Double?
-    @Option(name: .customLong("nr-color"), help: "Colour noise reduction, 0…1 (default from the noise profile).")
+    @Option(name: .customLong("nr-color"), help: "Colour noise reduction, 0...1 (default from the noise profile).")
     var nrColor: Double?
-    @Option(help: "Sharpening amount, 0…2 (default 0.5 × BaselineSharpness).")
+    @Option(help: "Sharpening amount, 0...2 (default 0.5 x BaselineSharpness).")
     var sharpen: Double?
-    @Option(name: .customLong("sharpen-radius"), help: "Sharpening radius in pixels, 0.3…5 (default 1).")
+    @Option(name: .customLong("sharpen-radius"), help: "Sharpening radius in pixels, 0.3...5 (default 1).")
     var sharpenRadius: Double?
-    @Option(help: "Contrast, −1…1 (default 0).")
+    @Option(help: "Contrast, -1...1 (default 0).")
     var contrast: Double?
-    @Option(help: "Saturation, −1…1 (default 0).")
+    @Option(help: "Saturation, -1...1 (default 0).")
     var saturation: Double?
-    @Option(help: "Vibrance, −1…1 (default 0).")
+    @Option(help: "Vibrance, -1...1 (default 0).")
     var vibrance: Double?
-    @Option(help: "Tone curve amount, 0…1 (default 1; 0 keeps the output scene-referred).")
+    @Option(help: "Tone curve amount, 0...1 (default 1; 0 keeps the output scene-referred).")
     var boost: Double?
     @Option(help: "Demosaicing method: rcd or bilinear.")
     var method = DemosaicMethodArgument(.rcd)
@@ -92,9 +92,9 @@ struct DevelopCommand: ParsableCommand {
     @Flag(help: "Develop a half-size draft (fast preview).")
     var half = false
 
-    @Option(name: .customLong("color-space"), help: "Output colour space: srgb, p3, adobe, linear (extended linear sRGB), rec2020, ….")
+    @Option(name: .customLong("color-space"), help: "Output colour space: srgb, p3, adobe, linear (extended linear sRGB), rec2020, ....")
     var colorSpace = ColorSpaceArgument(.sRGB)
-    @Option(help: "JPEG quality, 1…100.")
+    @Option(help: "JPEG quality, 1...100.")
     var quality: Int = 90
     @Flag(name: .customLong("optimize-huffman"), help: "Optimise JPEG Huffman tables (about 5 % smaller, more time and about 3 bytes per pixel of memory).")
     var optimizeHuffman = false

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Lux
 
-/// `lux filter IN -o OUT --chain '…'`: applies a chain of filters to an image file.
+/// `lux filter IN -o OUT --chain '...'`: applies a chain of filters to an image file.
 struct FilterCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "filter",
@@ -10,7 +10,7 @@ struct FilterCommand: ParsableCommand {
         discussion: """
             The chain is a list of filters separated by `|`, each followed by key=value parameters: numbers \
             (0.8), vectors and points (x,y[,z,w]), rectangles (x,y,width,height), colours (r,g,b[,a] in sRGB, \
-            #rrggbb, white, black…), transforms (a,b,c,d,tx,ty) and images as file paths. Each filter receives \
+            #rrggbb, white, black...), transforms (a,b,c,d,tx,ty) and images as file paths. Each filter receives \
             the previous result as its image. `lux filters` lists the filters and their parameters. A result \
             that covers the whole input (blurs grow the extent by their margin) is cropped to the input's size.
 
@@ -34,13 +34,13 @@ struct FilterCommand: ParsableCommand {
     @Option(help: "The filter chain, e.g. 'SepiaTone intensity=0.8 | GaussianBlur radius=4'.")
     var chain: String
 
-    @Option(name: .customLong("color-space"), help: "The output colour space (srgb, p3, adobe, linear, …; default: the input's).")
+    @Option(name: .customLong("color-space"), help: "The output colour space (srgb, p3, adobe, linear, ...; default: the input's).")
     var colorSpace: ColorSpaceArgument?
 
     @Option(help: "Output samples: 8, 16, half or float (default: 16 for deeper inputs, else 8; JPEG is 8).")
     var depth: DepthArgument?
 
-    @Option(help: "JPEG quality, 1…100.")
+    @Option(help: "JPEG quality, 1...100.")
     var quality: Int = 90
 
     @Option(help: "The colour space filters compute in (default: linear sRGB, extended); 'none' disables colour management.")

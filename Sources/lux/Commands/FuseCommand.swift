@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Lux
 
-/// `lux fuse A B C… -o OUT`: exposure fusion of bracketed image files (the enfuse role).
+/// `lux fuse A B C... -o OUT`: exposure fusion of bracketed image files (the enfuse role).
 struct FuseCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fuse",
@@ -34,7 +34,7 @@ struct FuseCommand: ParsableCommand {
     @Option(help: "Exponent of the well-exposedness weight.")
     var exposureWeight: Float = 1
 
-    @Option(help: "The value considered best exposed (0…1).")
+    @Option(help: "The value considered best exposed (0...1).")
     var exposureMean: Float = 0.5
 
     @Option(help: "The width of the well-exposedness Gaussian.")
@@ -43,7 +43,7 @@ struct FuseCommand: ParsableCommand {
     @Option(help: "Pyramid levels (default: down to about 8 pixels).")
     var levels: Int?
 
-    @Option(help: "JPEG quality, 1…100.")
+    @Option(help: "JPEG quality, 1...100.")
     var quality: Int = 90
 
     @Option(help: "Worker threads (default: one per processor).")

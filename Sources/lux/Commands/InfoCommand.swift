@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Lux
 
-/// `lux info FILE…`: everything about image and movie files, from their headers.
+/// `lux info FILE...`: everything about image and movie files, from their headers.
 struct InfoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "info",

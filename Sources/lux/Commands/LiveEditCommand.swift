@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Lux
 
-/// `lux live edit PAIR -o DIR …`: edits a Live Photo and saves the still, the movie and the adjustment sidecar.
+/// `lux live edit PAIR -o DIR ...`: edits a Live Photo and saves the still, the movie and the adjustment sidecar.
 struct LiveEditCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "edit",
@@ -36,13 +36,13 @@ struct LiveEditCommand: AsyncParsableCommand {
     @Option(help: "A filter chain for the still only (applied after --chain).")
     var photoChain: String?
 
-    @Option(help: "Crop to x,y,width,height in fractions of the frame (0…1).")
+    @Option(help: "Crop to x,y,width,height in fractions of the frame (0...1).")
     var crop: String?
 
     @Flag(help: "Crop to the centred square.")
     var square = false
 
-    @Option(help: "Audio volume 0…1.")
+    @Option(help: "Audio volume 0...1.")
     var volume: Double = 1
 
     @Option(help: "Keep only START,END seconds of the movie.")
@@ -54,7 +54,7 @@ struct LiveEditCommand: AsyncParsableCommand {
     @Flag(help: "Steady the movie frames.")
     var stabilize = false
 
-    @Option(help: "The output orientation, 1…8 (Exif).")
+    @Option(help: "The output orientation, 1...8 (Exif).")
     var orientation: Int?
 
     @Option(help: "Write a playback preview no larger than WIDTHxHEIGHT instead of the full edit.")
@@ -78,9 +78,9 @@ struct LiveEditCommand: AsyncParsableCommand {
             throw ValidationError("give the Live Photo to edit, or --reapply SIDECAR (not both)")
         }
         guard out != nil else { throw ValidationError("--out (-o) names the folder for the edited pair") }
-        guard (0...1).contains(volume) else { throw ValidationError("--volume must be 0…1, not \(volume)") }
+        guard (0...1).contains(volume) else { throw ValidationError("--volume must be 0...1, not \(volume)") }
         try validatePositive(threads, "--threads")
-        if let orientation, !(1...8).contains(orientation) { throw ValidationError("--orientation must be 1…8") }
+        if let orientation, !(1...8).contains(orientation) { throw ValidationError("--orientation must be 1...8") }
         if square && crop != nil { throw ValidationError("choose --square or --crop, not both") }
         if let crop, Self.numbers(crop)?.count != 4 { throw ValidationError("--crop takes x,y,width,height fractions, e.g. 0.1,0,0.8,1") }
         if let trim, Self.numbers(trim)?.count != 2 { throw ValidationError("--trim takes START,END seconds, e.g. 0.5,2.5") }

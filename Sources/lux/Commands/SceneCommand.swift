@@ -46,7 +46,7 @@ struct SceneRenderCommand: AsyncParsableCommand {
     @Flag(help: "Write scene-referred linear values (float TIFF, extended linear sRGB).")
     var linear = false
 
-    @Option(name: .customLong("color-space"), help: "The colour space of integer files: srgb, p3, adobe, rec2020, ….")
+    @Option(name: .customLong("color-space"), help: "The colour space of integer files: srgb, p3, adobe, rec2020, ....")
     var colorSpace = ColorSpaceArgument(.sRGB)
 
     @Option(help: "Width in pixels (the height follows the 4:3 frame).")
@@ -65,7 +65,7 @@ struct SceneRenderCommand: AsyncParsableCommand {
     var cct: Double?
 
     func validate() throws {
-        guard (16...16384).contains(width) else { throw ValidationError("--width must be 16…16384, not \(width)") }
+        guard (16...16384).contains(width) else { throw ValidationError("--width must be 16...16384, not \(width)") }
     }
 
     func run() async throws {

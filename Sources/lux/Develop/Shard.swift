@@ -51,7 +51,9 @@ struct ShardSpecification: Sendable, Equatable {
     }
 
     /// The shard this process runs, with `auto` parts read from `environment`.
-    func resolve(environment: [String: String]) throws -> Shard {
+    func resolve(environment all: [String: String]) throws -> Shard {
+        // A variable exported empty counts as unset.
+        let environment = all.filter { !$0.value.trimmingCharacters(in: .whitespaces).isEmpty }
         var source = "--shard"
         var resolvedIndex = index
         var usedSlurm = false
