@@ -5,16 +5,7 @@ import Testing
 
 /// `lux info` and `lux extract`, run as the built executable (skipped when it has not been built).
 @Suite struct CLITests {
-    static var lux: String? {
-        var path = #filePath
-        for _ in 0..<3 { path = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]) }
-        for config in ["debug", "release"] {
-            let candidate = path + "/.build/\(config)/lux"
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        }
-        print("note: skipping CLI tests because the lux executable has not been built (swift build)")
-        return nil
-    }
+    static var lux: String? { LuxExecutable.path }
 
     func run(_ lux: String, _ args: [String]) throws -> ExternalTool.Capture {
         try ExternalTool.capture(lux, args)

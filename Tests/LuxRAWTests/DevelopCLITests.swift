@@ -7,16 +7,7 @@ import Testing
 /// `lux develop` and `lux demosaic`, run as the built executable (skipped when it has not been built); the
 /// files they write are read back with exiftool.
 @Suite(.serialized) struct DevelopCLI {
-    static var lux: String? {
-        var path = #filePath
-        for _ in 0..<3 { path = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]) }
-        for config in ["debug", "release"] {
-            let candidate = path + "/.build/\(config)/lux"
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        }
-        print("note: skipping the lux develop tests because the lux executable has not been built (swift build)")
-        return nil
-    }
+    static var lux: String? { LuxExecutable.path }
 
     static func exif(_ file: String, _ tags: [String]) throws -> [String: String] {
         let r = try ExternalTool.capture("exiftool", ["-s", "-n"] + tags.map { "-" + $0 } + [file])
