@@ -24,6 +24,7 @@ import Testing
         #expect(r.errorText.contains("garbage.dng: ") && r.errorText.contains("unknown file format"), "\(r.errorText)")
         #expect(r.errorText.contains("truncated.dng: "), "\(r.errorText)")
         #expect(!r.errorText.contains("Fatal error") && !r.errorText.contains("Stack dump"))
+        #expect(!r.errorText.contains("\u{1B}[") && !r.errorText.contains("█"), "no progress bar when standard error is a file")
         let report = try CLIFixtures.decode(DevelopJSON.self, r)
         #expect(report.developed == good.count && report.failed == 2 && report.skipped == 0)
         #expect(report.files.map { URL(fileURLWithPath: $0.input).lastPathComponent } == (good + ["garbage.dng", "truncated.dng"]).sorted())
@@ -92,5 +93,17 @@ import Testing
         let help = try LuxExecutable.run(lux, ["--help"])
         #expect(help.status == 0)
         for line in ["0   success", "1   failure", "64  usage error"] { #expect(help.text.contains(line), "\(help.text)") }
+    }
+
+    @Test("on a terminal (a pseudo-terminal from script(1)) a batch draws a progress bar on standard error")
+    func progressOnTerminal() throws {
+        guard let lux = LuxExecutable.path, ExternalTool.hasTool("script") else { return }
+        let inputs = try CLIFixtures.raws(lux, count: 2)
+        defer { try? FileManager.default.removeItem(at: inputs) }
+        let command = "'\(lux)' develop '\(inputs.path)' -o '\(inputs.path)/out' --jobs 2"
+        let r = try ExternalTool.capture("script", ["-qec", command, "/dev/null"], environment: ["COLUMNS": "100"])
+        #expect(r.status == 0, "\(r.text)")
+        #expect(r.text.contains("developing") && r.text.contains("█") && r.text.contains("2/2"), "\(r.text)")
+        #expect(r.text.contains("developed 2, skipped 0, failed 0"))
     }
 }

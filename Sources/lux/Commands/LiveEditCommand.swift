@@ -119,16 +119,27 @@ struct LiveEditCommand: AsyncParsableCommand {
             }
             var context = try LivePhotoEditingContext(livePhoto: live, adjustments: recipe)
             context.threads = threads
+            // The processor sees the still and every movie frame in the time range once: a progress bar on a terminal.
+            let frames = context.videoFrameTimes.filter { context.timeRange.contains($0) }.count + 1
+            let progress = ProgressBar(total: frames, label: preview == nil ? "saving" : "preparing preview")
+            defer { progress.finish() }
+            let processor = context.frameProcessor
+            context.frameProcessor = { frame in
+                progress.advance()
+                return try processor?(frame) ?? frame.image
+            }
             let base = name ?? Self.editedName(live.photoURL.deletingPathExtension().lastPathComponent)
             let start = Date()
             if let preview {
                 let result = try await context.prepareForPlayback(targetSize: Self.size(preview)!, in: folder)
+                progress.finish()
                 print("preview: \(result.photoURL.path) + \(result.movieURL.lastPathComponent) "
                     + String(format: "(%.2f s)", Date().timeIntervalSince(start)))
                 return
             }
             let output = LivePhotoEditingOutput(directory: folder, baseName: base, adjustmentData: try recipe.adjustmentData())
             let edited = try await context.save(to: output)
+            progress.finish()
             print("\(edited.photoURL.path) + \(edited.movieURL.lastPathComponent) + \(output.adjustmentDataURL.lastPathComponent)")
             print(String(format: "  identifier %@, photo at %.3f s of %.3f s, saved in %.2f s", edited.contentIdentifier,
                          edited.photoTime.seconds, edited.duration.seconds, Date().timeIntervalSince(start)))
