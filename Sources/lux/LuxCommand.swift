@@ -29,7 +29,7 @@ struct LuxCommand: AsyncParsableCommand {
               lux capture --raw-plus jpeg -o shots
               lux develop shots/ -o developed/ --color-space p3 --jobs 2
               lux info developed/IMG_1_1.jpg
-              lux filter photo.jpg -o sepia.jpg --chain 'SepiaTone intensity=0.8 | GaussianBlur radius=4'
+              lux filter in.jpg -o out.jpg --chain 'SepiaTone | GaussianBlur radius=4'
             """,
         version: "0.1.0",
         subcommands: [

@@ -92,7 +92,7 @@ import Testing
         // lux --help lists the exit statuses.
         let help = try LuxExecutable.run(lux, ["--help"])
         #expect(help.status == 0)
-        for line in ["0   success", "1   failure", "64  usage error"] { #expect(help.text.contains(line), "\(help.text)") }
+        for line in ["0   every input was processed", "1   the work failed", "64  usage error"] { #expect(help.text.contains(line), "\(help.text)") }
     }
 
     @Test("on a terminal (a pseudo-terminal from script(1)) a batch draws a progress bar on standard error")

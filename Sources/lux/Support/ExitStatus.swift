@@ -18,9 +18,9 @@ enum ExitStatus {
     /// The table printed at the end of `lux --help`.
     static let table = """
         Exit status:
-          0   success: every input was processed (or skipped with --skip-existing)
-          1   failure: the work failed, or some inputs failed while the others were still processed;
-              each failure is printed to standard error as "error: FILE: what is wrong"
-          64  usage error: unknown flag, bad value or conflicting options; nothing was processed
+          0   every input was processed (or skipped with --skip-existing)
+          1   the work failed, or some inputs failed (each named on standard
+              error as "error: FILE: what is wrong") while the others were done
+          64  usage error: unknown flag, bad or conflicting values; nothing done
         """
 }
