@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Lux
 
-/// `lux fuse A B C… -o OUT`: exposure fusion of bracketed image files (the enfuse role).
+/// `lux fuse A B C... -o OUT`: exposure fusion of bracketed image files (the enfuse role).
 struct FuseCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fuse",
@@ -19,11 +19,11 @@ struct FuseCommand: ParsableCommand {
               lux fuse m2.tif 0.tif p2.tif -o fused.tif --contrast-weight 0 --levels 6
             """)
 
-    @Argument(help: "The brackets (JPEG, PNG or TIFF), at least one.")
+    @Argument(help: "The brackets (JPEG, PNG or TIFF), at least one.", completion: .file())
     var inputs: [String]
 
-    @Option(name: .shortAndLong, help: "The output file; its extension picks the format (.jpg, .png, .tif).")
-    var output: String
+    @Option(name: [.customShort("o"), .customLong("out")], help: "The output file; its extension picks the format (.jpg, .png, .tif).", completion: .file())
+    var out: String
 
     @Option(help: "Exponent of the contrast weight (0 ignores contrast).")
     var contrastWeight: Float = 1
@@ -34,7 +34,7 @@ struct FuseCommand: ParsableCommand {
     @Option(help: "Exponent of the well-exposedness weight.")
     var exposureWeight: Float = 1
 
-    @Option(help: "The value considered best exposed (0…1).")
+    @Option(help: "The value considered best exposed (0...1).")
     var exposureMean: Float = 0.5
 
     @Option(help: "The width of the well-exposedness Gaussian.")
@@ -43,22 +43,25 @@ struct FuseCommand: ParsableCommand {
     @Option(help: "Pyramid levels (default: down to about 8 pixels).")
     var levels: Int?
 
-    @Option(help: "JPEG quality, 1…100.")
+    @Option(help: "JPEG quality, 1...100.")
     var quality: Int = 90
 
     @Option(help: "Worker threads (default: one per processor).")
     var threads: Int?
 
+    @OptionGroup var overwriteOptions: OverwriteOptions
+
     func validate() throws {
         guard !inputs.isEmpty else { throw ValidationError("give at least one image to fuse") }
-        guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1…100, not \(quality)") }
-        guard ImageFormat(fileExtension: URL(fileURLWithPath: output).pathExtension) != nil else {
-            throw ValidationError("cannot tell the output format from '\(output)'; use .jpg, .png or .tif")
+        try validateQuality(quality)
+        guard let f = ImageFormat(fileExtension: URL(fileURLWithPath: out).pathExtension), f != .dng else {
+            throw ValidationError("cannot tell the output format from '\(out)'; use .jpg, .png or .tif")
         }
-        if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
+        try validatePositive(threads, "--threads")
     }
 
     func run() throws {
+        try overwriteOptions.check(out)
         // One file decoded at a time, each dropped once converted: peak memory is the frames plus one file.
         let cores = threads ?? ProcessInfo.processInfo.activeProcessorCount
         var deep = false
@@ -111,10 +114,10 @@ struct FuseCommand: ParsableCommand {
         metadata.orientation = .up
         do {
             try ImageFile.write(
-                fused, metadata: metadata, to: URL(fileURLWithPath: output),
+                fused, metadata: metadata, to: URL(fileURLWithPath: out),
                 options: EncodingOptions(quality: Double(quality) / 100, threads: threads))
         } catch {
-            throw CLIError(error, file: output)
+            throw CLIError(error, file: out)
         }
     }
 }
