@@ -161,6 +161,8 @@ let package = Package(
             name: "DocSnippetsTests", dependencies: ["Lux", "LuxTestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
+            name: "LuxCLITests", dependencies: ["LuxCodecs", "LuxTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(
             name: "LuxFusionTests", dependencies: ["LuxFusion", "LuxRender", "LuxPixels", "LuxColor", "LuxTestSupport"],
             swiftSettings: swiftSettings),
     ]
