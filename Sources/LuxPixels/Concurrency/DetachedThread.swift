@@ -38,6 +38,17 @@ package final class DetachedThread: @unchecked Sendable {
         }
     }
 
+    /// Starts `body` on a new thread that nobody joins (it cleans up when `body` returns); heavy synchronous
+    /// work handed over from Swift concurrency (through a continuation) goes here rather than to a dispatch
+    /// pool thread, for the reason above.
+    package static func detach(_ body: @escaping @Sendable () -> Void) {
+        let job = DetachedThread(body)
+        if let t = job.thread {
+            job.thread = nil
+            pthread_detach(t)
+        }
+    }
+
     /// Waits for the job to finish (at most once).
     package func join() {
         guard let t = thread else { return }
