@@ -16,7 +16,7 @@ import Testing
     }
 
     static let run: Run? = {
-        guard let lux = LuxExecutable.path(skipping: "the lux demo tests") else { return nil }
+        guard let lux = LuxExecutable.path else { return nil }
         guard let base = try? ExternalTool.temporaryFolder("lux-demo") else { return nil }
         let folder = base.appendingPathComponent("out")
         // The files stay for all the tests of the suite and go when the test process ends.
@@ -76,6 +76,17 @@ import Testing
         for name in written where !name.hasPrefix("thumbs/") {
             #expect(run.listed.contains(name), "\(name) was written but not listed")
         }
+    }
+
+    @Test("a second run into the same folder is refused without --overwrite, and leaves the first run's files alone")
+    func refusesToOverwrite() throws {
+        guard let run = Self.run, run.status == 0, let lux = LuxExecutable.path else { return }
+        let index = run.folder.appendingPathComponent("index.html")
+        let before = try Data(contentsOf: index)
+        let r = try ExternalTool.capture(lux, ["demo", "-o", run.folder.path, "--size", "small"])
+        #expect(r.status == 1, "\(r.status): \(r.errorText)")
+        #expect(r.errorText.contains("index.html: already exists; pass --overwrite"), "\(r.errorText)")
+        #expect(try Data(contentsOf: index) == before)
     }
 
     @Test("exiftool validates every file without warnings; JPEGs carry Display P3, the DNG is a DNG with a preview")

@@ -20,17 +20,22 @@ struct DemoCommand: AsyncParsableCommand {
 
             Examples:
               lux demo                      # writes ./lux-demo/index.html
-              lux demo --out /tmp/demo --size small
+              lux demo -o /tmp/demo --size small
+              lux demo --overwrite          # run again into ./lux-demo
             """)
 
     @Option(name: .shortAndLong, help: "The folder the results are written to.")
     var out: String = "lux-demo"
+
+    @OptionGroup var overwriteOptions: OverwriteOptions
 
     @Option(help: "The simulated sensor: full (12 MP), medium (3 MP) or small (320×240 without Live Photo stabilisation, for tests).")
     var size: DemoSize = .full
 
     func run() async throws {
         let folder = URL(fileURLWithPath: out, isDirectory: true).standardizedFileURL
+        // The contact sheet marks a folder holding an earlier run: its files are replaced only on request.
+        try overwriteOptions.check(folder.appendingPathComponent("index.html").path)
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
