@@ -18,6 +18,8 @@ enum FileIO {
         let statResult = fstat(fd, &info)
         close(fd)
         if statResult == 0, info.st_mode & S_IFMT == S_IFDIR { throw .io(path: url.path, reason: "is a directory") }
+        // FoundationEssentials (Swift 6.3) leaks its 4 KiB read buffer when it reads an empty file.
+        if statResult == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size == 0 { return Data() }
         do {
             return try Data(contentsOf: url, options: .alwaysMapped)
         } catch {
