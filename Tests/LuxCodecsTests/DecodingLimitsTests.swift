@@ -60,6 +60,64 @@ import Testing
         #expect((try? ImageFile.read(data: sane))?.pixels.width == 16)
     }
 
+    /// A one-directory CFA DNG header of `width` × `height` with `tile` × `tile` tiles (one listed).
+    static func dngHeader(width: Int, height: Int, tile: Int) -> [UInt8] {
+        var d = TIFFOutputDirectory()
+        d[TIFFTag.newSubfileType] = .longs([0])
+        d[TIFFTag.imageWidth] = .longs([UInt32(width)])
+        d[TIFFTag.imageLength] = .longs([UInt32(height)])
+        d[TIFFTag.bitsPerSample] = .shorts([16])
+        d[TIFFTag.compression] = .shorts([7])
+        d[TIFFTag.photometric] = .shorts([32803])
+        d[TIFFTag.samplesPerPixel] = .shorts([1])
+        d[TIFFTag.cfaRepeatPatternDim] = .shorts([2, 2])
+        d[TIFFTag.cfaPattern] = .bytes([0, 1, 1, 2])
+        d[TIFFTag.dngVersion] = .bytes([1, 4, 0, 0])
+        d[TIFFTag.tileWidth] = .longs([UInt32(tile)])
+        d[TIFFTag.tileLength] = .longs([UInt32(tile)])
+        d.data = TIFFImageData(
+            offsetsTag: TIFFTag.tileOffsets, countsTag: TIFFTag.tileByteCounts, blobs: [.bytes(Self.zeros(64))])
+        return TIFFEncoder.encode(d)
+    }
+
+    func expectLimit(_ what: String, naming phrase: String, _ body: () throws -> Void) {
+        do {
+            try body()
+            Issue.record("\(what) decoded")
+        } catch let error as CodecError {
+            guard case .limitExceeded(let name, _, _) = error, name.contains(phrase) else {
+                Issue.record("\(what): expected limitExceeded naming \(phrase), got \(error)")
+                return
+            }
+        } catch {
+            Issue.record("\(what): expected a CodecError, got \(error)")
+        }
+    }
+
+    @Test("DNG and TIFF headers claiming 100 000 × 100 000 pixels or billions of tiles are refused")
+    func hugeHeaders() {
+        let unlimitedSize = DecodingOptions(
+            limits: DecodingLimits(maxPixelCount: .max, maxDimension: .max, maxByteCount: .max))
+        // 100 000 × 100 000: 10^10 pixels, 20 GB of 16-bit samples.
+        let huge = Self.dngHeader(width: 100_000, height: 100_000, tile: 256)
+        expectLimit("DNG 100000×100000", naming: "dimension") { _ = try ImageFile.read(data: huge) }
+        expectLimit("DNG 60000×60000", naming: "pixel count") {
+            _ = try ImageFile.read(data: Self.dngHeader(width: 60_000, height: 60_000, tile: 256))
+        }
+        // 65 535 × 65 535 pixels in 1 × 1 tiles: 4.29 billion tiles, refused by the tile count even when
+        // the size limits are lifted.
+        let tiles = Self.dngHeader(width: 65_535, height: 65_535, tile: 1)
+        expectLimit("DNG with 4.29 billion tiles", naming: "tile count") {
+            _ = try ImageFile.read(data: tiles, options: unlimitedSize)
+        }
+        let tiffTiles = Self.tiff(width: 65_535, height: 65_535, tile: (1, 1), data: Self.zeros(64))
+        expectLimit("TIFF with 4.29 billion tiles", naming: "tile count") {
+            _ = try ImageFile.read(data: tiffTiles, options: unlimitedSize)
+        }
+        // Header reads never allocate pixels and still describe the file.
+        #expect((try? ImageFile.info(data: huge))?.width == 100_000)
+    }
+
     @Test("the total memory of a decode honours maxByteCount: image plus one strip must fit")
     func totalAllocationLimit() throws {
         // 512 × 512 RGB 16-bit in one Deflate strip: the output is 2 MiB of RGBA16, one strip decompresses to
