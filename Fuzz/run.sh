@@ -99,5 +99,5 @@ setsid nice -n 19 "$bin" -timeout=1 -rss_limit_mb=2048 -max_len=$((max_len < 163
     -use_counters=0 -merge=1 "$new" "$here/corpus/$name" "$work/queue" "$work/seeds" \
     >"$work/merge.log" 2>&1 || { echo "merge failed, see $work/merge.log" >&2; exit "$status"; }
 rm -rf "$here/corpus/$name" && mv "$new" "$here/corpus/$name"
-echo "corpus/$name: $(ls "$here/corpus/$name" | wc -l) files, $(du -sh "$here/corpus/$name" | cut -f1)" >&2
+echo "corpus/$name: $(ls "$here/corpus/$name" | wc -l) files, $(du -sh --apparent-size "$here/corpus/$name" | cut -f1)" >&2
 exit "$status"
