@@ -61,6 +61,7 @@ let package = Package(
             dependencies: [
                 "LuxRender", "LuxPixels", "LuxColor", "CLuxKernels", .product(name: "RealModule", package: "swift-numerics"),
             ],
+            exclude: ["CATALOG.md"],
             swiftSettings: swiftSettings),
         .target(
             name: "LuxCodecs",
@@ -75,12 +76,12 @@ let package = Package(
             swiftSettings: swiftSettings),
         .target(
             name: "LuxFusion",
-            dependencies: ["LuxRender", "LuxPixels", "LuxColor", .product(name: "RealModule", package: "swift-numerics")],
+            dependencies: ["LuxRender", "LuxPixels", "LuxColor", "CLuxKernels", .product(name: "RealModule", package: "swift-numerics")],
             swiftSettings: swiftSettings),
         .target(
             name: "LuxScene",
             dependencies: [
-                "LuxRender", "LuxCodecs", "LuxPixels", "LuxColor",
+                "LuxRender", "LuxCodecs", "LuxPixels", "LuxColor", "CLuxKernels",
                 .product(name: "RealModule", package: "swift-numerics"),
             ],
             swiftSettings: swiftSettings),
@@ -95,7 +96,11 @@ let package = Package(
             swiftSettings: swiftSettings),
         .target(
             name: "LuxLive",
-            dependencies: ["LuxCapture", "LuxFusion", "LuxCodecs", "LuxRender", "LuxPixels", "LuxColor"],
+            dependencies: [
+                "LuxCapture", "LuxFusion", "LuxFilters", "LuxCodecs", "LuxRender", "LuxPixels", "LuxColor",
+                .product(name: "RealModule", package: "swift-numerics"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings),
         .target(
             name: "Lux",
@@ -130,12 +135,30 @@ let package = Package(
         .testTarget(
             name: "LuxCaptureTests",
             dependencies: [
-                "LuxCapture", "LuxScene", "LuxPixels", "LuxColor", "LuxTestSupport",
+                "LuxCapture", "LuxScene", "LuxCodecs", "LuxPixels", "LuxColor", "LuxTestSupport",
+                .product(name: "RealModule", package: "swift-numerics"),
+            ],
+            swiftSettings: swiftSettings),
+        .testTarget(name: "LuxTests", dependencies: ["Lux", "LuxTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "LuxLiveTests",
+            dependencies: [
+                "LuxLive", "LuxCapture", "LuxScene", "LuxFusion", "LuxFilters", "LuxRender", "LuxCodecs", "LuxPixels",
+                "LuxColor", "LuxTestSupport",
+            ],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "LuxRAWTests",
+            dependencies: [
+                "LuxRAW", "LuxRender", "LuxCodecs", "LuxPixels", "LuxColor", "LuxTestSupport",
                 .product(name: "RealModule", package: "swift-numerics"),
             ],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "LuxSceneTests", dependencies: ["LuxScene", "LuxPixels", "LuxColor", "LuxTestSupport", .product(name: "RealModule", package: "swift-numerics")],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "LuxFusionTests", dependencies: ["LuxFusion", "LuxRender", "LuxPixels", "LuxColor", "LuxTestSupport"],
             swiftSettings: swiftSettings),
     ]
 )

@@ -90,9 +90,9 @@ static int lux_jpeg_fail(lux_jpeg_decoder *ctx) {
     return -1;
 }
 
-int lux_jpeg_decode(const uint8_t *data, size_t size, int out_layout, uint8_t *pixels, size_t stride,
-                    int expected_width, int expected_height, int strict, size_t max_memory, int max_scans,
-                    char *message, size_t capacity) {
+static int lux_jpeg_decode_impl(const uint8_t *data, size_t size, int out_layout, uint8_t *pixels, size_t stride,
+                                int expected_width, int expected_height, int scale_denom, int strict,
+                                size_t max_memory, int max_scans, char *message, size_t capacity) {
     lux_jpeg_decoder *const ctx = (lux_jpeg_decoder *)calloc(1, sizeof(lux_jpeg_decoder));
     if (ctx == NULL) {
         lux_copy_message(message, capacity, "out of memory");
@@ -119,7 +119,16 @@ int lux_jpeg_decode(const uint8_t *data, size_t size, int out_layout, uint8_t *p
         return lux_jpeg_fail(ctx);
     }
     cinfo->out_color_space = out_layout == LUX_JPEG_OUT_GRAY ? JCS_GRAYSCALE : JCS_EXT_RGBA;
+    if (scale_denom > 1) {
+        cinfo->scale_num = 1;
+        cinfo->scale_denom = (unsigned int)scale_denom;
+    }
     jpeg_start_decompress(cinfo);
+    if (scale_denom > 1 && ((int)cinfo->output_width != (expected_width + scale_denom - 1) / scale_denom ||
+                            (int)cinfo->output_height != (expected_height + scale_denom - 1) / scale_denom)) {
+        lux_copy_message(message, capacity, "the reduced frame size differs from the expected one");
+        return lux_jpeg_fail(ctx);
+    }
     while (cinfo->output_scanline < cinfo->output_height) {
         JSAMPROW rows[8];
         int n = 0;
@@ -139,6 +148,24 @@ int lux_jpeg_decode(const uint8_t *data, size_t size, int out_layout, uint8_t *p
     jpeg_destroy_decompress(cinfo);
     free(ctx);
     return 0;
+}
+
+int lux_jpeg_decode(const uint8_t *data, size_t size, int out_layout, uint8_t *pixels, size_t stride,
+                    int expected_width, int expected_height, int strict, size_t max_memory, int max_scans,
+                    char *message, size_t capacity) {
+    return lux_jpeg_decode_impl(data, size, out_layout, pixels, stride, expected_width, expected_height, 1, strict,
+                                max_memory, max_scans, message, capacity);
+}
+
+int lux_jpeg_decode_scaled(const uint8_t *data, size_t size, int out_layout, uint8_t *pixels, size_t stride,
+                           int image_width, int image_height, int scale_denom, int strict, size_t max_memory,
+                           int max_scans, char *message, size_t capacity) {
+    if (scale_denom != 1 && scale_denom != 2 && scale_denom != 4 && scale_denom != 8) {
+        lux_copy_message(message, capacity, "the scale denominator must be 1, 2, 4 or 8");
+        return -1;
+    }
+    return lux_jpeg_decode_impl(data, size, out_layout, pixels, stride, image_width, image_height, scale_denom, strict,
+                                max_memory, max_scans, message, capacity);
 }
 
 struct lux_jpeg_stream {

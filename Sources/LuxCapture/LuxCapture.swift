@@ -1,4 +1,4 @@
-/// The `LuxCapture` module (see ../shared/DESIGN.md for its role). Its types arrive with the issue that owns it.
+/// The `LuxCapture` module: capture devices, the session graph, photo, video and movie outputs.
 public enum LuxCaptureModule {
     /// The module's version.
     public static let version = "0.1.0"

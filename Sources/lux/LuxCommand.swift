@@ -12,11 +12,16 @@ struct LuxCommand: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             DemoCommand.self,
+            DevelopCommand.self,
+            DemosaicCommand.self,
             FilterCommand.self,
             FiltersCommand.self,
+            FuseCommand.self,
             InfoCommand.self,
             ExtractCommand.self,
             SceneCommand.self,
+            CaptureCommand.self,
+            LiveCommand.self,
             BenchCommand.self,
             BenchWorkerCommand.self,
         ])

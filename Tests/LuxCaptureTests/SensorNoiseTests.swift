@@ -7,9 +7,21 @@ import Testing
     /// Reads a flat radiance of `level` through the sensor and returns the mean and variance of
     /// x = (DN − black)/(white − black).
     static func flatPatch(camera: SimulatedCamera, iso: Float, duration: Double, level: Float, seed: UInt64) -> (Double, Double) {
+        patch(camera: camera, iso: iso, duration: duration, levels: (level, level), seed: seed).left
+    }
+
+    /// The same for a patch whose left and right halves have different levels: statistics of each half.
+    static func patch(
+        camera: SimulatedCamera, iso: Float, duration: Double, levels: (Float, Float), seed: UInt64
+    ) -> (left: (Double, Double), right: (Double, Double)) {
         let n = 256
         let radiance = PlanarImage(width: n, height: n, planes: 3)
-        for p in 0..<3 { radiance.plane(p).update(repeating: level, count: n * n) }
+        for p in 0..<3 {
+            for y in 0..<n {
+                radiance.row(p, y).update(repeating: levels.0, count: n / 2)
+                (radiance.row(p, y) + n / 2).update(repeating: levels.1, count: n / 2)
+            }
+        }
         var raw = PixelBuffer(width: n, height: n, format: .bayer14(.rggb))
         let plan = SimulatedCamera.FramePlan(
             index: 0, time: .zero, scene: .grayCard(), format: camera.activeFormat, colorSpace: .sRGB,
@@ -19,10 +31,14 @@ import Testing
         SensorReadout.readout(radiance, parameters: params, into: &raw, threads: 2)
         let s = camera.sensor
         let range = Double(s.whiteLevel - s.blackLevel)
-        let values = raw.components(as: UInt16.self).map { (Double($0) - Double(s.blackLevel)) / range }
-        let mean = values.reduce(0, +) / Double(values.count)
-        let variance = values.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(values.count - 1)
-        return (mean, variance)
+        let all = raw.components(as: UInt16.self).map { (Double($0) - Double(s.blackLevel)) / range }
+        func stats(_ columns: Range<Int>) -> (Double, Double) {
+            let values = all.indices.filter { columns.contains($0 % n) }.map { all[$0] }
+            let mean = values.reduce(0, +) / Double(values.count)
+            let variance = values.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(values.count - 1)
+            return (mean, variance)
+        }
+        return levels.0 == levels.1 ? (stats(0..<n), stats(0..<n)) : (stats(0..<(n / 2)), stats((n / 2)..<n))
     }
 
     @Test("Variance versus mean follows the Poisson–Gaussian model (S, O) within 5 %", arguments: [Float(32), 400, 2048])
@@ -65,5 +81,22 @@ import Testing
         let g = s.gain(iso: iso) / s.fullWellCapacity  // x per electron
         #expect(abs(m / g - lambda) < 0.05 * lambda)
         #expect(abs((v - s.noiseProfile(iso: iso).offset) / (g * g) / lambda - 1) < 0.05)
+    }
+
+    @Test("Rows mixing dim and bright pixels give each the statistics it has alone")
+    func mixedRows() {
+        // Dim pixels take the exact Poisson path, bright ones the Gaussian one, within every row.
+        let camera = SimulatedCamera(scene: .grayCard())
+        let s = camera.sensor
+        let iso: Float = 2048, t = 0.01
+        let perUnit = s.electronsPerExposureUnit * t / (s.lens.fNumber * s.lens.fNumber)
+        let g = s.gain(iso: iso) / s.fullWellCapacity
+        let (dim, bright) = Self.patch(
+            camera: camera, iso: iso, duration: t, levels: (Float(3 / perUnit), Float(40 / perUnit)), seed: 5)
+        let offset = s.noiseProfile(iso: iso).offset
+        #expect(abs(dim.0 / g - 3) < 0.05 * 3)
+        #expect(abs((dim.1 - offset) / (g * g) / 3 - 1) < 0.05)
+        #expect(abs(bright.0 / g - 40) < 0.05 * 40)
+        #expect(abs((bright.1 - offset) / (g * g) / 40 - 1) < 0.05)
     }
 }

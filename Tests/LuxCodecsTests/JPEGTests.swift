@@ -21,6 +21,20 @@ import Testing
         #expect(TestImages.rgbSamples(file.pixels) == ppm.samples)
     }
 
+    @Test("decoding reduced by 2, 4 and 8 gives exactly djpeg -scale 1/n", arguments: [2, 4, 8])
+    func reducedDecode(denominator: Int) throws {
+        let bytes = try Fixtures.bytes(Self.livePhoto)
+        let file = try JPEG.decode(bytes, reducedBy: denominator)
+        #expect(file.pixels.width == (4032 + denominator - 1) / denominator)
+        #expect(file.pixels.height == (3024 + denominator - 1) / denominator)
+        #expect(throws: CodecError.self) { _ = try JPEG.decode(bytes, reducedBy: 3) }
+        guard Fixtures.hasTool("djpeg") else { return }
+        let ppm = try NetpbmImage(
+            ExternalTool.capture("djpeg", ["-pnm", "-scale", "1/\(denominator)", Fixtures.url(Self.livePhoto).path]).stdout)
+        #expect(ppm.width == file.pixels.width && ppm.height == file.pixels.height)
+        #expect(TestImages.rgbSamples(file.pixels) == ppm.samples)
+    }
+
     @Test("Exif of the iPhone JPEG matches exiftool")
     func iPhoneExif() throws {
         guard Fixtures.hasTool("exiftool") else { return }

@@ -222,3 +222,30 @@ struct ReferenceLJ92 {
         #expect(pgm.samples == ours)
     }
 }
+
+/// Regression: a DHT whose counts over-subscribe a code length (found by the mutation corpus) used to
+/// index past the lookahead table; it must throw.
+@Suite struct HuffmanTableRegressionTests {
+    @Test func overSubscribedCodeLengthThrows() {
+        // Three codes of length 1 cannot exist (only "0" and "1").
+        var counts = [UInt8](repeating: 0, count: 16)
+        counts[0] = 3
+        #expect(throws: CodecError.self) {
+            try HuffmanDecodingTable(counts: counts, symbols: [0, 1, 2], what: "DHT", offset: 0)
+        }
+        // Over-subscription discovered only after shorter lengths: 2 codes of length 1, then 1 of length 2.
+        counts = [UInt8](repeating: 0, count: 16)
+        counts[0] = 2
+        counts[1] = 1
+        #expect(throws: CodecError.self) {
+            try HuffmanDecodingTable(counts: counts, symbols: [0, 1, 2], what: "DHT", offset: 0)
+        }
+        // A full but valid table still builds: 1 code of length 1, 2 of length 2.
+        counts = [UInt8](repeating: 0, count: 16)
+        counts[0] = 1
+        counts[1] = 2
+        #expect(throws: Never.self) {
+            try HuffmanDecodingTable(counts: counts, symbols: [0, 1, 2], what: "DHT", offset: 0)
+        }
+    }
+}

@@ -42,7 +42,7 @@ import Testing
         #expect(try ImageFile.read(data: streamed).pixels.colorSpace?.isColorimetricallyEqual(to: .displayP3) == true)
     }
 
-    @Test("misuse is refused: wrong width, too many or too few rows, appending after finishing, TIFF")
+    @Test("misuse is refused: wrong width, too many or too few rows, appending after finishing, DNG, tiled TIFF")
     func misuse() throws {
         let image = TestImages.gradient(width: 16, height: 8)
         let encoder = try ImageStreamEncoder(format: .jpeg, width: 16, height: 8, pixelFormat: .rgba8, colorSpace: .sRGB)
@@ -55,7 +55,77 @@ import Testing
         _ = try again.finish()
         #expect(throws: CodecError.self) { try again.append(image) }
         #expect(throws: CodecError.self) {
-            _ = try ImageStreamEncoder(format: .tiff, width: 16, height: 8, pixelFormat: .rgba8, colorSpace: .sRGB)
+            _ = try ImageStreamEncoder(format: .dng, width: 16, height: 8, pixelFormat: .rgba8, colorSpace: .sRGB)
+        }
+        #expect(throws: CodecError.self) {
+            _ = try ImageStreamEncoder(
+                format: .tiff, width: 16, height: 8, pixelFormat: .rgba8, colorSpace: .sRGB,
+                options: EncodingOptions(tiffTileSize: 16))
+        }
+    }
+
+    static let tiffCases: [(String, PixelFormat, EncodingOptions)] = [
+        ("8-bit RGB", .rgba8, EncodingOptions(alpha: .discard)),
+        ("16-bit RGBA deflate", .rgba16, EncodingOptions(tiffCompression: .deflate)),
+        ("half RGBA", .rgbaHalf, EncodingOptions()),
+        ("float RGB deflate", .rgbaFloat, EncodingOptions(alpha: .discard, tiffCompression: .deflate)),
+        ("8-bit gray", .gray8, EncodingOptions()),
+    ]
+
+    @Test("a TIFF streamed to a file in odd bands has the pixels of a one-shot encode (tiffcmp, tiffinfo)",
+          arguments: tiffCases.map(\.0))
+    func streamedTIFF(_ name: String) throws {
+        let (_, format, options) = Self.tiffCases.first { $0.0 == name }!
+        var image = TestImages.gradient(width: 301, height: 97, format: format, alpha: format.hasAlpha)
+        image.colorSpace = format.isFloatingPoint ? .extendedLinearDisplayP3 : .displayP3
+        let dir = try ExternalTool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let whole = dir.appendingPathComponent("whole.tif")
+        let streamed = dir.appendingPathComponent("streamed.tif")
+        try ImageFile.write(image, to: whole, format: .tiff, options: options)
+        let encoder = try ImageStreamEncoder(
+            writingTo: streamed, width: image.width, height: image.height, pixelFormat: image.format,
+            colorSpace: image.colorSpace, options: options)
+        for band in try Self.bands(of: image, heights: [7, 64, 1, 23]) {
+            try encoder.append(band)
+            // Nothing appears under the destination name until the file is complete.
+            #expect(!FileManager.default.fileExists(atPath: streamed.path))
+        }
+        try encoder.finish()
+        let back = try ImageFile.read(url: streamed)
+        let reference = try ImageFile.read(url: whole)
+        #expect(back.pixels.format == reference.pixels.format)
+        let same = back.pixels.components(as: UInt8.self) == reference.pixels.components(as: UInt8.self)
+        #expect(same)
+        #expect(back.pixels.colorSpace?.isColorimetricallyEqual(to: image.colorSpace!) == true)
+        // Only the destination is left in the folder.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["streamed.tif", "whole.tif"])
+        guard Fixtures.hasTool("tiffcmp") else { return }
+        let compare = try ExternalTool.capture("tiffcmp", [whole.path, streamed.path])
+        #expect(compare.status == 0, "\(compare.text)")
+        let info = try ExternalTool.capture("tiffinfo", ["-D", streamed.path])
+        #expect(info.status == 0 && !info.errorText.contains("Error"), "\(info.errorText)")
+    }
+
+    @Test("an abandoned or failing streamed TIFF leaves the original file untouched and no temporary file")
+    func abandonedTIFF() throws {
+        let dir = try ExternalTool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let url = dir.appendingPathComponent("keep.tif")
+        try Data("original".utf8).write(to: url)
+        let image = TestImages.gradient(width: 40, height: 30)
+        do {
+            let encoder = try ImageStreamEncoder(
+                writingTo: url, width: 40, height: 30, pixelFormat: .rgba8, colorSpace: .sRGB)
+            try encoder.append(try image.view(x: 0, y: 0, width: 40, height: 10))
+            #expect(throws: CodecError.self) { try encoder.finish() }  // rows missing
+        }
+        #expect(try Data(contentsOf: url) == Data("original".utf8))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["keep.tif"])
+        #expect(throws: CodecError.self) {
+            _ = try ImageStreamEncoder(
+                writingTo: dir.appendingPathComponent("missing/x.tif"), width: 4, height: 4, pixelFormat: .rgba8,
+                colorSpace: .sRGB)
         }
     }
 }

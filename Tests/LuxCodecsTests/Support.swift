@@ -47,9 +47,5 @@ enum Fixtures {
         return lines.count == 1 && lines[0].hasPrefix("Validate") && lines[0].hasSuffix("OK") ? "OK" : out.text
     }
 
-    static func hasTool(_ name: String) -> Bool {
-        if ExternalTool.isAvailable(name) { return true }
-        print("note: skipping a check because \(name) is not installed")
-        return false
-    }
+    static func hasTool(_ name: String) -> Bool { ExternalTool.hasTool(name) }
 }

@@ -62,8 +62,8 @@ import Testing
     }
 
     @Test(
-        "float TIFFs with the floating-point predictor (tiffcp zip:3) decode exactly",
-        arguments: [PixelFormat.rgbaFloat, .rgbaHalf])
+        "float TIFFs rewritten by tiffcp (floating-point predictor, big-endian) decode exactly",
+        arguments: [PixelFormat.rgbaFloat, .rgbaHalf, .grayFloat])
     func floatPredictor(_ format: PixelFormat) throws {
         guard Fixtures.hasTool("tiffcp") else { return }
         var image = TestImages.gradient(width: 50, height: 20, format: format)
@@ -73,10 +73,18 @@ import Testing
         let src = dir.appendingPathComponent("src.tiff")
         let dst = dir.appendingPathComponent("dst.tiff")
         try ImageFile.write(image, to: src)
-        _ = try ExternalTool.capture("tiffcp", ["-c", "zip:3", src.path, dst.path])
-        let back = try ImageFile.read(url: dst)
-        #expect(back.pixels.components(as: UInt8.self) == image.components(as: UInt8.self))
-        #expect(try ImageFile.info(url: dst).storage.hasPrefix("Deflate"))
+        // (libtiff itself misreads the big-endian files tiffcp writes with the float predictor, so that
+        // combination is no oracle.)
+        for args in [["-c", "zip:3"], ["-B"]] {
+            try? FileManager.default.removeItem(at: dst)
+            let run = try ExternalTool.capture("tiffcp", args + [src.path, dst.path])
+            #expect(run.status == 0, "\(run.errorText)")
+            let back = try ImageFile.read(url: dst)
+            #expect(back.pixels.format == format, "\(args)")
+            let same = back.pixels.components(as: UInt8.self) == image.components(as: UInt8.self)
+            #expect(same, "\(format) after tiffcp \(args)")
+            if args.contains("zip:3") { #expect(try ImageFile.info(url: dst).storage.hasPrefix("Deflate")) }
+        }
     }
 
     @Test("ImageMagick's 16-bit and float TIFFs decode to its own values")

@@ -59,7 +59,7 @@ import Testing
     func matchesVips(sigma: Double) throws {
         let dir = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let photo = try Self.photo()
+        let photo = try TestPhoto.full()
         let crop = try photo.view(x: 1800, y: 1200, width: 400, height: 300).copy()
         try NetPBM.writePPM(crop, to: dir + "/in.ppm")
         // vips filters in the image's own (sRGB-encoded) values with edge copying; so do we here.
@@ -113,19 +113,6 @@ import Testing
         let read = try #require(stats.sourceRegions.first)
         // ±3σ plus the resampling margins, far from the 12 MP the image has.
         #expect(read.width <= 64 + 2 * 120 + 16 && read.height <= 64 + 2 * 120 + 16, "\(read)")
-    }
-
-    static let decoded = Mutex<PixelBuffer?>(nil)
-
-    /// The project's 12 MP test photo, decoded once by djpeg.
-    static func photo() throws -> PixelBuffer {
-        try decoded.withLock { cached in
-            if let cached { return cached }
-            let p = try NetPBM.decodeJPEG(TestData.root + "/livephoto/iphone6s_livephoto_train.jpg")
-            #expect(p.width == 4032 && p.height == 3024)
-            cached = p
-            return p
-        }
     }
 
     @Test("rendering a 64×64 crop of a blurred 12-megapixel image reads only the blur's margin")

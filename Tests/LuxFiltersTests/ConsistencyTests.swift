@@ -12,10 +12,28 @@ import Testing
     static func required(_ name: String) -> [String: FilterValue] {
         switch name {
         case "Crop": ["rectangle": [5, 7, 40, 30]]
-        case "SourceOverCompositing": ["background": .image(Image(color: Color(red: 0.2, green: 0.5, blue: 0.8)))]
+        case _ where name.hasSuffix("Compositing") || name.hasSuffix("BlendMode"):
+            [
+                "background": .image(
+                    Image(buffer: randomBuffer(width: 50, height: 60, seed: 62, colorSpace: .sRGB, alpha: true)))
+            ]
+        case "BlendWithMask", "BlendWithAlphaMask":
+            [
+                "background": .image(Image(color: Color(red: 0.2, green: 0.5, blue: 0.8))),
+                "mask": .image(Image.radialGradient(center: Point(x: 30, y: 20), radius0: 5, radius1: 30)),
+            ]
         case "AffineTransform": ["transform": .transform(AffineTransform(rotationAngle: 0.2).translatedBy(x: 5, y: -3))]
         case "Convolution3X3": ["weights": [0, -1, 0, -1, 5, -1, 0, -1, 0]]
         case "LanczosScaleTransform": ["scale": 0.6]
+        case "ColorMap": ["gradientImage": .image(Image(buffer: randomBuffer(width: 16, height: 1, seed: 5)))]
+        case "MaskedVariableBlur":
+            ["mask": .image(Image.radialGradient(center: Point(x: 30, y: 20), radius0: 5, radius1: 30))]
+        case "EdgePreserveUpsample": ["smallImage": .image(Image(buffer: randomBuffer(width: 9, height: 7, seed: 6)))]
+        case "ZoomBlur": ["center": [30, 20]]
+        case "PerspectiveTransform", "PerspectiveCorrection", "PerspectiveTransformWithExtent":
+            ["topLeft": [5, 3], "topRight": [60, 8], "bottomRight": [66, 45], "bottomLeft": [2, 40]]
+        case "NinePartStretched", "NinePartTiled":
+            ["breakpoint0": [10, 10], "breakpoint1": [40, 30], "growAmount": [20, 15]]
         default: [:]
         }
     }
@@ -33,10 +51,14 @@ import Testing
         let full = out.extent.isInfinite ? Rect(x: -10, y: -10, width: 90, height: 70) : out.extent.integral
         let context = RenderContext(options: RenderOptions(threadCount: 2, tileSize: 32))
         let whole = try context.createBuffer(out, from: full, format: .rgbaFloat, colorSpace: .extendedLinearSRGB)
+        // An interior sub-rectangle (for one-pixel reductions, the pixel itself).
+        let dx = min(7, Int(full.width) / 3)
+        let dy = min(5, Int(full.height) / 3)
         let sub = Rect(
-            x: full.minX + 7, y: full.minY + 5, width: min(33, full.width - 7), height: min(21, full.height - 5))
+            x: Int(full.minX) + dx, y: Int(full.minY) + dy, width: min(33, Int(full.width) - dx),
+            height: min(21, Int(full.height) - dy))
         let part = try context.createBuffer(out, from: sub, format: .rgbaFloat, colorSpace: .extendedLinearSRGB)
-        let expected = try whole.view(x: 7, y: 5, width: Int(sub.width), height: Int(sub.height)).copy()
+        let expected = try whole.view(x: dx, y: dy, width: Int(sub.width), height: Int(sub.height)).copy()
         #expect(part.components(as: Float.self) == expected.components(as: Float.self))
     }
 

@@ -13,7 +13,7 @@ import Testing
     func matchesVips() throws {
         let dir = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let photo = try NetPBM.decodeJPEG(TestData.root + "/livephoto/iphone6s_livephoto_train.jpg")
+        let photo = try TestPhoto.full()
         let crop = try photo.view(x: 1600, y: 1100, width: 600, height: 450).copy()
         try NetPBM.writePPM(crop, to: dir + "/in.ppm")
         try ExternalTool.run(

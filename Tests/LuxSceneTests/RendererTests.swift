@@ -1,6 +1,7 @@
 import LuxColor
 import LuxPixels
 import Testing
+import RealModule
 @testable import LuxScene
 
 /// Measures the blur of a vertical edge: the standard deviation (pixels) of the derivative of the
@@ -66,7 +67,8 @@ func centreWindow(_ size: Int, optics: RenderRequest.Optics? = nil, duration: Do
         }
     }
 
-    @Test("Defocus blur follows the thin-lens circle of confusion", arguments: [0.45, 0.7, 2.0])
+    // 0.2 m is 12 px of σ: rendered on a card six times coarser and interpolated back.
+    @Test("Defocus blur follows the thin-lens circle of confusion", arguments: [0.2, 0.45, 0.7, 2.0])
     func defocusMatchesThinLens(distance: Double) throws {
         let focus = 1.0
         let optics = RenderRequest.Optics(lens: lens, focusDistance: focus, sensorWidth: sensorWidth)
@@ -131,6 +133,70 @@ func centreWindow(_ size: Int, optics: RenderRequest.Optics? = nil, duration: Do
         scene.cameraMotion = .handheld
         let optics = RenderRequest.Optics(lens: lens, focusDistance: 0.6, sensorWidth: sensorWidth)
         let request = RenderRequest(width: 320, height: 240, exposureStart: 0.1, exposureDuration: 1.0 / 15, optics: optics)
+        let renderer = SceneRenderer(scene: scene)
+        let a = try renderer.render(request, threads: 1)
+        for threads in [2, 3] {
+            let b = try renderer.render(request, threads: threads)
+            let n = a.width * a.height * 3
+            #expect((0..<n).allSatisfy { a.storage.base[$0].bitPattern == b.storage.base[$0].bitPattern })
+        }
+    }
+
+    @Test("Layers rendered on coarse cards match the same layers rendered on the grid", arguments: [0.16, 0.25])
+    func coarseCardsMatchGrid(focus: Double) throws {
+        // Focused close, every layer of the still life is 5…20 px out of focus at full resolution (cards 2…10
+        // times coarser); a shaking camera also exercises the time samples on the coarse cards.
+        var scene = Scene.stillLife()
+        scene.cameraMotion = CameraMotion(shakeRMSDegrees: 0.1, seed: 5)
+        let optics = RenderRequest.Optics(lens: lens, focusDistance: focus, sensorWidth: sensorWidth)
+        var request = centreWindow(640, optics: optics, duration: 1.0 / 30)
+        request.regionOrigin = SIMD2(0.3, 0.3)
+        let coarse = try SceneRenderer(scene: scene).render(request, threads: 2)
+        request.allowsCoarseCards = false
+        let grid = try SceneRenderer(scene: scene).render(request, threads: 2)
+        let n = coarse.width * coarse.height * 3
+        var level = 0.0, sum = 0.0, worst = 0.0
+        for i in 0..<n { level += Double(grid.storage.base[i]) }
+        level /= Double(n)
+        for i in 0..<n {
+            let d = abs(Double(coarse.storage.base[i]) - Double(grid.storage.base[i])) / level
+            sum += d
+            worst = max(worst, d)
+        }
+        // Both approximate the Gaussian to about 1 % of an edge's step (see the next test), from either side.
+        #expect(sum / Double(n) < 2e-3 && worst < 2e-2, "mean \(sum / Double(n)), worst \(worst)")
+    }
+
+    @Test("A strongly defocused edge has the profile of the Gaussian blur, on a coarse card as on the grid")
+    func defocusedEdgeProfile() throws {
+        // 0.2 m with focus at 1 m: σ = 12 px, a card six times coarser.
+        let optics = RenderRequest.Optics(lens: lens, focusDistance: 1, sensorWidth: sensorWidth)
+        let sigma = lens.blurDiameter(objectDistance: 0.2, focusDistance: 1) / 0.0014 / 2.4
+        for coarse in [true, false] {
+            var request = centreWindow(200, optics: optics)
+            request.allowsCoarseCards = coarse
+            let img = try SceneRenderer(scene: edgeScene(distance: 0.2)).render(request)
+            var profile = [Double](repeating: 0, count: img.width)
+            for y in 0..<img.height { for x in 0..<img.width { profile[x] += Double(img.value(x: x, y: y).y) } }
+            let dark = 0.05 * 1000 / Double.pi * Double(img.height), light = 0.8 * 1000 / Double.pi * Double(img.height)
+            // The edge lies on the boundary between pixels 99 and 100; the pixel's box adds 1/12 to the variance.
+            let s = (sigma * sigma + 1.0 / 12).squareRoot()
+            var worst = 0.0
+            for x in 50..<150 {
+                let expected = 0.5 * (1 + Double.erf((Double(x) + 0.5 - 100) / (s * 2.0.squareRoot())))
+                worst = max(worst, abs((profile[x] - dark) / (light - dark) - expected))
+            }
+            #expect(worst < 0.012, "coarse cards \(coarse): largest difference \(worst) of the step (σ \(sigma) px)")
+        }
+    }
+
+    @Test("Renders with coarse cards are bit-identical on 1, 2 and 3 threads")
+    func coarseDeterminism() throws {
+        var scene = Scene.stillLife()
+        scene.cameraMotion = .handheld
+        let optics = RenderRequest.Optics(lens: lens, focusDistance: 0.2, sensorWidth: sensorWidth)
+        var request = centreWindow(480, optics: optics, duration: 1.0 / 30)
+        request.regionOrigin = SIMD2(0.45, 0.45)
         let renderer = SceneRenderer(scene: scene)
         let a = try renderer.render(request, threads: 1)
         for threads in [2, 3] {

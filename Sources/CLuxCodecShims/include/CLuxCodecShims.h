@@ -32,6 +32,13 @@ int lux_jpeg_decode(const uint8_t *data, size_t size, int out_layout, uint8_t *p
                     int expected_width, int expected_height, int strict, size_t max_memory, int max_scans,
                     char *message, size_t capacity);
 
+/// Like lux_jpeg_decode, reducing the image by 1/scale_denom (1, 2, 4 or 8) in libjpeg's DCT domain (much cheaper
+/// than decoding in full and resampling). The header must say image_width × image_height; the caller allocated
+/// ceil(image_width / scale_denom) × ceil(image_height / scale_denom) pixels.
+int lux_jpeg_decode_scaled(const uint8_t *data, size_t size, int out_layout, uint8_t *pixels, size_t stride,
+                           int image_width, int image_height, int scale_denom, int strict, size_t max_memory,
+                           int max_scans, char *message, size_t capacity);
+
 /// One marker segment to write after SOI (APP1 Exif, APP1 XMP, APP2 ICC …).
 typedef struct {
     int marker;             // 0xE0 … 0xEF, 0xFE

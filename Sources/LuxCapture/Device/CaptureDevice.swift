@@ -12,6 +12,10 @@ public protocol CaptureDevice: AnyObject, Sendable {
     var uniqueID: String { get }
     /// A name for people.
     var localizedName: String { get }
+    /// Where the camera faces.
+    var position: CaptureDevicePosition { get }
+    /// Whether the camera has a flash for stills.
+    var hasFlash: Bool { get }
     /// Every format the device offers.
     var formats: [DeviceFormat] { get }
     /// The format in use.
@@ -34,4 +38,11 @@ public protocol CaptureDevice: AnyObject, Sendable {
     func nextFrame(_ configuration: StreamConfiguration) async throws(CaptureError) -> CaptureFrame
     /// Takes one still exposure at full resolution.
     func captureStill(_ request: StillRequest) async throws(CaptureError) -> StillCapture
+}
+
+extension CaptureDevice {
+    /// External cameras do not say where they face.
+    public var position: CaptureDevicePosition { .unspecified }
+    /// Cameras have no flash unless they say so.
+    public var hasFlash: Bool { false }
 }

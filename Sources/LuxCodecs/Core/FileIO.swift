@@ -51,44 +51,9 @@ enum FileIO {
     /// Writes `bytes` to a temporary file in the destination folder, flushes it and renames it over `url`,
     /// so a failure leaves nothing behind and never replaces the original.
     static func writeAtomically(_ bytes: [UInt8], to url: URL, synchronize: Bool = true) throws(CodecError) {
-        guard url.isFileURL else { throw .io(path: url.absoluteString, reason: "only file URLs can be written") }
-        let path = url.path
-        let directory = url.deletingLastPathComponent().path
-        let name = url.lastPathComponent
-        var template = ((directory.isEmpty ? "." : directory) + "/." + name + ".lux-XXXXXX").utf8CString
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else {
-            throw .io(
-                path: path,
-                reason: "cannot create a temporary file in \(directory): " + String(cString: strerror(errno)))
-        }
-        let tempPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        var failure: String?
-        bytes.withUnsafeBytes { raw in
-            var written = 0
-            while written < raw.count {
-                let n = write(fd, raw.baseAddress! + written, raw.count - written)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    failure = String(cString: strerror(errno))
-                    return
-                }
-                written += n
-            }
-        }
-        if failure == nil {
-            // mkstemp creates 0600; give the file the usual permissions (0666 minus the umask).
-            let mask = umask(0)
-            umask(mask)
-            fchmod(fd, 0o666 & ~mask)
-            if synchronize, fsync(fd) != 0 { failure = String(cString: strerror(errno)) }
-        }
-        if close(fd) != 0, failure == nil { failure = String(cString: strerror(errno)) }
-        if failure == nil, rename(tempPath, path) != 0 { failure = String(cString: strerror(errno)) }
-        if let failure {
-            unlink(tempPath)
-            throw .io(path: path, reason: failure)
-        }
+        let file = try AtomicFile(destination: url)
+        try file.append(bytes)
+        try file.commit(synchronize: synchronize)
     }
 
     private static func reason(_ error: any Error) -> String {
@@ -121,4 +86,108 @@ func withBytes<T>(
         do throws(CodecError) { result = .success(try body(raw)) } catch { result = .failure(error) }
     }
     return try result.get()
+}
+
+/// A file written under a temporary name in its destination folder and renamed into place by ``commit(synchronize:)``;
+/// until then the destination is untouched, and a file that is never committed is removed.
+final class AtomicFile {
+    /// Where the file goes.
+    let destination: URL
+    private let temporaryPath: String
+    private var fd: Int32
+    private(set) var size = 0
+
+    /// Creates the temporary file beside `destination`.
+    init(destination url: URL) throws(CodecError) {
+        guard url.isFileURL else { throw .io(path: url.absoluteString, reason: "only file URLs can be written") }
+        destination = url
+        let directory = url.deletingLastPathComponent().path
+        var template = ((directory.isEmpty ? "." : directory) + "/." + url.lastPathComponent + ".lux-XXXXXX").utf8CString
+        fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else {
+            throw .io(
+                path: url.path,
+                reason: "cannot create a temporary file in \(directory): " + String(cString: strerror(errno)))
+        }
+        temporaryPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    }
+
+    deinit { abandon() }
+
+    /// Appends bytes at the end of the file.
+    func append(_ bytes: [UInt8]) throws(CodecError) {
+        try write(bytes, at: size)
+    }
+
+    /// Writes bytes at `offset` (the file grows as needed).
+    func write(_ bytes: [UInt8], at offset: Int) throws(CodecError) {
+        guard fd >= 0 else { throw .io(path: destination.path, reason: "the file was already closed") }
+        var failure: String?
+        bytes.withUnsafeBytes { raw in
+            var written = 0
+            while written < raw.count {
+                let n = pwrite(fd, raw.baseAddress! + written, raw.count - written, off_t(offset + written))
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failure = String(cString: strerror(errno))
+                    return
+                }
+                written += n
+            }
+        }
+        if let failure {
+            abandon()
+            throw .io(path: destination.path, reason: failure)
+        }
+        size = max(size, offset + bytes.count)
+    }
+
+    /// Reads `count` bytes at `offset` back from what has been written so far (short at the end of the file).
+    func read(at offset: Int, count: Int) throws(CodecError) -> [UInt8] {
+        guard fd >= 0 else { throw .io(path: destination.path, reason: "the file was already closed") }
+        var out = [UInt8](repeating: 0, count: max(0, min(count, size - offset)))
+        var got = 0
+        var failure: String?
+        out.withUnsafeMutableBytes { raw in
+            while got < raw.count {
+                let n = pread(fd, raw.baseAddress! + got, raw.count - got, off_t(offset + got))
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failure = String(cString: strerror(errno))
+                    return
+                }
+                if n == 0 { break }
+                got += n
+            }
+        }
+        if let failure { throw .io(path: destination.path, reason: failure) }
+        out.removeSubrange(got...)
+        return out
+    }
+
+    /// Gives the file the usual permissions, flushes it (when asked), and renames it over the destination.
+    func commit(synchronize: Bool) throws(CodecError) {
+        guard fd >= 0 else { throw .io(path: destination.path, reason: "the file was already closed") }
+        var failure: String?
+        // mkstemp creates 0600; give the file the usual permissions (0666 minus the umask).
+        let mask = umask(0)
+        umask(mask)
+        fchmod(fd, 0o666 & ~mask)
+        if synchronize, fsync(fd) != 0 { failure = String(cString: strerror(errno)) }
+        if close(fd) != 0, failure == nil { failure = String(cString: strerror(errno)) }
+        fd = -1
+        if failure == nil, rename(temporaryPath, destination.path) != 0 { failure = String(cString: strerror(errno)) }
+        if let failure {
+            unlink(temporaryPath)
+            throw .io(path: destination.path, reason: failure)
+        }
+    }
+
+    /// Closes and removes the temporary file (nothing happens to the destination).
+    func abandon() {
+        guard fd >= 0 else { return }
+        close(fd)
+        fd = -1
+        unlink(temporaryPath)
+    }
 }

@@ -433,6 +433,7 @@ enum DNGReader {
             case .u16: spread(base.assumingMemoryBound(to: UInt16.self), UInt16.self) { $0 }
             case .u8: spread(base.assumingMemoryBound(to: UInt8.self), UInt16.self) { UInt16($0) }
             case .f32: spread(base.assumingMemoryBound(to: Float.self), Float.self) { $0 }
+            case .f16: spread(base.assumingMemoryBound(to: UInt16.self), Float.self) { Float(Float16(bitPattern: $0)) }
             }
         }
     }

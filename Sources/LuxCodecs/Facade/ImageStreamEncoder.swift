@@ -2,12 +2,14 @@ public import FoundationEssentials
 public import LuxColor
 public import LuxPixels
 
-/// Encodes a JPEG or PNG band by band, so a renderer can write a large picture while holding only a strip
-/// of it (libjpeg's and libpng's encoders stay open between bands; only the compressed output is kept).
+/// Encodes a JPEG, PNG or TIFF band by band, so a renderer can write a large picture while holding only a
+/// strip of it (libjpeg's and libpng's encoders stay open between bands and keep only the compressed output;
+/// TIFF strips go to the file as soon as they are complete when the encoder is made with
+/// ``init(writingTo:format:width:height:pixelFormat:colorSpace:metadata:options:)``).
 ///
 /// Bands are ``PixelBuffer`` values of the image's width, in any RGB(A) or gray format, top to bottom; each
-/// is colour-matched into the output space like a whole image would be. The result is identical to encoding
-/// the whole picture at once.
+/// is colour-matched into the output space like a whole image would be. The pixels are identical to those of
+/// encoding the whole picture at once.
 ///
 /// ```swift
 /// let encoder = try ImageStreamEncoder(format: .jpeg, width: 8064, height: 6048, pixelFormat: .rgbaHalf,
@@ -19,6 +21,7 @@ public final class ImageStreamEncoder {
     private enum Backend {
         case jpeg(JPEGStreamEncoder)
         case png(PNGStreamEncoder)
+        case tiff(TIFFStreamEncoder)
     }
 
     /// The format being written.
@@ -27,6 +30,8 @@ public final class ImageStreamEncoder {
     public let width: Int
     /// The image height.
     public let height: Int
+    /// The file this encoder writes as it goes (`nil`: the bytes are kept for ``finish()``).
+    public let destination: URL?
     private let backend: Backend
     private let synchronizesFile: Bool
 
@@ -36,14 +41,43 @@ public final class ImageStreamEncoder {
     ///   - pixelFormat: the format of the bands (decides gray or colour, 8 or 16 bits for PNG, and whether
     ///     PNG alpha is written — a stream cannot check later bands for opacity).
     ///   - colorSpace: the colour space of the bands (a band with its own colour space overrides it).
-    /// - Throws: ``CodecError/invalidArgument(_:)`` for formats other than JPEG and PNG or invalid sizes.
-    public init(
+    /// - Throws: ``CodecError/invalidArgument(_:)`` for DNG or invalid sizes (and tiled TIFF).
+    public convenience init(
         format: ImageFormat, width: Int, height: Int, pixelFormat: PixelFormat, colorSpace: ColorSpace?,
         metadata: ImageMetadata = ImageMetadata(), options: EncodingOptions = .default
+    ) throws(CodecError) {
+        try self.init(
+            format: format, destination: nil, width: width, height: height, pixelFormat: pixelFormat,
+            colorSpace: colorSpace, metadata: metadata, options: options)
+    }
+
+    /// Starts an image that goes to `url`: a temporary file beside it receives TIFF strips as they complete
+    /// (JPEG and PNG output is small and is written at the end) and ``finish()`` renames it into place; if the
+    /// encoder is abandoned or fails, the temporary file is removed and `url` is untouched.
+    ///
+    /// - Parameter format: the format to write (default: from the file name's extension).
+    /// - Throws: ``CodecError/invalidArgument(_:)`` for DNG, unknown extensions or invalid sizes;
+    ///   ``CodecError/io(path:reason:)`` when the folder cannot be written.
+    public convenience init(
+        writingTo url: URL, format: ImageFormat? = nil, width: Int, height: Int, pixelFormat: PixelFormat,
+        colorSpace: ColorSpace?, metadata: ImageMetadata = ImageMetadata(), options: EncodingOptions = .default
+    ) throws(CodecError) {
+        guard let chosen = format ?? ImageFormat(fileExtension: url.pathExtension) else {
+            throw .invalidArgument("cannot tell the format of \(url.lastPathComponent) from its extension")
+        }
+        try self.init(
+            format: chosen, destination: url, width: width, height: height, pixelFormat: pixelFormat,
+            colorSpace: colorSpace, metadata: metadata, options: options)
+    }
+
+    private init(
+        format: ImageFormat, destination: URL?, width: Int, height: Int, pixelFormat: PixelFormat,
+        colorSpace: ColorSpace?, metadata: ImageMetadata, options: EncodingOptions
     ) throws(CodecError) {
         self.format = format
         self.width = width
         self.height = height
+        self.destination = destination
         synchronizesFile = options.synchronizesFile
         switch format {
         case .jpeg:
@@ -56,8 +90,13 @@ public final class ImageStreamEncoder {
                 try PNGStreamEncoder(
                     width: width, height: height, pixelFormat: pixelFormat, colorSpace: colorSpace, metadata: metadata,
                     options: options))
-        case .tiff, .dng:
-            throw .invalidArgument("\(format) files are written whole (ImageFile.write); streaming supports JPEG and PNG")
+        case .tiff:
+            backend = .tiff(
+                try TIFFStreamEncoder(
+                    width: width, height: height, pixelFormat: pixelFormat, colorSpace: colorSpace, metadata: metadata,
+                    options: options, destination: destination))
+        case .dng:
+            throw .invalidArgument("DNG files are written whole (ImageFile.write); streaming supports JPEG, PNG and TIFF")
         }
     }
 
@@ -66,6 +105,7 @@ public final class ImageStreamEncoder {
         switch backend {
         case .jpeg(let e): e.rowsWritten
         case .png(let e): e.rowsWritten
+        case .tiff(let e): e.rowsWritten
         }
     }
 
@@ -76,21 +116,41 @@ public final class ImageStreamEncoder {
         switch backend {
         case .jpeg(let e): try e.append(band)
         case .png(let e): try e.append(band)
+        case .tiff(let e): try e.append(band)
         }
     }
 
-    /// Completes the image and returns the file's bytes.
+    /// Completes the image. An encoder with a ``destination`` completes that file (renaming it into place)
+    /// and returns nothing; otherwise the result is the file's bytes.
     ///
-    /// - Throws: ``CodecError/invalidArgument(_:)`` when rows are missing.
+    /// - Throws: ``CodecError/invalidArgument(_:)`` when rows are missing; ``CodecError/io(path:reason:)``
+    ///   when the file cannot be written (the destination is then untouched).
+    @discardableResult
     public func finish() throws(CodecError) -> [UInt8] {
+        let bytes: [UInt8]
         switch backend {
-        case .jpeg(let e): try e.finish()
-        case .png(let e): try e.finish()
+        case .jpeg(let e): bytes = try e.finish()
+        case .png(let e): bytes = try e.finish()
+        case .tiff(let e): bytes = try e.finish()
         }
+        guard let destination else { return bytes }
+        if case .tiff = backend { return [] }
+        try FileIO.writeAtomically(bytes, to: destination, synchronize: synchronizesFile)
+        return []
     }
 
     /// Completes the image and writes it atomically to `url` (temporary file, then rename).
+    ///
+    /// - Throws: ``CodecError/invalidArgument(_:)`` when rows are missing or the encoder already writes to
+    ///   another file.
     public func finish(writingTo url: URL) throws(CodecError) {
+        if let destination {
+            guard destination.standardizedFileURL == url.standardizedFileURL else {
+                throw .invalidArgument("this encoder writes to \(destination.path), not \(url.path)")
+            }
+            try finish()
+            return
+        }
         try FileIO.writeAtomically(try finish(), to: url, synchronize: synchronizesFile)
     }
 }

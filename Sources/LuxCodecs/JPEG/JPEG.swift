@@ -21,14 +21,38 @@ public enum JPEG {
         try withBytes(of: bytes) { raw throws(CodecError) in try decode(raw, options: options) }
     }
 
+    /// Decodes a JPEG held in memory at 1/`scaleDenominator` of its size (1, 2, 4 or 8), reduced in libjpeg's DCT
+    /// domain: far cheaper than decoding in full and resampling, for previews and thumbnails. The result is
+    /// ⌈width / scaleDenominator⌉ × ⌈height / scaleDenominator⌉ pixels.
+    ///
+    /// - Throws: ``CodecError/invalidArgument(_:)`` for another denominator, and the errors of ``decode(_:options:)``.
+    public static func decode(_ bytes: [UInt8], reducedBy scaleDenominator: Int, options: DecodingOptions = .default)
+        throws(CodecError) -> ImageFile
+    {
+        try withBytes(of: bytes) { raw throws(CodecError) in try decode(raw, reducedBy: scaleDenominator, options: options) }
+    }
+
     static func decode(_ raw: UnsafeRawBufferPointer, options: DecodingOptions) throws(CodecError) -> ImageFile {
+        try decode(raw, reducedBy: 1, options: options)
+    }
+
+    static func decode(_ raw: UnsafeRawBufferPointer, reducedBy denominator: Int, options: DecodingOptions)
+        throws(CodecError) -> ImageFile
+    {
+        guard [1, 2, 4, 8].contains(denominator) else {
+            throw .invalidArgument("a JPEG can be reduced by 1, 2, 4 or 8 while decoding, not \(denominator)")
+        }
         let header = try JPEGHeader(raw)
         try checkDecodable(header)
         let gray = header.componentCount == 1
         try options.limits.check(
             width: header.width, height: header.height, bytesPerPixel: gray ? 1 : 4, what: "JPEG image")
-        var pixels = PixelBuffer(width: header.width, height: header.height, format: gray ? .gray8 : .rgba8)
-        try decodePixels(raw, into: &pixels, gray: gray, limits: options.limits)
+        var pixels = PixelBuffer(
+            width: (header.width + denominator - 1) / denominator, height: (header.height + denominator - 1) / denominator,
+            format: gray ? .gray8 : .rgba8)
+        try decodePixels(
+            raw, into: &pixels, gray: gray, limits: options.limits, imageWidth: header.width, imageHeight: header.height,
+            reducedBy: denominator)
         var metadata = ImageMetadata()
         if let e = header.exif, let exif = try? EXIF(tiffBytes: e) { metadata.exif = exif }
         metadata.xmp = header.xmp
@@ -61,22 +85,24 @@ public enum JPEG {
         }
     }
 
-    /// Decodes into `pixels` (already allocated at the header's size); libjpeg's own buffers get what
-    /// `limits.maxByteCount` leaves after the pixels.
+    /// Decodes into `pixels` (already allocated at the header's size, divided by `denominator`); libjpeg's own
+    /// buffers get what `limits.maxByteCount` leaves after the pixels.
     static func decodePixels(
-        _ raw: UnsafeRawBufferPointer, into pixels: inout PixelBuffer, gray: Bool, limits: DecodingLimits
+        _ raw: UnsafeRawBufferPointer, into pixels: inout PixelBuffer, gray: Bool, limits: DecodingLimits,
+        imageWidth: Int? = nil, imageHeight: Int? = nil, reducedBy denominator: Int = 1
     ) throws(CodecError) {
         var message = [CChar](repeating: 0, count: 512)
-        let (w, h) = (pixels.width, pixels.height)
+        let (w, h) = (imageWidth ?? pixels.width, imageHeight ?? pixels.height)
         let libraryBudget = max(
-            1, limits.maxByteCount - PixelBuffer.byteCount(width: w, height: h, format: pixels.format))
+            1, limits.maxByteCount - PixelBuffer.byteCount(width: pixels.width, height: pixels.height, format: pixels.format))
         let status = pixels.withUnsafeMutablePlane { plane in
             message.withUnsafeMutableBufferPointer { m in
-                lux_jpeg_decode(
+                lux_jpeg_decode_scaled(
                     raw.baseAddress!.assumingMemoryBound(to: UInt8.self), raw.count,
                     Int32(gray ? LUX_JPEG_OUT_GRAY : LUX_JPEG_OUT_RGBA),
-                    plane.baseAddress.assumingMemoryBound(to: UInt8.self), plane.bytesPerRow, Int32(w), Int32(h), 1,
-                    libraryBudget, Int32(clamping: limits.maxProgressiveScans), m.baseAddress, m.count)
+                    plane.baseAddress.assumingMemoryBound(to: UInt8.self), plane.bytesPerRow, Int32(w), Int32(h),
+                    Int32(denominator), 1, libraryBudget, Int32(clamping: limits.maxProgressiveScans), m.baseAddress,
+                    m.count)
             }
         }
         guard status == 0 else {

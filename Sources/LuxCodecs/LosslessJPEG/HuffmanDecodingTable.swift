@@ -42,6 +42,12 @@ struct HuffmanDecodingTable: Sendable {
             if n > 0 {
                 valueOffset[length] = Int32(k) - code
                 for _ in 0..<n {
+                    // A code that does not fit in `length` bits means the counts over-subscribe the code
+                    // space; checked before the code indexes the lookahead table.
+                    guard code < (1 << length) else {
+                        throw .malformed(
+                            what: what, offset: offset, reason: "the code lengths over-subscribe the code space")
+                    }
                     let symbol = symbols[k]
                     if length <= Self.lookaheadBits {
                         let shift = Self.lookaheadBits - length

@@ -13,53 +13,14 @@ extension TIFF {
     public static func encode(
         _ pixels: PixelBuffer, metadata: ImageMetadata = ImageMetadata(), options: EncodingOptions = .default
     ) throws(CodecError) -> [UInt8] {
-        guard !pixels.format.isBayer else {
-            throw .invalidArgument(
-                "a Bayer mosaic cannot be written as a TIFF image; develop it first (or write a DNG)")
-        }
-        let gray = [.gray8, .gray16, .grayFloat].contains(pixels.format)
-        let sample: SampleType
-        if options.sampleType == .automatic {
-            switch pixels.format.componentType {
-            case .uint8: sample = .uint8
-            case .float16: sample = .float16
-            case .float32: sample = .float32
-            default: sample = .uint16
-            }
-        } else {
-            sample = options.sampleType
-        }
-        let format: PixelFormat
-        switch sample {
-        case .uint8: format = gray ? .gray8 : .rgba8
-        case .uint16, .automatic: format = gray ? .gray16 : .rgba16
-        case .float16: format = gray ? .grayFloat : .rgbaHalf
-        case .float32: format = gray ? .grayFloat : .rgbaFloat
-        }
-        let (prepared, space) = try IntegerEncoding.prepare(pixels, format: format, options: options)
-        let alpha = !gray && IntegerEncoding.writesAlpha(prepared, policy: options.alpha)
-        let spp = gray ? 1 : (alpha ? 4 : 3)
-        let bytesPerSample = sample == .uint8 ? 1 : (sample == .float32 ? 4 : 2)
-        let isFloat = sample == .float16 || sample == .float32
-
-        var d = TIFFOutputDirectory()
-        d[TIFFTag.imageWidth] = .longs([UInt32(prepared.width)])
-        d[TIFFTag.imageLength] = .longs([UInt32(prepared.height)])
-        d[TIFFTag.bitsPerSample] = .shorts(Array(repeating: UInt16(bytesPerSample * 8), count: spp))
-        d[TIFFTag.photometric] = .shorts([gray ? 1 : 2])
-        d[TIFFTag.samplesPerPixel] = .shorts([UInt16(spp)])
-        d[TIFFTag.planarConfiguration] = .shorts([1])
-        d[TIFFTag.xResolution] = .rationals([Rational(72, 1)])
-        d[TIFFTag.yResolution] = .rationals([Rational(72, 1)])
-        d[TIFFTag.resolutionUnit] = .shorts([2])
-        if isFloat { d[TIFFTag.sampleFormat] = .shorts(Array(repeating: 3, count: spp)) }
-        if alpha { d[TIFFTag.extraSamples] = .shorts([prepared.isPremultiplied ? 1 : 2]) }
-        let deflate = options.tiffCompression == .deflate
-        d[TIFFTag.compression] = .shorts([deflate ? 8 : 1])
-        if deflate { d[TIFFTag.predictor] = .shorts([isFloat ? 3 : 2]) }
+        let plan = try SamplePlan(pixelFormat: pixels.format, options: options)
+        let (prepared, space) = try IntegerEncoding.prepare(pixels, format: plan.memoryFormat, options: options)
+        let l = plan.storing(alpha: !plan.gray && IntegerEncoding.writesAlpha(prepared, policy: options.alpha))
+        var d = directory(
+            width: prepared.width, height: prepared.height, plan: l, premultiplied: prepared.isPremultiplied,
+            space: space, metadata: metadata, options: options)
 
         // Chunks: strips of about 64 KiB, or tiles.
-        let rowBytes = prepared.width * spp * bytesPerSample
         let chunkWidth: Int
         let chunkHeight: Int
         if let tile = options.tiffTileSize {
@@ -72,30 +33,97 @@ extension TIFF {
             d[TIFFTag.tileLength] = .longs([UInt32(tile)])
         } else {
             chunkWidth = prepared.width
-            chunkHeight = max(1, min(prepared.height, 65536 / max(rowBytes, 1)))
+            chunkHeight = l.rowsPerStrip(width: prepared.width, height: prepared.height)
             d[TIFFTag.rowsPerStrip] = .longs([UInt32(chunkHeight)])
         }
         let across = (prepared.width + chunkWidth - 1) / chunkWidth
         let down = (prepared.height + chunkHeight - 1) / chunkHeight
-        var blobs: [TIFFBlob] = []
-        blobs.reserveCapacity(across * down)
-        for i in 0..<(across * down) {
-            let x0 = (i % across) * chunkWidth
+        let tiled = options.tiffTileSize != nil
+        let chunks = try encodeChunks(count: across * down, plan: l, options: options) { i in
             let y0 = (i / across) * chunkHeight
-            let rows = options.tiffTileSize == nil ? min(chunkHeight, prepared.height - y0) : chunkHeight
-            var bytes = chunkBytes(
-                prepared, x0: x0, y0: y0, width: chunkWidth, rows: rows, spp: spp, bytesPerSample: bytesPerSample,
-                sample: sample)
-            if deflate {
-                applyPredictor(
-                    &bytes, width: chunkWidth, rows: rows, spp: spp, bytesPerSample: bytesPerSample, isFloat: isFloat)
-                bytes = try TIFFDecompression.deflate(bytes)
-            }
-            blobs.append(.bytes(bytes))
+            return chunkBytes(
+                prepared, x0: (i % across) * chunkWidth, y0: y0, width: chunkWidth,
+                rows: tiled ? chunkHeight : min(chunkHeight, prepared.height - y0), plan: l)
         }
         d.data = TIFFImageData(
-            offsetsTag: options.tiffTileSize == nil ? TIFFTag.stripOffsets : TIFFTag.tileOffsets,
-            countsTag: options.tiffTileSize == nil ? TIFFTag.stripByteCounts : TIFFTag.tileByteCounts, blobs: blobs)
+            offsetsTag: tiled ? TIFFTag.tileOffsets : TIFFTag.stripOffsets,
+            countsTag: tiled ? TIFFTag.tileByteCounts : TIFFTag.stripByteCounts, blobs: chunks.map { .bytes($0) })
+        return TIFFEncoder.encode(d, bigEndian: false)
+    }
+
+    /// How a writer stores samples: the sample type, the in-memory format pixels are converted to first, and
+    /// the samples per pixel.
+    struct SamplePlan {
+        var sample: SampleType
+        var gray: Bool
+        var memoryFormat: PixelFormat
+        var samplesPerPixel: Int
+        var deflate: Bool
+
+        var bytesPerSample: Int { sample == .uint8 ? 1 : (sample == .float32 ? 4 : 2) }
+        var isFloat: Bool { sample == .float16 || sample == .float32 }
+        var hasAlpha: Bool { samplesPerPixel == 4 }
+
+        /// - Throws: ``CodecError/invalidArgument(_:)`` for Bayer formats.
+        init(pixelFormat: PixelFormat, options: EncodingOptions) throws(CodecError) {
+            guard !pixelFormat.isBayer else {
+                throw .invalidArgument(
+                    "a Bayer mosaic cannot be written as a TIFF image; develop it first (or write a DNG)")
+            }
+            gray = [.gray8, .gray16, .grayFloat].contains(pixelFormat)
+            if options.sampleType == .automatic {
+                switch pixelFormat.componentType {
+                case .uint8: sample = .uint8
+                case .float16: sample = .float16
+                case .float32: sample = .float32
+                default: sample = .uint16
+                }
+            } else {
+                sample = options.sampleType
+            }
+            switch sample {
+            case .uint8: memoryFormat = gray ? .gray8 : .rgba8
+            case .uint16, .automatic: memoryFormat = gray ? .gray16 : .rgba16
+            case .float16: memoryFormat = gray ? .grayFloat : .rgbaHalf
+            case .float32: memoryFormat = gray ? .grayFloat : .rgbaFloat
+            }
+            samplesPerPixel = gray ? 1 : 3
+            deflate = options.tiffCompression == .deflate
+        }
+
+        /// The plan with or without an alpha sample (RGB only).
+        func storing(alpha: Bool) -> SamplePlan {
+            var plan = self
+            plan.samplesPerPixel = gray ? 1 : (alpha ? 4 : 3)
+            return plan
+        }
+
+        /// Rows per strip: strips of about 64 KiB.
+        func rowsPerStrip(width: Int, height: Int) -> Int {
+            max(1, min(height, 65536 / max(width * samplesPerPixel * bytesPerSample, 1)))
+        }
+    }
+
+    /// IFD0 without its image data: sample description, compression, resolution, ICC, XMP and Exif.
+    static func directory(
+        width: Int, height: Int, plan l: SamplePlan, premultiplied: Bool, space: ColorSpace?, metadata: ImageMetadata,
+        options: EncodingOptions
+    ) -> TIFFOutputDirectory {
+        let spp = l.samplesPerPixel
+        var d = TIFFOutputDirectory()
+        d[TIFFTag.imageWidth] = .longs([UInt32(width)])
+        d[TIFFTag.imageLength] = .longs([UInt32(height)])
+        d[TIFFTag.bitsPerSample] = .shorts(Array(repeating: UInt16(l.bytesPerSample * 8), count: spp))
+        d[TIFFTag.photometric] = .shorts([l.gray ? 1 : 2])
+        d[TIFFTag.samplesPerPixel] = .shorts([UInt16(spp)])
+        d[TIFFTag.planarConfiguration] = .shorts([1])
+        d[TIFFTag.xResolution] = .rationals([Rational(72, 1)])
+        d[TIFFTag.yResolution] = .rationals([Rational(72, 1)])
+        d[TIFFTag.resolutionUnit] = .shorts([2])
+        if l.isFloat { d[TIFFTag.sampleFormat] = .shorts(Array(repeating: 3, count: spp)) }
+        if l.hasAlpha { d[TIFFTag.extraSamples] = .shorts([premultiplied ? 1 : 2]) }
+        d[TIFFTag.compression] = .shorts([l.deflate ? 8 : 1])
+        if l.deflate { d[TIFFTag.predictor] = .shorts([l.isFloat ? 3 : 2]) }
         if let icc = ColorProfiles.profileToEmbed(for: space, original: metadata.iccProfile, options: options) {
             d[TIFFTag.iccProfile] = .undefined(icc)
         }
@@ -103,8 +131,7 @@ extension TIFF {
         var exif = metadata.exif
         if exif.exifDirectory() != nil {
             exif = exif.completedForImage(
-                width: prepared.width, height: prepared.height,
-                isWideGamut: !(space?.isColorimetricallyEqual(to: .sRGB) ?? true),
+                width: width, height: height, isWideGamut: !(space?.isColorimetricallyEqual(to: .sRGB) ?? true),
                 isYCbCr: false)
             // Exif reserves the pixel dimensions for compressed files; the resolution tags are already in IFD0.
             exif.pixelXDimension = nil
@@ -116,63 +143,93 @@ extension TIFF {
         }
         if exif.software == nil { exif.software = "Lux" }
         exif.merge(into: &d)
-        return TIFFEncoder.encode(d, bigEndian: false)
+        return d
+    }
+
+    /// Makes `count` chunks in parallel — `bytes(i)` gives chunk `i`'s samples — applying the predictor and
+    /// Deflate when the plan asks for them.
+    static func encodeChunks(
+        count: Int, plan l: SamplePlan, options: EncodingOptions, _ bytes: @Sendable (Int) -> ([UInt8], width: Int)
+    ) throws(CodecError) -> [[UInt8]] {
+        nonisolated(unsafe) let slots = UnsafeMutableBufferPointer<[UInt8]>.allocate(capacity: count)
+        slots.initialize(repeating: [])
+        defer { slots.deinitialize().deallocate() }
+        let failure = FirstError()
+        Parallel.forEachBand(count, threads: options.threads, minimumBand: 1) { range in
+            for i in range {
+                var (chunk, width) = bytes(i)
+                if l.deflate {
+                    let rows = chunk.count / (width * l.samplesPerPixel * l.bytesPerSample)
+                    applyPredictor(
+                        &chunk, width: width, rows: rows, spp: l.samplesPerPixel, bytesPerSample: l.bytesPerSample,
+                        isFloat: l.isFloat)
+                    do throws(CodecError) { chunk = try TIFFDecompression.deflate(chunk) } catch { failure.record(error) }
+                }
+                slots[i] = chunk
+            }
+        }
+        if let error = failure.error { throw error }
+        return Array(slots)
     }
 
     /// The little-endian bytes of one chunk (edge tiles padded by repeating the last column/row).
     static func chunkBytes(
-        _ image: PixelBuffer, x0: Int, y0: Int, width: Int, rows: Int, spp: Int, bytesPerSample: Int, sample: SampleType
-    ) -> [UInt8] {
-        let rowBytes = width * spp * bytesPerSample
-        var out = [UInt8](repeating: 0, count: rowBytes * rows)
+        _ image: PixelBuffer, x0: Int, y0: Int, width: Int, rows: Int, plan: SamplePlan
+    ) -> ([UInt8], width: Int) {
+        let spp = plan.samplesPerPixel
+        let bytesPerSample = plan.bytesPerSample
+        let sample = plan.sample
         let channels = image.format.channelCount == 1 ? 1 : 4
         let w = image.width
         let h = image.height
-        out.withUnsafeMutableBytes { dst in
+        let pixelBytes = spp * bytesPerSample
+        let rowBytes = width * pixelBytes
+        let inside = min(width, w - x0)  // pixels of the chunk row that lie in the image
+        let bytes = [UInt8](unsafeUninitializedCapacity: rowBytes * rows) { buffer, initialized in
+            let dst = UnsafeMutableRawPointer(buffer.baseAddress!)
             image.withUnsafePlane { plane in
                 for r in 0..<rows {
                     let y = min(y0 + r, h - 1)
-                    let d = dst.baseAddress! + r * rowBytes
-                    for x in 0..<width {
-                        let sx = min(x0 + x, w - 1)
-                        for c in 0..<spp {
-                            let si = sx * channels + c
-                            let di = (x * spp + c) * bytesPerSample
-                            switch sample {
-                            case .uint8:
-                                d.storeBytes(of: plane.row(y, as: UInt8.self)[si], toByteOffset: di, as: UInt8.self)
-                            case .uint16, .float16, .automatic:
-                                d.storeBytes(
-                                    of: plane.row(y, as: UInt16.self)[si].littleEndian, toByteOffset: di,
-                                    as: UInt16.self)
-                            case .float32:
-                                d.storeBytes(
-                                    of: plane.row(y, as: UInt32.self)[si].littleEndian, toByteOffset: di,
-                                    as: UInt32.self)
-                            }
+                    let d = dst + r * rowBytes
+                    if sample == .float16, channels == 1 {
+                        // Gray float16 is stored as grayFloat in memory: narrow it here.
+                        lux_float_to_half(
+                            plane.row(y, as: Float.self) + x0, d.assumingMemoryBound(to: UInt16.self), inside)
+                    } else {
+                        switch bytesPerSample {
+                        case 1: packRow(plane.row(y, as: UInt8.self) + x0 * channels, d, inside, channels, spp)
+                        case 2: packRow(plane.row(y, as: UInt16.self) + x0 * channels, d, inside, channels, spp)
+                        default: packRow(plane.row(y, as: UInt32.self) + x0 * channels, d, inside, channels, spp)
                         }
                     }
-                }
-            }
-        }
-        // Gray float16 is stored as grayFloat in memory: narrow it here.
-        if sample == .float16, channels == 1 {
-            var halves = [UInt8](repeating: 0, count: width * rows * 2)
-            image.withUnsafePlane { plane in
-                for r in 0..<rows {
-                    let y = min(y0 + r, h - 1)
-                    for x in 0..<width {
-                        var f = plane.row(y, as: Float.self)[min(x0 + x, w - 1)]
-                        var hv: UInt16 = 0
-                        lux_float_to_half(&f, &hv, 1)
-                        halves[(r * width + x) * 2] = UInt8(hv & 0xFF)
-                        halves[(r * width + x) * 2 + 1] = UInt8(hv >> 8)
+                    for x in inside..<width {
+                        (d + x * pixelBytes).copyMemory(from: d + (inside - 1) * pixelBytes, byteCount: pixelBytes)
                     }
                 }
             }
-            return halves
+            initialized = rowBytes * rows
         }
-        return out
+        return (bytes, width)
+    }
+
+    /// Stores `count` pixels of `channels` samples as `spp` little-endian samples (dropping alpha for 4 → 3).
+    static func packRow<T: FixedWidthInteger>(
+        _ s: UnsafePointer<T>, _ raw: UnsafeMutableRawPointer, _ count: Int, _ channels: Int, _ spp: Int
+    ) {
+        let d = raw.assumingMemoryBound(to: T.self)
+        if channels == spp {
+            for i in 0..<(count * spp) { d[i] = s[i].littleEndian }
+        } else if spp == 3 {
+            for x in 0..<count {
+                d[3 * x] = s[4 * x].littleEndian
+                d[3 * x + 1] = s[4 * x + 1].littleEndian
+                d[3 * x + 2] = s[4 * x + 2].littleEndian
+            }
+        } else {
+            for x in 0..<count {
+                for c in 0..<spp { d[x * spp + c] = s[x * channels + c].littleEndian }
+            }
+        }
     }
 
     /// Horizontal differencing (predictor 2) for integers, or the floating-point predictor 3.

@@ -114,49 +114,79 @@ public enum TIFF {
             output: output)
     }
 
+    /// Everything needed to decode the chunks of IFD0: the layout, where the chunks are, how they are stored,
+    /// the palette, and the metadata and colour space of the image.
+    struct Source {
+        var layout: Layout
+        var chunks: TIFFChunkLayout
+        var format: ChunkFormat
+        var palette: [UInt16]
+        var metadata: ImageMetadata
+        var colorSpace: ColorSpace
+
+        /// Reads IFD0 of a parsed file, checking the size against the limits.
+        init(_ p: TIFFParser, limits: DecodingLimits) throws(CodecError) {
+            let d = try p.directory(at: p.firstDirectoryOffset, name: "IFD0")
+            let l = try TIFF.layout(p, d)
+            try limits.check(width: l.width, height: l.height, bytesPerPixel: l.output.bytesPerPixel(), what: "TIFF image")
+            layout = l
+            chunks = try TIFFChunkLayout(
+                parser: p, directory: d, width: l.width, height: l.height, planes: l.planar ? l.samplesPerPixel : 1,
+                limits: limits, what: "TIFF image")
+            format = ChunkFormat(
+                bitsPerSample: l.bitsPerSample, samplesPerPixel: l.planar ? 1 : l.samplesPerPixel, isFloat: l.isFloat,
+                compression: l.compression, predictor: l.predictor, bigEndian: p.bigEndian, keepsBytes: true)
+            palette = []
+            if l.photometric == 3 {
+                palette = (try p.integers(d, 320) ?? []).map { UInt16(clamping: $0) }
+                guard palette.count == 3 << l.bitsPerSample else {
+                    throw .malformed(
+                        what: "TIFF ColorMap", offset: d[320]?.entryOffset ?? 0,
+                        reason: "\(palette.count) entries for \(l.bitsPerSample)-bit indices")
+                }
+            }
+            metadata = ImageMetadata()
+            metadata.exif = EXIF(parser: p, primary: d, keepsUnknownPrimaryFields: false)
+            metadata.iccProfile = try? p.rawBytes(d, TIFFTag.iccProfile)
+            metadata.xmp = try? p.rawBytes(d, TIFFTag.xmp)
+            colorSpace = TIFF.colorSpace(icc: metadata.iccProfile, layout: l)
+        }
+
+        /// Decodes chunk `i` (its stored bytes in `data`) into `out`, whose pixel (0, 0) is image pixel
+        /// (`origin.x`, `origin.y`).
+        func decodeChunk(
+            _ i: Int, data: UnsafeRawBufferPointer, into out: MutableRawPlane, origin: (x: Int, y: Int)
+        ) throws(CodecError) {
+            var region = chunks.region(i)
+            let samples = try TIFFChunkDecoder.decode(
+                data, width: chunks.chunkWidth, rows: chunks.storedRows(i), format: format,
+                what: "TIFF \(chunks.isTiled ? "tile" : "strip") \(i)", offset: chunks.offsets[i])
+            region.x -= origin.x
+            region.y -= origin.y
+            TIFF.place(samples, region: region, chunkWidth: chunks.chunkWidth, layout: layout, palette: palette, into: out)
+        }
+    }
+
     static func decode(_ raw: UnsafeRawBufferPointer, options: DecodingOptions) throws(CodecError) -> ImageFile {
         let p = try TIFFParser(raw)
-        let d = try p.directory(at: p.firstDirectoryOffset, name: "IFD0")
-        let l = try layout(p, d)
-        try options.limits.check(
-            width: l.width, height: l.height, bytesPerPixel: l.output.bytesPerPixel(), what: "TIFF image")
-        let chunks = try TIFFChunkLayout(
-            parser: p, directory: d, width: l.width, height: l.height, planes: l.planar ? l.samplesPerPixel : 1,
-            limits: options.limits, what: "TIFF image")
-        let format = ChunkFormat(
-            bitsPerSample: l.bitsPerSample, samplesPerPixel: l.planar ? 1 : l.samplesPerPixel, isFloat: l.isFloat,
-            compression: l.compression, predictor: l.predictor, bigEndian: p.bigEndian, keepsBytes: true)
-        var palette: [UInt16] = []
-        if l.photometric == 3 {
-            palette = (try p.integers(d, 320) ?? []).map { UInt16(clamping: $0) }
-            guard palette.count == 3 << l.bitsPerSample else {
-                throw .malformed(
-                    what: "TIFF ColorMap", offset: d[320]?.entryOffset ?? 0,
-                    reason: "\(palette.count) entries for \(l.bitsPerSample)-bit indices")
-            }
-        }
+        let source = try Source(p, limits: options.limits)
+        let l = source.layout
         let threads = try options.limits.concurrentChunks(
             outputBytes: l.width * l.height * l.output.bytesPerPixel(),
-            chunkBytes: format.workingBytes(width: chunks.chunkWidth, rows: chunks.chunkHeight),
+            chunkBytes: source.format.workingBytes(width: source.chunks.chunkWidth, rows: source.chunks.chunkHeight),
             threads: options.threads, what: "TIFF image")
         var pixels = PixelBuffer(width: l.width, height: l.height, format: l.output)
         pixels.isPremultiplied = l.premultiplied
         let plane = pixels.unsafeSharedMutablePlane()
         let failure = FirstError()
         let reader = p.reader
-        let lay = l
-        let pal = palette
+        let chunks = source.chunks
         Parallel.forEachBand(chunks.count, threads: threads, minimumBand: 1) { range in
             for i in range {
                 if failure.hasError { return }
                 do throws(CodecError) {
-                    let region = chunks.region(i)
                     let data = try reader.view(chunks.offsets[i], chunks.counts[i], "TIFF chunk \(i)")
-                    let samples = try TIFFChunkDecoder.decode(
-                        data, width: chunks.chunkWidth, rows: chunks.storedRows(i), format: format,
-                        what: "TIFF \(chunks.isTiled ? "tile" : "strip") \(i)", offset: chunks.offsets[i])
-                    place(
-                        samples, region: region, chunkWidth: chunks.chunkWidth, layout: lay, palette: pal, into: plane)
+                    try source.decodeChunk(i, data: data, into: plane, origin: (0, 0))
                 } catch {
                     failure.record(error)
                 }
@@ -164,12 +194,8 @@ public enum TIFF {
         }
         if let e = failure.error { throw e }
         withExtendedLifetime(pixels) {}
-        var metadata = ImageMetadata()
-        metadata.exif = EXIF(parser: p, primary: d, keepsUnknownPrimaryFields: false)
-        metadata.iccProfile = try? p.rawBytes(d, TIFFTag.iccProfile)
-        metadata.xmp = try? p.rawBytes(d, TIFFTag.xmp)
-        pixels.colorSpace = colorSpace(icc: metadata.iccProfile, layout: l)
-        var file = ImageFile(pixels: pixels, metadata: metadata, format: .tiff)
+        pixels.colorSpace = source.colorSpace
+        var file = ImageFile(pixels: pixels, metadata: source.metadata, format: .tiff)
         if options.appliesOrientation { file.applyOrientation() }
         return file
     }
@@ -189,26 +215,29 @@ public enum TIFF {
         let spp = l.planar ? 1 : l.samplesPerPixel
         let rowSamples = chunkWidth * spp
         samples.withBase { base, kind in
-            let sameSize =
-                (kind == .u8 && l.bitsPerSample == 8 && l.output.componentType == .uint8)
-                || (kind == .u16 && l.bitsPerSample == 16 && l.output.componentType == .uint16)
-            if !l.planar, l.photometric == 1 || l.photometric == 2, sameSize, spp <= 4 {
-                if kind == .u8 {
-                    placeDirect(base.assumingMemoryBound(to: UInt8.self), rowSamples, region, spp, l, out)
-                } else {
-                    placeDirect(base.assumingMemoryBound(to: UInt16.self), rowSamples, region, spp, l, out)
-                }
-                return
+            let direct = !l.planar && (l.photometric == 1 || l.photometric == 2) && spp <= 4
+            switch (kind, l.output.componentType) {
+            case (.u8, .uint8) where direct && l.bitsPerSample == 8:
+                placeDirect(base.assumingMemoryBound(to: UInt8.self), rowSamples, region, spp, l, opaque: .max, out)
+            case (.u16, .uint16) where direct && l.bitsPerSample == 16:
+                placeDirect(base.assumingMemoryBound(to: UInt16.self), rowSamples, region, spp, l, opaque: .max, out)
+            case (.f16, .float16) where direct:
+                placeDirect(base.assumingMemoryBound(to: UInt16.self), rowSamples, region, spp, l, opaque: 0x3C00, out)
+            case (.f32, .float32) where direct:
+                placeDirect(
+                    base.assumingMemoryBound(to: UInt32.self), rowSamples, region, spp, l,
+                    opaque: Float(1).bitPattern, out)
+            default:
+                placeGeneral(base, kind, rowSamples, region, spp, l, palette, out)
             }
-            placeGeneral(base, kind, rowSamples, region, spp, l, palette, out)
         }
     }
 
-    /// Gray or RGB(A) samples whose size matches the output: row copies or an alpha fill.
+    /// Chunky min-is-black gray or RGB(A) samples whose type matches the output: row copies or an alpha
+    /// fill. `opaque` is the bit pattern of full alpha.
     static func placeDirect<T: FixedWidthInteger>(
         _ src: UnsafePointer<T>, _ rowSamples: Int, _ region: (x: Int, y: Int, width: Int, height: Int, plane: Int),
-        _ spp: Int,
-        _ l: Layout, _ out: MutableRawPlane
+        _ spp: Int, _ l: Layout, opaque: T, _ out: MutableRawPlane
     ) {
         let outChannels = l.output.channelCount == 1 ? 1 : 4
         for r in 0..<region.height {
@@ -222,7 +251,7 @@ public enum TIFF {
                     d[4 * x] = s[3 * x]
                     d[4 * x + 1] = s[3 * x + 1]
                     d[4 * x + 2] = s[3 * x + 2]
-                    d[4 * x + 3] = T.max
+                    d[4 * x + 3] = opaque
                 }
             case (4, 2):  // gray + alpha
                 for x in 0..<region.width {
@@ -238,13 +267,10 @@ public enum TIFF {
                     d[4 * x] = v
                     d[4 * x + 1] = v
                     d[4 * x + 2] = v
-                    d[4 * x + 3] = T.max
+                    d[4 * x + 3] = opaque
                 }
             default:
                 break
-            }
-            if l.photometric == 0 {
-                for i in 0..<(region.width * outChannels) where outChannels == 1 || i % 4 != 3 { d[i] = T.max - d[i] }
             }
         }
     }
@@ -290,8 +316,11 @@ public enum TIFF {
                 for (k, chans) in targets.enumerated() where !chans.isEmpty {
                     let i = r * rowSamples + x * spp + (l.planar ? 0 : k)
                     let pixel = (region.x + x) * outChannels
-                    if kind == .f32 {
-                        var v = base.assumingMemoryBound(to: Float.self)[i]
+                    if kind == .f32 || kind == .f16 {
+                        var v =
+                            kind == .f32
+                            ? base.assumingMemoryBound(to: Float.self)[i]
+                            : Float(Float16(bitPattern: base.assumingMemoryBound(to: UInt16.self)[i]))
                         if invert, chans.first != 3 { v = 1 - v }
                         for c in chans {
                             if l.output == .rgbaHalf {

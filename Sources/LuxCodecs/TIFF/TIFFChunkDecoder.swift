@@ -1,15 +1,15 @@
-internal import CLuxKernels
-
 /// Decoded samples of one strip or tile, row-major, `width × rows × samplesPerPixel` values.
 enum ChunkSamples {
     case u8([UInt8])
     case u16([UInt16])
     case f32([Float])
-    /// Uncompressed 8- or 16-bit samples read in place from the file (host byte order, aligned).
-    case borrowed(UnsafeRawBufferPointer, bytesPerSample: Int)
+    /// IEEE half-precision samples as their bit patterns.
+    case f16([UInt16])
+    /// Uncompressed samples read in place from the file (host byte order, aligned).
+    case borrowed(UnsafeRawBufferPointer, kind: Kind)
 
     /// The element type of the samples.
-    enum Kind { case u8, u16, f32 }
+    enum Kind { case u8, u16, f16, f32 }
 
     /// Lends the first sample and the element type.
     func withBase<R>(_ body: (UnsafeRawPointer, Kind) -> R) -> R {
@@ -17,7 +17,8 @@ enum ChunkSamples {
         case .u8(let a): a.withUnsafeBytes { body($0.baseAddress!, .u8) }
         case .u16(let a): a.withUnsafeBytes { body($0.baseAddress!, .u16) }
         case .f32(let a): a.withUnsafeBytes { body($0.baseAddress!, .f32) }
-        case .borrowed(let raw, let size): body(raw.baseAddress!, size == 1 ? .u8 : .u16)
+        case .f16(let a): a.withUnsafeBytes { body($0.baseAddress!, .f16) }
+        case .borrowed(let raw, let kind): body(raw.baseAddress!, kind)
         }
     }
 }
@@ -61,13 +62,16 @@ enum TIFFChunkDecoder {
     ) throws(CodecError) -> ChunkSamples {
         let rowBytes = f.rowBytes(width)
         let expected = rowBytes * rows
-        // Uncompressed 8-bit, or 16-bit in host order at an even address: read in place, no copy.
-        if f.compression == 1, f.predictor == 1, !f.isFloat, data.count >= expected, let base = data.baseAddress {
-            if f.bitsPerSample == 8, f.keepsBytes {
-                return .borrowed(UnsafeRawBufferPointer(rebasing: data[0..<expected]), bytesPerSample: 1)
-            }
-            if f.bitsPerSample == 16, f.bigEndian == (UInt16(1).bigEndian == 1), Int(bitPattern: base) % 2 == 0 {
-                return .borrowed(UnsafeRawBufferPointer(rebasing: data[0..<expected]), bytesPerSample: 2)
+        // Uncompressed 8-bit, or 16/32-bit in host order at an aligned address: read in place, no copy.
+        if f.compression == 1, f.predictor == 1, data.count >= expected, let base = data.baseAddress {
+            let hostOrder = f.bigEndian == (UInt16(1).bigEndian == 1)
+            let samples = UnsafeRawBufferPointer(rebasing: data[0..<expected])
+            switch (f.bitsPerSample, f.isFloat) {
+            case (8, false) where f.keepsBytes: return .borrowed(samples, kind: .u8)
+            case (16, false) where hostOrder && Int(bitPattern: base) % 2 == 0: return .borrowed(samples, kind: .u16)
+            case (16, true) where hostOrder && Int(bitPattern: base) % 2 == 0: return .borrowed(samples, kind: .f16)
+            case (32, true) where hostOrder && Int(bitPattern: base) % 4 == 0: return .borrowed(samples, kind: .f32)
+            default: break
             }
         }
         if f.compression == 7 {
@@ -92,7 +96,7 @@ enum TIFFChunkDecoder {
             throw .unsupported(what: "\(what) compression \(f.compression)", reason: compressionName(f.compression))
         }
         if f.isFloat {
-            return .f32(try floats(&bytes, width: width, rows: rows, format: f, what: what, offset: offset))
+            return try floats(&bytes, width: width, rows: rows, format: f, what: what, offset: offset)
         }
         var samples = try unpack(bytes, width: width, rows: rows, format: f, what: what, offset: offset)
         try applyIntegerPredictor(&samples, width: width, rows: rows, format: f, what: what, offset: offset)
@@ -239,89 +243,88 @@ enum TIFFChunkDecoder {
                 }
             }
             samples = .u16(s)
-        case .f32, .borrowed:
+        case .f16, .f32, .borrowed:
             break
         }
     }
 
-    /// Floating-point samples (16, 24 or 32 bits), undoing predictor 3 (or the DNG ×2/×4 variants) first.
+    /// Floating-point samples (16, 24 or 32 bits), undoing predictor 3 (or the DNG ×2/×4 variants) first:
+    /// half-precision bit patterns for 16 bits, `Float` otherwise.
     static func floats(_ bytes: inout [UInt8], width: Int, rows: Int, format f: ChunkFormat, what: String, offset: Int)
-        throws(CodecError) -> [Float]
+        throws(CodecError) -> ChunkSamples
     {
         let bps = f.bitsPerSample
         guard bps == 16 || bps == 24 || bps == 32 else {
             throw .unsupported(
                 what: "\(what) with \(bps)-bit floating-point samples", reason: "16, 24 and 32 bits are supported")
         }
-        let bytesPerSample = bps / 8
+        let size = bps / 8
         let n = width * f.samplesPerPixel
-        let rowBytes = n * bytesPerSample
-        var out = [Float](repeating: 0, count: n * rows)
+        let rowBytes = n * size
+        let floatPredictor: Bool
         let factor: Int
-        var floatPredictor = false
         switch f.predictor {
-        case 1: factor = 1
-        case 3:
-            factor = 1
-            floatPredictor = true
-        case 34894:
-            factor = 2
-            floatPredictor = true
-        case 34895:
-            factor = 4
-            floatPredictor = true
+        case 1: (floatPredictor, factor) = (false, 1)
+        case 3: (floatPredictor, factor) = (true, 1)
+        case 34894: (floatPredictor, factor) = (true, 2)
+        case 34895: (floatPredictor, factor) = (true, 4)
         default:
             throw .unsupported(
                 what: "\(what) predictor \(f.predictor)", reason: "expected 1, 3, 34894 or 34895 for float data")
         }
-        var row = [UInt8](repeating: 0, count: rowBytes)
-        for y in 0..<rows {
-            let base = y * rowBytes
-            var sampleBytes = [UInt8](repeating: 0, count: 4)
-            if floatPredictor {
-                // Undo byte differencing, then regroup: the row holds byte planes, most significant first.
-                let stride = f.samplesPerPixel * factor
-                for i in stride..<max(stride, rowBytes) {
-                    bytes[base + i] = bytes[base + i] &+ bytes[base + i - stride]
-                }
-                for i in 0..<rowBytes { row[i] = bytes[base + i] }
-                for j in 0..<n {
-                    for b in 0..<bytesPerSample { sampleBytes[b] = row[b * n + j] }
-                    out[y * n + j] = Self.float(sampleBytes, bytesPerSample, bigEndian: true)
-                }
-            } else {
-                for j in 0..<n {
-                    for b in 0..<bytesPerSample { sampleBytes[b] = bytes[base + j * bytesPerSample + b] }
-                    out[y * n + j] = Self.float(sampleBytes, bytesPerSample, bigEndian: f.bigEndian)
+        // Big-endian bytes of each sample, most significant first, `size` apart; then assembled.
+        return bytes.withUnsafeMutableBytes { raw -> ChunkSamples in
+            let src = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            var words = [UInt32](repeating: 0, count: n * rows)
+            words.withUnsafeMutableBufferPointer { out in
+                for y in 0..<rows {
+                    let row = src + y * rowBytes
+                    let o = out.baseAddress! + y * n
+                    if floatPredictor {
+                        // Undo byte differencing; the row then holds byte planes, most significant first.
+                        let stride = f.samplesPerPixel * factor
+                        if rowBytes > stride {
+                            for i in stride..<rowBytes { row[i] = row[i] &+ row[i - stride] }
+                        }
+                        for j in 0..<n { o[j] = 0 }
+                        for b in 0..<size {
+                            let plane = row + b * n
+                            for j in 0..<n { o[j] = o[j] << 8 | UInt32(plane[j]) }
+                        }
+                    } else if f.bigEndian {
+                        for j in 0..<n {
+                            var v: UInt32 = 0
+                            for b in 0..<size { v = v << 8 | UInt32(row[j * size + b]) }
+                            o[j] = v
+                        }
+                    } else {
+                        for j in 0..<n {
+                            var v: UInt32 = 0
+                            for b in 0..<size { v = v << 8 | UInt32(row[j * size + size - 1 - b]) }
+                            o[j] = v
+                        }
+                    }
                 }
             }
+            switch size {
+            case 2: return .f16(words.map { UInt16(truncatingIfNeeded: $0) })
+            case 3: return .f32(words.map(float24))
+            default: return .f32(words.map { Float(bitPattern: $0) })
+            }
         }
-        return out
     }
 
-    static func float(_ b: [UInt8], _ size: Int, bigEndian: Bool) -> Float {
-        var v: UInt32 = 0
-        for i in 0..<size { v = v << 8 | UInt32(bigEndian ? b[i] : b[size - 1 - i]) }
-        switch size {
-        case 2:
-            var h = UInt16(v)
-            var f: Float = 0
-            lux_half_to_float(&h, &f, 1)
-            return f
-        case 3:
-            // 24-bit float: sign, 7-bit exponent (bias 63), 16-bit mantissa.
-            let sign = v >> 23
-            let exp = (v >> 16) & 0x7F
-            let mant = v & 0xFFFF
-            if exp == 0 && mant == 0 { return sign != 0 ? -0.0 : 0 }
-            if exp == 0x7F { return Float(bitPattern: sign << 31 | 0xFF << 23 | mant << 7) }
-            if exp == 0 {
-                let value = Float(mant) / 65536 * Float(sign: .plus, exponent: -62, significand: 1)
-                return sign != 0 ? -value : value
-            }
-            return Float(bitPattern: sign << 31 | (exp + 64) << 23 | mant << 7)
-        default:
-            return Float(bitPattern: v)
+    /// A 24-bit float (sign, 7-bit exponent with bias 63, 16-bit mantissa) as a `Float`.
+    static func float24(_ v: UInt32) -> Float {
+        let sign = v >> 23
+        let exp = (v >> 16) & 0x7F
+        let mant = v & 0xFFFF
+        if exp == 0 && mant == 0 { return sign != 0 ? -0.0 : 0 }
+        if exp == 0x7F { return Float(bitPattern: sign << 31 | 0xFF << 23 | mant << 7) }
+        if exp == 0 {
+            let value = Float(mant) / 65536 * Float(sign: .plus, exponent: -62, significand: 1)
+            return sign != 0 ? -value : value
         }
+        return Float(bitPattern: sign << 31 | (exp + 64) << 23 | mant << 7)
     }
 }

@@ -4,11 +4,14 @@ enum TIFFBlob {
     case bytes([UInt8])
     /// `count` bytes produced straight into the output by `fill` (avoids a copy for large strips).
     case fill(count: Int, fill: (UnsafeMutableRawBufferPointer) -> Void)
+    /// `count` bytes already in the file at `offset` (streamed strips); only the directory points to them.
+    case placed(offset: Int, count: Int)
 
     var count: Int {
         switch self {
         case .bytes(let b): b.count
         case .fill(let n, _): n
+        case .placed(_, let n): n
         }
     }
 }
@@ -63,6 +66,26 @@ enum TIFFEncoder {
     }
 
     static func encode(_ root: TIFFOutputDirectory, bigEndian: Bool = false) -> [UInt8] {
+        var file = header(bigEndian: bigEndian, firstDirectory: 8)
+        file += encodeDirectories(root, at: 8, bigEndian: bigEndian).bytes
+        return file
+    }
+
+    /// The 8-byte classic TIFF header pointing at the first directory.
+    static func header(bigEndian: Bool, firstDirectory: Int) -> [UInt8] {
+        var w = ByteWriter(bigEndian: bigEndian, capacity: 8)
+        w.u8(bigEndian ? 0x4D : 0x49)
+        w.u8(bigEndian ? 0x4D : 0x49)
+        w.u16(42)
+        w.u32(UInt32(firstDirectory))
+        return w.bytes
+    }
+
+    /// The directories (and their values and non-placed blobs) laid out from file offset `start` (rounded up
+    /// to even): the bytes to write there and the offset of the root directory.
+    static func encodeDirectories(_ root: TIFFOutputDirectory, at start: Int, bigEndian: Bool) -> (
+        bytes: [UInt8], rootOffset: Int
+    ) {
         var nodes: [Node] = []
         var blobs: [TIFFBlob] = []
         func add(_ dir: TIFFOutputDirectory) -> Int {
@@ -91,7 +114,7 @@ enum TIFFEncoder {
         _ = add(root)
 
         // Layout: directories and their values, then blobs.
-        var position = 8
+        var position = start + (start & 1)
         for i in nodes.indices {
             position += position & 1
             nodes[i].offset = position
@@ -107,6 +130,10 @@ enum TIFFEncoder {
         var blobOffsets: [Int] = []
         blobOffsets.reserveCapacity(blobs.count)
         for b in blobs {
+            if case .placed(let offset, _) = b {
+                blobOffsets.append(offset)
+                continue
+            }
             position += position & 1
             blobOffsets.append(position)
             position += b.count
@@ -114,24 +141,16 @@ enum TIFFEncoder {
         let total = position
         precondition(total <= Int(UInt32.max), "TIFF output exceeds 4 GiB; BigTIFF writing is not implemented")
 
-        return [UInt8](unsafeUninitializedCapacity: total) { buffer, count in
+        let bytes = [UInt8](unsafeUninitializedCapacity: total - start) { buffer, count in
+            // Absolute file offsets index `out`, which begins at `start`.
             let out = UnsafeMutableRawBufferPointer(buffer)
             out.initializeMemory(as: UInt8.self, repeating: 0)
             func put16(_ v: UInt16, _ at: Int) {
-                out.storeBytes(of: bigEndian ? v.bigEndian : v.littleEndian, toByteOffset: at, as: UInt16.self)
+                out.storeBytes(of: bigEndian ? v.bigEndian : v.littleEndian, toByteOffset: at - start, as: UInt16.self)
             }
             func put32(_ v: UInt32, _ at: Int) {
-                out.storeBytes(of: bigEndian ? v.bigEndian : v.littleEndian, toByteOffset: at, as: UInt32.self)
+                out.storeBytes(of: bigEndian ? v.bigEndian : v.littleEndian, toByteOffset: at - start, as: UInt32.self)
             }
-            if bigEndian {
-                out[0] = 0x4D
-                out[1] = 0x4D
-            } else {
-                out[0] = 0x49
-                out[1] = 0x49
-            }
-            put16(42, 2)
-            put32(UInt32(nodes[0].offset), 4)
             for node in nodes {
                 var p = node.offset
                 put16(UInt16(node.entries.count), p)
@@ -145,7 +164,7 @@ enum TIFFEncoder {
                     let dst = target >= 0 ? target : p + 8
                     switch e.payload {
                     case .bytes(let b):
-                        for (j, byte) in b.enumerated() { out[dst + j] = byte }
+                        for (j, byte) in b.enumerated() { out[dst - start + j] = byte }
                     case .children(let ids):
                         for (j, id) in ids.enumerated() { put32(UInt32(nodes[id].offset), dst + 4 * j) }
                     case .blobOffsets(let ids):
@@ -158,19 +177,22 @@ enum TIFFEncoder {
                 put32(0, p)
             }
             for (i, b) in blobs.enumerated() {
-                let start = blobOffsets[i]
+                let at = blobOffsets[i] - start
                 switch b {
                 case .bytes(let bytes):
                     bytes.withUnsafeBytes { src in
                         if let base = src.baseAddress {
-                            (out.baseAddress! + start).copyMemory(from: base, byteCount: src.count)
+                            (out.baseAddress! + at).copyMemory(from: base, byteCount: src.count)
                         }
                     }
                 case .fill(let n, let fill):
-                    fill(UnsafeMutableRawBufferPointer(rebasing: out[start..<start + n]))
+                    fill(UnsafeMutableRawBufferPointer(rebasing: out[at..<at + n]))
+                case .placed:
+                    break
                 }
             }
-            count = total
+            count = total - start
         }
+        return (bytes, nodes[0].offset)
     }
 }

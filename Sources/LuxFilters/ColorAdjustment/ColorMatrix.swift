@@ -59,56 +59,37 @@ extension Filters {
             let m = [red, green, blue, alpha].flatMap { [Float($0.x), Float($0.y), Float($0.z), Float($0.w)] }
             let b = SIMD4<Float>(bias)
             if m == [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1] && b == .zero { return image }
-            let kernel: ColorKernel
-            if alpha == [0, 0, 0, 1] && bias.w == 0 {
-                // Alpha unchanged: work on premultiplied colour directly (no alpha conversions at all).
-                // With C = a·c: C′ = a·(M·c + m₃·a + b) = M·C + (m₃·a + b)·a for red, green and blue.
-                kernel = ColorKernel(name: "colorMatrix", alphaHandling: .premultiplied, preservesAlpha: true) { row in
-                    let p = row.pixels
-                    let (m00, m01, m02, m03) = (m[0], m[1], m[2], m[3])
-                    let (m10, m11, m12, m13) = (m[4], m[5], m[6], m[7])
-                    let (m20, m21, m22, m23) = (m[8], m[9], m[10], m[11])
-                    let (b0, b1, b2) = (b.x, b.y, b.z)
-                    let rr = p.red
-                    let gg = p.green
-                    let bb = p.blue
-                    let aa = p.alpha
-                    for i in 0..<row.count {
-                        let r = rr[i]
-                        let g = gg[i]
-                        let bl = bb[i]
-                        let al = aa[i]
-                        rr[i] = m00 * r + m01 * g + m02 * bl + (m03 * al + b0) * al
-                        gg[i] = m10 * r + m11 * g + m12 * bl + (m13 * al + b1) * al
-                        bb[i] = m20 * r + m21 * g + m22 * bl + (m23 * al + b2) * al
-                    }
-                }
-            } else {
-                kernel = ColorKernel(name: "colorMatrix", alphaHandling: .unpremultiplied) { row in
-                    let p = row.pixels
-                    let (m00, m01, m02, m03) = (m[0], m[1], m[2], m[3])
-                    let (m10, m11, m12, m13) = (m[4], m[5], m[6], m[7])
-                    let (m20, m21, m22, m23) = (m[8], m[9], m[10], m[11])
-                    let (m30, m31, m32, m33) = (m[12], m[13], m[14], m[15])
-                    let (b0, b1, b2, b3) = (b.x, b.y, b.z, b.w)
-                    let rr = p.red
-                    let gg = p.green
-                    let bb = p.blue
-                    let aa = p.alpha
-                    for i in 0..<row.count {
-                        let r = rr[i]
-                        let g = gg[i]
-                        let bl = bb[i]
-                        let al = aa[i]
-                        rr[i] = m00 * r + m01 * g + m02 * bl + m03 * al + b0
-                        gg[i] = m10 * r + m11 * g + m12 * bl + m13 * al + b1
-                        bb[i] = m20 * r + m21 * g + m22 * bl + m23 * al + b2
-                        aa[i] = m30 * r + m31 * g + m32 * bl + m33 * al + b3
-                    }
-                }
-            }
             func v(_ x: SIMD4<Double>) -> String { "\(x.x),\(x.y),\(x.z),\(x.w)" }
             let args = "r=\(v(red)) g=\(v(green)) b=\(v(blue)) a=\(v(alpha)) bias=\(v(bias))"
+            if alpha == [0, 0, 0, 1] && bias.w == 0 {
+                // Alpha unchanged: the premultiplied matrix kernel (no alpha conversions at all).
+                let m3 = [m[0], m[1], m[2], m[4], m[5], m[6], m[8], m[9], m[10]]
+                return image.applyingMatrix(
+                    "colorMatrix", m3, alphaColumn: SIMD3(m[3], m[7], m[11]), bias: SIMD3(b.x, b.y, b.z),
+                    arguments: args)
+            }
+            let kernel = ColorKernel(name: "colorMatrix", alphaHandling: .unpremultiplied) { row in
+                let p = row.pixels
+                let (m00, m01, m02, m03) = (m[0], m[1], m[2], m[3])
+                let (m10, m11, m12, m13) = (m[4], m[5], m[6], m[7])
+                let (m20, m21, m22, m23) = (m[8], m[9], m[10], m[11])
+                let (m30, m31, m32, m33) = (m[12], m[13], m[14], m[15])
+                let (b0, b1, b2, b3) = (b.x, b.y, b.z, b.w)
+                let rr = p.red
+                let gg = p.green
+                let bb = p.blue
+                let aa = p.alpha
+                for i in 0..<row.count {
+                    let r = rr[i]
+                    let g = gg[i]
+                    let bl = bb[i]
+                    let al = aa[i]
+                    rr[i] = m00 * r + m01 * g + m02 * bl + m03 * al + b0
+                    gg[i] = m10 * r + m11 * g + m12 * bl + m13 * al + b1
+                    bb[i] = m20 * r + m21 * g + m22 * bl + m23 * al + b2
+                    aa[i] = m30 * r + m31 * g + m32 * bl + m33 * al + b3
+                }
+            }
             // Outside the extent the bias would make transparent pixels visible; keep the input's extent.
             return image.applying(kernel, arguments: args)
         }

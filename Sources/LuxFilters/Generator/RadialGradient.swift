@@ -53,14 +53,10 @@ extension Filters {
             let span = Float(radius1 - radius0)
             let inv = span != 0 ? 1 / span : 0
             let hard = span == 0
-            let kernel = ColorKernel(name: "radialGradient", inputCount: 0) { row in
-                // Premultiplied working-space colours.
-                var c0 = row.color(0)
-                var c1 = row.color(1)
-                c0 = SIMD4(c0.x * c0.w, c0.y * c0.w, c0.z * c0.w, c0.w)
-                c1 = SIMD4(c1.x * c1.w, c1.y * c1.w, c1.z * c1.w, c1.w)
-                let d = c1 - c0
-                let p = row.pixels
+            return twoColorGenerator(
+                "radialGradient", arguments: "center=\(center.x),\(center.y) r0=\(radius0) r1=\(radius1)",
+                colors: [color0, color1]
+            ) { row, t in
                 let dy = Float(row.y) + 0.5 - cy
                 let dy2 = dy * dy
                 let x0 = Float(row.x) + 0.5 - cx
@@ -68,16 +64,9 @@ extension Filters {
                     let dx = x0 + Float(i)
                     let dist = (dx * dx + dy2).squareRoot()
                     let u = hard ? (dist < r0 ? 0 : 1) : (dist - r0) * inv
-                    let t = min(max(u, 0), 1)
-                    p.red[i] = c0.x + d.x * t
-                    p.green[i] = c0.y + d.y * t
-                    p.blue[i] = c0.z + d.z * t
-                    p.alpha[i] = c0.w + d.w * t
+                    t[i] = min(max(u, 0), 1)
                 }
             }
-            return kernel.apply(
-                extent: .infinite, inputs: [], arguments: "center=\(center.x),\(center.y) r0=\(radius0) r1=\(radius1)",
-                colors: [color0, color1])
         }
     }
 }

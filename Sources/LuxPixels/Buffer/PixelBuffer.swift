@@ -243,6 +243,15 @@ public struct MutableRawPlane: @unchecked Sendable {
     /// Rows.
     public let height: Int
 
+    /// Describes `height` rows of `width` pixels starting at `baseAddress`, `bytesPerRow` apart (memory the
+    /// caller owns and keeps alive while the plane is used).
+    public init(baseAddress: UnsafeMutableRawPointer, bytesPerRow: Int, width: Int, height: Int) {
+        self.baseAddress = baseAddress
+        self.bytesPerRow = bytesPerRow
+        self.width = width
+        self.height = height
+    }
+
     /// The first byte of row `y`.
     @inlinable
     public func row(_ y: Int) -> UnsafeMutableRawPointer { baseAddress + y * bytesPerRow }

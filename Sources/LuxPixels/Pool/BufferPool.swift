@@ -81,6 +81,16 @@ public final class BufferPool: Sendable {
         try recycler(for: Key(format: format, width: width, height: height)).setCapacity(capacity)
     }
 
+    /// Raises the cap of one key to at least `capacity`; a larger cap is kept.
+    ///
+    /// Use this when several clients share a key and each needs room for its own buffers in flight: unlike
+    /// ``setCapacity(_:format:width:height:)`` it never takes room away from another client.
+    public func raiseCapacity(toAtLeast capacity: Int, format: PixelFormat, width: Int, height: Int) throws(PixelError)
+    {
+        precondition(capacity > 0, "a pool needs a positive capacity")
+        try recycler(for: Key(format: format, width: width, height: height)).raiseCapacity(capacity)
+    }
+
     /// A zeroed-or-reused buffer of the key (contents of reused buffers are unspecified).
     ///
     /// - Throws: ``PixelError/poolExhausted(format:width:height:capacity:)`` when the cap is reached.
@@ -165,6 +175,10 @@ final class PoolRecycler: Sendable {
 
     func setCapacity(_ capacity: Int) {
         state.withLock { $0.capacity = capacity }
+    }
+
+    func raiseCapacity(_ capacity: Int) {
+        state.withLock { $0.capacity = max($0.capacity, capacity) }
     }
 
     func take() throws(PixelError) -> UnsafeMutableRawPointer {

@@ -33,7 +33,7 @@ public struct FilterArguments: Sendable {
         self.values = values
     }
 
-    static func parameter(_ rawName: String, in d: FilterDescriptor) -> FilterParameter? {
+    package static func parameter(_ rawName: String, in d: FilterDescriptor) -> FilterParameter? {
         if let p = d.parameter(named: rawName) { return p }
         if rawName.hasPrefix("input"), rawName.count > 5 {
             let rest = rawName.dropFirst(5)
@@ -68,6 +68,8 @@ public struct FilterArguments: Sendable {
         case (.boolean, .number(let x)) where x == 0 || x == 1: return .boolean(x == 1)
         case (.vector(let n), .vector(let a)) where a.count == n && a.allSatisfy(\.isFinite): return v
         case (.vector(let n), .number(let x)) where n == 1: return .vector([x])
+        case (.numbers, .vector(let a)) where a.allSatisfy(\.isFinite): return v
+        case (.numbers, .number(let x)): return .vector([x])
         case (.point, .vector(let a)) where a.count == 2 && a.allSatisfy(\.isFinite): return v
         case (.rect, .vector(let a)) where a.count == 4 && a.allSatisfy(\.isFinite) && a[2] >= 0 && a[3] >= 0: return v
         case (.color, .color): return v

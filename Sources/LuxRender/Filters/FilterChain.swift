@@ -173,7 +173,7 @@ public struct FilterChain: Sendable, CustomStringConvertible {
             case "false", "no", "0", "off": return .boolean(false)
             default: throw wrong()
             }
-        case .vector, .point, .rect, .transform:
+        case .vector, .numbers, .point, .rect, .transform:
             return .vector(try numbers())
         case .color:
             if let c = Self.namedColor(text) { return .color(c) }

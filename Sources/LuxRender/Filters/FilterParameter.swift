@@ -8,6 +8,8 @@ public struct FilterParameter: Sendable, CustomStringConvertible {
         case boolean
         /// A vector of exactly `count` numbers.
         case vector(count: Int)
+        /// A list of numbers of any length (look-up tables, curves); the filter checks the length.
+        case numbers
         /// `(x, y)`.
         case point
         /// `(x, y, width, height)`.
@@ -24,6 +26,7 @@ public struct FilterParameter: Sendable, CustomStringConvertible {
             case .integer: "integer"
             case .boolean: "boolean"
             case .vector(let n): "vector of \(n) numbers"
+            case .numbers: "list of numbers"
             case .point: "point x,y"
             case .rect: "rectangle x,y,width,height"
             case .color: "colour r,g,b[,a]"

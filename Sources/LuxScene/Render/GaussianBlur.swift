@@ -1,143 +1,170 @@
-import LuxPixels
-import RealModule
+/// A Gaussian blur whose cost does not depend on the radius: three passes of an *extended box* filter in
+/// each direction (Gwosdek, Grewenig, Bruhn and Weickert, "Theoretical foundations of Gaussian convolution by
+/// extended box filtering", SSVM 2011). An extended box is a box of `2r + 1` ones with a fractional weight
+/// `f` on one more pixel at each end, so its variance is continuous in `f`; three equal ones match any target
+/// variance exactly and approximate the Gaussian closely. Pixels beyond the image are zero.
+///
+/// The renderer runs the vertical passes as a stream over rows (``VerticalBlur``) and the horizontal passes
+/// on each finished row (``HorizontalBlur``).
+struct BlurPlan: Sendable, Equatable {
+    /// The integer radius of each pass (`2r + 1` full weights).
+    let radius: Int
+    /// The weight of the two end pixels (0 ≤ f < 1).
+    let fraction: Float
+    /// Number of passes in each direction.
+    static let passes = 3
 
-/// A Gaussian blur of planar `Float` data whose cost does not depend on the radius: three box filters
-/// (running sums) whose widths are chosen for the target variance, plus a 3-tap kernel that makes up the
-/// remaining variance exactly (box widths are odd integers). Pixels beyond the image are zero.
-enum GaussianBlur {
-    /// The box radii and the residual 3-tap weight for a standard deviation in pixels.
-    static func plan(sigma: Double) -> (radii: [Int], tap: Float, tapCount: Int) {
-        let variance = sigma * sigma
-        var radii: [Int] = []
-        if sigma >= 1.2 {
-            // Kovesi's widths: odd wl and wl + 2; take the mix of three with the largest variance ≤ target.
-            let ideal = (4 * variance + 1).squareRoot()
-            var wl = Int(ideal.rounded(.down))
-            if wl % 2 == 0 { wl -= 1 }
-            wl = max(wl, 1)
-            var best: [Int] = []
-            var bestVariance = -1.0
-            for w in [wl - 2, wl, wl + 2] where w >= 1 {
-                for m in 0...3 {
-                    let r = (0..<3).map { i in ((i < m ? w + 2 : w) - 1) / 2 }
-                    let v = boxVariance(r)
-                    if v <= variance, v > bestVariance { best = r; bestVariance = v }
-                }
-            }
-            radii = best
-        }
-        let residual = max(0, variance - boxVariance(radii))
-        // A [a, 1−2a, a] kernel has variance 2a; repeat it when the residual is larger than one tap can hold.
-        let count = residual > 1e-6 ? Int((residual / 0.8).rounded(.up)) : 0
-        let a = count > 0 ? Float(residual / Double(2 * count)) : 0
-        return (radii.filter { $0 > 0 }, a, count)
+    /// The plan for a standard deviation in pixels (`nil` when the blur is negligible, σ ≤ 0.05).
+    init?(sigma: Double) {
+        guard sigma > 0.05 else { return nil }
+        let v = sigma * sigma / Double(Self.passes)  // variance of one pass
+        // Largest r whose plain box variance r(r + 1)/3 does not exceed v.
+        var r = max(0, Int(((1 + 12 * v).squareRoot() - 1) / 2))
+        while Double((r + 1) * (r + 2)) / 3 <= v { r += 1 }
+        while r > 0, Double(r * (r + 1)) / 3 > v { r -= 1 }
+        let n = Double(2 * r + 1)
+        let f = (v * n - Double(r * (r + 1)) * n / 3) / (2 * Double((r + 1) * (r + 1)) - 2 * v)
+        radius = r
+        fraction = Float(min(max(f, 0), 1))
     }
 
-    static func boxVariance(_ radii: [Int]) -> Double {
-        radii.reduce(0) { $0 + (Double((2 * $1 + 1) * (2 * $1 + 1)) - 1) / 12 }
+    /// The variance of one pass.
+    var passVariance: Double {
+        let r = Double(radius), f = Double(fraction)
+        return (r * (r + 1) * (2 * r + 1) / 3 + 2 * f * (r + 1) * (r + 1)) / (2 * r + 1 + 2 * f)
     }
 
-    /// The support radius (pixels affected on each side) of the blur for `sigma`.
-    static func support(sigma: Double) -> Int {
-        let p = plan(sigma: sigma)
-        return p.radii.reduce(0, +) + p.tapCount
-    }
+    /// 1 / (2r + 1 + 2f), the normalisation of one pass.
+    var scale: Float { 1 / (Float(2 * radius + 1) + 2 * fraction) }
 
-    /// Blurs `plane` (width × height, rows contiguous) in place.
-    static func blur(
-        _ plane: UnsafeMutablePointer<Float>, width: Int, height: Int, sigma: Double, threads: Int
-    ) {
-        guard sigma > 0.05 else { return }
-        let p = plan(sigma: sigma)
-        let ptr = SendablePointer(plane)
-        // Horizontal passes, row by row.
-        Parallel.forEachBand(height, threads: threads) { rows in
-            let tmp = UnsafeMutablePointer<Float>.allocate(capacity: width + 2)
-            defer { tmp.deallocate() }
-            for y in rows {
-                let row = ptr.base + y * width
-                for r in p.radii { boxRow(row, count: width, radius: r, tmp: tmp) }
-                for _ in 0..<p.tapCount { tapRow(row, count: width, a: p.tap, tmp: tmp) }
-            }
-        }
-        // Vertical passes over column strips.
-        let strip = 64
-        let strips = (width + strip - 1) / strip
-        Parallel.forEachBand(strips, threads: threads, minimumBand: 1) { range in
-            for s in range {
-                let x0 = s * strip
-                let w = min(strip, width - x0)
-                verticalStrip(ptr.base, width: width, height: height, x0: x0, stripWidth: w, radii: p.radii, tap: p.tap, tapCount: p.tapCount)
-            }
-        }
-    }
+    /// The support radius: pixels affected on each side.
+    var support: Int { Self.passes * (radius + 1) }
 
-    /// One box pass along a row with zero padding.
-    static func boxRow(_ row: UnsafeMutablePointer<Float>, count n: Int, radius r: Int, tmp: UnsafeMutablePointer<Float>) {
-        tmp.update(from: row, count: n)
-        let inv = 1 / Float(2 * r + 1)
-        var sum: Float = 0
-        for k in 0..<min(r, n) { sum += tmp[k] }
-        for i in 0..<n {
-            let add = i + r
-            if add < n { sum += tmp[add] }
-            row[i] = sum * inv
-            let remove = i - r
-            if remove >= 0 { sum -= tmp[remove] }
-        }
-    }
-
-    static func tapRow(_ row: UnsafeMutablePointer<Float>, count n: Int, a: Float, tmp: UnsafeMutablePointer<Float>) {
-        tmp[0] = 0
-        (tmp + 1).update(from: row, count: n)
-        tmp[n + 1] = 0
-        let c = 1 - 2 * a
-        for i in 0..<n { row[i] = c * tmp[i + 1] + a * (tmp[i] + tmp[i + 2]) }
-    }
-
-    static func verticalStrip(
-        _ base: UnsafeMutablePointer<Float>, width: Int, height h: Int, x0: Int, stripWidth w: Int, radii: [Int],
-        tap: Float, tapCount: Int
-    ) {
-        // Copy the strip into contiguous memory, run each pass strip → output, then copy back.
-        let src = UnsafeMutablePointer<Float>.allocate(capacity: w * h)
-        let sum = UnsafeMutablePointer<Float>.allocate(capacity: w)
-        defer {
-            src.deallocate()
-            sum.deallocate()
-        }
-        func load() { for y in 0..<h { (src + y * w).update(from: base + y * width + x0, count: w) } }
-        for r in radii {
-            load()
-            let inv = 1 / Float(2 * r + 1)
-            sum.update(repeating: 0, count: w)
-            for k in 0..<min(r, h) { let s = src + k * w; for x in 0..<w { sum[x] += s[x] } }
-            for y in 0..<h {
-                let add = y + r
-                if add < h { let s = src + add * w; for x in 0..<w { sum[x] += s[x] } }
-                let out = base + y * width + x0
-                for x in 0..<w { out[x] = sum[x] * inv }
-                let remove = y - r
-                if remove >= 0 { let s = src + remove * w; for x in 0..<w { sum[x] -= s[x] } }
-            }
-        }
-        for _ in 0..<tapCount {
-            load()
-            let c = 1 - 2 * tap
-            for y in 0..<h {
-                let out = base + y * width + x0
-                let mid = src + y * w
-                for x in 0..<w { out[x] = c * mid[x] }
-                if y > 0 { let up = src + (y - 1) * w; for x in 0..<w { out[x] += tap * up[x] } }
-                if y + 1 < h { let dn = src + (y + 1) * w; for x in 0..<w { out[x] += tap * dn[x] } }
-            }
-        }
-    }
+    /// The support radius of the blur for `sigma` (0 when negligible).
+    static func support(sigma: Double) -> Int { BlurPlan(sigma: sigma)?.support ?? 0 }
 }
 
-/// A pointer that crosses into row-band workers (each writes disjoint rows or columns).
-struct SendablePointer: @unchecked Sendable {
-    // @unchecked: the workers that receive it write disjoint regions.
-    let base: UnsafeMutablePointer<Float>
-    init(_ base: UnsafeMutablePointer<Float>) { self.base = base }
+/// The horizontal passes of a ``BlurPlan`` over one row of up to four planes, in place.
+///
+/// The planes are interleaved into `SIMD4` pixels (one running sum carries all channels), the row is padded
+/// with zeros so no pass needs bounds checks, and each pass runs four independent running sums over four
+/// quarters of the row so the additions overlap instead of waiting on each other.
+struct HorizontalBlur {
+    let plan: BlurPlan
+    let count: Int
+    let pad: Int
+    /// Two padded SIMD4 rows (ping-pong).
+    let a: UnsafeMutablePointer<SIMD4<Float>>
+    let b: UnsafeMutablePointer<SIMD4<Float>>
+
+    /// Scratch for rows of `count` pixels.
+    init(plan: BlurPlan, count: Int) {
+        self.plan = plan
+        self.count = count
+        pad = plan.radius + 2
+        let n = count + 2 * pad
+        a = .allocate(capacity: n)
+        b = .allocate(capacity: n)
+        a.initialize(repeating: .zero, count: n)
+        b.initialize(repeating: .zero, count: n)
+    }
+
+    func deallocate() {
+        a.deallocate()
+        b.deallocate()
+    }
+
+    /// Blurs planes `0..<planes` of `row` (each `count` long, `stride` apart) in place.
+    func apply(_ row: UnsafeMutablePointer<Float>, planes: Int, stride: Int) {
+        var src = a + pad, dst = b + pad
+        Self.interleave(row, planes: planes, stride: stride, count: count, into: src)
+        for _ in 0..<BlurPlan.passes {
+            Self.extendedBox(src, dst, count: count, radius: plan.radius, fraction: plan.fraction, scale: plan.scale)
+            swap(&src, &dst)
+        }
+        Self.deinterleave(src, planes: planes, stride: stride, count: count, into: row)
+    }
+
+    static func interleave(
+        _ row: UnsafePointer<Float>, planes: Int, stride: Int, count n: Int, into out: UnsafeMutablePointer<SIMD4<Float>>
+    ) {
+        let f = UnsafeMutableRawPointer(out).assumingMemoryBound(to: Float.self)
+        let p0 = row, p1 = row + stride, p2 = row + 2 * stride
+        if planes == 4 {
+            let p3 = row + 3 * stride
+            for i in 0..<n {
+                f[4 * i] = p0[i]
+                f[4 * i + 1] = p1[i]
+                f[4 * i + 2] = p2[i]
+                f[4 * i + 3] = p3[i]
+            }
+        } else {
+            for i in 0..<n {
+                f[4 * i] = p0[i]
+                f[4 * i + 1] = p1[i]
+                f[4 * i + 2] = p2[i]
+                f[4 * i + 3] = 0
+            }
+        }
+    }
+
+    static func deinterleave(
+        _ src: UnsafePointer<SIMD4<Float>>, planes: Int, stride: Int, count n: Int, into row: UnsafeMutablePointer<Float>
+    ) {
+        let f = UnsafeRawPointer(src).assumingMemoryBound(to: Float.self)
+        let p0 = row, p1 = row + stride, p2 = row + 2 * stride
+        for i in 0..<n {
+            p0[i] = f[4 * i]
+            p1[i] = f[4 * i + 1]
+            p2[i] = f[4 * i + 2]
+        }
+        if planes == 4 {
+            let p3 = row + 3 * stride
+            for i in 0..<n { p3[i] = f[4 * i + 3] }
+        }
+    }
+
+    /// One extended-box pass over a zero-padded row:
+    /// `dst[x] = (Σ src[x − r … x + r] + f·(src[x − r − 1] + src[x + r + 1])) / (2r + 1 + 2f)`,
+    /// as four interleaved running sums over quarters of the row.
+    static func extendedBox(
+        _ src: UnsafePointer<SIMD4<Float>>, _ dst: UnsafeMutablePointer<SIMD4<Float>>, count n: Int, radius r: Int,
+        fraction: Float, scale: Float
+    ) {
+        let f = SIMD4<Float>(repeating: fraction), k = SIMD4<Float>(repeating: scale)
+        let q = n / 4
+        let x0 = 0, x1 = q, x2 = 2 * q, x3 = 3 * q
+        @inline(__always) func window(_ x: Int) -> SIMD4<Float> {
+            var s = SIMD4<Float>.zero
+            for j in (x - r)...(x + r) { s += src[j] }
+            return s
+        }
+        var s0 = window(x0), s1 = window(x1), s2 = window(x2), s3 = window(x3)
+        // Per quarter: the entering pixel (x + r + 1), the pixel leaving the inner sum (x − r), the pixel
+        // before the window (x − r − 1), and the output; indexed by i alone so no index arithmetic can overflow.
+        let e0 = src + (x0 + r + 1), e1 = src + (x1 + r + 1), e2 = src + (x2 + r + 1), e3 = src + (x3 + r + 1)
+        let l0 = src + (x0 - r), l1 = src + (x1 - r), l2 = src + (x2 - r), l3 = src + (x3 - r)
+        let d0 = dst + x0, d1 = dst + x1, d2 = dst + x2, d3 = dst + x3
+        for i in 0..<q {
+            let a0 = e0[i], a1 = e1[i], a2 = e2[i], a3 = e3[i]
+            let b0 = l0[i], b1 = l1[i], b2 = l2[i], b3 = l3[i]
+            let c0 = (l0 - 1)[i], c1 = (l1 - 1)[i], c2 = (l2 - 1)[i], c3 = (l3 - 1)[i]
+            d0[i] = (s0 + f * (c0 + a0)) * k
+            d1[i] = (s1 + f * (c1 + a1)) * k
+            d2[i] = (s2 + f * (c2 + a2)) * k
+            d3[i] = (s3 + f * (c3 + a3)) * k
+            s0 += a0 - b0
+            s1 += a1 - b1
+            s2 += a2 - b2
+            s3 += a3 - b3
+        }
+        // The last quarter runs to the end of the row.
+        var x = 4 * q
+        while x < n {
+            let e = src[x + r + 1]
+            dst[x] = (s3 + f * (src[x - r - 1] + e)) * k
+            s3 += e - src[x - r]
+            x += 1
+        }
+    }
 }

@@ -66,7 +66,7 @@ enum Rasterizer {
             let r = (dx * dx + dy * dy).squareRoot()
             let theta = atan2Approx(dy, dx) + Float.pi  // 0…2π
             let cycles = theta * invPeriod
-            let phase = (cycles - Float(Int32(cycles))) * 2 * wedge  // 0…2·wedge
+            let phase = (cycles - cycles.rounded(.down)) * 2 * wedge  // 0…2·wedge
             // Inside a dark wedge when phase < wedge; angular distance to the nearest boundary:
             let inDark = phase < wedge
             let a = inDark ? min(phase, wedge - phase) : min(phase - wedge, 2 * wedge - phase)
@@ -93,10 +93,11 @@ enum Rasterizer {
         return y < 0 ? -r : r
     }
 
-    /// Blends a solid colour with coverage into a premultiplied card row (planes c0, c1, c2, alpha).
+    /// Blends a solid colour with coverage into a premultiplied card row (planes c0, c1, c2, and alpha when
+    /// the layer has one).
     static func blendSolid(
         _ cov: UnsafePointer<Float>, _ n: Int, color: SIMD3<Float>, p0: UnsafeMutablePointer<Float>,
-        p1: UnsafeMutablePointer<Float>, p2: UnsafeMutablePointer<Float>, alpha: UnsafeMutablePointer<Float>
+        p1: UnsafeMutablePointer<Float>, p2: UnsafeMutablePointer<Float>, alpha: UnsafeMutablePointer<Float>?
     ) {
         let r = color.x, g = color.y, b = color.z
         for i in 0..<n {
@@ -104,23 +105,27 @@ enum Rasterizer {
             p0[i] = p0[i] * k + r * c
             p1[i] = p1[i] * k + g * c
             p2[i] = p2[i] * k + b * c
-            alpha[i] = alpha[i] * k + c
         }
+        if let alpha { blendAlpha(cov, n, alpha) }
     }
 
     /// Blends per-pixel colours (rows `c0…c2`) with coverage into a premultiplied card row.
     static func blendRows(
         _ cov: UnsafePointer<Float>, _ n: Int, c0: UnsafePointer<Float>, c1: UnsafePointer<Float>,
         c2: UnsafePointer<Float>, p0: UnsafeMutablePointer<Float>, p1: UnsafeMutablePointer<Float>,
-        p2: UnsafeMutablePointer<Float>, alpha: UnsafeMutablePointer<Float>
+        p2: UnsafeMutablePointer<Float>, alpha: UnsafeMutablePointer<Float>?
     ) {
         for i in 0..<n {
             let c = cov[i], k = 1 - c
             p0[i] = p0[i] * k + c0[i] * c
             p1[i] = p1[i] * k + c1[i] * c
             p2[i] = p2[i] * k + c2[i] * c
-            alpha[i] = alpha[i] * k + c
         }
+        if let alpha { blendAlpha(cov, n, alpha) }
+    }
+
+    static func blendAlpha(_ cov: UnsafePointer<Float>, _ n: Int, _ alpha: UnsafeMutablePointer<Float>) {
+        for i in 0..<n { alpha[i] = alpha[i] * (1 - cov[i]) + cov[i] }
     }
 
     /// Colours of a linear gradient along a row.
@@ -155,10 +160,12 @@ enum Rasterizer {
         }
     }
 
+    /// ⌊x⌋ for |x| < 2^22, read from the bit pattern after a round-to-nearest (no trapping conversion, so
+    /// loops that use it vectorise).
     @inline(__always)
     static func floorInt(_ x: Float) -> Int32 {
-        let t = Int32(x)
-        return Float(t) > x ? t - 1 : t
+        let nearest = Int32(bitPattern: (x + 12_582_912).bitPattern &- 0x4B40_0000)
+        return Float(nearest) > x ? nearest &- 1 : nearest
     }
 
     @inline(__always)

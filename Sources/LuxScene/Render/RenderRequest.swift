@@ -59,6 +59,21 @@ public struct RenderRequest: Sendable {
     /// Scene units per output pixel (horizontal).
     public var sceneUnitsPerPixel: Double { regionSize.x / Double(width) }
 
+    /// Whether strongly defocused layers may be rendered on coarser cards and interpolated (see
+    /// ``LayerPlan``); tests turn it off to compare against rendering every layer on the grid.
+    var allowsCoarseCards = true
+
+    /// The same region on a grid `s` times coarser, whose pixel `i` covers pixels `i·s ..< (i + 1)·s` of this
+    /// grid (one pixel more than needed on the right and bottom, for interpolation).
+    func coarsened(by s: Int) -> RenderRequest {
+        var r = self
+        let px = SIMD2(sceneUnitsPerPixel, regionSize.y / Double(height))
+        r.width = (width + s - 1) / s + 1
+        r.height = (height + s - 1) / s + 1
+        r.regionSize = SIMD2(Double(r.width * s), Double(r.height * s)) * px
+        return r
+    }
+
     /// The focal length in frame widths (how far the image moves per radian of camera rotation).
     var focalLengthInFrameWidths: Double {
         guard let optics else { return 4.25 / 5.6448 }

@@ -89,11 +89,11 @@ struct ShapeKernel: @unchecked Sendable {
     }
 
     /// Paints one row segment of `n` pixels; `q` is the scene position of the first pixel centre and `step`
-    /// the move per pixel. `scratch` has room for 4·n floats.
+    /// the move per pixel. `scratch` has room for 4·n floats. `alpha` is nil for layers known to be opaque.
     func run(
         _ n: Int, q: SIMD2<Float>, step: SIMD2<Float>, scratch: UnsafeMutablePointer<Float>,
         p0: UnsafeMutablePointer<Float>, p1: UnsafeMutablePointer<Float>, p2: UnsafeMutablePointer<Float>,
-        alpha: UnsafeMutablePointer<Float>
+        alpha: UnsafeMutablePointer<Float>?
     ) {
         let cov = scratch
         let inv = 1 / pixel

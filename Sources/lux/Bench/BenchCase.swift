@@ -34,4 +34,6 @@ struct BenchResult {
     var lux: Sample
     var peers: [Sample]
     var missingPeers: [String]
+    /// The workers' `note=` lines of the counted runs.
+    var notes: [String] = []
 }

@@ -39,7 +39,8 @@ enum BenchReport {
                 out += "\(first ? format(r.lux.medianSeconds) : "") | \(first ? inner : "") | "
                 out += "\(first ? format(r.lux.peakRSSMB, digits: 0) : "") | "
                 out += "\(p?.name ?? "none") | \(p.map { format($0.medianSeconds) } ?? "–") | "
-                out += "\(p.map { format($0.peakRSSMB, digits: 0) } ?? "–") | \(ratio) | \(first ? r.benchCase.goal : "") |\n"
+                let goal = r.benchCase.goal + (r.notes.isEmpty ? "" : " — " + r.notes.joined(separator: " / "))
+                out += "\(p.map { format($0.peakRSSMB, digits: 0) } ?? "–") | \(ratio) | \(first ? goal : "") |\n"
             }
             for m in r.missingPeers { out += "| | | | | | \(m) | missing | | | |\n" }
         }

@@ -10,7 +10,7 @@ struct BenchRunner {
         let available = c.peers.filter { ProcessRunner.isInstalled($0.tool) }
         let missing = c.peers.filter { !ProcessRunner.isInstalled($0.tool) }.map { "\($0.name) (\($0.tool) not installed)" }
         for m in missing { log("  missing peer: \(m)") }
-        var luxTimes: [Double] = [], luxInner: [Double] = [], luxRSS = 0, luxFailures = 0
+        var luxTimes: [Double] = [], luxInner: [Double] = [], luxRSS = 0, luxFailures = 0, luxNotes: [String] = []
         var peerTimes = [[Double]](repeating: [], count: available.count)
         var peerRSS = [Int](repeating: 0, count: available.count)
         var peerFailures = [Int](repeating: 0, count: available.count)
@@ -25,6 +25,7 @@ struct BenchRunner {
                 luxTimes.append(m.wallSeconds)
                 luxRSS = max(luxRSS, m.peakRSSBytes)
                 if let inner = Self.innerSeconds(m.standardOutput) { luxInner.append(inner) }
+                if let note = Self.note(m.standardOutput) { luxNotes.append(note) }
             }
             for (i, p) in available.enumerated() {
                 let pm = try ProcessRunner.run(p.command, environment: p.environment)
@@ -44,13 +45,18 @@ struct BenchRunner {
                 name: p.name, medianSeconds: Self.median(peerTimes[i]), peakRSSMB: Double(peerRSS[i]) / 1_048_576,
                 innerMedianSeconds: nil, failures: peerFailures[i])
         }
-        return BenchResult(benchCase: c, lux: luxSample, peers: peers, missingPeers: missing)
+        return BenchResult(benchCase: c, lux: luxSample, peers: peers, missingPeers: missing, notes: luxNotes)
     }
 
     static func median(_ v: [Double]) -> Double {
         guard !v.isEmpty else { return .nan }
         let s = v.sorted()
         return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+    }
+
+    /// A worker's `note=TEXT` line (what the run observed, shown beside the goal).
+    static func note(_ output: String) -> String? {
+        output.split(separator: "\n").first { $0.hasPrefix("note=") }.map { String($0.dropFirst(5)) }
     }
 
     static func innerSeconds(_ output: String) -> Double? {

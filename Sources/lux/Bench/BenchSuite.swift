@@ -23,7 +23,22 @@ protocol BenchSuite: SendableMetatype {
 }
 
 /// Every suite `lux bench` knows.
-let benchSuites: [any BenchSuite.Type] = [ColorBenchSuite.self, CodecsBenchSuite.self, RenderBench.self]
+let benchSuites: [any BenchSuite.Type] = [
+    ColorBenchSuite.self, CodecsBenchSuite.self, RenderBench.self, RawBenchSuite.self, FusionBench.self, CaptureBenchSuite.self,
+    FiltersBenchSuite.self, SceneBench.self, LiveBenchSuite.self,
+]
+
+/// Runs an async job to completion from a suite's synchronous `work` (the worker's `run` is synchronous).
+func awaitBenchWork(_ body: @escaping @Sendable () async throws -> Double) throws -> Double {
+    let box = ResultBox()
+    let semaphore = DispatchSemaphore(value: 0)
+    Task {
+        do { box.set(.success(try await body())) } catch { box.set(.failure(error)) }
+        semaphore.signal()
+    }
+    semaphore.wait()
+    return try box.get()
+}
 
 /// Monotonic seconds, for the workers' inner timings.
 func monotonicSeconds() -> Double {

@@ -16,8 +16,7 @@ enum RenderBench: BenchSuite {
         let photo = inputs + "/render-I.tif"
         let big = inputs + "/render-I5.tif"
         let photoRaw = inputs + "/render-I.rgb"
-        let bigRaw = inputs + "/render-I5.rgb"
-        try prepare(photo, photoRaw, big, bigRaw)
+        try prepare(photo, photoRaw, big)
         let mask = inputs + "/render-sharpen.con"
         try "3 3 8 0\n-1 -1 -1\n-1 16 -1\n-1 -1 -1\n".write(toFile: mask, atomically: true, encoding: .utf8)
         let vipsBench =
@@ -48,16 +47,8 @@ enum RenderBench: BenchSuite {
                 ],
                 megapixels: 12.19, goal: "no slower than vips resize (0.14 s)"),
             BenchCase(
-                suite: name, name: "vips-bench 5000² TIFF → TIFF (whole-image LuxCodecs read/write)",
+                suite: name, name: "vips-bench 5000² TIFF → TIFF crop/Lanczos 90 %/sharpen (streamed strips in and out)",
                 lux: ["bench-worker", name, "vipsbench-tiff", big, out + "/lux-vb.tif"],
-                peers: [
-                    .init(name: "vips (3 commands via .v)", command: ["sh", "-c", vipsBench]),
-                    .init(name: "ImageMagick", command: ["convert", "\(big)[4800x4800+100+100]", "-filter", "Lanczos", "-resize", "90%", "-convolve", "-1,-1,-1,-1,16,-1,-1,-1,-1", out + "/im.tif"]),
-                ],
-                megapixels: 25, goal: "faster than vips 0.63 s, Pillow-SIMD 0.52 s, ImageMagick; ≤ 100 MB"),
-            BenchCase(
-                suite: name, name: "vips-bench 5000² crop/Lanczos 90 %/sharpen (Lux raw file → raw file, streamed)",
-                lux: ["bench-worker", name, "vipsbench-stream", bigRaw, "5000", "5000", out + "/lux-vb.rgb"],
                 peers: [
                     .init(name: "vips (3 commands via .v)", command: ["sh", "-c", vipsBench]),
                     .init(
@@ -72,7 +63,7 @@ enum RenderBench: BenchSuite {
     }
 
     /// Makes the TIFF inputs (from the project's 12 MP test photo) and raw RGB copies for the Lux worker.
-    static func prepare(_ photo: String, _ photoRaw: String, _ big: String, _ bigRaw: String) throws {
+    static func prepare(_ photo: String, _ photoRaw: String, _ big: String) throws {
         let fm = FileManager.default
         let jpeg = fm.currentDirectoryPath + "/../shared/testdata/livephoto/iphone6s_livephoto_train.jpg"
         func run(_ args: [String]) throws {
@@ -84,7 +75,6 @@ enum RenderBench: BenchSuite {
         if !fm.fileExists(atPath: big) {
             try run(["vips", "resize", photo, big, "1.24007936507936", "--vscale", "1.65343915343915"])
         }
-        if !fm.fileExists(atPath: bigRaw) { try run(["vips", "rawsave", big, bigRaw]) }
     }
 
     static func work(job: String, arguments: [String]) throws -> Double {
@@ -94,12 +84,6 @@ enum RenderBench: BenchSuite {
         case "vipsbench-tiff":
             guard arguments.count >= 2 else { throw ValidationError("usage: \(job) IN.tif OUT.tif") }
             return try vipsBenchTIFF(arguments[0], arguments[1], threads: threads)
-        case "vipsbench-stream":
-            guard arguments.count >= 4, let w = Int(arguments[1]), let h = Int(arguments[2]) else {
-                throw ValidationError("usage: \(job) RAW WIDTH HEIGHT OUT")
-            }
-            return try vipsBenchStreaming(
-                RawRGBProvider(path: arguments[0], width: w, height: h), output: arguments[3], threads: threads)
         case "gauss", "resize", "rotate", "vipsbench":
             guard arguments.count >= 3, let w = Int(arguments[1]), let h = Int(arguments[2]) else {
                 throw ValidationError("usage: \(job) RAW WIDTH HEIGHT")
@@ -181,57 +165,23 @@ enum RenderBench: BenchSuite {
         return t
     }
 
-    /// The vips-bench pipeline TIFF to TIFF through LuxCodecs (whole-image read and write).
+    /// The vips-bench pipeline TIFF to TIFF in bounded memory: strips are read as the render needs them and
+    /// written as soon as they are rendered.
     static func vipsBenchTIFF(_ input: String, _ output: String, threads: Int?) throws -> Double {
         let t0 = monotonicSeconds()
-        let file = try ImageFile.read(url: URL(fileURLWithPath: input))
-        let context = RenderContext(options: RenderOptions(workingColorSpace: .sRGB, cacheIntermediates: false, threadCount: threads))
-        let src = Image(buffer: file.pixels)
+        let c0 = cpuSeconds()
+        let context = RenderContext(
+            options: RenderOptions(workingColorSpace: .sRGB, cacheIntermediates: false, threadCount: threads))
+        let src = try Image(contentsOf: URL(fileURLWithPath: input))
         let cropped = src.cropped(to: Rect(x: 100, y: 100, width: 4800, height: 4800)).translatedBy(x: -100, y: -100)
         let small = cropped.lanczosScaleTransform(scale: 0.9)
         let image = small.clampedToExtent().convolution3X3(weights: [-1, -1, -1, -1, 16, -1, -1, -1, -1].map { $0 / 8 })
             .cropped(to: small.extent)
-        let pixels = try context.createBuffer(image, format: .rgba8, colorSpace: .sRGB)
-        try ImageFile.write(pixels, to: URL(fileURLWithPath: output), format: .tiff, options: EncodingOptions(alpha: .discard))
+        try context.write(
+            image, to: URL(fileURLWithPath: output), format: .tiff, bounds: image.extent.integral,
+            options: EncodingOptions(alpha: .discard, synchronizesFile: false))
         let t = monotonicSeconds() - t0
-        print("vipsbench-tiff: \(String(format: "%.3f s", t))")
-        return t
-    }
-
-    /// The vips-bench pipeline from a file-backed provider to a file, in bounded memory (raw RGB stands in
-    /// for TIFF until LuxCodecs streams strips).
-    static func vipsBenchStreaming(_ provider: RawRGBProvider, output: String, threads: Int?) throws -> Double {
-        let context = RenderContext(
-            options: RenderOptions(workingColorSpace: .sRGB, cacheIntermediates: false, threadCount: threads))
-        let t0 = monotonicSeconds()
-        let c0 = cpuSeconds()
-        let src = Image(provider: provider)
-        let cropped = src.cropped(to: Rect(x: 100, y: 100, width: 4800, height: 4800)).translatedBy(x: -100, y: -100)
-        let small = cropped.lanczosScaleTransform(scale: 0.9)
-        let image = small.clampedToExtent().convolution3X3(
-            weights: [-1, -1, -1, -1, 16, -1, -1, -1, -1].map { $0 / 8 }
-        )
-        .cropped(to: small.extent)
-        guard let file = fopen(output, "wb") else { throw ValidationError("cannot write \(output)") }
-        defer { fclose(file) }
-        let line = UnsafeMutablePointer<UInt8>.allocate(capacity: 3 * 4320)
-        defer { line.deallocate() }
-        let stats = try context.render(image, format: .rgba8, colorSpace: .sRGB) { strip in
-            let b = strip.buffer
-            b.withUnsafePlane { plane in
-                for y in 0..<b.height {
-                    let row = plane.row(y, as: UInt8.self)
-                    for x in 0..<b.width {
-                        line[3 * x] = row[4 * x]
-                        line[3 * x + 1] = row[4 * x + 1]
-                        line[3 * x + 2] = row[4 * x + 2]
-                    }
-                    fwrite(line, 1, 3 * b.width, file)
-                }
-            }
-        }
-        let t = monotonicSeconds() - t0
-        print("vipsbench-stream: \(String(format: "%.3f s, %.3f s CPU", t, cpuSeconds() - c0)); \(stats)")
+        print("vipsbench-tiff: \(String(format: "%.3f s, %.3f s CPU", t, cpuSeconds() - c0))")
         return t
     }
 
@@ -272,43 +222,5 @@ enum RenderBench: BenchSuite {
         let t = monotonicSeconds() - t0
         print("\(job): \(String(format: "%.3f s, %.3f s CPU", t, cpuSeconds() - c0)), \(rows) rows; \(stats)")
         return t
-    }
-}
-
-/// Raw interleaved RGB on disk, read region by region with `pread` (thread-safe, no whole-image buffer).
-final class RawRGBProvider: ImageProvider, @unchecked Sendable {
-    // @unchecked: the descriptor is only read with pread, which is safe from several threads.
-    let width: Int
-    let height: Int
-    let format = PixelFormat.rgba8
-    let colorSpace: ColorSpace? = .sRGB
-    let descriptor: Int32
-
-    init(path: String, width: Int, height: Int) throws {
-        self.width = width
-        self.height = height
-        descriptor = open(path, O_RDONLY)
-        guard descriptor >= 0 else { throw ValidationError("cannot open \(path)") }
-    }
-
-    deinit { close(descriptor) }
-
-    func provide(_ output: ImageProcessorOutput) throws {
-        let x0 = Int(output.region.minX)
-        let y0 = Int(output.region.minY)
-        let w = output.width
-        let line = UnsafeMutablePointer<UInt8>.allocate(capacity: 3 * w)
-        defer { line.deallocate() }
-        for j in 0..<output.height {
-            let offset = off_t(3 * ((y0 + j) * width + x0))
-            guard pread(descriptor, line, 3 * w, offset) == 3 * w else { throw ValidationError("short read") }
-            let d = output.row(j, as: UInt8.self)
-            for i in 0..<w {
-                d[4 * i] = line[3 * i]
-                d[4 * i + 1] = line[3 * i + 1]
-                d[4 * i + 2] = line[3 * i + 2]
-                d[4 * i + 3] = 255
-            }
-        }
     }
 }

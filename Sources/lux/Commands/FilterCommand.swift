@@ -87,16 +87,21 @@ struct FilterCommand: ParsableCommand {
         }
     }
 
-    private func load(_ path: String) throws(CodecError) -> ImageFile {
-        try ImageFile.read(url: URL(fileURLWithPath: path), options: DecodingOptions(appliesOrientation: true))
+    private func open(_ path: String) throws(CodecError) -> ImageRegionReader {
+        try ImageRegionReader(url: URL(fileURLWithPath: path), options: DecodingOptions(appliesOrientation: true))
     }
 
     private func apply() throws {
-        let file = try load(input)
-        var result = try FilterChain(parsing: chain).apply(to: Image(buffer: file.pixels), registry: .builtIn) { path in
-            do { return Image(buffer: try load(path).pixels) } catch { throw FilterError.imageLoad(path: path, reason: "\(error)") }
+        // The input is read strip by strip as the render needs it (TIFF), and the output is encoded strip by
+        // strip: a TIFF-to-TIFF chain runs in bounded memory whatever the image size.
+        let reader = try open(input)
+        let input = Image(reading: reader, url: URL(fileURLWithPath: self.input))
+        var result = try FilterChain(parsing: chain).apply(to: input, registry: .builtIn) { path in
+            do { return Image(reading: try open(path), url: URL(fileURLWithPath: path)) } catch {
+                throw FilterError.imageLoad(path: path, reason: "\(error)")
+            }
         }
-        let source = Rect(width: file.pixels.width, height: file.pixels.height)
+        let source = Rect(width: reader.width, height: reader.height)
 
         if result.extent.contains(source) {
             // Neighbourhood filters grow the extent by their margin; keep the picture the input's size.
@@ -106,38 +111,25 @@ struct FilterCommand: ParsableCommand {
             throw CLIError("the result of '\(chain)' has an infinite extent; end the chain with Crop rectangle=x,y,width,height")
         }
         guard !result.extent.isEmpty else { throw CLIError("the result of '\(chain)' is empty") }
-        let bounds = result.extent.integral
 
         let url = URL(fileURLWithPath: output)
         let fileFormat = ImageFormat(fileExtension: url.pathExtension)!
-        let outputSpace = colorspace.flatMap(ColorSpace.named) ?? file.pixels.colorSpace ?? .sRGB
+        let outputSpace = colorspace.flatMap(ColorSpace.named) ?? reader.colorSpace ?? .sRGB
         let samples: PixelFormat
         if fileFormat == .jpeg {
             samples = .rgba8
         } else if let format {
             samples = Self.sampleFormats[format]!
         } else {
-            samples = [.rgba16, .gray16, .rgbaHalf, .rgbaFloat, .grayFloat].contains(file.pixels.format) ? .rgba16 : .rgba8
+            samples = [.rgba16, .gray16, .rgbaHalf, .rgbaFloat, .grayFloat].contains(reader.pixelFormat) ? .rgba16 : .rgba8
         }
         var options = RenderOptions(workingFormat: Self.workingFormats[workingFormat]!, cacheIntermediates: false, threadCount: threads)
         if let workingSpace { options.workingColorSpace = workingSpace == "none" ? nil : ColorSpace.named(workingSpace) }
-        let context = RenderContext(options: options)
-        var metadata = file.metadata
+        var metadata = reader.metadata
         metadata.orientation = .up
-        let encoding = EncodingOptions(quality: Double(quality) / 100, threads: threads)
-
-        if fileFormat == .jpeg || fileFormat == .png {
-            // Render and encode strip by strip: the output never exists whole in memory.
-            let encoder = try ImageStreamEncoder(
-                format: fileFormat, width: Int(bounds.width), height: Int(bounds.height), pixelFormat: samples,
-                colorSpace: outputSpace, metadata: metadata, options: encoding)
-            try context.render(result, bounds: bounds, format: samples, colorSpace: outputSpace) { strip in
-                try encoder.append(strip.buffer)
-            }
-            try encoder.finish(writingTo: url)
-        } else {
-            let pixels = try context.createBuffer(result, from: bounds, format: samples, colorSpace: outputSpace)
-            try ImageFile.write(pixels, metadata: metadata, to: url, format: fileFormat, options: encoding)
-        }
+        try RenderContext(options: options).write(
+            result, to: url, format: fileFormat, pixelFormat: samples, colorSpace: outputSpace,
+            bounds: result.extent.integral, metadata: metadata,
+            options: EncodingOptions(quality: Double(quality) / 100, threads: threads))
     }
 }

@@ -14,6 +14,7 @@ struct FiltersCommand: ParsableCommand {
               lux filters
               lux filters GaussianBlur
               lux filters --category Blur
+              lux filters --markdown > Sources/LuxFilters/CATALOG.md
             """)
 
     @Argument(help: "A filter to describe (Core Image names such as CISepiaTone work too).")
@@ -22,8 +23,15 @@ struct FiltersCommand: ParsableCommand {
     @Option(help: "Only filters in this category (e.g. Blur, ColorAdjustment, Generator).")
     var category: String?
 
+    @Flag(help: "Print the catalogue of expected filters with their status as Markdown (CATALOG.md).")
+    var markdown = false
+
     func run() throws {
         let registry = FilterRegistry.builtIn
+        if markdown {
+            print(FilterCatalog.markdown(registry: registry), terminator: "")
+            return
+        }
         if let name {
             do {
                 print(try registry.descriptor(named: name))

@@ -29,15 +29,23 @@ struct SceneRenderCommand: AsyncParsableCommand {
         commandName: "render",
         abstract: "Render a scene's ground truth: sharp, at one instant, white-balanced to D65.",
         discussion: """
-            Writes binary PPM (8-bit sRGB, clipped) or PFM (linear float, values above 1 kept). \
-            PNG, JPEG and TIFF arrive with LuxCodecs.
+            The extension picks the format (.jpg, .png, .tif). With --linear the picture is written as a \
+            float TIFF in extended linear sRGB, keeping values above 1 (highlights of HDR scenes).
+
+            Example: lux scene render hdr-window -o window.tif --linear --width 2000
             """)
 
     @Argument(help: "A built-in scene (see `lux scene list`).")
     var name: String
 
-    @Option(name: .shortAndLong, help: "The output file (.ppm or .pfm).")
+    @Option(name: .shortAndLong, help: "The output file (.jpg, .png or .tif).")
     var output: String
+
+    @Flag(help: "Write scene-referred linear values (float TIFF, extended linear sRGB).")
+    var linear = false
+
+    @Option(help: "The colour space of integer files: srgb, p3, adobergb … (default srgb).")
+    var colorspace: String = "srgb"
 
     @Option(help: "Width in pixels (the height follows the 4:3 frame).")
     var width: Int = 1024
@@ -63,47 +71,21 @@ struct SceneRenderCommand: AsyncParsableCommand {
         do { scene = try Scene.named(name) } catch { throw ValidationError("\(error)") }
         if let lux { scene.light.illuminance = lux }
         if let cct { scene.light.illuminant = .temperature(cct) }
-        let ext = (output as NSString).pathExtension.lowercased()
-        guard ext == "ppm" || ext == "pfm" else {
-            throw ValidationError("\(output): only .ppm and .pfm can be written until LuxCodecs lands")
-        }
-        let space: ColorSpace = ext == "pfm" ? .linearSRGB : .sRGB
-        let image = try scene.groundTruth(width: width, time: time, colorSpace: space, exposure: exposure)
-        let data = ext == "pfm" ? pfm(image) : ppm(image)
         let url = URL(fileURLWithPath: output)
-        let temp = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp")
+        guard let format = ImageFormat(fileExtension: url.pathExtension), format != .dng else {
+            throw ValidationError("\(output): use .jpg, .png or .tif")
+        }
+        if linear, format != .tiff { throw ValidationError("--linear writes float values, which need a .tif file") }
+        guard let named = ColorSpace.named(colorspace) else { throw ValidationError("unknown colour space '\(colorspace)'") }
+        let space: ColorSpace = linear ? .extendedLinearSRGB : named
+        let image = try scene.groundTruth(width: width, time: time, colorSpace: space, exposure: exposure)
         do {
-            try data.write(to: temp)
-            if FileManager.default.fileExists(atPath: url.path) { _ = try FileManager.default.replaceItemAt(url, withItemAt: temp) }
-            else { try FileManager.default.moveItem(at: temp, to: url) }
+            try ImageFile.write(
+                image, to: url, format: format,
+                options: EncodingOptions(sampleType: linear ? .float32 : (format == .jpeg ? .uint8 : .uint16)))
         } catch {
-            try? FileManager.default.removeItem(at: temp)
-            throw ValidationError("cannot write \(output): \(error.localizedDescription)")
+            throw CLIError(error, file: output)
         }
         print("\(output): \(name) \(image.width)×\(image.height), \(scene.light)")
-    }
-
-    func ppm(_ b: PixelBuffer) -> Data {
-        var d = Data("P6\n\(b.width) \(b.height)\n255\n".utf8)
-        d.reserveCapacity(d.count + b.width * b.height * 3)
-        for y in 0..<b.height {
-            for x in 0..<b.width {
-                let p = b.pixel(x: x, y: y)
-                for c in 0..<3 { d.append(UInt8(max(0, min(255, (p[c] * 255).rounded())))) }
-            }
-        }
-        return d
-    }
-
-    /// Little-endian PFM (scale −1), rows bottom to top as the format requires.
-    func pfm(_ b: PixelBuffer) -> Data {
-        var d = Data("PF\n\(b.width) \(b.height)\n-1.0\n".utf8)
-        for y in (0..<b.height).reversed() {
-            for x in 0..<b.width {
-                let p = b.pixel(x: x, y: y)
-                for c in 0..<3 { withUnsafeBytes(of: p[c].bitPattern.littleEndian) { d.append(contentsOf: $0) } }
-            }
-        }
-        return d
     }
 }

@@ -1,13 +1,14 @@
 import LuxPixels
 
 extension DeviceFormat {
-    /// The formats of the simulated camera (seeds 000 and 003): a 4032×3024 photo format at up to 30 fps, and
+    /// The formats of the simulated camera (seeds 000 and 003): a photo format of the sensor's size (4032×3024 on
+    /// the default sensor) at up to 30 fps, and
     /// video formats 1280×720 and 1920×1080 at 30 and 60 fps, 1920×1440 at 30 and 3840×2160 at 30, each in
     /// '420v' (sRGB only), '420f' and BGRA (sRGB and Display P3); '444v' for 1920×1080 at 30 fps and the photo format.
     public static func simulatedCameraFormats(sensor: SensorModel = .phone12MP) -> [DeviceFormat] {
         let modes: [(w: Int, h: Int, fps: Double, photo: Bool)] = [
             (1280, 720, 30, false), (1280, 720, 60, false), (1920, 1080, 30, false), (1920, 1080, 60, false),
-            (1920, 1440, 30, false), (3840, 2160, 30, false), (4032, 3024, 30, true),
+            (1920, 1440, 30, false), (3840, 2160, 30, false), (sensor.width, sensor.height, 30, true),
         ]
         var formats: [DeviceFormat] = []
         for m in modes {

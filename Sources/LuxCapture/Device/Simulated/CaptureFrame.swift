@@ -72,11 +72,33 @@ public struct StreamConfiguration: Hashable, Sendable {
     public var deliversProcessedFrames: Bool
     /// Deliver the Bayer RAW data too.
     public var deliversRAW: Bool
+    /// The size frames are read out and delivered at, instead of the active format's stream size: a scaled
+    /// output such as the 1440×1080 movie frames a Live Photo keeps while a 4:3 photo format is active. It
+    /// must have the aspect ratio of the format's sensor region (within a pixel) and be no larger than the
+    /// format. `nil`: the format's stream size.
+    public var outputDimensions: Dimensions?
+
+    /// A frame size in pixels.
+    public struct Dimensions: Hashable, Sendable, CustomStringConvertible {
+        /// Width in pixels.
+        public var width: Int
+        /// Height in pixels.
+        public var height: Int
+
+        /// Creates a size.
+        public init(width: Int, height: Int) {
+            self.width = width
+            self.height = height
+        }
+
+        public var description: String { "\(width)×\(height)" }
+    }
 
     /// Creates a configuration.
-    public init(deliversProcessedFrames: Bool = true, deliversRAW: Bool = false) {
+    public init(deliversProcessedFrames: Bool = true, deliversRAW: Bool = false, outputDimensions: Dimensions? = nil) {
         self.deliversProcessedFrames = deliversProcessedFrames
         self.deliversRAW = deliversRAW
+        self.outputDimensions = outputDimensions
     }
 }
 

@@ -3,7 +3,7 @@ public import LuxPixels
 
 /// The device's image signal processor for stream frames and quick stills: bilinear demosaic, white balance and
 /// camera → output colour in one matrix (the DNG path: camera → XYZ at the white the gains describe, Bradford
-/// to D65, XYZ → sRGB or Display P3), a highlight-compressing tone curve, the sRGB transfer function, and the
+/// to D65, XYZ → sRGB or Display P3), a highlight-compressing tone curve, the output transfer function, and the
 /// requested pixel format.
 public struct FrameProcessor: Sendable {
     /// The sensor whose frames are processed.
@@ -30,6 +30,47 @@ public struct FrameProcessor: Sendable {
     public func process(
         raw: PixelBuffer, gains: WhiteBalanceGains, pixelFormat: PixelFormat, colorSpace: CaptureColorSpace,
         threads: Int = 1
+    ) -> PixelBuffer {
+        if FusedDevelopment.supports(pixelFormat) {
+            var out = PixelBuffer(width: raw.width, height: raw.height, format: pixelFormat, colorSpace: colorSpace.colorSpace)
+            process(raw: raw, gains: gains, colorSpace: colorSpace, into: &out, threads: threads)
+            return out
+        }
+        return processThroughFloat(raw: raw, gains: gains, pixelFormat: pixelFormat, colorSpace: colorSpace, threads: threads)
+    }
+
+    /// Develops a Bayer frame into `destination` (same size), in its pixel format, tagged with `colorSpace`'s
+    /// colour space — for example into a buffer from a pool. 8-bit formats (Y′CbCr, BGRA, RGBA) are developed
+    /// in one fused pass over the rows.
+    public func process(
+        raw: PixelBuffer, gains: WhiteBalanceGains, colorSpace: CaptureColorSpace, into destination: inout PixelBuffer,
+        threads: Int = 1
+    ) {
+        precondition(destination.width == raw.width && destination.height == raw.height, "the destination must have the frame's size")
+        destination.colorSpace = colorSpace.colorSpace
+        guard FusedDevelopment.supports(destination.format), let pattern = raw.format.cfaPattern else {
+            let developed = processThroughFloat(raw: raw, gains: gains, pixelFormat: destination.format, colorSpace: colorSpace, threads: threads)
+            for p in 0..<developed.planeCount {
+                let rowBytes = developed.planeSize(p).width * developed.format.bytesPerPixel(plane: p)
+                developed.withUnsafePlane(p) { src in
+                    destination.withUnsafeMutablePlane(p) { dst in
+                        for y in 0..<src.height { dst.row(y).copyMemory(from: src.row(y), byteCount: rowBytes) }
+                    }
+                }
+            }
+            return
+        }
+        destination.withUnsafeMutablePlane { _ in }  // unique storage before shared row writes
+        let m = (Double(exposureGain) * colorMatrix(gains: gains, colorSpace: colorSpace)).entries.map(Float.init)
+        let fused = FusedDevelopment(
+            matrix: m, pattern: pattern, black: Float(sensor.blackLevel), white: Float(sensor.whiteLevel),
+            transferFunction: colorSpace.colorSpace.transferFunction)
+        fused.develop(raw, into: destination, threads: threads)
+    }
+
+    /// The general path: a linear float image, colour-matched and converted to `pixelFormat`.
+    func processThroughFloat(
+        raw: PixelBuffer, gains: WhiteBalanceGains, pixelFormat: PixelFormat, colorSpace: CaptureColorSpace, threads: Int
     ) -> PixelBuffer {
         let w = raw.width, h = raw.height
         let m = (Double(exposureGain) * colorMatrix(gains: gains, colorSpace: colorSpace)).entries.map(Float.init)

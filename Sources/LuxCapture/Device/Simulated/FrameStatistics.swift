@@ -19,40 +19,44 @@ public struct FrameStatistics: Sendable {
         self.rows = rows
         let w = raw.width, h = raw.height
         let quad = (raw.format.cfaPattern ?? .rggb).quadChannels.map(\.rawValue)
-        let inv = 1 / Float(whiteLevel - blackLevel), black = Float(blackLevel)
+        let inv = 1 / Double(whiteLevel - blackLevel), black = Double(blackLevel)
         let clipCode = UInt16(max(0, whiteLevel - 64))
-        let cellOfColumn = (0..<w).map { $0 * columns / w }
+        // Cell cx holds columns x with ⌊x·columns/w⌋ = cx: from ⌈cx·w/columns⌉.
+        let cellStarts = (0...columns).map { ($0 * w + columns - 1) / columns }
         var sums = [SIMD4<Double>](repeating: .zero, count: columns * rows * 3)  // per cell per channel: sum, count, clipped
         raw.withUnsafePlane { plane in
             for y in 0..<h {
                 let row = plane.row(y, as: UInt16.self)
                 let cy = y * rows / h
                 let c0 = quad[(y & 1) * 2], c1 = quad[(y & 1) * 2 + 1]
-                var x: Int
-                var cellStart = 0
-                while cellStart < w {
-                    let cx = cellOfColumn[cellStart]
-                    var end = cellStart
-                    while end < w && cellOfColumn[end] == cx { end += 1 }
-                    var s0: Float = 0, s1: Float = 0, n0 = 0, n1 = 0, k0 = 0, k1 = 0
-                    x = cellStart
-                    while x < end {
-                        let v = row[x]
-                        if x & 1 == 0 {
-                            s0 += (Float(v) - black) * inv
-                            n0 += 1
-                            if v >= clipCode { k0 += 1 }
-                        } else {
-                            s1 += (Float(v) - black) * inv
-                            n1 += 1
-                            if v >= clipCode { k1 += 1 }
-                        }
-                        x += 1
+                for cx in 0..<columns {
+                    let start = cellStarts[cx], end = cellStarts[cx + 1]
+                    guard end > start else { continue }
+                    // Integer sums (exact, and they vectorise) of the even and odd columns.
+                    var s0: UInt32 = 0, s1: UInt32 = 0, k0: UInt32 = 0, k1: UInt32 = 0
+                    var lo = start, hi = end
+                    if lo & 1 == 1 {
+                        s1 += UInt32(row[lo])
+                        k1 += row[lo] >= clipCode ? 1 : 0
+                        lo += 1
                     }
+                    if hi > lo, hi & 1 == 1 {
+                        hi -= 1
+                        s0 += UInt32(row[hi])
+                        k0 += row[hi] >= clipCode ? 1 : 0
+                    }
+                    let pairs = row + lo
+                    for j in 0..<((hi - lo) / 2) {
+                        let a = pairs[2 * j], b = pairs[2 * j + 1]
+                        s0 &+= UInt32(a)
+                        s1 &+= UInt32(b)
+                        k0 &+= a >= clipCode ? 1 : 0
+                        k1 &+= b >= clipCode ? 1 : 0
+                    }
+                    let n0 = (end + 1) / 2 - (start + 1) / 2, n1 = end / 2 - start / 2
                     let base = (cy * columns + cx) * 3
-                    sums[base + c0] += SIMD4(Double(s0), Double(n0), Double(k0), 0)
-                    sums[base + c1] += SIMD4(Double(s1), Double(n1), Double(k1), 0)
-                    cellStart = end
+                    sums[base + c0] += SIMD4((Double(s0) - black * Double(n0)) * inv, Double(n0), Double(k0), 0)
+                    sums[base + c1] += SIMD4((Double(s1) - black * Double(n1)) * inv, Double(n1), Double(k1), 0)
                 }
             }
         }

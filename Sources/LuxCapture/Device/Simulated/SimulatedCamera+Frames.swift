@@ -19,7 +19,7 @@ extension SimulatedCamera {
         let speed = state.withLock { $0.smoothAutoFocus } ? self.configuration.lensSpeed.smooth : self.configuration.lensSpeed.normal
         let plan = state.withLock { $0.beginFrame(lensSpeed: speed) }
         let f = plan.format
-        let w = f.streamWidth, h = f.streamHeight
+        let (w, h) = try streamSize(format: f, configuration: configuration)
         var raw = try poolBuffer(format: .bayer14(sensor.cfaPattern), width: w, height: h)
         let binning = expose(
             plan: plan, width: w, height: h, regionOrigin: f.sensorRegionOrigin, regionSize: f.sensorRegionSize,
@@ -28,9 +28,9 @@ extension SimulatedCamera {
         let score = plan.measureFocus ? try measureFocus(plan) : nil
         var image: PixelBuffer? = nil
         if configuration.deliversProcessedFrames {
-            let processed = processor.process(
-                raw: raw, gains: plan.gains, pixelFormat: f.pixelFormat, colorSpace: plan.colorSpace, threads: threads)
-            image = try pooled(copyOf: processed)
+            var out = try poolBuffer(format: f.pixelFormat, width: w, height: h)
+            processor.process(raw: raw, gains: plan.gains, colorSpace: plan.colorSpace, into: &out, threads: threads)
+            image = out
         }
         state.withLock {
             $0.endFrame(plan, statistics: stats, focusScore: score, sensor: sensor, calibration: calibration)
@@ -41,6 +41,18 @@ extension SimulatedCamera {
             index: plan.index, presentationTime: plan.time, duration: slot, image: image,
             raw: configuration.deliversRAW ? raw : nil, metadata: metadata)
         return frame
+    }
+
+    /// The size stream frames are read out at: the format's stream size or the configuration's output size.
+    func streamSize(format f: DeviceFormat, configuration: StreamConfiguration) throws(CaptureError) -> (Int, Int) {
+        guard let d = configuration.outputDimensions else { return (f.streamWidth, f.streamHeight) }
+        let regionAspect = f.sensorRegionSize.x / f.sensorRegionSize.y
+        let expectedHeight = Double(d.width) / regionAspect
+        guard d.width >= 16, d.height >= 16, d.width <= f.width, d.height <= f.height, abs(Double(d.height) - expectedHeight) <= 1 else {
+            throw .unsupported(
+                "output size \(d) with format \(f.width)×\(f.height) (needs 16…\(f.width) pixels wide with the sensor region's aspect ratio, \(d.width)×\(Int(expectedHeight.rounded())))")
+        }
+        return (d.width, d.height)
     }
 
     /// Renders the scene for `plan` over a region of the sensor and reads it out into `raw`; returns the
@@ -59,11 +71,13 @@ extension SimulatedCamera {
             flash: plan.flash)
         request.regionOrigin = regionOrigin
         request.regionSize = regionSize
-        let radiance = PlanarImage(width: w, height: h, planes: 3)
-        SceneRenderer(scene: plan.scene).render(request, into: radiance, threads: threads)
+        let exposure = radianceCache.exposure(of: plan.scene, sceneID: plan.sceneID, request: request, threads: threads)
         let sitesPerPixel = Double(sensor.width) * regionSize.x / Double(w)
         let binning = sitesPerPixel * sitesPerPixel
-        SensorReadout.readout(radiance, parameters: readoutParameters(plan: plan, binning: binning, seed: seed), into: &raw, threads: threads)
+        let pattern = sensor.cfaPattern
+        SensorReadout.readout(parameters: readoutParameters(plan: plan, binning: binning, seed: seed), into: &raw, threads: threads) {
+            rows, body in exposure.mosaicRows(rows, pattern: pattern, body: body)
+        }
         return binning
     }
 
@@ -106,21 +120,6 @@ extension SimulatedCamera {
         } catch {
             throw CaptureError(error)
         }
-    }
-
-    /// Copies a processed frame into a pool buffer (so stream frames obey the pool's cap).
-    func pooled(copyOf source: PixelBuffer) throws(CaptureError) -> PixelBuffer {
-        var out = try poolBuffer(format: source.format, width: source.width, height: source.height)
-        out.colorSpace = source.colorSpace
-        for p in 0..<source.planeCount {
-            let rowBytes = source.planeSize(p).width * source.format.bytesPerPixel(plane: p)
-            source.withUnsafePlane(p) { src in
-                out.withUnsafeMutablePlane(p) { dst in
-                    for y in 0..<src.height { dst.row(y).copyMemory(from: src.row(y), byteCount: rowBytes) }
-                }
-            }
-        }
-        return out
     }
 
     func makeMetadata(plan: FramePlan, binning: Double, focusScore: Double?, offset: Float) -> FrameMetadata {

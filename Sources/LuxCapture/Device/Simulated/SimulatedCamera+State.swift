@@ -20,11 +20,16 @@ extension SimulatedCamera {
         var focusPoint: SIMD2<Double>
         var exposurePoint: SIMD2<Double>
         var flash: Flash?
+        /// Identifies `scene` for the radiance cache: it changes whenever the device's scene is replaced.
+        var sceneID: UInt64 = 0
     }
 
     /// Everything mutable about the device.
     struct State {
-        var scene: Scene
+        var scene: Scene {
+            didSet { sceneID &+= 1 }
+        }
+        var sceneID: UInt64 = 0
         var format: DeviceFormat
         var colorSpace: CaptureColorSpace = .sRGB
         var frameDuration: MediaTime
@@ -110,7 +115,7 @@ extension SimulatedCamera {
             return FramePlan(
                 index: nextIndex, time: nextTime, scene: scene, format: format, colorSpace: colorSpace,
                 duration: duration, iso: iso, lensPosition: lensPosition, gains: gains, bias: bias,
-                measureFocus: measure, focusPoint: focusPoint, exposurePoint: exposurePoint, flash: nil)
+                measureFocus: measure, focusPoint: focusPoint, exposurePoint: exposurePoint, flash: nil, sceneID: sceneID)
         }
 
         /// Runs the 3A loops on a finished frame and advances the clock.

@@ -32,19 +32,31 @@ public final class SimulatedCamera: CaptureDevice {
         public var poolCapacity: Int
         /// Lens travel per frame slot in lens-position units (normal and smooth autofocus).
         public var lensSpeed: (normal: Double, smooth: Double)
+        /// Where the camera faces (RAW stills are offered by back cameras only).
+        public var position: CaptureDevicePosition
+        /// The formats offered (`nil`: ``DeviceFormat/simulatedCameraFormats(sensor:)``) — for simulating a
+        /// camera with other modes, or small video formats in tests.
+        public var formats: [DeviceFormat]?
 
         /// Creates options.
-        public init(sensor: SensorModel = .phone12MP, seed: UInt64 = 1, threads: Int? = nil, poolCapacity: Int = 8) {
+        public init(
+            sensor: SensorModel = .phone12MP, seed: UInt64 = 1, threads: Int? = nil, poolCapacity: Int = 8,
+            position: CaptureDevicePosition = .back
+        ) {
             self.sensor = sensor
             self.seed = seed
             self.threads = threads
             self.poolCapacity = poolCapacity
             self.lensSpeed = (0.15, 0.03)
+            self.position = position
         }
     }
 
-    public let uniqueID = "lux.simulated.back-wide"
-    public let localizedName = "Simulated Back Camera"
+    public var uniqueID: String { configuration.position == .front ? "lux.simulated.front" : "lux.simulated.back-wide" }
+    public var localizedName: String { configuration.position == .front ? "Simulated Front Camera" : "Simulated Back Camera" }
+    public var position: CaptureDevicePosition { configuration.position }
+    /// The simulated camera has an LED flash (``flash``).
+    public var hasFlash: Bool { true }
     public let formats: [DeviceFormat]
     /// The sensor and lens.
     public let sensor: SensorModel
@@ -58,6 +70,8 @@ public final class SimulatedCamera: CaptureDevice {
     let threads: Int
     let state: Mutex<State>
     let broadcaster = StatusBroadcaster()
+    /// Rendered views of the scene's still layers, reused while the scene, lens and light stay the same.
+    let radianceCache = RadianceCache()
     let gate = ProductionGate()
 
     /// Creates a camera looking at `scene`, in the photo format, auto focus/exposure/white balance.
@@ -66,7 +80,7 @@ public final class SimulatedCamera: CaptureDevice {
         sensor = configuration.sensor
         calibration = CameraCalibration(response: configuration.sensor.response)
         processor = FrameProcessor(sensor: configuration.sensor, calibration: calibration)
-        formats = DeviceFormat.simulatedCameraFormats(sensor: configuration.sensor)
+        formats = configuration.formats ?? DeviceFormat.simulatedCameraFormats(sensor: configuration.sensor)
         pool = BufferPool(capacityPerKey: configuration.poolCapacity)
         threads = configuration.threads ?? Parallel.defaultThreadCount
         let photo = formats.first { $0.isPhotoFormat && $0.pixelFormat == .yCbCr420FullRange } ?? formats[0]

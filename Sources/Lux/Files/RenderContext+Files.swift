@@ -1,0 +1,37 @@
+public import FoundationEssentials
+public import LuxCodecs
+public import LuxColor
+public import LuxPixels
+public import LuxRender
+
+extension RenderContext {
+    /// Renders `image` into a file a strip at a time (the `CIContext.writeTIFFRepresentation` role): each
+    /// strip is encoded as soon as it is rendered, and TIFF strips go straight to a temporary file beside
+    /// `url`, so memory stays bounded whatever the image size. The file appears under its name only when it
+    /// is complete; on failure `url` is untouched.
+    ///
+    /// - Parameters:
+    ///   - format: JPEG, PNG or TIFF (default: from the file name's extension).
+    ///   - pixelFormat: The rendered format (8-bit, 16-bit, half or float; it decides the file's sample type
+    ///     unless `options.sampleType` says otherwise).
+    ///   - colorSpace: The file's colour space (its profile is embedded).
+    ///   - bounds: The part of the image to write (default: its extent, which must then be finite).
+    /// - Throws: ``RenderError`` or ``CodecError``.
+    public func write(
+        _ image: Image, to url: URL, format: ImageFormat? = nil, pixelFormat: PixelFormat = .rgba8,
+        colorSpace: ColorSpace = .sRGB, bounds: Rect? = nil, metadata: ImageMetadata = ImageMetadata(),
+        options: EncodingOptions = .default
+    ) throws {
+        let rect = bounds ?? image.extent
+        guard rect.isIntegral, !rect.isEmpty, rect.width.isFinite, rect.height.isFinite else {
+            throw CodecError.invalidArgument("only a finite, whole-pixel region can be written (got \(rect))")
+        }
+        let encoder = try ImageStreamEncoder(
+            writingTo: url, format: format, width: Int(rect.width), height: Int(rect.height),
+            pixelFormat: pixelFormat, colorSpace: colorSpace, metadata: metadata, options: options)
+        try render(image, bounds: rect, format: pixelFormat, colorSpace: colorSpace) { strip in
+            try encoder.append(strip.buffer)
+        }
+        try encoder.finish()
+    }
+}

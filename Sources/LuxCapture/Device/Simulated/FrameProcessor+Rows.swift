@@ -1,0 +1,279 @@
+import LuxColor
+import LuxPixels
+
+/// The processor's fused row kernel for 8-bit outputs: demosaic, white balance and colour matrix, highlight
+/// roll-off, transfer function and the output format's encoding in one pass over each row (pair), with no
+/// full-frame intermediate image. Each output row depends only on three raw rows, so any split across
+/// threads gives identical bytes.
+struct FusedDevelopment {
+    /// Per CFA row phase and column parity: linear RGB = A · (centre, cross, diagonal, horizontal, vertical),
+    /// the demosaic's channel selection and the colour matrix folded into one 3×5 matrix.
+    let weights: [[Float]]  // [phase * 2 + parity] → 15 weights, row-major
+    let black: Float
+    let scale: Float
+    /// The output's transfer function (encoding).
+    let encoder: TransferEncoder
+
+    /// Whether `format` has a fused path.
+    static func supports(_ format: PixelFormat) -> Bool {
+        switch format {
+        case .yCbCr420VideoRange, .yCbCr420FullRange, .yCbCr444VideoRange, .yCbCr444FullRange, .bgra8, .rgba8: true
+        default: false
+        }
+    }
+
+    init(matrix m: [Float], pattern: CFAPattern, black: Float, white: Float, transferFunction: TransferFunction) {
+        let quad = pattern.quadChannels.map(\.rawValue)
+        var weights: [[Float]] = []
+        for phase in 0..<2 {
+            for parity in 0..<2 {
+                let site = quad[phase * 2 + parity], neighbour = quad[phase * 2 + 1 - parity]
+                // Which of (centre, cross, diagonal, horizontal, vertical) is R, G, B at this site.
+                let pick: (Int, Int, Int)
+                switch site {
+                case 0: pick = (0, 1, 2)
+                case 2: pick = (2, 1, 0)
+                default: pick = neighbour == 0 ? (3, 0, 4) : (4, 0, 3)
+                }
+                var a = [Float](repeating: 0, count: 15)
+                for k in 0..<3 {
+                    a[k * 5 + pick.0] += m[3 * k]
+                    a[k * 5 + pick.1] += m[3 * k + 1]
+                    a[k * 5 + pick.2] += m[3 * k + 2]
+                }
+                weights.append(a)
+            }
+        }
+        self.weights = weights
+        self.black = black
+        self.scale = 1 / (white - black)
+        encoder = TransferEncoder(transferFunction)
+    }
+
+    /// Scratch for one worker. Rows are split into even and odd columns (`half = ⌈width/2⌉` each), so every
+    /// loop below reads and writes with unit stride and vectorises.
+    struct Rows {
+        let width: Int
+        let half: Int
+        /// Three raw rows (above, current, below) as floats, each as even and odd columns with one padding
+        /// element on either side: six rows of `half + 2`.
+        let raw: UnsafeMutablePointer<Float>
+        /// The encoded R′, G′, B′ of two output rows, each as even then odd columns: 2 × 6 rows of `half`.
+        let encoded: UnsafeMutablePointer<Float>
+
+        init(width: Int) {
+            self.width = width
+            half = (width + 1) / 2
+            raw = .allocate(capacity: 6 * (half + 2))
+            raw.initialize(repeating: 0, count: 6 * (half + 2))
+            encoded = .allocate(capacity: 12 * half)
+        }
+
+        func deallocate() {
+            raw.deallocate()
+            encoded.deallocate()
+        }
+
+        /// Even (`odd` false) or odd columns of raw row `k` (0 above, 1 current, 2 below), from index −1.
+        func raw(_ k: Int, odd: Bool) -> UnsafeMutablePointer<Float> { raw + (2 * k + (odd ? 1 : 0)) * (half + 2) + 1 }
+
+        /// Channel `c` (R′, G′, B′) of output row `k` (0 or 1), even or odd columns.
+        func encoded(row k: Int, channel c: Int, odd: Bool) -> UnsafeMutablePointer<Float> {
+            encoded + ((k * 3 + c) * 2 + (odd ? 1 : 0)) * half
+        }
+    }
+
+    /// Loads raw row `y` (mirrored at the frame's edges) into slot `k` as normalised floats, split into even
+    /// and odd columns, with the mirrored neighbours of the first and last column in the padding.
+    func loadRaw(_ y: Int, raw plane: RawPlane, height h: Int, rows: Rows, slot k: Int) {
+        let w = rows.width, half = rows.half
+        let r = y < 0 ? -y : (y >= h ? 2 * h - 2 - y : y)
+        let src = plane.row(min(max(r, 0), h - 1), as: UInt16.self)
+        let even = rows.raw(k, odd: false), odd = rows.raw(k, odd: true)
+        let b = black, s = scale
+        for j in 0..<(w / 2) {
+            even[j] = (Float(src[2 * j]) - b) * s
+            odd[j] = (Float(src[2 * j + 1]) - b) * s
+        }
+        if w & 1 == 1 { even[half - 1] = (Float(src[w - 1]) - b) * s }
+        // Column −1 mirrors to 1; column w (even or odd) to w − 2.
+        odd[-1] = w > 1 ? odd[0] : even[0]
+        if w & 1 == 0 { even[half] = even[half - 1] } else { odd[half - 1] = w > 1 ? odd[half - 2] : even[0] }
+    }
+
+    /// Encoded R′G′B′ of output row `y` into output slot `k` of `rows`.
+    func developRow(_ y: Int, raw plane: RawPlane, height h: Int, rows: Rows, slot k: Int) {
+        for (i, yy) in [y - 1, y, y + 1].enumerated() { loadRaw(yy, raw: plane, height: h, rows: rows, slot: i) }
+        let n = rows.half
+        let ue = rows.raw(0, odd: false), uo = rows.raw(0, odd: true)
+        let me = rows.raw(1, odd: false), mo = rows.raw(1, odd: true)
+        let de = rows.raw(2, odd: false), dO = rows.raw(2, odd: true)
+        for parity in 0..<2 {
+            let a = weights[(y & 1) * 2 + parity]
+            let a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3], a4 = a[4], a5 = a[5], a6 = a[6], a7 = a[7]
+            let a8 = a[8], a9 = a[9], a10 = a[10], a11 = a[11], a12 = a[12], a13 = a[13], a14 = a[14]
+            let odd = parity == 1
+            let r = rows.encoded(row: k, channel: 0, odd: odd), g = rows.encoded(row: k, channel: 1, odd: odd)
+            let bl = rows.encoded(row: k, channel: 2, odd: odd)
+            // Even column 2j: centre me[j], left mo[j − 1], right mo[j], diagonals uo/do[j − 1], [j].
+            // Odd column 2j + 1: centre mo[j], left me[j], right me[j + 1], diagonals ue/de[j], [j + 1].
+            let centreRow = odd ? mo : me, sideRow = odd ? me : mo
+            let upRow = odd ? uo : ue, downRow = odd ? dO : de
+            let upSide = odd ? ue : uo, downSide = odd ? de : dO
+            let shift = odd ? 1 : 0
+            let left = sideRow + shift - 1, upLeft = upSide + shift - 1, downLeft = downSide + shift - 1
+            let right = sideRow + shift, upRight = upSide + shift, downRight = downSide + shift
+            for j in 0..<n {
+                let centre = centreRow[j]
+                let horiz = 0.5 * (left[j] + right[j]), vert = 0.5 * (upRow[j] + downRow[j])
+                let cross = 0.5 * (horiz + vert)
+                let diag = 0.25 * (upLeft[j] + upRight[j] + downLeft[j] + downRight[j])
+                let lr = a0 * centre + a1 * cross + a2 * diag + a3 * horiz + a4 * vert
+                let lg = a5 * centre + a6 * cross + a7 * diag + a8 * horiz + a9 * vert
+                let lb = a10 * centre + a11 * cross + a12 * diag + a13 * horiz + a14 * vert
+                r[j] = Self.rollOff(lr)
+                g[j] = Self.rollOff(lg)
+                bl[j] = Self.rollOff(lb)
+            }
+        }
+        encoder.encode(rows.encoded(row: k, channel: 0, odd: false), count: 6 * n)
+    }
+
+    /// Highlight roll-off after clipping negatives: linear below 0.6, then compresses to reach 1 at 3.
+    @inline(__always)
+    static func rollOff(_ v: Float) -> Float {
+        let lin = v > 0 ? v : 0
+        let knee = 0.6 + 0.4 * (1 - 1 / (1 + (lin - 0.6) * 1.4)) * 1.4
+        let compressed = knee < 1 ? knee : 1
+        return lin < 0.6 ? lin : compressed
+    }
+
+    /// Develops `raw` into `out` (same size, a supported format).
+    func develop(_ raw: PixelBuffer, into out: PixelBuffer, threads: Int) {
+        let w = raw.width, h = raw.height
+        let format = out.format
+        let luma = out.unsafeSharedMutablePlane(0)
+        let chroma = format.isYCbCr ? out.unsafeSharedMutablePlane(1) : luma
+        let (kr, kb) = YCbCrMatrix.bt709.coefficients
+        let video = format.isVideoRange
+        let pairs = (h + 1) / 2
+        raw.withUnsafePlane { plane in
+            Parallel.forEachBand(pairs, threads: threads, minimumBand: 4) { band in
+                let rows = Rows(width: w)
+                defer { rows.deallocate() }
+                for pair in band {
+                    let y0 = 2 * pair, count = min(2, h - y0)
+                    for k in 0..<count { developRow(y0 + k, raw: plane, height: h, rows: rows, slot: k) }
+                    switch format {
+                    case .bgra8, .rgba8:
+                        for k in 0..<count {
+                            Self.writeRGBA(rows, row: k, bgr: format == .bgra8, into: luma.row(y0 + k).assumingMemoryBound(to: UInt32.self))
+                        }
+                    case .yCbCr420VideoRange, .yCbCr420FullRange:
+                        for k in 0..<count {
+                            Self.writeLuma(rows, row: k, kr: kr, kb: kb, video: video, into: luma.row(y0 + k).assumingMemoryBound(to: UInt8.self))
+                        }
+                        Self.writeChroma420(
+                            rows, rows: count, kr: kr, kb: kb, video: video, into: chroma.row(pair).assumingMemoryBound(to: UInt8.self))
+                    default:  // 4:4:4
+                        for k in 0..<count {
+                            Self.writeLuma(rows, row: k, kr: kr, kb: kb, video: video, into: luma.row(y0 + k).assumingMemoryBound(to: UInt8.self))
+                            Self.writeChroma444(rows, row: k, kr: kr, kb: kb, video: video, into: chroma.row(y0 + k).assumingMemoryBound(to: UInt8.self))
+                        }
+                    }
+                }
+            }
+        }
+        withExtendedLifetime(out) {}
+    }
+
+    /// round(clamp(v, 0, 1) · 255) without a trapping conversion (compare-and-select clamp, so it vectorises).
+    @inline(__always)
+    static func code(_ v: Float) -> UInt8 {
+        let a = v > 0 ? v : 0
+        let x = (a < 1 ? a : 1) * 255
+        return UInt8(truncatingIfNeeded: (x + 12_582_912).bitPattern &- 0x4B40_0000)
+    }
+
+    /// The even (`odd` false) or odd pixels of a row: pixel `2j + parity` of a row `width` long.
+    @inline(__always)
+    static func columns(_ rows: Rows, odd: Bool) -> Int { odd ? rows.width / 2 : rows.half }
+
+    /// 8-bit RGBA or BGRA pixels (one `UInt32` each, bytes in memory order) of output slot `k`.
+    static func writeRGBA(_ rows: Rows, row k: Int, bgr: Bool, into d: UnsafeMutablePointer<UInt32>) {
+        for parity in 0..<2 {
+            let odd = parity == 1
+            let r = rows.encoded(row: k, channel: bgr ? 2 : 0, odd: odd), g = rows.encoded(row: k, channel: 1, odd: odd)
+            let b = rows.encoded(row: k, channel: bgr ? 0 : 2, odd: odd)
+            let o = d + parity
+            for j in 0..<columns(rows, odd: odd) {
+                o[2 * j] = UInt32(code(r[j])) | UInt32(code(g[j])) << 8 | UInt32(code(b[j])) << 16 | 0xFF00_0000
+            }
+        }
+    }
+
+    static func writeLuma(_ rows: Rows, row k: Int, kr: Float, kb: Float, video: Bool, into d: UnsafeMutablePointer<UInt8>) {
+        let kg = 1 - kr - kb
+        let scale: Float = video ? 219 / 255 : 1, offset: Float = video ? 16 / 255 : 0
+        for parity in 0..<2 {
+            let odd = parity == 1
+            let r = rows.encoded(row: k, channel: 0, odd: odd), g = rows.encoded(row: k, channel: 1, odd: odd)
+            let b = rows.encoded(row: k, channel: 2, odd: odd)
+            let o = d + parity
+            for j in 0..<columns(rows, odd: odd) { o[2 * j] = code((kr * r[j] + kg * g[j] + kb * b[j]) * scale + offset) }
+        }
+    }
+
+    /// Cb, Cr of an encoded R′G′B′ triple (each −½…½).
+    @inline(__always)
+    static func chroma(_ r: Float, _ g: Float, _ b: Float, kr: Float, kb: Float) -> (Float, Float) {
+        let y = kr * r + (1 - kr - kb) * g + kb * b
+        return ((b - y) / (2 * (1 - kb)), (r - y) / (2 * (1 - kr)))
+    }
+
+    static func writeChroma444(_ rows: Rows, row k: Int, kr: Float, kb: Float, video: Bool, into d: UnsafeMutablePointer<UInt8>) {
+        let scale: Float = video ? 224 / 255 : 1
+        for parity in 0..<2 {
+            let odd = parity == 1
+            let r = rows.encoded(row: k, channel: 0, odd: odd), g = rows.encoded(row: k, channel: 1, odd: odd)
+            let b = rows.encoded(row: k, channel: 2, odd: odd)
+            let o = d + 2 * parity
+            for j in 0..<columns(rows, odd: odd) {
+                let (cb, cr) = chroma(r[j], g[j], b[j], kr: kr, kb: kb)
+                o[4 * j] = code(cb * scale + 128 / 255)
+                o[4 * j + 1] = code(cr * scale + 128 / 255)
+            }
+        }
+    }
+
+    /// 4:2:0 chroma from the average R′G′B′ of each 2×2 block of the `count` (1 or 2) output slots; a last
+    /// odd column averages its single column.
+    static func writeChroma420(
+        _ rows: Rows, rows count: Int, kr: Float, kb: Float, video: Bool, into d: UnsafeMutablePointer<UInt8>
+    ) {
+        let scale: Float = video ? 224 / 255 : 1
+        let bottom = count - 1
+        func channel(_ c: Int) -> (UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>) {
+            (UnsafePointer(rows.encoded(row: 0, channel: c, odd: false)), UnsafePointer(rows.encoded(row: 0, channel: c, odd: true)),
+             UnsafePointer(rows.encoded(row: bottom, channel: c, odd: false)), UnsafePointer(rows.encoded(row: bottom, channel: c, odd: true)))
+        }
+        let (r0, r1, r2, r3) = channel(0), (g0, g1, g2, g3) = channel(1), (b0, b1, b2, b3) = channel(2)
+        let pairs = rows.width / 2
+        for j in 0..<pairs {
+            let r = 0.25 * (r0[j] + r1[j] + r2[j] + r3[j])
+            let g = 0.25 * (g0[j] + g1[j] + g2[j] + g3[j])
+            let b = 0.25 * (b0[j] + b1[j] + b2[j] + b3[j])
+            let (cb, cr) = chroma(r, g, b, kr: kr, kb: kb)
+            d[2 * j] = code(cb * scale + 128 / 255)
+            d[2 * j + 1] = code(cr * scale + 128 / 255)
+        }
+        if rows.width & 1 == 1 {
+            let j = pairs
+            let (cb, cr) = chroma(0.5 * (r0[j] + r2[j]), 0.5 * (g0[j] + g2[j]), 0.5 * (b0[j] + b2[j]), kr: kr, kb: kb)
+            d[2 * j] = code(cb * scale + 128 / 255)
+            d[2 * j + 1] = code(cr * scale + 128 / 255)
+        }
+    }
+}
+
+import RealModule

@@ -1,0 +1,205 @@
+import LuxCodecs
+import LuxPixels
+
+/// One accepted request's exposures and processing.
+struct PhotoJob: Sendable {
+    let output: PhotoOutput
+    let settings: PhotoSettings
+    let resolved: ResolvedPhotoSettings
+    let capabilities: PhotoCapabilities
+    let pump: FramePump
+    let camera: any CaptureDevice
+    /// The Live Photo's content identifier, written into the processed photo's Apple maker note.
+    var livePhotoContentIdentifier: String? = nil
+
+    var threads: Int { Parallel.defaultThreadCount }
+
+    // MARK: Exposure
+
+    /// Takes the exposures: one list of frames per delivered item (one item, or one per bracket entry).
+    func expose() async throws(CaptureError) -> [[RawFrame]] {
+        let p = resolved.processing
+        if let bracket = settings.bracket {
+            try reserveStillBuffers(bracket.count)
+            var items: [[RawFrame]] = []
+            for entry in bracket {
+                let exposure: StillRequest.Exposure =
+                    switch entry {
+                    case .auto(let bias): .auto(bias: bias)
+                    case .manual(let duration, let iso): .manual(duration: duration, iso: iso)
+                    }
+                items.append([try await still(StillRequest(exposure: exposure))])
+            }
+            return items
+        }
+        if p.usesStreamFrames {
+            if let sim = camera as? SimulatedCamera {
+                let f = sim.activeFormat
+                try? sim.pool.raiseCapacity(
+                    toAtLeast: PhotoOutput.frameBudgetCapacity + 8, format: .bayer14(sim.sensor.cfaPattern),
+                    width: f.streamWidth,
+                    height: f.streamHeight)
+            }
+            let frames = try await pump.streamFrames(p.frameCount)
+            return [
+                frames.compactMap { f in
+                    f.raw.map {
+                        RawFrame(
+                            pixels: $0, blackLevel: Double(f.metadata.raw.blackLevel),
+                            whiteLevel: Double(f.metadata.raw.whiteLevel), metadata: f.metadata,
+                            presentationTime: f.presentationTime)
+                    }
+                }
+            ]
+        }
+        try reserveStillBuffers(p.frameCount)
+        // High-dynamic-range scenes: the burst is under-exposed to keep the highlights (HDR+), and exposure fusion
+        // brings the shadows back.
+        let exposure: StillRequest.Exposure =
+            p.usesExposureFusion ? .auto(bias: QualityPlanner.exposureFusionBias(p)) : .current
+        var frames: [RawFrame] = []
+        for _ in 0..<p.frameCount {
+            frames.append(try await still(StillRequest(exposure: exposure, flash: resolved.isFlashEnabled)))
+        }
+        return [frames]
+    }
+
+    /// Takes one still and teaches the cost model the exposure rate.
+    func still(_ request: StillRequest) async throws(CaptureError) -> RawFrame {
+        let start = ContinuousClock.now
+        let s = try await camera.captureStill(request)
+        output.costModel.observe(
+            .exposure, seconds: PhotoOutput.seconds(ContinuousClock.now - start),
+            megapixels: Double(s.raw.width * s.raw.height) / 1e6)
+        return Self.frame(s)
+    }
+
+    static func frame(_ s: StillCapture) -> RawFrame {
+        RawFrame(
+            pixels: s.raw, blackLevel: Double(s.metadata.raw.blackLevel), whiteLevel: Double(s.metadata.raw.whiteLevel),
+            metadata: s.metadata, presentationTime: s.presentationTime)
+    }
+
+    /// Lets the device pool hold every frame the output may have in flight.
+    func reserveStillBuffers(_ count: Int) throws(CaptureError) {
+        guard let sim = camera as? SimulatedCamera else {
+            throw .unsupported("\(camera.localizedName) does not take still photos")
+        }
+        let f = sim.activeFormat
+        try? sim.pool.raiseCapacity(
+            toAtLeast: PhotoOutput.frameBudgetCapacity + 2, format: .bayer14(sim.sensor.cfaPattern), width: f.width,
+            height: f.height)
+    }
+
+    // MARK: Processing
+
+    /// Runs a stage and teaches the cost model its rate.
+    func measure<T, E: Error>(_ stage: ProcessingCostModel.Stage, megapixels: Double, _ body: () throws(E) -> T)
+        throws(E) -> T
+    {
+        let start = ContinuousClock.now
+        let result = try body()
+        output.costModel.observe(
+            stage, seconds: PhotoOutput.seconds(ContinuousClock.now - start), megapixels: megapixels)
+        return result
+    }
+
+    /// The photos of one item: the processed photo, then the RAW photo (as the settings ask).
+    func process(_ frames: [RawFrame], item: Int, firstPhotoCount: Int) throws(CaptureError) -> [CapturedPhoto] {
+        guard let reference = frames.first else { throw .processing("no frames were exposed") }
+        guard let sim = camera as? SimulatedCamera else {
+            throw .unsupported("\(camera.localizedName) has no photo pipeline")
+        }
+        let pool = output.pool
+        let developer = PhotoDeveloper(camera: sim, context: output.renderContext)
+        let method = resolved.processing.method
+        let bracketItem = settings.bracket?[item]
+        var photos: [CapturedPhoto] = []
+        var preview: PixelBuffer?
+        func exif(_ dims: PixelDimensions, frameCount: Int) -> EXIF {
+            var e = PhotoMetadata.exif(
+                reference.metadata, dimensions: dims, flashMode: settings.flashMode,
+                flashFired: reference.metadata.flashFired, hasFlash: capabilities.hasFlash, bracket: bracketItem,
+                frameCount: frameCount)
+            if let id = livePhotoContentIdentifier {
+                var note = e.appleMakerNote ?? AppleMakerNote(contentIdentifier: nil)
+                note.contentIdentifier = id
+                e.appleMakerNote = note
+            }
+            return e
+        }
+        if let format = settings.processedFormat {
+            let developed: PixelBuffer
+            let mp = Double(reference.pixels.width * reference.pixels.height) / 1e6
+            switch method {
+            case .fastMerge, .fullMerge:
+                let merged = try measure(.merge, megapixels: mp * Double(frames.count)) {
+                    () throws(CaptureError) in
+                    try PhotoFusion.merge(frames, method: method, pool: pool, threads: threads)
+                }
+                let stage: ProcessingCostModel.Stage = resolved.processing.usesExposureFusion ? .toneMap : .developFused
+                developed = try measure(stage, megapixels: mp) { () throws(CaptureError) in
+                    try developer.developFused(
+                        merged, colorSpace: resolved.colorSpace, size: resolved.photoDimensions,
+                        exposureFusion: resolved.processing.usesExposureFusion, pool: pool)
+                }
+            case .singleFrame:
+                let cleaned = measure(.noiseReduction, megapixels: mp) {
+                    LightNoiseReduction.apply(
+                        reference, noise: reference.metadata.raw.noiseProfile, pool: pool, threads: threads)
+                }
+                developed = measure(.develop, megapixels: mp) {
+                    developer.develop(
+                        cleaned, colorSpace: resolved.colorSpace, size: resolved.photoDimensions, pool: pool)
+                }
+            case .bracket:
+                developed = measure(.develop, megapixels: mp) {
+                    developer.develop(
+                        reference, colorSpace: resolved.colorSpace, size: resolved.photoDimensions, pool: pool)
+                }
+            }
+
+            if let p = settings.previewFormat {
+                preview = PhotoDeveloper.preview(
+                    of: developed, size: resolved.previewDimensions, format: p.pixelFormat, pool: pool, threads: threads
+                )
+            }
+            let metadata = exif(resolved.photoDimensions, frameCount: method == .bracket ? 1 : frames.count)
+            var photo = CapturedPhoto(
+                resolvedSettings: resolved, timestamp: reference.presentationTime, isRawPhoto: false,
+                pixelBuffer: developed,
+                rawBuffer: nil, previewPixelBuffer: preview, metadata: metadata, bracketSettings: bracketItem,
+                sequenceCount: item + 1, photoCount: firstPhotoCount, processedFormat: format, rawDescription: nil)
+            switch format {
+            case .codec(.jpeg):
+                let outMP = Double(developed.width * developed.height) / 1e6
+                photo.encodedData = try measure(.encode, megapixels: outMP) { () throws(CaptureError) in
+                    do {
+                        return try JPEG.encode(developed, metadata: ImageMetadata(exif: metadata))
+                    } catch {
+                        throw .processing("JPEG encoding failed: \(error)")
+                    }
+                }
+            case .pixelFormat(let pf):
+                photo.pixelBuffer = PhotoDeveloper.converted(developed, to: pf, pool: pool, threads: threads)
+            }
+            photos.append(photo)
+        }
+        if settings.wantsRAW {
+            if preview == nil, let p = settings.previewFormat {
+                let image = developer.develop(
+                    reference, colorSpace: resolved.colorSpace, size: resolved.previewDimensions, pool: pool)
+                preview = PhotoDeveloper.converted(image, to: p.pixelFormat, pool: pool, threads: threads)
+            }
+            photos.append(
+                CapturedPhoto(
+                    resolvedSettings: resolved, timestamp: reference.presentationTime, isRawPhoto: true,
+                    pixelBuffer: nil,
+                    rawBuffer: PipelineBuffers.copy(reference.pixels, pool: pool), previewPixelBuffer: preview,
+                    metadata: exif(resolved.rawPhotoDimensions, frameCount: 1), bracketSettings: bracketItem,
+                    sequenceCount: item + 1, photoCount: firstPhotoCount + photos.count, processedFormat: nil,
+                    rawDescription: reference.metadata.raw))
+        }
+        return photos
+    }
+}

@@ -1,0 +1,247 @@
+public import FoundationEssentials
+public import LuxColor
+public import LuxPixels
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Reads rectangles of an image file on demand, so a large image can be processed in bounded memory (the
+/// role of a region-reading decoder behind a render engine's image provider).
+///
+/// TIFF files are read a strip or tile at a time: only the directory is mapped, each chunk's bytes are read
+/// with `pread` when a region needs them, and a small cache of decoded chunks serves neighbouring regions.
+/// Other formats (JPEG, PNG, DNG previews and TIFFs whose orientation must be applied) are decoded once,
+/// whole, on first use. Regions come out in ``pixelFormat`` — what ``ImageFile/read(url:options:)`` would
+/// produce — and ``colorSpace``.
+///
+/// The reader is thread-safe: render workers may read regions concurrently.
+///
+/// ```swift
+/// let reader = try ImageRegionReader(url: URL(fileURLWithPath: "scan.tif"))
+/// let corner = try reader.read(x: 0, y: 0, width: 512, height: 512)
+/// ```
+public final class ImageRegionReader: Sendable {
+    /// Image width in pixels.
+    public let width: Int
+    /// Image height in pixels.
+    public let height: Int
+    /// The format of the regions.
+    public let pixelFormat: PixelFormat
+    /// The colour space of the pixels (from the embedded profile, or the format's default).
+    public let colorSpace: ColorSpace?
+    /// Whether colour values are premultiplied by alpha.
+    public let isPremultiplied: Bool
+    /// The file's metadata.
+    public let metadata: ImageMetadata
+    /// The file's format.
+    public let format: ImageFormat
+    /// Bytes of decoded chunks kept for neighbouring regions.
+    public let cacheLimit: Int
+
+    private let backing: Backing
+    private let cache: Mutex<ChunkCache>
+
+    private enum Backing: Sendable {
+        case tiff(TIFFChunks)
+        case whole(PixelBuffer)
+    }
+
+    /// Opens `url` and reads its headers (pixels are read by ``read(x:y:width:height:into:)``).
+    ///
+    /// - Parameters:
+    ///   - options: Limits (checked before anything is allocated), orientation (TIFFs whose orientation is to
+    ///     be applied are decoded whole), and the thread count for whole decodes.
+    ///   - cacheLimit: Bytes of decoded chunks to keep (default 32 MiB; at least one chunk row is kept).
+    /// - Throws: ``CodecError`` for unreadable, unknown or damaged files.
+    public init(url: URL, options: DecodingOptions = .default, cacheLimit: Int = 32 << 20) throws(CodecError) {
+        self.cacheLimit = cacheLimit
+        cache = Mutex(ChunkCache())
+        let chunks = try TIFFChunks(url: url, options: options)
+        if let chunks {
+            let l = chunks.source.layout
+            width = l.width
+            height = l.height
+            pixelFormat = l.output
+            colorSpace = chunks.source.colorSpace
+            isPremultiplied = l.premultiplied
+            metadata = chunks.source.metadata
+            format = .tiff
+            backing = .tiff(chunks)
+        } else {
+            let file = try ImageFile.read(url: url, options: options)
+            width = file.pixels.width
+            height = file.pixels.height
+            pixelFormat = file.pixels.format
+            colorSpace = file.pixels.colorSpace
+            isPremultiplied = file.pixels.isPremultiplied
+            metadata = file.metadata
+            format = file.format
+            backing = .whole(file.pixels)
+        }
+    }
+
+    /// Reads a rectangle of the image into `destination` (at least `width` × `height` pixels of
+    /// ``pixelFormat``; its row 0 receives image row `y`).
+    ///
+    /// - Throws: ``CodecError/invalidArgument(_:)`` for a rectangle outside the image; the decoder's errors
+    ///   for damaged chunks.
+    public func read(x: Int, y: Int, width w: Int, height h: Int, into destination: MutableRawPlane) throws(CodecError) {
+        guard x >= 0, y >= 0, w > 0, h > 0, x + w <= width, y + h <= height else {
+            throw .invalidArgument("the region \(x),\(y) \(w)×\(h) is not inside the \(width)×\(height) image")
+        }
+        guard destination.width >= w, destination.height >= h else {
+            throw .invalidArgument("a \(destination.width)×\(destination.height) destination cannot hold \(w)×\(h)")
+        }
+        let pixelBytes = pixelFormat.bytesPerPixel()
+        switch backing {
+        case .whole(let pixels):
+            pixels.withUnsafePlane { src in
+                for r in 0..<h {
+                    destination.row(r).copyMemory(from: src.row(y + r) + x * pixelBytes, byteCount: w * pixelBytes)
+                }
+            }
+        case .tiff(let tiff):
+            let c = tiff.source.chunks
+            for cy in (y / c.chunkHeight)...((y + h - 1) / c.chunkHeight) {
+                for cx in (x / c.chunkWidth)...((x + w - 1) / c.chunkWidth) {
+                    let cell = try decodedCell(cy * c.across + cx, tiff)
+                    // The overlap of the cell and the region, in image coordinates.
+                    let x0 = max(x, cx * c.chunkWidth)
+                    let x1 = min(x + w, (cx + 1) * c.chunkWidth, width)
+                    let y0 = max(y, cy * c.chunkHeight)
+                    let y1 = min(y + h, (cy + 1) * c.chunkHeight, height)
+                    guard x1 > x0, y1 > y0 else { continue }
+                    cell.withUnsafePlane { src in
+                        for row in y0..<y1 {
+                            (destination.row(row - y) + (x0 - x) * pixelBytes).copyMemory(
+                                from: src.row(row - cy * c.chunkHeight) + (x0 - cx * c.chunkWidth) * pixelBytes,
+                                byteCount: (x1 - x0) * pixelBytes)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Reads a rectangle of the image into a new buffer (with the reader's colour space).
+    public func read(x: Int, y: Int, width w: Int, height h: Int) throws(CodecError) -> PixelBuffer {
+        var out = PixelBuffer(width: max(w, 1), height: max(h, 1), format: pixelFormat)
+        let plane = out.unsafeSharedMutablePlane()
+        try read(x: x, y: y, width: w, height: h, into: plane)
+        out.colorSpace = colorSpace
+        out.isPremultiplied = isPremultiplied
+        return out
+    }
+
+    /// Cell `index` (all planes of one strip or tile position), from the cache or decoded now.
+    private func decodedCell(_ index: Int, _ tiff: TIFFChunks) throws(CodecError) -> PixelBuffer {
+        if let hit = cache.withLock({ $0.lookup(index) }) { return hit }
+        let c = tiff.source.chunks
+        let cx = index % c.across
+        let cy = index / c.across
+        let origin = (x: cx * c.chunkWidth, y: cy * c.chunkHeight)
+        let cell = PixelBuffer(
+            width: min(c.chunkWidth, width - origin.x), height: min(c.chunkHeight, height - origin.y),
+            format: pixelFormat)
+        let plane = cell.unsafeSharedMutablePlane()
+        for p in 0..<c.separatePlanes {
+            try tiff.decode(index + p * c.across * c.down, into: plane, origin: origin)
+        }
+        withExtendedLifetime(cell) {}
+        let limit = max(cacheLimit, cell.height * cell.width * pixelFormat.bytesPerPixel() * (c.across + 1))
+        cache.withLock { $0.insert(cell, for: index, limit: limit) }
+        return cell
+    }
+}
+
+/// Recently decoded cells, least recently used first out.
+private struct ChunkCache: Sendable {
+    private var cells: [Int: PixelBuffer] = [:]
+    private var order: [Int] = []
+    private var bytes = 0
+
+    static func size(_ cell: PixelBuffer) -> Int { cell.width * cell.height * cell.format.bytesPerPixel() }
+
+    mutating func lookup(_ index: Int) -> PixelBuffer? {
+        guard let cell = cells[index] else { return nil }
+        if let k = order.lastIndex(of: index), k != order.count - 1 {
+            order.remove(at: k)
+            order.append(index)
+        }
+        return cell
+    }
+
+    mutating func insert(_ cell: PixelBuffer, for index: Int, limit: Int) {
+        guard cells[index] == nil else { return }
+        cells[index] = cell
+        order.append(index)
+        bytes += Self.size(cell)
+        while bytes > limit, order.count > 1 {
+            let old = order.removeFirst()
+            if let gone = cells.removeValue(forKey: old) { bytes -= Self.size(gone) }
+        }
+    }
+}
+
+/// A TIFF file opened for chunk-at-a-time reading: the directory is parsed from a read-only mapping, chunk
+/// bytes are read with `pread` (so only what a render needs is ever resident).
+private final class TIFFChunks: Sendable {
+    let source: TIFF.Source
+    private let descriptor: Int32
+    private let path: String
+    private let fileSize: Int
+
+    /// `nil` when the file is not a plain TIFF or its orientation must be applied (decode it whole).
+    init?(url: URL, options: DecodingOptions) throws(CodecError) {
+        let data = try FileIO.read(url)
+        let parsed: TIFF.Source? = try withBytes(of: data) { raw throws(CodecError) -> TIFF.Source? in
+            guard try ImageFile.detect(raw) == .tiff else { return nil }
+            return try TIFF.Source(try TIFFParser(raw), limits: options.limits)
+        }
+        guard let parsed else { return nil }
+        if options.appliesOrientation, let o = parsed.metadata.exif.orientation, o != .up { return nil }
+        path = url.path
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw .io(path: path, reason: String(cString: strerror(errno))) }
+        descriptor = fd
+        fileSize = data.count
+        source = parsed
+    }
+
+    deinit { close(descriptor) }
+
+    /// Reads and decodes chunk `i` into `out`, whose pixel (0, 0) is image pixel `origin`.
+    func decode(_ i: Int, into out: MutableRawPlane, origin: (x: Int, y: Int)) throws(CodecError) {
+        let offset = source.chunks.offsets[i]
+        let count = source.chunks.counts[i]
+        guard offset >= 0, count >= 0, offset + count <= fileSize else {
+            throw .truncated(what: "TIFF chunk \(i)", offset: offset)
+        }
+        var bytes = [UInt8](repeating: 0, count: count)
+        var failure: String?
+        bytes.withUnsafeMutableBytes { raw in
+            var got = 0
+            while got < count {
+                let n = pread(descriptor, raw.baseAddress! + got, count - got, off_t(offset + got))
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failure = String(cString: strerror(errno))
+                    return
+                }
+                if n == 0 {
+                    failure = "the file ended early"
+                    return
+                }
+                got += n
+            }
+        }
+        if let failure { throw .io(path: path, reason: failure) }
+        try withBytes(of: bytes) { raw throws(CodecError) in
+            try source.decodeChunk(i, data: raw, into: out, origin: origin)
+        }
+    }
+}

@@ -1,0 +1,338 @@
+public import FoundationEssentials
+public import LuxColor
+public import LuxPixels
+
+/// Writes a QuickTime movie (.mov) as it goes: Motion-JPEG video, 16-bit PCM audio, movie-level metadata and
+/// timed metadata — the layout of a Live Photo movie (FORMATS.md §5).
+///
+/// Frames and audio are written to a temporary file beside the destination as they arrive, so a long movie is
+/// never held in memory; ``finish(endTime:)`` appends the movie header (or, with ``Settings/fastStart``, puts it
+/// first) and renames the file into place. A writer that is cancelled, fails or is dropped leaves nothing behind
+/// and never replaces an existing file.
+///
+/// ```swift
+/// var settings = QuickTimeWriter.Settings(
+///     video: .init(width: 1440, height: 1080), audio: .init(sampleRate: 44_100, channelCount: 1))
+/// settings.metadata = [MovieMetadataItem(key: .contentIdentifier, value: .string(identifier))]
+/// let writer = try QuickTimeWriter(writingTo: URL(fileURLWithPath: "IMG_0001.MOV"), settings: settings)
+/// for (i, frame) in frames.enumerated() {
+///     try writer.appendVideoFrame(frame, at: MediaTime(value: Int64(i), timescale: 30))
+/// }
+/// try writer.appendAudio(samples)
+/// try writer.setStillImageTime(MediaTime(value: 3, timescale: 2))
+/// try writer.finish()
+/// ```
+///
+/// A writer is used from one thread at a time. Encode frames in parallel with
+/// ``encodeVideoFrame(_:settings:)`` and append the results in order with ``appendVideoFrame(jpegData:at:)``.
+public final class QuickTimeWriter {
+    /// The file being written.
+    public let destination: URL
+    /// The settings.
+    public let settings: Settings
+    private let file: AtomicFile
+    private var video: TrackRecorder?
+    private var audio: TrackRecorder?
+    private var timedMetadata: [(track: TrackRecorder, groups: [TimedMetadataGroup])] = []
+    private var lastVideoTick: Int64?
+    private var isFinished = false
+
+    /// Offset of the media data: ftyp (20) + wide (8) + mdat header (8).
+    static let mediaDataStart = 36
+
+    /// Starts a movie at `url`.
+    ///
+    /// - Throws: ``CodecError/invalidArgument(_:)`` for settings out of range (listing what is allowed);
+    ///   ``CodecError/io(path:reason:)`` when the folder cannot be written.
+    public init(writingTo url: URL, settings: Settings) throws(CodecError) {
+        try settings.validate()
+        destination = url
+        self.settings = settings
+        file = try AtomicFile(destination: url)
+        var nextID = 1
+        if let v = settings.video {
+            video = TrackRecorder(id: nextID, media: .video(v), timescale: v.timescale)
+            nextID += 1
+        }
+        if let a = settings.audio {
+            var track = TrackRecorder(
+                id: nextID, media: .audio(a), timescale: Int32(a.sampleRate),
+                constantSampleSize: UInt32(2 * a.channelCount))
+            track.startTicks = a.startTime.converted(toTimescale: Int32(a.sampleRate)).value
+            audio = track
+        }
+        var w = AtomWriter(capacity: 36)
+        w.atom("ftyp") { w in
+            w.fourCC("qt  ")
+            w.u32(0)
+            w.fourCC("qt  ")
+        }
+        w.atom("wide") { _ in }
+        w.u32(0)  // mdat size, patched by finish
+        w.fourCC("mdat")
+        try file.append(w.bytes)
+    }
+
+    /// The number of video frames written.
+    public var videoFrameCount: Int { video?.sampleCount ?? 0 }
+    /// The number of audio frames (samples per channel) written.
+    public var audioFrameCount: Int { audio?.sampleCount ?? 0 }
+
+    // MARK: Video
+
+    /// Encodes `pixels` as a JPEG frame the way ``appendVideoFrame(_:at:)`` does (colour-matched into the video
+    /// colour space, no embedded profile: the track's 'colr' atom describes it). Safe to call from several
+    /// threads at once.
+    ///
+    /// - Throws: ``CodecError/invalidArgument(_:)`` when the size differs from the settings.
+    public static func encodeVideoFrame(_ pixels: PixelBuffer, settings: VideoSettings) throws(CodecError) -> [UInt8] {
+        guard pixels.width == settings.width, pixels.height == settings.height else {
+            throw .invalidArgument(
+                "a \(pixels.width)×\(pixels.height) frame does not fit a \(settings.width)×\(settings.height) video track")
+        }
+        let options = EncodingOptions(
+            quality: settings.quality, chromaSubsampling: settings.chromaSubsampling, colorSpace: settings.colorSpace,
+            embedsColorProfile: false, threads: 1)
+        return try JPEG.encode(pixels, options: options)
+    }
+
+    /// Encodes and appends a frame shown from `time` (on the movie's timeline) until the next frame.
+    ///
+    /// - Throws: ``CodecError/invalidArgument(_:)`` without a video track, for a frame of another size, or a time
+    ///   not after the previous frame's; ``CodecError/io(path:reason:)`` when writing fails.
+    public func appendVideoFrame(_ pixels: PixelBuffer, at time: MediaTime) throws(CodecError) {
+        guard let v = settings.video else { throw .invalidArgument("this movie has no video track (settings.video is nil)") }
+        try appendVideoFrame(jpegData: try Self.encodeVideoFrame(pixels, settings: v), at: time)
+    }
+
+    /// Appends an already encoded baseline JPEG frame shown from `time`.
+    ///
+    /// - Throws: ``CodecError/invalidArgument(_:)`` for data that is not a JPEG of the track's size, or a time not
+    ///   after the previous frame's.
+    public func appendVideoFrame(jpegData: [UInt8], at time: MediaTime) throws(CodecError) {
+        guard var track = video, let v = settings.video else {
+            throw .invalidArgument("this movie has no video track (settings.video is nil)")
+        }
+        try checkOpen()
+        let header: JPEGHeader
+        do throws(CodecError) {
+            header = try withBytes(of: jpegData) { raw throws(CodecError) in try JPEGHeader(raw) }
+        } catch {
+            throw .invalidArgument("video frame \(track.sampleCount) is not a JPEG: \(error)")
+        }
+        guard header.width == v.width, header.height == v.height else {
+            throw .invalidArgument(
+                "video frame \(track.sampleCount) is \(header.width)×\(header.height); the track is \(v.width)×\(v.height)")
+        }
+        let tick = try ticks(time, timescale: v.timescale, what: "video frame time")
+        if let last = lastVideoTick {
+            guard tick > last else {
+                throw .invalidArgument(
+                    "video frame \(track.sampleCount) at \(time) is not after the previous frame "
+                        + "(\(MediaTime(value: last, timescale: v.timescale)))")
+            }
+            guard tick - last <= Int64(UInt32.max) else { throw .invalidArgument("a gap of \(time) between frames is too long") }
+            track.addDuration(UInt32(tick - last))
+        } else {
+            track.startTicks = tick
+        }
+        let offset = UInt64(file.size)
+        try file.append(jpegData)
+        track.addSamples(count: 1, size: jpegData.count, at: offset)
+        video = track
+        lastVideoTick = tick
+    }
+
+    // MARK: Audio
+
+    /// Appends interleaved 16-bit samples (`channelCount` per frame).
+    ///
+    /// - Throws: ``CodecError/invalidArgument(_:)`` without an audio track or for a count that is not a multiple
+    ///   of the channel count.
+    public func appendAudio(_ samples: [Int16]) throws(CodecError) {
+        try samples.withUnsafeBufferPointer { (p) throws(CodecError) in try appendAudio(p) }
+    }
+
+    /// Appends interleaved 16-bit samples (`channelCount` per frame).
+    public func appendAudio(_ samples: UnsafeBufferPointer<Int16>) throws(CodecError) {
+        guard var track = audio, let a = settings.audio else {
+            throw .invalidArgument("this movie has no audio track (settings.audio is nil)")
+        }
+        try checkOpen()
+        guard samples.count % a.channelCount == 0 else {
+            throw .invalidArgument("\(samples.count) samples are not whole frames of \(a.channelCount) channels")
+        }
+        guard !samples.isEmpty else { return }
+        var bytes = [UInt8](repeating: 0, count: 2 * samples.count)
+        bytes.withUnsafeMutableBytes { raw in
+            for (i, s) in samples.enumerated() { raw.storeBytes(of: s.littleEndian, toByteOffset: 2 * i, as: Int16.self) }
+        }
+        let frames = samples.count / a.channelCount
+        let offset = UInt64(file.size)
+        try file.append(bytes)
+        track.addSamples(count: frames, size: 0, at: offset)
+        track.addDuration(1, count: UInt32(frames))
+        audio = track
+    }
+
+    // MARK: Timed metadata
+
+    /// Adds a timed-metadata track ('mebx', handler 'meta') holding `groups`, which describes the video track.
+    ///
+    /// Groups are sorted by time; a gap between two groups is closed by extending the earlier one, and the track
+    /// starts with an empty edit when the first group starts after zero (the layout of Apple's still-image-time
+    /// track). The samples are written by ``finish(endTime:)``.
+    ///
+    /// - Throws: ``CodecError/invalidArgument(_:)`` for no groups, an empty group, overlapping groups, negative
+    ///   times or durations shorter than one tick of the movie timescale.
+    public func addTimedMetadata(_ groups: [TimedMetadataGroup]) throws(CodecError) {
+        try checkOpen()
+        guard !groups.isEmpty else { throw .invalidArgument("a timed-metadata track needs at least one group") }
+        let sorted = groups.sorted { $0.time < $1.time }
+        var keys: [(key: MovieMetadataItem.Key, dataType: UInt32)] = []
+        for (i, g) in sorted.enumerated() {
+            guard !g.items.isEmpty else { throw .invalidArgument("timed-metadata group \(i) has no items") }
+            guard g.time.isNumeric, g.time >= .zero, g.duration.isNumeric,
+                g.duration.converted(toTimescale: settings.movieTimescale).value >= 1
+            else {
+                throw .invalidArgument(
+                    "timed-metadata group \(i) at \(g.time) lasting \(g.duration) needs a time ≥ 0 and a duration of at "
+                        + "least 1/\(settings.movieTimescale) s")
+            }
+            if i > 0, sorted[i - 1].time + sorted[i - 1].duration > g.time {
+                throw .invalidArgument("timed-metadata groups at \(sorted[i - 1].time) and \(g.time) overlap")
+            }
+            for item in g.items where !keys.contains(where: { $0.key == item.key }) {
+                keys.append((item.key, item.value.dataType))
+            }
+        }
+        let id = (video == nil ? 0 : 1) + (audio == nil ? 0 : 1) + timedMetadata.count + 1
+        var track = TrackRecorder(id: id, media: .metadata(keys: keys), timescale: settings.movieTimescale)
+        track.describesTrack = video?.id
+        timedMetadata.append((track, sorted))
+    }
+
+    /// Marks the still photo's time: a timed-metadata track with one `com.apple.quicktime.still-image-time`
+    /// sample (`int8` −1) one tick long, placed at `time` with an empty edit — as an iPhone writes it.
+    public func setStillImageTime(_ time: MediaTime) throws(CodecError) {
+        try addTimedMetadata([
+            TimedMetadataGroup(
+                time: time, duration: MediaTime(value: 1, timescale: settings.movieTimescale),
+                items: [MovieMetadataItem(key: .stillImageTime, value: .int8(-1))])
+        ])
+    }
+
+    // MARK: Finishing
+
+    /// Completes the movie and renames it into place.
+    ///
+    /// - Parameter endTime: When the last video frame stops showing (default: its time plus
+    ///   ``VideoSettings/frameDuration``).
+    /// - Throws: ``CodecError/invalidArgument(_:)`` for a video track without frames or an `endTime` not after the
+    ///   last frame; ``CodecError/io(path:reason:)`` when writing fails (the destination is then untouched).
+    public func finish(endTime: MediaTime? = nil) throws(CodecError) {
+        try checkOpen()
+        isFinished = true
+        do throws(CodecError) {
+            try complete(endTime: endTime)
+        } catch {
+            file.abandon()
+            throw error
+        }
+    }
+
+    /// Abandons the movie: the temporary file is removed and the destination is untouched.
+    public func cancel() {
+        isFinished = true
+        file.abandon()
+    }
+
+    private func complete(endTime: MediaTime?) throws(CodecError) {
+        if var track = video, let v = settings.video {
+            guard let last = lastVideoTick else {
+                throw .invalidArgument("the movie has a video track but no frames were appended")
+            }
+            let end = try endTime.map { (t) throws(CodecError) in try ticks(t, timescale: v.timescale, what: "end time") }
+                ?? last + max(1, v.frameDuration.converted(toTimescale: v.timescale).value)
+            guard end > last else { throw .invalidArgument("the end time \(endTime!) is not after the last frame") }
+            track.addDuration(UInt32(clamping: end - last))
+            video = track
+        }
+        var tracks = [video, audio].compactMap { $0 }
+        for (var track, groups) in timedMetadata {
+            let scale = settings.movieTimescale
+            track.startTicks = groups[0].time.converted(toTimescale: scale).value
+            guard case .metadata(let keys) = track.media else { continue }
+            for (i, g) in groups.enumerated() {
+                var sample = AtomWriter()
+                for item in g.items {
+                    let value = item.value.encoded
+                    sample.u32(UInt32(8 + value.count))
+                    sample.u32(UInt32(keys.firstIndex { $0.key == item.key }! + 1))
+                    sample.append(value)
+                }
+                let offset = UInt64(file.size)
+                try file.append(sample.bytes)
+                track.addSamples(count: 1, size: sample.count, at: offset)
+                let start = g.time.converted(toTimescale: scale).value
+                let end = i + 1 < groups.count
+                    ? groups[i + 1].time.converted(toTimescale: scale).value
+                    : start + g.duration.converted(toTimescale: scale).value
+                track.addDuration(UInt32(clamping: max(1, end - start)))
+            }
+            tracks.append(track)
+        }
+        // Media data size: 32-bit when it fits, else a 64-bit header over the 'wide' placeholder.
+        let dataEnd = file.size
+        if dataEnd - 28 <= Int(UInt32.max) {
+            var w = AtomWriter()
+            w.u32(UInt32(dataEnd - 28))
+            try file.write(w.bytes, at: 28)
+        } else {
+            var w = AtomWriter()
+            w.u32(1)
+            w.fourCC("mdat")
+            w.u64(UInt64(dataEnd - 20))
+            try file.write(w.bytes, at: 20)
+        }
+        let creation = UInt64(max(0, (settings.creationDate ?? Date()).timeIntervalSince1970 + 2_082_844_800))
+        let builder = MovieAtomBuilder(
+            movieTimescale: settings.movieTimescale, creationTime: creation, metadata: settings.metadata)
+        if !settings.fastStart {
+            try file.append(builder.build(tracks, shift: 0))
+            try file.commit(synchronize: settings.synchronizesFile)
+            return
+        }
+        // Fast start: ftyp, moov (offsets shifted by its own size), then the media data copied from the first file.
+        var moov = builder.build(tracks, shift: 0)
+        while true {
+            let next = builder.build(tracks, shift: UInt64(moov.count))
+            if next.count == moov.count {
+                moov = next
+                break
+            }
+            moov = next
+        }
+        let out = try AtomicFile(destination: destination)
+        try out.append(try file.read(at: 0, count: 20))
+        try out.append(moov)
+        var offset = 20
+        while offset < dataEnd {
+            let piece = try file.read(at: offset, count: min(4 << 20, dataEnd - offset))
+            guard !piece.isEmpty else { throw .io(path: destination.path, reason: "the temporary file ended early") }
+            try out.append(piece)
+            offset += piece.count
+        }
+        try out.commit(synchronize: settings.synchronizesFile)
+        file.abandon()
+    }
+
+    private func checkOpen() throws(CodecError) {
+        if isFinished { throw .invalidArgument("the movie \(destination.lastPathComponent) was already finished or cancelled") }
+    }
+
+    private func ticks(_ time: MediaTime, timescale: Int32, what: String) throws(CodecError) -> Int64 {
+        guard time.isNumeric, time >= .zero else { throw .invalidArgument("\(what) \(time) must be a time ≥ 0") }
+        return time.converted(toTimescale: timescale).value
+    }
+}

@@ -1,0 +1,78 @@
+/// A track's sample table as stored ('stts', 'ctts', 'stsc', 'stsz', 'stco'/'co64'), kept in run-length form so
+/// that a track of millions of PCM frames costs a few entries.
+struct SampleTable: Hashable, Sendable {
+    struct TimeRun: Hashable, Sendable {
+        var count: UInt32
+        var delta: UInt32
+    }
+
+    struct OffsetRun: Hashable, Sendable {
+        var count: UInt32
+        var offset: Int32
+    }
+
+    struct ChunkRun: Hashable, Sendable {
+        var firstChunk: UInt32
+        var samplesPerChunk: UInt32
+    }
+
+    var timeRuns: [TimeRun] = []
+    var compositionOffsets: [OffsetRun] = []
+    var chunkRuns: [ChunkRun] = []
+    /// The size of every sample when constant, else 0.
+    var constantSize: UInt32 = 0
+    var sizes: [UInt32] = []
+    var sampleCount = 0
+    var chunkOffsets: [UInt64] = []
+
+    /// Sum of the sample durations, in media ticks.
+    var mediaDuration: Int64 { timeRuns.reduce(0) { $0 + Int64($1.count) * Int64($1.delta) } }
+
+    /// Every chunk with its first sample number and sample count, in file order.
+    func chunks() -> [(firstSample: Int, count: Int, offset: UInt64)] {
+        var out: [(Int, Int, UInt64)] = []
+        out.reserveCapacity(chunkOffsets.count)
+        var sample = 0
+        var run = 0
+        for (i, offset) in chunkOffsets.enumerated() {
+            while run + 1 < chunkRuns.count, Int(chunkRuns[run + 1].firstChunk) <= i + 1 { run += 1 }
+            let n = chunkRuns.isEmpty ? 0 : Int(chunkRuns[run].samplesPerChunk)
+            let count = min(n, max(0, sampleCount - sample))
+            out.append((sample, count, offset))
+            sample += count
+        }
+        return out
+    }
+
+    /// Per sample: file offset, size, decode time and duration (media ticks) and composition offset. Only for
+    /// tracks with per-sample records (video, metadata); the caller bounds the count.
+    func samples() -> [(offset: UInt64, size: Int, time: Int64, duration: Int64)] {
+        var out: [(UInt64, Int, Int64, Int64)] = []
+        out.reserveCapacity(sampleCount)
+        var times: [(Int64, Int64)] = []
+        times.reserveCapacity(sampleCount)
+        var t: Int64 = 0
+        outer: for r in timeRuns {
+            for _ in 0..<r.count {
+                if times.count == sampleCount { break outer }
+                times.append((t, Int64(r.delta)))
+                t += Int64(r.delta)
+            }
+        }
+        var composition: [Int64] = []
+        for r in compositionOffsets {
+            for _ in 0..<r.count where composition.count < sampleCount { composition.append(Int64(r.offset)) }
+        }
+        for c in chunks() {
+            var offset = c.offset
+            for s in c.firstSample..<(c.firstSample + c.count) {
+                let size = Int(constantSize != 0 ? constantSize : (s < sizes.count ? sizes[s] : 0))
+                let (time, duration) = s < times.count ? times[s] : (t, 0)
+                let cts = s < composition.count ? composition[s] : 0
+                out.append((offset, size, time + cts, duration))
+                offset += UInt64(size)
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,56 @@
+import LuxPixels
+public import LuxRender
+
+extension Filters {
+    /// Rotates the image about its centre by `angle` radians (counter-clockwise on screen) and enlarges it just enough
+    /// that no transparent corner shows, keeping the original extent — how photo editors straighten a tilted horizon.
+    ///
+    /// An image of infinite extent is only rotated about the origin.
+    public struct StraightenFilter: Filter {
+        public static let descriptor = FilterDescriptor(
+            name: "StraightenFilter", displayName: "Straighten",
+            categories: [.geometryAdjustment, .stillImage, .video, .highDynamicRange],
+            summary: "Rotates and enlarges the image to level a tilted horizon.",
+            parameters: [
+                .image(),
+                .number(
+                    "angle", default: 0, slider: -Double.pi...Double.pi, allowed: -1000...1000, unit: .radians,
+                    summary: "The rotation, counter-clockwise on screen."),
+            ])
+
+        public var image: Image
+        public var angle: Double
+
+        public init(image: Image, angle: Double = 0) {
+            self.image = image
+            self.angle = angle
+        }
+
+        public init(arguments a: FilterArguments) { self.init(image: a.image(), angle: a.number("angle")) }
+
+        /// The enlargement that keeps a `width`×`height` rectangle covered when rotated by `angle`.
+        public static func coverScale(width: Double, height: Double, angle: Double) -> Double {
+            let c = abs(cosDouble(angle))
+            let s = abs(sinDouble(angle))
+            return max(c + s * height / width, c + s * width / height)
+        }
+
+        public var outputImage: Image {
+            if angle == 0 { return image }
+            let e = image.extent
+            // Counter-clockwise on screen is a negative angle in y-down coordinates.
+            let rotate = LuxPixels.AffineTransform(rotationAngle: -angle)
+            guard !e.isInfinite, !e.isEmpty else { return image.transformed(by: rotate) }
+            let k = Self.coverScale(width: e.width, height: e.height, angle: angle)
+            let t = LuxPixels.AffineTransform(translationX: -e.midX, y: -e.midY).concatenating(rotate)
+                .scaledBy(x: k, y: k).translatedBy(x: e.midX, y: e.midY)
+            // Edge pixels extended, so bilinear sampling at the very corners reads no transparency.
+            return image.clampedToExtent().transformed(by: t).cropped(to: e)
+        }
+    }
+}
+
+extension Image {
+    /// The image rotated and enlarged to level a tilt (see ``Filters/StraightenFilter``).
+    public func straighten(angle: Double) -> Image { Filters.StraightenFilter(image: self, angle: angle).outputImage }
+}

@@ -1,0 +1,59 @@
+public import LuxPixels
+public import LuxRender
+
+extension Filters {
+    /// The mean colour of a region, as a one-pixel image at (0, 0).
+    ///
+    /// Premultiplied colour is averaged over every pixel of `extent` (pixels outside the image count as
+    /// transparent), so the result is what a large blur would give at the centre. Render it with `colorSpace:
+    /// nil` for working-space values.
+    public struct AreaAverage: Filter {
+        public static let descriptor = FilterDescriptor(
+            name: "AreaAverage", displayName: "Area Average",
+            categories: [.reduction, .stillImage, .video, .highDynamicRange],
+            summary: "The average colour of a region, as a single pixel.",
+            parameters: [.image(), .reductionExtent])
+
+        public var image: Image
+        /// The region to average; empty means the image's extent.
+        public var extent: Rect
+
+        public init(image: Image, extent: Rect = .null) {
+            self.image = image
+            self.extent = extent
+        }
+
+        public init(arguments a: FilterArguments) { self.init(image: a.image(), extent: a.rect("extent")) }
+
+        public var outputImage: Image {
+            guard let area = Reduction.area(extent, of: image) else { return .empty }
+            let count = Double(area.width * area.height)
+            let processor = ImageProcessor(
+                description: "areaAverage", argumentDigest: "\(area)", inputFormat: nil, outputFormat: .rgbaFloat,
+                roi: { _, _ in area }
+            ) { inputs, output in
+                let input = inputs[0]
+                let rows = Reduction.RowResults(rows: input.height, stride: 4)
+                Reduction.forEachRow(input) { j, row in
+                    let s = Reduction.channelSums(row, input.width)
+                    let d = rows.row(j)
+                    (d[0], d[1], d[2], d[3]) = (s.x, s.y, s.z, s.w)
+                }
+                var total = SIMD4<Double>()
+                for j in 0..<input.height {
+                    let d = rows.row(j)
+                    total += SIMD4(d[0], d[1], d[2], d[3])
+                }
+                Reduction.store(total / count, output)
+            }
+            return processor.apply(to: [image], extent: Rect(width: 1, height: 1))
+        }
+    }
+}
+
+extension Image {
+    /// The mean colour of `extent` (default: the whole image) as a one-pixel image (see ``Filters/AreaAverage``).
+    public func areaAverage(extent: Rect = .null) -> Image {
+        Filters.AreaAverage(image: self, extent: extent).outputImage
+    }
+}

@@ -1,0 +1,181 @@
+public import LuxPixels
+public import LuxRender
+
+/// Which extreme an ``Filters/AreaExtreme`` filter finds.
+public enum AreaExtremeMode: Sendable, Hashable {
+    /// The largest value of each premultiplied component.
+    case maximum
+    /// The smallest value of each premultiplied component.
+    case minimum
+    /// The pixel with the largest alpha (the first in row order on ties).
+    case maximumAlpha
+    /// The pixel with the smallest alpha (the first in row order on ties).
+    case minimumAlpha
+}
+
+/// The name and mode of an area-extreme filter (the kinds of ``Filters/AreaExtreme``).
+public protocol AreaExtremeKind: Sendable {
+    /// The filter name (`AreaMaximum`).
+    static var name: String { get }
+    /// The name for people.
+    static var displayName: String { get }
+    /// One sentence on what it returns.
+    static var summary: String { get }
+    /// What it finds.
+    static var mode: AreaExtremeMode { get }
+}
+
+extension Filters {
+    /// The extreme of a region, as a one-pixel image at (0, 0): per-component maxima or minima, or the pixel with the
+    /// largest or smallest alpha.
+    ///
+    /// Pixels of `extent` outside the image count as transparent.
+    public struct AreaExtreme<Kind: AreaExtremeKind>: Filter {
+        public static var descriptor: FilterDescriptor {
+            FilterDescriptor(
+                name: Kind.name, displayName: Kind.displayName,
+                categories: [.reduction, .stillImage, .video, .highDynamicRange], summary: Kind.summary,
+                parameters: [.image(), .reductionExtent])
+        }
+
+        public var image: Image
+        /// The region to search; empty means the image's extent.
+        public var extent: Rect
+
+        public init(image: Image, extent: Rect = .null) {
+            self.image = image
+            self.extent = extent
+        }
+
+        public init(arguments a: FilterArguments) { self.init(image: a.image(), extent: a.rect("extent")) }
+
+        public var outputImage: Image {
+            guard let area = Reduction.area(extent, of: image) else { return .empty }
+            let mode = Kind.mode
+            let processor = ImageProcessor(
+                description: Kind.name, argumentDigest: "\(area)", inputFormat: nil, outputFormat: .rgbaFloat,
+                roi: { _, _ in area }
+            ) { inputs, output in
+                let input = inputs[0]
+                let rows = Reduction.RowResults(rows: input.height, stride: 4)
+                Reduction.forEachRow(input) { j, row in
+                    let v = AreaExtremeRows.reduce(row, input.width, mode)
+                    let d = rows.row(j)
+                    (d[0], d[1], d[2], d[3]) = (v.x, v.y, v.z, v.w)
+                }
+                var best = SIMD4<Double>()
+                for j in 0..<input.height {
+                    let d = rows.row(j)
+                    let v = SIMD4(d[0], d[1], d[2], d[3])
+                    best = j == 0 ? v : AreaExtremeRows.combine(best, v, mode)
+                }
+                Reduction.store(best, output)
+            }
+            return processor.apply(to: [image], extent: Rect(width: 1, height: 1))
+        }
+    }
+}
+
+/// The row loops of ``Filters/AreaExtreme``.
+enum AreaExtremeRows {
+    /// The extreme of `n` interleaved pixels.
+    @inline(never)
+    static func reduce(_ s: UnsafePointer<Float>, _ n: Int, _ mode: AreaExtremeMode) -> SIMD4<Double> {
+        switch mode {
+        case .maximum, .minimum:
+            let big = mode == .maximum
+            var m = (s[0], s[1], s[2], s[3])
+            for i in 1..<max(n, 1) {
+                let p = (s[4 * i], s[4 * i + 1], s[4 * i + 2], s[4 * i + 3])
+                m =
+                    big
+                    ? (max(m.0, p.0), max(m.1, p.1), max(m.2, p.2), max(m.3, p.3))
+                    : (min(m.0, p.0), min(m.1, p.1), min(m.2, p.2), min(m.3, p.3))
+            }
+            return SIMD4(Double(m.0), Double(m.1), Double(m.2), Double(m.3))
+        case .maximumAlpha, .minimumAlpha:
+            let big = mode == .maximumAlpha
+            var k = 0
+            for i in 1..<max(n, 1) where big ? s[4 * i + 3] > s[4 * k + 3] : s[4 * i + 3] < s[4 * k + 3] { k = i }
+            return SIMD4(Double(s[4 * k]), Double(s[4 * k + 1]), Double(s[4 * k + 2]), Double(s[4 * k + 3]))
+        }
+    }
+
+    /// The extreme of two row results (`a` from earlier rows).
+    static func combine(_ a: SIMD4<Double>, _ b: SIMD4<Double>, _ mode: AreaExtremeMode) -> SIMD4<Double> {
+        switch mode {
+        case .maximum: pointwiseMax(a, b)
+        case .minimum: pointwiseMin(a, b)
+        case .maximumAlpha: b.w > a.w ? b : a
+        case .minimumAlpha: b.w < a.w ? b : a
+        }
+    }
+}
+
+/// The four area-extreme filters.
+public enum AreaExtremes {
+    /// Per-component maxima.
+    public enum Maximum: AreaExtremeKind {
+        public static let name = "AreaMaximum"
+        public static let displayName = "Area Maximum"
+        public static let summary = "The largest value of each component in a region, as a single pixel."
+        public static let mode = AreaExtremeMode.maximum
+    }
+
+    /// Per-component minima.
+    public enum Minimum: AreaExtremeKind {
+        public static let name = "AreaMinimum"
+        public static let displayName = "Area Minimum"
+        public static let summary = "The smallest value of each component in a region, as a single pixel."
+        public static let mode = AreaExtremeMode.minimum
+    }
+
+    /// The most opaque pixel.
+    public enum MaximumAlpha: AreaExtremeKind {
+        public static let name = "AreaMaximumAlpha"
+        public static let displayName = "Area Maximum Alpha"
+        public static let summary = "The pixel with the largest alpha in a region."
+        public static let mode = AreaExtremeMode.maximumAlpha
+    }
+
+    /// The most transparent pixel.
+    public enum MinimumAlpha: AreaExtremeKind {
+        public static let name = "AreaMinimumAlpha"
+        public static let displayName = "Area Minimum Alpha"
+        public static let summary = "The pixel with the smallest alpha in a region."
+        public static let mode = AreaExtremeMode.minimumAlpha
+    }
+}
+
+extension Filters {
+    /// Per-component maxima of a region (see ``AreaExtreme``).
+    public typealias AreaMaximum = AreaExtreme<AreaExtremes.Maximum>
+    /// Per-component minima of a region (see ``AreaExtreme``).
+    public typealias AreaMinimum = AreaExtreme<AreaExtremes.Minimum>
+    /// The most opaque pixel of a region (see ``AreaExtreme``).
+    public typealias AreaMaximumAlpha = AreaExtreme<AreaExtremes.MaximumAlpha>
+    /// The most transparent pixel of a region (see ``AreaExtreme``).
+    public typealias AreaMinimumAlpha = AreaExtreme<AreaExtremes.MinimumAlpha>
+}
+
+extension Image {
+    /// The per-component maxima of `extent` (default: the whole image), as one pixel.
+    public func areaMaximum(extent: Rect = .null) -> Image {
+        Filters.AreaMaximum(image: self, extent: extent).outputImage
+    }
+
+    /// The per-component minima of `extent` (default: the whole image), as one pixel.
+    public func areaMinimum(extent: Rect = .null) -> Image {
+        Filters.AreaMinimum(image: self, extent: extent).outputImage
+    }
+
+    /// The most opaque pixel of `extent` (default: the whole image).
+    public func areaMaximumAlpha(extent: Rect = .null) -> Image {
+        Filters.AreaMaximumAlpha(image: self, extent: extent).outputImage
+    }
+
+    /// The most transparent pixel of `extent` (default: the whole image).
+    public func areaMinimumAlpha(extent: Rect = .null) -> Image {
+        Filters.AreaMinimumAlpha(image: self, extent: extent).outputImage
+    }
+}

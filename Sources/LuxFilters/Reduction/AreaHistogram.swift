@@ -1,0 +1,119 @@
+public import LuxPixels
+public import LuxRender
+
+extension Filters {
+    /// Histograms of red, green and blue over a region, as an opaque `count`×1 image at the origin: pixel `k` holds,
+    /// per channel, the fraction of the region's pixels whose straight value falls in bin `k` (values clamped to 0…1,
+    /// bin = ⌊v·count⌋, 1 in the last bin), times `scale`.
+    ///
+    /// Alpha is 1, so the fractions survive any render unchanged (transparent pixels count as black).
+    ///
+    /// Values are those of the working space (linear light by default); histogram
+    /// `image.matchedFromWorkingSpace(to: .sRGB)` for encoded values as photo editors show them. Render the
+    /// result with `colorSpace: nil` to read the fractions unchanged, or show it with ``HistogramDisplayFilter``.
+    public struct AreaHistogram: Filter {
+        public static let descriptor = FilterDescriptor(
+            name: "AreaHistogram", displayName: "Area Histogram",
+            categories: [.reduction, .stillImage, .video, .highDynamicRange],
+            summary: "Histograms of red, green and blue over a region, as a one-row image.",
+            parameters: [
+                .image(),
+                .reductionExtent,
+                .number(
+                    "scale", default: 1, slider: 0...100, allowed: 0...1e9, summary: "Multiplies every fraction."),
+                .integer(
+                    "count", default: 64, slider: 1...256, allowed: 1...2048, summary: "The number of bins."),
+            ])
+
+        public var image: Image
+        /// The region; empty means the image's extent.
+        public var extent: Rect
+        public var scale: Double
+        public var count: Int
+
+        public init(image: Image, extent: Rect = .null, scale: Double = 1, count: Int = 64) {
+            self.image = image
+            self.extent = extent
+            self.scale = scale
+            self.count = count
+        }
+
+        public init(arguments a: FilterArguments) {
+            self.init(image: a.image(), extent: a.rect("extent"), scale: a.number("scale"), count: a.integer("count"))
+        }
+
+        public var outputImage: Image {
+            guard let area = Reduction.area(extent, of: image), count >= 1 else { return .empty }
+            let bins = count
+            let k = scale / Double(area.width * area.height)
+            let processor = ImageProcessor(
+                description: "areaHistogram", argumentDigest: "\(area) bins=\(bins) scale=\(scale)", inputFormat: nil,
+                outputFormat: .rgbaFloat, roi: { _, _ in area }
+            ) { inputs, output in
+                let input = inputs[0]
+                // Integer counts per band of 64 rows (exact, so thread count cannot matter), summed at the end.
+                let h = input.height
+                let bandRows = 64
+                let bandCount = (h + bandRows - 1) / bandRows
+                let counts = Reduction.RowResults(rows: bandCount, stride: 3 * bins)
+                Parallel.forEachBand(bandCount, threads: Parallel.defaultThreadCount, minimumBand: 1) { range in
+                    let line = UnsafeMutablePointer<Float>.allocate(capacity: 4 * input.width)
+                    let tally = UnsafeMutablePointer<Int32>.allocate(capacity: 3 * bins)
+                    defer {
+                        line.deallocate()
+                        tally.deallocate()
+                    }
+                    for b in range {
+                        tally.initialize(repeating: 0, count: 3 * bins)
+                        for j in (b * bandRows)..<min(h, (b + 1) * bandRows) {
+                            ProcessorRows.loadInterleaved(input, row: j, into: line)
+                            HistogramRows.count(line, input.width, bins: bins, into: tally)
+                        }
+                        let d = counts.row(b)
+                        for i in 0..<(3 * bins) { d[i] = Double(tally[i]) }
+                    }
+                }
+                // Tallies are channel-major; output pixel x (of the requested bins) holds bin x, channels in order.
+                let out = output.row(0, as: Float.self)
+                let first = Int(output.region.minX)
+                for x in 0..<output.width {
+                    for c in 0..<3 {
+                        var total = 0.0
+                        for b in 0..<bandCount { total += counts.row(b)[c * bins + first + x] }
+                        out[4 * x + c] = Float(total * k)
+                    }
+                    out[4 * x + 3] = 1
+                }
+            }
+            return processor.apply(to: [image], extent: Rect(width: bins, height: 1))
+        }
+    }
+}
+
+/// The counting loop of ``Filters/AreaHistogram``.
+enum HistogramRows {
+    /// Adds `n` interleaved premultiplied pixels, unpremultiplied here, to `tally` (channel-major:
+    /// `tally[c·bins + bin]`, red, green, blue).
+    @inline(never)
+    static func count(_ s: UnsafePointer<Float>, _ n: Int, bins: Int, into tally: UnsafeMutablePointer<Int32>) {
+        let scale = Float(bins)
+        let last = bins - 1
+        for i in 0..<n {
+            let a = s[4 * i + 3]
+            let inv: Float = a > 0 ? 1 / a : 0
+            for c in 0..<3 {
+                let v = s[4 * i + c] * inv
+                let b = min(Int(clampFloat(v, 0, 1) * scale), last)
+                tally[c * bins + b] &+= 1
+            }
+        }
+    }
+}
+
+extension Image {
+    /// Histograms of each channel over `extent` (default: the whole image) as a `count`×1 image (see
+    /// ``Filters/AreaHistogram``).
+    public func areaHistogram(extent: Rect = .null, scale: Double = 1, count: Int = 64) -> Image {
+        Filters.AreaHistogram(image: self, extent: extent, scale: scale, count: count).outputImage
+    }
+}

@@ -1,0 +1,170 @@
+public import LuxPixels
+import RealModule
+
+/// The camera motion between two frames as one transform, fitted robustly to an ``AlignmentField``.
+///
+/// Blocks weigh in by their ``AlignmentField/confidences`` (flat blocks hardly count) and by how well they agree
+/// with the fit (Tukey's biweight, iteratively reweighted), so moving objects and mismatched blocks are ignored.
+///
+/// ```swift
+/// let field = try TileAligner().align(frame, to: reference, noise: profile)
+/// let motion = GlobalMotion(fitting: field, model: .similarity)
+/// motion.transform.apply(to: Point(x: 100, y: 100))   // where the reference's (100, 100) is in `frame`
+/// ```
+public struct GlobalMotion: Hashable, Sendable {
+    /// The family of transforms fitted.
+    public enum Model: String, Hashable, Sendable, Codable {
+        /// A shift.
+        case translation
+        /// A shift, a rotation and a uniform scale.
+        case similarity
+    }
+
+    /// Maps reference coordinates to the aligned frame's coordinates.
+    public var transform: AffineTransform
+    /// The confidence-weighted fraction of blocks that follow the transform (within 3 robust standard deviations,
+    /// at least 1 pixel).
+    public var inlierFraction: Double
+    /// The RMS distance between the inliers' displacements and the transform, in pixels.
+    public var residualRMS: Double
+
+    /// Creates a motion from its values.
+    public init(transform: AffineTransform, inlierFraction: Double, residualRMS: Double) {
+        self.transform = transform
+        self.inlierFraction = inlierFraction
+        self.residualRMS = residualRMS
+    }
+
+    /// Fits `model` to `field`.
+    ///
+    /// - Complexity: O(blocks) per iteration, 10 iterations.
+    public init(fitting field: AlignmentField, model: Model = .similarity) {
+        var points: [SIMD2<Double>] = []
+        var targets: [SIMD2<Double>] = []
+        var prior: [Double] = []
+        for j in 0..<field.rows {
+            for i in 0..<field.columns {
+                let k = j * field.columns + i
+                let c = field.blockCenter(column: i, row: j)
+                let p = SIMD2(Double(c.x), Double(c.y))
+                points.append(p)
+                targets.append(p + SIMD2(Double(field.displacements[k].x), Double(field.displacements[k].y)))
+                prior.append(Double(max(field.confidences[k], 0)) + 1e-3)
+            }
+        }
+        self = Self.fit(points: points, targets: targets, weights: prior, model: model)
+    }
+
+    /// Robust weighted fit of `targets ≈ T(points)`.
+    static func fit(points: [SIMD2<Double>], targets: [SIMD2<Double>], weights prior: [Double], model: Model)
+        -> GlobalMotion
+    {
+        let n = points.count
+        guard n > 0 else { return GlobalMotion(transform: .identity, inlierFraction: 0, residualRMS: 0) }
+        // Robust statistics on an evenly spaced sample of at most 4096 blocks (the fit itself uses all).
+        let step = max(1, n / 4096)
+        let sample = Array(stride(from: 0, to: n, by: step))
+        let samplePrior = sample.map { prior[$0] }
+        // Start from the weighted median shift.
+        let shifts = sample.map { targets[$0] - points[$0] }
+        var t = AffineTransform(
+            translationX: weightedMedian(shifts.map(\.x), samplePrior),
+            y: weightedMedian(shifts.map(\.y), samplePrior))
+        let wsum = prior.reduce(0, +)
+        let centre = (0..<n).reduce(SIMD2<Double>.zero) { $0 + points[$1] * prior[$1] } / wsum
+        var scale = 1.0
+        for _ in 0..<10 {
+            let sampled = sample.map { residual(t, points[$0], targets[$0]) }
+            scale = max(1.4826 * weightedMedian(sampled, samplePrior), 0.05)
+            let c = 4.685 * scale
+            var w = [Double](repeating: 0, count: n)
+            for i in 0..<n {
+                let u = residual(t, points[i], targets[i]) / c
+                w[i] = u < 1 ? prior[i] * (1 - u * u) * (1 - u * u) : 0
+            }
+            guard let next = solve(points: points, targets: targets, weights: w, centre: centre, model: model) else {
+                break
+            }
+            t = next
+        }
+        var inliers = 0.0
+        var sq = 0.0
+        var count = 0.0
+        let limit = max(3 * scale, 1)
+        for i in 0..<n {
+            let r = residual(t, points[i], targets[i])
+            if r <= limit {
+                inliers += prior[i]
+                sq += r * r
+                count += 1
+            }
+        }
+        return GlobalMotion(
+            transform: t, inlierFraction: inliers / wsum, residualRMS: count > 0 ? (sq / count).squareRoot() : 0)
+    }
+
+    @inline(__always)
+    static func residual(_ t: AffineTransform, _ p: SIMD2<Double>, _ q: SIMD2<Double>) -> Double {
+        let m = t.apply(to: Point(x: p.x, y: p.y))
+        let dx = m.x - q.x, dy = m.y - q.y
+        return (dx * dx + dy * dy).squareRoot()
+    }
+
+    /// Weighted least squares for a translation or a similarity (in coordinates centred on `centre`).
+    static func solve(
+        points: [SIMD2<Double>], targets: [SIMD2<Double>], weights w: [Double], centre: SIMD2<Double>, model: Model
+    ) -> AffineTransform? {
+        var sw = 0.0
+        var sp = SIMD2<Double>.zero
+        var sq = SIMD2<Double>.zero
+        for i in points.indices where w[i] > 0 {
+            sw += w[i]
+            sp += w[i] * (points[i] - centre)
+            sq += w[i] * targets[i]
+        }
+        guard sw > 0 else { return nil }
+        let mp = sp / sw, mq = sq / sw
+        if model == .translation {
+            let t = mq - (mp + centre)
+            return AffineTransform(translationX: t.x, y: t.y)
+        }
+        // x' = α·x − β·y + tx, y' = β·x + α·y + ty on centred, mean-removed coordinates.
+        var num1 = 0.0, num2 = 0.0, den = 0.0
+        for i in points.indices where w[i] > 0 {
+            let p = points[i] - centre - mp
+            let q = targets[i] - mq
+            num1 += w[i] * (p.x * q.x + p.y * q.y)
+            num2 += w[i] * (p.x * q.y - p.y * q.x)
+            den += w[i] * (p.x * p.x + p.y * p.y)
+        }
+        guard den > 0 else {
+            let t = mq - (mp + centre)
+            return AffineTransform(translationX: t.x, y: t.y)
+        }
+        let alpha = num1 / den, beta = num2 / den
+        // q = R·(p − centre − mp) + mq  ⇒  t = mq − R·(centre + mp).
+        let o = centre + mp
+        let tx = mq.x - (alpha * o.x - beta * o.y)
+        let ty = mq.y - (beta * o.x + alpha * o.y)
+        return AffineTransform(a: alpha, b: beta, c: -beta, d: alpha, tx: tx, ty: ty)
+    }
+
+    /// The weighted median of `values`.
+    static func weightedMedian(_ values: [Double], _ weights: [Double]) -> Double {
+        let order = values.indices.sorted { values[$0] < values[$1] }
+        let half = weights.reduce(0, +) / 2
+        var acc = 0.0
+        for i in order {
+            acc += weights[i]
+            if acc >= half { return values[i] }
+        }
+        return values[order.last ?? 0]
+    }
+}
+
+extension GlobalMotion {
+    /// The rotation of the transform in radians (positive turns +x towards +y).
+    public var rotation: Double { Double.atan2(y: transform.b, x: transform.a) }
+    /// The uniform scale of the transform.
+    public var scale: Double { (transform.a * transform.a + transform.b * transform.b).squareRoot() }
+}

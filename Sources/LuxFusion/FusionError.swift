@@ -1,0 +1,39 @@
+public import LuxPixels
+public import LuxRender
+
+/// Errors thrown by LuxFusion: what was wrong with the frames or settings, and what is allowed.
+public enum FusionError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The operation needs at least `minimum` frames.
+    case notEnoughFrames(count: Int, minimum: Int)
+    /// Frame `index` differs from frame 0 in size or format.
+    case mismatchedFrame(index: Int, expected: String, found: String)
+    /// The pixel format cannot be used by this operation.
+    case unsupportedFormat(PixelFormat, operation: String, allowed: String)
+    /// The frames are too small to align or fuse.
+    case imageTooSmall(width: Int, height: Int, minimum: Int)
+    /// A noise model, level or exposure value is out of range.
+    case invalidParameter(name: String, value: String, allowed: String)
+    /// A buffer could not be obtained (pool exhausted, bad size).
+    case pixels(PixelError)
+    /// Rendering a frame failed.
+    case rendering(RenderError)
+
+    public var description: String {
+        switch self {
+        case let .notEnoughFrames(count, minimum):
+            "\(count) frame\(count == 1 ? "" : "s") given; this operation needs at least \(minimum)"
+        case let .mismatchedFrame(index, expected, found):
+            "frame \(index) is \(found) but frame 0 is \(expected); all frames must have the same size and format"
+        case let .unsupportedFormat(format, operation, allowed):
+            "\(operation) cannot read \(format) pixels; use \(allowed)"
+        case let .imageTooSmall(width, height, minimum):
+            "\(width)×\(height) frames are too small; both sides must be at least \(minimum) pixels"
+        case let .invalidParameter(name, value, allowed):
+            "\(name) = \(value) is out of range; allowed: \(allowed)"
+        case let .pixels(error):
+            error.description
+        case let .rendering(error):
+            "rendering a frame failed: \(error)"
+        }
+    }
+}

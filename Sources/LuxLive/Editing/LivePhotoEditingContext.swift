@@ -1,0 +1,162 @@
+public import FoundationEssentials
+public import LuxCodecs
+public import LuxPixels
+public import LuxRender
+
+/// Edits a Live Photo: one frame processor for the still and every movie frame, audio volume, orientation and
+/// trimming, rendered quickly for playback or in full for saving (the PHLivePhotoEditingContext role).
+///
+/// ```swift
+/// var context = try LivePhotoEditingContext(livePhoto: live)
+/// context.frameProcessor = { frame in
+///     // Crop to a square: the still and the movie frames get the same crop.
+///     let e = frame.image.extent
+///     let side = min(e.width, e.height)
+///     return frame.image.cropped(to: Rect(x: (e.width - side) / 2, y: (e.height - side) / 2, width: side, height: side))
+/// }
+/// context.audioVolume = 0.5
+/// let preview = try await context.prepareForPlayback(targetSize: Size(width: 480, height: 480))
+/// let edited = try await context.save(to: LivePhotoEditingOutput(directory: outFolder, baseName: "IMG_E0001"))
+/// ```
+///
+/// Reading the context reads the still's header and the movie's structure only. Rendering decodes the still and
+/// the movie's Motion-JPEG frames; a movie in H.264 or HEVC (an iPhone's) can be read but not re-rendered, and
+/// the render methods then throw ``LivePhotoError/movieNotDecodable(_:codec:)``.
+public struct LivePhotoEditingContext: Sendable {
+    /// The processor's signature: the frame in, the edited image out.
+    public typealias FrameProcessor = @Sendable (LivePhotoFrame) throws -> Image
+
+    /// The Live Photo being edited.
+    public let livePhoto: LivePhoto
+    /// When the still was taken, on the original movie's timeline.
+    public var photoTime: MediaTime { livePhoto.photoTime }
+    /// The original movie's duration.
+    public var duration: MediaTime { livePhoto.duration }
+    /// The orientation the edited still and movie are shown in (initially the still's Exif orientation).
+    public var orientation: Orientation
+    /// The audio gain, 0 (silent) … 1 (unchanged). Default 1.
+    public var audioVolume: Double
+    /// Produces the edited image of each frame (`nil`: frames unchanged).
+    public var frameProcessor: FrameProcessor?
+    /// The part of the movie kept (default: all of it); it must contain ``photoTime``.
+    public var timeRange: Range<MediaTime>
+    /// Per movie frame (in the order of ``videoFrameTimes``), a transform applied to the frame before the
+    /// processor sees it — the output of ``LivePhotoStabilizer`` (`nil`: none).
+    public var videoFrameTransforms: [AffineTransform]?
+    /// The render engine's options (working space and format; threads are chosen per job).
+    public var renderOptions: RenderOptions
+    /// Worker threads (default: one per processor).
+    public var threads: Int?
+
+    /// The still's stored size in pixels.
+    public let photoWidth: Int
+    /// The still's stored size in pixels.
+    public let photoHeight: Int
+    /// The movie frames' stored size (0 without a video track).
+    public let videoWidth: Int
+    /// The movie frames' stored size (0 without a video track).
+    public let videoHeight: Int
+    /// The presentation times of the movie's frames.
+    public let videoFrameTimes: [MediaTime]
+
+    let movie: QuickTimeMovie
+    let photoInfo: ImageInfo
+
+    /// Opens a Live Photo for editing (reads the still's header and the movie's structure).
+    ///
+    /// - Throws: ``LivePhotoError/unreadable(_:_:)`` when a file cannot be read.
+    public init(livePhoto: LivePhoto) throws(LivePhotoError) {
+        self.livePhoto = livePhoto
+        let info: ImageInfo
+        do { info = try ImageFile.info(url: livePhoto.photoURL) } catch { throw .unreadable(livePhoto.photoURL, error) }
+        let file: QuickTimeMovie
+        do { file = try QuickTimeMovie(contentsOf: livePhoto.movieURL) } catch { throw .unreadable(livePhoto.movieURL, error) }
+        photoInfo = info
+        movie = file
+        photoWidth = info.width
+        photoHeight = info.height
+        let video = file.videoTrack
+        videoWidth = video?.width ?? 0
+        videoHeight = video?.height ?? 0
+        videoFrameTimes = video.flatMap { try? file.samples(of: $0).map(\.time) } ?? []
+        orientation = info.metadata.orientation
+        audioVolume = 1
+        frameProcessor = nil
+        timeRange = .zero..<max(livePhoto.duration, MediaTime(value: 1, timescale: 600))
+        videoFrameTransforms = nil
+        renderOptions = RenderOptions(cacheIntermediates: false)
+        threads = nil
+    }
+
+    /// The movie frames' resolution relative to the still (long side over long side).
+    public var videoRenderScale: Double {
+        guard videoWidth > 0, photoWidth > 0 else { return 1 }
+        return Double(max(videoWidth, videoHeight)) / Double(max(photoWidth, photoHeight))
+    }
+
+    /// Whether the movie's frames can be re-rendered (Motion-JPEG).
+    public var canRenderMovie: Bool { movie.videoTrack?.canDecodeFrames ?? false }
+
+    /// Renders a small version of the edit for playback: a still and a movie no larger than `targetSize` (in
+    /// display orientation), written to `directory` (default: a new temporary folder; delete it when done).
+    ///
+    /// The processor sees frames at the preview's resolution with the matching ``LivePhotoFrame/renderScale``.
+    ///
+    /// - Throws: ``LivePhotoError`` (``LivePhotoError/cancelled`` when the task is cancelled).
+    public func prepareForPlayback(targetSize: Size, in directory: URL? = nil) async throws(LivePhotoError) -> LivePhoto {
+        guard targetSize.width >= 1, targetSize.height >= 1, targetSize.width.isFinite, targetSize.height.isFinite else {
+            throw .invalidEdit("the playback target size \(targetSize.width)×\(targetSize.height) must be at least 1×1")
+        }
+        let folder =
+            directory
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("lux-live-preview-\(UUID().uuidString)")
+        do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) } catch {
+            throw .write(folder, .io(path: folder.path, reason: "\(error)"))
+        }
+        let (w, h) = orientation.swapsDimensions ? (targetSize.height, targetSize.width) : (targetSize.width, targetSize.height)
+        let scale = min(1, w / Double(photoWidth), h / Double(photoHeight))
+        var output = LivePhotoEditingOutput(directory: folder, baseName: "preview")
+        output.photoOptions = EncodingOptions(quality: 0.8, optimizesHuffmanTables: false, synchronizesFile: false)
+        output.videoQuality = 0.7
+        output.synchronizesFiles = false
+        let job = LivePhotoRenderer(context: self, output: output, scale: scale)
+        return try await job.run()
+    }
+
+    /// Renders the edit in full and writes the edited still and movie (audio kept at ``audioVolume``, the pair
+    /// re-linked under ``LivePhotoEditingOutput/contentIdentifier``, the still's and the movie's other metadata
+    /// kept), then the adjustment data sidecar when the output has one.
+    ///
+    /// Both files are written to temporary names in their folders and renamed at the end: a failure or a
+    /// cancellation leaves no partial file and replaces nothing.
+    ///
+    /// - Returns: The edited Live Photo.
+    /// - Throws: ``LivePhotoError``.
+    @discardableResult
+    public func save(to output: LivePhotoEditingOutput) async throws(LivePhotoError) -> LivePhoto {
+        let job = LivePhotoRenderer(context: self, output: output, scale: 1)
+        let edited = try await job.run()
+        if let data = output.adjustmentData {
+            let record = LivePhotoEditRecord(adjustmentData: data, original: livePhoto, edited: edited)
+            try record.write(to: output.adjustmentDataURL)
+        }
+        return edited
+    }
+
+    func validate() throws(LivePhotoError) {
+        guard audioVolume.isFinite, (0...1).contains(audioVolume) else {
+            throw .invalidEdit("the audio volume \(audioVolume) is outside 0…1")
+        }
+        guard timeRange.lowerBound >= .zero, timeRange.lowerBound < timeRange.upperBound else {
+            throw .invalidEdit("the time range \(timeRange.lowerBound.seconds)…\(timeRange.upperBound.seconds) s is empty or negative")
+        }
+        guard timeRange.contains(photoTime) else {
+            throw .invalidEdit(
+                "the time range \(timeRange.lowerBound.seconds)…\(timeRange.upperBound.seconds) s must contain the photo "
+                    + "time \(photoTime.seconds) s")
+        }
+        if let t = videoFrameTransforms, t.count != videoFrameTimes.count {
+            throw .invalidEdit("\(t.count) frame transforms for \(videoFrameTimes.count) movie frames")
+        }
+    }
+}

@@ -1,0 +1,43 @@
+public import FoundationEssentials
+public import LuxCodecs
+
+/// Where and how ``LivePhotoEditingContext/save(to:)`` writes an edited Live Photo (the
+/// PHContentEditingOutput role).
+public struct LivePhotoEditingOutput: Sendable {
+    /// The edited still (JPEG).
+    public var photoURL: URL
+    /// The edited movie (QuickTime).
+    public var movieURL: URL
+    /// The edit's recipe, written beside the still so the edit can be re-applied or reverted (`nil`: none).
+    public var adjustmentData: AdjustmentData?
+    /// Where the adjustment sidecar goes (default: the still's name with the extension `.AAE`).
+    public var adjustmentDataURL: URL
+    /// The identifier tying the edited still and movie (default: a new one, so the edit does not pair with the
+    /// original's files).
+    public var contentIdentifier: String
+    /// JPEG options for the still. Default: quality 0.92.
+    public var photoOptions: EncodingOptions
+    /// JPEG quality of the movie frames, 0…1. Default 0.85.
+    public var videoQuality: Double
+    /// Whether files are flushed to disk before being renamed into place. Default on.
+    public var synchronizesFiles: Bool
+
+    /// Creates an output.
+    public init(photoURL: URL, movieURL: URL, adjustmentData: AdjustmentData? = nil) {
+        self.photoURL = photoURL
+        self.movieURL = movieURL
+        self.adjustmentData = adjustmentData
+        adjustmentDataURL = photoURL.deletingPathExtension().appendingPathExtension("AAE")
+        contentIdentifier = LivePhoto.makeContentIdentifier()
+        photoOptions = EncodingOptions(quality: 0.92)
+        videoQuality = 0.85
+        synchronizesFiles = true
+    }
+
+    /// An output named `baseName.JPG` and `baseName.MOV` (and `baseName.AAE`) in `directory`.
+    public init(directory: URL, baseName: String, adjustmentData: AdjustmentData? = nil) {
+        self.init(
+            photoURL: directory.appendingPathComponent(baseName + ".JPG"),
+            movieURL: directory.appendingPathComponent(baseName + ".MOV"), adjustmentData: adjustmentData)
+    }
+}

@@ -1,0 +1,50 @@
+import LuxPixels
+
+/// Demosaics one rectangular region of a mosaic that is read on demand (a tile of a render, a band of a
+/// buffer): reads the region plus the method's margin, reconstructs, and hands back the inner rows.
+enum RegionDemosaic {
+    /// Floats of scratch memory for a region of `width × height` output pixels.
+    static func scratchCount(method: DemosaicMethod, width: Int, height: Int) -> Int {
+        let m = method.margin
+        let n = (width + 2 * m) * (height + 2 * m)
+        return 4 * n + (method == .rcd ? RCDDemosaic.scratchCount(width: width + 2 * m, height: height + 2 * m, reusesMosaic: true) : 0)
+    }
+
+    /// Reconstructs the region `x0..<x0+width`, `y0..<y0+height`.
+    ///
+    /// - Parameters:
+    ///   - pattern: the Bayer layout at mosaic position (0, 0).
+    ///   - read: fills a `w × h` block of mosaic values starting at `(x, y)` (any coordinates, including
+    ///     outside the mosaic, where the reader reflects) into `dst` with the given row stride.
+    ///   - emit: receives output row `j` (0-based) as red, green and blue pointers of `width` values.
+    static func run(
+        method: DemosaicMethod, pattern: CFAPattern, x0: Int, y0: Int, width: Int, height: Int,
+        scratch: UnsafeMutablePointer<Float>,
+        read: (_ x: Int, _ y: Int, _ w: Int, _ h: Int, _ dst: UnsafeMutablePointer<Float>, _ stride: Int) -> Void,
+        emit: (_ row: Int, _ red: UnsafePointer<Float>, _ green: UnsafePointer<Float>, _ blue: UnsafePointer<Float>) -> Void
+    ) {
+        let m = method.margin
+        let px = x0 - m
+        let py = y0 - m
+        let pw = width + 2 * m
+        let ph = height + 2 * m
+        let n = pw * ph
+        let mosaic = scratch
+        let red = scratch + n
+        let green = scratch + 2 * n
+        let blue = scratch + 3 * n
+        read(px, py, pw, ph, mosaic, pw)
+        let cfa = CFAPlane(
+            base: UnsafePointer(mosaic), width: pw, height: ph, rowStride: pw,
+            pattern: pattern.shifted(x: px & 1, y: py & 1))
+        let out = RGBPlanes(red: red, green: green, blue: blue, rowStride: pw)
+        switch method {
+        case .rcd: RCDDemosaic.run(cfa, into: out, scratch: scratch + 4 * n, reusesMosaic: true)
+        case .bilinear: BilinearDemosaic.run(cfa, into: out)
+        }
+        for j in 0..<height {
+            let o = (j + m) * pw + m
+            emit(j, red + o, green + o, blue + o)
+        }
+    }
+}

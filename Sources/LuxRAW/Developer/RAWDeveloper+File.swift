@@ -1,0 +1,15 @@
+// The one file of LuxRAW that uses FoundationEssentials: `URL` is the type LuxCodecs' file reader takes.
+public import FoundationEssentials
+import LuxCodecs
+
+extension RAWDeveloper {
+    /// Reads (memory-maps) and prepares a DNG or TIFF/EP raw file.
+    ///
+    /// - Throws: ``RAWError/noPixelData(_:)`` for header-only, stripped or truncated files (which never develop
+    ///   to an image of zeros), ``RAWError/decoding(_:)`` for other unreadable files, ``RAWError/notRaw(_:)``
+    ///   for other image formats, and the errors of ``init(rawImage:)``.
+    public init(url: URL) throws(RAWError) {
+        let file = try Self.decode { () throws(CodecError) in try ImageFile.read(url: url) }
+        try self.init(file: file, name: url.lastPathComponent)
+    }
+}

@@ -1,5 +1,0 @@
-/// The `LuxRAW` module (see ../shared/DESIGN.md for its role). Its types arrive with the issue that owns it.
-public enum LuxRAWModule {
-    /// The module's version.
-    public static let version = "0.1.0"
-}

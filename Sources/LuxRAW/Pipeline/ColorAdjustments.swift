@@ -1,0 +1,79 @@
+import LuxColor
+public import LuxRender
+
+/// Stage 7c: saturation and vibrance (scene-referred, before the tone curve) and contrast (display-referred,
+/// after it), on linear Rec. 2020 values.
+///
+/// - Saturation scales the distance from the pixel's luminance: `RGB′ = Y + s·(RGB − Y)`, `s = 1 + saturation`.
+/// - Vibrance does the same with a factor that is largest for dull colours and fades for saturated ones:
+///   `s·(1 + vibrance·(1 − c)²)`, where `c = (max − min)/max` is 0 for greys and 1 for pure primaries.
+/// - Contrast is an S-curve on the luminance in a perceptual (1/2.4 power) domain, pivoting at display
+///   mid-grey and fixed at black and white; colour is scaled by the luminance ratio, so hues do not shift.
+public struct ColorAdjustments: Hashable, Sendable {
+    /// −1…1, default 0 (−1 is grey, 1 doubles the chroma).
+    public var saturation: Float
+    /// −1…1, default 0.
+    public var vibrance: Float
+    /// −1…1, default 0.
+    public var contrast: Float
+
+    /// Rec. 2020 luminance weights.
+    static let luma: (Float, Float, Float) = (0.2627, 0.6780, 0.0593)
+
+    /// Creates the stage.
+    public init(saturation: Float = 0, vibrance: Float = 0, contrast: Float = 0) {
+        self.saturation = saturation
+        self.vibrance = vibrance
+        self.contrast = contrast
+    }
+
+    /// The saturation and vibrance step (identity at 0, 0).
+    public func applyingChroma(to image: Image) -> Image {
+        guard saturation != 0 || vibrance != 0 else { return image }
+        let s = 1 + min(max(saturation, -1), 1)
+        let v = min(max(vibrance, -1), 1)
+        let (kr, kg, kb) = Self.luma
+        let kernel = ColorKernel(name: "saturation", alphaHandling: .premultiplied, preservesAlpha: true) { row in
+            let p = row.pixels
+            for i in 0..<row.count {
+                let r = p.red[i]
+                let g = p.green[i]
+                let b = p.blue[i]
+                let y = kr * r + kg * g + kb * b
+                let hi = max(r, max(g, b))
+                let lo = min(r, min(g, b))
+                let c = hi > 1e-9 ? min(max((hi - lo) / hi, 0), 1) : 0
+                let f = s * (1 + v * (1 - c) * (1 - c))
+                p.red[i] = y + f * (r - y)
+                p.green[i] = y + f * (g - y)
+                p.blue[i] = y + f * (b - y)
+            }
+        }
+        return image.applying(kernel, arguments: "saturation=\(saturation) vibrance=\(vibrance)")
+    }
+
+    /// The contrast step (identity at 0).
+    public func applyingContrast(to image: Image) -> Image {
+        guard contrast != 0 else { return image }
+        let c = min(max(contrast, -1), 1) * 1.8
+        let pivot: Float = 0.46
+        let (kr, kg, kb) = Self.luma
+        let kernel = ColorKernel(name: "contrast", alphaHandling: .premultiplied, preservesAlpha: true) { row in
+            let p = row.pixels
+            for i in 0..<row.count {
+                let r = p.red[i]
+                let g = p.green[i]
+                let b = p.blue[i]
+                let y = max(kr * r + kg * g + kb * b, 0)
+                let q = min(fastPow(y, 1 / 2.4), 1)
+                let q2 = q + c * q * (1 - q) * (q - pivot)
+                let y2 = fastPow(q2, 2.4)
+                let f = y > 1e-7 && y < 1 ? y2 / y : 1
+                p.red[i] = r * f
+                p.green[i] = g * f
+                p.blue[i] = b * f
+            }
+        }
+        return image.applying(kernel, arguments: "contrast=\(contrast)")
+    }
+}

@@ -1,0 +1,288 @@
+import LuxCodecs
+import LuxPixels
+public import LuxRender
+
+/// Stage 5: edge-preserving noise reduction of luminance and colour, guided by the sensor's noise model.
+///
+/// Works on white-balanced camera RGB split into luminance `Y = (R + 2G + B)/4` and colour differences
+/// `R − G`, `B − G`. Each is decomposed with the à-trous B3 wavelet and every detail band soft-thresholded at
+/// a multiple of the noise expected in that band: the noise σ of a pixel comes from the DNG noise model
+/// `σ² = S·x + O` (propagated through the white-balance gains), evaluated at the locally smoothed
+/// luminance, so shadows and highlights get what their noise needs. Edges, whose coefficients are far above
+/// the noise, pass. Colour uses more (coarser) scales than luminance: chroma noise is blotchy.
+///
+/// Colour is processed as a two-level pyramid: the finest detail band is soft-thresholded at full resolution,
+/// the coarser scales on a 2×2-averaged half-resolution copy whose correction is upsampled bilinearly — a
+/// quarter of the work for the scales where chroma noise lives.
+///
+/// Cost grows with the amounts: 0 skips a channel entirely; luminance uses 1–3 scales, colour 2–5.
+public struct NoiseReduction: Hashable, Sendable {
+    /// Luminance amount, 0…1.
+    public var luminanceAmount: Float
+    /// Colour amount, 0…1.
+    public var colorAmount: Float
+    /// The noise variance model `(S, O)` of the normalised sensor signal.
+    public var noiseModel: SIMD2<Float>
+    /// The white-balance gains the mosaic was multiplied by (red, green, blue).
+    public var gains: SIMD3<Float>
+
+    /// Creates the stage.
+    public init(luminanceAmount: Float, colorAmount: Float, noiseModel: SIMD2<Float>, gains: SIMD3<Float>) {
+        self.luminanceAmount = luminanceAmount
+        self.colorAmount = colorAmount
+        self.noiseModel = noiseModel
+        self.gains = gains
+    }
+
+    /// Luminance scales for the amount (0 when off).
+    var luminanceScales: Int { luminanceAmount <= 0 ? 0 : 1 + Int(min(luminanceAmount, 1) * 2.999) }
+    /// Colour scales for the amount (0 when off), counted at full resolution: the finest is thresholded at
+    /// full resolution, the others run on a half-resolution copy.
+    var colorScales: Int { colorAmount <= 0 ? 0 : 2 + Int(min(colorAmount, 1) * 3.999) }
+
+    /// The support the filter needs around an output pixel (even, so the half-resolution grid stays aligned).
+    var margin: Int {
+        let luma = luminanceScales == 0 ? 0 : 2 * ((1 << luminanceScales) - 1)
+        let color = colorScales == 0 ? 0 : 4 * ((1 << (colorScales - 1)) - 1) + 2
+        let m = max(luma, color)
+        return (m + 1) & ~1
+    }
+
+    /// The default amounts for a noise model: luminance grows with the relative noise at mid-grey
+    /// (`σ(0.18)/0.18`, full at 8 %), colour starts at 0.1 and is full at 2.7 %.
+    public static func defaultAmounts(noiseModel: SIMD2<Double>) -> (luminance: Double, color: Double) {
+        let sigma = max(noiseModel.x * 0.18 + noiseModel.y, 0).squareRoot()
+        let relative = sigma / 0.18
+        let luminance = min(1, relative / 0.08)
+        let color = min(1, 0.1 + relative / 0.03)
+        return ((luminance * 100).rounded() / 100, (color * 100).rounded() / 100)
+    }
+
+    /// Applies the filter (the image itself when both amounts are 0).
+    public func apply(to image: Image) -> Image {
+        let ls = luminanceScales
+        let cs = colorScales
+        guard ls > 0 || cs > 0 else { return image }
+        let m = Double(margin)
+        let g = gains
+        // Variances of Y and of a colour difference at grey level Y (independent channel noise).
+        let s = noiseModel.x
+        let o = noiseModel.y
+        let yVar = SIMD2(s * (g.x + 4 * g.y + g.z) / 16, o * (g.x * g.x + 4 * g.y * g.y + g.z * g.z) / 16)
+        let cVar = SIMD2(s * (g.x + g.y + g.z) / 1.5, o * (g.x * g.x + g.y * g.y + g.z * g.z) / 1.5)
+        let lStrength = 3 * min(luminanceAmount, 1)
+        let cStrength = 5 * min(colorAmount, 1)
+        let processor = ImageProcessor(
+            description: "rawNoiseReduction",
+            argumentDigest: "v2 luma=\(luminanceAmount) color=\(colorAmount) noise=\(noiseModel) gains=\(gains)",
+            inputFormat: .rgbaFloat, outputFormat: .rgbaFloat,
+            roi: { _, r in
+                // Grown by the margin and aligned to even image coordinates (the half-resolution grid).
+                let g = r.insetBy(dx: -m, dy: -m)
+                let x0: Double = 2 * (g.minX / 2).rounded(.down)
+                let y0: Double = 2 * (g.minY / 2).rounded(.down)
+                let x1: Double = 2 * (g.maxX / 2).rounded(.up)
+                let y1: Double = 2 * (g.maxY / 2).rounded(.up)
+                return Rect(minX: x0, minY: y0, maxX: x1, maxY: y1)
+            }
+        ) { inputs, output in
+            let input = inputs[0]
+            let w = input.width
+            let h = input.height
+            let n = w * h
+            let hw = w / 2
+            let hh = h / 2
+            let hn = hw * hh
+            let count = 7 * n + 8 * hn + 8 * w + 64
+            let base = output.scratch(byteCount: 4 * count).assumingMemoryBound(to: Float.self)
+            let y = base
+            let cr = base + n
+            let cb = base + 2 * n
+            let work = base + 3 * n  // 4n: luma σ, first smoothing, 2n scratch
+            let half = base + 7 * n  // 8hn
+            let rows = half + 8 * hn  // 8w
+            NRPlanes.split(input, y: y, cr: cr, cb: cb)
+            if ls == 1 {
+                // One scale (the usual low-ISO default): smoothing, threshold and reconstruction in one pass.
+                let first = work + n
+                Wavelet.smooth(y, into: first, width: w, height: h, step: 1, tmp: work + 2 * n)
+                NRPlanes.shrinkFinest(
+                    y, coarse: first, variance: yVar, factor: lStrength * Wavelet.scaleNoise[0], count: n)
+            } else if ls > 1 {
+                let sigma = work
+                let first = work + n
+                Wavelet.smooth(y, into: first, width: w, height: h, step: 1, tmp: work + 2 * n)
+                NRPlanes.sigma(first, into: sigma, variance: yVar, scale: 1, count: n)
+                Wavelet.denoise(
+                    y, width: w, height: h, scales: ls, strength: lStrength, sigma: sigma, scratch: work + 2 * n,
+                    firstSmooth: first)
+            }
+            let ox = Int(output.region.minX - input.region.minX)
+            let oy = Int(output.region.minY - input.region.minY)
+            if cs > 0 && hw > 0 && hh > 0 {
+                let crh = half
+                let cbh = half + hn
+                let sh = half + 2 * hn
+                let crh0 = half + 3 * hn
+                let cbh0 = half + 4 * hn
+                let scratch = half + 5 * hn
+                NRPlanes.downsample(cr, into: crh, width: w, height: h)
+                NRPlanes.downsample(cb, into: cbh, width: w, height: h)
+                NRPlanes.downsample(y, into: sh, width: w, height: h)
+                // σ of a 2×2 mean is half the pixel σ.
+                NRPlanes.sigma(sh, into: sh, variance: cVar, scale: 0.5, count: hn)
+                crh0.update(from: crh, count: hn)
+                cbh0.update(from: cbh, count: hn)
+                for plane in [crh, cbh] {
+                    Wavelet.denoise(
+                        plane, width: hw, height: hh, scales: cs - 1, strength: cStrength, sigma: sh, scratch: scratch)
+                }
+                NRPlanes.subtract(crh0, from: crh, count: hn)
+                NRPlanes.subtract(cbh0, from: cbh, count: hn)
+                // Full resolution: the coarse correction upsampled, the finest band thresholded, output rows only.
+                let t0 = 2 * cStrength * Wavelet.scaleNoise[0]  // 2×: back from the half-resolution σ
+                for j in oy..<(oy + output.height) {
+                    let sigmaRow = rows
+                    let up = rows + w
+                    let upOrig = rows + 2 * w
+                    let vrow = rows + 3 * w
+                    NRPlanes.upsampleRow(sh, width: hw, height: hh, row: j, scratch: vrow, into: sigmaRow)
+                    for (full, corr, orig) in [(cr, crh, crh0), (cb, cbh, cbh0)] {
+                        NRPlanes.upsampleRow(corr, width: hw, height: hh, row: j, scratch: vrow, into: up)
+                        NRPlanes.upsampleRow(orig, width: hw, height: hh, row: j, scratch: vrow, into: upOrig)
+                        NRPlanes.correct(
+                            full + j * w + ox, coarse: upOrig + ox, correction: up + ox, sigma: sigmaRow + ox,
+                            factor: t0, count: output.width)
+                    }
+                }
+            }
+            for j in 0..<output.height {
+                let o = (j + oy) * w + ox
+                NRPlanes.merge(y + o, cr + o, cb + o, count: output.width, into: output.row(j, as: Float.self))
+            }
+        }
+        return processor.apply(to: [image.clampedToExtent()], extent: image.extent).settingAlphaOne()
+    }
+}
+
+/// Plane helpers of ``NoiseReduction``: whole-row pointer loops that vectorise.
+enum NRPlanes {
+    /// RGBA → `Y = (R + 2G + B)/4`, `R − G`, `B − G`.
+    static func split(
+        _ input: ImageProcessorInput, y: UnsafeMutablePointer<Float>, cr: UnsafeMutablePointer<Float>,
+        cb: UnsafeMutablePointer<Float>
+    ) {
+        let w = input.width
+        for j in 0..<input.height {
+            splitRow(input.row(j, as: Float.self), y + j * w, cr + j * w, cb + j * w, w)
+        }
+    }
+
+    @inline(never)
+    static func splitRow(
+        _ s: UnsafePointer<Float>, _ y: UnsafeMutablePointer<Float>, _ cr: UnsafeMutablePointer<Float>,
+        _ cb: UnsafeMutablePointer<Float>, _ n: Int
+    ) {
+        for i in 0..<n {
+            let r = s[4 * i]
+            let g = s[4 * i + 1]
+            let b = s[4 * i + 2]
+            y[i] = 0.25 * (r + 2 * g + b)
+            cr[i] = r - g
+            cb[i] = b - g
+        }
+    }
+
+    /// `Y, R − G, B − G` → RGBA (alpha 1).
+    @inline(never)
+    static func merge(
+        _ y: UnsafePointer<Float>, _ cr: UnsafePointer<Float>, _ cb: UnsafePointer<Float>, count n: Int,
+        into d: UnsafeMutablePointer<Float>
+    ) {
+        for i in 0..<n {
+            let g = y[i] - 0.25 * (cr[i] + cb[i])
+            d[4 * i] = cr[i] + g
+            d[4 * i + 1] = g
+            d[4 * i + 2] = cb[i] + g
+            d[4 * i + 3] = 1
+        }
+    }
+
+    /// `σ = scale · √max(v.x · signal + v.y, v.y)`; `out` may be `signal`.
+    @inline(never)
+    static func sigma(
+        _ signal: UnsafePointer<Float>, into out: UnsafeMutablePointer<Float>, variance v: SIMD2<Float>, scale: Float,
+        count n: Int
+    ) {
+        let a = v.x
+        let b = v.y
+        for i in 0..<n { out[i] = scale * max(a * signal[i] + b, b).squareRoot() }
+    }
+
+    /// One-scale denoising in place: `p = coarse + shrink(p − coarse, factor·σ(coarse))`, with
+    /// `σ² = v.x · coarse + v.y` (at least `v.y`).
+    @inline(never)
+    static func shrinkFinest(
+        _ p: UnsafeMutablePointer<Float>, coarse: UnsafePointer<Float>, variance v: SIMD2<Float>, factor f: Float,
+        count n: Int
+    ) {
+        let a = v.x
+        let b = v.y
+        for i in 0..<n {
+            let c = coarse[i]
+            let d = p[i] - c
+            let t = f * max(a * c + b, b).squareRoot()
+            p[i] = c + d - min(max(d, -t), t)
+        }
+    }
+
+    /// 2×2 box mean of a `w × h` plane (both even) into a `w/2 × h/2` plane.
+    @inline(never)
+    static func downsample(_ s: UnsafePointer<Float>, into d: UnsafeMutablePointer<Float>, width w: Int, height h: Int) {
+        let hw = w / 2
+        for k in 0..<(h / 2) {
+            let a = s + 2 * k * w
+            let b = a + w
+            let o = d + k * hw
+            for i in 0..<hw { o[i] = 0.25 * (a[2 * i] + a[2 * i + 1] + b[2 * i] + b[2 * i + 1]) }
+        }
+    }
+
+    /// `a −= b`.
+    @inline(never)
+    static func subtract(_ b: UnsafePointer<Float>, from a: UnsafeMutablePointer<Float>, count n: Int) {
+        for i in 0..<n { a[i] -= b[i] }
+    }
+
+    /// Full-resolution row `row` of the bilinear 2× upsampling of a `hw × hh` plane (half-pixel centres:
+    /// weights ¾ and ¼, edges clamped).
+    @inline(never)
+    static func upsampleRow(
+        _ p: UnsafePointer<Float>, width hw: Int, height hh: Int, row: Int, scratch v: UnsafeMutablePointer<Float>,
+        into d: UnsafeMutablePointer<Float>
+    ) {
+        let k0 = min(row >> 1, hh - 1)
+        let kn = min(max((row & 1) == 0 ? k0 - 1 : k0 + 1, 0), hh - 1)
+        let a = p + k0 * hw
+        let b = p + kn * hw
+        for i in 0..<hw { v[i] = 0.75 * a[i] + 0.25 * b[i] }
+        d[0] = v[0]
+        for i in 1..<max(hw, 1) { d[2 * i] = 0.75 * v[i] + 0.25 * v[i - 1] }
+        for i in 0..<(hw - 1) { d[2 * i + 1] = 0.75 * v[i] + 0.25 * v[i + 1] }
+        d[2 * hw - 1] = v[hw - 1]
+    }
+
+    /// `c += correction − (fine − shrink(fine, factor·σ))` with `fine = c − coarse`: the half-resolution
+    /// result plus the soft-thresholded finest band.
+    @inline(never)
+    static func correct(
+        _ c: UnsafeMutablePointer<Float>, coarse: UnsafePointer<Float>, correction: UnsafePointer<Float>,
+        sigma: UnsafePointer<Float>, factor f: Float, count n: Int
+    ) {
+        for i in 0..<n {
+            let fine = c[i] - coarse[i]
+            let t = f * sigma[i]
+            c[i] = coarse[i] + correction[i] + fine - min(max(fine, -t), t)
+        }
+    }
+}

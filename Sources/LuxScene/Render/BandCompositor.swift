@@ -1,0 +1,104 @@
+/// Composites the layers of a set of ``LayerPlan``s row by row over a band of the output grid.
+enum BandCompositor {
+    /// The fixed band partition of a grid of `height` rows for layers whose largest blur support is
+    /// `support`: bands of at least four supports (so re-reading the rows around a band costs little), at most
+    /// eight bands. It depends only on the grid and the blur, never on the thread count, so results are
+    /// bit-identical on any number of threads.
+    static func bandHeight(height: Int, support: Int) -> Int {
+        let target = max(32, 4 * support)
+        let bands = max(min(2, height / 32), min(8, height / target), 1)
+        return (height + bands - 1) / bands
+    }
+
+    /// A layer's rows for one band: on the grid, or interpolated from a coarse card.
+    enum Source {
+        case grid(LayerStream)
+        case coarse(UpsampledLayerStream)
+    }
+
+    /// Renders rows `band` of a `width`-wide grid: calls `sink(y, row)` for every row, where `row` holds
+    /// three colour planes (and an alpha plane when `withAlpha`), `width` apart, premultiplied.
+    static func render(
+        _ plans: [LayerPlan], width: Int, band: Range<Int>, withAlpha: Bool,
+        sink: (Int, UnsafePointer<Float>) -> Void
+    ) {
+        // Layers behind the last opaque one are hidden.
+        let start = plans.lastIndex { !$0.hasAlpha } ?? 0
+        let active = Array(plans[start...])
+        let sources = active.map { p -> Source? in
+            let g = p.gridBox
+            guard band.upperBound > g.y0, band.lowerBound < g.y0 + g.height else { return nil }
+            if p.scale > 1 { return .coarse(UpsampledLayerStream(plan: p, rows: band, gridWidth: width)) }
+            let first = max(0, band.lowerBound - p.box.y0)
+            return .grid(LayerStream(plan: p, firstRow: first, lastRow: min(p.box.height, band.upperBound - p.box.y0) - 1))
+        }
+        let planes = withAlpha ? 4 : 3
+        let acc = UnsafeMutablePointer<Float>.allocate(capacity: planes * width)
+        defer { acc.deallocate() }
+        for y in band {
+            acc.update(repeating: 0, count: planes * width)
+            for (i, p) in active.enumerated() {
+                switch sources[i] {
+                case nil: continue
+                case .grid(let stream)?:
+                    let cy = y - p.box.y0
+                    guard cy >= 0, cy < p.box.height, let row = stream.row(cy) else { continue }
+                    let ox0 = max(0, p.box.x0), ox1 = min(width, p.box.x0 + p.box.width)
+                    guard ox1 > ox0 else { continue }
+                    let n = ox1 - ox0, cx = ox0 - p.box.x0, cw = p.box.width
+                    if p.hasAlpha {
+                        let a = row + 3 * cw + cx
+                        for c in 0..<3 {
+                            let o = acc + c * width + ox0, s = row + c * cw + cx
+                            for x in 0..<n { o[x] = o[x] * (1 - a[x]) + s[x] }
+                        }
+                        if withAlpha {
+                            let o = acc + 3 * width + ox0
+                            for x in 0..<n { o[x] = o[x] * (1 - a[x]) + a[x] }
+                        }
+                    } else {
+                        for c in 0..<3 { (acc + c * width + ox0).update(from: row + c * cw + cx, count: n) }
+                        if withAlpha { (acc + 3 * width + ox0).update(repeating: 1, count: n) }
+                    }
+                case .coarse(let stream)?:
+                    let g = p.gridBox
+                    guard y >= g.y0, y < g.y0 + g.height, stream.width > 0, let (top, bottom, t) = stream.row(y) else { continue }
+                    blend(top: top, bottom: bottom, t: t, count: stream.width, hasAlpha: p.hasAlpha, withAlpha: withAlpha,
+                          into: acc + stream.x0, stride: width)
+                }
+            }
+            sink(y, acc)
+        }
+    }
+
+    /// Blends the row `top + t·(bottom − top)` (planes `count` apart, premultiplied, alpha last when
+    /// `hasAlpha`) over `count` pixels of the accumulator (planes `stride` apart).
+    static func blend(
+        top: UnsafePointer<Float>, bottom: UnsafePointer<Float>, t: Float, count n: Int, hasAlpha: Bool,
+        withAlpha: Bool, into acc: UnsafeMutablePointer<Float>, stride: Int
+    ) {
+        if hasAlpha {
+            let a0 = top + 3 * n, a1 = bottom + 3 * n
+            for c in 0..<3 {
+                let o = acc + c * stride, c0 = top + c * n, c1 = bottom + c * n
+                for x in 0..<n {
+                    let a = a0[x] + t * (a1[x] - a0[x])
+                    o[x] = o[x] * (1 - a) + (c0[x] + t * (c1[x] - c0[x]))
+                }
+            }
+            if withAlpha {
+                let o = acc + 3 * stride
+                for x in 0..<n {
+                    let a = a0[x] + t * (a1[x] - a0[x])
+                    o[x] = o[x] * (1 - a) + a
+                }
+            }
+        } else {
+            for c in 0..<3 {
+                let o = acc + c * stride, c0 = top + c * n, c1 = bottom + c * n
+                for x in 0..<n { o[x] = c0[x] + t * (c1[x] - c0[x]) }
+            }
+            if withAlpha { (acc + 3 * stride).update(repeating: 1, count: n) }
+        }
+    }
+}

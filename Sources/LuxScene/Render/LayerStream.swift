@@ -1,0 +1,142 @@
+/// The rows of one layer's card for one band of output rows, finished in order: painted (averaged over the
+/// exposure's time samples), blurred vertically by ``VerticalBlur`` streams, then horizontally.
+///
+/// The vertical passes run on column strips sized so that a strip's row rings stay in the core's L2 cache,
+/// one batch of output rows at a time (each strip paints only its own columns). Working memory is a few
+/// rows per pass and strip, whatever the card's height; rows that no shape touches are never painted. Strips
+/// and batches depend only on the plan and the band, so results do not depend on the thread count.
+final class LayerStream {
+    let plan: LayerPlan
+    let width: Int
+    let rowLength: Int
+    let planes: Int
+    /// The last card row the band needs.
+    let lastRow: Int
+    private var strips: [VerticalBlur] = []
+    private let stripColumns: [Range<Int>]
+    private let horizontal: HorizontalBlur?
+    /// Finished rows of the current batch (`batchSize` rows of `rowLength`), and which are non-empty.
+    private let batch: UnsafeMutablePointer<Float>
+    private var batchStart = Int.min
+    private var batchCount = 0
+    private var batchPresent: [Bool]
+    private let stripRow: UnsafeMutablePointer<Float>
+    private let sample: UnsafeMutablePointer<Float>
+    private let scratch: UnsafeMutablePointer<Float>
+
+    static let batchSize = 32
+    /// Bytes of row rings one strip may hold (three passes), to stay within a 1 MiB L2 with room to spare.
+    static let stripRingBytes = 512 << 10
+
+    /// A stream over card rows `firstRow…lastRow`.
+    init(plan: LayerPlan, firstRow: Int, lastRow: Int) {
+        self.plan = plan
+        self.lastRow = lastRow
+        let width = plan.box.width, planes = plan.planes
+        self.width = width
+        self.planes = planes
+        rowLength = planes * width
+        let blurred = plan.blur != nil
+        batch = .allocate(capacity: (blurred ? Self.batchSize : 1) * rowLength)
+        batchPresent = Array(repeating: false, count: Self.batchSize)
+        sample = .allocate(capacity: plan.samples.count > 1 ? rowLength : 1)
+        scratch = .allocate(capacity: 4 * width)
+        horizontal = plan.blur.map { HorizontalBlur(plan: $0, count: plan.box.width) }
+        var columns: [Range<Int>] = []
+        if let blur = plan.blur {
+            let window = 2 * blur.radius + 3
+            let perColumn = BlurPlan.passes * window * planes * MemoryLayout<Float>.size
+            let target = max(64, Self.stripRingBytes / perColumn) & ~15
+            let count = max(1, (width + target - 1) / target)
+            let stripWidth = (width + count - 1) / count
+            columns = (0..<count).map { ($0 * stripWidth)..<min(width, ($0 + 1) * stripWidth) }.filter { !$0.isEmpty }
+        }
+        stripColumns = columns
+        stripRow = .allocate(capacity: planes * (columns.map(\.count).max() ?? 1))
+        if let blur = plan.blur {
+            strips = columns.map { columns in
+                VerticalBlur(plan: blur, rowLength: planes * columns.count, firstRow: firstRow) { [unowned self] k, dst in
+                    self.paint(row: k, columns: columns, into: dst)
+                }
+            }
+        }
+    }
+
+    deinit {
+        strips = []
+        horizontal?.deallocate()
+        batch.deallocate()
+        stripRow.deallocate()
+        sample.deallocate()
+        scratch.deallocate()
+    }
+
+    /// Finished card row `k` (planes `width` apart), or nil when it is empty. Rows must be requested in order.
+    func row(_ k: Int) -> UnsafePointer<Float>? {
+        guard horizontal != nil else {
+            return paint(row: k, columns: 0..<width, into: batch) ? UnsafePointer(batch) : nil
+        }
+        if k < batchStart || k >= batchStart + batchCount { fillBatch(from: k) }
+        let j = k - batchStart
+        guard batchPresent[j] else { return nil }
+        let row = batch + j * rowLength
+        horizontal?.apply(row, planes: planes, stride: width)
+        return UnsafePointer(row)
+    }
+
+    /// Runs every strip's vertical passes over rows `k…` (a batch) and gathers the strips into whole rows.
+    private func fillBatch(from k: Int) {
+        batchStart = k
+        batchCount = max(1, min(Self.batchSize, lastRow - k + 1))
+        for j in 0..<batchCount { batchPresent[j] = false }
+        for (s, columns) in stripColumns.enumerated() {
+            let n = columns.count
+            for j in 0..<batchCount {
+                let row = batch + j * rowLength
+                if strips[s].row(k + j, into: stripRow) {
+                    batchPresent[j] = true
+                    for p in 0..<planes { (row + p * width + columns.lowerBound).update(from: stripRow + p * n, count: n) }
+                } else {
+                    for p in 0..<planes { (row + p * width + columns.lowerBound).update(repeating: 0, count: n) }
+                }
+            }
+        }
+    }
+
+    /// Paints columns `columns` of card row `k` into `dst` (planes `columns.count` apart): the average over
+    /// time samples. False when nothing covers that part of the row.
+    private func paint(row k: Int, columns: Range<Int>, into dst: UnsafeMutablePointer<Float>) -> Bool {
+        guard k >= 0, k < plan.box.height else { return false }
+        let samples = plan.samples
+        let length = planes * columns.count
+        dst.update(repeating: 0, count: length)
+        if samples.count == 1 { return paint(samples[0], row: k, columns: columns, into: dst) }
+        var any = false
+        let weight = 1 / Float(samples.count)
+        for spans in samples {
+            sample.update(repeating: 0, count: length)
+            if paint(spans, row: k, columns: columns, into: sample) {
+                any = true
+                for i in 0..<length { dst[i] += weight * sample[i] }
+            }
+        }
+        return any
+    }
+
+    private func paint(_ spans: [ShapeSpan], row k: Int, columns: Range<Int>, into dst: UnsafeMutablePointer<Float>) -> Bool {
+        var any = false
+        let w = columns.count
+        for span in spans where k >= span.y0 && k < span.y1 {
+            let x0 = max(span.x0, columns.lowerBound), x1 = min(span.x1, columns.upperBound)
+            guard x1 > x0 else { continue }
+            let q = span.origin + Double(k) * span.dy + Double(x0 - span.x0) * span.dx
+            let o = x0 - columns.lowerBound
+            span.kernel.run(
+                x1 - x0, q: SIMD2(Float(q.x), Float(q.y)), step: SIMD2(Float(span.dx.x), Float(span.dx.y)),
+                scratch: scratch, p0: dst + o, p1: dst + w + o, p2: dst + 2 * w + o,
+                alpha: planes == 4 ? dst + 3 * w + o : nil)
+            any = true
+        }
+        return any
+    }
+}

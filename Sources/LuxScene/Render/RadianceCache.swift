@@ -1,0 +1,166 @@
+import LuxPixels
+import Synchronization
+
+/// Keeps the ``StaticRadiance`` of recent views so that consecutive frames of a scene (bursts, streams,
+/// brackets) pay only for resampling along the camera's path, sensor noise and the moving layers.
+///
+/// An entry is reused when the scene (identified by the caller's `sceneID`, which must change whenever the
+/// scene does), the region, size, detector, lens state and flash are the same and the exposure's camera path
+/// stays inside the rendered margin; otherwise the view is rendered again. Entries are evicted least recently
+/// used first, beyond `byteLimit` bytes.
+package final class RadianceCache: Sendable {
+    struct Key: Hashable {
+        var sceneID: UInt64
+        var regionOrigin: SIMD2<Double>
+        var regionSize: SIMD2<Double>
+        var width: Int
+        var height: Int
+        var response: SpectralResponse
+        var optics: RenderRequest.Optics?
+        var flash: Flash?
+    }
+
+    struct Entry {
+        let key: Key
+        let offset: SIMD2<Int>
+        let radiance: StaticRadiance
+        var lastUse: UInt64
+    }
+
+    struct State {
+        var entries: [Entry] = []
+        var clock: UInt64 = 0
+        var renders = 0
+    }
+
+    /// Bytes of cached radiance kept at most (the newest entry is kept even when it alone is larger).
+    package let byteLimit: Int
+    private let state = Mutex(State())
+
+    /// Creates an empty cache.
+    package init(byteLimit: Int = 200 << 20) { self.byteLimit = byteLimit }
+
+    /// How many views have been rendered (cache misses) so far.
+    package var renderCount: Int { state.withLock { $0.renders } }
+
+    /// The radiance of `request`'s exposure of `scene`: the cached still layers resampled along the camera's
+    /// path, and the moving layers rendered for this exposure.
+    package func exposure(of scene: Scene, sceneID: UInt64, request: RenderRequest, threads: Int) -> ExposureRadiance {
+        let renderer = SceneRenderer(scene: scene)
+        let still = scene.layers.firstIndex { !$0.motion.isStill } ?? scene.layers.count
+        let key = Key(
+            sceneID: sceneID, regionOrigin: request.regionOrigin, regionSize: request.regionSize, width: request.width,
+            height: request.height, response: request.response, optics: request.optics, flash: request.flash)
+        let base = ExposureRadiance.maps(renderer: renderer, request: request, offset: .zero)
+        func shifted(_ offset: SIMD2<Int>) -> [ExposureRadiance.AffineMap] {
+            base.map { ExposureRadiance.AffineMap(a: $0.a, b: $0.b - SIMD2(Double(offset.x), Double(offset.y))) }
+        }
+        let cached = state.withLock { s -> (StaticRadiance, SIMD2<Int>)? in
+            s.clock += 1
+            for i in s.entries.indices where s.entries[i].key == key {
+                let e = s.entries[i]
+                let fp = ExposureRadiance.footprint(shifted(e.offset), width: request.width, height: request.height)
+                if e.radiance.covers(x0: fp.0, y0: fp.1, x1: fp.2, y1: fp.3) {
+                    s.entries[i].lastUse = s.clock
+                    return (e.radiance, e.offset)
+                }
+            }
+            return nil
+        }
+        let background: StaticRadiance
+        let offset: SIMD2<Int>
+        if let cached {
+            (background, offset) = cached
+        } else {
+            // A grid around this exposure's footprint with a margin for the next ones (shake, a little pan).
+            let fp = ExposureRadiance.footprint(base, width: request.width, height: request.height)
+            let margin = Self.margin(scene: scene, request: request)
+            offset = SIMD2(fp.0 - margin, fp.1 - margin)
+            let gridWidth = fp.2 - fp.0 + 2 * margin, gridHeight = fp.3 - fp.1 + 2 * margin
+            var victim = evictForInsertion(bytes: gridWidth * gridHeight * 3 * 2)
+            var recycled: StaticRadiance? = nil
+            if victim != nil, isKnownUniquelyReferenced(&victim!) { recycled = victim }
+            background = StaticRadiance(
+                renderer: renderer, request: request, layerCount: still, offset: offset, gridWidth: gridWidth,
+                gridHeight: gridHeight, threads: threads, recycling: recycled)
+            insert(Entry(key: key, offset: offset, radiance: background, lastUse: 0))
+        }
+        let overlay = still < scene.layers.count
+            ? Self.overlay(renderer: renderer, request: request, layers: Array(still..<scene.layers.count), scale: background.scale, threads: threads)
+            : nil
+        return ExposureRadiance(background: background, maps: shifted(offset), overlay: overlay, width: request.width, height: request.height)
+    }
+
+    /// Pixels rendered beyond the frame on each side: enough for hand-held shake (about 0.4 % of the width),
+    /// plus half a second of panning.
+    static func margin(scene: Scene, request: RenderRequest) -> Int {
+        let pan = scene.cameraMotion.panDegreesPerSecond
+        let panPixels = (pan * pan).sum().squareRoot() * Double.pi / 180 * request.focalLengthInFrameWidths
+            / request.sceneUnitsPerPixel * 0.5
+        return max(8, request.width / 256) + Int(panPixels.rounded(.up))
+    }
+
+    /// Removes and returns the least recently used entry's radiance when an entry of `bytes` more would
+    /// exceed the limit (its memory can then be reused for the new entry instead of being freed).
+    private func evictForInsertion(bytes: Int) -> StaticRadiance? {
+        state.withLock { s in
+            let total = s.entries.reduce(0) { $0 + $1.radiance.byteCount }
+            guard total + bytes > byteLimit, let oldest = s.entries.indices.min(by: { s.entries[$0].lastUse < s.entries[$1].lastUse })
+            else { return nil }
+            return s.entries.remove(at: oldest).radiance
+        }
+    }
+
+    private func insert(_ entry: Entry) {
+        state.withLock { s in
+            s.renders += 1
+            var e = entry
+            e.lastUse = s.clock
+            s.entries.removeAll { $0.key == e.key }
+            s.entries.append(e)
+            var total = s.entries.reduce(0) { $0 + $1.radiance.byteCount }
+            while total > byteLimit, s.entries.count > 1 {
+                guard let oldest = s.entries.indices.dropLast().min(by: { s.entries[$0].lastUse < s.entries[$1].lastUse }) else { break }
+                total -= s.entries[oldest].radiance.byteCount
+                s.entries.remove(at: oldest)
+            }
+        }
+    }
+
+    /// The moving layers (and everything in front of them) for this exposure, premultiplied with alpha, over
+    /// the part of the output they can touch.
+    static func overlay(
+        renderer: SceneRenderer, request: RenderRequest, layers: [Int], scale: Float, threads: Int
+    ) -> ExposureRadiance.Overlay? {
+        let plans = renderer.layerPlans(request, layers: layers, atRest: false).compactMap { $0 }
+        var x0 = Int.max, y0 = Int.max, x1 = Int.min, y1 = Int.min
+        for p in plans.map(\.gridBox) {
+            x0 = min(x0, max(0, p.x0))
+            y0 = min(y0, max(0, p.y0))
+            x1 = max(x1, min(request.width, p.x0 + p.width))
+            y1 = max(y1, min(request.height, p.y0 + p.height))
+        }
+        guard x1 > x0, y1 > y0 else { return nil }
+        var sub = request
+        let s = SIMD2(request.sceneUnitsPerPixel, request.regionSize.y / Double(request.height))
+        sub.regionOrigin = request.regionOrigin + SIMD2(Double(x0), Double(y0)) * s
+        sub.regionSize = SIMD2(Double(x1 - x0), Double(y1 - y0)) * s
+        sub.width = x1 - x0
+        sub.height = y1 - y0
+        let subPlans = renderer.layerPlans(sub, layers: layers, atRest: false).compactMap { $0 }
+        let image = HalfPlanarImage(width: sub.width, height: sub.height, planes: 4, zeroed: false)
+        let w = sub.width
+        SceneRenderer.renderBands(subPlans, width: w, height: sub.height, withAlpha: true, threads: threads) { y, row in
+            withUnsafeTemporaryAllocation(of: Float.self, capacity: w) { tmp in
+                let t = tmp.baseAddress!
+                for c in 0..<4 {
+                    let src = row + c * w
+                    let k: Float = c < 3 ? scale : 1
+                    for x in 0..<w { t[x] = src[x] * k }
+                    image.store(plane: c, row: y, from: t, count: w)
+                }
+            }
+        }
+        return ExposureRadiance.Overlay(image: image, x0: x0, y0: y0)
+    }
+}

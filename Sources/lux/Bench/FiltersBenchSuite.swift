@@ -1,0 +1,144 @@
+import ArgumentParser
+import Foundation
+import Lux
+
+/// `lux bench filters`: the heavy built-in filters on a 12 MP photo against vips and ImageMagick (issue
+/// "Built-in filters I", Benchmarks).
+///
+/// Every tool runs file to file. Lux's worker streams a raw RGB copy of the photo through an `ImageProvider`
+/// (rows read as tiles need them), renders the filter to 8-bit sRGB strip by strip and writes raw RGB; `inner` is
+/// that whole run without process start-up. vips reads and writes its native `.v` format (memory-mapped, its
+/// cheapest I/O), ImageMagick TIFF. Lux computes on the encoded sRGB values, as the peers do.
+enum FiltersBenchSuite: BenchSuite {
+    static let name = "filters"
+    static let summary =
+        "Gaussian σ 2/10/50, box, median, morphology, unsharp, area average, Lanczos vs vips and ImageMagick"
+
+    static func cases(in context: BenchContext) throws -> [BenchCase] {
+        let inputs = context.inputs.path
+        let out = context.scratch.path
+        let photo = inputs + "/render-I.tif"
+        let photoRaw = inputs + "/render-I.rgb"
+        let photoV = inputs + "/render-I.v"
+        try RenderBench.prepare(photo, photoRaw, inputs + "/render-I5.tif")
+        if !FileManager.default.fileExists(atPath: photoV) {
+            let m = try ProcessRunner.run(["vips", "copy", photo, photoV])
+            guard m.exitStatus == 0 else { throw ValidationError("vips copy \(photo) failed") }
+        }
+        let box = inputs + "/filters-box21.con"
+        try ("21 1 21 0\n" + String(repeating: "1 ", count: 21) + "\n")
+            .write(toFile: box, atomically: true, encoding: .utf8)
+        let square = inputs + "/filters-square7.con"
+        try ("7 7 1 0\n" + String(repeating: String(repeating: "255 ", count: 7) + "\n", count: 7))
+            .write(toFile: square, atomically: true, encoding: .utf8)
+        func lux(_ job: String, _ options: [String] = []) -> [String] {
+            ["bench-worker", name, job, photoRaw, "4032", "3024", out + "/lux.rgb"] + options
+        }
+        func vips(_ label: String, _ args: [String]) -> BenchCase.Peer {
+            .init(name: label, command: ["vips"] + args)
+        }
+        func magick(_ label: String, _ args: [String]) -> BenchCase.Peer {
+            .init(name: label, command: ["convert", photo] + args + [out + "/im.tif"])
+        }
+        var cases: [BenchCase] = []
+        for sigma in [2, 10, 50] {
+            var peers = [vips("vips gaussblur", ["gaussblur", photoV, out + "/g.v", "\(sigma)"])]
+            // At σ = 50 vips' float path and ImageMagick's -blur take minutes per run on this machine.
+            if sigma <= 10 {
+                peers.append(
+                    vips(
+                        "vips gaussblur float",
+                        ["gaussblur", photoV, out + "/gf.v", "\(sigma)", "--precision", "float"]))
+                peers.append(magick("convert -blur", ["-blur", "0x\(sigma)"]))
+            }
+            cases.append(
+                BenchCase(
+                    suite: name, name: "GaussianBlur σ=\(sigma), 12 MP", lux: lux("gauss", ["\(sigma)"]), peers: peers,
+                    megapixels: 12.19, goal: "no slower than vips gaussblur"))
+        }
+        cases += [
+            BenchCase(
+                suite: name, name: "BoxBlur r=10 (21×21), 12 MP", lux: lux("box", ["10"]),
+                // ImageMagick's -statistic mean 21x21 takes minutes per run here.
+                peers: [vips("vips convsep 21-tap box", ["convsep", photoV, out + "/b.v", box])], megapixels: 12.19,
+                goal: "cost independent of radius; no slower than vips"),
+            BenchCase(
+                suite: name, name: "MedianFilter 3×3, 12 MP", lux: lux("median"),
+                peers: [
+                    vips("vips rank 3 3 4", ["rank", photoV, out + "/m.v", "3", "3", "4"]),
+                    magick("convert -statistic median 3x3", ["-statistic", "median", "3x3"]),
+                ], megapixels: 12.19, goal: "no slower than vips"),
+            BenchCase(
+                suite: name, name: "MorphologyRectangleMaximum 7×7, 12 MP", lux: lux("dilate", ["7"]),
+                peers: [
+                    vips("vips morph dilate 7×7", ["morph", photoV, out + "/d.v", square, "dilate"]),
+                    magick("convert -morphology Dilate Square:3", ["-morphology", "Dilate", "Square:3"]),
+                ], megapixels: 12.19, goal: "no slower than vips"),
+            BenchCase(
+                suite: name, name: "UnsharpMask radius 2.5 intensity 0.5, 12 MP", lux: lux("unsharp"),
+                peers: [
+                    vips("vips sharpen (LAB, different maths)", ["sharpen", photoV, out + "/s.v"]),
+                    magick("convert -unsharp 0x2.5+0.5+0", ["-unsharp", "0x2.5+0.5+0"]),
+                ], megapixels: 12.19, goal: "no slower than vips"),
+            BenchCase(
+                suite: name, name: "AreaAverage, 12 MP", lux: lux("average"),
+                peers: [vips("vips avg", ["avg", photoV])], megapixels: 12.19, goal: "no slower than vips avg"),
+            BenchCase(
+                suite: name, name: "LanczosScaleTransform 12 MP → 1440×1080", lux: lux("lanczos"),
+                peers: [
+                    vips("vips resize (lanczos3)", ["resize", photoV, out + "/r.v", "0.35714285714"]),
+                    magick("convert -filter Lanczos -resize", ["-filter", "Lanczos", "-resize", "1440x1080"]),
+                ], megapixels: 12.19, goal: "no slower than vips resize"),
+        ]
+        return cases
+    }
+
+    static func work(job: String, arguments: [String]) throws -> Double {
+        guard arguments.count >= 4, let w = Int(arguments[1]), let h = Int(arguments[2]) else {
+            throw ValidationError("usage: bench-worker filters JOB RAW WIDTH HEIGHT OUT [OPTION]")
+        }
+        let threads = ProcessInfo.processInfo.environment["LUX_THREADS"].flatMap(Int.init)
+        let option = arguments.count > 4 ? Double(arguments[4]) : nil
+        let t0 = monotonicSeconds()
+        let c0 = RenderBench.cpuSeconds()
+        let source = Image(provider: try RawRGBFile(path: arguments[0], width: w, height: h))
+        let e = source.extent
+        let image: Image
+        switch job {
+        case "gauss": image = source.clampedToExtent().gaussianBlur(radius: option ?? 10).cropped(to: e)
+        case "box": image = source.clampedToExtent().boxBlur(radius: option ?? 10).cropped(to: e)
+        case "median": image = source.medianFilter()
+        case "dilate":
+            let k = option ?? 7
+            image = source.clampedToExtent().morphologyRectangleMaximum(width: k, height: k).cropped(to: e)
+        case "unsharp": image = source.unsharpMask(radius: 2.5, intensity: 0.5)
+        case "average": image = source.areaAverage()
+        case "lanczos": image = source.lanczosScaleTransform(scale: 1080.0 / 3024.0)
+        default: throw ValidationError("unknown filters job \(job)")
+        }
+        let context = RenderContext(
+            options: RenderOptions(workingColorSpace: .sRGB, cacheIntermediates: false, threadCount: threads))
+        guard let file = fopen(arguments[3], "wb") else { throw ValidationError("cannot write \(arguments[3])") }
+        defer { fclose(file) }
+        let bounds = image.extent.integral
+        let line = UnsafeMutablePointer<UInt8>.allocate(capacity: 3 * Int(bounds.width))
+        defer { line.deallocate() }
+        let stats = try context.render(image, bounds: bounds, format: .rgba8, colorSpace: .sRGB) { strip in
+            let b = strip.buffer
+            b.withUnsafePlane { plane in
+                for y in 0..<b.height {
+                    let row = plane.row(y, as: UInt8.self)
+                    for x in 0..<b.width {
+                        line[3 * x] = row[4 * x]
+                        line[3 * x + 1] = row[4 * x + 1]
+                        line[3 * x + 2] = row[4 * x + 2]
+                    }
+                    fwrite(line, 1, 3 * b.width, file)
+                }
+            }
+        }
+        let t = monotonicSeconds() - t0
+        print("\(job): \(String(format: "%.3f s, %.3f s CPU", t, RenderBench.cpuSeconds() - c0)); \(stats)")
+        return t
+    }
+}

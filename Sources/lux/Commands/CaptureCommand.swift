@@ -1,0 +1,311 @@
+import ArgumentParser
+import Foundation
+import Lux
+
+struct CaptureCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "capture",
+        abstract: "Take photos with the simulated camera: processed, RAW, RAW + processed or bracketed.",
+        discussion: """
+            Builds a capture session (camera → photo output) on a simulated scene, takes the photos the options \
+            ask for, writes them (JPEG with EXIF and ICC, TIFF for uncompressed formats, DNG with an embedded \
+            preview for RAW), and prints the resolved settings and the event timeline of each request.
+
+            Examples:
+              lux capture --scene still-life -o out
+              lux capture --raw --preview 160x160
+              lux capture --raw-plus jpeg --p3
+              lux capture --bracket -2,0,2
+              lux capture --bracket-manual 1/1000@100,1/60@800
+              lux capture --scene low-light --quality quality --flash auto
+              lux capture --live -o out            # IMG_<id>.jpg + IMG_<id>.mov, tied by a content identifier
+            """)
+
+    @Option(help: "A built-in scene (see `lux scene list`).")
+    var scene = "still-life"
+
+    @Option(help: "Illuminance in lux of the scene's main light (default: the scene's own).")
+    var lux: Double?
+
+    @Flag(help: "A hand-held camera (shake) instead of a tripod.")
+    var handheld = false
+
+    @Option(name: .shortAndLong, help: "The folder photos are written to.")
+    var output = "."
+
+    @Option(
+        help: "The session preset: photo, high, hd1280x720, hd1920x1080, hd4K3840x2160.",
+        transform: { text in
+            guard let p = SessionPreset(rawValue: text), p != .inputPriority else {
+                throw ValidationError("unknown preset '\(text)'")
+            }
+            return p
+        })
+    var preset: SessionPreset = .photo
+
+    @Option(help: "The processed format: jpeg, bgra, 420f or 420v.")
+    var format: ProcessedFormatArgument = .jpeg
+
+    @Flag(help: "Capture a RAW photo (DNG) only.")
+    var raw = false
+
+    @Option(
+        name: .customLong("raw-plus"),
+        help: "Capture RAW plus a processed photo in this format (jpeg, bgra, 420f, 420v).")
+    var rawPlus: ProcessedFormatArgument?
+
+    @Option(parsing: .unconditional, help: "An auto-exposure bracket: EV biases, e.g. -2,0,2.")
+    var bracket: String?
+
+    @Option(
+        name: .customLong("bracket-manual"), help: "A manual bracket: duration@ISO items, e.g. 1/1000@100,1/60@800.")
+    var bracketManual: String?
+
+    @Option(help: "Quality prioritization: speed, balanced or quality.")
+    var quality: QualityArgument = .balanced
+
+    @Option(
+        help: "Flash mode: off, on or auto.",
+        transform: { text in
+            guard let mode = FlashMode(rawValue: text) else {
+                throw ValidationError("flash mode must be off, on or auto")
+            }
+            return mode
+        })
+    var flash: FlashMode = .off
+
+    @Option(help: "A preview (thumbnail) fitting this box, e.g. 160x160.")
+    var preview: String?
+
+    @Flag(help: "Display P3 photos (forces the camera's colour space; the default is sRGB).")
+    var p3 = false
+
+    @Flag(
+        name: .customLong("high-resolution"), help: "Full-resolution processed photos (the format's high resolution).")
+    var highResolution = false
+
+    @Option(help: "How many requests to make.")
+    var count = 1
+
+    @Option(help: "A smaller simulated sensor, e.g. 1008x756 (default: 4032x3024).")
+    var sensor: String?
+
+    @Flag(help: "Live Photos: a movie of about 1.5 s before and after each still, written beside it.")
+    var live = false
+
+    @Flag(help: "With --live: no microphone, so the movie has no sound.")
+    var noMicrophone = false
+
+    @Flag(help: "With --live: keep a shoe shot (no auto-trimming).")
+    var noAutoTrim = false
+
+    @Flag(help: "With --live: no movie stabilisation.")
+    var noStabilization = false
+
+    func validate() throws {
+        guard (1...1000).contains(count) else { throw ValidationError("--count must be 1…1000") }
+        if raw && rawPlus != nil { throw ValidationError("use --raw or --raw-plus, not both") }
+        if bracket != nil && bracketManual != nil {
+            throw ValidationError("use --bracket or --bracket-manual, not both")
+        }
+        _ = try brackets()
+        _ = try previewBox()
+        _ = try sensorModel()
+        if live && (raw || bracket != nil || bracketManual != nil) {
+            throw ValidationError("--live needs a processed photo: not with --raw or a bracket")
+        }
+        if !live && (noMicrophone || noAutoTrim || noStabilization) {
+            throw ValidationError("--no-microphone, --no-auto-trim and --no-stabilization go with --live")
+        }
+    }
+
+    func brackets() throws -> [BracketedExposure]? {
+        if let bracket {
+            return try bracket.split(separator: ",").map { item in
+                guard let ev = Float(item.trimmingCharacters(in: .whitespaces)) else {
+                    throw ValidationError("--bracket: '\(item)' is not a number of EV (example: -2,0,2)")
+                }
+                return .auto(bias: ev)
+            }
+        }
+        if let bracketManual {
+            return try bracketManual.split(separator: ",").map { item in
+                let parts = item.split(separator: "@")
+                let time = parts.first?.split(separator: "/") ?? []
+                guard parts.count == 2, let iso = Float(parts[1]), (1...2).contains(time.count),
+                    let num = Int64(time[0]), let den = time.count == 2 ? Int32(time[1]) : 1, num > 0, den > 0
+                else {
+                    throw ValidationError("--bracket-manual: '\(item)' is not duration@ISO (example: 1/1000@100)")
+                }
+                return .manual(duration: MediaTime(value: num, timescale: den), iso: iso)
+            }
+        }
+        return nil
+    }
+
+    func previewBox() throws -> PixelDimensions? {
+        guard let preview else { return nil }
+        let p = preview.lowercased().split(separator: "x").compactMap { Int($0) }
+        guard p.count == 2, p[0] > 0, p[1] > 0 else {
+            throw ValidationError("--preview must be WIDTHxHEIGHT, e.g. 160x160")
+        }
+        return PixelDimensions(width: p[0], height: p[1])
+    }
+
+    func sensorModel() throws -> SensorModel {
+        var model = SensorModel.phone12MP
+        guard let sensor else { return model }
+        let p = sensor.lowercased().split(separator: "x").compactMap { Int($0) }
+        guard p.count == 2, p[0] >= 64, p[1] >= 48, p[0] % 2 == 0, p[1] % 2 == 0, p[0] <= 8192, p[1] <= 8192 else {
+            throw ValidationError("--sensor must be WIDTHxHEIGHT with even sides, 64x48…8192x8192")
+        }
+        model.pixelPitch = model.sensorWidth / Double(p[0])
+        model.width = p[0]
+        model.height = p[1]
+        return model
+    }
+
+    func makeSettings(_ output: PhotoOutput) throws -> PhotoSettings {
+        let rawFormat = output.availableRawPhotoPixelFormatTypes.first
+        var settings: PhotoSettings
+        if let items = try brackets() {
+            let processed: ProcessedPhotoFormat? = raw ? nil : (rawPlus ?? format).value
+            settings = PhotoSettings(
+                bracket: items, processedFormat: processed, rawPixelFormat: (raw || rawPlus != nil) ? rawFormat : nil)
+        } else if raw || rawPlus != nil {
+            guard let rawFormat else { throw CLIError("RAW needs the photo preset (--preset photo)") }
+            settings = PhotoSettings(rawPixelFormat: rawFormat, processedFormat: rawPlus?.value)
+        } else {
+            settings = PhotoSettings(format: format.value)
+        }
+        settings.flashMode = flash
+        settings.qualityPrioritization = quality.value
+        settings.isHighResolutionPhotoEnabled = highResolution
+        if let box = try previewBox() { settings.previewFormat = PreviewFormat(pixelFormat: .bgra8, dimensions: box) }
+        return settings
+    }
+
+    func run() async throws {
+        var sceneValue: Scene
+        do { sceneValue = try Scene.named(scene) } catch { throw ValidationError("\(error)") }
+        if let lux { sceneValue.light.illuminance = lux }
+        if handheld { sceneValue.cameraMotion = .handheld }
+        let folder = URL(fileURLWithPath: output)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+
+        let camera = SimulatedCamera(scene: sceneValue, configuration: .init(sensor: try sensorModel()))
+        let session = CaptureSession()
+        let photoOutput = PhotoOutput()
+        photoOutput.isHighResolutionCaptureEnabled = highResolution
+        photoOutput.maxPhotoQualityPrioritization = .quality
+        do {
+            session.beginConfiguration()
+            try session.setSessionPreset(preset)
+            try session.addInput(DeviceInput(camera: camera))
+            try session.addOutput(photoOutput)
+            if live && !noMicrophone {
+                try session.addInput(DeviceInput(microphone: SimulatedMicrophone(source: sceneValue.sound, sampleRate: 44_100)))
+            }
+            session.automaticallyConfiguresCaptureDeviceForWideColor = false
+            try session.commitConfiguration()
+            try camera.setActiveColorSpace(p3 ? .displayP3 : .sRGB)
+            try await session.startRunning()
+            if live {
+                try photoOutput.setLivePhotoCaptureEnabled(true)
+                photoOutput.isLivePhotoAutoTrimmingEnabled = !noAutoTrim
+                photoOutput.isLivePhotoStabilizationEnabled = !noStabilization
+            }
+        } catch {
+            throw CLIError("cannot start the capture session: \(error)")
+        }
+        let format = camera.activeFormat
+        print(
+            "camera: \(camera.localizedName), \(format), \(camera.activeColorSpace.rawValue); scene \(sceneValue.name), \(sceneValue.light)"
+        )
+        for n in 0..<count {
+            let settings: PhotoSettings
+            let stream: AsyncThrowingStream<PhotoCaptureEvent, any Error>
+            let start = ContinuousClock.now
+            do {
+                var s = try makeSettings(photoOutput)
+                if live {
+                    s.livePhotoMovieURL = folder.appendingPathComponent("IMG_\(s.uniqueID).mov")
+                    s.livePhotoMovieMetadata = [LivePhotoMetadataItem(key: LivePhotoMetadataItem.author, value: "lux capture")]
+                }
+                settings = s
+                stream = try photoOutput.capturePhoto(settings)
+            } catch {
+                throw CLIError("cannot capture: \(error)")
+            }
+            do {
+                for try await event in stream {
+                    let ms = Self.milliseconds(ContinuousClock.now - start)
+                    let t = String(format: "%8.1f ms", ms)
+                    switch event {
+                    case .willBeginCapture(let r):
+                        print("request \(n + 1): \(r)")
+                        print("  \(t)  willBeginCapture")
+                    case .didFinishProcessingPhoto(let photo):
+                        // A Live Photo's still has the movie's base name.
+                        let name =
+                            live
+                            ? "IMG_\(settings.uniqueID).\(photo.fileExtension)"
+                            : "IMG_\(settings.uniqueID)_\(photo.photoCount).\(photo.fileExtension)"
+                        let url = folder.appendingPathComponent(name)
+                        let bytes = try photo.fileDataRepresentation()
+                        try Data(bytes).write(to: url, options: .atomic)
+                        print("  \(t)  didFinishProcessingPhoto  \(photo) → \(url.path) (\(bytes.count / 1024) KB)")
+                    case .didFinishRecordingLivePhotoMovie(_, let url):
+                        print("  \(t)  didFinishRecordingLivePhotoMovie  → \(url.lastPathComponent)")
+                    case .didFinishProcessingLivePhotoMovie(_, let url, let duration, let photoTime):
+                        print(
+                            "  \(t)  didFinishProcessingLivePhotoMovie  \(url.path), "
+                                + String(format: "%.3f s, photo at %.3f s", duration.seconds, photoTime.seconds))
+                    case .didFinishCapture(let r):
+                        let lo = Self.milliseconds(r.photoProcessingTimeRange.lowerBound)
+                        let hi = Self.milliseconds(r.photoProcessingTimeRange.upperBound)
+                        print("  \(t)  didFinishCapture (expected \(String(format: "%.0f–%.0f", lo, hi)) ms)")
+                    default:
+                        print("  \(t)  \(event.name)")
+                    }
+                }
+            } catch {
+                throw CLIError("capture failed: \(error)")
+            }
+        }
+        await session.stopRunning()
+    }
+
+    static func milliseconds(_ d: Duration) -> Double {
+        Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15
+    }
+}
+
+/// A processed photo format named on the command line.
+enum ProcessedFormatArgument: String, ExpressibleByArgument, CaseIterable {
+    case jpeg, bgra
+    case f420 = "420f"
+    case v420 = "420v"
+
+    var value: ProcessedPhotoFormat {
+        switch self {
+        case .jpeg: .jpeg
+        case .bgra: .pixelFormat(.bgra8)
+        case .f420: .pixelFormat(.yCbCr420FullRange)
+        case .v420: .pixelFormat(.yCbCr420VideoRange)
+        }
+    }
+}
+
+/// A quality prioritization named on the command line.
+enum QualityArgument: String, ExpressibleByArgument, CaseIterable {
+    case speed, balanced, quality
+
+    var value: QualityPrioritization {
+        switch self {
+        case .speed: .speed
+        case .balanced: .balanced
+        case .quality: .quality
+        }
+    }
+}

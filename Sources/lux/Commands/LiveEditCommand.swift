@@ -1,0 +1,159 @@
+import ArgumentParser
+import Foundation
+import Lux
+
+/// `lux live edit PAIR -o DIR …`: edits a Live Photo and saves the still, the movie and the adjustment sidecar.
+struct LiveEditCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "edit",
+        abstract: "Edit a Live Photo (filters, crop, trim, volume, stabilisation) and save it with its adjustment data.",
+        discussion: """
+            The same filter chain runs on the still and on every movie frame; parameters in pixels (blur radii, \
+            screen widths) are scaled to each frame's resolution. The edited pair gets a new content identifier \
+            and an .AAE sidecar recording the recipe and the original files, so the edit can be re-applied \
+            (--reapply) or reverted (--revert). The originals are never modified.
+
+            Examples:
+              lux live edit IMG_0001.JPG -o edited --chain 'SepiaTone intensity=0.6 | GaussianBlur radius=8'
+              lux live edit IMG_0001.JPG -o edited --square --volume 0.3 --trim 0.4,2.6
+              lux live edit IMG_0001.JPG -o edited --auto-trim --stabilize --preview 480x360
+              lux live edit --reapply edited/IMG_E0001.AAE -o again
+              lux live edit --revert edited/IMG_E0001.AAE
+            """)
+
+    @Argument(help: "The still or the movie of the pair (not with --reapply/--revert).")
+    var pair: String?
+
+    @Option(name: .shortAndLong, help: "The folder the edited pair is written to.")
+    var output: String?
+
+    @Option(help: "The base name of the edited files (default: the original's with an E after its prefix, IMG_E0001).")
+    var name: String?
+
+    @Option(help: "A filter chain for the still and every movie frame.")
+    var chain: String?
+
+    @Option(help: "A filter chain for the still only (applied after --chain).")
+    var photoChain: String?
+
+    @Option(help: "Crop to x,y,width,height in fractions of the frame (0…1).")
+    var crop: String?
+
+    @Flag(help: "Crop to the centred square.")
+    var square = false
+
+    @Option(help: "Audio volume 0…1.")
+    var volume: Double = 1
+
+    @Option(help: "Keep only START,END seconds of the movie.")
+    var trim: String?
+
+    @Flag(help: "Trim a shoe shot (the camera raised or lowered) detected from the frames' motion.")
+    var autoTrim = false
+
+    @Flag(help: "Steady the movie frames.")
+    var stabilize = false
+
+    @Option(help: "The output orientation, 1…8 (Exif).")
+    var orientation: Int?
+
+    @Option(help: "Write a playback preview no larger than WIDTHxHEIGHT instead of the full edit.")
+    var preview: String?
+
+    @Option(help: "Re-apply the edit recorded in this .AAE sidecar to its original.")
+    var reapply: String?
+
+    @Option(help: "Revert the edit recorded in this .AAE sidecar (removes the edited files and the sidecar).")
+    var revert: String?
+
+    @Option(help: "Worker threads (default: one per processor).")
+    var threads: Int?
+
+    func validate() throws {
+        if let revert {
+            guard pair == nil, reapply == nil else { throw ValidationError("--revert takes only the sidecar: lux live edit --revert \(revert)") }
+            return
+        }
+        guard (pair == nil) != (reapply == nil) else {
+            throw ValidationError("give the Live Photo to edit, or --reapply SIDECAR (not both)")
+        }
+        guard output != nil else { throw ValidationError("--output (-o) names the folder for the edited pair") }
+        guard (0...1).contains(volume) else { throw ValidationError("--volume must be 0…1, not \(volume)") }
+        if let orientation, !(1...8).contains(orientation) { throw ValidationError("--orientation must be 1…8") }
+        if square && crop != nil { throw ValidationError("choose --square or --crop, not both") }
+        if let crop, Self.numbers(crop)?.count != 4 { throw ValidationError("--crop takes x,y,width,height fractions, e.g. 0.1,0,0.8,1") }
+        if let trim, Self.numbers(trim)?.count != 2 { throw ValidationError("--trim takes START,END seconds, e.g. 0.5,2.5") }
+        if let preview, Self.size(preview) == nil { throw ValidationError("--preview takes WIDTHxHEIGHT, e.g. 480x360") }
+    }
+
+    static func numbers(_ text: String) -> [Double]? {
+        let parts = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        return parts.allSatisfy { $0 != nil } ? parts.map { $0! } : nil
+    }
+
+    static func size(_ text: String) -> Size? {
+        let parts = text.lowercased().split(separator: "x").compactMap { Double($0) }
+        return parts.count == 2 && parts.allSatisfy { $0 >= 1 } ? Size(width: parts[0], height: parts[1]) : nil
+    }
+
+    func run() async throws {
+        do {
+            if let revert {
+                let sidecar = URL(fileURLWithPath: revert)
+                let restored = try LivePhotoEditRecord(contentsOf: sidecar).revert(removingSidecar: sidecar)
+                print("reverted: \(restored.photoURL.path) + \(restored.movieURL.lastPathComponent) remain")
+                return
+            }
+            let folder = URL(fileURLWithPath: output!)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let live: LivePhoto
+            let recipe: LivePhotoAdjustments
+            if let reapply {
+                let record = try LivePhotoEditRecord(contentsOf: URL(fileURLWithPath: reapply))
+                recipe = try LivePhotoAdjustments(adjustmentData: record.adjustmentData)
+                live = try LivePhoto(photoURL: record.original.photoURL, movieURL: record.original.movieURL, requiresIdentifier: false)
+            } else {
+                live = try LivePhoto(pairing: URL(fileURLWithPath: pair!))
+                recipe = makeRecipe()
+            }
+            var context = try LivePhotoEditingContext(livePhoto: live, adjustments: recipe)
+            context.threads = threads
+            let base = name ?? Self.editedName(live.photoURL.deletingPathExtension().lastPathComponent)
+            let start = Date()
+            if let preview {
+                let result = try await context.prepareForPlayback(targetSize: Self.size(preview)!, in: folder)
+                print("preview: \(result.photoURL.path) + \(result.movieURL.lastPathComponent) "
+                    + String(format: "(%.2f s)", Date().timeIntervalSince(start)))
+                return
+            }
+            let output = LivePhotoEditingOutput(directory: folder, baseName: base, adjustmentData: try recipe.adjustmentData())
+            let edited = try await context.save(to: output)
+            print("\(edited.photoURL.path) + \(edited.movieURL.lastPathComponent) + \(output.adjustmentDataURL.lastPathComponent)")
+            print(String(format: "  identifier %@, photo at %.3f s of %.3f s, saved in %.2f s", edited.contentIdentifier,
+                         edited.photoTime.seconds, edited.duration.seconds, Date().timeIntervalSince(start)))
+        } catch let e as LivePhotoError {
+            throw e.cliError
+        }
+    }
+
+    private func makeRecipe() -> LivePhotoAdjustments {
+        var recipe = LivePhotoAdjustments(filterChain: chain, photoFilterChain: photoChain, audioVolume: volume)
+        if let crop, let v = Self.numbers(crop) { recipe.crop = Rect(x: v[0], y: v[1], width: v[2], height: v[3]) }
+        if square { recipe.aspectRatio = 1 }
+        if let trim, let v = Self.numbers(trim) {
+            recipe.timeRange = MediaTime(seconds: v[0], preferredTimescale: 600)..<MediaTime(seconds: v[1], preferredTimescale: 600)
+        }
+        if autoTrim { recipe.autoTrim = LivePhotoAutoTrimmer() }
+        if stabilize { recipe.stabilization = LivePhotoStabilizer() }
+        if let orientation { recipe.orientation = Orientation(rawValue: UInt16(orientation)) }
+        return recipe
+    }
+
+    /// IMG_0001 → IMG_E0001 (Photos' naming for edits); other names get "-edited".
+    static func editedName(_ base: String) -> String {
+        if let underscore = base.firstIndex(of: "_"), base[base.index(after: underscore)...].allSatisfy(\.isNumber) {
+            return base[...underscore] + "E" + base[base.index(after: underscore)...]
+        }
+        return base + "-edited"
+    }
+}

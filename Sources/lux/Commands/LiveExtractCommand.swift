@@ -1,0 +1,99 @@
+import ArgumentParser
+import Foundation
+import Lux
+
+/// `lux live extract PAIR -o DIR`: the movie's frames, the frame at the photo time, and the audio, as files.
+struct LiveExtractCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "extract",
+        abstract: "Write a Live Photo movie's frames, its frame at the photo time, and its audio (WAV) as files.",
+        discussion: """
+            Frames are decoded from Motion-JPEG movies (Lux's own); for an iPhone's H.264/HEVC movie only the \
+            audio can be extracted. Without --frames, --photo-frame or --audio, everything is written.
+
+            Examples:
+              lux live extract IMG_0001.JPG -o parts
+              lux live extract IMG_0001.MOV -o parts --photo-frame --format png
+            """)
+
+    @Argument(help: "The still or the movie of the pair.")
+    var pair: String
+
+    @Option(name: .shortAndLong, help: "The output folder.")
+    var output: String
+
+    @Flag(help: "Every frame, as NAME-frame-NNN.jpg (or .png).")
+    var frames = false
+
+    @Flag(help: "The frame showing at the photo time, as NAME-photo-frame.jpg.")
+    var photoFrame = false
+
+    @Flag(help: "The audio as NAME.wav.")
+    var audio = false
+
+    @Option(help: "The image format of frames: jpg or png.")
+    var format: String = "jpg"
+
+    func validate() throws {
+        guard ["jpg", "png"].contains(format) else { throw ValidationError("--format must be jpg or png") }
+    }
+
+    func run() throws {
+        let all = !frames && !photoFrame && !audio
+        let folder = URL(fileURLWithPath: output)
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let live = try LivePhoto(pairing: URL(fileURLWithPath: pair))
+            let stem = live.movieURL.deletingPathExtension().lastPathComponent
+            let movie = try QuickTimeMovie(contentsOf: live.movieURL)
+            var written: [String] = []
+            if all || frames || photoFrame {
+                guard let track = movie.videoTrack else { throw CLIError("\(live.movieURL.path): the movie has no video") }
+                if track.canDecodeFrames {
+                    written += try writeFrames(movie, track, photoTime: live.photoTime, stem: stem, folder: folder, all: all)
+                } else if all {
+                    written.append("no frames (\(track.codecName) video cannot be decoded)")
+                } else {
+                    throw LivePhotoError.movieNotDecodable(live.movieURL, codec: track.codecName).cliError
+                }
+            }
+            if all || audio {
+                if movie.audioTrack == nil {
+                    if audio { throw CLIError("\(live.movieURL.path): the movie has no audio track") }
+                } else {
+                    let url = folder.appendingPathComponent("\(stem).wav")
+                    let samples = try movie.audioSamples()
+                    try samples.writeWAV(to: url)
+                    written.append(
+                        url.lastPathComponent
+                            + String(format: " (%.3f s, %d Hz, %d ch)", samples.duration.seconds, samples.sampleRate, samples.channelCount))
+                }
+            }
+            print("\(folder.path): " + written.joined(separator: ", "))
+        } catch let e as LivePhotoError {
+            throw e.cliError
+        } catch let e as CodecError {
+            throw CLIError(e, file: pair)
+        }
+    }
+
+    private func writeFrames(
+        _ movie: QuickTimeMovie, _ track: MovieTrack, photoTime: MediaTime, stem: String, folder: URL, all: Bool
+    ) throws -> [String] {
+        var written: [String] = []
+        if all || frames {
+            let samples = try movie.samples(of: track)
+            for (i, s) in samples.enumerated() {
+                let url = folder.appendingPathComponent(String(format: "%@-frame-%03d.%@", stem, i + 1, format))
+                try ImageFile.write(try movie.decodeVideoFrame(s, of: track), to: url)
+            }
+            written.append("\(samples.count) frames")
+        }
+        if all || photoFrame, let s = try movie.sample(of: track, at: photoTime) {
+            let url = folder.appendingPathComponent("\(stem)-photo-frame.\(format)")
+            try ImageFile.write(try movie.decodeVideoFrame(s, of: track), to: url)
+            written.append(url.lastPathComponent + String(format: " (frame %d at %.3f s)", s.index + 1, s.time.seconds))
+        }
+        return written
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import LuxCodecs
+import LuxPixels
+import LuxScene
+import LuxTestSupport
+import Synchronization
+import Testing
+
+@testable import LuxCapture
+
+/// Live Photo capture: the ring buffer's pre-roll, the movie after the still, the events in order, the movie file as
+/// FFmpeg and our reader see it, and the identifier shared with the still.
+@Suite struct LivePhotoCaptureTests {
+    /// A photo-preset session with Live Photo capture enabled and, optionally, a microphone.
+    static func rig(microphone: Bool = true) async throws -> CaptureRig {
+        let rig = try await CaptureRig.make(start: false)
+        if microphone {
+            rig.session.beginConfiguration()
+            try rig.session.addInput(DeviceInput(microphone: SimulatedMicrophone(source: rig.camera.scene.sound, sampleRate: 44_100)))
+            try rig.session.commitConfiguration()
+        }
+        try await rig.session.startRunning()
+        try rig.photo.setLivePhotoCaptureEnabled(true)
+        rig.photo.isLivePhotoStabilizationEnabled = false
+        return rig
+    }
+
+    static func settings(_ url: URL) -> PhotoSettings {
+        var s = PhotoSettings()
+        s.livePhotoMovieURL = url
+        s.livePhotoMovieMetadata = [LivePhotoMetadataItem(key: LivePhotoMetadataItem.author, value: "Brad Ford")]
+        return s
+    }
+
+    @Test("events: the still, then movie recorded, then movie written, before didFinishCapture; the movie pairs with the still")
+    func capture() async throws {
+        let dir = try ExternalTool.temporaryFolder("lux-live-capture")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let rig = try await Self.rig()
+        #expect(rig.photo.isLivePhotoCaptureSupported && rig.photo.isLivePhotoAutoTrimmingEnabled)
+        let url = dir.appendingPathComponent("IMG_0001.MOV")
+        let events = try await collect(try rig.photo.capturePhoto(Self.settings(url)))
+        #expect(
+            events.names == [
+                "willBeginCapture", "willCapturePhoto", "didCapturePhoto", "didFinishProcessingPhoto",
+                "didFinishRecordingLivePhotoMovie", "didFinishProcessingLivePhotoMovie", "didFinishCapture",
+            ])
+        let resolved = events[0].resolvedSettings
+        #expect(resolved.livePhotoMovieDimensions == PixelDimensions(width: 320, height: 240))
+        #expect(resolved.livePhotoMovieHasAudio)
+        guard case .didFinishProcessingLivePhotoMovie(_, let written, let duration, let photoTime) = events[5] else {
+            Issue.record("no movie event")
+            return
+        }
+        #expect(written == url)
+        // About 1.5 s on each side of the still, at 30 fps (a frame either way).
+        #expect(abs(duration.seconds - 3) <= 0.07, "duration \(duration.seconds)")
+        #expect(abs(photoTime.seconds - 1.5) <= 0.07, "photo at \(photoTime.seconds)")
+        let movie = try QuickTimeMovie(contentsOf: url)
+        let still = try ImageFile.read(data: try #require(events.photos.first).fileDataRepresentation())
+        let identifier = try #require(still.metadata.livePhotoContentIdentifier)
+        #expect(movie.contentIdentifier == identifier)
+        #expect(movie.stillImageTime == photoTime)
+        #expect(movie.duration.seconds == duration.seconds)
+        #expect(movie[.author]?.stringValue == "Brad Ford")
+        #expect(movie.videoTrack?.width == 320 && movie.videoTrack?.height == 240)
+        #expect(movie.audioTrack?.sampleRate == 44_100)
+        guard ExternalTool.hasTool("ffprobe"), ExternalTool.hasTool("ffmpeg") else { return }
+        let run = try ExternalTool.capture("ffmpeg", ["-v", "error", "-i", url.path, "-f", "null", "-"])
+        #expect(run.status == 0 && run.errorText.isEmpty, "\(run.errorText)")
+        let probe = try ExternalTool.capture(
+            "ffprobe", ["-v", "error", "-show_entries", "stream=codec_name,duration:format_tags", "-of", "json", url.path])
+        let json = try JSONSerialization.jsonObject(with: probe.stdout) as? [String: Any] ?? [:]
+        let streams = json["streams"] as? [[String: Any]] ?? []
+        #expect(streams.compactMap { $0["codec_name"] as? String }.prefix(2) == ["mjpeg", "pcm_s16le"])
+        let tags = (json["format"] as? [String: Any])?["tags"] as? [String: Any] ?? [:]
+        #expect(tags["com.apple.quicktime.content.identifier"] as? String == identifier)
+    }
+
+    @Test("without a microphone the movie has no audio track and the resolved settings say so; suspended movies end at the still")
+    func noMicrophoneAndSuspension() async throws {
+        let dir = try ExternalTool.temporaryFolder("lux-live-capture")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let rig = try await Self.rig(microphone: false)
+        let url = dir.appendingPathComponent("a.mov")
+        let events = try await collect(try rig.photo.capturePhoto(Self.settings(url)))
+        #expect(!events[0].resolvedSettings.livePhotoMovieHasAudio)
+        let movie = try QuickTimeMovie(contentsOf: url)
+        #expect(movie.audioTrack == nil && movie.videoTrack != nil)
+        rig.photo.isLivePhotoCaptureSuspended = true
+        let url2 = dir.appendingPathComponent("b.mov")
+        let suspended = try await collect(try rig.photo.capturePhoto(Self.settings(url2)))
+        guard case .didFinishProcessingLivePhotoMovie(_, _, let duration, let photoTime)? = suspended.first(where: { $0.name == "didFinishProcessingLivePhotoMovie" })
+        else {
+            Issue.record("no movie event")
+            return
+        }
+        // No pre-roll kept while suspended and no frames after the still.
+        #expect(duration.seconds <= 0.1 && photoTime <= duration)
+    }
+
+    @Test("Live Photo requests need Live Photo capture enabled and a processed still")
+    func rules() async throws {
+        let rig = try await CaptureRig.make()
+        var s = PhotoSettings()
+        s.livePhotoMovieURL = URL(fileURLWithPath: "/tmp/x.mov")
+        #expect(throws: CaptureError.self) { _ = try rig.photo.capturePhoto(s) }
+        try rig.photo.setLivePhotoCaptureEnabled(true)
+        var raw = PhotoSettings(rawPixelFormat: .bayer14(.rggb))
+        raw.livePhotoMovieURL = URL(fileURLWithPath: "/tmp/x.mov")
+        #expect(throws: CaptureError.self) { _ = try rig.photo.capturePhoto(raw) }
+    }
+}

@@ -1,0 +1,62 @@
+import Testing
+
+@testable import LuxCapture
+
+/// Device nodes that exist but answer `open` with a fixed errno (or succeed).
+struct FakeNodes: DeviceNodeAccess {
+    var video: [String: Int32]
+    var audio: [String: Int32] = [:]
+    func nodes(for mediaType: MediaType) -> [String] { (mediaType == .video ? video : audio).keys.sorted() }
+    func open(_ path: String) -> Int32 { video[path] ?? audio[path] ?? -2 }
+    func close(_ fd: Int32) {}
+}
+
+@Suite struct AuthorizationTests {
+    let described = UsageDescriptions(
+        camera: "to take photos and video", microphone: "to record Live Photos and movies")
+
+    @Test("Not determined until access is requested; the simulated devices are authorized")
+    func simulated() async throws {
+        let access = CaptureAuthorization(usageDescriptions: described, nodes: FakeNodes(video: [:]))
+        #expect(access.status(for: .video) == .notDetermined)
+        #expect(try await access.requestAccess(for: .video))
+        #expect(access.status(for: .video) == .authorized)
+        #expect(access.status(for: .audio) == .notDetermined)
+    }
+
+    @Test("Requesting access without a usage description throws, naming the Info.plist key")
+    func missingDescription() async throws {
+        let access = CaptureAuthorization(
+            usageDescriptions: UsageDescriptions(camera: "  "), nodes: FakeNodes(video: [:]))
+        await #expect(throws: CaptureError.missingUsageDescription(mediaType: .video, key: "NSCameraUsageDescription"))
+        {
+            _ = try await access.requestAccess(for: .video)
+        }
+        await #expect(
+            throws: CaptureError.missingUsageDescription(mediaType: .audio, key: "NSMicrophoneUsageDescription")
+        ) {
+            _ = try await access.requestAccess(for: .audio)
+        }
+        let plist = UsageDescriptions(infoDictionary: ["NSCameraUsageDescription": "to take photos"])
+        #expect(plist.camera == "to take photos" && plist.microphone == nil)
+    }
+
+    @Test("A device the process cannot open is denied with the reason; one that opens is enough")
+    func denied() async throws {
+        let locked = CaptureAuthorization(usageDescriptions: described, nodes: FakeNodes(video: ["/dev/video0": -13]))
+        #expect(try await !locked.requestAccess(for: .video))
+        guard case .denied(let reason) = locked.status(for: .video) else {
+            Issue.record("expected denied")
+            return
+        }
+        #expect(
+            reason.contains("/dev/video0") && reason.contains("permission denied") && reason.contains("'video' group"))
+        let busy = CaptureAuthorization(
+            usageDescriptions: described, nodes: FakeNodes(video: [:], audio: ["/dev/snd/pcmC0D0c": -16]))
+        #expect(try await !busy.requestAccess(for: .audio))
+        #expect("\(busy.status(for: .audio))".contains("busy"))
+        let one = CaptureAuthorization(
+            usageDescriptions: described, nodes: FakeNodes(video: ["/dev/video0": -13, "/dev/video1": 5]))
+        #expect(try await one.requestAccess(for: .video))
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import LuxFilters
+import LuxPixels
+import LuxRender
+import Testing
+
+/// The line screen against its formula evaluated in Double at every pixel.
+@Suite struct LineScreenTests {
+    @Test("output equals ½ + (L − screen)/(1 − sharpness), clamped, for a luminance ramp", arguments: [0.0, 0.7, 1.0])
+    func formula(sharpness: Double) throws {
+        let (w, h) = (48, 32)
+        var values = [Float](repeating: 1, count: w * h * 4)
+        for y in 0..<h {
+            for x in 0..<w {
+                let o = 4 * (y * w + x)
+                values[o] = Float(x) / Float(w - 1)
+                values[o + 1] = Float(y) / Float(h - 1)
+                values[o + 2] = 0.25
+            }
+        }
+        let input = Image(buffer: PixelBuffer(width: w, height: h, format: .rgbaFloat, components: values))
+        let center = Point(x: 17.5, y: 9)
+        let (angle, width) = (0.6, 7.0)
+        let output = try RenderContext().createBuffer(
+            try input.applyingFilter(
+                "LineScreen",
+                parameters: ["center": .vector([center.x, center.y]), "angle": .number(angle), "width": .number(width),
+                             "sharpness": .number(sharpness)]),
+            format: .rgbaFloat, colorSpace: nil
+        ).components(as: Float.self)
+        var worst = 0.0
+        for y in 0..<h {
+            for x in 0..<w {
+                let o = 4 * (y * w + x)
+                let l = min(max(0.2126 * Double(values[o]) + 0.7152 * Double(values[o + 1]) + 0.0722 * 0.25, 0), 1)
+                let d = ((Double(x) + 0.5 - center.x) * cos(angle) + (Double(y) + 0.5 - center.y) * sin(angle)) / width
+                let s = 0.5 + 0.5 * cos(2 * Double.pi * d)
+                let v = min(max(0.5 + (l - s) / max(1 - sharpness, 1e-3), 0), 1)
+                // With a (nearly) hard threshold, half-float rounding may flip pixels sitting on an edge.
+                if sharpness == 1, abs(l - s) < 0.003 { continue }
+                worst = max(worst, abs(Double(output[o]) - v), abs(Double(output[o + 1]) - v), abs(Double(output[o + 3]) - 1))
+            }
+        }
+        #expect(worst < 2e-3)  // half-float intermediates
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import LuxCapture
+import LuxCodecs
+import LuxLive
+import LuxPixels
+import LuxRender
+import LuxScene
+import LuxTestSupport
+import Testing
+
+/// The whole path: a Live Photo captured by the simulated camera, edited, saved, and read back.
+@Suite struct CaptureRoundTripTests {
+    @Test("capture → edit (square crop, sepia, half volume) → save → read back; FFmpeg decodes the edited movie")
+    func captureEditSaveRead() async throws {
+        let dir = try LiveFixtures.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var sensor = SensorModel.phone12MP
+        sensor.pixelPitch = sensor.sensorWidth / 320
+        sensor.width = 320
+        sensor.height = 240
+        let camera = SimulatedCamera(scene: .stillLife(), configuration: .init(sensor: sensor))
+        let session = CaptureSession()
+        let output = PhotoOutput()
+        session.beginConfiguration()
+        try session.setSessionPreset(.photo)
+        try session.addInput(DeviceInput(camera: camera))
+        try session.addInput(DeviceInput(microphone: SimulatedMicrophone(source: camera.scene.sound, sampleRate: 44_100)))
+        try session.addOutput(output)
+        try session.commitConfiguration()
+        try await session.startRunning()
+        try output.setLivePhotoCaptureEnabled(true)
+        output.isLivePhotoStabilizationEnabled = false
+        var settings = PhotoSettings()
+        let movieURL = dir.appendingPathComponent("IMG_0001.MOV")
+        settings.livePhotoMovieURL = movieURL
+        var stillData: [UInt8] = []
+        for try await event in try output.capturePhoto(settings) {
+            if case .didFinishProcessingPhoto(let photo) = event { stillData = try photo.fileDataRepresentation() }
+        }
+        await session.stopRunning()
+        let photoURL = dir.appendingPathComponent("IMG_0001.JPG")
+        try Data(stillData).write(to: photoURL)
+
+        let captured = try LivePhoto(photoURL: photoURL)
+        #expect(captured.movieURL.standardizedFileURL == movieURL.standardizedFileURL)
+        #expect(abs(captured.photoTime.seconds - 1.5) < 0.07 && abs(captured.duration.seconds - 3) < 0.07)
+        let recipe = LivePhotoAdjustments(filterChain: "SepiaTone intensity=0.7", aspectRatio: 1, audioVolume: 0.5)
+        var out = LivePhotoEditingOutput(directory: dir, baseName: "IMG_E0001", adjustmentData: try recipe.adjustmentData())
+        out.synchronizesFiles = false
+        let edited = try await LivePhotoEditingContext(livePhoto: captured, adjustments: recipe).save(to: out)
+        let read = try LivePhoto(photoURL: edited.photoURL)
+        #expect(read == edited && read.contentIdentifier != captured.contentIdentifier)
+        #expect(read.photoTime == captured.photoTime)
+        let still = try ImageFile.read(url: read.photoURL).pixels
+        #expect(still.width == still.height && still.width == 180)
+        let movie = try QuickTimeMovie(contentsOf: read.movieURL)
+        #expect(movie.videoTrack?.width == 240 && movie.videoTrack?.height == 240)
+        let before = try QuickTimeMovie(contentsOf: captured.movieURL).audioSamples().samples
+        #expect(try movie.audioSamples().samples == before.map { Int16((Double($0) * 0.5).rounded()) })
+        guard ExternalTool.hasTool("ffmpeg") else { return }
+        let run = try ExternalTool.capture("ffmpeg", ["-v", "error", "-i", read.movieURL.path, "-f", "null", "-"])
+        #expect(run.status == 0 && run.errorText.isEmpty, "\(run.errorText)")
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import LuxCodecs
+import LuxColor
+import LuxLive
+import LuxPixels
+import LuxTestSupport
+
+/// Synthetic Live Photos for the tests: a still and a Motion-JPEG movie of the same scene, written by
+/// ``LivePhotoWriter`` (the capture pipeline's assembly step).
+enum LiveFixtures {
+    /// The scene at `(u, v)` in 0…1: red follows x, green follows y, blue a soft texture.
+    static func scene(_ u: Double, _ v: Double) -> (UInt8, UInt8, UInt8) {
+        let r = 20 + 215 * u
+        let g = 20 + 215 * v
+        let b = 128 + 60 * sin(u * 37) * cos(v * 23)
+        return (UInt8(r.rounded()), UInt8(g.rounded()), UInt8(b.rounded()))
+    }
+
+    /// A `width` × `height` picture of the scene, optionally seen through a window shifted by `shift` pixels.
+    static func picture(width: Int, height: Int, shift: (Double, Double) = (0, 0), pattern: ((Int, Int) -> (UInt8, UInt8, UInt8))? = nil) -> PixelBuffer {
+        var rgba = [UInt8](repeating: 255, count: width * height * 4)
+        for y in 0..<height {
+            for x in 0..<width {
+                let c = pattern?(x, y)
+                    ?? scene((Double(x) + shift.0) / Double(width), (Double(y) + shift.1) / Double(height))
+                let o = 4 * (y * width + x)
+                (rgba[o], rgba[o + 1], rgba[o + 2]) = c
+            }
+        }
+        return PixelBuffer(width: width, height: height, format: .rgba8, components: rgba, colorSpace: .sRGB)
+    }
+
+    static let identifier = "0E5A38F2-2B7C-4B71-8C3B-7D1F1A2B3C4D"
+
+    /// Writes `IMG_0001.JPG` + `IMG_0001.MOV` into `dir`: a 400×300 still and `frames` 144×108 frames at 30 fps with
+    /// a 440 Hz tone, the photo at `photoTime` (default: the middle).
+    @discardableResult
+    static func pair(
+        in dir: URL, name: String = "IMG_0001", frames: Int = 30, photoSize: (Int, Int) = (400, 300),
+        frameSize: (Int, Int) = (144, 108), audio: Bool = true, photoTime: MediaTime? = nil,
+        framePicture: ((Int) -> PixelBuffer)? = nil, stillPicture: PixelBuffer? = nil
+    ) throws -> LivePhoto {
+        var settings = QuickTimeWriter.Settings(
+            video: .init(width: frameSize.0, height: frameSize.1, quality: 0.95),
+            audio: audio ? .init(sampleRate: 44_100, channelCount: 1) : nil,
+            metadata: [MovieMetadataItem(key: .author, value: "Brad Ford")], synchronizesFile: false)
+        settings.creationDate = Date(timeIntervalSince1970: 1_700_000_000)
+        let writer = try LivePhotoWriter(
+            photoURL: dir.appendingPathComponent(name + ".JPG"), movieURL: dir.appendingPathComponent(name + ".MOV"),
+            contentIdentifier: identifier, movie: settings)
+        for i in 0..<frames {
+            let frame = framePicture?(i) ?? picture(width: frameSize.0, height: frameSize.1)
+            try writer.appendVideoFrame(frame, at: MediaTime(value: Int64(i), timescale: 30))
+        }
+        if audio { try writer.appendAudio(tone(frames: frames * 1470)) }
+        var metadata = ImageMetadata()
+        metadata.exif.make = "Lux"
+        metadata.exif.model = "Simulated Camera"
+        let still = ImageFile(pixels: stillPicture ?? picture(width: photoSize.0, height: photoSize.1), metadata: metadata, format: .jpeg)
+        return try writer.finish(
+            photo: still, photoTime: photoTime ?? MediaTime(value: Int64(frames), timescale: 60),
+            options: EncodingOptions(quality: 0.95, chromaSubsampling: .none, synchronizesFile: false))
+    }
+
+    static func tone(frames: Int) -> [Int16] {
+        (0..<frames).map { Int16((9000 * sin(2 * Double.pi * 440 * Double($0) / 44_100)).rounded()) }
+    }
+
+    static func folder() throws -> URL { try ExternalTool.temporaryFolder("lux-live") }
+
+    /// The decoded frames of a movie.
+    static func frames(_ url: URL) throws -> [PixelBuffer] {
+        let movie = try QuickTimeMovie(contentsOf: url)
+        let track = movie.videoTrack!
+        return try movie.samples(of: track).map { try movie.decodeVideoFrame($0, of: track) }
+    }
+
+    /// Pixel (x, y) of an `.rgba8` buffer.
+    static func rgb(_ b: PixelBuffer, _ x: Int, _ y: Int) -> SIMD3<Double> {
+        let c = b.components(as: UInt8.self)
+        let o = 4 * (y * b.width + x)
+        return SIMD3(Double(c[o]), Double(c[o + 1]), Double(c[o + 2]))
+    }
+
+    /// The largest channel difference of two colours.
+    static func maxDifference(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> Double {
+        max(abs(a.x - b.x), abs(a.y - b.y), abs(a.z - b.z))
+    }
+
+    /// Mean absolute difference (0…255) of two same-size `.rgba8` buffers' RGB.
+    static func meanDifference(_ a: PixelBuffer, _ b: PixelBuffer) -> Double {
+        let ca = a.components(as: UInt8.self)
+        let cb = b.components(as: UInt8.self)
+        var sum = 0.0
+        var n = 0
+        for i in stride(from: 0, to: min(ca.count, cb.count), by: 4) {
+            for k in 0..<3 { sum += abs(Double(ca[i + k]) - Double(cb[i + k])) }
+            n += 3
+        }
+        return sum / Double(max(n, 1))
+    }
+
+    /// ffprobe's streams and format as JSON.
+    static func probe(_ path: String) throws -> (streams: [[String: Any]], format: [String: Any]) {
+        let out = try ExternalTool.capture("ffprobe", ["-v", "error", "-show_streams", "-show_format", "-of", "json", path])
+        let json = try JSONSerialization.jsonObject(with: out.stdout) as? [String: Any] ?? [:]
+        return (json["streams"] as? [[String: Any]] ?? [], json["format"] as? [String: Any] ?? [:])
+    }
+
+    /// exiftool `-j -n` as a dictionary.
+    static func exiftool(_ path: String, _ extra: [String] = []) throws -> [String: Any] {
+        let out = try ExternalTool.capture("exiftool", ["-j", "-n"] + extra + [path])
+        return (try JSONSerialization.jsonObject(with: out.stdout) as? [[String: Any]])?.first ?? [:]
+    }
+}

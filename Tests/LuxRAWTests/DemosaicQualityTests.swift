@@ -1,0 +1,107 @@
+import Foundation
+import LuxPixels
+import LuxTestSupport
+import Testing
+
+@testable import LuxRAW
+
+/// The demosaic gate of ALGORITHMS.md §1.3: `demosaic_psnr.py`'s protocol (skimage photographs, 8-bit sRGB
+/// values, RGGB mosaic, output clipped to 0…1, CPSNR over R, G, B with an 8-px border excluded) and the
+/// script itself as the judge of our output.
+@Suite(.serialized) struct DemosaicQuality {
+    static let script = TestData.root + "/../reference/demosaic_psnr.py"
+    static let images = ["astronaut", "chelsea", "coffee", "motorcycle", "rocket"]
+
+    /// Whether python3 with the script's modules is installed (pip: numpy scikit-image colour-demosaicing).
+    static let hasPython: Bool = {
+        guard ExternalTool.isAvailable("python3"),
+            let r = try? ExternalTool.capture("python3", ["-c", "import numpy, skimage, colour_demosaicing"])
+        else { return false }
+        return r.status == 0
+    }()
+
+    /// CPSNR with the script's method.
+    static func cpsnr(_ out: PixelBuffer, _ gt: NetpbmImage) -> Double {
+        let o = out.components(as: Float.self)
+        var sum = 0.0
+        var n = 0.0
+        for y in 8..<(gt.height - 8) {
+            for x in 8..<(gt.width - 8) {
+                for c in 0..<3 {
+                    let ref = Double(gt.samples[(y * gt.width + x) * 3 + c]) / 255
+                    let v = min(max(Double(o[4 * (y * gt.width + x) + c]), 0), 1)
+                    sum += (v - ref) * (v - ref)
+                    n += 1
+                }
+            }
+        }
+        return 10 * log10(n / sum)
+    }
+
+    static func mosaic(_ pgm: NetpbmImage) -> PixelBuffer {
+        var b = PixelBuffer(width: pgm.width, height: pgm.height, format: .gray8)
+        b.withUnsafeMutablePlane { p in
+            for y in 0..<pgm.height {
+                for x in 0..<pgm.width { p.row(y, as: UInt8.self)[x] = UInt8(pgm.samples[y * pgm.width + x]) }
+            }
+        }
+        return b
+    }
+
+    @Test("RCD + refinement beats Menon 2007 (35.70 dB) and bilinear matches the script's bilinear (30.56 ± 0.1)")
+    func skimageSet() throws {
+        guard Self.hasPython else {
+            print("skipping the demosaic gate: python3 with numpy, scikit-image and colour-demosaicing is not installed")
+            return
+        }
+        let dir = try ExternalTool.temporaryFolder("lux-demosaic")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let dump = try ExternalTool.capture("python3", [Self.script, "--dump", dir.path])
+        try #require(dump.status == 0, "\(dump.errorText)")
+        // The script's own table: per-image MHC column (for the "no image more than 0.3 dB below MHC" rule).
+        var mhc: [String: Double] = [:]
+        for line in dump.text.split(separator: "\n") {
+            let f = line.split(separator: " ", omittingEmptySubsequences: true)
+            if f.count >= 6, Self.images.contains(String(f[0])) { mhc[String(f[0])] = Double(f[4]) }
+        }
+        var rcd: [Double] = []
+        var bilinear: [Double] = []
+        for name in Self.images {
+            let pgm = try NetpbmImage(Data(contentsOf: dir.appendingPathComponent("\(name)_rggb.pgm")))
+            let gt = try NetpbmImage(Data(contentsOf: dir.appendingPathComponent("\(name)_gt.ppm")))
+            let m = Self.mosaic(pgm)
+            let out = try DemosaicMethod.rcd.demosaic(m, pattern: .rggb)
+            rcd.append(Self.cpsnr(out, gt))
+            bilinear.append(Self.cpsnr(try DemosaicMethod.bilinear.demosaic(m, pattern: .rggb), gt))
+            if let floor = mhc[name] { #expect(rcd.last! > floor - 0.3, "\(name): \(rcd.last!) vs MHC \(floor)") }
+            // Hand the output to the script as a 16-bit PPM.
+            try PNMOut.write(out, to: dir.appendingPathComponent("\(name)_out.ppm"))
+        }
+        let meanRCD = rcd.reduce(0, +) / 5
+        let meanBilinear = bilinear.reduce(0, +) / 5
+        print("demosaic CPSNR: rcd \(rcd) mean \(meanRCD); bilinear mean \(meanBilinear)")
+        #expect(meanRCD > 35.70)
+        #expect(abs(meanBilinear - 30.56) < 0.1)
+        // The script's verdict on our output.
+        let eval = try ExternalTool.capture("python3", [Self.script, "--eval", dir.path])
+        let meanLine = try #require(eval.text.split(separator: "\n").first { $0.hasPrefix("mean") })
+        let scored = try #require(Double(meanLine.split(separator: " ").last!))
+        #expect(abs(scored - meanRCD) < 0.02, "script says \(scored)")
+        #expect(scored > 35.70)
+    }
+}
+
+enum PNMOut {
+    static func write(_ rgba: PixelBuffer, to url: URL) throws {
+        let v = rgba.components(as: Float.self)
+        var data = Data("P6\n\(rgba.width) \(rgba.height)\n65535\n".utf8)
+        for i in 0..<(rgba.width * rgba.height) {
+            for c in 0..<3 {
+                let q = UInt16((min(max(v[4 * i + c], 0), 1) * 65535).rounded())
+                data.append(UInt8(q >> 8))
+                data.append(UInt8(q & 0xFF))
+            }
+        }
+        try data.write(to: url)
+    }
+}
