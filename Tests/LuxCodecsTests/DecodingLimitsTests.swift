@@ -136,18 +136,56 @@ import Testing
         expectLimit("pixels only") { _ = try read(output) }
     }
 
+    @Test("the budget is per decode: allocations that each fit the limit cannot add up past it")
+    func budgetSumsAllocations() throws {
+        // A 512 × 512 RGBA PNG (1 MiB of pixels) whose compressed XMP iTXt chunk inflates to 1 MiB.
+        let side = 512
+        let xmp = [UInt8](repeating: 0x20, count: 1 << 20)
+        var chunk = Array("XML:com.adobe.xmp".utf8) + [0, 1, 0, 0, 0]
+        chunk += try TIFFDecompression.deflate(xmp, level: 9)
+        let png = Self.insertingChunk("iTXt", chunk, into: try PNG.encode(TestImages.gradient(width: side, height: side)))
+        #expect(png.count < 16 << 10)
+        func read(_ limit: Int) throws(CodecError) -> ImageFile {
+            try ImageFile.read(data: png, options: DecodingOptions(limits: DecodingLimits(maxByteCount: limit)))
+        }
+        let pixels = side * side * 4
+        // Each allocation fits 1.5 MiB, both together (2 MiB, hand-added) do not: refused before the pixels.
+        #expect(throws: CodecError.limitExceeded(
+            what: "PNG image pixels: total decoding memory", value: xmp.count + pixels, limit: 3 << 19)
+        ) { _ = try read(3 << 19) }
+        let file = try read(xmp.count + pixels)
+        #expect(file.metadata.xmp == xmp)
+        #expect(file.pixels.width == side)
+        // XMP that alone does not fit is dropped (metadata is optional), then the pixels are refused alone.
+        #expect(throws: CodecError.limitExceeded(what: "PNG image byte count", value: pixels, limit: pixels - 1)) {
+            _ = try read(pixels - 1)
+        }
+    }
+
+    /// `png` with a chunk inserted after IHDR (CRC-32 computed bit by bit, ISO 3309 polynomial 0xEDB88320).
+    static func insertingChunk(_ type: String, _ data: [UInt8], into png: [UInt8]) -> [UInt8] {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in Array(type.utf8) + data {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        crc ^= 0xFFFF_FFFF
+        func be(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+        let afterIHDR = 8 + 8 + 13 + 4
+        return Array(png[..<afterIHDR]) + be(UInt32(data.count)) + Array(type.utf8) + data + be(crc) + Array(png[afterIHDR...])
+    }
+
     @Test("decodes run fewer chunks in parallel rather than exceed the limit")
     func concurrencyShrinksToFit() throws {
-        let limits = DecodingLimits(maxByteCount: 1000)
-        #expect(try limits.concurrentChunks(outputBytes: 400, chunkBytes: 100, threads: 8, what: "t") == 6)
-        #expect(try limits.concurrentChunks(outputBytes: 400, chunkBytes: 100, threads: 2, what: "t") == 2)
-        #expect(try limits.concurrentChunks(outputBytes: 900, chunkBytes: 100, threads: 8, what: "t") == 1)
-        expectLimit("no room for one chunk") {
-            _ = try limits.concurrentChunks(outputBytes: 901, chunkBytes: 100, threads: 8, what: "t")
+        func chunks(_ output: Int, _ chunk: Int, threads: Int) throws(CodecError) -> Int {
+            try DecodingBudget(limit: 1000).reserveChunkedDecode(
+                outputBytes: output, chunkBytes: chunk, threads: threads, what: "t")
         }
-        expectLimit("overflow") {
-            _ = try limits.concurrentChunks(outputBytes: 1, chunkBytes: .max, threads: 1, what: "t")
-        }
+        #expect(try chunks(400, 100, threads: 8) == 6)
+        #expect(try chunks(400, 100, threads: 2) == 2)
+        #expect(try chunks(900, 100, threads: 8) == 1)
+        expectLimit("no room for one chunk") { _ = try chunks(901, 100, threads: 8) }
+        expectLimit("overflow") { _ = try chunks(1, .max, threads: 1) }
         // A tiled image decoded with the memory for a single tile still decodes, and to the same pixels.
         let image = TestImages.gradient(width: 256, height: 128).converted(to: .rgba16)
         let tiled = try TIFF.encode(image, options: EncodingOptions(tiffCompression: .deflate, tiffTileSize: 32))

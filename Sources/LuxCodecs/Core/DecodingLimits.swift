@@ -59,19 +59,4 @@ public struct DecodingLimits: Hashable, Sendable, Codable {
             throw .limitExceeded(what: "\(what) byte count", value: overflow2 ? .max : bytes, limit: maxByteCount)
         }
     }
-
-    /// How many strips or tiles a decode may work on at once so that the output (`outputBytes`) plus that many
-    /// chunk working sets (`chunkBytes` each) stay within ``maxByteCount``: at most `threads`, at least 1.
-    ///
-    /// - Throws: ``CodecError/limitExceeded(what:value:limit:)`` when the output and one chunk do not fit.
-    func concurrentChunks(outputBytes: Int, chunkBytes: Int, threads: Int, what: String) throws(CodecError) -> Int {
-        let (total, overflow) = outputBytes.addingReportingOverflow(chunkBytes)
-        guard !overflow, total <= maxByteCount else {
-            throw .limitExceeded(
-                what: "\(what) decoding memory (image and one strip or tile)", value: overflow ? .max : total,
-                limit: maxByteCount)
-        }
-        guard chunkBytes > 0 else { return max(1, threads) }
-        return max(1, min(threads, (maxByteCount - outputBytes) / chunkBytes))
-    }
 }
