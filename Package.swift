@@ -158,6 +158,11 @@ let package = Package(
             name: "LuxSceneTests", dependencies: ["LuxScene", "LuxPixels", "LuxColor", "LuxTestSupport", .product(name: "RealModule", package: "swift-numerics")],
             swiftSettings: swiftSettings),
         .testTarget(
+            name: "DocSnippetsTests", dependencies: ["Lux", "LuxTestSupport"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "LuxCLITests", dependencies: ["LuxCodecs", "LuxTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(
             name: "LuxFusionTests", dependencies: ["LuxFusion", "LuxRender", "LuxPixels", "LuxColor", "LuxTestSupport"],
             swiftSettings: swiftSettings),
     ]

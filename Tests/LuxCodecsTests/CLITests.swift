@@ -5,16 +5,7 @@ import Testing
 
 /// `lux info` and `lux extract`, run as the built executable (skipped when it has not been built).
 @Suite struct CLITests {
-    static var lux: String? {
-        var path = #filePath
-        for _ in 0..<3 { path = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]) }
-        for config in ["debug", "release"] {
-            let candidate = path + "/.build/\(config)/lux"
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        }
-        print("note: skipping CLI tests because the lux executable has not been built (swift build)")
-        return nil
-    }
+    static var lux: String? { LuxExecutable.path }
 
     func run(_ lux: String, _ args: [String]) throws -> ExternalTool.Capture {
         try ExternalTool.capture(lux, args)
@@ -35,7 +26,8 @@ import Testing
         #expect(raw["activeArea"] as? [Int] == [26, 152, 1182, 1886])
         let live = try run(lux, ["info", "--json", Fixtures.url(JPEGTests.livePhoto).path])
         let liveObject = try #require(try JSONSerialization.jsonObject(with: live.stdout) as? [String: Any])
-        #expect(liveObject["livePhotoContentIdentifier"] as? String == "E905E6C6-C747-4805-942F-9904A0281F02")
+        let livePhoto = try #require(liveObject["livePhoto"] as? [String: Any])
+        #expect(livePhoto["contentIdentifier"] as? String == "E905E6C6-C747-4805-942F-9904A0281F02")
     }
 
     @Test("lux extract --raw writes what dcraw -D -4 writes; errors name the file without a stack trace")

@@ -40,6 +40,24 @@ import Testing
         #expect(stillID == live.contentIdentifier && movie["ContentIdentifier"] as? String == live.contentIdentifier)
     }
 
+    @Test("partnerURL finds the other file of a pair by base name, in either direction, and nothing otherwise")
+    func partner() throws {
+        let dir = try LiveFixtures.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for name in ["A.JPG", "A.mov", "b.jpeg", "b.MOV", "c.jpg", "d.mov", "e.qt", "e.JPEG"] {
+            #expect(FileManager.default.createFile(atPath: dir.appendingPathComponent(name).path, contents: Data()))
+        }
+        let url = { (name: String) in dir.appendingPathComponent(name) }
+        #expect(LivePhoto.partnerURL(of: url("A.JPG"))?.lastPathComponent == "A.mov")
+        #expect(LivePhoto.partnerURL(of: url("A.mov"))?.lastPathComponent == "A.JPG")
+        #expect(LivePhoto.partnerURL(of: url("b.jpeg"))?.lastPathComponent == "b.MOV")
+        #expect(LivePhoto.partnerURL(of: url("b.MOV"))?.lastPathComponent == "b.jpeg")
+        #expect(LivePhoto.partnerURL(of: url("e.qt"))?.lastPathComponent == "e.JPEG")
+        #expect(LivePhoto.partnerURL(of: url("c.jpg")) == nil)
+        #expect(LivePhoto.partnerURL(of: url("d.mov")) == nil)
+        #expect(LivePhoto.partnerURL(of: Self.applePhoto)?.lastPathComponent == "iphone6s_livephoto_train.mov")
+    }
+
     @Test("pairs in a folder are matched by identifier, not by name; strangers are left out")
     func pairsInFolder() throws {
         let dir = try LiveFixtures.folder()

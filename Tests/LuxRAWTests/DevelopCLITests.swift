@@ -7,16 +7,7 @@ import Testing
 /// `lux develop` and `lux demosaic`, run as the built executable (skipped when it has not been built); the
 /// files they write are read back with exiftool.
 @Suite(.serialized) struct DevelopCLI {
-    static var lux: String? {
-        var path = #filePath
-        for _ in 0..<3 { path = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]) }
-        for config in ["debug", "release"] {
-            let candidate = path + "/.build/\(config)/lux"
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        }
-        print("note: skipping the lux develop tests because the lux executable has not been built (swift build)")
-        return nil
-    }
+    static var lux: String? { LuxExecutable.path }
 
     static func exif(_ file: String, _ tags: [String]) throws -> [String: String] {
         let r = try ExternalTool.capture("exiftool", ["-s", "-n"] + tags.map { "-" + $0 } + [file])
@@ -38,10 +29,10 @@ import Testing
         let source = TestFiles.canon550D
         let raw = try Self.exif(source, ["Make", "Model", "DefaultCropSize", "ExposureTime", "ISO"])
         let cases: [(String, [String], String, String?)] = [
-            ("p3.jpg", ["--colorspace", "p3", "--quality", "85"], "Display P3", nil),
-            ("adobe.jpg", ["--colorspace", "adobe", "--half"], "Adobe RGB", nil),
+            ("p3.jpg", ["--color-space", "p3", "--quality", "85"], "Display P3", nil),
+            ("adobe.jpg", ["--color-space", "adobe", "--half"], "Adobe RGB", nil),
             ("srgb.tif", ["--half"], "sRGB", "16 16 16"),
-            ("linear.tif", ["--colorspace", "linear", "--depth", "float", "--half"], "Linear", "32 32 32"),
+            ("linear.tif", ["--color-space", "linear", "--depth", "float", "--half"], "Linear", "32 32 32"),
         ]
         for (name, flags, profile, bits) in cases {
             let out = dir.appendingPathComponent(name).path
@@ -95,7 +86,7 @@ import Testing
             let input = dir.appendingPathComponent("m.pgm")
             try pgm.write(to: input)
             let output = dir.appendingPathComponent("out.ppm")
-            let r = try ExternalTool.capture(lux, ["demosaic", input.path, "--cfa", pattern.rawValue, "-o", output.path])
+            let r = try ExternalTool.capture(lux, ["demosaic", input.path, "--cfa", pattern.rawValue, "-o", output.path, "--overwrite"])
             #expect(r.status == 0, "\(r.errorText)")
             let ppm = try NetpbmImage(Data(contentsOf: output))
             #expect(ppm.width == w && ppm.height == h && ppm.maxValue == 65535)

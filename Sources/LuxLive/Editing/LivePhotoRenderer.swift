@@ -21,7 +21,7 @@ struct LivePhotoRenderer: Sendable {
         let flag = CancellationFlag()
         let result: Result<LivePhoto, LivePhotoError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                DispatchQueue.global(qos: .userInitiated).async {
+                DetachedThread.detach {
                     do throws(LivePhotoError) {
                         continuation.resume(returning: .success(try render(flag)))
                     } catch {
@@ -77,7 +77,10 @@ struct LivePhotoRenderer: Sendable {
         guard let last = selected.last?.element else {
             throw .invalidEdit("no movie frame lies in \(range.lowerBound.seconds)…\(range.upperBound.seconds) s")
         }
-        let frameDuration = video.nominalFrameRate > 0 ? MediaTime(seconds: 1 / video.nominalFrameRate, preferredTimescale: 600) : MediaTime(value: 1, timescale: 30)
+        let frameDuration =
+            video.nominalFrameRate > 0
+            ? MediaTime(seconds: 1 / video.nominalFrameRate, preferredTimescale: 600)
+            : MediaTime(value: 1, timescale: 30)
         let videoSettings = QuickTimeWriter.VideoSettings(
             width: width, height: height, frameDuration: frameDuration, quality: output.videoQuality,
             colorSpace: video.colorSpace ?? .sRGB, orientation: ctx.orientation)
@@ -87,7 +90,9 @@ struct LivePhotoRenderer: Sendable {
         }
         var movieSettings = QuickTimeWriter.Settings(
             video: videoSettings,
-            audio: audio.map { .init(sampleRate: $0.sampleRate, channelCount: $0.channelCount, startTime: $0.startTime) },
+            audio: audio.map {
+                .init(sampleRate: $0.sampleRate, channelCount: $0.channelCount, startTime: $0.startTime)
+            },
             metadata: ctx.movie.metadata.filter { $0.key != .contentIdentifier && $0.key != .stillImageTime },
             creationDate: ctx.movie.creationDate, synchronizesFile: output.synchronizesFiles)
         movieSettings.movieTimescale = 600
@@ -102,9 +107,10 @@ struct LivePhotoRenderer: Sendable {
         var audioWritten = 0
         func appendAudio(until time: MediaTime?) throws(LivePhotoError) {
             guard let a = audio else { return }
-            let end = time.map { t in
-                min(a.frameCount, max(0, Int((t - a.startTime).converted(toTimescale: Int32(a.sampleRate)).value)))
-            } ?? a.frameCount
+            let end =
+                time.map { t in
+                    min(a.frameCount, max(0, Int((t - a.startTime).converted(toTimescale: Int32(a.sampleRate)).value)))
+                } ?? a.frameCount
             guard end > audioWritten else { return }
             try writer.appendAudio(Array(a.samples[(audioWritten * a.channelCount)..<(end * a.channelCount)]))
             audioWritten = end
@@ -134,7 +140,9 @@ struct LivePhotoRenderer: Sendable {
                 let time = max(.zero, jobs[k].element.time - range.lowerBound)
                 try writer.appendVideoFrame(jpegData: bytes, at: time)
             }
-            if let lastJob = jobs.last?.element { try appendAudio(until: lastJob.time + lastJob.duration - range.lowerBound) }
+            if let lastJob = jobs.last?.element {
+                try appendAudio(until: lastJob.time + lastJob.duration - range.lowerBound)
+            }
             start += jobs.count
         }
         try appendAudio(until: nil)
@@ -147,7 +155,8 @@ struct LivePhotoRenderer: Sendable {
         var photoOptions = output.photoOptions
         photoOptions.synchronizesFile = output.synchronizesFiles
         let renderOptions = ctx.renderOptions
-        return try writer.finish(photoTime: ctx.photoTime - range.lowerBound, movieEnd: movieEnd) { () throws(LivePhotoError) in
+        return try writer.finish(photoTime: ctx.photoTime - range.lowerBound, movieEnd: movieEnd) {
+            () throws(LivePhotoError) in
             var options = renderOptions
             options.threadCount = threads
             try Self.writeStill(
@@ -163,7 +172,8 @@ struct LivePhotoRenderer: Sendable {
     ) throws(LivePhotoError) -> [UInt8] {
         let ctx = context
         do {
-            try ctx.movie.decodeVideoFrame(sample, of: track, into: &slot.decoded, reducedBy: Self.denominator(for: reduction))
+            try ctx.movie.decodeVideoFrame(
+                sample, of: track, into: &slot.decoded, reducedBy: Self.denominator(for: reduction))
         } catch {
             throw .unreadable(ctx.livePhoto.movieURL, error)
         }
@@ -172,9 +182,11 @@ struct LivePhotoRenderer: Sendable {
         if let t = ctx.videoFrameTransforms?[index] {
             // Transforms are in full-size frame coordinates.
             image = Self.resized(image, to: (Double(track.width), Double(track.height)))
-            image = image.clampedToExtent().transformed(by: t).cropped(to: Rect(width: track.width, height: track.height))
+            image = image.clampedToExtent().transformed(by: t).cropped(
+                to: Rect(width: track.width, height: track.height))
         }
-        let frame = LivePhotoFrame(image: Self.resized(image, to: size), type: .video, time: sample.time, renderScale: renderScale)
+        let frame = LivePhotoFrame(
+            image: Self.resized(image, to: size), type: .video, time: sample.time, renderScale: renderScale)
         let out = try process(frame)
         // The frame's result keeps the movie's size, centred on its own extent (an animated crop moves it).
         let e = out.extent.isInfinite || out.extent.isEmpty ? frame.image.extent : out.extent
@@ -246,7 +258,8 @@ struct LivePhotoRenderer: Sendable {
 
     /// Renders `rect` of `image` strip by strip into a JPEG at `url` (temporary file, renamed when complete).
     static func writeStill(
-        _ image: Image, rect: Rect, to url: URL, colorSpace: ColorSpace, metadata: ImageMetadata, options: EncodingOptions,
+        _ image: Image, rect: Rect, to url: URL, colorSpace: ColorSpace, metadata: ImageMetadata,
+        options: EncodingOptions,
         renderer: RenderContext
     ) throws(LivePhotoError) {
         do {

@@ -37,10 +37,8 @@ extension LivePhoto {
     ///
     /// - Throws: ``LivePhotoError/noMovie(photo:tried:)`` and the errors of ``init(photoURL:movieURL:requiresIdentifier:)``.
     public init(photoURL: URL) throws(LivePhotoError) {
-        let base = photoURL.deletingPathExtension()
-        let candidates = ["MOV", "mov"].map { base.appendingPathExtension($0) }
-        guard let movie = candidates.first(where: { FileManager.default.fileExists(atPath: $0.path) }) else {
-            throw .noMovie(photo: photoURL, tried: candidates.map(\.lastPathComponent))
+        guard let movie = Self.partnerURL(of: photoURL) else {
+            throw .noMovie(photo: photoURL, tried: Self.partnerCandidates(of: photoURL).map(\.lastPathComponent))
         }
         try self.init(photoURL: photoURL, movieURL: movie)
     }
@@ -51,17 +49,34 @@ extension LivePhoto {
     /// - Throws: ``LivePhotoError/noMovie(photo:tried:)`` when the partner is missing, and the errors of
     ///   ``init(photoURL:movieURL:requiresIdentifier:)``.
     public init(pairing url: URL) throws(LivePhotoError) {
-        guard ["mov", "qt"].contains(url.pathExtension.lowercased()) else {
+        guard Self.isMovie(url) else {
             try self.init(photoURL: url)
             return
         }
-        let base = url.deletingPathExtension()
-        let candidates = ["JPG", "jpg", "jpeg", "JPEG"].map { base.appendingPathExtension($0) }
-        guard let photo = candidates.first(where: { FileManager.default.fileExists(atPath: $0.path) }) else {
-            throw .noMovie(photo: url, tried: candidates.map(\.lastPathComponent))
+        guard let photo = Self.partnerURL(of: url) else {
+            throw .noMovie(photo: url, tried: Self.partnerCandidates(of: url).map(\.lastPathComponent))
         }
         try self.init(photoURL: photo, movieURL: url)
     }
+
+    /// The other file of the pair `url` belongs to, if it exists beside it: for a still, the movie with the same
+    /// base name (`.MOV`, `.mov`); for a movie (`.mov`, `.qt`), the still (`.JPG`, `.jpg`, `.jpeg`, `.JPEG`).
+    ///
+    /// Only names are compared; ``init(photoURL:movieURL:requiresIdentifier:)`` checks that the two files carry
+    /// the same content identifier.
+    public static func partnerURL(of url: URL) -> URL? {
+        partnerCandidates(of: url).first { FileManager.default.fileExists(atPath: $0.path) }
+    }
+
+    /// The names ``partnerURL(of:)`` tries, in order.
+    static func partnerCandidates(of url: URL) -> [URL] {
+        let base = url.deletingPathExtension()
+        let extensions = isMovie(url) ? ["JPG", "jpg", "jpeg", "JPEG"] : ["MOV", "mov"]
+        return extensions.map { base.appendingPathExtension($0) }
+    }
+
+    /// Whether `url` names a QuickTime movie (by extension).
+    static func isMovie(_ url: URL) -> Bool { ["mov", "qt"].contains(url.pathExtension.lowercased()) }
 
     /// The Live Photos in a folder: every still (JPEG) whose identifier matches a movie's, whatever the files are
     /// called. Files that cannot be read are skipped.

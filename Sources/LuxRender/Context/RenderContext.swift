@@ -159,10 +159,8 @@ public final class RenderContext: Sendable {
         current.run(self, prepared)
         for k in 0..<bands.count {
             let next = k + 1 < bands.count ? StripJob(band: bands[k + 1], buffer: freshStrip(bands[k + 1])) : nil
-            let group = DispatchGroup()
-            if let next {
-                DispatchQueue.global().async(group: group) { next.run(self, prepared) }
-            }
+            // A thread of its own, not a dispatch pool thread: see `DetachedThread`.
+            let renderer = next.map { next in DetachedThread { next.run(self, prepared) } }
             let result = current.result
             var strip = current.buffer
             current.buffer = PixelBuffer(width: 1, height: 1, format: .rgba8)
@@ -180,7 +178,7 @@ public final class RenderContext: Sendable {
             } catch {
                 consumerError = error
             }
-            group.wait()
+            renderer?.join()
             if let consumerError { throw consumerError }
             spare = strip
             if let next { current = next }

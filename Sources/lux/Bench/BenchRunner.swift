@@ -5,9 +5,13 @@ struct BenchRunner {
     var luxExecutable: String
     var runs: Int
     var log: (String) -> Void
+    /// Whether to draw a progress bar per case (on a terminal only).
+    var showsProgress = true
 
     func run(_ c: BenchCase) throws -> BenchResult {
         let available = c.peers.filter { ProcessRunner.isInstalled($0.tool) }
+        let progress = ProgressBar(total: (runs + 1) * (1 + available.count), label: "    \(c.name)", enabled: showsProgress)
+        defer { progress.finish() }
         let missing = c.peers.filter { !ProcessRunner.isInstalled($0.tool) }.map { "\($0.name) (\($0.tool) not installed)" }
         for m in missing { log("  missing peer: \(m)") }
         var luxTimes: [Double] = [], luxInner: [Double] = [], luxRSS = 0, luxFailures = 0, luxNotes: [String] = []
@@ -17,10 +21,12 @@ struct BenchRunner {
         // One warm-up of each, then `runs` counted rounds alternating Lux and the peers.
         for round in 0...runs {
             let counted = round > 0
+            progress.started("lux")
             let m = try ProcessRunner.run([luxExecutable] + c.lux)
+            progress.advance(failed: m.exitStatus != 0)
             if m.exitStatus != 0 {
                 luxFailures += 1
-                log("  lux exited with \(m.exitStatus): \(m.standardOutput.prefix(300))")
+                progress.log("  lux exited with \(m.exitStatus): \(m.standardOutput.prefix(300))")
             } else if counted {
                 luxTimes.append(m.wallSeconds)
                 luxRSS = max(luxRSS, m.peakRSSBytes)
@@ -28,7 +34,9 @@ struct BenchRunner {
                 if let note = Self.note(m.standardOutput) { luxNotes.append(note) }
             }
             for (i, p) in available.enumerated() {
+                progress.started(p.name)
                 let pm = try ProcessRunner.run(p.command, environment: p.environment)
+                progress.advance(failed: pm.exitStatus != 0)
                 if pm.exitStatus != 0 {
                     peerFailures[i] += 1
                 } else if counted {

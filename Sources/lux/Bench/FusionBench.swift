@@ -46,7 +46,7 @@ enum FusionBench: BenchSuite {
                 megapixels: 3 * 12.19, goal: "≤ 1.5 s and ≤ 250 MB (enfuse 3.1 s, 448 MB)"),
             BenchCase(
                 suite: name, name: "exposure fusion, 3 × 12 MP 8-bit brackets, TIFF → TIFF (lux fuse)",
-                lux: ["fuse"] + brackets.map(\.tiff) + ["-o", out + "/lux-fused.tif"],
+                lux: ["fuse"] + brackets.map(\.tiff) + ["-o", out + "/lux-fused.tif", "--overwrite"],
                 peers: [
                     .init(
                         name: "enfuse (Mertens weights 1/1/1)",

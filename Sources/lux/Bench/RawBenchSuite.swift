@@ -58,7 +58,7 @@ enum RawBenchSuite: BenchSuite {
         return [
             BenchCase(
                 suite: name, name: "12 MP DNG → sRGB JPEG q90, default quality (Lux: RCD + NR + sharpening)",
-                lux: ["develop", dng, "-o", out + "/lux.jpg"],
+                lux: ["develop", dng, "-o", out + "/lux.jpg", "--overwrite"],
                 peers: [
                     .init(name: "dcraw -w -q 3 (AHD, PPM)", command: ["sh", "-c", "dcraw -c -w -q 3 \(dng) > \(out)/dcraw.ppm"]),
                     .init(name: "dcraw_emu -w (AHD, PPM)", command: ["dcraw_emu", "-w", "-Z", out + "/emu.ppm", copy]),
@@ -73,12 +73,12 @@ enum RawBenchSuite: BenchSuite {
                 megapixels: 12.19, goal: "≥ 3× faster than dcraw_emu, ≥ 1.5× faster than darktable-cli"),
             BenchCase(
                 suite: name, name: "12 MP DNG → sRGB JPEG q90, draft half size",
-                lux: ["develop", dng, "-o", out + "/lux-half.jpg", "--half"],
+                lux: ["develop", dng, "-o", out + "/lux-half.jpg", "--half", "--overwrite"],
                 peers: [.init(name: "dcraw_emu -w -h (PPM)", command: ["dcraw_emu", "-w", "-h", "-Z", out + "/emu-h.ppm", copy])],
                 megapixels: 12.19, goal: "faster than dcraw_emu -h"),
             BenchCase(
                 suite: name, name: "120 MP DNG (lossless JPEG) → sRGB JPEG q90, peak RSS",
-                lux: ["develop", big, "-o", out + "/lux-120.jpg"],
+                lux: ["develop", big, "-o", out + "/lux-120.jpg", "--overwrite"],
                 peers: [],
                 megapixels: 120.4, goal: "peak RSS < 1 GB"),
         ]

@@ -4,7 +4,7 @@ import Foundation
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
-        abstract: "Benchmark Lux against peer tools (vips, ImageMagick, lcms2, libjpeg-turbo, dcraw…) on this machine.",
+        abstract: "Benchmark Lux against peer tools (vips, ImageMagick, lcms2, libjpeg-turbo, dcraw...) on this machine.",
         discussion: """
             Each case runs Lux and the peer commands that do the same work alternately (one warm-up, then \
             --runs counted rounds), as separate processes, and reports median wall time, peak RSS and the \
@@ -59,9 +59,9 @@ struct BenchCommand: ParsableCommand {
         let runner = BenchRunner(luxExecutable: exe, runs: runs) { print($0) }
         var results: [BenchResult] = []
         for suite in selected {
-            print("suite \(suite.name): preparing inputs…")
+            print("suite \(suite.name): preparing inputs...")
             for c in try suite.cases(in: context) {
-                print("  \(c.name)…")
+                print("  \(c.name)...")
                 let r = try runner.run(c)
                 results.append(r)
                 let peers = r.peers.map { "\($0.name) \(BenchReport.format($0.medianSeconds)) s" }.joined(separator: ", ")
@@ -85,7 +85,7 @@ struct BenchCommand: ParsableCommand {
     }
 }
 
-/// `lux bench-worker SUITE JOB ARGS…`: runs one benchmark job in-process (used by `lux bench`).
+/// `lux bench-worker SUITE JOB ARGS...`: runs one benchmark job in-process (used by `lux bench`).
 struct BenchWorkerCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench-worker", abstract: "Run one benchmark job (used by lux bench).", shouldDisplay: false)

@@ -7,18 +7,26 @@ struct CaptureCommand: AsyncParsableCommand {
         commandName: "capture",
         abstract: "Take photos with the simulated camera: processed, RAW, RAW + processed or bracketed.",
         discussion: """
-            Builds a capture session (camera → photo output) on a simulated scene, takes the photos the options \
+            Builds a capture session (camera -> photo output) on a simulated scene, takes the photos the options \
             ask for, writes them (JPEG with EXIF and ICC, TIFF for uncompressed formats, DNG with an embedded \
-            preview for RAW), and prints the resolved settings and the event timeline of each request.
+            preview for RAW), and prints the resolved settings and the event timeline of each request. Files are \
+            named IMG_<uniqueID>_<n>.<ext> (a Live Photo's still and movie share IMG_<uniqueID>).
+
+            --json prints one object instead: "camera", "format", "colorSpace", "scene", "light" and "requests", \
+            one per request with "uniqueID", "photoWidth", "photoHeight", "rawPhotoWidth", "rawPhotoHeight", \
+            "expectedPhotoCount", "qualityPrioritization", "processing", "isFlashEnabled", "expectedMilliseconds" \
+            [min, max], "events" [{name, milliseconds}] in delivery order, "photos" [{file, bytes, isRaw, \
+            photoCount}] and, for Live Photos, "livePhotoMovie" {file, duration, photoTime}.
 
             Examples:
               lux capture --scene still-life -o out
               lux capture --raw --preview 160x160
-              lux capture --raw-plus jpeg --p3
+              lux capture --raw-plus jpeg --color-space p3
               lux capture --bracket -2,0,2
               lux capture --bracket-manual 1/1000@100,1/60@800
-              lux capture --scene low-light --quality quality --flash auto
+              lux capture --scene low-light --prioritization quality --flash auto
               lux capture --live -o out            # IMG_<id>.jpg + IMG_<id>.mov, tied by a content identifier
+              lux capture --raw --sensor 640x480 --count 8 -o raws --json
             """)
 
     @Option(help: "A built-in scene (see `lux scene list`).")
@@ -30,8 +38,8 @@ struct CaptureCommand: AsyncParsableCommand {
     @Flag(help: "A hand-held camera (shake) instead of a tripod.")
     var handheld = false
 
-    @Option(name: .shortAndLong, help: "The folder photos are written to.")
-    var output = "."
+    @Option(name: [.customShort("o"), .customLong("out")], help: "The folder photos are written to (created if missing).", completion: .directory)
+    var out = "."
 
     @Option(
         help: "The session preset: photo, high, hd1280x720, hd1920x1080, hd4K3840x2160.",
@@ -62,7 +70,7 @@ struct CaptureCommand: AsyncParsableCommand {
     var bracketManual: String?
 
     @Option(help: "Quality prioritization: speed, balanced or quality.")
-    var quality: QualityArgument = .balanced
+    var prioritization: QualityArgument = .balanced
 
     @Option(
         help: "Flash mode: off, on or auto.",
@@ -77,8 +85,8 @@ struct CaptureCommand: AsyncParsableCommand {
     @Option(help: "A preview (thumbnail) fitting this box, e.g. 160x160.")
     var preview: String?
 
-    @Flag(help: "Display P3 photos (forces the camera's colour space; the default is sRGB).")
-    var p3 = false
+    @Option(name: .customLong("color-space"), help: "The camera's colour space: srgb or p3 (Display P3).")
+    var colorSpace: CaptureColorSpaceArgument = .srgb
 
     @Flag(
         name: .customLong("high-resolution"), help: "Full-resolution processed photos (the format's high resolution).")
@@ -102,8 +110,13 @@ struct CaptureCommand: AsyncParsableCommand {
     @Flag(help: "With --live: no movie stabilisation.")
     var noStabilization = false
 
+    @Flag(help: "Print a JSON report on standard output instead of the timeline (see above for its keys).")
+    var json = false
+
+    @OptionGroup var overwriteOptions: OverwriteOptions
+
     func validate() throws {
-        guard (1...1000).contains(count) else { throw ValidationError("--count must be 1…1000") }
+        guard (1...1000).contains(count) else { throw ValidationError("--count must be 1...1000") }
         if raw && rawPlus != nil { throw ValidationError("use --raw or --raw-plus, not both") }
         if bracket != nil && bracketManual != nil {
             throw ValidationError("use --bracket or --bracket-manual, not both")
@@ -157,7 +170,7 @@ struct CaptureCommand: AsyncParsableCommand {
         guard let sensor else { return model }
         let p = sensor.lowercased().split(separator: "x").compactMap { Int($0) }
         guard p.count == 2, p[0] >= 64, p[1] >= 48, p[0] % 2 == 0, p[1] % 2 == 0, p[0] <= 8192, p[1] <= 8192 else {
-            throw ValidationError("--sensor must be WIDTHxHEIGHT with even sides, 64x48…8192x8192")
+            throw ValidationError("--sensor must be WIDTHxHEIGHT with even sides, 64x48...8192x8192")
         }
         model.pixelPitch = model.sensorWidth / Double(p[0])
         model.width = p[0]
@@ -179,7 +192,7 @@ struct CaptureCommand: AsyncParsableCommand {
             settings = PhotoSettings(format: format.value)
         }
         settings.flashMode = flash
-        settings.qualityPrioritization = quality.value
+        settings.qualityPrioritization = prioritization.value
         settings.isHighResolutionPhotoEnabled = highResolution
         if let box = try previewBox() { settings.previewFormat = PreviewFormat(pixelFormat: .bgra8, dimensions: box) }
         return settings
@@ -190,7 +203,7 @@ struct CaptureCommand: AsyncParsableCommand {
         do { sceneValue = try Scene.named(scene) } catch { throw ValidationError("\(error)") }
         if let lux { sceneValue.light.illuminance = lux }
         if handheld { sceneValue.cameraMotion = .handheld }
-        let folder = URL(fileURLWithPath: output)
+        let folder = URL(fileURLWithPath: out)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
 
         let camera = SimulatedCamera(scene: sceneValue, configuration: .init(sensor: try sensorModel()))
@@ -208,7 +221,7 @@ struct CaptureCommand: AsyncParsableCommand {
             }
             session.automaticallyConfiguresCaptureDeviceForWideColor = false
             try session.commitConfiguration()
-            try camera.setActiveColorSpace(p3 ? .displayP3 : .sRGB)
+            try camera.setActiveColorSpace(colorSpace == .p3 ? .displayP3 : .sRGB)
             try await session.startRunning()
             if live {
                 try photoOutput.setLivePhotoCaptureEnabled(true)
@@ -219,9 +232,10 @@ struct CaptureCommand: AsyncParsableCommand {
             throw CLIError("cannot start the capture session: \(error)")
         }
         let format = camera.activeFormat
-        print(
-            "camera: \(camera.localizedName), \(format), \(camera.activeColorSpace.rawValue); scene \(sceneValue.name), \(sceneValue.light)"
-        )
+        var report = CaptureReport(
+            camera: camera.localizedName, format: "\(format)", colorSpace: camera.activeColorSpace.rawValue,
+            scene: sceneValue.name, light: "\(sceneValue.light)", requests: [])
+        say("camera: \(camera.localizedName), \(format), \(camera.activeColorSpace.rawValue); scene \(sceneValue.name), \(sceneValue.light)")
         for n in 0..<count {
             let settings: PhotoSettings
             let stream: AsyncThrowingStream<PhotoCaptureEvent, any Error>
@@ -230,21 +244,30 @@ struct CaptureCommand: AsyncParsableCommand {
                 var s = try makeSettings(photoOutput)
                 if live {
                     s.livePhotoMovieURL = folder.appendingPathComponent("IMG_\(s.uniqueID).mov")
+                    try overwriteOptions.check(s.livePhotoMovieURL!.path)
                     s.livePhotoMovieMetadata = [LivePhotoMetadataItem(key: LivePhotoMetadataItem.author, value: "lux capture")]
                 }
                 settings = s
                 stream = try photoOutput.capturePhoto(settings)
+            } catch let error as CLIError {
+                throw error
             } catch {
                 throw CLIError("cannot capture: \(error)")
             }
+            var request: CaptureReport.Request?
+            var events: [CaptureReport.Event] = []
+            var photos: [CaptureReport.Photo] = []
+            var movie: CaptureReport.Movie?
             do {
                 for try await event in stream {
                     let ms = Self.milliseconds(ContinuousClock.now - start)
+                    events.append(CaptureReport.Event(name: event.name, milliseconds: ms))
                     let t = String(format: "%8.1f ms", ms)
                     switch event {
                     case .willBeginCapture(let r):
-                        print("request \(n + 1): \(r)")
-                        print("  \(t)  willBeginCapture")
+                        request = Self.request(r)
+                        say("request \(n + 1): \(r)")
+                        say("  \(t)  willBeginCapture")
                     case .didFinishProcessingPhoto(let photo):
                         // A Live Photo's still has the movie's base name.
                         let name =
@@ -252,28 +275,56 @@ struct CaptureCommand: AsyncParsableCommand {
                             ? "IMG_\(settings.uniqueID).\(photo.fileExtension)"
                             : "IMG_\(settings.uniqueID)_\(photo.photoCount).\(photo.fileExtension)"
                         let url = folder.appendingPathComponent(name)
+                        try overwriteOptions.check(url.path)
                         let bytes = try photo.fileDataRepresentation()
                         try Data(bytes).write(to: url, options: .atomic)
-                        print("  \(t)  didFinishProcessingPhoto  \(photo) → \(url.path) (\(bytes.count / 1024) KB)")
+                        photos.append(.init(file: url.path, bytes: bytes.count, isRaw: photo.isRawPhoto, photoCount: photo.photoCount))
+                        say("  \(t)  didFinishProcessingPhoto  \(photo) → \(url.path) (\(bytes.count / 1024) KB)")
                     case .didFinishRecordingLivePhotoMovie(_, let url):
-                        print("  \(t)  didFinishRecordingLivePhotoMovie  → \(url.lastPathComponent)")
+                        say("  \(t)  didFinishRecordingLivePhotoMovie  → \(url.lastPathComponent)")
                     case .didFinishProcessingLivePhotoMovie(_, let url, let duration, let photoTime):
-                        print(
+                        movie = .init(file: url.path, duration: duration.seconds, photoTime: photoTime.seconds)
+                        say(
                             "  \(t)  didFinishProcessingLivePhotoMovie  \(url.path), "
                                 + String(format: "%.3f s, photo at %.3f s", duration.seconds, photoTime.seconds))
                     case .didFinishCapture(let r):
                         let lo = Self.milliseconds(r.photoProcessingTimeRange.lowerBound)
                         let hi = Self.milliseconds(r.photoProcessingTimeRange.upperBound)
-                        print("  \(t)  didFinishCapture (expected \(String(format: "%.0f–%.0f", lo, hi)) ms)")
+                        say("  \(t)  didFinishCapture (expected \(String(format: "%.0f–%.0f", lo, hi)) ms)")
                     default:
-                        print("  \(t)  \(event.name)")
+                        say("  \(t)  \(event.name)")
                     }
                 }
+            } catch let error as CLIError {
+                throw error
             } catch {
                 throw CLIError("capture failed: \(error)")
             }
+            if var request {
+                request.events = events
+                request.photos = photos
+                request.livePhotoMovie = movie
+                report.requests.append(request)
+            }
         }
+        if json { try JSONOutput.print(report) }
         await session.stopRunning()
+    }
+
+    /// Prints a line of the text output (nothing with --json).
+    private func say(_ line: String) {
+        if !json { print(line) }
+    }
+
+    /// The report entry for a request, before its events.
+    static func request(_ r: ResolvedPhotoSettings) -> CaptureReport.Request {
+        CaptureReport.Request(
+            uniqueID: r.uniqueID, photoWidth: r.photoDimensions.width, photoHeight: r.photoDimensions.height,
+            rawPhotoWidth: r.rawPhotoDimensions.width, rawPhotoHeight: r.rawPhotoDimensions.height,
+            expectedPhotoCount: r.expectedPhotoCount, qualityPrioritization: QualityArgument(r.qualityPrioritization).rawValue,
+            processing: "\(r.processing)", isFlashEnabled: r.isFlashEnabled,
+            expectedMilliseconds: [milliseconds(r.photoProcessingTimeRange.lowerBound), milliseconds(r.photoProcessingTimeRange.upperBound)],
+            events: [], photos: [], livePhotoMovie: nil)
     }
 
     static func milliseconds(_ d: Duration) -> Double {
@@ -308,4 +359,17 @@ enum QualityArgument: String, ExpressibleByArgument, CaseIterable {
         case .quality: .quality
         }
     }
+
+    init(_ value: QualityPrioritization) {
+        switch value {
+        case .speed: self = .speed
+        case .balanced: self = .balanced
+        case .quality: self = .quality
+        }
+    }
+}
+
+/// The camera colour space named on the command line.
+enum CaptureColorSpaceArgument: String, ExpressibleByArgument, CaseIterable {
+    case srgb, p3
 }

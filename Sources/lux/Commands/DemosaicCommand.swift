@@ -9,7 +9,7 @@ struct DemosaicCommand: ParsableCommand {
         abstract: "Demosaic a Bayer mosaic stored as a gray PGM or TIFF.",
         discussion: """
             Reads one sample per pixel (8- or 16-bit PGM, or a gray TIFF), reconstructs RGB with LuxRAW's \
-            demosaicer and writes a 16-bit PPM (P6, maxval 65535) or a 16-bit TIFF, values clipped to 0…1. \
+            demosaicer and writes a 16-bit PPM (P6, maxval 65535) or a 16-bit TIFF, values clipped to 0...1. \
             No white balance, colour or tone processing: what external scorers such as \
             demosaic_psnr.py --eval need.
 
@@ -19,33 +19,33 @@ struct DemosaicCommand: ParsableCommand {
               python demosaic_psnr.py --eval /tmp/dm
             """)
 
-    @Argument(help: "The mosaic: a P5 PGM (8 or 16 bit) or a gray TIFF.")
+    @Argument(help: "The mosaic: a P5 PGM (8 or 16 bit) or a gray TIFF.", completion: .file())
     var input: String
 
     @Option(help: "The Bayer layout at the top-left pixel: RGGB, GRBG, GBRG or BGGR.")
     var cfa: String
 
-    @Option(help: "rcd (default) or bilinear.")
-    var method: String = "rcd"
+    @Option(help: "Demosaicing method: rcd or bilinear.")
+    var method = DemosaicMethodArgument(.rcd)
 
-    @Option(name: .shortAndLong, help: "The output: .ppm (16-bit P6) or .tif/.tiff (16-bit RGB).")
-    var output: String
+    @Option(name: [.customShort("o"), .customLong("out")], help: "The output: .ppm (16-bit P6) or .tif/.tiff (16-bit RGB).", completion: .file())
+    var out: String
+
+    @OptionGroup var overwriteOptions: OverwriteOptions
 
     func validate() throws {
         guard CFAPattern(rawValue: cfa.uppercased()) != nil else {
             throw ValidationError("--cfa must be RGGB, GRBG, GBRG or BGGR, not '\(cfa)'")
         }
-        guard DemosaicMethod(rawValue: method) != nil else {
-            throw ValidationError("--method must be \(DemosaicMethod.allCases.map(\.rawValue).joined(separator: " or "))")
-        }
-        let ext = URL(fileURLWithPath: output).pathExtension.lowercased()
+        let ext = URL(fileURLWithPath: out).pathExtension.lowercased()
         guard ["ppm", "tif", "tiff"].contains(ext) else { throw ValidationError("the output must end in .ppm, .tif or .tiff") }
     }
 
     func run() throws {
+        try overwriteOptions.check(out)
         let mosaic = try PNM.isPNM(input) ? PNM.readGray(input) : readTIFF()
-        let rgb = try DemosaicMethod(rawValue: method)!.demosaic(mosaic, pattern: CFAPattern(rawValue: cfa.uppercased())!)
-        let url = URL(fileURLWithPath: output)
+        let rgb = try method.method.demosaic(mosaic, pattern: CFAPattern(rawValue: cfa.uppercased())!)
+        let url = URL(fileURLWithPath: out)
         if url.pathExtension.lowercased() == "ppm" {
             try PNM.writeRGB16(rgb, to: url)
         } else {
@@ -57,7 +57,7 @@ struct DemosaicCommand: ParsableCommand {
         let result = Result { () throws(CodecError) in
             try ImageFile.write(pixels, to: url, format: .tiff, options: EncodingOptions(embedsColorProfile: false, alpha: .discard))
         }
-        if case .failure(let e) = result { throw CLIError(e, file: output) }
+        if case .failure(let e) = result { throw CLIError(e, file: out) }
     }
 
     private func readTIFF() throws -> PixelBuffer {
@@ -128,7 +128,7 @@ enum PNM {
 
     static func isSpace(_ b: UInt8) -> Bool { b == 32 || b == 9 || b == 10 || b == 13 }
 
-    /// Writes RGB as a 16-bit P6 (values clipped to 0…1).
+    /// Writes RGB as a 16-bit P6 (values clipped to 0...1).
     static func writeRGB16(_ buffer: PixelBuffer, to url: URL) throws {
         let rgba = buffer.converted(to: .rgbaFloat).components(as: Float.self)
         var data = Data("P6\n\(buffer.width) \(buffer.height)\n65535\n".utf8)

@@ -16,7 +16,7 @@ struct ExtractCommand: ParsableCommand {
               lux extract photo.dng --preview -o preview.jpg
             """)
 
-    @Argument(help: "The raw file (DNG).")
+    @Argument(help: "The raw file (DNG).", completion: .file())
     var file: String
 
     @Flag(help: "Extract the sensor values.")
@@ -25,15 +25,17 @@ struct ExtractCommand: ParsableCommand {
     @Flag(help: "Extract the largest embedded preview.")
     var preview = false
 
-    @Option(name: .shortAndLong, help: "The output file.")
-    var output: String
+    @Option(name: [.customShort("o"), .customLong("out")], help: "The output file (.tif for --raw; .jpg, .png or .tif for --preview).", completion: .file())
+    var out: String
+
+    @OptionGroup var overwriteOptions: OverwriteOptions
 
     func validate() throws {
         guard raw != preview else { throw ValidationError("choose exactly one of --raw and --preview") }
     }
 
     func run() throws {
-        let out = URL(fileURLWithPath: output)
+        let outURL = URL(fileURLWithPath: out)
         do {
             let image = try ImageFile.read(url: URL(fileURLWithPath: file))
             guard let rawImage = image.rawImage else {
@@ -41,16 +43,18 @@ struct ExtractCommand: ParsableCommand {
             }
             if raw {
                 let values = try rawImage.sensorValues()
-                try ImageFile.write(values, to: out, format: .tiff, options: EncodingOptions(embedsColorProfile: false))
+                try overwriteOptions.check(out)
+                try ImageFile.write(values, to: outURL, format: .tiff, options: EncodingOptions(embedsColorProfile: false))
             } else {
                 guard let p = rawImage.largestPreview else {
                     throw CLIError("\(file): the file has no embedded preview")
                 }
-                let wantsJPEG = ImageFormat(fileExtension: out.pathExtension) == .jpeg
+                try overwriteOptions.check(out)
+                let wantsJPEG = ImageFormat(fileExtension: outURL.pathExtension) == .jpeg
                 if p.encoding == .jpeg, wantsJPEG, let data = p.data {
-                    try Data(data).write(to: out, options: .atomic)
+                    try Data(data).write(to: outURL, options: .atomic)
                 } else {
-                    try ImageFile.write(p.image(), to: out)
+                    try ImageFile.write(p.image(), to: outURL)
                 }
             }
         } catch let error as CodecError {

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Lux
 
-/// `lux filter IN -o OUT --chain '…'`: applies a chain of filters to an image file.
+/// `lux filter IN -o OUT --chain '...'`: applies a chain of filters to an image file.
 struct FilterCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "filter",
@@ -10,37 +10,37 @@ struct FilterCommand: ParsableCommand {
         discussion: """
             The chain is a list of filters separated by `|`, each followed by key=value parameters: numbers \
             (0.8), vectors and points (x,y[,z,w]), rectangles (x,y,width,height), colours (r,g,b[,a] in sRGB, \
-            #rrggbb, white, black…), transforms (a,b,c,d,tx,ty) and images as file paths. Each filter receives \
+            #rrggbb, white, black...), transforms (a,b,c,d,tx,ty) and images as file paths. Each filter receives \
             the previous result as its image. `lux filters` lists the filters and their parameters. A result \
             that covers the whole input (blurs grow the extent by their margin) is cropped to the input's size.
 
             The input is colour-matched into the working space (extended linear sRGB unless --working-space \
-            says otherwise) and the result is written in --colorspace (default: the input's). JPEG and PNG \
+            says otherwise) and the result is written in --color-space (default: the input's). JPEG and PNG \
             output is rendered and encoded a strip at a time. Set LUX_PRINT_TREE=1 or 8 to see the graph and \
             the fused programs.
 
             Examples:
               lux filter photo.jpg -o sepia.jpg --chain 'SepiaTone intensity=0.8 | GaussianBlur radius=4'
-              lux filter photo.jpg -o small.png --chain 'LanczosScaleTransform scale=0.25' --colorspace p3
-              lux filter in.tif -o out.tif --format 16 --chain 'ExposureAdjust ev=-1'
+              lux filter photo.jpg -o small.png --chain 'LanczosScaleTransform scale=0.25' --color-space p3
+              lux filter in.tif -o out.tif --depth 16 --chain 'ExposureAdjust ev=-1' --overwrite
             """)
 
-    @Argument(help: "The input image (JPEG, PNG or TIFF).")
+    @Argument(help: "The input image (JPEG, PNG or TIFF).", completion: .file())
     var input: String
 
-    @Option(name: .shortAndLong, help: "The output file; its extension picks the format (.jpg, .png, .tif).")
-    var output: String
+    @Option(name: [.customShort("o"), .customLong("out")], help: "The output file; its extension picks the format (.jpg, .png, .tif).", completion: .file())
+    var out: String
 
     @Option(help: "The filter chain, e.g. 'SepiaTone intensity=0.8 | GaussianBlur radius=4'.")
     var chain: String
 
-    @Option(help: "The output colour space (srgb, p3, adobergb, …; default: the input's).")
-    var colorspace: String?
+    @Option(name: .customLong("color-space"), help: "The output colour space (srgb, p3, adobe, linear, ...; default: the input's).")
+    var colorSpace: ColorSpaceArgument?
 
     @Option(help: "Output samples: 8, 16, half or float (default: 16 for deeper inputs, else 8; JPEG is 8).")
-    var format: String?
+    var depth: DepthArgument?
 
-    @Option(help: "JPEG quality, 1…100.")
+    @Option(help: "JPEG quality, 1...100.")
     var quality: Int = 90
 
     @Option(help: "The colour space filters compute in (default: linear sRGB, extended); 'none' disables colour management.")
@@ -49,33 +49,30 @@ struct FilterCommand: ParsableCommand {
     @Option(help: "The storage format of intermediates: half (default), float or 8.")
     var workingFormat: String = "half"
 
-    @Option(help: "Worker threads (default: one per processor).")
+    @Option(help: "Render threads (default: one per processor).")
     var threads: Int?
 
+    @OptionGroup var overwriteOptions: OverwriteOptions
+
     static let workingFormats: [String: PixelFormat] = ["half": .rgbaHalf, "float": .rgbaFloat, "8": .rgba8]
-    static let sampleFormats: [String: PixelFormat] = ["8": .rgba8, "16": .rgba16, "half": .rgbaHalf, "float": .rgbaFloat]
 
     func validate() throws {
-        guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1…100, not \(quality)") }
+        try validateQuality(quality)
+        try validatePositive(threads, "--threads")
         let known = ColorSpace.shortNames.keys.sorted().joined(separator: ", ")
-        if let colorspace, ColorSpace.named(colorspace) == nil {
-            throw ValidationError("unknown colour space '\(colorspace)'; known: \(known)")
-        }
         if let workingSpace, workingSpace != "none", ColorSpace.named(workingSpace) == nil {
             throw ValidationError("unknown working space '\(workingSpace)'; known: none, \(known)")
         }
         guard Self.workingFormats[workingFormat] != nil else {
             throw ValidationError("--working-format must be half, float or 8, not '\(workingFormat)'")
         }
-        if let format, Self.sampleFormats[format] == nil {
-            throw ValidationError("--format must be 8, 16, half or float, not '\(format)'")
-        }
-        guard ImageFormat(fileExtension: URL(fileURLWithPath: output).pathExtension) != nil else {
-            throw ValidationError("cannot tell the output format from '\(output)'; use .jpg, .png or .tif")
+        guard let f = ImageFormat(fileExtension: URL(fileURLWithPath: out).pathExtension), f != .dng else {
+            throw ValidationError("cannot tell the output format from '\(out)'; use .jpg, .png or .tif")
         }
     }
 
     func run() throws {
+        try overwriteOptions.check(out)
         do {
             try apply()
         } catch let e as CodecError {
@@ -112,14 +109,14 @@ struct FilterCommand: ParsableCommand {
         }
         guard !result.extent.isEmpty else { throw CLIError("the result of '\(chain)' is empty") }
 
-        let url = URL(fileURLWithPath: output)
+        let url = URL(fileURLWithPath: out)
         let fileFormat = ImageFormat(fileExtension: url.pathExtension)!
-        let outputSpace = colorspace.flatMap(ColorSpace.named) ?? reader.colorSpace ?? .sRGB
+        let outputSpace = colorSpace?.space ?? reader.colorSpace ?? .sRGB
         let samples: PixelFormat
         if fileFormat == .jpeg {
             samples = .rgba8
-        } else if let format {
-            samples = Self.sampleFormats[format]!
+        } else if let depth {
+            samples = depth.pixelFormat
         } else {
             samples = [.rgba16, .gray16, .rgbaHalf, .rgbaFloat, .grayFloat].contains(reader.pixelFormat) ? .rgba16 : .rgba8
         }

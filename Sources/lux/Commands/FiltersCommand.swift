@@ -8,7 +8,7 @@ struct FiltersCommand: ParsableCommand {
         abstract: "List the built-in filters, or describe one.",
         discussion: """
             Without arguments, lists every filter by category. With a name, prints its parameters with types, \
-            defaults, ranges and units — the keys `lux filter --chain` accepts.
+            defaults, ranges and units: the keys `lux filter --chain` accepts.
 
             Examples:
               lux filters
@@ -40,7 +40,7 @@ struct FiltersCommand: ParsableCommand {
             }
             return
         }
-        // Without --category, group by kind; usage categories (StillImage, Video…) would repeat everything.
+        // Without --category, group by kind; usage categories (StillImage, Video...) would repeat everything.
         let usage: Set<FilterCategory> = [.builtIn, .stillImage, .video, .highDynamicRange]
         let categories = registry.categories.filter { c in
             if let category { return c.name.lowercased() == category.lowercased() }

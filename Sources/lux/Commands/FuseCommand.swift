@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Lux
 
-/// `lux fuse A B C… -o OUT`: exposure fusion of bracketed image files (the enfuse role).
+/// `lux fuse A B C... -o OUT`: exposure fusion of bracketed image files (the enfuse role).
 struct FuseCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fuse",
@@ -19,11 +19,11 @@ struct FuseCommand: ParsableCommand {
               lux fuse m2.tif 0.tif p2.tif -o fused.tif --contrast-weight 0 --levels 6
             """)
 
-    @Argument(help: "The brackets (JPEG, PNG or TIFF), at least one.")
+    @Argument(help: "The brackets (JPEG, PNG or TIFF), at least one.", completion: .file())
     var inputs: [String]
 
-    @Option(name: .shortAndLong, help: "The output file; its extension picks the format (.jpg, .png, .tif).")
-    var output: String
+    @Option(name: [.customShort("o"), .customLong("out")], help: "The output file; its extension picks the format (.jpg, .png, .tif).", completion: .file())
+    var out: String
 
     @Option(help: "Exponent of the contrast weight (0 ignores contrast).")
     var contrastWeight: Float = 1
@@ -34,7 +34,7 @@ struct FuseCommand: ParsableCommand {
     @Option(help: "Exponent of the well-exposedness weight.")
     var exposureWeight: Float = 1
 
-    @Option(help: "The value considered best exposed (0…1).")
+    @Option(help: "The value considered best exposed (0...1).")
     var exposureMean: Float = 0.5
 
     @Option(help: "The width of the well-exposedness Gaussian.")
@@ -43,43 +43,57 @@ struct FuseCommand: ParsableCommand {
     @Option(help: "Pyramid levels (default: down to about 8 pixels).")
     var levels: Int?
 
-    @Option(help: "JPEG quality, 1…100.")
+    @Option(help: "JPEG quality, 1...100.")
     var quality: Int = 90
 
     @Option(help: "Worker threads (default: one per processor).")
     var threads: Int?
 
+    @OptionGroup var overwriteOptions: OverwriteOptions
+
     func validate() throws {
         guard !inputs.isEmpty else { throw ValidationError("give at least one image to fuse") }
-        guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1…100, not \(quality)") }
-        guard ImageFormat(fileExtension: URL(fileURLWithPath: output).pathExtension) != nil else {
-            throw ValidationError("cannot tell the output format from '\(output)'; use .jpg, .png or .tif")
+        try validateQuality(quality)
+        guard let f = ImageFormat(fileExtension: URL(fileURLWithPath: out).pathExtension), f != .dng else {
+            throw ValidationError("cannot tell the output format from '\(out)'; use .jpg, .png or .tif")
         }
-        if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
+        try validatePositive(threads, "--threads")
     }
 
     func run() throws {
-        var files: [ImageFile] = []
+        try overwriteOptions.check(out)
+        // One file decoded at a time, each dropped once converted: peak memory is the frames plus one file.
+        let cores = threads ?? ProcessInfo.processInfo.activeProcessorCount
+        var deep = false
         for path in inputs {
             do {
-                files.append(try ImageFile.read(url: URL(fileURLWithPath: path), options: DecodingOptions(appliesOrientation: true)))
+                let info = try ImageFile.info(url: URL(fileURLWithPath: path))
+                deep = deep || ![PixelFormat.rgba8, .bgra8, .gray8].contains(info.pixelFormat)
             } catch {
                 throw CLIError(error, file: path)
             }
         }
-        let first = files[0].pixels
-        for (path, file) in zip(inputs, files).dropFirst()
-        where file.pixels.width != first.width || file.pixels.height != first.height {
-            throw CLIError(
-                "\(path) is \(file.pixels.width)×\(file.pixels.height) but \(inputs[0]) is \(first.width)×\(first.height); "
-                    + "brackets must have the same size")
-        }
-        let space = first.colorSpace ?? .sRGB
-        let deep = files.contains { ![.rgba8, .bgra8, .gray8].contains($0.pixels.format) }
         let format: PixelFormat = deep ? .rgba16 : .rgba8
-        let cores = threads ?? ProcessInfo.processInfo.activeProcessorCount
         var frames: [PixelBuffer] = []
-        for (path, file) in zip(inputs, files) {
+        var firstMetadata = ImageMetadata()
+        var space = ColorSpace.sRGB
+        for path in inputs {
+            let file: ImageFile
+            do {
+                file = try ImageFile.read(
+                    url: URL(fileURLWithPath: path), options: DecodingOptions(appliesOrientation: true))
+            } catch {
+                throw CLIError(error, file: path)
+            }
+            if let first = frames.first, file.pixels.width != first.width || file.pixels.height != first.height {
+                throw CLIError(
+                    "\(path) is \(file.pixels.width)×\(file.pixels.height) but \(inputs[0]) is \(first.width)×\(first.height); "
+                        + "brackets must have the same size")
+            }
+            if frames.isEmpty {
+                firstMetadata = file.metadata
+                space = file.pixels.colorSpace ?? .sRGB
+            }
             var p = file.pixels.converted(to: format, threads: cores)
             if p.colorSpace == nil { p.colorSpace = space }
             if p.colorSpace != space {
@@ -96,14 +110,14 @@ struct FuseCommand: ParsableCommand {
         } catch {
             throw CLIError("\(inputs.joined(separator: ", ")): \(error)")
         }
-        var metadata = files[0].metadata
+        var metadata = firstMetadata
         metadata.orientation = .up
         do {
             try ImageFile.write(
-                fused, metadata: metadata, to: URL(fileURLWithPath: output),
+                fused, metadata: metadata, to: URL(fileURLWithPath: out),
                 options: EncodingOptions(quality: Double(quality) / 100, threads: threads))
         } catch {
-            throw CLIError(error, file: output)
+            throw CLIError(error, file: out)
         }
     }
 }

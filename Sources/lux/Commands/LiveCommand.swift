@@ -1,7 +1,7 @@
 import ArgumentParser
 import Lux
 
-/// `lux live …`: inspect, edit and take apart Live Photos.
+/// `lux live ...`: inspect, edit and take apart Live Photos.
 struct LiveCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "live",

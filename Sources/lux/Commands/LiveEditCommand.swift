@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Lux
 
-/// `lux live edit PAIR -o DIR …`: edits a Live Photo and saves the still, the movie and the adjustment sidecar.
+/// `lux live edit PAIR -o DIR ...`: edits a Live Photo and saves the still, the movie and the adjustment sidecar.
 struct LiveEditCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "edit",
@@ -21,11 +21,11 @@ struct LiveEditCommand: AsyncParsableCommand {
               lux live edit --revert edited/IMG_E0001.AAE
             """)
 
-    @Argument(help: "The still or the movie of the pair (not with --reapply/--revert).")
+    @Argument(help: "The still or the movie of the pair (not with --reapply/--revert).", completion: .file())
     var pair: String?
 
-    @Option(name: .shortAndLong, help: "The folder the edited pair is written to.")
-    var output: String?
+    @Option(name: [.customShort("o"), .customLong("out")], help: "The folder the edited pair is written to.", completion: .directory)
+    var out: String?
 
     @Option(help: "The base name of the edited files (default: the original's with an E after its prefix, IMG_E0001).")
     var name: String?
@@ -36,13 +36,13 @@ struct LiveEditCommand: AsyncParsableCommand {
     @Option(help: "A filter chain for the still only (applied after --chain).")
     var photoChain: String?
 
-    @Option(help: "Crop to x,y,width,height in fractions of the frame (0…1).")
+    @Option(help: "Crop to x,y,width,height in fractions of the frame (0...1).")
     var crop: String?
 
     @Flag(help: "Crop to the centred square.")
     var square = false
 
-    @Option(help: "Audio volume 0…1.")
+    @Option(help: "Audio volume 0...1.")
     var volume: Double = 1
 
     @Option(help: "Keep only START,END seconds of the movie.")
@@ -54,7 +54,7 @@ struct LiveEditCommand: AsyncParsableCommand {
     @Flag(help: "Steady the movie frames.")
     var stabilize = false
 
-    @Option(help: "The output orientation, 1…8 (Exif).")
+    @Option(help: "The output orientation, 1...8 (Exif).")
     var orientation: Int?
 
     @Option(help: "Write a playback preview no larger than WIDTHxHEIGHT instead of the full edit.")
@@ -77,9 +77,10 @@ struct LiveEditCommand: AsyncParsableCommand {
         guard (pair == nil) != (reapply == nil) else {
             throw ValidationError("give the Live Photo to edit, or --reapply SIDECAR (not both)")
         }
-        guard output != nil else { throw ValidationError("--output (-o) names the folder for the edited pair") }
-        guard (0...1).contains(volume) else { throw ValidationError("--volume must be 0…1, not \(volume)") }
-        if let orientation, !(1...8).contains(orientation) { throw ValidationError("--orientation must be 1…8") }
+        guard out != nil else { throw ValidationError("--out (-o) names the folder for the edited pair") }
+        guard (0...1).contains(volume) else { throw ValidationError("--volume must be 0...1, not \(volume)") }
+        try validatePositive(threads, "--threads")
+        if let orientation, !(1...8).contains(orientation) { throw ValidationError("--orientation must be 1...8") }
         if square && crop != nil { throw ValidationError("choose --square or --crop, not both") }
         if let crop, Self.numbers(crop)?.count != 4 { throw ValidationError("--crop takes x,y,width,height fractions, e.g. 0.1,0,0.8,1") }
         if let trim, Self.numbers(trim)?.count != 2 { throw ValidationError("--trim takes START,END seconds, e.g. 0.5,2.5") }
@@ -104,7 +105,7 @@ struct LiveEditCommand: AsyncParsableCommand {
                 print("reverted: \(restored.photoURL.path) + \(restored.movieURL.lastPathComponent) remain")
                 return
             }
-            let folder = URL(fileURLWithPath: output!)
+            let folder = URL(fileURLWithPath: out!)
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let live: LivePhoto
             let recipe: LivePhotoAdjustments
@@ -118,16 +119,27 @@ struct LiveEditCommand: AsyncParsableCommand {
             }
             var context = try LivePhotoEditingContext(livePhoto: live, adjustments: recipe)
             context.threads = threads
+            // The processor sees the still and every movie frame in the time range once: a progress bar on a terminal.
+            let frames = context.videoFrameTimes.filter { context.timeRange.contains($0) }.count + 1
+            let progress = ProgressBar(total: frames, label: preview == nil ? "saving" : "preparing preview")
+            defer { progress.finish() }
+            let processor = context.frameProcessor
+            context.frameProcessor = { frame in
+                progress.advance()
+                return try processor?(frame) ?? frame.image
+            }
             let base = name ?? Self.editedName(live.photoURL.deletingPathExtension().lastPathComponent)
             let start = Date()
             if let preview {
                 let result = try await context.prepareForPlayback(targetSize: Self.size(preview)!, in: folder)
+                progress.finish()
                 print("preview: \(result.photoURL.path) + \(result.movieURL.lastPathComponent) "
                     + String(format: "(%.2f s)", Date().timeIntervalSince(start)))
                 return
             }
             let output = LivePhotoEditingOutput(directory: folder, baseName: base, adjustmentData: try recipe.adjustmentData())
             let edited = try await context.save(to: output)
+            progress.finish()
             print("\(edited.photoURL.path) + \(edited.movieURL.lastPathComponent) + \(output.adjustmentDataURL.lastPathComponent)")
             print(String(format: "  identifier %@, photo at %.3f s of %.3f s, saved in %.2f s", edited.contentIdentifier,
                          edited.photoTime.seconds, edited.duration.seconds, Date().timeIntervalSince(start)))

@@ -16,11 +16,11 @@ struct LiveExtractCommand: ParsableCommand {
               lux live extract IMG_0001.MOV -o parts --photo-frame --format png
             """)
 
-    @Argument(help: "The still or the movie of the pair.")
+    @Argument(help: "The still or the movie of the pair.", completion: .file())
     var pair: String
 
-    @Option(name: .shortAndLong, help: "The output folder.")
-    var output: String
+    @Option(name: [.customShort("o"), .customLong("out")], help: "The output folder (created if missing).", completion: .directory)
+    var out: String
 
     @Flag(help: "Every frame, as NAME-frame-NNN.jpg (or .png).")
     var frames = false
@@ -31,16 +31,14 @@ struct LiveExtractCommand: ParsableCommand {
     @Flag(help: "The audio as NAME.wav.")
     var audio = false
 
-    @Option(help: "The image format of frames: jpg or png.")
-    var format: String = "jpg"
+    @Option(help: "The image format of frames: jpg, png or tiff.")
+    var format: FileFormatArgument = .jpg
 
-    func validate() throws {
-        guard ["jpg", "png"].contains(format) else { throw ValidationError("--format must be jpg or png") }
-    }
+    @OptionGroup var overwriteOptions: OverwriteOptions
 
     func run() throws {
         let all = !frames && !photoFrame && !audio
-        let folder = URL(fileURLWithPath: output)
+        let folder = URL(fileURLWithPath: out)
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let live = try LivePhoto(pairing: URL(fileURLWithPath: pair))
@@ -62,6 +60,7 @@ struct LiveExtractCommand: ParsableCommand {
                     if audio { throw CLIError("\(live.movieURL.path): the movie has no audio track") }
                 } else {
                     let url = folder.appendingPathComponent("\(stem).wav")
+                    try overwriteOptions.check(url.path)
                     let samples = try movie.audioSamples()
                     try samples.writeWAV(to: url)
                     written.append(
@@ -83,14 +82,19 @@ struct LiveExtractCommand: ParsableCommand {
         var written: [String] = []
         if all || frames {
             let samples = try movie.samples(of: track)
-            for (i, s) in samples.enumerated() {
-                let url = folder.appendingPathComponent(String(format: "%@-frame-%03d.%@", stem, i + 1, format))
+            let names = samples.indices.map { folder.appendingPathComponent(String(format: "%@-frame-%03d.%@", stem, $0 + 1, format.rawValue)) }
+            for url in names { try overwriteOptions.check(url.path) }
+            let progress = ProgressBar(total: samples.count, label: "extracting frames")
+            defer { progress.finish() }
+            for (s, url) in zip(samples, names) {
                 try ImageFile.write(try movie.decodeVideoFrame(s, of: track), to: url)
+                progress.advance()
             }
             written.append("\(samples.count) frames")
         }
         if all || photoFrame, let s = try movie.sample(of: track, at: photoTime) {
-            let url = folder.appendingPathComponent("\(stem)-photo-frame.\(format)")
+            let url = folder.appendingPathComponent("\(stem)-photo-frame.\(format.rawValue)")
+            try overwriteOptions.check(url.path)
             try ImageFile.write(try movie.decodeVideoFrame(s, of: track), to: url)
             written.append(url.lastPathComponent + String(format: " (frame %d at %.3f s)", s.index + 1, s.time.seconds))
         }

@@ -17,7 +17,7 @@ struct LiveInfoCommand: ParsableCommand {
               lux live info ~/Pictures/export
             """)
 
-    @Argument(help: "The still or the movie of the pair, or a folder.")
+    @Argument(help: "The still or the movie of the pair, or a folder.", completion: .file())
     var pair: String
 
     @Flag(help: "Print JSON instead of text.")

@@ -38,14 +38,16 @@ struct SceneRenderCommand: AsyncParsableCommand {
     @Argument(help: "A built-in scene (see `lux scene list`).")
     var name: String
 
-    @Option(name: .shortAndLong, help: "The output file (.jpg, .png or .tif).")
-    var output: String
+    @Option(name: [.customShort("o"), .customLong("out")], help: "The output file (.jpg, .png or .tif).", completion: .file())
+    var out: String
+
+    @OptionGroup var overwriteOptions: OverwriteOptions
 
     @Flag(help: "Write scene-referred linear values (float TIFF, extended linear sRGB).")
     var linear = false
 
-    @Option(help: "The colour space of integer files: srgb, p3, adobergb … (default srgb).")
-    var colorspace: String = "srgb"
+    @Option(name: .customLong("color-space"), help: "The colour space of integer files: srgb, p3, adobe, rec2020, ....")
+    var colorSpace = ColorSpaceArgument(.sRGB)
 
     @Option(help: "Width in pixels (the height follows the 4:3 frame).")
     var width: Int = 1024
@@ -63,7 +65,7 @@ struct SceneRenderCommand: AsyncParsableCommand {
     var cct: Double?
 
     func validate() throws {
-        guard (16...16384).contains(width) else { throw ValidationError("--width must be 16…16384, not \(width)") }
+        guard (16...16384).contains(width) else { throw ValidationError("--width must be 16...16384, not \(width)") }
     }
 
     func run() async throws {
@@ -71,21 +73,21 @@ struct SceneRenderCommand: AsyncParsableCommand {
         do { scene = try Scene.named(name) } catch { throw ValidationError("\(error)") }
         if let lux { scene.light.illuminance = lux }
         if let cct { scene.light.illuminant = .temperature(cct) }
-        let url = URL(fileURLWithPath: output)
+        let url = URL(fileURLWithPath: out)
         guard let format = ImageFormat(fileExtension: url.pathExtension), format != .dng else {
-            throw ValidationError("\(output): use .jpg, .png or .tif")
+            throw ValidationError("\(out): use .jpg, .png or .tif")
         }
+        try overwriteOptions.check(out)
         if linear, format != .tiff { throw ValidationError("--linear writes float values, which need a .tif file") }
-        guard let named = ColorSpace.named(colorspace) else { throw ValidationError("unknown colour space '\(colorspace)'") }
-        let space: ColorSpace = linear ? .extendedLinearSRGB : named
+        let space: ColorSpace = linear ? .extendedLinearSRGB : colorSpace.space
         let image = try scene.groundTruth(width: width, time: time, colorSpace: space, exposure: exposure)
         do {
             try ImageFile.write(
                 image, to: url, format: format,
                 options: EncodingOptions(sampleType: linear ? .float32 : (format == .jpeg ? .uint8 : .uint16)))
         } catch {
-            throw CLIError(error, file: output)
+            throw CLIError(error, file: out)
         }
-        print("\(output): \(name) \(image.width)×\(image.height), \(scene.light)")
+        print("\(out): \(name) \(image.width)×\(image.height), \(scene.light)")
     }
 }

@@ -1,0 +1,143 @@
+import Foundation
+import Lux
+
+extension FileReport {
+    /// Reads what `path` holds from its headers and metadata (pixels are not decoded).
+    init(path: String) throws {
+        let url = URL(fileURLWithPath: path)
+        if ["mov", "qt", "mp4", "m4v"].contains(url.pathExtension.lowercased()) {
+            let movie: QuickTimeMovie
+            do { movie = try QuickTimeMovie(contentsOf: url) } catch { throw CLIError(error, file: path) }
+            self.init(path: path, movie: movie)
+        } else {
+            let info: ImageInfo
+            do { info = try ImageFile.info(url: url) } catch { throw CLIError(error, file: path) }
+            self.init(path: path, info: info)
+        }
+        livePhoto = Self.pairing(url, identifier: livePhoto?.contentIdentifier)
+    }
+
+    private init(path: String, movie: QuickTimeMovie) {
+        let video = movie.videoTrack
+        self.init(
+            file: path, format: "quicktime", formatName: "QuickTime movie", width: video?.width ?? 0,
+            height: video?.height ?? 0)
+        colorSpace = video?.colorSpace?.name
+        self.movie = MovieSummary(
+            brand: movie.brand, duration: movie.duration.seconds, stillImageTime: movie.stillImageTime?.seconds,
+            tracks: movie.tracks.map { t in
+                var track = MovieSummary.Track(
+                    id: t.id, kind: t.kind.rawValue, codec: t.codec, codecName: t.codecName, duration: t.duration.seconds,
+                    samples: t.sampleCount)
+                if t.kind == .video {
+                    track.width = t.width
+                    track.height = t.height
+                    track.frameRate = t.nominalFrameRate
+                } else if t.kind == .audio {
+                    track.sampleRate = t.sampleRate
+                    track.channels = t.channelCount
+                }
+                return track
+            })
+        livePhoto = LivePhotoSummary(contentIdentifier: movie.contentIdentifier, paired: false)
+    }
+
+    private init(path: String, info: ImageInfo) {
+        var formatName = info.format.description
+        if let raw = info.raw {
+            if let v = raw.dngVersion {
+                formatName += " " + v.map(String.init).joined(separator: ".")
+            } else {
+                formatName = "TIFF/EP raw (not DNG)"
+            }
+        }
+        self.init(file: path, format: info.format.rawValue, formatName: formatName, width: info.width, height: info.height)
+        pixels = Pixels(
+            pixelFormat: info.pixelFormat.description, bitsPerSample: info.bitsPerSample,
+            samplesPerPixel: info.samplesPerPixel, hasAlpha: info.hasAlpha)
+        storage = info.storage
+        colorSpace = info.colorSpace?.name
+        if let icc = info.metadata.iccProfile { iccProfile = ICCProfile(description: info.iccProfileDescription, bytes: icc.count) }
+        let exif = info.metadata.exif
+        if !exif.isEmpty { self.exif = EXIFSummary(exif) }
+        xmpBytes = info.metadata.xmp?.count
+        raw = info.raw.map(RawSummary.init)
+        livePhoto = LivePhotoSummary(contentIdentifier: info.metadata.livePhotoContentIdentifier, paired: false)
+    }
+
+    private init(file: String, format: String, formatName: String, width: Int, height: Int) {
+        self.file = file
+        self.format = format
+        self.formatName = formatName
+        self.width = width
+        self.height = height
+    }
+
+    /// The pairing of a still or movie with the file beside it; `nil` for files that are neither part of a pair
+    /// nor carry an identifier.
+    private static func pairing(_ url: URL, identifier: String?) -> LivePhotoSummary? {
+        let isStillOrMovie = ["jpg", "jpeg", "heic", "mov", "qt"].contains(url.pathExtension.lowercased())
+        guard isStillOrMovie, let partner = LivePhoto.partnerURL(of: url) else {
+            return identifier.map { LivePhotoSummary(contentIdentifier: $0, paired: false) }
+        }
+        let partnerID: String?
+        if ["mov", "qt"].contains(partner.pathExtension.lowercased()) {
+            partnerID = (try? QuickTimeMovie(contentsOf: partner))?.contentIdentifier
+        } else {
+            partnerID = (try? ImageFile.info(url: partner))?.metadata.livePhotoContentIdentifier
+        }
+        guard identifier != nil || partnerID != nil else { return nil }
+        let paired = identifier.map { id in partnerID.map { $0.caseInsensitiveCompare(id) == .orderedSame } ?? false } ?? false
+        return LivePhotoSummary(
+            contentIdentifier: identifier, partner: partner.path, partnerContentIdentifier: partnerID, paired: paired)
+    }
+}
+
+extension FileReport.EXIFSummary {
+    init(_ exif: EXIF) {
+        func number(_ r: Rational?) -> Double? { r.flatMap { $0.denominator == 0 ? nil : $0.doubleValue } }
+        self.init(
+            make: exif.make, model: exif.model, lensMake: exif.lensMake, lensModel: exif.lensModel, software: exif.software,
+            artist: exif.artist, copyright: exif.copyright, orientation: exif.orientation.map { Int($0.rawValue) },
+            dateTimeOriginal: exif.dateTimeOriginal?.exifString, exposureTime: number(exif.exposureTime),
+            fNumber: number(exif.fNumber), iso: exif.isoSpeed, focalLength: number(exif.focalLength),
+            focalLengthIn35mmFilm: exif.focalLengthIn35mmFilm, exposureBias: number(exif.exposureBias),
+            exposureProgram: exif.exposureProgram.map(Int.init), meteringMode: exif.meteringMode.map(Int.init),
+            whiteBalance: exif.whiteBalance.map(Int.init), flash: exif.flash.map { Int($0.rawValue) },
+            latitude: exif.gps?.latitude, longitude: exif.gps?.longitude, altitude: exif.gps?.altitude)
+    }
+}
+
+extension FileReport.RawSummary {
+    init(_ r: RawProperties) {
+        let c = r.color
+        let layout =
+            r.photometric == .colorFilterArray ? "CFA \(r.cfa?.description ?? "?")" : "Linear Raw, \(r.samplesPerPixel) samples"
+        let a = r.activeArea
+        var sceneWhite: SceneWhite?
+        if let calibration = c.cameraColorCalibration, let neutral = c.sceneNeutral,
+            let white = try? calibration.chromaticity(forNeutral: neutral)
+        {
+            let tt = TemperatureAndTint(chromaticity: white)
+            sceneWhite = SceneWhite(temperature: tt.temperature, tint: tt.tint, x: white.x, y: white.y)
+        }
+        func names(_ list: [DNGOpcode]) -> [String]? { list.isEmpty ? nil : list.map(\.name) }
+        self.init(
+            dngVersion: r.dngVersion?.map(Int.init), uniqueCameraModel: r.uniqueCameraModel, layout: layout,
+            bitsPerSample: r.bitsPerSample, cfaPattern: r.cfaPattern?.rawValue, blackLevel: r.blackLevel.values,
+            whiteLevel: r.whiteLevel, linearizationTableEntries: r.linearizationTable?.count,
+            activeArea: [a.top, a.left, a.bottom, a.right],
+            defaultCrop: r.defaultCrop.map { [$0.x, $0.y, $0.width, $0.height] },
+            colorMatrix1: c.colorMatrix1.map { $0.entries },
+            colorMatrix2: c.colorMatrix2.map { $0.entries },
+            calibrationIlluminant1: c.calibrationIlluminant1.map { Int($0.rawValue) },
+            calibrationIlluminant2: c.calibrationIlluminant2.map { Int($0.rawValue) },
+            forwardMatrix1: c.forwardMatrix1.map { $0.entries },
+            forwardMatrix2: c.forwardMatrix2.map { $0.entries }, asShotNeutral: c.asShotNeutral,
+            asShotWhiteXY: c.asShotWhiteXY.map { [$0.x, $0.y] }, analogBalance: c.analogBalance,
+            sceneWhite: sceneWhite, baselineExposure: r.baselineExposure,
+            noiseProfile: r.noiseProfile.map { $0.planes.flatMap { [$0.scale, $0.offset] } },
+            opcodeList1: names(r.opcodeList1), opcodeList2: names(r.opcodeList2), opcodeList3: names(r.opcodeList3),
+            previews: r.previews.map { Preview(width: $0.width, height: $0.height, encoding: $0.encoding.rawValue) })
+    }
+}
