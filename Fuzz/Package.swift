@@ -11,7 +11,9 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
-let harnesses = ["tiff", "dngopcode", "ljpeg", "jpeg", "png", "icc", "exif", "filterchain"]
+let harnesses = ["tiff", "dngopcode", "ljpeg", "jpeg", "png", "icc", "exif", "filterchain", "quicktime", "adjustments"]
+// Modules beyond the common ones a harness needs (LuxLive brings capture-independent Live Photo editing).
+let extraDependencies: [String: [String]] = ["adjustments": ["LuxLive", "LuxFusion"]]
 
 let package = Package(
     name: "LuxFuzz",
@@ -24,7 +26,7 @@ let package = Package(
             dependencies: [
                 "CFuzzDriver",
                 .product(name: "LuxCodecs", package: "Lux"), .product(name: "LuxColor", package: "Lux"),
-                .product(name: "LuxPixels", package: "Lux"),
+                .product(name: "LuxPixels", package: "Lux"), .product(name: "LuxRender", package: "Lux"),
             ],
             swiftSettings: swiftSettings),
     ]
@@ -38,7 +40,7 @@ let package = Package(
                     .product(name: "LuxPixels", package: "Lux"),
                     .product(name: "LuxRender", package: "Lux"),
                     .product(name: "LuxFilters", package: "Lux"),
-                ],
+                ] + (extraDependencies[name] ?? []).map { .product(name: $0, package: "Lux") },
                 path: "Harnesses/\(name)",
                 // No top-level code: the harness's `@_cdecl("fuzz_<name>_main")` is the entry point.
                 swiftSettings: swiftSettings + [.unsafeFlags(["-parse-as-library"])])

@@ -6,7 +6,7 @@
 #   Fuzz/run.sh NAME repro FILE…    run the harness once on each FILE (reproduce a crash)
 #   Fuzz/run.sh list                the harness names
 #
-# NAME is one of: tiff dngopcode ljpeg jpeg png icc exif filterchain.
+# NAME is one of: tiff dngopcode ljpeg jpeg png icc exif filterchain quicktime adjustments.
 #
 # Every Swift module (Lux's and the harness) is compiled with -sanitize=fuzzer,address and -enable-testing,
 # the C shims with -fsanitize=fuzzer-no-link,address. The fuzzer runs at nice 19, single process, with
@@ -19,7 +19,7 @@ set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
 testdata="$here/../../shared/testdata"
-names="tiff dngopcode ljpeg jpeg png icc exif filterchain"
+names="tiff dngopcode ljpeg jpeg png icc exif filterchain quicktime adjustments"
 
 name="${1:-}"
 if [[ "$name" == list ]]; then echo "$names"; exit 0; fi
@@ -31,12 +31,13 @@ mode="$2"
 
 # Longest input per harness: enough for the structures each parser reads, small enough to stay fast.
 case "$name" in
-    tiff) max_len=65536 ;;
+    tiff | quicktime) max_len=65536 ;;
     jpeg | png) max_len=32768 ;;
     icc) max_len=16384 ;;
     exif | ljpeg) max_len=8192 ;;
     dngopcode) max_len=4096 ;;
     filterchain) max_len=512 ;;
+    adjustments) max_len=2048 ;;
 esac
 
 cd "$here"
@@ -66,6 +67,20 @@ dirs=("$work/seeds" "$here/corpus/$name")
 case "$name" in
     tiff) dirs+=("$testdata/raw") ;;
     jpeg) dirs+=("$testdata/livephoto") ;;
+    quicktime)
+        # The iPhone movie is megabytes of frames after its 'moov': keep its atoms with the media data cut off.
+        python3 - "$testdata/livephoto/iphone6s_livephoto_train.mov" "$work/extra/iphone-moov.mov" <<'PY' || true
+import struct, sys
+data, out, i = open(sys.argv[1], 'rb').read(), b'', 0
+while i + 8 <= len(data):
+    size, kind = struct.unpack('>I4s', data[i:i + 8])
+    size = len(data) - i if size == 0 else size
+    if size < 8: break
+    out += data[i:i + size] if kind != b'mdat' else struct.pack('>I4s', 8, b'mdat')
+    i += size
+open(sys.argv[2], 'wb').write(out)
+PY
+        ;;
     icc)
         [[ -d /usr/share/color/icc ]] && dirs+=(/usr/share/color/icc)
         command -v exiftool >/dev/null &&
@@ -99,5 +114,5 @@ setsid nice -n 19 "$bin" -timeout=1 -rss_limit_mb=2048 -max_len=$((max_len < 163
     -use_counters=0 -merge=1 "$new" "$here/corpus/$name" "$work/queue" "$work/seeds" \
     >"$work/merge.log" 2>&1 || { echo "merge failed, see $work/merge.log" >&2; exit "$status"; }
 rm -rf "$here/corpus/$name" && mv "$new" "$here/corpus/$name"
-echo "corpus/$name: $(ls "$here/corpus/$name" | wc -l) files, $(du -sh "$here/corpus/$name" | cut -f1)" >&2
+echo "corpus/$name: $(ls "$here/corpus/$name" | wc -l) files, $(du -sh --apparent-size "$here/corpus/$name" | cut -f1)" >&2
 exit "$status"

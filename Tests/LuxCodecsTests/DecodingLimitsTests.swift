@@ -60,6 +60,64 @@ import Testing
         #expect((try? ImageFile.read(data: sane))?.pixels.width == 16)
     }
 
+    /// A one-directory CFA DNG header of `width` × `height` with `tile` × `tile` tiles (one listed).
+    static func dngHeader(width: Int, height: Int, tile: Int) -> [UInt8] {
+        var d = TIFFOutputDirectory()
+        d[TIFFTag.newSubfileType] = .longs([0])
+        d[TIFFTag.imageWidth] = .longs([UInt32(width)])
+        d[TIFFTag.imageLength] = .longs([UInt32(height)])
+        d[TIFFTag.bitsPerSample] = .shorts([16])
+        d[TIFFTag.compression] = .shorts([7])
+        d[TIFFTag.photometric] = .shorts([32803])
+        d[TIFFTag.samplesPerPixel] = .shorts([1])
+        d[TIFFTag.cfaRepeatPatternDim] = .shorts([2, 2])
+        d[TIFFTag.cfaPattern] = .bytes([0, 1, 1, 2])
+        d[TIFFTag.dngVersion] = .bytes([1, 4, 0, 0])
+        d[TIFFTag.tileWidth] = .longs([UInt32(tile)])
+        d[TIFFTag.tileLength] = .longs([UInt32(tile)])
+        d.data = TIFFImageData(
+            offsetsTag: TIFFTag.tileOffsets, countsTag: TIFFTag.tileByteCounts, blobs: [.bytes(Self.zeros(64))])
+        return TIFFEncoder.encode(d)
+    }
+
+    func expectLimit(_ what: String, naming phrase: String, _ body: () throws -> Void) {
+        do {
+            try body()
+            Issue.record("\(what) decoded")
+        } catch let error as CodecError {
+            guard case .limitExceeded(let name, _, _) = error, name.contains(phrase) else {
+                Issue.record("\(what): expected limitExceeded naming \(phrase), got \(error)")
+                return
+            }
+        } catch {
+            Issue.record("\(what): expected a CodecError, got \(error)")
+        }
+    }
+
+    @Test("DNG and TIFF headers claiming 100 000 × 100 000 pixels or billions of tiles are refused")
+    func hugeHeaders() {
+        let unlimitedSize = DecodingOptions(
+            limits: DecodingLimits(maxPixelCount: .max, maxDimension: .max, maxByteCount: .max))
+        // 100 000 × 100 000: 10^10 pixels, 20 GB of 16-bit samples.
+        let huge = Self.dngHeader(width: 100_000, height: 100_000, tile: 256)
+        expectLimit("DNG 100000×100000", naming: "dimension") { _ = try ImageFile.read(data: huge) }
+        expectLimit("DNG 60000×60000", naming: "pixel count") {
+            _ = try ImageFile.read(data: Self.dngHeader(width: 60_000, height: 60_000, tile: 256))
+        }
+        // 65 535 × 65 535 pixels in 1 × 1 tiles: 4.29 billion tiles, refused by the tile count even when
+        // the size limits are lifted.
+        let tiles = Self.dngHeader(width: 65_535, height: 65_535, tile: 1)
+        expectLimit("DNG with 4.29 billion tiles", naming: "tile count") {
+            _ = try ImageFile.read(data: tiles, options: unlimitedSize)
+        }
+        let tiffTiles = Self.tiff(width: 65_535, height: 65_535, tile: (1, 1), data: Self.zeros(64))
+        expectLimit("TIFF with 4.29 billion tiles", naming: "tile count") {
+            _ = try ImageFile.read(data: tiffTiles, options: unlimitedSize)
+        }
+        // Header reads never allocate pixels and still describe the file.
+        #expect((try? ImageFile.info(data: huge))?.width == 100_000)
+    }
+
     @Test("the total memory of a decode honours maxByteCount: image plus one strip must fit")
     func totalAllocationLimit() throws {
         // 512 × 512 RGB 16-bit in one Deflate strip: the output is 2 MiB of RGBA16, one strip decompresses to
@@ -78,18 +136,56 @@ import Testing
         expectLimit("pixels only") { _ = try read(output) }
     }
 
+    @Test("the budget is per decode: allocations that each fit the limit cannot add up past it")
+    func budgetSumsAllocations() throws {
+        // A 512 × 512 RGBA PNG (1 MiB of pixels) whose compressed XMP iTXt chunk inflates to 1 MiB.
+        let side = 512
+        let xmp = [UInt8](repeating: 0x20, count: 1 << 20)
+        var chunk = Array("XML:com.adobe.xmp".utf8) + [0, 1, 0, 0, 0]
+        chunk += try TIFFDecompression.deflate(xmp, level: 9)
+        let png = Self.insertingChunk("iTXt", chunk, into: try PNG.encode(TestImages.gradient(width: side, height: side)))
+        #expect(png.count < 16 << 10)
+        func read(_ limit: Int) throws(CodecError) -> ImageFile {
+            try ImageFile.read(data: png, options: DecodingOptions(limits: DecodingLimits(maxByteCount: limit)))
+        }
+        let pixels = side * side * 4
+        // Each allocation fits 1.5 MiB, both together (2 MiB, hand-added) do not: refused before the pixels.
+        #expect(throws: CodecError.limitExceeded(
+            what: "PNG image pixels: total decoding memory", value: xmp.count + pixels, limit: 3 << 19)
+        ) { _ = try read(3 << 19) }
+        let file = try read(xmp.count + pixels)
+        #expect(file.metadata.xmp == xmp)
+        #expect(file.pixels.width == side)
+        // XMP that alone does not fit is dropped (metadata is optional), then the pixels are refused alone.
+        #expect(throws: CodecError.limitExceeded(what: "PNG image byte count", value: pixels, limit: pixels - 1)) {
+            _ = try read(pixels - 1)
+        }
+    }
+
+    /// `png` with a chunk inserted after IHDR (CRC-32 computed bit by bit, ISO 3309 polynomial 0xEDB88320).
+    static func insertingChunk(_ type: String, _ data: [UInt8], into png: [UInt8]) -> [UInt8] {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in Array(type.utf8) + data {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        crc ^= 0xFFFF_FFFF
+        func be(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+        let afterIHDR = 8 + 8 + 13 + 4
+        return Array(png[..<afterIHDR]) + be(UInt32(data.count)) + Array(type.utf8) + data + be(crc) + Array(png[afterIHDR...])
+    }
+
     @Test("decodes run fewer chunks in parallel rather than exceed the limit")
     func concurrencyShrinksToFit() throws {
-        let limits = DecodingLimits(maxByteCount: 1000)
-        #expect(try limits.concurrentChunks(outputBytes: 400, chunkBytes: 100, threads: 8, what: "t") == 6)
-        #expect(try limits.concurrentChunks(outputBytes: 400, chunkBytes: 100, threads: 2, what: "t") == 2)
-        #expect(try limits.concurrentChunks(outputBytes: 900, chunkBytes: 100, threads: 8, what: "t") == 1)
-        expectLimit("no room for one chunk") {
-            _ = try limits.concurrentChunks(outputBytes: 901, chunkBytes: 100, threads: 8, what: "t")
+        func chunks(_ output: Int, _ chunk: Int, threads: Int) throws(CodecError) -> Int {
+            try DecodingBudget(limit: 1000).reserveChunkedDecode(
+                outputBytes: output, chunkBytes: chunk, threads: threads, what: "t")
         }
-        expectLimit("overflow") {
-            _ = try limits.concurrentChunks(outputBytes: 1, chunkBytes: .max, threads: 1, what: "t")
-        }
+        #expect(try chunks(400, 100, threads: 8) == 6)
+        #expect(try chunks(400, 100, threads: 2) == 2)
+        #expect(try chunks(900, 100, threads: 8) == 1)
+        expectLimit("no room for one chunk") { _ = try chunks(901, 100, threads: 8) }
+        expectLimit("overflow") { _ = try chunks(1, .max, threads: 1) }
         // A tiled image decoded with the memory for a single tile still decodes, and to the same pixels.
         let image = TestImages.gradient(width: 256, height: 128).converted(to: .rgba16)
         let tiled = try TIFF.encode(image, options: EncodingOptions(tiffCompression: .deflate, tiffTileSize: 32))

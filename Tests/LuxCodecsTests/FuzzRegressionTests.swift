@@ -18,6 +18,12 @@ import Testing
         // A GainMap opcode whose point count × 4 overflowed (see gainMapSizeOverflow); the file itself
         // has no tile data.
         "tiff-gainmap-size-overflow.dng": "lie beyond the end of the 1252-byte file",
+        // A video track whose stts runs (2^32 − 1 samples of 2^32 − 1 ticks) overflowed the media duration
+        // (see sampleTableDurationOverflow); the atoms come from the iPhone movie with its media data cut off.
+        "quicktime-duration-overflow-1.mov": "sample 0 (144 bytes) at byte 182290 extends past the end",
+        "quicktime-duration-overflow-2.mov": "sample 0 (144 bytes) at byte 182290 extends past the end",
+        // A ctts run of 1 811 939 330 samples was counted one by one (minutes in a debug build) for a 22-sample track.
+        "quicktime-slow.mov": "sample 0 (135257 bytes) at byte 185467 extends past the end",
     ]
 
     static func bytes(_ name: String) throws -> [UInt8] {
@@ -52,6 +58,16 @@ import Testing
         #expect(id == 9 && kept == params)
     }
 
+    @Test("a sample table of 2^32 − 1 samples of 2^32 − 1 ticks saturates its duration instead of overflowing")
+    func sampleTableDurationOverflow() {
+        var table = SampleTable()
+        table.timeRuns = [SampleTable.TimeRun(count: .max, delta: .max)]
+        // (2^32 − 1)^2 = 18 446 744 065 119 617 025 > Int64.max: before, Int64 multiplication trapped.
+        #expect(table.mediaDuration == .max)
+        table.timeRuns = [SampleTable.TimeRun(count: 1 << 16, delta: 1 << 16), SampleTable.TimeRun(count: 3, delta: 5)]
+        #expect(table.mediaDuration == (1 << 32) + 15)
+    }
+
     static func be32(_ v: UInt32) -> [UInt8] {
         [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]
     }
@@ -74,6 +90,18 @@ import Testing
                 try withBytes(of: bytes) { raw throws(CodecError) in
                     let header = try LosslessJPEGHeader(raw, what: "fuzz")
                     try LosslessJPEGDecoder.decode(raw, header: header, what: "fuzz") { _, _ in }
+                }
+            case "quicktime":
+                // The harness's calls; the first error is the one expected.
+                let movie = try QuickTimeMovie(data: Data(bytes), limits: Self.options.limits)
+                for track in movie.tracks {
+                    let samples = try movie.samples(of: track)
+                    switch track.kind {
+                    case .video: if let s = samples.first { _ = try movie.decodeVideoFrame(s, of: track, reducedBy: 8) }
+                    case .timedMetadata: _ = try movie.timedMetadata(in: track)
+                    case .audio: _ = try movie.audioSamples(of: track)
+                    case .other: if let s = samples.first { _ = try movie.sampleData(s) }
+                    }
                 }
             default:
                 Issue.record("unknown harness \(harness)")

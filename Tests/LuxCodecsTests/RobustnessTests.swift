@@ -194,6 +194,16 @@ import Testing
         }
     }
 
+    @Test("an empty file is refused as an unknown format (and read without leaking under LeakSanitizer)")
+    func emptyFile() throws {
+        let dir = try ExternalTool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let url = dir.appendingPathComponent("empty.jpg")
+        #expect(FileManager.default.createFile(atPath: url.path, contents: nil))
+        #expect(throws: CodecError.unknownFormat(signature: [])) { _ = try ImageFile.read(url: url) }
+        #expect(throws: CodecError.unknownFormat(signature: [])) { _ = try ImageFile.info(url: url) }
+    }
+
     @Test("a successful write replaces the file in one step")
     func successfulWrite() throws {
         let dir = try ExternalTool.temporaryFolder()

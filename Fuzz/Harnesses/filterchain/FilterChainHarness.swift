@@ -12,15 +12,10 @@ func fuzzFilterChain(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     struct NoImages: Error {}
     guard
         let image = try? chain.apply(
-            to: FilterChainFuzz.input, registry: .builtIn, loadImage: { _ in throw NoImages() })
+            to: Fuzz.renderInput, registry: .builtIn, loadImage: { _ in throw NoImages() })
     else { return 0 }
-    _ = try? FilterChainFuzz.context.createBuffer(image, from: Rect(x: 0, y: 0, width: 4, height: 4))
+    Fuzz.renderCorner(image)
     return 0
-}
-
-enum FilterChainFuzz {
-    static let input = Image(buffer: Seeds.gradient(width: 16, height: 16))
-    static let context = RenderContext(options: RenderOptions(cacheIntermediates: false, threadCount: 1, tileSize: 64))
 }
 
 @_cdecl("fuzz_filterchain_main")

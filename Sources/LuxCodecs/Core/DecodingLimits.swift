@@ -15,10 +15,11 @@ public struct DecodingLimits: Hashable, Sendable, Codable {
     /// The largest width or height accepted, of an image or of one of its tiles. Default 65 535 (the JPEG and
     /// TIFF-EP maximum).
     public var maxDimension: Int
-    /// The most memory one decode may allocate: the decoded image plus the working buffers of the strips or
-    /// tiles being decompressed at the same time (and, for JPEG, libjpeg's own coefficient buffers). A decode
-    /// runs fewer strips or tiles in parallel when that keeps it under the limit, and fails before allocating
-    /// when even one at a time would not fit. Default 2 GiB.
+    /// The most memory one decode may allocate, all allocations together: the decoded image, the working buffers
+    /// of the strips or tiles being decompressed at the same time, libjpeg's own buffers, inflated PNG metadata
+    /// and loaded DNG previews. Each is reserved before it is made, so a file whose allocations each fit but add
+    /// up past the limit fails before the one that would pass it. A decode runs fewer strips or tiles in parallel
+    /// when that keeps it under the limit. Default 2 GiB.
     public var maxByteCount: Int
     /// The largest number of strips or tiles in one image. Default 1 048 576.
     public var maxChunkCount: Int
@@ -58,20 +59,5 @@ public struct DecodingLimits: Hashable, Sendable, Codable {
         guard !overflow2, bytes <= maxByteCount else {
             throw .limitExceeded(what: "\(what) byte count", value: overflow2 ? .max : bytes, limit: maxByteCount)
         }
-    }
-
-    /// How many strips or tiles a decode may work on at once so that the output (`outputBytes`) plus that many
-    /// chunk working sets (`chunkBytes` each) stay within ``maxByteCount``: at most `threads`, at least 1.
-    ///
-    /// - Throws: ``CodecError/limitExceeded(what:value:limit:)`` when the output and one chunk do not fit.
-    func concurrentChunks(outputBytes: Int, chunkBytes: Int, threads: Int, what: String) throws(CodecError) -> Int {
-        let (total, overflow) = outputBytes.addingReportingOverflow(chunkBytes)
-        guard !overflow, total <= maxByteCount else {
-            throw .limitExceeded(
-                what: "\(what) decoding memory (image and one strip or tile)", value: overflow ? .max : total,
-                limit: maxByteCount)
-        }
-        guard chunkBytes > 0 else { return max(1, threads) }
-        return max(1, min(threads, (maxByteCount - outputBytes) / chunkBytes))
     }
 }

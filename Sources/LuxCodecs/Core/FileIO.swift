@@ -18,6 +18,8 @@ enum FileIO {
         let statResult = fstat(fd, &info)
         close(fd)
         if statResult == 0, info.st_mode & S_IFMT == S_IFDIR { throw .io(path: url.path, reason: "is a directory") }
+        // FoundationEssentials (Swift 6.3) leaks its 4 KiB read buffer when it reads an empty file.
+        if statResult == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size == 0 { return Data() }
         do {
             return try Data(contentsOf: url, options: .alwaysMapped)
         } catch {
@@ -94,14 +96,22 @@ final class AtomicFile {
     private let temporaryPath: String
     private var fd: Int32
     private(set) var size = 0
+    /// A fault injected by a test (see ``WriteFault``).
+    private let fault: WriteFault?
 
     /// Creates the temporary file beside `destination`.
     init(destination url: URL) throws(CodecError) {
         guard url.isFileURL else { throw .io(path: url.absoluteString, reason: "only file URLs can be written") }
         destination = url
         let directory = url.deletingLastPathComponent().path
+        fault = WriteFault.fault(folder: directory.isEmpty ? "." : directory)
         var template = ((directory.isEmpty ? "." : directory) + "/." + url.lastPathComponent + ".lux-XXXXXX").utf8CString
-        fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        if fault == .permissionDenied {
+            fd = -1
+            errno = EACCES
+        } else {
+            fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        }
         guard fd >= 0 else {
             throw .io(
                 path: url.path,
@@ -121,10 +131,21 @@ final class AtomicFile {
     func write(_ bytes: [UInt8], at offset: Int) throws(CodecError) {
         guard fd >= 0 else { throw .io(path: destination.path, reason: "the file was already closed") }
         var failure: String?
+        var room = Int.max
+        switch fault {
+        case .diskFull(let limit): room = max(0, limit - offset)
+        case .removedMidWrite(let limit) where offset + bytes.count >= limit: unlink(temporaryPath)
+        default: break
+        }
         bytes.withUnsafeBytes { raw in
             var written = 0
             while written < raw.count {
-                let n = pwrite(fd, raw.baseAddress! + written, raw.count - written, off_t(offset + written))
+                if written >= room {
+                    failure = String(cString: strerror(ENOSPC))
+                    return
+                }
+                let n = pwrite(
+                    fd, raw.baseAddress! + written, min(raw.count - written, room - written), off_t(offset + written))
                 if n < 0 {
                     if errno == EINTR { continue }
                     failure = String(cString: strerror(errno))

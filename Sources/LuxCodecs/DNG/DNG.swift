@@ -23,8 +23,10 @@ public enum DNG {
     }
 
     static func decode(_ raw: UnsafeRawBufferPointer, options: DecodingOptions) throws(CodecError) -> ImageFile {
+        let options = options.budgeted()
         let s = try DNGStructure(raw)
         let props = try DNGReader.properties(s, loadingPreviews: true)
+        try options.reserve(props.previews.reduce(0) { $0 + ($1.data?.count ?? 0) }, for: "DNG previews")
         let pixels = try DNGReader.decodePixels(s, props, options: options)
         var file = ImageFile(raw: RawImage(pixels: pixels, properties: props))
         file.format = .dng

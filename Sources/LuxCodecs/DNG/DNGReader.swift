@@ -324,7 +324,7 @@ enum DNGReader {
             bitsPerSample: props.bitsPerSample, samplesPerPixel: planar ? 1 : spp, isFloat: props.isFloatingPoint,
             compression: compression, predictor: props.storage.predictor, bigEndian: p.bigEndian,
             legacyLosslessJPEG: (props.dngVersion.map { $0[0] == 1 && $0[1] == 0 } ?? false))
-        let threads = try options.limits.concurrentChunks(
+        let threads = try options.budgeted().budget!.reserveChunkedDecode(
             outputBytes: props.width * props.height * format.bytesPerPixel(),
             chunkBytes: chunkFormat.workingBytes(width: layout.chunkWidth, rows: layout.chunkHeight),
             threads: options.threads, what: what)
@@ -446,7 +446,8 @@ enum DNGReader {
         // One RGBA tile at a time next to the output; a tile's JPEG may be padded to whole 16-pixel MCUs.
         let maxTileWidth = (layout.chunkWidth + 15) / 16 * 16
         let maxTileHeight = (layout.chunkHeight + 15) / 16 * 16
-        _ = try options.limits.concurrentChunks(
+        let options = options.budgeted()
+        _ = try options.budget!.reserveChunkedDecode(
             outputBytes: props.width * props.height * format.bytesPerPixel(),
             chunkBytes: maxTileWidth * maxTileHeight * 4, threads: 1, what: what)
         var out = PixelBuffer(width: props.width, height: props.height, format: format)
@@ -469,7 +470,7 @@ enum DNGReader {
             }
             let gray = header.componentCount == 1
             var tile = PixelBuffer(width: header.width, height: header.height, format: gray ? .gray8 : .rgba8)
-            try JPEG.decodePixels(data, into: &tile, gray: gray, limits: options.limits)
+            try JPEG.decodePixels(data, into: &tile, gray: gray, limits: options.limits, libraryBudget: options.remainingBytes)
             tile.withUnsafePlane { t in
                 for r in 0..<region.height {
                     let s = t.row(r, as: UInt8.self)

@@ -9,6 +9,8 @@ public struct DecodingOptions: Hashable, Sendable {
     public var appliesOrientation: Bool
     /// Threads for parallel decoding (tiled DNG and TIFF). Default: all processors.
     public var threads: Int
+    /// The memory the running decode has reserved (set by the decoder; not part of the options' value).
+    package var budget: DecodingBudget?
 
     /// Creates options.
     public init(limits: DecodingLimits = .default, appliesOrientation: Bool = false, threads: Int? = nil) {
@@ -19,6 +21,18 @@ public struct DecodingOptions: Hashable, Sendable {
 
     /// The default options.
     public static let `default` = DecodingOptions()
+
+    /// Whether two options decode alike.
+    public static func == (a: DecodingOptions, b: DecodingOptions) -> Bool {
+        a.limits == b.limits && a.appliesOrientation == b.appliesOrientation && a.threads == b.threads
+    }
+
+    /// Hashes the options' values.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(limits)
+        hasher.combine(appliesOrientation)
+        hasher.combine(threads)
+    }
 }
 
 /// Chroma subsampling of a JPEG.

@@ -28,6 +28,7 @@ extension ImageFile {
     }
 
     static func decode(_ raw: UnsafeRawBufferPointer, options: DecodingOptions) throws(CodecError) -> ImageFile {
+        let options = options.budgeted()
         switch try detect(raw) {
         case .jpeg: return try JPEG.decode(raw, options: options)
         case .png: return try PNG.decode(raw, options: options)

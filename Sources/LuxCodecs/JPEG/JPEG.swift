@@ -42,17 +42,19 @@ public enum JPEG {
         guard [1, 2, 4, 8].contains(denominator) else {
             throw .invalidArgument("a JPEG can be reduced by 1, 2, 4 or 8 while decoding, not \(denominator)")
         }
+        let options = options.budgeted()
         let header = try JPEGHeader(raw)
         try checkDecodable(header)
         let gray = header.componentCount == 1
         try options.limits.check(
             width: header.width, height: header.height, bytesPerPixel: gray ? 1 : 4, what: "JPEG image")
-        var pixels = PixelBuffer(
-            width: (header.width + denominator - 1) / denominator, height: (header.height + denominator - 1) / denominator,
-            format: gray ? .gray8 : .rgba8)
+        let (width, height) = ((header.width + denominator - 1) / denominator, (header.height + denominator - 1) / denominator)
+        let format: PixelFormat = gray ? .gray8 : .rgba8
+        try options.reserve(PixelBuffer.byteCount(width: width, height: height, format: format), for: "JPEG image pixels")
+        var pixels = PixelBuffer(width: width, height: height, format: format)
         try decodePixels(
-            raw, into: &pixels, gray: gray, limits: options.limits, imageWidth: header.width, imageHeight: header.height,
-            reducedBy: denominator)
+            raw, into: &pixels, gray: gray, limits: options.limits, libraryBudget: options.remainingBytes,
+            imageWidth: header.width, imageHeight: header.height, reducedBy: denominator)
         var metadata = ImageMetadata()
         if let e = header.exif, let exif = try? EXIF(tiffBytes: e) { metadata.exif = exif }
         metadata.xmp = header.xmp
@@ -86,15 +88,17 @@ public enum JPEG {
     }
 
     /// Decodes into `pixels` (already allocated at the header's size, divided by `denominator`); libjpeg's own
-    /// buffers get what `limits.maxByteCount` leaves after the pixels.
+    /// buffers get `libraryBudget` bytes (default: what `limits.maxByteCount` leaves after the pixels).
     static func decodePixels(
         _ raw: UnsafeRawBufferPointer, into pixels: inout PixelBuffer, gray: Bool, limits: DecodingLimits,
-        imageWidth: Int? = nil, imageHeight: Int? = nil, reducedBy denominator: Int = 1
+        libraryBudget: Int? = nil, imageWidth: Int? = nil, imageHeight: Int? = nil, reducedBy denominator: Int = 1
     ) throws(CodecError) {
         var message = [CChar](repeating: 0, count: 512)
         let (w, h) = (imageWidth ?? pixels.width, imageHeight ?? pixels.height)
         let libraryBudget = max(
-            1, limits.maxByteCount - PixelBuffer.byteCount(width: pixels.width, height: pixels.height, format: pixels.format))
+            1,
+            libraryBudget
+                ?? limits.maxByteCount - PixelBuffer.byteCount(width: pixels.width, height: pixels.height, format: pixels.format))
         let status = pixels.withUnsafeMutablePlane { plane in
             message.withUnsafeMutableBufferPointer { m in
                 lux_jpeg_decode_scaled(

@@ -16,12 +16,16 @@ public enum PNG {
     }
 
     static func decode(_ raw: UnsafeRawBufferPointer, options: DecodingOptions) throws(CodecError) -> ImageFile {
-        let header = try PNGHeader(raw)
+        let options = options.budgeted()
+        let header = try PNGHeader(raw, inflateLimit: min(PNGHeader.defaultInflateLimit, options.remainingBytes))
         let gray = header.isGray && !header.hasAlpha
         let sixteen = header.bitDepth == 16
         let format: PixelFormat = gray ? (sixteen ? .gray16 : .gray8) : (sixteen ? .rgba16 : .rgba8)
         try options.limits.check(
             width: header.width, height: header.height, bytesPerPixel: format.bytesPerPixel(), what: "PNG image")
+        try options.reserve((header.iccProfile?.count ?? 0) + (header.xmp?.count ?? 0), for: "PNG inflated metadata")
+        try options.reserve(
+            PixelBuffer.byteCount(width: header.width, height: header.height, format: format), for: "PNG image pixels")
         var pixels = PixelBuffer(width: header.width, height: header.height, format: format)
         var message = [CChar](repeating: 0, count: 512)
         let status = pixels.withUnsafeMutablePlane { plane in

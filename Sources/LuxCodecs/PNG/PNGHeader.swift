@@ -47,7 +47,12 @@ public struct PNGHeader: Hashable, Sendable {
         self = try withBytes(of: bytes) { raw throws(CodecError) in try PNGHeader(raw) }
     }
 
-    init(_ bytes: UnsafeRawBufferPointer) throws(CodecError) {
+    /// The most bytes one compressed iCCP or iTXt chunk may inflate to.
+    static let defaultInflateLimit = 64 << 20
+
+    /// Parses the chunks; compressed iCCP and XMP iTXt chunks inflate to at most `inflateLimit` bytes each (a
+    /// larger one is dropped).
+    init(_ bytes: UnsafeRawBufferPointer, inflateLimit: Int = defaultInflateLimit) throws(CodecError) {
         guard bytes.count >= 8, Array(bytes[0..<8]) == Self.signature else {
             throw .malformed(what: "PNG signature", offset: 0, reason: "the data does not start with the PNG signature")
         }
@@ -136,7 +141,7 @@ public struct PNGHeader: Hashable, Sendable {
                 if iccProfile == nil, let nul = d.firstIndex(of: 0), nul >= 1, nul + 2 <= d.count, d[nul + 1] == 0 {
                     iccProfileName = String(decoding: d[0..<nul], as: UTF8.self)
                     iccProfile = try? TIFFDecompression.inflate(
-                        Array(d[(nul + 2)...]), limit: 64 << 20, what: "PNG iCCP chunk")
+                        Array(d[(nul + 2)...]), limit: inflateLimit, what: "PNG iCCP chunk")
                 }
             case "eXIf":
                 if exif == nil { exif = try data() }
@@ -153,7 +158,7 @@ public struct PNGHeader: Hashable, Sendable {
                     let text = Array(d[(l2 + 1)...])
                     xmp =
                         compressed
-                        ? try? TIFFDecompression.inflate(text, limit: 64 << 20, what: "PNG iTXt chunk") : text
+                        ? try? TIFFDecompression.inflate(text, limit: inflateLimit, what: "PNG iTXt chunk") : text
                 }
             default:
                 break

@@ -186,8 +186,13 @@ extension QuickTimeMovie {
                 }
             }
         }
-        let totalFrames = segments.reduce(Int64(0)) { $0 + $1.count }
-        let bytes = totalFrames * Int64(channels) * 2
+        // Saturating: hostile edit lists can add up past 64 bits.
+        let totalFrames = segments.reduce(Int64(0)) { a, s in
+            let (sum, overflow) = a.addingReportingOverflow(max(0, s.count))
+            return overflow ? .max : sum
+        }
+        let (frameBytes, overflow) = totalFrames.multipliedReportingOverflow(by: Int64(channels) * 2)
+        let bytes = overflow ? Int64.max : frameBytes
         guard bytes <= Int64(limits.maxByteCount) else {
             throw .limitExceeded(what: "decoded audio bytes", value: Int(clamping: bytes), limit: limits.maxByteCount)
         }

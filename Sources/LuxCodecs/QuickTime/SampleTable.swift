@@ -25,8 +25,17 @@ struct SampleTable: Hashable, Sendable {
     var sampleCount = 0
     var chunkOffsets: [UInt64] = []
 
-    /// Sum of the sample durations, in media ticks.
-    var mediaDuration: Int64 { timeRuns.reduce(0) { $0 + Int64($1.count) * Int64($1.delta) } }
+    /// Sum of the sample durations, in media ticks (saturating at `Int64.max` for a hostile table: 2³² runs of
+    /// 2³² samples of 2³² ticks overflow 64 bits).
+    var mediaDuration: Int64 {
+        var total: UInt64 = 0
+        for r in timeRuns {
+            let (sum, overflow) = total.addingReportingOverflow(UInt64(r.count) * UInt64(r.delta))
+            guard !overflow, sum <= UInt64(Int64.max) else { return .max }
+            total = sum
+        }
+        return Int64(total)
+    }
 
     /// Every chunk with its first sample number and sample count, in file order.
     func chunks() -> [(firstSample: Int, count: Int, offset: UInt64)] {
@@ -60,8 +69,9 @@ struct SampleTable: Hashable, Sendable {
             }
         }
         var composition: [Int64] = []
-        for r in compositionOffsets {
-            for _ in 0..<r.count where composition.count < sampleCount { composition.append(Int64(r.offset)) }
+        // At most sampleCount entries: a run may claim 2³² − 1 samples, which must not be counted one by one.
+        for r in compositionOffsets where composition.count < sampleCount {
+            composition += repeatElement(Int64(r.offset), count: min(Int(r.count), sampleCount - composition.count))
         }
         for c in chunks() {
             var offset = c.offset
@@ -70,7 +80,8 @@ struct SampleTable: Hashable, Sendable {
                 let (time, duration) = s < times.count ? times[s] : (t, 0)
                 let cts = s < composition.count ? composition[s] : 0
                 out.append((offset, size, time + cts, duration))
-                offset += UInt64(size)
+                // A chunk offset near 2⁶⁴ (co64) must not wrap: the sample then lies beyond any file.
+                offset = offset.addingReportingOverflow(UInt64(size)).overflow ? .max : offset + UInt64(size)
             }
         }
         return out

@@ -168,10 +168,14 @@ public enum TIFF {
     }
 
     static func decode(_ raw: UnsafeRawBufferPointer, options: DecodingOptions) throws(CodecError) -> ImageFile {
+        let options = options.budgeted()
         let p = try TIFFParser(raw)
         let source = try Source(p, limits: options.limits)
         let l = source.layout
-        let threads = try options.limits.concurrentChunks(
+        try options.reserve(
+            (source.metadata.iccProfile?.count ?? 0) + (source.metadata.xmp?.count ?? 0) + source.palette.count * 2,
+            for: "TIFF metadata")
+        let threads = try options.budget!.reserveChunkedDecode(
             outputBytes: l.width * l.height * l.output.bytesPerPixel(),
             chunkBytes: source.format.workingBytes(width: source.chunks.chunkWidth, rows: source.chunks.chunkHeight),
             threads: options.threads, what: "TIFF image")

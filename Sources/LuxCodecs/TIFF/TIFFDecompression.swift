@@ -145,7 +145,7 @@ enum TIFFDecompression {
 extension TIFFDecompression {
     /// Inflates a zlib stream of unknown size, refusing output beyond `limit` bytes.
     static func inflate(_ src: [UInt8], limit: Int, what: String) throws(CodecError) -> [UInt8] {
-        var capacity = max(1024, min(limit, src.count * 4))
+        var capacity = min(limit, max(1024, src.count * 4))
         while true {
             var out = [UInt8](repeating: 0, count: capacity)
             var message = [CChar](repeating: 0, count: 256)

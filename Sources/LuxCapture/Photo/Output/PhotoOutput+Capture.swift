@@ -7,7 +7,8 @@ extension PhotoOutput {
     ///
     /// The stream yields ``PhotoCaptureEvent/willBeginCapture(_:)`` … ``PhotoCaptureEvent/didFinishCapture(_:)``
     /// and then ends; it throws if the capture fails after it was accepted. The capture runs to completion even
-    /// if nobody reads the stream.
+    /// if nobody reads the stream. Cancelling the task that iterates the stream (or dropping the stream) cancels
+    /// the capture: it stops at its next step with ``CaptureError/cancelled(_:)`` and returns its buffers.
     ///
     /// - Throws: ``CaptureError`` at once when the settings break a rule: reused settings, unsupported formats or
     ///   combinations (RAW without a photo format or with stabilisation, mixed or oversized brackets, a quality
@@ -17,8 +18,11 @@ extension PhotoOutput {
     > {
         let request = try accept(settings)
         let (stream, continuation) = AsyncThrowingStream<PhotoCaptureEvent, any Error>.makeStream()
-        Task {
+        let task = Task {
             await self.run(request, emit: { continuation.yield($0) }, finish: { continuation.finish(throwing: $0) })
+        }
+        continuation.onTermination = { termination in
+            if case .cancelled = termination { task.cancel() }
         }
         return stream
     }
@@ -99,7 +103,12 @@ extension PhotoOutput {
             if holdsTurn { exposureTurnstile.release() }
             if budget > 0 { frameBudget.release(budget) }
         }
+        /// Stops between steps once the requester's task is cancelled.
+        func checkCancellation() throws(CaptureError) {
+            if Task.isCancelled { throw .cancelled("the capture's task was cancelled") }
+        }
         do {
+            try checkCancellation()
             guard let session, session.isRunning, !session.isInterrupted, let pump = session.pump else {
                 throw CaptureError.notRunning("the session stopped before the capture started")
             }
@@ -115,6 +124,7 @@ extension PhotoOutput {
             let resolved = resolve(settings, capabilities: caps, processing: plan, flash: flash)
             budget = min(plan.frameCount * max(settings.bracket?.count ?? 1, 1), frameBudget.capacity)
             await frameBudget.acquire(budget)
+            try checkCancellation()
             emit(.willBeginCapture(resolved))
             // A Live Photo: the ring buffer holds the pre-roll when the shutter fires.
             let live = settings.livePhotoMovieURL.map { _ in
@@ -129,6 +139,7 @@ extension PhotoOutput {
                 output: self, settings: settings, resolved: resolved, capabilities: caps, pump: pump,
                 camera: pump.device, livePhotoContentIdentifier: identifier)
             var exposures = try await job.expose()
+            try checkCancellation()
             emit(.didCapturePhoto(resolved))
             var movieFrames: [LivePhotoMovieFrame] = []
             let stillTime = exposures.first?.first?.presentationTime ?? .zero
@@ -143,6 +154,7 @@ extension PhotoOutput {
             holdsTurn = false
             var delivered = 0
             for (item, frames) in exposures.enumerated() {
+                try checkCancellation()
                 let first = delivered + 1
                 let photos = try await offloaded { () throws(CaptureError) in
                     try job.process(frames, item: item, firstPhotoCount: first)
@@ -154,6 +166,7 @@ extension PhotoOutput {
             }
             exposures = []
             if let live, let url = settings.livePhotoMovieURL, let identifier {
+                try checkCancellation()
                 emit(.didFinishRecordingLivePhotoMovie(resolved, url: url))
                 let frames = movieFrames
                 movieFrames = []
