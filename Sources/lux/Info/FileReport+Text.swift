@@ -45,12 +45,14 @@ extension FileReport.EXIFSummary {
         if !camera.isEmpty { out.append(("camera", camera)) }
         if let lensModel { out.append(("lens", lensModel)) }
         if let orientation { out.append(("orientation", "\(orientation)")) }
+        // Zero exposure, aperture, ISO or focal length means "not recorded" (some raw writers store zeros); the
+        // text leaves them out, the JSON report keeps the stored values.
         var capture: [String] = []
-        if let v = exposureTime { capture.append(v < 1 && v > 0 ? "1/\(Int((1 / v).rounded())) s" : "\(v) s") }
-        if let fNumber { capture.append("f/\(fNumber)") }
-        if let iso { capture.append("ISO \(iso)") }
-        if let focalLength { capture.append("\(focalLength) mm") }
-        if let exposureBias { capture.append("\(exposureBias) EV") }
+        if let v = exposureTime, v > 0 { capture.append(v < 1 ? "1/\(Int((1 / v).rounded())) s" : "\(v) s") }
+        if let fNumber, fNumber > 0 { capture.append("f/\(fNumber)") }
+        if let iso, iso > 0 { capture.append("ISO \(iso)") }
+        if let focalLength, focalLength > 0 { capture.append("\(focalLength) mm") }
+        if !capture.isEmpty, let exposureBias { capture.append("\(exposureBias) EV") }
         if let flash { capture.append(flash & 1 == 1 ? "flash fired" : "no flash") }
         if !capture.isEmpty { out.append(("capture", capture.joined(separator: ", "))) }
         if let dateTimeOriginal { out.append(("taken", dateTimeOriginal)) }
