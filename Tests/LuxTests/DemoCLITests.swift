@@ -113,11 +113,9 @@ import Testing
     }
 
     /// What ffprobe says about every Live Photo movie, an iPhone's included (the Apple format, not a defect):
-    /// FFmpeg has no decoder for the timed-metadata ('mebx') track that holds the still-image time, and its
-    /// QuickTime reader skips 8-bit unsigned metadata values, the type of Apple's `live-photo.auto` key.
+    /// FFmpeg has no decoder for the timed-metadata ('mebx') track that holds the still-image time.
     static func isInherentLivePhotoNote(_ line: Substring) -> Bool {
         line.hasPrefix("Unsupported codec with id 0 for input stream ")
-            || line.hasSuffix("Skipping unhandled metadata com.apple.quicktime.live-photo.auto of type 75")
     }
 
     @Test("ffprobe reads every movie without warnings; exiftool's content identifiers pair each still with its movie")

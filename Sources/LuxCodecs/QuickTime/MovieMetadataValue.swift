@@ -11,7 +11,8 @@ public enum MovieMetadataValue: Hashable, Sendable, Codable, CustomStringConvert
     case int32(Int32)
     /// A big-endian signed 64-bit integer (type 74).
     case int64(Int64)
-    /// An unsigned 8-bit integer (type 75).
+    /// An unsigned 8-bit integer (written as a one-byte big-endian unsigned integer, type 22, which every reader
+    /// handles — ffmpeg skips type 75; type 75 reads back as this case too).
     case uint8(UInt8)
     /// A big-endian 32-bit float (type 23).
     case float32(Float)
@@ -28,7 +29,7 @@ public enum MovieMetadataValue: Hashable, Sendable, Codable, CustomStringConvert
         case .int16: 66
         case .int32: 67
         case .int64: 74
-        case .uint8: 75
+        case .uint8: 22
         case .float32: 23
         case .float64: 24
         case .data(_, let type): type
