@@ -38,7 +38,9 @@ struct CaptureCommand: AsyncParsableCommand {
     @Flag(help: "A hand-held camera (shake) instead of a tripod.")
     var handheld = false
 
-    @Option(name: [.customShort("o"), .customLong("out")], help: "The folder photos are written to (created if missing).", completion: .directory)
+    @Option(
+        name: [.customShort("o"), .customLong("out")], help: "The folder photos are written to (created if missing).",
+        completion: .directory)
     var out = "."
 
     @Option(
@@ -69,7 +71,9 @@ struct CaptureCommand: AsyncParsableCommand {
         name: .customLong("bracket-manual"), help: "A manual bracket: duration@ISO items, e.g. 1/1000@100,1/60@800.")
     var bracketManual: String?
 
-    @Option(help: "Quality prioritization: speed, balanced or quality.")
+    @Option(
+        name: [.customLong("prioritization"), .customLong("quality")],
+        help: "Quality prioritization: speed, balanced or quality (--quality is the same option).")
     var prioritization: QualityArgument = .balanced
 
     @Option(
@@ -87,6 +91,9 @@ struct CaptureCommand: AsyncParsableCommand {
 
     @Option(name: .customLong("color-space"), help: "The camera's colour space: srgb or p3 (Display P3).")
     var colorSpace: CaptureColorSpaceArgument = .srgb
+
+    @Flag(name: .customLong("p3"), help: "Short for --color-space p3.")
+    var p3 = false
 
     @Flag(
         name: .customLong("high-resolution"), help: "Full-resolution processed photos (the format's high resolution).")
@@ -217,11 +224,12 @@ struct CaptureCommand: AsyncParsableCommand {
             try session.addInput(DeviceInput(camera: camera))
             try session.addOutput(photoOutput)
             if live && !noMicrophone {
-                try session.addInput(DeviceInput(microphone: SimulatedMicrophone(source: sceneValue.sound, sampleRate: 44_100)))
+                try session.addInput(
+                    DeviceInput(microphone: SimulatedMicrophone(source: sceneValue.sound, sampleRate: 44_100)))
             }
             session.automaticallyConfiguresCaptureDeviceForWideColor = false
             try session.commitConfiguration()
-            try camera.setActiveColorSpace(colorSpace == .p3 ? .displayP3 : .sRGB)
+            try camera.setActiveColorSpace(colorSpace == .p3 || p3 ? .displayP3 : .sRGB)
             try await session.startRunning()
             if live {
                 try photoOutput.setLivePhotoCaptureEnabled(true)
@@ -235,7 +243,9 @@ struct CaptureCommand: AsyncParsableCommand {
         var report = CaptureReport(
             camera: camera.localizedName, format: "\(format)", colorSpace: camera.activeColorSpace.rawValue,
             scene: sceneValue.name, light: "\(sceneValue.light)", requests: [])
-        say("camera: \(camera.localizedName), \(format), \(camera.activeColorSpace.rawValue); scene \(sceneValue.name), \(sceneValue.light)")
+        say(
+            "camera: \(camera.localizedName), \(format), \(camera.activeColorSpace.rawValue); scene \(sceneValue.name), \(sceneValue.light)"
+        )
         for n in 0..<count {
             let settings: PhotoSettings
             let stream: AsyncThrowingStream<PhotoCaptureEvent, any Error>
@@ -245,7 +255,9 @@ struct CaptureCommand: AsyncParsableCommand {
                 if live {
                     s.livePhotoMovieURL = folder.appendingPathComponent("IMG_\(s.uniqueID).mov")
                     try overwriteOptions.check(s.livePhotoMovieURL!.path)
-                    s.livePhotoMovieMetadata = [LivePhotoMetadataItem(key: LivePhotoMetadataItem.author, value: "lux capture")]
+                    s.livePhotoMovieMetadata = [
+                        LivePhotoMetadataItem(key: LivePhotoMetadataItem.author, value: "lux capture")
+                    ]
                 }
                 settings = s
                 stream = try photoOutput.capturePhoto(settings)
@@ -278,7 +290,10 @@ struct CaptureCommand: AsyncParsableCommand {
                         try overwriteOptions.check(url.path)
                         let bytes = try photo.fileDataRepresentation()
                         try Data(bytes).write(to: url, options: .atomic)
-                        photos.append(.init(file: url.path, bytes: bytes.count, isRaw: photo.isRawPhoto, photoCount: photo.photoCount))
+                        photos.append(
+                            .init(
+                                file: url.path, bytes: bytes.count, isRaw: photo.isRawPhoto,
+                                photoCount: photo.photoCount))
                         say("  \(t)  didFinishProcessingPhoto  \(photo) → \(url.path) (\(bytes.count / 1024) KB)")
                     case .didFinishRecordingLivePhotoMovie(_, let url):
                         say("  \(t)  didFinishRecordingLivePhotoMovie  → \(url.lastPathComponent)")
@@ -321,9 +336,13 @@ struct CaptureCommand: AsyncParsableCommand {
         CaptureReport.Request(
             uniqueID: r.uniqueID, photoWidth: r.photoDimensions.width, photoHeight: r.photoDimensions.height,
             rawPhotoWidth: r.rawPhotoDimensions.width, rawPhotoHeight: r.rawPhotoDimensions.height,
-            expectedPhotoCount: r.expectedPhotoCount, qualityPrioritization: QualityArgument(r.qualityPrioritization).rawValue,
+            expectedPhotoCount: r.expectedPhotoCount,
+            qualityPrioritization: QualityArgument(r.qualityPrioritization).rawValue,
             processing: "\(r.processing)", isFlashEnabled: r.isFlashEnabled,
-            expectedMilliseconds: [milliseconds(r.photoProcessingTimeRange.lowerBound), milliseconds(r.photoProcessingTimeRange.upperBound)],
+            expectedMilliseconds: [
+                milliseconds(r.photoProcessingTimeRange.lowerBound),
+                milliseconds(r.photoProcessingTimeRange.upperBound),
+            ],
             events: [], photos: [], livePhotoMovie: nil)
     }
 
