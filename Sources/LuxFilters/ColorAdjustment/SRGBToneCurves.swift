@@ -1,3 +1,4 @@
+import LuxColor
 public import LuxRender
 
 extension Filters {
@@ -16,19 +17,9 @@ extension Filters {
         public init(arguments a: FilterArguments) { self.init(image: a.image()) }
 
         public var outputImage: Image {
-            let kernel = ColorKernel(name: "linearToSRGB", alphaHandling: .unpremultiplied, preservesAlpha: true) {
-                row in
-                let p = row.pixels
-                let r = p.red
-                let g = p.green
-                let b = p.blue
-                for i in 0..<row.count {
-                    r[i] = srgbEncode(r[i])
-                    g[i] = srgbEncode(g[i])
-                    b[i] = srgbEncode(b[i])
-                }
-            }
-            return image.applying(kernel)
+            image.applying(
+                sRGBCurveKernel(
+                    name: "linearToSRGB", TransferCurveRows(encoding: .sRGB, clamps: false, mirrors: true)))
         }
     }
 
@@ -46,20 +37,19 @@ extension Filters {
         public init(arguments a: FilterArguments) { self.init(image: a.image()) }
 
         public var outputImage: Image {
-            let kernel = ColorKernel(name: "srgbToLinear", alphaHandling: .unpremultiplied, preservesAlpha: true) {
-                row in
-                let p = row.pixels
-                let r = p.red
-                let g = p.green
-                let b = p.blue
-                for i in 0..<row.count {
-                    r[i] = srgbDecode(r[i])
-                    g[i] = srgbDecode(g[i])
-                    b[i] = srgbDecode(b[i])
-                }
-            }
-            return image.applying(kernel)
+            image.applying(
+                sRGBCurveKernel(
+                    name: "srgbToLinear", TransferCurveRows(decoding: .sRGB, clamps: false, mirrors: true)))
         }
+    }
+}
+
+/// A kernel running `curve` over the colour planes of each row (LuxColor's vectorised curve loop, once per plane).
+private func sRGBCurveKernel(name: String, _ curve: TransferCurveRows) -> ColorKernel {
+    ColorKernel(name: name, alphaHandling: .unpremultiplied, preservesAlpha: true) { row in
+        curve.apply(row.pixels.red, count: row.count)
+        curve.apply(row.pixels.green, count: row.count)
+        curve.apply(row.pixels.blue, count: row.count)
     }
 }
 

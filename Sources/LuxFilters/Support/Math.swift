@@ -44,19 +44,3 @@ func smoothStep(_ e0: Float, _ e1: Float, _ x: Float) -> Float {
     let t = clampFloat((x - e0) / (e1 - e0), 0, 1)
     return t * t * (3 - 2 * t)
 }
-
-/// The sRGB encoding curve (IEC 61966-2-1), mirrored for negative values.
-@inline(__always)
-func srgbEncode(_ x: Float) -> Float {
-    let m = abs(x)
-    let e = m <= 0.0031308 ? 12.92 * m : 1.055 * fastPow(m, 1 / 2.4) - 0.055
-    return x < 0 ? -e : e
-}
-
-/// The sRGB decoding curve (IEC 61966-2-1), mirrored for negative values.
-@inline(__always)
-func srgbDecode(_ x: Float) -> Float {
-    let m = abs(x)
-    let l = m <= 0.04045 ? m * (1 / 12.92) : fastPow((m + 0.055) * (1 / 1.055), 2.4)
-    return x < 0 ? -l : l
-}

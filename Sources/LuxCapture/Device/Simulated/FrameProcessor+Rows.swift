@@ -12,7 +12,7 @@ struct FusedDevelopment {
     let black: Float
     let scale: Float
     /// The output's transfer function (encoding).
-    let encoder: TransferEncoder
+    let encoder: TransferCurveRows
 
     /// Whether `format` has a fused path.
     static func supports(_ format: PixelFormat) -> Bool {
@@ -47,7 +47,7 @@ struct FusedDevelopment {
         self.weights = weights
         self.black = black
         self.scale = 1 / (white - black)
-        encoder = TransferEncoder(transferFunction)
+        encoder = TransferCurveRows(encoding: transferFunction)
     }
 
     /// Scratch for one worker. Rows are split into even and odd columns (`half = ⌈width/2⌉` each), so every
@@ -136,7 +136,7 @@ struct FusedDevelopment {
                 bl[j] = Self.rollOff(lb)
             }
         }
-        encoder.encode(rows.encoded(row: k, channel: 0, odd: false), count: 6 * n)
+        encoder.apply(rows.encoded(row: k, channel: 0, odd: false), count: 6 * n)
     }
 
     /// Highlight roll-off after clipping negatives: linear below 0.6, then compresses to reach 1 at 3.
