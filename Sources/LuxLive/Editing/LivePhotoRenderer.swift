@@ -20,14 +20,10 @@ struct LivePhotoRenderer: Sendable {
         try context.validate()
         let flag = CancellationFlag()
         let result: Result<LivePhoto, LivePhotoError> = await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                DetachedThread.detach {
-                    do throws(LivePhotoError) {
-                        continuation.resume(returning: .success(try render(flag)))
-                    } catch {
-                        continuation.resume(returning: .failure(error))
-                    }
-                }
+            do throws(LivePhotoError) {
+                return .success(try await offloaded { () throws(LivePhotoError) in try render(flag) })
+            } catch {
+                return .failure(error)
             }
         } onCancel: {
             flag.cancel()
