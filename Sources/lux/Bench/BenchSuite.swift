@@ -24,20 +24,26 @@ protocol BenchSuite: SendableMetatype {
 
 /// Every suite `lux bench` knows.
 let benchSuites: [any BenchSuite.Type] = [
-    ColorBenchSuite.self, CodecsBenchSuite.self, RenderBench.self, RawBenchSuite.self, FusionBench.self, CaptureBenchSuite.self,
+    ColorBenchSuite.self, CodecsBenchSuite.self, RenderBench.self, RawBenchSuite.self, FusionBench.self,
+    CaptureBenchSuite.self,
     FiltersBenchSuite.self, SceneBench.self, LiveBenchSuite.self,
 ]
 
 /// Runs an async job to completion from a suite's synchronous `work` (the worker's `run` is synchronous).
-func awaitBenchWork(_ body: @escaping @Sendable () async throws -> Double) throws -> Double {
-    let box = ResultBox()
+func awaitBenchWork<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
+    let box = ResultBox<T>()
     let semaphore = DispatchSemaphore(value: 0)
     Task {
-        do { box.set(.success(try await body())) } catch { box.set(.failure(error)) }
+        do { box.result = .success(try await body()) } catch { box.result = .failure(error) }
         semaphore.signal()
     }
     semaphore.wait()
-    return try box.get()
+    return try box.result!.get()
+}
+
+/// The result of ``awaitBenchWork(_:)``'s task.
+private final class ResultBox<T>: @unchecked Sendable {  // written by the task before the semaphore signals, read after
+    var result: Result<T, any Error>?
 }
 
 /// Monotonic seconds, for the workers' inner timings.

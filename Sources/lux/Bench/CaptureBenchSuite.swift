@@ -147,10 +147,3 @@ enum CaptureBenchSuite: BenchSuite {
     }
     static func ms(_ d: Duration) -> Int { Int(seconds(d) * 1000) }
 }
-
-/// Carries a worker's result from its task to the synchronous caller.
-final class ResultBox: @unchecked Sendable {  // written once before the semaphore signals, read after
-    private var result: Result<Double, any Error>?
-    func set(_ r: Result<Double, any Error>) { result = r }
-    func get() throws -> Double { try result!.get() }
-}

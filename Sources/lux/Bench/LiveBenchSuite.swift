@@ -6,7 +6,8 @@ import Lux
 /// plus the playback preview.
 enum LiveBenchSuite: BenchSuite {
     static let name = "live"
-    static let summary = "Live Photo edit (12 MP still + 90 frames 1440×1080, 3 filters) vs ffmpeg filters; playback preview"
+    static let summary =
+        "Live Photo edit (12 MP still + 90 frames 1440×1080, 3 filters) vs ffmpeg filters; playback preview"
 
     /// The chain Lux applies (the blur radius is in still pixels, scaled by 1440/4032 on the frames).
     static let chain = "ExposureAdjust ev=0.5 | SepiaTone intensity=1 | GaussianBlur radius=4"
@@ -25,14 +26,16 @@ enum LiveBenchSuite: BenchSuite {
         }
         let out = context.scratch.path
         let videoSigma = 4 * 1440.0 / 4032
-        let movieOnly = "ffmpeg -v error -y -i \(movie.path) -vf '\(ffmpegChain(sigma: videoSigma))' -c:v mjpeg -q:v 3 -c:a copy \(out)/ff.mov"
+        let movieOnly =
+            "ffmpeg -v error -y -i \(movie.path) -vf '\(ffmpegChain(sigma: videoSigma))' -c:v mjpeg -q:v 3 -c:a copy \(out)/ff.mov"
         let stillOnly = "ffmpeg -v error -y -i \(still.path) -vf '\(ffmpegChain(sigma: 4))' -q:v 2 \(out)/ff.jpg"
         return [
             BenchCase(
                 suite: name, name: "edit: 12 MP still + 90 frames 1440×1080, exposure + sepia + blur, saved",
                 lux: ["bench-worker", name, "edit", still.path, out + "/lux"],
                 peers: [
-                    .init(name: "ffmpeg filters, movie + still", command: ["sh", "-c", movieOnly + " && " + stillOnly]),
+                    .init(
+                        name: "ffmpeg filters, movie + still", command: ["sh", "-c", movieOnly + " && " + stillOnly]),
                     .init(name: "ffmpeg filters, movie only", command: ["sh", "-c", movieOnly]),
                 ],
                 megapixels: 12.19 + 90 * 1.5552, goal: "faster than ffmpeg on the same work"),
@@ -46,11 +49,14 @@ enum LiveBenchSuite: BenchSuite {
     /// A synthetic 3-second Live Photo from the iPhone still: the still itself, and 90 frames panning across a
     /// 1600×1200 reduction of it, with a 3-second tone, photo at 1.5 s.
     static func prepare(still: URL, movie: URL) throws {
-        try FileManager.default.createDirectory(at: still.deletingLastPathComponent(), withIntermediateDirectories: true)
-        let source = try ImageFile.read(url: URL(fileURLWithPath: CodecsBenchSuite.testData("livephoto/iphone6s_livephoto_train.jpg")))
+        try FileManager.default.createDirectory(
+            at: still.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let source = try ImageFile.read(
+            url: URL(fileURLWithPath: CodecsBenchSuite.testData("livephoto/iphone6s_livephoto_train.jpg")))
         let context = RenderContext()
         let base = try context.createBuffer(
-            Image(buffer: source.pixels).applyingFilter("LanczosScaleTransform", parameters: ["scale": .number(1200.0 / 3024)]),
+            Image(buffer: source.pixels).applyingFilter(
+                "LanczosScaleTransform", parameters: ["scale": .number(1200.0 / 3024)]),
             from: Rect(x: 0, y: 0, width: 1600, height: 1200), format: .rgba8, colorSpace: .sRGB)
         var settings = QuickTimeWriter.Settings(
             video: .init(width: 1440, height: 1080), audio: .init(sampleRate: 44_100, channelCount: 1),
@@ -69,7 +75,8 @@ enum LiveBenchSuite: BenchSuite {
             return Int16(6000 * sin(2 * Double.pi * 330 * Double(n) / 44_100) + Double(Int64(seed >> 53) - 512))
         }
         try writer.appendAudio(tone)
-        _ = try writer.finish(photo: source, photoTime: MediaTime(value: 3, timescale: 2), options: EncodingOptions(quality: 0.92))
+        _ = try writer.finish(
+            photo: source, photoTime: MediaTime(value: 3, timescale: 2), options: EncodingOptions(quality: 0.92))
     }
 
     static func work(job: String, arguments: [String]) throws -> Double {
@@ -85,7 +92,7 @@ enum LiveBenchSuite: BenchSuite {
         writable.synchronizesFiles = false
         let output = writable
         let start = monotonicSeconds()
-        let result = try blockingWait {
+        let result = try awaitBenchWork {
             job == "edit"
                 ? try await context.save(to: output)
                 : try await context.prepareForPlayback(targetSize: Size(width: 480, height: 360), in: folder)
@@ -93,21 +100,5 @@ enum LiveBenchSuite: BenchSuite {
         let inner = monotonicSeconds() - start
         _ = result
         return inner
-    }
-
-    /// Runs async work from the synchronous worker command.
-    static func blockingWait<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) throws -> T {
-        let box = ResultBox<T>()
-        let done = DispatchSemaphore(value: 0)
-        Task {
-            do { box.result = .success(try await work()) } catch { box.result = .failure(error) }
-            done.signal()
-        }
-        done.wait()
-        return try box.result!.get()
-    }
-
-    private final class ResultBox<T>: @unchecked Sendable {  // written by the task, read after the semaphore
-        var result: Result<T, any Error>?
     }
 }
