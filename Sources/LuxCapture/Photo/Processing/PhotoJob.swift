@@ -20,7 +20,7 @@ struct PhotoJob: Sendable {
     func expose() async throws(CaptureError) -> [[RawFrame]] {
         let p = resolved.processing
         if let bracket = settings.bracket {
-            try reserveStillBuffers(bracket.count)
+            try reserveStillBuffers()
             var items: [[RawFrame]] = []
             for entry in bracket {
                 let exposure: StillRequest.Exposure =
@@ -52,7 +52,7 @@ struct PhotoJob: Sendable {
                 }
             ]
         }
-        try reserveStillBuffers(p.frameCount)
+        try reserveStillBuffers()
         // High-dynamic-range scenes: the burst is under-exposed to keep the highlights (HDR+), and exposure fusion
         // brings the shadows back.
         let exposure: StillRequest.Exposure =
@@ -81,7 +81,7 @@ struct PhotoJob: Sendable {
     }
 
     /// Lets the device pool hold every frame the output may have in flight.
-    func reserveStillBuffers(_ count: Int) throws(CaptureError) {
+    func reserveStillBuffers() throws(CaptureError) {
         guard let sim = camera as? SimulatedCamera else {
             throw .unsupported("\(camera.localizedName) does not take still photos")
         }
