@@ -11,8 +11,8 @@ struct FusedDevelopment {
     let weights: [[Float]]  // [phase * 2 + parity] → 15 weights, row-major
     let black: Float
     let scale: Float
-    /// The output's transfer function (encoding).
-    let encoder: TransferCurveRows
+    /// The output's transfer function (encoding), evaluated inside the row loop.
+    let encoder: UnitEncodingPolynomial
 
     /// Whether `format` has a fused path.
     static func supports(_ format: PixelFormat) -> Bool {
@@ -47,7 +47,7 @@ struct FusedDevelopment {
         self.weights = weights
         self.black = black
         self.scale = 1 / (white - black)
-        encoder = TransferCurveRows(encoding: transferFunction)
+        encoder = UnitEncodingPolynomial(transferFunction)
     }
 
     /// Scratch for one worker. Rows are split into even and odd columns (`half = ⌈width/2⌉` each), so every
@@ -55,26 +55,32 @@ struct FusedDevelopment {
     struct Rows {
         let width: Int
         let half: Int
-        /// Three raw rows (above, current, below) as floats, each as even and odd columns with one padding
-        /// element on either side: six rows of `half + 2`.
+        /// Four raw rows as floats, each as even and odd columns with one padding element on either side:
+        /// eight rows of `half + 2`. Raw row `y` lives in slot `y mod 4`, so consecutive output rows load each
+        /// raw row once.
         let raw: UnsafeMutablePointer<Float>
+        /// The raw row each slot holds (`Int.min`: none yet).
+        let slotRows: UnsafeMutablePointer<Int>
         /// The encoded R′, G′, B′ of two output rows, each as even then odd columns: 2 × 6 rows of `half`.
         let encoded: UnsafeMutablePointer<Float>
 
         init(width: Int) {
             self.width = width
             half = (width + 1) / 2
-            raw = .allocate(capacity: 6 * (half + 2))
-            raw.initialize(repeating: 0, count: 6 * (half + 2))
+            raw = .allocate(capacity: 8 * (half + 2))
+            raw.initialize(repeating: 0, count: 8 * (half + 2))
+            slotRows = .allocate(capacity: 4)
+            slotRows.initialize(repeating: .min, count: 4)
             encoded = .allocate(capacity: 12 * half)
         }
 
         func deallocate() {
             raw.deallocate()
+            slotRows.deallocate()
             encoded.deallocate()
         }
 
-        /// Even (`odd` false) or odd columns of raw row `k` (0 above, 1 current, 2 below), from index −1.
+        /// Even (`odd` false) or odd columns of raw slot `k` (0…3), from index −1.
         func raw(_ k: Int, odd: Bool) -> UnsafeMutablePointer<Float> { raw + (2 * k + (odd ? 1 : 0)) * (half + 2) + 1 }
 
         /// Channel `c` (R′, G′, B′) of output row `k` (0 or 1), even or odd columns.
@@ -101,13 +107,26 @@ struct FusedDevelopment {
         if w & 1 == 0 { even[half] = even[half - 1] } else { odd[half - 1] = w > 1 ? odd[half - 2] : even[0] }
     }
 
+    /// The raw slot holding row `y` (−1…h), loaded unless it already holds it.
+    func rawSlot(_ y: Int, raw plane: RawPlane, height h: Int, rows: Rows) -> Int {
+        let slot = (y + 4) & 3
+        if rows.slotRows[slot] != y {
+            loadRaw(y, raw: plane, height: h, rows: rows, slot: slot)
+            rows.slotRows[slot] = y
+        }
+        return slot
+    }
+
     /// Encoded R′G′B′ of output row `y` into output slot `k` of `rows`.
     func developRow(_ y: Int, raw plane: RawPlane, height h: Int, rows: Rows, slot k: Int) {
-        for (i, yy) in [y - 1, y, y + 1].enumerated() { loadRaw(yy, raw: plane, height: h, rows: rows, slot: i) }
+        let above = rawSlot(y - 1, raw: plane, height: h, rows: rows)
+        let current = rawSlot(y, raw: plane, height: h, rows: rows)
+        let below = rawSlot(y + 1, raw: plane, height: h, rows: rows)
         let n = rows.half
-        let ue = rows.raw(0, odd: false), uo = rows.raw(0, odd: true)
-        let me = rows.raw(1, odd: false), mo = rows.raw(1, odd: true)
-        let de = rows.raw(2, odd: false), dO = rows.raw(2, odd: true)
+        let ue = rows.raw(above, odd: false), uo = rows.raw(above, odd: true)
+        let me = rows.raw(current, odd: false), mo = rows.raw(current, odd: true)
+        let de = rows.raw(below, odd: false), dO = rows.raw(below, odd: true)
+        let curve = encoder
         for parity in 0..<2 {
             let a = weights[(y & 1) * 2 + parity]
             let a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3], a4 = a[4], a5 = a[5], a6 = a[6], a7 = a[7]
@@ -131,12 +150,11 @@ struct FusedDevelopment {
                 let lr = a0 * centre + a1 * cross + a2 * diag + a3 * horiz + a4 * vert
                 let lg = a5 * centre + a6 * cross + a7 * diag + a8 * horiz + a9 * vert
                 let lb = a10 * centre + a11 * cross + a12 * diag + a13 * horiz + a14 * vert
-                r[j] = Self.rollOff(lr)
-                g[j] = Self.rollOff(lg)
-                bl[j] = Self.rollOff(lb)
+                r[j] = curve.encode(Self.rollOff(lr))
+                g[j] = curve.encode(Self.rollOff(lg))
+                bl[j] = curve.encode(Self.rollOff(lb))
             }
         }
-        encoder.apply(rows.encoded(row: k, channel: 0, odd: false), count: 6 * n)
     }
 
     /// Highlight roll-off after clipping negatives: linear below 0.6, then compresses to reach 1 at 3.
