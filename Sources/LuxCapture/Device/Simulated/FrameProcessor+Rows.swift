@@ -6,9 +6,10 @@ import LuxPixels
 /// full-frame intermediate image. Each output row depends only on three raw rows, so any split across
 /// threads gives identical bytes.
 struct FusedDevelopment {
-    /// Per CFA row phase and column parity: linear RGB = A · (centre, cross, diagonal, horizontal, vertical),
-    /// the demosaic's channel selection and the colour matrix folded into one 3×5 matrix.
-    let weights: [[Float]]  // [phase * 2 + parity] → 15 weights, row-major
+    /// Per CFA row phase and column parity: linear RGB = A · (centre, left + right, up + down, sum of the four
+    /// diagonals), the bilinear demosaic's channel selection and averaging and the colour matrix folded into
+    /// one 3×4 matrix.
+    let weights: [[Float]]  // [phase * 2 + parity] → 12 weights, row-major
     let black: Float
     let scale: Float
     /// The output's transfer function (encoding), evaluated inside the row loop.
@@ -28,18 +29,21 @@ struct FusedDevelopment {
         for phase in 0..<2 {
             for parity in 0..<2 {
                 let site = quad[phase * 2 + parity], neighbour = quad[phase * 2 + 1 - parity]
-                // Which of (centre, cross, diagonal, horizontal, vertical) is R, G, B at this site.
-                let pick: (Int, Int, Int)
+                // The bilinear estimates as weights of (centre, left + right, up + down, diagonals).
+                let centre: [Float] = [1, 0, 0, 0], cross: [Float] = [0, 0.25, 0.25, 0], diagonal: [Float] = [0, 0, 0, 0.25]
+                let horizontal: [Float] = [0, 0.5, 0, 0], vertical: [Float] = [0, 0, 0.5, 0]
+                // R, G, B at this site.
+                let rgb: [[Float]]
                 switch site {
-                case 0: pick = (0, 1, 2)
-                case 2: pick = (2, 1, 0)
-                default: pick = neighbour == 0 ? (3, 0, 4) : (4, 0, 3)
+                case 0: rgb = [centre, cross, diagonal]
+                case 2: rgb = [diagonal, cross, centre]
+                default: rgb = neighbour == 0 ? [horizontal, centre, vertical] : [vertical, centre, horizontal]
                 }
-                var a = [Float](repeating: 0, count: 15)
+                var a = [Float](repeating: 0, count: 12)
                 for k in 0..<3 {
-                    a[k * 5 + pick.0] += m[3 * k]
-                    a[k * 5 + pick.1] += m[3 * k + 1]
-                    a[k * 5 + pick.2] += m[3 * k + 2]
+                    for c in 0..<3 {
+                        for i in 0..<4 { a[k * 4 + i] += m[3 * k + c] * rgb[c][i] }
+                    }
                 }
                 weights.append(a)
             }
@@ -130,7 +134,7 @@ struct FusedDevelopment {
         for parity in 0..<2 {
             let a = weights[(y & 1) * 2 + parity]
             let a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3], a4 = a[4], a5 = a[5], a6 = a[6], a7 = a[7]
-            let a8 = a[8], a9 = a[9], a10 = a[10], a11 = a[11], a12 = a[12], a13 = a[13], a14 = a[14]
+            let a8 = a[8], a9 = a[9], a10 = a[10], a11 = a[11]
             let odd = parity == 1
             let r = rows.encoded(row: k, channel: 0, odd: odd), g = rows.encoded(row: k, channel: 1, odd: odd)
             let bl = rows.encoded(row: k, channel: 2, odd: odd)
@@ -144,17 +148,22 @@ struct FusedDevelopment {
             let right = sideRow + shift, upRight = upSide + shift, downRight = downSide + shift
             for j in 0..<n {
                 let centre = centreRow[j]
-                let horiz = 0.5 * (left[j] + right[j]), vert = 0.5 * (upRow[j] + downRow[j])
-                let cross = 0.5 * (horiz + vert)
-                let diag = 0.25 * (upLeft[j] + upRight[j] + downLeft[j] + downRight[j])
-                let lr = a0 * centre + a1 * cross + a2 * diag + a3 * horiz + a4 * vert
-                let lg = a5 * centre + a6 * cross + a7 * diag + a8 * horiz + a9 * vert
-                let lb = a10 * centre + a11 * cross + a12 * diag + a13 * horiz + a14 * vert
+                let horizontal = left[j] + right[j], vertical = upRow[j] + downRow[j]
+                let diagonal = (upLeft[j] + upRight[j]) + (downLeft[j] + downRight[j])
+                let lr = Self.dot(a0, a1, a2, a3, centre, horizontal, vertical, diagonal)
+                let lg = Self.dot(a4, a5, a6, a7, centre, horizontal, vertical, diagonal)
+                let lb = Self.dot(a8, a9, a10, a11, centre, horizontal, vertical, diagonal)
                 r[j] = curve.encode(Self.rollOff(lr))
                 g[j] = curve.encode(Self.rollOff(lg))
                 bl[j] = curve.encode(Self.rollOff(lb))
             }
         }
+    }
+
+    /// w0·x0 + w1·x1 + w2·x2 + w3·x3 as multiply-adds.
+    @inline(__always)
+    static func dot(_ w0: Float, _ w1: Float, _ w2: Float, _ w3: Float, _ x0: Float, _ x1: Float, _ x2: Float, _ x3: Float) -> Float {
+        Relaxed.multiplyAdd(w3, x3, Relaxed.multiplyAdd(w2, x2, Relaxed.multiplyAdd(w1, x1, w0 * x0)))
     }
 
     /// Highlight roll-off after clipping negatives: linear below 0.6, then compresses to reach 1 at 3.
@@ -230,16 +239,21 @@ struct FusedDevelopment {
         }
     }
 
+    /// Luma of output slot `k`, even and odd columns in one loop so the bytes are stored interleaved (a
+    /// vector store) rather than one at a time.
     static func writeLuma(_ rows: Rows, row k: Int, kr: Float, kb: Float, video: Bool, into d: UnsafeMutablePointer<UInt8>) {
-        let kg = 1 - kr - kb
         let scale: Float = video ? 219 / 255 : 1, offset: Float = video ? 16 / 255 : 0
-        for parity in 0..<2 {
-            let odd = parity == 1
-            let r = rows.encoded(row: k, channel: 0, odd: odd), g = rows.encoded(row: k, channel: 1, odd: odd)
-            let b = rows.encoded(row: k, channel: 2, odd: odd)
-            let o = d + parity
-            for j in 0..<columns(rows, odd: odd) { o[2 * j] = code((kr * r[j] + kg * g[j] + kb * b[j]) * scale + offset) }
+        let wr = kr * scale, wg = (1 - kr - kb) * scale, wb = kb * scale
+        let re = rows.encoded(row: k, channel: 0, odd: false), ge = rows.encoded(row: k, channel: 1, odd: false)
+        let be = rows.encoded(row: k, channel: 2, odd: false)
+        let ro = rows.encoded(row: k, channel: 0, odd: true), go = rows.encoded(row: k, channel: 1, odd: true)
+        let bo = rows.encoded(row: k, channel: 2, odd: true)
+        let pairs = rows.width / 2
+        for j in 0..<pairs {
+            d[2 * j] = code(wr * re[j] + wg * ge[j] + wb * be[j] + offset)
+            d[2 * j + 1] = code(wr * ro[j] + wg * go[j] + wb * bo[j] + offset)
         }
+        if rows.width & 1 == 1 { d[2 * pairs] = code(wr * re[pairs] + wg * ge[pairs] + wb * be[pairs] + offset) }
     }
 
     /// Cb, Cr of an encoded R′G′B′ triple (each −½…½).
