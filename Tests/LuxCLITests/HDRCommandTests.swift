@@ -1,5 +1,6 @@
 import Foundation
 import LuxCodecs
+import LuxPixels
 import LuxTestSupport
 import Testing
 

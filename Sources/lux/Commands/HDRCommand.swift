@@ -8,7 +8,7 @@ struct HDRCommand: ParsableCommand {
         commandName: "hdr",
         abstract: "Merge raw (DNG) exposure brackets into one scene-referred image (HDR merge), linear or tone-mapped.",
         discussion: """
-            Each bracket's linear sensor values are divided by its exposure (EXIF ExposureTime × ISO, or \
+            Each bracket's linear sensor values are divided by its exposure (EXIF ExposureTime x ISO, or \
             --exposures) and averaged with noise-optimal weights from its DNG NoiseProfile, so every part of the \
             scene comes mostly from the longest exposure that does not clip it; clipped photosites get no weight. \
             Brackets are aligned to the reference (the middle exposure, or --reference) unless --no-align, and \
@@ -42,7 +42,7 @@ struct HDRCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Each bracket's relative exposure (time × gain; fractions allowed, e.g. 1/1000,1/250,1/60), instead of the files' EXIF.",
+            "Each bracket's relative exposure (time x gain; fractions allowed, e.g. 1/1000,1/250,1/60), instead of the files' EXIF.",
             valueName: "e1,e2,..."),
         transform: HDRCommand.parseExposures)
     var exposures: [Double]?
