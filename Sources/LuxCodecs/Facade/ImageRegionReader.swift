@@ -55,9 +55,9 @@ public final class ImageRegionReader: Sendable {
     /// - Parameters:
     ///   - options: Limits (checked before anything is allocated), orientation (TIFFs whose orientation is to
     ///     be applied are decoded whole), and the thread count for whole decodes.
-    ///   - cacheLimit: Bytes of decoded chunks to keep (default 16 MiB; at least one chunk row is kept).
+    ///   - cacheLimit: Bytes of decoded chunks to keep (default 12 MiB; at least one chunk row is kept).
     /// - Throws: ``CodecError`` for unreadable, unknown or damaged files.
-    public init(url: URL, options: DecodingOptions = .default, cacheLimit: Int = 16 << 20) throws(CodecError) {
+    public init(url: URL, options: DecodingOptions = .default, cacheLimit: Int = 12 << 20) throws(CodecError) {
         self.cacheLimit = cacheLimit
         cache = Mutex(ChunkCache())
         let chunks = try TIFFChunks(url: url, options: options)
@@ -193,9 +193,9 @@ private struct ChunkCache: Sendable {
         }
     }
 
-    /// Evicted cells kept for reuse (a decode usually follows an eviction closely, so two are enough).
+    /// An evicted cell kept for reuse (a decode usually follows an eviction closely).
     private var spares: [PixelBuffer] = []
-    static let spareLimit = 2
+    static let spareLimit = 1
 
     /// An evicted cell of this size that no reader still holds, to be overwritten.
     mutating func takeSpare(width: Int, height: Int) -> PixelBuffer? {

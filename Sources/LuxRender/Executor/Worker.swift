@@ -101,7 +101,7 @@ final class BufferArena {
 
     /// Idle bytes always allowed; beyond this and beyond the most this worker has had in use at once (what
     /// its tiles need), the smallest idle blocks are returned to the kernel.
-    static let idleLimit = 12 << 20
+    static let idleLimit = 4 << 20
     private var idleBytes = 0
     private var inUseBytes = 0
     private var peakInUseBytes = 0
