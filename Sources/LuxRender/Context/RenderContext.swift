@@ -306,7 +306,8 @@ public final class RenderContext: Sendable {
         let workers = pool.take(min(threads, max(list.count, 1)), registers: plan.registerDemand + 1)
         defer { pool.give(workers, keepBytes: BufferArena.idleLimit) }
         for w in workers { w.beginRender(sources: plan.sources.count) }
-        let executor = Executor(plan: plan, cache: cache, cacheAll: options.cacheIntermediates)
+        let executor = Executor(
+            plan: plan, cache: cache, cacheAll: options.cacheIntermediates, pool: pool, threads: threads)
         var target = target
         target.streaming = rect.area * target.format.bytesPerPixel() > 8 << 20
         try forEachTile(list, workers: workers, isCancelled: isCancelled) { (tile, w) throws(RenderError) in
