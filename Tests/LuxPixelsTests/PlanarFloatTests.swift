@@ -10,14 +10,15 @@ import Testing
         lux_force_portable(portable ? 1 : 0)
         defer { lux_force_portable(0) }
         let src: [Float] = (0..<(4 * Self.n)).map { Float($0) * 0.5 - 7 }
-        var planes = [[Float]](repeating: [Float](repeating: .nan, count: Self.n), count: 4)
-        lux_float4_to_planar(src, &planes[0], &planes[1], &planes[2], &planes[3], Self.n)
-        var rgbOnly = [[Float]](repeating: [Float](repeating: .nan, count: Self.n), count: 3)
-        lux_float4_to_planar(src, &rgbOnly[0], &rgbOnly[1], &rgbOnly[2], nil, Self.n)
-        for c in 0..<4 {
-            #expect(planes[c] == (0..<Self.n).map { src[4 * $0 + c] })
-            if c < 3 { #expect(rgbOnly[c] == planes[c]) }
+        var (r, g, b, a) = [[Float]](repeating: [Float](repeating: .nan, count: Self.n), count: 4).fourTuple
+        lux_float4_to_planar(src, &r, &g, &b, &a, Self.n)
+        var (r3, g3, b3, _) = [[Float]](repeating: [Float](repeating: .nan, count: Self.n), count: 4).fourTuple
+        lux_float4_to_planar(src, &r3, &g3, &b3, nil, Self.n)
+        for (c, plane) in [r, g, b, a].enumerated() {
+            let expected: [Float] = (0..<Self.n).map { src[4 * $0 + c] }
+            #expect(plane == expected)
         }
+        #expect([r3, g3, b3] == [r, g, b])
     }
 
     @Test(arguments: [false, true])
@@ -27,9 +28,11 @@ import Testing
         let planes = (0..<4).map { c in (0..<Self.n).map { Float($0 * 4 + c) * 0.25 } }
         var out = [Float](repeating: .nan, count: 4 * Self.n)
         lux_planar_to_float4(planes[0], planes[1], planes[2], planes[3], &out, Self.n)
-        #expect(out == (0..<(4 * Self.n)).map { Float($0) * 0.25 })
+        let expected: [Float] = (0..<(4 * Self.n)).map { Float($0) * 0.25 }
+        #expect(out == expected)
         lux_planar_to_float4(planes[0], planes[1], planes[2], nil, &out, Self.n)
-        #expect(out == (0..<(4 * Self.n)).map { $0 % 4 == 3 ? 1 : Float($0) * 0.25 })
+        let opaque: [Float] = expected.indices.map { i in i % 4 == 3 ? Float(1) : expected[i] }
+        #expect(out == opaque)
     }
 
     @Test(arguments: [false, true])
@@ -38,9 +41,12 @@ import Testing
         defer { lux_force_portable(0) }
         let n = 259
         let src: [UInt8] = (0..<(4 * n)).map { UInt8(truncatingIfNeeded: $0 &* 7) }
-        var planes = [[Float]](repeating: [Float](repeating: .nan, count: n), count: 4)
-        lux_rgba8_to_planar(src, &planes[0], &planes[1], &planes[2], &planes[3], n)
-        for c in 0..<4 { #expect(planes[c] == (0..<n).map { Float(src[4 * $0 + c]) * (1 / 255) }) }
+        var (r, g, b, a) = [[Float]](repeating: [Float](repeating: .nan, count: n), count: 4).fourTuple
+        lux_rgba8_to_planar(src, &r, &g, &b, &a, n)
+        for (c, plane) in [r, g, b, a].enumerated() {
+            let expected: [Float] = (0..<n).map { Float(src[4 * $0 + c]) * (1 / 255) }
+            #expect(plane == expected)
+        }
     }
 
     @Test(arguments: [false, true])
@@ -61,4 +67,9 @@ import Testing
         }
         #expect(out == expected)
     }
+}
+
+extension Array {
+    /// The first four elements.
+    fileprivate var fourTuple: (Element, Element, Element, Element) { (self[0], self[1], self[2], self[3]) }
 }

@@ -26,7 +26,8 @@ enum Reduction {
         row: @escaping @Sendable (UnsafePointer<Float>, Int) -> SIMD4<Double>,
         finish: @escaping @Sendable (UnsafeBufferPointer<Double>, ImageProcessorOutput) -> Void
     ) -> ImageProcessor {
-        ImageProcessor(
+        let rows = Int(area.integral.height)
+        return ImageProcessor(
             description: description, argumentDigest: argumentDigest, inputFormat: .rgbaFloat, outputFormat: .rgbaFloat,
             reducing: area, bandRows: bandRows, partialCount: 4 * bandRows,
             band: { input, partial in
@@ -35,7 +36,10 @@ enum Reduction {
                     (partial[4 * j], partial[4 * j + 1], partial[4 * j + 2], partial[4 * j + 3]) = (v.x, v.y, v.z, v.w)
                 }
             },
-            combine: { partials, output in finish(partials, output) })
+            combine: { partials, output in
+                // The last band may be shorter: its unused row slots are not rows of the area.
+                finish(UnsafeBufferPointer(rebasing: partials[..<(4 * rows)]), output)
+            })
     }
 
     /// The four values of row `j` of a ``rowwise(_:argumentDigest:area:row:finish:)`` result.

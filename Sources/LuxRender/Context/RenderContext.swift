@@ -151,7 +151,12 @@ public final class RenderContext: Sendable {
         func freshStrip(_ band: PixelRect) -> PixelBuffer {
             if var s = spare {
                 spare = nil  // so that `s` is the only reference if the consumer kept none
-                if s.height == band.height && s.isUniquelyReferenced { return s }
+                // A shorter (last) strip reuses the top rows of a spare one: fresh memory costs page faults.
+                if s.height >= band.height && s.isUniquelyReferenced,
+                    let reused = try? s.view(x: 0, y: 0, width: band.width, height: band.height)
+                {
+                    return reused
+                }
             }
             return PixelBuffer(width: band.width, height: band.height, format: format, colorSpace: colorSpace)
         }
