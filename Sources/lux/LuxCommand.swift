@@ -42,6 +42,7 @@ struct LuxCommand: AsyncParsableCommand {
             InfoCommand.self,
             SceneCommand.self,
             FuseCommand.self,
+            HDRCommand.self,
             DemosaicCommand.self,
             ExtractCommand.self,
             BenchCommand.self,

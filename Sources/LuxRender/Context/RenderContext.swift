@@ -125,7 +125,8 @@ public final class RenderContext: Sendable {
     /// intermediates. A strip buffer that the consumer does not keep is reused for the next strip.
     ///
     /// - Parameters:
-    ///   - rowsPerStrip: Rows per strip (default: the tile size).
+    ///   - rowsPerStrip: Rows per strip (default: half the tile size; smaller strips overlap rendering and
+    ///     encoding more finely and keep less memory in flight).
     ///   - consumer: Called once per strip, top to bottom; throwing stops the render and rethrows.
     @discardableResult
     public func render(
@@ -136,7 +137,7 @@ public final class RenderContext: Sendable {
         let pixels = try Self.pixelBounds(rect)
         let prepared = try prepare(image, outputSpace: colorSpace, name: "render_rows")
         try printTreeIfRequested(prepared, image, pixels, format: format)
-        let stripHeight = max(1, rowsPerStrip ?? options.tileSize)
+        let stripHeight = max(1, rowsPerStrip ?? options.tileSize / 2)
         var bands: [PixelRect] = []
         var y = pixels.minY
         while y < pixels.maxY {

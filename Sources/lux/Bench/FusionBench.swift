@@ -11,7 +11,7 @@ import Lux
 enum FusionBench: BenchSuite {
     static let name = "fusion"
     static let summary =
-        "burst merge of 8 (full) and 4 (fast) 12 MP Bayer frames; exposure fusion of three 12 MP brackets vs enfuse and OpenCV"
+        "burst merge of 8 (full) and 4 (fast) 12 MP Bayer frames; exposure fusion of three 12 MP brackets vs enfuse and OpenCV; HDR merge of three 12 MP raw brackets"
 
     static let width = 4032
     static let height = 3024
@@ -22,6 +22,7 @@ enum FusionBench: BenchSuite {
         let photoRaw = try preparePhoto(inputs)
         let burst = try (0..<8).map { try prepareBurstFrame($0, photoRaw: photoRaw, inputs: inputs) }
         let brackets = try prepareBrackets(photoRaw: photoRaw, inputs: inputs)
+        let rawBrackets = try prepareRawBrackets(inputs: inputs)
         let size = ["\(width)", "\(height)"]
         return [
             BenchCase(
@@ -56,6 +57,10 @@ enum FusionBench: BenchSuite {
                         ] + brackets.map(\.tiff))
                 ],
                 megapixels: 3 * 12.19, goal: "≤ 1.5 s and ≤ 250 MB file to file"),
+            BenchCase(
+                suite: name, name: "HDR merge, 3 × 12 MP raw brackets, DNG → float TIFF radiance (lux hdr)",
+                lux: ["hdr"] + rawBrackets + ["-o", out + "/lux-hdr.tif", "--overwrite"], peers: [],
+                megapixels: 3 * 12.19, goal: "≤ 1.5 s and ≤ 250 MB (report)"),
         ]
     }
 
@@ -162,6 +167,44 @@ enum FusionBench: BenchSuite {
             out.append((raw, tif))
         }
         return out
+    }
+
+    /// The −2, 0, +2 EV raw brackets as uncompressed DNGs: the project's 12 MP test raw with its linear values
+    /// scaled by 2^-2, 2^0, 2^+2 and clipped at the white level, tagged ExposureTime 1/400, 1/100 and 1/25 s at
+    /// ISO 100 with the NoiseProfile that scaling gives.
+    static func prepareRawBrackets(inputs: String) throws -> [String] {
+        let source = CodecsBenchSuite.testData("raw/derived/synthetic12mp_canon550d_tiled_uncompressed.dng")
+        var original: RawImage?
+        var paths: [String] = []
+        for (label, gain, time) in [("m2", 0.25, Int64(400)), ("0", 1.0, 100), ("p2", 4.0, 25)] {
+            let path = inputs + "/fusion-hdr-\(label).dng"
+            paths.append(path)
+            if FileManager.default.fileExists(atPath: path) { continue }
+            if original == nil { original = try ImageFile.read(url: URL(fileURLWithPath: source)).rawImage }
+            guard var raw = original else { throw ValidationError("\(source) is not a raw file") }
+            let black = raw.properties.blackLevel.maximum
+            let white = raw.properties.whiteLevel.first ?? 65535
+            let w = raw.pixels.width, h = raw.pixels.height
+            var pixels = PixelBuffer(width: w, height: h, format: raw.pixels.format)
+            pixels.withUnsafeMutablePlane { dst in
+                raw.pixels.withUnsafePlane { src in
+                    for y in 0..<h {
+                        let s = src.row(y, as: UInt16.self), d = dst.row(y, as: UInt16.self)
+                        for x in 0..<w {
+                            d[x] = UInt16(min(max(black + (Double(s[x]) - black) * gain, 0), white).rounded())
+                        }
+                    }
+                }
+            }
+            raw.pixels = pixels
+            raw.properties.exif.exposureTime = Rational(1, time)
+            raw.properties.exif.isoSpeed = 100
+            raw.properties.noiseProfile = LuxCodecs.NoiseProfile(planes: [.init(scale: 3e-4 * gain, offset: 4e-6 * gain * gain)])
+            raw.properties.previews = []
+            let options = EncodingOptions(dng: DNGEncodingOptions(compression: .uncompressed, generatesThumbnail: false))
+            try ImageFile.write(raw, to: URL(fileURLWithPath: path), options: options)
+        }
+        return paths
     }
 
     static func work(job: String, arguments: [String]) throws -> Double {

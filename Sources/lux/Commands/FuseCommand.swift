@@ -110,14 +110,34 @@ struct FuseCommand: ParsableCommand {
         } catch {
             throw CLIError("\(inputs.joined(separator: ", ")): \(error)")
         }
+        // The brackets are not needed any more: free them before encoding.
+        frames.removeAll()
         var metadata = firstMetadata
         metadata.orientation = .up
         do {
-            try ImageFile.write(
+            try Self.write(
                 fused, metadata: metadata, to: URL(fileURLWithPath: out),
                 options: EncodingOptions(quality: Double(quality) / 100, threads: threads))
         } catch {
             throw CLIError(error, file: out)
         }
+    }
+
+    /// Encodes `image` into `url` a band of rows at a time (TIFF strips go straight to the file), so no encoded or
+    /// converted copy of the whole image is held; the file appears only when complete. Alpha is not written (the
+    /// fusion's output is opaque, so the pixels are those of writing the whole image).
+    static func write(_ image: PixelBuffer, metadata: ImageMetadata, to url: URL, options: EncodingOptions)
+        throws
+    {
+        var options = options
+        options.alpha = .discard
+        let encoder = try ImageStreamEncoder(
+            writingTo: url, width: image.width, height: image.height, pixelFormat: image.format,
+            colorSpace: image.colorSpace, metadata: metadata, options: options)
+        let band = 256
+        for y in stride(from: 0, to: image.height, by: band) {
+            try encoder.append(image.view(x: 0, y: y, width: image.width, height: min(band, image.height - y)))
+        }
+        try encoder.finish()
     }
 }
