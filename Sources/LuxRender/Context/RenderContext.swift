@@ -152,7 +152,12 @@ public final class RenderContext: Sendable {
         func freshStrip(_ band: PixelRect) -> PixelBuffer {
             if var s = spare {
                 spare = nil  // so that `s` is the only reference if the consumer kept none
-                if s.height == band.height && s.isUniquelyReferenced { return s }
+                // A shorter (last) strip reuses the top rows of a spare one: fresh memory costs page faults.
+                if s.height >= band.height && s.isUniquelyReferenced,
+                    let reused = try? s.view(x: 0, y: 0, width: band.width, height: band.height)
+                {
+                    return reused
+                }
             }
             return PixelBuffer(width: band.width, height: band.height, format: format, colorSpace: colorSpace)
         }
@@ -307,7 +312,8 @@ public final class RenderContext: Sendable {
         let workers = pool.take(min(threads, max(list.count, 1)), registers: plan.registerDemand + 1)
         defer { pool.give(workers, keepBytes: BufferArena.idleLimit) }
         for w in workers { w.beginRender(sources: plan.sources.count) }
-        let executor = Executor(plan: plan, cache: cache, cacheAll: options.cacheIntermediates)
+        let executor = Executor(
+            plan: plan, cache: cache, cacheAll: options.cacheIntermediates, pool: pool, threads: threads)
         var target = target
         target.streaming = rect.area * target.format.bytesPerPixel() > 8 << 20
         try forEachTile(list, workers: workers, isCancelled: isCancelled) { (tile, w) throws(RenderError) in
