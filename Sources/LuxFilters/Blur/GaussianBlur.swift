@@ -86,32 +86,50 @@ enum SeparableBlur {
             throw RegionMismatch(
                 description: "blur input \(input.region) does not surround output \(output.region) by \(r)")
         }
-        // Opaque regions (alpha exactly 1 everywhere) skip the alpha channel: a quarter of the work.
-        let planes = ProcessorRows.isOpaque(input) ? 3 : 4
+        // Opaque regions (alpha exactly 1 everywhere) skip the alpha channel: a quarter of the work. Each loaded
+        // row's alpha is checked as it arrives; the alpha plane is only allocated and filtered from the first
+        // row that is not opaque.
         let inW = w + 2 * r
-        // Planar scratch: one input row as planes, then `planes` planes of (h + 2r) × w after the
-        // horizontal pass, then one planar output row.
+        // Planar scratch: one input row as four planes, then three colour planes of (h + 2r) × w after the
+        // horizontal pass, then one planar output row; the alpha plane (and a row of ones) on demand.
         let rowStride = (w + 15) & ~15
         let planeFloats = rowStride * (h + 2 * r)
-        let scratch = output.scratch(byteCount: 4 * (4 * inW + planes * planeFloats + 4 * rowStride))
+        let scratch = output.scratch(byteCount: 4 * (4 * inW + 3 * planeFloats + 4 * rowStride))
             .assumingMemoryBound(to: Float.self)
         let line = scratch
         let tmp = scratch + 4 * inW
-        let outLine = tmp + planes * planeFloats
+        let outLine = tmp + 3 * planeFloats
+        var alphaPlane: UnsafeMutablePointer<Float>?
         weights.withUnsafeBufferPointer { wp in
             let wt = wp.baseAddress!
             for j in 0..<(h + 2 * r) {
-                ProcessorRows.load(input, row: j, count: inW, into: line, stride: inW, planes: planes)
-                for c in 0..<planes {
+                ProcessorRows.load(input, row: j, count: inW, into: line, stride: inW, planes: 4)
+                for c in 0..<3 {
                     symmetricFIR(
                         line + c * inW + r, step: 1, weights: wt, radius: r,
                         into: tmp + c * planeFloats + j * rowStride, count: w)
                 }
+                if alphaPlane == nil, ProcessorRows.alphaBits(line + 3 * inW, inW) != 0 {
+                    let a = output.scratch(byteCount: 4 * (planeFloats + inW)).assumingMemoryBound(to: Float.self)
+                    if j > 0 {
+                        // The rows before were opaque: their filtered alpha is the filtered row of ones.
+                        let ones = a + planeFloats
+                        ones.update(repeating: 1, count: inW)
+                        symmetricFIR(ones + r, step: 1, weights: wt, radius: r, into: a, count: w)
+                        for k in 1..<j { (a + k * rowStride).update(from: a, count: w) }
+                    }
+                    alphaPlane = a
+                }
+                if let a = alphaPlane {
+                    symmetricFIR(line + 3 * inW + r, step: 1, weights: wt, radius: r, into: a + j * rowStride, count: w)
+                }
             }
+            let planes = alphaPlane == nil ? 3 : 4
             for y in 0..<h {
                 for c in 0..<planes {
+                    let plane = c < 3 ? tmp + c * planeFloats : alphaPlane!
                     symmetricFIR(
-                        tmp + c * planeFloats + (y + r) * rowStride, step: rowStride, weights: wt, radius: r,
+                        plane + (y + r) * rowStride, step: rowStride, weights: wt, radius: r,
                         into: outLine + c * rowStride, count: w)
                 }
                 ProcessorRows.interleave(outLine, rowStride, w, planes, into: output.row(y, as: Float.self))

@@ -31,7 +31,13 @@ enum ProcessorRows {
         case .rgba8, .bgra8:
             let s = input.row(j, as: UInt8.self) + 4 * x
             let swap = input.format == .bgra8
-            load8(s, n, swap ? b : r, g, swap ? r : b, planes == 4 ? a : nil)
+            if planes == 4 {
+                lux_rgba8_to_planar(s, swap ? b : r, g, swap ? r : b, a, n)
+            } else {
+                withUnsafeTemporaryAllocation(of: Float.self, capacity: n) { alpha in
+                    lux_rgba8_to_planar(s, swap ? b : r, g, swap ? r : b, alpha.baseAddress!, n)
+                }
+            }
         default:
             preconditionFailure("processor input format \(input.format) is not read here")
         }
@@ -53,20 +59,7 @@ enum ProcessorRows {
         for i in 0..<n { d[i] = Float(s[i]) * (1 / 255) }
     }
 
-    /// Whether every alpha of the input region is exactly 1.
-    static func isOpaque(_ input: ImageProcessorInput) -> Bool {
-        let n = input.width
-        return withUnsafeTemporaryAllocation(of: Float.self, capacity: 4 * n) { tmp in
-            let t = tmp.baseAddress!
-            var acc: UInt32 = 0
-            for j in 0..<input.height {
-                load(input, row: j, count: n, into: t, stride: n, planes: 4)
-                acc |= alphaBits(t + 3 * n, n)
-            }
-            return acc == 0
-        }
-    }
-
+    /// Zero when every one of the `n` alphas at `a` is exactly 1.
     @inline(never)
     static func alphaBits(_ a: UnsafePointer<Float>, _ n: Int) -> UInt32 {
         var acc: UInt32 = 0
@@ -79,20 +72,6 @@ enum ProcessorRows {
         _ b: UnsafeMutablePointer<Float>, _ a: UnsafeMutablePointer<Float>?
     ) {
         lux_float4_to_planar(s, r, g, b, a, n)
-    }
-
-    @inline(never)
-    static func load8(
-        _ s: UnsafePointer<UInt8>, _ n: Int, _ r: UnsafeMutablePointer<Float>, _ g: UnsafeMutablePointer<Float>,
-        _ b: UnsafeMutablePointer<Float>, _ a: UnsafeMutablePointer<Float>?
-    ) {
-        let k: Float = 1 / 255
-        for i in 0..<n {
-            r[i] = Float(s[4 * i]) * k
-            g[i] = Float(s[4 * i + 1]) * k
-            b[i] = Float(s[4 * i + 2]) * k
-        }
-        if let a { for i in 0..<n { a[i] = Float(s[4 * i + 3]) * k } }
     }
 
     /// Joins planes (stride `stride`) into `n` interleaved RGBA floats; alpha 1 when `planes` is 3.

@@ -112,10 +112,24 @@ final class PlanBuilder {
         steps.append(step)
         step.kind = .processor(p, bounds: PixelRect(covering: ir.extent))
         for input in ir.inputs {
-            _ = addSlot(input, format: p.inputFormat ?? intermediateFormat, quantize: nil, cache: false, to: step)
+            let exact8 = intermediateFormat == .rgbaHalf && Self.isExact8(input)
+            let format = p.inputFormat ?? (exact8 ? .rgba8 : intermediateFormat)
+            _ = addSlot(input, format: format, quantize: nil, cache: false, to: step)
         }
         stepMemo[ObjectIdentifier(ir)] = step
         return step
+    }
+
+    /// Whether every value of `ir` is an 8-bit code over 255 (an 8-bit source or processor output seen through
+    /// crops, clamps and translations): then a half-float intermediate would only round it, and 8-bit storage
+    /// holds it exactly in half the bytes.
+    static func isExact8(_ ir: IRNode) -> Bool {
+        switch ir.op {
+        case .crop, .clamp, .translate: isExact8(ir.inputs[0])
+        case .source(let ref): ref.buffer.format == .rgba8
+        case .processor(let p): p.outputFormat == .rgba8
+        default: false
+        }
     }
 
     /// Registers a slot holding `ir` in `format` for `step`; returns its index.

@@ -31,6 +31,11 @@ public protocol ImageProvider: Sendable {
     var isPremultiplied: Bool { get }
     /// A stable identity for caching and printing (default: the type name and size).
     var identifier: String { get }
+    /// Whether every alpha ``provide(_:)`` writes is exactly 1 (default `false`).
+    ///
+    /// An opaque provider needs no premultiplication, and an 8-bit one can feed processors that read the working
+    /// format as 8-bit (exact) instead of converting to half floats.
+    var isOpaque: Bool { get }
 
     /// Fills `output` (whose `region` lies inside `(0, 0, width, height)`) with pixels.
     func provide(_ output: ImageProcessorOutput) throws
@@ -39,6 +44,7 @@ public protocol ImageProvider: Sendable {
 extension ImageProvider {
     public var isPremultiplied: Bool { false }
     public var identifier: String { "\(Self.self) \(width)x\(height)" }
+    public var isOpaque: Bool { false }
 }
 
 extension Image {
@@ -55,7 +61,7 @@ extension Image {
         ) { _, output in
             try provider.provide(output)
         }
-        var image = processor.apply(to: [], extent: extent)
+        var image = Image(node: Node(.processor(processor), extent: extent, isOpaque: provider.isOpaque))
         if !provider.isPremultiplied { image = image.premultiplied() }
         if let space = provider.colorSpace { image = image.matchedToWorkingSpace(from: space) }
         self = image

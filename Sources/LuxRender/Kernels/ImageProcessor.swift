@@ -53,7 +53,8 @@ public struct ImageProcessor: Sendable {
     /// Creates a processor.
     ///
     /// - Parameters:
-    ///   - inputFormat: The format of the input buffers, or `nil` for the render's working format.
+    ///   - inputFormat: The format of the input buffers, or `nil` for the render's working format (`.rgba8` instead
+    ///     of half floats for an input that holds 8-bit values exactly, such as an opaque 8-bit source).
     /// - Precondition: both formats are in ``supportedFormats``.
     public init(
         description: String, argumentDigest: String = "", inputFormat: PixelFormat? = .rgbaFloat,
@@ -80,7 +81,8 @@ public struct ImageProcessor: Sendable {
     /// ```
     ///
     /// - Parameters:
-    ///   - inputFormat: The format of the band buffers, or `nil` for the render's working format.
+    ///   - inputFormat: The format of the band buffers, or `nil` for the render's working format (`.rgba8` instead
+    ///     of half floats for an input that holds 8-bit values exactly, such as an opaque 8-bit source).
     ///   - area: The region reduced (rounded out to whole pixels; finite).
     ///   - bandRows: Rows per band (the last band may be shorter).
     ///   - partialCount: Values each band writes.

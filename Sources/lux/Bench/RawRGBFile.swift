@@ -10,6 +10,7 @@ final class RawRGBFile: ImageProvider, @unchecked Sendable {
     let height: Int
     let format = PixelFormat.rgba8
     let colorSpace: ColorSpace? = .sRGB
+    let isOpaque = true
     private let bytes: UnsafeRawPointer
     private let length: Int
 
