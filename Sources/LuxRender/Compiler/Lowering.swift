@@ -81,7 +81,7 @@ struct Lowering {
         case .processor(let p):
             var inputs: [IRNode] = []
             for i in n.inputs { inputs.append(try lower(i)) }
-            return IRNode(.processor(p), inputs, extent: n.extent, isOpaque: false)
+            return IRNode(.processor(p), inputs, extent: n.extent, isOpaque: n.isOpaque)
         case .crop(let r):
             return IRNode(
                 .crop(PixelRect(covering: r)), [try lower(n.inputs[0])], extent: n.extent, isOpaque: n.isOpaque)
