@@ -1,3 +1,4 @@
+import CLuxKernels
 public import LuxColor
 public import LuxPixels
 import RealModule
@@ -78,7 +79,7 @@ public struct HDRToneMapper: Sendable {
         }
         let luma = Self.luma(of: source)
         let threads = max(1, settings.threads ?? Parallel.defaultThreadCount)
-        var input = hdr.format == .rgbaFloat ? hdr : hdr.converted(to: .rgbaFloat, threads: threads)
+        var input = hdr
         input.colorSpace = source
         let stats = Self.luminanceStatistics(input, luma: luma)
         let scale: Float
@@ -90,6 +91,7 @@ public struct HDRToneMapper: Sendable {
         switch settings.method {
         case .reinhard(let white):
             let w = white.map(Float.init) ?? max(stats.brightest * scale, 1e-3)
+            if input.format != .rgbaFloat { input = input.converted(to: .rgbaFloat, threads: threads) }
             let mapped = Self.reinhard(input, scale: scale, white: w, luma: luma, threads: threads)
             return try Self.encode(mapped, to: colorSpace, format: settings.outputFormat, threads: threads)
         case .exposureFusion(let stops):
@@ -104,15 +106,21 @@ public struct HDRToneMapper: Sendable {
                 let n = max(2, Int((span / 2).rounded(.up)) + 1)
                 gains = (0..<n).map { i in low * Float(Double.exp2(span * Double(i) / Double(n - 1))) }
             }
-            var frames: [PixelBuffer] = []
-            for g in gains {
-                let rendering = Self.scaled(input, by: g, threads: threads)
-                frames.append(try Self.encode(rendering, to: colorSpace, format: .rgbaHalf, threads: threads))
+            // Each rendering is made row by row as the blender reads it, never stored.
+            guard hdr.width >= FusionInput.minimumSide, hdr.height >= FusionInput.minimumSide else {
+                throw .imageTooSmall(width: hdr.width, height: hdr.height, minimum: FusionInput.minimumSide)
             }
+            let display: ColorConverter
+            do { display = try ColorConverter(from: source, to: colorSpace) } catch {
+                throw .pixels(.colorSpace(error.description))
+            }
+            let readers = gains.map { DisplayRowReader(radiance: input, gain: $0, display: display) }
             var fusion = ExposureFusion.Settings()
             fusion.threads = threads
-            let fused = try ExposureFusion(settings: fusion).fuse(frames)
-            return settings.outputFormat == .rgbaHalf ? fused : fused.converted(to: settings.outputFormat, threads: threads)
+            let fused = PixelBuffer(
+                width: hdr.width, height: hdr.height, format: settings.outputFormat, colorSpace: colorSpace)
+            MertensBlender(readers: readers, settings: fusion).run(into: fused)
+            return fused
         }
     }
 
@@ -147,9 +155,18 @@ public struct HDRToneMapper: Sendable {
     {
         var values: [Float] = []
         let step = max(1, image.height / 256)
+        let half = image.format == .rgbaHalf
+        let row = UnsafeMutablePointer<Float>.allocate(capacity: half ? 4 * image.width : 0)
+        defer { row.deallocate() }
         image.withUnsafePlane { plane in
             for y in stride(from: 0, to: image.height, by: step) {
-                let p = plane.row(y, as: Float.self)
+                let p: UnsafePointer<Float>
+                if half {
+                    lux_half_to_float(plane.row(y, as: UInt16.self), row, 4 * image.width)
+                    p = UnsafePointer(row)
+                } else {
+                    p = UnsafePointer(plane.row(y, as: Float.self))
+                }
                 for x in 0..<image.width {
                     values.append(max(luma.x * p[4 * x] + luma.y * p[4 * x + 1] + luma.z * p[4 * x + 2], 0))
                 }
@@ -165,24 +182,6 @@ public struct HDRToneMapper: Sendable {
         let brightest = values[top]
         values.withUnsafeMutableBufferPointer { NoiseEstimate.select($0, q) }
         return (logAverage, values[q], brightest)
-    }
-
-    /// The radiance times `k`, clipped to 0…1 (one exposure rendering).
-    static func scaled(_ image: PixelBuffer, by k: Float, threads: Int) -> PixelBuffer {
-        var out = PixelBuffer(
-            width: image.width, height: image.height, format: .rgbaFloat, colorSpace: image.colorSpace)
-        let dst = out.unsafeSharedMutablePlane(0)
-        image.withUnsafePlane { src in
-            Parallel.forEachBand(image.height, threads: threads) { rows in
-                for y in rows {
-                    let s = src.row(y, as: Float.self), d = dst.row(y, as: Float.self)
-                    for i in 0..<(4 * image.width) { d[i] = min(max(s[i] * k, 0), 1) }
-                    for x in 0..<image.width { d[4 * x + 3] = 1 }
-                }
-            }
-        }
-        out.colorSpace = image.colorSpace
-        return out
     }
 
     /// Reinhard's extended operator on luminance, colour ratios kept, clipped to 0…1.
