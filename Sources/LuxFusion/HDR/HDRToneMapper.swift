@@ -69,6 +69,53 @@ public struct HDRToneMapper: Sendable {
     /// - Parameter colorSpace: The display space (its transfer function encodes the output).
     /// - Throws: ``FusionError`` for other formats or out-of-range settings.
     public func map(_ hdr: PixelBuffer, to colorSpace: ColorSpace = .sRGB) throws(FusionError) -> PixelBuffer {
+        switch try mapping(hdr, to: colorSpace) {
+        case .mapped(let buffer):
+            return buffer
+        case .fusion(let blender):
+            let fused = PixelBuffer(
+                width: hdr.width, height: hdr.height, format: settings.outputFormat, colorSpace: colorSpace)
+            blender.run(into: fused)
+            return fused
+        }
+    }
+
+    /// Maps like ``map(_:to:)-(PixelBuffer,_)``, but hands the display image to `body` a band of rows at a time, top
+    /// to bottom: with the exposure-fusion operator the bands are blended as they are handed over, so an encoder can
+    /// write them and no display image is held.
+    ///
+    /// - Parameter body: Receives each band (up to 256 rows of the full width, in ``Settings/outputFormat``, tagged
+    ///   with `colorSpace`) and the index of its first row. The band's memory may be reused for the next band:
+    ///   consume or copy it before returning.
+    /// - Throws: ``FusionError`` as ``map(_:to:)-(PixelBuffer,_)`` does (before `body` is called), or what `body`
+    ///   throws (which ends the mapping).
+    public func map(
+        _ hdr: PixelBuffer, to colorSpace: ColorSpace = .sRGB,
+        bands body: (_ band: PixelBuffer, _ firstRow: Int) throws -> Void
+    ) throws {
+        switch try mapping(hdr, to: colorSpace) {
+        case .mapped(let buffer):
+            for y in stride(from: 0, to: buffer.height, by: 256) {
+                try body(try buffer.view(x: 0, y: y, width: buffer.width, height: min(256, buffer.height - y)), y)
+            }
+        case .fusion(let blender):
+            try blender.run(format: settings.outputFormat) { band, y in
+                var band = band
+                band.colorSpace = colorSpace
+                try body(band, y)
+            }
+        }
+    }
+
+    /// A mapped image, or the blend that makes it.
+    enum Mapping {
+        case mapped(PixelBuffer)
+        case fusion(MertensBlender)
+    }
+
+    /// Checks the input and settings, measures the image and maps it (global operators) or prepares the blend of
+    /// its exposure renderings.
+    func mapping(_ hdr: PixelBuffer, to colorSpace: ColorSpace) throws(FusionError) -> Mapping {
         guard hdr.format == .rgbaFloat || hdr.format == .rgbaHalf else {
             throw .unsupportedFormat(hdr.format, operation: "tone mapping", allowed: "linear RGBAf or RGBAh")
         }
@@ -93,7 +140,7 @@ public struct HDRToneMapper: Sendable {
             let w = white.map(Float.init) ?? max(stats.brightest * scale, 1e-3)
             if input.format != .rgbaFloat { input = input.converted(to: .rgbaFloat, threads: threads) }
             let mapped = Self.reinhard(input, scale: scale, white: w, luma: luma, threads: threads)
-            return try Self.encode(mapped, to: colorSpace, format: settings.outputFormat, threads: threads)
+            return .mapped(try Self.encode(mapped, to: colorSpace, format: settings.outputFormat, threads: threads))
         case .exposureFusion(let stops):
             var gains: [Float]
             if let stops {
@@ -117,10 +164,7 @@ public struct HDRToneMapper: Sendable {
             let readers = gains.map { DisplayRowReader(radiance: input, gain: $0, display: display) }
             var fusion = ExposureFusion.Settings()
             fusion.threads = threads
-            let fused = PixelBuffer(
-                width: hdr.width, height: hdr.height, format: settings.outputFormat, colorSpace: colorSpace)
-            MertensBlender(readers: readers, settings: fusion).run(into: fused)
-            return fused
+            return .fusion(MertensBlender(readers: readers, settings: fusion))
         }
     }
 
