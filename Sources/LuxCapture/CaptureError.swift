@@ -1,4 +1,4 @@
-public import LuxPixels
+import LuxPixels
 
 /// Errors thrown by LuxCapture. Each case says what was wrong and what is allowed.
 public enum CaptureError: Error, Hashable, Sendable, CustomStringConvertible {

@@ -1,3 +1,4 @@
+import Foundation
 import LuxPixels
 import LuxScene
 import Testing
@@ -32,9 +33,27 @@ import Testing
             for p in 0..<format.planeCount {
                 let a = fused.planeBytes(p), b = reference.planeBytes(p)
                 #expect(a.count == b.count)
-                let worst = zip(a, b).map { abs(Int($0) - Int($1)) }.max() ?? 0
+                let differences = zip(a, b).map { abs(Int($0) - Int($1)) }
+                let worst = differences.max() ?? 0
                 #expect(worst <= 1, "\(format) plane \(p) in \(space): largest difference \(worst) codes")
+                // The same picture, not just close: off-by-one codes come only from rounding ties.
+                let differing = Double(differences.count { $0 != 0 }) / Double(max(differences.count, 1))
+                #expect(differing < 0.001, "\(format) plane \(p) in \(space): \(differing * 100) % of the codes differ")
             }
+        }
+    }
+
+    @Test("The fused row loop's sRGB encoding follows the IEC 61966-2-1 formula within 3·10⁻⁶ over 0…1")
+    func encodingPolynomialFollowsSRGB() {
+        for space in CaptureColorSpace.allCases {
+            let curve = UnitEncodingPolynomial(space.colorSpace.transferFunction)
+            var worst = 0.0
+            for i in 0...200_000 {
+                let x = Float(i) / 200_000, linear = Double(x)
+                let exact = linear <= 0.0031308 ? 12.92 * linear : 1.055 * pow(linear, 1 / 2.4) - 0.055
+                worst = max(worst, abs(Double(curve.encode(x)) - exact))
+            }
+            #expect(worst < 3e-6, "\(space): largest error \(worst)")
         }
     }
 }

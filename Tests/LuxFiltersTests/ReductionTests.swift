@@ -61,6 +61,39 @@ import Testing
         #expect(Self.close(try Self.premultiplied(Self.source.areaMinimumAlpha())[0], lo))
     }
 
+    @Test("reductions over several bands of rows equal direct sums and extremes, bit-identical on 1 and 3 threads")
+    func manyBands() throws {
+        // 300 rows: four full bands of 64 rows and a short one, reduced in parallel and combined in order.
+        let buffer = randomBuffer(width: 29, height: 300, seed: 7, alpha: true)
+        let grid = Grid(buffer)
+        let source = Image(buffer: buffer)
+        var sum = SIMD4<Double>()
+        var mx = grid[0, 0]
+        var lo = mx
+        for y in 0..<300 {
+            for x in 0..<29 {
+                let p = grid[x, y]
+                sum += p
+                mx = pointwiseMax(mx, p)
+                if p.w < lo.w { lo = p }
+            }
+        }
+        for (image, expected) in [
+            (source.areaAverage(), sum / (29 * 300)), (source.areaMaximum(), mx), (source.areaMinimumAlpha(), lo),
+        ] {
+            func render(threads: Int) throws -> [Float] {
+                let context = RenderContext(
+                    options: RenderOptions(workingColorSpace: nil, workingFormat: .rgbaFloat, threadCount: threads))
+                return try renderFloat(image, context: context)
+            }
+            let one = try render(threads: 1)
+            #expect(try render(threads: 3) == one)
+            let o = pixel(one, 0)
+            let got = SIMD4(o.x * o.w, o.y * o.w, o.z * o.w, o.w)
+            #expect(Self.close(got, expected), "\(got) vs \(expected)")
+        }
+    }
+
     @Test("ColumnAverage and RowAverage are the means of each column and row of the region")
     func lineAverages() throws {
         let r = Rect(x: 4, y: 6, width: 30, height: 20)

@@ -26,6 +26,23 @@ void lux_planar_to_half4(const float *r, const float *g, const float *b, const f
 /// destinations): the destination's cache lines are not read before being written.
 void lux_planar_to_half4_streaming(const float *r, const float *g, const float *b, const float *a, uint16_t *dst, size_t count);
 
+/// Symmetric FIR over a float row: `out[k] = w[0]·src[k] + Σ_{t=1…radius} w[t]·(src[k − t·step] + src[k + t·step])`
+/// for `k` in `0..<count`, summed in that order (AVX when available; both paths agree bit for bit).
+void lux_symmetric_fir(const float *src, ptrdiff_t step, const float *weights, int radius, float *out, size_t count);
+
+/// Splits `count` interleaved float RGBA pixels into float planes; `a` may be NULL (alpha dropped).
+void lux_float4_to_planar(const float *src, float *r, float *g, float *b, float *a, size_t count);
+
+/// Joins float planes into `count` interleaved float RGBA pixels; with `a` NULL alpha is 1.
+void lux_planar_to_float4(const float *r, const float *g, const float *b, const float *a, float *dst, size_t count);
+
+/// Widens `count` interleaved 8-bit RGBA pixels into float planes (code/255). For BGRA pass `b` and `r` swapped.
+void lux_rgba8_to_planar(const uint8_t *src, float *r, float *g, float *b, float *a, size_t count);
+
+/// Narrows float planes into `count` interleaved 8-bit RGBA pixels: clamped to 0…1 (NaN to 0), times 255, rounded
+/// to nearest even. For BGRA pass `b` and `r` swapped.
+void lux_planar_to_rgba8(const float *r, const float *g, const float *b, const float *a, uint8_t *dst, size_t count);
+
 /// The number of online processors (at least 1).
 int lux_cpu_count(void);
 

@@ -1,4 +1,4 @@
-public import LuxPixels
+import LuxPixels
 
 /// A source of video frames with manual controls: the simulated camera, or a V4L2 camera.
 ///

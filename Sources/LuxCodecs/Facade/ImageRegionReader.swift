@@ -55,9 +55,9 @@ public final class ImageRegionReader: Sendable {
     /// - Parameters:
     ///   - options: Limits (checked before anything is allocated), orientation (TIFFs whose orientation is to
     ///     be applied are decoded whole), and the thread count for whole decodes.
-    ///   - cacheLimit: Bytes of decoded chunks to keep (default 32 MiB; at least one chunk row is kept).
+    ///   - cacheLimit: Bytes of decoded chunks to keep (default 12 MiB; at least one chunk row is kept).
     /// - Throws: ``CodecError`` for unreadable, unknown or damaged files.
-    public init(url: URL, options: DecodingOptions = .default, cacheLimit: Int = 32 << 20) throws(CodecError) {
+    public init(url: URL, options: DecodingOptions = .default, cacheLimit: Int = 12 << 20) throws(CodecError) {
         self.cacheLimit = cacheLimit
         cache = Mutex(ChunkCache())
         let chunks = try TIFFChunks(url: url, options: options)
@@ -144,9 +144,12 @@ public final class ImageRegionReader: Sendable {
         let cx = index % c.across
         let cy = index / c.across
         let origin = (x: cx * c.chunkWidth, y: cy * c.chunkHeight)
-        let cell = PixelBuffer(
-            width: min(c.chunkWidth, width - origin.x), height: min(c.chunkHeight, height - origin.y),
-            format: pixelFormat)
+        let cellWidth = min(c.chunkWidth, width - origin.x)
+        let cellHeight = min(c.chunkHeight, height - origin.y)
+        // An evicted cell of the same size is refilled instead of allocating (and zeroing) a new one.
+        let cell =
+            cache.withLock { $0.takeSpare(width: cellWidth, height: cellHeight) }
+            ?? PixelBuffer(width: cellWidth, height: cellHeight, format: pixelFormat)
         let plane = cell.unsafeSharedMutablePlane()
         for p in 0..<c.separatePlanes {
             try tiff.decode(index + p * c.across * c.down, into: plane, origin: origin)
@@ -182,8 +185,25 @@ private struct ChunkCache: Sendable {
         bytes += Self.size(cell)
         while bytes > limit, order.count > 1 {
             let old = order.removeFirst()
-            if let gone = cells.removeValue(forKey: old) { bytes -= Self.size(gone) }
+            if let gone = cells.removeValue(forKey: old) {
+                bytes -= Self.size(gone)
+                spares.append(gone)
+                if spares.count > Self.spareLimit { spares.removeFirst() }
+            }
         }
+    }
+
+    /// An evicted cell kept for reuse (a decode usually follows an eviction closely).
+    private var spares: [PixelBuffer] = []
+    static let spareLimit = 1
+
+    /// An evicted cell of this size that no reader still holds, to be overwritten.
+    mutating func takeSpare(width: Int, height: Int) -> PixelBuffer? {
+        for i in spares.indices.reversed() where spares[i].width == width && spares[i].height == height {
+            var cell = spares.remove(at: i)
+            if cell.isUniquelyReferenced { return cell }
+        }
+        return nil
     }
 }
 
@@ -212,6 +232,9 @@ private final class TIFFChunks: Sendable {
         source = parsed
     }
 
+    /// Blocks the compressed bytes of a chunk are read into, reused (one per thread reading at once).
+    private let blocks = Mutex(ReadBlocks())
+
     deinit { close(descriptor) }
 
     /// Reads and decodes chunk `i` into `out`, whose pixel (0, 0) is image pixel `origin`.
@@ -221,27 +244,47 @@ private final class TIFFChunks: Sendable {
         guard offset >= 0, count >= 0, offset + count <= fileSize else {
             throw .truncated(what: "TIFF chunk \(i)", offset: offset)
         }
-        var bytes = [UInt8](repeating: 0, count: count)
-        var failure: String?
-        bytes.withUnsafeMutableBytes { raw in
-            var got = 0
-            while got < count {
-                let n = pread(descriptor, raw.baseAddress! + got, count - got, off_t(offset + got))
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    failure = String(cString: strerror(errno))
-                    return
-                }
-                if n == 0 {
-                    failure = "the file ended early"
-                    return
-                }
-                got += n
+        let block = blocks.withLock { $0.take(count) }.bytes
+        defer { blocks.withLock { $0.give(ReadBlock(bytes: block)) } }
+        var got = 0
+        while got < count {
+            let n = pread(descriptor, block.baseAddress! + got, count - got, off_t(offset + got))
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw .io(path: path, reason: String(cString: strerror(errno)))
             }
+            if n == 0 { throw .io(path: path, reason: "the file ended early") }
+            got += n
         }
-        if let failure { throw .io(path: path, reason: failure) }
-        try withBytes(of: bytes) { raw throws(CodecError) in
-            try source.decodeChunk(i, data: raw, into: out, origin: origin)
+        try source.decodeChunk(i, data: UnsafeRawBufferPointer(rebasing: block[0..<count]), into: out, origin: origin)
+    }
+}
+
+/// Memory that the bytes of one chunk are read into.
+private struct ReadBlock: @unchecked Sendable {
+    // @unchecked: a block is used by one reading thread at a time; it changes hands under the pool's lock.
+    let bytes: UnsafeMutableRawBufferPointer
+}
+
+/// Reusable memory for chunk bytes: reading every chunk into a fresh array would zero it and spread freed
+/// blocks over the allocator's per-thread arenas.
+private struct ReadBlocks: ~Copyable {
+    private var idle: [ReadBlock] = []
+
+    /// A block of at least `count` bytes (contents unspecified).
+    mutating func take(_ count: Int) -> ReadBlock {
+        if let i = idle.firstIndex(where: { $0.bytes.count >= count }) { return idle.remove(at: i) }
+        return ReadBlock(bytes: .allocate(byteCount: max(count, 1), alignment: 16))
+    }
+
+    /// Returns a block for reuse (the smallest are freed beyond a few).
+    mutating func give(_ block: ReadBlock) {
+        idle.append(block)
+        if idle.count > 4 {
+            idle.sort { $0.bytes.count > $1.bytes.count }
+            idle.removeLast().bytes.deallocate()
         }
     }
+
+    deinit { for b in idle { b.bytes.deallocate() } }
 }

@@ -1,5 +1,5 @@
 public import FoundationEssentials
-public import LuxColor
+import LuxColor
 public import LuxPixels
 
 /// Writes a QuickTime movie (.mov) as it goes: Motion-JPEG video, 16-bit PCM audio, movie-level metadata and

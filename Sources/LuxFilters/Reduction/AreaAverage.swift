@@ -28,22 +28,11 @@ extension Filters {
         public var outputImage: Image {
             guard let area = Reduction.area(extent, of: image) else { return .empty }
             let count = Double(area.width * area.height)
-            let processor = ImageProcessor(
-                description: "areaAverage", argumentDigest: "\(area)", inputFormat: nil, outputFormat: .rgbaFloat,
-                roi: { _, _ in area }
-            ) { inputs, output in
-                let input = inputs[0]
-                let rows = Reduction.RowResults(rows: input.height, stride: 4)
-                Reduction.forEachRow(input) { j, row in
-                    let s = Reduction.channelSums(row, input.width)
-                    let d = rows.row(j)
-                    (d[0], d[1], d[2], d[3]) = (s.x, s.y, s.z, s.w)
-                }
+            let processor = Reduction.rowwise("areaAverage", argumentDigest: "\(area)", area: area) {
+                Reduction.channelSums($0, $1)
+            } finish: { rows, output in
                 var total = SIMD4<Double>()
-                for j in 0..<input.height {
-                    let d = rows.row(j)
-                    total += SIMD4(d[0], d[1], d[2], d[3])
-                }
+                for j in 0..<(rows.count / 4) { total += Reduction.rowValue(rows, j) }
                 Reduction.store(total / count, output)
             }
             return processor.apply(to: [image], extent: Rect(width: 1, height: 1))

@@ -52,23 +52,11 @@ extension Filters {
         public var outputImage: Image {
             guard let area = Reduction.area(extent, of: image) else { return .empty }
             let mode = Kind.mode
-            let processor = ImageProcessor(
-                description: Kind.name, argumentDigest: "\(area)", inputFormat: nil, outputFormat: .rgbaFloat,
-                roi: { _, _ in area }
-            ) { inputs, output in
-                let input = inputs[0]
-                let rows = Reduction.RowResults(rows: input.height, stride: 4)
-                Reduction.forEachRow(input) { j, row in
-                    let v = AreaExtremeRows.reduce(row, input.width, mode)
-                    let d = rows.row(j)
-                    (d[0], d[1], d[2], d[3]) = (v.x, v.y, v.z, v.w)
-                }
-                var best = SIMD4<Double>()
-                for j in 0..<input.height {
-                    let d = rows.row(j)
-                    let v = SIMD4(d[0], d[1], d[2], d[3])
-                    best = j == 0 ? v : AreaExtremeRows.combine(best, v, mode)
-                }
+            let processor = Reduction.rowwise(Kind.name, argumentDigest: "\(area)", area: area) {
+                AreaExtremeRows.reduce($0, $1, mode)
+            } finish: { rows, output in
+                var best = Reduction.rowValue(rows, 0)
+                for j in 1..<(rows.count / 4) { best = AreaExtremeRows.combine(best, Reduction.rowValue(rows, j), mode) }
                 Reduction.store(best, output)
             }
             return processor.apply(to: [image], extent: Rect(width: 1, height: 1))

@@ -46,45 +46,34 @@ extension Filters {
             guard let area = Reduction.area(extent, of: image), count >= 1 else { return .empty }
             let bins = count
             let k = scale / Double(area.width * area.height)
+            // Integer counts per band (exact, so thread count cannot matter), summed at the end.
             let processor = ImageProcessor(
-                description: "areaHistogram", argumentDigest: "\(area) bins=\(bins) scale=\(scale)", inputFormat: nil,
-                outputFormat: .rgbaFloat, roi: { _, _ in area }
-            ) { inputs, output in
-                let input = inputs[0]
-                // Integer counts per band of 64 rows (exact, so thread count cannot matter), summed at the end.
-                let h = input.height
-                let bandRows = 64
-                let bandCount = (h + bandRows - 1) / bandRows
-                let counts = Reduction.RowResults(rows: bandCount, stride: 3 * bins)
-                Parallel.forEachBand(bandCount, threads: Parallel.defaultThreadCount, minimumBand: 1) { range in
-                    let line = UnsafeMutablePointer<Float>.allocate(capacity: 4 * input.width)
-                    let tally = UnsafeMutablePointer<Int32>.allocate(capacity: 3 * bins)
-                    defer {
-                        line.deallocate()
-                        tally.deallocate()
+                description: "areaHistogram", argumentDigest: "\(area) bins=\(bins) scale=\(scale)",
+                inputFormat: .rgbaFloat,
+                outputFormat: .rgbaFloat, reducing: area, bandRows: Reduction.bandRows, partialCount: 3 * bins,
+                band: { input, partial in
+                    withUnsafeTemporaryAllocation(of: Int32.self, capacity: 3 * bins) { tally in
+                        let t = tally.baseAddress!
+                        t.initialize(repeating: 0, count: 3 * bins)
+                        Reduction.forEachRow(input) { _, row in HistogramRows.count(row, input.width, bins: bins, into: t) }
+                        for i in 0..<(3 * bins) { partial[i] = Double(t[i]) }
                     }
-                    for b in range {
-                        tally.initialize(repeating: 0, count: 3 * bins)
-                        for j in (b * bandRows)..<min(h, (b + 1) * bandRows) {
-                            ProcessorRows.loadInterleaved(input, row: j, into: line)
-                            HistogramRows.count(line, input.width, bins: bins, into: tally)
+                },
+                combine: { counts, output in
+                    // Tallies are channel-major; output pixel x (of the requested bins) holds bin x, channels in
+                    // order.
+                    let bandCount = counts.count / (3 * bins)
+                    let out = output.row(0, as: Float.self)
+                    let first = Int(output.region.minX)
+                    for x in 0..<output.width {
+                        for c in 0..<3 {
+                            var total = 0.0
+                            for b in 0..<bandCount { total += counts[b * 3 * bins + c * bins + first + x] }
+                            out[4 * x + c] = Float(total * k)
                         }
-                        let d = counts.row(b)
-                        for i in 0..<(3 * bins) { d[i] = Double(tally[i]) }
+                        out[4 * x + 3] = 1
                     }
-                }
-                // Tallies are channel-major; output pixel x (of the requested bins) holds bin x, channels in order.
-                let out = output.row(0, as: Float.self)
-                let first = Int(output.region.minX)
-                for x in 0..<output.width {
-                    for c in 0..<3 {
-                        var total = 0.0
-                        for b in 0..<bandCount { total += counts.row(b)[c * bins + first + x] }
-                        out[4 * x + c] = Float(total * k)
-                    }
-                    out[4 * x + 3] = 1
-                }
-            }
+                })
             return processor.apply(to: [image], extent: Rect(width: bins, height: 1))
         }
     }

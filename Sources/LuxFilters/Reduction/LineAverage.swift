@@ -43,7 +43,7 @@ enum LineAverage {
                 ExactSum.store(sum, 1 / Double(h), into: output.row(0, as: Float.self), 4 * w)
             } else {
                 let rows = Reduction.RowResults(rows: input.height, stride: 4)
-                Reduction.forEachRow(input) { j, row in
+                Reduction.forEachRowInParallel(input) { j, row in
                     let s = Reduction.channelSums(row, input.width)
                     let d = rows.row(j)
                     (d[0], d[1], d[2], d[3]) = (s.x, s.y, s.z, s.w)

@@ -13,20 +13,40 @@ extension Image {
         let (m0, m1, m2, m3, m4, m5, m6, m7, m8) = (m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8])
         let (b0, b1, b2) = (bias.x, bias.y, bias.z)
         let (k0, k1, k2) = (alphaColumn.x, alphaColumn.y, alphaColumn.z)
-        let kernel = ColorKernel(name: name, alphaHandling: .premultiplied, preservesAlpha: true) { row in
-            let p = row.pixels
-            let rr = p.red
-            let gg = p.green
-            let bb = p.blue
-            let aa = p.alpha
-            for i in 0..<row.count {
-                let r = rr[i]
-                let g = gg[i]
-                let b = bb[i]
-                let a = aa[i]
-                rr[i] = m0 * r + m1 * g + m2 * b + (k0 * a + b0) * a
-                gg[i] = m3 * r + m4 * g + m5 * b + (k1 * a + b1) * a
-                bb[i] = m6 * r + m7 * g + m8 * b + (k2 * a + b2) * a
+        // Three bodies, so that the common cases (no bias, no alpha column) skip the alpha terms.
+        let kernel: ColorKernel
+        if alphaColumn == .zero && bias == .zero {
+            kernel = ColorKernel(name: name, alphaHandling: .premultiplied, preservesAlpha: true) { row in
+                let p = row.pixels
+                let (rr, gg, bb) = (p.red, p.green, p.blue)
+                for i in 0..<row.count {
+                    let (r, g, b) = (rr[i], gg[i], bb[i])
+                    rr[i] = m0 * r + m1 * g + m2 * b
+                    gg[i] = m3 * r + m4 * g + m5 * b
+                    bb[i] = m6 * r + m7 * g + m8 * b
+                }
+            }
+        } else if alphaColumn == .zero {
+            kernel = ColorKernel(name: name, alphaHandling: .premultiplied, preservesAlpha: true) { row in
+                let p = row.pixels
+                let (rr, gg, bb, aa) = (p.red, p.green, p.blue, p.alpha)
+                for i in 0..<row.count {
+                    let (r, g, b, a) = (rr[i], gg[i], bb[i], aa[i])
+                    rr[i] = m0 * r + m1 * g + m2 * b + b0 * a
+                    gg[i] = m3 * r + m4 * g + m5 * b + b1 * a
+                    bb[i] = m6 * r + m7 * g + m8 * b + b2 * a
+                }
+            }
+        } else {
+            kernel = ColorKernel(name: name, alphaHandling: .premultiplied, preservesAlpha: true) { row in
+                let p = row.pixels
+                let (rr, gg, bb, aa) = (p.red, p.green, p.blue, p.alpha)
+                for i in 0..<row.count {
+                    let (r, g, b, a) = (rr[i], gg[i], bb[i], aa[i])
+                    rr[i] = m0 * r + m1 * g + m2 * b + (k0 * a + b0) * a
+                    gg[i] = m3 * r + m4 * g + m5 * b + (k1 * a + b1) * a
+                    bb[i] = m6 * r + m7 * g + m8 * b + (k2 * a + b2) * a
+                }
             }
         }
         return applying(kernel, arguments: arguments)

@@ -74,25 +74,11 @@ enum ProcessorRows {
         return acc
     }
 
-    @inline(never)
     static func deinterleave(
         _ s: UnsafePointer<Float>, _ n: Int, _ r: UnsafeMutablePointer<Float>, _ g: UnsafeMutablePointer<Float>,
         _ b: UnsafeMutablePointer<Float>, _ a: UnsafeMutablePointer<Float>?
     ) {
-        if let a {
-            for i in 0..<n {
-                r[i] = s[4 * i]
-                g[i] = s[4 * i + 1]
-                b[i] = s[4 * i + 2]
-                a[i] = s[4 * i + 3]
-            }
-        } else {
-            for i in 0..<n {
-                r[i] = s[4 * i]
-                g[i] = s[4 * i + 1]
-                b[i] = s[4 * i + 2]
-            }
-        }
+        lux_float4_to_planar(s, r, g, b, a, n)
     }
 
     @inline(never)
@@ -110,28 +96,9 @@ enum ProcessorRows {
     }
 
     /// Joins planes (stride `stride`) into `n` interleaved RGBA floats; alpha 1 when `planes` is 3.
-    @inline(never)
     static func interleave(
         _ s: UnsafePointer<Float>, _ stride: Int, _ n: Int, _ planes: Int, into d: UnsafeMutablePointer<Float>
     ) {
-        let r = s
-        let g = s + stride
-        let b = s + 2 * stride
-        if planes == 4 {
-            let a = s + 3 * stride
-            for i in 0..<n {
-                d[4 * i] = r[i]
-                d[4 * i + 1] = g[i]
-                d[4 * i + 2] = b[i]
-                d[4 * i + 3] = a[i]
-            }
-        } else {
-            for i in 0..<n {
-                d[4 * i] = r[i]
-                d[4 * i + 1] = g[i]
-                d[4 * i + 2] = b[i]
-                d[4 * i + 3] = 1
-            }
-        }
+        lux_planar_to_float4(s, s + stride, s + 2 * stride, planes == 4 ? s + 3 * stride : nil, d, n)
     }
 }

@@ -15,6 +15,53 @@ enum Reduction {
         return r.integral
     }
 
+    /// Rows per band of a reducing processor.
+    static let bandRows = 64
+
+    /// A reducing processor over `area` that reduces each row, as interleaved RGBA floats, to four values with
+    /// `row(pixels, width)`; `finish` receives every row's values in order (`4 · area.height` values, row `j`'s
+    /// at `4 · j`) and the output.
+    static func rowwise(
+        _ description: String, argumentDigest: String, area: Rect,
+        row: @escaping @Sendable (UnsafePointer<Float>, Int) -> SIMD4<Double>,
+        finish: @escaping @Sendable (UnsafeBufferPointer<Double>, ImageProcessorOutput) -> Void
+    ) -> ImageProcessor {
+        let rows = Int(area.integral.height)
+        return ImageProcessor(
+            description: description, argumentDigest: argumentDigest, inputFormat: .rgbaFloat, outputFormat: .rgbaFloat,
+            reducing: area, bandRows: bandRows, partialCount: 4 * bandRows,
+            band: { input, partial in
+                forEachRow(input) { j, pixels in
+                    let v = row(pixels, input.width)
+                    (partial[4 * j], partial[4 * j + 1], partial[4 * j + 2], partial[4 * j + 3]) = (v.x, v.y, v.z, v.w)
+                }
+            },
+            combine: { partials, output in
+                // The last band may be shorter: its unused row slots are not rows of the area.
+                finish(UnsafeBufferPointer(rebasing: partials[..<(4 * rows)]), output)
+            })
+    }
+
+    /// The four values of row `j` of a ``rowwise(_:argumentDigest:area:row:finish:)`` result.
+    static func rowValue(_ partials: UnsafeBufferPointer<Double>, _ j: Int) -> SIMD4<Double> {
+        SIMD4(partials[4 * j], partials[4 * j + 1], partials[4 * j + 2], partials[4 * j + 3])
+    }
+
+    /// Calls `body(j, row)` for every row of `input` in order, as interleaved RGBA floats (read in place when the
+    /// input is ``PixelFormat/rgbaFloat``, converted otherwise).
+    static func forEachRow(_ input: ImageProcessorInput, _ body: (Int, UnsafePointer<Float>) -> Void) {
+        if input.format == .rgbaFloat {
+            for j in 0..<input.height { body(j, input.row(j, as: Float.self)) }
+            return
+        }
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: 4 * input.width) { line in
+            for j in 0..<input.height {
+                ProcessorRows.loadInterleaved(input, row: j, into: line.baseAddress!)
+                body(j, line.baseAddress!)
+            }
+        }
+    }
+
     /// Per-row results written from several threads (each row by one thread only).
     final class RowResults: @unchecked Sendable {
         // @unchecked: bands write disjoint rows; the results are read after the parallel loop returns.
@@ -33,7 +80,7 @@ enum Reduction {
     }
 
     /// Calls `body(j, row)` for every row of `input`, converted to interleaved RGBA floats, on all cores.
-    static func forEachRow(
+    static func forEachRowInParallel(
         _ input: ImageProcessorInput, _ body: @escaping @Sendable (Int, UnsafePointer<Float>) -> Void
     ) {
         let width = input.width

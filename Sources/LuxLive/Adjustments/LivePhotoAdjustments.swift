@@ -1,4 +1,4 @@
-public import FoundationEssentials
+import FoundationEssentials
 import Foundation
 public import LuxCodecs
 public import LuxFilters

@@ -125,7 +125,8 @@ public final class RenderContext: Sendable {
     /// intermediates. A strip buffer that the consumer does not keep is reused for the next strip.
     ///
     /// - Parameters:
-    ///   - rowsPerStrip: Rows per strip (default: the tile size).
+    ///   - rowsPerStrip: Rows per strip (default: half the tile size; smaller strips overlap rendering and
+    ///     encoding more finely and keep less memory in flight).
     ///   - consumer: Called once per strip, top to bottom; throwing stops the render and rethrows.
     @discardableResult
     public func render(
@@ -136,7 +137,7 @@ public final class RenderContext: Sendable {
         let pixels = try Self.pixelBounds(rect)
         let prepared = try prepare(image, outputSpace: colorSpace, name: "render_rows")
         try printTreeIfRequested(prepared, image, pixels, format: format)
-        let stripHeight = max(1, rowsPerStrip ?? options.tileSize)
+        let stripHeight = max(1, rowsPerStrip ?? options.tileSize / 2)
         var bands: [PixelRect] = []
         var y = pixels.minY
         while y < pixels.maxY {
@@ -151,7 +152,12 @@ public final class RenderContext: Sendable {
         func freshStrip(_ band: PixelRect) -> PixelBuffer {
             if var s = spare {
                 spare = nil  // so that `s` is the only reference if the consumer kept none
-                if s.height == band.height && s.isUniquelyReferenced { return s }
+                // A shorter (last) strip reuses the top rows of a spare one: fresh memory costs page faults.
+                if s.height >= band.height && s.isUniquelyReferenced,
+                    let reused = try? s.view(x: 0, y: 0, width: band.width, height: band.height)
+                {
+                    return reused
+                }
             }
             return PixelBuffer(width: band.width, height: band.height, format: format, colorSpace: colorSpace)
         }
@@ -306,7 +312,8 @@ public final class RenderContext: Sendable {
         let workers = pool.take(min(threads, max(list.count, 1)), registers: plan.registerDemand + 1)
         defer { pool.give(workers, keepBytes: BufferArena.idleLimit) }
         for w in workers { w.beginRender(sources: plan.sources.count) }
-        let executor = Executor(plan: plan, cache: cache, cacheAll: options.cacheIntermediates)
+        let executor = Executor(
+            plan: plan, cache: cache, cacheAll: options.cacheIntermediates, pool: pool, threads: threads)
         var target = target
         target.streaming = rect.area * target.format.bytesPerPixel() > 8 << 20
         try forEachTile(list, workers: workers, isCancelled: isCancelled) { (tile, w) throws(RenderError) in

@@ -70,36 +70,20 @@ enum PixelIO {
         }
     }
 
-    @inline(never)
+    @inline(__always)
     static func deinterleave(_ s: UnsafePointer<Float>, _ n: Int, _ d: PlanarPixels) {
-        let r = d.red
-        let g = d.green
-        let b = d.blue
-        let a = d.alpha
-        for i in 0..<n {
-            r[i] = s[4 * i]
-            g[i] = s[4 * i + 1]
-            b[i] = s[4 * i + 2]
-            a[i] = s[4 * i + 3]
-        }
+        lux_float4_to_planar(s, d.red, d.green, d.blue, d.alpha, n)
     }
 
-    @inline(never)
+    @inline(__always)
     static func interleave(_ s: PlanarPixels, _ n: Int, _ d: UnsafeMutablePointer<Float>) {
-        let r = s.red
-        let g = s.green
-        let b = s.blue
-        let a = s.alpha
-        for i in 0..<n {
-            d[4 * i] = r[i]
-            d[4 * i + 1] = g[i]
-            d[4 * i + 2] = b[i]
-            d[4 * i + 3] = a[i]
-        }
+        lux_planar_to_float4(s.red, s.green, s.blue, s.alpha, d, n)
     }
 
     @inline(never)
-    static func load8(_ s: UnsafePointer<UInt8>, _ n: Int, _ d: PlanarPixels, swap: Bool) { loadCodes(s, n, d, swap: swap) }
+    static func load8(_ s: UnsafePointer<UInt8>, _ n: Int, _ d: PlanarPixels, swap: Bool) {
+        lux_rgba8_to_planar(s, swap ? d.blue : d.red, d.green, swap ? d.red : d.blue, d.alpha, n)
+    }
 
     @inline(never)
     static func load16(_ s: UnsafePointer<UInt16>, _ n: Int, _ d: PlanarPixels) { loadCodes(s, n, d, swap: false) }
@@ -164,7 +148,7 @@ enum PixelIO {
 
     @inline(never)
     static func store8(_ s: PlanarPixels, _ n: Int, _ d: UnsafeMutablePointer<UInt8>, swap: Bool) {
-        storeCodes(s, n, d, swap: swap)
+        lux_planar_to_rgba8(swap ? s.blue : s.red, s.green, swap ? s.red : s.blue, s.alpha, d, n)
     }
 
     @inline(never)

@@ -87,6 +87,7 @@ final class BufferArena {
         }
         if best >= 0 {
             idleBytes -= free[best].capacity
+            note(inUse: free[best].capacity)
             return free.remove(at: best)
         }
         // Round up (64 KiB steps for small blocks, 1 MiB for large ones) so that tiles of slightly different
@@ -94,17 +95,28 @@ final class BufferArena {
         let step = bytes >= 1 << 20 ? 1 << 20 : 1 << 16
         let capacity = max((bytes + step - 1) & ~(step - 1), 1 << 16)
         allocatedBytes += capacity
+        note(inUse: capacity)
         return Block(pointer: Self.map(capacity), capacity: capacity)
     }
 
-    /// Idle bytes kept for reuse; beyond this the smallest idle blocks are returned to the kernel.
-    static let idleLimit = 48 << 20
+    /// Idle bytes always allowed; beyond this and beyond the most this worker has had in use at once (what
+    /// its tiles need), the smallest idle blocks are returned to the kernel.
+    static let idleLimit = 4 << 20
     private var idleBytes = 0
+    private var inUseBytes = 0
+    private var peakInUseBytes = 0
+
+    private func note(inUse bytes: Int) {
+        inUseBytes += bytes
+        peakInUseBytes = max(peakInUseBytes, inUseBytes)
+    }
 
     func release(_ block: Block) {
         free.append(block)
         idleBytes += block.capacity
-        if idleBytes > Self.idleLimit { trim(keepBytes: Self.idleLimit) }
+        inUseBytes -= block.capacity
+        let keep = max(Self.idleLimit, peakInUseBytes)
+        if idleBytes > keep { trim(keepBytes: keep) }
     }
 
     /// Blocks come straight from the kernel (`mmap`), not from malloc: malloc would keep freed tile-sized

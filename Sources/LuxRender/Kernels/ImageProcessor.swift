@@ -46,6 +46,9 @@ public struct ImageProcessor: Sendable {
     public let outputFormat: PixelFormat
     let roi: RegionOfInterest
     let body: Body
+    /// Set for a reducing processor: the engine then reduces the input band by band on all workers instead of
+    /// calling ``body`` with the whole region.
+    let reduction: ImageReduction?
 
     /// Creates a processor.
     ///
@@ -56,6 +59,52 @@ public struct ImageProcessor: Sendable {
         description: String, argumentDigest: String = "", inputFormat: PixelFormat? = .rgbaFloat,
         outputFormat: PixelFormat = .rgbaFloat, roi: @escaping RegionOfInterest, process body: @escaping Body
     ) {
+        self.init(description, argumentDigest, inputFormat, outputFormat, roi, body, reduction: nil)
+    }
+
+    /// Creates a reducing processor: one that summarises `area` of its single input into a few output pixels
+    /// (averages, extremes, histograms) without the whole area ever being in memory.
+    ///
+    /// The engine splits `area` into full-width bands of `bandRows` rows (a grid fixed by `area`, so results do
+    /// not depend on the thread count), materialises and reduces them in parallel on all workers — `band` writes
+    /// the band's `partialCount` values, zeroed beforehand — and then calls `combine` for the output tile with
+    /// the partial values of every band, band after band from the top.
+    ///
+    /// ```swift
+    /// let rows = 64
+    /// let sums = ImageProcessor(
+    ///     description: "rowSums", outputFormat: .rgbaFloat, reducing: area, bandRows: rows, partialCount: rows,
+    ///     band: { input, partial in /* partial[j] = the sum of the band's row j */ },
+    ///     combine: { partials, output in /* partials[y] is row y's sum: add them in order */ })
+    /// let total = sums.apply(to: [image], extent: Rect(width: 1, height: 1))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - inputFormat: The format of the band buffers, or `nil` for the render's working format.
+    ///   - area: The region reduced (rounded out to whole pixels; finite).
+    ///   - bandRows: Rows per band (the last band may be shorter).
+    ///   - partialCount: Values each band writes.
+    /// - Precondition: the formats are in ``supportedFormats``; `bandRows` and `partialCount` are positive.
+    public init(
+        description: String, argumentDigest: String = "", inputFormat: PixelFormat? = .rgbaFloat,
+        outputFormat: PixelFormat = .rgbaFloat, reducing area: Rect, bandRows: Int, partialCount: Int,
+        band: @escaping ImageReduction.Band, combine: @escaping ImageReduction.Combine
+    ) {
+        precondition(bandRows > 0 && partialCount > 0, "a reduction needs positive band rows and partial counts")
+        precondition(!area.isInfinite, "a reduction needs a finite area")
+        let region = area.integral
+        let reduction = ImageReduction(
+            area: PixelRect(enclosing: region), bandRows: bandRows, partialCount: partialCount, band: band,
+            combine: combine)
+        self.init(
+            description, argumentDigest, inputFormat, outputFormat, { _, _ in region },
+            { _, _ in preconditionFailure("the engine runs reductions band by band") }, reduction: reduction)
+    }
+
+    private init(
+        _ description: String, _ argumentDigest: String, _ inputFormat: PixelFormat?, _ outputFormat: PixelFormat,
+        _ roi: @escaping RegionOfInterest, _ body: @escaping Body, reduction: ImageReduction?
+    ) {
         precondition(inputFormat.map(Self.supportedFormats.contains) ?? true, "processors cannot read \(inputFormat!)")
         precondition(Self.supportedFormats.contains(outputFormat), "processors cannot write \(outputFormat)")
         processorDescription = description
@@ -64,6 +113,7 @@ public struct ImageProcessor: Sendable {
         self.outputFormat = outputFormat
         self.roi = roi
         self.body = body
+        self.reduction = reduction
     }
 
     /// Applies the processor to `inputs`, producing an image with the given extent.

@@ -2,40 +2,58 @@ import ArgumentParser
 import Foundation
 import Lux
 
-/// Raw interleaved RGB on disk, read region by region with `pread` (thread-safe, no whole-image buffer).
+/// Raw interleaved RGB on disk, memory-mapped and read region by region (thread-safe, no whole-image buffer: pages
+/// come from the page cache as rows are read).
 final class RawRGBFile: ImageProvider, @unchecked Sendable {
-    // @unchecked: the descriptor is only read with pread, which is safe from several threads.
+    // @unchecked: the mapping is read-only.
     let width: Int
     let height: Int
     let format = PixelFormat.rgba8
     let colorSpace: ColorSpace? = .sRGB
-    let descriptor: Int32
+    private let bytes: UnsafeRawPointer
+    private let length: Int
 
+    /// Maps `path`, which must hold exactly `width`×`height` RGB pixels.
     init(path: String, width: Int, height: Int) throws {
         self.width = width
         self.height = height
-        descriptor = open(path, O_RDONLY)
+        length = 3 * width * height
+        let descriptor = open(path, O_RDONLY)
         guard descriptor >= 0 else { throw ValidationError("cannot open \(path)") }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, Int(status.st_size) == length else {
+            throw ValidationError("\(path) is not \(width)×\(height) RGB")
+        }
+        guard let p = mmap(nil, length, PROT_READ, MAP_PRIVATE, descriptor, 0), p != MAP_FAILED else {
+            throw ValidationError("cannot map \(path)")
+        }
+        bytes = UnsafeRawPointer(p)
     }
 
-    deinit { close(descriptor) }
+    deinit { munmap(UnsafeMutableRawPointer(mutating: bytes), length) }
 
     func provide(_ output: ImageProcessorOutput) throws {
-        let x0 = Int(output.region.minX)
-        let y0 = Int(output.region.minY)
-        let w = output.width
-        let line = UnsafeMutablePointer<UInt8>.allocate(capacity: 3 * w)
-        defer { line.deallocate() }
-        for j in 0..<output.height {
-            let offset = off_t(3 * ((y0 + j) * width + x0))
-            guard pread(descriptor, line, 3 * w, offset) == 3 * w else { throw ValidationError("short read") }
-            let d = output.row(j, as: UInt8.self)
-            for i in 0..<w {
-                d[4 * i] = line[3 * i]
-                d[4 * i + 1] = line[3 * i + 1]
-                d[4 * i + 2] = line[3 * i + 2]
-                d[4 * i + 3] = 255
-            }
+        read(x: Int(output.region.minX), y: Int(output.region.minY), width: output.width, height: output.height) {
+            output.row($0, as: UInt8.self)
+        }
+    }
+
+    /// Reads `width`×`height` pixels at (`x`, `y`) as opaque RGBA8, row `j` into `row(j)`.
+    func read(x x0: Int, y y0: Int, width w: Int, height h: Int, into row: (Int) -> UnsafeMutablePointer<UInt8>) {
+        for j in 0..<h {
+            Self.expand(bytes.assumingMemoryBound(to: UInt8.self) + 3 * ((y0 + j) * width + x0), into: row(j), w)
+        }
+    }
+
+    /// RGB to opaque RGBA.
+    @inline(never)
+    private static func expand(_ s: UnsafePointer<UInt8>, into d: UnsafeMutablePointer<UInt8>, _ n: Int) {
+        for i in 0..<n {
+            d[4 * i] = s[3 * i]
+            d[4 * i + 1] = s[3 * i + 1]
+            d[4 * i + 2] = s[3 * i + 2]
+            d[4 * i + 3] = 255
         }
     }
 }

@@ -94,22 +94,14 @@ enum RenderBench: BenchSuite {
         }
     }
 
+    /// Reads a raw RGB file into an RGBA8 buffer, bands of rows in parallel (as an application would load it).
     static func loadRaw(_ path: String, width: Int, height: Int) throws -> PixelBuffer {
-        let data = try Data(contentsOf: URL(fileURLWithPath: path))
-        guard data.count == 3 * width * height else { throw ValidationError("\(path) is not \(width)×\(height) RGB") }
+        let file = try RawRGBFile(path: path, width: width, height: height)
         var buffer = PixelBuffer(width: width, height: height, format: .rgba8, colorSpace: .sRGB)
         buffer.withUnsafeMutablePlane { plane in
-            data.withUnsafeBytes { raw in
-                let s = raw.bindMemory(to: UInt8.self)
-                for y in 0..<height {
-                    let d = plane.row(y, as: UInt8.self)
-                    for x in 0..<width {
-                        let o = 3 * (y * width + x)
-                        d[4 * x] = s[o]
-                        d[4 * x + 1] = s[o + 1]
-                        d[4 * x + 2] = s[o + 2]
-                        d[4 * x + 3] = 255
-                    }
+            Parallel.forEachBand(height, threads: Parallel.defaultThreadCount) { rows in
+                file.read(x: 0, y: rows.lowerBound, width: width, height: rows.count) {
+                    plane.row(rows.lowerBound + $0, as: UInt8.self)
                 }
             }
         }

@@ -1,4 +1,4 @@
-public import LuxColor
+import LuxColor
 
 extension WhiteBalanceGains {
     /// The gains as a vector (red, green, blue).

@@ -118,7 +118,8 @@ public struct StillRequest: Hashable, Sendable {
     public var exposure: Exposure
     /// Whether the flash fires.
     public var flash: Bool
-    /// A processed output in this pixel format and colour space, besides the RAW.
+    /// A processed output in this pixel format and colour space, besides the RAW. The 8-bit formats with a
+    /// fused development (Y′CbCr, BGRA, RGBA) are drawn from the camera's buffer pool, as the RAW is.
     public var processedFormat: PixelFormat?
     /// The colour space of the processed output.
     public var colorSpace: CaptureColorSpace

@@ -6,13 +6,14 @@ import LuxPixels
 /// full-frame intermediate image. Each output row depends only on three raw rows, so any split across
 /// threads gives identical bytes.
 struct FusedDevelopment {
-    /// Per CFA row phase and column parity: linear RGB = A · (centre, cross, diagonal, horizontal, vertical),
-    /// the demosaic's channel selection and the colour matrix folded into one 3×5 matrix.
-    let weights: [[Float]]  // [phase * 2 + parity] → 15 weights, row-major
+    /// Per CFA row phase and column parity: linear RGB = A · (centre, left + right, up + down, sum of the four
+    /// diagonals), the bilinear demosaic's channel selection and averaging and the colour matrix folded into
+    /// one 3×4 matrix.
+    let weights: [[Float]]  // [phase * 2 + parity] → 12 weights, row-major
     let black: Float
     let scale: Float
-    /// The output's transfer function (encoding).
-    let encoder: TransferCurveRows
+    /// The output's transfer function (encoding), evaluated inside the row loop.
+    let encoder: UnitEncodingPolynomial
 
     /// Whether `format` has a fused path.
     static func supports(_ format: PixelFormat) -> Bool {
@@ -28,18 +29,21 @@ struct FusedDevelopment {
         for phase in 0..<2 {
             for parity in 0..<2 {
                 let site = quad[phase * 2 + parity], neighbour = quad[phase * 2 + 1 - parity]
-                // Which of (centre, cross, diagonal, horizontal, vertical) is R, G, B at this site.
-                let pick: (Int, Int, Int)
+                // The bilinear estimates as weights of (centre, left + right, up + down, diagonals).
+                let centre: [Float] = [1, 0, 0, 0], cross: [Float] = [0, 0.25, 0.25, 0], diagonal: [Float] = [0, 0, 0, 0.25]
+                let horizontal: [Float] = [0, 0.5, 0, 0], vertical: [Float] = [0, 0, 0.5, 0]
+                // R, G, B at this site.
+                let rgb: [[Float]]
                 switch site {
-                case 0: pick = (0, 1, 2)
-                case 2: pick = (2, 1, 0)
-                default: pick = neighbour == 0 ? (3, 0, 4) : (4, 0, 3)
+                case 0: rgb = [centre, cross, diagonal]
+                case 2: rgb = [diagonal, cross, centre]
+                default: rgb = neighbour == 0 ? [horizontal, centre, vertical] : [vertical, centre, horizontal]
                 }
-                var a = [Float](repeating: 0, count: 15)
+                var a = [Float](repeating: 0, count: 12)
                 for k in 0..<3 {
-                    a[k * 5 + pick.0] += m[3 * k]
-                    a[k * 5 + pick.1] += m[3 * k + 1]
-                    a[k * 5 + pick.2] += m[3 * k + 2]
+                    for c in 0..<3 {
+                        for i in 0..<4 { a[k * 4 + i] += m[3 * k + c] * rgb[c][i] }
+                    }
                 }
                 weights.append(a)
             }
@@ -47,7 +51,7 @@ struct FusedDevelopment {
         self.weights = weights
         self.black = black
         self.scale = 1 / (white - black)
-        encoder = TransferCurveRows(encoding: transferFunction)
+        encoder = UnitEncodingPolynomial(transferFunction)
     }
 
     /// Scratch for one worker. Rows are split into even and odd columns (`half = ⌈width/2⌉` each), so every
@@ -55,26 +59,32 @@ struct FusedDevelopment {
     struct Rows {
         let width: Int
         let half: Int
-        /// Three raw rows (above, current, below) as floats, each as even and odd columns with one padding
-        /// element on either side: six rows of `half + 2`.
+        /// Four raw rows as floats, each as even and odd columns with one padding element on either side:
+        /// eight rows of `half + 2`. Raw row `y` lives in slot `y mod 4`, so consecutive output rows load each
+        /// raw row once.
         let raw: UnsafeMutablePointer<Float>
+        /// The raw row each slot holds (`Int.min`: none yet).
+        let slotRows: UnsafeMutablePointer<Int>
         /// The encoded R′, G′, B′ of two output rows, each as even then odd columns: 2 × 6 rows of `half`.
         let encoded: UnsafeMutablePointer<Float>
 
         init(width: Int) {
             self.width = width
             half = (width + 1) / 2
-            raw = .allocate(capacity: 6 * (half + 2))
-            raw.initialize(repeating: 0, count: 6 * (half + 2))
+            raw = .allocate(capacity: 8 * (half + 2))
+            raw.initialize(repeating: 0, count: 8 * (half + 2))
+            slotRows = .allocate(capacity: 4)
+            slotRows.initialize(repeating: .min, count: 4)
             encoded = .allocate(capacity: 12 * half)
         }
 
         func deallocate() {
             raw.deallocate()
+            slotRows.deallocate()
             encoded.deallocate()
         }
 
-        /// Even (`odd` false) or odd columns of raw row `k` (0 above, 1 current, 2 below), from index −1.
+        /// Even (`odd` false) or odd columns of raw slot `k` (0…3), from index −1.
         func raw(_ k: Int, odd: Bool) -> UnsafeMutablePointer<Float> { raw + (2 * k + (odd ? 1 : 0)) * (half + 2) + 1 }
 
         /// Channel `c` (R′, G′, B′) of output row `k` (0 or 1), even or odd columns.
@@ -101,17 +111,30 @@ struct FusedDevelopment {
         if w & 1 == 0 { even[half] = even[half - 1] } else { odd[half - 1] = w > 1 ? odd[half - 2] : even[0] }
     }
 
+    /// The raw slot holding row `y` (−1…h), loaded unless it already holds it.
+    func rawSlot(_ y: Int, raw plane: RawPlane, height h: Int, rows: Rows) -> Int {
+        let slot = (y + 4) & 3
+        if rows.slotRows[slot] != y {
+            loadRaw(y, raw: plane, height: h, rows: rows, slot: slot)
+            rows.slotRows[slot] = y
+        }
+        return slot
+    }
+
     /// Encoded R′G′B′ of output row `y` into output slot `k` of `rows`.
     func developRow(_ y: Int, raw plane: RawPlane, height h: Int, rows: Rows, slot k: Int) {
-        for (i, yy) in [y - 1, y, y + 1].enumerated() { loadRaw(yy, raw: plane, height: h, rows: rows, slot: i) }
+        let above = rawSlot(y - 1, raw: plane, height: h, rows: rows)
+        let current = rawSlot(y, raw: plane, height: h, rows: rows)
+        let below = rawSlot(y + 1, raw: plane, height: h, rows: rows)
         let n = rows.half
-        let ue = rows.raw(0, odd: false), uo = rows.raw(0, odd: true)
-        let me = rows.raw(1, odd: false), mo = rows.raw(1, odd: true)
-        let de = rows.raw(2, odd: false), dO = rows.raw(2, odd: true)
+        let ue = rows.raw(above, odd: false), uo = rows.raw(above, odd: true)
+        let me = rows.raw(current, odd: false), mo = rows.raw(current, odd: true)
+        let de = rows.raw(below, odd: false), dO = rows.raw(below, odd: true)
+        let curve = encoder
         for parity in 0..<2 {
             let a = weights[(y & 1) * 2 + parity]
             let a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3], a4 = a[4], a5 = a[5], a6 = a[6], a7 = a[7]
-            let a8 = a[8], a9 = a[9], a10 = a[10], a11 = a[11], a12 = a[12], a13 = a[13], a14 = a[14]
+            let a8 = a[8], a9 = a[9], a10 = a[10], a11 = a[11]
             let odd = parity == 1
             let r = rows.encoded(row: k, channel: 0, odd: odd), g = rows.encoded(row: k, channel: 1, odd: odd)
             let bl = rows.encoded(row: k, channel: 2, odd: odd)
@@ -125,18 +148,22 @@ struct FusedDevelopment {
             let right = sideRow + shift, upRight = upSide + shift, downRight = downSide + shift
             for j in 0..<n {
                 let centre = centreRow[j]
-                let horiz = 0.5 * (left[j] + right[j]), vert = 0.5 * (upRow[j] + downRow[j])
-                let cross = 0.5 * (horiz + vert)
-                let diag = 0.25 * (upLeft[j] + upRight[j] + downLeft[j] + downRight[j])
-                let lr = a0 * centre + a1 * cross + a2 * diag + a3 * horiz + a4 * vert
-                let lg = a5 * centre + a6 * cross + a7 * diag + a8 * horiz + a9 * vert
-                let lb = a10 * centre + a11 * cross + a12 * diag + a13 * horiz + a14 * vert
-                r[j] = Self.rollOff(lr)
-                g[j] = Self.rollOff(lg)
-                bl[j] = Self.rollOff(lb)
+                let horizontal = left[j] + right[j], vertical = upRow[j] + downRow[j]
+                let diagonal = (upLeft[j] + upRight[j]) + (downLeft[j] + downRight[j])
+                let lr = Self.dot(a0, a1, a2, a3, centre, horizontal, vertical, diagonal)
+                let lg = Self.dot(a4, a5, a6, a7, centre, horizontal, vertical, diagonal)
+                let lb = Self.dot(a8, a9, a10, a11, centre, horizontal, vertical, diagonal)
+                r[j] = curve.encode(Self.rollOff(lr))
+                g[j] = curve.encode(Self.rollOff(lg))
+                bl[j] = curve.encode(Self.rollOff(lb))
             }
         }
-        encoder.apply(rows.encoded(row: k, channel: 0, odd: false), count: 6 * n)
+    }
+
+    /// w0·x0 + w1·x1 + w2·x2 + w3·x3 as multiply-adds.
+    @inline(__always)
+    static func dot(_ w0: Float, _ w1: Float, _ w2: Float, _ w3: Float, _ x0: Float, _ x1: Float, _ x2: Float, _ x3: Float) -> Float {
+        Relaxed.multiplyAdd(w3, x3, Relaxed.multiplyAdd(w2, x2, Relaxed.multiplyAdd(w1, x1, w0 * x0)))
     }
 
     /// Highlight roll-off after clipping negatives: linear below 0.6, then compresses to reach 1 at 3.
@@ -212,16 +239,21 @@ struct FusedDevelopment {
         }
     }
 
+    /// Luma of output slot `k`, even and odd columns in one loop so the bytes are stored interleaved (a
+    /// vector store) rather than one at a time.
     static func writeLuma(_ rows: Rows, row k: Int, kr: Float, kb: Float, video: Bool, into d: UnsafeMutablePointer<UInt8>) {
-        let kg = 1 - kr - kb
         let scale: Float = video ? 219 / 255 : 1, offset: Float = video ? 16 / 255 : 0
-        for parity in 0..<2 {
-            let odd = parity == 1
-            let r = rows.encoded(row: k, channel: 0, odd: odd), g = rows.encoded(row: k, channel: 1, odd: odd)
-            let b = rows.encoded(row: k, channel: 2, odd: odd)
-            let o = d + parity
-            for j in 0..<columns(rows, odd: odd) { o[2 * j] = code((kr * r[j] + kg * g[j] + kb * b[j]) * scale + offset) }
+        let wr = kr * scale, wg = (1 - kr - kb) * scale, wb = kb * scale
+        let re = rows.encoded(row: k, channel: 0, odd: false), ge = rows.encoded(row: k, channel: 1, odd: false)
+        let be = rows.encoded(row: k, channel: 2, odd: false)
+        let ro = rows.encoded(row: k, channel: 0, odd: true), go = rows.encoded(row: k, channel: 1, odd: true)
+        let bo = rows.encoded(row: k, channel: 2, odd: true)
+        let pairs = rows.width / 2
+        for j in 0..<pairs {
+            d[2 * j] = code(wr * re[j] + wg * ge[j] + wb * be[j] + offset)
+            d[2 * j + 1] = code(wr * ro[j] + wg * go[j] + wb * bo[j] + offset)
         }
+        if rows.width & 1 == 1 { d[2 * pairs] = code(wr * re[pairs] + wg * ge[pairs] + wb * be[pairs] + offset) }
     }
 
     /// Cb, Cr of an encoded R′G′B′ triple (each −½…½).

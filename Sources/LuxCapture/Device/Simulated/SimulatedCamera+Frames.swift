@@ -176,7 +176,12 @@ extension SimulatedCamera {
             plan: plan, width: f.width, height: f.height, regionOrigin: f.sensorRegionOrigin, regionSize: f.sensorRegionSize,
             seed: CounterRandom.hash(configuration.seed, UInt64(plan.index), 0x57), into: &raw)
         var image: PixelBuffer? = nil
-        if let pf = request.processedFormat {
+        if let pf = request.processedFormat, FusedDevelopment.supports(pf) {
+            // A pooled buffer: reused memory, so no page faults or kernel zeroing of 12 MP of fresh pages.
+            var out = try poolBuffer(format: pf, width: f.width, height: f.height)
+            processor.process(raw: raw, gains: plan.gains, colorSpace: request.colorSpace, into: &out, threads: threads)
+            image = out
+        } else if let pf = request.processedFormat {
             image = processor.process(raw: raw, gains: plan.gains, pixelFormat: pf, colorSpace: request.colorSpace, threads: threads)
         }
         state.withLock { s in

@@ -1,4 +1,4 @@
-public import LuxColor
+import LuxColor
 public import LuxPixels
 public import LuxScene
 import RealModule

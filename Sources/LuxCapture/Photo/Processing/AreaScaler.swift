@@ -41,7 +41,7 @@ enum AreaScaler {
         if width == source.width && height == source.height { return source }
         let tx = Taps(source: source.width, destination: width)
         let ty = Taps(source: source.height, destination: height)
-        var out = PipelineBuffers.buffer(
+        let out = PipelineBuffers.buffer(
             pool: pool, format: source.format, width: width, height: height, colorSpace: source.colorSpace)
         let dst = out.unsafeSharedMutablePlane(0)
         source.withUnsafePlane { plane in

@@ -9,7 +9,7 @@ enum LightNoiseReduction {
         let src = frame.pixels
         let w = src.width
         let h = src.height
-        var out = PipelineBuffers.buffer(pool: pool, format: src.format, width: w, height: h)
+        let out = PipelineBuffers.buffer(pool: pool, format: src.format, width: w, height: h)
         let dst = out.unsafeSharedMutablePlane(0)
         let black = Float(frame.blackLevel)
         let range = Float(frame.whiteLevel - frame.blackLevel)

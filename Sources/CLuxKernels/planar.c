@@ -1,0 +1,172 @@
+// Interleaved float and 8-bit RGBA <-> float planes (the render engine's row format), with AVX2 when the CPU has
+// it. Both paths compute the same values (no fused operations), so they agree bit for bit.
+#include "CLuxKernels.h"
+#include <string.h>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define LUX_X86 1
+#else
+#define LUX_X86 0
+#endif
+
+#pragma clang fp contract(off)
+
+static void lux_float4_to_planar_portable(const float *src, float *r, float *g, float *b, float *a, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        r[i] = src[4 * i];
+        g[i] = src[4 * i + 1];
+        b[i] = src[4 * i + 2];
+        if (a) a[i] = src[4 * i + 3];
+    }
+}
+
+static void lux_planar_to_float4_portable(const float *r, const float *g, const float *b, const float *a, float *dst, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        dst[4 * i] = r[i];
+        dst[4 * i + 1] = g[i];
+        dst[4 * i + 2] = b[i];
+        dst[4 * i + 3] = a ? a[i] : 1.0f;
+    }
+}
+
+static const float lux_inverse255 = 1.0f / 255.0f;
+
+static void lux_rgba8_to_planar_portable(const uint8_t *src, float *r, float *g, float *b, float *a, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        r[i] = (float)src[4 * i] * lux_inverse255;
+        g[i] = (float)src[4 * i + 1] * lux_inverse255;
+        b[i] = (float)src[4 * i + 2] * lux_inverse255;
+        a[i] = (float)src[4 * i + 3] * lux_inverse255;
+    }
+}
+
+// Clamps to 0…1 (NaN to 0) and rounds v·255 to the nearest integer, ties to even (the 1.5·2²³ trick).
+static inline uint8_t lux_code8(float v) {
+    float c = v > 0 ? (v < 1 ? v : 1) : 0;
+    float t = c * 255.0f + 12582912.0f;
+    uint32_t u;
+    memcpy(&u, &t, 4);
+    return (uint8_t)u;
+}
+
+static void lux_planar_to_rgba8_portable(const float *r, const float *g, const float *b, const float *a, uint8_t *dst, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        dst[4 * i] = lux_code8(r[i]);
+        dst[4 * i + 1] = lux_code8(g[i]);
+        dst[4 * i + 2] = lux_code8(b[i]);
+        dst[4 * i + 3] = lux_code8(a[i]);
+    }
+}
+
+#if LUX_X86
+__attribute__((target("avx2")))
+static void lux_rgba8_to_planar_avx2(const uint8_t *src, float *r, float *g, float *b, float *a, size_t n) {
+    size_t i = 0;
+    const __m256i low = _mm256_set1_epi32(0xFF);
+    const __m256 k = _mm256_set1_ps(lux_inverse255);
+    for (; i + 8 <= n; i += 8) {
+        __m256i p = _mm256_loadu_si256((const __m256i *)(src + 4 * i));
+        _mm256_storeu_ps(r + i, _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_and_si256(p, low)), k));
+        _mm256_storeu_ps(g + i, _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_and_si256(_mm256_srli_epi32(p, 8), low)), k));
+        _mm256_storeu_ps(b + i, _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_and_si256(_mm256_srli_epi32(p, 16), low)), k));
+        _mm256_storeu_ps(a + i, _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_srli_epi32(p, 24)), k));
+    }
+    lux_rgba8_to_planar_portable(src + 4 * i, r + i, g + i, b + i, a + i, n - i);
+}
+
+__attribute__((target("avx2")))
+static inline __m256i lux_code8_avx2(__m256 v) {
+    // max(v, 0) gives 0 for NaN and for −0 (the second operand wins), as the portable comparison does.
+    __m256 c = _mm256_min_ps(_mm256_max_ps(v, _mm256_setzero_ps()), _mm256_set1_ps(1.0f));
+    __m256 t = _mm256_add_ps(_mm256_mul_ps(c, _mm256_set1_ps(255.0f)), _mm256_set1_ps(12582912.0f));
+    return _mm256_and_si256(_mm256_castps_si256(t), _mm256_set1_epi32(0xFF));
+}
+
+__attribute__((target("avx2")))
+static void lux_planar_to_rgba8_avx2(const float *r, const float *g, const float *b, const float *a, uint8_t *dst, size_t n) {
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        __m256i R = lux_code8_avx2(_mm256_loadu_ps(r + i));
+        __m256i G = _mm256_slli_epi32(lux_code8_avx2(_mm256_loadu_ps(g + i)), 8);
+        __m256i B = _mm256_slli_epi32(lux_code8_avx2(_mm256_loadu_ps(b + i)), 16);
+        __m256i A = _mm256_slli_epi32(lux_code8_avx2(_mm256_loadu_ps(a + i)), 24);
+        _mm256_storeu_si256((__m256i *)(dst + 4 * i), _mm256_or_si256(_mm256_or_si256(R, G), _mm256_or_si256(B, A)));
+    }
+    lux_planar_to_rgba8_portable(r + i, g + i, b + i, a + i, dst + 4 * i, n - i);
+}
+
+__attribute__((target("avx2")))
+static void lux_float4_to_planar_avx2(const float *src, float *r, float *g, float *b, float *a, size_t n) {
+    size_t i = 0;
+    const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+    for (; i + 8 <= n; i += 8) {
+        const float *s = src + 4 * i;
+        __m256 t0 = _mm256_loadu_ps(s);       // px0 | px1
+        __m256 t1 = _mm256_loadu_ps(s + 8);   // px2 | px3
+        __m256 t2 = _mm256_loadu_ps(s + 16);  // px4 | px5
+        __m256 t3 = _mm256_loadu_ps(s + 24);  // px6 | px7
+        __m256 u0 = _mm256_unpacklo_ps(t0, t1);  // r0 r2 g0 g2 | r1 r3 g1 g3
+        __m256 u1 = _mm256_unpackhi_ps(t0, t1);  // b0 b2 a0 a2 | b1 b3 a1 a3
+        __m256 u2 = _mm256_unpacklo_ps(t2, t3);
+        __m256 u3 = _mm256_unpackhi_ps(t2, t3);
+        _mm256_storeu_ps(r + i, _mm256_permutevar8x32_ps(_mm256_shuffle_ps(u0, u2, 0x44), order));
+        _mm256_storeu_ps(g + i, _mm256_permutevar8x32_ps(_mm256_shuffle_ps(u0, u2, 0xEE), order));
+        _mm256_storeu_ps(b + i, _mm256_permutevar8x32_ps(_mm256_shuffle_ps(u1, u3, 0x44), order));
+        if (a) _mm256_storeu_ps(a + i, _mm256_permutevar8x32_ps(_mm256_shuffle_ps(u1, u3, 0xEE), order));
+    }
+    lux_float4_to_planar_portable(src + 4 * i, r + i, g + i, b + i, a ? a + i : 0, n - i);
+}
+
+__attribute__((target("avx2")))
+static void lux_planar_to_float4_avx2(const float *r, const float *g, const float *b, const float *a, float *dst, size_t n) {
+    size_t i = 0;
+    const __m256 one = _mm256_set1_ps(1.0f);
+    for (; i + 8 <= n; i += 8) {
+        __m256 R = _mm256_loadu_ps(r + i), G = _mm256_loadu_ps(g + i), B = _mm256_loadu_ps(b + i);
+        __m256 A = a ? _mm256_loadu_ps(a + i) : one;
+        __m256 u0 = _mm256_unpacklo_ps(R, G);  // r0 g0 r1 g1 | r4 g4 r5 g5
+        __m256 u1 = _mm256_unpackhi_ps(R, G);  // r2 g2 r3 g3 | r6 g6 r7 g7
+        __m256 u2 = _mm256_unpacklo_ps(B, A);
+        __m256 u3 = _mm256_unpackhi_ps(B, A);
+        __m256 w0 = _mm256_shuffle_ps(u0, u2, 0x44);  // px0 | px4
+        __m256 w1 = _mm256_shuffle_ps(u0, u2, 0xEE);  // px1 | px5
+        __m256 w2 = _mm256_shuffle_ps(u1, u3, 0x44);  // px2 | px6
+        __m256 w3 = _mm256_shuffle_ps(u1, u3, 0xEE);  // px3 | px7
+        float *d = dst + 4 * i;
+        _mm256_storeu_ps(d, _mm256_permute2f128_ps(w0, w1, 0x20));
+        _mm256_storeu_ps(d + 8, _mm256_permute2f128_ps(w2, w3, 0x20));
+        _mm256_storeu_ps(d + 16, _mm256_permute2f128_ps(w0, w1, 0x31));
+        _mm256_storeu_ps(d + 24, _mm256_permute2f128_ps(w2, w3, 0x31));
+    }
+    lux_planar_to_float4_portable(r + i, g + i, b + i, a ? a + i : 0, dst + 4 * i, n - i);
+}
+#endif
+
+void lux_float4_to_planar(const float *src, float *r, float *g, float *b, float *a, size_t count) {
+#if LUX_X86
+    if (lux_has_f16c()) { lux_float4_to_planar_avx2(src, r, g, b, a, count); return; }
+#endif
+    lux_float4_to_planar_portable(src, r, g, b, a, count);
+}
+
+void lux_planar_to_float4(const float *r, const float *g, const float *b, const float *a, float *dst, size_t count) {
+#if LUX_X86
+    if (lux_has_f16c()) { lux_planar_to_float4_avx2(r, g, b, a, dst, count); return; }
+#endif
+    lux_planar_to_float4_portable(r, g, b, a, dst, count);
+}
+
+void lux_rgba8_to_planar(const uint8_t *src, float *r, float *g, float *b, float *a, size_t count) {
+#if LUX_X86
+    if (lux_has_f16c()) { lux_rgba8_to_planar_avx2(src, r, g, b, a, count); return; }
+#endif
+    lux_rgba8_to_planar_portable(src, r, g, b, a, count);
+}
+
+void lux_planar_to_rgba8(const float *r, const float *g, const float *b, const float *a, uint8_t *dst, size_t count) {
+#if LUX_X86
+    if (lux_has_f16c()) { lux_planar_to_rgba8_avx2(r, g, b, a, dst, count); return; }
+#endif
+    lux_planar_to_rgba8_portable(r, g, b, a, dst, count);
+}

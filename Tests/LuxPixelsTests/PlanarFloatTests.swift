@@ -1,0 +1,75 @@
+import CLuxKernels
+import Testing
+
+/// The planar float and 8-bit row converters (used by the render engine and processors) against their definitions.
+@Suite(.serialized) struct PlanarFloatTests {
+    static let n = 1003  // many 8-pixel blocks and a tail
+
+    @Test(arguments: [false, true])
+    func pixelsToPlanes(portable: Bool) {
+        lux_force_portable(portable ? 1 : 0)
+        defer { lux_force_portable(0) }
+        let src: [Float] = (0..<(4 * Self.n)).map { Float($0) * 0.5 - 7 }
+        var (r, g, b, a) = [[Float]](repeating: [Float](repeating: .nan, count: Self.n), count: 4).fourTuple
+        lux_float4_to_planar(src, &r, &g, &b, &a, Self.n)
+        var (r3, g3, b3, _) = [[Float]](repeating: [Float](repeating: .nan, count: Self.n), count: 4).fourTuple
+        lux_float4_to_planar(src, &r3, &g3, &b3, nil, Self.n)
+        for (c, plane) in [r, g, b, a].enumerated() {
+            let expected: [Float] = (0..<Self.n).map { src[4 * $0 + c] }
+            #expect(plane == expected)
+        }
+        #expect([r3, g3, b3] == [r, g, b])
+    }
+
+    @Test(arguments: [false, true])
+    func planesToPixels(portable: Bool) {
+        lux_force_portable(portable ? 1 : 0)
+        defer { lux_force_portable(0) }
+        let planes = (0..<4).map { c in (0..<Self.n).map { Float($0 * 4 + c) * 0.25 } }
+        var out = [Float](repeating: .nan, count: 4 * Self.n)
+        lux_planar_to_float4(planes[0], planes[1], planes[2], planes[3], &out, Self.n)
+        let expected: [Float] = (0..<(4 * Self.n)).map { Float($0) * 0.25 }
+        #expect(out == expected)
+        lux_planar_to_float4(planes[0], planes[1], planes[2], nil, &out, Self.n)
+        let opaque: [Float] = expected.indices.map { i in i % 4 == 3 ? Float(1) : expected[i] }
+        #expect(out == opaque)
+    }
+
+    @Test(arguments: [false, true])
+    func codesToPlanes(portable: Bool) {
+        lux_force_portable(portable ? 1 : 0)
+        defer { lux_force_portable(0) }
+        let n = 259
+        let src: [UInt8] = (0..<(4 * n)).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+        var (r, g, b, a) = [[Float]](repeating: [Float](repeating: .nan, count: n), count: 4).fourTuple
+        lux_rgba8_to_planar(src, &r, &g, &b, &a, n)
+        for (c, plane) in [r, g, b, a].enumerated() {
+            let expected: [Float] = (0..<n).map { Float(src[4 * $0 + c]) * (1 / 255) }
+            #expect(plane == expected)
+        }
+    }
+
+    @Test(arguments: [false, true])
+    func planesToCodes(portable: Bool) {
+        lux_force_portable(portable ? 1 : 0)
+        defer { lux_force_portable(0) }
+        // Every code, the ties halfway between codes, and out-of-range values, −0 and NaN.
+        var values: [Float] = (0...255).flatMap { [Float($0) / 255, (Float($0) + 0.5) / 255] }
+        values += [-0.0, -1, 1.5, .infinity, -.infinity, .nan, 1e-9, 0.999_999]
+        while values.count % 4 != 0 || values.count < 4 * 9 { values.append(0.25) }
+        let n = values.count / 4
+        let planes = (0..<4).map { c in (0..<n).map { values[4 * $0 + c] } }
+        var out = [UInt8](repeating: 0, count: 4 * n)
+        lux_planar_to_rgba8(planes[0], planes[1], planes[2], planes[3], &out, n)
+        let expected: [UInt8] = values.map { v in
+            let c: Float = v > 0 ? min(v, 1) : 0
+            return UInt8((c * 255).rounded(.toNearestOrEven))
+        }
+        #expect(out == expected)
+    }
+}
+
+extension Array {
+    /// The first four elements.
+    fileprivate var fourTuple: (Element, Element, Element, Element) { (self[0], self[1], self[2], self[3]) }
+}
