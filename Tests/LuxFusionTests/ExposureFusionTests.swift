@@ -55,6 +55,29 @@ import Testing
         #expect(d.last! < 1e-4)
     }
 
+    /// Fusing band by band gives the whole-image reference too, with the bands handed over in order and covering
+    /// every row once (400 rows: a band of 256 and one of 144).
+    @Test(.enabled(if: ExternalTool.isAvailable("djpeg"), "needs djpeg"))
+    func bandsMatchWholeImageReference() throws {
+        let brackets = try Self.testBrackets()
+        let (w, h) = Self.size
+        let frames = brackets.map { Self.buffer($0, width: w, height: h, format: .rgbaFloat) }
+        var fused = PixelBuffer(width: w, height: h, format: .rgbaFloat)
+        var firstRows: [Int] = []
+        try ExposureFusion(settings: .init(contrastWeight: 0)).fuse(frames) { band, y in
+            #expect(band.width == w && band.format == .rgbaFloat)
+            firstRows.append(y)
+            for j in 0..<band.height {
+                for x in 0..<w { fused.setPixel(band.pixel(x: x, y: j), x: x, y: y + j) }
+            }
+        }
+        #expect(firstRows == [0, 256])
+        let reference = ReferenceMertens.fuse(brackets, width: w, height: h, contrast: 0, levels: 64)
+        let d = Self.differences(fused, reference)
+        print("bands: max difference from the reference \(d.last!)")
+        #expect(d.last! < 1e-4)
+    }
+
     /// With the contrast weight too. The |Laplacian| of the luma in smooth areas is 1e-4…1e-7, the size of Float's
     /// rounding of the luma itself, so there the contrast weight (and which frame wins) is decided by rounding in any
     /// Float implementation (OpenCV's included): the comparison is statistical.

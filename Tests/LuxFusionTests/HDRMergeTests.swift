@@ -217,6 +217,41 @@ extension HDRMergeTests {
         }
     }
 
+    /// One exposure fused alone is that exposure rendered: each pixel's linear value times 2^EV, clipped and
+    /// sRGB-encoded (IEC 61966-2-1), whether the display image is returned or handed over band by band.
+    @Test func singleExposureFusionIsTheSRGBRendering() throws {
+        let (w, h) = (40, 300)
+        var comps: [Float] = []
+        for y in 0..<h {
+            for x in 0..<w {
+                let v = Float(x + w * y) / Float(w * h) * 3  // 0…3: a third of the image clips at +0 EV
+                comps += [v, v * 0.5, v * 0.25, 1]
+            }
+        }
+        let input = PixelBuffer(width: w, height: h, format: .rgbaFloat, components: comps, colorSpace: .extendedLinearSRGB)
+        let mapper = HDRToneMapper(
+            settings: .init(method: .exposureFusion(stops: [0]), exposure: -1, outputFormat: .rgbaFloat))
+        func srgb(_ v: Float) -> Float {
+            let c = Double(min(max(v * 0.5, 0), 1))
+            return Float(c <= 0.003_130_8 ? 12.92 * c : 1.055 * Foundation.pow(c, 1 / 2.4) - 0.055)
+        }
+        let whole = try mapper.map(input).components(as: Float.self)
+        var banded = [Float](repeating: -1, count: 4 * w * h)
+        try mapper.map(input) { band, y in
+            let c = band.components(as: Float.self)
+            for i in c.indices { banded[4 * w * y + i] = c[i] }
+        }
+        var worst: Float = 0
+        for i in 0..<(w * h) {
+            for c in 0..<3 {
+                worst = max(worst, abs(whole[4 * i + c] - srgb(comps[4 * i + c])))
+                #expect(banded[4 * i + c] == whole[4 * i + c])
+            }
+        }
+        print("single-exposure fusion vs sRGB rendering: max |Δ| \(worst)")
+        #expect(worst < 1e-3)
+    }
+
     /// Reinhard's operator: the white point maps to 1, values keep their order, black stays black.
     @Test func reinhardCurve() throws {
         let values: [Float] = [0, 0.01, 0.1, 0.5, 1, 2, 4, 8]

@@ -1,19 +1,43 @@
 import CLuxKernels
+import LuxColor
 import LuxPixels
 
 /// Reads spans of display-referred RGB rows as planar floats (0…1 for integer formats), for exposure fusion.
+///
+/// A reader either reads a frame's pixels as they are or renders an exposure of linear radiance on the fly
+/// (``init(radiance:gain:display:)``), so a tone mapper can fuse synthetic exposures without storing them.
 struct DisplayRowReader: @unchecked Sendable {
     // @unchecked: holds the frame's memory pointer only while `buffer` (kept here) is alive.
     let buffer: PixelBuffer
     let plane: RawPlane
+    /// For a rendered exposure: the gain applied to the radiance before clipping to 0…1.
+    let gain: Float
+    /// For a rendered exposure: linear radiance (after gain and clipping) → display encoding.
+    let display: ColorConverter?
 
     /// The formats read without converting whole rows.
     static let directFormats: [PixelFormat] = [.rgba8, .bgra8, .rgba16, .rgbaHalf, .rgbaFloat]
 
+    /// Reads `buffer`'s pixels.
     init(_ buffer: PixelBuffer) {
         self.buffer = buffer
         plane = buffer.withUnsafePlane(0) { $0 }
+        gain = 1
+        display = nil
     }
+
+    /// Reads `radiance` (``PixelFormat/rgbaFloat`` or ``PixelFormat/rgbaHalf``) times `gain`, clipped to 0…1 and
+    /// converted by `display`: the exposure rendering a tone mapper fuses.
+    init(radiance: PixelBuffer, gain: Float, display: ColorConverter) {
+        precondition(radiance.format == .rgbaFloat || radiance.format == .rgbaHalf)
+        buffer = radiance
+        plane = radiance.withUnsafePlane(0) { $0 }
+        self.gain = gain
+        self.display = display
+    }
+
+    var width: Int { buffer.width }
+    var height: Int { buffer.height }
 
     /// Floats of scratch ``read(row:x0:x1:r:g:b:scratch:)`` needs.
     var scratchCount: Int { 4 * buffer.width + 16 }
@@ -25,6 +49,21 @@ struct DisplayRowReader: @unchecked Sendable {
         b: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>
     ) {
         let n = x1 - x0
+        if let display {
+            if buffer.format == .rgbaHalf {
+                lux_half_to_float(plane.row(y, as: UInt16.self) + 4 * x0, scratch, 4 * n)
+            } else {
+                scratch.update(from: plane.row(y, as: Float.self) + 4 * x0, count: 4 * n)
+            }
+            let k = gain
+            for i in 0..<n {
+                r[i] = min(max(scratch[4 * i] * k, 0), 1)
+                g[i] = min(max(scratch[4 * i + 1] * k, 0), 1)
+                b[i] = min(max(scratch[4 * i + 2] * k, 0), 1)
+            }
+            display.convertInPlace(red: r, green: g, blue: b, count: n)
+            return
+        }
         switch buffer.format {
         case .rgba8, .bgra8:
             let s = plane.row(y, as: UInt8.self) + 4 * x0

@@ -85,6 +85,36 @@ public struct ExposureFusion: Sendable {
     ///   settings or an exhausted pool.
     /// - Complexity: O(frames × pixels).
     public func fuse(_ frames: [PixelBuffer], pool: BufferPool? = nil) throws(FusionError) -> PixelBuffer {
+        let first = try check(frames)
+        var output = try FusionInput.outputBuffer(
+            format: first.format, width: first.width, height: first.height, pool: pool)
+        output.colorSpace = first.colorSpace
+        MertensBlender(frames: frames, settings: settings).run(into: output)
+        return output
+    }
+
+    /// Fuses like ``fuse(_:pool:)``, but hands the result to `body` a band of rows at a time, top to bottom,
+    /// instead of returning a full-size buffer: an encoder can write each band as it is finished, and no output
+    /// image is held.
+    ///
+    /// - Parameter body: Receives each band (the frames' width and format, up to 256 rows, colour space of the first
+    ///   frame) and the index of its first row. The band's memory is reused for the next band: consume or copy it
+    ///   before returning.
+    /// - Throws: ``FusionError`` as ``fuse(_:pool:)`` does (before `body` is called), or what `body` throws (which
+    ///   ends the fusion).
+    public func fuse(
+        _ frames: [PixelBuffer], bands body: (_ band: PixelBuffer, _ firstRow: Int) throws -> Void
+    ) throws {
+        let first = try check(frames)
+        try MertensBlender(frames: frames, settings: settings).run(format: first.format) { band, y in
+            var band = band
+            band.colorSpace = first.colorSpace
+            try body(band, y)
+        }
+    }
+
+    /// Checks the settings and the frames; returns the first frame.
+    func check(_ frames: [PixelBuffer]) throws(FusionError) -> PixelBuffer {
         try settings.validate()
         let first = try FusionInput.checkAlike(frames)
         guard DisplayRowReader.directFormats.contains(first.format) else {
@@ -94,10 +124,6 @@ public struct ExposureFusion: Sendable {
         guard first.width >= FusionInput.minimumSide, first.height >= FusionInput.minimumSide else {
             throw .imageTooSmall(width: first.width, height: first.height, minimum: FusionInput.minimumSide)
         }
-        var output = try FusionInput.outputBuffer(
-            format: first.format, width: first.width, height: first.height, pool: pool)
-        output.colorSpace = first.colorSpace
-        MertensBlender(frames: frames, settings: settings).run(into: output)
-        return output
+        return first
     }
 }

@@ -10,7 +10,6 @@ import LuxPixels
 /// computes exactly the values a whole-image pyramid would (the plans carry the filters' margins), so the output
 /// does not depend on the tile size or thread count.
 struct MertensBlender {
-    let frames: [PixelBuffer]
     let readers: [DisplayRowReader]
     let settings: ExposureFusion.Settings
     /// (width, height) of each level.
@@ -22,10 +21,14 @@ struct MertensBlender {
     let tileHeight: Int
 
     init(frames: [PixelBuffer], settings: ExposureFusion.Settings) {
-        self.frames = frames
-        readers = frames.map(DisplayRowReader.init)
+        self.init(readers: frames.map(DisplayRowReader.init), settings: settings)
+    }
+
+    /// A blend of the frames `readers` read (at least one, all the same size).
+    init(readers: [DisplayRowReader], settings: ExposureFusion.Settings) {
+        self.readers = readers
         self.settings = settings
-        var sizes = [(frames[0].width, frames[0].height)]
+        var sizes = [(readers[0].width, readers[0].height)]
         let maxLevels = settings.levels ?? 64
         while sizes.count < maxLevels {
             let (w, h) = sizes[sizes.count - 1]
@@ -40,20 +43,59 @@ struct MertensBlender {
         tileHeight = 256
     }
 
+    var tilesX: Int { (sizes[0].0 + tileWidth - 1) / tileWidth }
+    var tilesY: Int { (sizes[0].1 + tileHeight - 1) / tileHeight }
+
+    /// Blends into `output` (the frames' size; any format ``writeRow(r:g:b:count:to:format:scratch:)`` writes).
     func run(into output: PixelBuffer) {
-        let n = frames.count
         if fine == 0 {
             // A single level: the normalised weighted average.
             blendSingleLevel(into: output)
             return
         }
-        // Pass 1: Gaussian level F of every frame and weight map.
+        let (images, coarse) = reduce()
+        let target = output.unsafeSharedMutablePlane(0)
+        withExtendedLifetime(output) {
+            blend(
+                tileRows: 0..<tilesY, images: images, coarse: coarse, output: target, firstRow: 0,
+                format: output.format)
+        }
+    }
+
+    /// Blends a band of ``tileHeight`` rows at a time into `format` pixels, handing each finished band to `body`
+    /// (top to bottom, with the band's first row), so no full-size output is held.
+    ///
+    /// The band buffer is reused for the next band: `body` must consume it (or copy it) before returning.
+    func run(format: PixelFormat, bands body: (_ band: PixelBuffer, _ firstRow: Int) throws -> Void) rethrows {
+        let (w, h) = sizes[0]
+        if fine == 0 {
+            let output = PixelBuffer(width: w, height: h, format: format)
+            blendSingleLevel(into: output)
+            try body(output, 0)
+            return
+        }
+        let (images, coarse) = reduce()
+        let band = PixelBuffer(width: w, height: min(tileHeight, h), format: format)
+        let target = band.unsafeSharedMutablePlane(0)
+        for ty in 0..<tilesY {
+            let y0 = ty * tileHeight, rows = min(tileHeight, h - y0)
+            withExtendedLifetime(band) {
+                blend(tileRows: ty..<(ty + 1), images: images, coarse: coarse, output: target, firstRow: y0, format: format)
+            }
+            // In bounds by construction: 0 < rows ≤ band.height.
+            try body(rows == band.height ? band : try! band.view(x: 0, y: 0, width: w, height: rows), y0)
+        }
+    }
+
+    /// Pass 1 and the coarse levels: Gaussian level F of every frame (kept for pass 2) and the blend of levels F…
+    /// collapsed onto level F.
+    func reduce() -> (images: [PlanarImage], coarse: PlanarImage) {
+        let n = readers.count
         let (fw, fh) = sizes[fine]
         let images = (0..<n).map { _ in PlanarImage(width: fw, height: fh, channels: 3) }
         let weights = (0..<n).map { _ in PlanarImage(width: fw, height: fh, channels: 1) }
         let scale = 1 << fine
-        let tilesX = (sizes[0].0 + tileWidth - 1) / tileWidth
-        let tilesY = (sizes[0].1 + tileHeight - 1) / tileHeight
+        let tilesX = tilesX, tilesY = tilesY
         let xSizes = sizes.map(\.0), ySizes = sizes.map(\.1)
         Parallel.forEachBand(tilesX * tilesY, threads: threads, minimumBand: 1) { tiles in
             var arena = Arena(capacity: arenaFloats(pass: 1, tilesX: tilesX, tilesY: tilesY))
@@ -70,24 +112,30 @@ struct MertensBlender {
                     weights: weights)
             }
         }
-        // The coarse levels, whole image.
-        let coarse = blendCoarse(images: images, weights: weights)
-        // Pass 2: fine levels per tile, collapse, write.
-        let target = output.unsafeSharedMutablePlane(0)
-        withExtendedLifetime(output) {
-            Parallel.forEachBand(tilesX * tilesY, threads: threads, minimumBand: 1) { tiles in
-                var arena = Arena(capacity: arenaFloats(pass: 2, tilesX: tilesX, tilesY: tilesY))
-                defer { arena.deallocate() }
-                for t in tiles {
-                    let tx = t % tilesX, ty = t / tilesX
-                    let ix = (tx * tileWidth)..<min((tx + 1) * tileWidth, sizes[0].0)
-                    let iy = (ty * tileHeight)..<min((ty + 1) * tileHeight, sizes[0].1)
-                    arena.reset()
-                    blendTile(
-                        x: AxisPlan.blending(interior: ix, sizes: xSizes, fine: fine),
-                        y: AxisPlan.blending(interior: iy, sizes: ySizes, fine: fine), arena: &arena,
-                        images: images, coarse: coarse, output: target, format: output.format)
-                }
+        return (images, blendCoarse(images: images, weights: weights))
+    }
+
+    /// Pass 2 for the tiles of rows `tileRows`: fine levels per tile, collapse, write; image row `y` goes to row
+    /// `y − firstRow` of `output`.
+    func blend(
+        tileRows: Range<Int>, images: [PlanarImage], coarse: PlanarImage, output: MutableRawPlane, firstRow: Int,
+        format: PixelFormat
+    ) {
+        let tilesX = tilesX, tilesY = tilesY
+        let xSizes = sizes.map(\.0), ySizes = sizes.map(\.1)
+        let arenaSize = arenaFloats(pass: 2, tilesX: tilesX, tilesY: tilesY)
+        Parallel.forEachBand(tilesX * tileRows.count, threads: threads, minimumBand: 1) { tiles in
+            var arena = Arena(capacity: arenaSize)
+            defer { arena.deallocate() }
+            for t in tiles {
+                let tx = t % tilesX, ty = tileRows.lowerBound + t / tilesX
+                let ix = (tx * tileWidth)..<min((tx + 1) * tileWidth, sizes[0].0)
+                let iy = (ty * tileHeight)..<min((ty + 1) * tileHeight, sizes[0].1)
+                arena.reset()
+                blendTile(
+                    x: AxisPlan.blending(interior: ix, sizes: xSizes, fine: fine),
+                    y: AxisPlan.blending(interior: iy, sizes: ySizes, fine: fine), arena: &arena,
+                    images: images, coarse: coarse, output: output, firstRow: firstRow, format: format)
             }
         }
     }
@@ -117,7 +165,7 @@ struct MertensBlender {
                     y = AxisPlan.blending(interior: iy, sizes: ys, fine: fine)
                 }
                 var total = 2 * planes(x.load, y.load, 1) + planes(x.load, y.load, 3)
-                total += planes(x.gaussian[0], y.gaussian[0], frames.count + 1)
+                total += planes(x.gaussian[0], y.gaussian[0], readers.count + 1)
                 let top = pass == 1 ? fine : fine - 1
                 if top >= 1 {
                     for l in 1...top {
@@ -202,7 +250,7 @@ struct MertensBlender {
         load: LevelRect, rect: LevelRect, image: RegionPlanes, grey: RegionPlanes, weights: RegionPlanes,
         scratch: UnsafeMutablePointer<Float>
     ) {
-        let n = frames.count
+        let n = readers.count
         for k in 0..<n {
             self.load(k, rect: load, into: image, scratch: scratch)
             weigh(image, grey: grey, rect: rect, into: weights, channel: k)
@@ -225,7 +273,7 @@ struct MertensBlender {
     // MARK: Pass 1
 
     func reduceTile(x: AxisPlan, y: AxisPlan, arena: inout Arena, images: [PlanarImage], weights: [PlanarImage]) {
-        let n = frames.count
+        let n = readers.count
         let loadRect = LevelRect(x: x.load, y: y.load)
         let image = arena.planes(loadRect, channels: 3)
         let grey = arena.planes(loadRect, channels: 1)
@@ -341,9 +389,9 @@ struct MertensBlender {
 
     func blendTile(
         x: AxisPlan, y: AxisPlan, arena: inout Arena, images: [PlanarImage], coarse: PlanarImage,
-        output: MutableRawPlane, format: PixelFormat
+        output: MutableRawPlane, firstRow: Int, format: PixelFormat
     ) {
-        let n = frames.count
+        let n = readers.count
         let loadRect = LevelRect(x: x.load, y: y.load)
         let image = arena.planes(loadRect, channels: 3)
         let grey = arena.planes(loadRect, channels: 1)
@@ -418,7 +466,7 @@ struct MertensBlender {
             }
             Self.writeRow(
                 r: out3, g: out3 + (count + 16), b: out3 + 2 * (count + 16), count: count,
-                to: output.row(yy) + x0 * format.bytesPerPixel(), format: format, scratch: scratch)
+                to: output.row(yy - firstRow) + x0 * format.bytesPerPixel(), format: format, scratch: scratch)
         }
     }
 
@@ -445,7 +493,7 @@ struct MertensBlender {
     /// Fewer than two levels: the normalised weighted average, row by row.
     func blendSingleLevel(into output: PixelBuffer) {
         let (w, h) = sizes[0]
-        let arena = Arena(capacity: (frames.count + 9) * h * ((w + 15) & ~15) + readers[0].scratchCount + 256)
+        let arena = Arena(capacity: (readers.count + 9) * h * ((w + 15) & ~15) + readers[0].scratchCount + 256)
         defer { arena.deallocate() }
         let target = output.unsafeSharedMutablePlane(0)
         withExtendedLifetime(output) {
@@ -453,12 +501,12 @@ struct MertensBlender {
             var a = arena
             let image = a.planes(all, channels: 3)
             let grey = a.planes(all, channels: 1)
-            let wts = a.planes(all, channels: frames.count + 1)
+            let wts = a.planes(all, channels: readers.count + 1)
             let acc = a.planes(all, channels: 3)
             let scratch = a.floats(readers[0].scratchCount)
             normalisedWeights(load: all, rect: all, image: image, grey: grey, weights: wts, scratch: scratch)
             for yy in 0..<h { for c in 0..<3 { for xx in 0..<w { acc.row(c, yy)[xx] = 0 } } }
-            for k in 0..<frames.count {
+            for k in 0..<readers.count {
                 load(k, rect: all, into: image, scratch: scratch)
                 for yy in 0..<h {
                     let wt = wts.row(k, yy)

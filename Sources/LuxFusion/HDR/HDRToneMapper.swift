@@ -1,3 +1,4 @@
+import CLuxKernels
 public import LuxColor
 public import LuxPixels
 import RealModule
@@ -68,6 +69,53 @@ public struct HDRToneMapper: Sendable {
     /// - Parameter colorSpace: The display space (its transfer function encodes the output).
     /// - Throws: ``FusionError`` for other formats or out-of-range settings.
     public func map(_ hdr: PixelBuffer, to colorSpace: ColorSpace = .sRGB) throws(FusionError) -> PixelBuffer {
+        switch try mapping(hdr, to: colorSpace) {
+        case .mapped(let buffer):
+            return buffer
+        case .fusion(let blender):
+            let fused = PixelBuffer(
+                width: hdr.width, height: hdr.height, format: settings.outputFormat, colorSpace: colorSpace)
+            blender.run(into: fused)
+            return fused
+        }
+    }
+
+    /// Maps like ``map(_:to:)-(PixelBuffer,_)``, but hands the display image to `body` a band of rows at a time, top
+    /// to bottom: with the exposure-fusion operator the bands are blended as they are handed over, so an encoder can
+    /// write them and no display image is held.
+    ///
+    /// - Parameter body: Receives each band (up to 256 rows of the full width, in ``Settings/outputFormat``, tagged
+    ///   with `colorSpace`) and the index of its first row. The band's memory may be reused for the next band:
+    ///   consume or copy it before returning.
+    /// - Throws: ``FusionError`` as ``map(_:to:)-(PixelBuffer,_)`` does (before `body` is called), or what `body`
+    ///   throws (which ends the mapping).
+    public func map(
+        _ hdr: PixelBuffer, to colorSpace: ColorSpace = .sRGB,
+        bands body: (_ band: PixelBuffer, _ firstRow: Int) throws -> Void
+    ) throws {
+        switch try mapping(hdr, to: colorSpace) {
+        case .mapped(let buffer):
+            for y in stride(from: 0, to: buffer.height, by: 256) {
+                try body(try buffer.view(x: 0, y: y, width: buffer.width, height: min(256, buffer.height - y)), y)
+            }
+        case .fusion(let blender):
+            try blender.run(format: settings.outputFormat) { band, y in
+                var band = band
+                band.colorSpace = colorSpace
+                try body(band, y)
+            }
+        }
+    }
+
+    /// A mapped image, or the blend that makes it.
+    enum Mapping {
+        case mapped(PixelBuffer)
+        case fusion(MertensBlender)
+    }
+
+    /// Checks the input and settings, measures the image and maps it (global operators) or prepares the blend of
+    /// its exposure renderings.
+    func mapping(_ hdr: PixelBuffer, to colorSpace: ColorSpace) throws(FusionError) -> Mapping {
         guard hdr.format == .rgbaFloat || hdr.format == .rgbaHalf else {
             throw .unsupportedFormat(hdr.format, operation: "tone mapping", allowed: "linear RGBAf or RGBAh")
         }
@@ -78,7 +126,7 @@ public struct HDRToneMapper: Sendable {
         }
         let luma = Self.luma(of: source)
         let threads = max(1, settings.threads ?? Parallel.defaultThreadCount)
-        var input = hdr.format == .rgbaFloat ? hdr : hdr.converted(to: .rgbaFloat, threads: threads)
+        var input = hdr
         input.colorSpace = source
         let stats = Self.luminanceStatistics(input, luma: luma)
         let scale: Float
@@ -90,8 +138,9 @@ public struct HDRToneMapper: Sendable {
         switch settings.method {
         case .reinhard(let white):
             let w = white.map(Float.init) ?? max(stats.brightest * scale, 1e-3)
+            if input.format != .rgbaFloat { input = input.converted(to: .rgbaFloat, threads: threads) }
             let mapped = Self.reinhard(input, scale: scale, white: w, luma: luma, threads: threads)
-            return try Self.encode(mapped, to: colorSpace, format: settings.outputFormat, threads: threads)
+            return .mapped(try Self.encode(mapped, to: colorSpace, format: settings.outputFormat, threads: threads))
         case .exposureFusion(let stops):
             var gains: [Float]
             if let stops {
@@ -104,15 +153,18 @@ public struct HDRToneMapper: Sendable {
                 let n = max(2, Int((span / 2).rounded(.up)) + 1)
                 gains = (0..<n).map { i in low * Float(Double.exp2(span * Double(i) / Double(n - 1))) }
             }
-            var frames: [PixelBuffer] = []
-            for g in gains {
-                let rendering = Self.scaled(input, by: g, threads: threads)
-                frames.append(try Self.encode(rendering, to: colorSpace, format: .rgbaHalf, threads: threads))
+            // Each rendering is made row by row as the blender reads it, never stored.
+            guard hdr.width >= FusionInput.minimumSide, hdr.height >= FusionInput.minimumSide else {
+                throw .imageTooSmall(width: hdr.width, height: hdr.height, minimum: FusionInput.minimumSide)
             }
+            let display: ColorConverter
+            do { display = try ColorConverter(from: source, to: colorSpace) } catch {
+                throw .pixels(.colorSpace(error.description))
+            }
+            let readers = gains.map { DisplayRowReader(radiance: input, gain: $0, display: display) }
             var fusion = ExposureFusion.Settings()
             fusion.threads = threads
-            let fused = try ExposureFusion(settings: fusion).fuse(frames)
-            return settings.outputFormat == .rgbaHalf ? fused : fused.converted(to: settings.outputFormat, threads: threads)
+            return .fusion(MertensBlender(readers: readers, settings: fusion))
         }
     }
 
@@ -147,9 +199,18 @@ public struct HDRToneMapper: Sendable {
     {
         var values: [Float] = []
         let step = max(1, image.height / 256)
+        let half = image.format == .rgbaHalf
+        let row = UnsafeMutablePointer<Float>.allocate(capacity: half ? 4 * image.width : 0)
+        defer { row.deallocate() }
         image.withUnsafePlane { plane in
             for y in stride(from: 0, to: image.height, by: step) {
-                let p = plane.row(y, as: Float.self)
+                let p: UnsafePointer<Float>
+                if half {
+                    lux_half_to_float(plane.row(y, as: UInt16.self), row, 4 * image.width)
+                    p = UnsafePointer(row)
+                } else {
+                    p = UnsafePointer(plane.row(y, as: Float.self))
+                }
                 for x in 0..<image.width {
                     values.append(max(luma.x * p[4 * x] + luma.y * p[4 * x + 1] + luma.z * p[4 * x + 2], 0))
                 }
@@ -165,24 +226,6 @@ public struct HDRToneMapper: Sendable {
         let brightest = values[top]
         values.withUnsafeMutableBufferPointer { NoiseEstimate.select($0, q) }
         return (logAverage, values[q], brightest)
-    }
-
-    /// The radiance times `k`, clipped to 0…1 (one exposure rendering).
-    static func scaled(_ image: PixelBuffer, by k: Float, threads: Int) -> PixelBuffer {
-        var out = PixelBuffer(
-            width: image.width, height: image.height, format: .rgbaFloat, colorSpace: image.colorSpace)
-        let dst = out.unsafeSharedMutablePlane(0)
-        image.withUnsafePlane { src in
-            Parallel.forEachBand(image.height, threads: threads) { rows in
-                for y in rows {
-                    let s = src.row(y, as: Float.self), d = dst.row(y, as: Float.self)
-                    for i in 0..<(4 * image.width) { d[i] = min(max(s[i] * k, 0), 1) }
-                    for x in 0..<image.width { d[4 * x + 3] = 1 }
-                }
-            }
-        }
-        out.colorSpace = image.colorSpace
-        return out
     }
 
     /// Reinhard's extended operator on luminance, colour ratios kept, clipped to 0…1.

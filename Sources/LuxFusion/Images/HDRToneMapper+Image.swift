@@ -6,7 +6,8 @@ public import LuxRender
 extension HDRToneMapper {
     /// Tone mapping of a lazy scene-referred image: a recipe whose pixels are `hdr` rendered for a display.
     ///
-    /// When a render first needs the result, `hdr` is rendered in extended linear sRGB (float RGBA) and mapped with
+    /// When a render first needs the result, `hdr` is rendered in extended linear sRGB (half-float RGBA: half the memory of float, and finer than any
+    /// display output) and mapped with
     /// ``map(_:to:)-(PixelBuffer,_)``, whose operators need statistics of the whole image; the result (in
     /// ``Settings/outputFormat``, encoded for `colorSpace`) is kept by the returned image.
     ///
@@ -33,7 +34,7 @@ extension HDRToneMapper {
             colorSpace: colorSpace, identifier: "HDRToneMapper(\(settings), to \(colorSpace))"
         ) {
             let frames = try FusionImages.render(
-                [hdr], extent: extent, format: .rgbaFloat, colorSpace: .extendedLinearSRGB)
+                [hdr], extent: extent, format: .rgbaHalf, colorSpace: .extendedLinearSRGB)
             return try mapper.map(frames[0], to: colorSpace)
         }
         return FusionImages.image(provider, at: extent)

@@ -104,40 +104,33 @@ struct FuseCommand: ParsableCommand {
         let settings = ExposureFusion.Settings(
             contrastWeight: contrastWeight, saturationWeight: saturationWeight, exposureWeight: exposureWeight,
             exposureMean: exposureMean, exposureSigma: exposureSigma, levels: levels, threads: threads)
-        let fused: PixelBuffer
-        do {
-            fused = try ExposureFusion(settings: settings).fuse(frames)
-        } catch {
-            throw CLIError("\(inputs.joined(separator: ", ")): \(error)")
-        }
-        // The brackets are not needed any more: free them before encoding.
-        frames.removeAll()
         var metadata = firstMetadata
         metadata.orientation = .up
+        var options = EncodingOptions(quality: Double(quality) / 100, threads: threads)
+        options.alpha = .discard  // the fusion's output is opaque
+        // The fused rows go to the encoder a band at a time as the blend finishes them (TIFF strips straight to the
+        // file), so no full-size output is held; the file appears only when complete.
+        let url = URL(fileURLWithPath: out)
+        let encoder: ImageStreamEncoder
         do {
-            try Self.write(
-                fused, metadata: metadata, to: URL(fileURLWithPath: out),
-                options: EncodingOptions(quality: Double(quality) / 100, threads: threads))
+            encoder = try ImageStreamEncoder(
+                writingTo: url, width: frames[0].width, height: frames[0].height, pixelFormat: format,
+                colorSpace: space, metadata: metadata, options: options)
         } catch {
             throw CLIError(error, file: out)
         }
-    }
-
-    /// Encodes `image` into `url` a band of rows at a time (TIFF strips go straight to the file), so no encoded or
-    /// converted copy of the whole image is held; the file appears only when complete. Alpha is not written (the
-    /// fusion's output is opaque, so the pixels are those of writing the whole image).
-    static func write(_ image: PixelBuffer, metadata: ImageMetadata, to url: URL, options: EncodingOptions)
-        throws
-    {
-        var options = options
-        options.alpha = .discard
-        let encoder = try ImageStreamEncoder(
-            writingTo: url, width: image.width, height: image.height, pixelFormat: image.format,
-            colorSpace: image.colorSpace, metadata: metadata, options: options)
-        let band = 256
-        for y in stride(from: 0, to: image.height, by: band) {
-            try encoder.append(image.view(x: 0, y: y, width: image.width, height: min(band, image.height - y)))
+        var encoding: (any Error)?
+        do {
+            try ExposureFusion(settings: settings).fuse(frames) { band, _ in
+                do { try encoder.append(band) } catch {
+                    encoding = error
+                    throw error
+                }
+            }
+        } catch {
+            if let encoding { throw CLIError(encoding, file: out) }
+            throw CLIError("\(inputs.joined(separator: ", ")): \(error)")
         }
-        try encoder.finish()
+        do { try encoder.finish() } catch { throw CLIError(error, file: out) }
     }
 }

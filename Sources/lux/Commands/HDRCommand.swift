@@ -147,7 +147,7 @@ struct HDRCommand: ParsableCommand {
         }
         var settings = HDRMerge.Settings(reference: reference, threads: threads)
         if noAlign { settings.alignment = nil }
-        let merged: RawImage
+        var merged: RawImage?
         do {
             merged = try HDRMerge(settings: settings).merge(brackets, exposures: exposures).raw
         } catch {
@@ -156,14 +156,17 @@ struct HDRCommand: ParsableCommand {
         // The brackets are not needed any more: free them before developing.
         brackets.removeAll()
         do {
-            try write(merged)
+            guard isToneMapped else { return try writeRadiance(merged.take()!) }
+            // The merged mosaic (and its developer) is freed once the radiance is rendered.
+            let (radiance, metadata) = try developRadiance(merged.take()!)
+            try writeToneMapped(radiance, metadata: metadata)
         } catch {
             throw CLIError(error, file: out)
         }
     }
 
-    /// Develops the merged raw and writes it (strip by strip for radiance; tone mapping needs the whole image).
-    func write(_ merged: RawImage) throws {
+    /// The merged raw's developer (no highlight recovery, tone curve or sharpening).
+    func developer(for merged: RawImage) throws -> RAWDeveloper {
         var developer = try RAWDeveloper(rawImage: merged)
         developer.isHighlightRecoveryEnabled = false
         developer.boostAmount = 0
@@ -171,29 +174,61 @@ struct HDRCommand: ParsableCommand {
         if let exposure, !isToneMapped { developer.exposure = exposure }
         if let nrLuma { developer.luminanceNoiseReductionAmount = nrLuma }
         if let nrColor { developer.colorNoiseReductionAmount = nrColor }
-        var image = try developer.outputImage
-        let url = URL(fileURLWithPath: out)
-        let cores = threads ?? ProcessInfo.processInfo.activeProcessorCount
-        let context = RenderContext(options: RenderOptions(cacheIntermediates: false, threadCount: cores, tileSize: 256))
-        let samples: PixelFormat
-        let space: ColorSpace
-        if isToneMapped {
-            space = colorSpace?.space ?? .sRGB
-            samples = depth == .sixteen ? .rgba16 : .rgba8
-            let method: HDRToneMapper.Operator = toneMap == .fusion ? .exposureFusion() : .reinhard()
-            image = try HDRToneMapper(settings: .init(method: method, exposure: exposure, outputFormat: samples, threads: cores))
-                .map(image, to: space)
-        } else {
-            space = colorSpace?.space ?? .extendedLinearSRGB
-            samples = depth == .sixteen ? .rgba16 : .rgbaFloat
-        }
+        return developer
+    }
+
+    /// The output's metadata: the reference's Exif for an upright image of `image`'s size.
+    func metadata(_ developer: RAWDeveloper, for image: Image) -> ImageMetadata {
         var metadata = ImageMetadata(exif: developer.properties.exif)
         metadata.exif.orientation = .up
         metadata.exif.pixelXDimension = Int(image.extent.width)
         metadata.exif.pixelYDimension = Int(image.extent.height)
         metadata.exif.software = "Lux (lux hdr, LuxRAW \(developer.version))"
-        try context.write(
-            image, to: url, format: fileFormat, pixelFormat: samples, colorSpace: space, bounds: image.extent,
-            metadata: metadata, options: EncodingOptions(quality: Double(quality) / 100, alpha: .discard, threads: cores))
+        return metadata
+    }
+
+    var cores: Int { threads ?? ProcessInfo.processInfo.activeProcessorCount }
+
+    var encodingOptions: EncodingOptions {
+        EncodingOptions(quality: Double(quality) / 100, alpha: .discard, threads: cores)
+    }
+
+    func renderContext() -> RenderContext {
+        RenderContext(options: RenderOptions(cacheIntermediates: false, threadCount: cores, tileSize: 256))
+    }
+
+    /// Develops the merged raw and writes its linear radiance strip by strip from the render.
+    func writeRadiance(_ merged: consuming RawImage) throws {
+        let developer = try developer(for: merged)
+        let image = try developer.outputImage
+        try renderContext().write(
+            image, to: URL(fileURLWithPath: out), format: fileFormat,
+            pixelFormat: depth == .sixteen ? .rgba16 : .rgbaFloat,
+            colorSpace: colorSpace?.space ?? .extendedLinearSRGB, bounds: image.extent,
+            metadata: metadata(developer, for: image), options: encodingOptions)
+    }
+
+    /// Develops the merged raw into half-float linear radiance (extended linear sRGB) for the tone mapper, which
+    /// needs statistics of the whole scene.
+    func developRadiance(_ merged: consuming RawImage) throws -> (PixelBuffer, ImageMetadata) {
+        let developer = try developer(for: merged)
+        let image = try developer.outputImage
+        var radiance = try renderContext().createBuffer(
+            image, from: image.extent, format: .rgbaHalf, colorSpace: .extendedLinearSRGB)
+        radiance.isPremultiplied = false
+        return (radiance, metadata(developer, for: image))
+    }
+
+    /// Tone-maps the radiance and writes the display image band by band as the tone mapper finishes them.
+    func writeToneMapped(_ radiance: PixelBuffer, metadata: ImageMetadata) throws {
+        let space = colorSpace?.space ?? .sRGB
+        let samples: PixelFormat = depth == .sixteen ? .rgba16 : .rgba8
+        let method: HDRToneMapper.Operator = toneMap == .fusion ? .exposureFusion() : .reinhard()
+        let mapper = HDRToneMapper(settings: .init(method: method, exposure: exposure, outputFormat: samples, threads: cores))
+        let encoder = try ImageStreamEncoder(
+            writingTo: URL(fileURLWithPath: out), format: fileFormat, width: radiance.width, height: radiance.height,
+            pixelFormat: samples, colorSpace: space, metadata: metadata, options: encodingOptions)
+        try mapper.map(radiance, to: space) { band, _ in try encoder.append(band) }
+        try encoder.finish()
     }
 }
