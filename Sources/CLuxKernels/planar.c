@@ -3,12 +3,7 @@
 #include "CLuxKernels.h"
 #include <string.h>
 
-#if defined(__x86_64__) || defined(__i386__)
-#include <immintrin.h>
-#define LUX_X86 1
-#else
-#define LUX_X86 0
-#endif
+#include "x86.h"
 
 #pragma clang fp contract(off)
 

@@ -187,23 +187,19 @@ private struct ChunkCache: Sendable {
             let old = order.removeFirst()
             if let gone = cells.removeValue(forKey: old) {
                 bytes -= Self.size(gone)
-                spares.append(gone)
-                if spares.count > Self.spareLimit { spares.removeFirst() }
+                spare = gone
             }
         }
     }
 
-    /// An evicted cell kept for reuse (a decode usually follows an eviction closely).
-    private var spares: [PixelBuffer] = []
-    static let spareLimit = 1
+    /// The last evicted cell, kept for reuse (a decode usually follows an eviction closely).
+    private var spare: PixelBuffer?
 
-    /// An evicted cell of this size that no reader still holds, to be overwritten.
+    /// The evicted cell if it has this size and no reader still holds it, to be overwritten.
     mutating func takeSpare(width: Int, height: Int) -> PixelBuffer? {
-        for i in spares.indices.reversed() where spares[i].width == width && spares[i].height == height {
-            var cell = spares.remove(at: i)
-            if cell.isUniquelyReferenced { return cell }
-        }
-        return nil
+        guard var cell = spare, cell.width == width, cell.height == height else { return nil }
+        spare = nil
+        return cell.isUniquelyReferenced ? cell : nil
     }
 }
 
