@@ -257,11 +257,7 @@ struct DevelopCommand: ParsableCommand {
         let image = try developer.outputImage
         let url = URL(fileURLWithPath: item.output)
         let fileFormat = ImageFormat(fileExtension: url.pathExtension) ?? format.imageFormat
-        var metadata = ImageMetadata(exif: developer.properties.exif)
-        metadata.exif.orientation = .up
-        metadata.exif.pixelXDimension = Int(image.extent.width)
-        metadata.exif.pixelYDimension = Int(image.extent.height)
-        metadata.exif.software = "Lux (LuxRAW \(developer.version))"
+        let metadata = developer.outputMetadata(for: image)
         var options = EncodingOptions(quality: Double(quality) / 100, alpha: .discard, threads: threads)
         // Optimised Huffman tables make libjpeg keep every DCT coefficient of the image (about 3 bytes per
         // pixel) for a second pass, so they are opt-in.

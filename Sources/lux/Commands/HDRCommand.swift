@@ -177,16 +177,6 @@ struct HDRCommand: ParsableCommand {
         return developer
     }
 
-    /// The output's metadata: the reference's Exif for an upright image of `image`'s size.
-    func metadata(_ developer: RAWDeveloper, for image: Image) -> ImageMetadata {
-        var metadata = ImageMetadata(exif: developer.properties.exif)
-        metadata.exif.orientation = .up
-        metadata.exif.pixelXDimension = Int(image.extent.width)
-        metadata.exif.pixelYDimension = Int(image.extent.height)
-        metadata.exif.software = "Lux (lux hdr, LuxRAW \(developer.version))"
-        return metadata
-    }
-
     var cores: Int { threads ?? ProcessInfo.processInfo.activeProcessorCount }
 
     var encodingOptions: EncodingOptions {
@@ -205,7 +195,7 @@ struct HDRCommand: ParsableCommand {
             image, to: URL(fileURLWithPath: out), format: fileFormat,
             pixelFormat: depth == .sixteen ? .rgba16 : .rgbaFloat,
             colorSpace: colorSpace?.space ?? .extendedLinearSRGB, bounds: image.extent,
-            metadata: metadata(developer, for: image), options: encodingOptions)
+            metadata: developer.outputMetadata(for: image, detail: "lux hdr"), options: encodingOptions)
     }
 
     /// Develops the merged raw into half-float linear radiance (extended linear sRGB) for the tone mapper, which
@@ -216,7 +206,7 @@ struct HDRCommand: ParsableCommand {
         var radiance = try renderContext().createBuffer(
             image, from: image.extent, format: .rgbaHalf, colorSpace: .extendedLinearSRGB)
         radiance.isPremultiplied = false
-        return (radiance, metadata(developer, for: image))
+        return (radiance, developer.outputMetadata(for: image, detail: "lux hdr"))
     }
 
     /// Tone-maps the radiance and writes the display image band by band as the tone mapper finishes them.

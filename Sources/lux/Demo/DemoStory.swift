@@ -182,11 +182,7 @@ struct DemoStory {
         developer.neutralTemperature = min(asShot.temperature + 1000, 50_000)
         developer.luminanceNoiseReductionAmount = 0.6
         let image = try developer.outputImage
-        var metadata = ImageMetadata(exif: developer.properties.exif)
-        metadata.exif.orientation = .up
-        metadata.exif.pixelXDimension = Int(image.extent.width)
-        metadata.exif.pixelYDimension = Int(image.extent.height)
-        metadata.exif.software = "Lux (LuxRAW \(developer.version))"
+        let metadata = developer.outputMetadata(for: image)
         try context.write(
             image, to: folder.appendingPathComponent(name), format: .jpeg, colorSpace: .displayP3, metadata: metadata,
             options: EncodingOptions(quality: 0.9))
