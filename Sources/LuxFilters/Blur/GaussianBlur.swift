@@ -66,7 +66,11 @@ extension Filters {
             ) { inputs, output in
                 try SeparableBlur.run(input: inputs[0], output: output, weights: weights, radius: r)
             }
-            return processor.apply(to: [image], extent: image.extent.insetBy(dx: -d, dy: -d))
+            // An opaque input with an infinite extent (a clamped image) has alpha 1 in every neighbourhood, and the
+            // blur writes exactly 1 for it (see `SeparableBlur`).
+            return processor.apply(
+                to: [image], extent: image.extent.insetBy(dx: -d, dy: -d),
+                isOpaque: image.isOpaque && image.extent.isInfinite)
         }
     }
 }
