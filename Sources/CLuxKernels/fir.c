@@ -18,6 +18,14 @@ static void lux_symmetric_fir_portable(const float *src, ptrdiff_t step, const f
     }
 }
 
+// Two outputs a step apart (`out0` from `src`, `out1` from `src + step`): each tap's inputs are loaded once for both,
+// with the operations of two single calls.
+static void lux_symmetric_fir_pair_portable(const float *src, ptrdiff_t step, const float *w, int radius, float *out0,
+                                            float *out1, size_t n) {
+    lux_symmetric_fir_portable(src, step, w, radius, out0, n);
+    lux_symmetric_fir_portable(src + step, step, w, radius, out1, n);
+}
+
 #if LUX_X86
 __attribute__((target("avx2,fma")))
 static void lux_symmetric_fir_avx2(const float *src, ptrdiff_t step, const float *w, int radius, float *out, size_t n) {
@@ -54,6 +62,40 @@ static void lux_symmetric_fir_avx2(const float *src, ptrdiff_t step, const float
     }
     lux_symmetric_fir_portable(src + k, step, w, radius, out + k, n - k);
 }
+
+__attribute__((target("avx2,fma")))
+static void lux_symmetric_fir_pair_avx2(const float *src, ptrdiff_t step, const float *w, int radius, float *out0,
+                                        float *out1, size_t n) {
+    // For tap t, out0 needs rows −t and t, out1 rows 1 − t and 1 + t: row 1 − t was row −(t − 1) of the step
+    // before and row t + 1 is row t of the step after, so each step loads two rows, not four.
+    size_t k = 0;
+    for (; k + 16 <= n; k += 16) {
+        const float *c = src + k;
+        __m256 w0 = _mm256_set1_ps(w[0]);
+        __m256 a0 = _mm256_loadu_ps(c), a1 = _mm256_loadu_ps(c + 8);                // row 1 − t (t = 1: row 0)
+        __m256 b0 = _mm256_loadu_ps(c + step), b1 = _mm256_loadu_ps(c + step + 8);  // row t (t = 1: row 1)
+        __m256 s00 = _mm256_mul_ps(w0, a0), s01 = _mm256_mul_ps(w0, a1);
+        __m256 s10 = _mm256_mul_ps(w0, b0), s11 = _mm256_mul_ps(w0, b1);
+        for (int t = 1; t <= radius; t++) {
+            __m256 wt = _mm256_set1_ps(w[t]);
+            const float *lo = c - t * step;
+            const float *hi = c + (t + 1) * step;
+            __m256 n0 = _mm256_loadu_ps(lo), n1 = _mm256_loadu_ps(lo + 8);
+            __m256 p0 = _mm256_loadu_ps(hi), p1 = _mm256_loadu_ps(hi + 8);
+            s00 = _mm256_fmadd_ps(wt, _mm256_add_ps(n0, b0), s00);
+            s01 = _mm256_fmadd_ps(wt, _mm256_add_ps(n1, b1), s01);
+            s10 = _mm256_fmadd_ps(wt, _mm256_add_ps(a0, p0), s10);
+            s11 = _mm256_fmadd_ps(wt, _mm256_add_ps(a1, p1), s11);
+            a0 = n0, a1 = n1, b0 = p0, b1 = p1;
+        }
+        _mm256_storeu_ps(out0 + k, s00);
+        _mm256_storeu_ps(out0 + k + 8, s01);
+        _mm256_storeu_ps(out1 + k, s10);
+        _mm256_storeu_ps(out1 + k + 8, s11);
+    }
+    lux_symmetric_fir_avx2(src + k, step, w, radius, out0 + k, n - k);
+    lux_symmetric_fir_avx2(src + step + k, step, w, radius, out1 + k, n - k);
+}
 #endif
 
 void lux_symmetric_fir(const float *src, ptrdiff_t step, const float *weights, int radius, float *out, size_t count) {
@@ -61,4 +103,12 @@ void lux_symmetric_fir(const float *src, ptrdiff_t step, const float *weights, i
     if (lux_has_f16c()) { lux_symmetric_fir_avx2(src, step, weights, radius, out, count); return; }
 #endif
     lux_symmetric_fir_portable(src, step, weights, radius, out, count);
+}
+
+void lux_symmetric_fir_pair(const float *src, ptrdiff_t step, const float *weights, int radius, float *out0,
+                            float *out1, size_t count) {
+#if LUX_X86
+    if (lux_has_f16c()) { lux_symmetric_fir_pair_avx2(src, step, weights, radius, out0, out1, count); return; }
+#endif
+    lux_symmetric_fir_pair_portable(src, step, weights, radius, out0, out1, count);
 }

@@ -30,6 +30,11 @@ void lux_planar_to_half4_streaming(const float *r, const float *g, const float *
 /// for `k` in `0..<count`, summed in that order (AVX when available; both paths agree bit for bit).
 void lux_symmetric_fir(const float *src, ptrdiff_t step, const float *weights, int radius, float *out, size_t count);
 
+/// Two rows of ``lux_symmetric_fir`` a step apart: `out0` from `src` and `out1` from `src + step`, each bit for bit
+/// what the single call gives; with a row stride as `step` the inputs of the vertical pass load once for both rows.
+void lux_symmetric_fir_pair(const float *src, ptrdiff_t step, const float *weights, int radius, float *out0,
+                            float *out1, size_t count);
+
 /// Splits `count` interleaved float RGBA pixels into float planes; `a` may be NULL (alpha dropped).
 void lux_float4_to_planar(const float *src, float *r, float *g, float *b, float *a, size_t count);
 
