@@ -1,5 +1,6 @@
 import CLuxKernels
 import Dispatch
+import Synchronization
 
 /// Splits row-parallel work into bands across threads.
 package enum Parallel {
@@ -8,7 +9,8 @@ package enum Parallel {
 
     /// Runs `body` over `0..<count` split into contiguous bands, on up to `threads` threads.
     /// With one thread (or little work) it runs inline. Bands are chosen so each thread gets about
-    /// `bandsPerThread` of them, which balances uneven rows.
+    /// `bandsPerThread` of them, handed out in order to whichever thread is free, which balances uneven rows
+    /// and threads slowed by other work.
     package static func forEachBand(
         _ count: Int, threads: Int, minimumBand: Int = 16, bandsPerThread: Int = 4,
         _ body: @Sendable (Range<Int>) -> Void
@@ -27,12 +29,14 @@ package enum Parallel {
                 body(i * per..<min(count, (i + 1) * per))
             }
         } else {
-            // Limit concurrency to `t` workers, each taking every t-th band.
-            DispatchQueue.concurrentPerform(iterations: t) { w in
-                var i = w
-                while i < n {
+            // `t` workers, each taking the next band as it finishes one: a worker slowed by other load on the
+            // machine takes fewer bands instead of holding up the rest.
+            let next = Atomic<Int>(0)
+            DispatchQueue.concurrentPerform(iterations: t) { _ in
+                while true {
+                    let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                    guard i < n else { return }
                     body(i * per..<min(count, (i + 1) * per))
-                    i += t
                 }
             }
         }

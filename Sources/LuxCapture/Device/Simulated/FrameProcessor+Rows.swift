@@ -65,7 +65,8 @@ struct FusedDevelopment {
         let raw: UnsafeMutablePointer<Float>
         /// The raw row each slot holds (`Int.min`: none yet).
         let slotRows: UnsafeMutablePointer<Int>
-        /// The encoded R′, G′, B′ of two output rows, each as even then odd columns: 2 × 6 rows of `half`.
+        /// The R′, G′, B′ of two output rows, each as even then odd columns: 2 × 6 rows of `half` (an output
+        /// row's six are contiguous; linear until ``developRow(_:raw:height:rows:slot:)`` encodes them in place).
         let encoded: UnsafeMutablePointer<Float>
 
         init(width: Int) {
@@ -153,10 +154,21 @@ struct FusedDevelopment {
                 let lr = Self.dot(a0, a1, a2, a3, centre, horizontal, vertical, diagonal)
                 let lg = Self.dot(a4, a5, a6, a7, centre, horizontal, vertical, diagonal)
                 let lb = Self.dot(a8, a9, a10, a11, centre, horizontal, vertical, diagonal)
-                r[j] = curve.encode(Self.rollOff(lr))
-                g[j] = curve.encode(Self.rollOff(lg))
-                bl[j] = curve.encode(Self.rollOff(lb))
+                r[j] = lr
+                g[j] = lg
+                bl[j] = lb
             }
+        }
+        // The six linear rows (three channels, even and odd columns) lie back to back. Only a row with a value
+        // in the roll-off's range pays for its division; the row's maximum is taken on bit patterns, which
+        // order as integers for non-negative floats (negative ones stay below 0), so it vectorises.
+        let values = rows.encoded(row: k, channel: 0, odd: false), count = 6 * n
+        var top: Int32 = 0
+        for i in 0..<count { top = max(top, Int32(bitPattern: values[i].bitPattern)) }
+        if top >= Int32(bitPattern: Self.rollOffStart.bitPattern) {
+            for i in 0..<count { values[i] = curve.encode(Self.rollOff(values[i])) }
+        } else {
+            for i in 0..<count { values[i] = curve.encode(values[i] > 0 ? values[i] : 0) }
         }
     }
 
@@ -166,13 +178,16 @@ struct FusedDevelopment {
         Relaxed.multiplyAdd(w3, x3, Relaxed.multiplyAdd(w2, x2, Relaxed.multiplyAdd(w1, x1, w0 * x0)))
     }
 
+    /// Where the highlight roll-off starts.
+    static let rollOffStart: Float = 0.6
+
     /// Highlight roll-off after clipping negatives: linear below 0.6, then compresses to reach 1 at 3.
     @inline(__always)
     static func rollOff(_ v: Float) -> Float {
         let lin = v > 0 ? v : 0
         let knee = 0.6 + 0.4 * (1 - 1 / (1 + (lin - 0.6) * 1.4)) * 1.4
         let compressed = knee < 1 ? knee : 1
-        return lin < 0.6 ? lin : compressed
+        return lin < rollOffStart ? lin : compressed
     }
 
     /// Develops `raw` into `out` (same size, a supported format).
