@@ -62,4 +62,17 @@ import Testing
             }
         }
     }
+
+    @Test("a diagonal matrix (exposure) scales each channel alone: an infinite channel leaves the others finite", arguments: [false, true])
+    func diagonalKeepsChannelsApart(portable: Bool) {
+        let c: [Float] = [2, 0, 0, 0, 0.5, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0]
+        let n = 19  // two 8-pixel blocks and a scalar tail
+        let red = [Float](repeating: 1, count: n)
+        let green = (0..<n).map { $0 % 3 == 0 ? Float.infinity : 0.25 }
+        let blue = (0..<n).map { $0 % 5 == 0 ? -Float.infinity : 1.5 }
+        let out = Self.run(c, [red, green, blue, [Float](repeating: 1, count: n)], portable: portable)
+        #expect(out[0] == [Float](repeating: 2, count: n))
+        #expect(out[1] == green.map { $0 * 0.5 })
+        #expect(out[2] == blue.map { $0 * 4 })
+    }
 }
