@@ -112,7 +112,7 @@ let package = Package(
         .executableTarget(
             name: "lux",
             dependencies: [
-                "Lux",
+                "Lux", "CLuxKernels",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -16,7 +16,8 @@ int lux_has_f16c(void) {
     if (lux_forced_portable) return 0;
     if (cached < 0) {
         __builtin_cpu_init();
-        cached = (__builtin_cpu_supports("f16c") && __builtin_cpu_supports("avx2")) ? 1 : 0;
+        cached = (__builtin_cpu_supports("f16c") && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+            ? 1 : 0;
     }
     return cached;
 #else

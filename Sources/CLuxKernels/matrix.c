@@ -49,15 +49,6 @@ static void lux_color_matrix_portable(float *r, float *g, float *b, const float 
 }
 
 #if LUX_X86
-static int lux_has_fma(void) {
-    static int cached = -1;
-    if (cached < 0) {
-        __builtin_cpu_init();
-        cached = __builtin_cpu_supports("fma") ? 1 : 0;
-    }
-    return cached && lux_has_f16c();
-}
-
 __attribute__((target("avx2,fma")))
 static inline __m256 lux_matrix_term_avx2(__m256 m, __m256 x, __m256 k, __m256 bias, __m256 a, int alpha) {
     return alpha ? _mm256_fmadd_ps(m, x, _mm256_mul_ps(_mm256_fmadd_ps(k, a, bias), a)) : _mm256_mul_ps(m, x);
@@ -94,7 +85,7 @@ void lux_color_matrix(float *r, float *g, float *b, const float *a, const float 
     int alpha = !lux_no_alpha_terms(coefficients);
     int diagonal = lux_is_diagonal(coefficients);
 #if LUX_X86
-    if (lux_has_fma()) { lux_color_matrix_avx2(r, g, b, a, coefficients, alpha, diagonal, count); return; }
+    if (lux_has_f16c()) { lux_color_matrix_avx2(r, g, b, a, coefficients, alpha, diagonal, count); return; }
 #endif
     lux_color_matrix_portable(r, g, b, a, coefficients, alpha, diagonal, count);
 }

@@ -95,6 +95,27 @@ import Testing
         }
     }
 
+    @Test("a reader is opaque exactly when the file stores no alpha (tiffinfo's extra samples as the oracle)")
+    func opacity() throws {
+        let dir = try ExternalTool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for alpha in [false, true] {
+            let url = dir.appendingPathComponent("a\(alpha).tif")
+            try ImageFile.write(TestImages.gradient(width: 20, height: 10, format: .rgba8, alpha: alpha), to: url)
+            let reader = try ImageRegionReader(url: url)
+            #expect(reader.isOpaque == !alpha)
+            if Fixtures.hasTool("tiffinfo") {
+                let info = try ExternalTool.capture("tiffinfo", [url.path])
+                #expect(info.text.contains("Extra Samples") == alpha, "\(info.text)")
+            } else {
+                print("tiffinfo is not installed: the TIFF's alpha sample was not checked independently")
+            }
+        }
+        let jpeg = dir.appendingPathComponent("a.jpg")
+        try ImageFile.write(TestImages.gradient(width: 20, height: 10), to: jpeg)
+        #expect(try ImageRegionReader(url: jpeg).isOpaque)
+    }
+
     @Test("JPEG and PNG files are served from a whole decode")
     func otherFormats() throws {
         let dir = try ExternalTool.temporaryFolder()

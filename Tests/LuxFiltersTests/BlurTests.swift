@@ -8,6 +8,21 @@ import Synchronization
 import Testing
 
 @Suite struct GaussianBlurTests {
+    @Test("a blur of a clamped opaque image is opaque (no unpremultiply before the output); with edges it is not")
+    func opacity() throws {
+        let tile = Image(color: Color(red: 0.2, green: 0.5, blue: 0.9)).cropped(to: Rect(x: 0, y: 0, width: 40, height: 30))
+        #expect(tile.isOpaque)
+        #expect(!tile.gaussianBlur(radius: 2).isOpaque, "alpha falls off past the edges")
+        let clamped = tile.clampedToExtent().gaussianBlur(radius: 2).cropped(to: tile.extent)
+        #expect(clamped.isOpaque)
+        let text = try RenderContext().describe(clamped, detail: [.programs])
+        #expect(!text.contains("unpremultiply"), "\(text)")
+        // The declaration is true: every rendered alpha is exactly 1.
+        let pixels = try RenderContext(options: RenderOptions(workingFormat: .rgbaFloat))
+            .createBuffer(clamped, format: .rgbaFloat, colorSpace: nil).components(as: Float.self)
+        #expect(stride(from: 3, to: pixels.count, by: 4).allSatisfy { pixels[$0] == 1 })
+    }
+
     @Test("Gaussian blur equals a brute-force 2-D convolution", arguments: [0.8, 2.5, 6.0])
     func matchesBruteForce(sigma: Double) throws {
         let w = 61

@@ -41,6 +41,47 @@ import Testing
         #expect(mean < 0.75, "mean difference \(mean) levels, max \(worst)")
     }
 
+    @Test(
+        "a 0.001 reduction folds the taps beyond the edges onto them: it reads only the source and equals the clamped sum"
+    )
+    func tinyScaleReadsOnlyTheSource() throws {
+        // The filterchain fuzzer's finding: `LanczosScaleTRansform scale=.001 aspectRatio=.07` on its 16 × 16
+        // input materialised the 6001 × 6001 window of the clamped image (6 s, 900 MB for one output pixel).
+        let n = 16
+        var c: [Float] = []
+        for y in 0..<n { for x in 0..<n { c += [Float(x) / 15, Float(y) / 15, Float(x * y) / 225, 1] } }
+        let source = Image(buffer: PixelBuffer(width: n, height: n, format: .rgbaFloat, components: c))
+        let chain = try FilterChain(parsing: "LanczosScaleTRansform scale=.001 aspectRatio=.07")
+        let image = try chain.apply(to: source, registry: .builtIn, loadImage: { _ in throw CocoaError(.fileNoSuchFile) })
+        #expect(image.extent == Rect(x: 0, y: 0, width: 1, height: 1))
+        var out = PixelBuffer(width: 1, height: 1, format: .rgbaFloat)
+        let stats = try exactContext.render(image, to: &out, bounds: image.extent, colorSpace: nil)
+        // The source region and the output pixel (the clamped window was 6001² pixels).
+        #expect(stats.intermediatePixels <= n * n + 1, "\(stats)")
+        // The definition: Lanczos-3 weights over the whole window, each tap reading the clamped source.
+        func weights(scale: Double) -> [Double] {
+            let support = 3 / scale
+            let u = 0.5 / scale
+            let first = Int((u - support - 0.5).rounded(.down)) + 1
+            var w = [Double](repeating: 0, count: n)
+            for s in first..<(first + Int((2 * support).rounded(.up)) + 1) {
+                let x = (Double(s) + 0.5 - u) * scale
+                let k = x == 0 ? 1 : abs(x) >= 3 ? 0 : 3 * sin(.pi * x) * sin(.pi * x / 3) / (.pi * x * .pi * x)
+                w[min(max(s, 0), n - 1)] += k
+            }
+            let sum = w.reduce(0, +)
+            return w.map { $0 / sum }
+        }
+        let wx = weights(scale: 0.001 * 0.07)
+        let wy = weights(scale: 0.001)
+        let got = out.components(as: Float.self)
+        for ch in 0..<4 {
+            var e = 0.0
+            for y in 0..<n { for x in 0..<n { e += wx[x] * wy[y] * Double(c[4 * (y * n + x) + ch]) } }
+            #expect(abs(Double(got[ch]) - e) < 1e-4, "channel \(ch): \(got[ch]) vs \(e)")
+        }
+    }
+
     @Test("Lanczos weights reproduce constants and linear ramps (partition of unity, symmetry)")
     func reproducesRamps() throws {
         let w = 97

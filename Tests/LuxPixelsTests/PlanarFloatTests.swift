@@ -67,6 +67,45 @@ import Testing
         }
         #expect(out == expected)
     }
+
+    @Test(arguments: [false, true])
+    func pixelsToCodes(portable: Bool) {
+        lux_force_portable(portable ? 1 : 0)
+        defer { lux_force_portable(0) }
+        // The values of `planesToCodes` as interleaved pixels: 8-pixel blocks and a tail of 3.
+        var values: [Float] = (0...255).flatMap { [Float($0) / 255, (Float($0) + 0.5) / 255] }
+        values += [-0.0, -1, 1.5, .infinity, -.infinity, .nan, 1e-9, 0.999_999]
+        while values.count % 32 != 12 { values.append(0.75) }
+        let n = values.count / 4
+        var out = [UInt8](repeating: 7, count: 4 * n + 4)
+        lux_float4_to_rgba8(values, &out, n)
+        let expected: [UInt8] = values.map { v in
+            let c: Float = v > 0 ? min(v, 1) : 0
+            return UInt8((c * 255).rounded(.toNearestOrEven))
+        }
+        #expect(Array(out[..<(4 * n)]) == expected)
+        #expect(out[(4 * n)...].allSatisfy { $0 == 7 }, "wrote past the end")
+    }
+
+    @Test("RGB ↔ RGBA 8-bit rows: alpha 255 added, alpha dropped, nothing written past the end",
+          arguments: [false, true])
+    func packedRGB(portable: Bool) {
+        lux_force_portable(portable ? 1 : 0)
+        defer { lux_force_portable(0) }
+        for n in [0, 1, 5, 6, 7, 8, 37, 1001] {
+            let rgb: [UInt8] = (0..<(3 * n)).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ 5) }
+            var rgba = [UInt8](repeating: 9, count: 4 * n + 16)
+            lux_rgb8_to_rgba8(rgb, &rgba, n)
+            var expected: [UInt8] = []
+            for i in 0..<n { expected += [rgb[3 * i], rgb[3 * i + 1], rgb[3 * i + 2], 255] }
+            #expect(Array(rgba[..<(4 * n)]) == expected, "n \(n)")
+            #expect(rgba[(4 * n)...].allSatisfy { $0 == 9 }, "n \(n): wrote past the end")
+            var back = [UInt8](repeating: 9, count: 3 * n + 16)
+            lux_rgba8_to_rgb8(rgba, &back, n)
+            #expect(Array(back[..<(3 * n)]) == rgb, "n \(n)")
+            #expect(back[(3 * n)...].allSatisfy { $0 == 9 }, "n \(n): wrote past the end")
+        }
+    }
 }
 
 extension Array {

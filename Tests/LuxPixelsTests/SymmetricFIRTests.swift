@@ -36,4 +36,33 @@ import Testing
         }
         #expect(worst < 1e-6, "max error \(worst)")
     }
+
+    @Test("the two-row form gives each row bit for bit what a single call gives, on both paths")
+    func pairMatchesSingles() {
+        let n = 75  // four 16-float blocks and a tail of 11
+        let r = 9
+        let stride = 80
+        let weights: [Float] = (0...r).map { 1 / Float($0 * $0 + 3) }
+        var state: UInt32 = 7
+        let src: [Float] = (0..<(stride * (2 * r + 2))).map { _ in
+            state = state &* 1_664_525 &+ 1_013_904_223
+            return Float(state >> 8) / Float(1 << 24)
+        }
+        for portable in [false, true] {
+            lux_force_portable(portable ? 1 : 0)
+            defer { lux_force_portable(0) }
+            var single0 = [Float](repeating: .nan, count: n)
+            var single1 = single0
+            var pair0 = single0
+            var pair1 = single0
+            src.withUnsafeBufferPointer { s in
+                let centre = s.baseAddress! + r * stride
+                lux_symmetric_fir(centre, stride, weights, Int32(r), &single0, n)
+                lux_symmetric_fir(centre + stride, stride, weights, Int32(r), &single1, n)
+                lux_symmetric_fir_pair(centre, stride, weights, Int32(r), &pair0, &pair1, n)
+            }
+            #expect(pair0.map(\.bitPattern) == single0.map(\.bitPattern), "portable \(portable)")
+            #expect(pair1.map(\.bitPattern) == single1.map(\.bitPattern), "portable \(portable)")
+        }
+    }
 }

@@ -34,6 +34,57 @@ import Testing
         }
     }
 
+    @Test(
+        "a program that only reads a processor's output (clamped, cropped) stores what the row program would",
+        arguments: [PixelFormat.rgbaFloat, .rgba8])
+    func directCopy(processorFormat: PixelFormat) throws {
+        let (w, h) = (41, 29)
+        // Values below 0 and above 1 among them; alpha 1 (the processor is declared opaque).
+        @Sendable func value(_ x: Int, _ y: Int, _ c: Int) -> Float {
+            c == 3 ? 1 : Float((x * 7 + y * 11 + c * 5) % 71) / 63 - Float(0.5) / 255
+        }
+        @Sendable func code(_ v: Float) -> UInt8 { UInt8((min(max(v, 0), 1) * 255).rounded(.toNearestOrEven)) }
+        let pattern = ImageProcessor(
+            description: "pattern", inputFormat: nil, outputFormat: processorFormat, roi: { _, r in r }
+        ) { _, out in
+            for j in 0..<out.height {
+                let y = Int(out.region.minY) + j
+                for i in 0..<out.width {
+                    let x = Int(out.region.minX) + i
+                    for c in 0..<4 {
+                        if processorFormat == .rgba8 {
+                            out.row(j, as: UInt8.self)[4 * i + c] = code(value(x, y, c))
+                        } else {
+                            out.row(j, as: Float.self)[4 * i + c] = value(x, y, c)
+                        }
+                    }
+                }
+            }
+        }
+        let image = pattern.apply(to: [], extent: Rect(x: 0, y: 0, width: w, height: h), isOpaque: true)
+        let cases: [(Image, Rect, clamped: Bool)] = [
+            (image.clampedToExtent(), Rect(x: -5, y: -4, width: w + 11, height: h + 9), true),
+            (image, Rect(x: 2, y: 1, width: 8, height: 6), false),
+            (image.clampedToExtent(), Rect(x: w + 2, y: -3, width: 4, height: 3), true),  // beyond a corner
+        ]
+        for (source, rect, clamped) in cases {
+            var expected: [UInt8] = []
+            for y in Int(rect.minY)..<Int(rect.maxY) {
+                for x in Int(rect.minX)..<Int(rect.maxX) {
+                    let (sx, sy) = clamped ? (min(max(x, 0), w - 1), min(max(y, 0), h - 1)) : (x, y)
+                    expected += (0..<4).map { code(value(sx, sy, $0)) }
+                }
+            }
+            for (threads, tile) in [(1, 512), (2, 16), (3, 17)] {
+                let context = RenderContext(
+                    options: RenderOptions(
+                        workingColorSpace: .sRGB, cacheIntermediates: false, threadCount: threads, tileSize: tile))
+                let out = try context.createBuffer(source.cropped(to: rect), format: .rgba8, colorSpace: .sRGB)
+                #expect(out.components(as: UInt8.self) == expected, "\(processorFormat) \(rect) tile \(tile)")
+            }
+        }
+    }
+
     @Test("a 64×64 crop of a blurred 12-megapixel image reads only the pixels it needs")
     func regionOfInterest() throws {
         let big = PixelBuffer(width: 4000, height: 3000, format: .rgbaHalf, colorSpace: .extendedLinearSRGB)

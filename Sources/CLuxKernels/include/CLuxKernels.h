@@ -30,6 +30,11 @@ void lux_planar_to_half4_streaming(const float *r, const float *g, const float *
 /// for `k` in `0..<count`, summed in that order (AVX when available; both paths agree bit for bit).
 void lux_symmetric_fir(const float *src, ptrdiff_t step, const float *weights, int radius, float *out, size_t count);
 
+/// Two rows of ``lux_symmetric_fir`` a step apart: `out0` from `src` and `out1` from `src + step`, each bit for bit
+/// what the single call gives; with a row stride as `step` the inputs of the vertical pass load once for both rows.
+void lux_symmetric_fir_pair(const float *src, ptrdiff_t step, const float *weights, int radius, float *out0,
+                            float *out1, size_t count);
+
 /// Multiplies premultiplied colour planes in place by a 3×3 matrix with an alpha term, alpha unchanged:
 /// `(r, g, b) ← M·(r, g, b) + (K·a + B)·a`. Each channel is computed as `fma(m2, b, fma(m1, g, fma(m0, r,
 /// fma(k, a, bias)·a)))` (one rounding per step; AVX2+FMA when available, `fmaf` otherwise: both agree bit for
@@ -51,10 +56,19 @@ void lux_rgba8_to_planar(const uint8_t *src, float *r, float *g, float *b, float
 /// to nearest even. For BGRA pass `b` and `r` swapped.
 void lux_planar_to_rgba8(const float *r, const float *g, const float *b, const float *a, uint8_t *dst, size_t count);
 
+/// Narrows `count` interleaved float RGBA pixels into 8-bit RGBA exactly as ``lux_planar_to_rgba8`` does.
+void lux_float4_to_rgba8(const float *src, uint8_t *dst, size_t count);
+
+/// Widens `count` packed 8-bit RGB pixels into RGBA with alpha 255 (`src` and `dst` must not overlap).
+void lux_rgb8_to_rgba8(const uint8_t *src, uint8_t *dst, size_t count);
+
+/// Packs `count` 8-bit RGBA pixels into RGB, dropping alpha (`src` and `dst` must not overlap).
+void lux_rgba8_to_rgb8(const uint8_t *src, uint8_t *dst, size_t count);
+
 /// The number of online processors (at least 1).
 int lux_cpu_count(void);
 
-/// Returns 1 when the F16C/AVX2 paths are in use, 0 for the portable paths.
+/// Returns 1 when the F16C/AVX2/FMA paths are in use, 0 for the portable paths.
 int lux_has_f16c(void);
 
 /// Forces the portable paths (for tests that compare both); pass 0 to restore detection.

@@ -37,6 +37,7 @@ struct RegionReaderProvider: ImageProvider {
     var height: Int { reader.height }
     var colorSpace: ColorSpace? { reader.colorSpace }
     var isPremultiplied: Bool { reader.isPremultiplied }
+    var isOpaque: Bool { reader.isOpaque }
     var identifier: String { "file \(url.path) \(reader.width)x\(reader.height) \(reader.pixelFormat)" }
 
     var format: PixelFormat {

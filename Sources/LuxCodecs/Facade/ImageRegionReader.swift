@@ -35,6 +35,9 @@ public final class ImageRegionReader: Sendable {
     public let colorSpace: ColorSpace?
     /// Whether colour values are premultiplied by alpha.
     public let isPremultiplied: Bool
+    /// Whether every pixel is opaque because the file stores no alpha (TIFFs without an alpha sample, JPEGs): the
+    /// regions then carry alpha 1.
+    public let isOpaque: Bool
     /// The file's metadata.
     public let metadata: ImageMetadata
     /// The file's format.
@@ -68,6 +71,7 @@ public final class ImageRegionReader: Sendable {
             pixelFormat = l.output
             colorSpace = chunks.source.colorSpace
             isPremultiplied = l.premultiplied
+            isOpaque = l.alphaIndex == nil
             metadata = chunks.source.metadata
             format = .tiff
             backing = .tiff(chunks)
@@ -78,6 +82,7 @@ public final class ImageRegionReader: Sendable {
             pixelFormat = file.pixels.format
             colorSpace = file.pixels.colorSpace
             isPremultiplied = file.pixels.isPremultiplied
+            isOpaque = file.format == .jpeg
             metadata = file.metadata
             format = file.format
             backing = .whole(file.pixels)

@@ -219,6 +219,9 @@ extension TIFF {
         let d = raw.assumingMemoryBound(to: T.self)
         if channels == spp {
             for i in 0..<(count * spp) { d[i] = s[i].littleEndian }
+        } else if spp == 3, channels == 4, T.self == UInt8.self {
+            lux_rgba8_to_rgb8(
+                UnsafeRawPointer(s).assumingMemoryBound(to: UInt8.self), raw.assumingMemoryBound(to: UInt8.self), count)
         } else if spp == 3 {
             for x in 0..<count {
                 d[3 * x] = s[4 * x].littleEndian

@@ -250,6 +250,10 @@ public enum TIFF {
             switch (outChannels, spp) {
             case (1, 1), (4, 4):
                 d.update(from: s, count: region.width * outChannels)
+            case (4, 3) where T.self == UInt8.self:
+                lux_rgb8_to_rgba8(
+                    UnsafeRawPointer(s).assumingMemoryBound(to: UInt8.self),
+                    UnsafeMutableRawPointer(d).assumingMemoryBound(to: UInt8.self), region.width)
             case (4, 3):
                 for x in 0..<region.width {
                     d[4 * x] = s[3 * x]

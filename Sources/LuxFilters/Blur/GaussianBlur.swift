@@ -1,3 +1,4 @@
+import CLuxKernels
 import LuxPixels
 public import LuxRender
 
@@ -66,7 +67,11 @@ extension Filters {
             ) { inputs, output in
                 try SeparableBlur.run(input: inputs[0], output: output, weights: weights, radius: r)
             }
-            return processor.apply(to: [image], extent: image.extent.insetBy(dx: -d, dy: -d))
+            // An opaque input with an infinite extent (a clamped image) has alpha 1 in every neighbourhood, and the
+            // blur writes exactly 1 for it (see `SeparableBlur`).
+            return processor.apply(
+                to: [image], extent: image.extent.insetBy(dx: -d, dy: -d),
+                isOpaque: image.isOpaque && image.extent.isInfinite)
         }
     }
 }
@@ -91,10 +96,11 @@ enum SeparableBlur {
         // row that is not opaque.
         let inW = w + 2 * r
         // Planar scratch: one input row as four planes, then three colour planes of (h + 2r) × w after the
-        // horizontal pass, then one planar output row; the alpha plane (and a row of ones) on demand.
+        // horizontal pass, then two planar output rows of one column block; the alpha plane (and a row of ones)
+        // on demand.
         let rowStride = (w + 15) & ~15
         let planeFloats = rowStride * (h + 2 * r)
-        let scratch = output.scratch(byteCount: 4 * (4 * inW + 3 * planeFloats + 4 * rowStride))
+        let scratch = output.scratch(byteCount: 4 * (4 * inW + 3 * planeFloats + 8 * 64))
             .assumingMemoryBound(to: Float.self)
         let line = scratch
         let tmp = scratch + 4 * inW
@@ -124,15 +130,34 @@ enum SeparableBlur {
                     symmetricFIR(line + 3 * inW + r, step: 1, weights: wt, radius: r, into: a + j * rowStride, count: w)
                 }
             }
+            // The vertical pass in column blocks, two rows at a time: the blocks' windows of 2r + 2 rows in every
+            // plane stay in a 32 KB L1 cache while the block moves down, and each input row is loaded once for both
+            // output rows.
             let planes = alphaPlane == nil ? 3 : 4
-            for y in 0..<h {
-                for c in 0..<planes {
-                    let plane = c < 3 ? tmp + c * planeFloats : alphaPlane!
-                    symmetricFIR(
-                        plane + (y + r) * rowStride, step: rowStride, weights: wt, radius: r,
-                        into: outLine + c * rowStride, count: w)
+            let block = r > 12 ? 32 : 64
+            let pairLine = outLine + 4 * block
+            for x0 in stride(from: 0, to: w, by: block) {
+                let n = min(block, w - x0)
+                var y = 0
+                while y < h {
+                    let pair = y + 1 < h
+                    for c in 0..<planes {
+                        let plane = (c < 3 ? tmp + c * planeFloats : alphaPlane!) + (y + r) * rowStride + x0
+                        if pair {
+                            lux_symmetric_fir_pair(
+                                plane, rowStride, wt, Int32(r), outLine + c * block, pairLine + c * block, n)
+                        } else {
+                            symmetricFIR(
+                                plane, step: rowStride, weights: wt, radius: r, into: outLine + c * block, count: n)
+                        }
+                    }
+                    ProcessorRows.interleave(outLine, block, n, planes, into: output.row(y, as: Float.self) + 4 * x0)
+                    if pair {
+                        ProcessorRows.interleave(
+                            pairLine, block, n, planes, into: output.row(y + 1, as: Float.self) + 4 * x0)
+                    }
+                    y += 2
                 }
-                ProcessorRows.interleave(outLine, rowStride, w, planes, into: output.row(y, as: Float.self))
             }
         }
     }

@@ -135,7 +135,10 @@ public final class RenderContext: Sendable {
     ) throws -> RenderStatistics {
         let rect = bounds ?? image.extent
         let pixels = try Self.pixelBounds(rect)
-        let prepared = try prepare(image, outputSpace: colorSpace, name: "render_rows")
+        var preparing = try prepare(image, outputSpace: colorSpace, name: "render_rows")
+        preparing.keepsWorkerMemory = true
+        let prepared = preparing
+        defer { pool.trimIdle(keepBytes: BufferArena.idleLimit) }
         try printTreeIfRequested(prepared, image, pixels, format: format)
         let stripHeight = max(1, rowsPerStrip ?? options.tileSize / 2)
         var bands: [PixelRect] = []
@@ -267,6 +270,10 @@ public final class RenderContext: Sendable {
         let name: String
         /// Checked between tiles (set by the async entry points).
         var isCancelled: (@Sendable () -> Bool)? = nil
+        /// Set while strips of one render follow each other: workers keep the blocks their tiles needed
+        /// (instead of trimming to ``BufferArena/idleLimit``), so the next strip does not map and zero-fill them
+        /// again. Peak memory is the same; the streaming render trims once at the end.
+        var keepsWorkerMemory = false
     }
 
     /// Compiles `image` for output in `outputSpace`.
@@ -310,7 +317,7 @@ public final class RenderContext: Sendable {
             list = tiles(of: rect, width: size, height: size)
         }
         let workers = pool.take(min(threads, max(list.count, 1)), registers: plan.registerDemand + 1)
-        defer { pool.give(workers, keepBytes: BufferArena.idleLimit) }
+        defer { pool.give(workers, keepBytes: prepared.keepsWorkerMemory ? .max : BufferArena.idleLimit) }
         for w in workers { w.beginRender(sources: plan.sources.count) }
         let executor = Executor(
             plan: plan, cache: cache, cacheAll: options.cacheIntermediates, pool: pool, threads: threads)

@@ -24,6 +24,11 @@ final class WorkerPool: Sendable {
         idle.withLock { pool in pool.append(contentsOf: workers.map(WorkerHandle.init)) }
     }
 
+    /// Frees the idle intermediate memory of parked workers beyond `keepBytes` each.
+    func trimIdle(keepBytes: Int) {
+        idle.withLock { pool in for h in pool { h.worker.arena.trim(keepBytes: keepBytes) } }
+    }
+
     func removeAll() { idle.withLock { $0 = [] } }
 }
 

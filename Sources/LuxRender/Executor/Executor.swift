@@ -1,3 +1,4 @@
+import CLuxKernels
 import Dispatch
 import LuxColor
 import LuxPixels
@@ -15,6 +16,11 @@ struct RowTarget {
     var streaming = false
     /// A final colour match folded into an 8-bit store (see ``Plan/outputMatch``).
     var converter: ColorConverter? = nil
+
+    /// The first byte of pixel (`x`, `y`).
+    func pointer(x: Int, y: Int) -> UnsafeMutableRawPointer {
+        base + (y - originY) * bytesPerRow + (x - originX) * format.bytesPerPixel()
+    }
 
     @inline(__always)
     func store(_ p: PlanarPixels, _ y: Int, _ x: Int, _ n: Int, _ w: Worker) {
@@ -81,6 +87,7 @@ final class Executor {
                 base: UnsafePointer(bitPattern: 64)!, rowStride: 0, minX: 0, minY: 0, width: 0, height: 0, extent: .null
             ))
         w.stats.programRuns += 1
+        if copyRows(root, rect, buffers, target) { return }
         let chunk = w.chunk
         buffers.withUnsafeBufferPointer { sb in
             samplers.withUnsafeBufferPointer { sp in
@@ -98,6 +105,66 @@ final class Executor {
             }
         }
         buffers.removeLast()
+    }
+
+    /// A program that only reads one intermediate — through crops that keep `rect` and at most one edge clamp —
+    /// copies the rows into the target, converting float to 8-bit in one pass where the planar round trip took
+    /// three; the values are those the program would store. Returns false when the program does more.
+    private func copyRows(_ root: RowOp, _ rect: PixelRect, _ buffers: [SlotBuffer], _ target: RowTarget) -> Bool {
+        guard target.quantize == nil, target.converter == nil else { return false }
+        func skippingCrops(_ op: RowOp, _ r: PixelRect) -> RowOp {
+            var op = op
+            while op is CropOp, op.bounds.contains(r) { op = op.children[0] }
+            return op
+        }
+        var op = skippingCrops(root, rect)
+        var edge: PixelRect? = nil
+        var need = rect
+        if let clamp = op as? ClampOp, !clamp.edge.isEmpty, clamp.bounds.contains(rect) {
+            edge = clamp.edge
+            need = RegionOfInterest.clampRegion(rect, into: clamp.edge)
+            op = skippingCrops(clamp.children[0], need)
+        }
+        guard let read = op as? SlotReadOp, read.bounds.contains(need) else { return false }
+        let b = buffers[read.slot]
+        guard b.region.contains(need) else { return false }
+        let bpp = target.format.bytesPerPixel()
+        let convert: (UnsafeMutableRawPointer, UnsafeMutableRawPointer, Int) -> Void
+        switch (b.format, target.format) {
+        case (.rgbaFloat, .rgba8):
+            convert = { s, d, n in
+                lux_float4_to_rgba8(s.assumingMemoryBound(to: Float.self), d.assumingMemoryBound(to: UInt8.self), n)
+            }
+        case let (s, t) where s == t:
+            convert = { s, d, n in d.copyMemory(from: s, byteCount: n * bpp) }
+        default:
+            return false
+        }
+        func replicate(_ pixel: UnsafeMutableRawPointer, _ y: Int, _ xs: Range<Int>) {
+            for x in xs { target.pointer(x: x, y: y).copyMemory(from: pixel, byteCount: bpp) }
+        }
+        for y in rect.minY..<rect.maxY {
+            guard let e = edge else {
+                convert(b.pointer(x: rect.minX, y: y), target.pointer(x: rect.minX, y: y), rect.width)
+                continue
+            }
+            // The clamped row: the inside span converted, the pixels beyond each side copies of the edge pixel.
+            let sy = min(max(y, e.minY), e.maxY - 1)
+            let a = max(rect.minX, e.minX)
+            let z = min(rect.maxX, e.maxX)
+            if a < z {
+                let first = target.pointer(x: a, y: y)
+                convert(b.pointer(x: a, y: sy), first, z - a)
+                replicate(first, y, rect.minX..<a)
+                replicate(first + (z - a - 1) * bpp, y, z..<rect.maxX)
+            } else {
+                // The whole span lies beyond one side: every pixel is that side's edge pixel.
+                let only = target.pointer(x: rect.minX, y: y)
+                convert(b.pointer(x: rect.maxX <= e.minX ? e.minX : e.maxX - 1, y: sy), only, 1)
+                replicate(only, y, (rect.minX + 1)..<rect.maxX)
+            }
+        }
+        return true
     }
 
     fileprivate func release(_ b: SlotBuffer, _ w: Worker) {

@@ -119,8 +119,12 @@ public struct ImageProcessor: Sendable {
     }
 
     /// Applies the processor to `inputs`, producing an image with the given extent.
-    public func apply(to inputs: [Image], extent: Rect) -> Image {
-        Image(node: Node(.processor(self), inputs: inputs.map(\.node), extent: extent, isOpaque: false))
+    ///
+    /// - Parameter isOpaque: Pass `true` when the body writes alpha exactly 1 everywhere in `extent` (a blur of an
+    ///   opaque image with an infinite extent, for example): the engine then skips alpha work after it, such as
+    ///   unpremultiplying for the output. A wrong `true` gives wrong colours where alpha is not 1.
+    public func apply(to inputs: [Image], extent: Rect, isOpaque: Bool = false) -> Image {
+        Image(node: Node(.processor(self), inputs: inputs.map(\.node), extent: extent, isOpaque: isOpaque))
     }
 }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CLuxKernels
 import Foundation
 import Lux
 
@@ -127,12 +128,7 @@ enum FiltersBenchSuite: BenchSuite {
             let b = strip.buffer
             b.withUnsafePlane { plane in
                 for y in 0..<b.height {
-                    let row = plane.row(y, as: UInt8.self)
-                    for x in 0..<b.width {
-                        line[3 * x] = row[4 * x]
-                        line[3 * x + 1] = row[4 * x + 1]
-                        line[3 * x + 2] = row[4 * x + 2]
-                    }
+                    lux_rgba8_to_rgb8(plane.row(y, as: UInt8.self), line, b.width)
                     fwrite(line, 1, 3 * b.width, file)
                 }
             }

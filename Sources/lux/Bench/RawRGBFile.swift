@@ -1,4 +1,5 @@
 import ArgumentParser
+import CLuxKernels
 import Foundation
 import Lux
 
@@ -48,13 +49,7 @@ final class RawRGBFile: ImageProvider, @unchecked Sendable {
     }
 
     /// RGB to opaque RGBA.
-    @inline(never)
     private static func expand(_ s: UnsafePointer<UInt8>, into d: UnsafeMutablePointer<UInt8>, _ n: Int) {
-        for i in 0..<n {
-            d[4 * i] = s[3 * i]
-            d[4 * i + 1] = s[3 * i + 1]
-            d[4 * i + 2] = s[3 * i + 2]
-            d[4 * i + 3] = 255
-        }
+        lux_rgb8_to_rgba8(s, d, n)
     }
 }
