@@ -35,6 +35,14 @@ void lux_symmetric_fir(const float *src, ptrdiff_t step, const float *weights, i
 void lux_symmetric_fir_pair(const float *src, ptrdiff_t step, const float *weights, int radius, float *out0,
                             float *out1, size_t count);
 
+/// Multiplies premultiplied colour planes in place by a 3×3 matrix with an alpha term, alpha unchanged:
+/// `(r, g, b) ← M·(r, g, b) + (K·a + B)·a`. Each channel is computed as `fma(m2, b, fma(m1, g, fma(m0, r,
+/// fma(k, a, bias)·a)))` (one rounding per step; AVX2+FMA when available, `fmaf` otherwise: both agree bit for
+/// bit). `coefficients` holds 15 floats: M row-major (9), K (3), B (3). When K and B are zero the alpha term is
+/// left out (`fma(m2, b, fma(m1, g, m0·r))`); when M is diagonal each channel keeps only its own term (an infinite
+/// channel does not turn the others into NaN through `0·∞`).
+void lux_color_matrix(float *r, float *g, float *b, const float *a, const float *coefficients, size_t count);
+
 /// Splits `count` interleaved float RGBA pixels into float planes; `a` may be NULL (alpha dropped).
 void lux_float4_to_planar(const float *src, float *r, float *g, float *b, float *a, size_t count);
 

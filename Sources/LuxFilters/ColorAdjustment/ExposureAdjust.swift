@@ -26,19 +26,8 @@ extension Filters {
 
         public var outputImage: Image {
             if ev == 0 { return image }
-            let k = Float(exp2Float(Float(ev)))
             // Scaling commutes with premultiplication, so the kernel works on premultiplied colour directly.
-            let kernel = ColorKernel(name: "exposure", alphaHandling: .premultiplied, preservesAlpha: true) { row in
-                let p = row.pixels
-                let r = p.red
-                let g = p.green
-                let b = p.blue
-                for i in 0..<row.count {
-                    r[i] *= k
-                    g[i] *= k
-                    b[i] *= k
-                }
-            }
+            let kernel = ColorKernel(name: "exposure", transform: .scale(Float(exp2Float(Float(ev)))))
             return image.applying(kernel, arguments: "ev=\(ev)")
         }
     }

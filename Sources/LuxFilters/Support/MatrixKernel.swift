@@ -5,50 +5,12 @@ extension Image {
     /// gives red), plus `alphaColumn`·alpha and `bias`, alpha unchanged.
     ///
     /// On premultiplied colour `C = a·c` that is `C′ = m·C + (alphaColumn·a + bias)·a`, so the kernel needs no
-    /// alpha conversions; the fused program costs a multiply–add per entry.
+    /// alpha conversions, and the engine composes it with neighbouring matrices (see ``ColorTransform``).
     func applyingMatrix(
         _ name: String, _ m: [Float], alphaColumn: SIMD3<Float> = .zero, bias: SIMD3<Float> = .zero, arguments: String
     ) -> Image {
-        precondition(m.count == 9, "a 3×3 matrix has 9 entries")
-        let (m0, m1, m2, m3, m4, m5, m6, m7, m8) = (m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8])
-        let (b0, b1, b2) = (bias.x, bias.y, bias.z)
-        let (k0, k1, k2) = (alphaColumn.x, alphaColumn.y, alphaColumn.z)
-        // Three bodies, so that the common cases (no bias, no alpha column) skip the alpha terms.
-        let kernel: ColorKernel
-        if alphaColumn == .zero && bias == .zero {
-            kernel = ColorKernel(name: name, alphaHandling: .premultiplied, preservesAlpha: true) { row in
-                let p = row.pixels
-                let (rr, gg, bb) = (p.red, p.green, p.blue)
-                for i in 0..<row.count {
-                    let (r, g, b) = (rr[i], gg[i], bb[i])
-                    rr[i] = m0 * r + m1 * g + m2 * b
-                    gg[i] = m3 * r + m4 * g + m5 * b
-                    bb[i] = m6 * r + m7 * g + m8 * b
-                }
-            }
-        } else if alphaColumn == .zero {
-            kernel = ColorKernel(name: name, alphaHandling: .premultiplied, preservesAlpha: true) { row in
-                let p = row.pixels
-                let (rr, gg, bb, aa) = (p.red, p.green, p.blue, p.alpha)
-                for i in 0..<row.count {
-                    let (r, g, b, a) = (rr[i], gg[i], bb[i], aa[i])
-                    rr[i] = m0 * r + m1 * g + m2 * b + b0 * a
-                    gg[i] = m3 * r + m4 * g + m5 * b + b1 * a
-                    bb[i] = m6 * r + m7 * g + m8 * b + b2 * a
-                }
-            }
-        } else {
-            kernel = ColorKernel(name: name, alphaHandling: .premultiplied, preservesAlpha: true) { row in
-                let p = row.pixels
-                let (rr, gg, bb, aa) = (p.red, p.green, p.blue, p.alpha)
-                for i in 0..<row.count {
-                    let (r, g, b, a) = (rr[i], gg[i], bb[i], aa[i])
-                    rr[i] = m0 * r + m1 * g + m2 * b + (k0 * a + b0) * a
-                    gg[i] = m3 * r + m4 * g + m5 * b + (k1 * a + b1) * a
-                    bb[i] = m6 * r + m7 * g + m8 * b + (k2 * a + b2) * a
-                }
-            }
-        }
+        let kernel = ColorKernel(
+            name: name, transform: ColorTransform(matrix: m, alphaColumn: alphaColumn, bias: bias))
         return applying(kernel, arguments: arguments)
     }
 }

@@ -5,7 +5,8 @@ import LuxPixels
 ///
 /// - alpha: `premultiply(unpremultiply(x))` and `unpremultiply(premultiply(x))` become `x`; alpha
 ///   conversions of opaque images disappear;
-/// - colour: adjacent colour matches compose into one, and cancel when they go A→B→A;
+/// - colour: adjacent colour matches compose into one, and cancel when they go A→B→A; adjacent
+///   ``ColorTransform`` kernels compose into one;
 /// - geometry: translations and affine transforms fold together; a crop merges with a crop below it and
 ///   moves below translations and per-pixel nodes (towards the sources it restricts); crops that remove
 ///   nothing disappear.
@@ -45,6 +46,22 @@ struct Optimizer {
             if case .premultiply = c.op { return c.inputs[0] }
         case .setAlphaOne:
             if let c = child, c.isOpaque { return c }
+        case .colorKernel(let outer, _, _):
+            guard let t = outer.transform, let c = child, case .colorKernel(let inner, _, _) = c.op,
+                let s = inner.transform
+            else { return nil }
+            // Both map transparent to transparent, so the pair is transparent outside the smaller extent; with
+            // nested extents that is also where the pair's pixel bounds end.
+            let extent: Rect
+            if c.extent.contains(n.extent) {
+                extent = n.extent
+            } else if n.extent.contains(c.extent) {
+                extent = c.extent
+            } else {
+                return nil
+            }
+            let kernel = ColorKernel(name: "\(n.label)∘\(c.label)", transform: t.composed(after: s))
+            return IRNode(.colorKernel(kernel, arguments: "", colors: []), c.inputs, extent: extent, isOpaque: n.isOpaque)
         case .colorMatch(let outer):
             guard let c = child, case .colorMatch(let inner) = c.op else { return nil }
             let a = inner.source

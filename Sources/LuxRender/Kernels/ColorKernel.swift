@@ -45,6 +45,8 @@ public struct ColorKernel: Sendable {
     public let alphaHandling: AlphaHandling
     /// Whether the output alpha always equals input 0's alpha (lets the engine keep an image marked opaque).
     public let preservesAlpha: Bool
+    /// The affine colour map the kernel applies, when it was made from one (the engine composes these).
+    public let transform: ColorTransform?
     let body: Body
 
     /// Creates a kernel.
@@ -64,7 +66,25 @@ public struct ColorKernel: Sendable {
         self.inputCount = inputCount
         self.alphaHandling = alphaHandling
         self.preservesAlpha = preservesAlpha
+        transform = nil
         self.body = body
+    }
+
+    /// Creates a kernel that applies an affine colour map to premultiplied colour, alpha unchanged.
+    ///
+    /// The engine runs it in a vectorised row loop and composes it with adjacent transform kernels, so prefer
+    /// this to a body whenever a kernel is a colour matrix.
+    ///
+    /// - Parameters:
+    ///   - name: A name for tree printing.
+    ///   - transform: The map.
+    public init(name: String, transform: ColorTransform) {
+        self.name = name
+        inputCount = 1
+        alphaHandling = .premultiplied
+        preservesAlpha = true
+        self.transform = transform
+        body = transform.body
     }
 
     /// Applies the kernel to `inputs`, producing an image of the given extent.

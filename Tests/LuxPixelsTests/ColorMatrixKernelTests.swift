@@ -1,0 +1,78 @@
+import CLuxKernels
+import Testing
+
+/// The render engine's matrix row kernel `lux_color_matrix` against its definition, on both code paths.
+@Suite(.serialized) struct ColorMatrixKernelTests {
+    /// A hue-rotation-like matrix, an alpha column and a bias (M row-major, K, B).
+    static let coefficients: [Float] = [
+        0.8, 0.3, -0.1, -0.05, 1.2, 0.15, 0.25, -0.4, 0.9, 0.02, -0.03, 0.01, 0.05, -0.02, 0.1,
+    ]
+
+    static func pseudoRandom(_ n: Int, seed: UInt32) -> [Float] {
+        var state = seed
+        return (0..<n).map { _ in
+            state = state &* 1_664_525 &+ 1_013_904_223
+            return Float(state >> 8) / Float(1 << 24) * 1.5 - 0.25
+        }
+    }
+
+    static func run(_ c: [Float], _ planes: [[Float]], portable: Bool) -> [[Float]] {
+        lux_force_portable(portable ? 1 : 0)
+        defer { lux_force_portable(0) }
+        var (r, g, b) = (planes[0], planes[1], planes[2])
+        lux_color_matrix(&r, &g, &b, planes[3], c, planes[0].count)
+        return [r, g, b]
+    }
+
+    @Test(
+        "both paths equal M·C + (K·a + B)·a (computed in Double) and agree bit for bit",
+        arguments: [false, true])
+    func matchesDefinition(alphaTerms: Bool) {
+        let n = 91  // eleven 8-pixel blocks and a scalar tail
+        var c = Self.coefficients
+        if !alphaTerms { for i in 9..<15 { c[i] = 0 } }
+        let planes = (0..<4).map { Self.pseudoRandom(n, seed: 7 + UInt32($0)) }
+        let fast = Self.run(c, planes, portable: false)
+        let portable = Self.run(c, planes, portable: true)
+        #expect(fast.joined().map(\.bitPattern) == portable.joined().map(\.bitPattern))
+        var worst = 0.0
+        for i in 0..<n {
+            let (r, g, b, a) = (Double(planes[0][i]), Double(planes[1][i]), Double(planes[2][i]), Double(planes[3][i]))
+            for ch in 0..<3 {
+                let m = (0..<3).map { Double(c[3 * ch + $0]) }
+                let e = m[0] * r + m[1] * g + m[2] * b + (Double(c[9 + ch]) * a + Double(c[12 + ch])) * a
+                worst = max(worst, abs(Double(fast[ch][i]) - e))
+            }
+        }
+        #expect(worst < 1e-6, "max error \(worst)")
+        #expect(fast[0] != planes[0])
+    }
+
+    @Test("a pixel's value does not depend on where the span starts (vector body and scalar tail agree)")
+    func positionIndependent() {
+        let n = 40
+        let planes = (0..<4).map { Self.pseudoRandom(n, seed: 21 + UInt32($0)) }
+        let whole = Self.run(Self.coefficients, planes, portable: false)
+        // The same pixels in spans starting 3 pixels later and 5 long: each lands in a scalar tail.
+        for start in stride(from: 3, to: n, by: 5) {
+            let end = min(start + 5, n)
+            let part = Self.run(Self.coefficients, planes.map { Array($0[start..<end]) }, portable: false)
+            for ch in 0..<3 {
+                #expect(part[ch].map(\.bitPattern) == whole[ch][start..<end].map(\.bitPattern))
+            }
+        }
+    }
+
+    @Test("a diagonal matrix (exposure) scales each channel alone: an infinite channel leaves the others finite", arguments: [false, true])
+    func diagonalKeepsChannelsApart(portable: Bool) {
+        let c: [Float] = [2, 0, 0, 0, 0.5, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0]
+        let n = 19  // two 8-pixel blocks and a scalar tail
+        let red = [Float](repeating: 1, count: n)
+        let green = (0..<n).map { $0 % 3 == 0 ? Float.infinity : 0.25 }
+        let blue = (0..<n).map { $0 % 5 == 0 ? -Float.infinity : 1.5 }
+        let out = Self.run(c, [red, green, blue, [Float](repeating: 1, count: n)], portable: portable)
+        #expect(out[0] == [Float](repeating: 2, count: n))
+        #expect(out[1] == green.map { $0 * 0.5 })
+        #expect(out[2] == blue.map { $0 * 4 })
+    }
+}
