@@ -41,6 +41,9 @@ case "$name" in
 esac
 
 cd "$here"
+# SwiftPM caches the build plan of the path dependency (Lux): a source file added to Lux since the last fuzz
+# build is then missing ("cannot find type … in scope"). Dropping the cached plan makes it plan again.
+rm -f "$here/.build/release.yaml"
 echo "building fuzz-$name (release, -sanitize=fuzzer,address)…" >&2
 nice -n 19 swift build -c release --product "fuzz-$name" -j "${LUX_FUZZ_JOBS:-1}" \
     -Xswiftc -sanitize=fuzzer,address -Xswiftc -enable-testing \

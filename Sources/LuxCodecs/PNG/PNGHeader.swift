@@ -148,7 +148,8 @@ public struct PNGHeader: Hashable, Sendable {
             case "iTXt":
                 let d = try data()
                 let key = Array("XML:com.adobe.xmp".utf8)
-                if xmp == nil, d.count > key.count + 1, Array(d[0..<key.count]) == key, d[key.count] == 0 {
+                // The keyword, its NUL, the compression flag and method must all be there before the rest is read.
+                if xmp == nil, d.count >= key.count + 3, Array(d[0..<key.count]) == key, d[key.count] == 0 {
                     // keyword NUL, compression flag, method, language NUL, translated keyword NUL, text
                     var q = key.count + 1
                     let compressed = d[q] == 1
