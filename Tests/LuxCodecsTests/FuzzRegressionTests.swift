@@ -27,8 +27,8 @@ import Testing
         // An iTXt chunk holding only the XMP keyword, its NUL and the compression flag: reading on from the
         // method byte formed a range whose lower bound lay past the chunk's end (a trap). The chunk is now
         // skipped and the next one, which claims 2 GB, is what the file fails on.
-        "png-itxt-truncated-1.png": "PLACEHOLDER",
-        "png-itxt-truncated-2.png": "PLACEHOLDER",
+        "png-itxt-truncated-1.png": "PNG pmet chunk at byte 1017 extends past the end of the data",
+        "png-itxt-truncated-2.png": "chunk at byte 1017 extends past the end of the data",
     ]
 
     static func bytes(_ name: String) throws -> [UInt8] {
