@@ -99,16 +99,12 @@ static void lux_symmetric_fir_pair_avx2(const float *src, ptrdiff_t step, const 
 #endif
 
 void lux_symmetric_fir(const float *src, ptrdiff_t step, const float *weights, int radius, float *out, size_t count) {
-#if LUX_X86
-    if (lux_has_f16c()) { lux_symmetric_fir_avx2(src, step, weights, radius, out, count); return; }
-#endif
-    lux_symmetric_fir_portable(src, step, weights, radius, out, count);
+    LUX_DISPATCH(lux_symmetric_fir_avx2(src, step, weights, radius, out, count),
+                 lux_symmetric_fir_portable(src, step, weights, radius, out, count));
 }
 
 void lux_symmetric_fir_pair(const float *src, ptrdiff_t step, const float *weights, int radius, float *out0,
                             float *out1, size_t count) {
-#if LUX_X86
-    if (lux_has_f16c()) { lux_symmetric_fir_pair_avx2(src, step, weights, radius, out0, out1, count); return; }
-#endif
-    lux_symmetric_fir_pair_portable(src, step, weights, radius, out0, out1, count);
+    LUX_DISPATCH(lux_symmetric_fir_pair_avx2(src, step, weights, radius, out0, out1, count),
+                 lux_symmetric_fir_pair_portable(src, step, weights, radius, out0, out1, count));
 }

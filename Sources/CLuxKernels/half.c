@@ -101,17 +101,11 @@ static void lux_float_to_half_f16c(const float *src, uint16_t *dst, size_t count
 #endif
 
 void lux_half_to_float(const uint16_t *src, float *dst, size_t count) {
-#if LUX_X86
-    if (lux_has_f16c()) { lux_half_to_float_f16c(src, dst, count); return; }
-#endif
-    lux_half_to_float_portable(src, dst, count);
+    LUX_DISPATCH(lux_half_to_float_f16c(src, dst, count), lux_half_to_float_portable(src, dst, count));
 }
 
 void lux_float_to_half(const float *src, uint16_t *dst, size_t count) {
-#if LUX_X86
-    if (lux_has_f16c()) { lux_float_to_half_f16c(src, dst, count); return; }
-#endif
-    lux_float_to_half_portable(src, dst, count);
+    LUX_DISPATCH(lux_float_to_half_f16c(src, dst, count), lux_float_to_half_portable(src, dst, count));
 }
 
 // Interleaved half RGBA <-> four float planes (the render engine's row format), in one pass.
@@ -195,22 +189,16 @@ static void lux_planar_to_half4_f16c(const float *r, const float *g, const float
 #endif
 
 void lux_half4_to_planar(const uint16_t *src, float *r, float *g, float *b, float *a, size_t count) {
-#if LUX_X86
-    if (lux_has_f16c()) { lux_half4_to_planar_f16c(src, r, g, b, a, count); return; }
-#endif
-    lux_half4_to_planar_portable(src, r, g, b, a, count);
+    LUX_DISPATCH(lux_half4_to_planar_f16c(src, r, g, b, a, count),
+                 lux_half4_to_planar_portable(src, r, g, b, a, count));
 }
 
 void lux_planar_to_half4(const float *r, const float *g, const float *b, const float *a, uint16_t *dst, size_t count) {
-#if LUX_X86
-    if (lux_has_f16c()) { lux_planar_to_half4_f16c(r, g, b, a, dst, count, 0); return; }
-#endif
-    lux_planar_to_half4_portable(r, g, b, a, dst, count);
+    LUX_DISPATCH(lux_planar_to_half4_f16c(r, g, b, a, dst, count, 0),
+                 lux_planar_to_half4_portable(r, g, b, a, dst, count));
 }
 
 void lux_planar_to_half4_streaming(const float *r, const float *g, const float *b, const float *a, uint16_t *dst, size_t count) {
-#if LUX_X86
-    if (lux_has_f16c()) { lux_planar_to_half4_f16c(r, g, b, a, dst, count, 1); return; }
-#endif
-    lux_planar_to_half4_portable(r, g, b, a, dst, count);
+    LUX_DISPATCH(lux_planar_to_half4_f16c(r, g, b, a, dst, count, 1),
+                 lux_planar_to_half4_portable(r, g, b, a, dst, count));
 }

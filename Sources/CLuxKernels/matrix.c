@@ -84,8 +84,6 @@ static void lux_color_matrix_avx2(float *r, float *g, float *b, const float *a, 
 void lux_color_matrix(float *r, float *g, float *b, const float *a, const float *coefficients, size_t count) {
     int alpha = !lux_no_alpha_terms(coefficients);
     int diagonal = lux_is_diagonal(coefficients);
-#if LUX_X86
-    if (lux_has_f16c()) { lux_color_matrix_avx2(r, g, b, a, coefficients, alpha, diagonal, count); return; }
-#endif
-    lux_color_matrix_portable(r, g, b, a, coefficients, alpha, diagonal, count);
+    LUX_DISPATCH(lux_color_matrix_avx2(r, g, b, a, coefficients, alpha, diagonal, count),
+                 lux_color_matrix_portable(r, g, b, a, coefficients, alpha, diagonal, count));
 }

@@ -50,15 +50,9 @@ static void lux_rgba8_to_rgb8_avx2(const uint8_t *s, uint8_t *d, size_t n) {
 #endif
 
 void lux_rgb8_to_rgba8(const uint8_t *src, uint8_t *dst, size_t count) {
-#if LUX_X86
-    if (lux_has_f16c()) { lux_rgb8_to_rgba8_avx2(src, dst, count); return; }
-#endif
-    lux_rgb8_to_rgba8_portable(src, dst, count);
+    LUX_DISPATCH(lux_rgb8_to_rgba8_avx2(src, dst, count), lux_rgb8_to_rgba8_portable(src, dst, count));
 }
 
 void lux_rgba8_to_rgb8(const uint8_t *src, uint8_t *dst, size_t count) {
-#if LUX_X86
-    if (lux_has_f16c()) { lux_rgba8_to_rgb8_avx2(src, dst, count); return; }
-#endif
-    lux_rgba8_to_rgb8_portable(src, dst, count);
+    LUX_DISPATCH(lux_rgba8_to_rgb8_avx2(src, dst, count), lux_rgba8_to_rgb8_portable(src, dst, count));
 }

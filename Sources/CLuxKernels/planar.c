@@ -161,36 +161,25 @@ static void lux_planar_to_float4_avx2(const float *r, const float *g, const floa
 #endif
 
 void lux_float4_to_planar(const float *src, float *r, float *g, float *b, float *a, size_t count) {
-#if LUX_X86
-    if (lux_has_f16c()) { lux_float4_to_planar_avx2(src, r, g, b, a, count); return; }
-#endif
-    lux_float4_to_planar_portable(src, r, g, b, a, count);
+    LUX_DISPATCH(lux_float4_to_planar_avx2(src, r, g, b, a, count),
+                 lux_float4_to_planar_portable(src, r, g, b, a, count));
 }
 
 void lux_planar_to_float4(const float *r, const float *g, const float *b, const float *a, float *dst, size_t count) {
-#if LUX_X86
-    if (lux_has_f16c()) { lux_planar_to_float4_avx2(r, g, b, a, dst, count); return; }
-#endif
-    lux_planar_to_float4_portable(r, g, b, a, dst, count);
+    LUX_DISPATCH(lux_planar_to_float4_avx2(r, g, b, a, dst, count),
+                 lux_planar_to_float4_portable(r, g, b, a, dst, count));
 }
 
 void lux_rgba8_to_planar(const uint8_t *src, float *r, float *g, float *b, float *a, size_t count) {
-#if LUX_X86
-    if (lux_has_f16c()) { lux_rgba8_to_planar_avx2(src, r, g, b, a, count); return; }
-#endif
-    lux_rgba8_to_planar_portable(src, r, g, b, a, count);
+    LUX_DISPATCH(lux_rgba8_to_planar_avx2(src, r, g, b, a, count),
+                 lux_rgba8_to_planar_portable(src, r, g, b, a, count));
 }
 
 void lux_planar_to_rgba8(const float *r, const float *g, const float *b, const float *a, uint8_t *dst, size_t count) {
-#if LUX_X86
-    if (lux_has_f16c()) { lux_planar_to_rgba8_avx2(r, g, b, a, dst, count); return; }
-#endif
-    lux_planar_to_rgba8_portable(r, g, b, a, dst, count);
+    LUX_DISPATCH(lux_planar_to_rgba8_avx2(r, g, b, a, dst, count),
+                 lux_planar_to_rgba8_portable(r, g, b, a, dst, count));
 }
 
 void lux_float4_to_rgba8(const float *src, uint8_t *dst, size_t count) {
-#if LUX_X86
-    if (lux_has_f16c()) { lux_float4_to_rgba8_avx2(src, dst, count); return; }
-#endif
-    lux_float4_to_rgba8_portable(src, dst, count);
+    LUX_DISPATCH(lux_float4_to_rgba8_avx2(src, dst, count), lux_float4_to_rgba8_portable(src, dst, count));
 }
