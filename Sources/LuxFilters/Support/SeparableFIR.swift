@@ -15,6 +15,17 @@ func symmetricFIR(
     lux_symmetric_fir(src, step, w, Int32(r), out, n)
 }
 
+/// Two outputs of ``symmetricFIR(_:step:weights:radius:into:count:)`` a step apart — `out0` from `src`, `out1` from
+/// `src + step` — bit for bit what two calls give; with a row stride as `step` each input row is loaded once for
+/// both (`lux_symmetric_fir_pair`).
+@inline(__always)
+func symmetricFIRPair(
+    _ src: UnsafePointer<Float>, step: Int, weights w: UnsafePointer<Float>, radius r: Int,
+    into out0: UnsafeMutablePointer<Float>, and out1: UnsafeMutablePointer<Float>, count n: Int
+) {
+    lux_symmetric_fir_pair(src, step, w, Int32(r), out0, out1, n)
+}
+
 /// Normalised Gaussian weights `w[0…r]` (the centre and one side) for standard deviation `sigma`.
 func gaussianWeights(sigma: Double, radius r: Int) -> [Float] {
     var w = (0...r).map { t in expDouble(-Double(t * t) / (2 * sigma * sigma)) }

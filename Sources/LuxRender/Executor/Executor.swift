@@ -25,7 +25,7 @@ struct RowTarget {
     @inline(__always)
     func store(_ p: PlanarPixels, _ y: Int, _ x: Int, _ n: Int, _ w: Worker) {
         if let q = quantize { PixelIO.quantize(p, count: n, to: q, scratch: w.storeScratch) }
-        let dst = base + (y - originY) * bytesPerRow + (x - originX) * format.bytesPerPixel()
+        let dst = pointer(x: x, y: y)
         if let converter {
             converter.convert(red: p.red, green: p.green, blue: p.blue, alpha: p.alpha, rgba8: dst.assumingMemoryBound(to: UInt8.self), count: n)
             return

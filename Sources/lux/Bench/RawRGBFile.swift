@@ -44,12 +44,7 @@ final class RawRGBFile: ImageProvider, @unchecked Sendable {
     /// Reads `width`×`height` pixels at (`x`, `y`) as opaque RGBA8, row `j` into `row(j)`.
     func read(x x0: Int, y y0: Int, width w: Int, height h: Int, into row: (Int) -> UnsafeMutablePointer<UInt8>) {
         for j in 0..<h {
-            Self.expand(bytes.assumingMemoryBound(to: UInt8.self) + 3 * ((y0 + j) * width + x0), into: row(j), w)
+            lux_rgb8_to_rgba8(bytes.assumingMemoryBound(to: UInt8.self) + 3 * ((y0 + j) * width + x0), row(j), w)
         }
-    }
-
-    /// RGB to opaque RGBA.
-    private static func expand(_ s: UnsafePointer<UInt8>, into d: UnsafeMutablePointer<UInt8>, _ n: Int) {
-        lux_rgb8_to_rgba8(s, d, n)
     }
 }
