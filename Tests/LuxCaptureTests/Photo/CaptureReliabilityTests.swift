@@ -90,8 +90,9 @@ import Testing
         }
     }
 
-    /// Waits until the output has no request in flight (at most `seconds`).
-    static func drain(_ photo: PhotoOutput, seconds: Double = 60) async throws {
+    /// Waits until the output has no request in flight (at most `seconds`: generous, because under
+    /// ThreadSanitizer with every suite running at once a request that takes a second alone can take minutes).
+    static func drain(_ photo: PhotoOutput, seconds: Double = 300) async throws {
         let deadline = ContinuousClock.now + .seconds(seconds)
         while photo.pendingCaptureCount > 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
         #expect(photo.pendingCaptureCount == 0, "requests still in flight after \(seconds) s")
