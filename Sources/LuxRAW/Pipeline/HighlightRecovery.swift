@@ -35,7 +35,8 @@ public struct HighlightRecovery: Hashable, Sendable {
                 let b1 = 2 * cb - cr - cg
                 let c0 = a0 * a0 + b0 * b0
                 let c1 = a1 * a1 + b1 * b1
-                let ratio = c0 > 1e-20 ? (c1 / c0).squareRoot() : 1
+                // `max(…, 0)` is a no-op that lets the square root vectorise (no libm `errno` path).
+                let ratio = c0 > 1e-20 ? max(c1 / c0, 0).squareRoot() : 1
                 let l = r + g + b
                 let a = a0 * ratio
                 let bb = b0 * ratio

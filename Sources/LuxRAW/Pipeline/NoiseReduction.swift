@@ -147,7 +147,8 @@ public struct NoiseReduction: Hashable, Sendable {
                     let upOrig = rows + 2 * w
                     let vrow = rows + 3 * w
                     NRPlanes.upsampleRow(sh, width: hw, height: hh, row: j, scratch: vrow, into: sigmaRow)
-                    for (full, corr, orig) in [(cr, crh, crh0), (cb, cbh, cbh0)] {
+                    for k in 0..<2 {
+                        let (full, corr, orig) = k == 0 ? (cr, crh, crh0) : (cb, cbh, cbh0)
                         NRPlanes.upsampleRow(corr, width: hw, height: hh, row: j, scratch: vrow, into: up)
                         NRPlanes.upsampleRow(orig, width: hw, height: hh, row: j, scratch: vrow, into: upOrig)
                         NRPlanes.correct(
@@ -161,7 +162,7 @@ public struct NoiseReduction: Hashable, Sendable {
                 NRPlanes.merge(y + o, cr + o, cb + o, count: output.width, into: output.row(j, as: Float.self))
             }
         }
-        return processor.apply(to: [image.clampedToExtent()], extent: image.extent).settingAlphaOne()
+        return processor.apply(to: [image.clampedToExtent()], extent: image.extent, isOpaque: true)
     }
 }
 
@@ -208,7 +209,9 @@ enum NRPlanes {
         }
     }
 
-    /// `σ = scale · √max(v.x · signal + v.y, v.y)`; `out` may be `signal`.
+    /// `σ = scale · √max(v.x · signal + v.y, v.y)`; `out` may be `signal`. (The extra `max(…, 0)` changes
+    /// nothing for a valid model, `v.y ≥ 0`, but lets LLVM call the square-root instruction without the libm
+    /// `errno` fallback, so the loop vectorises; the same in ``shrinkFinest(_:coarse:variance:factor:count:)``.)
     @inline(never)
     static func sigma(
         _ signal: UnsafePointer<Float>, into out: UnsafeMutablePointer<Float>, variance v: SIMD2<Float>, scale: Float,
@@ -216,7 +219,7 @@ enum NRPlanes {
     ) {
         let a = v.x
         let b = v.y
-        for i in 0..<n { out[i] = scale * max(a * signal[i] + b, b).squareRoot() }
+        for i in 0..<n { out[i] = scale * max(a * signal[i] + b, b, 0).squareRoot() }
     }
 
     /// One-scale denoising in place: `p = coarse + shrink(p − coarse, factor·σ(coarse))`, with
@@ -231,7 +234,7 @@ enum NRPlanes {
         for i in 0..<n {
             let c = coarse[i]
             let d = p[i] - c
-            let t = f * max(a * c + b, b).squareRoot()
+            let t = f * max(a * c + b, b, 0).squareRoot()
             p[i] = c + d - min(max(d, -t), t)
         }
     }

@@ -65,7 +65,7 @@ public struct Sharpening: Hashable, Sendable {
                 }
             }
         }
-        return processor.apply(to: [image.clampedToExtent()], extent: image.extent).settingAlphaOne()
+        return processor.apply(to: [image.clampedToExtent()], extent: image.extent, isOpaque: true)
     }
 
     /// `o[i] = Σₖ t[|k|] · c[i + k·step]` for `|k| ≤ radius`.
