@@ -22,6 +22,10 @@ public struct HighlightRecovery: Hashable, Sendable {
         let s3: Float = 1.7320508
         let kernel = ColorKernel(name: "highlightRecovery", alphaHandling: .premultiplied, preservesAlpha: true) { row in
             let p = row.pixels
+            // Most rows hold no clipped pixel: find out with a cheap scan and leave them as they are.
+            var peak: Float = 0
+            for i in 0..<row.count { peak = max(peak, max(p.red[i], max(p.green[i], p.blue[i]))) }
+            guard peak > clip else { return }
             for i in 0..<row.count {
                 let r = p.red[i]
                 let g = p.green[i]
