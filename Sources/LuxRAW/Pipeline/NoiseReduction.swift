@@ -101,7 +101,7 @@ public struct NoiseReduction: Hashable, Sendable {
             let work = base + 3 * n  // 4n: luma σ, first smoothing, 2n scratch
             let half = base + 7 * n  // 8hn
             let rows = half + 8 * hn  // 8w
-            NRPlanes.split(input, y: y, cr: cr, cb: cb)
+            NRPlanes.split(input, y: y, cr: cr, cb: cb, rows: rows)
             if ls == 1 {
                 // One scale (the usual low-ISO default): smoothing, threshold and reconstruction in one pass.
                 let first = work + n
@@ -159,7 +159,9 @@ public struct NoiseReduction: Hashable, Sendable {
             }
             for j in 0..<output.height {
                 let o = (j + oy) * w + ox
-                NRPlanes.merge(y + o, cr + o, cb + o, count: output.width, into: output.row(j, as: Float.self))
+                let ow = output.width
+                NRPlanes.merge(y + o, cr + o, cb + o, count: ow, red: rows, green: rows + ow, blue: rows + 2 * ow)
+                PlanarRows.interleave(rows, rows + ow, rows + 2 * ow, count: ow, into: output.row(j, as: Float.self))
             }
         }
         return processor.apply(to: [image.clampedToExtent()], extent: image.extent, isOpaque: true)
@@ -168,44 +170,42 @@ public struct NoiseReduction: Hashable, Sendable {
 
 /// Plane helpers of ``NoiseReduction``: whole-row pointer loops that vectorise.
 enum NRPlanes {
-    /// RGBA → `Y = (R + 2G + B)/4`, `R − G`, `B − G`.
+    /// RGBA → `Y = (R + 2G + B)/4`, `R − G`, `B − G`, a row at a time through planar `rows` (3 × width floats):
+    /// the deinterleave and the arithmetic each vectorise.
     static func split(
         _ input: ImageProcessorInput, y: UnsafeMutablePointer<Float>, cr: UnsafeMutablePointer<Float>,
-        cb: UnsafeMutablePointer<Float>
+        cb: UnsafeMutablePointer<Float>, rows: UnsafeMutablePointer<Float>
     ) {
         let w = input.width
         for j in 0..<input.height {
-            splitRow(input.row(j, as: Float.self), y + j * w, cr + j * w, cb + j * w, w)
+            PlanarRows.deinterleave(input.row(j, as: Float.self), count: w, rows, rows + w, rows + 2 * w)
+            splitRow(rows, rows + w, rows + 2 * w, y + j * w, cr + j * w, cb + j * w, w)
         }
     }
 
     @inline(never)
     static func splitRow(
-        _ s: UnsafePointer<Float>, _ y: UnsafeMutablePointer<Float>, _ cr: UnsafeMutablePointer<Float>,
-        _ cb: UnsafeMutablePointer<Float>, _ n: Int
+        _ r: UnsafePointer<Float>, _ g: UnsafePointer<Float>, _ b: UnsafePointer<Float>, _ y: UnsafeMutablePointer<Float>,
+        _ cr: UnsafeMutablePointer<Float>, _ cb: UnsafeMutablePointer<Float>, _ n: Int
     ) {
         for i in 0..<n {
-            let r = s[4 * i]
-            let g = s[4 * i + 1]
-            let b = s[4 * i + 2]
-            y[i] = 0.25 * (r + 2 * g + b)
-            cr[i] = r - g
-            cb[i] = b - g
+            y[i] = 0.25 * (r[i] + 2 * g[i] + b[i])
+            cr[i] = r[i] - g[i]
+            cb[i] = b[i] - g[i]
         }
     }
 
-    /// `Y, R − G, B − G` → RGBA (alpha 1).
+    /// `Y, R − G, B − G` → red, green and blue planes.
     @inline(never)
     static func merge(
         _ y: UnsafePointer<Float>, _ cr: UnsafePointer<Float>, _ cb: UnsafePointer<Float>, count n: Int,
-        into d: UnsafeMutablePointer<Float>
+        red: UnsafeMutablePointer<Float>, green: UnsafeMutablePointer<Float>, blue: UnsafeMutablePointer<Float>
     ) {
         for i in 0..<n {
             let g = y[i] - 0.25 * (cr[i] + cb[i])
-            d[4 * i] = cr[i] + g
-            d[4 * i + 1] = g
-            d[4 * i + 2] = cb[i] + g
-            d[4 * i + 3] = 1
+            red[i] = cr[i] + g
+            green[i] = g
+            blue[i] = cb[i] + g
         }
     }
 
@@ -270,9 +270,14 @@ enum NRPlanes {
         let b = p + kn * hw
         for i in 0..<hw { v[i] = 0.75 * a[i] + 0.25 * b[i] }
         d[0] = v[0]
-        for i in 1..<max(hw, 1) { d[2 * i] = 0.75 * v[i] + 0.25 * v[i - 1] }
-        for i in 0..<(hw - 1) { d[2 * i + 1] = 0.75 * v[i] + 0.25 * v[i + 1] }
         d[2 * hw - 1] = v[hw - 1]
+        // The pair (2i − 1, 2i) between samples i − 1 and i: one loop storing both vectorises.
+        for i in stride(from: 1, to: hw, by: 1) {
+            let l = v[i &- 1]
+            let r = v[i]
+            d[2 &* i &- 1] = 0.75 * l + 0.25 * r
+            d[2 &* i] = 0.75 * r + 0.25 * l
+        }
     }
 
     /// `c += correction − (fine − shrink(fine, factor·σ))` with `fine = c − coarse`: the half-resolution
