@@ -97,7 +97,7 @@ enum RCDDemosaic {
             lowPassRow(c + y * w, lpf + y * w, w, w1)
         }
 
-        // The samples into their own planes; bilinear in the frame RCD does not reach.
+        // The samples into their own planes (and, in the frame RCD does not reach, into all three).
         let red = out.red
         let green = out.green
         let blue = out.blue
