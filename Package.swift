@@ -70,7 +70,7 @@ let package = Package(
         .target(
             name: "LuxRAW",
             dependencies: [
-                "LuxFilters", "LuxRender", "LuxCodecs", "LuxPixels", "LuxColor",
+                "LuxFilters", "LuxRender", "LuxCodecs", "LuxPixels", "LuxColor", "CLuxKernels",
                 .product(name: "RealModule", package: "swift-numerics"),
             ],
             swiftSettings: swiftSettings),

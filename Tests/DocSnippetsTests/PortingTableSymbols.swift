@@ -159,7 +159,7 @@ func portingTableSymbols() {
     _ = RenderContext.self
     let _: (RenderContext) -> (Image, Rect?, PixelFormat, ColorSpace?) throws(RenderError) -> PixelBuffer = RenderContext.createBuffer(_:from:format:colorSpace:)
     _ = RenderContext.render(_:to:bounds:colorSpace:)
-    _ = RenderContext.write(_:to:format:pixelFormat:colorSpace:bounds:metadata:options:)
+    _ = RenderContext.write(_:to:format:pixelFormat:colorSpace:bounds:metadata:options:rowsPerStrip:)
     _ = \RenderOptions.workingColorSpace
     _ = \RenderOptions.workingFormat
     _ = \RenderOptions.cacheIntermediates

@@ -16,11 +16,13 @@ extension RenderContext {
     ///     unless `options.sampleType` says otherwise).
     ///   - colorSpace: The file's colour space (its profile is embedded).
     ///   - bounds: The part of the image to write (default: its extent, which must then be finite).
+    ///   - rowsPerStrip: Rows rendered and encoded at a time (default: half the tile size, see
+    ///     ``RenderContext/render(_:bounds:format:colorSpace:rowsPerStrip:rows:)``).
     /// - Throws: ``RenderError`` or ``CodecError``.
     public func write(
         _ image: Image, to url: URL, format: ImageFormat? = nil, pixelFormat: PixelFormat = .rgba8,
         colorSpace: ColorSpace = .sRGB, bounds: Rect? = nil, metadata: ImageMetadata = ImageMetadata(),
-        options: EncodingOptions = .default
+        options: EncodingOptions = .default, rowsPerStrip: Int? = nil
     ) throws {
         let rect = bounds ?? image.extent
         guard rect.isIntegral, !rect.isEmpty, rect.width.isFinite, rect.height.isFinite else {
@@ -29,7 +31,7 @@ extension RenderContext {
         let encoder = try ImageStreamEncoder(
             writingTo: url, format: format, width: Int(rect.width), height: Int(rect.height),
             pixelFormat: pixelFormat, colorSpace: colorSpace, metadata: metadata, options: options)
-        try render(image, bounds: rect, format: pixelFormat, colorSpace: colorSpace) { strip in
+        try render(image, bounds: rect, format: pixelFormat, colorSpace: colorSpace, rowsPerStrip: rowsPerStrip) { strip in
             try encoder.append(strip.buffer)
         }
         try encoder.finish()

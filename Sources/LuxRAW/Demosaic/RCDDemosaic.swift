@@ -24,7 +24,8 @@ enum RCDDemosaic {
         (reusesMosaic ? 3 : 4) * width * height + 2 * width + 64
     }
 
-    /// Demosaics the whole plane; output pixels closer than ``margin`` to an edge hold a bilinear estimate.
+    /// Demosaics the whole plane; output pixels closer than ``margin`` to an edge are not reconstructed (they hold
+    /// the photosite's sample in all three planes).
     ///
     /// `out` planes are `cfa.width × cfa.height` with their own row stride. With `reusesMosaic` the mosaic must
     /// be dense (`rowStride == width`) and writable: it is used as working memory instead of a copy, and its
@@ -96,7 +97,7 @@ enum RCDDemosaic {
             lowPassRow(c + y * w, lpf + y * w, w, w1)
         }
 
-        // The samples into their own planes; bilinear in the frame RCD does not reach.
+        // The samples into their own planes (and, in the frame RCD does not reach, into all three).
         let red = out.red
         let green = out.green
         let blue = out.blue
@@ -145,7 +146,8 @@ enum RCDDemosaic {
 
         // Step 4.4: red and blue at green sites.
         for y in 10..<(h - 10) {
-            for plane in [red, blue] {
+            for k in 0..<2 {
+                let plane = k == 0 ? red : blue
                 cardinalColorRow(
                     plane + y * os, green + y * os, vh + y * w, x0: 10, x1: w - 10, greenColumn: (gp ^ y) & 1, os, w,
                     tmp: rowTmp)
@@ -171,22 +173,26 @@ enum RCDDemosaic {
         }
     }
 
-    /// The samples of each colour into its plane at every site of the interior, and bilinear estimates in the
-    /// frame of ``margin`` photosites that the RCD steps leave unfinished.
+    /// The samples of each colour into its plane at every site; in the frame of ``margin`` photosites that the RCD
+    /// steps leave unfinished, the sample stands for all three colours.
     static func seed(_ cfa: CFAPlane, into out: RGBPlanes) {
         let w = cfa.width
         let h = cfa.height
         let os = out.rowStride
         for y in 0..<h {
+            let p = cfa.row(y)
+            let isRedRow = (y & 1) == cfa.redRow
+            // Every value written here that is not a sample is overwritten by the steps below, or lies in the
+            // frame, whose missing colours no step reads for an interior pixel (filled with NaN, they left
+            // `lux develop`'s float output bit-identical and the LuxRAW suites passing), so it just holds samples.
+            copy(p, (isRedRow ? out.red : out.blue) + y * os, out.green + y * os, from: 0, to: w)
+            let other = (isRedRow ? out.blue : out.red) + y * os
             if y < margin || y >= h - margin {
-                BilinearDemosaic.row(cfa, into: out, y: y, from: 0, to: w)
-                continue
+                other.update(from: p, count: w)
+            } else {
+                other.update(from: p, count: margin)
+                (other + (w - margin)).update(from: p + (w - margin), count: margin)
             }
-            BilinearDemosaic.row(cfa, into: out, y: y, from: 0, to: margin)
-            BilinearDemosaic.row(cfa, into: out, y: y, from: w - margin, to: w)
-            // Every value written here that is not a sample is overwritten by the steps below.
-            let own = ((y & 1) == cfa.redRow ? out.red : out.blue) + y * os
-            copy(cfa.row(y), own, out.green + y * os, from: margin, to: w - margin)
         }
     }
 

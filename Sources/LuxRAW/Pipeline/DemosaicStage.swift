@@ -42,7 +42,7 @@ public struct DemosaicStage: Hashable, Sendable {
                     PlanarRows.interleave(planes, planes + ow, planes + 2 * ow, count: ow, into: output.row(j, as: Float.self))
                 }
             }
-            return processor.apply(to: [], extent: Rect(width: w, height: h)).settingAlphaOne()
+            return processor.apply(to: [], extent: Rect(width: w, height: h), isOpaque: true)
         }
         let processor = ImageProcessor(
             description: "demosaic", argumentDigest: digest, inputFormat: nil, outputFormat: .rgbaFloat,
@@ -62,6 +62,6 @@ public struct DemosaicStage: Hashable, Sendable {
                     PlanarRows.interleave(r, g, b, count: w, into: output.row(j, as: Float.self))
                 })
         }
-        return processor.apply(to: [], extent: Rect(width: sensor.width, height: sensor.height)).settingAlphaOne()
+        return processor.apply(to: [], extent: Rect(width: sensor.width, height: sensor.height), isOpaque: true)
     }
 }

@@ -22,6 +22,10 @@ public struct HighlightRecovery: Hashable, Sendable {
         let s3: Float = 1.7320508
         let kernel = ColorKernel(name: "highlightRecovery", alphaHandling: .premultiplied, preservesAlpha: true) { row in
             let p = row.pixels
+            // Most rows hold no clipped pixel: find out with a cheap scan and leave them as they are.
+            var peak: Float = 0
+            for i in 0..<row.count { peak = max(peak, max(p.red[i], max(p.green[i], p.blue[i]))) }
+            guard peak > clip else { return }
             for i in 0..<row.count {
                 let r = p.red[i]
                 let g = p.green[i]
@@ -35,7 +39,8 @@ public struct HighlightRecovery: Hashable, Sendable {
                 let b1 = 2 * cb - cr - cg
                 let c0 = a0 * a0 + b0 * b0
                 let c1 = a1 * a1 + b1 * b1
-                let ratio = c0 > 1e-20 ? (c1 / c0).squareRoot() : 1
+                // `max(…, 0)` is a no-op that lets the square root vectorise (no libm `errno` path).
+                let ratio = c0 > 1e-20 ? max(c1 / c0, 0).squareRoot() : 1
                 let l = r + g + b
                 let a = a0 * ratio
                 let bb = b0 * ratio

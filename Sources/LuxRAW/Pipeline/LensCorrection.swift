@@ -121,6 +121,6 @@ public struct LensCorrection: Hashable, Sendable {
                 }
             }
         }
-        return processor.apply(to: [image.clampedToExtent()], extent: extent).settingAlphaOne()
+        return processor.apply(to: [image.clampedToExtent()], extent: extent, isOpaque: true)
     }
 }

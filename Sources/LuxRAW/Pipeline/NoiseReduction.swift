@@ -101,7 +101,7 @@ public struct NoiseReduction: Hashable, Sendable {
             let work = base + 3 * n  // 4n: luma σ, first smoothing, 2n scratch
             let half = base + 7 * n  // 8hn
             let rows = half + 8 * hn  // 8w
-            NRPlanes.split(input, y: y, cr: cr, cb: cb)
+            NRPlanes.split(input, y: y, cr: cr, cb: cb, rows: rows)
             if ls == 1 {
                 // One scale (the usual low-ISO default): smoothing, threshold and reconstruction in one pass.
                 let first = work + n
@@ -147,7 +147,8 @@ public struct NoiseReduction: Hashable, Sendable {
                     let upOrig = rows + 2 * w
                     let vrow = rows + 3 * w
                     NRPlanes.upsampleRow(sh, width: hw, height: hh, row: j, scratch: vrow, into: sigmaRow)
-                    for (full, corr, orig) in [(cr, crh, crh0), (cb, cbh, cbh0)] {
+                    for k in 0..<2 {
+                        let (full, corr, orig) = k == 0 ? (cr, crh, crh0) : (cb, cbh, cbh0)
                         NRPlanes.upsampleRow(corr, width: hw, height: hh, row: j, scratch: vrow, into: up)
                         NRPlanes.upsampleRow(orig, width: hw, height: hh, row: j, scratch: vrow, into: upOrig)
                         NRPlanes.correct(
@@ -158,57 +159,59 @@ public struct NoiseReduction: Hashable, Sendable {
             }
             for j in 0..<output.height {
                 let o = (j + oy) * w + ox
-                NRPlanes.merge(y + o, cr + o, cb + o, count: output.width, into: output.row(j, as: Float.self))
+                let ow = output.width
+                NRPlanes.merge(y + o, cr + o, cb + o, count: ow, red: rows, green: rows + ow, blue: rows + 2 * ow)
+                PlanarRows.interleave(rows, rows + ow, rows + 2 * ow, count: ow, into: output.row(j, as: Float.self))
             }
         }
-        return processor.apply(to: [image.clampedToExtent()], extent: image.extent).settingAlphaOne()
+        return processor.apply(to: [image.clampedToExtent()], extent: image.extent, isOpaque: true)
     }
 }
 
 /// Plane helpers of ``NoiseReduction``: whole-row pointer loops that vectorise.
 enum NRPlanes {
-    /// RGBA → `Y = (R + 2G + B)/4`, `R − G`, `B − G`.
+    /// RGBA → `Y = (R + 2G + B)/4`, `R − G`, `B − G`, a row at a time through planar `rows` (3 × width floats):
+    /// the deinterleave and the arithmetic each vectorise.
     static func split(
         _ input: ImageProcessorInput, y: UnsafeMutablePointer<Float>, cr: UnsafeMutablePointer<Float>,
-        cb: UnsafeMutablePointer<Float>
+        cb: UnsafeMutablePointer<Float>, rows: UnsafeMutablePointer<Float>
     ) {
         let w = input.width
         for j in 0..<input.height {
-            splitRow(input.row(j, as: Float.self), y + j * w, cr + j * w, cb + j * w, w)
+            PlanarRows.deinterleave(input.row(j, as: Float.self), count: w, rows, rows + w, rows + 2 * w)
+            splitRow(rows, rows + w, rows + 2 * w, y + j * w, cr + j * w, cb + j * w, w)
         }
     }
 
     @inline(never)
     static func splitRow(
-        _ s: UnsafePointer<Float>, _ y: UnsafeMutablePointer<Float>, _ cr: UnsafeMutablePointer<Float>,
-        _ cb: UnsafeMutablePointer<Float>, _ n: Int
+        _ r: UnsafePointer<Float>, _ g: UnsafePointer<Float>, _ b: UnsafePointer<Float>, _ y: UnsafeMutablePointer<Float>,
+        _ cr: UnsafeMutablePointer<Float>, _ cb: UnsafeMutablePointer<Float>, _ n: Int
     ) {
         for i in 0..<n {
-            let r = s[4 * i]
-            let g = s[4 * i + 1]
-            let b = s[4 * i + 2]
-            y[i] = 0.25 * (r + 2 * g + b)
-            cr[i] = r - g
-            cb[i] = b - g
+            y[i] = 0.25 * (r[i] + 2 * g[i] + b[i])
+            cr[i] = r[i] - g[i]
+            cb[i] = b[i] - g[i]
         }
     }
 
-    /// `Y, R − G, B − G` → RGBA (alpha 1).
+    /// `Y, R − G, B − G` → red, green and blue planes.
     @inline(never)
     static func merge(
         _ y: UnsafePointer<Float>, _ cr: UnsafePointer<Float>, _ cb: UnsafePointer<Float>, count n: Int,
-        into d: UnsafeMutablePointer<Float>
+        red: UnsafeMutablePointer<Float>, green: UnsafeMutablePointer<Float>, blue: UnsafeMutablePointer<Float>
     ) {
         for i in 0..<n {
             let g = y[i] - 0.25 * (cr[i] + cb[i])
-            d[4 * i] = cr[i] + g
-            d[4 * i + 1] = g
-            d[4 * i + 2] = cb[i] + g
-            d[4 * i + 3] = 1
+            red[i] = cr[i] + g
+            green[i] = g
+            blue[i] = cb[i] + g
         }
     }
 
-    /// `σ = scale · √max(v.x · signal + v.y, v.y)`; `out` may be `signal`.
+    /// `σ = scale · √max(v.x · signal + v.y, v.y)`; `out` may be `signal`. (The extra `max(…, 0)` changes
+    /// nothing for a valid model, `v.y ≥ 0`, but lets LLVM call the square-root instruction without the libm
+    /// `errno` fallback, so the loop vectorises; the same in ``shrinkFinest(_:coarse:variance:factor:count:)``.)
     @inline(never)
     static func sigma(
         _ signal: UnsafePointer<Float>, into out: UnsafeMutablePointer<Float>, variance v: SIMD2<Float>, scale: Float,
@@ -216,7 +219,7 @@ enum NRPlanes {
     ) {
         let a = v.x
         let b = v.y
-        for i in 0..<n { out[i] = scale * max(a * signal[i] + b, b).squareRoot() }
+        for i in 0..<n { out[i] = scale * max(a * signal[i] + b, b, 0).squareRoot() }
     }
 
     /// One-scale denoising in place: `p = coarse + shrink(p − coarse, factor·σ(coarse))`, with
@@ -231,7 +234,7 @@ enum NRPlanes {
         for i in 0..<n {
             let c = coarse[i]
             let d = p[i] - c
-            let t = f * max(a * c + b, b).squareRoot()
+            let t = f * max(a * c + b, b, 0).squareRoot()
             p[i] = c + d - min(max(d, -t), t)
         }
     }
@@ -267,9 +270,14 @@ enum NRPlanes {
         let b = p + kn * hw
         for i in 0..<hw { v[i] = 0.75 * a[i] + 0.25 * b[i] }
         d[0] = v[0]
-        for i in 1..<max(hw, 1) { d[2 * i] = 0.75 * v[i] + 0.25 * v[i - 1] }
-        for i in 0..<(hw - 1) { d[2 * i + 1] = 0.75 * v[i] + 0.25 * v[i + 1] }
         d[2 * hw - 1] = v[hw - 1]
+        // The pair (2i − 1, 2i) between samples i − 1 and i: one loop storing both vectorises.
+        for i in stride(from: 1, to: hw, by: 1) {
+            let l = v[i &- 1]
+            let r = v[i]
+            d[2 &* i &- 1] = 0.75 * l + 0.25 * r
+            d[2 &* i] = 0.75 * r + 0.25 * l
+        }
     }
 
     /// `c += correction − (fine − shrink(fine, factor·σ))` with `fine = c − coarse`: the half-resolution

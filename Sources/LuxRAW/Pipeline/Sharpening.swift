@@ -42,13 +42,20 @@ public struct Sharpening: Hashable, Sendable {
             let oh = output.height
             let ox = Int(output.region.minX - input.region.minX)
             let oy = Int(output.region.minY - input.region.minY)
-            let luma = output.scratch(byteCount: 4 * (w * h + ow * h + ow)).assumingMemoryBound(to: Float.self)
+            // Planar copies of the input (red, green, blue), the luminance, the horizontal pass, one blurred row
+            // and one output row of each colour: every loop below is then contiguous and vectorises.
+            let count = 4 * w * h + ow * h + 4 * ow
+            let red = output.scratch(byteCount: 4 * count).assumingMemoryBound(to: Float.self)
+            let green = red + w * h
+            let blue = green + w * h
+            let luma = blue + w * h
             let horizontal = luma + w * h
             let blurred = horizontal + ow * h
+            let out = blurred + ow
             for j in 0..<h {
-                let s = input.row(j, as: Float.self)
-                let l = luma + j * w
-                for i in 0..<w { l[i] = kr * s[4 * i] + kg * s[4 * i + 1] + kb * s[4 * i + 2] }
+                let o = j * w
+                PlanarRows.deinterleave(input.row(j, as: Float.self), count: w, red + o, green + o, blue + o)
+                Self.luma(red + o, green + o, blue + o, weights: (kr, kg, kb), count: w, into: luma + o)
             }
             taps.withUnsafeBufferPointer { t in
                 // Horizontal pass over all rows of the output's columns, then per output row the vertical
@@ -58,14 +65,16 @@ public struct Sharpening: Hashable, Sendable {
                     Self.blurRow(l, step: 1, taps: t, radius: r, count: ow, into: horizontal + j * ow)
                 }
                 for j in 0..<oh {
+                    let o = (j + oy) * w + ox
                     Self.blurRow(horizontal + (j + oy) * ow, step: ow, taps: t, radius: r, count: ow, into: blurred)
                     Self.mask(
-                        input.row(j + oy, as: Float.self) + 4 * ox, luma: luma + (j + oy) * w + ox, blurred: blurred,
-                        amount: amount, threshold: threshold, count: ow, into: output.row(j, as: Float.self))
+                        red + o, green + o, blue + o, luma: luma + o, blurred: blurred, amount: amount,
+                        threshold: threshold, count: ow, red: out, green: out + ow, blue: out + 2 * ow)
+                    PlanarRows.interleave(out, out + ow, out + 2 * ow, count: ow, into: output.row(j, as: Float.self))
                 }
             }
         }
-        return processor.apply(to: [image.clampedToExtent()], extent: image.extent).settingAlphaOne()
+        return processor.apply(to: [image.clampedToExtent()], extent: image.extent, isOpaque: true)
     }
 
     /// `o[i] = Σₖ t[|k|] · c[i + k·step]` for `|k| ≤ radius`.
@@ -84,12 +93,23 @@ public struct Sharpening: Hashable, Sendable {
         }
     }
 
+    /// `l[i] = wr·r[i] + wg·g[i] + wb·b[i]`.
+    @inline(never)
+    static func luma(
+        _ r: UnsafePointer<Float>, _ g: UnsafePointer<Float>, _ b: UnsafePointer<Float>,
+        weights: (Float, Float, Float), count n: Int, into l: UnsafeMutablePointer<Float>
+    ) {
+        let (wr, wg, wb) = weights
+        for i in 0..<n { l[i] = wr * r[i] + wg * g[i] + wb * b[i] }
+    }
+
     /// The unsharp mask on one row: the luminance detail shrunk by the threshold, scaled by `amount`, applied
-    /// as a ratio to RGB (alpha 1).
+    /// as a ratio to RGB.
     @inline(never)
     static func mask(
-        _ s: UnsafePointer<Float>, luma l: UnsafePointer<Float>, blurred: UnsafePointer<Float>, amount: Float,
-        threshold: Float, count n: Int, into dst: UnsafeMutablePointer<Float>
+        _ r: UnsafePointer<Float>, _ g: UnsafePointer<Float>, _ b: UnsafePointer<Float>, luma l: UnsafePointer<Float>,
+        blurred: UnsafePointer<Float>, amount: Float, threshold: Float, count n: Int,
+        red: UnsafeMutablePointer<Float>, green: UnsafeMutablePointer<Float>, blue: UnsafeMutablePointer<Float>
     ) {
         for i in 0..<n {
             let y = l[i]
@@ -99,10 +119,9 @@ public struct Sharpening: Hashable, Sendable {
             let dark = y <= 1e-4
             let f = dark ? 1 : y2 / y
             let add = dark ? y2 - y : 0
-            dst[4 * i] = s[4 * i] * f + add
-            dst[4 * i + 1] = s[4 * i + 1] * f + add
-            dst[4 * i + 2] = s[4 * i + 2] * f + add
-            dst[4 * i + 3] = 1
+            red[i] = r[i] * f + add
+            green[i] = g[i] * f + add
+            blue[i] = b[i] * f + add
         }
     }
 }

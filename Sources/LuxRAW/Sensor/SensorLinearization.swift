@@ -200,13 +200,11 @@ public struct SensorLinearization: Sendable {
         let bo = parity == 0 ? b1 : b0
         let ke = parity == 0 ? k0 : k1
         let ko = parity == 0 ? k1 : k0
-        var i = 0
-        while i + 1 < n {
-            out[i] = (Float(s[i]) - be) * ke
-            out[i + 1] = (Float(s[i + 1]) - bo) * ko
-            i += 2
+        // One formula with per-column selects (not a stride-2 loop of pairs), so LLVM vectorises it.
+        for i in 0..<n {
+            let odd = (i & 1) != 0
+            out[i] = (Float(s[i]) - (odd ? bo : be)) * (odd ? ko : ke)
         }
-        if i < n { out[i] = (Float(s[i]) - be) * ke }
     }
 
     @inline(never)

@@ -167,6 +167,22 @@ final class Executor {
         return true
     }
 
+    /// The slot a row program reads unchanged over `rect`, through crops and clamps that do not touch it.
+    private static func passThroughSlot(_ root: RowOp, _ rect: PixelRect) -> Int? {
+        var op = root
+        while op.bounds.contains(rect) {
+            if let read = op as? SlotReadOp { return read.slot }
+            if op is CropOp {
+                op = op.children[0]
+            } else if let clamp = op as? ClampOp, clamp.edge.contains(rect) {
+                op = clamp.children[0]
+            } else {
+                return nil
+            }
+        }
+        return nil
+    }
+
     fileprivate func release(_ b: SlotBuffer, _ w: Worker) {
         if let block = b.arenaBlock { w.arena.release(block) }
     }
@@ -194,6 +210,14 @@ final class Executor {
             w.stats.cacheHits += 1
             return SlotBuffer(
                 base: hit.pointer, bytesPerRow: bpr, region: region, format: slot.format, arenaBlock: nil, cached: hit)
+        }
+        // A program that only passes one intermediate through over `region` (crops that keep it, a clamp whose
+        // edge contains it: a processor's clamped input away from the image's edges) needs no buffer of its own —
+        // the intermediate materialised over the same region holds exactly its values.
+        if !useCache, slot.quantize == nil, case .rows(let root) = slot.producer.kind,
+            let inner = Self.passThroughSlot(root, region), slot.producer.slots[inner].format == slot.format
+        {
+            return try materialise(slot.producer.slots[inner], region, w, label: label)
         }
         var buffer: SlotBuffer
         if useCache {
