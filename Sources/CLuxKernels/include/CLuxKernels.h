@@ -86,6 +86,10 @@ void lux_force_portable(int force);
 /// ioctl(2) with a pointer argument (Swift cannot call the variadic libc function); returns 0 or errno.
 int lux_ioctl(int fd, unsigned long request, void *argument);
 
+/// Fixes glibc malloc's mmap threshold at `bytes` (blocks that large get maps of their own, returned to the kernel
+/// when freed; the threshold no longer rises as such blocks are freed). Returns 1 when set, 0 elsewhere than glibc.
+int lux_set_mmap_threshold(size_t bytes);
+
 #ifdef __cplusplus
 }
 #endif
