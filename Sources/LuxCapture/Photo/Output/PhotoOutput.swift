@@ -53,8 +53,9 @@ public final class PhotoOutput: SessionOutput {
     let flashSceneBroadcaster = Broadcaster<Bool>()
     let stabilizationSceneBroadcaster = Broadcaster<Bool>()
     let inFlight = Atomic<Int>(0)
-    /// Renders merged photos through the RAW developer.
-    let renderContext = RenderContext()
+    /// Renders merged photos through the RAW developer. Every capture's pixels are new, so nothing is kept
+    /// for later renders (a cache would only fill with images that are never drawn again).
+    let renderContext = RenderContext(options: RenderOptions(cacheIntermediates: false))
     /// The last seconds of movie frames, for Live Photos.
     let livePhotoRing = LivePhotoRingBuffer()
 
