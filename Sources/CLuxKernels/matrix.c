@@ -4,6 +4,7 @@
 #include "CLuxKernels.h"
 #include <math.h>
 
+#include "half4.h"
 #include "x86.h"
 
 #pragma clang fp contract(off)
@@ -86,4 +87,91 @@ void lux_color_matrix(float *r, float *g, float *b, const float *a, const float 
     int diagonal = lux_is_diagonal(coefficients);
     LUX_DISPATCH(lux_color_matrix_avx2(r, g, b, a, coefficients, alpha, diagonal, count),
                  lux_color_matrix_portable(r, g, b, a, coefficients, alpha, diagonal, count));
+}
+
+// The matrix over interleaved half RGBA rows, optionally between a premultiply and an unpremultiply: each pixel is
+// converted, transformed and narrowed in registers. A pixel with alpha exactly 1 skips both alpha steps (they would
+// be identities); the others get `c·a` and `c·(1/a)` (0 for a = 0), as the engine's separate alpha steps compute.
+// Alpha goes through float and back like the colour (a signalling NaN comes out quiet on both paths).
+
+static inline void lux_half4_color_matrix_one(const uint16_t *s, uint16_t *d, const float *c, int premultiply,
+                                              int unpremultiply, int alpha, int diagonal) {
+    float R = lux_half_to_float_one(s[0]), G = lux_half_to_float_one(s[1]), B = lux_half_to_float_one(s[2]);
+    float A = lux_half_to_float_one(s[3]);
+    if (premultiply && A != 1) {
+        R = R * A;
+        G = G * A;
+        B = B * A;
+    }
+    lux_color_matrix_portable(&R, &G, &B, &A, c, alpha, diagonal, 1);
+    if (unpremultiply && A != 1) {
+        float inv = A != 0 ? 1 / A : 0;
+        R = R * inv;
+        G = G * inv;
+        B = B * inv;
+    }
+    d[0] = lux_float_to_half_one(R);
+    d[1] = lux_float_to_half_one(G);
+    d[2] = lux_float_to_half_one(B);
+    d[3] = lux_float_to_half_one(A);
+}
+
+static void lux_half4_color_matrix_portable(const uint16_t *src, uint16_t *dst, const float *c, int premultiply,
+                                            int unpremultiply, int alpha, int diagonal, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        lux_half4_color_matrix_one(src + 4 * i, dst + 4 * i, c, premultiply, unpremultiply, alpha, diagonal);
+    }
+}
+
+#if LUX_X86
+__attribute__((target("avx2,fma,f16c")))
+static void lux_half4_color_matrix_avx2(const uint16_t *src, uint16_t *dst, const float *c, int premultiply,
+                                        int unpremultiply, int alpha, int diagonal, int stream, size_t n) {
+    __m256 m[15];
+    for (int k = 0; k < 15; k++) m[k] = _mm256_set1_ps(c[k]);
+    const __m256 one = _mm256_set1_ps(1), zero = _mm256_setzero_ps();
+    if (stream && ((uintptr_t)dst & 15) != 0) stream = 0;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        __m256 R, G, B, A;
+        lux_half4_load8(src + 4 * i, &R, &G, &B, &A);
+        // Lanes whose alpha is not exactly 1 (NaN included); when there are none both alpha steps are skipped.
+        __m256 translucent = _mm256_cmp_ps(A, one, _CMP_NEQ_UQ);
+        int any = !_mm256_testz_ps(translucent, translucent);
+        if (premultiply && any) {
+            R = _mm256_blendv_ps(R, _mm256_mul_ps(R, A), translucent);
+            G = _mm256_blendv_ps(G, _mm256_mul_ps(G, A), translucent);
+            B = _mm256_blendv_ps(B, _mm256_mul_ps(B, A), translucent);
+        }
+        __m256 R2, G2, B2;
+        if (diagonal) {
+            R2 = lux_matrix_term_avx2(m[0], R, m[9], m[12], A, alpha);
+            G2 = lux_matrix_term_avx2(m[4], G, m[10], m[13], A, alpha);
+            B2 = lux_matrix_term_avx2(m[8], B, m[11], m[14], A, alpha);
+        } else {
+            R2 = lux_matrix_row_avx2(m, m[9], m[12], R, G, B, A, alpha);
+            G2 = lux_matrix_row_avx2(m + 3, m[10], m[13], R, G, B, A, alpha);
+            B2 = lux_matrix_row_avx2(m + 6, m[11], m[14], R, G, B, A, alpha);
+        }
+        if (unpremultiply && any) {
+            __m256 inv = _mm256_and_ps(_mm256_div_ps(one, A), _mm256_cmp_ps(A, zero, _CMP_NEQ_UQ));
+            R2 = _mm256_blendv_ps(R2, _mm256_mul_ps(R2, inv), translucent);
+            G2 = _mm256_blendv_ps(G2, _mm256_mul_ps(G2, inv), translucent);
+            B2 = _mm256_blendv_ps(B2, _mm256_mul_ps(B2, inv), translucent);
+        }
+        lux_half4_store8(dst + 4 * i, R2, G2, B2, A, stream);
+    }
+    if (stream) _mm_sfence();
+    lux_half4_color_matrix_portable(src + 4 * i, dst + 4 * i, c, premultiply, unpremultiply, alpha, diagonal, n - i);
+}
+#endif
+
+void lux_half4_color_matrix(const uint16_t *src, uint16_t *dst, const float *coefficients, int premultiply,
+                            int unpremultiply, int streaming, size_t count) {
+    int alpha = !lux_no_alpha_terms(coefficients);
+    int diagonal = lux_is_diagonal(coefficients);
+    LUX_DISPATCH(
+        lux_half4_color_matrix_avx2(src, dst, coefficients, premultiply, unpremultiply, alpha, diagonal, streaming,
+                                    count),
+        lux_half4_color_matrix_portable(src, dst, coefficients, premultiply, unpremultiply, alpha, diagonal, count));
 }

@@ -48,4 +48,10 @@ struct LuxCommand: AsyncParsableCommand {
             BenchCommand.self,
             BenchWorkerCommand.self,
         ])
+
+    /// Runs the command line after setting the allocator policy (``MallocPolicy``).
+    static func main() async {
+        MallocPolicy.apply()
+        await main(nil)
+    }
 }

@@ -1,7 +1,8 @@
 import CLuxKernels
 import Testing
 
-/// The render engine's matrix row kernel `lux_color_matrix` against its definition, on both code paths.
+/// The render engine's matrix row kernels `lux_color_matrix` and `lux_half4_color_matrix` against their definition,
+/// on both code paths.
 @Suite(.serialized) struct ColorMatrixKernelTests {
     /// A hue-rotation-like matrix, an alpha column and a bias (M row-major, K, B).
     static let coefficients: [Float] = [
@@ -74,5 +75,40 @@ import Testing
         #expect(out[0] == [Float](repeating: 2, count: n))
         #expect(out[1] == green.map { $0 * 0.5 })
         #expect(out[2] == blue.map { $0 * 4 })
+    }
+
+    @Test(
+        "the half row loop equals widening (Float16), premultiplying, the matrix, unpremultiplying and narrowing (Float16) step by step, on both paths",
+        arguments: [(false, false), (true, false), (false, true), (true, true)])
+    func halfRowLoopMatchesSteps(premultiply: Bool, unpremultiply: Bool) {
+        let n = 91
+        let planes = (0..<4).map { Self.pseudoRandom(n, seed: 31 + UInt32($0)) }
+        var src = [UInt16](repeating: 0, count: 4 * n)
+        for i in 0..<n {
+            // Alpha 0, exactly 1 and in between.
+            let a: Float = i % 4 == 0 ? 0 : i % 4 == 1 ? 1 : abs(planes[3][i])
+            for (c, v) in [planes[0][i], planes[1][i], planes[2][i], a].enumerated() {
+                src[4 * i + c] = Float16(v).bitPattern
+            }
+        }
+        var expected = [UInt16](repeating: 0, count: 4 * n)
+        let c = Self.coefficients
+        for i in 0..<n {
+            var p = (0..<4).map { Float(Float16(bitPattern: src[4 * i + $0])) }
+            let a = p[3]
+            if premultiply && a != 1 { for ch in 0..<3 { p[ch] *= a } }
+            var (r, g, b) = ([p[0]], [p[1]], [p[2]])
+            lux_color_matrix(&r, &g, &b, [a], c, 1)
+            p = [r[0], g[0], b[0], a]
+            if unpremultiply && a != 1 { for ch in 0..<3 { p[ch] *= a != 0 ? 1 / a : 0 } }
+            for ch in 0..<4 { expected[4 * i + ch] = Float16(p[ch]).bitPattern }
+        }
+        for portable in [false, true] {
+            lux_force_portable(portable ? 1 : 0)
+            defer { lux_force_portable(0) }
+            var dst = [UInt16](repeating: 0, count: 4 * n)
+            lux_half4_color_matrix(src, &dst, c, premultiply ? 1 : 0, unpremultiply ? 1 : 0, 0, n)
+            #expect(dst == expected, "portable: \(portable)")
+        }
     }
 }

@@ -79,6 +79,33 @@ import Testing
         #expect(worst < 4 * 0x1p-11, "max difference \(worst)")
     }
 
+    @Test(
+        "half to half (one row loop) stores the float render's values rounded to half (Swift's Float16), for opaque, translucent, clear and cropped images"
+    )
+    func halfRowsMatchFloatRender() throws {
+        let (w, h) = (203, 61)
+        var comps = TestImages.random(
+            width: w, height: h, format: .rgbaFloat, colorSpace: .extendedLinearSRGB, seed: 10, randomAlpha: true
+        ).components(as: Float.self)
+        for i in stride(from: 0, to: w * h, by: 5) { comps[4 * i + 3] = 0 }
+        for i in stride(from: 1, to: w * h, by: 5) { comps[4 * i + 3] = 1 }
+        let translucent = PixelBuffer(
+            width: w, height: h, format: .rgbaFloat, components: comps, colorSpace: .extendedLinearSRGB
+        ).converted(to: .rgbaHalf)
+        let opaque = TestImages.random(width: w, height: h, format: .rgbaHalf, colorSpace: .extendedLinearSRGB, seed: 11)
+        let context = RenderContext(options: RenderOptions(threadCount: 2, tileSize: 64))
+        for src in [translucent, opaque] {
+            for image in [Self.chain(Image(buffer: src)), Self.chain(Image(buffer: src)).cropped(to: Rect(x: 3, y: 2, width: 190, height: 50))] {
+                var half = PixelBuffer(width: w, height: h, format: .rgbaHalf, colorSpace: .extendedLinearSRGB)
+                try context.render(image, to: &half)
+                var float = PixelBuffer(width: w, height: h, format: .rgbaFloat, colorSpace: .extendedLinearSRGB)
+                try context.render(image, to: &float)
+                let expected = float.components(as: Float.self).map { Float16($0).bitPattern }
+                #expect(half.components(as: Float16.self).map(\.bitPattern) == expected)
+            }
+        }
+    }
+
     @Test("a transform kernel leaves alpha and transparent pixels alone")
     func alphaUnchanged() throws {
         let src = TestImages.random(

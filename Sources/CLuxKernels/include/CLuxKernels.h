@@ -43,6 +43,15 @@ void lux_symmetric_fir_pair(const float *src, ptrdiff_t step, const float *weigh
 /// channel does not turn the others into NaN through `0·∞`).
 void lux_color_matrix(float *r, float *g, float *b, const float *a, const float *coefficients, size_t count);
 
+/// ``lux_color_matrix`` over `count` interleaved half RGBA pixels from `src` into `dst` in one pass (each pixel
+/// converted, transformed and narrowed in registers): with `premultiply` the colour is first multiplied by alpha,
+/// with `unpremultiply` the result is divided by it (times `1/a`, 0 where a = 0), both skipped where alpha is exactly
+/// 1; alpha is copied. `streaming` writes with non-temporal stores (for a destination not read again soon). Both
+/// paths agree bit for bit, and with the separate row functions (widen, alpha step, ``lux_color_matrix``, alpha
+/// step, narrow).
+void lux_half4_color_matrix(const uint16_t *src, uint16_t *dst, const float *coefficients, int premultiply,
+                            int unpremultiply, int streaming, size_t count);
+
 /// Splits `count` interleaved float RGBA pixels into float planes; `a` may be NULL (alpha dropped).
 void lux_float4_to_planar(const float *src, float *r, float *g, float *b, float *a, size_t count);
 
@@ -76,6 +85,10 @@ void lux_force_portable(int force);
 
 /// ioctl(2) with a pointer argument (Swift cannot call the variadic libc function); returns 0 or errno.
 int lux_ioctl(int fd, unsigned long request, void *argument);
+
+/// Fixes glibc malloc's mmap threshold at `bytes` (blocks that large get maps of their own, returned to the kernel
+/// when freed; the threshold no longer rises as such blocks are freed). Returns 1 when set, 0 elsewhere than glibc.
+int lux_set_mmap_threshold(size_t bytes);
 
 #ifdef __cplusplus
 }

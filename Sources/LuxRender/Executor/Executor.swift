@@ -88,6 +88,10 @@ final class Executor {
             ))
         w.stats.programRuns += 1
         if copyRows(root, rect, buffers, target) { return }
+        if let rows = HalfMatrixRows(root, rect, target) {
+            rows.run(rect, target, w)
+            return
+        }
         let chunk = w.chunk
         buffers.withUnsafeBufferPointer { sb in
             samplers.withUnsafeBufferPointer { sp in
@@ -112,18 +116,13 @@ final class Executor {
     /// three; the values are those the program would store. Returns false when the program does more.
     private func copyRows(_ root: RowOp, _ rect: PixelRect, _ buffers: [SlotBuffer], _ target: RowTarget) -> Bool {
         guard target.quantize == nil, target.converter == nil else { return false }
-        func skippingCrops(_ op: RowOp, _ r: PixelRect) -> RowOp {
-            var op = op
-            while op is CropOp, op.bounds.contains(r) { op = op.children[0] }
-            return op
-        }
-        var op = skippingCrops(root, rect)
+        var op = Self.skippingCrops(root, rect)
         var edge: PixelRect? = nil
         var need = rect
         if let clamp = op as? ClampOp, !clamp.edge.isEmpty, clamp.bounds.contains(rect) {
             edge = clamp.edge
             need = RegionOfInterest.clampRegion(rect, into: clamp.edge)
-            op = skippingCrops(clamp.children[0], need)
+            op = Self.skippingCrops(clamp.children[0], need)
         }
         guard let read = op as? SlotReadOp, read.bounds.contains(need) else { return false }
         let b = buffers[read.slot]
@@ -181,6 +180,13 @@ final class Executor {
             }
         }
         return nil
+    }
+
+    /// `op` below the crops at its top that keep all of `r` (they pass `r`'s spans through unchanged).
+    static func skippingCrops(_ op: RowOp, _ r: PixelRect) -> RowOp {
+        var op = op
+        while op is CropOp, op.bounds.contains(r) { op = op.children[0] }
+        return op
     }
 
     fileprivate func release(_ b: SlotBuffer, _ w: Worker) {

@@ -50,14 +50,18 @@ public struct ColorTransform: Hashable, Sendable {
         return ColorTransform(matrix: product, alphaColumn: k, bias: b)
     }
 
-    /// The row function: `lux_color_matrix` over the span's planes.
-    var body: ColorKernel.Body {
+    /// The coefficients in the layout `lux_color_matrix` reads (M, K, B, then one unused), as a value a row loop
+    /// copies to its stack: a captured array would be retained and released by every row on every thread.
+    var coefficients: SIMD16<Float> {
         let m = matrix
-        // The coefficients in the layout `lux_color_matrix` reads (M, K, B), as a value the body copies to its stack:
-        // a captured array would be retained and released by every row on every thread.
-        let coefficients = SIMD16<Float>(
+        return SIMD16<Float>(
             m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8], alphaColumn.x, alphaColumn.y, alphaColumn.z, bias.x,
             bias.y, bias.z, 0)
+    }
+
+    /// The row function: `lux_color_matrix` over the span's planes.
+    var body: ColorKernel.Body {
+        let coefficients = coefficients
         return { row in
             let p = row.pixels
             withUnsafeBytes(of: coefficients) { c in
