@@ -64,18 +64,12 @@ static inline void lux_half4_load8(const uint16_t *s, __m256 *r, __m256 *g, __m2
 // uses non-temporal stores (then `d` must be 16-byte aligned).
 __attribute__((target("avx2,f16c")))
 static inline void lux_half4_store8(uint16_t *d, __m256 R, __m256 G, __m256 B, __m256 A, int stream) {
-    __m256 u0 = _mm256_unpacklo_ps(R, G);  // r0 g0 r1 g1 | r4 g4 r5 g5
-    __m256 u1 = _mm256_unpackhi_ps(R, G);  // r2 g2 r3 g3 | r6 g6 r7 g7
-    __m256 u2 = _mm256_unpacklo_ps(B, A);
-    __m256 u3 = _mm256_unpackhi_ps(B, A);
-    __m256 w0 = _mm256_shuffle_ps(u0, u2, 0x44);  // px0 | px4
-    __m256 w1 = _mm256_shuffle_ps(u0, u2, 0xEE);  // px1 | px5
-    __m256 w2 = _mm256_shuffle_ps(u1, u3, 0x44);  // px2 | px6
-    __m256 w3 = _mm256_shuffle_ps(u1, u3, 0xEE);  // px3 | px7
-    __m128i h0 = _mm256_cvtps_ph(_mm256_permute2f128_ps(w0, w1, 0x20), _MM_FROUND_TO_NEAREST_INT);
-    __m128i h1 = _mm256_cvtps_ph(_mm256_permute2f128_ps(w2, w3, 0x20), _MM_FROUND_TO_NEAREST_INT);
-    __m128i h2 = _mm256_cvtps_ph(_mm256_permute2f128_ps(w0, w1, 0x31), _MM_FROUND_TO_NEAREST_INT);
-    __m128i h3 = _mm256_cvtps_ph(_mm256_permute2f128_ps(w2, w3, 0x31), _MM_FROUND_TO_NEAREST_INT);
+    __m256 p[4];
+    lux_interleave8(R, G, B, A, p);
+    __m128i h0 = _mm256_cvtps_ph(p[0], _MM_FROUND_TO_NEAREST_INT);
+    __m128i h1 = _mm256_cvtps_ph(p[1], _MM_FROUND_TO_NEAREST_INT);
+    __m128i h2 = _mm256_cvtps_ph(p[2], _MM_FROUND_TO_NEAREST_INT);
+    __m128i h3 = _mm256_cvtps_ph(p[3], _MM_FROUND_TO_NEAREST_INT);
     if (stream) {
         _mm_stream_si128((__m128i *)(d), h0);
         _mm_stream_si128((__m128i *)(d + 8), h1);

@@ -142,19 +142,10 @@ static void lux_planar_to_float4_avx2(const float *r, const float *g, const floa
     for (; i + 8 <= n; i += 8) {
         __m256 R = _mm256_loadu_ps(r + i), G = _mm256_loadu_ps(g + i), B = _mm256_loadu_ps(b + i);
         __m256 A = a ? _mm256_loadu_ps(a + i) : one;
-        __m256 u0 = _mm256_unpacklo_ps(R, G);  // r0 g0 r1 g1 | r4 g4 r5 g5
-        __m256 u1 = _mm256_unpackhi_ps(R, G);  // r2 g2 r3 g3 | r6 g6 r7 g7
-        __m256 u2 = _mm256_unpacklo_ps(B, A);
-        __m256 u3 = _mm256_unpackhi_ps(B, A);
-        __m256 w0 = _mm256_shuffle_ps(u0, u2, 0x44);  // px0 | px4
-        __m256 w1 = _mm256_shuffle_ps(u0, u2, 0xEE);  // px1 | px5
-        __m256 w2 = _mm256_shuffle_ps(u1, u3, 0x44);  // px2 | px6
-        __m256 w3 = _mm256_shuffle_ps(u1, u3, 0xEE);  // px3 | px7
+        __m256 p[4];
+        lux_interleave8(R, G, B, A, p);
         float *d = dst + 4 * i;
-        _mm256_storeu_ps(d, _mm256_permute2f128_ps(w0, w1, 0x20));
-        _mm256_storeu_ps(d + 8, _mm256_permute2f128_ps(w2, w3, 0x20));
-        _mm256_storeu_ps(d + 16, _mm256_permute2f128_ps(w0, w1, 0x31));
-        _mm256_storeu_ps(d + 24, _mm256_permute2f128_ps(w2, w3, 0x31));
+        for (int k = 0; k < 4; k++) _mm256_storeu_ps(d + 8 * k, p[k]);
     }
     lux_planar_to_float4_portable(r + i, g + i, b + i, a ? a + i : 0, dst + 4 * i, n - i);
 }
