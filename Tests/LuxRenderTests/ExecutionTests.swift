@@ -131,6 +131,25 @@ import Testing
         #expect(worst < 1e-5, "\(worst)")
     }
 
+    @Test(
+        "whole-pixel translations keep extended-range values (negatives and values above 1) in float and half working formats",
+        arguments: [PixelFormat.rgbaFloat, .rgbaHalf])
+    func translationKeepsExtendedRange(_ workingFormat: PixelFormat) throws {
+        let buf = TestImages.random(
+            width: 24, height: 9, format: .rgbaFloat, colorSpace: .extendedLinearSRGB, seed: 21, range: -0.5...2.5)
+        let s = buf.components(as: Float.self)
+        #expect(s.contains { $0 < 0 } && s.contains { $0 > 1 })
+        let moved = Image(buffer: buf).translatedBy(x: 7, y: -3)
+        let context = RenderContext(options: RenderOptions(workingFormat: workingFormat))
+        let out = try context.createBuffer(moved, format: .rgbaFloat, colorSpace: .extendedLinearSRGB)
+            .components(as: Float.self)
+        // The values come back unclamped: exactly in float; in half at most the format's rounding away
+        // (half keeps 11 significant bits: relative error ≤ 2⁻¹¹).
+        let tolerance: Float = workingFormat == .rgbaHalf ? 1.0 / 2048 : 0
+        let worst = zip(out, s).map { abs($0 - $1) / max(abs($1), 1e-3) }.max() ?? 0
+        #expect(out.count == s.count && worst <= tolerance, "worst relative error \(worst)")
+    }
+
     @Test("translations fold, rotations interpolate bilinearly")
     func geometry() throws {
         let buf = TestImages.random(width: 20, height: 10, format: .rgbaFloat, colorSpace: .extendedLinearSRGB, seed: 8)
