@@ -168,18 +168,12 @@ final class Executor {
 
     /// The slot a row program reads unchanged over `rect`, through crops and clamps that do not touch it.
     private static func passThroughSlot(_ root: RowOp, _ rect: PixelRect) -> Int? {
-        var op = root
-        while op.bounds.contains(rect) {
-            if let read = op as? SlotReadOp { return read.slot }
-            if op is CropOp {
-                op = op.children[0]
-            } else if let clamp = op as? ClampOp, clamp.edge.contains(rect) {
-                op = clamp.children[0]
-            } else {
-                return nil
-            }
+        var op = skippingCrops(root, rect)
+        while let clamp = op as? ClampOp, clamp.bounds.contains(rect), clamp.edge.contains(rect) {
+            op = skippingCrops(clamp.children[0], rect)
         }
-        return nil
+        guard let read = op as? SlotReadOp, read.bounds.contains(rect) else { return nil }
+        return read.slot
     }
 
     /// `op` below the crops at its top that keep all of `r` (they pass `r`'s spans through unchanged).
