@@ -67,6 +67,52 @@ static void lux_float_to_half_f16c(const float *src, uint16_t *dst, size_t count
 }
 #endif
 
+static void lux_half_alternate_to_float_portable(const uint16_t *even, const uint16_t *odd, float *dst, size_t count) {
+    for (size_t i = 0; i < count; i++) dst[i] = lux_half_to_float_one((i & 1) ? odd[i] : even[i]);
+}
+
+static void lux_float_to_half_scaled_portable(const float *src, float scale, uint16_t *dst, size_t count) {
+    for (size_t i = 0; i < count; i++) dst[i] = lux_float_to_half_one(src[i] * scale);
+}
+
+#if LUX_X86
+__attribute__((target("avx2,f16c")))
+static void lux_half_alternate_to_float_f16c(const uint16_t *even, const uint16_t *odd, float *dst, size_t count) {
+    size_t i = 0;
+    for (; i + 16 <= count; i += 16) {
+        // Odd 16-bit lanes from `odd`, even ones from `even`.
+        __m256i h = _mm256_blend_epi16(_mm256_loadu_si256((const __m256i *)(even + i)),
+                                       _mm256_loadu_si256((const __m256i *)(odd + i)), 0xAA);
+        _mm256_storeu_ps(dst + i, _mm256_cvtph_ps(_mm256_castsi256_si128(h)));
+        _mm256_storeu_ps(dst + i + 8, _mm256_cvtph_ps(_mm256_extracti128_si256(h, 1)));
+    }
+    lux_half_alternate_to_float_portable(even + i, odd + i, dst + i, count - i);
+}
+
+__attribute__((target("avx2,f16c")))
+static void lux_float_to_half_scaled_f16c(const float *src, float scale, uint16_t *dst, size_t count) {
+    size_t i = 0;
+    __m256 k = _mm256_set1_ps(scale);
+    for (; i + 16 <= count; i += 16) {
+        __m256 a = _mm256_mul_ps(_mm256_loadu_ps(src + i), k);
+        __m256 b = _mm256_mul_ps(_mm256_loadu_ps(src + i + 8), k);
+        _mm_storeu_si128((__m128i *)(dst + i), _mm256_cvtps_ph(a, _MM_FROUND_TO_NEAREST_INT));
+        _mm_storeu_si128((__m128i *)(dst + i + 8), _mm256_cvtps_ph(b, _MM_FROUND_TO_NEAREST_INT));
+    }
+    lux_float_to_half_scaled_portable(src + i, scale, dst + i, count - i);
+}
+#endif
+
+void lux_half_alternate_to_float(const uint16_t *even, const uint16_t *odd, float *dst, size_t count) {
+    LUX_DISPATCH(lux_half_alternate_to_float_f16c(even, odd, dst, count),
+                 lux_half_alternate_to_float_portable(even, odd, dst, count));
+}
+
+void lux_float_to_half_scaled(const float *src, float scale, uint16_t *dst, size_t count) {
+    LUX_DISPATCH(lux_float_to_half_scaled_f16c(src, scale, dst, count),
+                 lux_float_to_half_scaled_portable(src, scale, dst, count));
+}
+
 void lux_half_to_float(const uint16_t *src, float *dst, size_t count) {
     LUX_DISPATCH(lux_half_to_float_f16c(src, dst, count), lux_half_to_float_portable(src, dst, count));
 }

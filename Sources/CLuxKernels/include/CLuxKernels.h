@@ -16,6 +16,14 @@ void lux_half_to_float(const uint16_t *src, float *dst, size_t count);
 /// (NaN stays NaN, overflow becomes infinity), bit-identical on both paths.
 void lux_float_to_half(const float *src, uint16_t *dst, size_t count);
 
+/// Widens `count` values taken alternately from two half rows, `even[j]` at even `j` and `odd[j]` at odd `j`,
+/// into `dst` (one pass; F16C when available, bit-identical to the portable path).
+void lux_half_alternate_to_float(const uint16_t *even, const uint16_t *odd, float *dst, size_t count);
+
+/// Narrows `count` values `src[i]·scale` (the product rounded to single precision first) to half precision,
+/// rounding to nearest even, bit-identical on both paths.
+void lux_float_to_half_scaled(const float *src, float scale, uint16_t *dst, size_t count);
+
 /// Widens `count` interleaved half RGBA pixels into four float planes (one pass; F16C when available).
 void lux_half4_to_planar(const uint16_t *src, float *r, float *g, float *b, float *a, size_t count);
 

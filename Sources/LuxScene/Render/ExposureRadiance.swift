@@ -108,7 +108,7 @@ package struct ExposureRadiance: Sendable {
         let w = width
         let tiles = (w + Self.tileWidth - 1) / Self.tileWidth
         let kernels = BlockKernels(maps: maps, tiles: tiles, width: w, height: height)
-        let buffer = UnsafeMutablePointer<Float>.allocate(capacity: w + 3 * w)
+        let buffer = UnsafeMutablePointer<Float>.allocate(capacity: 3 * w)
         defer { buffer.deallocate() }
         let out = buffer, over = buffer + w
         // The rows one output row reads (every tile's kernel) are all in the ring at once.
@@ -202,7 +202,6 @@ package struct ExposureRadiance: Sendable {
         let stride: Int
         let slots: Int
         let storage: UnsafeMutablePointer<Float>
-        let planes: UnsafeMutablePointer<Float>
         /// The grid row each slot holds (a pointer, not an array: no exclusivity checks per access).
         let tags: UnsafeMutablePointer<Int>
 
@@ -216,14 +215,12 @@ package struct ExposureRadiance: Sendable {
             let count = slots * 4 * image.width + 4
             storage = .allocate(capacity: count)
             storage.initialize(repeating: 0, count: count)
-            planes = .allocate(capacity: 3 * image.width)
             tags = .allocate(capacity: slots)
             tags.initialize(repeating: Int.min, count: slots)
         }
 
         func deallocate() {
             storage.deallocate()
-            planes.deallocate()
             tags.deallocate()
         }
 
@@ -233,16 +230,10 @@ package struct ExposureRadiance: Sendable {
             let dst = storage + slot * 4 * stride
             if tags[slot] != y {
                 let n = stride
-                for p in 0..<3 { image.load(plane: p, row: y, x: 0, count: n, into: planes + p * n) }
                 for phase in 0..<2 {
-                    let a = planes + pattern[phase * 2] * n, b = planes + pattern[phase * 2 + 1] * n
-                    for q in 0..<2 {
-                        let m = dst + (phase * 2 + q) * n
-                        for j in 0..<n {
-                            let first = UInt32(truncatingIfNeeded: (j &+ q) & 1) &- 1  // all ones where j + q is even
-                            m[j] = Float(bitPattern: (a[j].bitPattern & first) | (b[j].bitPattern & ~first))
-                        }
-                    }
+                    let a = pattern[phase * 2], b = pattern[phase * 2 + 1]
+                    image.loadAlternating(even: a, odd: b, row: y, count: n, into: dst + phase * 2 * n)
+                    image.loadAlternating(even: b, odd: a, row: y, count: n, into: dst + (phase * 2 + 1) * n)
                 }
                 tags[slot] = y
             }
@@ -257,17 +248,14 @@ package struct ExposureRadiance: Sendable {
     ) {
         let img = overlay.image
         let n = img.width, oy = y - overlay.y0
-        let c0 = scratch, c1 = scratch + n, a = scratch + 2 * n
-        img.load(plane: channels.0, row: oy, x: 0, count: n, into: c0)
-        img.load(plane: channels.1, row: oy, x: 0, count: n, into: c1)
+        let c = scratch, a = scratch + n
+        // Overlay column i is output column x0 + i: channel 0 where that is even.
+        let (even, odd) = overlay.x0 & 1 == 0 ? channels : (channels.1, channels.0)
+        img.loadAlternating(even: even, odd: odd, row: oy, count: n, into: c)
         img.load(plane: 3, row: oy, x: 0, count: n, into: a)
         let o = out + overlay.x0
         let unscale = 1 / background.scale
-        let odd = overlay.x0 & 1
-        for i in 0..<n {
-            let c = ((i + odd) & 1) == 0 ? c0[i] : c1[i]
-            o[i] = o[i] * (1 - a[i]) + c * unscale
-        }
+        for i in 0..<n { o[i] = o[i] * (1 - a[i]) + c[i] * unscale }
     }
 }
 

@@ -55,6 +55,18 @@ package final class HalfPlanarImage: @unchecked Sendable {
         lux_float_to_half(src, row(p, y) + x, count)
     }
 
+    /// Writes `count` floats times `scale` into plane `p`, row `y`, from column 0, in one pass (each product
+    /// rounded to `Float` before it is narrowed, as a multiply and a ``store(plane:row:x:from:count:)`` would).
+    func store(plane p: Int, row y: Int, from src: UnsafePointer<Float>, scaledBy scale: Float, count: Int) {
+        lux_float_to_half_scaled(src, scale, row(p, y), count)
+    }
+
+    /// Reads `count` values of row `y` from column 0 into floats, alternately from two planes: plane `even` at
+    /// even columns and plane `odd` at odd ones (a CFA row's two channels), in one pass.
+    func loadAlternating(even: Int, odd: Int, row y: Int, count: Int, into dst: UnsafeMutablePointer<Float>) {
+        lux_half_alternate_to_float(row(even, y), row(odd, y), dst, count)
+    }
+
     /// Reads `count` values of plane `p`, row `y`, from column `x`, into floats.
     func load(plane p: Int, row y: Int, x: Int, count: Int, into dst: UnsafeMutablePointer<Float>) {
         lux_half_to_float(row(p, y) + x, dst, count)

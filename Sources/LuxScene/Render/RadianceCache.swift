@@ -151,15 +151,8 @@ package final class RadianceCache: Sendable {
         let image = HalfPlanarImage(width: sub.width, height: sub.height, planes: 4, zeroed: false)
         let w = sub.width
         SceneRenderer.renderBands(subPlans, width: w, height: sub.height, withAlpha: true, threads: threads) { y, row in
-            withUnsafeTemporaryAllocation(of: Float.self, capacity: w) { tmp in
-                let t = tmp.baseAddress!
-                for c in 0..<4 {
-                    let src = row + c * w
-                    let k: Float = c < 3 ? scale : 1
-                    for x in 0..<w { t[x] = src[x] * k }
-                    image.store(plane: c, row: y, from: t, count: w)
-                }
-            }
+            for c in 0..<3 { image.store(plane: c, row: y, from: row + c * w, scaledBy: scale, count: w) }
+            image.store(plane: 3, row: y, from: row + 3 * w, count: w)
         }
         return ExposureRadiance.Overlay(image: image, x0: x0, y0: y0)
     }

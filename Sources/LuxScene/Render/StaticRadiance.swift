@@ -59,14 +59,7 @@ package final class StaticRadiance: Sendable {
         self.image = image
         let w = gridWidth
         SceneRenderer.renderBands(plans, width: w, height: gridHeight, withAlpha: false, threads: threads) { y, row in
-            withUnsafeTemporaryAllocation(of: Float.self, capacity: w) { tmp in
-                let t = tmp.baseAddress!
-                for c in 0..<3 {
-                    let src = row + c * w
-                    for x in 0..<w { t[x] = src[x] * scale }
-                    image.store(plane: c, row: y, from: t, count: w)
-                }
-            }
+            for c in 0..<3 { image.store(plane: c, row: y, from: row + c * w, scaledBy: scale, count: w) }
         }
     }
 
