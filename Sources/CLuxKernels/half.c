@@ -75,6 +75,45 @@ static void lux_float_to_half_scaled_portable(const float *src, float scale, uin
     for (size_t i = 0; i < count; i++) dst[i] = lux_float_to_half_one(src[i] * scale);
 }
 
+static void lux_lerp_indexed_portable(const float *a, const float *d, const int32_t *index, const float *t, float *out,
+                                      size_t count) {
+    for (size_t i = 0; i < count; i++) {
+        float p = t[i] * d[index[i]];  // a statement of its own: never contracted into a fused multiply-add
+        out[i] = a[index[i]] + p;
+    }
+}
+
+#if LUX_X86
+__attribute__((target("avx2")))
+static void lux_lerp_indexed_avx2(const float *a, const float *d, size_t length, const int32_t *index, const float *t,
+                                  float *out, size_t count) {
+    size_t i = 0;
+    const __m256i seven = _mm256_set1_epi32(7);
+    for (; i + 8 <= count; i += 8) {
+        __m256i k = _mm256_loadu_si256((const __m256i *)(index + i));
+        int32_t base = index[i];
+        __m256i local = _mm256_sub_epi32(k, _mm256_set1_epi32(base));
+        __m256i outside = _mm256_or_si256(_mm256_cmpgt_epi32(local, seven), _mm256_cmpgt_epi32(_mm256_setzero_si256(), local));
+        __m256 A, D;
+        if (_mm256_testz_si256(outside, outside) && (size_t)base + 8 <= length) {
+            A = _mm256_permutevar8x32_ps(_mm256_loadu_ps(a + base), local);
+            D = _mm256_permutevar8x32_ps(_mm256_loadu_ps(d + base), local);
+        } else {
+            A = _mm256_i32gather_ps(a, k, 4);
+            D = _mm256_i32gather_ps(d, k, 4);
+        }
+        _mm256_storeu_ps(out + i, _mm256_add_ps(A, _mm256_mul_ps(_mm256_loadu_ps(t + i), D)));
+    }
+    lux_lerp_indexed_portable(a, d, index + i, t + i, out + i, count - i);
+}
+#endif
+
+void lux_lerp_indexed(const float *a, const float *d, size_t length, const int32_t *index, const float *t, float *out,
+                      size_t count) {
+    LUX_DISPATCH(lux_lerp_indexed_avx2(a, d, length, index, t, out, count),
+                 lux_lerp_indexed_portable(a, d, index, t, out, count));
+}
+
 #if LUX_X86
 __attribute__((target("avx2,f16c")))
 static void lux_half_alternate_to_float_f16c(const uint16_t *even, const uint16_t *odd, float *dst, size_t count) {
@@ -90,9 +129,20 @@ static void lux_half_alternate_to_float_f16c(const uint16_t *even, const uint16_
 }
 
 __attribute__((target("avx2,f16c")))
-static void lux_float_to_half_scaled_f16c(const float *src, float scale, uint16_t *dst, size_t count) {
+static void lux_float_to_half_scaled_f16c(const float *src, float scale, uint16_t *dst, size_t count, int stream) {
     size_t i = 0;
     __m256 k = _mm256_set1_ps(scale);
+    if (stream && ((uintptr_t)dst & 1) == 0) {
+        // Non-temporal stores need 16-byte alignment: the values before the first aligned one go the portable way.
+        size_t head = ((16 - ((uintptr_t)dst & 15)) & 15) / 2;
+        if (head > count) head = count;
+        lux_float_to_half_scaled_portable(src, scale, dst, head);
+        for (i = head; i + 8 <= count; i += 8) {
+            __m256 a = _mm256_mul_ps(_mm256_loadu_ps(src + i), k);
+            _mm_stream_si128((__m128i *)(dst + i), _mm256_cvtps_ph(a, _MM_FROUND_TO_NEAREST_INT));
+        }
+        _mm_sfence();
+    }
     for (; i + 16 <= count; i += 16) {
         __m256 a = _mm256_mul_ps(_mm256_loadu_ps(src + i), k);
         __m256 b = _mm256_mul_ps(_mm256_loadu_ps(src + i + 8), k);
@@ -108,8 +158,8 @@ void lux_half_alternate_to_float(const uint16_t *even, const uint16_t *odd, floa
                  lux_half_alternate_to_float_portable(even, odd, dst, count));
 }
 
-void lux_float_to_half_scaled(const float *src, float scale, uint16_t *dst, size_t count) {
-    LUX_DISPATCH(lux_float_to_half_scaled_f16c(src, scale, dst, count),
+void lux_float_to_half_scaled(const float *src, float scale, uint16_t *dst, size_t count, int stream) {
+    LUX_DISPATCH(lux_float_to_half_scaled_f16c(src, scale, dst, count, stream),
                  lux_float_to_half_scaled_portable(src, scale, dst, count));
 }
 

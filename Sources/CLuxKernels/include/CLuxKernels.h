@@ -21,8 +21,16 @@ void lux_float_to_half(const float *src, uint16_t *dst, size_t count);
 void lux_half_alternate_to_float(const uint16_t *even, const uint16_t *odd, float *dst, size_t count);
 
 /// Narrows `count` values `src[i]·scale` (the product rounded to single precision first) to half precision,
-/// rounding to nearest even, bit-identical on both paths.
-void lux_float_to_half_scaled(const float *src, float scale, uint16_t *dst, size_t count);
+/// rounding to nearest even, bit-identical on both paths. With `stream` non-zero the stores are non-temporal
+/// (for large destinations not read again soon: their cache lines are not read before being written).
+void lux_float_to_half_scaled(const float *src, float scale, uint16_t *dst, size_t count, int stream);
+
+/// Linear interpolation at indexed positions: `out[i] = a[k] + (t[i]·d[k])` with `k = index[i]`, the product
+/// rounded before the sum (no fused multiply-add), for `i` in `0..<count`. Every index must lie in
+/// `0..<length`, the readable length of `a` and `d`. Runs of indices that stay within eight of each other (a
+/// row upsampled by interpolation) load eight values and permute them instead of gathering.
+void lux_lerp_indexed(const float *a, const float *d, size_t length, const int32_t *index, const float *t, float *out,
+                      size_t count);
 
 /// Widens `count` interleaved half RGBA pixels into four float planes (one pass; F16C when available).
 void lux_half4_to_planar(const uint16_t *src, float *r, float *g, float *b, float *a, size_t count);

@@ -35,6 +35,8 @@ enum BandCompositor {
         let planes = withAlpha ? 4 : 3
         let acc = UnsafeMutablePointer<Float>.allocate(capacity: planes * width)
         defer { acc.deallocate() }
+        let transmittance = UnsafeMutablePointer<Float>.allocate(capacity: width)
+        defer { transmittance.deallocate() }
         for y in band {
             acc.update(repeating: 0, count: planes * width)
             for (i, p) in active.enumerated() {
@@ -64,7 +66,7 @@ enum BandCompositor {
                     let g = p.gridBox
                     guard y >= g.y0, y < g.y0 + g.height, stream.width > 0, let (top, bottom, t) = stream.row(y) else { continue }
                     blend(top: top, bottom: bottom, t: t, count: stream.width, hasAlpha: p.hasAlpha, withAlpha: withAlpha,
-                          into: acc + stream.x0, stride: width)
+                          into: acc + stream.x0, stride: width, scratch: transmittance)
                 }
             }
             sink(y, acc)
@@ -72,26 +74,23 @@ enum BandCompositor {
     }
 
     /// Blends the row `top + t·(bottom − top)` (planes `count` apart, premultiplied, alpha last when
-    /// `hasAlpha`) over `count` pixels of the accumulator (planes `stride` apart).
+    /// `hasAlpha`) over `count` pixels of the accumulator (planes `stride` apart). `scratch` has room for
+    /// `count` floats (each pixel's 1 − α, interpolated once for all planes).
     static func blend(
         top: UnsafePointer<Float>, bottom: UnsafePointer<Float>, t: Float, count n: Int, hasAlpha: Bool,
-        withAlpha: Bool, into acc: UnsafeMutablePointer<Float>, stride: Int
+        withAlpha: Bool, into acc: UnsafeMutablePointer<Float>, stride: Int, scratch: UnsafeMutablePointer<Float>
     ) {
         if hasAlpha {
             let a0 = top + 3 * n, a1 = bottom + 3 * n
+            let k = scratch
+            for x in 0..<n { k[x] = 1 - (a0[x] + t * (a1[x] - a0[x])) }
             for c in 0..<3 {
                 let o = acc + c * stride, c0 = top + c * n, c1 = bottom + c * n
-                for x in 0..<n {
-                    let a = a0[x] + t * (a1[x] - a0[x])
-                    o[x] = o[x] * (1 - a) + (c0[x] + t * (c1[x] - c0[x]))
-                }
+                for x in 0..<n { o[x] = o[x] * k[x] + (c0[x] + t * (c1[x] - c0[x])) }
             }
             if withAlpha {
                 let o = acc + 3 * stride
-                for x in 0..<n {
-                    let a = a0[x] + t * (a1[x] - a0[x])
-                    o[x] = o[x] * (1 - a) + a
-                }
+                for x in 0..<n { o[x] = o[x] * k[x] + (a0[x] + t * (a1[x] - a0[x])) }
             }
         } else {
             for c in 0..<3 {

@@ -151,7 +151,7 @@ package final class RadianceCache: Sendable {
         let image = HalfPlanarImage(width: sub.width, height: sub.height, planes: 4, zeroed: false)
         let w = sub.width
         SceneRenderer.renderBands(subPlans, width: w, height: sub.height, withAlpha: true, threads: threads) { y, row in
-            for c in 0..<3 { image.store(plane: c, row: y, from: row + c * w, scaledBy: scale, count: w) }
+            for c in 0..<3 { image.store(plane: c, row: y, from: row + c * w, scaledBy: scale, count: w, streaming: false) }
             image.store(plane: 3, row: y, from: row + 3 * w, count: w)
         }
         return ExposureRadiance.Overlay(image: image, x0: x0, y0: y0)

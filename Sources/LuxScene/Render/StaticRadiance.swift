@@ -58,8 +58,9 @@ package final class StaticRadiance: Sendable {
         let image = HalfPlanarImage(width: gridWidth, height: gridHeight, planes: 3, zeroed: false, recycling: recycling?.image)
         self.image = image
         let w = gridWidth
+        // The whole grid is rendered before any of it is read, and it is larger than the caches: streaming stores.
         SceneRenderer.renderBands(plans, width: w, height: gridHeight, withAlpha: false, threads: threads) { y, row in
-            for c in 0..<3 { image.store(plane: c, row: y, from: row + c * w, scaledBy: scale, count: w) }
+            for c in 0..<3 { image.store(plane: c, row: y, from: row + c * w, scaledBy: scale, count: w, streaming: true) }
         }
     }
 

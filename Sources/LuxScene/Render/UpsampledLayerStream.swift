@@ -1,3 +1,5 @@
+internal import CLuxKernels
+
 /// The grid rows of a layer planned on a coarse card (``LayerPlan/scale`` > 1): card rows from a
 /// ``LayerStream``, each interpolated linearly across to the grid's columns once, and grid rows as the linear
 /// interpolation between the two card rows around them (done by the compositor, fused with the blend).
@@ -20,7 +22,12 @@ final class UpsampledLayerStream {
     private let zero: UnsafeMutablePointer<Float>
     /// A card row with one zero pixel on each side, per plane.
     private let padded: UnsafeMutablePointer<Float>
+    /// One padded plane's differences to the next card pixel (`padded[i + 1] − padded[i]`).
+    private let differences: UnsafeMutablePointer<Float>
     private let fractions: [Float]
+    /// For each of the `width` grid columns: the padded card pixel at or before it and the fraction past it.
+    private let columnIndex: UnsafeMutablePointer<Int32>
+    private let columnFraction: UnsafeMutablePointer<Float>
 
     /// A stream over grid rows `rows` of a grid `gridWidth` wide.
     init(plan: LayerPlan, rows: Range<Int>, gridWidth: Int) {
@@ -40,12 +47,30 @@ final class UpsampledLayerStream {
         padded = .allocate(capacity: plan.planes * (plan.box.width + 2))
         padded.initialize(repeating: 0, count: plan.planes * (plan.box.width + 2))
         fractions = (0..<s).map { p in Float((Double(h + p) + 0.5) / Double(s) - 0.5) }
+        differences = .allocate(capacity: plan.box.width + 1)
+        // Grid column x0 lies `phase` grid pixels past card pixel `first`; each card interval fills s columns.
+        columnIndex = .allocate(capacity: max(width, 1))
+        columnFraction = .allocate(capacity: max(width, 1))
+        let first = Self.cardIndex(x0, scale: s)
+        var j = first - plan.box.x0 + 1, p = x0 - h - first * s  // j: index in the padded row (card pixel j − 1)
+        for o in 0..<width {
+            columnIndex[o] = Int32(j)
+            columnFraction[o] = fractions[p]
+            p += 1
+            if p == s {
+                p = 0
+                j += 1
+            }
+        }
     }
 
     deinit {
         ring.deallocate()
         zero.deallocate()
         padded.deallocate()
+        differences.deallocate()
+        columnIndex.deallocate()
+        columnFraction.deallocate()
     }
 
     /// The card pixel at or before grid pixel `x` (floor division of `x − ⌊s/2⌋` by `s`).
@@ -84,30 +109,16 @@ final class UpsampledLayerStream {
     }
 
     /// Linear interpolation of one card row (planes `box.width` apart) to grid columns `x0 ..< x0 + width`:
-    /// card interval by card interval, each filling up to `s` grid pixels.
+    /// each grid pixel is `a + t·(b − a)` between the card pixels `a`, `b` around it (the differences taken
+    /// once per card pixel, the columns' card pixels and fractions once per stream).
     private func interpolateColumns(_ src: UnsafePointer<Float>, into dst: UnsafeMutablePointer<Float>) {
-        let s = plan.scale, cw = plan.box.width
-        let first = Self.cardIndex(x0, scale: s)
-        let phase = x0 - s / 2 - first * s
-        let end = width
-        fractions.withUnsafeBufferPointer { t in
-            let t = t.baseAddress!
-            for plane in 0..<plan.planes {
-                let card = padded + plane * (cw + 2) + 1  // card[-1] and card[cw] are zero
-                card.update(from: src + plane * cw, count: cw)
-                let out = dst + plane * width
-                var j = first - plan.box.x0  // −1 … cw − 1
-                var o = 0, p = phase
-                while o < end {
-                    let a = card[j], d = card[j + 1] - a
-                    let n = min(s - p, end - o)
-                    let q = out + o, tp = t + p
-                    for m in 0..<n { q[m] = a + tp[m] * d }
-                    o += n
-                    p = 0
-                    j += 1
-                }
-            }
+        let cw = plan.box.width
+        let d = differences
+        for plane in 0..<plan.planes {
+            let card = padded + plane * (cw + 2)  // card[0] and card[cw + 1] are zero
+            (card + 1).update(from: src + plane * cw, count: cw)
+            for i in 0...cw { d[i] = card[i + 1] - card[i] }
+            lux_lerp_indexed(card, d, cw + 1, columnIndex, columnFraction, dst + plane * width, width)
         }
     }
 }
