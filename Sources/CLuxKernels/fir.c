@@ -108,3 +108,49 @@ void lux_symmetric_fir_pair(const float *src, ptrdiff_t step, const float *weigh
     LUX_DISPATCH(lux_symmetric_fir_pair_avx2(src, step, weights, radius, out0, out1, count),
                  lux_symmetric_fir_pair_portable(src, step, weights, radius, out0, out1, count));
 }
+
+static void lux_accumulate_taps_portable(float *acc, const float *even, const float *odd, float w0, float w1, float w2,
+                                         float w3, int taps, size_t count) {
+    for (size_t i = 0; i < count; i++) {
+        float t = fmaf(w0, even[i], acc[i]);
+        if (taps >= 2) t = fmaf(w1, odd[i], t);
+        if (taps >= 4) {
+            t = fmaf(w2, even[i + 2], t);
+            t = fmaf(w3, odd[i + 2], t);
+        }
+        acc[i] = t;
+    }
+}
+
+#if LUX_X86
+__attribute__((target("avx2,fma")))
+static void lux_accumulate_taps_fma(float *acc, const float *even, const float *odd, float w0, float w1, float w2,
+                                    float w3, int taps, size_t count) {
+    size_t i = 0;
+    const __m256 W0 = _mm256_set1_ps(w0), W1 = _mm256_set1_ps(w1), W2 = _mm256_set1_ps(w2), W3 = _mm256_set1_ps(w3);
+    if (taps >= 4) {
+        for (; i + 8 <= count; i += 8) {
+            __m256 t = _mm256_fmadd_ps(W0, _mm256_loadu_ps(even + i), _mm256_loadu_ps(acc + i));
+            t = _mm256_fmadd_ps(W1, _mm256_loadu_ps(odd + i), t);
+            t = _mm256_fmadd_ps(W2, _mm256_loadu_ps(even + i + 2), t);
+            _mm256_storeu_ps(acc + i, _mm256_fmadd_ps(W3, _mm256_loadu_ps(odd + i + 2), t));
+        }
+    } else if (taps == 2) {
+        for (; i + 8 <= count; i += 8) {
+            __m256 t = _mm256_fmadd_ps(W0, _mm256_loadu_ps(even + i), _mm256_loadu_ps(acc + i));
+            _mm256_storeu_ps(acc + i, _mm256_fmadd_ps(W1, _mm256_loadu_ps(odd + i), t));
+        }
+    } else {
+        for (; i + 8 <= count; i += 8) {
+            _mm256_storeu_ps(acc + i, _mm256_fmadd_ps(W0, _mm256_loadu_ps(even + i), _mm256_loadu_ps(acc + i)));
+        }
+    }
+    lux_accumulate_taps_portable(acc + i, even + i, taps >= 2 ? odd + i : odd, w0, w1, w2, w3, taps, count - i);
+}
+#endif
+
+void lux_accumulate_taps(float *acc, const float *even, const float *odd, float w0, float w1, float w2, float w3,
+                         int taps, size_t count) {
+    LUX_DISPATCH(lux_accumulate_taps_fma(acc, even, odd, w0, w1, w2, w3, taps, count),
+                 lux_accumulate_taps_portable(acc, even, odd, w0, w1, w2, w3, taps, count));
+}

@@ -46,6 +46,13 @@ void lux_planar_to_half4_streaming(const float *r, const float *g, const float *
 /// for `k` in `0..<count`, summed in that order (AVX when available; both paths agree bit for bit).
 void lux_symmetric_fir(const float *src, ptrdiff_t step, const float *weights, int radius, float *out, size_t count);
 
+/// Adds one, two or four taps of a row filter to `acc`, for `i` in `0..<count`: with `taps` 4,
+/// `acc[i] = fma(w3, odd[i + 2], fma(w2, even[i + 2], fma(w1, odd[i], fma(w0, even[i], acc[i]))))`; with 2, the
+/// first two steps; with 1, the first (`odd` unused). Each step is a fused multiply-add (`fmaf` on the portable
+/// path), so both paths agree bit for bit.
+void lux_accumulate_taps(float *acc, const float *even, const float *odd, float w0, float w1, float w2, float w3,
+                         int taps, size_t count);
+
 /// Two rows of ``lux_symmetric_fir`` a step apart: `out0` from `src` and `out1` from `src + step`, each bit for bit
 /// what the single call gives; with a row stride as `step` the inputs of the vertical pass load once for both rows.
 void lux_symmetric_fir_pair(const float *src, ptrdiff_t step, const float *weights, int radius, float *out0,

@@ -1,4 +1,5 @@
 package import LuxPixels
+internal import CLuxKernels
 import RealModule
 
 /// The radiance one exposure integrates, row by row, without ever holding a full-frame float image:
@@ -146,7 +147,8 @@ package struct ExposureRadiance: Sendable {
                         guard any else { continue }
                         let row = rowPointers[y + k.y0 + ky - lo]
                         // The mix whose channel at column x + dx is the one the CFA puts at x: even and odd
-                        // dx read different mixes. Four taps per pass over the accumulator, then two, then one.
+                        // dx read different mixes. Four taps per pass over the accumulator, then two, then one
+                        // (fused multiply-adds).
                         @inline(__always) func mix(_ dx: Int) -> UnsafePointer<Float> {
                             row + (phase * 2 + (dx & 1)) * source.stride + tx0 + dx
                         }
@@ -157,27 +159,16 @@ package struct ExposureRadiance: Sendable {
                             let dx = k.x0 + g
                             g += 4
                             if w0 == 0 && w1 == 0 && w2 == 0 && w3 == 0 { continue }
-                            let a = mix(dx), b = mix(dx + 1) - 1
-                            for i in 0..<n {
-                                var t = Relaxed.multiplyAdd(w0, a[i], acc[i])
-                                t = Relaxed.multiplyAdd(w1, b[i + 1], t)
-                                t = Relaxed.multiplyAdd(w2, a[i + 2], t)
-                                acc[i] = Relaxed.multiplyAdd(w3, b[i + 3], t)
-                            }
+                            lux_accumulate_taps(acc, mix(dx), mix(dx + 1), w0, w1, w2, w3, 4, n)
                         }
                         if g + 2 <= k.width {
                             let w0 = weights[g] * unscale, w1 = weights[g + 1] * unscale
                             let dx = k.x0 + g
                             g += 2
-                            if w0 != 0 || w1 != 0 {
-                                let a = mix(dx), b = mix(dx + 1) - 1
-                                for i in 0..<n { acc[i] = Relaxed.multiplyAdd(w1, b[i + 1], Relaxed.multiplyAdd(w0, a[i], acc[i])) }
-                            }
+                            if w0 != 0 || w1 != 0 { lux_accumulate_taps(acc, mix(dx), mix(dx + 1), w0, w1, 0, 0, 2, n) }
                         }
                         if g < k.width, weights[g] != 0 {
-                            let w0 = weights[g] * unscale
-                            let a = mix(k.x0 + g)
-                            for i in 0..<n { acc[i] = Relaxed.multiplyAdd(w0, a[i], acc[i]) }
+                            lux_accumulate_taps(acc, mix(k.x0 + g), nil, weights[g] * unscale, 0, 0, 0, 1, n)
                         }
                     }
                 }
