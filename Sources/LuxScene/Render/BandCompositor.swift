@@ -37,8 +37,16 @@ enum BandCompositor {
         defer { acc.deallocate() }
         let transmittance = UnsafeMutablePointer<Float>.allocate(capacity: width)
         defer { transmittance.deallocate() }
+        // The accumulator starts at zero; the first layer drawn on a row clears only what it does not overwrite
+        // (an opaque layer's columns are replaced, not blended).
+        @inline(__always) func clear(except kept: Range<Int>) {
+            for c in 0..<planes {
+                (acc + c * width).update(repeating: 0, count: kept.lowerBound)
+                (acc + c * width + kept.upperBound).update(repeating: 0, count: width - kept.upperBound)
+            }
+        }
         for y in band {
-            acc.update(repeating: 0, count: planes * width)
+            var cleared = false
             for (i, p) in active.enumerated() {
                 switch sources[i] {
                 case nil: continue
@@ -48,6 +56,8 @@ enum BandCompositor {
                     let ox0 = max(0, p.box.x0), ox1 = min(width, p.box.x0 + p.box.width)
                     guard ox1 > ox0 else { continue }
                     let n = ox1 - ox0, cx = ox0 - p.box.x0, cw = p.box.width
+                    if !cleared { clear(except: p.hasAlpha ? 0..<0 : ox0..<ox1) }
+                    cleared = true
                     if p.hasAlpha {
                         let a = row + 3 * cw + cx
                         for c in 0..<3 {
@@ -65,10 +75,13 @@ enum BandCompositor {
                 case .coarse(let stream)?:
                     let g = p.gridBox
                     guard y >= g.y0, y < g.y0 + g.height, stream.width > 0, let (top, bottom, t) = stream.row(y) else { continue }
+                    if !cleared { clear(except: p.hasAlpha ? 0..<0 : stream.x0..<(stream.x0 + stream.width)) }
+                    cleared = true
                     blend(top: top, bottom: bottom, t: t, count: stream.width, hasAlpha: p.hasAlpha, withAlpha: withAlpha,
                           into: acc + stream.x0, stride: width, scratch: transmittance)
                 }
             }
+            if !cleared { clear(except: 0..<0) }
             sink(y, acc)
         }
     }
