@@ -7,6 +7,22 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
+/// The release `lux` executable links the Swift runtime and Foundation statically: a process then starts in
+/// ~7 ms of CPU instead of ~15 ms spent loading and relocating 20 shared libraries, which every short command
+/// (and every benchmark against a C tool) pays. `-static-stdlib` alone leaves Foundation's own static
+/// dependencies unresolved with this toolchain, so they are named in a group. Only this executable carries
+/// the flags: the library products stay usable as package dependencies, and debug builds link as before.
+let staticRuntimeLinkerSettings: [LinkerSetting] = [
+    .unsafeFlags(
+        ["-static-stdlib"]
+            + [
+                "--start-group", "-lFoundation", "-lCoreFoundation", "-lFoundationInternationalization",
+                "-lFoundationEssentials", "-l_FoundationICU", "-l_FoundationCShims", "-l_FoundationCollections",
+                "--end-group", "-lstdc++",
+            ].flatMap { ["-Xlinker", $0] },
+        .when(platforms: [.linux], configuration: .release))
+]
+
 let package = Package(
     name: "Lux",
     platforms: [.macOS(.v15)],
@@ -101,7 +117,8 @@ let package = Package(
                 .product(name: "RealModule", package: "swift-numerics"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: swiftSettings),
+            swiftSettings: swiftSettings,
+            linkerSettings: staticRuntimeLinkerSettings),
         .target(
             name: "Lux",
             dependencies: [

@@ -6,20 +6,24 @@
 #include "half4.h"
 #include "x86.h"
 
-static int lux_forced_portable = 0;
+// Per thread: a test forcing the portable loops must not switch the paths of tests running beside it.
+static _Thread_local int lux_forced_portable = 0;
 
 void lux_force_portable(int force) { lux_forced_portable = force; }
 
 int lux_has_f16c(void) {
 #if LUX_X86
+    // Threads may race to fill the cache; they all store the same value, atomically.
     static int cached = -1;
     if (lux_forced_portable) return 0;
-    if (cached < 0) {
+    int known = __atomic_load_n(&cached, __ATOMIC_RELAXED);
+    if (known < 0) {
         __builtin_cpu_init();
-        cached = (__builtin_cpu_supports("f16c") && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+        known = (__builtin_cpu_supports("f16c") && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
             ? 1 : 0;
+        __atomic_store_n(&cached, known, __ATOMIC_RELAXED);
     }
-    return cached;
+    return known;
 #else
     return 0;
 #endif

@@ -103,7 +103,8 @@ int lux_cpu_count(void);
 /// Returns 1 when the F16C/AVX2/FMA paths are in use, 0 for the portable paths.
 int lux_has_f16c(void);
 
-/// Forces the portable paths (for tests that compare both); pass 0 to restore detection.
+/// Forces the portable paths on the calling thread only (for tests that compare both, which may run
+/// concurrently with other tests); pass 0 to restore detection.
 void lux_force_portable(int force);
 
 /// ioctl(2) with a pointer argument (Swift cannot call the variadic libc function); returns 0 or errno.
