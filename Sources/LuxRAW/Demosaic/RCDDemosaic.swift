@@ -46,13 +46,13 @@ enum RCDDemosaic {
             return
         }
         let n = w * h
-        // Scratch planes (row stride `w`): the mosaic copied densely, the V/H direction, the low-pass at
-        // red/blue sites, and the P/Q (diagonal) direction. High-pass rows reuse the P/Q plane before it
+        // Scratch planes (row stride `w`): the mosaic copied densely, the soft V/H direction, the low-pass at
+        // red/blue sites, and the P/Q (diagonal) direction. The rows of step 1 reuse the P/Q plane before it
         // is filled. All of them, and the output planes, hold split rows until the end.
         let reuse = reusesMosaic && cfa.rowStride == w
         let c = reuse ? UnsafeMutablePointer(mutating: cfa.base) : scratch
         let planes = reuse ? scratch : scratch + n
-        let vh = planes
+        let disc = planes
         let lpf = planes + n
         let pq = planes + 2 * n
         let rowTmp = planes + 3 * n
@@ -78,11 +78,13 @@ enum RCDDemosaic {
         func sites(_ x0: Int, _ x1: Int, _ parity: Int) -> Range<Int> { ((x0 - parity + 1) >> 1)..<((x1 - parity + 1) >> 1) }
 
         // Step 1: vertical/horizontal direction, at every site. The squared high-pass of three consecutive rows
-        // (vertical) is kept in a ring of three rows inside the `pq` plane; the horizontal one per row in a
-        // fourth.
-        vh.update(repeating: 0.5, count: n)
+        // (vertical) is kept in a ring of three rows inside the `pq` plane, the horizontal one per row in a
+        // fourth, and the V/H statistic of three consecutive rows in a ring of three more. Every step reads it
+        // through the soft direction at a site (``discrimination(_:_:_:_:)``), so that is what the `disc` plane
+        // keeps, computed once per site.
         let ring = pq
         let hRow = pq + 3 * w
+        let vhRing = pq + 4 * w
         func verticalHPF(_ y: Int, into dst: UnsafeMutablePointer<Float>) {
             let p = c + y * w
             for x in 0..<w {
@@ -101,8 +103,17 @@ enum RCDDemosaic {
             let r1 = ring + (y % 3) * w
             let r2 = ring + ((y + 1) % 3) * w
             for q in 0..<2 {
-                let o = siteRow(vh, 0, w, q).same - vh
-                directionRow(r0 + o, r1 + o, r2 + o, siteRow(hRow, 0, w, q), vh + y * w + o, sites(4, w - 4, q), epssq)
+                let o = siteRow(hRow, 0, w, q).same - hRow
+                directionRow(
+                    r0 + o, r1 + o, r2 + o, siteRow(hRow, 0, w, q), vhRing + (y % 3) * w + o, sites(4, w - 4, q), epssq)
+            }
+            // The soft direction of the row above, now that the V/H statistic of its neighbours is known.
+            let yd = y - 1
+            guard yd >= 5, yd < h - 5 else { continue }
+            for q in 0..<2 {
+                discriminationRow(
+                    siteRow(vhRing, (yd - 1) % 3, w, q), siteRow(vhRing, yd % 3, w, q).same,
+                    siteRow(vhRing, (yd + 1) % 3, w, q), siteRow(disc, yd, w, q).same, sites(5, w - 5, q))
             }
         }
 
@@ -123,7 +134,7 @@ enum RCDDemosaic {
         for y in 5..<(h - 5) {
             let q = (gp ^ y ^ 1) & 1
             greenRow(
-                siteRow(c, y, w, q), siteRow(lpf, y, w, q).same, siteRow(vh, y, w, q), siteRow(green, y, os, q).same,
+                siteRow(c, y, w, q), siteRow(lpf, y, w, q).same, siteRow(disc, y, w, q).same, siteRow(green, y, os, q).same,
                 sites(5, w - 5, q), w)
         }
 
@@ -157,13 +168,11 @@ enum RCDDemosaic {
         // Step 4.4: red and blue at green sites.
         for y in 10..<(h - 10) {
             let q = (gp ^ y) & 1
-            for k in 0..<2 {
-                cardinalColorRow(
-                    siteRow(k == 0 ? red : blue, y, os, q), siteRow(green, y, os, q), siteRow(vh, y, w, q), sites(10, w - 10, q), os, w,
-                    tmp: rowTmp)
-            }
+            cardinalColorRow(
+                siteRow(red, y, os, q), siteRow(blue, y, os, q), siteRow(green, y, os, q), siteRow(disc, y, w, q).same,
+                sites(10, w - 10, q), os, tmp: rowTmp, tmp2: rowTmp + w)
         }
-        refine(out, vh: vh, width: w, height: h, greenParity: gp, redRow: redRow, tmp: rowTmp)
+        refine(out, disc: disc, width: w, height: h, greenParity: gp, redRow: redRow, tmp: rowTmp)
         for k in 0..<3 {
             let plane = out.plane(k)
             for y in 0..<h {
@@ -293,21 +302,31 @@ enum RCDDemosaic {
         }
     }
 
-    /// The soft direction at a site: the V/H statistic, or its diagonal neighbours' mean when that is more
-    /// decided.
+    /// The soft direction at a site from a direction statistic: the statistic, or its diagonal neighbours' mean
+    /// when that is more decided. `above` and `below` are the rows above and below `central`'s.
     @inline(__always)
-    static func discrimination(_ dir: SiteRow, _ i: Int, _ w: Int) -> Float {
-        let central = dir.same[i]
+    static func discrimination(
+        _ above: UnsafePointer<Float>, _ central: Float, _ below: UnsafePointer<Float>, _ i: Int
+    ) -> Float {
         // x−w−1, x−w+1, x+w−1, x+w+1
-        let t = dir.other
-        let neighbourhood = 0.25 * (t[i &- w &- 1] + t[i &- w] + t[i &+ w &- 1] + t[i &+ w])
+        let neighbourhood = 0.25 * (above[i &- 1] + above[i] + below[i &- 1] + below[i])
         return abs(0.5 - central) < abs(0.5 - neighbourhood) ? neighbourhood : central
     }
 
     @inline(never)
+    static func discriminationRow(
+        _ above: SiteRow, _ central: UnsafePointer<Float>, _ below: SiteRow, _ d: UnsafeMutablePointer<Float>,
+        _ sites: Range<Int>
+    ) {
+        let a = above.other
+        let b = below.other
+        for i in sites { d[i] = discrimination(a, central[i], b, i) }
+    }
+
+    @inline(never)
     static func greenRow(
-        _ p: SiteRow, _ l: UnsafePointer<Float>, _ dir: SiteRow, _ g: UnsafeMutablePointer<Float>, _ sites: Range<Int>,
-        _ w: Int
+        _ p: SiteRow, _ l: UnsafePointer<Float>, _ disc: UnsafePointer<Float>, _ g: UnsafeMutablePointer<Float>,
+        _ sites: Range<Int>, _ w: Int
     ) {
         let eps: Float = 1e-5
         let w1 = w
@@ -342,8 +361,7 @@ enum RCDDemosaic {
             let eEst = t[i] * (1 + (li - le) / (eps + li + le))
             let vEst = (sGrad * nEst + nGrad * sEst) / (nGrad + sGrad)
             let hEst = (wGrad * eEst + eGrad * wEst) / (eGrad + wGrad)
-            let disc = discrimination(dir, i, w)
-            g[i] = vEst + disc * (hEst - vEst)
+            g[i] = vEst + disc[i] * (hEst - vEst)
         }
     }
 
@@ -397,8 +415,10 @@ enum RCDDemosaic {
         let gt = g.other
         let os2 = 2 &* os
         let os3 = 3 &* os
+        let dirAbove = dir.other - w
+        let dirBelow = dir.other + w
         for i in sites {
-            let disc = discrimination(dir, i, w)
+            let disc = discrimination(dirAbove, dir.same[i], dirBelow, i)
             // Diagonal neighbours: x−os−1 = mt[i−os−1], x−os+1 = mt[i−os], x+os−1 = mt[i+os−1], x+os+1 = mt[i+os].
             let nwGrad =
                 eps + abs(mt[i &- os &- 1] - mt[i &+ os]) + abs(mt[i &- os &- 1] - mt[i &- os3 &- 2])
@@ -423,42 +443,61 @@ enum RCDDemosaic {
         (m.same + sites.lowerBound).update(from: tmp + sites.lowerBound, count: sites.count)
     }
 
+    /// Red and blue at the green sites of a row, into `tmp` and `tmp2` and then their planes.
     @inline(never)
     static func cardinalColorRow(
-        _ c: SiteRow, _ g: SiteRow, _ dir: SiteRow, _ sites: Range<Int>, _ os: Int, _ w: Int,
-        tmp: UnsafeMutablePointer<Float>
+        _ r: SiteRow, _ b: SiteRow, _ g: SiteRow, _ disc: UnsafePointer<Float>, _ sites: Range<Int>, _ os: Int,
+        tmp: UnsafeMutablePointer<Float>, tmp2: UnsafeMutablePointer<Float>
     ) {
         let eps: Float = 1e-5
-        let cs = c.same
-        let ct = c.other
         let gs = g.same
         let gt = g.other
         let os2 = 2 &* os
-        let os3 = 3 &* os
         for i in sites {
-            let disc = discrimination(dir, i, w)
             let g0 = gs[i]
-            let snAbs = abs(cs[i &- os] - cs[i &+ os])
-            let ewAbs = abs(ct[i &- 1] - ct[i])
-            let nGrad = eps + abs(g0 - gs[i &- os2]) + snAbs + abs(cs[i &- os] - cs[i &- os3])
-            let sGrad = eps + abs(g0 - gs[i &+ os2]) + snAbs + abs(cs[i &+ os] - cs[i &+ os3])
-            // |g − g x−2| + |x−1 − x+1| + |x−1 − x−3|, and to the east
-            let wGrad = eps + abs(g0 - gs[i &- 1]) + ewAbs + abs(ct[i &- 1] - ct[i &- 2])
-            let eGrad = eps + abs(g0 - gs[i &+ 1]) + ewAbs + abs(ct[i] - ct[i &+ 1])
-            let nEst = cs[i &- os] - gs[i &- os]
-            let sEst = cs[i &+ os] - gs[i &+ os]
-            let wEst = ct[i &- 1] - gt[i &- 1]
-            let eEst = ct[i] - gt[i]
-            let vEst = (nGrad * sEst + sGrad * nEst) / (nGrad + sGrad)
-            let hEst = (eGrad * wEst + wGrad * eEst) / (eGrad + wGrad)
-            tmp[i] = g0 + vEst + disc * (hEst - vEst)
+            // The green terms of the four gradients and estimates, the same for both colours.
+            let green = CardinalGreen(
+                g0: g0, nGrad: eps + abs(g0 - gs[i &- os2]), sGrad: eps + abs(g0 - gs[i &+ os2]),
+                wGrad: eps + abs(g0 - gs[i &- 1]), eGrad: eps + abs(g0 - gs[i &+ 1]), n: gs[i &- os], s: gs[i &+ os],
+                w: gt[i &- 1], e: gt[i], disc: disc[i])
+            tmp[i] = cardinalEstimate(r, green, i, os)
+            tmp2[i] = cardinalEstimate(b, green, i, os)
         }
-        (cs + sites.lowerBound).update(from: tmp + sites.lowerBound, count: sites.count)
+        (r.same + sites.lowerBound).update(from: tmp + sites.lowerBound, count: sites.count)
+        (b.same + sites.lowerBound).update(from: tmp2 + sites.lowerBound, count: sites.count)
+    }
+
+    /// What the red and blue estimates at a green site share: the green sample, the green terms of the four
+    /// gradients (`eps + |g − g two sites away|`), the green cardinal neighbours and the soft direction.
+    struct CardinalGreen {
+        let g0, nGrad, sGrad, wGrad, eGrad, n, s, w, e, disc: Float
+    }
+
+    /// A colour at a green site from its cardinal neighbours' colour differences.
+    @inline(__always)
+    static func cardinalEstimate(_ c: SiteRow, _ g: CardinalGreen, _ i: Int, _ os: Int) -> Float {
+        let cs = c.same
+        let ct = c.other
+        let os3 = 3 &* os
+        let snAbs = abs(cs[i &- os] - cs[i &+ os])
+        let ewAbs = abs(ct[i &- 1] - ct[i])
+        let nGrad = g.nGrad + snAbs + abs(cs[i &- os] - cs[i &- os3])
+        let sGrad = g.sGrad + snAbs + abs(cs[i &+ os] - cs[i &+ os3])
+        // |x−1 − x+1| + |x−1 − x−3|, and to the east
+        let wGrad = g.wGrad + ewAbs + abs(ct[i &- 1] - ct[i &- 2])
+        let eGrad = g.eGrad + ewAbs + abs(ct[i] - ct[i &+ 1])
+        let nEst = cs[i &- os] - g.n
+        let sEst = cs[i &+ os] - g.s
+        let wEst = ct[i &- 1] - g.w
+        let eEst = ct[i] - g.e
+        let vEst = (nGrad * sEst + sGrad * nEst) / (nGrad + sGrad)
+        let hEst = (eGrad * wEst + wGrad * eEst) / (eGrad + wGrad)
+        return g.g0 + vEst + g.disc * (hEst - vEst)
     }
 
     @inline(never)
     static func refineGreenRow(
-        _ own: SiteRow, _ g: SiteRow, _ dir: SiteRow, _ sites: Range<Int>, _ os: Int, _ w: Int,
+        _ own: SiteRow, _ g: SiteRow, _ disc: UnsafePointer<Float>, _ sites: Range<Int>, _ os: Int,
         tmp: UnsafeMutablePointer<Float>
     ) {
         let third: Float = 1.0 / 3.0
@@ -467,11 +506,10 @@ enum RCDDemosaic {
         let gs = g.same
         let gt = g.other
         for i in sites {
-            let disc = discrimination(dir, i, w)
             let d0 = ows[i] - gs[i]
             let dH = (owt[i &- 1] - gt[i &- 1] + d0 + owt[i] - gt[i]) * third
             let dV = (ows[i &- os] - gs[i &- os] + d0 + ows[i &+ os] - gs[i &+ os]) * third
-            tmp[i] = ows[i] - (dV + disc * (dH - dV))
+            tmp[i] = ows[i] - (dV + disc[i] * (dH - dV))
         }
         (gs + sites.lowerBound).update(from: tmp + sites.lowerBound, count: sites.count)
     }
@@ -495,7 +533,7 @@ enum RCDDemosaic {
 
     @inline(never)
     static func refineRedBlueRow(
-        _ r: SiteRow, _ b: SiteRow, _ dir: SiteRow, _ sites: Range<Int>, isRedRow: Bool, _ os: Int, _ w: Int,
+        _ r: SiteRow, _ b: SiteRow, _ disc: UnsafePointer<Float>, _ sites: Range<Int>, isRedRow: Bool, _ os: Int,
         tmp: UnsafeMutablePointer<Float>
     ) {
         let third: Float = 1.0 / 3.0
@@ -504,11 +542,10 @@ enum RCDDemosaic {
         let bs = b.same
         let bt = b.other
         for i in sites {
-            let disc = discrimination(dir, i, w)
             let d0 = rs[i] - bs[i]
             let dH = (rt[i &- 1] - bt[i &- 1] + d0 + rt[i] - bt[i]) * third
             let dV = (rs[i &- os] - bs[i &- os] + d0 + rs[i &+ os] - bs[i &+ os]) * third
-            let d = dV + disc * (dH - dV)
+            let d = dV + disc[i] * (dH - dV)
             tmp[i] = isRedRow ? rs[i] - d : bs[i] + d
         }
         ((isRedRow ? bs : rs) + sites.lowerBound).update(from: tmp + sites.lowerBound, count: sites.count)
@@ -517,7 +554,7 @@ enum RCDDemosaic {
     /// Step 5: Menon's refining step with RCD's soft direction (weight of horizontal = `disc`).
     @inline(never)
     static func refine(
-        _ out: RGBPlanes, vh: UnsafeMutablePointer<Float>, width w: Int, height h: Int, greenParity gp: Int,
+        _ out: RGBPlanes, disc: UnsafeMutablePointer<Float>, width w: Int, height h: Int, greenParity gp: Int,
         redRow: Int, tmp: UnsafeMutablePointer<Float>
     ) {
         let os = out.rowStride
@@ -530,7 +567,7 @@ enum RCDDemosaic {
             let q = (gp ^ y ^ 1) & 1
             let own = (y & 1) == redRow ? out.red : out.blue
             refineGreenRow(
-                siteRow(own, y, os, q), siteRow(out.green, y, os, q), siteRow(vh, y, w, q), sites(11, w - 11, q), os, w,
+                siteRow(own, y, os, q), siteRow(out.green, y, os, q), siteRow(disc, y, w, q).same, sites(11, w - 11, q), os,
                 tmp: tmp)
         }
         // 5.2: red and blue at green sites from the two neighbours of that colour.
@@ -547,8 +584,8 @@ enum RCDDemosaic {
         for y in 13..<(h - 13) {
             let q = (gp ^ y ^ 1) & 1
             refineRedBlueRow(
-                siteRow(out.red, y, os, q), siteRow(out.blue, y, os, q), siteRow(vh, y, w, q), sites(13, w - 13, q),
-                isRedRow: (y & 1) == redRow, os, w, tmp: tmp)
+                siteRow(out.red, y, os, q), siteRow(out.blue, y, os, q), siteRow(disc, y, w, q).same, sites(13, w - 13, q),
+                isRedRow: (y & 1) == redRow, os, tmp: tmp)
         }
     }
 }
