@@ -161,8 +161,7 @@ enum RCDDemosaic {
             // At a red site the missing colour is blue, and vice versa.
             let missing = (y & 1) == redRow ? blue : red
             diagonalColorRow(
-                siteRow(missing, y, os, q), siteRow(green, y, os, q), siteRow(dirPQ, y, w, q), sites(7, w - 7, q), os, w,
-                tmp: rowTmp)
+                siteRow(missing, y, os, q), siteRow(green, y, os, q), siteRow(dirPQ, y, w, q), sites(7, w - 7, q), os, w)
         }
 
         // Step 4.4: red and blue at green sites.
@@ -170,7 +169,7 @@ enum RCDDemosaic {
             let q = (gp ^ y) & 1
             cardinalColorRow(
                 siteRow(red, y, os, q), siteRow(blue, y, os, q), siteRow(green, y, os, q), siteRow(disc, y, w, q).same,
-                sites(10, w - 10, q), os, tmp: rowTmp, tmp2: rowTmp + w)
+                sites(10, w - 10, q), os)
         }
         refine(out, disc: disc, width: w, height: h, greenParity: gp, redRow: redRow, tmp: rowTmp)
         for k in 0..<3 {
@@ -227,7 +226,7 @@ enum RCDDemosaic {
     // indices `i` of `sites`, with contiguous loads and stores that vectorise. The comments give the site's
     // column `x` offsets they stand for. Index arithmetic with a run-time stride is wrapping (`i &- w`): a
     // checked `i - w` is a possible trap inside the loop, which stops LLVM from vectorising it. Kernels that
-    // write a plane they also read compute into `tmp` and copy it over.
+    // read the sites they write compute into `tmp` and copy it over (writing those in place measured slower).
 
     @inline(never)
     static func horizontalHPFRow(_ p: SiteRow, _ d: UnsafeMutablePointer<Float>, _ sites: Range<Int>) {
@@ -406,10 +405,10 @@ enum RCDDemosaic {
 
     @inline(never)
     static func diagonalColorRow(
-        _ m: SiteRow, _ g: SiteRow, _ dir: SiteRow, _ sites: Range<Int>, _ os: Int, _ w: Int,
-        tmp: UnsafeMutablePointer<Float>
+        _ m: SiteRow, _ g: SiteRow, _ dir: SiteRow, _ sites: Range<Int>, _ os: Int, _ w: Int
     ) {
         let eps: Float = 1e-5
+        let ms = m.same
         let mt = m.other
         let gs = g.same
         let gt = g.other
@@ -438,16 +437,14 @@ enum RCDDemosaic {
             let seEst = mt[i &+ os] - gt[i &+ os]
             let pEst = (nwGrad * seEst + seGrad * nwEst) / (nwGrad + seGrad)
             let qEst = (neGrad * swEst + swGrad * neEst) / (neGrad + swGrad)
-            tmp[i] = gs[i] + pEst + disc * (qEst - pEst)
+            ms[i] = gs[i] + pEst + disc * (qEst - pEst)
         }
-        (m.same + sites.lowerBound).update(from: tmp + sites.lowerBound, count: sites.count)
     }
 
-    /// Red and blue at the green sites of a row, into `tmp` and `tmp2` and then their planes.
+    /// Red and blue at the green sites of a row.
     @inline(never)
     static func cardinalColorRow(
-        _ r: SiteRow, _ b: SiteRow, _ g: SiteRow, _ disc: UnsafePointer<Float>, _ sites: Range<Int>, _ os: Int,
-        tmp: UnsafeMutablePointer<Float>, tmp2: UnsafeMutablePointer<Float>
+        _ r: SiteRow, _ b: SiteRow, _ g: SiteRow, _ disc: UnsafePointer<Float>, _ sites: Range<Int>, _ os: Int
     ) {
         let eps: Float = 1e-5
         let gs = g.same
@@ -460,11 +457,9 @@ enum RCDDemosaic {
                 g0: g0, nGrad: eps + abs(g0 - gs[i &- os2]), sGrad: eps + abs(g0 - gs[i &+ os2]),
                 wGrad: eps + abs(g0 - gs[i &- 1]), eGrad: eps + abs(g0 - gs[i &+ 1]), n: gs[i &- os], s: gs[i &+ os],
                 w: gt[i &- 1], e: gt[i], disc: disc[i])
-            tmp[i] = cardinalEstimate(r, green, i, os)
-            tmp2[i] = cardinalEstimate(b, green, i, os)
+            r.same[i] = cardinalEstimate(r, green, i, os)
+            b.same[i] = cardinalEstimate(b, green, i, os)
         }
-        (r.same + sites.lowerBound).update(from: tmp + sites.lowerBound, count: sites.count)
-        (b.same + sites.lowerBound).update(from: tmp2 + sites.lowerBound, count: sites.count)
     }
 
     /// What the red and blue estimates at a green site share: the green sample, the green terms of the four
@@ -516,19 +511,17 @@ enum RCDDemosaic {
 
     @inline(never)
     static func refineAtGreenRow(
-        _ rowColor: SiteRow, _ columnColor: SiteRow, _ g: SiteRow, _ sites: Range<Int>, _ os: Int,
-        tmp: UnsafeMutablePointer<Float>, tmp2: UnsafeMutablePointer<Float>
+        _ rowColor: SiteRow, _ columnColor: SiteRow, _ g: SiteRow, _ sites: Range<Int>, _ os: Int
     ) {
+        let rs = rowColor.same
         let rt = rowColor.other
         let cs = columnColor.same
         let gs = g.same
         let gt = g.other
         for i in sites {
-            tmp[i] = gs[i] + 0.5 * (rt[i &- 1] - gt[i &- 1] + rt[i] - gt[i])
-            tmp2[i] = gs[i] + 0.5 * (cs[i &- os] - gs[i &- os] + cs[i &+ os] - gs[i &+ os])
+            rs[i] = gs[i] + 0.5 * (rt[i &- 1] - gt[i &- 1] + rt[i] - gt[i])
+            cs[i] = gs[i] + 0.5 * (cs[i &- os] - gs[i &- os] + cs[i &+ os] - gs[i &+ os])
         }
-        (rowColor.same + sites.lowerBound).update(from: tmp + sites.lowerBound, count: sites.count)
-        (cs + sites.lowerBound).update(from: tmp2 + sites.lowerBound, count: sites.count)
     }
 
     @inline(never)
@@ -578,7 +571,7 @@ enum RCDDemosaic {
             let columnColor = isRedRow ? out.blue : out.red
             refineAtGreenRow(
                 siteRow(rowColor, y, os, q), siteRow(columnColor, y, os, q), siteRow(out.green, y, os, q),
-                sites(12, w - 12, q), os, tmp: tmp, tmp2: tmp + w)
+                sites(12, w - 12, q), os)
         }
         // 5.3: red at blue sites, then blue at red sites, from R − B along the direction.
         for y in 13..<(h - 13) {
