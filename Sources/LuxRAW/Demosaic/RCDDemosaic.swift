@@ -46,7 +46,7 @@ enum RCDDemosaic {
             return
         }
         let n = w * h
-        // Scratch planes (row stride `w`): the mosaic copied densely, the soft V/H direction, the low-pass at
+        // Scratch planes (row stride `w`): the mosaic copied in split rows, the soft V/H direction, the low-pass at
         // red/blue sites, and the P/Q (diagonal) direction. The rows of step 1 reuse the P/Q plane before it
         // is filled. All of them, and the output planes, hold split rows until the end.
         let reuse = reusesMosaic && cfa.rowStride == w
@@ -75,7 +75,9 @@ enum RCDDemosaic {
             SiteRow(plane + y * stride, parity: parity, width: w)
         }
         /// The sites of column parity `parity` among the columns `x0..<x1`.
-        func sites(_ x0: Int, _ x1: Int, _ parity: Int) -> Range<Int> { ((x0 - parity + 1) >> 1)..<((x1 - parity + 1) >> 1) }
+        func sites(_ x0: Int, _ x1: Int, _ parity: Int) -> Range<Int> {
+            ((x0 - parity + 1) >> 1)..<((x1 - parity + 1) >> 1)
+        }
 
         // Step 1: vertical/horizontal direction, at every site. The squared high-pass of three consecutive rows
         // (vertical) is kept in a ring of three rows inside the `pq` plane, the horizontal one per row in a
@@ -134,7 +136,8 @@ enum RCDDemosaic {
         for y in 5..<(h - 5) {
             let q = (gp ^ y ^ 1) & 1
             greenRow(
-                siteRow(c, y, w, q), siteRow(lpf, y, w, q).same, siteRow(disc, y, w, q).same, siteRow(green, y, os, q).same,
+                siteRow(c, y, w, q), siteRow(lpf, y, w, q).same, siteRow(disc, y, w, q).same,
+                siteRow(green, y, os, q).same,
                 sites(5, w - 5, q), w)
         }
 
@@ -145,7 +148,8 @@ enum RCDDemosaic {
         let qHPF = pq
         for y in 3..<(h - 3) {
             let q = (gp ^ y ^ 1) & 1
-            diagonalHPFRow(siteRow(c, y, w, q), siteRow(pHPF, y, w, q).same, siteRow(qHPF, y, w, q).same, sites(3, w - 3, q), w)
+            diagonalHPFRow(
+                siteRow(c, y, w, q), siteRow(pHPF, y, w, q).same, siteRow(qHPF, y, w, q).same, sites(3, w - 3, q), w)
         }
         let dirPQ = c
         for y in 4..<(h - 4) {
@@ -161,7 +165,8 @@ enum RCDDemosaic {
             // At a red site the missing colour is blue, and vice versa.
             let missing = (y & 1) == redRow ? blue : red
             diagonalColorRow(
-                siteRow(missing, y, os, q), siteRow(green, y, os, q), siteRow(dirPQ, y, w, q), sites(7, w - 7, q), os, w)
+                siteRow(missing, y, os, q), siteRow(green, y, os, q), siteRow(dirPQ, y, w, q), sites(7, w - 7, q), os, w
+            )
         }
 
         // Step 4.4: red and blue at green sites.
@@ -181,8 +186,9 @@ enum RCDDemosaic {
         }
     }
 
-    /// One row of a plane in split layout (its even columns, then its odd ones), seen from the sites of one column
-    /// parity: `same[i]` is column `2i + parity`, and `other[i + k]` is column `2i + parity + 2k + 1` (so column
+    /// One row of a plane in split layout (its even columns, then its odd ones), seen from the sites of one parity.
+    ///
+    /// `same[i]` is column `2i + parity`, and `other[i + k]` is column `2i + parity + 2k + 1` (so column
     /// `x − 1` of site `i` is `other[i − 1]`, `x + 1` is `other[i]`). Rows above and below are `± rowStride` away
     /// in both.
     struct SiteRow {
@@ -265,7 +271,9 @@ enum RCDDemosaic {
     }
 
     /// The samples of each colour into its plane at every site; in the frame of ``margin`` photosites that the RCD
-    /// steps leave unfinished, the sample stands for all three colours. `c` and the planes hold split rows.
+    /// steps leave unfinished, the sample stands for all three colours.
+    ///
+    /// `c` and the planes hold split rows.
     static func seed(_ c: UnsafePointer<Float>, width w: Int, height h: Int, redRow: Int, into out: RGBPlanes) {
         let os = out.rowStride
         let evens = (w + 1) >> 1
@@ -301,8 +309,9 @@ enum RCDDemosaic {
         }
     }
 
-    /// The soft direction at a site from a direction statistic: the statistic, or its diagonal neighbours' mean
-    /// when that is more decided. `above` and `below` are the rows above and below `central`'s.
+    /// The soft direction at a site: the direction statistic, or its diagonal neighbours' mean if more decided.
+    ///
+    /// `above` and `below` are the rows above and below `central`'s.
     @inline(__always)
     static func discrimination(
         _ above: UnsafePointer<Float>, _ central: Float, _ below: UnsafePointer<Float>, _ i: Int
@@ -366,7 +375,8 @@ enum RCDDemosaic {
 
     @inline(never)
     static func diagonalHPFRow(
-        _ p: SiteRow, _ dp: UnsafeMutablePointer<Float>, _ dq: UnsafeMutablePointer<Float>, _ sites: Range<Int>, _ w: Int
+        _ p: SiteRow, _ dp: UnsafeMutablePointer<Float>, _ dq: UnsafeMutablePointer<Float>, _ sites: Range<Int>,
+        _ w: Int
     ) {
         let w1 = w
         let w2 = 2 * w
@@ -376,11 +386,13 @@ enum RCDDemosaic {
         for i in sites {
             // (x−3w−3 − x−w−1 − x+w+1 + x+3w+3) − 3 (x−2w−2 + x+2w+2) + 6 x
             let a =
-                (t[i &- w3 &- 2] - t[i &- w1 &- 1] - t[i &+ w1] + t[i &+ w3 &+ 1]) - 3 * (s[i &- w2 &- 1] + s[i &+ w2 &+ 1])
+                (t[i &- w3 &- 2] - t[i &- w1 &- 1] - t[i &+ w1] + t[i &+ w3 &+ 1]) - 3
+                * (s[i &- w2 &- 1] + s[i &+ w2 &+ 1])
                 + 6 * s[i]
             // (x−3w+3 − x−w+1 − x+w−1 + x+3w−3) − 3 (x−2w+2 + x+2w−2) + 6 x
             let b =
-                (t[i &- w3 &+ 1] - t[i &- w1] - t[i &+ w1 &- 1] + t[i &+ w3 &- 2]) - 3 * (s[i &- w2 &+ 1] + s[i &+ w2 &- 1])
+                (t[i &- w3 &+ 1] - t[i &- w1] - t[i &+ w1 &- 1] + t[i &+ w3 &- 2]) - 3
+                * (s[i &- w2 &+ 1] + s[i &+ w2 &- 1])
                 + 6 * s[i]
             dp[i] = a * a
             dq[i] = b * b
@@ -418,7 +430,8 @@ enum RCDDemosaic {
         let dirBelow = dir.other + w
         for i in sites {
             let disc = discrimination(dirAbove, dir.same[i], dirBelow, i)
-            // Diagonal neighbours: x−os−1 = mt[i−os−1], x−os+1 = mt[i−os], x+os−1 = mt[i+os−1], x+os+1 = mt[i+os].
+            // Diagonal neighbours: x−os−1 = mt[i−os−1], x−os+1 = mt[i−os], x+os−1 = mt[i+os−1],
+            // x+os+1 = mt[i+os].
             let nwGrad =
                 eps + abs(mt[i &- os &- 1] - mt[i &+ os]) + abs(mt[i &- os &- 1] - mt[i &- os3 &- 2])
                 + abs(gs[i] - gs[i &- os2 &- 1])
@@ -554,13 +567,16 @@ enum RCDDemosaic {
         func siteRow(_ plane: UnsafeMutablePointer<Float>, _ y: Int, _ stride: Int, _ parity: Int) -> SiteRow {
             SiteRow(plane + y * stride, parity: parity, width: w)
         }
-        func sites(_ x0: Int, _ x1: Int, _ parity: Int) -> Range<Int> { ((x0 - parity + 1) >> 1)..<((x1 - parity + 1) >> 1) }
+        func sites(_ x0: Int, _ x1: Int, _ parity: Int) -> Range<Int> {
+            ((x0 - parity + 1) >> 1)..<((x1 - parity + 1) >> 1)
+        }
         // 5.1: green at red/blue sites from the colour difference X − G along the direction.
         for y in 11..<(h - 11) {
             let q = (gp ^ y ^ 1) & 1
             let own = (y & 1) == redRow ? out.red : out.blue
             refineGreenRow(
-                siteRow(own, y, os, q), siteRow(out.green, y, os, q), siteRow(disc, y, w, q).same, sites(11, w - 11, q), os,
+                siteRow(own, y, os, q), siteRow(out.green, y, os, q), siteRow(disc, y, w, q).same, sites(11, w - 11, q),
+                os,
                 tmp: tmp)
         }
         // 5.2: red and blue at green sites from the two neighbours of that colour.
@@ -577,7 +593,8 @@ enum RCDDemosaic {
         for y in 13..<(h - 13) {
             let q = (gp ^ y ^ 1) & 1
             refineRedBlueRow(
-                siteRow(out.red, y, os, q), siteRow(out.blue, y, os, q), siteRow(disc, y, w, q).same, sites(13, w - 13, q),
+                siteRow(out.red, y, os, q), siteRow(out.blue, y, os, q), siteRow(disc, y, w, q).same,
+                sites(13, w - 13, q),
                 isRedRow: (y & 1) == redRow, os, tmp: tmp)
         }
     }
