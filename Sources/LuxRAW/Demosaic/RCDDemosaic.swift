@@ -47,14 +47,14 @@ enum RCDDemosaic {
         }
         let n = w * h
         // Scratch planes (row stride `w`): the mosaic copied in split rows, the soft V/H direction, the low-pass at
-        // red/blue sites, and the P/Q (diagonal) direction. The rows of step 1 reuse the P/Q plane before it
-        // is filled. All of them, and the output planes, hold split rows until the end.
+        // red/blue sites (then the P/Q diagonal direction), and a plane for the rings of rows of steps 1 and 4.1.
+        // All of them, and the output planes, hold split rows until the end.
         let reuse = reusesMosaic && cfa.rowStride == w
         let c = reuse ? UnsafeMutablePointer(mutating: cfa.base) : scratch
         let planes = reuse ? scratch : scratch + n
         let disc = planes
         let lpf = planes + n
-        let pq = planes + 2 * n
+        let rings = planes + 2 * n
         let rowTmp = planes + 3 * n
         for y in 0..<h {
             if reuse {
@@ -80,13 +80,13 @@ enum RCDDemosaic {
         }
 
         // Step 1: vertical/horizontal direction, at every site. The squared high-pass of three consecutive rows
-        // (vertical) is kept in a ring of three rows inside the `pq` plane, the horizontal one per row in a
+        // (vertical) is kept in a ring of three rows inside the `rings` plane, the horizontal one per row in a
         // fourth, and the V/H statistic of three consecutive rows in a ring of three more. Every step reads it
         // through the soft direction at a site (``discrimination(_:_:_:_:)``), so that is what the `disc` plane
         // keeps, computed once per site.
-        let ring = pq
-        let hRow = pq + 3 * w
-        let vhRing = pq + 4 * w
+        let ring = rings
+        let hRow = rings + 3 * w
+        let vhRing = rings + 4 * w
         func verticalHPF(_ y: Int, into dst: UnsafeMutablePointer<Float>) {
             let p = c + y * w
             for x in 0..<w {
@@ -142,21 +142,25 @@ enum RCDDemosaic {
         }
 
         // Step 4.1–4.2: diagonal direction at red/blue sites (P = NW–SE, Q = NE–SW; the diagonal neighbours of a
-        // red/blue site are red/blue sites). The mosaic copy is not needed after this, so the high-passes go into
-        // the low-pass and P/Q planes and the direction into the mosaic's plane.
-        let pHPF = lpf
-        let qHPF = pq
+        // red/blue site are red/blue sites). The squared high-passes of three consecutive rows are kept in two
+        // rings of three rows inside the `rings` plane, and the direction goes into the low-pass plane (step 3
+        // was its last reader).
+        let pRing = rings
+        let qRing = rings + 3 * w
+        let dirPQ = lpf
         for y in 3..<(h - 3) {
             let q = (gp ^ y ^ 1) & 1
             diagonalHPFRow(
-                siteRow(c, y, w, q), siteRow(pHPF, y, w, q).same, siteRow(qHPF, y, w, q).same, sites(3, w - 3, q), w)
-        }
-        let dirPQ = c
-        for y in 4..<(h - 4) {
-            let q = (gp ^ y ^ 1) & 1
+                siteRow(c, y, w, q), siteRow(pRing, y % 3, w, q).same, siteRow(qRing, y % 3, w, q).same,
+                sites(3, w - 3, q), w)
+            // The direction of the row above, now that the high-passes of its neighbours are known.
+            let yd = y - 1
+            guard yd >= 4, yd < h - 4 else { continue }
+            let qd = q ^ 1
             diagonalDirectionRow(
-                siteRow(pHPF, y, w, q), siteRow(qHPF, y, w, q), siteRow(dirPQ, y, w, q).same, sites(4, w - 4, q), w,
-                epssq)
+                siteRow(pRing, (yd - 1) % 3, w, qd), siteRow(pRing, yd % 3, w, qd).same, siteRow(pRing, y % 3, w, qd),
+                siteRow(qRing, (yd - 1) % 3, w, qd), siteRow(qRing, yd % 3, w, qd).same, siteRow(qRing, y % 3, w, qd),
+                siteRow(dirPQ, yd, w, qd).same, sites(4, w - 4, qd), epssq)
         }
 
         // Step 4.3: red at blue sites and blue at red sites.
@@ -399,18 +403,20 @@ enum RCDDemosaic {
         }
     }
 
+    /// The P/Q direction of a row from the squared P and Q high-passes of the rows above, at and below it.
     @inline(never)
     static func diagonalDirectionRow(
-        _ dp: SiteRow, _ dq: SiteRow, _ d: UnsafeMutablePointer<Float>, _ sites: Range<Int>, _ w: Int, _ epssq: Float
+        _ pAbove: SiteRow, _ pc: UnsafePointer<Float>, _ pBelow: SiteRow, _ qAbove: SiteRow, _ qc: UnsafePointer<Float>,
+        _ qBelow: SiteRow, _ d: UnsafeMutablePointer<Float>, _ sites: Range<Int>, _ epssq: Float
     ) {
-        let ps = dp.same
-        let pt = dp.other
-        let qs = dq.same
-        let qt = dq.other
+        let pa = pAbove.other
+        let pb = pBelow.other
+        let qa = qAbove.other
+        let qb = qBelow.other
         for i in sites {
             // x−w−1 + x + x+w+1; x−w+1 + x + x+w−1
-            let pStat = max(epssq, pt[i &- w &- 1] + ps[i] + pt[i &+ w])
-            let qStat = max(epssq, qt[i &- w] + qs[i] + qt[i &+ w &- 1])
+            let pStat = max(epssq, pa[i &- 1] + pc[i] + pb[i])
+            let qStat = max(epssq, qa[i] + qc[i] + qb[i &- 1])
             d[i] = pStat / (pStat + qStat)
         }
     }
