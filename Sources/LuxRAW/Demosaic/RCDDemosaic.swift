@@ -509,23 +509,27 @@ enum RCDDemosaic {
         return g.g0 + vEst + g.disc * (hEst - vEst)
     }
 
+    /// `a − b` at site `i` from 3-tap means along the row and the column, blended by `disc` (weight of the row).
+    @inline(__always)
+    static func softDifference(_ a: SiteRow, _ b: SiteRow, _ disc: Float, _ i: Int, _ os: Int) -> Float {
+        let third: Float = 1.0 / 3.0
+        let (sa, oa, sb, ob) = (a.same, a.other, b.same, b.other)
+        let d0 = sa[i] - sb[i]
+        let dH = (oa[i &- 1] - ob[i &- 1] + d0 + oa[i] - ob[i]) * third
+        let dV = (sa[i &- os] - sb[i &- os] + d0 + sa[i &+ os] - sb[i &+ os]) * third
+        return dV + disc * (dH - dV)
+    }
+
     @inline(never)
     static func refineGreenRow(
         _ own: SiteRow, _ g: SiteRow, _ disc: UnsafePointer<Float>, _ sites: Range<Int>, _ os: Int,
         tmp: UnsafeMutablePointer<Float>
     ) {
-        let third: Float = 1.0 / 3.0
         let ows = own.same
-        let owt = own.other
-        let gs = g.same
-        let gt = g.other
         for i in sites {
-            let d0 = ows[i] - gs[i]
-            let dH = (owt[i &- 1] - gt[i &- 1] + d0 + owt[i] - gt[i]) * third
-            let dV = (ows[i &- os] - gs[i &- os] + d0 + ows[i &+ os] - gs[i &+ os]) * third
-            tmp[i] = ows[i] - (dV + disc[i] * (dH - dV))
+            tmp[i] = ows[i] - softDifference(own, g, disc[i], i, os)
         }
-        (gs + sites.lowerBound).update(from: tmp + sites.lowerBound, count: sites.count)
+        (g.same + sites.lowerBound).update(from: tmp + sites.lowerBound, count: sites.count)
     }
 
     @inline(never)
@@ -548,16 +552,10 @@ enum RCDDemosaic {
         _ r: SiteRow, _ b: SiteRow, _ disc: UnsafePointer<Float>, _ sites: Range<Int>, isRedRow: Bool, _ os: Int,
         tmp: UnsafeMutablePointer<Float>
     ) {
-        let third: Float = 1.0 / 3.0
         let rs = r.same
-        let rt = r.other
         let bs = b.same
-        let bt = b.other
         for i in sites {
-            let d0 = rs[i] - bs[i]
-            let dH = (rt[i &- 1] - bt[i &- 1] + d0 + rt[i] - bt[i]) * third
-            let dV = (rs[i &- os] - bs[i &- os] + d0 + rs[i &+ os] - bs[i &+ os]) * third
-            let d = dV + disc[i] * (dH - dV)
+            let d = softDifference(r, b, disc[i], i, os)
             tmp[i] = isRedRow ? rs[i] - d : bs[i] + d
         }
         ((isRedRow ? bs : rs) + sites.lowerBound).update(from: tmp + sites.lowerBound, count: sites.count)
