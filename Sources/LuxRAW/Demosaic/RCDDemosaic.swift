@@ -15,6 +15,11 @@
 ///
 /// The result is valid ``margin`` photosites inside the plane's edges; callers pad the mosaic by reflection
 /// about the edge (which keeps the colour phase) so every output pixel has full support.
+///
+/// Every step after the V/H direction fills the sites of one column parity per row (green sites, or red/blue
+/// ones). To compute only those with contiguous loops, the planes are held in *split rows* while RCD runs:
+/// each row stores its even columns, then its odd columns (see ``SiteRow``). The mosaic is split on entry and
+/// the output planes are interleaved back on exit.
 enum RCDDemosaic {
     /// Photosites of support needed on every side of an output pixel.
     static let margin = 13
@@ -41,29 +46,47 @@ enum RCDDemosaic {
             return
         }
         let n = w * h
-        // Scratch planes (row stride `w`): the mosaic copied densely, the V/H direction, the low-pass at
-        // red/blue sites, and the P/Q (diagonal) direction. High-pass rows reuse the P/Q plane before it
-        // is filled.
+        // Scratch planes (row stride `w`): the mosaic copied in split rows, the soft V/H direction, the low-pass at
+        // red/blue sites (then the P/Q diagonal direction), and a plane for the rings of rows of steps 1 and 4.1.
+        // All of them, and the output planes, hold split rows until the end.
         let reuse = reusesMosaic && cfa.rowStride == w
         let c = reuse ? UnsafeMutablePointer(mutating: cfa.base) : scratch
         let planes = reuse ? scratch : scratch + n
-        let vh = planes
+        let disc = planes
         let lpf = planes + n
-        let pq = planes + 2 * n
+        let rings = planes + 2 * n
         let rowTmp = planes + 3 * n
-        if !reuse { for y in 0..<h { (c + y * w).update(from: cfa.row(y), count: w) } }
+        for y in 0..<h {
+            if reuse {
+                rowTmp.update(from: c + y * w, count: w)
+                split(rowTmp, into: c + y * w, w)
+            } else {
+                split(cfa.row(y), into: c + y * w, w)
+            }
+        }
         let gp = cfa.greenParity
         let redRow = cfa.redRow
         let epssq: Float = 1e-10
         let w1 = w
         let w2 = 2 * w
         let w3 = 3 * w
+        /// Row `y` of a plane of row stride `stride`, seen from the sites of column parity `parity`.
+        func siteRow(_ plane: UnsafeMutablePointer<Float>, _ y: Int, _ stride: Int, _ parity: Int) -> SiteRow {
+            SiteRow(plane + y * stride, parity: parity, width: w)
+        }
+        /// The sites of column parity `parity` among the columns `x0..<x1`.
+        func sites(_ x0: Int, _ x1: Int, _ parity: Int) -> Range<Int> {
+            ((x0 - parity + 1) >> 1)..<((x1 - parity + 1) >> 1)
+        }
 
-        // Step 1: vertical/horizontal direction. The squared high-pass of three consecutive rows (vertical) is
-        // kept in a ring of three rows inside the `pq` plane; the horizontal one per row in a fourth.
-        vh.update(repeating: 0.5, count: n)
-        let ring = pq
-        let hRow = pq + 3 * w
+        // Step 1: vertical/horizontal direction, at every site. The squared high-pass of three consecutive rows
+        // (vertical) is kept in a ring of three rows inside the `rings` plane, the horizontal one per row in a
+        // fourth, and the V/H statistic of three consecutive rows in a ring of three more. Every step reads it
+        // through the soft direction at a site (``discrimination(_:_:_:_:)``), so that is what the `disc` plane
+        // keeps, computed once per site.
+        let ring = rings
+        let hRow = rings + 3 * w
+        let vhRing = rings + 4 * w
         func verticalHPF(_ y: Int, into dst: UnsafeMutablePointer<Float>) {
             let p = c + y * w
             for x in 0..<w {
@@ -75,26 +98,31 @@ enum RCDDemosaic {
         verticalHPF(4, into: ring + w)
         for y in 4..<(h - 4) {
             verticalHPF(y + 1, into: ring + ((y + 1) % 3) * w)
-            let p = c + y * w
-            for x in 3..<(w - 3) {
-                let v = (p[x &- 3] - p[x &- 1] - p[x &+ 1] + p[x &+ 3]) - 3 * (p[x &- 2] + p[x &+ 2]) + 6 * p[x]
-                hRow[x] = v * v
+            for q in 0..<2 {
+                horizontalHPFRow(siteRow(c, y, w, q), siteRow(hRow, 0, w, q).same, sites(3, w - 3, q))
             }
             let r0 = ring + ((y - 1) % 3) * w
             let r1 = ring + (y % 3) * w
             let r2 = ring + ((y + 1) % 3) * w
-            let d = vh + y * w
-            for x in 4..<(w - 4) {
-                let vStat = max(epssq, r0[x] + r1[x] + r2[x])
-                let hStat = max(epssq, hRow[x &- 1] + hRow[x] + hRow[x &+ 1])
-                d[x] = vStat / (vStat + hStat)
+            for q in 0..<2 {
+                let o = siteRow(hRow, 0, w, q).same - hRow
+                directionRow(
+                    r0 + o, r1 + o, r2 + o, siteRow(hRow, 0, w, q), vhRing + (y % 3) * w + o, sites(4, w - 4, q), epssq)
+            }
+            // The soft direction of the row above, now that the V/H statistic of its neighbours is known.
+            let yd = y - 1
+            guard yd >= 5, yd < h - 5 else { continue }
+            for q in 0..<2 {
+                discriminationRow(
+                    siteRow(vhRing, (yd - 1) % 3, w, q), siteRow(vhRing, yd % 3, w, q).same,
+                    siteRow(vhRing, (yd + 1) % 3, w, q), siteRow(disc, yd, w, q).same, sites(5, w - 5, q))
             }
         }
 
-        // Step 2: low-pass of the mosaic (needed at red/blue sites; computed at every site so the loop is
-        // contiguous and vectorises).
-        for y in 1..<(h - 1) {
-            lowPassRow(c + y * w, lpf + y * w, w, w1)
+        // Step 2: low-pass of the mosaic at red/blue sites (the only ones step 3 reads).
+        for y in 3..<(h - 3) {
+            let q = (gp ^ y ^ 1) & 1
+            lowPassRow(siteRow(c, y, w, q), siteRow(lpf, y, w, q).same, sites(3, w - 3, q), w1)
         }
 
         // The samples into their own planes (and, in the frame RCD does not reach, into all three).
@@ -102,86 +130,160 @@ enum RCDDemosaic {
         let green = out.green
         let blue = out.blue
         let os = out.rowStride
-        seed(cfa, into: out)
+        seed(c, width: w, height: h, redRow: redRow, into: out)
 
-        // Step 3: green at red and blue sites (computed at every site, kept at red/blue ones).
+        // Step 3: green at red and blue sites.
         for y in 5..<(h - 5) {
-            greenRow(c + y * w, lpf + y * w, vh + y * w, green + y * os, x0: 5, x1: w - 5, greenColumn: (gp ^ y) & 1, w)
+            let q = (gp ^ y ^ 1) & 1
+            greenRow(
+                siteRow(c, y, w, q), siteRow(lpf, y, w, q).same, siteRow(disc, y, w, q).same,
+                siteRow(green, y, os, q).same,
+                sites(5, w - 5, q), w)
         }
 
-        // Step 4.1–4.2: diagonal direction at red/blue sites (P = NW–SE, Q = NE–SW). The mosaic copy is not
-        // needed after this, so the high-passes go into the low-pass and P/Q planes and the direction into
-        // the mosaic's plane.
-        let pHPF = lpf
-        let qHPF = pq
+        // Step 4.1–4.2: diagonal direction at red/blue sites (P = NW–SE, Q = NE–SW; the diagonal neighbours of a
+        // red/blue site are red/blue sites). The squared high-passes of three consecutive rows are kept in two
+        // rings of three rows inside the `rings` plane, and the direction goes into the low-pass plane (step 3
+        // was its last reader).
+        let pRing = rings
+        let qRing = rings + 3 * w
+        let dirPQ = lpf
         for y in 3..<(h - 3) {
-            let p = c + y * w
-            let dp = pHPF + y * w
-            let dq = qHPF + y * w
-            for x in 3..<(w - 3) {
-                let a =
-                    (p[x &- w3 &- 3] - p[x &- w1 &- 1] - p[x &+ w1 &+ 1] + p[x &+ w3 &+ 3]) - 3 * (p[x &- w2 &- 2] + p[x &+ w2 &+ 2])
-                    + 6 * p[x]
-                let b =
-                    (p[x &- w3 &+ 3] - p[x &- w1 &+ 1] - p[x &+ w1 &- 1] + p[x &+ w3 &- 3]) - 3 * (p[x &- w2 &+ 2] + p[x &+ w2 &- 2])
-                    + 6 * p[x]
-                dp[x] = a * a
-                dq[x] = b * b
-            }
-        }
-        let dirPQ = c
-        for y in 4..<(h - 4) {
-            diagonalDirectionRow(pHPF + y * w, qHPF + y * w, dirPQ + y * w, x0: 4, x1: w - 4, w, epssq)
+            let q = (gp ^ y ^ 1) & 1
+            diagonalHPFRow(
+                siteRow(c, y, w, q), siteRow(pRing, y % 3, w, q).same, siteRow(qRing, y % 3, w, q).same,
+                sites(3, w - 3, q), w)
+            // The direction of the row above, now that the high-passes of its neighbours are known.
+            let yd = y - 1
+            guard yd >= 4, yd < h - 4 else { continue }
+            let qd = q ^ 1
+            diagonalDirectionRow(
+                siteRow(pRing, (yd - 1) % 3, w, qd), siteRow(pRing, yd % 3, w, qd).same, siteRow(pRing, y % 3, w, qd),
+                siteRow(qRing, (yd - 1) % 3, w, qd), siteRow(qRing, yd % 3, w, qd).same, siteRow(qRing, y % 3, w, qd),
+                siteRow(dirPQ, yd, w, qd).same, sites(4, w - 4, qd), epssq)
         }
 
         // Step 4.3: red at blue sites and blue at red sites.
         for y in 7..<(h - 7) {
-            let isRedRow = (y & 1) == redRow
+            let q = (gp ^ y ^ 1) & 1
             // At a red site the missing colour is blue, and vice versa.
-            let missing = isRedRow ? blue : red
+            let missing = (y & 1) == redRow ? blue : red
             diagonalColorRow(
-                missing + y * os, green + y * os, dirPQ + y * w, x0: 7, x1: w - 7, greenColumn: (gp ^ y) & 1, os, w,
-                tmp: rowTmp)
+                siteRow(missing, y, os, q), siteRow(green, y, os, q), siteRow(dirPQ, y, w, q), sites(7, w - 7, q), os, w
+            )
         }
 
         // Step 4.4: red and blue at green sites.
         for y in 10..<(h - 10) {
-            for k in 0..<2 {
-                let plane = k == 0 ? red : blue
-                cardinalColorRow(
-                    plane + y * os, green + y * os, vh + y * w, x0: 10, x1: w - 10, greenColumn: (gp ^ y) & 1, os, w,
-                    tmp: rowTmp)
+            let q = (gp ^ y) & 1
+            cardinalColorRow(
+                siteRow(red, y, os, q), siteRow(blue, y, os, q), siteRow(green, y, os, q), siteRow(disc, y, w, q).same,
+                sites(10, w - 10, q), os)
+        }
+        refine(out, disc: disc, width: w, height: h, greenParity: gp, redRow: redRow, tmp: rowTmp)
+        for k in 0..<3 {
+            let plane = out.plane(k)
+            for y in 0..<h {
+                rowTmp.update(from: plane + y * os, count: w)
+                interleave(rowTmp, into: plane + y * os, w)
             }
         }
-        refine(out, vh: vh, width: w, height: h, greenParity: gp, redRow: redRow, tmp: rowTmp)
+    }
+
+    /// One row of a plane in split layout (its even columns, then its odd ones), seen from the sites of one parity.
+    ///
+    /// `same[i]` is column `2i + parity`, and `other[i + k]` is column `2i + parity + 2k + 1` (so column
+    /// `x − 1` of site `i` is `other[i − 1]`, `x + 1` is `other[i]`). Rows above and below are `± rowStride` away
+    /// in both.
+    struct SiteRow {
+        let same: UnsafeMutablePointer<Float>
+        let other: UnsafeMutablePointer<Float>
+
+        init(_ row: UnsafeMutablePointer<Float>, parity: Int, width: Int) {
+            let evens = (width + 1) >> 1
+            same = parity == 0 ? row : row + evens
+            other = parity == 0 ? row + evens : row + 1
+        }
+    }
+
+    /// Row `p` of `w` columns as its even columns, then its odd ones, into `d`.
+    @inline(never)
+    static func split(_ p: UnsafePointer<Float>, into d: UnsafeMutablePointer<Float>, _ w: Int) {
+        let evens = (w + 1) >> 1
+        let odd = d + evens
+        for i in 0..<(w >> 1) {
+            d[i] = p[2 &* i]
+            odd[i] = p[2 &* i &+ 1]
+        }
+        if w & 1 == 1 { d[evens - 1] = p[w - 1] }
+    }
+
+    /// The inverse of ``split(_:into:_:)``.
+    @inline(never)
+    static func interleave(_ p: UnsafePointer<Float>, into d: UnsafeMutablePointer<Float>, _ w: Int) {
+        let evens = (w + 1) >> 1
+        let odd = p + evens
+        for i in 0..<(w >> 1) {
+            d[2 &* i] = p[i]
+            d[2 &* i &+ 1] = odd[i]
+        }
+        if w & 1 == 1 { d[w - 1] = p[evens - 1] }
     }
 
     // MARK: Row kernels
     //
-    // Each computes its formula at every column of `x0..<x1` and keeps the result only at the sites it is for
-    // (`site ? value : old`): contiguous loads and stores that vectorise, at twice the arithmetic of a stride-2
-    // loop. Columns whose parity equals `greenColumn` hold green samples in that row. Index arithmetic with a
-    // run-time stride is wrapping (`x &- w`): a checked `x - w` is a possible trap inside the loop, which stops
-    // LLVM from vectorising it.
+    // Each computes its formula at the sites of one column parity of a row of split planes (`SiteRow`), the
+    // indices `i` of `sites`, with contiguous loads and stores that vectorise. The comments give the site's
+    // column `x` offsets they stand for. Index arithmetic with a run-time stride is wrapping (`i &- w`): a
+    // checked `i - w` is a possible trap inside the loop, which stops LLVM from vectorising it. Kernels that
+    // read the sites they write compute into `tmp` and copy it over (writing those in place measured slower).
 
     @inline(never)
-    static func lowPassRow(_ p: UnsafePointer<Float>, _ d: UnsafeMutablePointer<Float>, _ w: Int, _ w1: Int) {
-        for x in 1..<(w - 1) {
-            d[x] =
-                p[x] + 0.5 * (p[x &- w1] + p[x &+ w1] + p[x &- 1] + p[x &+ 1])
-                + 0.25 * (p[x &- w1 &- 1] + p[x &- w1 &+ 1] + p[x &+ w1 &- 1] + p[x &+ w1 &+ 1])
+    static func horizontalHPFRow(_ p: SiteRow, _ d: UnsafeMutablePointer<Float>, _ sites: Range<Int>) {
+        let s = p.same
+        let t = p.other
+        for i in sites {
+            // (x−3 − x−1 − x+1 + x+3) − 3 (x−2 + x+2) + 6 x
+            let v = (t[i &- 2] - t[i &- 1] - t[i] + t[i &+ 1]) - 3 * (s[i &- 1] + s[i &+ 1]) + 6 * s[i]
+            d[i] = v * v
+        }
+    }
+
+    @inline(never)
+    static func directionRow(
+        _ r0: UnsafePointer<Float>, _ r1: UnsafePointer<Float>, _ r2: UnsafePointer<Float>, _ hpf: SiteRow,
+        _ d: UnsafeMutablePointer<Float>, _ sites: Range<Int>, _ epssq: Float
+    ) {
+        let hs = hpf.same
+        let ht = hpf.other
+        for i in sites {
+            let vStat = max(epssq, r0[i] + r1[i] + r2[i])
+            let hStat = max(epssq, ht[i &- 1] + hs[i] + ht[i])
+            d[i] = vStat / (vStat + hStat)
+        }
+    }
+
+    @inline(never)
+    static func lowPassRow(_ p: SiteRow, _ d: UnsafeMutablePointer<Float>, _ sites: Range<Int>, _ w1: Int) {
+        let s = p.same
+        let t = p.other
+        for i in sites {
+            d[i] =
+                s[i] + 0.5 * (s[i &- w1] + s[i &+ w1] + t[i &- 1] + t[i])
+                + 0.25 * (t[i &- w1 &- 1] + t[i &- w1] + t[i &+ w1 &- 1] + t[i &+ w1])
         }
     }
 
     /// The samples of each colour into its plane at every site; in the frame of ``margin`` photosites that the RCD
     /// steps leave unfinished, the sample stands for all three colours.
-    static func seed(_ cfa: CFAPlane, into out: RGBPlanes) {
-        let w = cfa.width
-        let h = cfa.height
+    ///
+    /// `c` and the planes hold split rows.
+    static func seed(_ c: UnsafePointer<Float>, width w: Int, height h: Int, redRow: Int, into out: RGBPlanes) {
         let os = out.rowStride
+        let evens = (w + 1) >> 1
         for y in 0..<h {
-            let p = cfa.row(y)
-            let isRedRow = (y & 1) == cfa.redRow
+            let p = c + y * w
+            let isRedRow = (y & 1) == redRow
             // Every value written here that is not a sample is overwritten by the steps below, or lies in the
             // frame, whose missing colours no step reads for an interior pixel (filled with NaN, they left
             // `lux develop`'s float output bit-identical and the LuxRAW suites passing), so it just holds samples.
@@ -190,8 +292,12 @@ enum RCDDemosaic {
             if y < margin || y >= h - margin {
                 other.update(from: p, count: w)
             } else {
-                other.update(from: p, count: margin)
-                (other + (w - margin)).update(from: p + (w - margin), count: margin)
+                // Columns 0..<margin and w − margin..<w: even ones at the start of the row, odd ones after.
+                func copyColumns(_ from: Int, _ to: Int) { (other + from).update(from: p + from, count: to - from) }
+                copyColumns(0, (margin + 1) >> 1)
+                copyColumns((w - margin + 1) >> 1, evens)
+                copyColumns(evens, evens + margin >> 1)
+                copyColumns(evens + (w - margin) >> 1, w)
             }
         }
     }
@@ -207,219 +313,293 @@ enum RCDDemosaic {
         }
     }
 
+    /// The soft direction at a site: the direction statistic, or its diagonal neighbours' mean if more decided.
+    ///
+    /// `above` and `below` are the rows above and below `central`'s.
+    @inline(__always)
+    static func discrimination(
+        _ above: UnsafePointer<Float>, _ central: Float, _ below: UnsafePointer<Float>, _ i: Int
+    ) -> Float {
+        // x−w−1, x−w+1, x+w−1, x+w+1
+        let neighbourhood = 0.25 * (above[i &- 1] + above[i] + below[i &- 1] + below[i])
+        return abs(0.5 - central) < abs(0.5 - neighbourhood) ? neighbourhood : central
+    }
+
+    @inline(never)
+    static func discriminationRow(
+        _ above: SiteRow, _ central: UnsafePointer<Float>, _ below: SiteRow, _ d: UnsafeMutablePointer<Float>,
+        _ sites: Range<Int>
+    ) {
+        let a = above.other
+        let b = below.other
+        for i in sites { d[i] = discrimination(a, central[i], b, i) }
+    }
+
     @inline(never)
     static func greenRow(
-        _ p: UnsafePointer<Float>, _ l: UnsafePointer<Float>, _ dir: UnsafePointer<Float>, _ g: UnsafeMutablePointer<Float>,
-        x0: Int, x1: Int, greenColumn: Int, _ w: Int
+        _ p: SiteRow, _ l: UnsafePointer<Float>, _ disc: UnsafePointer<Float>, _ g: UnsafeMutablePointer<Float>,
+        _ sites: Range<Int>, _ w: Int
     ) {
         let eps: Float = 1e-5
         let w1 = w
         let w2 = 2 * w
         let w3 = 3 * w
         let w4 = 4 * w
-        for x in x0..<x1 {
+        let s = p.same
+        let t = p.other
+        for i in sites {
             let nGrad =
-                eps + abs(p[x &- w1] - p[x &+ w1]) + abs(p[x] - p[x &- w2]) + abs(p[x &- w1] - p[x &- w3])
-                + abs(p[x &- w2] - p[x &- w4])
+                eps + abs(s[i &- w1] - s[i &+ w1]) + abs(s[i] - s[i &- w2]) + abs(s[i &- w1] - s[i &- w3])
+                + abs(s[i &- w2] - s[i &- w4])
             let sGrad =
-                eps + abs(p[x &- w1] - p[x &+ w1]) + abs(p[x] - p[x &+ w2]) + abs(p[x &+ w1] - p[x &+ w3])
-                + abs(p[x &+ w2] - p[x &+ w4])
+                eps + abs(s[i &- w1] - s[i &+ w1]) + abs(s[i] - s[i &+ w2]) + abs(s[i &+ w1] - s[i &+ w3])
+                + abs(s[i &+ w2] - s[i &+ w4])
+            // |x−1 − x+1| + |x − x−2| + |x−1 − x−3| + |x−2 − x−4|
             let wGrad =
-                eps + abs(p[x &- 1] - p[x &+ 1]) + abs(p[x] - p[x &- 2]) + abs(p[x &- 1] - p[x &- 3])
-                + abs(p[x &- 2] - p[x &- 4])
+                eps + abs(t[i &- 1] - t[i]) + abs(s[i] - s[i &- 1]) + abs(t[i &- 1] - t[i &- 2])
+                + abs(s[i &- 1] - s[i &- 2])
+            // |x−1 − x+1| + |x − x+2| + |x+1 − x+3| + |x+2 − x+4|
             let eGrad =
-                eps + abs(p[x &- 1] - p[x &+ 1]) + abs(p[x] - p[x &+ 2]) + abs(p[x &+ 1] - p[x &+ 3])
-                + abs(p[x &+ 2] - p[x &+ 4])
-            let li = l[x]
-            let ln = l[x &- w2]
-            let ls = l[x &+ w2]
-            let lw = l[x &- 2]
-            let le = l[x &+ 2]
-            let nEst = p[x &- w1] * (1 + (li - ln) / (eps + li + ln))
-            let sEst = p[x &+ w1] * (1 + (li - ls) / (eps + li + ls))
-            let wEst = p[x &- 1] * (1 + (li - lw) / (eps + li + lw))
-            let eEst = p[x &+ 1] * (1 + (li - le) / (eps + li + le))
+                eps + abs(t[i &- 1] - t[i]) + abs(s[i] - s[i &+ 1]) + abs(t[i] - t[i &+ 1])
+                + abs(s[i &+ 1] - s[i &+ 2])
+            let li = l[i]
+            let ln = l[i &- w2]
+            let ls = l[i &+ w2]
+            let lw = l[i &- 1]
+            let le = l[i &+ 1]
+            let nEst = s[i &- w1] * (1 + (li - ln) / (eps + li + ln))
+            let sEst = s[i &+ w1] * (1 + (li - ls) / (eps + li + ls))
+            let wEst = t[i &- 1] * (1 + (li - lw) / (eps + li + lw))
+            let eEst = t[i] * (1 + (li - le) / (eps + li + le))
             let vEst = (sGrad * nEst + nGrad * sEst) / (nGrad + sGrad)
             let hEst = (wGrad * eEst + eGrad * wEst) / (eGrad + wGrad)
-            let central = dir[x]
-            let neighbourhood = 0.25 * (dir[x &- w1 &- 1] + dir[x &- w1 &+ 1] + dir[x &+ w1 &- 1] + dir[x &+ w1 &+ 1])
-            let disc = abs(0.5 - central) < abs(0.5 - neighbourhood) ? neighbourhood : central
-            let v = vEst + disc * (hEst - vEst)
-            g[x] = (x & 1) != greenColumn ? v : g[x]
+            g[i] = vEst + disc[i] * (hEst - vEst)
         }
     }
 
     @inline(never)
-    static func diagonalDirectionRow(
-        _ dp: UnsafePointer<Float>, _ dq: UnsafePointer<Float>, _ d: UnsafeMutablePointer<Float>, x0: Int, x1: Int,
-        _ w: Int, _ epssq: Float
+    static func diagonalHPFRow(
+        _ p: SiteRow, _ dp: UnsafeMutablePointer<Float>, _ dq: UnsafeMutablePointer<Float>, _ sites: Range<Int>,
+        _ w: Int
     ) {
-        for x in x0..<x1 {
-            let pStat = max(epssq, dp[x &- w &- 1] + dp[x] + dp[x &+ w &+ 1])
-            let qStat = max(epssq, dq[x &- w &+ 1] + dq[x] + dq[x &+ w &- 1])
-            d[x] = pStat / (pStat + qStat)
+        let w1 = w
+        let w2 = 2 * w
+        let w3 = 3 * w
+        let s = p.same
+        let t = p.other
+        for i in sites {
+            // (x−3w−3 − x−w−1 − x+w+1 + x+3w+3) − 3 (x−2w−2 + x+2w+2) + 6 x
+            let a =
+                (t[i &- w3 &- 2] - t[i &- w1 &- 1] - t[i &+ w1] + t[i &+ w3 &+ 1]) - 3
+                * (s[i &- w2 &- 1] + s[i &+ w2 &+ 1])
+                + 6 * s[i]
+            // (x−3w+3 − x−w+1 − x+w−1 + x+3w−3) − 3 (x−2w+2 + x+2w−2) + 6 x
+            let b =
+                (t[i &- w3 &+ 1] - t[i &- w1] - t[i &+ w1 &- 1] + t[i &+ w3 &- 2]) - 3
+                * (s[i &- w2 &+ 1] + s[i &+ w2 &- 1])
+                + 6 * s[i]
+            dp[i] = a * a
+            dq[i] = b * b
+        }
+    }
+
+    /// The P/Q direction of a row from the squared P and Q high-passes of the rows above, at and below it.
+    @inline(never)
+    static func diagonalDirectionRow(
+        _ pAbove: SiteRow, _ pc: UnsafePointer<Float>, _ pBelow: SiteRow, _ qAbove: SiteRow, _ qc: UnsafePointer<Float>,
+        _ qBelow: SiteRow, _ d: UnsafeMutablePointer<Float>, _ sites: Range<Int>, _ epssq: Float
+    ) {
+        let pa = pAbove.other
+        let pb = pBelow.other
+        let qa = qAbove.other
+        let qb = qBelow.other
+        for i in sites {
+            // x−w−1 + x + x+w+1; x−w+1 + x + x+w−1
+            let pStat = max(epssq, pa[i &- 1] + pc[i] + pb[i])
+            let qStat = max(epssq, qa[i] + qc[i] + qb[i &- 1])
+            d[i] = pStat / (pStat + qStat)
         }
     }
 
     @inline(never)
     static func diagonalColorRow(
-        _ m: UnsafeMutablePointer<Float>, _ gc: UnsafePointer<Float>, _ dir: UnsafePointer<Float>, x0: Int, x1: Int,
-        greenColumn: Int, _ os: Int, _ w: Int, tmp t: UnsafeMutablePointer<Float>
+        _ m: SiteRow, _ g: SiteRow, _ dir: SiteRow, _ sites: Range<Int>, _ os: Int, _ w: Int
     ) {
         let eps: Float = 1e-5
-        for x in x0..<x1 {
-            let central = dir[x]
-            let neighbourhood = 0.25 * (dir[x &- w &- 1] + dir[x &- w &+ 1] + dir[x &+ w &- 1] + dir[x &+ w &+ 1])
-            let disc = abs(0.5 - central) < abs(0.5 - neighbourhood) ? neighbourhood : central
+        let ms = m.same
+        let mt = m.other
+        let gs = g.same
+        let gt = g.other
+        let os2 = 2 &* os
+        let os3 = 3 &* os
+        let dirAbove = dir.other - w
+        let dirBelow = dir.other + w
+        for i in sites {
+            let disc = discrimination(dirAbove, dir.same[i], dirBelow, i)
+            // Diagonal neighbours: x−os−1 = mt[i−os−1], x−os+1 = mt[i−os], x+os−1 = mt[i+os−1],
+            // x+os+1 = mt[i+os].
             let nwGrad =
-                eps + abs(m[x &- os &- 1] - m[x &+ os &+ 1]) + abs(m[x &- os &- 1] - m[x &- 3 &* os &- 3])
-                + abs(gc[x] - gc[x &- 2 &* os &- 2])
+                eps + abs(mt[i &- os &- 1] - mt[i &+ os]) + abs(mt[i &- os &- 1] - mt[i &- os3 &- 2])
+                + abs(gs[i] - gs[i &- os2 &- 1])
             let neGrad =
-                eps + abs(m[x &- os &+ 1] - m[x &+ os &- 1]) + abs(m[x &- os &+ 1] - m[x &- 3 &* os &+ 3])
-                + abs(gc[x] - gc[x &- 2 &* os &+ 2])
+                eps + abs(mt[i &- os] - mt[i &+ os &- 1]) + abs(mt[i &- os] - mt[i &- os3 &+ 1])
+                + abs(gs[i] - gs[i &- os2 &+ 1])
             let swGrad =
-                eps + abs(m[x &- os &+ 1] - m[x &+ os &- 1]) + abs(m[x &+ os &- 1] - m[x &+ 3 &* os &- 3])
-                + abs(gc[x] - gc[x &+ 2 &* os &- 2])
+                eps + abs(mt[i &- os] - mt[i &+ os &- 1]) + abs(mt[i &+ os &- 1] - mt[i &+ os3 &- 2])
+                + abs(gs[i] - gs[i &+ os2 &- 1])
             let seGrad =
-                eps + abs(m[x &- os &- 1] - m[x &+ os &+ 1]) + abs(m[x &+ os &+ 1] - m[x &+ 3 &* os &+ 3])
-                + abs(gc[x] - gc[x &+ 2 &* os &+ 2])
-            let nwEst = m[x &- os &- 1] - gc[x &- os &- 1]
-            let neEst = m[x &- os &+ 1] - gc[x &- os &+ 1]
-            let swEst = m[x &+ os &- 1] - gc[x &+ os &- 1]
-            let seEst = m[x &+ os &+ 1] - gc[x &+ os &+ 1]
+                eps + abs(mt[i &- os &- 1] - mt[i &+ os]) + abs(mt[i &+ os] - mt[i &+ os3 &+ 1])
+                + abs(gs[i] - gs[i &+ os2 &+ 1])
+            let nwEst = mt[i &- os &- 1] - gt[i &- os &- 1]
+            let neEst = mt[i &- os] - gt[i &- os]
+            let swEst = mt[i &+ os &- 1] - gt[i &+ os &- 1]
+            let seEst = mt[i &+ os] - gt[i &+ os]
             let pEst = (nwGrad * seEst + seGrad * nwEst) / (nwGrad + seGrad)
             let qEst = (neGrad * swEst + swGrad * neEst) / (neGrad + swGrad)
-            t[x] = gc[x] + pEst + disc * (qEst - pEst)
+            ms[i] = gs[i] + pEst + disc * (qEst - pEst)
         }
-        keep(t, into: m, x0: x0, x1: x1, parity: greenColumn ^ 1)
     }
 
+    /// Red and blue at the green sites of a row.
     @inline(never)
     static func cardinalColorRow(
-        _ cc: UnsafeMutablePointer<Float>, _ gc: UnsafePointer<Float>, _ dir: UnsafePointer<Float>, x0: Int, x1: Int,
-        greenColumn: Int, _ os: Int, _ w: Int, tmp t: UnsafeMutablePointer<Float>
+        _ r: SiteRow, _ b: SiteRow, _ g: SiteRow, _ disc: UnsafePointer<Float>, _ sites: Range<Int>, _ os: Int
     ) {
         let eps: Float = 1e-5
-        for x in x0..<x1 {
-            let central = dir[x]
-            let neighbourhood = 0.25 * (dir[x &- w &- 1] + dir[x &- w &+ 1] + dir[x &+ w &- 1] + dir[x &+ w &+ 1])
-            let disc = abs(0.5 - central) < abs(0.5 - neighbourhood) ? neighbourhood : central
-            let g0 = gc[x]
-            let snAbs = abs(cc[x &- os] - cc[x &+ os])
-            let ewAbs = abs(cc[x &- 1] - cc[x &+ 1])
-            let nGrad = eps + abs(g0 - gc[x &- 2 &* os]) + snAbs + abs(cc[x &- os] - cc[x &- 3 &* os])
-            let sGrad = eps + abs(g0 - gc[x &+ 2 &* os]) + snAbs + abs(cc[x &+ os] - cc[x &+ 3 &* os])
-            let wGrad = eps + abs(g0 - gc[x &- 2]) + ewAbs + abs(cc[x &- 1] - cc[x &- 3])
-            let eGrad = eps + abs(g0 - gc[x &+ 2]) + ewAbs + abs(cc[x &+ 1] - cc[x &+ 3])
-            let nEst = cc[x &- os] - gc[x &- os]
-            let sEst = cc[x &+ os] - gc[x &+ os]
-            let wEst = cc[x &- 1] - gc[x &- 1]
-            let eEst = cc[x &+ 1] - gc[x &+ 1]
-            let vEst = (nGrad * sEst + sGrad * nEst) / (nGrad + sGrad)
-            let hEst = (eGrad * wEst + wGrad * eEst) / (eGrad + wGrad)
-            t[x] = g0 + vEst + disc * (hEst - vEst)
+        let gs = g.same
+        let gt = g.other
+        let os2 = 2 &* os
+        for i in sites {
+            let g0 = gs[i]
+            // The green terms of the four gradients and estimates, the same for both colours.
+            let green = CardinalGreen(
+                g0: g0, nGrad: eps + abs(g0 - gs[i &- os2]), sGrad: eps + abs(g0 - gs[i &+ os2]),
+                wGrad: eps + abs(g0 - gs[i &- 1]), eGrad: eps + abs(g0 - gs[i &+ 1]), n: gs[i &- os], s: gs[i &+ os],
+                w: gt[i &- 1], e: gt[i], disc: disc[i])
+            r.same[i] = cardinalEstimate(r, green, i, os)
+            b.same[i] = cardinalEstimate(b, green, i, os)
         }
-        keep(t, into: cc, x0: x0, x1: x1, parity: greenColumn)
+    }
+
+    /// What the red and blue estimates at a green site share: the green sample, the green terms of the four
+    /// gradients (`eps + |g − g two sites away|`), the green cardinal neighbours and the soft direction.
+    struct CardinalGreen {
+        let g0, nGrad, sGrad, wGrad, eGrad, n, s, w, e, disc: Float
+    }
+
+    /// A colour at a green site from its cardinal neighbours' colour differences.
+    @inline(__always)
+    static func cardinalEstimate(_ c: SiteRow, _ g: CardinalGreen, _ i: Int, _ os: Int) -> Float {
+        let cs = c.same
+        let ct = c.other
+        let os3 = 3 &* os
+        let snAbs = abs(cs[i &- os] - cs[i &+ os])
+        let ewAbs = abs(ct[i &- 1] - ct[i])
+        let nGrad = g.nGrad + snAbs + abs(cs[i &- os] - cs[i &- os3])
+        let sGrad = g.sGrad + snAbs + abs(cs[i &+ os] - cs[i &+ os3])
+        // |x−1 − x+1| + |x−1 − x−3|, and to the east
+        let wGrad = g.wGrad + ewAbs + abs(ct[i &- 1] - ct[i &- 2])
+        let eGrad = g.eGrad + ewAbs + abs(ct[i] - ct[i &+ 1])
+        let nEst = cs[i &- os] - g.n
+        let sEst = cs[i &+ os] - g.s
+        let wEst = ct[i &- 1] - g.w
+        let eEst = ct[i] - g.e
+        let vEst = (nGrad * sEst + sGrad * nEst) / (nGrad + sGrad)
+        let hEst = (eGrad * wEst + wGrad * eEst) / (eGrad + wGrad)
+        return g.g0 + vEst + g.disc * (hEst - vEst)
+    }
+
+    /// `a − b` at site `i` from 3-tap means along the row and the column, blended by `disc` (weight of the row).
+    @inline(__always)
+    static func softDifference(_ a: SiteRow, _ b: SiteRow, _ disc: Float, _ i: Int, _ os: Int) -> Float {
+        let third: Float = 1.0 / 3.0
+        let (sa, oa, sb, ob) = (a.same, a.other, b.same, b.other)
+        let d0 = sa[i] - sb[i]
+        let dH = (oa[i &- 1] - ob[i &- 1] + d0 + oa[i] - ob[i]) * third
+        let dV = (sa[i &- os] - sb[i &- os] + d0 + sa[i &+ os] - sb[i &+ os]) * third
+        return dV + disc * (dH - dV)
     }
 
     @inline(never)
     static func refineGreenRow(
-        _ own: UnsafePointer<Float>, _ g: UnsafeMutablePointer<Float>, _ dir: UnsafePointer<Float>, x0: Int, x1: Int,
-        greenColumn: Int, _ os: Int, _ w: Int, tmp t: UnsafeMutablePointer<Float>
+        _ own: SiteRow, _ g: SiteRow, _ disc: UnsafePointer<Float>, _ sites: Range<Int>, _ os: Int,
+        tmp: UnsafeMutablePointer<Float>
     ) {
-        let third: Float = 1.0 / 3.0
-        for x in x0..<x1 {
-            let central = dir[x]
-            let neighbourhood = 0.25 * (dir[x &- w &- 1] + dir[x &- w &+ 1] + dir[x &+ w &- 1] + dir[x &+ w &+ 1])
-            let disc = abs(0.5 - central) < abs(0.5 - neighbourhood) ? neighbourhood : central
-            let d0 = own[x] - g[x]
-            let dH = (own[x &- 1] - g[x &- 1] + d0 + own[x &+ 1] - g[x &+ 1]) * third
-            let dV = (own[x &- os] - g[x &- os] + d0 + own[x &+ os] - g[x &+ os]) * third
-            t[x] = own[x] - (dV + disc * (dH - dV))
+        let ows = own.same
+        for i in sites {
+            tmp[i] = ows[i] - softDifference(own, g, disc[i], i, os)
         }
-        keep(t, into: g, x0: x0, x1: x1, parity: greenColumn ^ 1)
+        (g.same + sites.lowerBound).update(from: tmp + sites.lowerBound, count: sites.count)
     }
 
     @inline(never)
     static func refineAtGreenRow(
-        _ rowColor: UnsafeMutablePointer<Float>, _ columnColor: UnsafeMutablePointer<Float>, _ g: UnsafePointer<Float>,
-        x0: Int, x1: Int, greenColumn: Int, _ os: Int, tmp t: UnsafeMutablePointer<Float>,
-        tmp2 t2: UnsafeMutablePointer<Float>
+        _ rowColor: SiteRow, _ columnColor: SiteRow, _ g: SiteRow, _ sites: Range<Int>, _ os: Int
     ) {
-        for x in x0..<x1 {
-            t[x] = g[x] + 0.5 * (rowColor[x &- 1] - g[x &- 1] + rowColor[x &+ 1] - g[x &+ 1])
-            t2[x] = g[x] + 0.5 * (columnColor[x &- os] - g[x &- os] + columnColor[x &+ os] - g[x &+ os])
+        let rs = rowColor.same
+        let rt = rowColor.other
+        let cs = columnColor.same
+        let gs = g.same
+        let gt = g.other
+        for i in sites {
+            rs[i] = gs[i] + 0.5 * (rt[i &- 1] - gt[i &- 1] + rt[i] - gt[i])
+            cs[i] = gs[i] + 0.5 * (cs[i &- os] - gs[i &- os] + cs[i &+ os] - gs[i &+ os])
         }
-        keep(t, into: rowColor, x0: x0, x1: x1, parity: greenColumn)
-        keep(t2, into: columnColor, x0: x0, x1: x1, parity: greenColumn)
     }
 
     @inline(never)
     static func refineRedBlueRow(
-        _ r: UnsafeMutablePointer<Float>, _ b: UnsafeMutablePointer<Float>, _ dir: UnsafePointer<Float>, x0: Int,
-        x1: Int, greenColumn: Int, isRedRow: Bool, _ os: Int, _ w: Int, tmp t: UnsafeMutablePointer<Float>
+        _ r: SiteRow, _ b: SiteRow, _ disc: UnsafePointer<Float>, _ sites: Range<Int>, isRedRow: Bool, _ os: Int,
+        tmp: UnsafeMutablePointer<Float>
     ) {
-        let third: Float = 1.0 / 3.0
-        for x in x0..<x1 {
-            let central = dir[x]
-            let neighbourhood = 0.25 * (dir[x &- w &- 1] + dir[x &- w &+ 1] + dir[x &+ w &- 1] + dir[x &+ w &+ 1])
-            let disc = abs(0.5 - central) < abs(0.5 - neighbourhood) ? neighbourhood : central
-            let d0 = r[x] - b[x]
-            let dH = (r[x &- 1] - b[x &- 1] + d0 + r[x &+ 1] - b[x &+ 1]) * third
-            let dV = (r[x &- os] - b[x &- os] + d0 + r[x &+ os] - b[x &+ os]) * third
-            let d = dV + disc * (dH - dV)
-            t[x] = isRedRow ? r[x] - d : b[x] + d
+        let rs = r.same
+        let bs = b.same
+        for i in sites {
+            let d = softDifference(r, b, disc[i], i, os)
+            tmp[i] = isRedRow ? rs[i] - d : bs[i] + d
         }
-        keep(t, into: isRedRow ? b : r, x0: x0, x1: x1, parity: greenColumn ^ 1)
-    }
-
-    /// `d[x] = t[x]` for the columns of `x0..<x1` whose parity is `parity`.
-    @inline(never)
-    static func keep(_ t: UnsafePointer<Float>, into d: UnsafeMutablePointer<Float>, x0: Int, x1: Int, parity: Int) {
-        for x in x0..<x1 {
-            let new = t[x]
-            let old = d[x]
-            d[x] = (x & 1) == parity ? new : old
-        }
-    }
-
-    /// The soft direction at a site: the V/H statistic, or its diagonal neighbours' mean when that is more
-    /// decided.
-    @inline(__always)
-    static func discrimination(_ dir: UnsafeMutablePointer<Float>, _ x: Int, _ w: Int) -> Float {
-        let central = dir[x]
-        let neighbourhood = 0.25 * (dir[x &- w &- 1] + dir[x &- w &+ 1] + dir[x &+ w &- 1] + dir[x &+ w &+ 1])
-        return abs(0.5 - central) < abs(0.5 - neighbourhood) ? neighbourhood : central
+        ((isRedRow ? bs : rs) + sites.lowerBound).update(from: tmp + sites.lowerBound, count: sites.count)
     }
 
     /// Step 5: Menon's refining step with RCD's soft direction (weight of horizontal = `disc`).
     @inline(never)
     static func refine(
-        _ out: RGBPlanes, vh: UnsafeMutablePointer<Float>, width w: Int, height h: Int, greenParity gp: Int,
+        _ out: RGBPlanes, disc: UnsafeMutablePointer<Float>, width w: Int, height h: Int, greenParity gp: Int,
         redRow: Int, tmp: UnsafeMutablePointer<Float>
     ) {
         let os = out.rowStride
+        func siteRow(_ plane: UnsafeMutablePointer<Float>, _ y: Int, _ stride: Int, _ parity: Int) -> SiteRow {
+            SiteRow(plane + y * stride, parity: parity, width: w)
+        }
+        func sites(_ x0: Int, _ x1: Int, _ parity: Int) -> Range<Int> {
+            ((x0 - parity + 1) >> 1)..<((x1 - parity + 1) >> 1)
+        }
         // 5.1: green at red/blue sites from the colour difference X − G along the direction.
         for y in 11..<(h - 11) {
-            let own = ((y & 1) == redRow ? out.red : out.blue) + y * os
+            let q = (gp ^ y ^ 1) & 1
+            let own = (y & 1) == redRow ? out.red : out.blue
             refineGreenRow(
-                own, out.green + y * os, vh + y * w, x0: 11, x1: w - 11, greenColumn: (gp ^ y) & 1, os, w, tmp: tmp)
+                siteRow(own, y, os, q), siteRow(out.green, y, os, q), siteRow(disc, y, w, q).same, sites(11, w - 11, q),
+                os,
+                tmp: tmp)
         }
         // 5.2: red and blue at green sites from the two neighbours of that colour.
         for y in 12..<(h - 12) {
+            let q = (gp ^ y) & 1
             let isRedRow = (y & 1) == redRow
-            let rowColor = (isRedRow ? out.red : out.blue) + y * os
-            let columnColor = (isRedRow ? out.blue : out.red) + y * os
+            let rowColor = isRedRow ? out.red : out.blue
+            let columnColor = isRedRow ? out.blue : out.red
             refineAtGreenRow(
-                rowColor, columnColor, out.green + y * os, x0: 12, x1: w - 12, greenColumn: (gp ^ y) & 1, os, tmp: tmp,
-                tmp2: tmp + w)
+                siteRow(rowColor, y, os, q), siteRow(columnColor, y, os, q), siteRow(out.green, y, os, q),
+                sites(12, w - 12, q), os)
         }
         // 5.3: red at blue sites, then blue at red sites, from R − B along the direction.
         for y in 13..<(h - 13) {
-            let isRedRow = (y & 1) == redRow
+            let q = (gp ^ y ^ 1) & 1
             refineRedBlueRow(
-                out.red + y * os, out.blue + y * os, vh + y * w, x0: 13, x1: w - 13, greenColumn: (gp ^ y) & 1,
-                isRedRow: isRedRow, os, w, tmp: tmp)
+                siteRow(out.red, y, os, q), siteRow(out.blue, y, os, q), siteRow(disc, y, w, q).same,
+                sites(13, w - 13, q),
+                isRedRow: (y & 1) == redRow, os, tmp: tmp)
         }
     }
 }
