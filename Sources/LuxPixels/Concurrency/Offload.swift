@@ -15,7 +15,8 @@ package func offloaded<T: Sendable, E: Error>(_ work: @escaping @Sendable () thr
             offloadSlots.wait()
             let result = job.run()
             offloadSlots.signal()
-            continuation.resume(returning: result)
+            // Handed over, not copied: this thread keeps no reference to the result after the caller resumes.
+            continuation.resume(returning: consume result)
         }
     }
     return try result.get()

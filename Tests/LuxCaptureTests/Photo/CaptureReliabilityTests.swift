@@ -131,6 +131,10 @@ import Testing
         }
         #expect(failed > 0, "the stop came after every capture")
         try await Self.drain(rig.photo)
+        // A sensor readout that was running when the session stopped finishes on its own thread and gives its
+        // buffer back when the request that asked for it, already ended, drops the result: wait for that.
+        let deadline = ContinuousClock.now + .seconds(60)
+        while rig.camera.pool.outstandingCount > 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
         #expect(rig.photo.pool.outstandingCount == 0)
         #expect(rig.camera.pool.outstandingCount == 0)
         #expect(try Self.strayFiles(dir) == [])
