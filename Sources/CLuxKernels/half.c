@@ -79,45 +79,6 @@ static void lux_float_to_half_scaled_portable(const float *src, float scale, uin
     for (size_t i = 0; i < count; i++) dst[i] = lux_float_to_half_one(src[i] * scale);
 }
 
-static void lux_lerp_indexed_portable(const float *a, const float *d, const int32_t *index, const float *t, float *out,
-                                      size_t count) {
-    for (size_t i = 0; i < count; i++) {
-        float p = t[i] * d[index[i]];  // a statement of its own: never contracted into a fused multiply-add
-        out[i] = a[index[i]] + p;
-    }
-}
-
-#if LUX_X86
-__attribute__((target("avx2")))
-static void lux_lerp_indexed_avx2(const float *a, const float *d, size_t length, const int32_t *index, const float *t,
-                                  float *out, size_t count) {
-    size_t i = 0;
-    const __m256i seven = _mm256_set1_epi32(7);
-    for (; i + 8 <= count; i += 8) {
-        __m256i k = _mm256_loadu_si256((const __m256i *)(index + i));
-        int32_t base = index[i];
-        __m256i local = _mm256_sub_epi32(k, _mm256_set1_epi32(base));
-        __m256i outside = _mm256_or_si256(_mm256_cmpgt_epi32(local, seven), _mm256_cmpgt_epi32(_mm256_setzero_si256(), local));
-        __m256 A, D;
-        if (_mm256_testz_si256(outside, outside) && (size_t)base + 8 <= length) {
-            A = _mm256_permutevar8x32_ps(_mm256_loadu_ps(a + base), local);
-            D = _mm256_permutevar8x32_ps(_mm256_loadu_ps(d + base), local);
-        } else {
-            A = _mm256_i32gather_ps(a, k, 4);
-            D = _mm256_i32gather_ps(d, k, 4);
-        }
-        _mm256_storeu_ps(out + i, _mm256_add_ps(A, _mm256_mul_ps(_mm256_loadu_ps(t + i), D)));
-    }
-    lux_lerp_indexed_portable(a, d, index + i, t + i, out + i, count - i);
-}
-#endif
-
-void lux_lerp_indexed(const float *a, const float *d, size_t length, const int32_t *index, const float *t, float *out,
-                      size_t count) {
-    LUX_DISPATCH(lux_lerp_indexed_avx2(a, d, length, index, t, out, count),
-                 lux_lerp_indexed_portable(a, d, index, t, out, count));
-}
-
 #if LUX_X86
 __attribute__((target("avx2,f16c")))
 static void lux_half_alternate_to_float_f16c(const uint16_t *even, const uint16_t *odd, float *dst, size_t count) {

@@ -3,23 +3,17 @@ import LuxPixels
 import LuxScene
 import RealModule
 
-/// Serialises frame production: one body at a time, in call order as far as the actor admits callers.
+/// Serialises frame production: one body at a time, first come first served (an ``AsyncTurnstile``).
 ///
-/// The body runs on a thread of its own (``offloaded(_:)``), not on the actor's cooperative-pool thread:
-/// rendering a frame splits its rows with `concurrentPerform`, which libdispatch runs almost serially when it is
-/// called from a pool thread on a 2-core machine (one thread did 88 % of a 12 MP still's work). The gate stays
-/// closed while the body runs, so a caller arriving meanwhile (the actor is reentrant across the await) waits.
-actor ProductionGate {
-    private var isBusy = false
-    private var waiting: [CheckedContinuation<Void, Never>] = []
+/// The body runs on a thread of its own (``offloaded(_:)``), not on a cooperative-pool thread: rendering a frame
+/// splits its rows with `concurrentPerform`, which libdispatch runs almost serially when it is called from a pool
+/// thread on a 2-core machine (one thread did 88 % of a 12 MP still's work).
+final class ProductionGate: Sendable {
+    private let turnstile = AsyncTurnstile()
 
     func run<T: Sendable>(_ body: @escaping @Sendable () throws(CaptureError) -> T) async throws(CaptureError) -> T {
-        while isBusy { await withCheckedContinuation { waiting.append($0) } }
-        isBusy = true
-        defer {
-            isBusy = false
-            if !waiting.isEmpty { waiting.removeFirst().resume() }
-        }
+        await turnstile.wait(for: turnstile.reserve())
+        defer { turnstile.release() }
         return try await offloaded(body)
     }
 }
