@@ -67,6 +67,7 @@ typedef struct {
     lux_jpeg_error err;
     struct jpeg_progress_mgr progress;
     int max_scans;
+    uint8_t *scratch;  // rows decoded only as context for the rows after them (band decodes)
 } lux_jpeg_decoder;
 
 // Called by libjpeg between passes: refuses progressive files with more scans than allowed (the check
@@ -86,13 +87,18 @@ static void lux_jpeg_progress(j_common_ptr common) {
 
 static int lux_jpeg_fail(lux_jpeg_decoder *ctx) {
     jpeg_destroy_decompress(&ctx->cinfo);
+    free(ctx->scratch);
     free(ctx);
     return -1;
 }
 
+// Decodes output rows first_row ..< first_row + row_count (row_count < 0: to the end) into `pixels` (which holds
+// row first_row); the rows before first_row are decoded into a scratch row and dropped, and decoding stops after
+// the last row asked for.
 static int lux_jpeg_decode_impl(const uint8_t *data, size_t size, int out_layout, uint8_t *pixels, size_t stride,
-                                int expected_width, int expected_height, int scale_denom, int strict,
-                                size_t max_memory, int max_scans, char *message, size_t capacity) {
+                                int expected_width, int expected_height, int scale_denom, int first_row,
+                                int row_count, int strict, size_t max_memory, int max_scans, char *message,
+                                size_t capacity) {
     lux_jpeg_decoder *const ctx = (lux_jpeg_decoder *)calloc(1, sizeof(lux_jpeg_decoder));
     if (ctx == NULL) {
         lux_copy_message(message, capacity, "out of memory");
@@ -129,23 +135,36 @@ static int lux_jpeg_decode_impl(const uint8_t *data, size_t size, int out_layout
         lux_copy_message(message, capacity, "the reduced frame size differs from the expected one");
         return lux_jpeg_fail(ctx);
     }
-    while (cinfo->output_scanline < cinfo->output_height) {
+    const JDIMENSION first = (JDIMENSION)first_row;
+    const JDIMENSION end = row_count < 0 ? cinfo->output_height : first + (JDIMENSION)row_count;
+    if (first > 0) {
+        ctx->scratch = (uint8_t *)malloc((size_t)cinfo->output_width * (size_t)cinfo->output_components);
+        if (ctx->scratch == NULL) {
+            lux_copy_message(message, capacity, "out of memory");
+            return lux_jpeg_fail(ctx);
+        }
+    }
+    while (cinfo->output_scanline < end) {
         JSAMPROW rows[8];
         int n = 0;
-        while (n < 8 && cinfo->output_scanline + (JDIMENSION)n < cinfo->output_height) {
-            rows[n] = pixels + (size_t)(cinfo->output_scanline + (JDIMENSION)n) * stride;
+        while (n < 8 && cinfo->output_scanline + (JDIMENSION)n < end) {
+            const JDIMENSION y = cinfo->output_scanline + (JDIMENSION)n;
+            rows[n] = y < first ? ctx->scratch : pixels + (size_t)(y - first) * stride;
             n++;
         }
         if (jpeg_read_scanlines(cinfo, rows, (JDIMENSION)n) == 0) break;
         if (ctx->err.fatal_warning) return lux_jpeg_fail(ctx);
     }
-    if (cinfo->output_scanline < cinfo->output_height) {
+    if (cinfo->output_scanline < end) {
         lux_copy_message(message, capacity, "the image data ended before the last row");
         return lux_jpeg_fail(ctx);
     }
-    jpeg_finish_decompress(cinfo);
-    if (ctx->err.fatal_warning) return lux_jpeg_fail(ctx);
-    jpeg_destroy_decompress(cinfo);
+    if (end == cinfo->output_height) {
+        jpeg_finish_decompress(cinfo);
+        if (ctx->err.fatal_warning) return lux_jpeg_fail(ctx);
+    }
+    jpeg_destroy_decompress(cinfo);  // also ends a decode stopped before its last row
+    free(ctx->scratch);
     free(ctx);
     return 0;
 }
@@ -153,8 +172,8 @@ static int lux_jpeg_decode_impl(const uint8_t *data, size_t size, int out_layout
 int lux_jpeg_decode(const uint8_t *data, size_t size, int out_layout, uint8_t *pixels, size_t stride,
                     int expected_width, int expected_height, int strict, size_t max_memory, int max_scans,
                     char *message, size_t capacity) {
-    return lux_jpeg_decode_impl(data, size, out_layout, pixels, stride, expected_width, expected_height, 1, strict,
-                                max_memory, max_scans, message, capacity);
+    return lux_jpeg_decode_impl(data, size, out_layout, pixels, stride, expected_width, expected_height, 1, 0, -1,
+                                strict, max_memory, max_scans, message, capacity);
 }
 
 int lux_jpeg_decode_scaled(const uint8_t *data, size_t size, int out_layout, uint8_t *pixels, size_t stride,
@@ -164,8 +183,47 @@ int lux_jpeg_decode_scaled(const uint8_t *data, size_t size, int out_layout, uin
         lux_copy_message(message, capacity, "the scale denominator must be 1, 2, 4 or 8");
         return -1;
     }
-    return lux_jpeg_decode_impl(data, size, out_layout, pixels, stride, image_width, image_height, scale_denom, strict,
-                                max_memory, max_scans, message, capacity);
+    return lux_jpeg_decode_impl(data, size, out_layout, pixels, stride, image_width, image_height, scale_denom, 0, -1,
+                                strict, max_memory, max_scans, message, capacity);
+}
+
+int lux_jpeg_decode_rows(const uint8_t *data, size_t size, int out_layout, uint8_t *pixels, size_t stride,
+                         int image_width, int image_height, int first_row, int row_count, size_t max_memory,
+                         char *message, size_t capacity) {
+    if (first_row < 0 || row_count < 1 || first_row > image_height - row_count) {
+        lux_copy_message(message, capacity, "the rows asked for are not inside the image");
+        return -1;
+    }
+    return lux_jpeg_decode_impl(data, size, out_layout, pixels, stride, image_width, image_height, 1, first_row,
+                                row_count, 1, max_memory, 0, message, capacity);
+}
+
+long lux_jpeg_restart_intervals(const uint8_t *data, size_t size, size_t start, size_t *starts, size_t *ends,
+                                long capacity) {
+    long count = 0;
+    size_t begin = start;  // where the current interval's data starts
+    size_t p = start;
+    while (p < size) {
+        const uint8_t *ff = (const uint8_t *)memchr(data + p, 0xFF, size - p);
+        if (ff == NULL) return -1;  // no EOI
+        const size_t at = (size_t)(ff - data);
+        size_t q = at + 1;
+        while (q < size && data[q] == 0xFF) q++;  // fill bytes
+        if (q >= size) return -1;
+        const uint8_t code = data[q];
+        p = q + 1;
+        if (code == 0x00) continue;  // a stuffed FF data byte
+        const int is_restart = code >= 0xD0 && code <= 0xD7;
+        if (!is_restart && code != 0xD9) return -1;  // another marker: more scans or tables, or damage
+        if (count == capacity) return -1;
+        if (is_restart && code != 0xD0 + (count & 7)) return -1;  // out of sequence
+        starts[count] = begin;
+        ends[count] = at;
+        count++;
+        if (!is_restart) return count;
+        begin = p;
+    }
+    return -1;
 }
 
 struct lux_jpeg_stream {

@@ -39,6 +39,22 @@ int lux_jpeg_decode_scaled(const uint8_t *data, size_t size, int out_layout, uin
                            int image_width, int image_height, int scale_denom, int strict, size_t max_memory,
                            int max_scans, char *message, size_t capacity);
 
+/// Decodes output rows first_row ..< first_row + row_count of a baseline or progressive JPEG of image_width ×
+/// image_height pixels into `pixels` (whose first row receives row first_row), as lux_jpeg_decode does with
+/// `strict` set and no scan limit. The rows above first_row are decoded and dropped (the context that chroma
+/// upsampling reads), and decoding stops after the last row asked for.
+int lux_jpeg_decode_rows(const uint8_t *data, size_t size, int out_layout, uint8_t *pixels, size_t stride,
+                         int image_width, int image_height, int first_row, int row_count, size_t max_memory,
+                         char *message, size_t capacity);
+
+/// Splits the entropy-coded data of a single-scan JPEG, starting at `start` (just after SOS), at its restart
+/// markers: interval i is data[starts[i] ..< ends[i]], ends[i] being where the marker after it (RSTn or EOI,
+/// with any fill bytes) starts. Returns the number of intervals, or -1 when the markers are not RST0, RST1 … RST7,
+/// RST0 … in order ending with EOI (another marker, a missing or repeated RST, no EOI) or there are more than
+/// `capacity` intervals.
+long lux_jpeg_restart_intervals(const uint8_t *data, size_t size, size_t start, size_t *starts, size_t *ends,
+                                long capacity);
+
 /// One marker segment to write after SOI (APP1 Exif, APP1 XMP, APP2 ICC …).
 typedef struct {
     int marker;             // 0xE0 … 0xEF, 0xFE

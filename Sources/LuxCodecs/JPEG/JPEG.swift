@@ -54,7 +54,7 @@ public enum JPEG {
         var pixels = PixelBuffer(width: width, height: height, format: format)
         try decodePixels(
             raw, into: &pixels, gray: gray, limits: options.limits, libraryBudget: options.remainingBytes,
-            imageWidth: header.width, imageHeight: header.height, reducedBy: denominator)
+            imageWidth: header.width, imageHeight: header.height, reducedBy: denominator, threads: options.threads)
         var metadata = ImageMetadata()
         if let e = header.exif, let exif = try? EXIF(tiffBytes: e) { metadata.exif = exif }
         metadata.xmp = header.xmp
@@ -89,9 +89,14 @@ public enum JPEG {
 
     /// Decodes into `pixels` (already allocated at the header's size, divided by `denominator`); libjpeg's own
     /// buffers get `libraryBudget` bytes (default: what `limits.maxByteCount` leaves after the pixels).
+    ///
+    /// A full-size decode of a baseline file with restart markers on MCU rows runs in bands on up to `threads`
+    /// threads (``JPEGRestartBands``); when that is not possible or a band fails, the file is decoded whole, which
+    /// reports any error.
     static func decodePixels(
         _ raw: UnsafeRawBufferPointer, into pixels: inout PixelBuffer, gray: Bool, limits: DecodingLimits,
-        libraryBudget: Int? = nil, imageWidth: Int? = nil, imageHeight: Int? = nil, reducedBy denominator: Int = 1
+        libraryBudget: Int? = nil, imageWidth: Int? = nil, imageHeight: Int? = nil, reducedBy denominator: Int = 1,
+        threads: Int = 1
     ) throws(CodecError) {
         var message = [CChar](repeating: 0, count: 512)
         let (w, h) = (imageWidth ?? pixels.width, imageHeight ?? pixels.height)
@@ -99,6 +104,15 @@ public enum JPEG {
             1,
             libraryBudget
                 ?? limits.maxByteCount - PixelBuffer.byteCount(width: pixels.width, height: pixels.height, format: pixels.format))
+        // The bands' streams copy the entropy-coded data once.
+        if threads > 1, denominator == 1, raw.count < libraryBudget, let bands = JPEGRestartBands(raw),
+            bands.isGray == gray, bands.width == pixels.width, bands.height == pixels.height
+        {
+            let decoded = pixels.withUnsafeMutablePlane { plane in
+                bands.decode(into: plane, threads: threads, libraryBudget: libraryBudget - raw.count)
+            }
+            if decoded { return }
+        }
         let status = pixels.withUnsafeMutablePlane { plane in
             message.withUnsafeMutableBufferPointer { m in
                 lux_jpeg_decode_scaled(
