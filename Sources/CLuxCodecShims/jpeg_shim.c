@@ -226,12 +226,27 @@ long lux_jpeg_restart_intervals(const uint8_t *data, size_t size, size_t start, 
     return -1;
 }
 
+// Colour images are handed to libjpeg as raw Y'CbCr (raw_data_in) that this file computes with libjpeg's own
+// arithmetic, so the conversion can run on another thread while libjpeg compresses the rows before.
+enum { LUX_JPEG_SLOTS = 2, LUX_JPEG_SLOT_GROUPS = 4 };
+
 struct lux_jpeg_stream {
     struct jpeg_compress_struct cinfo;
     lux_jpeg_error err;
     unsigned char *buffer;
     unsigned long buffer_size;
     int failed;
+    int raw;                 // colour input converted here (0 for gray)
+    int width;
+    int group_rows;          // rows of an iMCU row: 8 × the luma vertical factor
+    int sub_h, sub_v;        // chroma subsampling factors (1 or 2)
+    int luma_width;          // whole MCUs
+    int chroma_width;
+    uint8_t *planes[LUX_JPEG_SLOTS][3];
+    int slot_groups[LUX_JPEG_SLOTS];  // iMCU rows converted into each slot
+    uint8_t *chroma_rows;    // full-resolution Cb and Cr of two rows, before downsampling
+    uint8_t *carry;          // RGBA rows waiting for a whole iMCU row
+    int carry_rows;
 };
 
 static void lux_jpeg_stream_release(lux_jpeg_stream *ctx) {
@@ -239,6 +254,121 @@ static void lux_jpeg_stream_release(lux_jpeg_stream *ctx) {
     free(ctx->buffer);
     ctx->buffer = NULL;
     ctx->failed = 1;
+}
+
+static void lux_jpeg_stream_free(lux_jpeg_stream *ctx) {
+    for (int s = 0; s < LUX_JPEG_SLOTS; s++) free(ctx->planes[s][0]);
+    free(ctx->chroma_rows);
+    free(ctx->carry);
+    free(ctx->buffer);
+    free(ctx);
+}
+
+// libjpeg's RGB -> Y'CbCr (jccolor.c): 16-bit fixed-point constants; Y rounds half up, Cb and Cr add 0.5 - epsilon.
+#define LUX_FIX(x) ((int32_t)((x) * 65536.0 + 0.5))
+#define LUX_CBCR_OFFSET ((int32_t)128 << 16)
+
+// Converts one RGBA row to Y, Cb and Cr at full resolution (luma_width samples, the last pixel repeated past the
+// image), as libjpeg's colour converter and edge expansion do.
+static void lux_ycc_row(const lux_jpeg_stream *ctx, const uint8_t *rgba, uint8_t *y, uint8_t *cb, uint8_t *cr) {
+    const int w = ctx->width;
+    for (int x = 0; x < w; x++) {
+        const int32_t r = rgba[4 * x], g = rgba[4 * x + 1], b = rgba[4 * x + 2];
+        y[x] = (uint8_t)((LUX_FIX(0.29900) * r + LUX_FIX(0.58700) * g + LUX_FIX(0.11400) * b + 32768) >> 16);
+        cb[x] = (uint8_t)((-LUX_FIX(0.16874) * r - LUX_FIX(0.33126) * g + LUX_FIX(0.50000) * b + LUX_CBCR_OFFSET +
+                           32767) >> 16);
+        cr[x] = (uint8_t)((LUX_FIX(0.50000) * r - LUX_FIX(0.41869) * g - LUX_FIX(0.08131) * b + LUX_CBCR_OFFSET +
+                           32767) >> 16);
+    }
+    const size_t pad = (size_t)(ctx->luma_width - w);  // luma_width = sub_h × chroma_width
+    memset(y + w, y[w - 1], pad);
+    memset(cb + w, cb[w - 1], pad);
+    memset(cr + w, cr[w - 1], pad);
+}
+
+// Converts `groups` iMCU rows starting at `rgba` into `slot`; below `rows` it makes the bottom edge libjpeg's
+// preprocessor makes. Cb and Cr are downsampled as jcsample.c does: the mean of each 2×1 or
+// 2×2 cell with the rounding bias alternating 0, 1 (h2v1) or 1, 2 (h2v2) from column to column.
+static void lux_ycc_convert(lux_jpeg_stream *ctx, const uint8_t *rgba, size_t stride, int rows, int groups,
+                            int slot) {
+    const int lw = ctx->luma_width, cw = ctx->chroma_width;
+    uint8_t *const Y = ctx->planes[slot][0], *const Cb = ctx->planes[slot][1], *const Cr = ctx->planes[slot][2];
+    uint8_t *const cb0 = ctx->chroma_rows, *const cr0 = cb0 + lw, *const cb1 = cr0 + lw, *const cr1 = cb1 + lw;
+    const int out_rows = groups * ctx->group_rows / ctx->sub_v;
+    for (int j = 0; j < out_rows; j++) {
+        const int r0 = j * ctx->sub_v;
+        uint8_t *const cbo = Cb + (size_t)j * cw, *const cro = Cr + (size_t)j * cw;
+        if (r0 >= rows) {
+            // Below the image: libjpeg repeats the last converted row and the last downsampled row (j > 0 here).
+            for (int k = 0; k < ctx->sub_v; k++) memcpy(Y + (size_t)(r0 + k) * lw, Y + (size_t)(rows - 1) * lw, (size_t)lw);
+            memcpy(cbo, cbo - cw, (size_t)cw);
+            memcpy(cro, cro - cw, (size_t)cw);
+            continue;
+        }
+        lux_ycc_row(ctx, rgba + (size_t)r0 * stride, Y + (size_t)r0 * lw, cb0, cr0);
+        if (ctx->sub_v == 2) {
+            // An odd last row is paired with itself, as libjpeg fills its last row group.
+            const int s1 = r0 + 1 < rows ? r0 + 1 : rows - 1;
+            lux_ycc_row(ctx, rgba + (size_t)s1 * stride, Y + (size_t)(r0 + 1) * lw, cb1, cr1);
+            for (int x = 0; x < cw; x++) {
+                const int bias = 1 + (x & 1);
+                cbo[x] = (uint8_t)((cb0[2 * x] + cb0[2 * x + 1] + cb1[2 * x] + cb1[2 * x + 1] + bias) >> 2);
+                cro[x] = (uint8_t)((cr0[2 * x] + cr0[2 * x + 1] + cr1[2 * x] + cr1[2 * x + 1] + bias) >> 2);
+            }
+        } else if (ctx->sub_h == 2) {
+            for (int x = 0; x < cw; x++) {
+                const int bias = x & 1;
+                cbo[x] = (uint8_t)((cb0[2 * x] + cb0[2 * x + 1] + bias) >> 1);
+                cro[x] = (uint8_t)((cr0[2 * x] + cr0[2 * x + 1] + bias) >> 1);
+            }
+        } else {
+            memcpy(cbo, cb0, (size_t)cw);
+            memcpy(cro, cr0, (size_t)cw);
+        }
+    }
+    ctx->slot_groups[slot] = groups;
+}
+
+// Hands the iMCU rows of `slot` to libjpeg (the caller has set the setjmp).
+static void lux_ycc_write(lux_jpeg_stream *ctx, int slot) {
+    const int chroma_rows = ctx->group_rows / ctx->sub_v;
+    for (int g = 0; g < ctx->slot_groups[slot]; g++) {
+        JSAMPROW y[32], cb[16], cr[16];
+        for (int i = 0; i < ctx->group_rows; i++) {
+            y[i] = ctx->planes[slot][0] + (size_t)(g * ctx->group_rows + i) * (size_t)ctx->luma_width;
+        }
+        for (int i = 0; i < chroma_rows; i++) {
+            cb[i] = ctx->planes[slot][1] + (size_t)(g * chroma_rows + i) * (size_t)ctx->chroma_width;
+            cr[i] = ctx->planes[slot][2] + (size_t)(g * chroma_rows + i) * (size_t)ctx->chroma_width;
+        }
+        JSAMPARRAY planes[3] = {y, cb, cr};
+        jpeg_write_raw_data(&ctx->cinfo, planes, (JDIMENSION)ctx->group_rows);
+    }
+    ctx->slot_groups[slot] = 0;
+}
+
+// Allocates the raw-input buffers of a colour stream; 0 when out of memory.
+static int lux_jpeg_stream_prepare_raw(lux_jpeg_stream *ctx, const lux_jpeg_encode_params *params) {
+    ctx->raw = 1;
+    ctx->width = params->width;
+    ctx->sub_h = params->chroma_h;
+    ctx->sub_v = params->chroma_v;
+    ctx->group_rows = 8 * params->chroma_v;
+    const int mcu_width = 8 * params->chroma_h;
+    ctx->luma_width = (params->width + mcu_width - 1) / mcu_width * mcu_width;
+    ctx->chroma_width = ctx->luma_width / params->chroma_h;
+    const size_t luma = (size_t)ctx->luma_width * (size_t)(ctx->group_rows * LUX_JPEG_SLOT_GROUPS);
+    const size_t chroma = (size_t)ctx->chroma_width * (size_t)(8 * LUX_JPEG_SLOT_GROUPS);
+    for (int s = 0; s < LUX_JPEG_SLOTS; s++) {
+        uint8_t *p = (uint8_t *)malloc(luma + 2 * chroma);
+        if (p == NULL) return 0;
+        ctx->planes[s][0] = p;
+        ctx->planes[s][1] = p + luma;
+        ctx->planes[s][2] = p + luma + chroma;
+    }
+    ctx->chroma_rows = (uint8_t *)malloc((size_t)(4 * ctx->luma_width));
+    ctx->carry = (uint8_t *)malloc((size_t)ctx->group_rows * (size_t)params->width * 4);
+    return ctx->chroma_rows != NULL && ctx->carry != NULL;
 }
 
 lux_jpeg_stream *lux_jpeg_stream_create(const lux_jpeg_encode_params *params, const lux_jpeg_marker *markers,
@@ -255,7 +385,7 @@ lux_jpeg_stream *lux_jpeg_stream_create(const lux_jpeg_encode_params *params, co
     cinfo->err = &ctx->err.pub;
     if (setjmp(ctx->err.jump)) {
         lux_jpeg_stream_release(ctx);
-        free(ctx);
+        lux_jpeg_stream_free(ctx);
         return NULL;
     }
     jpeg_create_compress(cinfo);
@@ -278,6 +408,13 @@ lux_jpeg_stream *lux_jpeg_stream_create(const lux_jpeg_encode_params *params, co
         cinfo->comp_info[1].v_samp_factor = 1;
         cinfo->comp_info[2].h_samp_factor = 1;
         cinfo->comp_info[2].v_samp_factor = 1;
+        if (!lux_jpeg_stream_prepare_raw(ctx, params)) {
+            lux_copy_message(message, capacity, "out of memory");
+            lux_jpeg_stream_release(ctx);
+            lux_jpeg_stream_free(ctx);
+            return NULL;
+        }
+        cinfo->raw_data_in = TRUE;
     }
     cinfo->optimize_coding = params->optimize_coding ? TRUE : FALSE;
     cinfo->write_JFIF_header = params->write_jfif ? TRUE : FALSE;
@@ -288,6 +425,37 @@ lux_jpeg_stream *lux_jpeg_stream_create(const lux_jpeg_encode_params *params, co
         jpeg_write_marker(cinfo, markers[i].marker, markers[i].data, (unsigned int)markers[i].length);
     }
     return ctx;
+}
+
+int lux_jpeg_stream_group_rows(const lux_jpeg_stream *ctx) { return ctx->raw ? ctx->group_rows : 0; }
+
+int lux_jpeg_stream_pending_rows(const lux_jpeg_stream *ctx) { return ctx->carry_rows; }
+
+int lux_jpeg_stream_slot_rows(const lux_jpeg_stream *ctx) { return ctx->group_rows * LUX_JPEG_SLOT_GROUPS; }
+
+int lux_jpeg_stream_convert(lux_jpeg_stream *ctx, int slot, const uint8_t *pixels, size_t stride, int rows) {
+    // Only the slot is written (not ctx->failed, which the writing thread may be setting).
+    if (!ctx->raw || ctx->carry_rows != 0 || slot < 0 || slot >= LUX_JPEG_SLOTS || rows < 1 ||
+        rows % ctx->group_rows != 0 || rows > lux_jpeg_stream_slot_rows(ctx)) {
+        return -1;
+    }
+    lux_ycc_convert(ctx, pixels, stride, rows, rows / ctx->group_rows, slot);
+    return 0;
+}
+
+int lux_jpeg_stream_write_slot(lux_jpeg_stream *ctx, int slot, char *message, size_t capacity) {
+    if (ctx->failed || slot < 0 || slot >= LUX_JPEG_SLOTS) {
+        lux_copy_message(message, capacity, "the encoder already failed");
+        return -1;
+    }
+    ctx->err.message = message;
+    ctx->err.capacity = capacity;
+    if (setjmp(ctx->err.jump)) {
+        lux_jpeg_stream_release(ctx);
+        return -1;
+    }
+    lux_ycc_write(ctx, slot);
+    return 0;
 }
 
 int lux_jpeg_stream_write(lux_jpeg_stream *ctx, const uint8_t *pixels, size_t stride, int rows, char *message,
@@ -303,6 +471,26 @@ int lux_jpeg_stream_write(lux_jpeg_stream *ctx, const uint8_t *pixels, size_t st
         return -1;
     }
     struct jpeg_compress_struct *cinfo = &ctx->cinfo;
+    if (ctx->raw) {
+        // Whole iMCU rows straight from the caller's rows, the rest through the carry buffer.
+        const size_t row_bytes = (size_t)ctx->width * 4;
+        int done = 0;
+        while (done < rows) {
+            if (ctx->carry_rows == 0 && rows - done >= ctx->group_rows) {
+                lux_ycc_convert(ctx, pixels + (size_t)done * stride, stride, ctx->group_rows, 1, 0);
+                done += ctx->group_rows;
+            } else {
+                memcpy(ctx->carry + (size_t)ctx->carry_rows * row_bytes, pixels + (size_t)done * stride, row_bytes);
+                ctx->carry_rows++;
+                done++;
+                if (ctx->carry_rows < ctx->group_rows) continue;
+                lux_ycc_convert(ctx, ctx->carry, row_bytes, ctx->group_rows, 1, 0);
+                ctx->carry_rows = 0;
+            }
+            lux_ycc_write(ctx, 0);
+        }
+        return 0;
+    }
     int done = 0;
     while (done < rows && cinfo->next_scanline < cinfo->image_height) {
         JSAMPROW batch[16];
@@ -329,6 +517,12 @@ int lux_jpeg_stream_finish(lux_jpeg_stream *ctx, uint8_t **out, size_t *out_size
         lux_jpeg_stream_release(ctx);
         return -1;
     }
+    if (ctx->raw && ctx->carry_rows > 0) {
+        // The last, partial iMCU row: its missing rows repeat the image's last row.
+        lux_ycc_convert(ctx, ctx->carry, (size_t)ctx->width * 4, ctx->carry_rows, 1, 0);
+        ctx->carry_rows = 0;
+        lux_ycc_write(ctx, 0);
+    }
     jpeg_finish_compress(&ctx->cinfo);
     jpeg_destroy_compress(&ctx->cinfo);
     *out = ctx->buffer;
@@ -341,8 +535,7 @@ int lux_jpeg_stream_finish(lux_jpeg_stream *ctx, uint8_t **out, size_t *out_size
 void lux_jpeg_stream_destroy(lux_jpeg_stream *ctx) {
     if (ctx == NULL) return;
     if (!ctx->failed) lux_jpeg_stream_release(ctx);
-    free(ctx->buffer);
-    free(ctx);
+    lux_jpeg_stream_free(ctx);
 }
 
 int lux_jpeg_encode(const lux_jpeg_encode_params *params, const uint8_t *pixels, size_t stride,

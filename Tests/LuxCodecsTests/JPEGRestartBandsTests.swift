@@ -8,17 +8,6 @@ import Testing
 /// Decoding JPEGs with restart markers in bands on several threads, with djpeg (one decode of the whole file) as
 /// the oracle: the pixels must be the same bytes.
 @Suite struct JPEGRestartBandsTests {
-    /// A 1001 × 777 crop of the iPhone photo (3/8 size), as a PPM for cjpeg: real chroma detail across MCU rows.
-    static func photoCrop(in dir: URL) throws -> URL? {
-        guard Fixtures.hasTool("djpeg"), Fixtures.hasTool("cjpeg"), Fixtures.hasTool("convert") else { return nil }
-        let scaled = dir.appendingPathComponent("scaled.ppm")
-        try ExternalTool.capture("djpeg", ["-pnm", "-scale", "3/8", Fixtures.url(JPEGTests.livePhoto).path]).stdout
-            .write(to: scaled)
-        let crop = dir.appendingPathComponent("crop.ppm")
-        let made = try ExternalTool.capture("convert", [scaled.path, "-crop", "1001x777+211+157", "+repage", crop.path])
-        return made.status == 0 ? crop : nil
-    }
-
     /// The pixels of the band decode alone (no whole-file fallback), or nil when the file is not split or a band
     /// failed.
     static func bandDecode(_ bytes: [UInt8], threads: Int) -> PixelBuffer? {
@@ -58,7 +47,7 @@ import Testing
     func cjpegRestarts(_ sampling: String) throws {
         let dir = try ExternalTool.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
-        guard let src = try Self.photoCrop(in: dir) else { return }
+        guard let src = try TestImages.photoCrop(in: dir) else { return }
         for (restart, banded) in Self.restarts {
             let jpg = dir.appendingPathComponent("r\(restart).jpg")
             let sample = sampling == "gray" ? ["-grayscale"] : ["-sample", sampling]
@@ -82,7 +71,7 @@ import Testing
     func damagedMarkers() throws {
         let dir = try ExternalTool.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
-        guard let src = try Self.photoCrop(in: dir) else { return }
+        guard let src = try TestImages.photoCrop(in: dir) else { return }
         let jpg = dir.appendingPathComponent("r1.jpg")
         try #require(try ExternalTool.capture("cjpeg", ["-restart", "1", "-outfile", jpg.path, src.path]).status == 0)
         let good = [UInt8](try Data(contentsOf: jpg))

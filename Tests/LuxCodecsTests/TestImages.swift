@@ -25,6 +25,18 @@ enum TestImages {
         return float.converted(to: format)
     }
 
+    /// A crop of the iPhone photo at 3/8 size (at most 1512 × 1134), as a PPM for cjpeg: real chroma detail across
+    /// MCU rows.
+    static func photoCrop(in dir: URL, width: Int = 1001, height: Int = 777) throws -> URL? {
+        guard Fixtures.hasTool("djpeg"), Fixtures.hasTool("cjpeg"), Fixtures.hasTool("convert") else { return nil }
+        let scaled = dir.appendingPathComponent("scaled.ppm")
+        try ExternalTool.capture("djpeg", ["-pnm", "-scale", "3/8", Fixtures.url(JPEGTests.livePhoto).path]).stdout
+            .write(to: scaled)
+        let crop = dir.appendingPathComponent("crop.ppm")
+        let made = try ExternalTool.capture("convert", [scaled.path, "-crop", "\(width)x\(height)+211+157", "+repage", crop.path])
+        return made.status == 0 ? crop : nil
+    }
+
     /// Writes pixels as a binary PPM (RGB, 8-bit) so command-line tools can read them.
     static func ppm(_ buffer: PixelBuffer) -> Data {
         let rgba = buffer.converted(to: .rgba8).components(as: UInt8.self)

@@ -90,6 +90,27 @@ lux_jpeg_stream *lux_jpeg_stream_create(const lux_jpeg_encode_params *params, co
 int lux_jpeg_stream_write(lux_jpeg_stream *stream, const uint8_t *pixels, size_t stride, int rows, char *message,
                           size_t capacity);
 
+/// Colour streams hand libjpeg Y'CbCr rows that this shim converts and downsamples with libjpeg's own arithmetic
+/// (the output is the same JPEG), an iMCU row (8 or 16 rows) at a time. lux_jpeg_stream_write converts in the
+/// calling thread; a caller can instead convert whole iMCU rows into one of two slots with lux_jpeg_stream_convert
+/// on one thread while lux_jpeg_stream_write_slot compresses the other slot on another.
+///
+/// The rows of an iMCU row; 0 for a gray stream (no conversion).
+int lux_jpeg_stream_group_rows(const lux_jpeg_stream *stream);
+
+/// Rows lux_jpeg_stream_write holds back until they make a whole iMCU row (no slot may be converted meanwhile).
+int lux_jpeg_stream_pending_rows(const lux_jpeg_stream *stream);
+
+/// The most rows a slot holds (a multiple of the iMCU row).
+int lux_jpeg_stream_slot_rows(const lux_jpeg_stream *stream);
+
+/// Converts `rows` rows (whole iMCU rows, at most lux_jpeg_stream_slot_rows) into slot 0 or 1. Calls nothing in
+/// libjpeg. Returns 0, or -1 for arguments it refuses (a gray or failed stream, rows pending, a bad row count).
+int lux_jpeg_stream_convert(lux_jpeg_stream *stream, int slot, const uint8_t *pixels, size_t stride, int rows);
+
+/// Compresses the rows converted into `slot`. Returns 0, or -1 with a message (the encoder is then unusable).
+int lux_jpeg_stream_write_slot(lux_jpeg_stream *stream, int slot, char *message, size_t capacity);
+
 /// Completes the file; on success *out holds it (free with lux_free).
 int lux_jpeg_stream_finish(lux_jpeg_stream *stream, uint8_t **out, size_t *out_size, char *message, size_t capacity);
 
