@@ -2,8 +2,9 @@ internal import CLuxCodecShims
 import LuxPixels
 import Synchronization
 
-/// A baseline, single-scan JPEG whose restart intervals start on MCU rows, decoded as horizontal bands by separate
-/// libjpeg decompressors at once (iPhone JPEGs restart every MCU row).
+/// A baseline, single-scan JPEG whose restart intervals start MCU rows, decoded as horizontal bands by separate
+/// libjpeg decompressors at once (iPhone JPEGs restart every MCU row). With `i` MCUs per interval and `n` per row,
+/// an interval starts a row every i / gcd(i, n) rows: every row when i divides n, every i / n rows when n divides i.
 ///
 /// Each band's decompressor reads a stream made for it: the file's header segments with the frame height cut to
 /// the band, the band's restart intervals with their markers renumbered from RST0, and EOI. Fancy chroma
@@ -39,8 +40,9 @@ struct JPEGRestartBands: @unchecked Sendable {  // `bytes` is the caller's, aliv
     var unitCount: Int { (mcuRows + step - 1) / step }
 
     /// Reads what band decoding needs from the markers and the entropy-coded data; nil when the file is not a
-    /// baseline (or extended sequential Huffman) single-scan JPEG with restart intervals starting on MCU rows and
-    /// RST markers in order, or is too small to split.
+    /// baseline (or extended sequential Huffman) single-scan 8-bit gray or three-component JPEG with restart
+    /// markers RST0…RST7 in order, when intervals start rows too far apart to make two bands of two, or when the
+    /// image is too small to split.
     init?(_ bytes: UnsafeRawBufferPointer) {
         var sof: JPEGSegment?
         var restartInterval = 0
