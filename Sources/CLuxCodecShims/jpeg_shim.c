@@ -228,7 +228,7 @@ long lux_jpeg_restart_intervals(const uint8_t *data, size_t size, size_t start, 
 
 // Colour images are handed to libjpeg as raw Y'CbCr (raw_data_in) that this file computes with libjpeg's own
 // arithmetic, so the conversion can run on another thread while libjpeg compresses the rows before.
-enum { LUX_JPEG_SLOTS = 2, LUX_JPEG_SLOT_GROUPS = 4 };
+enum { LUX_JPEG_SLOTS = 2, LUX_JPEG_SLOT_GROUPS = 16 };  // 128 or 256 rows: few hand-overs between the threads
 
 struct lux_jpeg_stream {
     struct jpeg_compress_struct cinfo;
