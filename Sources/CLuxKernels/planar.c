@@ -36,20 +36,36 @@ static void lux_rgba8_to_planar_portable(const uint8_t *src, float *r, float *g,
     }
 }
 
-// Clamps to 0…1 (NaN to 0) and rounds v·255 to the nearest integer, ties to even (the 1.5·2²³ trick).
-static inline uint8_t lux_code8(float v) {
+// Clamps to 0…1 (NaN to 0) and rounds v·max to the nearest integer, ties to even (the 1.5·2²³ trick), for max =
+// 255 or 65535 (mask = max).
+static inline uint32_t lux_quantize(float v, float max, uint32_t mask) {
     float c = v > 0 ? (v < 1 ? v : 1) : 0;
-    float t = c * 255.0f + 12582912.0f;
+    float t = c * max + 12582912.0f;
     uint32_t u;
     memcpy(&u, &t, 4);
-    return (uint8_t)u;
+    return u & mask;
 }
+
+static inline uint8_t lux_code8(float v) { return (uint8_t)lux_quantize(v, 255.0f, 0xFF); }
+
+// The index of v in a 65536-entry table over 0…1.
+static inline uint32_t lux_index16(float v) { return lux_quantize(v, 65535.0f, 0xFFFF); }
 
 static void lux_planar_to_rgba8_portable(const float *r, const float *g, const float *b, const float *a, uint8_t *dst, size_t n) {
     for (size_t i = 0; i < n; i++) {
         dst[4 * i] = lux_code8(r[i]);
         dst[4 * i + 1] = lux_code8(g[i]);
         dst[4 * i + 2] = lux_code8(b[i]);
+        dst[4 * i + 3] = lux_code8(a[i]);
+    }
+}
+
+static void lux_planar_to_rgba8_table_portable(const float *r, const float *g, const float *b, const float *a,
+                                               const uint8_t *table, uint8_t *dst, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        dst[4 * i] = table[lux_index16(r[i])];
+        dst[4 * i + 1] = table[lux_index16(g[i])];
+        dst[4 * i + 2] = table[lux_index16(b[i])];
         dst[4 * i + 3] = lux_code8(a[i]);
     }
 }
@@ -74,13 +90,17 @@ static void lux_rgba8_to_planar_avx2(const uint8_t *src, float *r, float *g, flo
     lux_rgba8_to_planar_portable(src + 4 * i, r + i, g + i, b + i, a + i, n - i);
 }
 
+// round(clamp(v, 0, 1) · max), ties to even, for max = 255 or 65535 (the 1.5·2²³ trick, mask = max).
+// max(v, 0) gives 0 for NaN and for −0 (the second operand wins), as the portable comparison does.
 __attribute__((target("avx2")))
-static inline __m256i lux_code8_avx2(__m256 v) {
-    // max(v, 0) gives 0 for NaN and for −0 (the second operand wins), as the portable comparison does.
+static inline __m256i lux_quantize_avx2(__m256 v, float max, int mask) {
     __m256 c = _mm256_min_ps(_mm256_max_ps(v, _mm256_setzero_ps()), _mm256_set1_ps(1.0f));
-    __m256 t = _mm256_add_ps(_mm256_mul_ps(c, _mm256_set1_ps(255.0f)), _mm256_set1_ps(12582912.0f));
-    return _mm256_and_si256(_mm256_castps_si256(t), _mm256_set1_epi32(0xFF));
+    __m256 t = _mm256_add_ps(_mm256_mul_ps(c, _mm256_set1_ps(max)), _mm256_set1_ps(12582912.0f));
+    return _mm256_and_si256(_mm256_castps_si256(t), _mm256_set1_epi32(mask));
 }
+
+__attribute__((target("avx2")))
+static inline __m256i lux_code8_avx2(__m256 v) { return lux_quantize_avx2(v, 255.0f, 0xFF); }
 
 __attribute__((target("avx2")))
 static void lux_planar_to_rgba8_avx2(const float *r, const float *g, const float *b, const float *a, uint8_t *dst, size_t n) {
@@ -93,6 +113,27 @@ static void lux_planar_to_rgba8_avx2(const float *r, const float *g, const float
         _mm256_storeu_si256((__m256i *)(dst + 4 * i), _mm256_or_si256(_mm256_or_si256(R, G), _mm256_or_si256(B, A)));
     }
     lux_planar_to_rgba8_portable(r + i, g + i, b + i, a + i, dst + 4 * i, n - i);
+}
+
+__attribute__((target("avx2")))
+static void lux_planar_to_rgba8_table_avx2(const float *r, const float *g, const float *b, const float *a,
+                                           const uint8_t *table, uint8_t *dst, size_t n) {
+    // Indices and alpha codes eight at a time; the table reads are scalar (as fast as AVX2 gathers here, and
+    // they never read past the table's end).
+    uint32_t q[32];
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        _mm256_storeu_si256((__m256i *)q, lux_quantize_avx2(_mm256_loadu_ps(r + i), 65535.0f, 0xFFFF));
+        _mm256_storeu_si256((__m256i *)(q + 8), lux_quantize_avx2(_mm256_loadu_ps(g + i), 65535.0f, 0xFFFF));
+        _mm256_storeu_si256((__m256i *)(q + 16), lux_quantize_avx2(_mm256_loadu_ps(b + i), 65535.0f, 0xFFFF));
+        _mm256_storeu_si256((__m256i *)(q + 24), lux_code8_avx2(_mm256_loadu_ps(a + i)));
+        for (int k = 0; k < 8; k++) {
+            uint32_t p = (uint32_t)table[q[k]] | (uint32_t)table[q[8 + k]] << 8 | (uint32_t)table[q[16 + k]] << 16 |
+                         q[24 + k] << 24;
+            memcpy(dst + 4 * (i + k), &p, 4);
+        }
+    }
+    lux_planar_to_rgba8_table_portable(r + i, g + i, b + i, a + i, table, dst + 4 * i, n - i);
 }
 
 __attribute__((target("avx2")))
@@ -173,4 +214,10 @@ void lux_planar_to_rgba8(const float *r, const float *g, const float *b, const f
 
 void lux_float4_to_rgba8(const float *src, uint8_t *dst, size_t count) {
     LUX_DISPATCH(lux_float4_to_rgba8_avx2(src, dst, count), lux_float4_to_rgba8_portable(src, dst, count));
+}
+
+void lux_planar_to_rgba8_table(const float *r, const float *g, const float *b, const float *a, const uint8_t *table,
+                               uint8_t *dst, size_t count) {
+    LUX_DISPATCH(lux_planar_to_rgba8_table_avx2(r, g, b, a, table, dst, count),
+                 lux_planar_to_rgba8_table_portable(r, g, b, a, table, dst, count));
 }

@@ -87,6 +87,38 @@ import Testing
         #expect(out[(4 * n)...].allSatisfy { $0 == 7 }, "wrote past the end")
     }
 
+    @Test("Float planes → 8-bit RGBA through a 65536-entry curve table: index rounding, clamping, NaN, alpha",
+          arguments: [false, true])
+    func planesToTableCodes(portable: Bool) {
+        lux_force_portable(portable ? 1 : 0)
+        defer { lux_force_portable(0) }
+        // A table whose entries differ from their neighbours, so an index off by one shows; every tie between
+        // two indices (k + ½)/65535 near 0, ½ and 1; out-of-range values, −0 and NaN.
+        let table: [UInt8] = (0..<65536).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ $0 >> 8) }
+        var values: [Float] = [-0.0, -1, 1.5, .infinity, -.infinity, .nan, 1e-9, 0.999_999, 1, 0.5]
+        for k in [0, 1, 2, 3, 32766, 32767, 32768, 65533, 65534] {
+            values += [Float(k) / 65535, (Float(k) + 0.5) / 65535, (Float(k) + 0.499) / 65535]
+        }
+        values += (0..<200).map { Float($0) * 0.0051 - 0.01 }
+        while values.count % 4 != 0 || (values.count / 4) % 8 != 5 { values.append(0.3) }
+        let n = values.count / 4
+        let planes = (0..<4).map { c in (0..<n).map { values[4 * $0 + c] } }
+        var out = [UInt8](repeating: 7, count: 4 * n + 4)
+        lux_planar_to_rgba8_table(planes[0], planes[1], planes[2], planes[3], table, &out, n)
+        var expected: [UInt8] = []
+        for i in 0..<n {
+            for c in 0..<3 {
+                let v = planes[c][i]
+                let clamped: Float = v > 0 ? min(v, 1) : 0
+                expected.append(table[Int((clamped * 65535).rounded(.toNearestOrEven))])
+            }
+            let a = planes[3][i]
+            expected.append(UInt8(((a > 0 ? min(a, 1) : 0) * 255).rounded(.toNearestOrEven)))
+        }
+        #expect(Array(out[..<(4 * n)]) == expected)
+        #expect(out[(4 * n)...].allSatisfy { $0 == 7 }, "wrote past the end")
+    }
+
     @Test("RGB ↔ RGBA 8-bit rows: alpha 255 added, alpha dropped, nothing written past the end",
           arguments: [false, true])
     func packedRGB(portable: Bool) {

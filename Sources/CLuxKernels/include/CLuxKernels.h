@@ -88,6 +88,12 @@ void lux_rgba8_to_planar(const uint8_t *src, float *r, float *g, float *b, float
 /// to nearest even. For BGRA pass `b` and `r` swapped.
 void lux_planar_to_rgba8(const float *r, const float *g, const float *b, const float *a, uint8_t *dst, size_t count);
 
+/// Encodes float planes into `count` interleaved 8-bit RGBA pixels through a transfer-curve table: each colour
+/// value is clamped to 0…1 (NaN to 0), times 65535, rounded to nearest even, and looked up in `table` (65536
+/// codes); alpha is narrowed as ``lux_planar_to_rgba8`` does.
+void lux_planar_to_rgba8_table(const float *r, const float *g, const float *b, const float *a, const uint8_t *table,
+                               uint8_t *dst, size_t count);
+
 /// Narrows `count` interleaved float RGBA pixels into 8-bit RGBA exactly as ``lux_planar_to_rgba8`` does.
 void lux_float4_to_rgba8(const float *src, uint8_t *dst, size_t count);
 

@@ -1,3 +1,5 @@
+internal import CLuxKernels
+
 extension ColorConverter {
     /// Converts `count` interleaved 8-bit RGBA pixels into four planes of `Float` in the destination space.
     ///
@@ -50,16 +52,11 @@ extension ColorConverter {
         for i in 0..<n { a[i] = Float(s[4 * i + 3]) * (1 / 255) }
     }
 
-    @inline(never)
     static func encode8(
         _ r: UnsafeMutablePointer<Float>, _ g: UnsafeMutablePointer<Float>, _ b: UnsafeMutablePointer<Float>,
         alpha a: UnsafePointer<Float>, _ d: UnsafeMutablePointer<UInt8>, _ table: UnsafePointer<UInt8>, _ n: Int
     ) {
-        for i in 0..<n {
-            d[4 * i] = table[nearestIndex(clampUnit(r[i]) * 65535)]
-            d[4 * i + 1] = table[nearestIndex(clampUnit(g[i]) * 65535)]
-            d[4 * i + 2] = table[nearestIndex(clampUnit(b[i]) * 65535)]
-            d[4 * i + 3] = UInt8(truncatingIfNeeded: nearestIndex(clampUnit(a[i]) * 255))
-        }
+        lux_planar_to_rgba8_table(r, g, b, a, table, d, n)
     }
+
 }
