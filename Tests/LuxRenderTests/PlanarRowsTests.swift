@@ -145,6 +145,17 @@ import Testing
         let planar = try offsetSmoothing(.planarRows)
         #expect(try planar == offsetSmoothing(.interleaved))
         #expect(zip(planar, expected).allSatisfy { abs($0 - $1) <= 1e-6 })
+        // Planar all the way (the offset then runs in the pattern's own rows), also through a clamp, and with the
+        // pattern cached (then the offset must leave the cached rows alone: the second render reads them again).
+        for cache in [false, true] {
+            let context = Self.context(cache: cache)
+            let offset = Self.pattern(.planarRows).applying(TestKernels.offset(0.5))
+            for _ in 0..<2 {
+                #expect(try Self.render(Self.smoothed(offset, .planarRows), context) == planar, "cache \(cache)")
+                let clamped = try Self.render(Self.smoothed(offset.clampedToExtent(), .planarRows), context)
+                #expect(try clamped == Self.render(Self.smoothed(offset.clampedToExtent(), .interleaved), context))
+            }
+        }
         // A neighbourhood kernel reading the planar output gets it converted.
         let blurPlanar = TestKernels.blurred(Self.smoothed(Self.pattern(.planarRows), .planarRows).clampedToExtent(), radius: 1)
         let blurInterleaved = TestKernels.blurred(

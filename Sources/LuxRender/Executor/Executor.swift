@@ -75,14 +75,21 @@ final class Executor {
         w.stats.pixelsWritten += rect.area
     }
 
-    func runRows(_ step: Step, _ rect: PixelRect, _ target: RowTarget, _ w: Worker) throws(RenderError) {
+    /// Runs `step`'s program over `rect` into `target`; `given` is a slot the caller has materialised (and keeps).
+    func runRows(
+        _ step: Step, _ rect: PixelRect, _ target: RowTarget, _ w: Worker, given: (slot: Int, buffer: SlotBuffer)? = nil
+    ) throws(RenderError) {
         guard case .rows(let root) = step.kind else { preconditionFailure("not a row program") }
         var rois = [PixelRect](repeating: .empty, count: step.slots.count)
         root.collect(rect, &rois, &w.sourceReads)
         var buffers: [SlotBuffer] = []
         buffers.reserveCapacity(step.slots.count + 1)
-        defer { for b in buffers { release(b, w) } }
+        defer { for (i, b) in buffers.enumerated() where i != given?.slot { release(b, w) } }
         for (i, slot) in step.slots.enumerated() {
+            if let given, given.slot == i {
+                buffers.append(given.buffer)
+                continue
+            }
             buffers.append(try materialise(slot, rois[i], w, label: "slot \(i) of program \(step.number)"))
         }
         var samplers = buffers.enumerated().map { i, b in
@@ -103,6 +110,7 @@ final class Executor {
             return
         }
         let chunk = w.chunk
+        let direct = Self.directPlanes(root, rect, buffers, target)
         buffers.withUnsafeBufferPointer { sb in
             samplers.withUnsafeBufferPointer { sp in
                 let env = RowEnv(worker: w, slots: sb.baseAddress!, samplers: sp.baseAddress!)
@@ -110,10 +118,16 @@ final class Executor {
                     var x = rect.minX
                     while x < rect.maxX {
                         let n = min(chunk, rect.maxX - x)
-                        let reg =
-                            target.layout == .planarRows
-                            ? target.planes(x: x, y: y, count: n) : PlanarPixels(base: w.root, stride: chunk, count: n)
-                        root.evaluate(y, x, n, reg, env)
+                        let reg: PlanarPixels
+                        if let direct {
+                            reg = direct.planes(x: x, y: y, count: n)
+                        } else {
+                            reg =
+                                target.layout == .planarRows
+                                ? target.planes(x: x, y: y, count: n)
+                                : PlanarPixels(base: w.root, stride: chunk, count: n)
+                            root.evaluate(y, x, n, reg, env)
+                        }
                         target.store(reg, y, x, n, w)
                         x += n
                     }
@@ -176,6 +190,39 @@ final class Executor {
             }
         }
         return true
+    }
+
+    /// The planar-rows intermediate a program only reads over `rect` (through crops that keep it), when the target
+    /// stores its rows from those planes without changing them: the rows are then stored straight from it.
+    private static func directPlanes(_ root: RowOp, _ rect: PixelRect, _ buffers: [SlotBuffer], _ target: RowTarget)
+        -> SlotBuffer?
+    {
+        guard target.quantize == nil, target.layout == .interleaved,
+            let read = skippingCrops(root, rect) as? SlotReadOp, read.bounds.contains(rect)
+        else { return nil }
+        let b = buffers[read.slot]
+        return b.layout == .planarRows && b.region.contains(rect) ? b : nil
+    }
+
+    /// The planar-rows slot of `step` that its program only passes through per-pixel operations over `region` (colour
+    /// kernels of one input, colour matches, alpha steps, crops and clamps that keep `region`), when `slot` stores the
+    /// program's rows in the same storage without quantising: the program can then run where that slot lies.
+    private static func inPlaceSlot(_ slot: Slot, _ root: RowOp, _ region: PixelRect) -> Int? {
+        guard slot.layout == .planarRows, slot.quantize == nil else { return nil }
+        var op = root
+        while true {
+            op = skippingCrops(op, region)
+            guard op.bounds.contains(region) else { return nil }
+            switch op {
+            case let read as SlotReadOp:
+                let inner = slot.producer.slots[read.slot]
+                return inner.layout == .planarRows && inner.format == slot.format ? read.slot : nil
+            case let clamp as ClampOp where clamp.edge.contains(region): op = clamp.children[0]
+            case is MatchOp, is AlphaOp: op = op.children[0]
+            case let kernel as KernelOp where kernel.children.count == 1: op = kernel.children[0]
+            default: return nil
+            }
+        }
     }
 
     /// The slot a row program reads unchanged over `rect`, through crops and clamps that do not touch it.
@@ -248,11 +295,26 @@ final class Executor {
         }
         do {
             switch slot.producer.kind {
-            case .rows:
-                let target = RowTarget(
+            case .rows(let root):
+                var target = RowTarget(
                     base: buffer.base, bytesPerRow: bytesPerRow, originX: region.minX, originY: region.minY,
                     format: slot.format, quantize: slot.quantize, layout: slot.layout, planeStride: region.width)
-                try runRows(slot.producer, region, target, w)
+                guard !useCache, let s = Self.inPlaceSlot(slot, root, region) else {
+                    try runRows(slot.producer, region, target, w)
+                    break
+                }
+                // A per-pixel program over a planar intermediate: it runs in that intermediate's rows when they are
+                // this call's own (not a cached buffer), which then become the result.
+                let input = try materialise(slot.producer.slots[s], region, w, label: label)
+                if input.cached == nil, input.region == region {
+                    release(buffer, w)
+                    buffer = input
+                    target = RowTarget(
+                        base: input.base, bytesPerRow: input.bytesPerRow, originX: region.minX, originY: region.minY,
+                        format: slot.format, quantize: nil, layout: .planarRows, planeStride: region.width)
+                }
+                defer { if input.base != buffer.base { release(input, w) } }
+                try runRows(slot.producer, region, target, w, given: (s, input))
             case .processor(let p, let bounds):
                 try runProcessor(p, slot.producer, bounds: bounds, buffer: buffer, w)
             }
