@@ -100,7 +100,9 @@ import Testing
         var expected: [Float] = []
         for y in -2..<(Self.height + 3) {
             for x in -3..<(Self.width + 4) {
-                expected += (0..<4).map { Self.value(min(max(x, 0), Self.width - 1), min(max(y, 0), Self.height - 1), $0) }
+                expected += (0..<4).map {
+                    Self.value(min(max(x, 0), Self.width - 1), min(max(y, 0), Self.height - 1), $0)
+                }
             }
         }
         let planar = Self.pattern(.planarRows)
@@ -133,7 +135,8 @@ import Testing
         let context = Self.context()
         // A program (an offset) between the pattern and the smoothing; its rows are stored as planes.
         func offsetSmoothing(_ layout: PixelLayout) throws -> [Float] {
-            try Self.render(Self.smoothed(Self.pattern(.interleaved).applying(TestKernels.offset(0.5)), layout), context)
+            try Self.render(
+                Self.smoothed(Self.pattern(.interleaved).applying(TestKernels.offset(0.5)), layout), context)
         }
         var expected = Self.expectedSmoothing(clamped: false)
         for i in expected.indices where i % 4 != 3 {
@@ -157,7 +160,8 @@ import Testing
             }
         }
         // A neighbourhood kernel reading the planar output gets it converted.
-        let blurPlanar = TestKernels.blurred(Self.smoothed(Self.pattern(.planarRows), .planarRows).clampedToExtent(), radius: 1)
+        let blurPlanar = TestKernels.blurred(
+            Self.smoothed(Self.pattern(.planarRows), .planarRows).clampedToExtent(), radius: 1)
         let blurInterleaved = TestKernels.blurred(
             Self.smoothed(Self.pattern(.interleaved), .interleaved).clampedToExtent(), radius: 1)
         #expect(try Self.render(blurPlanar, context) == Self.render(blurInterleaved, context))

@@ -161,7 +161,8 @@ public struct NoiseReduction: Hashable, Sendable {
                 let o = (j + oy) * w + ox
                 let ow = output.width
                 let planes = output.planes(j)
-                NRPlanes.merge(y + o, cr + o, cb + o, count: ow, red: planes.red, green: planes.green, blue: planes.blue)
+                NRPlanes.merge(
+                    y + o, cr + o, cb + o, count: ow, red: planes.red, green: planes.green, blue: planes.blue)
                 planes.alpha.update(repeating: 1, count: ow)
             }
         }

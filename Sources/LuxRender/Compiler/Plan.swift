@@ -152,8 +152,8 @@ final class PlanBuilder {
         }
         step.slots.append(
             Slot(
-                producer: producer, format: format, layout: layout, quantize: quantize == format ? nil : quantize, cache: cache,
-                producerBounds: PixelRect(covering: ir.extent), extent: ir.extent))
+                producer: producer, format: format, layout: layout, quantize: quantize == format ? nil : quantize,
+                cache: cache, producerBounds: PixelRect(covering: ir.extent), extent: ir.extent))
         return step.slots.count - 1
     }
 

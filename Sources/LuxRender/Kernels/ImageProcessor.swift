@@ -128,7 +128,8 @@ public struct ImageProcessor: Sendable {
         precondition(
             layouts.input == .interleaved || inputFormat == .rgbaFloat, "planar rows need the input format rgbaFloat")
         precondition(
-            layouts.output == .interleaved || outputFormat == .rgbaFloat, "planar rows need the output format rgbaFloat")
+            layouts.output == .interleaved || outputFormat == .rgbaFloat,
+            "planar rows need the output format rgbaFloat")
         inputLayout = layouts.input
         outputLayout = layouts.output
         processorDescription = description
@@ -172,8 +173,10 @@ public struct ImageProcessorInput: @unchecked Sendable {
     /// Height in pixels.
     public var height: Int { Int(region.height) }
 
-    init(region: Rect, format: PixelFormat, layout: PixelLayout, baseAddress: UnsafeRawPointer, bytesPerRow: Int,
-        planeStride: Int) {
+    init(
+        region: Rect, format: PixelFormat, layout: PixelLayout, baseAddress: UnsafeRawPointer, bytesPerRow: Int,
+        planeStride: Int
+    ) {
         self.region = region
         self.format = format
         self.layout = layout
@@ -188,8 +191,9 @@ public struct ImageProcessorInput: @unchecked Sendable {
         (baseAddress + j * bytesPerRow).assumingMemoryBound(to: T.self)
     }
 
-    /// The four planes of row `j` (0-based within the region), ``width`` values each, of a
-    /// ``PixelLayout/planarRows`` input. They must only be read.
+    /// The four planes of row `j` (0-based within the region) of a ``PixelLayout/planarRows`` input.
+    ///
+    /// Each holds ``width`` values; they must only be read.
     @inlinable
     public func planes(_ j: Int) -> PlanarPixels {
         precondition(layout == .planarRows, "planes of an interleaved input")
@@ -253,8 +257,9 @@ public struct ImageProcessorOutput: @unchecked Sendable {
         (baseAddress + j * bytesPerRow).assumingMemoryBound(to: T.self)
     }
 
-    /// The four planes of row `j` (0-based within the region), ``width`` values each, of a
-    /// ``PixelLayout/planarRows`` output. The body writes all four (alpha too).
+    /// The four planes of row `j` (0-based within the region) of a ``PixelLayout/planarRows`` output.
+    ///
+    /// Each holds ``width`` values; the body writes all four (alpha too).
     @inlinable
     public func planes(_ j: Int) -> PlanarPixels {
         precondition(layout == .planarRows, "planes of an interleaved output")
