@@ -24,7 +24,7 @@ enum RCDDemosaic {
     /// Photosites of support needed on every side of an output pixel.
     static let margin = 13
 
-    /// Floats of scratch memory ``run(_:into:scratch:reusesMosaic:)`` needs for a plane of `width × height`.
+    /// Floats of scratch memory ``run(_:into:scratch:reusesMosaic:)`` (or ``reconstruct(_:into:scratch:reusesMosaic:)``) needs for a plane of `width × height`.
     static func scratchCount(width: Int, height: Int, reusesMosaic: Bool = false) -> Int {
         (reusesMosaic ? 3 : 4) * width * height + 2 * width + 64
     }
@@ -35,16 +35,42 @@ enum RCDDemosaic {
     /// `out` planes are `cfa.width × cfa.height` with their own row stride. With `reusesMosaic` the mosaic must
     /// be dense (`rowStride == width`) and writable: it is used as working memory instead of a copy, and its
     /// contents are lost.
-    @inline(never)
     static func run(
+        _ cfa: CFAPlane, into out: RGBPlanes, scratch: UnsafeMutablePointer<Float>, reusesMosaic: Bool = false
+    ) {
+        guard reconstructs(width: cfa.width, height: cfa.height) else {
+            BilinearDemosaic.run(cfa, into: out)
+            return
+        }
+        reconstruct(cfa, into: out, scratch: scratch, reusesMosaic: reusesMosaic)
+        let w = cfa.width
+        let os = out.rowStride
+        let rowTmp = scratch + (reusesMosaic && cfa.rowStride == w ? 3 : 4) * w * cfa.height
+        for k in 0..<3 {
+            let plane = out.plane(k)
+            for y in 0..<cfa.height {
+                rowTmp.update(from: plane + y * os, count: w)
+                interleave(rowTmp, width: w, from: 0, count: w, into: plane + y * os)
+            }
+        }
+    }
+
+    /// Whether a plane of `width × height` is large enough for RCD (smaller ones are demosaiced bilinearly).
+    static func reconstructs(width: Int, height: Int) -> Bool {
+        width > 2 * margin + 2 && height > 2 * margin + 2
+    }
+
+    /// ``run(_:into:scratch:reusesMosaic:)`` without its last pass: the output planes are left in split rows, for a
+    /// caller that takes only some of their rows and columns out with ``interleave(_:width:from:count:into:)``.
+    ///
+    /// - Precondition: ``reconstructs(width:height:)``.
+    @inline(never)
+    static func reconstruct(
         _ cfa: CFAPlane, into out: RGBPlanes, scratch: UnsafeMutablePointer<Float>, reusesMosaic: Bool = false
     ) {
         let w = cfa.width
         let h = cfa.height
-        guard w > 2 * margin + 2, h > 2 * margin + 2 else {
-            BilinearDemosaic.run(cfa, into: out)
-            return
-        }
+        precondition(reconstructs(width: w, height: h), "the plane is too small for RCD")
         let n = w * h
         // Scratch planes (row stride `w`): the mosaic copied in split rows, the soft V/H direction, the low-pass at
         // red/blue sites (then the P/Q diagonal direction), and a plane for the rings of rows of steps 1 and 4.1.
@@ -181,13 +207,6 @@ enum RCDDemosaic {
                 sites(10, w - 10, q), os)
         }
         refine(out, disc: disc, width: w, height: h, greenParity: gp, redRow: redRow, tmp: rowTmp)
-        for k in 0..<3 {
-            let plane = out.plane(k)
-            for y in 0..<h {
-                rowTmp.update(from: plane + y * os, count: w)
-                interleave(rowTmp, into: plane + y * os, w)
-            }
-        }
     }
 
     /// One row of a plane in split layout (its even columns, then its odd ones), seen from the sites of one parity.
@@ -218,16 +237,27 @@ enum RCDDemosaic {
         if w & 1 == 1 { d[evens - 1] = p[w - 1] }
     }
 
-    /// The inverse of ``split(_:into:_:)``.
+    /// The inverse of ``split(_:into:_:)`` for columns `x0..<x0+count` of a split row `w` columns wide: `d[j]` is
+    /// column `x0 + j`.
     @inline(never)
-    static func interleave(_ p: UnsafePointer<Float>, into d: UnsafeMutablePointer<Float>, _ w: Int) {
-        let evens = (w + 1) >> 1
-        let odd = p + evens
-        for i in 0..<(w >> 1) {
-            d[2 &* i] = p[i]
-            d[2 &* i &+ 1] = odd[i]
+    static func interleave(
+        _ p: UnsafePointer<Float>, width w: Int, from x0: Int, count n: Int, into d: UnsafeMutablePointer<Float>
+    ) {
+        let odd = p + (w + 1) >> 1
+        var j = 0
+        if x0 & 1 == 1, n > 0 {
+            d[0] = odd[x0 >> 1]
+            j = 1
         }
-        if w & 1 == 1 { d[w - 1] = p[evens - 1] }
+        // Column x0 + j is even from here: pairs of (even, odd) columns.
+        let e = (x0 + j) >> 1
+        let pairs = (n - j) >> 1
+        let pd = d + j
+        for i in 0..<pairs {
+            pd[2 &* i] = p[e &+ i]
+            pd[2 &* i &+ 1] = odd[e &+ i]
+        }
+        if (n - j) & 1 == 1 { d[n - 1] = p[e + pairs] }
     }
 
     // MARK: Row kernels

@@ -38,6 +38,19 @@ enum RegionDemosaic {
             base: UnsafePointer(mosaic), width: pw, height: ph, rowStride: pw,
             pattern: pattern.shifted(x: px & 1, y: py & 1))
         let out = RGBPlanes(red: red, green: green, blue: blue, rowStride: pw)
+        if method == .rcd && RCDDemosaic.reconstructs(width: pw, height: ph) {
+            // Only the inner rows and columns leave RCD's split rows, through three rows of the (spent) mosaic.
+            RCDDemosaic.reconstruct(cfa, into: out, scratch: scratch + 4 * n, reusesMosaic: true)
+            let rows = mosaic
+            for j in 0..<height {
+                let o = (j + m) * pw
+                for k in 0..<3 {
+                    RCDDemosaic.interleave(out.plane(k) + o, width: pw, from: m, count: width, into: rows + k * width)
+                }
+                emit(j, rows, rows + width, rows + 2 * width)
+            }
+            return
+        }
         switch method {
         case .rcd: RCDDemosaic.run(cfa, into: out, scratch: scratch + 4 * n, reusesMosaic: true)
         case .bilinear: BilinearDemosaic.run(cfa, into: out)

@@ -27,26 +27,26 @@ public struct DemosaicStage: Hashable, Sendable {
             let h = sensor.height / 2
             let processor = ImageProcessor(
                 description: "rawHalfSize", argumentDigest: digest, inputFormat: nil, outputFormat: .rgbaFloat,
-                roi: { _, r in r }
+                outputLayout: .planarRows, roi: { _, r in r }
             ) { _, output in
                 let ow = output.width
                 let x0 = Int(output.region.minX)
                 let y0 = Int(output.region.minY)
-                let rows = output.scratch(byteCount: 4 * (2 * 2 * ow + 3 * ow)).assumingMemoryBound(to: Float.self)
-                let planes = rows + 4 * ow
+                let rows = output.scratch(byteCount: 4 * 2 * 2 * ow).assumingMemoryBound(to: Float.self)
                 for j in 0..<output.height {
                     sensor.read(x: 2 * x0, y: 2 * (y0 + j), width: 2 * ow, height: 2, gains: gains, into: rows, rowStride: 2 * ow)
+                    let planes = output.planes(j)
                     HalfSizeDemosaic.row(
-                        rows, rows + 2 * ow, count: ow, pattern: sensor.pattern, red: planes, green: planes + ow,
-                        blue: planes + 2 * ow)
-                    PlanarRows.interleave(planes, planes + ow, planes + 2 * ow, count: ow, into: output.row(j, as: Float.self))
+                        rows, rows + 2 * ow, count: ow, pattern: sensor.pattern, red: planes.red, green: planes.green,
+                        blue: planes.blue)
+                    planes.alpha.update(repeating: 1, count: ow)
                 }
             }
             return processor.apply(to: [], extent: Rect(width: w, height: h), isOpaque: true)
         }
         let processor = ImageProcessor(
             description: "demosaic", argumentDigest: digest, inputFormat: nil, outputFormat: .rgbaFloat,
-            roi: { _, r in r }
+            outputLayout: .planarRows, roi: { _, r in r }
         ) { _, output in
             let w = output.width
             let h = output.height
@@ -59,7 +59,11 @@ public struct DemosaicStage: Hashable, Sendable {
                     sensor.read(x: x, y: y, width: rw, height: rh, gains: gains, into: d, rowStride: stride)
                 },
                 emit: { j, r, g, b in
-                    PlanarRows.interleave(r, g, b, count: w, into: output.row(j, as: Float.self))
+                    let planes = output.planes(j)
+                    planes.red.update(from: r, count: w)
+                    planes.green.update(from: g, count: w)
+                    planes.blue.update(from: b, count: w)
+                    planes.alpha.update(repeating: 1, count: w)
                 })
         }
         return processor.apply(to: [], extent: Rect(width: sensor.width, height: sensor.height), isOpaque: true)

@@ -64,7 +64,7 @@ public struct LensCorrection: Hashable, Sendable {
         let k = (0..<3).map { coefficients(plane: $0) }
         let processor = ImageProcessor(
             description: "warpRectilinear", argumentDigest: "\(k) c=\(cx),\(cy)", inputFormat: .rgbaFloat,
-            outputFormat: .rgbaFloat,
+            inputLayout: .planarRows, outputFormat: .rgbaFloat, outputLayout: .planarRows,
             roi: { _, rect in
                 // The bounding box of where the rectangle's edges and centre lines sample, for all planes.
                 var lo = (Double.infinity, Double.infinity)
@@ -96,11 +96,12 @@ public struct LensCorrection: Hashable, Sendable {
             let iw = input.width
             let ih = input.height
             for j in 0..<output.height {
-                let dst = output.row(j, as: Float.self)
+                let out = output.planes(j)
                 let y = output.region.minY + Double(j) + 0.5
-                for i in 0..<output.width {
-                    let x = output.region.minX + Double(i) + 0.5
-                    for plane in 0..<3 {
+                for plane in 0..<3 {
+                    let dst = Self.plane(plane, of: out)
+                    for i in 0..<output.width {
+                        let x = output.region.minX + Double(i) + 0.5
                         let (sx, sy) = LensCorrection.source(x, y, k: k[plane], cx: cx, cy: cy, m: m)
                         // Bilinear between pixel centres, clamped into the materialised region.
                         let u = min(max(sx - ix - 0.5, 0), Double(iw - 1))
@@ -111,16 +112,22 @@ public struct LensCorrection: Hashable, Sendable {
                         let y1 = min(y0 + 1, ih - 1)
                         let fx = Float(u - Double(x0))
                         let fy = Float(v - Double(y0))
-                        let r0 = input.row(y0, as: Float.self)
-                        let r1 = input.row(y1, as: Float.self)
-                        let top = r0[4 * x0 + plane] * (1 - fx) + r0[4 * x1 + plane] * fx
-                        let bottom = r1[4 * x0 + plane] * (1 - fx) + r1[4 * x1 + plane] * fx
-                        dst[4 * i + plane] = top * (1 - fy) + bottom * fy
+                        let r0 = Self.plane(plane, of: input.planes(y0))
+                        let r1 = Self.plane(plane, of: input.planes(y1))
+                        let top = r0[x0] * (1 - fx) + r0[x1] * fx
+                        let bottom = r1[x0] * (1 - fx) + r1[x1] * fx
+                        dst[i] = top * (1 - fy) + bottom * fy
                     }
-                    dst[4 * i + 3] = 1
                 }
+                out.alpha.update(repeating: 1, count: output.width)
             }
         }
         return processor.apply(to: [image.clampedToExtent()], extent: extent, isOpaque: true)
+    }
+
+    /// Colour plane `index` (0 red, 1 green, 2 blue) of `pixels`.
+    @inline(__always)
+    static func plane(_ index: Int, of pixels: PlanarPixels) -> UnsafeMutablePointer<Float> {
+        index == 0 ? pixels.red : index == 1 ? pixels.green : pixels.blue
     }
 }

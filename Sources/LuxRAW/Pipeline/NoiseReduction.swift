@@ -75,7 +75,7 @@ public struct NoiseReduction: Hashable, Sendable {
         let processor = ImageProcessor(
             description: "rawNoiseReduction",
             argumentDigest: "v2 luma=\(luminanceAmount) color=\(colorAmount) noise=\(noiseModel) gains=\(gains)",
-            inputFormat: .rgbaFloat, outputFormat: .rgbaFloat,
+            inputFormat: .rgbaFloat, inputLayout: .planarRows, outputFormat: .rgbaFloat, outputLayout: .planarRows,
             roi: { _, r in
                 // Grown by the margin and aligned to even image coordinates (the half-resolution grid).
                 let g = r.insetBy(dx: -m, dy: -m)
@@ -101,7 +101,7 @@ public struct NoiseReduction: Hashable, Sendable {
             let work = base + 3 * n  // 4n: luma σ, first smoothing, 2n scratch
             let half = base + 7 * n  // 8hn
             let rows = half + 8 * hn  // 8w
-            NRPlanes.split(input, y: y, cr: cr, cb: cb, rows: rows)
+            NRPlanes.split(input, y: y, cr: cr, cb: cb)
             if ls == 1 {
                 // One scale (the usual low-ISO default): smoothing, threshold and reconstruction in one pass.
                 let first = work + n
@@ -160,8 +160,10 @@ public struct NoiseReduction: Hashable, Sendable {
             for j in 0..<output.height {
                 let o = (j + oy) * w + ox
                 let ow = output.width
-                NRPlanes.merge(y + o, cr + o, cb + o, count: ow, red: rows, green: rows + ow, blue: rows + 2 * ow)
-                PlanarRows.interleave(rows, rows + ow, rows + 2 * ow, count: ow, into: output.row(j, as: Float.self))
+                let planes = output.planes(j)
+                NRPlanes.merge(
+                    y + o, cr + o, cb + o, count: ow, red: planes.red, green: planes.green, blue: planes.blue)
+                planes.alpha.update(repeating: 1, count: ow)
             }
         }
         return processor.apply(to: [image.clampedToExtent()], extent: image.extent, isOpaque: true)
@@ -170,16 +172,15 @@ public struct NoiseReduction: Hashable, Sendable {
 
 /// Plane helpers of ``NoiseReduction``: whole-row pointer loops that vectorise.
 enum NRPlanes {
-    /// RGBA → `Y = (R + 2G + B)/4`, `R − G`, `B − G`, a row at a time through planar `rows` (3 × width floats):
-    /// the deinterleave and the arithmetic each vectorise.
+    /// Planar-rows RGBA → `Y = (R + 2G + B)/4`, `R − G`, `B − G`, a row at a time.
     static func split(
         _ input: ImageProcessorInput, y: UnsafeMutablePointer<Float>, cr: UnsafeMutablePointer<Float>,
-        cb: UnsafeMutablePointer<Float>, rows: UnsafeMutablePointer<Float>
+        cb: UnsafeMutablePointer<Float>
     ) {
         let w = input.width
         for j in 0..<input.height {
-            PlanarRows.deinterleave(input.row(j, as: Float.self), count: w, rows, rows + w, rows + 2 * w)
-            splitRow(rows, rows + w, rows + 2 * w, y + j * w, cr + j * w, cb + j * w, w)
+            let p = input.planes(j)
+            splitRow(p.red, p.green, p.blue, y + j * w, cr + j * w, cb + j * w, w)
         }
     }
 

@@ -33,7 +33,8 @@ public struct Sharpening: Hashable, Sendable {
         let taps = weights
         let processor = ImageProcessor(
             description: "lumaSharpen", argumentDigest: "amount=\(amount) sigma=\(sigma)", inputFormat: .rgbaFloat,
-            outputFormat: .rgbaFloat, roi: { _, rect in rect.insetBy(dx: -d, dy: -d) }
+            inputLayout: .planarRows, outputFormat: .rgbaFloat, outputLayout: .planarRows,
+            roi: { _, rect in rect.insetBy(dx: -d, dy: -d) }
         ) { inputs, output in
             let input = inputs[0]
             let w = input.width
@@ -42,20 +43,15 @@ public struct Sharpening: Hashable, Sendable {
             let oh = output.height
             let ox = Int(output.region.minX - input.region.minX)
             let oy = Int(output.region.minY - input.region.minY)
-            // Planar copies of the input (red, green, blue), the luminance, the horizontal pass, one blurred row
-            // and one output row of each colour: every loop below is then contiguous and vectorises.
-            let count = 4 * w * h + ow * h + 4 * ow
-            let red = output.scratch(byteCount: 4 * count).assumingMemoryBound(to: Float.self)
-            let green = red + w * h
-            let blue = green + w * h
-            let luma = blue + w * h
+            // The luminance, the horizontal pass and one blurred row: with the planar input and output rows, every
+            // loop below is contiguous and vectorises.
+            let count = w * h + ow * h + ow
+            let luma = output.scratch(byteCount: 4 * count).assumingMemoryBound(to: Float.self)
             let horizontal = luma + w * h
             let blurred = horizontal + ow * h
-            let out = blurred + ow
             for j in 0..<h {
-                let o = j * w
-                PlanarRows.deinterleave(input.row(j, as: Float.self), count: w, red + o, green + o, blue + o)
-                Self.luma(red + o, green + o, blue + o, weights: (kr, kg, kb), count: w, into: luma + o)
+                let p = input.planes(j)
+                Self.luma(p.red, p.green, p.blue, weights: (kr, kg, kb), count: w, into: luma + j * w)
             }
             taps.withUnsafeBufferPointer { t in
                 // Horizontal pass over all rows of the output's columns, then per output row the vertical
@@ -65,12 +61,13 @@ public struct Sharpening: Hashable, Sendable {
                     Self.blurRow(l, step: 1, taps: t, radius: r, count: ow, into: horizontal + j * ow)
                 }
                 for j in 0..<oh {
-                    let o = (j + oy) * w + ox
+                    let p = input.planes(j + oy)
+                    let o = output.planes(j)
                     Self.blurRow(horizontal + (j + oy) * ow, step: ow, taps: t, radius: r, count: ow, into: blurred)
                     Self.mask(
-                        red + o, green + o, blue + o, luma: luma + o, blurred: blurred, amount: amount,
-                        threshold: threshold, count: ow, red: out, green: out + ow, blue: out + 2 * ow)
-                    PlanarRows.interleave(out, out + ow, out + 2 * ow, count: ow, into: output.row(j, as: Float.self))
+                        p.red + ox, p.green + ox, p.blue + ox, luma: luma + (j + oy) * w + ox, blurred: blurred,
+                        amount: amount, threshold: threshold, count: ow, red: o.red, green: o.green, blue: o.blue)
+                    o.alpha.update(repeating: 1, count: ow)
                 }
             }
         }

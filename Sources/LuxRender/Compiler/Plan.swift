@@ -26,6 +26,8 @@ struct Slot {
     let producer: Step
     /// The storage format of the materialised buffer.
     let format: PixelFormat
+    /// The arrangement of its rows.
+    let layout: PixelLayout
     /// Values are rounded to this format's precision when stored (the working format).
     let quantize: PixelFormat?
     /// Whether the recipe asked for this intermediate to be cached.
@@ -34,6 +36,9 @@ struct Slot {
     let producerBounds: PixelRect
     /// The producer's extent.
     let extent: Rect
+
+    /// The storage for printing: the format, and the layout unless interleaved.
+    var storageName: String { layout == .planarRows ? "\(format.shortName) planar" : format.shortName }
 }
 
 /// A compiled render: the root program plus everything it depends on.
@@ -114,7 +119,7 @@ final class PlanBuilder {
         for input in ir.inputs {
             let exact8 = intermediateFormat == .rgbaHalf && Self.isExact8(input)
             let format = p.inputFormat ?? (exact8 ? .rgba8 : intermediateFormat)
-            _ = addSlot(input, format: format, quantize: nil, cache: false, to: step)
+            _ = addSlot(input, format: format, layout: p.inputLayout, quantize: nil, cache: false, to: step)
         }
         stepMemo[ObjectIdentifier(ir)] = step
         return step
@@ -132,18 +137,23 @@ final class PlanBuilder {
         }
     }
 
-    /// Registers a slot holding `ir` in `format` for `step`; returns its index.
-    func addSlot(_ ir: IRNode, format: PixelFormat, quantize: PixelFormat?, cache: Bool, to step: Step) -> Int {
+    /// Registers a slot holding `ir` in `format` and `layout` for `step`; returns its index.
+    ///
+    /// A processor writes the slot itself when it writes that storage; otherwise a row program converts.
+    func addSlot(
+        _ ir: IRNode, format: PixelFormat, layout: PixelLayout = .interleaved, quantize: PixelFormat?, cache: Bool,
+        to step: Step
+    ) -> Int {
         let producer: Step
-        if case .processor(let p) = ir.op, p.outputFormat == format {
+        if case .processor(let p) = ir.op, p.outputFormat == format, p.outputLayout == layout {
             producer = processorStep(ir, p)
         } else {
             producer = rowsStep(ir)
         }
         step.slots.append(
             Slot(
-                producer: producer, format: format, quantize: quantize == format ? nil : quantize, cache: cache,
-                producerBounds: PixelRect(covering: ir.extent), extent: ir.extent))
+                producer: producer, format: format, layout: layout, quantize: quantize == format ? nil : quantize,
+                cache: cache, producerBounds: PixelRect(covering: ir.extent), extent: ir.extent))
         return step.slots.count - 1
     }
 
@@ -203,7 +213,8 @@ final class PlanBuilder {
             }
             return GeneralOp(firstSlot: first, kernel: k, label: ir.label, colors: colors, roi: roi, bounds: bounds)
         case .processor(let p):
-            let slot = addSlot(ir, format: p.outputFormat, quantize: nil, cache: false, to: step)
+            let slot = addSlot(
+                ir, format: p.outputFormat, layout: p.outputLayout, quantize: nil, cache: false, to: step)
             return SlotReadOp(slot: slot, bounds: bounds)
         case .intermediate(let cache):
             let slot = addSlot(ir.inputs[0], format: intermediateFormat, quantize: nil, cache: cache, to: step)

@@ -16,15 +16,25 @@ struct RowTarget {
     var streaming = false
     /// A final colour match folded into an 8-bit store (see ``Plan/outputMatch``).
     var converter: ColorConverter? = nil
+    /// The arrangement of the rows; for planar rows, floats from one plane of a row to the next.
+    var layout: PixelLayout = .interleaved
+    var planeStride = 0
 
-    /// The first byte of pixel (`x`, `y`).
+    /// The first byte of pixel (`x`, `y`) (of its red value for planar rows).
     func pointer(x: Int, y: Int) -> UnsafeMutableRawPointer {
-        base + (y - originY) * bytesPerRow + (x - originX) * format.bytesPerPixel()
+        let bytes = layout == .planarRows ? 4 : format.bytesPerPixel()
+        return base + (y - originY) * bytesPerRow + (x - originX) * bytes
+    }
+
+    /// The planes of `n` pixels from (`x`, `y`) of planar rows: programs evaluate straight into them.
+    func planes(x: Int, y: Int, count n: Int) -> PlanarPixels {
+        PlanarPixels(base: pointer(x: x, y: y).assumingMemoryBound(to: Float.self), stride: planeStride, count: n)
     }
 
     @inline(__always)
     func store(_ p: PlanarPixels, _ y: Int, _ x: Int, _ n: Int, _ w: Worker) {
         if let q = quantize { PixelIO.quantize(p, count: n, to: q, scratch: w.storeScratch) }
+        if layout == .planarRows { return }  // evaluated in place
         let dst = pointer(x: x, y: y)
         if let converter {
             converter.convert(red: p.red, green: p.green, blue: p.blue, alpha: p.alpha, rgba8: dst.assumingMemoryBound(to: UInt8.self), count: n)
@@ -65,14 +75,21 @@ final class Executor {
         w.stats.pixelsWritten += rect.area
     }
 
-    func runRows(_ step: Step, _ rect: PixelRect, _ target: RowTarget, _ w: Worker) throws(RenderError) {
+    /// Runs `step`'s program over `rect` into `target`; `given` is a slot the caller has materialised (and keeps).
+    func runRows(
+        _ step: Step, _ rect: PixelRect, _ target: RowTarget, _ w: Worker, given: (slot: Int, buffer: SlotBuffer)? = nil
+    ) throws(RenderError) {
         guard case .rows(let root) = step.kind else { preconditionFailure("not a row program") }
         var rois = [PixelRect](repeating: .empty, count: step.slots.count)
         root.collect(rect, &rois, &w.sourceReads)
         var buffers: [SlotBuffer] = []
         buffers.reserveCapacity(step.slots.count + 1)
-        defer { for b in buffers { release(b, w) } }
+        defer { for (i, b) in buffers.enumerated() where i != given?.slot { release(b, w) } }
         for (i, slot) in step.slots.enumerated() {
+            if let given, given.slot == i {
+                buffers.append(given.buffer)
+                continue
+            }
             buffers.append(try materialise(slot, rois[i], w, label: "slot \(i) of program \(step.number)"))
         }
         var samplers = buffers.enumerated().map { i, b in
@@ -93,6 +110,7 @@ final class Executor {
             return
         }
         let chunk = w.chunk
+        let direct = Self.directPlanes(root, rect, buffers, target)
         buffers.withUnsafeBufferPointer { sb in
             samplers.withUnsafeBufferPointer { sp in
                 let env = RowEnv(worker: w, slots: sb.baseAddress!, samplers: sp.baseAddress!)
@@ -100,8 +118,16 @@ final class Executor {
                     var x = rect.minX
                     while x < rect.maxX {
                         let n = min(chunk, rect.maxX - x)
-                        let reg = PlanarPixels(base: w.root, stride: chunk, count: n)
-                        root.evaluate(y, x, n, reg, env)
+                        let reg: PlanarPixels
+                        if let direct {
+                            reg = direct.planes(x: x, y: y, count: n)
+                        } else {
+                            reg =
+                                target.layout == .planarRows
+                                ? target.planes(x: x, y: y, count: n)
+                                : PlanarPixels(base: w.root, stride: chunk, count: n)
+                            root.evaluate(y, x, n, reg, env)
+                        }
                         target.store(reg, y, x, n, w)
                         x += n
                     }
@@ -115,7 +141,7 @@ final class Executor {
     /// copies the rows into the target, converting float to 8-bit in one pass where the planar round trip took
     /// three; the values are those the program would store. Returns false when the program does more.
     private func copyRows(_ root: RowOp, _ rect: PixelRect, _ buffers: [SlotBuffer], _ target: RowTarget) -> Bool {
-        guard target.quantize == nil, target.converter == nil else { return false }
+        guard target.quantize == nil, target.converter == nil, target.layout == .interleaved else { return false }
         var op = Self.skippingCrops(root, rect)
         var edge: PixelRect? = nil
         var need = rect
@@ -126,7 +152,7 @@ final class Executor {
         }
         guard let read = op as? SlotReadOp, read.bounds.contains(need) else { return false }
         let b = buffers[read.slot]
-        guard b.region.contains(need) else { return false }
+        guard b.region.contains(need), b.layout == .interleaved else { return false }
         let bpp = target.format.bytesPerPixel()
         let convert: (UnsafeMutableRawPointer, UnsafeMutableRawPointer, Int) -> Void
         switch (b.format, target.format) {
@@ -164,6 +190,39 @@ final class Executor {
             }
         }
         return true
+    }
+
+    /// The planar-rows intermediate a program only reads over `rect` (through crops that keep it), when the target
+    /// stores its rows from those planes without changing them: the rows are then stored straight from it.
+    private static func directPlanes(_ root: RowOp, _ rect: PixelRect, _ buffers: [SlotBuffer], _ target: RowTarget)
+        -> SlotBuffer?
+    {
+        guard target.quantize == nil, target.layout == .interleaved,
+            let read = skippingCrops(root, rect) as? SlotReadOp, read.bounds.contains(rect)
+        else { return nil }
+        let b = buffers[read.slot]
+        return b.layout == .planarRows && b.region.contains(rect) ? b : nil
+    }
+
+    /// The planar-rows slot of `step` that its program only passes through per-pixel operations over `region` (colour
+    /// kernels of one input, colour matches, alpha steps, crops and clamps that keep `region`), when `slot` stores the
+    /// program's rows in the same storage without quantising: the program can then run where that slot lies.
+    private static func inPlaceSlot(_ slot: Slot, _ root: RowOp, _ region: PixelRect) -> Int? {
+        guard slot.layout == .planarRows, slot.quantize == nil else { return nil }
+        var op = root
+        while true {
+            op = skippingCrops(op, region)
+            guard op.bounds.contains(region) else { return nil }
+            switch op {
+            case let read as SlotReadOp:
+                let inner = slot.producer.slots[read.slot]
+                return inner.layout == .planarRows && inner.format == slot.format ? read.slot : nil
+            case let clamp as ClampOp where clamp.edge.contains(region): op = clamp.children[0]
+            case is MatchOp, is AlphaOp: op = op.children[0]
+            case let kernel as KernelOp where kernel.children.count == 1: op = kernel.children[0]
+            default: return nil
+            }
+        }
     }
 
     /// The slot a row program reads unchanged over `rect`, through crops and clamps that do not touch it.
@@ -205,17 +264,20 @@ final class Executor {
         if case .processor = slot.producer.kind { isProcessor = true } else { isProcessor = false }
         let useCache = cache != nil && (slot.cache || (cacheAll && isProcessor))
         let key = IntermediateCache.Key(
-            digest: slot.producer.digest, region: region, format: slot.format, quantize: slot.quantize)
+            digest: slot.producer.digest, region: region, format: slot.format, layout: slot.layout,
+            quantize: slot.quantize)
         if useCache, let (hit, bpr) = cache!.lookup(key) {
             w.stats.cacheHits += 1
             return SlotBuffer(
-                base: hit.pointer, bytesPerRow: bpr, region: region, format: slot.format, arenaBlock: nil, cached: hit)
+                base: hit.pointer, bytesPerRow: bpr, region: region, format: slot.format, arenaBlock: nil, cached: hit,
+                layout: slot.layout)
         }
         // A program that only passes one intermediate through over `region` (crops that keep it, a clamp whose
         // edge contains it: a processor's clamped input away from the image's edges) needs no buffer of its own —
         // the intermediate materialised over the same region holds exactly its values.
         if !useCache, slot.quantize == nil, case .rows(let root) = slot.producer.kind,
-            let inner = Self.passThroughSlot(root, region), slot.producer.slots[inner].format == slot.format
+            let inner = Self.passThroughSlot(root, region), slot.producer.slots[inner].format == slot.format,
+            slot.producer.slots[inner].layout == slot.layout
         {
             return try materialise(slot.producer.slots[inner], region, w, label: label)
         }
@@ -224,20 +286,35 @@ final class Executor {
             let c = CachedBuffer(byteCount: bytes)
             buffer = SlotBuffer(
                 base: c.pointer, bytesPerRow: bytesPerRow, region: region, format: slot.format, arenaBlock: nil,
-                cached: c)
+                cached: c, layout: slot.layout)
         } else {
             let block = w.arena.acquire(bytes)
             buffer = SlotBuffer(
                 base: block.pointer, bytesPerRow: bytesPerRow, region: region, format: slot.format, arenaBlock: block,
-                cached: nil)
+                cached: nil, layout: slot.layout)
         }
         do {
             switch slot.producer.kind {
-            case .rows:
-                let target = RowTarget(
+            case .rows(let root):
+                var target = RowTarget(
                     base: buffer.base, bytesPerRow: bytesPerRow, originX: region.minX, originY: region.minY,
-                    format: slot.format, quantize: slot.quantize)
-                try runRows(slot.producer, region, target, w)
+                    format: slot.format, quantize: slot.quantize, layout: slot.layout, planeStride: region.width)
+                guard !useCache, let s = Self.inPlaceSlot(slot, root, region) else {
+                    try runRows(slot.producer, region, target, w)
+                    break
+                }
+                // A per-pixel program over a planar intermediate: it runs in that intermediate's rows when they are
+                // this call's own (not a cached buffer), which then become the result.
+                let input = try materialise(slot.producer.slots[s], region, w, label: label)
+                if input.cached == nil, input.region == region {
+                    release(buffer, w)
+                    buffer = input
+                    target = RowTarget(
+                        base: input.base, bytesPerRow: input.bytesPerRow, originX: region.minX, originY: region.minY,
+                        format: slot.format, quantize: nil, layout: .planarRows, planeStride: region.width)
+                }
+                defer { if input.base != buffer.base { release(input, w) } }
+                try runRows(slot.producer, region, target, w, given: (s, input))
             case .processor(let p, let bounds):
                 try runProcessor(p, slot.producer, bounds: bounds, buffer: buffer, w)
             }
@@ -280,20 +357,14 @@ final class Executor {
                 b = SlotBuffer(
                     base: block.pointer, bytesPerRow: 64,
                     region: PixelRect(x: inside.minX, y: inside.minY, width: 1, height: 1), format: slot.format,
-                    arenaBlock: block, cached: nil)
+                    arenaBlock: block, cached: nil, layout: slot.layout)
             }
             inputs.append(b)
         }
-        let views = inputs.map {
-            ImageProcessorInput(
-                region: $0.region.rect, format: $0.format, baseAddress: UnsafeRawPointer($0.base),
-                bytesPerRow: $0.bytesPerRow)
-        }
+        let views = inputs.map(\.processorInput)
         let scratch = ProcessorScratch(arena: w.arena)
         defer { scratch.releaseAll() }
-        let output = ImageProcessorOutput(
-            region: inside.rect, format: buffer.format, baseAddress: buffer.pointer(x: inside.minX, y: inside.minY),
-            bytesPerRow: buffer.bytesPerRow, scratch: scratch)
+        let output = buffer.processorOutput(inside, scratch: scratch)
         w.stats.programRuns += 1
         do {
             try p.body(views, output)
@@ -330,15 +401,10 @@ extension Executor {
         try forEachTile(bands, workers: [w] + helpers) { (band, worker) throws(RenderError) in
             let b = try materialise(slot, band, worker, label: "input of reduction \(p.processorDescription)")
             defer { release(b, worker) }
-            let view = ImageProcessorInput(
-                region: b.region.rect, format: b.format, baseAddress: UnsafeRawPointer(b.base),
-                bytesPerRow: b.bytesPerRow)
-            r.band(view, shared.pointer + (band.minY - r.area.minY) / r.bandRows * r.partialCount)
+            r.band(b.processorInput, shared.pointer + (band.minY - r.area.minY) / r.bandRows * r.partialCount)
             worker.stats.programRuns += 1
         }
-        let output = ImageProcessorOutput(
-            region: inside.rect, format: buffer.format, baseAddress: buffer.pointer(x: inside.minX, y: inside.minY),
-            bytesPerRow: buffer.bytesPerRow, scratch: nil)
+        let output = buffer.processorOutput(inside, scratch: nil)
         do {
             try r.combine(UnsafeBufferPointer(start: partials, count: bands.count * r.partialCount), output)
         } catch let e as RenderError {

@@ -21,6 +21,7 @@ final class IntermediateCache: Sendable {
         let digest: String
         let region: PixelRect
         let format: PixelFormat
+        let layout: PixelLayout
         let quantize: PixelFormat?
     }
 

@@ -44,6 +44,11 @@ public struct ImageProcessor: Sendable {
     public let inputFormat: PixelFormat?
     /// The format of the output buffer.
     public let outputFormat: PixelFormat
+    /// The arrangement of the input buffers' components (``PixelLayout/interleaved`` unless the processor asked for
+    /// planes).
+    public let inputLayout: PixelLayout
+    /// The arrangement of the output buffer's components.
+    public let outputLayout: PixelLayout
     let roi: RegionOfInterest
     let body: Body
     /// Set for a reducing processor: the engine then reduces the input band by band on all workers instead of
@@ -52,15 +57,25 @@ public struct ImageProcessor: Sendable {
 
     /// Creates a processor.
     ///
+    /// A processor that computes on planes can ask for ``PixelLayout/planarRows`` buffers and reach them through
+    /// ``ImageProcessorInput/planes(_:)`` and ``ImageProcessorOutput/planes(_:)``: the rows it exchanges with row
+    /// programs and with other planar processors then need no interleaving.
+    ///
     /// - Parameters:
     ///   - inputFormat: The format of the input buffers, or `nil` for the render's working format (`.rgba8` instead
     ///     of half floats for an input that holds 8-bit values exactly, such as an opaque 8-bit source).
-    /// - Precondition: both formats are in ``supportedFormats``.
+    ///   - inputLayout: The arrangement of the input buffers' components.
+    ///   - outputLayout: The arrangement of the output buffer's components.
+    /// - Precondition: both formats are in ``supportedFormats``; a ``PixelLayout/planarRows`` layout goes with the
+    ///   format ``PixelFormat/rgbaFloat``.
     public init(
         description: String, argumentDigest: String = "", inputFormat: PixelFormat? = .rgbaFloat,
-        outputFormat: PixelFormat = .rgbaFloat, roi: @escaping RegionOfInterest, process body: @escaping Body
+        inputLayout: PixelLayout = .interleaved, outputFormat: PixelFormat = .rgbaFloat,
+        outputLayout: PixelLayout = .interleaved, roi: @escaping RegionOfInterest, process body: @escaping Body
     ) {
-        self.init(description, argumentDigest, inputFormat, outputFormat, roi, body, reduction: nil)
+        self.init(
+            description, argumentDigest, inputFormat, outputFormat, roi, body, reduction: nil,
+            layouts: (inputLayout, outputLayout))
     }
 
     /// Creates a reducing processor: one that summarises `area` of its single input into a few output pixels
@@ -105,10 +120,18 @@ public struct ImageProcessor: Sendable {
 
     private init(
         _ description: String, _ argumentDigest: String, _ inputFormat: PixelFormat?, _ outputFormat: PixelFormat,
-        _ roi: @escaping RegionOfInterest, _ body: @escaping Body, reduction: ImageReduction?
+        _ roi: @escaping RegionOfInterest, _ body: @escaping Body, reduction: ImageReduction?,
+        layouts: (input: PixelLayout, output: PixelLayout) = (.interleaved, .interleaved)
     ) {
         precondition(inputFormat.map(Self.supportedFormats.contains) ?? true, "processors cannot read \(inputFormat!)")
         precondition(Self.supportedFormats.contains(outputFormat), "processors cannot write \(outputFormat)")
+        precondition(
+            layouts.input == .interleaved || inputFormat == .rgbaFloat, "planar rows need the input format rgbaFloat")
+        precondition(
+            layouts.output == .interleaved || outputFormat == .rgbaFloat,
+            "planar rows need the output format rgbaFloat")
+        inputLayout = layouts.input
+        outputLayout = layouts.output
         processorDescription = description
         self.argumentDigest = argumentDigest
         self.inputFormat = inputFormat
@@ -137,19 +160,46 @@ public struct ImageProcessorInput: @unchecked Sendable {
     public let region: Rect
     /// The pixel format.
     public let format: PixelFormat
-    /// The first byte of row 0.
+    /// The arrangement of each row's components (the processor's ``ImageProcessor/inputLayout``).
+    public let layout: PixelLayout
+    /// The first byte of row 0 (of its red plane for ``PixelLayout/planarRows``).
     public let baseAddress: UnsafeRawPointer
     /// Bytes between rows.
     public let bytesPerRow: Int
+    /// Floats from one plane of a row to the next (``PixelLayout/planarRows``).
+    @usableFromInline let planeStride: Int
     /// Width in pixels.
     public var width: Int { Int(region.width) }
     /// Height in pixels.
     public var height: Int { Int(region.height) }
 
+    init(
+        region: Rect, format: PixelFormat, layout: PixelLayout, baseAddress: UnsafeRawPointer, bytesPerRow: Int,
+        planeStride: Int
+    ) {
+        self.region = region
+        self.format = format
+        self.layout = layout
+        self.baseAddress = baseAddress
+        self.bytesPerRow = bytesPerRow
+        self.planeStride = planeStride
+    }
+
     /// Row `j` (0-based within the region) as components of type `T`.
     @inlinable
     public func row<T>(_ j: Int, as type: T.Type) -> UnsafePointer<T> {
         (baseAddress + j * bytesPerRow).assumingMemoryBound(to: T.self)
+    }
+
+    /// The four planes of row `j` (0-based within the region) of a ``PixelLayout/planarRows`` input.
+    ///
+    /// Each holds ``width`` values; they must only be read.
+    @inlinable
+    public func planes(_ j: Int) -> PlanarPixels {
+        precondition(layout == .planarRows, "planes of an interleaved input")
+        let red = UnsafeMutableRawPointer(mutating: baseAddress + j * bytesPerRow).assumingMemoryBound(to: Float.self)
+        return PlanarPixels(
+            red: red, green: red + planeStride, blue: red + 2 * planeStride, alpha: red + 3 * planeStride, count: width)
     }
 }
 
@@ -161,11 +211,13 @@ public struct ImageProcessorOutput: @unchecked Sendable {
     let scratchSpace: ProcessorScratch?
 
     init(
-        region: Rect, format: PixelFormat, baseAddress: UnsafeMutableRawPointer, bytesPerRow: Int,
-        scratch: ProcessorScratch?
+        region: Rect, format: PixelFormat, layout: PixelLayout, baseAddress: UnsafeMutableRawPointer, bytesPerRow: Int,
+        planeStride: Int, scratch: ProcessorScratch?
     ) {
         self.region = region
         self.format = format
+        self.layout = layout
+        self.planeStride = planeStride
         self.baseAddress = baseAddress
         self.bytesPerRow = bytesPerRow
         scratchSpace = scratch
@@ -186,10 +238,14 @@ public struct ImageProcessorOutput: @unchecked Sendable {
     public let region: Rect
     /// The pixel format.
     public let format: PixelFormat
-    /// The first byte of row 0.
+    /// The arrangement of each row's components (the processor's ``ImageProcessor/outputLayout``).
+    public let layout: PixelLayout
+    /// The first byte of row 0 (of its red plane for ``PixelLayout/planarRows``).
     public let baseAddress: UnsafeMutableRawPointer
     /// Bytes between rows.
     public let bytesPerRow: Int
+    /// Floats from one plane of a row to the next (``PixelLayout/planarRows``).
+    @usableFromInline let planeStride: Int
     /// Width in pixels.
     public var width: Int { Int(region.width) }
     /// Height in pixels.
@@ -199,6 +255,17 @@ public struct ImageProcessorOutput: @unchecked Sendable {
     @inlinable
     public func row<T>(_ j: Int, as type: T.Type) -> UnsafeMutablePointer<T> {
         (baseAddress + j * bytesPerRow).assumingMemoryBound(to: T.self)
+    }
+
+    /// The four planes of row `j` (0-based within the region) of a ``PixelLayout/planarRows`` output.
+    ///
+    /// Each holds ``width`` values; the body writes all four (alpha too).
+    @inlinable
+    public func planes(_ j: Int) -> PlanarPixels {
+        precondition(layout == .planarRows, "planes of an interleaved output")
+        let red = (baseAddress + j * bytesPerRow).assumingMemoryBound(to: Float.self)
+        return PlanarPixels(
+            red: red, green: red + planeStride, blue: red + 2 * planeStride, alpha: red + 3 * planeStride, count: width)
     }
 }
 

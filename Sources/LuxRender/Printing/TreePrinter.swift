@@ -57,30 +57,30 @@ enum TreePrinter {
 
     static func programs(plan: Plan, rect: PixelRect, storeFormat: PixelFormat, name: String) -> String {
         var out = "programs graph \(name) roi=\(rect) =\n"
-        func step(_ s: Step, _ region: PixelRect, _ format: PixelFormat, _ depth: Int) {
+        func step(_ s: Step, _ region: PixelRect, _ storage: String, _ depth: Int) {
             let pad = String(repeating: "    ", count: depth)
             switch s.kind {
             case .rows(let root):
                 var rois = [PixelRect](repeating: .empty, count: s.slots.count)
                 var sources = [PixelRect](repeating: .empty, count: plan.sources.count)
                 root.collect(region, &rois, &sources)
-                out += pad + "program \(format.shortName) \(root.expression) rois=\(region)\n"
+                out += pad + "program \(storage) \(root.expression) rois=\(region)\n"
                 for (i, slot) in s.slots.enumerated() {
-                    step(slot.producer, bounded(rois[i], slot), slot.format, depth + 1)
+                    step(slot.producer, bounded(rois[i], slot), slot.storageName, depth + 1)
                 }
             case .processor(let p, let bounds):
                 let inside = region.intersection(bounds)
                 out +=
                     pad
-                    + "program \(format.shortName) processor \(p.processorDescription) (\(p.argumentDigest)) rois=\(inside)\n"
+                    + "program \(storage) processor \(p.processorDescription) (\(p.argumentDigest)) rois=\(inside)\n"
                 for (k, slot) in s.slots.enumerated() {
                     step(
-                        slot.producer, bounded(PixelRect(enclosing: p.roi(k, inside.rect)), slot), slot.format,
+                        slot.producer, bounded(PixelRect(enclosing: p.roi(k, inside.rect)), slot), slot.storageName,
                         depth + 1)
                 }
             }
         }
-        step(plan.root, rect, storeFormat, 1)
+        step(plan.root, rect, storeFormat.shortName, 1)
         return out
     }
 
@@ -103,7 +103,7 @@ enum TreePrinter {
             }
             out += "    p\(s.number) [label=\"\(quote(label))\"];\n"
             for (i, slot) in s.slots.enumerated() {
-                out += "    p\(slot.producer.number) -> p\(s.number) [label=\"slot\(i) \(slot.format.shortName)\"];\n"
+                out += "    p\(slot.producer.number) -> p\(s.number) [label=\"slot\(i) \(slot.storageName)\"];\n"
             }
         }
         out +=
