@@ -538,17 +538,4 @@ void lux_jpeg_stream_destroy(lux_jpeg_stream *ctx) {
     lux_jpeg_stream_free(ctx);
 }
 
-int lux_jpeg_encode(const lux_jpeg_encode_params *params, const uint8_t *pixels, size_t stride,
-                    const lux_jpeg_marker *markers, int marker_count, uint8_t **out, size_t *out_size,
-                    char *message, size_t capacity) {
-    *out = NULL;
-    *out_size = 0;
-    lux_jpeg_stream *ctx = lux_jpeg_stream_create(params, markers, marker_count, message, capacity);
-    if (ctx == NULL) return -1;
-    int status = lux_jpeg_stream_write(ctx, pixels, stride, params->height, message, capacity);
-    if (status == 0) status = lux_jpeg_stream_finish(ctx, out, out_size, message, capacity);
-    lux_jpeg_stream_destroy(ctx);
-    return status;
-}
-
 void lux_free(void *pointer) { free(pointer); }

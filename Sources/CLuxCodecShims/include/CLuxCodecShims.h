@@ -74,11 +74,6 @@ typedef struct {
     int dct_float;          // 0 = JDCT_ISLOW (default), 1 = JDCT_FLOAT
 } lux_jpeg_encode_params;
 
-/// Encodes rows of pixels. On success returns 0 and a malloc'd buffer in *out (free with lux_free).
-int lux_jpeg_encode(const lux_jpeg_encode_params *params, const uint8_t *pixels, size_t stride,
-                    const lux_jpeg_marker *markers, int marker_count, uint8_t **out, size_t *out_size,
-                    char *message, size_t capacity);
-
 /// An encoder fed band by band (libjpeg's compressor kept between calls; each call sets its own setjmp).
 typedef struct lux_jpeg_stream lux_jpeg_stream;
 
