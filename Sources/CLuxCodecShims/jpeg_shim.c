@@ -195,7 +195,7 @@ int lux_jpeg_decode_rows(const uint8_t *data, size_t size, int out_layout, uint8
         return -1;
     }
     return lux_jpeg_decode_impl(data, size, out_layout, pixels, stride, image_width, image_height, 1, first_row,
-                                row_count, 1, max_memory, 0, message, capacity);
+                                row_count, 1, max_memory, 1, message, capacity);
 }
 
 long lux_jpeg_restart_intervals(const uint8_t *data, size_t size, size_t start, size_t *starts, size_t *ends,
@@ -373,6 +373,12 @@ static int lux_jpeg_stream_prepare_raw(lux_jpeg_stream *ctx, const lux_jpeg_enco
 
 lux_jpeg_stream *lux_jpeg_stream_create(const lux_jpeg_encode_params *params, const lux_jpeg_marker *markers,
                                         int marker_count, char *message, size_t capacity) {
+    // The chroma layouts the raw-input converter implements: 4:4:4, 4:2:2 and 4:2:0.
+    const int h = params->chroma_h, v = params->chroma_v;
+    if (params->input_components != 1 && !((h == 1 && v == 1) || (h == 2 && v == 1) || (h == 2 && v == 2))) {
+        lux_copy_message(message, capacity, "chroma subsampling must be 1×1, 2×1 or 2×2");
+        return NULL;
+    }
     // Everything libjpeg touches lives on the heap, so nothing the error path reads is a local that
     // changed after setjmp.
     lux_jpeg_stream *const ctx = (lux_jpeg_stream *)calloc(1, sizeof(lux_jpeg_stream));

@@ -1,3 +1,4 @@
+import LuxColor
 import LuxPixels
 import LuxRender
 import Testing
@@ -181,6 +182,21 @@ import Testing
             let stats = try context.render(image, to: &buffer, colorSpace: nil)
             #expect(stats.cacheHits > 0, "\(layout)")
             #expect(buffer.components(as: Float.self) == expected, "\(layout), cached render")
+        }
+    }
+
+    @Test("an 8-bit, colour-matched output stored straight from a cached planar intermediate leaves the cache intact")
+    func convertedOutputKeepsCache() throws {
+        // The oracle: the same pattern from an interleaved processor, rendered without a cache.
+        let options = { (cache: Bool) in RenderOptions(cacheIntermediates: cache, threadCount: 2, tileSize: 16) }
+        let expected = try RenderContext(options: options(false)).createBuffer(
+            Self.pattern(.interleaved), from: Self.extent, format: .rgba8, colorSpace: .displayP3)
+        let context = RenderContext(options: options(true))
+        for pass in 0..<2 {
+            let planar = try context.createBuffer(
+                Self.pattern(.planarRows), from: Self.extent, format: .rgba8, colorSpace: .displayP3)
+            let same = planar.components(as: UInt8.self) == expected.components(as: UInt8.self)
+            #expect(same, "pass \(pass)")
         }
     }
 }

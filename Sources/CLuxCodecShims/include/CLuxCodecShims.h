@@ -39,9 +39,9 @@ int lux_jpeg_decode_scaled(const uint8_t *data, size_t size, int out_layout, uin
                            int image_width, int image_height, int scale_denom, int strict, size_t max_memory,
                            int max_scans, char *message, size_t capacity);
 
-/// Decodes output rows first_row ..< first_row + row_count of a baseline or progressive JPEG of image_width ×
+/// Decodes output rows first_row ..< first_row + row_count of a baseline (single-scan) JPEG of image_width ×
 /// image_height pixels into `pixels` (whose first row receives row first_row), as lux_jpeg_decode does with
-/// `strict` set and no scan limit. The rows above first_row are decoded and dropped (the context that chroma
+/// `strict` set; a progressive file fails at its second scan (a scan limit of one). The rows above first_row are decoded and dropped (the context that chroma
 /// upsampling reads), and decoding stops after the last row asked for.
 int lux_jpeg_decode_rows(const uint8_t *data, size_t size, int out_layout, uint8_t *pixels, size_t stride,
                          int image_width, int image_height, int first_row, int row_count, size_t max_memory,
@@ -100,7 +100,8 @@ int lux_jpeg_stream_pending_rows(const lux_jpeg_stream *stream);
 int lux_jpeg_stream_slot_rows(const lux_jpeg_stream *stream);
 
 /// Converts `rows` rows (whole iMCU rows, at most lux_jpeg_stream_slot_rows) into slot 0 or 1. Calls nothing in
-/// libjpeg. Returns 0, or -1 for arguments it refuses (a gray or failed stream, rows pending, a bad row count).
+/// libjpeg. Returns 0, or -1 for arguments it refuses (a gray stream, rows pending, a bad row count). It does not
+/// look at whether compressing failed (that flag belongs to the compressing thread); the writer reports failures.
 int lux_jpeg_stream_convert(lux_jpeg_stream *stream, int slot, const uint8_t *pixels, size_t stride, int rows);
 
 /// Compresses the rows converted into `slot`. Returns 0, or -1 with a message (the encoder is then unusable).

@@ -84,6 +84,9 @@ struct JPEGRestartBands: @unchecked Sendable {  // `bytes` is the caller's, aliv
         // At least two bands of two units each: a band decodes one unit above it as context.
         guard (mcuRows + step - 1) / step >= 4 else { return nil }
         let expected = (mcusPerRow * mcuRows + interval - 1) / interval
+        // Every interval but the last ends in a two-byte marker: a header promising more than the data can hold
+        // is not split (and allocates nothing for it).
+        guard expected - 1 <= (bytes.count - start) / 2 else { return nil }
         var starts = [Int](repeating: 0, count: expected)
         var ends = [Int](repeating: 0, count: expected)
         let found = lux_jpeg_restart_intervals(

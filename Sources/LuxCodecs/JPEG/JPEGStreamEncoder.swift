@@ -1,8 +1,6 @@
 internal import CLuxCodecShims
 import LuxColor
-import Dispatch
 import LuxPixels
-import Synchronization
 
 /// A JPEG encoder fed band by band: libjpeg's compressor stays open between bands, so the whole picture is
 /// never held in memory (only the compressed output).
@@ -109,47 +107,5 @@ final class JPEGStreamEncoder {
         guard let out else { throw .library(name: "libjpeg", message: "no output") }
         defer { lux_free(out) }
         return Array(UnsafeBufferPointer(start: out, count: size))
-    }
-}
-
-/// Whole iMCU rows of a colour stream compressed in slots: while libjpeg compresses slot i on one thread, the rows of
-/// slot i + 1 are converted to Y′CbCr on another.
-private struct JPEGEncodePipeline: @unchecked Sendable {  // the threads touch disjoint slots of the stream
-    let stream: OpaquePointer
-    let pixels: UnsafePointer<UInt8>
-    let stride: Int
-    let rows: Int
-
-    func run() throws(CodecError) {
-        guard rows > 0 else { return }
-        let slotRows = Int(lux_jpeg_stream_slot_rows(stream))
-        let slots = (rows + slotRows - 1) / slotRows
-        let failure = Mutex<String?>(nil)
-        convert(0, slotRows: slotRows)
-        for i in 1...slots {
-            if i == slots {
-                write(i - 1, failure)
-            } else {
-                DispatchQueue.concurrentPerform(iterations: 2) { k in
-                    if k == 0 { write(i - 1, failure) } else { convert(i, slotRows: slotRows) }
-                }
-            }
-            if let message = failure.withLock({ $0 }) { throw .library(name: "libjpeg", message: message) }
-        }
-    }
-
-    private func convert(_ i: Int, slotRows: Int) {
-        let first = i * slotRows
-        let status = lux_jpeg_stream_convert(
-            stream, Int32(i & 1), pixels + first * stride, stride, Int32(min(slotRows, rows - first)))
-        precondition(status == 0, "the JPEG pipeline converted a slot out of turn")
-    }
-
-    private func write(_ i: Int, _ failure: borrowing Mutex<String?>) {
-        var message = [CChar](repeating: 0, count: 512)
-        let status = message.withUnsafeMutableBufferPointer { m in
-            lux_jpeg_stream_write_slot(stream, Int32(i & 1), m.baseAddress, m.count)
-        }
-        if status != 0 { failure.withLock { $0 = cMessage(message) } }
     }
 }

@@ -45,7 +45,7 @@ enum RCDDemosaic {
         reconstruct(cfa, into: out, scratch: scratch, reusesMosaic: reusesMosaic)
         let w = cfa.width
         let os = out.rowStride
-        let rowTmp = scratch + (reusesMosaic && cfa.rowStride == w ? 3 : 4) * w * cfa.height
+        let rowTmp = scratch  // all of the scratch is spent once the reconstruction is done
         for k in 0..<3 {
             let plane = out.plane(k)
             for y in 0..<cfa.height {

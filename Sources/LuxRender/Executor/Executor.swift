@@ -193,7 +193,8 @@ final class Executor {
     }
 
     /// The planar-rows intermediate a program only reads over `rect` (through crops that keep it), when the target
-    /// stores its rows from those planes without changing them: the rows are then stored straight from it.
+    /// stores its rows from those planes without quantising them: the rows are then stored straight from it (an
+    /// output conversion rewrites the planes, so then only an intermediate the cache does not hold qualifies).
     private static func directPlanes(_ root: RowOp, _ rect: PixelRect, _ buffers: [SlotBuffer], _ target: RowTarget)
         -> SlotBuffer?
     {
@@ -201,6 +202,8 @@ final class Executor {
             let read = skippingCrops(root, rect) as? SlotReadOp, read.bounds.contains(rect)
         else { return nil }
         let b = buffers[read.slot]
+        // Converting to the output space rewrites the planes: only in a buffer the cache does not share.
+        guard target.converter == nil || b.cached == nil else { return nil }
         return b.layout == .planarRows && b.region.contains(rect) ? b : nil
     }
 
