@@ -449,33 +449,36 @@ int lux_jpeg_stream_convert(lux_jpeg_stream *ctx, int slot, const uint8_t *pixel
     return 0;
 }
 
+// The start of every stream call that may reach libjpeg: refuses a failed stream, routes libjpeg's message to the
+// caller's buffer, and makes an error inside libjpeg release the stream and return -1 from the calling function
+// (a macro because setjmp must run in that function's own frame).
+#define LUX_JPEG_STREAM_ENTER(ctx, message, capacity)                               \
+    do {                                                                            \
+        if ((ctx)->failed) {                                                        \
+            lux_copy_message((message), (capacity), "the encoder already failed"); \
+            return -1;                                                              \
+        }                                                                           \
+        (ctx)->err.message = (message);                                             \
+        (ctx)->err.capacity = (capacity);                                           \
+        if (setjmp((ctx)->err.jump)) {                                              \
+            lux_jpeg_stream_release(ctx);                                           \
+            return -1;                                                              \
+        }                                                                           \
+    } while (0)
+
 int lux_jpeg_stream_write_slot(lux_jpeg_stream *ctx, int slot, char *message, size_t capacity) {
-    if (ctx->failed || slot < 0 || slot >= LUX_JPEG_SLOTS) {
-        lux_copy_message(message, capacity, "the encoder already failed");
+    if (slot < 0 || slot >= LUX_JPEG_SLOTS) {
+        lux_copy_message(message, capacity, "no such slot");
         return -1;
     }
-    ctx->err.message = message;
-    ctx->err.capacity = capacity;
-    if (setjmp(ctx->err.jump)) {
-        lux_jpeg_stream_release(ctx);
-        return -1;
-    }
+    LUX_JPEG_STREAM_ENTER(ctx, message, capacity);
     lux_ycc_write(ctx, slot);
     return 0;
 }
 
 int lux_jpeg_stream_write(lux_jpeg_stream *ctx, const uint8_t *pixels, size_t stride, int rows, char *message,
                           size_t capacity) {
-    if (ctx->failed) {
-        lux_copy_message(message, capacity, "the encoder already failed");
-        return -1;
-    }
-    ctx->err.message = message;
-    ctx->err.capacity = capacity;
-    if (setjmp(ctx->err.jump)) {
-        lux_jpeg_stream_release(ctx);
-        return -1;
-    }
+    LUX_JPEG_STREAM_ENTER(ctx, message, capacity);
     struct jpeg_compress_struct *cinfo = &ctx->cinfo;
     if (ctx->raw) {
         // Whole iMCU rows straight from the caller's rows, the rest through the carry buffer.
@@ -513,16 +516,7 @@ int lux_jpeg_stream_write(lux_jpeg_stream *ctx, const uint8_t *pixels, size_t st
 int lux_jpeg_stream_finish(lux_jpeg_stream *ctx, uint8_t **out, size_t *out_size, char *message, size_t capacity) {
     *out = NULL;
     *out_size = 0;
-    if (ctx->failed) {
-        lux_copy_message(message, capacity, "the encoder already failed");
-        return -1;
-    }
-    ctx->err.message = message;
-    ctx->err.capacity = capacity;
-    if (setjmp(ctx->err.jump)) {
-        lux_jpeg_stream_release(ctx);
-        return -1;
-    }
+    LUX_JPEG_STREAM_ENTER(ctx, message, capacity);
     if (ctx->raw && ctx->carry_rows > 0) {
         // The last, partial iMCU row: its missing rows repeat the image's last row.
         lux_ycc_convert(ctx, ctx->carry, (size_t)ctx->width * 4, ctx->carry_rows, 1, 0);
