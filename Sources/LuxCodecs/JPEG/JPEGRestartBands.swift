@@ -80,7 +80,7 @@ struct JPEGRestartBands: @unchecked Sendable {  // `bytes` is the caller's, aliv
         mcusPerRow = (width + mcuWidth - 1) / mcuWidth
         mcuRows = (height + mcuHeight - 1) / mcuHeight
         interval = restartInterval
-        step = interval / gcd(interval, mcusPerRow)
+        step = interval / greatestCommonDivisor(interval, mcusPerRow)
         // At least two bands of two units each: a band decodes one unit above it as context.
         guard (mcuRows + step - 1) / step >= 4 else { return nil }
         let expected = (mcusPerRow * mcuRows + interval - 1) / interval
@@ -153,4 +153,3 @@ struct JPEGRestartBands: @unchecked Sendable {  // `bytes` is the caller's, aliv
     }
 }
 
-private func gcd(_ a: Int, _ b: Int) -> Int { b == 0 ? a : gcd(b, a % b) }

@@ -108,15 +108,9 @@ public struct MediaTime: Hashable, Sendable, Codable, Comparable, CustomStringCo
         return MediaTime(value: q, timescale: newTimescale)
     }
 
-    private static func gcd(_ a: Int64, _ b: Int64) -> Int64 {
-        var (x, y) = (abs(a), abs(b))
-        while y != 0 { (x, y) = (y, x % y) }
-        return x
-    }
-
     /// A common timescale for two times: their LCM when it fits, otherwise the larger one.
     private static func commonTimescale(_ a: Int32, _ b: Int32) -> Int32 {
-        let l = Int64(a) / gcd(Int64(a), Int64(b)) * Int64(b)
+        let l = Int64(a) / greatestCommonDivisor(Int64(a), Int64(b)) * Int64(b)
         return l <= Int64(Int32.max) ? Int32(l) : max(a, b)
     }
 
@@ -194,7 +188,7 @@ public struct MediaTime: Hashable, Sendable, Codable, Comparable, CustomStringCo
             hasher.combine(kind)
             return
         }
-        let g = Self.gcd(value, Int64(timescale))
+        let g = greatestCommonDivisor(value, Int64(timescale))
         hasher.combine(g == 0 ? 0 : value / g)
         hasher.combine(g == 0 ? 1 : Int64(timescale) / g)
     }
