@@ -22,8 +22,7 @@ struct RowTarget {
 
     /// The first byte of pixel (`x`, `y`) (of its red value for planar rows).
     func pointer(x: Int, y: Int) -> UnsafeMutableRawPointer {
-        let bytes = layout == .planarRows ? 4 : format.bytesPerPixel()
-        return base + (y - originY) * bytesPerRow + (x - originX) * bytes
+        base + (y - originY) * bytesPerRow + (x - originX) * layout.pixelStride(format)
     }
 
     /// The planes of `n` pixels from (`x`, `y`) of planar rows: programs evaluate straight into them.

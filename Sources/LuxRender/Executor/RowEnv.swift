@@ -18,8 +18,7 @@ struct SlotBuffer {
 
     /// The first byte of pixel `(x, y)` (of its red value for planar rows).
     func pointer(x: Int, y: Int) -> UnsafeMutableRawPointer {
-        let bytes = layout == .planarRows ? 4 : format.bytesPerPixel()
-        return base + (y - region.minY) * bytesPerRow + (x - region.minX) * bytes
+        base + (y - region.minY) * bytesPerRow + (x - region.minX) * layout.pixelStride(format)
     }
 
     /// The whole buffer as a processor input.

@@ -182,11 +182,7 @@ final class SlotReadOp: RowOp {
         let inside = dst.advanced(by: x0 - x, count: x1 - x0)
         if s.layout == .planarRows {
             let from = s.planes(x: x0, y: y, count: x1 - x0)
-            if from.red == inside.red { return }  // a program running in the slot's own rows
-            inside.red.update(from: from.red, count: x1 - x0)
-            inside.green.update(from: from.green, count: x1 - x0)
-            inside.blue.update(from: from.blue, count: x1 - x0)
-            inside.alpha.update(from: from.alpha, count: x1 - x0)
+            if from.red != inside.red { inside.update(from: from) }  // equal: a program running in the slot's rows
             return
         }
         PixelIO.load(s.format, from: s.pointer(x: x0, y: y), count: x1 - x0, into: inside, scratch: env.worker.scratch)

@@ -1,3 +1,5 @@
+import LuxPixels
+
 /// How the components of an ``ImageProcessor``'s `.rgbaFloat` buffers are arranged within each row.
 ///
 /// Row programs compute on planes (see ``PlanarPixels``). A processor that computes on planes too can ask for
@@ -11,4 +13,11 @@ public enum PixelLayout: Sendable, Hashable {
     /// (`RRR…GGG…BBB…AAA…`), each plane as many floats as the buffer is wide. Rows take the same bytes as
     /// interleaved `.rgbaFloat` rows. Only for ``PixelFormat/rgbaFloat``.
     case planarRows
+}
+
+extension PixelLayout {
+    /// Bytes from one pixel to the next within a row of `format` (one float within a plane of planar rows).
+    func pixelStride(_ format: PixelFormat) -> Int {
+        self == .planarRows ? MemoryLayout<Float>.size : format.bytesPerPixel()
+    }
 }

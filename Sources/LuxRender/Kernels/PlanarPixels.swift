@@ -48,6 +48,14 @@ public struct PlanarPixels {
         }
     }
 
+    /// Copies the `count` pixels of `source` into these planes.
+    func update(from source: PlanarPixels) {
+        red.update(from: source.red, count: count)
+        green.update(from: source.green, count: count)
+        blue.update(from: source.blue, count: count)
+        alpha.update(from: source.alpha, count: count)
+    }
+
     /// Sets pixels `range` to transparent black.
     func zero(_ range: Range<Int>) {
         guard !range.isEmpty else { return }
