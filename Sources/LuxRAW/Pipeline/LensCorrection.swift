@@ -95,11 +95,15 @@ public struct LensCorrection: Hashable, Sendable {
             let iy = Double(input.region.minY)
             let iw = input.width
             let ih = input.height
+            // Each input plane's row 0; its row y is `y · rowFloats` floats further.
+            let rowFloats = input.bytesPerRow / MemoryLayout<Float>.size
+            let firstRow = input.planes(0)
             for j in 0..<output.height {
                 let out = output.planes(j)
                 let y = output.region.minY + Double(j) + 0.5
                 for plane in 0..<3 {
                     let dst = Self.plane(plane, of: out)
+                    let source = Self.plane(plane, of: firstRow)
                     for i in 0..<output.width {
                         let x = output.region.minX + Double(i) + 0.5
                         let (sx, sy) = LensCorrection.source(x, y, k: k[plane], cx: cx, cy: cy, m: m)
@@ -112,8 +116,8 @@ public struct LensCorrection: Hashable, Sendable {
                         let y1 = min(y0 + 1, ih - 1)
                         let fx = Float(u - Double(x0))
                         let fy = Float(v - Double(y0))
-                        let r0 = Self.plane(plane, of: input.planes(y0))
-                        let r1 = Self.plane(plane, of: input.planes(y1))
+                        let r0 = source + y0 * rowFloats
+                        let r1 = source + y1 * rowFloats
                         let top = r0[x0] * (1 - fx) + r0[x1] * fx
                         let bottom = r1[x0] * (1 - fx) + r1[x1] * fx
                         dst[i] = top * (1 - fy) + bottom * fy
