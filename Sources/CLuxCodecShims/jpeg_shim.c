@@ -333,7 +333,8 @@ static void lux_ycc_convert(lux_jpeg_stream *ctx, const uint8_t *rgba, size_t st
 static void lux_ycc_write(lux_jpeg_stream *ctx, int slot) {
     const int chroma_rows = ctx->group_rows / ctx->sub_v;
     for (int g = 0; g < ctx->slot_groups[slot]; g++) {
-        JSAMPROW y[32], cb[16], cr[16];
+        // An iMCU row is at most 16 luma rows (vertical factor 2) and always 8 chroma rows.
+        JSAMPROW y[16], cb[8], cr[8];
         for (int i = 0; i < ctx->group_rows; i++) {
             y[i] = ctx->planes[slot][0] + (size_t)(g * ctx->group_rows + i) * (size_t)ctx->luma_width;
         }
