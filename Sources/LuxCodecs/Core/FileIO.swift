@@ -10,21 +10,11 @@ import FoundationEssentials
 enum FileIO {
     /// The contents of a file (memory-mapped when the system allows it).
     static func read(_ url: URL) throws(CodecError) -> Data {
-        guard url.isFileURL else { throw .io(path: url.absoluteString, reason: "only file URLs can be read") }
-        // Check with POSIX first for a plain-language reason ("No such file or directory").
-        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw .io(path: url.path, reason: String(cString: strerror(errno))) }
-        var info = stat()
-        let statResult = fstat(fd, &info)
-        close(fd)
-        if statResult == 0, info.st_mode & S_IFMT == S_IFDIR { throw .io(path: url.path, reason: "is a directory") }
-        // FoundationEssentials (Swift 6.3) leaks its 4 KiB read buffer when it reads an empty file.
-        if statResult == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size == 0 { return Data() }
-        do {
-            return try Data(contentsOf: url, options: .alwaysMapped)
-        } catch {
-            throw .io(path: url.path, reason: Self.reason(error))
-        }
+        let file = try FileContents(url)
+        guard let base = file.bytes.baseAddress, !file.bytes.isEmpty else { return Data() }
+        return Data(
+            bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: file.bytes.count,
+            deallocator: .custom { _, _ in withExtendedLifetime(file) {} })
     }
 
     /// Reads at most `length` bytes from the start of a file (for cheap header reads).
@@ -54,13 +44,6 @@ enum FileIO {
         let file = try AtomicFile(destination: url)
         try file.append(bytes)
         try file.commit(synchronize: synchronize)
-    }
-
-    private static func reason(_ error: any Error) -> String {
-        if let e = error as? CocoaError, let underlying = e.userInfo["NSUnderlyingError"] {
-            return "\(underlying)"
-        }
-        return "\(error)"
     }
 }
 

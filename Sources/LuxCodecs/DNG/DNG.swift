@@ -22,12 +22,16 @@ public enum DNG {
         try withBytes(of: bytes) { raw throws(CodecError) in try decode(raw, options: options) }
     }
 
-    static func decode(_ raw: UnsafeRawBufferPointer, options: DecodingOptions) throws(CodecError) -> ImageFile {
+    /// Decodes a DNG file; when `raw` is `file`'s bytes, uncompressed samples stored row after row are lent
+    /// to the pixel buffer instead of copied.
+    static func decode(
+        _ raw: UnsafeRawBufferPointer, options: DecodingOptions, file: FileContents? = nil
+    ) throws(CodecError) -> ImageFile {
         let options = options.budgeted()
         let s = try DNGStructure(raw)
         let props = try DNGReader.properties(s, loadingPreviews: true)
         try options.reserve(props.previews.reduce(0) { $0 + ($1.data?.count ?? 0) }, for: "DNG previews")
-        let pixels = try DNGReader.decodePixels(s, props, options: options)
+        let pixels = try DNGReader.decodePixels(s, props, options: options, file: file)
         var file = ImageFile(raw: RawImage(pixels: pixels, properties: props))
         file.format = .dng
         return file

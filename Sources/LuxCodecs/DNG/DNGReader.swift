@@ -285,9 +285,13 @@ enum DNGReader {
     // MARK: Pixels
 
     /// Decodes the raw image into a buffer (`.bayer16`, `.gray16`, `.rgba16`, `.grayFloat` or `.rgbaFloat`).
-    static func decodePixels(_ s: DNGStructure, _ props: RawProperties, options: DecodingOptions) throws(CodecError)
-        -> PixelBuffer
-    {
+    ///
+    /// When the structure was read from `file`'s bytes and the samples are stored uncompressed, in host byte
+    /// order, one sample per pixel and row after row (see ``borrowedPixels(_:_:format:file:reader:)``), the
+    /// buffer borrows the file's rows instead of copying them.
+    static func decodePixels(
+        _ s: DNGStructure, _ props: RawProperties, options: DecodingOptions, file: FileContents? = nil
+    ) throws(CodecError) -> PixelBuffer {
         guard let rawDir = s.raw else { throw .missingPixelData(what: "DNG", reason: "no raw image directory") }
         let what = "DNG \(s.rawName)"
         let spp = props.samplesPerPixel
@@ -324,6 +328,9 @@ enum DNGReader {
             bitsPerSample: props.bitsPerSample, samplesPerPixel: planar ? 1 : spp, isFloat: props.isFloatingPoint,
             compression: compression, predictor: props.storage.predictor, bigEndian: p.bigEndian,
             legacyLosslessJPEG: (props.dngVersion.map { $0[0] == 1 && $0[1] == 0 } ?? false))
+        if let file, !planar, let lent = borrowedPixels(layout, chunkFormat, format: format, file: file, reader: p.reader) {
+            return lent
+        }
         let threads = try options.budgeted().budget!.reserveChunkedDecode(
             outputBytes: props.width * props.height * format.bytesPerPixel(),
             chunkBytes: chunkFormat.workingBytes(width: layout.chunkWidth, rows: layout.chunkHeight),
@@ -364,6 +371,39 @@ enum DNGReader {
         if spp == 3 { fillOpaque(&out) }
         withExtendedLifetime(out) {}
         return out
+    }
+
+    /// The raw samples as a read-only view of `file`'s bytes, when they can be used as they are stored: no
+    /// compression or predictor, 16-bit integers or 32-bit floats in host byte order at an aligned address, one
+    /// sample per pixel, one column of strips or tiles that follow each other in the file without gaps, each
+    /// as long as its rows. Returns `nil` otherwise (including any short chunk, which the copying path reports).
+    static func borrowedPixels(
+        _ layout: TIFFChunkLayout, _ f: ChunkFormat, format: PixelFormat, file: FileContents, reader: ByteReader
+    ) -> PixelBuffer? {
+        let hostBigEndian = UInt16(1).bigEndian == 1
+        guard let base = reader.bytes.baseAddress, base == file.bytes.baseAddress, reader.count == file.bytes.count,
+            f.compression == 1, f.predictor == 1, f.samplesPerPixel == 1, f.bigEndian == hostBigEndian,
+            format.channelCount == 1, layout.across == 1, layout.separatePlanes == 1, layout.count > 0,
+            (f.bitsPerSample == 16 && !f.isFloat && format.componentType == .uint16)
+                || (f.bitsPerSample == 32 && f.isFloat && format.componentType == .float32)
+        else { return nil }
+        let sampleBytes = f.bitsPerSample / 8
+        let rowBytes = f.rowBytes(layout.chunkWidth)
+        let (chunkBytes, overflow) = rowBytes.multipliedReportingOverflow(by: layout.chunkHeight)
+        let start = layout.offsets[0]
+        guard !overflow, start >= 0, (Int(bitPattern: base) + start) % sampleBytes == 0 else { return nil }
+        for i in 0..<layout.count {
+            let (step, o1) = chunkBytes.multipliedReportingOverflow(by: i)
+            let (expected, o2) = start.addingReportingOverflow(step)
+            guard !o1, !o2, layout.offsets[i] == expected, layout.counts[i] >= rowBytes * layout.storedRows(i) else {
+                return nil
+            }
+        }
+        let used = (layout.height - 1) * rowBytes + layout.width * sampleBytes
+        guard reader.contains(start, used) else { return nil }
+        return PixelBuffer(
+            borrowing: base + start, byteCount: used, bytesPerRow: rowBytes, width: layout.width,
+            height: layout.height, format: format, owner: file)
     }
 
     /// Decodes one lossless-JPEG tile or strip into the output plane. The stream's samples fill the chunk in

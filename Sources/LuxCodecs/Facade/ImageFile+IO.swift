@@ -13,8 +13,8 @@ extension ImageFile {
     /// - Throws: ``CodecError`` — `.io` when the file cannot be read, `.unknownFormat` for other formats,
     ///   and the decoder's errors for damaged data.
     public static func read(url: URL, options: DecodingOptions = .default) throws(CodecError) -> ImageFile {
-        let data = try FileIO.read(url)
-        return try withBytes(of: data) { raw throws(CodecError) in try decode(raw, options: options) }
+        let file = try FileContents(url)
+        return try decode(file.bytes, options: options, file: file)
     }
 
     /// Decodes an image file held in memory.
@@ -27,13 +27,16 @@ extension ImageFile {
         try withBytes(of: data) { raw throws(CodecError) in try decode(raw, options: options) }
     }
 
-    static func decode(_ raw: UnsafeRawBufferPointer, options: DecodingOptions) throws(CodecError) -> ImageFile {
+    /// Decodes the bytes `raw`; when they are `file`'s, a decoder may lend them to the pixels it returns.
+    static func decode(
+        _ raw: UnsafeRawBufferPointer, options: DecodingOptions, file: FileContents? = nil
+    ) throws(CodecError) -> ImageFile {
         let options = options.budgeted()
         switch try detect(raw) {
         case .jpeg: return try JPEG.decode(raw, options: options)
         case .png: return try PNG.decode(raw, options: options)
         case .tiff: return try TIFF.decode(raw, options: options)
-        case .dng: return try DNG.decode(raw, options: options)
+        case .dng: return try DNG.decode(raw, options: options, file: file)
         }
     }
 

@@ -3,7 +3,8 @@ public import LuxColor
 /// A two-dimensional block of pixels in memory, with its format, colour space and metadata.
 ///
 /// `PixelBuffer` is a copy-on-write value over an aligned allocation: copies share memory until one of
-/// them is mutated. Rows start on 64-byte boundaries. ``view(x:y:width:height:)`` returns a zero-copy
+/// them is mutated. Rows of the buffers it allocates start on 64-byte boundaries (a buffer a decoder lends
+/// from a memory-mapped file need not; it copies before its first write). ``view(x:y:width:height:)`` returns a zero-copy
 /// window onto a sub-rectangle. Raw memory is lent to closures (``withUnsafePlane(_:_:)``), never
 /// returned.
 ///
@@ -92,6 +93,24 @@ public struct PixelBuffer: @unchecked Sendable {
     public var bounds: Rect { Rect(width: width, height: height) }
 
     /// Bytes between the starts of consecutive rows of `plane`.
+    /// A single-plane buffer over read-only memory that `owner` keeps alive (a decoder lending rows of a
+    /// memory-mapped file). Writing to it copies it first.
+    ///
+    /// - Precondition: the rows fit in `byteCount` bytes and are aligned for the format's samples.
+    package init(
+        borrowing bytes: UnsafeRawPointer, byteCount: Int, bytesPerRow: Int, width: Int, height: Int,
+        format: PixelFormat, owner: any AnyObject & Sendable
+    ) {
+        precondition(format.planeCount == 1 && width > 0 && height > 0 && bytesPerRow >= width * format.bytesPerPixel())
+        precondition((height - 1) * bytesPerRow + width * format.bytesPerPixel() <= byteCount)
+        let sampleBytes = max(1, format.bytesPerPixel() / max(1, format.channelCount))
+        precondition(Int(bitPattern: bytes) % sampleBytes == 0 && bytesPerRow % sampleBytes == 0)
+        self.init(
+            storage: PixelStorage(borrowing: bytes, byteCount: byteCount, owner: owner),
+            planes: [PlaneLayout(offset: 0, bytesPerRow: bytesPerRow, width: width, height: height)], format: format,
+            width: width, height: height, colorSpace: nil, metadata: [:])
+    }
+
     public func bytesPerRow(plane: Int = 0) -> Int { planes[plane].bytesPerRow }
 
     /// Width and height of `plane` in samples (chroma planes of 4:2:0 formats are half size).
@@ -126,6 +145,7 @@ public struct PixelBuffer: @unchecked Sendable {
     /// buffer from several threads. The caller keeps the buffer alive and never writes one pixel twice
     /// concurrently.
     package func unsafeSharedMutablePlane(_ plane: Int = 0) -> MutableRawPlane {
+        precondition(!storage.isReadOnly, "borrowed read-only pixels cannot be written in place")
         let l = planes[plane]
         return MutableRawPlane(
             baseAddress: storage.bytes + l.offset, bytesPerRow: l.bytesPerRow, width: l.width, height: l.height)
@@ -133,12 +153,12 @@ public struct PixelBuffer: @unchecked Sendable {
 
     /// Whether this value is the only owner of its memory (a write would not copy).
     public var isUniquelyReferenced: Bool {
-        mutating get { isKnownUniquelyReferenced(&storage) }
+        mutating get { isKnownUniquelyReferenced(&storage) && !storage.isReadOnly }
     }
 
     /// Copies the pixels of this view into fresh storage unless this value owns its memory alone.
     public mutating func makeUnique() {
-        if isKnownUniquelyReferenced(&storage) { return }
+        if isKnownUniquelyReferenced(&storage) && !storage.isReadOnly { return }
         self = copy()
     }
 

@@ -10,10 +10,15 @@
 /// Large allocations (≥ 4 MiB) are anonymous memory maps: the kernel hands them out already zeroed (no
 /// memset pass) and, on Linux, backed by transparent huge pages where allowed, which removes most of the
 /// page faults a full-size image would otherwise take on first touch (12 000 for a 12 MP RGBA8 buffer).
+///
+/// Storage can also borrow read-only memory that another object owns (a memory-mapped file); it keeps that
+/// owner alive, and buffers over it copy before any write.
 final class PixelStorage {
     let bytes: UnsafeMutableRawPointer
     let byteCount: Int
     let recycler: PoolRecycler?
+    /// The owner of borrowed, read-only memory (`nil` when this storage owns its memory).
+    let owner: (any AnyObject & Sendable)?
     /// The start and length of the memory map, for large allocations.
     private let mapping: (base: UnsafeMutableRawPointer, length: Int)?
 
@@ -24,6 +29,7 @@ final class PixelStorage {
     init(byteCount: Int) {
         self.byteCount = byteCount
         recycler = nil
+        owner = nil
         if byteCount >= Self.mappingThreshold, let m = Self.map(byteCount) {
             mapping = m
             // Align the start to a huge page so the whole buffer can use them.
@@ -43,7 +49,20 @@ final class PixelStorage {
         self.byteCount = byteCount
         self.recycler = recycler
         self.mapping = nil
+        owner = nil
     }
+
+    /// Borrows `byteCount` read-only bytes at `bytes`, which stay valid as long as `owner` lives.
+    init(borrowing bytes: UnsafeRawPointer, byteCount: Int, owner: any AnyObject & Sendable) {
+        self.bytes = UnsafeMutableRawPointer(mutating: bytes)
+        self.byteCount = byteCount
+        self.owner = owner
+        recycler = nil
+        mapping = nil
+    }
+
+    /// Whether the memory is borrowed and must not be written.
+    var isReadOnly: Bool { owner != nil }
 
     private static func map(_ byteCount: Int) -> (base: UnsafeMutableRawPointer, length: Int)? {
         #if os(Linux)
@@ -58,7 +77,9 @@ final class PixelStorage {
     }
 
     deinit {
-        if let recycler {
+        if owner != nil {
+            return
+        } else if let recycler {
             recycler.recycle(bytes)
         } else if let mapping {
             #if os(Linux)
