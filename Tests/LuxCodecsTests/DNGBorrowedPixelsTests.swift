@@ -1,14 +1,16 @@
 import Foundation
-import LuxPixels
 import LuxTestSupport
 import Testing
 
 @testable import LuxCodecs
+@testable import LuxPixels
 
-/// Uncompressed DNG samples read from a file are lent from the file's memory map instead of copied; the values
-/// must be the stored ones (LibRaw's `unprocessed_raw` dump), writes must copy first, and layouts that cannot
-/// be lent must still decode.
+/// With ``DecodingOptions/allowsMappedPixels``, uncompressed DNG samples read from a file are lent from the
+/// file's memory map instead of copied. The values must be the stored ones (LibRaw's `unprocessed_raw` dump or
+/// the values the test stored), writes must copy first, and layouts that cannot be lent must still decode.
 @Suite struct DNGBorrowedPixelsTests {
+    static let mapped = DecodingOptions(allowsMappedPixels: true)
+
     /// Writes the synthetic raw as an uncompressed DNG without a thumbnail (one StripOffsets entry in the file).
     func writeUncompressed(in dir: URL) throws -> (url: URL, raw: RawImage) {
         let raw = SyntheticRaw.image()
@@ -29,8 +31,8 @@ import Testing
     }
 
     /// Decodes `url` and hands back only the pixels, so nothing else keeps the file's map alive.
-    func pixels(of url: URL) throws -> PixelBuffer {
-        try #require(try ImageFile.read(url: url).rawImage).pixels
+    func pixels(of url: URL, options: DecodingOptions = mapped) throws -> PixelBuffer {
+        try #require(try ImageFile.read(url: url, options: options).rawImage).pixels
     }
 
     @Test("uncompressed samples are lent from the file and equal LibRaw's dump")
@@ -38,10 +40,8 @@ import Testing
         let dir = try ExternalTool.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let (url, raw) = try writeUncompressed(in: dir)
-        var lent = try pixels(of: url)
-        // A value that owns its memory alone reports unique; a lent one never does (a write would copy).
-        let lentUnique = lent.isUniquelyReferenced
-        #expect(!lentUnique)
+        let lent = try pixels(of: url)
+        #expect(lent.storage.isReadOnly)
         let values = lent.components(as: UInt16.self)
         #expect(values == raw.pixels.components(as: UInt16.self))
         if let dump = try libRawSamples(url, in: dir) {
@@ -49,41 +49,108 @@ import Testing
         } else {
             print("DNGBorrowedPixelsTests: unprocessed_raw (libraw-bin) not installed; LibRaw comparison skipped")
         }
-        var copied = try #require(try ImageFile.read(data: Array(Data(contentsOf: url))).rawImage).pixels
-        let copiedUnique = copied.isUniquelyReferenced
-        #expect(copiedUnique)
+        // Without the option, and from memory, the samples are copied.
+        #expect(try !pixels(of: url, options: .default).storage.isReadOnly)
+        #expect(try !#require(try ImageFile.read(data: Array(Data(contentsOf: url))).rawImage).pixels.storage.isReadOnly)
     }
 
     @Test("the 12 MP uncompressed fixture is lent and equals the copying decode")
     func fixtureIsLent() throws {
         let url = Fixtures.url("raw/derived/synthetic12mp_canon550d_tiled_uncompressed.dng")
-        var lent = try pixels(of: url)
-        let lentUnique = lent.isUniquelyReferenced
-        #expect(!lentUnique)
-        let copied = try #require(try ImageFile.read(data: Array(Data(contentsOf: url))).rawImage).pixels
+        let lent = try pixels(of: url)
+        #expect(lent.storage.isReadOnly)
+        let copied = try pixels(of: url, options: .default)
         #expect(lent.width == 4032 && lent.height == 3024)
         let same = lent.components(as: UInt16.self) == copied.components(as: UInt16.self)
         #expect(same)
     }
 
-    @Test("writing to lent pixels copies them and leaves the file untouched")
+    @Test("writing to one copy of lent pixels copies it and leaves the other copy as stored")
     func writeCopies() throws {
         let dir = try ExternalTool.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let (url, raw) = try writeUncompressed(in: dir)
-        let before = try Data(contentsOf: url)
-        var lent = try pixels(of: url)
-        let original = lent.components(as: UInt16.self)
-        lent.withUnsafeMutablePlane { plane in
+        var written = try pixels(of: url)
+        let other = written
+        written.withUnsafeMutablePlane { plane in
             plane.row(3, as: UInt16.self)[5] = 4242
         }
-        let lentUnique = lent.isUniquelyReferenced
-        #expect(lentUnique)
-        var expected = original
-        expected[3 * lent.width + 5] = 4242
-        #expect(lent.components(as: UInt16.self) == expected)
-        #expect(try Data(contentsOf: url) == before)
-        #expect(try pixels(of: url).components(as: UInt16.self) == raw.pixels.components(as: UInt16.self))
+        #expect(!written.storage.isReadOnly && other.storage.isReadOnly)
+        var expected = raw.pixels.components(as: UInt16.self)
+        #expect(other.components(as: UInt16.self) == expected)
+        expected[3 * written.width + 5] = 4242
+        #expect(written.components(as: UInt16.self) == expected)
+    }
+
+    /// Samples that identify their position (hand-computed, 14-bit).
+    static func values(width: Int, height: Int) -> [UInt16] {
+        (0..<(width * height)).map { UInt16((($0 % width) * 37 + ($0 / width) * 1009) % 16384) }
+    }
+
+    /// Little-endian bytes of the rows `y0..<y1`, columns `0..<chunkWidth` (zero past the image), padded with
+    /// zero rows to `rows`.
+    static func chunk(_ v: [UInt16], width: Int, chunkWidth: Int, x0: Int = 0, rows y: Range<Int>, padTo rows: Int) -> [UInt8] {
+        var out: [UInt8] = []
+        for r in 0..<rows {
+            for c in 0..<chunkWidth {
+                let x = x0 + c
+                let s = r < y.count && x < width ? v[(y.lowerBound + r) * width + x] : 0
+                out += [UInt8(s & 255), UInt8(s >> 8)]
+            }
+        }
+        return out
+    }
+
+    struct Layout: CustomTestStringConvertible, Sendable {
+        let name: String
+        let width: Int
+        let height: Int
+        let lent: Bool
+        let rowsPerStrip: Int?
+        let tile: (width: Int, height: Int)?
+        /// Extra bytes at the end of the first chunk (a gap before the next one).
+        let gap: Int
+        var testDescription: String { name }
+    }
+
+    static let layouts: [Layout] = [
+        Layout(name: "strips of 7 rows, short last strip", width: 30, height: 23, lent: true, rowsPerStrip: 7, tile: nil, gap: 0),
+        Layout(name: "one column of tiles wider than the image", width: 30, height: 20, lent: true, rowsPerStrip: nil, tile: (32, 16), gap: 0),
+        Layout(name: "strips with a gap between them", width: 30, height: 23, lent: false, rowsPerStrip: 7, tile: nil, gap: 2),
+        Layout(name: "two tiles across", width: 40, height: 16, lent: false, rowsPerStrip: nil, tile: (32, 16), gap: 0),
+    ]
+
+    @Test("strip and tile layouts: lent when row after row, copied otherwise, same samples", arguments: layouts)
+    func lentOrCopied(_ l: Layout) throws {
+        let v = Self.values(width: l.width, height: l.height)
+        var chunks: [[UInt8]] = []
+        if let tile = l.tile {
+            for ty in stride(from: 0, to: l.height, by: tile.height) {
+                for tx in stride(from: 0, to: l.width, by: tile.width) {
+                    chunks.append(
+                        Self.chunk(
+                            v, width: l.width, chunkWidth: tile.width, x0: tx,
+                            rows: ty..<min(ty + tile.height, l.height), padTo: tile.height))
+                }
+            }
+        } else if let rps = l.rowsPerStrip {
+            for y in stride(from: 0, to: l.height, by: rps) {
+                let rows = y..<min(y + rps, l.height)
+                chunks.append(Self.chunk(v, width: l.width, chunkWidth: l.width, rows: rows, padTo: rows.count))
+            }
+        }
+        chunks[0] += [UInt8](repeating: 0xEE, count: l.gap)
+        let bytes = DNGStorageTests.dng(
+            width: l.width, height: l.height, bits: 16, compression: 1, chunks: chunks, rowsPerStrip: l.rowsPerStrip,
+            tile: l.tile)
+        let dir = try ExternalTool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let url = dir.appendingPathComponent("layout.dng")
+        try Data(bytes).write(to: url)
+        let decoded = try pixels(of: url)
+        #expect(decoded.storage.isReadOnly == l.lent)
+        #expect(decoded.width == l.width && decoded.height == l.height)
+        #expect(decoded.components(as: UInt16.self) == v)
     }
 
     @Test("samples at an odd file offset are copied, not lent, and decode the same")
@@ -104,12 +171,23 @@ import Testing
         for k in 0..<4 { bytes[at + 8 + k] = UInt8(truncatingIfNeeded: moved >> (8 * k)) }
         let odd = dir.appendingPathComponent("odd.dng")
         try Data(bytes).write(to: odd)
-        var decoded = try pixels(of: odd)
-        let decodedUnique = decoded.isUniquelyReferenced
-        #expect(decodedUnique)
+        let decoded = try pixels(of: odd)
+        #expect(!decoded.storage.isReadOnly)
         #expect(decoded.components(as: UInt16.self) == raw.pixels.components(as: UInt16.self))
         if let dump = try libRawSamples(odd, in: dir) {
             #expect(decoded.components(as: UInt16.self) == dump)
+        }
+    }
+
+    @Test("a lent image still counts against the decoding memory limit")
+    func lentImageIsBudgeted() throws {
+        let dir = try ExternalTool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (url, raw) = try writeUncompressed(in: dir)
+        var limits = DecodingLimits.default
+        limits.maxByteCount = raw.pixels.width * raw.pixels.height * 2 - 1
+        #expect(throws: CodecError.self) {
+            _ = try ImageFile.read(url: url, options: DecodingOptions(limits: limits, allowsMappedPixels: true))
         }
     }
 }

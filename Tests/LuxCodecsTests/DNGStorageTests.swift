@@ -9,10 +9,12 @@ import Testing
 /// Raw storage variants other writers use: packed 10/12/14-bit samples, Deflate with predictors, float data,
 /// big-endian files, strips; checked against dcraw where it reads them and against values built by hand.
 @Suite struct DNGStorageTests {
-    /// A minimal CFA DNG directory around the given strip.
+    /// A minimal CFA DNG directory around the given strip, or around `chunks`: strips of `rowsPerStrip` rows, or
+    /// tiles of `tile` size when it is given.
     static func dng(
-        width: Int, height: Int, bits: Int, compression: Int, strip: [UInt8], predictor: Int? = nil,
-        sampleFormat: Int? = nil, bigEndian: Bool = false
+        width: Int, height: Int, bits: Int, compression: Int, strip: [UInt8] = [], predictor: Int? = nil,
+        sampleFormat: Int? = nil, bigEndian: Bool = false, chunks: [[UInt8]]? = nil, rowsPerStrip: Int? = nil,
+        tile: (width: Int, height: Int)? = nil
     ) -> [UInt8] {
         var d = TIFFOutputDirectory()
         d[TIFFTag.newSubfileType] = .longs([0])
@@ -22,7 +24,12 @@ import Testing
         d[TIFFTag.compression] = .shorts([UInt16(compression)])
         d[TIFFTag.photometric] = .shorts([32803])
         d[TIFFTag.samplesPerPixel] = .shorts([1])
-        d[TIFFTag.rowsPerStrip] = .longs([UInt32(height)])
+        if let tile {
+            d[TIFFTag.tileWidth] = .longs([UInt32(tile.width)])
+            d[TIFFTag.tileLength] = .longs([UInt32(tile.height)])
+        } else {
+            d[TIFFTag.rowsPerStrip] = .longs([UInt32(rowsPerStrip ?? height)])
+        }
         if let predictor { d[TIFFTag.predictor] = .shorts([UInt16(predictor)]) }
         if let sampleFormat { d[TIFFTag.sampleFormat] = .shorts([UInt16(sampleFormat)]) }
         d[TIFFTag.cfaRepeatPatternDim] = .shorts([2, 2])
@@ -36,7 +43,9 @@ import Testing
         d[TIFFTag.calibrationIlluminant1] = .shorts([21])
         d[TIFFTag.whiteLevel] = .longs([UInt32(min((1 << bits) - 1, 65535))])
         d.data = TIFFImageData(
-            offsetsTag: TIFFTag.stripOffsets, countsTag: TIFFTag.stripByteCounts, blobs: [.bytes(strip)])
+            offsetsTag: tile == nil ? TIFFTag.stripOffsets : TIFFTag.tileOffsets,
+            countsTag: tile == nil ? TIFFTag.stripByteCounts : TIFFTag.tileByteCounts,
+            blobs: (chunks ?? [strip]).map { .bytes($0) })
         return TIFFEncoder.encode(d, bigEndian: bigEndian)
     }
 

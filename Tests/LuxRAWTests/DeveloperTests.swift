@@ -1,10 +1,10 @@
 import Foundation
 import LuxCodecs
 import LuxColor
-import LuxPixels
 import LuxRender
 import Testing
 
+@testable import LuxPixels
 @testable import LuxRAW
 
 @Suite struct DeveloperBehaviour {
@@ -73,6 +73,23 @@ import Testing
         #expect(a == b)
         again.contrastAmount = .nan
         #expect(throws: RAWError.self) { try again.validate() }
+    }
+
+    @Test("a developer opened from a file reads uncompressed samples in place and renders what the copy renders")
+    func mappedSamples() throws {
+        let path = TestFiles.raw + "/derived/synthetic12mp_canon550d_tiled_uncompressed.dng"
+        var fromFile = try RAWDeveloper(url: URL(fileURLWithPath: path))
+        var fromMemory = try RAWDeveloper(data: [UInt8](try TestFiles.data(path)))
+        #expect(fromFile.rawImage.pixels.storage.isReadOnly)
+        #expect(!fromMemory.rawImage.pixels.storage.isReadOnly)
+        // Draft mode keeps the debug-build render short; it reads every photosite all the same.
+        fromFile.isDraftModeEnabled = true
+        fromMemory.isDraftModeEnabled = true
+        let context = RenderContext()
+        let a = try context.createBuffer(try fromFile.outputImage, format: .rgba16).components(as: UInt16.self)
+        let b = try context.createBuffer(try fromMemory.outputImage, format: .rgba16).components(as: UInt16.self)
+        let same = a == b
+        #expect(same)
     }
 
     @Test("defaults come from the file: noise reduction grows with the NoiseProfile, BaselineExposure is read")

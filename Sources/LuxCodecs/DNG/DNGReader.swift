@@ -286,9 +286,9 @@ enum DNGReader {
 
     /// Decodes the raw image into a buffer (`.bayer16`, `.gray16`, `.rgba16`, `.grayFloat` or `.rgbaFloat`).
     ///
-    /// When the structure was read from `file`'s bytes and the samples are stored uncompressed, in host byte
-    /// order, one sample per pixel and row after row (see ``borrowedPixels(_:_:format:file:reader:)``), the
-    /// buffer borrows the file's rows instead of copying them.
+    /// When the structure was read from `file`'s bytes (``DecodingOptions/allowsMappedPixels``) and the samples
+    /// are stored uncompressed, in host byte order, one sample per pixel and row after row (see
+    /// ``borrowedPixels(_:_:format:file:reader:)``), the buffer borrows the file's rows instead of copying them.
     static func decodePixels(
         _ s: DNGStructure, _ props: RawProperties, options: DecodingOptions, file: FileContents? = nil
     ) throws(CodecError) -> PixelBuffer {
@@ -329,6 +329,8 @@ enum DNGReader {
             compression: compression, predictor: props.storage.predictor, bigEndian: p.bigEndian,
             legacyLosslessJPEG: (props.dngVersion.map { $0[0] == 1 && $0[1] == 0 } ?? false))
         if let file, !planar, let lent = borrowedPixels(layout, chunkFormat, format: format, file: file, reader: p.reader) {
+            // Counted like a decoded image: a write copies it.
+            try options.reserve(props.width * props.height * format.bytesPerPixel(), for: what)
             return lent
         }
         let threads = try options.budgeted().budget!.reserveChunkedDecode(

@@ -9,14 +9,26 @@ public struct DecodingOptions: Hashable, Sendable {
     public var appliesOrientation: Bool
     /// Threads for parallel decoding (tiled DNG and TIFF). Default: all processors.
     public var threads: Int
+    /// Lets ``ImageFile/read(url:options:)`` return pixels that read the memory-mapped file in place instead of
+    /// a copy, where the stored samples can be used as they are (uncompressed DNG data in host byte order).
+    /// This saves allocating, zeroing and filling a buffer as large as the image.
+    ///
+    /// While such pixels exist the file must not be shortened or rewritten in place: the system ends a process
+    /// that reads a mapped page past the new end of a file. Replacing the file by renaming another over it —
+    /// what Lux's writers do — is safe. Writing to the pixels copies them first. Off by default.
+    public var allowsMappedPixels: Bool
     /// The memory the running decode has reserved (set by the decoder; not part of the options' value).
     package var budget: DecodingBudget?
 
     /// Creates options.
-    public init(limits: DecodingLimits = .default, appliesOrientation: Bool = false, threads: Int? = nil) {
+    public init(
+        limits: DecodingLimits = .default, appliesOrientation: Bool = false, threads: Int? = nil,
+        allowsMappedPixels: Bool = false
+    ) {
         self.limits = limits
         self.appliesOrientation = appliesOrientation
         self.threads = max(1, threads ?? defaultThreadCount)
+        self.allowsMappedPixels = allowsMappedPixels
     }
 
     /// The default options.
@@ -25,6 +37,7 @@ public struct DecodingOptions: Hashable, Sendable {
     /// Whether two options decode alike.
     public static func == (a: DecodingOptions, b: DecodingOptions) -> Bool {
         a.limits == b.limits && a.appliesOrientation == b.appliesOrientation && a.threads == b.threads
+            && a.allowsMappedPixels == b.allowsMappedPixels
     }
 
     /// Hashes the options' values.
@@ -32,6 +45,7 @@ public struct DecodingOptions: Hashable, Sendable {
         hasher.combine(limits)
         hasher.combine(appliesOrientation)
         hasher.combine(threads)
+        hasher.combine(allowsMappedPixels)
     }
 }
 

@@ -14,7 +14,7 @@ extension ImageFile {
     ///   and the decoder's errors for damaged data.
     public static func read(url: URL, options: DecodingOptions = .default) throws(CodecError) -> ImageFile {
         let file = try FileContents(url)
-        return try decode(file.bytes, options: options, file: file)
+        return try decode(file.bytes, options: options, file: options.allowsMappedPixels ? file : nil)
     }
 
     /// Decodes an image file held in memory.

@@ -92,7 +92,6 @@ public struct PixelBuffer: @unchecked Sendable {
     /// The extent of the buffer, `(0, 0, width, height)`.
     public var bounds: Rect { Rect(width: width, height: height) }
 
-    /// Bytes between the starts of consecutive rows of `plane`.
     /// A single-plane buffer over read-only memory that `owner` keeps alive (a decoder lending rows of a
     /// memory-mapped file). Writing to it copies it first.
     ///
@@ -111,6 +110,7 @@ public struct PixelBuffer: @unchecked Sendable {
             width: width, height: height, colorSpace: nil, metadata: [:])
     }
 
+    /// Bytes between the starts of consecutive rows of `plane`.
     public func bytesPerRow(plane: Int = 0) -> Int { planes[plane].bytesPerRow }
 
     /// Width and height of `plane` in samples (chroma planes of 4:2:0 formats are half size).

@@ -4,7 +4,7 @@
     import Darwin
 #endif
 
-/// The allocation behind one or more ``PixelBuffer`` values (64-byte aligned).
+/// The allocation behind one or more ``PixelBuffer`` values (64-byte aligned when it owns the memory).
 ///
 /// When the last buffer referring to it goes away, the memory returns to its pool if it came from one.
 /// Large allocations (≥ 4 MiB) are anonymous memory maps: the kernel hands them out already zeroed (no

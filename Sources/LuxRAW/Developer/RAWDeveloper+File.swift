@@ -5,11 +5,17 @@ import LuxCodecs
 extension RAWDeveloper {
     /// Reads (memory-maps) and prepares a DNG or TIFF/EP raw file.
     ///
+    /// Uncompressed samples are read from the mapped file in place for as long as the developer exists
+    /// (``DecodingOptions/allowsMappedPixels``): do not shorten or rewrite the file in place meanwhile; replacing
+    /// it by renaming another file over it is safe.
+    ///
     /// - Throws: ``RAWError/noPixelData(_:)`` for header-only, stripped or truncated files (which never develop
     ///   to an image of zeros), ``RAWError/decoding(_:)`` for other unreadable files, ``RAWError/notRaw(_:)``
     ///   for other image formats, and the errors of ``init(rawImage:)``.
     public init(url: URL) throws(RAWError) {
-        let file = try Self.decode { () throws(CodecError) in try ImageFile.read(url: url) }
+        let file = try Self.decode { () throws(CodecError) in
+            try ImageFile.read(url: url, options: DecodingOptions(allowsMappedPixels: true))
+        }
         try self.init(file: file, name: url.lastPathComponent)
     }
 }
