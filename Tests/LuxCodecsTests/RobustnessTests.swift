@@ -204,6 +204,38 @@ import Testing
         #expect(throws: CodecError.unknownFormat(signature: [])) { _ = try ImageFile.info(url: url) }
     }
 
+    @Test("an endless stream (/dev/zero) is read only up to the memory limit, then refused")
+    func endlessStream() throws {
+        let options = DecodingOptions(limits: DecodingLimits(maxByteCount: 1 << 20))
+        let zero = URL(fileURLWithPath: "/dev/zero")
+        let error = #expect(throws: CodecError.self) { _ = try ImageFile.read(url: zero, options: options) }
+        guard case .limitExceeded(_, let value, let limit)? = error else {
+            Issue.record("expected limitExceeded, got \(String(describing: error))")
+            return
+        }
+        #expect(limit == 1 << 20 && value > limit)
+        #expect(throws: CodecError.self) { _ = try ImageFile.info(url: zero, limits: options.limits) }
+    }
+
+    @Test("a named pipe is read to its end and decodes like the file it carries")
+    func namedPipe() throws {
+        let dir = try ExternalTool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let png = try PNG.encode(TestImages.gradient(width: 64, height: 48))
+        let fifo = dir.appendingPathComponent("pipe.png")
+        #expect(mkfifo(fifo.path, 0o600) == 0)
+        let writer = Thread {
+            guard let handle = FileHandle(forWritingAtPath: fifo.path) else { return }
+            handle.write(Data(png))
+            try? handle.close()
+        }
+        writer.start()
+        let piped = try ImageFile.read(url: fifo)
+        let direct = try ImageFile.read(data: png)
+        #expect(piped.pixels.width == 64 && piped.pixels.height == 48)
+        #expect(piped.pixels.components(as: UInt8.self) == direct.pixels.components(as: UInt8.self))
+    }
+
     @Test("a successful write replaces the file in one step")
     func successfulWrite() throws {
         let dir = try ExternalTool.temporaryFolder()

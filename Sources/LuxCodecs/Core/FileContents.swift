@@ -17,10 +17,12 @@ final class FileContents: Sendable {
     /// How the bytes were obtained, for releasing them.
     private let isMapped: Bool
 
-    /// Maps or reads the file at `url`.
+    /// Maps or reads the file at `url`; a stream that cannot be mapped is read up to `limit` bytes.
     ///
-    /// - Throws: ``CodecError/io(path:reason:)`` when the file cannot be opened, is a directory, or cannot be read.
-    init(_ url: URL) throws(CodecError) {
+    /// - Throws: ``CodecError/io(path:reason:)`` when the file cannot be opened, is a directory, or cannot be
+    ///   read; ``CodecError/limitExceeded(what:value:limit:)`` for a stream longer than `limit` (`/dev/zero`
+    ///   never ends).
+    init(_ url: URL, limit: Int) throws(CodecError) {
         guard url.isFileURL else { throw .io(path: url.absoluteString, reason: "only file URLs can be read") }
         let path = url.path
         let fd = open(path, O_RDONLY | O_CLOEXEC)
@@ -42,16 +44,22 @@ final class FileContents: Sendable {
                 return
             }
         }
-        bytes = UnsafeRawBufferPointer(try Self.readAll(fd, path: path))
+        bytes = UnsafeRawBufferPointer(try Self.readAll(fd, path: path, limit: limit))
         isMapped = false
     }
 
-    /// Reads a descriptor to its end into a new allocation.
-    private static func readAll(_ fd: Int32, path: String) throws(CodecError) -> UnsafeMutableRawBufferPointer {
+    /// Reads a descriptor to its end into a new allocation, at most `limit` bytes.
+    private static func readAll(_ fd: Int32, path: String, limit: Int) throws(CodecError)
+        -> UnsafeMutableRawBufferPointer
+    {
         var capacity = 1 << 16
         var buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 16)
         var count = 0
         while true {
+            if count > limit {
+                buffer.deallocate()
+                throw .limitExceeded(what: "\(path) (a stream read into memory)", value: count, limit: limit)
+            }
             if count == capacity {
                 capacity *= 2
                 let grown = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 16)

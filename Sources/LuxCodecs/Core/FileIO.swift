@@ -8,9 +8,9 @@ import FoundationEssentials
 
 /// File access for the codecs: memory-mapped reads and atomic writes.
 enum FileIO {
-    /// The contents of a file (memory-mapped when the system allows it).
-    static func read(_ url: URL) throws(CodecError) -> Data {
-        let file = try FileContents(url)
+    /// The contents of a file (memory-mapped when the system allows it; a stream is read up to `limit` bytes).
+    static func read(_ url: URL, limit: Int) throws(CodecError) -> Data {
+        let file = try FileContents(url, limit: limit)
         guard let base = file.bytes.baseAddress, !file.bytes.isEmpty else { return Data() }
         return Data(
             bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: file.bytes.count,

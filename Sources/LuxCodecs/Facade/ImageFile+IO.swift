@@ -13,7 +13,7 @@ extension ImageFile {
     /// - Throws: ``CodecError`` — `.io` when the file cannot be read, `.unknownFormat` for other formats,
     ///   and the decoder's errors for damaged data.
     public static func read(url: URL, options: DecodingOptions = .default) throws(CodecError) -> ImageFile {
-        let file = try FileContents(url)
+        let file = try FileContents(url, limit: options.limits.maxByteCount)
         return try decode(file.bytes, options: options, file: options.allowsMappedPixels ? file : nil)
     }
 
@@ -97,7 +97,7 @@ extension ImageFile {
     ///
     /// - Throws: ``CodecError`` when the headers are unreadable.
     public static func info(url: URL, limits: DecodingLimits = .default) throws(CodecError) -> ImageInfo {
-        let data = try FileIO.read(url)
+        let data = try FileIO.read(url, limit: limits.maxByteCount)
         return try withBytes(of: data) { raw throws(CodecError) in try info(raw, limits: limits) }
     }
 

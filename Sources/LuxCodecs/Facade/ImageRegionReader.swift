@@ -218,7 +218,7 @@ private final class TIFFChunks: Sendable {
 
     /// `nil` when the file is not a plain TIFF or its orientation must be applied (decode it whole).
     init?(url: URL, options: DecodingOptions) throws(CodecError) {
-        let data = try FileIO.read(url)
+        let data = try FileIO.read(url, limit: options.limits.maxByteCount)
         let parsed: TIFF.Source? = try withBytes(of: data) { raw throws(CodecError) -> TIFF.Source? in
             guard try ImageFile.detect(raw) == .tiff else { return nil }
             return try TIFF.Source(try TIFFParser(raw), limits: options.limits)

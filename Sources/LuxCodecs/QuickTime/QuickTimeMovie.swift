@@ -38,7 +38,7 @@ public struct QuickTimeMovie: Sendable {
     /// - Throws: ``CodecError`` when the file cannot be read, is not a movie, or its structure is damaged.
     public init(contentsOf url: URL, limits: DecodingLimits = .default) throws(CodecError) {
         do {
-            try self.init(data: try FileIO.read(url), limits: limits)
+            try self.init(data: try FileIO.read(url, limit: limits.maxByteCount), limits: limits)
         } catch {
             if case .io = error { throw error }
             throw error.inFile(url)
