@@ -18,8 +18,7 @@ import Testing
     /// Component `c` of pixel `(i, j)` of a processor input, in either layout.
     static func read(_ input: ImageProcessorInput, _ i: Int, _ j: Int, _ c: Int) -> Float {
         if input.layout == .interleaved { return input.row(j, as: Float.self)[4 * i + c] }
-        let p = input.planes(j)
-        return [p.red, p.green, p.blue, p.alpha][c][i]
+        return input.planes(j).plane(c)[i]
     }
 
     /// Sets component `c` of pixel `(i, j)` of a processor output, in either layout.
@@ -27,8 +26,7 @@ import Testing
         if output.layout == .interleaved {
             output.row(j, as: Float.self)[4 * i + c] = v
         } else {
-            let p = output.planes(j)
-            [p.red, p.green, p.blue, p.alpha][c][i] = v
+            output.planes(j).plane(c)[i] = v
         }
     }
 

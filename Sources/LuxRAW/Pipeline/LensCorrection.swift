@@ -102,8 +102,8 @@ public struct LensCorrection: Hashable, Sendable {
                 let out = output.planes(j)
                 let y = output.region.minY + Double(j) + 0.5
                 for plane in 0..<3 {
-                    let dst = Self.plane(plane, of: out)
-                    let source = Self.plane(plane, of: firstRow)
+                    let dst = out.plane(plane)
+                    let source = firstRow.plane(plane)
                     for i in 0..<output.width {
                         let x = output.region.minX + Double(i) + 0.5
                         let (sx, sy) = LensCorrection.source(x, y, k: k[plane], cx: cx, cy: cy, m: m)
@@ -127,11 +127,5 @@ public struct LensCorrection: Hashable, Sendable {
             }
         }
         return processor.apply(to: [image.clampedToExtent()], extent: extent, isOpaque: true)
-    }
-
-    /// Colour plane `index` (0 red, 1 green, 2 blue) of `pixels`.
-    @inline(__always)
-    static func plane(_ index: Int, of pixels: PlanarPixels) -> UnsafeMutablePointer<Float> {
-        index == 0 ? pixels.red : index == 1 ? pixels.green : pixels.blue
     }
 }

@@ -193,12 +193,13 @@ public struct ImageProcessorInput: @unchecked Sendable {
 
     /// The four planes of row `j` (0-based within the region) of a ``PixelLayout/planarRows`` input.
     ///
-    /// Each holds ``width`` values; they must only be read.
+    /// Each holds ``width`` values. They are read-only: the input can be a cached intermediate that later renders
+    /// read again.
     @inlinable
-    public func planes(_ j: Int) -> PlanarPixels {
+    public func planes(_ j: Int) -> ReadOnlyPlanarPixels {
         precondition(layout == .planarRows, "planes of an interleaved input")
-        let red = UnsafeMutableRawPointer(mutating: baseAddress + j * bytesPerRow).assumingMemoryBound(to: Float.self)
-        return PlanarPixels(
+        let red = (baseAddress + j * bytesPerRow).assumingMemoryBound(to: Float.self)
+        return ReadOnlyPlanarPixels(
             red: red, green: red + planeStride, blue: red + 2 * planeStride, alpha: red + 3 * planeStride, count: width)
     }
 }

@@ -37,6 +37,18 @@ public struct PlanarPixels {
         PlanarPixels(red: red + offset, green: green + offset, blue: blue + offset, alpha: alpha + offset, count: n)
     }
 
+    /// Plane `channel`: 0 red, 1 green, 2 blue, 3 alpha.
+    @inlinable
+    public func plane(_ channel: Int) -> UnsafeMutablePointer<Float> {
+        switch channel {
+        case 0: red
+        case 1: green
+        case 2: blue
+        case 3: alpha
+        default: preconditionFailure("channel \(channel) is not in 0...3")
+        }
+    }
+
     /// Pixel `i` as a vector (slow; for tests and scattered access).
     public subscript(i: Int) -> SIMD4<Float> {
         get { SIMD4(red[i], green[i], blue[i], alpha[i]) }
