@@ -58,8 +58,9 @@ public struct ImageProcessor: Sendable {
     /// Creates a processor.
     ///
     /// A processor that computes on planes can ask for ``PixelLayout/planarRows`` buffers and reach them through
-    /// ``ImageProcessorInput/planes(_:)`` and ``ImageProcessorOutput/planes(_:)``: the rows it exchanges with row
-    /// programs and with other planar processors then need no interleaving.
+    /// ``ImageProcessorInput/planes(_:)`` (read-only, ``ReadOnlyPlanarPixels``) and
+    /// ``ImageProcessorOutput/planes(_:)`` (``PlanarPixels``): the rows it exchanges with row programs and with other
+    /// planar processors then need no interleaving.
     ///
     /// - Parameters:
     ///   - inputFormat: The format of the input buffers, or `nil` for the render's working format (`.rgba8` instead

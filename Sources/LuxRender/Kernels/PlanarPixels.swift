@@ -38,7 +38,6 @@ public struct PlanarPixels {
     }
 
     /// Plane `channel`: 0 red, 1 green, 2 blue, 3 alpha.
-    @inlinable
     public func plane(_ channel: Int) -> UnsafeMutablePointer<Float> {
         switch channel {
         case 0: red

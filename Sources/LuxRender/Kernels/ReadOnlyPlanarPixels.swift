@@ -29,7 +29,6 @@ public struct ReadOnlyPlanarPixels {
     }
 
     /// Plane `channel`: 0 red, 1 green, 2 blue, 3 alpha.
-    @inlinable
     public func plane(_ channel: Int) -> UnsafePointer<Float> {
         switch channel {
         case 0: red
@@ -38,10 +37,5 @@ public struct ReadOnlyPlanarPixels {
         case 3: alpha
         default: preconditionFailure("channel \(channel) is not in 0...3")
         }
-    }
-
-    /// Pixel `i` as a vector (slow; for tests and scattered access).
-    public subscript(i: Int) -> SIMD4<Float> {
-        SIMD4(red[i], green[i], blue[i], alpha[i])
     }
 }
