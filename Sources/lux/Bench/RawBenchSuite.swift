@@ -55,6 +55,11 @@ enum RawBenchSuite: BenchSuite {
         let copy = context.scratch.appendingPathComponent("in.dng").path
         try? FileManager.default.removeItem(atPath: copy)
         try FileManager.default.copyItem(atPath: dng, toPath: copy)
+        // The same mosaic stored as one lossless-JPEG tile: decoded (serially) rather than read in place.
+        let compressed = CodecsBenchSuite.testData("raw/derived/synthetic12mp_canon550d_tiled_lj92.dng")
+        let compressedCopy = context.scratch.appendingPathComponent("in-lj92.dng").path
+        try? FileManager.default.removeItem(atPath: compressedCopy)
+        try FileManager.default.copyItem(atPath: compressed, toPath: compressedCopy)
         return [
             BenchCase(
                 suite: name, name: "12 MP DNG → sRGB JPEG q90, default quality (Lux: RCD + NR + sharpening)",
@@ -71,6 +76,11 @@ enum RawBenchSuite: BenchSuite {
                     .init(name: "rawtherapee-cli (AMaZE, JPEG)", command: ["rawtherapee-cli", "-o", out + "/rt.jpg", "-d", "-Y", "-c", dng]),
                 ],
                 megapixels: 12.19, goal: "≥ 3× faster than dcraw_emu, ≥ 1.5× faster than darktable-cli"),
+            BenchCase(
+                suite: name, name: "12 MP lossless-JPEG DNG → sRGB JPEG q90, default quality",
+                lux: ["develop", compressed, "-o", out + "/lux-lj92.jpg", "--overwrite"],
+                peers: [.init(name: "dcraw_emu -w (AHD, PPM)", command: ["dcraw_emu", "-w", "-Z", out + "/emu-lj92.ppm", compressedCopy])],
+                megapixels: 12.19, goal: "reference: the compressed file of the case above"),
             BenchCase(
                 suite: name, name: "12 MP DNG → sRGB JPEG q90, draft half size",
                 lux: ["develop", dng, "-o", out + "/lux-half.jpg", "--half", "--overwrite"],
