@@ -19,19 +19,23 @@ final class PixelStorage {
     let recycler: PoolRecycler?
     /// The owner of borrowed, read-only memory (`nil` when this storage owns its memory).
     let owner: (any AnyObject & Sendable)?
-    /// The memory map, for large allocations.
-    private let mapping: AnonymousMapping?
+    /// The start and length of the memory map, for large allocations.
+    private let mapping: (base: UnsafeMutableRawPointer, length: Int)?
 
     static let mappingThreshold = 4 << 20
+    static let hugePageSize = 2 << 20
 
     /// Allocates `byteCount` zeroed bytes.
     init(byteCount: Int) {
         self.byteCount = byteCount
         recycler = nil
         owner = nil
-        if byteCount >= Self.mappingThreshold, let m = AnonymousMapping(byteCount: byteCount) {
+        if byteCount >= Self.mappingThreshold, let m = Self.map(byteCount) {
             mapping = m
-            bytes = m.start
+            // Align the start to a huge page so the whole buffer can use them.
+            let address = Int(bitPattern: m.base)
+            let aligned = (address + Self.hugePageSize - 1) & ~(Self.hugePageSize - 1)
+            bytes = UnsafeMutableRawPointer(bitPattern: aligned)!
             return
         }
         mapping = nil
@@ -62,10 +66,40 @@ final class PixelStorage {
 
     /// Has the kernel back a large allocation with writable pages on a background thread, front to back, so a
     /// thread that fills the memory later does not stop at every page to have it zeroed (on a virtual machine
-    /// that can cost as much as decoding into it). See ``AnonymousMapping/populateInBackground(byteCount:)``.
-    /// Does nothing for pooled, small or borrowed memory.
+    /// that can cost as much as decoding into it). Linux `MADV_POPULATE_WRITE` leaves the contents alone, so it is
+    /// safe while other threads write. Does nothing for pooled, small or borrowed memory.
+    ///
+    /// The thread holds only the address range: if the storage goes away first, `madvise` fails and it stops.
     func populateInBackground() {
-        mapping?.populateInBackground(byteCount: byteCount)
+        #if os(Linux)
+            guard mapping != nil, owner == nil else { return }
+            let start = Int(bitPattern: bytes)
+            let length = byteCount
+            DetachedThread.detach {
+                let step = 2 * Self.hugePageSize
+                var offset = 0
+                while offset < length {
+                    let p = UnsafeMutableRawPointer(bitPattern: start + offset)
+                    guard madvise(p, min(step, length - offset), Self.populateWrite) == 0 else { return }
+                    offset += step
+                }
+            }
+        #endif
+    }
+
+    /// Linux `MADV_POPULATE_WRITE` (5.14 and later; older kernels refuse it and nothing happens).
+    private static let populateWrite: Int32 = 23
+
+    private static func map(_ byteCount: Int) -> (base: UnsafeMutableRawPointer, length: Int)? {
+        #if os(Linux)
+            let length = byteCount + hugePageSize
+            let p = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+            guard let p, p != MAP_FAILED else { return nil }
+            _ = madvise(p, length, MADV_HUGEPAGE)
+            return (p, length)
+        #else
+            return nil
+        #endif
     }
 
     deinit {
@@ -74,7 +108,9 @@ final class PixelStorage {
         } else if let recycler {
             recycler.recycle(bytes)
         } else if let mapping {
-            mapping.abandon()  // unmapped when a populating thread lets go of it too
+            #if os(Linux)
+                munmap(mapping.base, mapping.length)
+            #endif
         } else {
             bytes.deallocate()
         }
