@@ -338,8 +338,6 @@ enum DNGReader {
             chunkBytes: chunkFormat.workingBytes(width: layout.chunkWidth, rows: layout.chunkHeight),
             threads: options.threads, what: what)
         var out = PixelBuffer(width: props.width, height: props.height, format: format)
-        // Fewer chunks than cores (one big lossless-JPEG tile): an idle core has the pages ready ahead of the decode.
-        if layout.count < options.threads { out.populateInBackground() }
         let plane = out.unsafeSharedMutablePlane()
         let failure = FirstError()
         let reader = p.reader

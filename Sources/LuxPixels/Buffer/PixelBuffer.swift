@@ -151,10 +151,6 @@ public struct PixelBuffer: @unchecked Sendable {
             baseAddress: storage.bytes + l.offset, bytesPerRow: l.bytesPerRow, width: l.width, height: l.height)
     }
 
-    /// Starts backing this buffer's memory with writable pages on a background thread, for a caller about to fill
-    /// it from fewer threads than there are cores (see `PixelStorage.populateInBackground()`).
-    package func populateInBackground() { storage.populateInBackground() }
-
     /// Whether this value is the only owner of its memory (a write would not copy).
     public var isUniquelyReferenced: Bool {
         mutating get { isKnownUniquelyReferenced(&storage) && !storage.isReadOnly }

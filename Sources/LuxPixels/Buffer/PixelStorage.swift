@@ -64,32 +64,6 @@ final class PixelStorage {
     /// Whether the memory is borrowed and must not be written.
     var isReadOnly: Bool { owner != nil }
 
-    /// Has the kernel back a large allocation with writable pages on a background thread, front to back, so a
-    /// thread that fills the memory later does not stop at every page to have it zeroed (on a virtual machine
-    /// that can cost as much as decoding into it). Linux `MADV_POPULATE_WRITE` leaves the contents alone, so it is
-    /// safe while other threads write. Does nothing for pooled, small or borrowed memory.
-    ///
-    /// The thread holds only the address range: if the storage goes away first, `madvise` fails and it stops.
-    func populateInBackground() {
-        #if os(Linux)
-            guard mapping != nil, owner == nil else { return }
-            let start = Int(bitPattern: bytes)
-            let length = byteCount
-            DetachedThread.detach {
-                let step = 2 * Self.hugePageSize
-                var offset = 0
-                while offset < length {
-                    let p = UnsafeMutableRawPointer(bitPattern: start + offset)
-                    guard madvise(p, min(step, length - offset), Self.populateWrite) == 0 else { return }
-                    offset += step
-                }
-            }
-        #endif
-    }
-
-    /// Linux `MADV_POPULATE_WRITE` (5.14 and later; older kernels refuse it and nothing happens).
-    private static let populateWrite: Int32 = 23
-
     private static func map(_ byteCount: Int) -> (base: UnsafeMutableRawPointer, length: Int)? {
         #if os(Linux)
             let length = byteCount + hugePageSize
