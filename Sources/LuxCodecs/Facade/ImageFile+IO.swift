@@ -7,14 +7,19 @@ extension ImageFile {
 
     /// Reads and decodes an image file (JPEG, PNG, TIFF or DNG, detected from its contents).
     ///
-    /// The file is memory-mapped; nothing is allocated before the header's dimensions pass
-    /// ``DecodingOptions/limits``.
+    /// A regular file is memory-mapped, and no pixel buffer is allocated before the header's dimensions pass
+    /// ``DecodingOptions/limits``; with ``DecodingOptions/allowsMappedPixels`` uncompressed DNG samples are read
+    /// from the map in place. Anything that cannot be mapped (a pipe) is read into memory, at most
+    /// ``DecodingLimits/maxByteCount`` bytes.
     ///
-    /// - Throws: ``CodecError`` — `.io` when the file cannot be read, `.unknownFormat` for other formats,
-    ///   and the decoder's errors for damaged data.
+    /// - Throws: ``CodecError`` — `.io` when the file cannot be read, `.limitExceeded` for a stream longer
+    ///   than the limit, `.unknownFormat` for other formats, and the decoder's errors for damaged data.
     public static func read(url: URL, options: DecodingOptions = .default) throws(CodecError) -> ImageFile {
         let file = try FileContents(url, limit: options.limits.maxByteCount)
-        return try decode(file.bytes, options: options, file: options.allowsMappedPixels ? file : nil)
+        // The map must outlive the decode even when the pixels do not keep it.
+        return try withExtendedLifetime(file) { () throws(CodecError) -> ImageFile in
+            try decode(file.bytes, options: options, file: options.allowsMappedPixels ? file : nil)
+        }
     }
 
     /// Decodes an image file held in memory.
