@@ -52,16 +52,18 @@ final class FileContents: Sendable {
     private static func readAll(_ fd: Int32, path: String, limit: Int) throws(CodecError)
         -> UnsafeMutableRawBufferPointer
     {
-        var capacity = 1 << 16
+        // One byte past the limit is enough to know the input is too long.
+        let ceiling = limit < Int.max ? limit + 1 : limit
+        var capacity = min(1 << 16, max(1, ceiling))
         var buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 16)
         var count = 0
         while true {
             if count > limit {
                 buffer.deallocate()
-                throw .limitExceeded(what: "\(path) (a stream read into memory)", value: count, limit: limit)
+                throw .limitExceeded(what: "\(path) (read into memory, not mapped)", value: count, limit: limit)
             }
             if count == capacity {
-                capacity *= 2
+                capacity = capacity > ceiling / 2 ? ceiling : 2 * capacity
                 let grown = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 16)
                 grown.copyMemory(from: UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
                 buffer.deallocate()
