@@ -179,15 +179,19 @@ import Testing
         }
     }
 
-    @Test("a lent image still counts against the decoding memory limit")
+    @Test("a lent image still counts against the decoding memory budget, as a decoded one does")
     func lentImageIsBudgeted() throws {
         let dir = try ExternalTool.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let (url, raw) = try writeUncompressed(in: dir)
-        var limits = DecodingLimits.default
-        limits.maxByteCount = raw.pixels.width * raw.pixels.height * 2 - 1
-        #expect(throws: CodecError.self) {
-            _ = try ImageFile.read(url: url, options: DecodingOptions(limits: limits, allowsMappedPixels: true))
-        }
+        let imageBytes = raw.pixels.width * raw.pixels.height * 2
+        let lentOptions = Self.mapped.budgeted()
+        let lent = try #require(try ImageFile.read(url: url, options: lentOptions).rawImage).pixels
+        #expect(lent.storage.isReadOnly)
+        #expect(try #require(lentOptions.budget).reserved >= imageBytes)
+        // The copying decode reserves at least the image too.
+        let copiedOptions = DecodingOptions.default.budgeted()
+        _ = try ImageFile.read(url: url, options: copiedOptions)
+        #expect(try #require(copiedOptions.budget).reserved >= imageBytes)
     }
 }
