@@ -7,7 +7,8 @@ extension RAWDeveloper {
     ///
     /// Uncompressed samples are read from the mapped file in place for as long as the developer exists
     /// (``DecodingOptions/allowsMappedPixels``): do not shorten or rewrite the file in place meanwhile; replacing
-    /// it by renaming another file over it is safe.
+    /// it by renaming another file over it is safe. To have them copied instead, read the file with
+    /// `ImageFile.read(url:options:)` and pass its `rawImage` to ``init(rawImage:)``.
     ///
     /// - Throws: ``RAWError/noPixelData(_:)`` for header-only, stripped or truncated files (which never develop
     ///   to an image of zeros), ``RAWError/decoding(_:)`` for other unreadable files, ``RAWError/notRaw(_:)``
