@@ -75,7 +75,8 @@ let package = Package(
         .target(
             name: "LuxFilters",
             dependencies: [
-                "LuxRender", "LuxPixels", "LuxColor", "CLuxKernels", .product(name: "RealModule", package: "swift-numerics"),
+                "LuxRender", "LuxPixels", "LuxColor", "CLuxKernels",
+                .product(name: "RealModule", package: "swift-numerics"),
             ],
             exclude: ["CATALOG.md"],
             swiftSettings: swiftSettings),
@@ -92,7 +93,10 @@ let package = Package(
             swiftSettings: swiftSettings),
         .target(
             name: "LuxFusion",
-            dependencies: ["LuxRender", "LuxPixels", "LuxColor", "CLuxKernels", .product(name: "RealModule", package: "swift-numerics")],
+            dependencies: [
+                "LuxRender", "LuxPixels", "LuxColor", "CLuxKernels",
+                .product(name: "RealModule", package: "swift-numerics"),
+            ],
             swiftSettings: swiftSettings),
         .target(
             name: "LuxScene",
@@ -142,10 +146,13 @@ let package = Package(
             path: "Tests/LuxTestSupport",
             swiftSettings: swiftSettings),
         .testTarget(name: "LuxColorTests", dependencies: ["LuxColor", "LuxTestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "LuxPixelsTests", dependencies: ["LuxPixels", "LuxTestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "LuxRenderTests", dependencies: ["LuxRender", "LuxTestSupport"], swiftSettings: swiftSettings),
         .testTarget(
-            name: "LuxFiltersTests", dependencies: ["LuxFilters", "LuxRender", "LuxTestSupport"], swiftSettings: swiftSettings),
+            name: "LuxPixelsTests", dependencies: ["LuxPixels", "LuxTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "LuxRenderTests", dependencies: ["LuxRender", "LuxTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "LuxFiltersTests", dependencies: ["LuxFilters", "LuxRender", "LuxTestSupport"],
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "LuxCodecsTests", dependencies: ["LuxCodecs", "LuxTestSupport"],
             resources: [.copy("Resources/FuzzRegressions")], swiftSettings: swiftSettings),
@@ -172,7 +179,11 @@ let package = Package(
             ],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "LuxSceneTests", dependencies: ["LuxScene", "LuxPixels", "LuxColor", "LuxTestSupport", .product(name: "RealModule", package: "swift-numerics")],
+            name: "LuxSceneTests",
+            dependencies: [
+                "LuxScene", "LuxPixels", "LuxColor", "LuxTestSupport",
+                .product(name: "RealModule", package: "swift-numerics"),
+            ],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "DocSnippetsTests", dependencies: ["Lux", "LuxTestSupport"],
@@ -180,7 +191,8 @@ let package = Package(
         .testTarget(
             name: "LuxCLITests", dependencies: ["LuxCodecs", "LuxTestSupport"], swiftSettings: swiftSettings),
         .testTarget(
-            name: "LuxFusionTests", dependencies: ["LuxFusion", "LuxRender", "LuxPixels", "LuxColor", "LuxTestSupport"],
+            name: "LuxFusionTests",
+            dependencies: ["LuxFusion", "LuxRender", "LuxPixels", "LuxColor", "LuxTestSupport"],
             swiftSettings: swiftSettings),
     ]
 )

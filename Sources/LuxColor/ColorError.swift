@@ -13,15 +13,15 @@ public enum ColorError: Error, Hashable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case let .unsupportedConversion(from, to, reason):
+        case .unsupportedConversion(let from, let to, let reason):
             "cannot convert from \(from) to \(to): \(reason)"
-        case let .malformedProfile(reason, offset):
+        case .malformedProfile(let reason, let offset):
             "malformed ICC profile at byte \(offset): \(reason)"
-        case let .unsupportedProfile(description, reason):
+        case .unsupportedProfile(let description, let reason):
             "ICC profile “\(description)” cannot be used for conversion: \(reason)"
-        case let .outOfRange(name, value, allowed):
+        case .outOfRange(let name, let value, let allowed):
             "\(name) \(value) is outside the allowed range \(allowed.lowerBound)…\(allowed.upperBound)"
-        case let .didNotConverge(what):
+        case .didNotConverge(let what):
             "\(what) did not converge"
         }
     }

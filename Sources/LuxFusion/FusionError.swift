@@ -20,19 +20,19 @@ public enum FusionError: Error, Hashable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case let .notEnoughFrames(count, minimum):
+        case .notEnoughFrames(let count, let minimum):
             "\(count) frame\(count == 1 ? "" : "s") given; this operation needs at least \(minimum)"
-        case let .mismatchedFrame(index, expected, found):
+        case .mismatchedFrame(let index, let expected, let found):
             "frame \(index) is \(found) but frame 0 is \(expected); all frames must have the same size and format"
-        case let .unsupportedFormat(format, operation, allowed):
+        case .unsupportedFormat(let format, let operation, let allowed):
             "\(operation) cannot read \(format) pixels; use \(allowed)"
-        case let .imageTooSmall(width, height, minimum):
+        case .imageTooSmall(let width, let height, let minimum):
             "\(width)×\(height) frames are too small; both sides must be at least \(minimum) pixels"
-        case let .invalidParameter(name, value, allowed):
+        case .invalidParameter(let name, let value, let allowed):
             "\(name) = \(value) is out of range; allowed: \(allowed)"
-        case let .pixels(error):
+        case .pixels(let error):
             error.description
-        case let .rendering(error):
+        case .rendering(let error):
             "rendering a frame failed: \(error)"
         }
     }

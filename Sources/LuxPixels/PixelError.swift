@@ -13,15 +13,15 @@ public enum PixelError: Error, Hashable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case let .poolExhausted(format, width, height, capacity):
+        case .poolExhausted(let format, let width, let height, let capacity):
             "buffer pool for \(format) \(width)×\(height) is exhausted: all \(capacity) buffers are in use"
-        case let .invalidDimensions(width, height, reason):
+        case .invalidDimensions(let width, let height, let reason):
             "invalid dimensions \(width)×\(height): \(reason)"
-        case let .unsupportedConversion(from, to, reason):
+        case .unsupportedConversion(let from, let to, let reason):
             "cannot convert pixels from \(from) to \(to): \(reason)"
-        case let .regionOutOfBounds(x, y, width, height, bw, bh):
+        case .regionOutOfBounds(let x, let y, let width, let height, let bw, let bh):
             "region (\(x), \(y)) \(width)×\(height) lies outside the \(bw)×\(bh) buffer"
-        case let .colorSpace(message):
+        case .colorSpace(let message):
             message
         }
     }

@@ -7,8 +7,8 @@ import Testing
     @Test func theWholeArticle() async throws {
         let folder = try temporaryFolder()
 
-        var sensor = SensorModel.phone12MP                     // 4032 × 3024, the default
-        sensor.pixelPitch = sensor.sensorWidth / 320           // same field of view, larger photosites
+        var sensor = SensorModel.phone12MP  // 4032 × 3024, the default
+        sensor.pixelPitch = sensor.sensorWidth / 320  // same field of view, larger photosites
         sensor.width = 320
         sensor.height = 240
         let camera = SimulatedCamera(scene: .stillLife(), configuration: .init(sensor: sensor))
@@ -17,19 +17,19 @@ import Testing
 
         let session = CaptureSession()
         let photoOutput = PhotoOutput()
-        photoOutput.maxPhotoQualityPrioritization = .quality     // the default maximum is .balanced
+        photoOutput.maxPhotoQualityPrioritization = .quality  // the default maximum is .balanced
         session.beginConfiguration()
-        try session.setSessionPreset(.photo)                     // RAW, Live Photos and full-resolution stills
+        try session.setSessionPreset(.photo)  // RAW, Live Photos and full-resolution stills
         try session.addInput(DeviceInput(camera: camera))
         try session.addOutput(photoOutput)
-        try session.commitConfiguration()                        // photo format + Display P3 are applied here
+        try session.commitConfiguration()  // photo format + Display P3 are applied here
         try await session.startRunning()
         try await photoOutput.prepare([PhotoSettings(), PhotoSettings(rawPixelFormat: .bayer14(.rggb))])
 
         #expect(session.isRunning)
         #expect(photoOutput.preparedPhotoSettings.count == 2)
 
-        var settings = PhotoSettings()                 // JPEG, balanced, flash off, stabilisation on
+        var settings = PhotoSettings()  // JPEG, balanced, flash off, stabilisation on
         settings.flashMode = .auto
         settings.qualityPrioritization = .quality
         settings.previewFormat = PreviewFormat(width: 160, height: 160)
@@ -37,16 +37,17 @@ import Testing
             switch event {
             case .willBeginCapture(let resolved): print(resolved.processing, resolved.photoProcessingTimeRange)
             case .didFinishProcessingPhoto(let photo):
-                try Data(photo.fileDataRepresentation()).write(to: folder.appending(path: "IMG_0001.\(photo.fileExtension)"))
+                try Data(photo.fileDataRepresentation()).write(
+                    to: folder.appending(path: "IMG_0001.\(photo.fileExtension)"))
             default: break
             }
         }
         do {
-            _ = try photoOutput.capturePhoto(settings)             // the same uniqueID again
+            _ = try photoOutput.capturePhoto(settings)  // the same uniqueID again
         } catch {
             if case .settingsReused(let id) = error { print("settings \(id) were already used") }
         }
-        let next = PhotoSettings(from: settings)                   // same choices, new uniqueID
+        let next = PhotoSettings(from: settings)  // same choices, new uniqueID
 
         #expect(FileManager.default.fileExists(atPath: folder.appending(path: "IMG_0001.jpg").path))
         #expect(next.uniqueID != settings.uniqueID && next.flashMode == .auto)
@@ -61,7 +62,11 @@ import Testing
         }
         // ["willBeginCapture", "willCapturePhoto", "didCapturePhoto", "didFinishProcessingPhoto", "didFinishCapture"]
 
-        #expect(names == ["willBeginCapture", "willCapturePhoto", "didCapturePhoto", "didFinishProcessingPhoto", "didFinishCapture"])
+        #expect(
+            names == [
+                "willBeginCapture", "willCapturePhoto", "didCapturePhoto", "didFinishProcessingPhoto",
+                "didFinishCapture",
+            ])
 
         let rawFormat = photoOutput.availableRawPhotoPixelFormatTypes[0]
         let rawPlusJPEG = PhotoSettings(rawPixelFormat: rawFormat, processedFormat: .jpeg)
@@ -85,7 +90,7 @@ import Testing
                 exposures.append(Image(buffer: pixels))
             }
         }
-        let merged = try ExposureFusion().fuse(exposures)     // a lazy Image: render or write it
+        let merged = try ExposureFusion().fuse(exposures)  // a lazy Image: render or write it
 
         #expect(exposures.count == 3)
         let fusedPixels = try await RenderContext().createBuffer(merged, format: .rgba8)
@@ -104,12 +109,15 @@ import Testing
 
         var liveSettings = PhotoSettings()
         liveSettings.livePhotoMovieURL = folder.appending(path: "IMG_0003.MOV")
-        liveSettings.livePhotoMovieMetadata = [LivePhotoMetadataItem(key: LivePhotoMetadataItem.author, value: "Brad Ford")]
+        liveSettings.livePhotoMovieMetadata = [
+            LivePhotoMetadataItem(key: LivePhotoMetadataItem.author, value: "Brad Ford")
+        ]
         for try await event in try output.capturePhoto(liveSettings) {
             switch event {
             case .didFinishProcessingPhoto(let photo):
                 try Data(photo.fileDataRepresentation()).write(to: folder.appending(path: "IMG_0003.JPG"))
-            case .didFinishProcessingLivePhotoMovie(_, let url, let duration, let photoTime): print(url, duration, photoTime)
+            case .didFinishProcessingLivePhotoMovie(_, let url, let duration, let photoTime):
+                print(url, duration, photoTime)
             default: break
             }
         }
@@ -117,10 +125,10 @@ import Testing
         let pair = try LivePhoto(pairing: folder.appending(path: "IMG_0003.JPG"))
         #expect(pair.photoTime.seconds > 1 && pair.duration.seconds > 2.5)
 
-        camera.activeColorSpace                                // .displayP3 after the photo session's commit
+        camera.activeColorSpace  // .displayP3 after the photo session's commit
         for try await event in try photoOutput.capturePhoto(PhotoSettings()) {
             if case .didFinishProcessingPhoto(let photo) = event {
-                print(photo.resolvedSettings.colorSpace, photo.colorSpace?.name ?? "-")   // displayP3 Display P3
+                print(photo.resolvedSettings.colorSpace, photo.colorSpace?.name ?? "-")  // displayP3 Display P3
             }
         }
 

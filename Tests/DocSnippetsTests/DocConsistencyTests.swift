@@ -53,7 +53,10 @@ import Testing
         var broken: [String] = []
         for file in try markdownFiles() where file.contains(".docc/") {
             let folder = (file as NSString).deletingLastPathComponent
-            let articles = Set(try FileManager.default.contentsOfDirectory(atPath: folder).map { ($0 as NSString).deletingPathExtension })
+            let articles = Set(
+                try FileManager.default.contentsOfDirectory(atPath: folder).map {
+                    ($0 as NSString).deletingPathExtension
+                })
             for link in matches(of: #"<doc:([A-Za-z0-9_-]+)>"#, in: try String(contentsOfFile: file, encoding: .utf8)) {
                 if !articles.contains(link) {
                     if Self.pendingArticles.contains(link) {
@@ -68,16 +71,21 @@ import Testing
     }
 
     @Test func everyLuxNameInThePortingTableIsReferencedByCompiledCode() throws {
-        let table = try String(contentsOfFile: root + "/Sources/Lux/Documentation.docc/PortingFromApple.md", encoding: .utf8)
-        let source = try String(contentsOfFile: root + "/Tests/DocSnippetsTests/PortingTableSymbols.swift", encoding: .utf8)
+        let table = try String(
+            contentsOfFile: root + "/Sources/Lux/Documentation.docc/PortingFromApple.md", encoding: .utf8)
+        let source = try String(
+            contentsOfFile: root + "/Tests/DocSnippetsTests/PortingTableSymbols.swift", encoding: .utf8)
         // Only code counts, not comments.
         let code = source.split(separator: "\n").map { line in
             line.range(of: "//").map { String(line[..<$0.lowerBound]) } ?? String(line)
         }.joined(separator: "\n")
         var rows = 0
         var missing: [String] = []
-        for line in table.split(separator: "\n") where line.hasPrefix("|") && !line.hasPrefix("|-") && !line.hasPrefix("| Apple") {
-            let cells = line.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        for line in table.split(separator: "\n")
+        where line.hasPrefix("|") && !line.hasPrefix("|-") && !line.hasPrefix("| Apple") {
+            let cells = line.split(separator: "|", omittingEmptySubsequences: false).map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }
             guard cells.count >= 4 else { continue }
             rows += 1
             let names = matches(of: "`([^`]+)`", in: cells[2])
@@ -85,12 +93,16 @@ import Testing
             for name in names {
                 // `T.method()` is referenced as `T.method` (an unapplied method reference has no parentheses).
                 let spelled = name.hasSuffix("()") ? String(name.dropLast(2)) : name
-                let pattern = "(?<![A-Za-z0-9_.])" + NSRegularExpression.escapedPattern(for: spelled) + "(?![A-Za-z0-9_(])"
+                let pattern =
+                    "(?<![A-Za-z0-9_.])" + NSRegularExpression.escapedPattern(for: spelled) + "(?![A-Za-z0-9_(])"
                 if code.range(of: pattern, options: .regularExpression) == nil { missing.append(name) }
             }
         }
         #expect(rows >= 60, "only \(rows) rows in the porting table")
-        #expect(missing.isEmpty, "Lux names in PortingFromApple.md not referenced by PortingTableSymbols.swift:\n\(missing.joined(separator: "\n"))")
+        #expect(
+            missing.isEmpty,
+            "Lux names in PortingFromApple.md not referenced by PortingTableSymbols.swift:\n\(missing.joined(separator: "\n"))"
+        )
     }
 }
 
@@ -103,7 +115,9 @@ let root: String = {
     return path
 }()
 
-private func relative(_ path: String) -> String { path.hasPrefix(root + "/") ? String(path.dropFirst(root.count + 1)) : path }
+private func relative(_ path: String) -> String {
+    path.hasPrefix(root + "/") ? String(path.dropFirst(root.count + 1)) : path
+}
 
 /// README.md and every `.md` of every DocC catalogue under Sources.
 func markdownFiles() throws -> [String] {
@@ -118,8 +132,10 @@ func markdownFiles() throws -> [String] {
 
 func snippetSources() throws -> [(path: String, text: String)] {
     let folder = root + "/Tests/DocSnippetsTests"
-    return try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".swift") && $0 != "DocConsistencyTests.swift" }
-        .sorted().map { (folder + "/" + $0, try String(contentsOfFile: folder + "/" + $0, encoding: .utf8)) }
+    return try FileManager.default.contentsOfDirectory(atPath: folder).filter {
+        $0.hasSuffix(".swift") && $0 != "DocConsistencyTests.swift"
+    }
+    .sorted().map { (folder + "/" + $0, try String(contentsOfFile: folder + "/" + $0, encoding: .utf8)) }
 }
 
 /// The contents of the ```swift fenced blocks.
@@ -145,7 +161,10 @@ private func withoutCodeBlocks(_ markdown: String) -> String {
     var out: [Substring] = []
     var inBlock = false
     for line in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
-        if line.trimmingCharacters(in: .whitespaces).hasPrefix("```") { inBlock.toggle(); continue }
+        if line.trimmingCharacters(in: .whitespaces).hasPrefix("```") {
+            inBlock.toggle()
+            continue
+        }
         if !inBlock { out.append(line) }
     }
     return out.joined(separator: "\n")
@@ -160,7 +179,9 @@ func normalised(_ text: String) -> String {
 func matches(of pattern: String, in text: String) -> [String] {
     let regex = try! NSRegularExpression(pattern: pattern)
     let ns = text as NSString
-    return regex.matches(in: text, range: NSRange(location: 0, length: ns.length)).map { ns.substring(with: $0.range(at: 1)) }
+    return regex.matches(in: text, range: NSRange(location: 0, length: ns.length)).map {
+        ns.substring(with: $0.range(at: 1))
+    }
 }
 
 /// Every name declared in Sources (types, members, cases, associated types), plus `init`, `subscript` and the
@@ -170,7 +191,8 @@ func declaredNames() throws -> Set<String> {
     let sources = root + "/Sources"
     let modules = try FileManager.default.contentsOfDirectory(atPath: sources)
     names.formUnion(modules)
-    let declaration = #"\b(?:struct|class|enum|protocol|actor|typealias|associatedtype|func|var|let)\s+`?([A-Za-z_][A-Za-z0-9_]*)"#
+    let declaration =
+        #"\b(?:struct|class|enum|protocol|actor|typealias|associatedtype|func|var|let)\s+`?([A-Za-z_][A-Za-z0-9_]*)"#
     guard let walker = FileManager.default.enumerator(atPath: sources) else { return names }
     for case let path as String in walker where path.hasSuffix(".swift") {
         let text = try String(contentsOfFile: sources + "/" + path, encoding: .utf8)
@@ -189,7 +211,9 @@ func declaredNames() throws -> Set<String> {
             }
             // A case whose payload continues on the next lines leaves its last piece open: its name is complete.
             for piece in pieces {
-                let name = piece.trimmingCharacters(in: .whitespaces).prefix { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "`" }
+                let name = piece.trimmingCharacters(in: .whitespaces).prefix {
+                    $0.isLetter || $0.isNumber || $0 == "_" || $0 == "`"
+                }
                 if !name.isEmpty { names.insert(name.replacingOccurrences(of: "`", with: "")) }
             }
         }

@@ -8,17 +8,17 @@ import Testing
         let camera = smallCamera()
 
         try await camera.startStreaming()
-        let sharp = try await camera.setFocusModeLocked(lensPosition: 0.8)   // the frame that arrives there
+        let sharp = try await camera.setFocusModeLocked(lensPosition: 0.8)  // the frame that arrives there
         for try await frame in camera.frames() where frame.presentationTime >= sharp {
-            print(frame.metadata.lensPosition)                                 // 0.8
+            print(frame.metadata.lensPosition)  // 0.8
             break
         }
-        try await camera.setFocusModeLocked(lensPosition: .current)            // lock wherever autofocus left the lens
+        try await camera.setFocusModeLocked(lensPosition: .current)  // lock wherever autofocus left the lens
         do {
             try await camera.setFocusModeLocked(lensPosition: 1.5)
         } catch {
             if case .outOfRange(let name, let value, let range) = error {
-                print(name, value, range)   // lensPosition 1.5 0.0...1.0
+                print(name, value, range)  // lensPosition 1.5 0.0...1.0
             }
         }
 
@@ -29,28 +29,31 @@ import Testing
         let exposed = try await camera.setExposureModeCustom(
             duration: .value(MediaTime(value: 1, timescale: 250)), iso: .value(400))
         for try await frame in camera.frames() where frame.presentationTime >= exposed {
-            print(frame.metadata.exposureDuration.seconds, frame.metadata.iso)     // 0.004 400.0
+            print(frame.metadata.exposureDuration.seconds, frame.metadata.iso)  // 0.004 400.0
             break
         }
-        print(camera.status.exposureTargetOffset)                  // stops away from the metered exposure
+        print(camera.status.exposureTargetOffset)  // stops away from the metered exposure
         camera.setExposureMode(.continuousAutoExposure)
-        try await camera.setExposureTargetBias(-1)                 // one stop darker than metered
+        try await camera.setExposureTargetBias(-1)  // one stop darker than metered
 
         #expect(camera.status.exposureMode == .continuousAutoExposure)
         #expect(camera.status.exposureTargetBias == -1)
         await #expect(throws: CaptureError.self) {
-            try await camera.setExposureModeCustom(duration: .value(MediaTime(value: 1, timescale: 1_000_000_000)), iso: .current)
+            try await camera.setExposureModeCustom(
+                duration: .value(MediaTime(value: 1, timescale: 1_000_000_000)), iso: .current)
         }
 
         let tungsten = try camera.deviceWhiteBalanceGains(for: TemperatureAndTint(temperature: 3200, tint: 0))
         let balanced = try await camera.setWhiteBalanceModeLocked(gains: .value(tungsten))
-        print(try camera.temperatureAndTint(for: tungsten))       // 3200 K, tint 0
+        print(try camera.temperatureAndTint(for: tungsten))  // 3200 K, tint 0
         let grey = camera.status.grayWorldWhiteBalanceGains
         try await camera.setWhiteBalanceModeLocked(gains: .value(grey))
         do {
             try await camera.setWhiteBalanceModeLocked(gains: .value(WhiteBalanceGains(red: 5, green: 1, blue: 1)))
         } catch {
-            if case .whiteBalanceGainsOutOfRange(_, _, _, let maximum) = error { print("gains must stay within 1…\(maximum)") }
+            if case .whiteBalanceGainsOutOfRange(_, _, _, let maximum) = error {
+                print("gains must stay within 1…\(maximum)")
+            }
         }
 
         let back = try camera.temperatureAndTint(for: tungsten)
@@ -59,13 +62,13 @@ import Testing
         #expect(camera.status.deviceWhiteBalanceGains == grey)
         _ = balanced
 
-        let lens = camera.values(of: .lensPosition)               // the current value, then every change
-        camera.setFocusMode(.autoFocus)                            // one contrast-detect sweep, then locked
+        let lens = camera.values(of: .lensPosition)  // the current value, then every change
+        camera.setFocusMode(.autoFocus)  // one contrast-detect sweep, then locked
         for try await _ in camera.frames() where camera.focusMode == .locked { break }
         var sweep: [Float] = []
         for await position in lens {
             sweep.append(position)
-            if position == camera.lensPosition { break }           // where the sweep settled
+            if position == camera.lensPosition { break }  // where the sweep settled
         }
 
         #expect(camera.focusMode == .locked && sweep.last == camera.lensPosition && sweep.count >= 2)

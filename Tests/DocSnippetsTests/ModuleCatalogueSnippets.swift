@@ -16,10 +16,10 @@ import Testing
         print(photo.pixels.width, photo.pixels.colorSpace?.name ?? "-", photo.metadata.exif.model ?? "")
 
         var options = EncodingOptions(quality: 0.85)
-        options.optimizesColorForSharing = true            // Display P3 → sRGB for receivers without colour management
+        options.optimizesColorForSharing = true  // Display P3 → sRGB for receivers without colour management
         try ImageFile.write(photo, to: folder.appending(path: "shared.jpg"), options: options)
 
-        let info = try ImageFile.info(url: folder.appending(path: "photo.dng"))   // headers only, no pixel decode
+        let info = try ImageFile.info(url: folder.appending(path: "photo.dng"))  // headers only, no pixel decode
         print(info.raw?.cfaPattern ?? "-", info.raw?.blackLevel ?? "-", info.raw?.whiteLevel ?? [])
 
         // exiftool: Camera Model Name "iPhone 6s", 4032x3024; the DNG: RGGB, black 2056, white 15000.
@@ -33,15 +33,15 @@ import Testing
         let url = testData("raw/canon_eos550d_magiclantern_14bit.dng")
 
         let raw = try ImageFile.read(url: url).rawImage!
-        raw.pixels.format          // .bayer16(.rggb) — the pattern at stored pixel (0, 0)
+        raw.pixels.format  // .bayer16(.rggb) — the pattern at stored pixel (0, 0)
         raw.properties.cfaPattern  // the pattern at the active area's origin, as DNG defines it
-        raw.activeArea             // the part with real sensor data; raw.activePixels is a zero-copy view of it
+        raw.activeArea  // the part with real sensor data; raw.activePixels is a zero-copy view of it
         raw.blackLevel.value(row: 0, column: 0)
-        raw.whiteLevel             // per sample plane
-        raw.linearizationTable     // apply before black subtraction when present
-        raw.color.colorMatrix2     // XYZ → camera under raw.color.calibrationIlluminant2
+        raw.whiteLevel  // per sample plane
+        raw.linearizationTable  // apply before black subtraction when present
+        raw.color.colorMatrix2  // XYZ → camera under raw.color.calibrationIlluminant2
         raw.color.asShotNeutral
-        raw.opcodeList3            // typed WarpRectilinear / FixVignetteRadial / GainMap, others opaque
+        raw.opcodeList3  // typed WarpRectilinear / FixVignetteRadial / GainMap, others opaque
 
         // LuxColor's DNG camera model, built from the colour tags:
         let calibration = raw.color.cameraColorCalibration!
@@ -90,7 +90,8 @@ import Testing
         #expect(back.pixels.width == 4032 && back.properties.model == "Simulated Camera")
         #expect(back.pixels.pixel(x: 7, y: 3) == bayerFrame.pixel(x: 7, y: 3))
         if ExternalTool.isAvailable("exiftool") {
-            let out = try ExternalTool.run("exiftool", ["-s3", "-UniqueCameraModel", folder.appending(path: "IMG_0001.DNG").path])
+            let out = try ExternalTool.run(
+                "exiftool", ["-s3", "-UniqueCameraModel", folder.appending(path: "IMG_0001.DNG").path])
             #expect(String(decoding: out.output, as: UTF8.self).contains("Lux Simulated Camera"))
         } else {
             print("exiftool not installed: skipping the DNG interop check")
@@ -108,8 +109,10 @@ import Testing
             settings: .init(
                 video: .init(width: 1440, height: 1080),
                 audio: .init(sampleRate: 44_100, channelCount: 1),
-                metadata: [MovieMetadataItem(key: .contentIdentifier, value: .string(identifier)),
-                           MovieMetadataItem(key: .author, value: "Brad Ford")]))
+                metadata: [
+                    MovieMetadataItem(key: .contentIdentifier, value: .string(identifier)),
+                    MovieMetadataItem(key: .author, value: "Brad Ford"),
+                ]))
         for (i, frame) in frames.enumerated() {
             try writer.appendVideoFrame(frame, at: MediaTime(value: Int64(i), timescale: 30))
         }
@@ -121,7 +124,11 @@ import Testing
         #expect(movie.contentIdentifier == identifier)
         if ExternalTool.isAvailable("ffprobe") {
             let out = try ExternalTool.run(
-                "ffprobe", ["-v", "error", "-show_entries", "stream=codec_name", "-of", "csv=p=0", folder.appending(path: "IMG_0001.MOV").path])
+                "ffprobe",
+                [
+                    "-v", "error", "-show_entries", "stream=codec_name", "-of", "csv=p=0",
+                    folder.appending(path: "IMG_0001.MOV").path,
+                ])
             #expect(String(decoding: out.output, as: UTF8.self).contains("mjpeg"))
         } else {
             print("ffprobe not installed: skipping the movie interop check")
@@ -134,10 +141,10 @@ import Testing
         let bytes = try ColorSpace.displayP3.iccProfile().data
 
         let profile = try ICCProfile(data: bytes)
-        profile.profileDescription   // "Display P3"
-        profile.version              // .v4 (profile.majorVersion 4, profile.minorVersion 0)
-        profile.deviceClass          // .display ('mntr')
-        profile.dataColorSpace       // .rgb
+        profile.profileDescription  // "Display P3"
+        profile.version  // .v4 (profile.majorVersion 4, profile.minorVersion 0)
+        profile.deviceClass  // .display ('mntr')
+        profile.dataColorSpace  // .rgb
 
         #expect(profile.profileDescription == "Display P3")
         #expect(profile.majorVersion == 4 && profile.deviceClass == .display && profile.dataColorSpace == .rgb)
@@ -152,12 +159,12 @@ import Testing
         let camera = try #require(canon.color.cameraColorCalibration)
 
         let profile = try ICCProfile(data: embeddedBytes)
-        let source = try profile.colorSpace()                        // e.g. .displayP3
+        let source = try profile.colorSpace()  // e.g. .displayP3
         let toSRGB = try ColorConverter(from: source, to: .sRGB)
         toSRGB.convert(rgba8: row, into: &output, count: width)
 
         let white = TemperatureAndTint(temperature: 5600, tint: 4)
-        let gains = try camera.whiteBalanceGains(for: white)          // R, G, B ≥ 1
+        let gains = try camera.whiteBalanceGains(for: white)  // R, G, B ≥ 1
 
         // P3 red is outside sRGB: red clips at 255, green and blue at 0; white stays white.
         #expect(output == [255, 0, 0, 255, 255, 255, 255, 255])
@@ -165,7 +172,7 @@ import Testing
     }
 
     @Test func whiteBalanceTemperature() {
-        let d65 = TemperatureAndTint(chromaticity: WhitePoint.d65)   // 6504.3 K, tint +9.6
+        let d65 = TemperatureAndTint(chromaticity: WhitePoint.d65)  // 6504.3 K, tint +9.6
         let tungsten = TemperatureAndTint(temperature: 3200).chromaticity
 
         #expect(abs(d65.temperature - 6504) < 2)
@@ -174,14 +181,15 @@ import Testing
     }
 
     @Test func whiteBalanceCamera() throws {
-        let sensor = smallCamera().calibration          // measured from the simulated sensor's spectral sensitivities
-        let colorMatrixA = sensor.colorMatrix1, colorMatrixD65 = sensor.colorMatrix2
+        let sensor = smallCamera().calibration  // measured from the simulated sensor's spectral sensitivities
+        let colorMatrixA = sensor.colorMatrix1
+        let colorMatrixD65 = sensor.colorMatrix2
 
         let camera = CameraColorCalibration(
             .init(temperature: 2856, colorMatrix: colorMatrixA),
             .init(temperature: 6504, colorMatrix: colorMatrixD65))
         let gains = try camera.whiteBalanceGains(for: TemperatureAndTint(temperature: 5000))
-        let white = try camera.temperatureAndTint(for: gains)         // back to 5000 K
+        let white = try camera.temperatureAndTint(for: gains)  // back to 5000 K
         let cameraToXYZ = try camera.cameraToXYZD50(neutral: gains.neutral)
 
         #expect(abs(white.temperature - 5000) < 5 && abs(white.tint) < 0.5)
@@ -204,19 +212,27 @@ import Testing
         // Three spellings of one recipe render the same pixels.
         let context = RenderContext()
         let pa = try context.createBuffer(a, from: photo.extent, format: .rgbaFloat)
-        #expect(try context.createBuffer(b, from: photo.extent, format: .rgbaFloat).pixel(x: 40, y: 30) == pa.pixel(x: 40, y: 30))
-        #expect(try context.createBuffer(c, from: photo.extent, format: .rgbaFloat).pixel(x: 40, y: 30) == pa.pixel(x: 40, y: 30))
+        #expect(
+            try context.createBuffer(b, from: photo.extent, format: .rgbaFloat).pixel(x: 40, y: 30)
+                == pa.pixel(x: 40, y: 30))
+        #expect(
+            try context.createBuffer(c, from: photo.extent, format: .rgbaFloat).pixel(x: 40, y: 30)
+                == pa.pixel(x: 40, y: 30))
     }
 
     @Test func luxRenderOverview() throws {
         let decoded = gradient(width: 1600, height: 1000, format: .rgba8)
         let myKernel = ColorKernel(name: "darken", preservesAlpha: true) { row in
             let p = row.pixels
-            for i in 0..<row.count { p.red[i] *= 0.6; p.green[i] *= 0.6; p.blue[i] *= 0.6 }
+            for i in 0..<row.count {
+                p.red[i] *= 0.6
+                p.green[i] *= 0.6
+                p.blue[i] *= 0.6
+            }
         }
 
         let context = RenderContext()
-        let photo = Image(buffer: decoded)                                   // sRGB → working space
+        let photo = Image(buffer: decoded)  // sRGB → working space
         let look = photo.applying(myKernel, arguments: "strength=0.4")
             .transformed(by: AffineTransform(rotationAngle: 0.1))
             .cropped(to: Rect(x: 0, y: 0, width: 1200, height: 800))
@@ -227,9 +243,9 @@ import Testing
 
     @Test func luxSceneOverview() throws {
         let scene = Scene.stillLife(light: Light(.planckian(kelvin: 3000), lux: 200))
-        let truth = try scene.groundTruth(width: 1024)              // sRGB, white-balanced to D65
+        let truth = try scene.groundTruth(width: 1024)  // sRGB, white-balanced to D65
         let lens = ThinLens.phoneWide
-        lens.depthOfField(focusDistance: 1)                         // near…far in metres
+        lens.depthOfField(focusDistance: 1)  // near…far in metres
 
         #expect(truth.width == 1024 && truth.colorSpace?.name == ColorSpace.sRGB.name)
         let dof = lens.depthOfField(focusDistance: 1)
@@ -251,8 +267,9 @@ import Testing
         }
 
         // The quality level: 8 Bayer frames from the capture pool, their levels and noise.
-        let model = RawNoiseModel(blackLevel: 1024, whiteLevel: 16383,
-                                  noise: NoiseProfile(scale: 5.2e-3, offset: 1.1e-3))
+        let model = RawNoiseModel(
+            blackLevel: 1024, whiteLevel: 16383,
+            noise: NoiseProfile(scale: 5.2e-3, offset: 1.1e-3))
         let merged = try BurstMerge(settings: .quality).merge(frames, rawModel: model)
         // merged.output: Bayer16, black 4096, white 65535 (merged.rawModel), ≈ 1/8 of the noise variance.
 
@@ -263,14 +280,24 @@ import Testing
         let base = gradient(width: 320, height: 240)
         func scaled(_ k: Float) -> PixelBuffer {
             var b = base
-            for y in 0..<240 { for x in 0..<320 { var p = b.pixel(x: x, y: y); p.x *= k; p.y *= k; p.z *= k; b.setPixel(p, x: x, y: y) } }
+            for y in 0..<240 {
+                for x in 0..<320 {
+                    var p = b.pixel(x: x, y: y)
+                    p.x *= k
+                    p.y *= k
+                    p.z *= k
+                    b.setPixel(p, x: x, y: y)
+                }
+            }
             return b
         }
-        let under = scaled(0.25), normal = base, over = scaled(1)
+        let under = scaled(0.25)
+        let normal = base
+        let over = scaled(1)
         let faceRect = Rect(x: 100, y: 80, width: 64, height: 64)
 
         let brackets = [under, normal, over].map { Image(buffer: $0) }
-        let fused = try ExposureFusion().fuse(brackets)          // nothing computed yet
+        let fused = try ExposureFusion().fuse(brackets)  // nothing computed yet
         let face = try RenderContext().createBuffer(fused.cropped(to: faceRect), format: .rgba8)
 
         #expect(face.width == 64 && face.height == 64)
@@ -281,11 +308,11 @@ import Testing
     @Test func luxCaptureOverview() async throws {
         let camera = SimulatedCamera(scene: .stillLife())
         try await camera.startStreaming()
-        let sync = try await camera.setFocusModeLocked(lensPosition: 0.3)   // time of the first frame at 0.3
+        let sync = try await camera.setFocusModeLocked(lensPosition: 0.3)  // time of the first frame at 0.3
         try await camera.setExposureTargetBias(-1)
         for try await frame in camera.frames() where frame.presentationTime >= sync { break }
         let still = try await camera.captureStill(StillRequest(exposure: .auto(bias: 1)))
-        still.metadata.raw.calibration.colorMatrix2                          // honest DNG ColorMatrix2
+        still.metadata.raw.calibration.colorMatrix2  // honest DNG ColorMatrix2
 
         #expect(still.raw.width == 4032 && still.raw.height == 3024)
         #expect(still.metadata.lensPosition == 0.3)
@@ -297,9 +324,9 @@ import Testing
         try copy("raw/canon_eos550d_magiclantern_14bit.dng", into: folder, as: "IMG_0001.dng")
 
         var developer = try RAWDeveloper(url: folder.appending(path: "IMG_0001.dng"))
-        developer.exposure = 0.3                        // EV on top of the file's BaselineExposure
-        developer.neutralTemperature = 5200             // white balance; the as-shot value is the default
-        let image = try developer.outputImage           // oriented, cropped, extended-range; nothing rendered yet
+        developer.exposure = 0.3  // EV on top of the file's BaselineExposure
+        developer.neutralTemperature = 5200  // white balance; the as-shot value is the default
+        let image = try developer.outputImage  // oriented, cropped, extended-range; nothing rendered yet
 
         let context = RenderContext()
         let p3 = try context.createBuffer(image, format: .rgba16, colorSpace: .displayP3)
@@ -312,7 +339,7 @@ import Testing
         try copy("livephoto/iphone6s_livephoto_train.jpg", into: folder, as: "IMG_0001.JPG")
         try copy("livephoto/iphone6s_livephoto_train.mov", into: folder, as: "IMG_0001.MOV")
 
-        let live = try LivePhoto(pairing: folder.appending(path: "IMG_0001.JPG"))   // IMG_0001.MOV beside it
+        let live = try LivePhoto(pairing: folder.appending(path: "IMG_0001.JPG"))  // IMG_0001.MOV beside it
         print(live.contentIdentifier, live.photoTime.seconds, live.duration.seconds)
 
         // exiftool: the movie lasts 1.23 s.

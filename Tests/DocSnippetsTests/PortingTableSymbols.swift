@@ -66,7 +66,8 @@ func portingTableSymbols() {
     _ = \DeviceStatus.grayWorldWhiteBalanceGains
     _ = TemperatureAndTint.self
     _ = Chromaticity.self
-    let _: (SimulatedCamera) -> (TemperatureAndTint) throws(CaptureError) -> WhiteBalanceGains = SimulatedCamera.deviceWhiteBalanceGains(for:)
+    let _: (SimulatedCamera) -> (TemperatureAndTint) throws(CaptureError) -> WhiteBalanceGains = SimulatedCamera
+        .deviceWhiteBalanceGains(for:)
     _ = SimulatedCamera.temperatureAndTint(for:)
     _ = SimulatedCamera.chromaticity(for:)
     let _: (SimulatedCamera) -> (DeviceProperty<Float>) -> AsyncStream<Float> = SimulatedCamera.values(of:)
@@ -157,7 +158,8 @@ func portingTableSymbols() {
     _ = ImageProcessorOutput.self
     _ = Sampler.self
     _ = RenderContext.self
-    let _: (RenderContext) -> (Image, Rect?, PixelFormat, ColorSpace?) throws(RenderError) -> PixelBuffer = RenderContext.createBuffer(_:from:format:colorSpace:)
+    let _: (RenderContext) -> (Image, Rect?, PixelFormat, ColorSpace?) throws(RenderError) -> PixelBuffer =
+        RenderContext.createBuffer(_:from:format:colorSpace:)
     _ = RenderContext.render(_:to:bounds:colorSpace:)
     _ = RenderContext.write(_:to:format:pixelFormat:colorSpace:bounds:metadata:options:rowsPerStrip:)
     _ = \RenderOptions.workingColorSpace

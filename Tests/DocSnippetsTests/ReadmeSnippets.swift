@@ -8,10 +8,9 @@ import Testing
         let folder = try temporaryFolder()
         try copy("raw/canon_eos550d_magiclantern_14bit.dng", into: folder, as: "canon.dng")
 
-
         // Colour conversion, exact in Double or fast over rows.
         let toP3 = try ColorConverter(from: .sRGB, to: .displayP3)
-        let red = toP3.convert(SIMD3<Double>(1, 0, 0))        // ≈ (0.9175, 0.2003, 0.1386)
+        let red = toP3.convert(SIMD3<Double>(1, 0, 0))  // ≈ (0.9175, 0.2003, 0.1386)
 
         // Develop a raw file: nothing is computed until a render, which streams strips into the encoder.
         var developer = try RAWDeveloper(url: folder.appending(path: "canon.dng"))
@@ -45,6 +44,6 @@ import Testing
         #expect(jpeg.width == 1734 && jpeg.height == 1156 && jpeg.colorSpace?.name == "Display P3")
         let tiff = try ImageFile.info(url: folder.appending(path: "sepia.tif"))
         #expect(tiff.width == 1734 && tiff.bitsPerSample == 16)
-        #expect(try ImageFile.info(url: folder.appending(path: "IMG_0001.jpg")).width == 3024)   // 3/4 of 4032
+        #expect(try ImageFile.info(url: folder.appending(path: "IMG_0001.jpg")).width == 3024)  // 3/4 of 4032
     }
 }

@@ -64,7 +64,8 @@ func makeLivePhoto(in folder: URL, name: String = "IMG_0100") throws -> LivePhot
             video: .init(width: 144, height: 108), audio: .init(sampleRate: 44_100, channelCount: 1)))
     let frame = gradient(width: 144, height: 108, format: .rgba8)
     for i in 0..<30 { try writer.appendVideoFrame(frame, at: MediaTime(value: Int64(i), timescale: 30)) }
-    try writer.appendAudio((0..<44_100).map { Int16((8000 * sin(2 * Double.pi * 440 * Double($0) / 44_100)).rounded()) })
+    try writer.appendAudio(
+        (0..<44_100).map { Int16((8000 * sin(2 * Double.pi * 440 * Double($0) / 44_100)).rounded()) })
     let still = ImageFile(pixels: gradient(width: 400, height: 300, format: .rgba8), format: .jpeg)
     return try writer.finish(photo: still, photoTime: MediaTime(value: 1, timescale: 2))
 }

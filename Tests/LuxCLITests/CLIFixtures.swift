@@ -7,7 +7,8 @@ enum CLIFixtures {
     /// A fresh folder with `count` small DNGs from the simulated camera, named IMG_<id>_1.dng.
     static func raws(_ lux: String, count: Int, sensor: String = "128x96") throws -> URL {
         let dir = try ExternalTool.temporaryFolder("lux-cli-raws")
-        let r = try LuxExecutable.run(lux, ["capture", "--raw", "--sensor", sensor, "--count", "\(count)", "-o", dir.path])
+        let r = try LuxExecutable.run(
+            lux, ["capture", "--raw", "--sensor", sensor, "--count", "\(count)", "-o", dir.path])
         try #require(r.status == 0, "lux capture failed: \(r.errorText)")
         return dir
     }
@@ -33,7 +34,9 @@ enum CLIFixtures {
     }
 
     /// Runs `count` processes at once (`run(i)` starts and waits for process `i`) and returns their results in order.
-    static func parallel(_ count: Int, _ run: @escaping @Sendable (Int) throws -> ExternalTool.Capture) throws -> [ExternalTool.Capture] {
+    static func parallel(_ count: Int, _ run: @escaping @Sendable (Int) throws -> ExternalTool.Capture) throws
+        -> [ExternalTool.Capture]
+    {
         let results = ResultBox(count: count)
         let threads = (0..<count).map { i in Thread { results.set(i, Result { try run(i) }) } }
         threads.forEach { $0.start() }

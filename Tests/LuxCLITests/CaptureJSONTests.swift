@@ -55,13 +55,18 @@ import Testing
             guard ExternalTool.hasTool("exiftool") else { continue }
             for photo in request.photos {
                 #expect(try Data(contentsOf: URL(fileURLWithPath: photo.file)).count == photo.bytes)
-                let tags = try ExternalTool.capture("exiftool", ["-json", "-n", "-FileType", "-ImageWidth", "-ImageHeight", "-DefaultCropSize", photo.file])
-                let object = try #require((try JSONSerialization.jsonObject(with: tags.stdout) as? [[String: Any]])?.first)
+                let tags = try ExternalTool.capture(
+                    "exiftool",
+                    ["-json", "-n", "-FileType", "-ImageWidth", "-ImageHeight", "-DefaultCropSize", photo.file])
+                let object = try #require(
+                    (try JSONSerialization.jsonObject(with: tags.stdout) as? [[String: Any]])?.first)
                 if photo.isRaw {
                     #expect(object["FileType"] as? String == "DNG")
                 } else {
                     #expect(object["FileType"] as? String == "JPEG")
-                    #expect(object["ImageWidth"] as? Int == request.photoWidth && object["ImageHeight"] as? Int == request.photoHeight)
+                    #expect(
+                        object["ImageWidth"] as? Int == request.photoWidth
+                            && object["ImageHeight"] as? Int == request.photoHeight)
                 }
             }
         }

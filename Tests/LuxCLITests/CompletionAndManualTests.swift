@@ -42,7 +42,11 @@ import Testing
         let live = Set(parts[0].split(separator: "\n").map(String.init))
         #expect(live.isSuperset(of: ["info", "edit", "extract"]), "\(live)")
         let top = Set(parts.last!.split(separator: "\n").map(String.init))
-        #expect(top.isSuperset(of: ["capture", "develop", "filter", "filters", "live", "info", "scene", "bench", "fuse", "demosaic", "extract"]), "\(top)")
+        #expect(
+            top.isSuperset(of: [
+                "capture", "develop", "filter", "filters", "live", "info", "scene", "bench", "fuse", "demosaic",
+                "extract",
+            ]), "\(top)")
         #expect(!top.contains("bench-worker"), "hidden commands stay hidden")
     }
 }
@@ -61,7 +65,9 @@ import Testing
             let here = path + [name]
             let arguments = command["arguments"] as? [[String: Any]] ?? []
             let options = arguments.filter { $0["shouldDisplay"] as? Bool != false }
-                .compactMap { ($0["names"] as? [[String: Any]])?.first { $0["kind"] as? String == "long" }?["name"] as? String }
+                .compactMap {
+                    ($0["names"] as? [[String: Any]])?.first { $0["kind"] as? String == "long" }?["name"] as? String
+                }
             out.append((here, options))
             for sub in command["subcommands"] as? [[String: Any]] ?? [] { walk(sub, here) }
         }
@@ -69,14 +75,17 @@ import Testing
         return out
     }
 
-    @Test("Documentation/man/lux.1 has every subcommand and long option lux defines (run Documentation/man/generate.sh)")
+    @Test(
+        "Documentation/man/lux.1 has every subcommand and long option lux defines (run Documentation/man/generate.sh)")
     func current() throws {
         guard let lux = LuxExecutable.path else { return }
         let page = try String(contentsOfFile: Self.page, encoding: .utf8)
         // mdoc lists options as ".It Fl o , -out Ar out" / ".It Fl -json", and subcommands as ".It Sy develop".
         let items = page.split(separator: "\n").filter { $0.hasPrefix(".It ") }.map { " " + $0 + " " }
         for (path, options) in try Self.commands(lux) {
-            #expect(page.contains(path.last!), "lux.1 lacks the command \(path.joined(separator: " ")); run Documentation/man/generate.sh")
+            #expect(
+                page.contains(path.last!),
+                "lux.1 lacks the command \(path.joined(separator: " ")); run Documentation/man/generate.sh")
             for option in options {
                 #expect(
                     items.contains { $0.contains(" -\(option) ") },

@@ -4,7 +4,9 @@ import Testing
 
 /// `lux develop` on folders and several files: bad inputs, existing outputs, parallel jobs and exit statuses.
 @Suite struct DevelopBatchTests {
-    @Test("a bad file is named with what is wrong, the good ones are still developed with --jobs 2, nothing partial is left, exit 1")
+    @Test(
+        "a bad file is named with what is wrong, the good ones are still developed with --jobs 2, nothing partial is left, exit 1"
+    )
     func badFileAmongGood() throws {
         guard let lux = LuxExecutable.path else { return }
         let inputs = try CLIFixtures.raws(lux, count: 4)
@@ -24,10 +26,14 @@ import Testing
         #expect(r.errorText.contains("garbage.dng: ") && r.errorText.contains("unknown file format"), "\(r.errorText)")
         #expect(r.errorText.contains("truncated.dng: "), "\(r.errorText)")
         #expect(!r.errorText.contains("Fatal error") && !r.errorText.contains("Stack dump"))
-        #expect(!r.errorText.contains("\u{1B}[") && !r.errorText.contains("█"), "no progress bar when standard error is a file")
+        #expect(
+            !r.errorText.contains("\u{1B}[") && !r.errorText.contains("█"),
+            "no progress bar when standard error is a file")
         let report = try CLIFixtures.decode(DevelopJSON.self, r)
         #expect(report.developed == good.count && report.failed == 2 && report.skipped == 0)
-        #expect(report.files.map { URL(fileURLWithPath: $0.input).lastPathComponent } == (good + ["garbage.dng", "truncated.dng"]).sorted())
+        #expect(
+            report.files.map { URL(fileURLWithPath: $0.input).lastPathComponent }
+                == (good + ["garbage.dng", "truncated.dng"]).sorted())
         for file in report.files where file.status == "failed" {
             #expect(file.error?.contains(URL(fileURLWithPath: file.input).lastPathComponent) == true)
         }
@@ -36,8 +42,11 @@ import Testing
         #expect(written == good.map { $0.replacingOccurrences(of: ".dng", with: ".jpg") }, "\(written)")
         if ExternalTool.hasTool("exiftool") {
             for name in written {
-                let tags = try ExternalTool.capture("exiftool", ["-json", "-n", "-FileType", "-ImageWidth", "-ImageHeight", out.appendingPathComponent(name).path])
-                let object = try #require((try JSONSerialization.jsonObject(with: tags.stdout) as? [[String: Any]])?.first)
+                let tags = try ExternalTool.capture(
+                    "exiftool",
+                    ["-json", "-n", "-FileType", "-ImageWidth", "-ImageHeight", out.appendingPathComponent(name).path])
+                let object = try #require(
+                    (try JSONSerialization.jsonObject(with: tags.stdout) as? [[String: Any]])?.first)
                 #expect(object["FileType"] as? String == "JPEG")
                 let entry = report.files.first { $0.output.hasSuffix(name) }
                 #expect(object["ImageWidth"] as? Int == entry?.width && object["ImageHeight"] as? Int == entry?.height)
@@ -58,7 +67,9 @@ import Testing
 
         let again = try LuxExecutable.run(lux, ["develop", inputs.path, "--exposure", "1"])
         #expect(again.status == 1)
-        #expect(again.errorText.contains(jpeg.lastPathComponent) && again.errorText.contains("--overwrite"), "\(again.errorText)")
+        #expect(
+            again.errorText.contains(jpeg.lastPathComponent) && again.errorText.contains("--overwrite"),
+            "\(again.errorText)")
         #expect(try Data(contentsOf: jpeg) == original)
 
         let skip = try LuxExecutable.run(lux, ["develop", inputs.path, "--skip-existing", "--json"])
@@ -79,20 +90,24 @@ import Testing
         let raw = try CLIFixtures.files(in: inputs).map { inputs.appendingPathComponent($0).path }[0]
         for flags in [
             ["--quality", "0"], ["--jobs", "0"], ["--color-space", "nonsense"], ["--format", "gif"], ["--no-such-flag"],
-            ["--overwrite", "--skip-existing"], ["-o", inputs.path + "/x.dng"], ["--depth", "float", "--format", "png"],
+            ["--overwrite", "--skip-existing"], ["-o", inputs.path + "/x.dng"],
+            ["--depth", "float", "--format", "png"],
         ] {
             let r = try LuxExecutable.run(lux, ["develop", raw] + flags)
             #expect(r.status == 64, "\(flags): \(r.status) \(r.errorText)")
             #expect(r.errorText.contains("Usage:") || r.errorText.contains("Error:"), "\(flags): \(r.errorText)")
         }
         #expect(try CLIFixtures.files(in: inputs) == [URL(fileURLWithPath: raw).lastPathComponent])
-        let missing = try LuxExecutable.run(lux, ["develop", inputs.path + "/nothing-here.dng", "-o", inputs.path + "/x.jpg"])
+        let missing = try LuxExecutable.run(
+            lux, ["develop", inputs.path + "/nothing-here.dng", "-o", inputs.path + "/x.jpg"])
         #expect(missing.status == 1)
         #expect(missing.errorText.contains("nothing-here.dng"), "\(missing.errorText)")
         // lux --help lists the exit statuses.
         let help = try LuxExecutable.run(lux, ["--help"])
         #expect(help.status == 0)
-        for line in ["0   every input was processed", "1   the work failed", "64  usage error"] { #expect(help.text.contains(line), "\(help.text)") }
+        for line in ["0   every input was processed", "1   the work failed", "64  usage error"] {
+            #expect(help.text.contains(line), "\(help.text)")
+        }
     }
 
     @Test("on a terminal (a pseudo-terminal from script(1)) a batch draws a progress bar on standard error")

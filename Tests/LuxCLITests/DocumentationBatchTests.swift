@@ -35,7 +35,10 @@ import Testing
             try? FileManager.default.removeItem(at: out)
         }
         // The pod's command with the volume paths pointing at the test's folders.
-        let arguments = command.dropFirst().map { $0 == "/data/raw" ? inputs.path : $0 == "/data/developed" ? out.path : $0 } + ["--json"]
+        let arguments =
+            command.dropFirst().map { $0 == "/data/raw" ? inputs.path : $0 == "/data/developed" ? out.path : $0 } + [
+                "--json"
+            ]
         let results = try CLIFixtures.parallel(completions) { index in
             try LuxExecutable.run(lux, Array(arguments), environment: ["JOB_COMPLETION_INDEX": "\(index)"])
         }
@@ -46,7 +49,9 @@ import Testing
             #expect(report.shard?.index == index && report.shard?.count == completions)
             #expect(report.shard?.indexSource == "JOB_COMPLETION_INDEX")
             #expect(report.batchInputCount == 11 && report.failed == 0)
-            developed += report.files.filter { $0.status == "developed" }.map { URL(fileURLWithPath: $0.input).lastPathComponent }
+            developed += report.files.filter { $0.status == "developed" }.map {
+                URL(fileURLWithPath: $0.input).lastPathComponent
+            }
         }
         let names = try CLIFixtures.files(in: inputs)
         #expect(developed.sorted() == names, "every input once: \(developed.sorted()) vs \(names)")
@@ -84,22 +89,35 @@ import Testing
             #expect(r.status == 0, "task \(task): \(r.errorText)")
             let data = try Data(contentsOf: URL(fileURLWithPath: "\(output).shard-\(task).json"))
             let report = try JSONDecoder().decode(DevelopJSON.self, from: data)
-            #expect(report.shard?.index == i && report.shard?.count == tasks.count && report.shard?.indexSource == "SLURM_ARRAY_TASK_ID")
-            developed += report.files.filter { $0.status == "developed" }.map { URL(fileURLWithPath: $0.input).lastPathComponent }
+            #expect(
+                report.shard?.index == i && report.shard?.count == tasks.count
+                    && report.shard?.indexSource == "SLURM_ARRAY_TASK_ID")
+            developed += report.files.filter { $0.status == "developed" }.map {
+                URL(fileURLWithPath: $0.input).lastPathComponent
+            }
         }
         let names = try CLIFixtures.files(in: inputs)
         #expect(developed.sorted() == names)
-        #expect(try CLIFixtures.allFiles(in: URL(fileURLWithPath: output)) == names.map { $0.replacingOccurrences(of: ".dng", with: ".jpg") })
+        #expect(
+            try CLIFixtures.allFiles(in: URL(fileURLWithPath: output))
+                == names.map { $0.replacingOccurrences(of: ".dng", with: ".jpg") })
     }
 
-    @Test("shards partition the sorted input list round-robin, for every count, with the index from the argument or any runner's variable")
+    @Test(
+        "shards partition the sorted input list round-robin, for every count, with the index from the argument or any runner's variable"
+    )
     func partition() throws {
         guard let lux = LuxExecutable.path else { return }
         // 23 empty files are enough for --dry-run, which only plans.
         let dir = try ExternalTool.temporaryFolder("lux-shard-plan")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let names = (0..<23).map { String(format: "IMG_%04d.dng", ($0 * 7919) % 10000) } + ["b.DNG", "a.nef", "notes.txt", ".hidden.dng"]
-        for name in names { FileManager.default.createFile(atPath: dir.appendingPathComponent(name).path, contents: Data()) }
+        let names =
+            (0..<23).map { String(format: "IMG_%04d.dng", ($0 * 7919) % 10000) } + [
+                "b.DNG", "a.nef", "notes.txt", ".hidden.dng",
+            ]
+        for name in names {
+            FileManager.default.createFile(atPath: dir.appendingPathComponent(name).path, contents: Data())
+        }
         // The oracle: raw extensions only, visible files, sorted by byte order, position i goes to shard i % n.
         let raws = names.filter { !$0.hasPrefix(".") && !$0.hasSuffix(".txt") }.map { dir.path + "/" + $0 }
             .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
@@ -109,12 +127,20 @@ import Testing
                 let forms: [(String, [String: String])] = [
                     ("\(index)/\(count)", [:]),
                     ("auto/\(count)", ["JOB_COMPLETION_INDEX": "\(index)"]),
-                    ("auto", ["SLURM_ARRAY_TASK_ID": "\(index + 1)", "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_COUNT": "\(count)"]),
+                    (
+                        "auto",
+                        [
+                            "SLURM_ARRAY_TASK_ID": "\(index + 1)", "SLURM_ARRAY_TASK_MIN": "1",
+                            "SLURM_ARRAY_TASK_COUNT": "\(count)",
+                        ]
+                    ),
                     ("auto", ["LUX_SHARD_INDEX": "\(index)", "LUX_SHARD_COUNT": "\(count)"]),
                 ]
                 var plans: [[String]] = []
                 for (shard, env) in forms {
-                    let r = try LuxExecutable.run(lux, ["develop", dir.path, "-o", dir.path + "/out", "--shard", shard, "--dry-run", "--json"], environment: env)
+                    let r = try LuxExecutable.run(
+                        lux, ["develop", dir.path, "-o", dir.path + "/out", "--shard", shard, "--dry-run", "--json"],
+                        environment: env)
                     #expect(r.status == 0, "\(shard) \(env): \(r.errorText)")
                     let report = try CLIFixtures.decode(DevelopJSON.self, r)
                     #expect(report.batchInputCount == raws.count)

@@ -18,16 +18,21 @@ import Testing
     static let expectedRatio = 800.0
 
     /// Mean and standard deviation of the luminance (Rec. 709/sRGB primaries) in a patch of linear RGB.
-    static func luminance(_ image: PixelBuffer, _ patch: (Double, Double, Double, Double)) -> (mean: Double, deviation: Double) {
-        let x0 = Int(patch.0 * Double(image.width)), x1 = Int(patch.2 * Double(image.width))
-        let y0 = Int(patch.1 * Double(image.height)), y1 = Int(patch.3 * Double(image.height))
+    static func luminance(_ image: PixelBuffer, _ patch: (Double, Double, Double, Double)) -> (
+        mean: Double, deviation: Double
+    ) {
+        let x0 = Int(patch.0 * Double(image.width))
+        let x1 = Int(patch.2 * Double(image.width))
+        let y0 = Int(patch.1 * Double(image.height))
+        let y1 = Int(patch.3 * Double(image.height))
         let rgba = image.converted(to: .rgbaFloat)
         var values: [Double] = []
         rgba.withUnsafePlane { plane in
             for y in y0..<y1 {
                 let r = plane.row(y, as: Float.self)
                 for x in x0..<x1 {
-                    values.append(0.2126 * Double(r[4 * x]) + 0.7152 * Double(r[4 * x + 1]) + 0.0722 * Double(r[4 * x + 2]))
+                    values.append(
+                        0.2126 * Double(r[4 * x]) + 0.7152 * Double(r[4 * x + 1]) + 0.0722 * Double(r[4 * x + 2]))
                 }
             }
         }
@@ -36,15 +41,20 @@ import Testing
         return (mean, variance.squareRoot())
     }
 
-    @Test("a −2/0/+2 EV raw bracket merges into float radiance with the scene's 800:1 ratio, cleaner shadows than any bracket, and files exiftool and tiffinfo accept")
+    @Test(
+        "a −2/0/+2 EV raw bracket merges into float radiance with the scene's 800:1 ratio, cleaner shadows than any bracket, and files exiftool and tiffinfo accept"
+    )
     func windowScene() throws {
         guard let lux = LuxExecutable.path else { return }
         let dir = try ExternalTool.temporaryFolder("lux-hdr")
         defer { try? FileManager.default.removeItem(at: dir) }
         let shot = try LuxExecutable.run(
-            lux, ["capture", "--raw", "--scene", "hdr-window", "--bracket", "-2,0,2", "--sensor", "512x384", "-o", dir.path])
+            lux,
+            ["capture", "--raw", "--scene", "hdr-window", "--bracket", "-2,0,2", "--sensor", "512x384", "-o", dir.path])
         try #require(shot.status == 0, "lux capture failed: \(shot.errorText)")
-        let raws = try CLIFixtures.files(in: dir).filter { $0.hasSuffix(".dng") }.map { dir.appendingPathComponent($0).path }
+        let raws = try CLIFixtures.files(in: dir).filter { $0.hasSuffix(".dng") }.map {
+            dir.appendingPathComponent($0).path
+        }
         try #require(raws.count == 3, "\(raws)")
         // Exposures from the files' EXIF (time × ISO), darkest first.
         let times = try raws.map { path -> (seconds: Double, iso: Double) in
@@ -60,7 +70,8 @@ import Testing
         let r = try LuxExecutable.run(lux, ["hdr"] + raws + ["-o", merged.path, "--nr-luma", "0", "--nr-color", "0"])
         try #require(r.status == 0, "\(r.errorText)")
         let hdr = try ImageFile.read(url: merged).pixels
-        let facade = Self.luminance(hdr, Self.facade), skirting = Self.luminance(hdr, Self.skirting)
+        let facade = Self.luminance(hdr, Self.facade)
+        let skirting = Self.luminance(hdr, Self.skirting)
         let ratio = facade.mean / skirting.mean
         #expect(abs(ratio / Self.expectedRatio - 1) < 0.15, "façade/skirting radiance ratio \(ratio), scene 800")
 
@@ -70,32 +81,45 @@ import Testing
         for k in order {
             let out = dir.appendingPathComponent("single-\(k).tif")
             let d = try LuxExecutable.run(
-                lux, ["develop", raws[k], "-o", out.path, "--depth", "float", "--color-space", "linear", "--boost", "0",
-                      "--sharpen", "0", "--no-highlight-recovery", "--nr-luma", "0", "--nr-color", "0"])
+                lux,
+                [
+                    "develop", raws[k], "-o", out.path, "--depth", "float", "--color-space", "linear", "--boost", "0",
+                    "--sharpen", "0", "--no-highlight-recovery", "--nr-luma", "0", "--nr-color", "0",
+                ])
             try #require(d.status == 0, "\(d.errorText)")
             let image = try ImageFile.read(url: out).pixels
-            let f = Self.luminance(image, Self.facade), s = Self.luminance(image, Self.skirting)
+            let f = Self.luminance(image, Self.facade)
+            let s = Self.luminance(image, Self.skirting)
             singles.append((f.mean / s.mean, s.deviation / s.mean))
         }
         let mergedNoise = skirting.deviation / skirting.mean
         for (i, single) in singles.enumerated() {
             let rightHighlights = abs(single.ratio / Self.expectedRatio - 1) < 0.15
-            #expect(!rightHighlights || single.shadowNoise > mergedNoise, "bracket \(i): ratio \(single.ratio), shadow noise \(single.shadowNoise); merged \(ratio), \(mergedNoise)")
+            #expect(
+                !rightHighlights || single.shadowNoise > mergedNoise,
+                "bracket \(i): ratio \(single.ratio), shadow noise \(single.shadowNoise); merged \(ratio), \(mergedNoise)"
+            )
         }
         // The brightest bracket clips the window (the façade reads far too dark against the skirting); the merge's
         // shadows are cleaner than even the longest exposure's (inverse-variance weights: about √(4/5.25) of its
         // noise), and much cleaner than the darkest's.
         #expect(abs(singles[2].ratio / Self.expectedRatio - 1) > 0.3, "+2 EV ratio \(singles[2].ratio)")
-        #expect(mergedNoise < singles[2].shadowNoise, "merged shadow noise \(mergedNoise), +2 EV \(singles[2].shadowNoise)")
-        #expect(mergedNoise < singles[0].shadowNoise / 4, "merged shadow noise \(mergedNoise), −2 EV \(singles[0].shadowNoise)")
+        #expect(
+            mergedNoise < singles[2].shadowNoise, "merged shadow noise \(mergedNoise), +2 EV \(singles[2].shadowNoise)")
+        #expect(
+            mergedNoise < singles[0].shadowNoise / 4,
+            "merged shadow noise \(mergedNoise), −2 EV \(singles[0].shadowNoise)")
 
         // Third-party readers: a 32-bit IEEE float RGB TIFF with the reference's Exif.
         if ExternalTool.hasTool("tiffinfo") {
             let info = try ExternalTool.capture("tiffinfo", [merged.path])
-            #expect(info.status == 0 && info.text.contains("Bits/Sample: 32") && info.text.contains("IEEE floating point"), "\(info.text)")
+            #expect(
+                info.status == 0 && info.text.contains("Bits/Sample: 32") && info.text.contains("IEEE floating point"),
+                "\(info.text)")
         }
         if ExternalTool.hasTool("exiftool") {
-            let tags = try ExternalTool.capture("exiftool", ["-json", "-n", "-ExposureTime", "-ImageWidth", merged.path])
+            let tags = try ExternalTool.capture(
+                "exiftool", ["-json", "-n", "-ExposureTime", "-ImageWidth", merged.path])
             let object = try #require((try JSONSerialization.jsonObject(with: tags.stdout) as? [[String: Any]])?.first)
             #expect(object["ImageWidth"] as? Int == hdr.width)
             let reference = try #require(object["ExposureTime"] as? Double)
@@ -103,7 +127,9 @@ import Testing
         }
     }
 
-    @Test("bad inputs: a JPEG bracket, brackets of different sizes and a wrong --exposures count are clear errors with no output")
+    @Test(
+        "bad inputs: a JPEG bracket, brackets of different sizes and a wrong --exposures count are clear errors with no output"
+    )
     func badInputs() throws {
         guard let lux = LuxExecutable.path else { return }
         let small = try CLIFixtures.raws(lux, count: 1, sensor: "128x96")
@@ -120,9 +146,13 @@ import Testing
         let out = dir.appendingPathComponent("out.tif").path
 
         let notRaw = try LuxExecutable.run(lux, ["hdr", a, jpeg, "-o", out])
-        #expect(notRaw.status != 0 && notRaw.errorText.contains("a.jpg") && notRaw.errorText.contains("not a raw file"), "\(notRaw.errorText)")
+        #expect(
+            notRaw.status != 0 && notRaw.errorText.contains("a.jpg") && notRaw.errorText.contains("not a raw file"),
+            "\(notRaw.errorText)")
         let sizes = try LuxExecutable.run(lux, ["hdr", a, b, "-o", out])
-        #expect(sizes.status != 0 && sizes.errorText.contains("128×96") && sizes.errorText.contains("160×120"), "\(sizes.errorText)")
+        #expect(
+            sizes.status != 0 && sizes.errorText.contains("128×96") && sizes.errorText.contains("160×120"),
+            "\(sizes.errorText)")
         let count = try LuxExecutable.run(lux, ["hdr", a, a, "-o", out, "--exposures", "1,2,4"])
         #expect(count.status != 0 && count.errorText.contains("--exposures"), "\(count.errorText)")
         for r in [notRaw, sizes, count] { #expect(!r.errorText.contains("Fatal error")) }

@@ -90,7 +90,8 @@ import Testing
         guard let lux = LuxExecutable.path, ExternalTool.hasTool("exiftool") else { return }
         let captured = try CLIFixtures.raws(lux, count: 1, sensor: "256x192")
         defer { try? FileManager.default.removeItem(at: captured) }
-        let files = [TestData.root + "/raw/canon_eos550d_magiclantern_14bit.dng"]
+        let files =
+            [TestData.root + "/raw/canon_eos550d_magiclantern_14bit.dng"]
             + (try CLIFixtures.files(in: captured)).map { captured.path + "/" + $0 }
         let tags = [
             "Make", "Model", "ColorMatrix1", "ColorMatrix2", "CalibrationIlluminant1", "CalibrationIlluminant2",
@@ -101,17 +102,27 @@ import Testing
             let ours = try Self.info(lux, file)
             let theirs = try Self.exiftool(file, tags)
             #expect(ours.format == "dng")
-            #expect(ours.exif?.make == theirs["Make"] as? String && ours.exif?.model == theirs["Model"] as? String, "\(file)")
+            #expect(
+                ours.exif?.make == theirs["Make"] as? String && ours.exif?.model == theirs["Model"] as? String,
+                "\(file)")
             let raw = try #require(ours.raw)
-            #expect(Self.close(raw.colorMatrix1, Self.numbers(theirs["ColorMatrix1"])), "\(file): \(raw.colorMatrix1 ?? [])")
-            if theirs["ColorMatrix2"] != nil { #expect(Self.close(raw.colorMatrix2, Self.numbers(theirs["ColorMatrix2"]))) }
-            if theirs["ForwardMatrix1"] != nil { #expect(Self.close(raw.forwardMatrix1, Self.numbers(theirs["ForwardMatrix1"]))) }
+            #expect(
+                Self.close(raw.colorMatrix1, Self.numbers(theirs["ColorMatrix1"])), "\(file): \(raw.colorMatrix1 ?? [])"
+            )
+            if theirs["ColorMatrix2"] != nil {
+                #expect(Self.close(raw.colorMatrix2, Self.numbers(theirs["ColorMatrix2"])))
+            }
+            if theirs["ForwardMatrix1"] != nil {
+                #expect(Self.close(raw.forwardMatrix1, Self.numbers(theirs["ForwardMatrix1"])))
+            }
             #expect(raw.calibrationIlluminant1 == theirs["CalibrationIlluminant1"] as? Int)
             #expect(raw.calibrationIlluminant2 == theirs["CalibrationIlluminant2"] as? Int)
             #expect(Self.close(raw.asShotNeutral, Self.numbers(theirs["AsShotNeutral"])), "\(file)")
             // exiftool prints one BlackLevel value when all are equal.
             let black = try #require(Self.numbers(theirs["BlackLevel"]))
-            #expect(black.count == raw.blackLevel.count ? black == raw.blackLevel : Set(raw.blackLevel) == Set(black), "\(file)")
+            #expect(
+                black.count == raw.blackLevel.count ? black == raw.blackLevel : Set(raw.blackLevel) == Set(black),
+                "\(file)")
             #expect(raw.whiteLevel == Self.numbers(theirs["WhiteLevel"]))
             // CFAPattern2 codes: 0 red, 1 green, 2 blue.
             let letters = Self.numbers(theirs["CFAPattern2"])?.map { ["R", "G", "B"][Int($0)] }.joined()
@@ -119,10 +130,18 @@ import Testing
             if let area = Self.numbers(theirs["ActiveArea"]) { #expect(raw.activeArea.map(Double.init) == area) }
             if let size = Self.numbers(theirs["DefaultCropSize"]) {
                 #expect(Self.close(raw.defaultCrop.map { Array($0.suffix(2)) }, size))
-                #expect(Self.close(raw.defaultCrop.map { Array($0.prefix(2)) }, Self.numbers(theirs["DefaultCropOrigin"]) ?? [0, 0]))
+                #expect(
+                    Self.close(
+                        raw.defaultCrop.map { Array($0.prefix(2)) },
+                        Self.numbers(theirs["DefaultCropOrigin"]) ?? [0, 0]))
             }
-            if let e = Self.numbers(theirs["BaselineExposure"]), !e.isEmpty { #expect(Self.close(raw.baselineExposure.map { [$0] }, e)) }
-            for (ours, key) in [(ours.exif?.exposureTime, "ExposureTime"), (ours.exif?.fNumber, "FNumber"), (ours.exif?.focalLength, "FocalLength")] {
+            if let e = Self.numbers(theirs["BaselineExposure"]), !e.isEmpty {
+                #expect(Self.close(raw.baselineExposure.map { [$0] }, e))
+            }
+            for (ours, key) in [
+                (ours.exif?.exposureTime, "ExposureTime"), (ours.exif?.fNumber, "FNumber"),
+                (ours.exif?.focalLength, "FocalLength"),
+            ] {
                 let value = Self.numbers(theirs[key])?.first ?? 0
                 if value != 0 { #expect(Self.close(ours.map { [$0] }, [value]), "\(file) \(key)") }
             }
@@ -136,7 +155,12 @@ import Testing
         let still = TestData.root + "/livephoto/iphone6s_livephoto_train.jpg"
         let movie = TestData.root + "/livephoto/iphone6s_livephoto_train.mov"
         let s = try Self.info(lux, still)
-        let st = try Self.exiftool(still, ["ImageWidth", "ImageHeight", "Make", "Model", "ExposureTime", "FNumber", "ISO", "GPSLatitude", "GPSLongitude", "DateTimeOriginal", "MakerNotes:all"])
+        let st = try Self.exiftool(
+            still,
+            [
+                "ImageWidth", "ImageHeight", "Make", "Model", "ExposureTime", "FNumber", "ISO", "GPSLatitude",
+                "GPSLongitude", "DateTimeOriginal", "MakerNotes:all",
+            ])
         #expect(s.width == st["ImageWidth"] as? Int && s.height == st["ImageHeight"] as? Int)
         #expect(s.exif?.make == st["Make"] as? String && s.exif?.model == st["Model"] as? String)
         #expect(Self.close(s.exif?.exposureTime.map { [$0] }, Self.numbers(st["ExposureTime"])))
@@ -159,15 +183,20 @@ import Testing
         #expect(s.livePhoto?.partnerContentIdentifier == movieID)
     }
 
-    @Test("a still without its movie is not paired; a developed JPEG's ICC description is exiftool's; bad files exit 1 named")
+    @Test(
+        "a still without its movie is not paired; a developed JPEG's ICC description is exiftool's; bad files exit 1 named"
+    )
     func unpairedICCAndErrors() throws {
         guard let lux = LuxExecutable.path, ExternalTool.hasTool("exiftool") else { return }
         let dir = try ExternalTool.temporaryFolder("lux-info")
         defer { try? FileManager.default.removeItem(at: dir) }
         let lonely = dir.appendingPathComponent("lonely.jpg").path
-        try FileManager.default.copyItem(atPath: TestData.root + "/livephoto/iphone6s_livephoto_train.jpg", toPath: lonely)
+        try FileManager.default.copyItem(
+            atPath: TestData.root + "/livephoto/iphone6s_livephoto_train.jpg", toPath: lonely)
         let info = try Self.info(lux, lonely)
-        #expect(info.livePhoto?.contentIdentifier != nil && info.livePhoto?.paired == false && info.livePhoto?.partner == nil)
+        #expect(
+            info.livePhoto?.contentIdentifier != nil && info.livePhoto?.paired == false
+                && info.livePhoto?.partner == nil)
 
         let raws = try CLIFixtures.raws(lux, count: 1)
         defer { try? FileManager.default.removeItem(at: raws) }
@@ -175,7 +204,8 @@ import Testing
         let dng = raws.path + "/" + (try CLIFixtures.files(in: raws))[0]
         #expect(try LuxExecutable.run(lux, ["develop", dng, "-o", jpeg, "--color-space", "p3"]).status == 0)
         let developed = try Self.info(lux, jpeg)
-        let tags = try Self.exiftool(jpeg, ["ProfileDescription", "ImageWidth", "ImageHeight", "BitsPerSample", "ColorComponents"])
+        let tags = try Self.exiftool(
+            jpeg, ["ProfileDescription", "ImageWidth", "ImageHeight", "BitsPerSample", "ColorComponents"])
         #expect(developed.iccProfile?.description == tags["ProfileDescription"] as? String)
         #expect(developed.width == tags["ImageWidth"] as? Int && developed.height == tags["ImageHeight"] as? Int)
         #expect(developed.pixels?.bitsPerSample == tags["BitsPerSample"] as? Int)

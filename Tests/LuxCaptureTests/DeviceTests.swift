@@ -1,6 +1,7 @@
 import LuxPixels
 import LuxScene
 import Testing
+
 @testable import LuxCapture
 
 @Suite struct DeviceTests {
@@ -8,14 +9,22 @@ import Testing
     func formatCatalogue() {
         let formats = DeviceFormat.simulatedCameraFormats()
         let photo = formats.filter(\.isPhotoFormat)
-        #expect(!photo.isEmpty && photo.allSatisfy { $0.width == 4032 && $0.height == 3024 && $0.frameRateRange.upperBound == 30 })
+        #expect(
+            !photo.isEmpty
+                && photo.allSatisfy { $0.width == 4032 && $0.height == 3024 && $0.frameRateRange.upperBound == 30 })
         #expect(photo.allSatisfy { !$0.supportsHighPhotoQuality && $0.supportsRAW && $0.supportsLivePhoto })
-        let video = Set(formats.filter { !$0.isPhotoFormat }.map { "\($0.width)x\($0.height)@\(Int($0.frameRateRange.upperBound))" })
-        #expect(video == ["1280x720@30", "1280x720@60", "1920x1080@30", "1920x1080@60", "1920x1440@30", "3840x2160@30"])
+        let video = Set(
+            formats.filter { !$0.isPhotoFormat }.map { "\($0.width)x\($0.height)@\(Int($0.frameRateRange.upperBound))" }
+        )
+        #expect(
+            video == ["1280x720@30", "1280x720@60", "1920x1080@30", "1920x1080@60", "1920x1440@30", "3840x2160@30"])
         #expect(formats.filter { !$0.isPhotoFormat }.allSatisfy { $0.supportsHighPhotoQuality })
         for f in formats {
-            if f.pixelFormat == .yCbCr420VideoRange { #expect(f.supportedColorSpaces == [.sRGB]) }
-            else { #expect(f.supportedColorSpaces == [.sRGB, .displayP3]) }
+            if f.pixelFormat == .yCbCr420VideoRange {
+                #expect(f.supportedColorSpaces == [.sRGB])
+            } else {
+                #expect(f.supportedColorSpaces == [.sRGB, .displayP3])
+            }
             #expect(f.maxWhiteBalanceGain == 4 && f.exposureTargetBiasRange == -8...8)
         }
         #expect(formats.contains { $0.pixelFormat == .yCbCr444VideoRange && $0.width == 1920 && $0.height == 1080 })
@@ -51,7 +60,8 @@ import Testing
             var out: [[UInt16]] = []
             try await camera.startStreaming()
             for _ in 0..<2 {
-                let f = try await camera.nextFrame(StreamConfiguration(deliversProcessedFrames: false, deliversRAW: true))
+                let f = try await camera.nextFrame(
+                    StreamConfiguration(deliversProcessedFrames: false, deliversRAW: true))
                 out.append(f.raw!.components(as: UInt16.self))
             }
             return out
@@ -64,11 +74,14 @@ import Testing
         #expect(a[0] != c[0])
     }
 
-    @Test("Processed frames come in the format's pixel format and colour space; stills at full resolution carry RAW metadata")
+    @Test(
+        "Processed frames come in the format's pixel format and colour space; stills at full resolution carry RAW metadata"
+    )
     func framesAndStills() async throws {
         let camera = SimulatedCamera(scene: .chart())
         camera.setFocusMode(.locked)
-        let video = try #require(camera.formats.first { $0.width == 1280 && $0.frameRateRange.upperBound == 30 && $0.pixelFormat == .bgra8 })
+        let video = try #require(
+            camera.formats.first { $0.width == 1280 && $0.frameRateRange.upperBound == 30 && $0.pixelFormat == .bgra8 })
         try camera.setActiveFormat(video)
         try camera.setActiveColorSpace(.displayP3)
         try await camera.startStreaming()
@@ -76,7 +89,8 @@ import Testing
         #expect(f.image?.format == .bgra8 && f.image?.width == 1280 && f.image?.height == 720)
         #expect(f.image?.colorSpace == .displayP3)
         #expect(f.duration == MediaTime(value: 1, timescale: 30))
-        let still = try await camera.captureStill(StillRequest(exposure: .manual(duration: MediaTime(value: 1, timescale: 100), iso: 64)))
+        let still = try await camera.captureStill(
+            StillRequest(exposure: .manual(duration: MediaTime(value: 1, timescale: 100), iso: 64)))
         #expect(still.raw.format == .bayer14(.rggb) && still.raw.width == 1280)
         #expect(still.metadata.iso == 64 && still.metadata.exposureDuration == MediaTime(value: 1, timescale: 100))
         #expect(still.presentationTime == f.presentationTime + f.duration)
@@ -98,7 +112,8 @@ import Testing
 
     @Test("The microphone's PCM is deterministic, continuous across buffers and on the device clock")
     func microphone() {
-        let mic = SimulatedMicrophone(source: SoundSource(toneFrequency: 1000, toneAmplitude: 0.5, noiseAmplitude: 0, seed: 1))
+        let mic = SimulatedMicrophone(
+            source: SoundSource(toneFrequency: 1000, toneAmplitude: 0.5, noiseAmplitude: 0, seed: 1))
         let a = mic.nextBuffer(frameCount: 480)
         let b = mic.nextBuffer(frameCount: 480)
         #expect(a.presentationTime == .zero && b.presentationTime == MediaTime(value: 1, timescale: 100))

@@ -2,6 +2,7 @@ import LuxPixels
 import LuxScene
 import RealModule
 import Testing
+
 @testable import LuxCapture
 
 @Suite struct ExposureTests {
@@ -71,8 +72,9 @@ import Testing
         #expect(frames.allSatisfy { $0.metadata.exposureDuration == frames[0].metadata.exposureDuration })
     }
 
-    @Test("After a 4 EV scene change AE is within 1/6 EV in ≤ 6 frames, never overshoots 0.25 EV, and stays put",
-          arguments: [(50.0, 800.0), (800.0, 50.0)])
+    @Test(
+        "After a 4 EV scene change AE is within 1/6 EV in ≤ 6 frames, never overshoots 0.25 EV, and stays put",
+        arguments: [(50.0, 800.0), (800.0, 50.0)])
     func convergence(from: Double, to: Double) async throws {
         let camera = SimulatedCamera(scene: grayCard(kelvin: 5000, lux: from))
         camera.setFocusMode(.locked)

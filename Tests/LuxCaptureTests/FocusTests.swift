@@ -1,6 +1,7 @@
 import LuxPixels
 import LuxScene
 import Testing
+
 @testable import LuxCapture
 
 @Suite struct FocusTests {
@@ -38,7 +39,9 @@ import Testing
         _ = try await camera.run(3)  // let the lens park
         let truth = camera.sensor.lens.lensPosition(focusDistance: Scene.stillLifeDistances.vase)
         #expect(camera.focusMode == .locked)
-        #expect(abs(Double(camera.lensPosition) - truth) < 0.02, "lens \(camera.lensPosition), truth \(truth), \(frames) frames")
+        #expect(
+            abs(Double(camera.lensPosition) - truth) < 0.02,
+            "lens \(camera.lensPosition), truth \(truth), \(frames) frames")
         #expect(!camera.status.isAdjustingFocus)
     }
 
@@ -49,10 +52,12 @@ import Testing
         try camera.setFocusPointOfInterest(Point(x: 0.56, y: 0.6 / 0.75))
         camera.setFocusMode(.continuousAutoFocus)
         _ = try await camera.run(30)
-        #expect(abs(Double(camera.lensPosition) - lens.lensPosition(focusDistance: Scene.stillLifeDistances.orange)) < 0.03)
+        #expect(
+            abs(Double(camera.lensPosition) - lens.lensPosition(focusDistance: Scene.stillLifeDistances.orange)) < 0.03)
         try camera.setFocusPointOfInterest(Point(x: 0.75, y: 0.5 / 0.75))
         _ = try await camera.run(30)
-        #expect(abs(Double(camera.lensPosition) - lens.lensPosition(focusDistance: Scene.stillLifeDistances.book)) < 0.03)
+        #expect(
+            abs(Double(camera.lensPosition) - lens.lensPosition(focusDistance: Scene.stillLifeDistances.book)) < 0.03)
     }
 
     @Test("setFocusModeLocked returns the presentation time of the first frame at the new lens position")

@@ -2,6 +2,7 @@ import Foundation
 import LuxPixels
 import LuxScene
 import Testing
+
 @testable import LuxCapture
 
 @Suite struct FrameProcessorTests {
@@ -28,10 +29,12 @@ import Testing
         for (raw, space) in [(full, CaptureColorSpace.sRGB), (full, .displayP3), (crop, .sRGB)] {
             var fused = PixelBuffer(width: raw.width, height: raw.height, format: format)
             camera.processor.process(raw: raw, gains: gains, colorSpace: space, into: &fused, threads: 2)
-            let reference = camera.processor.processThroughFloat(raw: raw, gains: gains, pixelFormat: format, colorSpace: space, threads: 1)
+            let reference = camera.processor.processThroughFloat(
+                raw: raw, gains: gains, pixelFormat: format, colorSpace: space, threads: 1)
             #expect(fused.colorSpace == reference.colorSpace)
             for p in 0..<format.planeCount {
-                let a = fused.planeBytes(p), b = reference.planeBytes(p)
+                let a = fused.planeBytes(p)
+                let b = reference.planeBytes(p)
                 #expect(a.count == b.count)
                 let differences = zip(a, b).map { abs(Int($0) - Int($1)) }
                 let worst = differences.max() ?? 0
@@ -49,7 +52,8 @@ import Testing
             let curve = UnitEncodingPolynomial(space.colorSpace.transferFunction)
             var worst = 0.0
             for i in 0...200_000 {
-                let x = Float(i) / 200_000, linear = Double(x)
+                let x = Float(i) / 200_000
+                let linear = Double(x)
                 let exact = linear <= 0.0031308 ? 12.92 * linear : 1.055 * pow(linear, 1 / 2.4) - 0.055
                 worst = max(worst, abs(Double(curve.encode(x)) - exact))
             }

@@ -1,12 +1,15 @@
 import LuxPixels
 import LuxScene
 import Testing
+
 @testable import LuxCapture
 
 @Suite struct SensorNoiseTests {
     /// Reads a flat radiance of `level` through the sensor and returns the mean and variance of
     /// x = (DN − black)/(white − black).
-    static func flatPatch(camera: SimulatedCamera, iso: Float, duration: Double, level: Float, seed: UInt64) -> (Double, Double) {
+    static func flatPatch(camera: SimulatedCamera, iso: Float, duration: Double, level: Float, seed: UInt64) -> (
+        Double, Double
+    ) {
         patch(camera: camera, iso: iso, duration: duration, levels: (level, level), seed: seed).left
     }
 
@@ -41,7 +44,8 @@ import Testing
         return levels.0 == levels.1 ? (stats(0..<n), stats(0..<n)) : (stats(0..<(n / 2)), stats((n / 2)..<n))
     }
 
-    @Test("Variance versus mean follows the Poisson–Gaussian model (S, O) within 5 %", arguments: [Float(32), 400, 2048])
+    @Test(
+        "Variance versus mean follows the Poisson–Gaussian model (S, O) within 5 %", arguments: [Float(32), 400, 2048])
     func poissonGaussianFit(iso: Float) {
         let camera = SimulatedCamera(scene: .grayCard())
         let s = camera.sensor
@@ -51,17 +55,27 @@ import Testing
         var points: [(x: Double, v: Double)] = []
         for (i, x) in [0.0, 0.02, 0.05, 0.1, 0.2, 0.4, 0.7].enumerated() {
             let electrons = x * s.fullWellCapacity / s.gain(iso: iso)
-            let (m, v) = Self.flatPatch(camera: camera, iso: iso, duration: t, level: Float(electrons / perUnit), seed: UInt64(i + 1))
+            let (m, v) = Self.flatPatch(
+                camera: camera, iso: iso, duration: t, level: Float(electrons / perUnit), seed: UInt64(i + 1))
             points.append((m, v))
         }
         // Weighted least squares for v = S·x + O (weights 1/v²: relative errors).
-        var a = 0.0, b = 0.0, c = 0.0, d = 0.0, e = 0.0
+        var a = 0.0
+        var b = 0.0
+        var c = 0.0
+        var d = 0.0
+        var e = 0.0
         for p in points {
             let w = 1 / (p.v * p.v)
-            a += w * p.x * p.x; b += w * p.x; c += w; d += w * p.x * p.v; e += w * p.v
+            a += w * p.x * p.x
+            b += w * p.x
+            c += w
+            d += w * p.x * p.v
+            e += w * p.v
         }
         let det = a * c - b * b
-        let fitS = (d * c - b * e) / det, fitO = (a * e - b * d) / det
+        let fitS = (d * c - b * e) / det
+        let fitO = (a * e - b * d) / det
         let model = s.noiseProfile(iso: iso)
         #expect(abs(fitS / model.scale - 1) < 0.05, "S \(fitS) vs \(model.scale)")
         #expect(abs(fitO / model.offset - 1) < 0.05, "O \(fitO) vs \(model.offset)")
@@ -88,7 +102,8 @@ import Testing
         // Dim pixels take the exact Poisson path, bright ones the Gaussian one, within every row.
         let camera = SimulatedCamera(scene: .grayCard())
         let s = camera.sensor
-        let iso: Float = 2048, t = 0.01
+        let iso: Float = 2048
+        let t = 0.01
         let perUnit = s.electronsPerExposureUnit * t / (s.lens.fNumber * s.lens.fNumber)
         let g = s.gain(iso: iso) / s.fullWellCapacity
         let (dim, bright) = Self.patch(

@@ -1,5 +1,6 @@
 import LuxPixels
 import LuxScene
+
 @testable import LuxCapture
 
 /// Helpers for driving a simulated camera in tests.
@@ -10,7 +11,9 @@ extension SimulatedCamera {
         if !isStreaming { try await startStreaming() }
         var frames: [CaptureFrame] = []
         for i in 0..<count {
-            frames.append(try await nextFrame(StreamConfiguration(deliversProcessedFrames: false, deliversRAW: raw && i == count - 1)))
+            frames.append(
+                try await nextFrame(
+                    StreamConfiguration(deliversProcessedFrames: false, deliversRAW: raw && i == count - 1)))
         }
         return frames
     }

@@ -1,6 +1,7 @@
 import LuxPixels
 import Synchronization
 import Testing
+
 @testable import LuxCapture
 
 /// Replays ioctl replies modelled on a UVC webcam (a Logitech C920 as `v4l2-ctl --all --list-formats-ext`
@@ -76,7 +77,9 @@ final class RecordedV4L2Driver: V4L2Driver {
             let id = s.u32(0)
             let next = id & V4L2.controlFlagNextControl != 0
             let base = id & ~V4L2.controlFlagNextControl
-            guard let c = (next ? Self.controls.first { $0.id > base } : Self.controls.first { $0.id == base }) else { return 22 }
+            guard let c = (next ? Self.controls.first { $0.id > base } : Self.controls.first { $0.id == base }) else {
+                return 22
+            }
             s.set(0, c.id)
             put(c.name, at: 8, length: 32)
             s.set(40, UInt32(bitPattern: c.min))
@@ -113,7 +116,9 @@ final class RecordedV4L2Driver: V4L2Driver {
         #expect(camera.controls.count == 7)
         #expect(camera.controls[.focusAbsolute]?.step == 5)
         #expect(try camera.exposureControlValue(for: MediaTime(value: 1, timescale: 100)) == 100)
-        #expect(throws: CaptureError.self) { try camera.exposureControlValue(for: MediaTime(value: 1, timescale: 5000)) }
+        #expect(throws: CaptureError.self) {
+            try camera.exposureControlValue(for: MediaTime(value: 1, timescale: 5000))
+        }
         #expect(try camera.focusControlValue(for: 1) == 0)
         #expect(try camera.focusControlValue(for: 0) == 250)
         #expect(try camera.focusControlValue(for: 0.5) == 125)

@@ -2,10 +2,12 @@ import LuxColor
 import LuxPixels
 import LuxScene
 import Testing
+
 @testable import LuxCapture
 
 @Suite struct WhiteBalanceTests {
-    @Test("A grey card comes out neutral with auto white balance and with grey-world gains", arguments: [3000.0, 6500.0])
+    @Test(
+        "A grey card comes out neutral with auto white balance and with grey-world gains", arguments: [3000.0, 6500.0])
     func grayCardNeutral(kelvin: Double) async throws {
         let camera = SimulatedCamera(scene: grayCard(kelvin: kelvin, lux: 400))
         camera.setFocusMode(.locked)
@@ -13,7 +15,9 @@ import Testing
         let raw = camera.centreMeans(frames.last!.raw!)
         for gains in [camera.status.deviceWhiteBalanceGains, camera.status.grayWorldWhiteBalanceGains] {
             let balanced = raw * gains.vector
-            #expect(abs(balanced.x / balanced.y - 1) < 0.01 && abs(balanced.z / balanced.y - 1) < 0.01, "\(gains): \(balanced)")
+            #expect(
+                abs(balanced.x / balanced.y - 1) < 0.01 && abs(balanced.z / balanced.y - 1) < 0.01,
+                "\(gains): \(balanced)")
         }
         // The auto estimate describes the light: its temperature is within 2 % of the card's illuminant.
         let tt = try camera.temperatureAndTint(for: camera.status.deviceWhiteBalanceGains)
@@ -27,7 +31,9 @@ import Testing
             for tint in [-20.0, 0, 15] {
                 let gains = try camera.deviceWhiteBalanceGains(for: TemperatureAndTint(temperature: t, tint: tint))
                 let back = try camera.temperatureAndTint(for: gains)
-                #expect(abs(Double(back.temperature) / t - 1) < 0.002 && abs(Double(back.tint) - tint) < 0.3, "\(t) \(tint) → \(back)")
+                #expect(
+                    abs(Double(back.temperature) / t - 1) < 0.002 && abs(Double(back.tint) - tint) < 0.3,
+                    "\(t) \(tint) → \(back)")
                 let xy = try camera.chromaticity(for: gains)
                 let again = try camera.deviceWhiteBalanceGains(for: xy)
                 #expect(abs(again.red - gains.red) < 1e-4 && abs(again.blue - gains.blue) < 1e-4)
@@ -42,7 +48,10 @@ import Testing
     func outOfRange() async {
         let camera = SimulatedCamera(scene: .grayCard())
         for bad in [WhiteBalanceGains(red: 0.9, green: 1, blue: 2), WhiteBalanceGains(red: 1, green: 1, blue: 4.5)] {
-            await #expect(throws: CaptureError.whiteBalanceGainsOutOfRange(red: bad.red, green: bad.green, blue: bad.blue, maximum: 4)) {
+            await #expect(
+                throws: CaptureError.whiteBalanceGainsOutOfRange(
+                    red: bad.red, green: bad.green, blue: bad.blue, maximum: 4)
+            ) {
                 try await camera.setWhiteBalanceModeLocked(gains: .value(bad))
             }
         }

@@ -1,6 +1,7 @@
 import Foundation
 import LuxTestSupport
 import Testing
+
 @testable import LuxCodecs
 
 /// `lux info` and `lux extract`, run as the built executable (skipped when it has not been built).

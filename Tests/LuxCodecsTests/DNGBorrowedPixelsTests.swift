@@ -51,7 +51,8 @@ import Testing
         }
         // Without the option, and from memory, the samples are copied.
         #expect(try !pixels(of: url, options: .default).storage.isReadOnly)
-        #expect(try !#require(try ImageFile.read(data: Array(Data(contentsOf: url))).rawImage).pixels.storage.isReadOnly)
+        #expect(
+            try !#require(try ImageFile.read(data: Array(Data(contentsOf: url))).rawImage).pixels.storage.isReadOnly)
     }
 
     @Test("the 12 MP uncompressed fixture is lent and equals the copying decode")
@@ -89,7 +90,9 @@ import Testing
 
     /// Little-endian bytes of the rows `y0..<y1`, columns `0..<chunkWidth` (zero past the image), padded with
     /// zero rows to `rows`.
-    static func chunk(_ v: [UInt16], width: Int, chunkWidth: Int, x0: Int = 0, rows y: Range<Int>, padTo rows: Int) -> [UInt8] {
+    static func chunk(_ v: [UInt16], width: Int, chunkWidth: Int, x0: Int = 0, rows y: Range<Int>, padTo rows: Int)
+        -> [UInt8]
+    {
         var out: [UInt8] = []
         for r in 0..<rows {
             for c in 0..<chunkWidth {
@@ -114,9 +117,15 @@ import Testing
     }
 
     static let layouts: [Layout] = [
-        Layout(name: "strips of 7 rows, short last strip", width: 30, height: 23, lent: true, rowsPerStrip: 7, tile: nil, gap: 0),
-        Layout(name: "one column of tiles wider than the image", width: 30, height: 20, lent: true, rowsPerStrip: nil, tile: (32, 16), gap: 0),
-        Layout(name: "strips with a gap between them", width: 30, height: 23, lent: false, rowsPerStrip: 7, tile: nil, gap: 2),
+        Layout(
+            name: "strips of 7 rows, short last strip", width: 30, height: 23, lent: true, rowsPerStrip: 7, tile: nil,
+            gap: 0),
+        Layout(
+            name: "one column of tiles wider than the image", width: 30, height: 20, lent: true, rowsPerStrip: nil,
+            tile: (32, 16), gap: 0),
+        Layout(
+            name: "strips with a gap between them", width: 30, height: 23, lent: false, rowsPerStrip: 7, tile: nil,
+            gap: 2),
         Layout(name: "two tiles across", width: 40, height: 16, lent: false, rowsPerStrip: nil, tile: (32, 16), gap: 0),
     ]
 
@@ -162,7 +171,8 @@ import Testing
         // The StripOffsets entry: tag 273, LONG, count 1 (little-endian file).
         let entry: [UInt8] = [0x11, 0x01, 0x04, 0x00, 0x01, 0x00, 0x00, 0x00]
         let at = try #require((0..<(bytes.count - 12)).first { Array(bytes[$0..<$0 + 8]) == entry })
-        let offset = Int(bytes[at + 8]) | Int(bytes[at + 9]) << 8 | Int(bytes[at + 10]) << 16 | Int(bytes[at + 11]) << 24
+        let offset =
+            Int(bytes[at + 8]) | Int(bytes[at + 9]) << 8 | Int(bytes[at + 10]) << 16 | Int(bytes[at + 11]) << 24
         let length = raw.pixels.width * raw.pixels.height * 2
         if bytes.count % 2 == 0 { bytes.append(0) }
         let moved = bytes.count

@@ -293,7 +293,8 @@ import Testing
         var raw = SyntheticRaw.image(width: 96, height: 64)
         let a = raw.activeArea
         raw.blackLevel = BlackLevel(
-            repeatRows: 2, repeatColumns: 2, values: [510, 512.5, 511, 513], deltaH: (0..<a.width).map { Double($0 % 3) * 0.5 },
+            repeatRows: 2, repeatColumns: 2, values: [510, 512.5, 511, 513],
+            deltaH: (0..<a.width).map { Double($0 % 3) * 0.5 },
             deltaV: (0..<a.height).map { -Double($0 % 2) })
         raw.whiteLevel = [16000]
         raw.linearizationTable = (0..<16384).map { UInt16($0 * 4) }
@@ -338,7 +339,9 @@ import Testing
         #expect(back.maskedAreas == raw.maskedAreas)
         #expect(back.color.colorMatrix1 == raw.color.colorMatrix1 && back.color.colorMatrix2 == raw.color.colorMatrix2)
         #expect(back.color.calibrationIlluminant1 == .standardA && back.color.calibrationIlluminant2 == .d65)
-        #expect(back.color.forwardMatrix1 == raw.color.forwardMatrix1 && back.color.forwardMatrix2 == raw.color.forwardMatrix2)
+        #expect(
+            back.color.forwardMatrix1 == raw.color.forwardMatrix1
+                && back.color.forwardMatrix2 == raw.color.forwardMatrix2)
         #expect(back.color.cameraCalibration1 == raw.color.cameraCalibration1)
         #expect(back.color.asShotNeutral == nil && back.color.asShotWhiteXY == raw.color.asShotWhiteXY)
         #expect(back.color.profileName == "Lux Standard")
@@ -368,7 +371,8 @@ import Testing
             if AdobeDNGSDKTests.available {
                 let out = dir.appendingPathComponent("raw.u16")
                 let run = try ExternalTool.capture("python3", ["-c", AdobeDNGSDKTests.script, url.path, out.path])
-                #expect(!run.errorText.contains("*** Warning") && !run.errorText.contains("*** Error"), "\(run.errorText)")
+                #expect(
+                    !run.errorText.contains("*** Warning") && !run.errorText.contains("*** Error"), "\(run.errorText)")
                 let values = try Data(contentsOf: out).withUnsafeBytes { Array($0.bindMemory(to: UInt16.self)) }
                 #expect(values == raw.pixels.components(as: UInt16.self))
             }
@@ -396,10 +400,14 @@ import Testing
         let scale = Double(thumb.width) / 640
         func mean(_ name: String) -> SIMD4<Float> {
             let r = SyntheticRaw.patches(width: 640, height: 480).first { $0.name == name }!.rect
-            let cx = Int((Double(r.0) + Double(r.2) / 2) * scale), cy = Int((Double(r.1) + Double(r.3) / 2) * scale)
+            let cx = Int((Double(r.0) + Double(r.2) / 2) * scale)
+            let cy = Int((Double(r.1) + Double(r.3) / 2) * scale)
             return thumb.pixel(x: cx, y: cy)
         }
-        let n = mean("neutral"), red = mean("red"), green = mean("green"), blue = mean("blue")
+        let n = mean("neutral")
+        let red = mean("red")
+        let green = mean("green")
+        let blue = mean("blue")
         #expect(abs(n.x - n.y) < 0.03 && abs(n.z - n.y) < 0.03, "neutral \(n)")
         #expect(red.x > red.y + 0.2 && red.x > red.z + 0.2, "red \(red)")
         #expect(green.y > green.x && green.y > green.z, "green \(green)")

@@ -143,15 +143,17 @@ import Testing
         let xmp = [UInt8](repeating: 0x20, count: 1 << 20)
         var chunk = Array("XML:com.adobe.xmp".utf8) + [0, 1, 0, 0, 0]
         chunk += try TIFFDecompression.deflate(xmp, level: 9)
-        let png = Self.insertingChunk("iTXt", chunk, into: try PNG.encode(TestImages.gradient(width: side, height: side)))
+        let png = Self.insertingChunk(
+            "iTXt", chunk, into: try PNG.encode(TestImages.gradient(width: side, height: side)))
         #expect(png.count < 16 << 10)
         func read(_ limit: Int) throws(CodecError) -> ImageFile {
             try ImageFile.read(data: png, options: DecodingOptions(limits: DecodingLimits(maxByteCount: limit)))
         }
         let pixels = side * side * 4
         // Each allocation fits 1.5 MiB, both together (2 MiB, hand-added) do not: refused before the pixels.
-        #expect(throws: CodecError.limitExceeded(
-            what: "PNG image pixels: total decoding memory", value: xmp.count + pixels, limit: 3 << 19)
+        #expect(
+            throws: CodecError.limitExceeded(
+                what: "PNG image pixels: total decoding memory", value: xmp.count + pixels, limit: 3 << 19)
         ) { _ = try read(3 << 19) }
         let file = try read(xmp.count + pixels)
         #expect(file.metadata.xmp == xmp)
@@ -170,9 +172,12 @@ import Testing
             for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
         }
         crc ^= 0xFFFF_FFFF
-        func be(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+        func be(_ v: UInt32) -> [UInt8] {
+            [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]
+        }
         let afterIHDR = 8 + 8 + 13 + 4
-        return Array(png[..<afterIHDR]) + be(UInt32(data.count)) + Array(type.utf8) + data + be(crc) + Array(png[afterIHDR...])
+        return Array(png[..<afterIHDR]) + be(UInt32(data.count)) + Array(type.utf8) + data + be(crc)
+            + Array(png[afterIHDR...])
     }
 
     @Test("decodes run fewer chunks in parallel rather than exceed the limit")

@@ -28,8 +28,9 @@ import Testing
         return out
     }
 
-    @Test("regions of TIFFs rewritten by tiffcp match the whole decode", arguments: variants.map(\.0),
-          [PixelFormat.rgba8, .rgba16, .gray8])
+    @Test(
+        "regions of TIFFs rewritten by tiffcp match the whole decode", arguments: variants.map(\.0),
+        [PixelFormat.rgba8, .rgba16, .gray8])
     func regionsMatchWholeDecode(_ variant: String, _ format: PixelFormat) throws {
         guard Fixtures.hasTool("tiffcp") else { return }
         if variant == "planar", format != .rgba8 { return }  // tiffcp makes planar files from 8-bit only
@@ -63,7 +64,8 @@ import Testing
         let src = dir.appendingPathComponent("src.tif")
         try ImageFile.write(image, to: src, options: EncodingOptions(alpha: .discard, tiffCompression: .deflate))
         let raw = dir.appendingPathComponent("crop.raw")
-        let crop = try ExternalTool.capture("vips", ["crop", src.path, dir.appendingPathComponent("c.v").path, "37", "21", "90", "77"])
+        let crop = try ExternalTool.capture(
+            "vips", ["crop", src.path, dir.appendingPathComponent("c.v").path, "37", "21", "90", "77"])
         #expect(crop.status == 0, "\(crop.errorText)")
         _ = try ExternalTool.capture("vips", ["rawsave", dir.appendingPathComponent("c.v").path, raw.path])
         let vipsBytes = [UInt8](try Data(contentsOf: raw))
@@ -71,7 +73,9 @@ import Testing
         // vips keeps RGB in host order; ours is RGBA.
         var rgb: [UInt16] = []
         for i in stride(from: 0, to: ours.count, by: 4) { rgb += ours[i..<i + 3] }
-        let theirs = stride(from: 0, to: vipsBytes.count, by: 2).map { UInt16(vipsBytes[$0]) | UInt16(vipsBytes[$0 + 1]) << 8 }
+        let theirs = stride(from: 0, to: vipsBytes.count, by: 2).map {
+            UInt16(vipsBytes[$0]) | UInt16(vipsBytes[$0 + 1]) << 8
+        }
         #expect(rgb == theirs)
     }
 

@@ -32,7 +32,8 @@ import Testing
         for i in 0..<(ppm.width * ppm.height) {
             for c in 0..<3 { rgba[4 * i + c] = UInt8(ppm.samples[3 * i + c]) }
         }
-        let image = PixelBuffer(width: ppm.width, height: ppm.height, format: .rgba8, components: rgba, colorSpace: .sRGB)
+        let image = PixelBuffer(
+            width: ppm.width, height: ppm.height, format: .rgba8, components: rgba, colorSpace: .sRGB)
         let theirs = dir.appendingPathComponent("cjpeg.jpg")
         let made = try ExternalTool.capture(
             "cjpeg",

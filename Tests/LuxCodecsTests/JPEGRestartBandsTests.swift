@@ -14,7 +14,9 @@ import Testing
         bytes.withUnsafeBytes { raw -> PixelBuffer? in
             guard let bands = JPEGRestartBands(raw) else { return nil }
             var pixels = PixelBuffer(width: bands.width, height: bands.height, format: bands.isGray ? .gray8 : .rgba8)
-            let done = pixels.withUnsafeMutablePlane { bands.decode(into: $0, threads: threads, libraryBudget: 1 << 30) }
+            let done = pixels.withUnsafeMutablePlane {
+                bands.decode(into: $0, threads: threads, libraryBudget: 1 << 30)
+            }
             return done ? pixels : nil
         }
     }
@@ -23,12 +25,14 @@ import Testing
         Result { () throws(CodecError) in try JPEG.decode(bytes, options: DecodingOptions(threads: threads)).pixels }
     }
 
-    @Test("the iPhone JPEG (one restart interval per MCU row) is split into bands and decodes to exactly djpeg's pixels")
+    @Test(
+        "the iPhone JPEG (one restart interval per MCU row) is split into bands and decodes to exactly djpeg's pixels")
     func iPhoneBands() throws {
         let bytes = try Fixtures.bytes(JPEGTests.livePhoto)
         #expect(bytes.withUnsafeBytes { JPEGRestartBands($0)?.unitCount } == 189)
         guard Fixtures.hasTool("djpeg") else { return }
-        let reference = try NetpbmImage(ExternalTool.capture("djpeg", ["-pnm", Fixtures.url(JPEGTests.livePhoto).path]).stdout)
+        let reference = try NetpbmImage(
+            ExternalTool.capture("djpeg", ["-pnm", Fixtures.url(JPEGTests.livePhoto).path]).stdout)
         for threads in [2, 3] {
             let pixels = try #require(Self.bandDecode(bytes, threads: threads))
             let same = TestImages.rgbSamples(pixels) == reference.samples

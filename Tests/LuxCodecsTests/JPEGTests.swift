@@ -30,7 +30,8 @@ import Testing
         #expect(throws: CodecError.self) { _ = try JPEG.decode(bytes, reducedBy: 3) }
         guard Fixtures.hasTool("djpeg") else { return }
         let ppm = try NetpbmImage(
-            ExternalTool.capture("djpeg", ["-pnm", "-scale", "1/\(denominator)", Fixtures.url(Self.livePhoto).path]).stdout)
+            ExternalTool.capture("djpeg", ["-pnm", "-scale", "1/\(denominator)", Fixtures.url(Self.livePhoto).path])
+                .stdout)
         #expect(ppm.width == file.pixels.width && ppm.height == file.pixels.height)
         #expect(TestImages.rgbSamples(file.pixels) == ppm.samples)
     }
@@ -264,8 +265,9 @@ import Testing
     /// A profile-sized blob that no colour management would accept, so only the container is exercised.
     static let blob: [UInt8] = (0..<150_000).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) }
 
-    @Test("a large ICC profile is split into APP2 chunks and reassembled; exiftool extracts the same bytes",
-          arguments: [ImageFormat.jpeg, .png, .tiff])
+    @Test(
+        "a large ICC profile is split into APP2 chunks and reassembled; exiftool extracts the same bytes",
+        arguments: [ImageFormat.jpeg, .png, .tiff])
     func largeProfileRoundTrip(_ format: ImageFormat) throws {
         var image = TestImages.gradient(width: 16, height: 16)
         image.colorSpace = nil
@@ -291,12 +293,15 @@ import Testing
     /// An sRGB colour inside both gamuts, expressed as Display P3 pixels.
     static func p3Patch() throws -> PixelBuffer {
         var srgb = PixelBuffer(width: 16, height: 16, format: .rgbaFloat, colorSpace: .sRGB)
-        for y in 0..<16 { for x in 0..<16 { srgb.setPixel(SIMD4(200.0 / 255, 100.0 / 255, 80.0 / 255, 1), x: x, y: y) } }
+        for y in 0..<16 {
+            for x in 0..<16 { srgb.setPixel(SIMD4(200.0 / 255, 100.0 / 255, 80.0 / 255, 1), x: x, y: y) }
+        }
         return try srgb.matchingColors(to: .displayP3)
     }
 
-    @Test("a Display P3 file embeds the P3 profile: exiftool names it and vips converts through it to the original sRGB colour",
-          arguments: [ImageFormat.jpeg, .png, .tiff])
+    @Test(
+        "a Display P3 file embeds the P3 profile: exiftool names it and vips converts through it to the original sRGB colour",
+        arguments: [ImageFormat.jpeg, .png, .tiff])
     func displayP3Profile(_ format: ImageFormat) throws {
         guard ColorProfiles.profile(for: .displayP3) != nil else {
             print("note: skipping the Display P3 profile check: LuxColor's ICC writer is not available in this build")
@@ -315,12 +320,14 @@ import Testing
         #expect(try ImageFile.info(url: url).iccProfileDescription?.contains("P3") == true)
         if Fixtures.hasTool("exiftool") {
             let e = try Fixtures.exiftool(url.path)
-            #expect((e["ProfileDescription"] as? String)?.contains("P3") == true, "\(e["ProfileDescription"] ?? "none")")
+            #expect(
+                (e["ProfileDescription"] as? String)?.contains("P3") == true, "\(e["ProfileDescription"] ?? "none")")
             if format == .jpeg { #expect(e["ColorSpace"] as? Int == 0xFFFF) }  // uncalibrated + ICC, as iPhones write
         }
         guard Fixtures.hasTool("vips") else { return }
         let out = dir.appendingPathComponent("srgb.ppm")
-        let run = try ExternalTool.capture("vips", ["icc_transform", url.path, out.path, "srgb", "--embedded", "--intent", "relative"])
+        let run = try ExternalTool.capture(
+            "vips", ["icc_transform", url.path, out.path, "srgb", "--embedded", "--intent", "relative"])
         #expect(run.status == 0, "\(run.errorText)")
         let ppm = try NetpbmImage(Data(contentsOf: out))
         let centre = (8 * ppm.width + 8) * ppm.channels
@@ -334,7 +341,8 @@ import Testing
             print("note: skipping the sRGB profile check: LuxColor's ICC writer is not available in this build")
             return
         }
-        let bytes = try JPEG.encode(try Self.p3Patch(), options: EncodingOptions(quality: 1, optimizesColorForSharing: true))
+        let bytes = try JPEG.encode(
+            try Self.p3Patch(), options: EncodingOptions(quality: 1, optimizesColorForSharing: true))
         #expect(try JPEGHeader(bytes: bytes).iccProfile == srgbProfile)
         let p = try JPEG.decode(bytes).pixels.pixel(x: 8, y: 8)
         #expect(abs(p.x * 255 - 200) < 2.5 && abs(p.y * 255 - 100) < 2.5 && abs(p.z * 255 - 80) < 2.5)

@@ -3,6 +3,7 @@ import LuxColor
 import LuxPixels
 import LuxTestSupport
 import Testing
+
 @testable import LuxCodecs
 
 /// Band-by-band encoding gives the same file as encoding the whole picture.
@@ -45,7 +46,8 @@ import Testing
     @Test("misuse is refused: wrong width, too many or too few rows, appending after finishing, DNG, tiled TIFF")
     func misuse() throws {
         let image = TestImages.gradient(width: 16, height: 8)
-        let encoder = try ImageStreamEncoder(format: .jpeg, width: 16, height: 8, pixelFormat: .rgba8, colorSpace: .sRGB)
+        let encoder = try ImageStreamEncoder(
+            format: .jpeg, width: 16, height: 8, pixelFormat: .rgba8, colorSpace: .sRGB)
         #expect(throws: CodecError.self) { try encoder.append(TestImages.gradient(width: 15, height: 8)) }
         try encoder.append(try image.view(x: 0, y: 0, width: 16, height: 4))
         #expect(throws: CodecError.self) { _ = try encoder.finish() }
@@ -72,8 +74,9 @@ import Testing
         ("8-bit gray", .gray8, EncodingOptions()),
     ]
 
-    @Test("a TIFF streamed to a file in odd bands has the pixels of a one-shot encode (tiffcmp, tiffinfo)",
-          arguments: tiffCases.map(\.0))
+    @Test(
+        "a TIFF streamed to a file in odd bands has the pixels of a one-shot encode (tiffcmp, tiffinfo)",
+        arguments: tiffCases.map(\.0))
     func streamedTIFF(_ name: String) throws {
         let (_, format, options) = Self.tiffCases.first { $0.0 == name }!
         var image = TestImages.gradient(width: 301, height: 97, format: format, alpha: format.hasAlpha)
@@ -99,7 +102,8 @@ import Testing
         #expect(same)
         #expect(back.pixels.colorSpace?.isColorimetricallyEqual(to: image.colorSpace!) == true)
         // Only the destination is left in the folder.
-        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["streamed.tif", "whole.tif"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["streamed.tif", "whole.tif"])
         guard Fixtures.hasTool("tiffcmp") else { return }
         let compare = try ExternalTool.capture("tiffcmp", [whole.path, streamed.path])
         #expect(compare.status == 0, "\(compare.text)")

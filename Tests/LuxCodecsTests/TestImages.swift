@@ -33,7 +33,8 @@ enum TestImages {
         try ExternalTool.capture("djpeg", ["-pnm", "-scale", "3/8", Fixtures.url(JPEGTests.livePhoto).path]).stdout
             .write(to: scaled)
         let crop = dir.appendingPathComponent("crop.ppm")
-        let made = try ExternalTool.capture("convert", [scaled.path, "-crop", "\(width)x\(height)+211+157", "+repage", crop.path])
+        let made = try ExternalTool.capture(
+            "convert", [scaled.path, "-crop", "\(width)x\(height)+211+157", "+repage", crop.path])
         return made.status == 0 ? crop : nil
     }
 

@@ -39,7 +39,10 @@ import Testing
         ),
         (
             "sound.wav",
-            { try AudioSamples(sampleRate: 8000, channelCount: 1, samples: [Int16](repeating: 7, count: 800)).writeWAV(to: $0) }
+            {
+                try AudioSamples(sampleRate: 8000, channelCount: 1, samples: [Int16](repeating: 7, count: 800))
+                    .writeWAV(to: $0)
+            }
         ),
         (
             "movie.mov",

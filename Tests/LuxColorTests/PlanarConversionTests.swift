@@ -33,19 +33,27 @@ import Testing
 }
 
 @Suite struct PlanarEightBitTests {
-    @Test("8-bit RGBA ↔ planes agree with the exact conversion", arguments: [
-        (ColorSpace.sRGB, ColorSpace.extendedLinearSRGB), (.sRGB, .displayP3), (.adobeRGB, .linearSRGB),
-    ])
+    @Test(
+        "8-bit RGBA ↔ planes agree with the exact conversion",
+        arguments: [
+            (ColorSpace.sRGB, ColorSpace.extendedLinearSRGB), (.sRGB, .displayP3), (.adobeRGB, .linearSRGB),
+        ])
     func eightBit(from: ColorSpace, to: ColorSpace) throws {
         let toWorking = try ColorConverter(from: from, to: to)
         let back = try ColorConverter(from: to, to: from)
         let n = 777
         let src: [UInt8] = (0..<(4 * n)).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ $0 / 7) }
-        var r = [Float](repeating: 0, count: n), g = r, b = r, a = r
+        var r = [Float](repeating: 0, count: n)
+        var g = r
+        var b = r
+        var a = r
         toWorking.convert(rgba8: src, red: &r, green: &g, blue: &b, alpha: &a, count: n)
         for i in 0..<n {
-            let exact = toWorking.convert(SIMD3<Double>(Double(src[4 * i]), Double(src[4 * i + 1]), Double(src[4 * i + 2])) / 255)
-            #expect(abs(Double(r[i]) - exact.x) < 2e-4 && abs(Double(g[i]) - exact.y) < 2e-4 && abs(Double(b[i]) - exact.z) < 2e-4)
+            let exact = toWorking.convert(
+                SIMD3<Double>(Double(src[4 * i]), Double(src[4 * i + 1]), Double(src[4 * i + 2])) / 255)
+            #expect(
+                abs(Double(r[i]) - exact.x) < 2e-4 && abs(Double(g[i]) - exact.y) < 2e-4
+                    && abs(Double(b[i]) - exact.z) < 2e-4)
             #expect(abs(a[i] - Float(src[4 * i + 3]) / 255) < 1e-6)
         }
         // Back to 8 bits: the codes come back within one level when the forward step clips nothing (the

@@ -10,7 +10,8 @@ import Testing
 @Suite struct GaussianBlurTests {
     @Test("a blur of a clamped opaque image is opaque (no unpremultiply before the output); with edges it is not")
     func opacity() throws {
-        let tile = Image(color: Color(red: 0.2, green: 0.5, blue: 0.9)).cropped(to: Rect(x: 0, y: 0, width: 40, height: 30))
+        let tile = Image(color: Color(red: 0.2, green: 0.5, blue: 0.9)).cropped(
+            to: Rect(x: 0, y: 0, width: 40, height: 30))
         #expect(tile.isOpaque)
         #expect(!tile.gaussianBlur(radius: 2).isOpaque, "alpha falls off past the edges")
         let clamped = tile.clampedToExtent().gaussianBlur(radius: 2).cropped(to: tile.extent)

@@ -28,7 +28,9 @@ import Testing
         #expect(FilterCatalog.classicNames.count == 180)
         #expect(Set(FilterCatalog.classicNames).count == 180)
         #expect(FilterCatalog.newNames.count == 4)
-        let rows = FilterCatalog.markdown().split(separator: "\n").filter { $0.hasPrefix("| ") && !$0.hasPrefix("| Filter") }
+        let rows = FilterCatalog.markdown().split(separator: "\n").filter {
+            $0.hasPrefix("| ") && !$0.hasPrefix("| Filter")
+        }
         let listed = rows.map { $0.split(separator: "|")[0].trimmingCharacters(in: .whitespaces) }
         #expect(Set(listed).count == listed.count)
         let names = listed.map { $0.replacingOccurrences(of: " (new)", with: "") }

@@ -24,8 +24,10 @@ import Testing
         let output = try RenderContext().createBuffer(
             try input.applyingFilter(
                 "LineScreen",
-                parameters: ["center": .vector([center.x, center.y]), "angle": .number(angle), "width": .number(width),
-                             "sharpness": .number(sharpness)]),
+                parameters: [
+                    "center": .vector([center.x, center.y]), "angle": .number(angle), "width": .number(width),
+                    "sharpness": .number(sharpness),
+                ]),
             format: .rgbaFloat, colorSpace: nil
         ).components(as: Float.self)
         var worst = 0.0
@@ -38,7 +40,8 @@ import Testing
                 let v = min(max(0.5 + (l - s) / max(1 - sharpness, 1e-3), 0), 1)
                 // With a (nearly) hard threshold, half-float rounding may flip pixels sitting on an edge.
                 if sharpness == 1, abs(l - s) < 0.003 { continue }
-                worst = max(worst, abs(Double(output[o]) - v), abs(Double(output[o + 1]) - v), abs(Double(output[o + 3]) - 1))
+                worst = max(
+                    worst, abs(Double(output[o]) - v), abs(Double(output[o + 1]) - v), abs(Double(output[o + 3]) - 1))
             }
         }
         #expect(worst < 2e-3)  // half-float intermediates

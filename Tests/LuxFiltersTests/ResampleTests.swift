@@ -52,7 +52,8 @@ import Testing
         for y in 0..<n { for x in 0..<n { c += [Float(x) / 15, Float(y) / 15, Float(x * y) / 225, 1] } }
         let source = Image(buffer: PixelBuffer(width: n, height: n, format: .rgbaFloat, components: c))
         let chain = try FilterChain(parsing: "LanczosScaleTRansform scale=.001 aspectRatio=.07")
-        let image = try chain.apply(to: source, registry: .builtIn, loadImage: { _ in throw CocoaError(.fileNoSuchFile) })
+        let image = try chain.apply(
+            to: source, registry: .builtIn, loadImage: { _ in throw CocoaError(.fileNoSuchFile) })
         #expect(image.extent == Rect(x: 0, y: 0, width: 1, height: 1))
         var out = PixelBuffer(width: 1, height: 1, format: .rgbaFloat)
         let stats = try exactContext.render(image, to: &out, bounds: image.extent, colorSpace: nil)

@@ -32,7 +32,9 @@ import Testing
         return out
     }
 
-    static func rms(_ squared: [Double]) -> Double { (squared.reduce(0, +) / Double(max(squared.count, 1))).squareRoot() }
+    static func rms(_ squared: [Double]) -> Double {
+        (squared.reduce(0, +) / Double(max(squared.count, 1))).squareRoot()
+    }
 
     /// Random hand-held jitter of up to 5 % of the width in each direction.
     static func jitter(_ rng: inout SplitMix) -> SIMD2<Float> {
@@ -122,21 +124,26 @@ import Testing
     /// Blocks whose clean texture (smaller eigenvalue of the structure tensor of the quad-mean grey, over the
     /// block's 2× larger tile) is above the median: the test's own definition of "textured".
     static func texturedBlocks(_ mosaic: [Float], width: Int, height: Int, block: Int) -> [Bool] {
-        let gw = width / 2, gh = height / 2
+        let gw = width / 2
+        let gh = height / 2
         var grey = [Double](repeating: 0, count: gw * gh)
         for y in 0..<gh {
             for x in 0..<gw {
-                grey[y * gw + x] = Double(
-                    mosaic[2 * y * width + 2 * x] + mosaic[2 * y * width + 2 * x + 1]
-                        + mosaic[(2 * y + 1) * width + 2 * x] + mosaic[(2 * y + 1) * width + 2 * x + 1]) / 4
+                grey[y * gw + x] =
+                    Double(
+                        mosaic[2 * y * width + 2 * x] + mosaic[2 * y * width + 2 * x + 1]
+                            + mosaic[(2 * y + 1) * width + 2 * x] + mosaic[(2 * y + 1) * width + 2 * x + 1]) / 4
             }
         }
         let b = block / 2
-        let cols = (gw + b - 1) / b, rows = (gh + b - 1) / b
+        let cols = (gw + b - 1) / b
+        let rows = (gh + b - 1) / b
         var lambdas: [Double] = []
         for j in 0..<rows {
             for i in 0..<cols {
-                var a = 0.0, c = 0.0, d = 0.0
+                var a = 0.0
+                var c = 0.0
+                var d = 0.0
                 for y in max(j * b - b / 2, 1)..<min(j * b + b + b / 2, gh - 1) {
                     for x in max(i * b - b / 2, 1)..<min(i * b + b + b / 2, gw - 1) {
                         let gx = (grey[y * gw + x + 1] - grey[y * gw + x - 1]) / 2
@@ -176,12 +183,15 @@ import Testing
         var worst = 0.0
         for p in [SIMD2<Double>(50, 50), SIMD2(460, 60), SIMD2(256, 192), SIMD2(60, 330), SIMD2(470, 340)] {
             let u = p + d - c
-            let ca = Double(cos(angle)), sa = Double(sin(angle))
+            let ca = Double(cos(angle))
+            let sa = Double(sin(angle))
             let q = SIMD2(ca * u.x + sa * u.y, -sa * u.x + ca * u.y) + c
             let m = motion.transform.apply(to: Point(x: p.x, y: p.y))
             worst = max(worst, ((m.x - q.x) * (m.x - q.x) + (m.y - q.y) * (m.y - q.y)).squareRoot())
         }
-        print("similarity: rotation \(motion.rotation * 180 / .pi)°, scale \(motion.scale), worst error \(worst) px, inliers \(motion.inlierFraction)")
+        print(
+            "similarity: rotation \(motion.rotation * 180 / .pi)°, scale \(motion.scale), worst error \(worst) px, inliers \(motion.inlierFraction)"
+        )
         #expect(abs(motion.rotation + Double(angle)) < 0.02 * .pi / 180)
         #expect(abs(motion.scale - 1) < 5e-4)
         #expect(worst < 0.15)
@@ -196,10 +206,14 @@ import Testing
         #expect(throws: FusionError.self) { try TileAligner().align(a, to: b, rawModel: model) }
         #expect(throws: FusionError.self) { try TileAligner().align(a, to: a) }  // no raw model
         #expect(throws: FusionError.self) {
-            try TileAligner().align(PixelBuffer(width: 64, height: 64, format: .gray8), to: PixelBuffer(width: 64, height: 64, format: .gray8))
+            try TileAligner().align(
+                PixelBuffer(width: 64, height: 64, format: .gray8),
+                to: PixelBuffer(width: 64, height: 64, format: .gray8))
         }
         let tiny = PixelBuffer(width: 8, height: 8, format: .rgbaFloat)
-        #expect(throws: FusionError.imageTooSmall(width: 8, height: 8, minimum: 16)) { try TileAligner().align(tiny, to: tiny) }
+        #expect(throws: FusionError.imageTooSmall(width: 8, height: 8, minimum: 16)) {
+            try TileAligner().align(tiny, to: tiny)
+        }
         let bad = RawNoiseModel(blackLevel: 2000, whiteLevel: 1000, noise: NoiseProfile(scale: 1e-3, offset: 1e-5))
         #expect(throws: FusionError.self) { try TileAligner().align(a, to: a, rawModel: bad) }
         var settings = TileAligner.Settings()

@@ -56,7 +56,9 @@ import Testing
         let (frames, clean) = Self.burst(scene, count: 8, sensor: Self.lowLight, exposure: 0.5, seed: 11)
         let result = try BurstMerge(settings: .quality).merge(frames, rawModel: Self.lowLight.rawModel)
         let g = Self.gain(result, frames: frames, clean: clean, sensor: Self.lowLight)
-        print("full merge, 8 frames: \(g.merged) dB vs best single \(g.single) dB: gain \(g.gain) dB; rejected \(result.rejectedFraction), N_eff \(result.effectiveFrameCount)")
+        print(
+            "full merge, 8 frames: \(g.merged) dB vs best single \(g.single) dB: gain \(g.gain) dB; rejected \(result.rejectedFraction), N_eff \(result.effectiveFrameCount)"
+        )
         #expect(result.output.format == .bayer16(.rggb))
         #expect(g.gain >= 7)
     }
@@ -68,7 +70,9 @@ import Testing
         let (frames, clean) = Self.burst(scene, count: 4, sensor: Self.lowLight, exposure: 0.5, seed: 12)
         let result = try BurstMerge(settings: .balanced).merge(frames, rawModel: Self.lowLight.rawModel)
         let g = Self.gain(result, frames: frames, clean: clean, sensor: Self.lowLight)
-        print("fast merge, 4 frames: \(g.merged) dB vs best single \(g.single) dB: gain \(g.gain) dB; rejected \(result.rejectedFraction), N_eff \(result.effectiveFrameCount)")
+        print(
+            "fast merge, 4 frames: \(g.merged) dB vs best single \(g.single) dB: gain \(g.gain) dB; rejected \(result.rejectedFraction), N_eff \(result.effectiveFrameCount)"
+        )
         #expect(g.gain >= 4.5)
     }
 }
@@ -135,7 +139,8 @@ extension BurstMergeTests {
         let ghostMerged = Self.lowPassEnergy(merged, truth, mask: ghost)
         let ghostReference = Self.lowPassEnergy(reference, truth, mask: ghost)
         let ghostAverage = Self.lowPassEnergy(average, truth, mask: ghost)
-        let staticPSNR = Quality.psnr(merged, truth, where: { i in !moving(i) && Quality.interior(w, h, border: 16)(i) })
+        let staticPSNR = Quality.psnr(
+            merged, truth, where: { i in !moving(i) && Quality.interior(w, h, border: 16)(i) })
         print(
             "\(settings.variant) motion: moving region \(mergedPSNR) dB vs reference \(singlePSNR) dB; static \(staticPSNR) dB; ghost energy merged \(ghostMerged), reference \(ghostReference), naive average \(ghostAverage); rejected \(result.rejectedFraction)"
         )
@@ -176,7 +181,8 @@ extension BurstMergeTests {
             let jitter = k == 0 ? .zero : SIMD2<Float>(rng.unit() * 6 - 3, rng.unit() * 6 - 3)
             let rgb = scene.rgb(width: 320, height: 240, shot: Shot(offset: Self.base + jitter, exposure: 0.5))
             clean.append(rgb)
-            frames.append(sensor.captureRGB(rgb, width: 320, height: 240, seed: UInt64(500 + k)).converted(to: .rgbaHalf))
+            frames.append(
+                sensor.captureRGB(rgb, width: 320, height: 240, seed: UInt64(500 + k)).converted(to: .rgbaHalf))
         }
         return (frames, clean)
     }
@@ -188,8 +194,11 @@ extension BurstMergeTests {
         let result = try BurstMerge(settings: .quality).merge(frames, noise: noiseGiven ? sensor.noise : nil)
         #expect(result.output.format == .rgbaHalf)
         // The noise the merge worked with (reported ÷ the effective frame count) is the sensor's, estimated or not.
-        let s = result.noise.green.scale * result.effectiveFrameCount, o = result.noise.green.offset * result.effectiveFrameCount
-        print("noise \(noiseGiven ? "given" : "estimated"): S \(s) (true \(sensor.scale)), O \(o) (true \(sensor.offset))")
+        let s = result.noise.green.scale * result.effectiveFrameCount
+        let o = result.noise.green.offset * result.effectiveFrameCount
+        print(
+            "noise \(noiseGiven ? "given" : "estimated"): S \(s) (true \(sensor.scale)), O \(o) (true \(sensor.offset))"
+        )
         // S and O trade off against each other over the data's range (and values clipped at 0 hide some noise at
         // the bottom), so compare the variance they predict at mid levels.
         for x in [0.1, 0.3] {
@@ -216,7 +225,8 @@ extension BurstMergeTests {
     func deterministicAndPooled() throws {
         let scene = try #require(Self.scene)
         // A 256 × 192 corner of a moving-object burst: the rejection logic runs, the size keeps debug builds quick.
-        let frames = try Self.burst(scene, count: 3, sensor: Self.daylight, exposure: 1, seed: 5, discs: Self.discs).frames
+        let frames = try Self.burst(scene, count: 3, sensor: Self.daylight, exposure: 1, seed: 5, discs: Self.discs)
+            .frames
             .map { try $0.view(x: 0, y: 0, width: 256, height: 192) }
         var one = BurstMerge.Settings.quality
         one.threads = 1
@@ -241,8 +251,10 @@ extension BurstMergeTests {
         var h4 = HDRMerge.Settings()
         h4.threads = 4
         #expect(
-            try HDRMerge(settings: h1).merge(brackets, rawModel: Self.daylight.rawModel).output.components(as: Float.self)
-                == HDRMerge(settings: h4).merge(brackets, rawModel: Self.daylight.rawModel).output.components(as: Float.self))
+            try HDRMerge(settings: h1).merge(brackets, rawModel: Self.daylight.rawModel).output.components(
+                as: Float.self)
+                == HDRMerge(settings: h4).merge(brackets, rawModel: Self.daylight.rawModel).output.components(
+                    as: Float.self))
     }
 
     @Test func badInputThrows() throws {
@@ -278,10 +290,14 @@ extension BurstMergeTests {
         // HDR and exposure fusion reject bad brackets.
         let b = HDRMerge.Bracket(frame: raw, exposureDuration: .zero, iso: 100)
         #expect(throws: FusionError.self) { try HDRMerge().merge([b], rawModel: model) }
-        #expect(throws: FusionError.self) { try ExposureFusion().fuse([PixelBuffer(width: 64, height: 64, format: .gray8)]) }
+        #expect(throws: FusionError.self) {
+            try ExposureFusion().fuse([PixelBuffer(width: 64, height: 64, format: .gray8)])
+        }
         #expect(throws: FusionError.self) { try ExposureFusion().fuse([] as [PixelBuffer]) }
         #expect(throws: FusionError.self) {
-            try ExposureFusion(settings: .init(exposureSigma: 0)).fuse([PixelBuffer(width: 64, height: 64, format: .rgba8)])
+            try ExposureFusion(settings: .init(exposureSigma: 0)).fuse([
+                PixelBuffer(width: 64, height: 64, format: .rgba8)
+            ])
         }
     }
 }

@@ -88,7 +88,8 @@ import Testing
         let fused = try ExposureFusion().fuse(frames)
         let reference = ReferenceMertens.fuse(brackets, width: Self.size.0, height: Self.size.1)
         let d = Self.differences(fused, reference)
-        let p999 = d[d.count * 999 / 1000], median = d[d.count / 2]
+        let p999 = d[d.count * 999 / 1000]
+        let median = d[d.count / 2]
         print("with contrast: median difference \(median), 99.9th percentile \(p999), max \(d.last!)")
         #expect(median < 1e-4)
         #expect(p999 < 1e-2)
@@ -96,7 +97,9 @@ import Testing
         // Any thread count and the 8-bit path give the same result.
         var one = ExposureFusion.Settings()
         one.threads = 1
-        #expect(try ExposureFusion(settings: one).fuse(frames).components(as: Float.self) == fused.components(as: Float.self))
+        #expect(
+            try ExposureFusion(settings: one).fuse(frames).components(as: Float.self)
+                == fused.components(as: Float.self))
     }
 
 }
@@ -115,7 +118,8 @@ enum ReferenceMertens {
     static let kernel: [Double] = [1, 4, 6, 4, 1].map { $0 / 16 }
 
     static func down(_ p: Plane, _ w: Int, _ h: Int) -> Plane {
-        let ow = (w + 1) / 2, oh = (h + 1) / 2
+        let ow = (w + 1) / 2
+        let oh = (h + 1) / 2
         var out = Plane(repeating: 0, count: ow * oh)
         for y in 0..<oh {
             for x in 0..<ow {
@@ -166,16 +170,21 @@ enum ReferenceMertens {
         // Weights.
         var weights: [Plane] = frames.map { f in
             var wt = Plane(repeating: 0, count: width * height)
-            let grey = (0..<(width * height)).map { 0.299 * Double(f[0][$0]) + 0.587 * Double(f[1][$0]) + 0.114 * Double(f[2][$0]) }
+            let grey = (0..<(width * height)).map {
+                0.299 * Double(f[0][$0]) + 0.587 * Double(f[1][$0]) + 0.114 * Double(f[2][$0])
+            }
             for y in 0..<height {
                 for x in 0..<width {
                     let i = y * width + x
                     let lap =
                         grey[reflect(y - 1, height) * width + x] + grey[reflect(y + 1, height) * width + x]
-                        + grey[y * width + reflect(x - 1, width)] + grey[y * width + reflect(x + 1, width)] - 4 * grey[i]
+                        + grey[y * width + reflect(x - 1, width)] + grey[y * width + reflect(x + 1, width)] - 4
+                        * grey[i]
                     let (r, g, b) = (Double(f[0][i]), Double(f[1][i]), Double(f[2][i]))
                     let m = (r + g + b) / 3
-                    let sat = r == g && g == b ? 0 : (((r - m) * (r - m) + (g - m) * (g - m) + (b - m) * (b - m)) / 3).squareRoot()
+                    let sat =
+                        r == g && g == b
+                        ? 0 : (((r - m) * (r - m) + (g - m) * (g - m) + (b - m) * (b - m)) / 3).squareRoot()
                     func wellExposed(_ v: Double) -> Double { exp(-(v - 0.5) * (v - 0.5) / (2 * 0.04)) }
                     let e = wellExposed(r) * wellExposed(g) * wellExposed(b)
                     wt[i] = pow(abs(lap), contrast) * sat * e + 1e-12
@@ -228,7 +237,8 @@ extension ExposureFusionTests {
     /// contrast as a 5×5 standard deviation rather than a Laplacian and blends with its own pyramid depth — so the
     /// comparison is of the result: structural similarity of the two fused lumas, and how much of each image is
     /// well exposed (luma in 0.05…0.95) compared with the inputs.
-    @Test(.enabled(if: ExternalTool.isAvailable("enfuse") && ExternalTool.isAvailable("djpeg"), "needs enfuse and djpeg"))
+    @Test(
+        .enabled(if: ExternalTool.isAvailable("enfuse") && ExternalTool.isAvailable("djpeg"), "needs enfuse and djpeg"))
     func comparableToEnfuse() throws {
         let scene = try LinearScene.photo(scale: 4)
         let (w, h) = (scene.width, scene.height)
@@ -251,11 +261,16 @@ extension ExposureFusionTests {
         let theirs = try PPM.read(dir + "/enfuse.ppm")
         let ours = try ExposureFusion().fuse(frames)
         #expect(ours.format == .rgba8)
-        let lo = Quality.luma(ours), le = Quality.luma(theirs)
+        let lo = Quality.luma(ours)
+        let le = Quality.luma(theirs)
         let ssim = Quality.ssim(lo, le, width: w, height: h)
-        func wellExposed(_ l: [Double]) -> Double { Double(l.filter { $0 > 0.05 && $0 < 0.95 }.count) / Double(l.count) }
+        func wellExposed(_ l: [Double]) -> Double {
+            Double(l.filter { $0 > 0.05 && $0 < 0.95 }.count) / Double(l.count)
+        }
         let inputs = frames.map { wellExposed(Quality.luma($0)) }
-        print("SSIM(Lux, enfuse) = \(ssim); well exposed: Lux \(wellExposed(lo)), enfuse \(wellExposed(le)), inputs \(inputs)")
+        print(
+            "SSIM(Lux, enfuse) = \(ssim); well exposed: Lux \(wellExposed(lo)), enfuse \(wellExposed(le)), inputs \(inputs)"
+        )
         #expect(ssim > 0.9)
         #expect(wellExposed(lo) >= wellExposed(le) - 0.02)
         #expect(wellExposed(lo) > inputs.max()!)

@@ -14,7 +14,8 @@ import Testing
         for c in 0..<3 {
             for y in 0..<photo.height {
                 for x in 0..<photo.width {
-                    let inWindow = x >= Self.window.x0 + Int(origin.x) && x < Self.window.x1 + Int(origin.x)
+                    let inWindow =
+                        x >= Self.window.x0 + Int(origin.x) && x < Self.window.x1 + Int(origin.x)
                         && y >= Self.window.y0 + Int(origin.y) && y < Self.window.y1 + Int(origin.y)
                     s.planes[c][y * photo.width + x] *= inWindow ? 1.5 : 0.04
                 }
@@ -32,12 +33,14 @@ import Testing
     static let durations = [1.0 / 400, 1.0 / 100, 1.0 / 25]
 
     static func inWindow(_ i: Int) -> Bool {
-        let x = i % w, y = i / w
+        let x = i % w
+        let y = i / w
         return x >= window.x0 + 6 && x < window.x1 - 6 && y >= window.y0 + 6 && y < window.y1 - 6
     }
 
     static func inInterior(_ i: Int) -> Bool {
-        let x = i % w, y = i / w
+        let x = i % w
+        let y = i / w
         let outside = x < window.x0 - 6 || x >= window.x1 + 6 || y < window.y0 - 6 || y >= window.y1 + 6
         return outside && x >= 16 && y >= 16 && x < w - 16 && y < h - 16
     }
@@ -55,7 +58,9 @@ import Testing
 
     /// Films the bracket (−2, 0, +2 EV by exposure time at ISO 100); `handHeld` adds up to ±2 photosites of jitter to
     /// the −2 and +2 EV frames.
-    static func bracket(handHeld: Bool, seed: UInt64) throws -> (brackets: [HDRMerge.Bracket], singles: [[Float]], truth: [Float]) {
+    static func bracket(handHeld: Bool, seed: UInt64) throws -> (
+        brackets: [HDRMerge.Bracket], singles: [[Float]], truth: [Float]
+    ) {
         let scene = try #require(Self.scene)
         var rng = SplitMix(seed: seed)
         var brackets: [HDRMerge.Bracket] = []
@@ -67,7 +72,8 @@ import Testing
             let shot = Shot(offset: Self.origin + jitter, exposure: exposure)
             let clean = scene.mosaic(width: Self.w, height: Self.h, pattern: .rggb, shot: shot)
             if k == 1 { truth = clean }
-            let frame = Self.sensor.capture(clean, width: Self.w, height: Self.h, pattern: .rggb, seed: seed &+ UInt64(k))
+            let frame = Self.sensor.capture(
+                clean, width: Self.w, height: Self.h, pattern: .rggb, seed: seed &+ UInt64(k))
             brackets.append(HDRMerge.Bracket(frame: frame, exposureDuration: MediaTime(seconds: t), iso: 100))
             // What this exposure alone says about the scene, in the reference's units.
             singles.append(
@@ -132,7 +138,8 @@ extension HDRMergeTests {
         let out = result.output.components(as: Float.self)
         for c in 0..<3 {
             let merged = (0..<(Self.w * Self.h)).map { out[4 * $0 + c] }
-            let mw = Self.psnr(merged, truth[c], Self.inWindow), mi = Self.psnr(merged, truth[c], Self.inInterior)
+            let mw = Self.psnr(merged, truth[c], Self.inWindow)
+            let mi = Self.psnr(merged, truth[c], Self.inInterior)
             let sw = singles.map { Self.psnr($0[c], truth[c], Self.inWindow) }
             let si = singles.map { Self.psnr($0[c], truth[c], Self.inInterior) }
             print("RGB HDR channel \(c): window \(mw) vs \(sw); interior \(mi) vs \(si)")
@@ -164,11 +171,15 @@ extension HDRMergeTests {
         }
         let logY = highPass(
             (0..<(Self.w * Self.h)).map {
-                log(0.2126 * Double(truth[0][$0]) + 0.7152 * Double(truth[1][$0]) + 0.0722 * Double(truth[2][$0]) + 1e-4)
+                log(
+                    0.2126 * Double(truth[0][$0]) + 0.7152 * Double(truth[1][$0]) + 0.0722 * Double(truth[2][$0]) + 1e-4
+                )
             })
         func correlation(_ image: PixelBuffer, _ mask: (Int) -> Bool) -> Double {
             let l = highPass(Quality.luma(image))
-            var sab = 0.0, saa = 0.0, sbb = 0.0
+            var sab = 0.0
+            var saa = 0.0
+            var sbb = 0.0
             for i in l.indices where mask(i) {
                 sab += l[i] * logY[i]
                 saa += l[i] * l[i]
@@ -179,7 +190,8 @@ extension HDRMergeTests {
         // The highlights: the window where the 0 EV frame clips in every channel (within 2 pixels).
         let clipped = (0..<(Self.w * Self.h)).map { i in (0..<3).allSatisfy { truth[$0][i] >= 1.05 } }
         let highlight: (Int) -> Bool = { i in
-            let x = i % Self.w, y = i / Self.w
+            let x = i % Self.w
+            let y = i / Self.w
             guard Self.inWindow(i), x >= 2, y >= 2, x < Self.w - 2, y < Self.h - 2 else { return false }
             for j in -2...2 { for k in -2...2 where !clipped[(y + j) * Self.w + x + k] { return false } }
             return true
@@ -192,8 +204,11 @@ extension HDRMergeTests {
             let l = Quality.luma(image)
             let idx = l.indices.filter(highlight)
             let n = Double(idx.count)
-            let ma = idx.reduce(0) { $0 + l[$1] } / n, mb = idx.reduce(0) { $0 + trueLog[$1] } / n
-            var sab = 0.0, saa = 0.0, sbb = 0.0
+            let ma = idx.reduce(0) { $0 + l[$1] } / n
+            let mb = idx.reduce(0) { $0 + trueLog[$1] } / n
+            var sab = 0.0
+            var saa = 0.0
+            var sbb = 0.0
             for i in idx {
                 sab += (l[i] - ma) * (trueLog[i] - mb)
                 saa += (l[i] - ma) * (l[i] - ma)
@@ -211,7 +226,9 @@ extension HDRMergeTests {
             #expect(display.format == .rgba8)
             #expect(display.colorSpace == .sRGB)
             let (dw, di) = (tonalCorrelation(display), correlation(display, Self.inInterior))
-            print("\(method): highlights follow log-luminance with correlation \(dw) (0 EV: \(nw)); interior detail correlation \(di) (0 EV: \(ni))")
+            print(
+                "\(method): highlights follow log-luminance with correlation \(dw) (0 EV: \(nw)); interior detail correlation \(di) (0 EV: \(ni))"
+            )
             #expect(dw > 0.4 && nw < 0.1)
             #expect(di > ni + 0.05)
         }
@@ -228,7 +245,8 @@ extension HDRMergeTests {
                 comps += [v, v * 0.5, v * 0.25, 1]
             }
         }
-        let input = PixelBuffer(width: w, height: h, format: .rgbaFloat, components: comps, colorSpace: .extendedLinearSRGB)
+        let input = PixelBuffer(
+            width: w, height: h, format: .rgbaFloat, components: comps, colorSpace: .extendedLinearSRGB)
         let mapper = HDRToneMapper(
             settings: .init(method: .exposureFusion(stops: [0]), exposure: -1, outputFormat: .rgbaFloat))
         func srgb(_ v: Float) -> Float {

@@ -72,7 +72,8 @@ import Testing
         var worst: Float = 0
         var sum: Double = 0
         for c in 0..<3 {
-            let a = Self.channel(whole, c), b = Self.channel(expected, c)
+            let a = Self.channel(whole, c)
+            let b = Self.channel(expected, c)
             for i in a.indices {
                 worst = max(worst, abs(a[i] - b[i]))
                 sum += Double(abs(a[i] - b[i]))
@@ -163,7 +164,8 @@ import Testing
             #expect(image.extent == Rect(width: plan.outputWidth, height: plan.outputHeight))
             let shown = try RenderContext().createBuffer(image, format: .rgba8, colorSpace: .sRGB)
             let shift = StabilizationTests.measureShift(shown, warped[n])
-            let a = shown.components(as: UInt8.self), b = warped[n].components(as: UInt8.self)
+            let a = shown.components(as: UInt8.self)
+            let b = warped[n].components(as: UInt8.self)
             let mean = zip(a, b).map { abs(Double($0) - Double($1)) }.reduce(0, +) / Double(a.count)
             print("frame \(i): Image vs warp shift \(shift), mean |Δ| \(mean) codes")
             #expect(abs(shift.x) < 0.05 && abs(shift.y) < 0.05)
@@ -198,13 +200,15 @@ import Testing
             mapped, from: Rect(x: 200, y: 50, width: 64, height: 64), format: .rgba8, colorSpace: .sRGB)
         #expect(provider.pixels.load(ordering: .relaxed) == 64 * 64)
         let whole = try RenderContext().createBuffer(mapped, format: .rgba8, colorSpace: .sRGB)
-        let a = whole.components(as: UInt8.self), b = expected.components(as: UInt8.self)
+        let a = whole.components(as: UInt8.self)
+        let b = expected.components(as: UInt8.self)
         let worst = zip(a, b).map { abs(Int($0) - Int($1)) }.max()!
         #expect(worst <= 1)
         let c = crop.components(as: UInt8.self)
-        #expect((0..<64).allSatisfy { j in
-            (0..<(4 * 64)).allSatisfy { i in c[j * 4 * 64 + i] == a[(50 + j) * 4 * w + 4 * 200 + i] }
-        })
+        #expect(
+            (0..<64).allSatisfy { j in
+                (0..<(4 * 64)).allSatisfy { i in c[j * 4 * 64 + i] == a[(50 + j) * 4 * w + 4 * 200 + i] }
+            })
     }
 
     /// Bad recipes fail when built, with typed errors.
@@ -213,8 +217,12 @@ import Testing
         let b = Image(buffer: PixelBuffer(width: 64, height: 32, format: .rgbaFloat))
         #expect(throws: FusionError.notEnoughFrames(count: 0, minimum: 1)) { try ExposureFusion().fuse([] as [Image]) }
         #expect(throws: FusionError.self) { try ExposureFusion().fuse([a, b]) }
-        #expect(throws: FusionError.self) { try ExposureFusion().fuse([Image(color: Color(red: 1, green: 0, blue: 0))]) }
-        #expect(throws: FusionError.self) { try ExposureFusion().fuse([a.cropped(to: Rect(x: 0, y: 0, width: 8, height: 8))]) }
+        #expect(throws: FusionError.self) {
+            try ExposureFusion().fuse([Image(color: Color(red: 1, green: 0, blue: 0))])
+        }
+        #expect(throws: FusionError.self) {
+            try ExposureFusion().fuse([a.cropped(to: Rect(x: 0, y: 0, width: 8, height: 8))])
+        }
         #expect(throws: FusionError.self) { try BurstMerge().merge([a, a], colorSpace: .sRGB) }
         #expect(throws: FusionError.self) { try HDRMerge().merge([a, a], exposures: [1]) }
         #expect(throws: FusionError.self) { try HDRMerge().merge([a, a], exposures: [1, 0]) }

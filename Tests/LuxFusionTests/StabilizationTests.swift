@@ -67,7 +67,9 @@ import Testing
                 return (e * e).sum()
             }.reduce(0, +) / Double(v.count)).squareRoot()
         }
-        print("frame-to-frame motion beyond the pan: input \(rms(raw)) px RMS, stabilised \(rms(residual)) px RMS; correction kept \(plan.correctionKept.min()!)")
+        print(
+            "frame-to-frame motion beyond the pan: input \(rms(raw)) px RMS, stabilised \(rms(residual)) px RMS; correction kept \(plan.correctionKept.min()!)"
+        )
         #expect(rms(raw) > 4)
         #expect(rms(residual) < 0.5)
     }
@@ -86,11 +88,14 @@ import Testing
         #expect(plan.outputWidth == 314 && plan.transforms.count == Self.count)
         #expect(plan.correctionKept.min()! < 0.9)
         for t in plan.transforms {
-            for (x, y) in [(0.0, 0.0), (Double(plan.outputWidth), 0), (0, Double(plan.outputHeight)),
-                (Double(plan.outputWidth), Double(plan.outputHeight))]
-            {
+            for (x, y) in [
+                (0.0, 0.0), (Double(plan.outputWidth), 0), (0, Double(plan.outputHeight)),
+                (Double(plan.outputWidth), Double(plan.outputHeight)),
+            ] {
                 let p = t.apply(to: Point(x: x, y: y))
-                #expect(p.x >= -1e-6 && p.y >= -1e-6 && p.x <= Double(Self.w - 1) + 1e-6 && p.y <= Double(Self.h - 1) + 1e-6)
+                #expect(
+                    p.x >= -1e-6 && p.y >= -1e-6 && p.x <= Double(Self.w - 1) + 1e-6 && p.y <= Double(Self.h - 1) + 1e-6
+                )
             }
         }
         #expect(throws: FusionError.self) { try VideoStabilizer().plan([]) }
@@ -101,9 +106,12 @@ import Testing
 
     /// The shift (in pixels) that moves `b`'s content onto `a`'s, from the luma of their central region.
     static func measureShift(_ a: PixelBuffer, _ b: PixelBuffer) -> SIMD2<Double> {
-        let la = Quality.luma(a), lb = Quality.luma(b)
-        let w = a.width, h = a.height
-        let r = 3, m = 24
+        let la = Quality.luma(a)
+        let lb = Quality.luma(b)
+        let w = a.width
+        let h = a.height
+        let r = 3
+        let m = 24
         func ssd(_ dx: Int, _ dy: Int) -> Double {
             var s = 0.0
             for y in stride(from: m, to: h - m, by: 2) {
@@ -114,7 +122,8 @@ import Testing
             }
             return s
         }
-        var best = (0, 0), bestCost = Double.infinity
+        var best = (0, 0)
+        var bestCost = Double.infinity
         var costs = [[Double]](repeating: [Double](repeating: 0, count: 2 * r + 1), count: 2 * r + 1)
         for dy in -r...r {
             for dx in -r...r {

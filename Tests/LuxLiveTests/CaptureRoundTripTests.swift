@@ -24,7 +24,8 @@ import Testing
         session.beginConfiguration()
         try session.setSessionPreset(.photo)
         try session.addInput(DeviceInput(camera: camera))
-        try session.addInput(DeviceInput(microphone: SimulatedMicrophone(source: camera.scene.sound, sampleRate: 44_100)))
+        try session.addInput(
+            DeviceInput(microphone: SimulatedMicrophone(source: camera.scene.sound, sampleRate: 44_100)))
         try session.addOutput(output)
         try session.commitConfiguration()
         try await session.startRunning()
@@ -45,7 +46,8 @@ import Testing
         #expect(captured.movieURL.standardizedFileURL == movieURL.standardizedFileURL)
         #expect(abs(captured.photoTime.seconds - 1.5) < 0.07 && abs(captured.duration.seconds - 3) < 0.07)
         let recipe = LivePhotoAdjustments(filterChain: "SepiaTone intensity=0.7", aspectRatio: 1, audioVolume: 0.5)
-        var out = LivePhotoEditingOutput(directory: dir, baseName: "IMG_E0001", adjustmentData: try recipe.adjustmentData())
+        var out = LivePhotoEditingOutput(
+            directory: dir, baseName: "IMG_E0001", adjustmentData: try recipe.adjustmentData())
         out.synchronizesFiles = false
         let edited = try await LivePhotoEditingContext(livePhoto: captured, adjustments: recipe).save(to: out)
         let read = try LivePhoto(photoURL: edited.photoURL)

@@ -17,11 +17,14 @@ enum LiveFixtures {
     }
 
     /// A `width` × `height` picture of the scene, optionally seen through a window shifted by `shift` pixels.
-    static func picture(width: Int, height: Int, shift: (Double, Double) = (0, 0), pattern: ((Int, Int) -> (UInt8, UInt8, UInt8))? = nil) -> PixelBuffer {
+    static func picture(
+        width: Int, height: Int, shift: (Double, Double) = (0, 0), pattern: ((Int, Int) -> (UInt8, UInt8, UInt8))? = nil
+    ) -> PixelBuffer {
         var rgba = [UInt8](repeating: 255, count: width * height * 4)
         for y in 0..<height {
             for x in 0..<width {
-                let c = pattern?(x, y)
+                let c =
+                    pattern?(x, y)
                     ?? scene((Double(x) + shift.0) / Double(width), (Double(y) + shift.1) / Double(height))
                 let o = 4 * (y * width + x)
                 (rgba[o], rgba[o + 1], rgba[o + 2]) = c
@@ -56,7 +59,8 @@ enum LiveFixtures {
         var metadata = ImageMetadata()
         metadata.exif.make = "Lux"
         metadata.exif.model = "Simulated Camera"
-        let still = ImageFile(pixels: stillPicture ?? picture(width: photoSize.0, height: photoSize.1), metadata: metadata, format: .jpeg)
+        let still = ImageFile(
+            pixels: stillPicture ?? picture(width: photoSize.0, height: photoSize.1), metadata: metadata, format: .jpeg)
         return try writer.finish(
             photo: still, photoTime: photoTime ?? MediaTime(value: Int64(frames), timescale: 60),
             options: EncodingOptions(quality: 0.95, chromaSubsampling: .none, synchronizesFile: false))
@@ -102,7 +106,8 @@ enum LiveFixtures {
 
     /// ffprobe's streams and format as JSON.
     static func probe(_ path: String) throws -> (streams: [[String: Any]], format: [String: Any]) {
-        let out = try ExternalTool.capture("ffprobe", ["-v", "error", "-show_streams", "-show_format", "-of", "json", path])
+        let out = try ExternalTool.capture(
+            "ffprobe", ["-v", "error", "-show_streams", "-show_format", "-of", "json", path])
         let json = try JSONSerialization.jsonObject(with: out.stdout) as? [String: Any] ?? [:]
         return (json["streams"] as? [[String: Any]] ?? [], json["format"] as? [String: Any] ?? [:])
     }

@@ -27,7 +27,10 @@ import Testing
             _ = try await context.save(to: LivePhotoEditingOutput(directory: dir, baseName: "edited"))
             Issue.record("saving an H.264 Live Photo should throw")
         } catch {
-            guard case .movieNotDecodable(_, let codec) = error else { Issue.record("\(error)"); return }
+            guard case .movieNotDecodable(_, let codec) = error else {
+                Issue.record("\(error)")
+                return
+            }
             #expect(codec == "H.264")
             #expect(error.description.contains("Motion-JPEG"))
         }
@@ -82,12 +85,19 @@ import Testing
         #expect(read.duration == MediaTime(value: 3, timescale: 10))
         let other = try LiveFixtures.folder()
         defer { try? FileManager.default.removeItem(at: other) }
-        #expect(throws: LivePhotoError.self) { _ = try LivePhoto(photoURL: live.photoURL, movieURL: Self.applePhoto.deletingPathExtension().appendingPathExtension("mov")) }
+        #expect(throws: LivePhotoError.self) {
+            _ = try LivePhoto(
+                photoURL: live.photoURL, movieURL: Self.applePhoto.deletingPathExtension().appendingPathExtension("mov")
+            )
+        }
         do {
             _ = try LivePhoto(photoURL: Self.applePhoto, movieURL: live.movieURL)
             Issue.record("identifiers differ")
         } catch {
-            guard case .identifierMismatch = error else { Issue.record("\(error)"); return }
+            guard case .identifierMismatch = error else {
+                Issue.record("\(error)")
+                return
+            }
         }
         let lonely = other.appendingPathComponent("x.jpg")
         try FileManager.default.copyItem(at: live.photoURL, to: lonely)

@@ -18,13 +18,15 @@ import Testing
         var recipe = LivePhotoAdjustments(filterChain: "SepiaTone intensity=0.5", audioVolume: 0.5)
         recipe.crop = Rect(x: 0.125, y: 0, width: 0.75, height: 1)
         let context = try LivePhotoEditingContext(livePhoto: live, adjustments: recipe)
-        var output = LivePhotoEditingOutput(directory: dir, baseName: "IMG_E0001", adjustmentData: try recipe.adjustmentData())
+        var output = LivePhotoEditingOutput(
+            directory: dir, baseName: "IMG_E0001", adjustmentData: try recipe.adjustmentData())
         output.synchronizesFiles = false
         let edited = try await context.save(to: output)
 
         let read = try LivePhoto(photoURL: edited.photoURL)
         #expect(read == edited)
-        #expect(edited.contentIdentifier == output.contentIdentifier && edited.contentIdentifier != live.contentIdentifier)
+        #expect(
+            edited.contentIdentifier == output.contentIdentifier && edited.contentIdentifier != live.contentIdentifier)
         #expect(edited.photoTime == live.photoTime && edited.duration == live.duration)
         let still = try ImageFile.read(url: edited.photoURL)
         #expect(still.pixels.width == 300 && still.pixels.height == 300)
@@ -43,7 +45,9 @@ import Testing
         let (streams, format) = try LiveFixtures.probe(edited.movieURL.path)
         #expect(streams.map { $0["codec_tag_string"] as? String ?? "?" } == ["jpeg", "sowt", "mebx"])
         #expect(streams.map { $0["codec_type"] as? String ?? "?" } == ["video", "audio", "data"])
-        #expect((format["tags"] as? [String: Any])?["com.apple.quicktime.content.identifier"] as? String == edited.contentIdentifier)
+        #expect(
+            (format["tags"] as? [String: Any])?["com.apple.quicktime.content.identifier"] as? String
+                == edited.contentIdentifier)
         #expect(streams[0]["nb_frames"] as? String == "30" && streams[0]["duration"] as? String == "1.000000")
         let stillTags = try LiveFixtures.exiftool(edited.photoURL.path)
         #expect((stillTags["MediaGroupUUID"] ?? stillTags["ContentIdentifier"]) as? String == edited.contentIdentifier)
@@ -52,13 +56,18 @@ import Testing
         #expect((movieTags["StillImageTime"] as? NSNumber)?.intValue == -1)
     }
 
-    @Test("the adjustment sidecar is a property list (read by Python's plistlib); re-applying reproduces the edit; revert restores the original")
+    @Test(
+        "the adjustment sidecar is a property list (read by Python's plistlib); re-applying reproduces the edit; revert restores the original"
+    )
     func adjustmentsReapplyAndRevert() async throws {
         let dir = try LiveFixtures.folder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let live = try LiveFixtures.pair(in: dir, frames: 8)
-        let recipe = LivePhotoAdjustments(filterChain: "ExposureAdjust ev=0.5 | GaussianBlur radius=10", crop: Rect(x: 0, y: 0, width: 0.5, height: 0.5))
-        var output = LivePhotoEditingOutput(directory: dir, baseName: "IMG_E0001", adjustmentData: try recipe.adjustmentData())
+        let recipe = LivePhotoAdjustments(
+            filterChain: "ExposureAdjust ev=0.5 | GaussianBlur radius=10",
+            crop: Rect(x: 0, y: 0, width: 0.5, height: 0.5))
+        var output = LivePhotoEditingOutput(
+            directory: dir, baseName: "IMG_E0001", adjustmentData: try recipe.adjustmentData())
         output.synchronizesFiles = false
         let edited = try await LivePhotoEditingContext(livePhoto: live, adjustments: recipe).save(to: output)
         #expect(output.adjustmentDataURL.lastPathComponent == "IMG_E0001.AAE")
@@ -82,22 +91,29 @@ import Testing
         #expect(again == recipe)
         var second = LivePhotoEditingOutput(directory: dir, baseName: "IMG_E0002")
         second.synchronizesFiles = false
-        let redone = try await LivePhotoEditingContext(livePhoto: try LivePhoto(photoURL: record.original.photoURL), adjustments: again).save(to: second)
+        let redone = try await LivePhotoEditingContext(
+            livePhoto: try LivePhoto(photoURL: record.original.photoURL), adjustments: again
+        ).save(to: second)
         let redoneStill = try ImageFile.read(url: redone.photoURL).pixels.components(as: UInt8.self)
         let editedStill = try ImageFile.read(url: edited.photoURL).pixels.components(as: UInt8.self)
         #expect(redoneStill == editedStill)
         let a = try LiveFixtures.frames(edited.movieURL)
         let b = try LiveFixtures.frames(redone.movieURL)
-        #expect(a.count == b.count && zip(a, b).allSatisfy { $0.components(as: UInt8.self) == $1.components(as: UInt8.self) })
+        #expect(
+            a.count == b.count
+                && zip(a, b).allSatisfy { $0.components(as: UInt8.self) == $1.components(as: UInt8.self) })
         // Revert: the edited files go, the original is untouched.
         let restored = try record.revert(removingSidecar: output.adjustmentDataURL)
         #expect(restored.contentIdentifier == live.contentIdentifier)
         let names = Set(try FileManager.default.contentsOfDirectory(atPath: dir.path))
         #expect(names == ["IMG_0001.JPG", "IMG_0001.MOV", "IMG_E0002.JPG", "IMG_E0002.MOV"])
         #expect(throws: LivePhotoError.self) {
-            _ = try LivePhotoAdjustments(adjustmentData: AdjustmentData(formatIdentifier: "com.example", formatVersion: "1", data: []))
+            _ = try LivePhotoAdjustments(
+                adjustmentData: AdjustmentData(formatIdentifier: "com.example", formatVersion: "1", data: []))
         }
-        #expect(throws: LivePhotoError.self) { _ = try LivePhotoAdjustments(filterChain: "NoSuchFilter").makeFrameProcessor() }
+        #expect(throws: LivePhotoError.self) {
+            _ = try LivePhotoAdjustments(filterChain: "NoSuchFilter").makeFrameProcessor()
+        }
     }
 
     @Test("pixel-unit recipe parameters follow the render scale: a blur radius of 10 is 3.6 on 0.36-scale frames")
@@ -106,13 +122,18 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let live = try LiveFixtures.pair(in: dir, frames: 2)
         let processor = try LivePhotoAdjustments(filterChain: "GaussianBlur radius=10").makeFrameProcessor()
-        let frame = LivePhotoFrame(image: Image(color: .white).cropped(to: Rect(x: 0, y: 0, width: 100, height: 100)), type: .video,
-                                   time: .zero, renderScale: 0.36)
-        let direct = try frame.image.clampedToExtent().applyingFilter("GaussianBlur", parameters: ["radius": .number(3.6)])
-            .cropped(to: frame.image.extent)
+        let frame = LivePhotoFrame(
+            image: Image(color: .white).cropped(to: Rect(x: 0, y: 0, width: 100, height: 100)), type: .video,
+            time: .zero, renderScale: 0.36)
+        let direct = try frame.image.clampedToExtent().applyingFilter(
+            "GaussianBlur", parameters: ["radius": .number(3.6)]
+        )
+        .cropped(to: frame.image.extent)
         let context = RenderContext()
-        let viaRecipe = try await context.createBuffer(try processor(frame), from: Rect(x: 0, y: 0, width: 100, height: 100), format: .rgbaFloat)
-        let reference = try await context.createBuffer(direct, from: Rect(x: 0, y: 0, width: 100, height: 100), format: .rgbaFloat)
+        let viaRecipe = try await context.createBuffer(
+            try processor(frame), from: Rect(x: 0, y: 0, width: 100, height: 100), format: .rgbaFloat)
+        let reference = try await context.createBuffer(
+            direct, from: Rect(x: 0, y: 0, width: 100, height: 100), format: .rgbaFloat)
         #expect(viaRecipe.components(as: Float.self) == reference.components(as: Float.self))
         _ = live
     }
@@ -182,7 +203,10 @@ import Testing
             try await context.save(to: output)
             Issue.record("the processor throws")
         } catch {
-            guard case .frameProcessorFailed(.video, _, let e) = error else { Issue.record("\(error)"); return }
+            guard case .frameProcessorFailed(.video, _, let e) = error else {
+                Issue.record("\(error)")
+                return
+            }
             #expect(e is Boom)
         }
         context.frameProcessor = { frame in
@@ -194,9 +218,14 @@ import Testing
         task.cancel()
         let result = await task.result
         if case .failure(let e as LivePhotoError) = result {
-            guard case .cancelled = e else { Issue.record("\(e)"); return }
+            guard case .cancelled = e else {
+                Issue.record("\(e)")
+                return
+            }
         }
         let names = Set(try FileManager.default.contentsOfDirectory(atPath: dir.path))
-        #expect(names == ["IMG_0001.JPG", "IMG_0001.MOV"] || names == ["IMG_0001.JPG", "IMG_0001.MOV", "out.JPG", "out.MOV"])
+        #expect(
+            names == ["IMG_0001.JPG", "IMG_0001.MOV"]
+                || names == ["IMG_0001.JPG", "IMG_0001.MOV", "out.JPG", "out.MOV"])
     }
 }

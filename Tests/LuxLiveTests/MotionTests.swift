@@ -11,15 +11,21 @@ import Testing
     /// A textured scene seen through a 160×120 window at `(x, y)` of a larger field (the camera moving by that).
     /// Every channel mixes waves in several directions, so no shift is ambiguous (no aperture problem).
     static func view(_ x: Double, _ y: Double) -> PixelBuffer {
-        LiveFixtures.picture(width: 160, height: 120, pattern: { px, py in
-            let u = Double(px) + x
-            let v = Double(py) + y
-            let t = 0.5 + 0.2 * sin(u * 0.21) * cos(v * 0.17) + 0.15 * sin(u * 0.05 + v * 0.09) + 0.12 * cos(u * 0.13 - v * 0.04)
-            let w = 0.5 + 0.2 * sin(u * 0.11 + v * 0.02) * cos(v * 0.19 - u * 0.03) + 0.2 * sin(v * 0.07 + 0.5 * sin(u * 0.04))
-            let z = 0.5 + 0.3 * cos(u * 0.06 + v * 0.14) * sin(u * 0.09)
-            func byte(_ f: Double) -> UInt8 { UInt8(max(0, min(255, (255 * f).rounded()))) }
-            return (byte(t), byte(w), byte(z))
-        })
+        LiveFixtures.picture(
+            width: 160, height: 120,
+            pattern: { px, py in
+                let u = Double(px) + x
+                let v = Double(py) + y
+                let t =
+                    0.5 + 0.2 * sin(u * 0.21) * cos(v * 0.17) + 0.15 * sin(u * 0.05 + v * 0.09) + 0.12
+                    * cos(u * 0.13 - v * 0.04)
+                let w =
+                    0.5 + 0.2 * sin(u * 0.11 + v * 0.02) * cos(v * 0.19 - u * 0.03) + 0.2
+                    * sin(v * 0.07 + 0.5 * sin(u * 0.04))
+                let z = 0.5 + 0.3 * cos(u * 0.06 + v * 0.14) * sin(u * 0.09)
+                func byte(_ f: Double) -> UInt8 { UInt8(max(0, min(255, (255 * f).rounded()))) }
+                return (byte(t), byte(w), byte(z))
+            })
     }
 
     @Test("measured translation matches the known camera shift to a fraction of a pixel")
@@ -34,7 +40,9 @@ import Testing
         let motion = FrameMotion.measure(frames)
         #expect(motion.count == shifts.count - 1)
         for (m, s) in zip(motion, shifts.dropFirst()) {
-            #expect(abs(m.translation.x - s.0) < 0.35 && abs(m.translation.y - s.1) < 0.35, "\(m.translation) vs \(s) residual \(m.residual)")
+            #expect(
+                abs(m.translation.x - s.0) < 0.35 && abs(m.translation.y - s.1) < 0.35,
+                "\(m.translation) vs \(s) residual \(m.residual)")
             #expect(m.residual < 0.05)
         }
     }
@@ -53,21 +61,27 @@ import Testing
         let trimmer = LivePhotoAutoTrimmer()
         let duration = MediaTime(value: 3, timescale: 2)
         let photo = MediaTime(value: 1, timescale: 2)
-        let range = trimmer.trimRange(motion: motion, frameTimes: times, frameWidth: 160, photoTime: photo, duration: duration)
+        let range = trimmer.trimRange(
+            motion: motion, frameTimes: times, frameWidth: 160, photoTime: photo, duration: duration)
         #expect(range == MediaTime.zero..<times[36])
         // The margin around the photo wins over the motion.
         var tight = trimmer
         tight.photoMargin = MediaTime(value: 1, timescale: 10)
-        let early = tight.trimRange(motion: motion, frameTimes: times, frameWidth: 160, photoTime: times[34], duration: duration)
+        let early = tight.trimRange(
+            motion: motion, frameTimes: times, frameWidth: 160, photoTime: times[34], duration: duration)
         #expect(early.upperBound == times[34] + tight.photoMargin)
         // A raise at the start (the same frames backwards) is cut up to the first steady frame, 9.
         let raised = Array(frames.reversed())
         let start = trimmer.trimRange(
-            motion: FrameMotion.measure(raised), frameTimes: times, frameWidth: 160, photoTime: MediaTime(value: 1, timescale: 1),
+            motion: FrameMotion.measure(raised), frameTimes: times, frameWidth: 160,
+            photoTime: MediaTime(value: 1, timescale: 1),
             duration: duration)
         #expect(start == times[9]..<duration)
         let steady = FrameMotion.measure(Array(frames.prefix(36)))
-        #expect(trimmer.trimRange(motion: steady, frameTimes: Array(times.prefix(36)), frameWidth: 160, photoTime: photo, duration: times[35]) == MediaTime.zero..<times[35])
+        #expect(
+            trimmer.trimRange(
+                motion: steady, frameTimes: Array(times.prefix(36)), frameWidth: 160, photoTime: photo,
+                duration: times[35]) == MediaTime.zero..<times[35])
     }
 
     @Test("stabilised frames move much less than the shaky input (residual motion measured independently)")
@@ -80,7 +94,8 @@ import Testing
         let context = RenderContext()
         var steadied: [PixelBuffer] = []
         for (f, t) in zip(frames, transforms) {
-            let image = Image(buffer: f).clampedToExtent().transformed(by: t).cropped(to: Rect(x: 0, y: 0, width: 160, height: 120))
+            let image = Image(buffer: f).clampedToExtent().transformed(by: t).cropped(
+                to: Rect(x: 0, y: 0, width: 160, height: 120))
             steadied.append(try await context.createBuffer(image, format: .rgba8, colorSpace: .sRGB))
         }
         func jitter(_ m: [FrameMotion]) -> Double {

@@ -71,7 +71,8 @@ import Testing
             let tF = frame.time.seconds
             // Simple linear ramp from (0, tP, duration) to (−1, 0, +1).
             let dt = tF < tP ? (tF - tP) / tP : (tF - tP) / (duration - tP)
-            image = image.cropped(to: Rect(x: rect.minX + dt * rect.minX, y: rect.minY + dt * rect.minY, width: size, height: size))
+            image = image.cropped(
+                to: Rect(x: rect.minX + dt * rect.minX, y: rect.minY + dt * rect.minY, width: size, height: size))
             return image
         }
         #expect(edited.photoTime == context.photoTime)
@@ -93,7 +94,8 @@ import Testing
         // near the input's column 36 (dt = 28/29 · … ≈ +0.93).
         guard ExternalTool.hasTool("ffmpeg") else { return }
         let raw = try ExternalTool.capture(
-            "ffmpeg", ["-v", "error", "-i", edited.movieURL.path, "-map", "0:v", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"])
+            "ffmpeg",
+            ["-v", "error", "-i", edited.movieURL.path, "-map", "0:v", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"])
         let bytes = [UInt8](raw.stdout)
         let expectedCount = 30 * 108 * 108 * 3
         try #require(bytes.count == expectedCount)
@@ -145,7 +147,9 @@ import Testing
             var sum = 0.0
             for y in 0..<b.height {
                 for x in 0..<b.width {
-                    sum += abs(LiveFixtures.rgb(b, x, y).x - reference(width: b.width, height: b.height, period: period, x: x, y: y))
+                    sum += abs(
+                        LiveFixtures.rgb(b, x, y).x
+                            - reference(width: b.width, height: b.height, period: period, x: x, y: y))
                 }
             }
             return sum / Double(b.width * b.height)
@@ -175,7 +179,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let live = try LiveFixtures.pair(in: dir)
         // A 60×40 logo of linear grey 0.3 at (20, 20), added (linear dodge) to the photo.
-        let logo = Image(color: Color(gray: 0.3, colorSpace: .extendedLinearSRGB)).cropped(to: Rect(x: 20, y: 20, width: 60, height: 40))
+        let logo = Image(color: Color(gray: 0.3, colorSpace: .extendedLinearSRGB)).cropped(
+            to: Rect(x: 20, y: 20, width: 60, height: 40))
         let dodge = ColorKernel(name: "linearDodge", inputCount: 2) { row in
             let p = row.pixels
             let b = row.input(1)
@@ -200,9 +205,14 @@ import Testing
         #expect(still.width == 400 && still.height == 300)
         // Inside the logo: brighter by the sRGB encoding of (linear(original) + 0.3).
         func srgb(_ v: Double) -> Double { 255 * (v <= 0.0031308 ? 12.92 * v : 1.055 * pow(v, 1 / 2.4) - 0.055) }
-        func linear(_ c: Double) -> Double { let v = c / 255; return v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4) }
+        func linear(_ c: Double) -> Double {
+            let v = c / 255
+            return v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4)
+        }
         let inside = LiveFixtures.rgb(original, 50, 40)
-        let expected = SIMD3(srgb(min(1, linear(inside.x) + 0.3)), srgb(min(1, linear(inside.y) + 0.3)), srgb(min(1, linear(inside.z) + 0.3)))
+        let expected = SIMD3(
+            srgb(min(1, linear(inside.x) + 0.3)), srgb(min(1, linear(inside.y) + 0.3)),
+            srgb(min(1, linear(inside.z) + 0.3)))
         #expect(LiveFixtures.maxDifference(LiveFixtures.rgb(still, 50, 40), expected) < 6)
         #expect(LiveFixtures.maxDifference(LiveFixtures.rgb(still, 200, 200), LiveFixtures.rgb(original, 200, 200)) < 6)
         // The movie frames are the input frames.

@@ -64,7 +64,9 @@ import Testing
         }
     }
 
-    @Test("a diagonal matrix (exposure) scales each channel alone: an infinite channel leaves the others finite", arguments: [false, true])
+    @Test(
+        "a diagonal matrix (exposure) scales each channel alone: an infinite channel leaves the others finite",
+        arguments: [false, true])
     func diagonalKeepsChannelsApart(portable: Bool) {
         let c: [Float] = [2, 0, 0, 0, 0.5, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0]
         let n = 19  // two 8-pixel blocks and a scalar tail

@@ -20,7 +20,9 @@ import Testing
         for format in [PixelFormat.yCbCr420VideoRange, .yCbCr444VideoRange] {
             let yuv = rgba.converted(to: format, matrix: matrix)
             let luma = yuv.withUnsafePlane(0) { Int($0.row(0, as: UInt8.self)[0]) }
-            let chroma = yuv.withUnsafePlane(1) { p in [Int(p.row(0, as: UInt8.self)[0]), Int(p.row(0, as: UInt8.self)[1])] }
+            let chroma = yuv.withUnsafePlane(1) { p in
+                [Int(p.row(0, as: UInt8.self)[0]), Int(p.row(0, as: UInt8.self)[1])]
+            }
             #expect([luma] + chroma == expected, "\(format)")
             // And back: within one code of the original.
             let back = yuv.converted(to: .rgbaFloat, matrix: matrix).pixel(x: 1, y: 1)
@@ -72,7 +74,9 @@ import Testing
         for y in 0..<2 { for x in 0..<4 { rgba.setPixel(SIMD4(0.25, 0.5, 0.75, 1), x: x, y: y) } }
         let bayer = rgba.converted(to: .bayer14(.grbg))
         let codes = bayer.components(as: UInt16.self)
-        let g = UInt16((0.5 * 16383).rounded()), r = UInt16((0.25 * 16383).rounded()), b = UInt16((0.75 * 16383).rounded())
+        let g = UInt16((0.5 * 16383).rounded())
+        let r = UInt16((0.25 * 16383).rounded())
+        let b = UInt16((0.75 * 16383).rounded())
         #expect(codes == [g, r, g, r, b, g, b, g])
         // A view that starts one pixel right sees RGGB.
         let view = try bayer.view(x: 1, y: 0, width: 2, height: 2)
@@ -89,12 +93,13 @@ import Testing
             }
         }
         let back = src.converted(to: format).converted(to: .rgbaFloat)
-        let step: Float = switch format.componentType {
-        case .uint8: 0.5 / 255
-        case .uint16: 0.5 / 65535
-        case .float16: 1e-3
-        default: 1e-6
-        }
+        let step: Float =
+            switch format.componentType {
+            case .uint8: 0.5 / 255
+            case .uint16: 0.5 / 65535
+            case .float16: 1e-3
+            default: 1e-6
+            }
         for y in 0..<3 {
             for x in 0..<7 {
                 let e = back.pixel(x: x, y: y) - src.pixel(x: x, y: y)

@@ -8,7 +8,8 @@ import Testing
         #expect(Rect.infinite.intersection(r) == r)
         #expect(r.union(.infinite).isInfinite)
         #expect(r.intersection(Rect(x: 100, y: 0, width: 5, height: 5)).isEmpty)
-        #expect(r.intersection(Rect(x: 30, y: 50, width: 100, height: 100)) == Rect(x: 30, y: 50, width: 10, height: 10))
+        #expect(
+            r.intersection(Rect(x: 30, y: 50, width: 100, height: 100)) == Rect(x: 30, y: 50, width: 10, height: 10))
         #expect(r.union(.null) == r)
         #expect(Rect.infinite.insetBy(dx: 5, dy: 5).isInfinite)
     }
@@ -28,7 +29,8 @@ import Testing
         #expect(t.concatenating(inv).apply(to: Point(x: 3, y: 4)) == Point(x: 3, y: 4))
         // A 90° rotation maps the unit square's bounding box to [-1, 0] × [0, 1].
         let box = AffineTransform(rotationAngle: .pi / 2).apply(to: Rect(x: 0, y: 0, width: 1, height: 1))
-        #expect(abs(box.minX + 1) < 1e-12 && abs(box.maxX) < 1e-12 && abs(box.minY) < 1e-12 && abs(box.maxY - 1) < 1e-12)
+        #expect(
+            abs(box.minX + 1) < 1e-12 && abs(box.maxX) < 1e-12 && abs(box.minY) < 1e-12 && abs(box.maxY - 1) < 1e-12)
     }
 
     @Test func mediaTimeArithmeticIsExact() {

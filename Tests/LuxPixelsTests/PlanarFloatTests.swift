@@ -87,8 +87,9 @@ import Testing
         #expect(out[(4 * n)...].allSatisfy { $0 == 7 }, "wrote past the end")
     }
 
-    @Test("Float planes → 8-bit RGBA through a 65536-entry curve table: index rounding, clamping, NaN, alpha",
-          arguments: [false, true])
+    @Test(
+        "Float planes → 8-bit RGBA through a 65536-entry curve table: index rounding, clamping, NaN, alpha",
+        arguments: [false, true])
     func planesToTableCodes(portable: Bool) {
         lux_force_portable(portable ? 1 : 0)
         defer { lux_force_portable(0) }
@@ -119,8 +120,9 @@ import Testing
         #expect(out[(4 * n)...].allSatisfy { $0 == 7 }, "wrote past the end")
     }
 
-    @Test("RGB ↔ RGBA 8-bit rows: alpha 255 added, alpha dropped, nothing written past the end",
-          arguments: [false, true])
+    @Test(
+        "RGB ↔ RGBA 8-bit rows: alpha 255 added, alpha dropped, nothing written past the end",
+        arguments: [false, true])
     func packedRGB(portable: Bool) {
         lux_force_portable(portable ? 1 : 0)
         defer { lux_force_portable(0) }

@@ -36,7 +36,9 @@ import Testing
         #expect(portable.map(\.bitPattern) == expected.map(\.bitPattern))
     }
 
-    @Test("scaled narrowing rounds the product to Float, then to the nearest half, streaming or not", arguments: [0, 1, 3])
+    @Test(
+        "scaled narrowing rounds the product to Float, then to the nearest half, streaming or not",
+        arguments: [0, 1, 3])
     func scaledNarrowing(offset: Int) {
         let count = 45  // a misaligned head (with an offset), 16- and 8-value blocks and a tail
         let src = Self.values(count, seed: 5, in: -70_000..<70_000) + [0.000_01, -0.0, 65_519, 65_520]
@@ -45,7 +47,9 @@ import Testing
         for streaming in [Int32(0), 1] {
             let (fast, portable) = Self.bothPaths { () -> [UInt16] in
                 var out = [UInt16](repeating: 0x7E00, count: src.count + offset)
-                out.withUnsafeMutableBufferPointer { o in lux_float_to_half_scaled(src, scale, o.baseAddress! + offset, src.count, streaming) }
+                out.withUnsafeMutableBufferPointer { o in
+                    lux_float_to_half_scaled(src, scale, o.baseAddress! + offset, src.count, streaming)
+                }
                 return Array(out[offset...])
             }
             #expect(fast == expected, "streaming \(streaming)")
@@ -56,7 +60,8 @@ import Testing
     @Test("indexed interpolation is a + t·d at each index, for upsampling runs and for scattered indices")
     func indexedInterpolation() {
         let length = 40
-        let a = Self.values(length, seed: 6), d = Self.values(length, seed: 7)
+        let a = Self.values(length, seed: 6)
+        let d = Self.values(length, seed: 7)
         // Runs of one card pixel per three columns (the permute path), then indices far apart (the gather path),
         // then a tail; the last indices reach the end of the rows.
         let index: [Int32] = (0..<48).map { Int32($0 / 3) } + [0, 39, 5, 20, 7, 33, 1, 38] + [36, 37, 38, 39, 39]
@@ -78,13 +83,15 @@ import Testing
     @Test("tap accumulation chains fused multiply-adds over even, odd, even + 2, odd + 2", arguments: [1, 2, 4])
     func tapAccumulation(taps: Int) {
         let count = 29  // three 8-float blocks and a tail of 5
-        let even = Self.values(count + 2, seed: 9), odd = Self.values(count + 2, seed: 10)
+        let even = Self.values(count + 2, seed: 9)
+        let odd = Self.values(count + 2, seed: 10)
         let start = Self.values(count, seed: 11)
         let w: [Float] = [0.37, -0.11, 0.052, 0.9]
         let (fast, portable) = Self.bothPaths { () -> [Float] in
             var acc = start
             odd.withUnsafeBufferPointer { o in
-                lux_accumulate_taps(&acc, even, taps >= 2 ? o.baseAddress : nil, w[0], w[1], w[2], w[3], Int32(taps), count)
+                lux_accumulate_taps(
+                    &acc, even, taps >= 2 ? o.baseAddress : nil, w[0], w[1], w[2], w[3], Int32(taps), count)
             }
             return acc
         }

@@ -49,7 +49,9 @@ import Testing
         return out
     }
 
-    @Test("bilinear equals the masked-plane convolution with reflected edges, for every layout", arguments: CFAPattern.allCases)
+    @Test(
+        "bilinear equals the masked-plane convolution with reflected edges, for every layout",
+        arguments: CFAPattern.allCases)
     func bilinearReference(pattern: CFAPattern) throws {
         let w = 17
         let h = 13
@@ -90,7 +92,8 @@ import Testing
         let w = 97
         let h = 81
         let rgb = Self.scene(width: w, height: h)
-        let full = try DemosaicMethod.rcd.demosaic(Self.mosaic(rgb, width: w, height: h, pattern: .rggb), pattern: .rggb)
+        let full = try DemosaicMethod.rcd.demosaic(
+            Self.mosaic(rgb, width: w, height: h, pattern: .rggb), pattern: .rggb)
         let f = full.components(as: Float.self)
         let margin = DemosaicMethod.rcd.margin + 2
         for (dx, dy) in [(1, 0), (0, 1), (1, 1)] {
@@ -110,7 +113,8 @@ import Testing
         }
     }
 
-    @Test("every layout reconstructs the scene well (CPSNR above bilinear's) over the whole frame including borders",
+    @Test(
+        "every layout reconstructs the scene well (CPSNR above bilinear's) over the whole frame including borders",
         arguments: CFAPattern.allCases)
     func rcdQuality(pattern: CFAPattern) throws {
         let w = 96
@@ -134,7 +138,9 @@ import Testing
         #expect(rcd > 35, "\(pattern): rcd \(rcd) dB")
     }
 
-    @Test("a coloured flat field reconstructs exactly up to the edge pixels", arguments: DemosaicMethod.allCases, CFAPattern.allCases)
+    @Test(
+        "a coloured flat field reconstructs exactly up to the edge pixels", arguments: DemosaicMethod.allCases,
+        CFAPattern.allCases)
     func colouredFlat(method: DemosaicMethod, pattern: CFAPattern) throws {
         let w = 41
         let h = 31
@@ -148,7 +154,9 @@ import Testing
         #expect(worst < 1e-5, "\(method) \(pattern): \(worst)")
     }
 
-    @Test("the half-size draft is red, mean green and blue of each quad, for every layout", arguments: CFAPattern.allCases)
+    @Test(
+        "the half-size draft is red, mean green and blue of each quad, for every layout", arguments: CFAPattern.allCases
+    )
     func halfSize(pattern: CFAPattern) throws {
         let w = 12
         var rng = SplitMix(seed: 3)

@@ -71,7 +71,8 @@ import Testing
             // conversion back to D50, so a correct development reproduces them.
             return ColorChecker.classic24.map { patch in
                 ColorDifference.deltaE2000(
-                    SyntheticRaw.lab(linearSRGB: SyntheticRaw.mean(out, SyntheticRaw.patchRect(patch.number))), patch.lab)
+                    SyntheticRaw.lab(linearSRGB: SyntheticRaw.mean(out, SyntheticRaw.patchRect(patch.number))),
+                    patch.lab)
             }
         }
         let both = try develop(
@@ -91,12 +92,14 @@ import Testing
         // Lit by illuminant A but tagged as shot under D65: the as-shot render is orange.
         let raw = SyntheticRaw.colorChecker(illuminant: WhitePoint.a, asShotWhite: WhitePoint.d65, scale: 0.5)
         var developer = try RAWDeveloper(rawImage: raw)
-        let before = SyntheticRaw.lab(linearSRGB: SyntheticRaw.mean(try Self.developLinear(developer), SyntheticRaw.patchRect(22)))
+        let before = SyntheticRaw.lab(
+            linearSRGB: SyntheticRaw.mean(try Self.developLinear(developer), SyntheticRaw.patchRect(22)))
         #expect(before.y.magnitude + before.z.magnitude > 10, "as-shot render should be off-neutral: \(before)")
         try developer.setNeutral(sampling: SyntheticRaw.patchRect(22))
         #expect(abs(developer.neutralTemperature - 2856) < 100, "temperature \(developer.neutralTemperature)")
         for number in [20, 21, 22, 23] {
-            let lab = SyntheticRaw.lab(linearSRGB: SyntheticRaw.mean(try Self.developLinear(developer), SyntheticRaw.patchRect(number)))
+            let lab = SyntheticRaw.lab(
+                linearSRGB: SyntheticRaw.mean(try Self.developLinear(developer), SyntheticRaw.patchRect(number)))
             #expect(abs(lab.y) < 1 && abs(lab.z) < 1, "patch \(number): \(lab)")
         }
     }
@@ -156,7 +159,9 @@ enum AdobeTemperature {
         let cm = try #require(developer.properties.color.colorMatrix1)
         let expected = AdobeTemperature.temperature(neutral: developer.asShotNeutral, colorMatrix: cm)
         print("550D: Lux \(developer.neutralTemperature) K tint \(developer.neutralTint), Adobe-style \(expected) K")
-        #expect(abs(developer.neutralTemperature - expected) < 50, "Lux \(developer.neutralTemperature) K, Adobe-style \(expected) K")
+        #expect(
+            abs(developer.neutralTemperature - expected) < 50,
+            "Lux \(developer.neutralTemperature) K, Adobe-style \(expected) K")
     }
 
     @Test("synthetic as-shot whites read back as their temperature", arguments: [2856.0, 4000, 5003, 6504, 7500])
@@ -164,7 +169,8 @@ enum AdobeTemperature {
         let white = TemperatureAndTint(temperature: kelvin, tint: 0).chromaticity
         let raw = SyntheticRaw.colorChecker(illuminant: white, asShotWhite: white)
         let developer = try RAWDeveloper(rawImage: raw)
-        let expected = AdobeTemperature.temperature(neutral: developer.asShotNeutral, colorMatrix: SyntheticRaw.cameraMatrix)
+        let expected = AdobeTemperature.temperature(
+            neutral: developer.asShotNeutral, colorMatrix: SyntheticRaw.cameraMatrix)
         #expect(abs(developer.neutralTemperature - expected) < 50, "\(developer.neutralTemperature) vs \(expected)")
         #expect(abs(developer.neutralTemperature - kelvin) < 50)
     }

@@ -51,7 +51,8 @@ import Testing
     @Test("RCD + refinement beats Menon 2007 (35.70 dB) and bilinear matches the script's bilinear (30.56 ± 0.1)")
     func skimageSet() throws {
         guard Self.hasPython else {
-            print("skipping the demosaic gate: python3 with numpy, scikit-image and colour-demosaicing is not installed")
+            print(
+                "skipping the demosaic gate: python3 with numpy, scikit-image and colour-demosaicing is not installed")
             return
         }
         let dir = try ExternalTool.temporaryFolder("lux-demosaic")

@@ -39,9 +39,14 @@ import Testing
             let r = try ExternalTool.capture(lux, ["develop", source, "-o", out] + flags)
             #expect(r.status == 0, "\(name): \(r.errorText)")
             let tags = try Self.exif(
-                out, ["ProfileDescription", "Make", "Model", "ImageWidth", "ImageHeight", "BitsPerSample", "SampleFormat",
-                    "Orientation", "ExposureTime", "ISO"])
-            #expect(tags["ProfileDescription"]?.contains(profile) == true, "\(name): profile \(tags["ProfileDescription"] ?? "none")")
+                out,
+                [
+                    "ProfileDescription", "Make", "Model", "ImageWidth", "ImageHeight", "BitsPerSample", "SampleFormat",
+                    "Orientation", "ExposureTime", "ISO",
+                ])
+            #expect(
+                tags["ProfileDescription"]?.contains(profile) == true,
+                "\(name): profile \(tags["ProfileDescription"] ?? "none")")
             #expect(tags["Make"] == raw["Make"] && tags["Model"] == raw["Model"], "\(name): \(tags)")
             #expect(tags["ExposureTime"] == raw["ExposureTime"] && tags["ISO"] == raw["ISO"], "\(name): \(tags)")
             let crop = (raw["DefaultCropSize"] ?? "").split(separator: " ").compactMap { Double($0) }
@@ -65,11 +70,14 @@ import Testing
         let bad = TestFiles.raw + "/metadata-only/canon_350d_adobe_dng_STRIPPED.dng"
         let r = try ExternalTool.capture(lux, ["develop", TestFiles.canon550D, bad, "-o", dir.path + "/", "--half"])
         #expect(r.status != 0)
-        #expect(r.errorText.contains("canon_350d_adobe_dng_STRIPPED.dng") && r.errorText.contains("no pixel data"), "\(r.errorText)")
+        #expect(
+            r.errorText.contains("canon_350d_adobe_dng_STRIPPED.dng") && r.errorText.contains("no pixel data"),
+            "\(r.errorText)")
         #expect(!r.errorText.contains("Fatal error"))
         let files = try FileManager.default.contentsOfDirectory(atPath: dir.path)
         #expect(files == ["canon_eos550d_magiclantern_14bit.jpg"], "\(files)")
-        let range = try ExternalTool.capture(lux, ["develop", TestFiles.canon550D, "-o", dir.path + "/x.jpg", "--exposure", "7"])
+        let range = try ExternalTool.capture(
+            lux, ["develop", TestFiles.canon550D, "-o", dir.path + "/x.jpg", "--exposure", "7"])
         #expect(range.status != 0 && range.errorText.contains("exposure"), "\(range.errorText)")
     }
 
@@ -86,7 +94,8 @@ import Testing
             let input = dir.appendingPathComponent("m.pgm")
             try pgm.write(to: input)
             let output = dir.appendingPathComponent("out.ppm")
-            let r = try ExternalTool.capture(lux, ["demosaic", input.path, "--cfa", pattern.rawValue, "-o", output.path, "--overwrite"])
+            let r = try ExternalTool.capture(
+                lux, ["demosaic", input.path, "--cfa", pattern.rawValue, "-o", output.path, "--overwrite"])
             #expect(r.status == 0, "\(r.errorText)")
             let ppm = try NetpbmImage(Data(contentsOf: output))
             #expect(ppm.width == w && ppm.height == h && ppm.maxValue == 65535)

@@ -12,13 +12,15 @@ import Testing
     /// reports them as truncated) and the error each must give: `noPixelData` when the file is a DNG/TIFF
     /// whose image data is missing, a decoding error naming the problem otherwise.
     static let metadataOnlyFiles: [(String, String)] = [
-        ("apple_iphone12pro_proraw_HEADERONLY.dng", "noPixelData"), ("canon_350d_adobe_dng_STRIPPED.dng", "noPixelData"),
+        ("apple_iphone12pro_proraw_HEADERONLY.dng", "noPixelData"),
+        ("canon_350d_adobe_dng_STRIPPED.dng", "noPixelData"),
         ("leica_m10_TRUNCATED.dng", "noPixelData"), ("canon_350d_STRIPPED.cr2", "Canon CR2"),
         ("nikon_d70_STRIPPED.nef", "compression"), ("fujifilm_s5pro_STRIPPED.raf", "Fujifilm RAF"),
         ("sony_zv-e10_TRUNCATED.arw", "noPixelData"),
     ]
 
-    @Test("header-only, stripped and truncated raws throw a clear typed error instead of developing zeros",
+    @Test(
+        "header-only, stripped and truncated raws throw a clear typed error instead of developing zeros",
         arguments: metadataOnlyFiles.map(\.0))
     func metadataOnly(_ name: String) throws {
         let expected = try #require(Self.metadataOnlyFiles.first { $0.0 == name }?.1)
@@ -46,9 +48,12 @@ import Testing
 
     @Test("parameters outside their documented ranges throw and name the parameter")
     func ranges() throws {
-        var d = try RAWDeveloper(rawImage: SyntheticRaw.colorChecker(illuminant: WhitePoint.d65, asShotWhite: WhitePoint.d65))
+        var d = try RAWDeveloper(
+            rawImage: SyntheticRaw.colorChecker(illuminant: WhitePoint.d65, asShotWhite: WhitePoint.d65))
         d.exposure = 9
-        #expect(throws: RAWError.invalidParameter(name: "exposure", value: 9, allowed: -5...5)) { _ = try d.outputImage }
+        #expect(throws: RAWError.invalidParameter(name: "exposure", value: 9, allowed: -5...5)) {
+            _ = try d.outputImage
+        }
         d.exposure = 0
         d.boostAmount = -1
         #expect(throws: RAWError.self) { _ = try d.outputImage }
@@ -114,14 +119,17 @@ import Testing
         d.contrastAmount = 0.3
         d.vibranceAmount = 0.2
         let image = try d.outputImage
-        let one = try RenderContext(options: RenderOptions(threadCount: 1, tileSize: 64)).createBuffer(image, format: .rgba16)
-        let many = try RenderContext(options: RenderOptions(threadCount: 2, tileSize: 512)).createBuffer(image, format: .rgba16)
+        let one = try RenderContext(options: RenderOptions(threadCount: 1, tileSize: 64)).createBuffer(
+            image, format: .rgba16)
+        let many = try RenderContext(options: RenderOptions(threadCount: 2, tileSize: 512)).createBuffer(
+            image, format: .rgba16)
         #expect(one.components(as: UInt16.self) == many.components(as: UInt16.self))
     }
 
     @Test("orientation and draft mode give the documented output sizes", arguments: Orientation.allCases)
     func geometry(_ orientation: Orientation) throws {
-        var d = try RAWDeveloper(rawImage: SyntheticRaw.colorChecker(illuminant: WhitePoint.d65, asShotWhite: WhitePoint.d65))
+        var d = try RAWDeveloper(
+            rawImage: SyntheticRaw.colorChecker(illuminant: WhitePoint.d65, asShotWhite: WhitePoint.d65))
         d.orientation = orientation
         let image = try d.outputImage
         let (w, h) = orientation.swapsDimensions ? (160.0, 240.0) : (240.0, 160.0)
@@ -131,7 +139,8 @@ import Testing
         // The white patch (19, bottom left when upright) stays where the orientation puts it.
         d.isDraftModeEnabled = false
         d.boostAmount = 0
-        let out = try RenderContext().createBuffer(try d.outputImage, format: .rgbaFloat, colorSpace: .extendedLinearSRGB)
+        let out = try RenderContext().createBuffer(
+            try d.outputImage, format: .rgbaFloat, colorSpace: .extendedLinearSRGB)
         let corner: (Double, Double)
         switch orientation {
         case .up: corner = (20, 140)

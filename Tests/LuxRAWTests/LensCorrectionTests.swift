@@ -48,11 +48,14 @@ import Testing
             return 1 + k[0] * r2 + k[1] * r2 * r2
         }
         var raw = SyntheticRaw.field(width: Self.width, height: Self.height) { x, y in Self.grey(0.4 / gain(x, y)) }
-        raw.properties.opcodeList3 = [DNGOpcode(.fixVignetteRadial(FixVignetteRadial(coefficients: k, centerX: cx, centerY: cy)))]
+        raw.properties.opcodeList3 = [
+            DNGOpcode(.fixVignetteRadial(FixVignetteRadial(coefficients: k, centerX: cx, centerY: cy)))
+        ]
         let on = try Self.develop(raw)
         let off = try Self.develop(raw, correct: false)
         for (x, y) in [(100, 80), (4, 4), (195, 4), (4, 155), (195, 155), (60, 120)] {
-            let rect = Rect(x: x - 3, y: y - 3, width: 6, height: 6).intersection(Rect(width: Self.width, height: Self.height))
+            let rect = Rect(x: x - 3, y: y - 3, width: 6, height: 6).intersection(
+                Rect(width: Self.width, height: Self.height))
             let corrected = SyntheticRaw.mean(on, rect)
             let raw = SyntheticRaw.mean(off, rect)
             #expect(abs(corrected.y - 0.4) < 0.004, "corrected (\(x), \(y)): \(corrected)")
@@ -129,11 +132,13 @@ import Testing
         let demosaiced = DemosaicStage().image(from: try SensorLinearization(file), gains: gains)
         let warp = try #require(LensCorrection.warp(in: file.properties))
         let context = RenderContext(options: RenderOptions(workingColorSpace: nil, workingFormat: .rgbaFloat))
-        let out = try context.createBuffer(LensCorrection(warp: warp).apply(to: demosaiced), format: .rgbaFloat, colorSpace: nil)
+        let out = try context.createBuffer(
+            LensCorrection(warp: warp).apply(to: demosaiced), format: .rgbaFloat, colorSpace: nil)
         let off = try context.createBuffer(demosaiced, format: .rgbaFloat, colorSpace: nil)
         let expectedGreen = Self.image(of: s, k: green)
         let gotGreen = Self.centroid(out, around: expectedGreen, channel: 1, background: 0.1)
-        #expect(((gotGreen - expectedGreen) * (gotGreen - expectedGreen)).sum().squareRoot() < 0.3,
+        #expect(
+            ((gotGreen - expectedGreen) * (gotGreen - expectedGreen)).sum().squareRoot() < 0.3,
             "green at \(gotGreen), polynomial says \(expectedGreen) (feature at \(s))")
         #expect(((expectedGreen - s) * (expectedGreen - s)).sum().squareRoot() > 2, "the test needs a visible shift")
         let unwarped = Self.centroid(off, around: s, channel: 1, background: 0.1)
@@ -141,7 +146,9 @@ import Testing
         for (plane, k) in [(0, red), (2, blue)] {
             let expected = Self.image(of: s, k: k) - expectedGreen
             let got = Self.centroid(out, around: Self.image(of: s, k: k), channel: plane, background: 0.1) - gotGreen
-            #expect(((got - expected) * (got - expected)).sum().squareRoot() < 0.35, "plane \(plane): \(got) vs \(expected)")
+            #expect(
+                ((got - expected) * (got - expected)).sum().squareRoot() < 0.35, "plane \(plane): \(got) vs \(expected)"
+            )
         }
     }
 }

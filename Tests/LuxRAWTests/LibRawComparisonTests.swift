@@ -39,7 +39,9 @@ import Testing
     static func bt709ToLinear(_ v: Double) -> Double { v < 0.081 ? v / 4.5 : Double.pow((v + 0.099) / 1.099, 1 / 0.45) }
 
     /// Box-downscales 8-bit RGB(A) to linear floats by `f`.
-    static func downscale(_ b: PixelBuffer, by f: Int, decode: (Double) -> Double) -> (w: Int, h: Int, px: [SIMD3<Double>]) {
+    static func downscale(_ b: PixelBuffer, by f: Int, decode: (Double) -> Double) -> (
+        w: Int, h: Int, px: [SIMD3<Double>]
+    ) {
         let rgba = b.converted(to: .rgba8).components(as: UInt8.self)
         let lut = (0..<256).map { decode(Double($0) / 255) }
         let w = b.width / f
@@ -59,7 +61,8 @@ import Testing
         return r.text.split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { Double($0) }
     }
 
-    @Test("develops like LibRaw (CPSNR after exposure/gamma normalisation) with exiftool's crop and orientation",
+    @Test(
+        "develops like LibRaw (CPSNR after exposure/gamma normalisation) with exiftool's crop and orientation",
         arguments: cases)
     func matchesLibRaw(_ c: Case) throws {
         guard ExternalTool.isAvailable("dcraw_emu"), ExternalTool.isAvailable("exiftool") else {
@@ -82,17 +85,21 @@ import Testing
         // Crop and orientation from exiftool.
         let size = try Self.exifInts(path, "DefaultCropSize")
         let orientation = try Self.exifInts(path, "Orientation").first ?? 1
-        var expected = size.count == 2 ? (size[0], size[1]) : (Double(developer.nativeSize.width), Double(developer.nativeSize.height))
+        var expected =
+            size.count == 2
+            ? (size[0], size[1]) : (Double(developer.nativeSize.width), Double(developer.nativeSize.height))
         if orientation >= 5 { expected = (expected.1, expected.0) }
         let scale = c.half ? 0.5 : 1
-        #expect(abs(Double(ours.width) - expected.0 * scale) <= 1 && abs(Double(ours.height) - expected.1 * scale) <= 1,
+        #expect(
+            abs(Double(ours.width) - expected.0 * scale) <= 1 && abs(Double(ours.height) - expected.1 * scale) <= 1,
             "Lux \(ours.width)×\(ours.height), exiftool \(expected)")
 
         // LibRaw.
         let copy = dir.appendingPathComponent("in.dng")
         try FileManager.default.copyItem(atPath: path, toPath: copy.path)
         let tiff = dir.appendingPathComponent("libraw.tiff")
-        _ = try ExternalTool.capture("dcraw_emu", ["-w", "-o", "1", "-T"] + (c.half ? ["-h"] : []) + ["-Z", tiff.path, copy.path])
+        _ = try ExternalTool.capture(
+            "dcraw_emu", ["-w", "-o", "1", "-T"] + (c.half ? ["-h"] : []) + ["-Z", tiff.path, copy.path])
         let theirs = try ImageFile.read(url: tiff).pixels
         let f = c.half ? 4 : 8
         let cpsnr = Self.normalizedCPSNR(ours, theirs, factor: f)

@@ -13,7 +13,9 @@ import Testing
 @Suite struct PipelineStages {
     static func grey(_ v: Double) -> SIMD3<Double> { LensCorrections.grey(v) }
 
-    static func lab(_ b: PixelBuffer, _ rect: Rect) -> SIMD3<Double> { SyntheticRaw.lab(linearSRGB: SyntheticRaw.mean(b, rect)) }
+    static func lab(_ b: PixelBuffer, _ rect: Rect) -> SIMD3<Double> {
+        SyntheticRaw.lab(linearSRGB: SyntheticRaw.mean(b, rect))
+    }
 
     @Test("clipped highlights are rebuilt neutral, not magenta (and are magenta with recovery off)")
     func highlights() throws {
@@ -91,7 +93,9 @@ import Testing
     @Test("noise reduction lowers luminance and colour noise with its amounts, keeps levels and the edge")
     func noiseReduction() throws {
         var d = try RAWDeveloper(rawImage: Self.noisyField(seed: 11))
-        #expect(d.luminanceNoiseReductionAmount > 0.3 && d.colorNoiseReductionAmount > 0.5, "defaults from the noise profile")
+        #expect(
+            d.luminanceNoiseReductionAmount > 0.3 && d.colorNoiseReductionAmount > 0.5,
+            "defaults from the noise profile")
         let flat = Rect(x: 20, y: 20, width: 40, height: 56)
         var results: [(luma: Double, chroma: Double, mean: Double)] = []
         var widths: [Double] = []
@@ -148,12 +152,14 @@ import Testing
         let xyz = ColorSpace.displayP3.linearized(name: "linear P3").matrixToXYZ! * p3
         // The developer maps the camera's white at its clip (the neutral, largest channel 1) to Y = 1.
         let camera = SyntheticRaw.cameraMatrix * xyz / (SyntheticRaw.cameraMatrix * WhitePoint.d65.xyz()).max()
-        try #require(camera.min() > 0.02 && camera.max() < 1, "the synthetic camera must record it unclipped: \(camera)")
+        try #require(
+            camera.min() > 0.02 && camera.max() < 1, "the synthetic camera must record it unclipped: \(camera)")
         let image = try RAWDeveloper(rawImage: SyntheticRaw.field(width: 48, height: 48) { _, _ in camera }).plain()
             .outputImage
         let context = RenderContext(options: RenderOptions(workingFormat: .rgbaFloat))
         let rect = Rect(x: 12, y: 12, width: 24, height: 24)
-        let srgb = SyntheticRaw.mean(try context.createBuffer(image, format: .rgbaFloat, colorSpace: .extendedLinearSRGB), rect)
+        let srgb = SyntheticRaw.mean(
+            try context.createBuffer(image, format: .rgbaFloat, colorSpace: .extendedLinearSRGB), rect)
         let expected = ColorSpace.linearSRGB.matrixToXYZ!.inverse! * xyz
         #expect(expected.x < -0.05 || expected.z < -0.05, "the colour must be outside sRGB: \(expected)")
         for c in 0..<3 { #expect(abs(srgb[c] - expected[c]) < 0.005, "linear sRGB \(srgb) vs \(expected)") }

@@ -9,7 +9,8 @@ import Testing
     static let transforms = [
         ColorTransform.scale(1.5),
         ColorTransform(matrix: sepia, bias: [0.02, 0.01, -0.01]),
-        ColorTransform(matrix: [1.1, -0.05, -0.05, -0.05, 1.1, -0.05, -0.05, -0.05, 1.1], alphaColumn: [0.1, 0, -0.05]),
+        ColorTransform(
+            matrix: [1.1, -0.05, -0.05, -0.05, 1.1, -0.05, -0.05, -0.05, 1.1], alphaColumn: [0.1, 0, -0.05]),
         ColorTransform.scale(0.75),
     ]
 
@@ -28,9 +29,10 @@ import Testing
         for t in transforms {
             let m = t.matrix.map(Double.init)
             let k = SIMD3<Double>(t.alphaColumn) * p.w + SIMD3<Double>(t.bias)
-            c = SIMD3(
-                m[0] * c.x + m[1] * c.y + m[2] * c.z, m[3] * c.x + m[4] * c.y + m[5] * c.z,
-                m[6] * c.x + m[7] * c.y + m[8] * c.z) + k
+            c =
+                SIMD3(
+                    m[0] * c.x + m[1] * c.y + m[2] * c.z, m[3] * c.x + m[4] * c.y + m[5] * c.z,
+                    m[6] * c.x + m[7] * c.y + m[8] * c.z) + k
         }
         return SIMD4(c.x, c.y, c.z, p.w)
     }
@@ -59,7 +61,9 @@ import Testing
         #expect(worst < 2e-5, "max error \(worst)")
     }
 
-    @Test("composed (one pass) and unfused (intermediates) agree within half precision; 1 and 3 threads, any tile, agree bit for bit")
+    @Test(
+        "composed (one pass) and unfused (intermediates) agree within half precision; 1 and 3 threads, any tile, agree bit for bit"
+    )
     func deterministicAndCloseToUnfused() throws {
         let src = TestImages.random(
             width: 257, height: 90, format: .rgbaHalf, colorSpace: .extendedLinearSRGB, seed: 6, randomAlpha: true)
@@ -92,10 +96,14 @@ import Testing
         let translucent = PixelBuffer(
             width: w, height: h, format: .rgbaFloat, components: comps, colorSpace: .extendedLinearSRGB
         ).converted(to: .rgbaHalf)
-        let opaque = TestImages.random(width: w, height: h, format: .rgbaHalf, colorSpace: .extendedLinearSRGB, seed: 11)
+        let opaque = TestImages.random(
+            width: w, height: h, format: .rgbaHalf, colorSpace: .extendedLinearSRGB, seed: 11)
         let context = RenderContext(options: RenderOptions(threadCount: 2, tileSize: 64))
         for src in [translucent, opaque] {
-            for image in [Self.chain(Image(buffer: src)), Self.chain(Image(buffer: src)).cropped(to: Rect(x: 3, y: 2, width: 190, height: 50))] {
+            for image in [
+                Self.chain(Image(buffer: src)),
+                Self.chain(Image(buffer: src)).cropped(to: Rect(x: 3, y: 2, width: 190, height: 50)),
+            ] {
                 var half = PixelBuffer(width: w, height: h, format: .rgbaHalf, colorSpace: .extendedLinearSRGB)
                 try context.render(image, to: &half)
                 var float = PixelBuffer(width: w, height: h, format: .rgbaFloat, colorSpace: .extendedLinearSRGB)

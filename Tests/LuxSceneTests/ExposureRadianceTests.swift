@@ -1,6 +1,7 @@
 import LuxColor
 import LuxPixels
 import Testing
+
 @testable import LuxScene
 
 /// The camera's fast path (still layers rendered once, resampled along the camera's path for each exposure)
@@ -20,7 +21,9 @@ import Testing
         var out = [Float](repeating: 0, count: e.width * e.height)
         out.withUnsafeMutableBufferPointer { buffer in
             let base = buffer.baseAddress!
-            e.mosaicRows(0..<e.height, pattern: .rggb) { y, row in (base + y * e.width).update(from: row, count: e.width) }
+            e.mosaicRows(0..<e.height, pattern: .rggb) { y, row in
+                (base + y * e.width).update(from: row, count: e.width)
+            }
         }
         return out
     }
@@ -39,7 +42,8 @@ import Testing
     /// Mean and largest difference relative to the mean level.
     static func compare(_ a: [Float], _ b: [Float]) -> (mean: Double, worst: Double) {
         let level = b.reduce(0.0) { $0 + Double($1) } / Double(b.count)
-        var sum = 0.0, worst = 0.0
+        var sum = 0.0
+        var worst = 0.0
         for (x, y) in zip(a, b) {
             let d = abs(Double(x) - Double(y)) / level
             sum += d
@@ -83,11 +87,14 @@ import Testing
                     name: "edge", distance: 1,
                     shapes: [
                         Shape(.everywhere, color: SurfaceColor(reflectance: 0.8)),
-                        Shape(.rectangle(origin: SIMD2(-1, -1), size: SIMD2(1.5, 3)), color: SurfaceColor(reflectance: 0.05)),
+                        Shape(
+                            .rectangle(origin: SIMD2(-1, -1), size: SIMD2(1.5, 3)),
+                            color: SurfaceColor(reflectance: 0.05)),
                     ])
             ], light: Light(.d65, lux: 1000))
         scene.cameraMotion = CameraMotion(panDegreesPerSecond: SIMD2(20, 0))
-        let width = 1008, duration = 0.1
+        let width = 1008
+        let duration = 0.1
         var request = RenderRequest(width: width, height: 756, exposureStart: 0, exposureDuration: duration)
         request.response = .cie1931
         let e = RadianceCache().exposure(of: scene, sceneID: 1, request: request, threads: 2)
@@ -100,7 +107,9 @@ import Testing
         let d = (1..<profile.count).map { abs(profile[$0] - profile[$0 - 1]) }
         let total = d.reduce(0, +)
         let mean = d.enumerated().reduce(0) { $0 + Double($1.offset) * $1.element } / total
-        let variance = d.enumerated().reduce(0) { $0 + (Double($1.offset) - mean) * (Double($1.offset) - mean) * $1.element } / total
+        let variance =
+            d.enumerated().reduce(0) { $0 + (Double($1.offset) - mean) * (Double($1.offset) - mean) * $1.element }
+            / total
         let sigma = 2 * variance.squareRoot()  // back to pixels
         // Travel: 20°/s × 0.1 s turned, times the focal length in pixels (4.25 mm over 1.4 µm × 4032/1008).
         let travel = 2 * Double.pi / 180 * (Self.lens.focalLength / Self.sensorWidth) * Double(width)
@@ -117,7 +126,8 @@ import Testing
         let request = Self.request(width: 400, start: 0.5, duration: 1.0 / 20, focus: 0.35)
         let e = RadianceCache().exposure(of: scene, sceneID: 1, request: request, threads: 2)
         #expect(e.overlay != nil)
-        let (mean, worst) = Self.compare(Self.mosaic(e), Self.mosaic(try SceneRenderer(scene: scene).render(request, threads: 2)))
+        let (mean, worst) = Self.compare(
+            Self.mosaic(e), Self.mosaic(try SceneRenderer(scene: scene).render(request, threads: 2)))
         #expect(mean < 0.01 && worst < 0.25, "mean \(mean), worst \(worst)")
     }
 
@@ -167,4 +177,3 @@ import Testing
         #expect(a.map(\.bitPattern) == b.map(\.bitPattern))
     }
 }
-

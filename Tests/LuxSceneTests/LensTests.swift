@@ -1,8 +1,10 @@
 import Testing
+
 @testable import LuxScene
 
 @Suite struct LensTests {
-    let lens = ThinLens(focalLength: 4.25, fNumber: 1.8, closestFocusDistance: 0.1, farthestFocusDistance: 5, circleOfConfusion: 0.002)
+    let lens = ThinLens(
+        focalLength: 4.25, fNumber: 1.8, closestFocusDistance: 0.1, farthestFocusDistance: 5, circleOfConfusion: 0.002)
 
     @Test("Blur circle matches the thin-lens examples of ALGORITHMS §6.3")
     func blurExamples() {

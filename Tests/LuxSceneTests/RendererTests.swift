@@ -1,19 +1,22 @@
 import LuxColor
 import LuxPixels
-import Testing
 import RealModule
+import Testing
+
 @testable import LuxScene
 
 /// Measures the blur of a vertical edge: the standard deviation (pixels) of the derivative of the
 /// row-averaged profile (channel Y).
 func edgeSigma(_ image: RadianceImage) -> Double {
-    let w = image.width, h = image.height
+    let w = image.width
+    let h = image.height
     var profile = [Double](repeating: 0, count: w)
     for y in (h / 4)..<(3 * h / 4) { for x in 0..<w { profile[x] += Double(image.value(x: x, y: y).y) } }
     let d = (1..<w).map { abs(profile[$0] - profile[$0 - 1]) }
     let total = d.reduce(0, +)
     let mean = d.enumerated().reduce(0) { $0 + Double($1.offset) * $1.element } / total
-    let variance = d.enumerated().reduce(0) { $0 + (Double($1.offset) - mean) * (Double($1.offset) - mean) * $1.element } / total
+    let variance =
+        d.enumerated().reduce(0) { $0 + (Double($1.offset) - mean) * (Double($1.offset) - mean) * $1.element } / total
     return variance.squareRoot()
 }
 
@@ -26,7 +29,8 @@ func edgeScene(distance: Double, motion: LayerMotion = .none) -> Scene {
                 name: "edge", distance: distance,
                 shapes: [
                     Shape(.everywhere, color: SurfaceColor(reflectance: 0.8)),
-                    Shape(.rectangle(origin: SIMD2(-1, -1), size: SIMD2(1.5, 3)), color: SurfaceColor(reflectance: 0.05)),
+                    Shape(
+                        .rectangle(origin: SIMD2(-1, -1), size: SIMD2(1.5, 3)), color: SurfaceColor(reflectance: 0.05)),
                 ], motion: motion)
         ], light: Light(.d65, lux: 1000))
 }
@@ -59,7 +63,8 @@ func centreWindow(_ size: Int, optics: RenderRequest.Optics? = nil, duration: Do
         let white = SurfaceColor.white.xyz(under: .d50) * (1000 / Double.pi)
         for i in 0..<24 {
             let p = Scene.colorCheckerPatch(i)
-            let x = Int((p.origin.x + p.size.x * 0.3) * 400), y = Int((p.origin.y + p.size.y * 0.3) * 400)
+            let x = Int((p.origin.x + p.size.x * 0.3) * 400)
+            let y = Int((p.origin.y + p.size.y * 0.3) * 400)
             let xyz = img.mean(x: x, y: y, width: 10, height: 10)
             let lab = Lab.fromXYZ(xyz / white * WhitePoint.iccD50XYZ, white: WhitePoint.d50)
             let e = ((lab - ColorChecker.classic24[i].lab) * (lab - ColorChecker.classic24[i].lab)).sum().squareRoot()
@@ -103,7 +108,8 @@ func centreWindow(_ size: Int, optics: RenderRequest.Optics? = nil, duration: Do
     func motionBlur() throws {
         // 0.005 frame widths per 1/100 s over 4032 px = 20.16 px of travel.
         let motion = LayerMotion(velocity: SIMD2(0.5, 0))
-        let img = try SceneRenderer(scene: edgeScene(distance: 1, motion: motion)).render(centreWindow(200, duration: 0.01))
+        let img = try SceneRenderer(scene: edgeScene(distance: 1, motion: motion)).render(
+            centreWindow(200, duration: 0.01))
         let travel = 0.5 * 0.01 * 4032
         let s = edgeSigma(img)
         // A box of width L has variance L²/12; the pixel adds 1/12.
@@ -115,7 +121,9 @@ func centreWindow(_ size: Int, optics: RenderRequest.Optics? = nil, duration: Do
     func flashInverseSquare() throws {
         let layers = [
             SceneLayer(name: "far", distance: 2, shapes: [Shape(.everywhere, color: .white)]),
-            SceneLayer(name: "near", distance: 1, shapes: [Shape(.rectangle(origin: .zero, size: SIMD2(0.5, 0.75)), color: .white)]),
+            SceneLayer(
+                name: "near", distance: 1,
+                shapes: [Shape(.rectangle(origin: .zero, size: SIMD2(0.5, 0.75)), color: .white)]),
         ]
         let scene = Scene(name: "dark", layers: layers, light: Light(.d65, lux: 0))
         var request = RenderRequest(width: 80, height: 60)
@@ -132,7 +140,8 @@ func centreWindow(_ size: Int, optics: RenderRequest.Optics? = nil, duration: Do
         var scene = Scene.stillLife()
         scene.cameraMotion = .handheld
         let optics = RenderRequest.Optics(lens: lens, focusDistance: 0.6, sensorWidth: sensorWidth)
-        let request = RenderRequest(width: 320, height: 240, exposureStart: 0.1, exposureDuration: 1.0 / 15, optics: optics)
+        let request = RenderRequest(
+            width: 320, height: 240, exposureStart: 0.1, exposureDuration: 1.0 / 15, optics: optics)
         let renderer = SceneRenderer(scene: scene)
         let a = try renderer.render(request, threads: 1)
         for threads in [2, 3] {
@@ -155,7 +164,9 @@ func centreWindow(_ size: Int, optics: RenderRequest.Optics? = nil, duration: Do
         request.allowsCoarseCards = false
         let grid = try SceneRenderer(scene: scene).render(request, threads: 2)
         let n = coarse.width * coarse.height * 3
-        var level = 0.0, sum = 0.0, worst = 0.0
+        var level = 0.0
+        var sum = 0.0
+        var worst = 0.0
         for i in 0..<n { level += Double(grid.storage.base[i]) }
         level /= Double(n)
         for i in 0..<n {
@@ -178,7 +189,8 @@ func centreWindow(_ size: Int, optics: RenderRequest.Optics? = nil, duration: Do
             let img = try SceneRenderer(scene: edgeScene(distance: 0.2)).render(request)
             var profile = [Double](repeating: 0, count: img.width)
             for y in 0..<img.height { for x in 0..<img.width { profile[x] += Double(img.value(x: x, y: y).y) } }
-            let dark = 0.05 * 1000 / Double.pi * Double(img.height), light = 0.8 * 1000 / Double.pi * Double(img.height)
+            let dark = 0.05 * 1000 / Double.pi * Double(img.height)
+            let light = 0.8 * 1000 / Double.pi * Double(img.height)
             // The edge lies on the boundary between pixels 99 and 100; the pixel's box adds 1/12 to the variance.
             let s = (sigma * sigma + 1.0 / 12).squareRoot()
             var worst = 0.0
@@ -229,10 +241,15 @@ func centreWindow(_ size: Int, optics: RenderRequest.Optics? = nil, duration: Do
     @Test("Image-backed scenes keep the image's colours under D65")
     func imageScene() throws {
         var buffer = PixelBuffer(width: 40, height: 30, format: .rgbaFloat, colorSpace: .linearSRGB)
-        for y in 0..<30 { for x in 0..<40 { buffer.setPixel(x < 20 ? SIMD4(0.5, 0.2, 0.1, 1) : SIMD4(0.18, 0.18, 0.18, 1), x: x, y: y) } }
+        for y in 0..<30 {
+            for x in 0..<40 {
+                buffer.setPixel(x < 20 ? SIMD4(0.5, 0.2, 0.1, 1) : SIMD4(0.18, 0.18, 0.18, 1), x: x, y: y)
+            }
+        }
         let scene = Scene.image(try SceneImage(buffer: buffer), light: Light(.d65, lux: 1000))
         let truth = try scene.groundTruth(width: 40, height: 30, colorSpace: .linearSRGB)
-        let left = truth.pixel(x: 5, y: 15), right = truth.pixel(x: 35, y: 15)
+        let left = truth.pixel(x: 5, y: 15)
+        let right = truth.pixel(x: 35, y: 15)
         #expect(abs(left.x - 0.5) < 2e-3 && abs(left.y - 0.2) < 2e-3 && abs(left.z - 0.1) < 2e-3)
         #expect(abs(right.x - 0.18) < 2e-3 && abs(right.z - 0.18) < 2e-3)
     }

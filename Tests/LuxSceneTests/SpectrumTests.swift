@@ -1,5 +1,6 @@
 import LuxColor
 import Testing
+
 @testable import LuxScene
 
 @Suite struct SpectrumTests {

@@ -17,11 +17,13 @@ extension ExternalTool {
     public static func capture(
         _ tool: String, _ arguments: [String], environment: [String: String] = [:], currentDirectory: String? = nil
     ) throws -> Capture {
-        let executable = tool.contains("/") ? (FileManager.default.isExecutableFile(atPath: tool) ? tool : nil) : path(tool)
+        let executable =
+            tool.contains("/") ? (FileManager.default.isExecutableFile(atPath: tool) ? tool : nil) : path(tool)
         guard let executable else { throw ToolError(message: "\(tool) is not installed") }
         let dir = try temporaryFolder("lux-tool")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let outURL = dir.appendingPathComponent("out"), errURL = dir.appendingPathComponent("err")
+        let outURL = dir.appendingPathComponent("out")
+        let errURL = dir.appendingPathComponent("err")
         FileManager.default.createFile(atPath: outURL.path, contents: nil)
         FileManager.default.createFile(atPath: errURL.path, contents: nil)
         let process = Process()
@@ -31,7 +33,8 @@ extension ExternalTool {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }
         if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
-        let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
+        let out = try FileHandle(forWritingTo: outURL)
+        let err = try FileHandle(forWritingTo: errURL)
         process.standardOutput = out
         process.standardError = err
         process.standardInput = FileHandle.nullDevice

@@ -24,7 +24,9 @@ public enum ExternalTool {
 
     /// Runs `name` with `arguments`; returns its exit status and standard output.
     @discardableResult
-    public static func run(_ name: String, _ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, output: Data) {
+    public static func run(_ name: String, _ arguments: [String], environment: [String: String] = [:]) throws -> (
+        status: Int32, output: Data
+    ) {
         guard let exe = path(name) else { throw ToolError(message: "\(name) is not installed") }
         let p = Process()
         p.executableURL = URL(fileURLWithPath: exe)

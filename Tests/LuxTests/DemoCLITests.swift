@@ -20,8 +20,14 @@ import Testing
         guard let base = try? ExternalTool.temporaryFolder("lux-demo") else { return nil }
         let folder = base.appendingPathComponent("out")
         // The files stay for all the tests of the suite and go when the test process ends.
-        atexit { if let base = DemoCLITests.run?.folder.deletingLastPathComponent() { try? FileManager.default.removeItem(at: base) } }
-        guard let r = try? ExternalTool.capture(lux, ["demo", "--out", folder.path, "--size", "small"]) else { return nil }
+        atexit {
+            if let base = DemoCLITests.run?.folder.deletingLastPathComponent() {
+                try? FileManager.default.removeItem(at: base)
+            }
+        }
+        guard let r = try? ExternalTool.capture(lux, ["demo", "--out", folder.path, "--size", "small"]) else {
+            return nil
+        }
         // Summary lines: two spaces, the file, its size, what it is.
         let listed = r.text.split(separator: "\n").compactMap { line -> String? in
             guard line.hasPrefix("  "), let name = line.split(separator: " ").first else { return nil }
@@ -96,19 +102,25 @@ import Testing
         let tags = try Self.exiftool(["-validate", "-warning", "-a", "-G1"], files, in: run.folder)
         for name in files {
             let t = try #require(tags[name], "exiftool did not read \(name)")
-            let warnings = t.filter { $0.key.hasSuffix("Warning") || $0.key.hasSuffix(":Validate") && "\($0.value)" != "OK" }
+            let warnings = t.filter {
+                $0.key.hasSuffix("Warning") || $0.key.hasSuffix(":Validate") && "\($0.value)" != "OK"
+            }
             #expect(warnings.isEmpty, "\(name): \(warnings)")
         }
         let images = files.filter { $0.lowercased().hasSuffix(".jpg") }
         let profiles = try Self.exiftool(["-ProfileDescription", "-FileType"], images, in: run.folder)
         for name in images {
             #expect(profiles[name]?["FileType"] as? String == "JPEG", "\(name)")
-            #expect(profiles[name]?["ProfileDescription"] as? String == "Display P3", "\(name): \(profiles[name] ?? [:])")
+            #expect(
+                profiles[name]?["ProfileDescription"] as? String == "Display P3", "\(name): \(profiles[name] ?? [:])")
         }
-        let dng = try Self.exiftool(["-FileType", "-DNGVersion", "-PreviewImageLength", "-PreviewImage", "-b"], ["02-raw.dng"], in: run.folder)["02-raw.dng"]
+        let dng = try Self.exiftool(
+            ["-FileType", "-DNGVersion", "-PreviewImageLength", "-PreviewImage", "-b"], ["02-raw.dng"], in: run.folder)[
+                "02-raw.dng"]
         #expect(dng?["FileType"] as? String == "DNG", "\(dng ?? [:])")
         #expect(dng?["DNGVersion"] != nil, "\(dng ?? [:])")
-        let preview = try ExternalTool.capture("exiftool", ["-b", "-PreviewImage", "02-raw.dng"], currentDirectory: run.folder.path)
+        let preview = try ExternalTool.capture(
+            "exiftool", ["-b", "-PreviewImage", "02-raw.dng"], currentDirectory: run.folder.path)
         #expect(preview.stdout.count > 1000, "the DNG's embedded preview: \(preview.stdout.count) bytes")
     }
 
@@ -126,14 +138,16 @@ import Testing
         if ExternalTool.hasTool("ffprobe") {
             for movie in movies {
                 let r = try ExternalTool.capture(
-                    "ffprobe", ["-v", "warning", "-show_entries", "stream=codec_type,codec_name", "-of", "csv=p=0", movie],
+                    "ffprobe",
+                    ["-v", "warning", "-show_entries", "stream=codec_type,codec_name", "-of", "csv=p=0", movie],
                     currentDirectory: run.folder.path)
                 let warnings = r.errorText.split(separator: "\n").filter { !Self.isInherentLivePhotoNote($0) }
                 #expect(r.status == 0 && warnings.isEmpty, "\(movie): \(warnings)")
                 #expect(r.text.contains("mjpeg,video"), "\(movie): \(r.text)")
             }
             let r = try ExternalTool.capture(
-                "ffprobe", ["-v", "warning", "-show_entries", "stream=codec_type", "-of", "csv=p=0", "05-live-photo.mov"],
+                "ffprobe",
+                ["-v", "warning", "-show_entries", "stream=codec_type", "-of", "csv=p=0", "05-live-photo.mov"],
                 currentDirectory: run.folder.path)
             #expect(r.text.contains("audio"), "the Live Photo was captured with the microphone: \(r.text)")
         }
@@ -151,7 +165,9 @@ import Testing
         #expect(seen.count == movies.count, "each edit has its own content identifier: \(seen)")
     }
 
-    @Test("index.html links only to files that exist (relative, no network) and renders in Chromium without console errors")
+    @Test(
+        "index.html links only to files that exist (relative, no network) and renders in Chromium without console errors"
+    )
     func contactSheet() throws {
         guard let run = Self.run, run.status == 0 else { return }
         let index = run.folder.appendingPathComponent("index.html")
@@ -165,17 +181,21 @@ import Testing
         for ref in references where !ref.hasPrefix("#") {
             #expect(!ref.contains(":") && !ref.hasPrefix("/"), "\(ref) is not a relative link")
             let path = ref.removingPercentEncoding ?? ref
-            #expect(FileManager.default.fileExists(atPath: run.folder.appendingPathComponent(path).path), "\(ref) does not exist")
+            #expect(
+                FileManager.default.fileExists(atPath: run.folder.appendingPathComponent(path).path),
+                "\(ref) does not exist")
             if path.hasPrefix("thumbs/") { images += 1 }
         }
         // One thumbnail per image the demo wrote (JPEGs and the DNG; movies show their still's).
         let stills = run.listed.filter { ["jpg", "dng"].contains(($0 as NSString).pathExtension.lowercased()) }
         #expect(images == stills.count, "thumbnails referenced: \(images), images: \(stills)")
-        #expect(html.components(separatedBy: "<svg class=\"histogram\"").count - 1 == images, "one histogram per thumbnail")
+        #expect(
+            html.components(separatedBy: "<svg class=\"histogram\"").count - 1 == images, "one histogram per thumbnail")
         #expect(html.contains("willBeginCapture") && html.contains("didFinishProcessingLivePhotoMovie"))
         #expect(!html.contains("<script"), "no script")
 
-        guard let browser = ["chromium", "chromium-browser", "google-chrome"].first(where: ExternalTool.isAvailable) else {
+        guard let browser = ["chromium", "chromium-browser", "google-chrome"].first(where: ExternalTool.isAvailable)
+        else {
             print("note: skipping the Chromium rendering check because chromium is not installed")
             return
         }

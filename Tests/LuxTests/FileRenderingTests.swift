@@ -13,16 +13,23 @@ import Testing
             for x in 0..<width {
                 let i = (y * width + x) * 4
                 let edge: Float = (x / 23 + y / 17) % 2 == 0 ? 0.75 : 0.2
-                for c in 0..<3 { values[i + c] = min(1, max(0, edge + 0.1 * (generator.unit() - 0.5) + Float(c) * 0.05)) }
-                if gray { values[i + 1] = values[i]; values[i + 2] = values[i] }
+                for c in 0..<3 {
+                    values[i + c] = min(1, max(0, edge + 0.1 * (generator.unit() - 0.5) + Float(c) * 0.05))
+                }
+                if gray {
+                    values[i + 1] = values[i]
+                    values[i + 2] = values[i]
+                }
             }
         }
-        let buffer = PixelBuffer(width: width, height: height, format: .rgbaFloat, components: values, colorSpace: .sRGB)
+        let buffer = PixelBuffer(
+            width: width, height: height, format: .rgbaFloat, components: values, colorSpace: .sRGB)
         return buffer.converted(to: gray ? .gray8 : .rgba8)
     }
 
-    @Test("a TIFF copied file to file through the engine keeps its pixels (within one code value)",
-          arguments: [false, true])
+    @Test(
+        "a TIFF copied file to file through the engine keeps its pixels (within one code value)",
+        arguments: [false, true])
     func copyKeepsPixels(_ gray: Bool) throws {
         let dir = try ExternalTool.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -55,7 +62,11 @@ import Testing
         try "3 3 9 0\n1 1 1\n1 1 1\n1 1 1\n".write(to: mask, atomically: true, encoding: .utf8)
         let theirs = dir.appendingPathComponent("vips.tif")
         let run = try ExternalTool.capture(
-            "sh", ["-c", "vips embed \(src.path) \(dir.path)/e.v 1 1 302 202 --extend copy && vips conv \(dir.path)/e.v \(dir.path)/c.v \(mask.path) --precision float && vips crop \(dir.path)/c.v \(dir.path)/k.v 1 1 300 200 && vips round \(dir.path)/k.v \(dir.path)/r.v rint && vips cast \(dir.path)/r.v \(theirs.path) uchar"])
+            "sh",
+            [
+                "-c",
+                "vips embed \(src.path) \(dir.path)/e.v 1 1 302 202 --extend copy && vips conv \(dir.path)/e.v \(dir.path)/c.v \(mask.path) --precision float && vips crop \(dir.path)/c.v \(dir.path)/k.v 1 1 300 200 && vips round \(dir.path)/k.v \(dir.path)/r.v rint && vips cast \(dir.path)/r.v \(theirs.path) uchar",
+            ])
         #expect(run.status == 0, "\(run.errorText)")
         let ours = dir.appendingPathComponent("lux.tif")
         let image = try Image(contentsOf: src)
@@ -63,7 +74,8 @@ import Testing
             "Convolution3X3",
             parameters: ["weights": .vector([1, 1, 1, 1, 1, 1, 1, 1, 1].map { $0 / 9 })], registry: .builtIn)
         // Work on the stored values, as vips does (no linearisation).
-        let context = RenderContext(options: RenderOptions(workingColorSpace: nil, workingFormat: .rgbaFloat, tileSize: 64))
+        let context = RenderContext(
+            options: RenderOptions(workingColorSpace: nil, workingFormat: .rgbaFloat, tileSize: 64))
         try context.write(blurred.cropped(to: image.extent), to: ours, options: EncodingOptions(alpha: .discard))
         let a = try ImageFile.read(url: ours).pixels.converted(to: .rgba8).components(as: UInt8.self)
         let b = try ImageFile.read(url: theirs).pixels.converted(to: .rgba8).components(as: UInt8.self)

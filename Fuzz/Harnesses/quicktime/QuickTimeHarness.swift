@@ -1,6 +1,6 @@
 import FoundationEssentials
-import Glibc
 import FuzzSupport
+import Glibc
 import LuxCodecs
 import LuxColor
 import LuxPixels

@@ -1,8 +1,8 @@
 public import FoundationEssentials
 public import LuxCodecs
-public import LuxRender
 import LuxColor
 import LuxPixels
+public import LuxRender
 
 extension Image {
     /// An image whose pixels are read from a file when a render needs them (the `CIImage(contentsOf:)`

@@ -31,7 +31,8 @@ extension RenderContext {
         let encoder = try ImageStreamEncoder(
             writingTo: url, format: format, width: Int(rect.width), height: Int(rect.height),
             pixelFormat: pixelFormat, colorSpace: colorSpace, metadata: metadata, options: options)
-        try render(image, bounds: rect, format: pixelFormat, colorSpace: colorSpace, rowsPerStrip: rowsPerStrip) { strip in
+        try render(image, bounds: rect, format: pixelFormat, colorSpace: colorSpace, rowsPerStrip: rowsPerStrip) {
+            strip in
             try encoder.append(strip.buffer)
         }
         try encoder.finish()

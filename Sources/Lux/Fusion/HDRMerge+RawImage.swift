@@ -41,11 +41,14 @@ extension HDRMerge {
         var values: [Double] = []
         for (k, raw) in brackets.enumerated() {
             let p = raw.properties
-            guard p.activeArea.width == first.properties.activeArea.width, p.activeArea.height == first.properties.activeArea.height,
+            guard p.activeArea.width == first.properties.activeArea.width,
+                p.activeArea.height == first.properties.activeArea.height,
                 p.cfaPattern == first.properties.cfaPattern
             else {
                 throw .mismatchedFrame(
-                    index: k, expected: "\(first.properties.activeArea.width)×\(first.properties.activeArea.height) \(first.properties.cfaPattern.map { "\($0)" } ?? "")",
+                    index: k,
+                    expected:
+                        "\(first.properties.activeArea.width)×\(first.properties.activeArea.height) \(first.properties.cfaPattern.map { "\($0)" } ?? "")",
                     found: "\(p.activeArea.width)×\(p.activeArea.height) \(p.cfaPattern.map { "\($0)" } ?? "")")
             }
             let levels = try Self.rawModel(raw, index: k)
@@ -73,7 +76,8 @@ extension HDRMerge {
         for k in frames.indices {
             guard values[k].isFinite, values[k] > 0, values[k] / largest >= 1e-6 else {
                 throw .invalidParameter(
-                    name: "brackets[\(k)] exposure", value: "\(values[k])", allowed: "positive, within 20 stops of the longest")
+                    name: "brackets[\(k)] exposure", value: "\(values[k])",
+                    allowed: "positive, within 20 stops of the longest")
             }
             frames[k].exposureDuration = MediaTime(value: 1, timescale: 1)
             frames[k].iso = Float(values[k] / largest)

@@ -31,7 +31,9 @@ struct BandCounter {
     /// Throws unless every row was written; marks the encoder finished.
     mutating func finish() throws(CodecError) {
         guard !finished else { throw .invalidArgument("the \(name) encoder has already finished") }
-        guard rowsWritten == height else { throw .invalidArgument("only \(rowsWritten) of \(height) rows were written") }
+        guard rowsWritten == height else {
+            throw .invalidArgument("only \(rowsWritten) of \(height) rows were written")
+        }
         finished = true
     }
 }

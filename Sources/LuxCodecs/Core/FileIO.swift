@@ -88,7 +88,8 @@ final class AtomicFile {
         destination = url
         let directory = url.deletingLastPathComponent().path
         fault = WriteFault.fault(folder: directory.isEmpty ? "." : directory)
-        var template = ((directory.isEmpty ? "." : directory) + "/." + url.lastPathComponent + ".lux-XXXXXX").utf8CString
+        var template = ((directory.isEmpty ? "." : directory) + "/." + url.lastPathComponent + ".lux-XXXXXX")
+            .utf8CString
         if fault == .permissionDenied {
             fd = -1
             errno = EACCES

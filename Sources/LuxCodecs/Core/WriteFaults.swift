@@ -1,7 +1,8 @@
+import Synchronization
+
 #if canImport(Glibc)
     import Glibc
 #endif
-import Synchronization
 
 /// The file-system seam of ``AtomicFile``: faults a test injects into the writes aimed at one folder, to check
 /// that every writer fails cleanly (no partial file, the original kept) and that callers report the error.

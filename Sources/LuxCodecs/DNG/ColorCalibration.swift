@@ -64,7 +64,8 @@ extension ColorCalibration {
             temperature: t1, colorMatrix: m1, forwardMatrix: forwardMatrix1, cameraCalibration: cameraCalibration1)
         var second: CameraColorCalibration.Illuminant?
         if let m2 = colorMatrix2, let t2 = calibrationIlluminant2?.temperature, t2 != t1 {
-            second = .init(temperature: t2, colorMatrix: m2, forwardMatrix: forwardMatrix2, cameraCalibration: cameraCalibration2)
+            second = .init(
+                temperature: t2, colorMatrix: m2, forwardMatrix: forwardMatrix2, cameraCalibration: cameraCalibration2)
         }
         let balance = analogBalance.flatMap { $0.count >= 3 ? SIMD3($0[0], $0[1], $0[2]) : nil } ?? SIMD3(1, 1, 1)
         return CameraColorCalibration(first, second, analogBalance: balance)

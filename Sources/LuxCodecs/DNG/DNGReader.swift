@@ -328,7 +328,9 @@ enum DNGReader {
             bitsPerSample: props.bitsPerSample, samplesPerPixel: planar ? 1 : spp, isFloat: props.isFloatingPoint,
             compression: compression, predictor: props.storage.predictor, bigEndian: p.bigEndian,
             legacyLosslessJPEG: (props.dngVersion.map { $0[0] == 1 && $0[1] == 0 } ?? false))
-        if let file, !planar, let lent = borrowedPixels(layout, chunkFormat, format: format, file: file, reader: p.reader) {
+        if let file, !planar,
+            let lent = borrowedPixels(layout, chunkFormat, format: format, file: file, reader: p.reader)
+        {
             // Counted like a decoded image: a write copies it.
             try options.reserve(props.width * props.height * format.bytesPerPixel(), for: what)
             return lent
@@ -512,7 +514,8 @@ enum DNGReader {
             }
             let gray = header.componentCount == 1
             var tile = PixelBuffer(width: header.width, height: header.height, format: gray ? .gray8 : .rgba8)
-            try JPEG.decodePixels(data, into: &tile, gray: gray, limits: options.limits, libraryBudget: options.remainingBytes)
+            try JPEG.decodePixels(
+                data, into: &tile, gray: gray, limits: options.limits, libraryBudget: options.remainingBytes)
             tile.withUnsafePlane { t in
                 for r in 0..<region.height {
                     let s = t.row(r, as: UInt8.self)

@@ -32,7 +32,9 @@ extension EXIF {
         }
         func rational(_ d: TIFFDirectory, _ t: UInt16) -> Rational? { rationals(d, t)?.first }
         /// A date tag with its sub-second and offset companions (which may sit in another directory).
-        func date(_ d: TIFFDirectory, _ tag: UInt16, _ subsecond: UInt16, _ offset: UInt16, companions: TIFFDirectory? = nil)
+        func date(
+            _ d: TIFFDirectory, _ tag: UInt16, _ subsecond: UInt16, _ offset: UInt16, companions: TIFFDirectory? = nil
+        )
             -> EXIFDateTime?
         {
             guard let s = str(d, tag) else { return nil }
@@ -98,7 +100,8 @@ extension EXIF {
             if let v = str(d, EXIFTag.lensSerialNumber) { lensSerialNumber = v }
         }
         dateTime = date(
-            ifd0, TIFFTag.dateTime, EXIFTag.subSecTime, EXIFTag.offsetTime, companions: exifDirs.count > 1 ? exifDirs[1] : ifd0)
+            ifd0, TIFFTag.dateTime, EXIFTag.subSecTime, EXIFTag.offsetTime,
+            companions: exifDirs.count > 1 ? exifDirs[1] : ifd0)
 
         // Fields without a property.
         func keep(_ d: TIFFDirectory, _ directory: EXIFField.Directory, skipping skip: Set<UInt16>) {

@@ -94,7 +94,8 @@ public final class ImageRegionReader: Sendable {
     ///
     /// - Throws: ``CodecError/invalidArgument(_:)`` for a rectangle outside the image; the decoder's errors
     ///   for damaged chunks.
-    public func read(x: Int, y: Int, width w: Int, height h: Int, into destination: MutableRawPlane) throws(CodecError) {
+    public func read(x: Int, y: Int, width w: Int, height h: Int, into destination: MutableRawPlane) throws(CodecError)
+    {
         guard x >= 0, y >= 0, w > 0, h > 0, x + w <= width, y + h <= height else {
             throw .invalidArgument("the region \(x),\(y) \(w)×\(h) is not inside the \(width)×\(height) image")
         }

@@ -96,7 +96,8 @@ public final class ImageStreamEncoder {
                     width: width, height: height, pixelFormat: pixelFormat, colorSpace: colorSpace, metadata: metadata,
                     options: options, destination: destination))
         case .dng:
-            throw .invalidArgument("DNG files are written whole (ImageFile.write); streaming supports JPEG, PNG and TIFF")
+            throw .invalidArgument(
+                "DNG files are written whole (ImageFile.write); streaming supports JPEG, PNG and TIFF")
         }
     }
 

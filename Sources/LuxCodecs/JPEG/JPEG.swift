@@ -29,7 +29,9 @@ public enum JPEG {
     public static func decode(_ bytes: [UInt8], reducedBy scaleDenominator: Int, options: DecodingOptions = .default)
         throws(CodecError) -> ImageFile
     {
-        try withBytes(of: bytes) { raw throws(CodecError) in try decode(raw, reducedBy: scaleDenominator, options: options) }
+        try withBytes(of: bytes) { raw throws(CodecError) in
+            try decode(raw, reducedBy: scaleDenominator, options: options)
+        }
     }
 
     static func decode(_ raw: UnsafeRawBufferPointer, options: DecodingOptions) throws(CodecError) -> ImageFile {
@@ -48,9 +50,12 @@ public enum JPEG {
         let gray = header.componentCount == 1
         try options.limits.check(
             width: header.width, height: header.height, bytesPerPixel: gray ? 1 : 4, what: "JPEG image")
-        let (width, height) = ((header.width + denominator - 1) / denominator, (header.height + denominator - 1) / denominator)
+        let (width, height) = (
+            (header.width + denominator - 1) / denominator, (header.height + denominator - 1) / denominator
+        )
         let format: PixelFormat = gray ? .gray8 : .rgba8
-        try options.reserve(PixelBuffer.byteCount(width: width, height: height, format: format), for: "JPEG image pixels")
+        try options.reserve(
+            PixelBuffer.byteCount(width: width, height: height, format: format), for: "JPEG image pixels")
         var pixels = PixelBuffer(width: width, height: height, format: format)
         try decodePixels(
             raw, into: &pixels, gray: gray, limits: options.limits, libraryBudget: options.remainingBytes,
@@ -103,7 +108,8 @@ public enum JPEG {
         let libraryBudget = max(
             1,
             libraryBudget
-                ?? limits.maxByteCount - PixelBuffer.byteCount(width: pixels.width, height: pixels.height, format: pixels.format))
+                ?? limits.maxByteCount
+                - PixelBuffer.byteCount(width: pixels.width, height: pixels.height, format: pixels.format))
         // The bands' streams copy the entropy-coded data once.
         if threads > 1, denominator == 1, raw.count < libraryBudget, let bands = JPEGRestartBands(raw),
             bands.isGray == gray, bands.width == pixels.width, bands.height == pixels.height

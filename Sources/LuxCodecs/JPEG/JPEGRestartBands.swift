@@ -48,17 +48,19 @@ struct JPEGRestartBands: @unchecked Sendable {  // `bytes` is the caller's, aliv
         var restartInterval = 0
         var scanComponents = 0
         guard
-            let start = try? JPEGSegments.scan(bytes, what: "JPEG", { segment throws(CodecError) in
-                switch segment.marker {
-                case 0xC0, 0xC1: sof = segment
-                case 0xC2...0xCF where segment.marker != 0xC4 && segment.marker != 0xC8 && segment.marker != 0xCC:
-                    throw .unsupported(what: "JPEG process", reason: "not decoded in bands")
-                case 0xDD where segment.payload.count == 2:
-                    restartInterval = Int(segment.payload[0]) << 8 | Int(segment.payload[1])
-                case 0xDA where segment.payload.count >= 1: scanComponents = Int(segment.payload[0])
-                default: break
-                }
-            }), let sof, sof.payload.count >= 6, sof.payload[0] == 8, restartInterval > 0
+            let start = try? JPEGSegments.scan(
+                bytes, what: "JPEG",
+                { segment throws(CodecError) in
+                    switch segment.marker {
+                    case 0xC0, 0xC1: sof = segment
+                    case 0xC2...0xCF where segment.marker != 0xC4 && segment.marker != 0xC8 && segment.marker != 0xCC:
+                        throw .unsupported(what: "JPEG process", reason: "not decoded in bands")
+                    case 0xDD where segment.payload.count == 2:
+                        restartInterval = Int(segment.payload[0]) << 8 | Int(segment.payload[1])
+                    case 0xDA where segment.payload.count >= 1: scanComponents = Int(segment.payload[0])
+                    default: break
+                    }
+                }), let sof, sof.payload.count >= 6, sof.payload[0] == 8, restartInterval > 0
         else { return nil }
         let p = sof.payload
         let components = Int(p[5])
@@ -152,4 +154,3 @@ struct JPEGRestartBands: @unchecked Sendable {  // `bytes` is the caller's, aliv
         } == 0
     }
 }
-

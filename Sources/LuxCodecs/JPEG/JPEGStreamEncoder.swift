@@ -33,7 +33,8 @@ final class JPEGStreamEncoder {
         self.colorSpace = colorSpace
         self.options = options
         let space = JPEG.outputSpace(for: colorSpace, gray: gray, options: options)
-        let markers = try JPEG.markers(metadata: metadata, width: width, height: height, gray: gray, space: space, options: options)
+        let markers = try JPEG.markers(
+            metadata: metadata, width: width, height: height, gray: gray, space: space, options: options)
         var params = lux_jpeg_encode_params()
         params.width = Int32(width)
         params.height = Int32(height)

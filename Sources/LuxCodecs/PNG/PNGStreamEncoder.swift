@@ -77,7 +77,8 @@ final class PNGStreamEncoder {
         try prepared.withUnsafePlane { plane throws(CodecError) in
             try callC("libpng") { message, capacity in
                 lux_png_stream_write(
-                    stream, plane.baseAddress.assumingMemoryBound(to: UInt8.self), plane.bytesPerRow, Int32(prepared.height),
+                    stream, plane.baseAddress.assumingMemoryBound(to: UInt8.self), plane.bytesPerRow,
+                    Int32(prepared.height),
                     message, capacity)
             }
         }

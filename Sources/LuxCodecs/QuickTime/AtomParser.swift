@@ -41,7 +41,8 @@ struct AtomParser {
             if size == 1 {
                 let large = try reader.u64(offset + 8, "64-bit size of '\(type)' in \(what)")
                 guard large <= UInt64(Int.max) else {
-                    throw .malformed(what: "'\(type)' atom in \(what)", offset: offset, reason: "size \(large) is absurd")
+                    throw .malformed(
+                        what: "'\(type)' atom in \(what)", offset: offset, reason: "size \(large) is absurd")
                 }
                 size = Int(large)
                 header = 16
@@ -50,7 +51,9 @@ struct AtomParser {
                 size = range.upperBound - offset
             }
             guard size >= header else {
-                throw .malformed(what: "'\(type)' atom in \(what)", offset: offset, reason: "size \(size) is smaller than its header")
+                throw .malformed(
+                    what: "'\(type)' atom in \(what)", offset: offset, reason: "size \(size) is smaller than its header"
+                )
             }
             if size > range.upperBound - offset {
                 let tolerated: Set<FourCC> = ["mdat", "free", "skip", "wide"]
@@ -81,7 +84,8 @@ struct AtomParser {
     /// The version and flags of a full atom, after checking that `minimum` payload bytes follow them.
     func fullHeader(_ atom: Atom, minimum: Int) throws(CodecError) -> (version: UInt8, flags: UInt32) {
         guard atom.payloadSize >= 4 + minimum else {
-            throw .truncated(what: "'\(atom.type)' atom (\(atom.payloadSize) bytes, needs \(4 + minimum))", offset: atom.offset)
+            throw .truncated(
+                what: "'\(atom.type)' atom (\(atom.payloadSize) bytes, needs \(4 + minimum))", offset: atom.offset)
         }
         let v = reader.u32Unchecked(atom.payload)
         return (UInt8(v >> 24), v & 0xFF_FFFF)

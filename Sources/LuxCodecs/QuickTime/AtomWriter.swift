@@ -26,7 +26,9 @@ struct AtomWriter {
     mutating func u8(_ v: UInt8) { bytes.append(v) }
     mutating func u16(_ v: UInt16) { bytes += [UInt8(v >> 8), UInt8(v & 0xFF)] }
     mutating func i16(_ v: Int16) { u16(UInt16(bitPattern: v)) }
-    mutating func u32(_ v: UInt32) { bytes += [UInt8(v >> 24), UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)] }
+    mutating func u32(_ v: UInt32) {
+        bytes += [UInt8(v >> 24), UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)]
+    }
     mutating func i32(_ v: Int32) { u32(UInt32(bitPattern: v)) }
     mutating func u64(_ v: UInt64) {
         u32(UInt32(v >> 32))

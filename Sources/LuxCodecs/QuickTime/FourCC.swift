@@ -7,7 +7,8 @@ struct FourCC: Hashable, Sendable, CustomStringConvertible, ExpressibleByStringL
     /// Four Latin-1 characters (`"moov"`, `"©nam"`).
     init(stringLiteral text: String) {
         let scalars = Array(text.unicodeScalars)
-        precondition(scalars.count == 4 && scalars.allSatisfy { $0.value < 256 }, "'\(text)' is not a four-character code")
+        precondition(
+            scalars.count == 4 && scalars.allSatisfy { $0.value < 256 }, "'\(text)' is not a four-character code")
         rawValue = scalars.reduce(0) { $0 << 8 | $1.value }
     }
 

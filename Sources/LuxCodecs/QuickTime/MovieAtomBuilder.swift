@@ -21,7 +21,10 @@ struct MovieAtomBuilder {
 
     /// The movie's duration in movie ticks.
     func movieDuration(_ tracks: [TrackRecorder]) -> Int64 {
-        tracks.map { let p = presentation($0); return p.start + p.duration }.max() ?? 0
+        tracks.map {
+            let p = presentation($0)
+            return p.start + p.duration
+        }.max() ?? 0
     }
 
     /// The 'moov' atom; chunk offsets are shifted by `shift` bytes (for a header placed before the media data).

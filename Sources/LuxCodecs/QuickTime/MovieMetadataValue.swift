@@ -104,7 +104,9 @@ public enum MovieMetadataValue: Hashable, Sendable, Codable, CustomStringConvert
         case (1, _): self = .string(String(decoding: bytes, as: UTF8.self))
         case (2, _):
             // UTF-16 big-endian.
-            let units = stride(from: 0, to: bytes.count - 1, by: 2).map { UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]) }
+            let units = stride(from: 0, to: bytes.count - 1, by: 2).map {
+                UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1])
+            }
             self = .string(String(decoding: units, as: UTF16.self))
         case (65, 1): self = .int8(Int8(bitPattern: bytes[0]))
         case (66, 2): self = .int16(Int16(int(bytes)))

@@ -17,16 +17,21 @@ extension MovieTrack {
                 track.isEnabled = flags & 1 != 0
                 let base = a.payload + 4
                 let long = version == 1
-                guard !long || a.payloadSize >= 4 + 92 else { throw .truncated(what: "'tkhd' version 1", offset: a.offset) }
+                guard !long || a.payloadSize >= 4 + 92 else {
+                    throw .truncated(what: "'tkhd' version 1", offset: a.offset)
+                }
                 track.id = Int(r.u32Unchecked(base + (long ? 16 : 8)))
                 let duration = long ? Int64(bitPattern: try r.u64(base + 24, "tkhd")) : Int64(r.u32Unchecked(base + 16))
-                track.duration = MediaTime(value: duration == Int64(UInt32.max) && !long ? 0 : duration, timescale: movieTimescale)
+                track.duration = MediaTime(
+                    value: duration == Int64(UInt32.max) && !long ? 0 : duration, timescale: movieTimescale)
                 let m = base + (long ? 48 : 36)
                 func fixed(_ i: Int) -> Double { Double(Int32(bitPattern: r.u32Unchecked(m + 4 * i))) / 65536 }
                 let matrix = MovieMatrix(a: fixed(0), b: fixed(1), c: fixed(3), d: fixed(4), tx: fixed(6), ty: fixed(7))
                 track.orientation = matrix.orientation ?? .up
             case "edts":
-                if let elst = try p.child("elst", of: a) { track.edits = try parseEdits(elst, p, movieTimescale: movieTimescale) }
+                if let elst = try p.child("elst", of: a) {
+                    track.edits = try parseEdits(elst, p, movieTimescale: movieTimescale)
+                }
             case "tref":
                 for ref in try p.children(of: a) {
                     let n = ref.payloadSize / 4
@@ -36,7 +41,9 @@ extension MovieTrack {
             default: break
             }
         }
-        guard let mdia else { throw .malformed(what: "track \(track.id)", offset: trak.offset, reason: "it has no 'mdia' atom") }
+        guard let mdia else {
+            throw .malformed(what: "track \(track.id)", offset: trak.offset, reason: "it has no 'mdia' atom")
+        }
         var stbl: Atom?
         var subtype: FourCC = "    "
         for a in try p.children(of: mdia) {
@@ -50,10 +57,12 @@ extension MovieTrack {
                     track.mediaDuration = MediaTime(value: Int64(clamping: d), timescale: max(1, track.timescale))
                 } else {
                     track.timescale = Int32(clamping: r.u32Unchecked(base + 8))
-                    track.mediaDuration = MediaTime(value: Int64(r.u32Unchecked(base + 12)), timescale: max(1, track.timescale))
+                    track.mediaDuration = MediaTime(
+                        value: Int64(r.u32Unchecked(base + 12)), timescale: max(1, track.timescale))
                 }
                 guard track.timescale > 0 else {
-                    throw .malformed(what: "'mdhd' of track \(track.id)", offset: a.offset, reason: "the timescale is 0")
+                    throw .malformed(
+                        what: "'mdhd' of track \(track.id)", offset: a.offset, reason: "the timescale is 0")
                 }
             case "hdlr":
                 _ = try p.fullHeader(a, minimum: 8)
@@ -151,7 +160,9 @@ extension MovieTrack {
                 }
                 for (i, run) in table.chunkRuns.enumerated()
                 where run.firstChunk == 0 || (i > 0 && run.firstChunk <= table.chunkRuns[i - 1].firstChunk) {
-                    throw .malformed(what: "'stsc' of track \(track.id)", offset: a.offset, reason: "first chunks must increase from 1")
+                    throw .malformed(
+                        what: "'stsc' of track \(track.id)", offset: a.offset,
+                        reason: "first chunks must increase from 1")
                 }
             case "stsz":
                 _ = try p.fullHeader(a, minimum: 8)
@@ -167,7 +178,8 @@ extension MovieTrack {
                 let field = Int(r.u32Unchecked(a.payload + 4) & 0xFF)
                 let n = r.u32Unchecked(a.payload + 8)
                 guard [4, 8, 16].contains(field) else {
-                    throw .malformed(what: "'stz2' of track \(track.id)", offset: a.offset, reason: "field size \(field)")
+                    throw .malformed(
+                        what: "'stz2' of track \(track.id)", offset: a.offset, reason: "field size \(field)")
                 }
                 guard Int(n) * field <= 8 * (a.end - a.payload - 12) else {
                     throw .malformed(what: "'stz2' table", offset: a.offset, reason: "\(n) entries do not fit")
@@ -190,7 +202,8 @@ extension MovieTrack {
                 try p.checkTable(a, at: a.payload + 8, count: n, entrySize: wide ? 8 : 4)
                 table.chunkOffsets = (0..<Int(n)).map { i in
                     wide
-                        ? UInt64(r.u32Unchecked(a.payload + 8 + 8 * i)) << 32 | UInt64(r.u32Unchecked(a.payload + 12 + 8 * i))
+                        ? UInt64(r.u32Unchecked(a.payload + 8 + 8 * i)) << 32
+                            | UInt64(r.u32Unchecked(a.payload + 12 + 8 * i))
                         : UInt64(r.u32Unchecked(a.payload + 8 + 4 * i))
                 }
             default: break
@@ -215,7 +228,9 @@ extension MovieTrack {
         let base = entry.offset  // field offsets below are from the entry's first byte (header included)
         switch track.kind {
         case .video:
-            guard entry.size >= 86 else { throw .truncated(what: "video sample entry '\(entry.type)'", offset: entry.offset) }
+            guard entry.size >= 86 else {
+                throw .truncated(what: "video sample entry '\(entry.type)'", offset: entry.offset)
+            }
             track.width = Int(r.u16Unchecked(base + 32))
             track.height = Int(r.u16Unchecked(base + 34))
             track.colorSpace = .sRGB
@@ -223,17 +238,23 @@ extension MovieTrack {
                 let colr = children.first(where: { $0.type == "colr" }), colr.payloadSize >= 10
             {
                 let kind = FourCC(r.u32Unchecked(colr.payload))
-                if kind == "nclc" || kind == "nclx", r.u16Unchecked(colr.payload + 4) == 12 { track.colorSpace = .displayP3 }
+                if kind == "nclc" || kind == "nclx", r.u16Unchecked(colr.payload + 4) == 12 {
+                    track.colorSpace = .displayP3
+                }
             }
         case .audio:
-            guard entry.size >= 36 else { throw .truncated(what: "sound sample entry '\(entry.type)'", offset: entry.offset) }
+            guard entry.size >= 36 else {
+                throw .truncated(what: "sound sample entry '\(entry.type)'", offset: entry.offset)
+            }
             let version = r.u16Unchecked(base + 16)
             var channels = Int(r.u16Unchecked(base + 24))
             var bits = Int(r.u16Unchecked(base + 26))
             var rate = Double(r.u32Unchecked(base + 32)) / 65536
             var flags: UInt32 = 0
             if version == 2 {
-                guard entry.size >= 72 else { throw .truncated(what: "version 2 sound sample entry", offset: entry.offset) }
+                guard entry.size >= 72 else {
+                    throw .truncated(what: "version 2 sound sample entry", offset: entry.offset)
+                }
                 rate = Double(bitPattern: UInt64(r.u32Unchecked(base + 40)) << 32 | UInt64(r.u32Unchecked(base + 44)))
                 channels = Int(r.u32Unchecked(base + 48))
                 bits = Int(r.u32Unchecked(base + 56))
@@ -244,26 +265,47 @@ extension MovieTrack {
             track.bitsPerSample = bits
             let layout: PCMLayout? =
                 switch entry.type {
-                case "sowt": PCMLayout(bitsPerSample: bits == 8 ? 8 : 16, isFloat: false, isBigEndian: false, isSigned: true, channelCount: channels)
-                case "twos": PCMLayout(bitsPerSample: bits == 8 ? 8 : 16, isFloat: false, isBigEndian: true, isSigned: true, channelCount: channels)
-                case "raw ": PCMLayout(bitsPerSample: 8, isFloat: false, isBigEndian: false, isSigned: false, channelCount: channels)
-                case "in24": PCMLayout(bitsPerSample: 24, isFloat: false, isBigEndian: true, isSigned: true, channelCount: channels)
-                case "in32": PCMLayout(bitsPerSample: 32, isFloat: false, isBigEndian: true, isSigned: true, channelCount: channels)
-                case "fl32": PCMLayout(bitsPerSample: 32, isFloat: true, isBigEndian: true, isSigned: true, channelCount: channels)
-                case "fl64": PCMLayout(bitsPerSample: 64, isFloat: true, isBigEndian: true, isSigned: true, channelCount: channels)
+                case "sowt":
+                    PCMLayout(
+                        bitsPerSample: bits == 8 ? 8 : 16, isFloat: false, isBigEndian: false, isSigned: true,
+                        channelCount: channels)
+                case "twos":
+                    PCMLayout(
+                        bitsPerSample: bits == 8 ? 8 : 16, isFloat: false, isBigEndian: true, isSigned: true,
+                        channelCount: channels)
+                case "raw ":
+                    PCMLayout(
+                        bitsPerSample: 8, isFloat: false, isBigEndian: false, isSigned: false, channelCount: channels)
+                case "in24":
+                    PCMLayout(
+                        bitsPerSample: 24, isFloat: false, isBigEndian: true, isSigned: true, channelCount: channels)
+                case "in32":
+                    PCMLayout(
+                        bitsPerSample: 32, isFloat: false, isBigEndian: true, isSigned: true, channelCount: channels)
+                case "fl32":
+                    PCMLayout(
+                        bitsPerSample: 32, isFloat: true, isBigEndian: true, isSigned: true, channelCount: channels)
+                case "fl64":
+                    PCMLayout(
+                        bitsPerSample: 64, isFloat: true, isBigEndian: true, isSigned: true, channelCount: channels)
                 case "lpcm" where version == 2 && [8, 16, 24, 32, 64].contains(bits):
                     PCMLayout(
                         bitsPerSample: bits, isFloat: flags & 1 != 0, isBigEndian: flags & 2 != 0,
                         isSigned: flags & 4 != 0 || flags & 1 != 0, channelCount: channels)
                 default: nil
                 }
-            if let layout, (1...64).contains(channels), layout.isFloat ? [32, 64].contains(bits) || entry.type != "lpcm" : true {
+            if let layout, (1...64).contains(channels),
+                layout.isFloat ? [32, 64].contains(bits) || entry.type != "lpcm" : true
+            {
                 track.pcm = layout
                 track.bitsPerSample = layout.bitsPerSample
             }
         case .timedMetadata:
             guard entry.type == "mebx" else { break }
-            guard let keys = try p.children(in: (base + 16)..<entry.end, of: "'mebx' sample entry").first(where: { $0.type == "keys" })
+            guard
+                let keys = try p.children(in: (base + 16)..<entry.end, of: "'mebx' sample entry").first(where: {
+                    $0.type == "keys"
+                })
             else { break }
             for k in try p.children(of: keys) {
                 var key: MovieMetadataItem.Key?
@@ -271,7 +313,8 @@ extension MovieTrack {
                 for a in try p.children(of: k) {
                     if a.type == "keyd", a.payloadSize >= 4 {
                         key = MovieMetadataItem.Key(
-                            rawValue: String(decoding: try r.slice(a.payload + 4, a.payloadSize - 4, "keyd"), as: UTF8.self))
+                            rawValue: String(
+                                decoding: try r.slice(a.payload + 4, a.payloadSize - 4, "keyd"), as: UTF8.self))
                     } else if a.type == "dtyp", a.payloadSize >= 8, r.u32Unchecked(a.payload) == 0 {
                         type = r.u32Unchecked(a.payload + 4)
                     }

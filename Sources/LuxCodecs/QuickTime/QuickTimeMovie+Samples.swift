@@ -8,7 +8,8 @@ extension QuickTimeMovie {
     ///   (use ``audioSamples(of:)`` for PCM audio).
     public func samples(of track: MovieTrack) throws(CodecError) -> [MovieSample] {
         guard track.sampleCount <= limits.maxChunkCount else {
-            throw .limitExceeded(what: "samples in track \(track.id)", value: track.sampleCount, limit: limits.maxChunkCount)
+            throw .limitExceeded(
+                what: "samples in track \(track.id)", value: track.sampleCount, limit: limits.maxChunkCount)
         }
         let all = track.table.samples()
         let ts = track.timescale
@@ -41,7 +42,8 @@ extension QuickTimeMovie {
                 let overlaps = s.duration > 0 ? (s.time < end && sEnd > m) : (s.time >= m && s.time < end)
                 guard overlaps else { continue }
                 let a = max(s.time, m)
-                out.append(sample(i, start: a, end: min(sEnd, end), at: editStart + MediaTime(value: a - m, timescale: ts)))
+                out.append(
+                    sample(i, start: a, end: min(sEnd, end), at: editStart + MediaTime(value: a - m, timescale: ts)))
             }
         }
         return out.sorted { $0.time < $1.time }
@@ -59,8 +61,11 @@ extension QuickTimeMovie {
     {
         try withBytes(of: data) { raw throws(CodecError) in
             let r = ByteReader(raw, bigEndian: true)
-            guard sample.offset <= UInt64(Int.max) else { throw .truncated(what: "sample \(sample.index)", offset: Int.max) }
-            let view = try r.view(Int(sample.offset), sample.byteCount, "sample \(sample.index) (\(sample.byteCount) bytes)")
+            guard sample.offset <= UInt64(Int.max) else {
+                throw .truncated(what: "sample \(sample.index)", offset: Int.max)
+            }
+            let view = try r.view(
+                Int(sample.offset), sample.byteCount, "sample \(sample.index) (\(sample.byteCount) bytes)")
             return try body(view)
         }
     }
@@ -103,18 +108,21 @@ extension QuickTimeMovie {
                 guard header.componentCount == 3 else {
                     throw CodecError.unsupported(what: "a grey Motion-JPEG frame", reason: "frames are decoded as RGB")
                 }
-                try options.limits.check(width: header.width, height: header.height, bytesPerPixel: 4, what: "video frame")
+                try options.limits.check(
+                    width: header.width, height: header.height, bytesPerPixel: 4, what: "video frame")
                 let w = (header.width + denominator - 1) / denominator
                 let h = (header.height + denominator - 1) / denominator
                 if buffer.width != w || buffer.height != h || buffer.format != .rgba8 {
                     buffer = PixelBuffer(width: w, height: h, format: .rgba8)
                 }
                 try JPEG.decodePixels(
-                    raw, into: &buffer, gray: false, limits: options.limits, imageWidth: header.width, imageHeight: header.height,
+                    raw, into: &buffer, gray: false, limits: options.limits, imageWidth: header.width,
+                    imageHeight: header.height,
                     reducedBy: denominator)
             } catch {
                 throw .malformed(
-                    what: "video frame \(sample.index) at \(sample.time)", offset: Int(sample.offset), reason: "\(error)")
+                    what: "video frame \(sample.index) at \(sample.time)", offset: Int(sample.offset),
+                    reason: "\(error)")
             }
         }
         buffer.colorSpace = track.colorSpace ?? .sRGB
@@ -136,11 +144,14 @@ extension QuickTimeMovie {
                 while pos + 8 <= raw.count {
                     let size = Int(r.u32Unchecked(pos))
                     guard size >= 8, size <= raw.count - pos else {
-                        throw .malformed(what: "timed-metadata sample \(s.index)", offset: Int(s.offset) + pos, reason: "value size \(size)")
+                        throw .malformed(
+                            what: "timed-metadata sample \(s.index)", offset: Int(s.offset) + pos,
+                            reason: "value size \(size)")
                     }
                     if let (key, type) = track.metadataKeyTable[r.u32Unchecked(pos + 4)] {
                         let bytes = Array(UnsafeRawBufferPointer(rebasing: raw[(pos + 8)..<(pos + size)]))
-                        items.append(MovieMetadataItem(key: key, value: MovieMetadataValue(bytes: bytes, dataType: type)))
+                        items.append(
+                            MovieMetadataItem(key: key, value: MovieMetadataValue(bytes: bytes, dataType: type)))
                     }
                     pos += size
                 }
@@ -163,7 +174,8 @@ extension QuickTimeMovie {
         }
         guard let pcm = track.pcm, pcm.channelCount > 0 else {
             throw .unsupported(
-                what: "\(track.codecName) audio ('\(track.codec)')", reason: "LuxCodecs reads uncompressed PCM audio only")
+                what: "\(track.codecName) audio ('\(track.codec)')",
+                reason: "LuxCodecs reads uncompressed PCM audio only")
         }
         let rate = track.timescale
         let channels = pcm.channelCount
@@ -225,7 +237,8 @@ extension QuickTimeMovie {
                     frame = to
                 }
                 if frame < end {
-                    throw .truncated(what: "audio of track \(track.id) (frames \(frame)…\(end) have no chunk)", offset: raw.count)
+                    throw .truncated(
+                        what: "audio of track \(track.id) (frames \(frame)…\(end) have no chunk)", offset: raw.count)
                 }
             }
         }

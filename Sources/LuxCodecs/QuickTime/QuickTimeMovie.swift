@@ -67,10 +67,14 @@ public struct QuickTimeMovie: Sendable {
     public var contentIdentifier: String? { self[.contentIdentifier]?.stringValue }
 
     /// The first enabled video track.
-    public var videoTrack: MovieTrack? { tracks.first { $0.kind == .video && $0.isEnabled } ?? tracks.first { $0.kind == .video } }
+    public var videoTrack: MovieTrack? {
+        tracks.first { $0.kind == .video && $0.isEnabled } ?? tracks.first { $0.kind == .video }
+    }
 
     /// The first enabled audio track.
-    public var audioTrack: MovieTrack? { tracks.first { $0.kind == .audio && $0.isEnabled } ?? tracks.first { $0.kind == .audio } }
+    public var audioTrack: MovieTrack? {
+        tracks.first { $0.kind == .audio && $0.isEnabled } ?? tracks.first { $0.kind == .audio }
+    }
 
     /// The presentation time of the still photo: the first sample of a timed-metadata track whose entry declares
     /// `com.apple.quicktime.still-image-time` (edit lists applied, as players and FFmpeg place it).
@@ -124,11 +128,13 @@ public struct QuickTimeMovie: Sendable {
                 if version == 1 {
                     created = try r.u64(base, "mvhd")
                     parsed.timescale = Int32(clamping: try r.u32(base + 16, "mvhd"))
-                    parsed.duration = MediaTime(value: Int64(clamping: try r.u64(base + 20, "mvhd")), timescale: max(1, parsed.timescale))
+                    parsed.duration = MediaTime(
+                        value: Int64(clamping: try r.u64(base + 20, "mvhd")), timescale: max(1, parsed.timescale))
                 } else {
                     created = UInt64(r.u32Unchecked(base))
                     parsed.timescale = Int32(clamping: r.u32Unchecked(base + 8))
-                    parsed.duration = MediaTime(value: Int64(r.u32Unchecked(base + 12)), timescale: max(1, parsed.timescale))
+                    parsed.duration = MediaTime(
+                        value: Int64(r.u32Unchecked(base + 12)), timescale: max(1, parsed.timescale))
                 }
                 guard parsed.timescale > 0 else {
                     throw .malformed(what: "movie header 'mvhd'", offset: a.offset, reason: "the timescale is 0")
@@ -145,7 +151,9 @@ public struct QuickTimeMovie: Sendable {
             default: break
             }
         }
-        parsed.tracks = try traks.map { (t) throws(CodecError) in try MovieTrack.parse(t, p, movieTimescale: parsed.timescale) }
+        parsed.tracks = try traks.map { (t) throws(CodecError) in
+            try MovieTrack.parse(t, p, movieTimescale: parsed.timescale)
+        }
         return parsed
     }
 
@@ -162,14 +170,18 @@ public struct QuickTimeMovie: Sendable {
             let entries = try p.children(in: (k.payload + 8)..<k.end, of: "'keys' atom")
             keys = entries.map { e in
                 // Entry: size, namespace ('mdta'), key bytes — parsed as an atom whose type is the namespace.
-                MovieMetadataItem.Key(rawValue: String(decoding: UnsafeRawBufferPointer(rebasing: r.bytes[e.payload..<e.end]), as: UTF8.self))
+                MovieMetadataItem.Key(
+                    rawValue: String(
+                        decoding: UnsafeRawBufferPointer(rebasing: r.bytes[e.payload..<e.end]), as: UTF8.self))
             }
         }
         guard let ilst = children.first(where: { $0.type == "ilst" }) else { return [] }
         var items: [MovieMetadataItem] = []
         for item in try p.children(of: ilst) {
             let index = Int(item.type.rawValue)
-            let key = index >= 1 && index <= keys.count ? keys[index - 1] : MovieMetadataItem.Key(rawValue: item.type.description)
+            let key =
+                index >= 1 && index <= keys.count
+                ? keys[index - 1] : MovieMetadataItem.Key(rawValue: item.type.description)
             for d in try p.children(of: item) where d.type == "data" && d.payloadSize >= 8 {
                 let type = r.u32Unchecked(d.payload) & 0xFF_FFFF
                 let bytes = try r.slice(d.payload + 8, d.payloadSize - 8, "metadata value")

@@ -25,7 +25,8 @@ extension QuickTimeWriter {
 
         /// Creates video settings.
         public init(
-            width: Int, height: Int, timescale: Int32 = 600, frameDuration: MediaTime = MediaTime(value: 1, timescale: 30),
+            width: Int, height: Int, timescale: Int32 = 600,
+            frameDuration: MediaTime = MediaTime(value: 1, timescale: 30),
             quality: Double = 0.85, chromaSubsampling: ChromaSubsampling = .both, colorSpace: ColorSpace = .sRGB,
             orientation: Orientation = .up
         ) {
@@ -92,22 +93,33 @@ extension QuickTimeWriter {
 
         func validate() throws(CodecError) {
             guard video != nil || audio != nil else {
-                throw .invalidArgument("a movie needs a video or an audio track (settings.video and settings.audio are nil)")
+                throw .invalidArgument(
+                    "a movie needs a video or an audio track (settings.video and settings.audio are nil)")
             }
-            guard movieTimescale > 0 else { throw .invalidArgument("the movie timescale must be positive, not \(movieTimescale)") }
+            guard movieTimescale > 0 else {
+                throw .invalidArgument("the movie timescale must be positive, not \(movieTimescale)")
+            }
             if let v = video {
                 guard (1...65535).contains(v.width), (1...65535).contains(v.height) else {
-                    throw .invalidArgument("Motion-JPEG frames are 1…65535 pixels wide and high, not \(v.width)×\(v.height)")
+                    throw .invalidArgument(
+                        "Motion-JPEG frames are 1…65535 pixels wide and high, not \(v.width)×\(v.height)")
                 }
-                guard v.timescale > 0 else { throw .invalidArgument("the video timescale must be positive, not \(v.timescale)") }
+                guard v.timescale > 0 else {
+                    throw .invalidArgument("the video timescale must be positive, not \(v.timescale)")
+                }
                 guard v.frameDuration.isNumeric, v.frameDuration > .zero else {
                     throw .invalidArgument("the frame duration must be positive, not \(v.frameDuration)")
                 }
-                guard (0...1).contains(v.quality) else { throw .invalidArgument("JPEG quality \(v.quality) is outside 0…1") }
-                guard v.colorSpace.isColorimetricallyEqual(to: .sRGB) || v.colorSpace.isColorimetricallyEqual(to: .displayP3)
+                guard (0...1).contains(v.quality) else {
+                    throw .invalidArgument("JPEG quality \(v.quality) is outside 0…1")
+                }
+                guard
+                    v.colorSpace.isColorimetricallyEqual(to: .sRGB)
+                        || v.colorSpace.isColorimetricallyEqual(to: .displayP3)
                 else {
                     throw .invalidArgument(
-                        "video frames are written in sRGB or Display P3, not \(v.colorSpace.name) (frames are matched into it)")
+                        "video frames are written in sRGB or Display P3, not \(v.colorSpace.name) (frames are matched into it)"
+                    )
                 }
             }
             if let a = audio {

@@ -88,7 +88,8 @@ public final class QuickTimeWriter {
     public static func encodeVideoFrame(_ pixels: PixelBuffer, settings: VideoSettings) throws(CodecError) -> [UInt8] {
         guard pixels.width == settings.width, pixels.height == settings.height else {
             throw .invalidArgument(
-                "a \(pixels.width)×\(pixels.height) frame does not fit a \(settings.width)×\(settings.height) video track")
+                "a \(pixels.width)×\(pixels.height) frame does not fit a \(settings.width)×\(settings.height) video track"
+            )
         }
         let options = EncodingOptions(
             quality: settings.quality, chromaSubsampling: settings.chromaSubsampling, colorSpace: settings.colorSpace,
@@ -101,7 +102,9 @@ public final class QuickTimeWriter {
     /// - Throws: ``CodecError/invalidArgument(_:)`` without a video track, for a frame of another size, or a time
     ///   not after the previous frame's; ``CodecError/io(path:reason:)`` when writing fails.
     public func appendVideoFrame(_ pixels: PixelBuffer, at time: MediaTime) throws(CodecError) {
-        guard let v = settings.video else { throw .invalidArgument("this movie has no video track (settings.video is nil)") }
+        guard let v = settings.video else {
+            throw .invalidArgument("this movie has no video track (settings.video is nil)")
+        }
         try appendVideoFrame(jpegData: try Self.encodeVideoFrame(pixels, settings: v), at: time)
     }
 
@@ -122,7 +125,8 @@ public final class QuickTimeWriter {
         }
         guard header.width == v.width, header.height == v.height else {
             throw .invalidArgument(
-                "video frame \(track.sampleCount) is \(header.width)×\(header.height); the track is \(v.width)×\(v.height)")
+                "video frame \(track.sampleCount) is \(header.width)×\(header.height); the track is \(v.width)×\(v.height)"
+            )
         }
         let tick = try ticks(time, timescale: v.timescale, what: "video frame time")
         if let last = lastVideoTick {
@@ -131,7 +135,9 @@ public final class QuickTimeWriter {
                     "video frame \(track.sampleCount) at \(time) is not after the previous frame "
                         + "(\(MediaTime(value: last, timescale: v.timescale)))")
             }
-            guard tick - last <= Int64(UInt32.max) else { throw .invalidArgument("a gap of \(time) between frames is too long") }
+            guard tick - last <= Int64(UInt32.max) else {
+                throw .invalidArgument("a gap of \(time) between frames is too long")
+            }
             track.addDuration(UInt32(tick - last))
         } else {
             track.startTicks = tick
@@ -165,7 +171,9 @@ public final class QuickTimeWriter {
         guard !samples.isEmpty else { return }
         var bytes = [UInt8](repeating: 0, count: 2 * samples.count)
         bytes.withUnsafeMutableBytes { raw in
-            for (i, s) in samples.enumerated() { raw.storeBytes(of: s.littleEndian, toByteOffset: 2 * i, as: Int16.self) }
+            for (i, s) in samples.enumerated() {
+                raw.storeBytes(of: s.littleEndian, toByteOffset: 2 * i, as: Int16.self)
+            }
         }
         let frames = samples.count / a.channelCount
         let offset = UInt64(file.size)
@@ -252,7 +260,8 @@ public final class QuickTimeWriter {
             guard let last = lastVideoTick else {
                 throw .invalidArgument("the movie has a video track but no frames were appended")
             }
-            let end = try endTime.map { (t) throws(CodecError) in try ticks(t, timescale: v.timescale, what: "end time") }
+            let end =
+                try endTime.map { (t) throws(CodecError) in try ticks(t, timescale: v.timescale, what: "end time") }
                 ?? last + max(1, v.frameDuration.converted(toTimescale: v.timescale).value)
             guard end > last else { throw .invalidArgument("the end time \(endTime!) is not after the last frame") }
             track.addDuration(UInt32(clamping: end - last))
@@ -275,7 +284,8 @@ public final class QuickTimeWriter {
                 try file.append(sample.bytes)
                 track.addSamples(count: 1, size: sample.count, at: offset)
                 let start = g.time.converted(toTimescale: scale).value
-                let end = i + 1 < groups.count
+                let end =
+                    i + 1 < groups.count
                     ? groups[i + 1].time.converted(toTimescale: scale).value
                     : start + g.duration.converted(toTimescale: scale).value
                 track.addDuration(UInt32(clamping: max(1, end - start)))
@@ -328,7 +338,9 @@ public final class QuickTimeWriter {
     }
 
     private func checkOpen() throws(CodecError) {
-        if isFinished { throw .invalidArgument("the movie \(destination.lastPathComponent) was already finished or cancelled") }
+        if isFinished {
+            throw .invalidArgument("the movie \(destination.lastPathComponent) was already finished or cancelled")
+        }
     }
 
     private func ticks(_ time: MediaTime, timescale: Int32, what: String) throws(CodecError) -> Int64 {

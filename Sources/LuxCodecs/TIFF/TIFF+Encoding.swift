@@ -163,7 +163,9 @@ extension TIFF {
                     applyPredictor(
                         &chunk, width: width, rows: rows, spp: l.samplesPerPixel, bytesPerSample: l.bytesPerSample,
                         isFloat: l.isFloat)
-                    do throws(CodecError) { chunk = try TIFFDecompression.deflate(chunk) } catch { failure.record(error) }
+                    do throws(CodecError) { chunk = try TIFFDecompression.deflate(chunk) } catch {
+                        failure.record(error)
+                    }
                 }
                 slots[i] = chunk
             }

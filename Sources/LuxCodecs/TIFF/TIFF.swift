@@ -128,7 +128,8 @@ public enum TIFF {
         init(_ p: TIFFParser, limits: DecodingLimits) throws(CodecError) {
             let d = try p.directory(at: p.firstDirectoryOffset, name: "IFD0")
             let l = try TIFF.layout(p, d)
-            try limits.check(width: l.width, height: l.height, bytesPerPixel: l.output.bytesPerPixel(), what: "TIFF image")
+            try limits.check(
+                width: l.width, height: l.height, bytesPerPixel: l.output.bytesPerPixel(), what: "TIFF image")
             layout = l
             chunks = try TIFFChunkLayout(
                 parser: p, directory: d, width: l.width, height: l.height, planes: l.planar ? l.samplesPerPixel : 1,
@@ -163,7 +164,8 @@ public enum TIFF {
                 what: "TIFF \(chunks.isTiled ? "tile" : "strip") \(i)", offset: chunks.offsets[i])
             region.x -= origin.x
             region.y -= origin.y
-            TIFF.place(samples, region: region, chunkWidth: chunks.chunkWidth, layout: layout, palette: palette, into: out)
+            TIFF.place(
+                samples, region: region, chunkWidth: chunks.chunkWidth, layout: layout, palette: palette, into: out)
         }
     }
 

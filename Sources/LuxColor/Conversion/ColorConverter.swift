@@ -231,7 +231,9 @@ public struct ColorConverter: Sendable {
     // MARK: Plane stages
 
     @inline(__always)
-    func runPlanes(_ r: UnsafeMutablePointer<Float>, _ g: UnsafeMutablePointer<Float>, _ b: UnsafeMutablePointer<Float>, _ n: Int) {
+    func runPlanes(
+        _ r: UnsafeMutablePointer<Float>, _ g: UnsafeMutablePointer<Float>, _ b: UnsafeMutablePointer<Float>, _ n: Int
+    ) {
         if !sourceIsLab {
             decode.apply(r, n)
             decode.apply(g, n)
@@ -247,7 +249,9 @@ public struct ColorConverter: Sendable {
 
     /// Lab decoding, the matrix and Lab encoding (everything between the two curves).
     @inline(__always)
-    func runMiddle(_ r: UnsafeMutablePointer<Float>, _ g: UnsafeMutablePointer<Float>, _ b: UnsafeMutablePointer<Float>, _ n: Int) {
+    func runMiddle(
+        _ r: UnsafeMutablePointer<Float>, _ g: UnsafeMutablePointer<Float>, _ b: UnsafeMutablePointer<Float>, _ n: Int
+    ) {
         if sourceIsLab { Self.labToXYZ(r, g, b, n, white: source.whitePoint.xyz()) }
         if !matrixIsIdentity {
             linearMatrix.withUnsafeBufferPointer { Self.applyMatrix($0.baseAddress!, r, g, b, n) }
@@ -261,9 +265,17 @@ public struct ColorConverter: Sendable {
         _ b: UnsafeMutablePointer<Float>, _ n: Int, grayReplicate: Bool
     ) {
         if grayReplicate {
-            for i in 0..<n { r[i] = p[4 * i]; g[i] = p[4 * i]; b[i] = p[4 * i] }
+            for i in 0..<n {
+                r[i] = p[4 * i]
+                g[i] = p[4 * i]
+                b[i] = p[4 * i]
+            }
         } else {
-            for i in 0..<n { r[i] = p[4 * i]; g[i] = p[4 * i + 1]; b[i] = p[4 * i + 2] }
+            for i in 0..<n {
+                r[i] = p[4 * i]
+                g[i] = p[4 * i + 1]
+                b[i] = p[4 * i + 2]
+            }
         }
     }
 
@@ -272,7 +284,11 @@ public struct ColorConverter: Sendable {
         _ r: UnsafeMutablePointer<Float>, _ g: UnsafeMutablePointer<Float>, _ b: UnsafeMutablePointer<Float>,
         _ p: UnsafeMutablePointer<Float>, _ n: Int
     ) {
-        for i in 0..<n { p[4 * i] = r[i]; p[4 * i + 1] = g[i]; p[4 * i + 2] = b[i] }
+        for i in 0..<n {
+            p[4 * i] = r[i]
+            p[4 * i + 1] = g[i]
+            p[4 * i + 2] = b[i]
+        }
     }
 
     @inline(never)
@@ -282,7 +298,9 @@ public struct ColorConverter: Sendable {
     ) {
         let (m0, m1, m2, m3, m4, m5, m6, m7, m8) = (m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8])
         for i in 0..<n {
-            let x = r[i], y = g[i], z = b[i]
+            let x = r[i]
+            let y = g[i]
+            let z = b[i]
             r[i] = m0 * x + m1 * y + m2 * z
             g[i] = m3 * x + m4 * y + m5 * z
             b[i] = m6 * x + m7 * y + m8 * z
@@ -318,13 +336,17 @@ public struct ColorConverter: Sendable {
         _ l: UnsafeMutablePointer<Float>, _ a: UnsafeMutablePointer<Float>, _ bb: UnsafeMutablePointer<Float>,
         _ n: Int, white: SIMD3<Double>
     ) {
-        let eps = Float(Lab.epsilon), kappa = Float(Lab.kappa)
-        let wx = Float(white.x), wy = Float(white.y), wz = Float(white.z)
+        let eps = Float(Lab.epsilon)
+        let kappa = Float(Lab.kappa)
+        let wx = Float(white.x)
+        let wy = Float(white.y)
+        let wz = Float(white.z)
         for i in 0..<n {
             let fy = (l[i] + 16) / 116
             let fx = fy + a[i] / 500
             let fz = fy - bb[i] / 200
-            let fx3 = fx * fx * fx, fz3 = fz * fz * fz
+            let fx3 = fx * fx * fx
+            let fz3 = fz * fz * fz
             let x = fx3 > eps ? fx3 : (116 * fx - 16) / kappa
             let y = l[i] > kappa * eps ? fy * fy * fy : l[i] / kappa
             let z = fz3 > eps ? fz3 : (116 * fz - 16) / kappa
@@ -339,14 +361,19 @@ public struct ColorConverter: Sendable {
         _ x: UnsafeMutablePointer<Float>, _ y: UnsafeMutablePointer<Float>, _ z: UnsafeMutablePointer<Float>,
         _ n: Int, white: SIMD3<Double>
     ) {
-        let eps = Float(Lab.epsilon), kappa = Float(Lab.kappa)
-        let ix = Float(1 / white.x), iy = Float(1 / white.y), iz = Float(1 / white.z)
+        let eps = Float(Lab.epsilon)
+        let kappa = Float(Lab.kappa)
+        let ix = Float(1 / white.x)
+        let iy = Float(1 / white.y)
+        let iz = Float(1 / white.z)
         @inline(__always) func f(_ t: Float) -> Float {
             let c = fastExp2(fastLog2(abs(t)) / 3)
             return t > eps ? c : (kappa * t + 16) / 116
         }
         for i in 0..<n {
-            let fx = f(x[i] * ix), fy = f(y[i] * iy), fz = f(z[i] * iz)
+            let fx = f(x[i] * ix)
+            let fy = f(y[i] * iy)
+            let fz = f(z[i] * iz)
             x[i] = 116 * fy - 16
             y[i] = 500 * (fx - fy)
             z[i] = 200 * (fy - fz)

@@ -169,9 +169,17 @@ public enum TransferFunction: Hashable, Sendable, Codable, CustomStringConvertib
         switch self {
         case .linear: "linear"
         case .parametric(let c):
-            if c == .sRGB { "sRGB" } else if c == .rec709 { "BT.709" } else if c == .romm { "ROMM" }
-            else if c.a == 1 && c.b == 0 && c.c == 0 && c.d == 0 && c.e == 0 && c.f == 0 { "gamma \(c.g)" }
-            else { "parametric(g: \(c.g), a: \(c.a), b: \(c.b), c: \(c.c), d: \(c.d), e: \(c.e), f: \(c.f))" }
+            if c == .sRGB {
+                "sRGB"
+            } else if c == .rec709 {
+                "BT.709"
+            } else if c == .romm {
+                "ROMM"
+            } else if c.a == 1 && c.b == 0 && c.c == 0 && c.d == 0 && c.e == 0 && c.f == 0 {
+                "gamma \(c.g)"
+            } else {
+                "parametric(g: \(c.g), a: \(c.a), b: \(c.b), c: \(c.c), d: \(c.d), e: \(c.e), f: \(c.f))"
+            }
         case .sampled(let s): "sampled(\(s.samples.count))"
         }
     }

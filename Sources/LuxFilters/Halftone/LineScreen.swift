@@ -18,7 +18,8 @@ extension Filters {
             parameters: [
                 .image(),
                 FilterParameter(
-                    "center", kind: .point, default: [150, 150], unit: .pixels, summary: "Where the screen's phase is zero."),
+                    "center", kind: .point, default: [150, 150], unit: .pixels,
+                    summary: "Where the screen's phase is zero."),
                 .number(
                     "angle", default: 0, slider: -Double.pi...Double.pi, allowed: -1e6...1e6, unit: .radians,
                     summary: "The direction across the lines."),
@@ -36,7 +37,10 @@ extension Filters {
         public var width: Double
         public var sharpness: Double
 
-        public init(image: Image, center: Point = Point(x: 150, y: 150), angle: Double = 0, width: Double = 6, sharpness: Double = 0.7) {
+        public init(
+            image: Image, center: Point = Point(x: 150, y: 150), angle: Double = 0, width: Double = 6,
+            sharpness: Double = 0.7
+        ) {
             self.image = image
             self.center = center
             self.angle = angle
@@ -75,7 +79,8 @@ extension Filters {
                 }
             }
             return image.applying(
-                kernel, arguments: "center=\(center.x),\(center.y) angle=\(angle) width=\(width) sharpness=\(sharpness)")
+                kernel, arguments: "center=\(center.x),\(center.y) angle=\(angle) width=\(width) sharpness=\(sharpness)"
+            )
         }
     }
 }

@@ -56,7 +56,9 @@ extension Filters {
                 AreaExtremeRows.reduce($0, $1, mode)
             } finish: { rows, output in
                 var best = Reduction.rowValue(rows, 0)
-                for j in 1..<(rows.count / 4) { best = AreaExtremeRows.combine(best, Reduction.rowValue(rows, j), mode) }
+                for j in 1..<(rows.count / 4) {
+                    best = AreaExtremeRows.combine(best, Reduction.rowValue(rows, j), mode)
+                }
                 Reduction.store(best, output)
             }
             return processor.apply(to: [image], extent: Rect(width: 1, height: 1))

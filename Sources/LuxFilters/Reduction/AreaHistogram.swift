@@ -55,7 +55,9 @@ extension Filters {
                     withUnsafeTemporaryAllocation(of: Int32.self, capacity: 3 * bins) { tally in
                         let t = tally.baseAddress!
                         t.initialize(repeating: 0, count: 3 * bins)
-                        Reduction.forEachRow(input) { _, row in HistogramRows.count(row, input.width, bins: bins, into: t) }
+                        Reduction.forEachRow(input) { _, row in
+                            HistogramRows.count(row, input.width, bins: bins, into: t)
+                        }
                         for i in 0..<(3 * bins) { partial[i] = Double(t[i]) }
                     }
                 },

@@ -50,9 +50,12 @@ public struct AlignmentField: Hashable, Sendable {
     public func displacement(atX x: Float, y: Float) -> SIMD2<Float> {
         let fx = min(max(x / Float(blockSize) - 0.5, 0), Float(columns - 1))
         let fy = min(max(y / Float(blockSize) - 0.5, 0), Float(rows - 1))
-        let x0 = Int(fx), y0 = Int(fy)
-        let x1 = min(x0 + 1, columns - 1), y1 = min(y0 + 1, rows - 1)
-        let ax = fx - Float(x0), ay = fy - Float(y0)
+        let x0 = Int(fx)
+        let y0 = Int(fy)
+        let x1 = min(x0 + 1, columns - 1)
+        let y1 = min(y0 + 1, rows - 1)
+        let ax = fx - Float(x0)
+        let ay = fy - Float(y0)
         let top = displacement(column: x0, row: y0) * (1 - ax) + displacement(column: x1, row: y0) * ax
         let bottom = displacement(column: x0, row: y1) * (1 - ax) + displacement(column: x1, row: y1) * ax
         return top * (1 - ay) + bottom * ay

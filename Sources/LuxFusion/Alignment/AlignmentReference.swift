@@ -63,7 +63,8 @@ struct AlignmentReference: Sendable {
             }
             plan.append(
                 LevelPlan(
-                    downsampling: l.downsampling, tileSize: l.tileSize, blockSize: k == 0 && settings.finestTilesOverlap ? l.tileSize / 2 : l.tileSize,
+                    downsampling: l.downsampling, tileSize: l.tileSize,
+                    blockSize: k == 0 && settings.finestTilesOverlap ? l.tileSize / 2 : l.tileSize,
                     searchRadius: l.searchRadius, width: w, height: h))
         }
         // Noisy frames: smooth the finest level, enlarge its tiles (the block grid stays) and average the field.
@@ -110,7 +111,9 @@ struct AlignmentReference: Sendable {
                     var sum: Float = 0
                     if r.x1 > r.x0 && r.y1 > r.y0 {
                         for y in r.y0..<r.y1 {
-                            let up = image.row(0, y - 1), mid = image.row(0, y), down = image.row(0, y + 1)
+                            let up = image.row(0, y - 1)
+                            let mid = image.row(0, y)
+                            let down = image.row(0, y + 1)
                             var a: Float = 0
                             var b: Float = 0
                             var c: Float = 0
@@ -306,7 +309,8 @@ struct AlignmentReference: Sendable {
                 }
             }
         }
-        field.displacements = smoothingRadius > 0
+        field.displacements =
+            smoothingRadius > 0
             ? Self.smoothed(displacements, confidences: confidences, plan: p0, radius: smoothingRadius)
             : displacements
         field.confidences = confidences
@@ -337,7 +341,8 @@ struct AlignmentReference: Sendable {
     /// The field averaged over `(2·radius + 1)²` blocks, each neighbour weighted by its confidence and counted only
     /// when it moves like the centre block (within one pixel), so motion boundaries stay sharp. In noisy frames this
     /// averages the estimates of neighbouring tiles the way a larger tile would, at no extra matching cost.
-    static func smoothed(_ d: [SIMD2<Float>], confidences c: [Float], plan p: LevelPlan, radius: Int) -> [SIMD2<Float>] {
+    static func smoothed(_ d: [SIMD2<Float>], confidences c: [Float], plan p: LevelPlan, radius: Int) -> [SIMD2<Float>]
+    {
         var out = d
         for j in 0..<p.rows {
             for i in 0..<p.columns {
@@ -485,7 +490,8 @@ struct AlignmentReference: Sendable {
             let a = UnsafeRawPointer(alt.row(0, y + dy) + t.x0 + dx)
             var k = 0
             while k < n {
-                let d = r.loadUnaligned(fromByteOffset: 4 * k, as: SIMD8<Float>.self)
+                let d =
+                    r.loadUnaligned(fromByteOffset: 4 * k, as: SIMD8<Float>.self)
                     - a.loadUnaligned(fromByteOffset: 4 * k, as: SIMD8<Float>.self)
                 s1 += unsafeBitCast(unsafeBitCast(d, to: SIMD8<UInt32>.self) & 0x7FFF_FFFF, to: SIMD8<Float>.self)
                 s2 += d * d
@@ -542,7 +548,8 @@ struct AlignmentReference: Sendable {
         let p0 = plan[0]
         let ref = levels[0]
         let t = p0.tile(i, j)
-        let dx = Int(d.x), dy = Int(d.y)
+        let dx = Int(d.x)
+        let dy = Int(d.y)
         // Quadratic fit of the 3×3 L2 costs: c(u, v) = A·u² + B·v² + C·u·v + D·u + E·v + F.
         let index = j * p0.columns + i
         let tensor = tensors[index]
@@ -559,17 +566,24 @@ struct AlignmentReference: Sendable {
         var c = SIMD16<Float>()
         for v in -1...1 {
             for u in -1...1 {
-                let ku = dx + u - Int(knownCentre.x), kv = dy + v - Int(knownCentre.y)
+                let ku = dx + u - Int(knownCentre.x)
+                let kv = dy + v - Int(knownCentre.y)
                 c[(v + 1) * 3 + u + 1] =
                     abs(ku) <= 1 && abs(kv) <= 1
                     ? known[(kv + 1) * 3 + ku + 1] : Self.tileCost(ref, alt, t, dx + u, dy + v, l1: false)
             }
         }
-        var s0: Float = 0, su: Float = 0, sv: Float = 0, sU: Float = 0, sV: Float = 0, sUV: Float = 0
+        var s0: Float = 0
+        var su: Float = 0
+        var sv: Float = 0
+        var sU: Float = 0
+        var sV: Float = 0
+        var sUV: Float = 0
         for v in -1...1 {
             for u in -1...1 {
                 let value = c[(v + 1) * 3 + u + 1]
-                let fu = Float(u), fv = Float(v)
+                let fu = Float(u)
+                let fv = Float(v)
                 s0 += value
                 su += fu * fu * value
                 sv += fv * fv * value
@@ -601,7 +615,9 @@ struct AlignmentReference: Sendable {
         if refinementIterations > 0, count > 0 {
             let r = Self.gradientRegion(t, width: p0.width, height: p0.height)
             let lambda = gradientNoise
-            let h00 = tensor.x + lambda, h01 = tensor.y, h11 = tensor.z + lambda
+            let h00 = tensor.x + lambda
+            let h01 = tensor.y
+            let h11 = tensor.z + lambda
             let hDet = h00 * h11 - h01 * h01
             if hDet > 0 {
                 let start = disp
@@ -621,22 +637,31 @@ struct AlignmentReference: Sendable {
     static func gradientMismatch(
         _ ref: PlanarImage, _ alt: PlanarImage, _ r: (x0: Int, y0: Int, x1: Int, y1: Int), _ d: SIMD2<Float>
     ) -> SIMD2<Float> {
-        let fx = d.x.rounded(.down), fy = d.y.rounded(.down)
-        let ix = Int(fx), iy = Int(fy)
-        let ax = d.x - fx, ay = d.y - fy
-        let w00 = (1 - ax) * (1 - ay), w10 = ax * (1 - ay), w01 = (1 - ax) * ay, w11 = ax * ay
+        let fx = d.x.rounded(.down)
+        let fy = d.y.rounded(.down)
+        let ix = Int(fx)
+        let iy = Int(fy)
+        let ax = d.x - fx
+        let ay = d.y - fy
+        let w00 = (1 - ax) * (1 - ay)
+        let w10 = ax * (1 - ay)
+        let w01 = (1 - ax) * ay
+        let w11 = ax * ay
         var bx: Float = 0
         var by: Float = 0
         let inside =
             r.x0 + ix >= 0 && r.x1 + ix + 1 <= alt.width && r.y0 + iy >= 0 && r.y1 + iy + 1 <= alt.height
         for y in r.y0..<r.y1 {
-            let up = ref.row(0, y - 1), mid = ref.row(0, y), down = ref.row(0, y + 1)
+            let up = ref.row(0, y - 1)
+            let mid = ref.row(0, y)
+            let down = ref.row(0, y + 1)
             let a0 = alt.row(0, min(max(y + iy, 0), alt.height - 1))
             let a1 = alt.row(0, min(max(y + iy + 1, 0), alt.height - 1))
             var sx: Float = 0
             var sy: Float = 0
             if inside {
-                let p0 = a0 + ix, p1 = a1 + ix
+                let p0 = a0 + ix
+                let p1 = a1 + ix
                 for x in r.x0..<r.x1 {
                     let value = w00 * p0[x] + w10 * p0[x + 1] + w01 * p1[x] + w11 * p1[x + 1]
                     let e = value - mid[x]
@@ -645,7 +670,8 @@ struct AlignmentReference: Sendable {
                 }
             } else {
                 for x in r.x0..<r.x1 {
-                    let xa = min(max(x + ix, 0), alt.width - 1), xb = min(max(x + ix + 1, 0), alt.width - 1)
+                    let xa = min(max(x + ix, 0), alt.width - 1)
+                    let xb = min(max(x + ix + 1, 0), alt.width - 1)
                     let value = w00 * a0[xa] + w10 * a0[xb] + w01 * a1[xa] + w11 * a1[xb]
                     let e = value - mid[x]
                     sx += (mid[x + 1] - mid[x - 1]) * 0.5 * e

@@ -106,7 +106,8 @@ public struct GlobalMotion: Hashable, Sendable {
     @inline(__always)
     static func residual(_ t: AffineTransform, _ p: SIMD2<Double>, _ q: SIMD2<Double>) -> Double {
         let m = t.apply(to: Point(x: p.x, y: p.y))
-        let dx = m.x - q.x, dy = m.y - q.y
+        let dx = m.x - q.x
+        let dy = m.y - q.y
         return (dx * dx + dy * dy).squareRoot()
     }
 
@@ -123,13 +124,16 @@ public struct GlobalMotion: Hashable, Sendable {
             sq += w[i] * targets[i]
         }
         guard sw > 0 else { return nil }
-        let mp = sp / sw, mq = sq / sw
+        let mp = sp / sw
+        let mq = sq / sw
         if model == .translation {
             let t = mq - (mp + centre)
             return AffineTransform(translationX: t.x, y: t.y)
         }
         // x' = α·x − β·y + tx, y' = β·x + α·y + ty on centred, mean-removed coordinates.
-        var num1 = 0.0, num2 = 0.0, den = 0.0
+        var num1 = 0.0
+        var num2 = 0.0
+        var den = 0.0
         for i in points.indices where w[i] > 0 {
             let p = points[i] - centre - mp
             let q = targets[i] - mq
@@ -141,7 +145,8 @@ public struct GlobalMotion: Hashable, Sendable {
             let t = mq - (mp + centre)
             return AffineTransform(translationX: t.x, y: t.y)
         }
-        let alpha = num1 / den, beta = num2 / den
+        let alpha = num1 / den
+        let beta = num2 / den
         // q = R·(p − centre − mp) + mq  ⇒  t = mq − R·(centre + mp).
         let o = centre + mp
         let tx = mq.x - (alpha * o.x - beta * o.y)

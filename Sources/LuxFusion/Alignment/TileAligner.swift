@@ -134,7 +134,8 @@ public struct TileAligner: Sendable {
         _ frame: PixelBuffer, to reference: PixelBuffer, rawModel: RawNoiseModel? = nil, noise: NoiseProfile? = nil
     ) throws(FusionError) -> AlignmentField {
         try settings.validate()
-        let input = try FusionInput(frames: [reference, frame], rawModel: rawModel, noise: noise, operation: "alignment")
+        let input = try FusionInput(
+            frames: [reference, frame], rawModel: rawModel, noise: noise, operation: "alignment")
         let prepared = AlignmentReference(
             grey: input.readers[0].grey(threads: settings.threadCount), settings: settings, noise: input.greyNoise)
         let alt = prepared.pyramid(of: input.readers[1].grey(threads: settings.threadCount))

@@ -86,7 +86,9 @@ extension BurstMerge {
     static func gradientEnergy(_ g: PlanarImage) -> Double {
         var total = 0.0
         for y in stride(from: 1, to: g.height - 1, by: 2) {
-            let up = g.row(0, y - 1), mid = g.row(0, y), down = g.row(0, y + 1)
+            let up = g.row(0, y - 1)
+            let mid = g.row(0, y)
+            let down = g.row(0, y + 1)
             var s: Float = 0
             for x in 1..<(g.width - 1) {
                 let gx = mid[x + 1] - mid[x - 1]

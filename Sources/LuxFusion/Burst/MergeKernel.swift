@@ -162,7 +162,8 @@ struct MergeKernel: Sendable {
             x: 0, y: yb, width: w, height: r, into: s.ref, planeStride: plane, rowStride: s.stride, scratch: s.read)
         let noise = input.planeNoise
         for ch in 0..<c {
-            let sc = noise[ch].scale, of = max(noise[ch].offset, 1e-12)
+            let sc = noise[ch].scale
+            let of = max(noise[ch].offset, 1e-12)
             for j in 0..<r {
                 let rr = s.ref + ch * plane + j * s.stride
                 let iv = s.invVar + ch * plane + j * s.stride
@@ -239,24 +240,29 @@ struct MergeKernel: Sendable {
         blockH: UnsafeMutablePointer<Float>, read: UnsafeMutablePointer<Float>
     ) -> Float {
         let nr = row1 - row0
-        let fx = d.x.rounded(.down), fy = d.y.rounded(.down)
-        let tx = d.x - fx, ty = d.y - fy
+        let fx = d.x.rounded(.down)
+        let fy = d.y.rounded(.down)
+        let tx = d.x - fx
+        let ty = d.y - fy
         let exact = !resample || ((tx < 0.02 || tx > 0.98) && (ty < 0.02 || ty > 0.98))
         if exact {
-            let ix = Int(d.x.rounded()), iy = Int(d.y.rounded())
+            let ix = Int(d.x.rounded())
+            let iy = Int(d.y.rounded())
             reader.read(
                 x: x0 + ix, y: yb + row0 + iy, width: nb, height: nr, into: dst + row0 * stride + x0,
                 planeStride: plane, rowStride: stride, scratch: read)
             return 1
         }
-        let ix = Int(fx), iy = Int(fy)
+        let ix = Int(fx)
+        let iy = Int(fy)
         let bw = nb + 3
         let bh = nr + 3
         let bPlane = bw * bh
         reader.read(
             x: x0 + ix - 1, y: yb + row0 + iy - 1, width: bw, height: bh, into: block, planeStride: bPlane,
             rowStride: bw, scratch: read)
-        let wx = catmullRom(tx), wy = catmullRom(ty)
+        let wx = catmullRom(tx)
+        let wy = catmullRom(ty)
         let hPlane = nb * bh
         if nb == 8 {
             // One 8-wide vector per row of the block.
@@ -271,12 +277,14 @@ struct MergeKernel: Sendable {
                     let v1 = src.loadUnaligned(fromByteOffset: o + 4, as: SIMD8<Float>.self)
                     let v2 = src.loadUnaligned(fromByteOffset: o + 8, as: SIMD8<Float>.self)
                     let v3 = src.loadUnaligned(fromByteOffset: o + 12, as: SIMD8<Float>.self)
-                    h.storeBytes(of: x0w * v0 + x1w * v1 + x2w * v2 + x3w * v3, toByteOffset: 32 * j, as: SIMD8<Float>.self)
+                    h.storeBytes(
+                        of: x0w * v0 + x1w * v1 + x2w * v2 + x3w * v3, toByteOffset: 32 * j, as: SIMD8<Float>.self)
                 }
                 let out = UnsafeMutableRawPointer(dst + c * plane + row0 * stride + x0)
                 let hr = UnsafeRawPointer(h)
                 for j in 0..<nr {
-                    let v = y0w * hr.load(fromByteOffset: 32 * j, as: SIMD8<Float>.self)
+                    let v =
+                        y0w * hr.load(fromByteOffset: 32 * j, as: SIMD8<Float>.self)
                         + y1w * hr.load(fromByteOffset: 32 * (j + 1), as: SIMD8<Float>.self)
                         + y2w * hr.load(fromByteOffset: 32 * (j + 2), as: SIMD8<Float>.self)
                         + y3w * hr.load(fromByteOffset: 32 * (j + 3), as: SIMD8<Float>.self)
@@ -297,7 +305,10 @@ struct MergeKernel: Sendable {
             }
             let out = dst + c * plane + row0 * stride + x0
             for j in 0..<nr {
-                let h0 = h + j * nb, h1 = h0 + nb, h2 = h1 + nb, h3 = h2 + nb
+                let h0 = h + j * nb
+                let h1 = h0 + nb
+                let h2 = h1 + nb
+                let h3 = h2 + nb
                 let o = out + j * stride
                 for i in 0..<nb { o[i] = wy[0] * h0[i] + wy[1] * h1[i] + wy[2] * h2[i] + wy[3] * h3[i] }
             }
@@ -308,7 +319,8 @@ struct MergeKernel: Sendable {
     /// Catmull–Rom weights for taps −1, 0, 1, 2 at fraction `t`.
     @inline(__always)
     static func catmullRom(_ t: Float) -> SIMD4<Float> {
-        let t2 = t * t, t3 = t2 * t
+        let t2 = t * t
+        let t3 = t2 * t
         return SIMD4(
             (-t3 + 2 * t2 - t) * 0.5, (3 * t3 - 5 * t2 + 2) * 0.5, (-3 * t3 + 4 * t2 + t) * 0.5, (t3 - t2) * 0.5)
     }
@@ -320,18 +332,31 @@ struct MergeKernel: Sendable {
         for j in row0..<row1 {
             let o = s.dist + j * s.stride
             let base = j * s.stride
-            let r0 = s.ref + base, a0 = s.alt + base, i0 = s.invVar + base
-            let r1 = r0 + plane, a1 = a0 + plane, i1 = i0 + plane
-            let r2 = r1 + plane, a2 = a1 + plane, i2 = i1 + plane
+            let r0 = s.ref + base
+            let a0 = s.alt + base
+            let i0 = s.invVar + base
+            let r1 = r0 + plane
+            let a1 = a0 + plane
+            let i1 = i0 + plane
+            let r2 = r1 + plane
+            let a2 = a1 + plane
+            let i2 = i1 + plane
             if s.channels == 4 {
-                let r3 = r2 + plane, a3 = a2 + plane, i3 = i2 + plane
+                let r3 = r2 + plane
+                let a3 = a2 + plane
+                let i3 = i2 + plane
                 for x in 0..<w {
-                    let e0 = a0[x] - r0[x], e1 = a1[x] - r1[x], e2 = a2[x] - r2[x], e3 = a3[x] - r3[x]
+                    let e0 = a0[x] - r0[x]
+                    let e1 = a1[x] - r1[x]
+                    let e2 = a2[x] - r2[x]
+                    let e3 = a3[x] - r3[x]
                     o[x] = (e0 * e0 * i0[x] + e1 * e1 * i1[x] + e2 * e2 * i2[x] + e3 * e3 * i3[x]) * s.norm[x]
                 }
             } else {
                 for x in 0..<w {
-                    let e0 = a0[x] - r0[x], e1 = a1[x] - r1[x], e2 = a2[x] - r2[x]
+                    let e0 = a0[x] - r0[x]
+                    let e1 = a1[x] - r1[x]
+                    let e2 = a2[x] - r2[x]
                     o[x] = (e0 * e0 * i0[x] + e1 * e1 * i1[x] + e2 * e2 * i2[x]) * s.norm[x]
                 }
             }
@@ -356,7 +381,9 @@ struct MergeKernel: Sendable {
         let slope = 1 / (t1 - t0)
         let top = t1
         for j in rows {
-            let a = s.tmp + (j - 1) * s.stride, b = a + s.stride, c = b + s.stride
+            let a = s.tmp + (j - 1) * s.stride
+            let b = a + s.stride
+            let c = b + s.stride
             let o = s.weight + j * s.stride
             for x in 0..<w {
                 let mean = (a[x] + b[x] + c[x]) * scale
@@ -386,7 +413,9 @@ struct MergeKernel: Sendable {
         var rejected = 0
         for j in 0..<bandRows {
             let jb = j + m
-            let a = s.tmp + (jb - 1) * s.stride, b = a + s.stride, c = b + s.stride
+            let a = s.tmp + (jb - 1) * s.stride
+            let b = a + s.stride
+            let c = b + s.stride
             let ws = s.wsum + j * s.stride
             let w2 = s.w2sum + j * s.stride
             let e = s.dist + jb * s.stride  // reuse as the eroded weight row
@@ -429,7 +458,9 @@ struct MergeKernel: Sendable {
                 let black = blackLevel
                 let top = output.row(2 * y, as: UInt16.self)
                 let bottom = output.row(2 * y + 1, as: UInt16.self)
-                let p1 = p0 + plane, p2 = p1 + plane, p3 = p2 + plane
+                let p1 = p0 + plane
+                let p2 = p1 + plane
+                let p3 = p2 + plane
                 for x in 0..<w {
                     top[2 * x] = Self.code(p0[x] * scale + black)
                     top[2 * x + 1] = Self.code(p1[x] * scale + black)

@@ -78,9 +78,12 @@ struct MertensBlender {
         let band = PixelBuffer(width: w, height: min(tileHeight, h), format: format)
         let target = band.unsafeSharedMutablePlane(0)
         for ty in 0..<tilesY {
-            let y0 = ty * tileHeight, rows = min(tileHeight, h - y0)
+            let y0 = ty * tileHeight
+            let rows = min(tileHeight, h - y0)
             withExtendedLifetime(band) {
-                blend(tileRows: ty..<(ty + 1), images: images, coarse: coarse, output: target, firstRow: y0, format: format)
+                blend(
+                    tileRows: ty..<(ty + 1), images: images, coarse: coarse, output: target, firstRow: y0,
+                    format: format)
             }
             // In bounds by construction: 0 < rows ≤ band.height.
             try body(rows == band.height ? band : try! band.view(x: 0, y: 0, width: w, height: rows), y0)
@@ -95,13 +98,16 @@ struct MertensBlender {
         let images = (0..<n).map { _ in PlanarImage(width: fw, height: fh, channels: 3) }
         let weights = (0..<n).map { _ in PlanarImage(width: fw, height: fh, channels: 1) }
         let scale = 1 << fine
-        let tilesX = tilesX, tilesY = tilesY
-        let xSizes = sizes.map(\.0), ySizes = sizes.map(\.1)
+        let tilesX = tilesX
+        let tilesY = tilesY
+        let xSizes = sizes.map(\.0)
+        let ySizes = sizes.map(\.1)
         Parallel.forEachBand(tilesX * tilesY, threads: threads, minimumBand: 1) { tiles in
             var arena = Arena(capacity: arenaFloats(pass: 1, tilesX: tilesX, tilesY: tilesY))
             defer { arena.deallocate() }
             for t in tiles {
-                let tx = t % tilesX, ty = t / tilesX
+                let tx = t % tilesX
+                let ty = t / tilesX
                 let px = (tx * tileWidth / scale)..<min((tx + 1) * tileWidth / scale, fw)
                 let py = (ty * tileHeight / scale)..<min((ty + 1) * tileHeight / scale, fh)
                 if px.isEmpty || py.isEmpty { continue }
@@ -121,14 +127,17 @@ struct MertensBlender {
         tileRows: Range<Int>, images: [PlanarImage], coarse: PlanarImage, output: MutableRawPlane, firstRow: Int,
         format: PixelFormat
     ) {
-        let tilesX = tilesX, tilesY = tilesY
-        let xSizes = sizes.map(\.0), ySizes = sizes.map(\.1)
+        let tilesX = tilesX
+        let tilesY = tilesY
+        let xSizes = sizes.map(\.0)
+        let ySizes = sizes.map(\.1)
         let arenaSize = arenaFloats(pass: 2, tilesX: tilesX, tilesY: tilesY)
         Parallel.forEachBand(tilesX * tileRows.count, threads: threads, minimumBand: 1) { tiles in
             var arena = Arena(capacity: arenaSize)
             defer { arena.deallocate() }
             for t in tiles {
-                let tx = t % tilesX, ty = tileRows.lowerBound + t / tilesX
+                let tx = t % tilesX
+                let ty = tileRows.lowerBound + t / tilesX
                 let ix = (tx * tileWidth)..<min((tx + 1) * tileWidth, sizes[0].0)
                 let iy = (ty * tileHeight)..<min((ty + 1) * tileHeight, sizes[0].1)
                 arena.reset()
@@ -143,7 +152,8 @@ struct MertensBlender {
     /// Scratch floats the tiles of `pass` need: the largest tile's allocations, as ``reduceTile`` and ``blendTile``
     /// make them.
     func arenaFloats(pass: Int, tilesX: Int, tilesY: Int) -> Int {
-        let xs = sizes.map(\.0), ys = sizes.map(\.1)
+        let xs = sizes.map(\.0)
+        let ys = sizes.map(\.1)
         let s = 1 << fine
         func planes(_ xr: Range<Int>, _ yr: Range<Int>, _ c: Int) -> Int {
             ((c * yr.count * ((xr.count + 15) & ~15)) + 15) & ~15
@@ -151,7 +161,8 @@ struct MertensBlender {
         var most = 0
         for ty in 0..<tilesY {
             for tx in 0..<tilesX {
-                let x: AxisPlan, y: AxisPlan
+                let x: AxisPlan
+                let y: AxisPlan
                 if pass == 1 {
                     let px = (tx * tileWidth / s)..<min((tx + 1) * tileWidth / s, xs[fine])
                     let py = (ty * tileHeight / s)..<min((ty + 1) * tileHeight / s, ys[fine])
@@ -199,18 +210,29 @@ struct MertensBlender {
         let (w, h) = sizes[0]
         let lr = image.rect
         for y in lr.ys {
-            let r = image.row(0, y), g = image.row(1, y), b = image.row(2, y), o = grey.row(0, y)
+            let r = image.row(0, y)
+            let g = image.row(1, y)
+            let b = image.row(2, y)
+            let o = grey.row(0, y)
             for x in lr.xs { o[x] = 0.299 * r[x] + 0.587 * g[x] + 0.114 * b[x] }
         }
-        let wc = settings.contrastWeight, ws = settings.saturationWeight, we = settings.exposureWeight
+        let wc = settings.contrastWeight
+        let ws = settings.saturationWeight
+        let we = settings.exposureWeight
         let mu = settings.exposureMean
         // exp(−d²/2σ²) = 2^(−d²·log2(e)/2σ²)
         let k = -1.442_695 / (2 * settings.exposureSigma * settings.exposureSigma)
-        let x0 = rect.x0, x1 = rect.x1
-        let safeLo = max(x0, 1), safeHi = min(x1, w - 1)
+        let x0 = rect.x0
+        let x1 = rect.x1
+        let safeLo = max(x0, 1)
+        let safeHi = min(x1, w - 1)
         for y in rect.ys {
-            let up = grey.row(0, reflect101(y - 1, h)), mid = grey.row(0, y), down = grey.row(0, reflect101(y + 1, h))
-            let r = image.row(0, y), g = image.row(1, y), b = image.row(2, y)
+            let up = grey.row(0, reflect101(y - 1, h))
+            let mid = grey.row(0, y)
+            let down = grey.row(0, reflect101(y + 1, h))
+            let r = image.row(0, y)
+            let g = image.row(1, y)
+            let b = image.row(2, y)
             let o = out.row(c, y)
             // Contrast first (|Laplacian|), borders mirrored.
             if safeLo < safeHi {
@@ -221,15 +243,22 @@ struct MertensBlender {
             }
             for x in rect.xs where x < safeLo || x >= safeHi {
                 let m = mid[x]
-                o[x] = abs((up[x] - m) + (down[x] - m) + (mid[reflect101(x - 1, w)] - m) + (mid[reflect101(x + 1, w)] - m))
+                o[x] = abs(
+                    (up[x] - m) + (down[x] - m) + (mid[reflect101(x - 1, w)] - m) + (mid[reflect101(x + 1, w)] - m))
             }
             for x in x0..<x1 {
-                let rv = r[x], gv = g[x], bv = b[x]
+                let rv = r[x]
+                let gv = g[x]
+                let bv = b[x]
                 // The standard deviation of R, G, B from their differences (Σ(c − mean)² = Σ pairwise² / 3), so a grey
                 // pixel gives exactly 0 rather than rounding noise.
-                let rg = rv - gv, gb = gv - bv, br = bv - rv
+                let rg = rv - gv
+                let gb = gv - bv
+                let br = bv - rv
                 let sat = ((rg * rg + gb * gb + br * br) * (1 / 9)).squareRoot()
-                let dr = rv - mu, dg = gv - mu, db = bv - mu
+                let dr = rv - mu
+                let dg = gv - mu
+                let db = bv - mu
                 let e = fastExp2((dr * dr + dg * dg + db * db) * k)
                 let cv = o[x]
                 let wv = Self.power(cv, wc) * Self.power(sat, ws) * Self.power(e, we)
@@ -279,8 +308,11 @@ struct MertensBlender {
         let grey = arena.planes(loadRect, channels: 1)
         let g0 = LevelRect(x: x.gaussian[0], y: y.gaussian[0])
         let w0 = arena.planes(g0, channels: n + 1)
-        let levelImages = (1...fine).map { l in arena.planes(LevelRect(x: x.gaussian[l], y: y.gaussian[l]), channels: 3) }
-        let levelWeights = (1...fine).map { l in arena.planes(LevelRect(x: x.gaussian[l], y: y.gaussian[l]), channels: 1) }
+        let levelImages = (1...fine).map { l in arena.planes(LevelRect(x: x.gaussian[l], y: y.gaussian[l]), channels: 3)
+        }
+        let levelWeights = (1...fine).map { l in
+            arena.planes(LevelRect(x: x.gaussian[l], y: y.gaussian[l]), channels: 1)
+        }
         let tmp = arena.floats(sizes[0].0 + 64)
         let scratch = arena.floats(readers[0].scratchCount)
         normalisedWeights(load: loadRect, rect: g0, image: image, grey: grey, weights: w0, scratch: scratch)
@@ -295,13 +327,16 @@ struct MertensBlender {
                 src = levelImages[l - 1]
                 srcW = levelWeights[l - 1]
             }
-            let gi = images[k], gw = weights[k]
+            let gi = images[k]
+            let gw = weights[k]
             for yy in interior.ys {
                 for c in 0..<3 {
-                    let s = src.row(c, yy), d = gi.row(c, yy)
+                    let s = src.row(c, yy)
+                    let d = gi.row(c, yy)
                     for xx in interior.xs { d[xx] = s[xx] }
                 }
-                let s = srcW.row(0, yy), d = gw.row(0, yy)
+                let s = srcW.row(0, yy)
+                let d = gw.row(0, yy)
                 for xx in interior.xs { d[xx] = s[xx] }
             }
         }
@@ -356,7 +391,8 @@ struct MertensBlender {
         into out: PlanarImage, images: [PlanarImage], weights: [PlanarImage], coarser: [PlanarImage]?,
         coarseSize: (Int, Int)?
     ) {
-        let w = out.width, h = out.height
+        let w = out.width
+        let h = out.height
         let tmp = UnsafeMutablePointer<Float>.allocate(capacity: w + 64)
         let row = UnsafeMutablePointer<Float>.allocate(capacity: w + 64)
         defer {
@@ -367,7 +403,8 @@ struct MertensBlender {
             for y in 0..<h {
                 let wt = weights[k].row(0, y)
                 for c in 0..<3 {
-                    let i = images[k].row(c, y), o = out.row(c, y)
+                    let i = images[k].row(c, y)
+                    let o = out.row(c, y)
                     if let coarser {
                         RegionPyramid.expandRow(
                             Self.region(coarser[k]), channel: c, y: y, xs: 0..<w, fineSize: (w, h), into: row, tmp: tmp)
@@ -397,7 +434,8 @@ struct MertensBlender {
         let grey = arena.planes(loadRect, channels: 1)
         let g0 = LevelRect(x: x.gaussian[0], y: y.gaussian[0])
         let w0 = arena.planes(g0, channels: n + 1)
-        let levelImages = (1..<fine).map { l in arena.planes(LevelRect(x: x.gaussian[l], y: y.gaussian[l]), channels: 3) }
+        let levelImages = (1..<fine).map { l in arena.planes(LevelRect(x: x.gaussian[l], y: y.gaussian[l]), channels: 3)
+        }
         let levelWeights = (1..<fine).map { l in
             arena.planes(LevelRect(x: x.gaussian[l], y: y.gaussian[l]), channels: 1)
         }
@@ -432,7 +470,8 @@ struct MertensBlender {
                     for c in 0..<3 {
                         RegionPyramid.expandRow(
                             gI[l + 1], channel: c, y: yy, xs: r.rect.xs, fineSize: sizes[l], into: row, tmp: tmp)
-                        let i = gI[l].row(c, yy), o = r.row(c, yy)
+                        let i = gI[l].row(c, yy)
+                        let o = r.row(c, yy)
                         for xx in r.rect.xs { o[xx] += wt[xx] * (i[xx] - row[xx]) }
                     }
                 }
@@ -445,7 +484,8 @@ struct MertensBlender {
             let r = blend[l]
             for yy in r.rect.ys {
                 for c in 0..<3 {
-                    RegionPyramid.expandRow(upper, channel: c, y: yy, xs: r.rect.xs, fineSize: sizes[l], into: row, tmp: tmp)
+                    RegionPyramid.expandRow(
+                        upper, channel: c, y: yy, xs: r.rect.xs, fineSize: sizes[l], into: row, tmp: tmp)
                     let o = r.row(c, yy)
                     for xx in r.rect.xs { o[xx] += row[xx] }
                 }
@@ -455,11 +495,13 @@ struct MertensBlender {
         }
         // Level 0: add EXPAND(C_1) and write.
         let r0 = blend[0]
-        let x0 = r0.rect.x0, count = r0.rect.width
+        let x0 = r0.rect.x0
+        let count = r0.rect.width
         let out3 = arena.floats(3 * (count + 16))
         for yy in r0.rect.ys {
             for c in 0..<3 {
-                RegionPyramid.expandRow(upper, channel: c, y: yy, xs: r0.rect.xs, fineSize: sizes[0], into: row, tmp: tmp)
+                RegionPyramid.expandRow(
+                    upper, channel: c, y: yy, xs: r0.rect.xs, fineSize: sizes[0], into: row, tmp: tmp)
                 let o = r0.row(c, yy)
                 let d = out3 + c * (count + 16) - x0
                 for xx in r0.rect.xs { d[xx] = o[xx] + row[xx] }
@@ -511,7 +553,8 @@ struct MertensBlender {
                 for yy in 0..<h {
                     let wt = wts.row(k, yy)
                     for c in 0..<3 {
-                        let i = image.row(c, yy), o = acc.row(c, yy)
+                        let i = image.row(c, yy)
+                        let o = acc.row(c, yy)
                         for xx in 0..<w { o[xx] += wt[xx] * i[xx] }
                     }
                 }

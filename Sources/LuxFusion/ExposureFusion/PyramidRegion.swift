@@ -131,15 +131,18 @@ enum RegionPyramid {
         tmp: UnsafeMutablePointer<Float>
     ) {
         let (fw, fh) = fineSize
-        let sx0 = src.rect.x0, sx1 = src.rect.x1
+        let sx0 = src.rect.x0
+        let sx1 = src.rect.x1
         // Columns of dst whose taps need no mirroring.
         let safeLo = max(dst.rect.x0, 1)
         let safeHi = min(dst.rect.x1, (fw - 3) / 2 + 1)
         let t = tmp - sx0  // absolute-indexed
         for c in 0..<channels {
             for y in dst.rect.ys {
-                let r0 = src.row(c, reflect101(2 * y - 2, fh)), r1 = src.row(c, reflect101(2 * y - 1, fh))
-                let r2 = src.row(c, reflect101(2 * y, fh)), r3 = src.row(c, reflect101(2 * y + 1, fh))
+                let r0 = src.row(c, reflect101(2 * y - 2, fh))
+                let r1 = src.row(c, reflect101(2 * y - 1, fh))
+                let r2 = src.row(c, reflect101(2 * y, fh))
+                let r3 = src.row(c, reflect101(2 * y + 1, fh))
                 let r4 = src.row(c, reflect101(2 * y + 2, fh))
                 for x in sx0..<sx1 {
                     t[x] = (r0[x] + r4[x]) * 0.0625 + (r1[x] + r3[x]) * 0.25 + r2[x] * 0.375
@@ -205,11 +208,15 @@ enum RegionPyramid {
             for x in cxs { t[x] = wa * a[x] }
         } else if wy[2] == 0 {
             let b = src.row(c, Int(rows[1]))
-            let wa = wy[0], wb = wy[1]
+            let wa = wy[0]
+            let wb = wy[1]
             for x in cxs { t[x] = wa * a[x] + wb * b[x] }
         } else {
-            let b = src.row(c, Int(rows[1])), d = src.row(c, Int(rows[2]))
-            let wa = wy[0], wb = wy[1], wd = wy[2]
+            let b = src.row(c, Int(rows[1]))
+            let d = src.row(c, Int(rows[2]))
+            let wa = wy[0]
+            let wb = wy[1]
+            let wd = wy[2]
             for x in cxs { t[x] = wa * a[x] + wb * b[x] + wd * d[x] }
         }
         // Interior columns: even x = 2m → 0.125·t[m−1] + 0.75·t[m] + 0.125·t[m+1]; odd → 0.5·(t[m] + t[m+1]).

@@ -236,7 +236,8 @@ struct HDRKernel: Sendable {
                     let p = s.prediction + (ch * s.rows + j + m) * s.stride
                     let num = s.num + (ch * nb + j) * s.stride
                     let den = s.den + (ch * nb + j) * s.stride
-                    let sc = planeNoise[k][ch].scale, of = max(planeNoise[k][ch].offset, 1e-12)
+                    let sc = planeNoise[k][ch].scale
+                    let of = max(planeNoise[k][ch].offset, 1e-12)
                     // w = g² / Var(x) at the predicted level x = g·E.
                     for x in 0..<w {
                         let variance = sc * max(g * p[x], 0) + of
@@ -313,15 +314,18 @@ struct HDRKernel: Sendable {
     /// are valid (0 elsewhere), into `s.dist`.
     func distance(_ k: Int, rows r: Int, width w: Int, s: Scratch) {
         let c = s.channels
-        let gk = gains[k], gr = gains[reference]
+        let gk = gains[k]
+        let gr = gains[reference]
         let norm = 1 / Float(c)
         for j in 0..<r {
             let o = s.dist + j * s.stride
             for x in 0..<w { o[x] = 0 }
             for ch in 0..<c {
-                let a = s.value(k, ch, j), b = s.value(reference, ch, j)
+                let a = s.value(k, ch, j)
+                let b = s.value(reference, ch, j)
                 let p = s.prediction + (ch * s.rows + j) * s.stride
-                let nk = planeNoise[k][ch], nr = planeNoise[reference][ch]
+                let nk = planeNoise[k][ch]
+                let nr = planeNoise[reference][ch]
                 for x in 0..<w {
                     let e = a[x] / gk - b[x] / gr
                     let vk = (nk.scale * max(gk * p[x], 0) + max(nk.offset, 1e-12)) / (gk * gk)
@@ -344,7 +348,9 @@ struct HDRKernel: Sendable {
         }
         let slope = 1 / (t1 - t0)
         for j in 1..<(r - 1) {
-            let a = s.tmp + (j - 1) * s.stride, b = a + s.stride, c = b + s.stride
+            let a = s.tmp + (j - 1) * s.stride
+            let b = a + s.stride
+            let c = b + s.stride
             let o = s.weight + j * s.stride
             for x in 0..<w { o[x] = min(max((t1 - (a[x] + b[x] + c[x]) * (1 / 9)) * slope, 0), 1) }
         }
@@ -360,7 +366,9 @@ struct HDRKernel: Sendable {
         }
         var rejected = 0
         for j in 0..<nb {
-            let a = s.tmp + (j + m - 1) * s.stride, b = a + s.stride, c = b + s.stride
+            let a = s.tmp + (j + m - 1) * s.stride
+            let b = a + s.stride
+            let c = b + s.stride
             let o = s.ghost + j * s.stride
             for x in 0..<w {
                 let v = min(min(a[x], b[x]), c[x])

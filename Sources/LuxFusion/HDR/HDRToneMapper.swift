@@ -239,9 +239,11 @@ public struct HDRToneMapper: Sendable {
         image.withUnsafePlane { src in
             Parallel.forEachBand(image.height, threads: threads) { rows in
                 for y in rows {
-                    let s = src.row(y, as: Float.self), d = dst.row(y, as: Float.self)
+                    let s = src.row(y, as: Float.self)
+                    let d = dst.row(y, as: Float.self)
                     for x in 0..<image.width {
-                        let r = max(s[4 * x], 0) * scale, g = max(s[4 * x + 1], 0) * scale
+                        let r = max(s[4 * x], 0) * scale
+                        let g = max(s[4 * x + 1], 0) * scale
                         let b = max(s[4 * x + 2], 0) * scale
                         let l = luma.x * r + luma.y * g + luma.z * b
                         let k = l > 0 ? (1 + l * iw2) / (1 + l) : 1

@@ -48,7 +48,8 @@ final class DeferredFusion: ImageProvider, Sendable {
     func provide(_ output: ImageProcessorOutput) throws {
         let buffer = try result()
         precondition(buffer.format == output.format && buffer.width == width && buffer.height == height)
-        let x0 = Int(output.region.minX), y0 = Int(output.region.minY)
+        let x0 = Int(output.region.minX)
+        let y0 = Int(output.region.minY)
         let bytes = output.width * format.bytesPerPixel()
         let offset = x0 * format.bytesPerPixel()
         buffer.withUnsafePlane { plane in

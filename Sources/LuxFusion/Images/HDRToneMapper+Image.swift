@@ -1,7 +1,7 @@
 public import LuxColor
 import LuxPixels
-import RealModule
 public import LuxRender
+import RealModule
 
 extension HDRToneMapper {
     /// Tone mapping of a lazy scene-referred image: a recipe whose pixels are `hdr` rendered for a display.
@@ -48,7 +48,9 @@ extension HDRToneMapper {
         let kernel = ColorKernel(name: "reinhard", alphaHandling: .unpremultiplied, preservesAlpha: true) { row in
             let p = row.pixels
             for i in 0..<row.count {
-                let r = max(p.red[i], 0) * scale, g = max(p.green[i], 0) * scale, b = max(p.blue[i], 0) * scale
+                let r = max(p.red[i], 0) * scale
+                let g = max(p.green[i], 0) * scale
+                let b = max(p.blue[i], 0) * scale
                 let l = luma.x * r + luma.y * g + luma.z * b
                 let k = l > 0 ? (1 + l * iw2) / (1 + l) : 1
                 p.red[i] = min(r * k, 1)

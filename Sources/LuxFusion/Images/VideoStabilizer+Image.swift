@@ -27,7 +27,8 @@ extension VideoStabilizer {
         let toInput = AffineTransform(translationX: -0.5, y: -0.5).concatenating(plan.transforms[index])
             .concatenating(half)
         guard let forward = toInput.inverted else {
-            throw .invalidParameter(name: "plan.transforms[\(index)]", value: "\(toInput)", allowed: "an invertible map")
+            throw .invalidParameter(
+                name: "plan.transforms[\(index)]", value: "\(toInput)", allowed: "an invertible map")
         }
         return frame.clampedToExtent().transformed(by: forward)
             .cropped(to: Rect(width: plan.outputWidth, height: plan.outputHeight))

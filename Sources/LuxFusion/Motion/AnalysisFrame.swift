@@ -97,7 +97,9 @@ struct AnalysisFrame: Sendable {
 enum TranslationEstimator {
     /// The shift `d` (in frame pixels) such that `current(p + d) ≈ previous(p)`, and the mean absolute grey
     /// difference after alignment (0…1).
-    static func estimate(from previous: AnalysisFrame, to current: AnalysisFrame) -> (shift: SIMD2<Double>, residual: Double) {
+    static func estimate(from previous: AnalysisFrame, to current: AnalysisFrame) -> (
+        shift: SIMD2<Double>, residual: Double
+    ) {
         let levels0 = [previous, previous.halved()]
         let levels1 = [current, current.halved()]
         let p2 = levels0[1].halved()

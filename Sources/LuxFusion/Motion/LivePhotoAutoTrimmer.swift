@@ -37,7 +37,8 @@ public struct LivePhotoAutoTrimmer: Hashable, Sendable, Codable {
 
     /// Whether the transition `motion` (taking `seconds`) is violent for frames `frameWidth` pixels wide.
     public func isViolent(_ motion: FrameMotion, seconds: Double, frameWidth: Int) -> Bool {
-        let length = (motion.translation.x * motion.translation.x + motion.translation.y * motion.translation.y).squareRoot()
+        let length = (motion.translation.x * motion.translation.x + motion.translation.y * motion.translation.y)
+            .squareRoot()
         let speed = length / Double(max(frameWidth, 1)) / max(seconds * 30, 1e-3)
         return speed > motionThreshold || motion.residual > residualThreshold
     }

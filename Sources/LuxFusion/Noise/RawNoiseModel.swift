@@ -38,11 +38,13 @@ public struct RawNoiseModel: Hashable, Sendable, Codable {
         let maxCode = Double(format.codeRange?.upperBound ?? 65535)
         for b in blackLevels {
             guard b.isFinite, b >= 0, b < whiteLevel else {
-                throw .invalidParameter(name: "blackLevel", value: "\(b)", allowed: "0 ≤ black < whiteLevel (\(whiteLevel))")
+                throw .invalidParameter(
+                    name: "blackLevel", value: "\(b)", allowed: "0 ≤ black < whiteLevel (\(whiteLevel))")
             }
         }
         guard whiteLevel.isFinite, whiteLevel <= maxCode else {
-            throw .invalidParameter(name: "whiteLevel", value: "\(whiteLevel)", allowed: "≤ \(Int(maxCode)) for \(format)")
+            throw .invalidParameter(
+                name: "whiteLevel", value: "\(whiteLevel)", allowed: "≤ \(Int(maxCode)) for \(format)")
         }
         try noise.validate("noise")
     }

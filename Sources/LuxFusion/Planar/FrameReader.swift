@@ -80,10 +80,15 @@ struct FrameReader: @unchecked Sendable {
             case .bayer:
                 let r0 = plane.row(2 * y, as: UInt16.self)
                 let r1 = plane.row(2 * y + 1, as: UInt16.self)
-                let d0 = d, d1 = d + planeStride, d2 = d + 2 * planeStride, d3 = d + 3 * planeStride
-                let b = black, s = scale
+                let d0 = d
+                let d1 = d + planeStride
+                let d2 = d + 2 * planeStride
+                let d3 = d + 3 * planeStride
+                let b = black
+                let s = scale
                 if inside {
-                    let a0 = r0 + 2 * x0, a1 = r1 + 2 * x0
+                    let a0 = r0 + 2 * x0
+                    let a1 = r1 + 2 * x0
                     for i in 0..<nx {
                         d0[i] = (Float(a0[2 * i]) - b[0]) * s[0]
                         d1[i] = (Float(a0[2 * i + 1]) - b[1]) * s[1]
@@ -114,7 +119,9 @@ struct FrameReader: @unchecked Sendable {
                     for i in 0..<(4 * count) { scratch[i] = Float(s16[i]) * (1 / 65535) }
                     src = UnsafePointer(scratch)
                 }
-                let d0 = d, d1 = d + planeStride, d2 = d + 2 * planeStride
+                let d0 = d
+                let d1 = d + planeStride
+                let d2 = d + 2 * planeStride
                 if inside {
                     for i in 0..<nx {
                         d0[i] = src[4 * i]

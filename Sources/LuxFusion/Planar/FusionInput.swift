@@ -153,7 +153,9 @@ enum NoiseEstimate {
         var samples: [(Float, Float)] = []
         var y = 1
         while y < image.height - 1 {
-            let up = image.row(c, y - 1), r = image.row(c, y), down = image.row(c, y + 1)
+            let up = image.row(c, y - 1)
+            let r = image.row(c, y)
+            let down = image.row(c, y + 1)
             for x in 1..<(image.width - 1) {
                 let mean =
                     (up[x - 1] + up[x] + up[x + 1] + r[x - 1] + r[x] + r[x + 1] + down[x - 1] + down[x] + down[x + 1])
@@ -164,7 +166,8 @@ enum NoiseEstimate {
         }
         guard !samples.isEmpty else { return (0, 1e-10) }
         let means = samples.map(\.0).sorted()
-        let lo = means[means.count / 100], hi = means[means.count * 99 / 100]
+        let lo = means[means.count / 100]
+        let hi = means[means.count * 99 / 100]
         guard hi > lo else {
             return (0, max(variance(image, channel: c), 1e-10))
         }
@@ -173,7 +176,9 @@ enum NoiseEstimate {
             levels[b].append(m)
             residuals[b].append(d)
         }
-        var xs: [Double] = [], vs: [Double] = [], ws: [Double] = []
+        var xs: [Double] = []
+        var vs: [Double] = []
+        var ws: [Double] = []
         for b in 0..<bins where residuals[b].count >= 50 {
             var r = residuals[b]
             let k = r.count / 2
@@ -188,7 +193,8 @@ enum NoiseEstimate {
         let sw = ws.reduce(0, +)
         let mx = zip(xs, ws).map { $0 * $1 }.reduce(0, +) / sw
         let mv = zip(vs, ws).map { $0 * $1 }.reduce(0, +) / sw
-        var sxx = 0.0, sxv = 0.0
+        var sxx = 0.0
+        var sxv = 0.0
         for i in xs.indices {
             sxx += ws[i] * (xs[i] - mx) * (xs[i] - mx)
             sxv += ws[i] * (xs[i] - mx) * (vs[i] - mv)

@@ -4,7 +4,8 @@ import LuxPixels
 enum LumaReader {
     /// The luma of `frame` averaged over `factor × factor` blocks (Rec. 709 weights on RGB; Y′ for Y′CbCr).
     static func grey(_ frame: PixelBuffer, factor: Int, threads: Int) -> PlanarImage {
-        let w = max(1, frame.width / factor), h = max(1, frame.height / factor)
+        let w = max(1, frame.width / factor)
+        let h = max(1, frame.height / factor)
         let out = PlanarImage(width: w, height: h)
         let scale = 1 / Float(factor * factor)
         Parallel.forEachBand(h, threads: threads, minimumBand: 4) { rows in

@@ -154,7 +154,8 @@ public struct VideoStabilizer: Sendable {
             }
             var alpha = 1.0
             if !Self.fits(transform(1), ow, oh, width, height) {
-                var lo = 0.0, hi = 1.0
+                var lo = 0.0
+                var hi = 1.0
                 for _ in 0..<20 {
                     let mid = (lo + hi) / 2
                     if Self.fits(transform(mid), ow, oh, width, height) { lo = mid } else { hi = mid }
@@ -238,7 +239,8 @@ struct PathParameters {
     /// The similarity `p ↦ s·R·(p − centre) + centre + t`.
     func transform(centre: SIMD2<Double>) -> AffineTransform {
         let s = Double.exp(logScale)
-        let a = s * Double.cos(angle), b = s * Double.sin(angle)
+        let a = s * Double.cos(angle)
+        let b = s * Double.sin(angle)
         return AffineTransform(
             a: a, b: b, c: -b, d: a, tx: centre.x + t.x - (a * centre.x - b * centre.y),
             ty: centre.y + t.y - (b * centre.x + a * centre.y))

@@ -1,5 +1,5 @@
-import FoundationEssentials
 import Foundation
+import FoundationEssentials
 public import LuxCodecs
 public import LuxFilters
 public import LuxFusion
@@ -53,7 +53,8 @@ public struct LivePhotoAdjustments: Hashable, Sendable, Codable {
     /// Creates a recipe that changes nothing.
     public init(
         filterChain: String? = nil, photoFilterChain: String? = nil, crop: Rect? = nil, aspectRatio: Double? = nil,
-        timeRange: Range<MediaTime>? = nil, audioVolume: Double = 1, orientation: Orientation? = nil, autoTrim: LivePhotoAutoTrimmer? = nil,
+        timeRange: Range<MediaTime>? = nil, audioVolume: Double = 1, orientation: Orientation? = nil,
+        autoTrim: LivePhotoAutoTrimmer? = nil,
         stabilization: LivePhotoStabilizer? = nil
     ) {
         self.filterChain = filterChain
@@ -106,12 +107,15 @@ public struct LivePhotoAdjustments: Hashable, Sendable, Codable {
         -> LivePhotoEditingContext.FrameProcessor
     {
         let all = try filterChain.map { (text) throws(LivePhotoError) in try Self.parse(text, registry: registry) }
-        let photo = try photoFilterChain.map { (text) throws(LivePhotoError) in try Self.parse(text, registry: registry) }
+        let photo = try photoFilterChain.map { (text) throws(LivePhotoError) in try Self.parse(text, registry: registry)
+        }
         // Validate once at full scale so errors surface here.
         for chain in [all, photo].compactMap({ $0 }) {
             do {
-                _ = try chain.scaled(by: 1, registry: registry).apply(to: Image(color: .black), registry: registry) { path in
-                    throw FilterError.imageLoad(path: path, reason: "image parameters are not supported in Live Photo recipes")
+                _ = try chain.scaled(by: 1, registry: registry).apply(to: Image(color: .black), registry: registry) {
+                    path in
+                    throw FilterError.imageLoad(
+                        path: path, reason: "image parameters are not supported in Live Photo recipes")
                 }
             } catch {
                 throw .adjustments("\(chain): \(error)")
@@ -125,13 +129,16 @@ public struct LivePhotoAdjustments: Hashable, Sendable, Codable {
             let source = frame.image.extent
             var image = all == nil && photo == nil ? frame.image : frame.image.clampedToExtent()
             let noImages: (String) throws -> Image = { path in
-                throw FilterError.imageLoad(path: path, reason: "image parameters are not supported in Live Photo recipes")
+                throw FilterError.imageLoad(
+                    path: path, reason: "image parameters are not supported in Live Photo recipes")
             }
             if let all {
-                image = try all.scaled(by: frame.renderScale, registry: registry).apply(to: image, registry: registry, loadImage: noImages)
+                image = try all.scaled(by: frame.renderScale, registry: registry).apply(
+                    to: image, registry: registry, loadImage: noImages)
             }
             if frame.type == .photo, let photo {
-                image = try photo.scaled(by: frame.renderScale, registry: registry).apply(to: image, registry: registry, loadImage: noImages)
+                image = try photo.scaled(by: frame.renderScale, registry: registry).apply(
+                    to: image, registry: registry, loadImage: noImages)
             }
             if image.extent.contains(source) { image = image.cropped(to: source) }
             if let c = crop {

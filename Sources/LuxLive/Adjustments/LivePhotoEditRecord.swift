@@ -1,5 +1,5 @@
-public import FoundationEssentials
 import Foundation
+public import FoundationEssentials
 import LuxPixels
 
 /// What an adjustment sidecar (`.AAE`, an XML property list as Apple's Photos writes) records about an edit:
@@ -120,7 +120,8 @@ public struct LivePhotoEditRecord: Hashable, Sendable {
     ///
     /// - Throws: ``LivePhotoError`` when the original can no longer be read (nothing is removed then).
     public func revert(removingSidecar sidecar: URL? = nil) throws(LivePhotoError) -> LivePhoto {
-        let restored = try LivePhoto(photoURL: original.photoURL, movieURL: original.movieURL, requiresIdentifier: false)
+        let restored = try LivePhoto(
+            photoURL: original.photoURL, movieURL: original.movieURL, requiresIdentifier: false)
         for file in [edited.photoURL, edited.movieURL] + (sidecar.map { [$0] } ?? [])
         where file.standardizedFileURL != restored.photoURL.standardizedFileURL
             && file.standardizedFileURL != restored.movieURL.standardizedFileURL

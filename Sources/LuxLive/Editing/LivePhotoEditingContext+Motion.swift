@@ -33,7 +33,9 @@ extension LivePhotoEditingContext {
         guard let track = movie.videoTrack else { throw .noVideo(livePhoto.movieURL) }
         guard track.canDecodeFrames else { throw .movieNotDecodable(livePhoto.movieURL, codec: track.codecName) }
         let samples: [MovieSample]
-        do throws(CodecError) { samples = try movie.samples(of: track) } catch { throw .unreadable(livePhoto.movieURL, error) }
+        do throws(CodecError) { samples = try movie.samples(of: track) } catch {
+            throw .unreadable(livePhoto.movieURL, error)
+        }
         var reduced: [PixelBuffer] = []
         let motions = try FrameMotion.measure(count: motion ? samples.count : 0) { (i) throws(LivePhotoError) in
             do throws(CodecError) {

@@ -70,7 +70,9 @@ public struct LivePhotoEditingContext: Sendable {
         let info: ImageInfo
         do { info = try ImageFile.info(url: livePhoto.photoURL) } catch { throw .unreadable(livePhoto.photoURL, error) }
         let file: QuickTimeMovie
-        do { file = try QuickTimeMovie(contentsOf: livePhoto.movieURL) } catch { throw .unreadable(livePhoto.movieURL, error) }
+        do { file = try QuickTimeMovie(contentsOf: livePhoto.movieURL) } catch {
+            throw .unreadable(livePhoto.movieURL, error)
+        }
         photoInfo = info
         movie = file
         photoWidth = info.width
@@ -103,8 +105,10 @@ public struct LivePhotoEditingContext: Sendable {
     /// The processor sees frames at the preview's resolution with the matching ``LivePhotoFrame/renderScale``.
     ///
     /// - Throws: ``LivePhotoError`` (``LivePhotoError/cancelled`` when the task is cancelled).
-    public func prepareForPlayback(targetSize: Size, in directory: URL? = nil) async throws(LivePhotoError) -> LivePhoto {
-        guard targetSize.width >= 1, targetSize.height >= 1, targetSize.width.isFinite, targetSize.height.isFinite else {
+    public func prepareForPlayback(targetSize: Size, in directory: URL? = nil) async throws(LivePhotoError) -> LivePhoto
+    {
+        guard targetSize.width >= 1, targetSize.height >= 1, targetSize.width.isFinite, targetSize.height.isFinite
+        else {
             throw .invalidEdit("the playback target size \(targetSize.width)×\(targetSize.height) must be at least 1×1")
         }
         let folder =
@@ -113,7 +117,8 @@ public struct LivePhotoEditingContext: Sendable {
         do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) } catch {
             throw .write(folder, .io(path: folder.path, reason: "\(error)"))
         }
-        let (w, h) = orientation.swapsDimensions ? (targetSize.height, targetSize.width) : (targetSize.width, targetSize.height)
+        let (w, h) =
+            orientation.swapsDimensions ? (targetSize.height, targetSize.width) : (targetSize.width, targetSize.height)
         let scale = min(1, w / Double(photoWidth), h / Double(photoHeight))
         var output = LivePhotoEditingOutput(directory: folder, baseName: "preview")
         output.photoOptions = EncodingOptions(quality: 0.8, optimizesHuffmanTables: false, synchronizesFile: false)
@@ -148,7 +153,8 @@ public struct LivePhotoEditingContext: Sendable {
             throw .invalidEdit("the audio volume \(audioVolume) is outside 0…1")
         }
         guard timeRange.lowerBound >= .zero, timeRange.lowerBound < timeRange.upperBound else {
-            throw .invalidEdit("the time range \(timeRange.lowerBound.seconds)…\(timeRange.upperBound.seconds) s is empty or negative")
+            throw .invalidEdit(
+                "the time range \(timeRange.lowerBound.seconds)…\(timeRange.upperBound.seconds) s is empty or negative")
         }
         guard timeRange.contains(photoTime) else {
             throw .invalidEdit(

@@ -47,7 +47,9 @@ public final class LivePhotoWriter {
         s.metadata.insert(MovieMetadataItem(key: .contentIdentifier, value: .string(contentIdentifier)), at: 0)
         temporaryMovieURL = movieURL.deletingLastPathComponent()
             .appendingPathComponent(".\(movieURL.lastPathComponent).lux-pair-\(UUID().uuidString.prefix(8))")
-        do { movie = try QuickTimeWriter(writingTo: temporaryMovieURL, settings: s) } catch { throw .write(movieURL, error) }
+        do { movie = try QuickTimeWriter(writingTo: temporaryMovieURL, settings: s) } catch {
+            throw .write(movieURL, error)
+        }
     }
 
     deinit {
@@ -99,7 +101,9 @@ public final class LivePhotoWriter {
     public func finish(
         photoTime: MediaTime, movieEnd: MediaTime? = nil, writePhoto: () throws(LivePhotoError) -> Void
     ) throws(LivePhotoError) -> LivePhoto {
-        guard !isFinished else { throw .invalidEdit("the Live Photo \(photoURL.lastPathComponent) was already finished") }
+        guard !isFinished else {
+            throw .invalidEdit("the Live Photo \(photoURL.lastPathComponent) was already finished")
+        }
         isFinished = true
         do {
             try movie.setStillImageTime(photoTime)

@@ -36,7 +36,8 @@ public enum MetadataValue: Hashable, Sendable, Codable, CustomStringConvertible 
         case .rational(let n, let d): "\(n)/\(d)"
         case .bytes(let b): "<\(b.count) bytes>"
         case .array(let a): "[" + a.map(\.description).joined(separator: ", ") + "]"
-        case .dictionary(let d): "{" + d.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ") + "}"
+        case .dictionary(let d):
+            "{" + d.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ") + "}"
         }
     }
 }

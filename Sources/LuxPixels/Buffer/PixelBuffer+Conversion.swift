@@ -1,5 +1,5 @@
-public import LuxColor
 internal import CLuxKernels
+public import LuxColor
 
 extension PixelBuffer {
     /// The same pixels in another format (colour space, metadata and premultiplication kept).
@@ -11,7 +11,8 @@ extension PixelBuffer {
     /// - Complexity: O(width × height), split across `threads`.
     public func converted(to newFormat: PixelFormat, matrix: YCbCrMatrix = .bt709, threads: Int = 1) -> PixelBuffer {
         if newFormat == format { return self }
-        var out = PixelBuffer(width: width, height: height, format: newFormat, colorSpace: colorSpace, metadata: metadata)
+        var out = PixelBuffer(
+            width: width, height: height, format: newFormat, colorSpace: colorSpace, metadata: metadata)
         out.isPremultiplied = isPremultiplied
         if newFormat.isYCbCr {
             writeYCbCr(into: out, matrix: matrix, threads: threads)
@@ -26,13 +27,17 @@ extension PixelBuffer {
                     // Direct paths avoid the float hub where it would only cost time.
                     if src.format == .rgbaHalf, dst.format == .rgbaFloat {
                         src.withUnsafePlane { p in
-                            lux_half_to_float(p.row(y, as: UInt16.self), dst.unsafeSharedMutablePlane().row(y, as: Float.self), 4 * src.width)
+                            lux_half_to_float(
+                                p.row(y, as: UInt16.self), dst.unsafeSharedMutablePlane().row(y, as: Float.self),
+                                4 * src.width)
                         }
                         continue
                     }
                     if src.format == .rgbaFloat, dst.format == .rgbaHalf {
                         src.withUnsafePlane { p in
-                            lux_float_to_half(p.row(y, as: Float.self), dst.unsafeSharedMutablePlane().row(y, as: UInt16.self), 4 * src.width)
+                            lux_float_to_half(
+                                p.row(y, as: Float.self), dst.unsafeSharedMutablePlane().row(y, as: UInt16.self),
+                                4 * src.width)
                         }
                         continue
                     }
@@ -56,7 +61,8 @@ extension PixelBuffer {
         let chromaRows = out.planeSize(1).height
         let lumaPlane = out.unsafeSharedMutablePlane(0)
         let chromaPlane = out.unsafeSharedMutablePlane(1)
-        let w = width, h = height
+        let w = width
+        let h = height
         Parallel.forEachBand(chromaRows, threads: threads, minimumBand: 8) { rows in
             withUnsafeTemporaryAllocation(of: Float.self, capacity: 8 * w) { scratch in
                 let rowsBuf = [scratch.baseAddress!, scratch.baseAddress! + 4 * w]
@@ -74,14 +80,22 @@ extension PixelBuffer {
                     let c = chromaPlane.row(cy, as: UInt8.self)
                     let cw = (w + sx - 1) / sx
                     for j in 0..<cw {
-                        var r: Float = 0, g: Float = 0, b: Float = 0, n: Float = 0
+                        var r: Float = 0
+                        var g: Float = 0
+                        var b: Float = 0
+                        var n: Float = 0
                         for k in 0..<sy {
                             for dx in 0..<sx where j * sx + dx < w {
                                 let p = rowsBuf[k] + 4 * (j * sx + dx)
-                                r += p[0]; g += p[1]; b += p[2]; n += 1
+                                r += p[0]
+                                g += p[1]
+                                b += p[2]
+                                n += 1
                             }
                         }
-                        r /= n; g /= n; b /= n
+                        r /= n
+                        g /= n
+                        b /= n
                         let yy = kr * r + kg * g + kb * b
                         let cb = (b - yy) / (2 * (1 - kb))
                         let cr = (r - yy) / (2 * (1 - kr))
@@ -104,7 +118,8 @@ extension PixelBuffer {
             throw .colorSpace("the buffer has no colour space to convert from")
         }
         guard !format.isBayer else {
-            throw .unsupportedConversion(from: format, to: format, reason: "Bayer data has no colour space; develop it first")
+            throw .unsupportedConversion(
+                from: format, to: format, reason: "Bayer data has no colour space; develop it first")
         }
         let converter: ColorConverter
         do { converter = try ColorConverter(from: source, to: destination) } catch {
@@ -126,13 +141,21 @@ extension PixelBuffer {
                 let dp = dst.unsafeSharedMutablePlane()
                 switch fmt {
                 case .rgba8:
-                    for y in rows { converter.convert(rgba8: sp.row(y, as: UInt8.self), into: dp.row(y, as: UInt8.self), count: source.width) }
+                    for y in rows {
+                        converter.convert(
+                            rgba8: sp.row(y, as: UInt8.self), into: dp.row(y, as: UInt8.self), count: source.width)
+                    }
                 case .rgbaHalf:
                     for y in rows {
-                        converter.convert(rgbaHalf: sp.row(y, as: Float16.self), into: dp.row(y, as: Float16.self), count: source.width)
+                        converter.convert(
+                            rgbaHalf: sp.row(y, as: Float16.self), into: dp.row(y, as: Float16.self),
+                            count: source.width)
                     }
                 case .rgbaFloat:
-                    for y in rows { converter.convert(rgba: sp.row(y, as: Float.self), into: dp.row(y, as: Float.self), count: source.width) }
+                    for y in rows {
+                        converter.convert(
+                            rgba: sp.row(y, as: Float.self), into: dp.row(y, as: Float.self), count: source.width)
+                    }
                 default:
                     withUnsafeTemporaryAllocation(of: Float.self, capacity: 4 * source.width) { scratch in
                         let s = scratch.baseAddress!

@@ -75,7 +75,8 @@ extension PixelBuffer {
         let yScale: Float = video ? 1 / 219 : 1 / 255
         let yOffset: Float = video ? 16 : 0
         let cScale: Float = video ? 1 / 224 : 1 / 255
-        let crToR = 2 * (1 - kr), cbToB = 2 * (1 - kb)
+        let crToR = 2 * (1 - kr)
+        let cbToB = 2 * (1 - kb)
         let ly = luma.row(y, as: UInt8.self)
         withUnsafePlane(1) { chroma in
             let c = chroma.row(y / sy, as: UInt8.self)
@@ -134,7 +135,8 @@ extension PixelBuffer {
                 let full: Float = format.codeRange?.upperBound == 16383 ? 16383 : 65535
                 let d = plane.row(y, as: UInt16.self)
                 let quad = p.quadChannels
-                let c0 = quad[(y & 1) * 2].rawValue, c1 = quad[(y & 1) * 2 + 1].rawValue
+                let c0 = quad[(y & 1) * 2].rawValue
+                let c1 = quad[(y & 1) * 2 + 1].rawValue
                 for i in 0..<w {
                     let c = (i & 1) == 0 ? c0 : c1
                     d[i] = UInt16(truncatingIfNeeded: nearestCode(src[4 * i + c], full))

@@ -69,7 +69,10 @@ public struct AffineTransform: Hashable, Sendable, Codable, CustomStringConverti
     public var inverted: AffineTransform? {
         let det = determinant
         guard det != 0, det.isFinite else { return nil }
-        let ia = d / det, ib = -b / det, ic = -c / det, id = a / det
+        let ia = d / det
+        let ib = -b / det
+        let ic = -c / det
+        let id = a / det
         return AffineTransform(a: ia, b: ib, c: ic, d: id, tx: -(tx * ia + ty * ic), ty: -(tx * ib + ty * id))
     }
 

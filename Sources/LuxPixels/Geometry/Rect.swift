@@ -65,8 +65,15 @@ public struct Rect: Hashable, Sendable, Codable, CustomStringConvertible {
 
     /// The smallest rectangle with integer edges that contains this one (infinite edges stay infinite).
     public var integral: Rect {
-        if isEmpty { return isNullRect ? .null : Rect(minX: minX.rounded(.down), minY: minY.rounded(.down), maxX: minX.rounded(.down), maxY: minY.rounded(.down)) }
-        return Rect(minX: minX.rounded(.down), minY: minY.rounded(.down), maxX: maxX.rounded(.up), maxY: maxY.rounded(.up))
+        if isEmpty {
+            return isNullRect
+                ? .null
+                : Rect(
+                    minX: minX.rounded(.down), minY: minY.rounded(.down), maxX: minX.rounded(.down),
+                    maxY: minY.rounded(.down))
+        }
+        return Rect(
+            minX: minX.rounded(.down), minY: minY.rounded(.down), maxX: maxX.rounded(.up), maxY: maxY.rounded(.up))
     }
 
     private var isNullRect: Bool { minX == .infinity && maxX == -.infinity }
@@ -116,7 +123,9 @@ public struct Rect: Hashable, Sendable, Codable, CustomStringConvertible {
     public var description: String {
         if isNullRect { return "null" }
         if minX == -.infinity && minY == -.infinity && maxX == .infinity && maxY == .infinity { return "infinite" }
-        func f(_ v: Double) -> String { v.isInfinite ? (v < 0 ? "-inf" : "inf") : (v == v.rounded() ? String(Int(v)) : String(v)) }
+        func f(_ v: Double) -> String {
+            v.isInfinite ? (v < 0 ? "-inf" : "inf") : (v == v.rounded() ? String(Int(v)) : String(v))
+        }
         return "[\(f(minX)) \(f(minY)) \(f(width)) \(f(height))]"
     }
 }

@@ -118,7 +118,8 @@ public struct MediaTime: Hashable, Sendable, Codable, Comparable, CustomStringCo
         switch (lhs.kind, rhs.kind) {
         case (.numeric, .numeric):
             let ts = commonTimescale(lhs.timescale, rhs.timescale)
-            let a = lhs.converted(toTimescale: ts), b = rhs.converted(toTimescale: ts)
+            let a = lhs.converted(toTimescale: ts)
+            let b = rhs.converted(toTimescale: ts)
             let (sum, overflow) = a.value.addingReportingOverflow(b.value)
             if overflow { return a.value > 0 ? .positiveInfinity : .negativeInfinity }
             return MediaTime(value: sum, timescale: ts)

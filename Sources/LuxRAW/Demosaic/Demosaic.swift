@@ -38,7 +38,9 @@ extension DemosaicMethod {
         let bandRows = 128
         let bands = (h + bandRows - 1) / bandRows
         mosaic.withUnsafePlane { src in
-            Parallel.forEachBand(bands, threads: threads ?? Parallel.defaultThreadCount, minimumBand: 1, bandsPerThread: 4) { range in
+            Parallel.forEachBand(
+                bands, threads: threads ?? Parallel.defaultThreadCount, minimumBand: 1, bandsPerThread: 4
+            ) { range in
                 let count = RegionDemosaic.scratchCount(method: method, width: w, height: bandRows)
                 let scratch = UnsafeMutablePointer<Float>.allocate(capacity: count)
                 defer { scratch.deallocate() }

@@ -7,7 +7,9 @@ enum RegionDemosaic {
     static func scratchCount(method: DemosaicMethod, width: Int, height: Int) -> Int {
         let m = method.margin
         let n = (width + 2 * m) * (height + 2 * m)
-        return 4 * n + (method == .rcd ? RCDDemosaic.scratchCount(width: width + 2 * m, height: height + 2 * m, reusesMosaic: true) : 0)
+        return 4 * n
+            + (method == .rcd
+                ? RCDDemosaic.scratchCount(width: width + 2 * m, height: height + 2 * m, reusesMosaic: true) : 0)
     }
 
     /// Reconstructs the region `x0..<x0+width`, `y0..<y0+height`.
@@ -21,7 +23,8 @@ enum RegionDemosaic {
         method: DemosaicMethod, pattern: CFAPattern, x0: Int, y0: Int, width: Int, height: Int,
         scratch: UnsafeMutablePointer<Float>,
         read: (_ x: Int, _ y: Int, _ w: Int, _ h: Int, _ dst: UnsafeMutablePointer<Float>, _ stride: Int) -> Void,
-        emit: (_ row: Int, _ red: UnsafePointer<Float>, _ green: UnsafePointer<Float>, _ blue: UnsafePointer<Float>) -> Void
+        emit: (_ row: Int, _ red: UnsafePointer<Float>, _ green: UnsafePointer<Float>, _ blue: UnsafePointer<Float>) ->
+            Void
     ) {
         let m = method.margin
         let px = x0 - m

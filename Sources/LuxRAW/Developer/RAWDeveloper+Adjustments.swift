@@ -71,12 +71,15 @@ extension RAWDeveloper {
                 "exposure": exposure, "baselineExposure": baselineExposure, "neutralTemperature": neutralTemperature,
                 "neutralTint": neutralTint, "luminanceNoiseReductionAmount": luminanceNoiseReductionAmount,
                 "colorNoiseReductionAmount": colorNoiseReductionAmount, "sharpnessAmount": sharpnessAmount,
-                "sharpnessRadius": sharpnessRadius, "contrastAmount": contrastAmount, "saturationAmount": saturationAmount,
+                "sharpnessRadius": sharpnessRadius, "contrastAmount": contrastAmount,
+                "saturationAmount": saturationAmount,
                 "vibranceAmount": vibranceAmount, "boostAmount": boostAmount,
             ]
             for (name, range) in Self.ranges {
                 let v = values[name] ?? 0
-                guard v.isFinite, range.contains(v) else { throw .invalidParameter(name: name, value: v, allowed: range) }
+                guard v.isFinite, range.contains(v) else {
+                    throw .invalidParameter(name: name, value: v, allowed: range)
+                }
             }
         }
     }

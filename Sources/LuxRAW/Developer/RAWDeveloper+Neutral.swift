@@ -14,7 +14,9 @@ extension RAWDeveloper {
             return SIMD3(1, 1, 1)
         }
         var r = inverse.apply(to: rect).offsetBy(dx: crop.minX, dy: crop.minY)
-        if adjustments.isDraftModeEnabled { r = Rect(minX: 2 * r.minX, minY: 2 * r.minY, maxX: 2 * r.maxX, maxY: 2 * r.maxY) }
+        if adjustments.isDraftModeEnabled {
+            r = Rect(minX: 2 * r.minX, minY: 2 * r.minY, maxX: 2 * r.maxX, maxY: 2 * r.maxY)
+        }
         let area = Rect(width: rawImage.properties.activeArea.width, height: rawImage.properties.activeArea.height)
         r = r.intersection(area).integral.intersection(area)
         guard r.width >= 2, r.height >= 2 else {

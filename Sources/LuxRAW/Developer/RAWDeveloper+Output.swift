@@ -23,24 +23,29 @@ extension RAWDeveloper {
             let g = gains / gains.min()
             let wb = SIMD3<Float>(Float(g.x), Float(g.y), Float(g.z))
             let sensor = try SensorLinearization(rawImage, appliesLensShading: adjustments.isLensCorrectionEnabled)
-            var image = DemosaicStage(method: adjustments.demosaicMethod, isHalfSize: adjustments.isDraftModeEnabled).image(from: sensor, gains: wb)
+            var image = DemosaicStage(method: adjustments.demosaicMethod, isHalfSize: adjustments.isDraftModeEnabled)
+                .image(from: sensor, gains: wb)
             if adjustments.isLensCorrectionEnabled, let warp = LensCorrection.warp(in: rawImage.properties) {
                 image = LensCorrection(warp: warp).apply(to: image)
             }
             image = NoiseReduction(
-                luminanceAmount: Float(adjustments.luminanceNoiseReductionAmount), colorAmount: Float(adjustments.colorNoiseReductionAmount),
+                luminanceAmount: Float(adjustments.luminanceNoiseReductionAmount),
+                colorAmount: Float(adjustments.colorNoiseReductionAmount),
                 noiseModel: SIMD2(Float(noiseModel.x), Float(noiseModel.y)), gains: wb
             ).apply(to: image)
             if adjustments.isHighlightRecoveryEnabled { image = HighlightRecovery().apply(to: image) }
             let color = try CameraColorTransform(calibration: calibration, neutral: neutral)
             image = color.apply(to: image, gain: Double.exp2(adjustments.exposure + adjustments.baselineExposure))
             let look = ColorAdjustments(
-                saturation: Float(adjustments.saturationAmount), vibrance: Float(adjustments.vibranceAmount), contrast: Float(adjustments.contrastAmount))
+                saturation: Float(adjustments.saturationAmount), vibrance: Float(adjustments.vibranceAmount),
+                contrast: Float(adjustments.contrastAmount))
             image = look.applyingChroma(to: image)
             image = ToneCurve(boost: Float(adjustments.boostAmount)).apply(to: image)
             image = look.applyingContrast(to: image)
-            let sharpenRadius = adjustments.isDraftModeEnabled ? adjustments.sharpnessRadius / 2 : adjustments.sharpnessRadius
-            image = Sharpening(amount: Float(adjustments.sharpnessAmount), radius: Float(max(sharpenRadius, 0.3))).apply(to: image)
+            let sharpenRadius =
+                adjustments.isDraftModeEnabled ? adjustments.sharpnessRadius / 2 : adjustments.sharpnessRadius
+            image = Sharpening(amount: Float(adjustments.sharpnessAmount), radius: Float(max(sharpenRadius, 0.3)))
+                .apply(to: image)
             image = geometry(image)
             return image.matchedToWorkingSpace(from: CameraColorTransform.workingSpace)
         }
@@ -58,7 +63,8 @@ extension RAWDeveloper {
         }
         if adjustments.isDraftModeEnabled {
             rect = Rect(
-                minX: (rect.minX / 2).rounded(.up), minY: (rect.minY / 2).rounded(.up), maxX: (rect.maxX / 2).rounded(.down),
+                minX: (rect.minX / 2).rounded(.up), minY: (rect.minY / 2).rounded(.up),
+                maxX: (rect.maxX / 2).rounded(.down),
                 maxY: (rect.maxY / 2).rounded(.down))
         }
         return rect
@@ -92,6 +98,7 @@ extension RAWDeveloper {
     /// The size of ``outputImage`` in pixels.
     public var outputSize: Size {
         let c = cropRectangle
-        return adjustments.orientation.swapsDimensions ? Size(width: c.height, height: c.width) : Size(width: c.width, height: c.height)
+        return adjustments.orientation.swapsDimensions
+            ? Size(width: c.height, height: c.width) : Size(width: c.width, height: c.height)
     }
 }

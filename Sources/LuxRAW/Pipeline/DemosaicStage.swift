@@ -34,7 +34,9 @@ public struct DemosaicStage: Hashable, Sendable {
                 let y0 = Int(output.region.minY)
                 let rows = output.scratch(byteCount: 4 * 2 * 2 * ow).assumingMemoryBound(to: Float.self)
                 for j in 0..<output.height {
-                    sensor.read(x: 2 * x0, y: 2 * (y0 + j), width: 2 * ow, height: 2, gains: gains, into: rows, rowStride: 2 * ow)
+                    sensor.read(
+                        x: 2 * x0, y: 2 * (y0 + j), width: 2 * ow, height: 2, gains: gains, into: rows,
+                        rowStride: 2 * ow)
                     let planes = output.planes(j)
                     HalfSizeDemosaic.row(
                         rows, rows + 2 * ow, count: ow, pattern: sensor.pattern, red: planes.red, green: planes.green,

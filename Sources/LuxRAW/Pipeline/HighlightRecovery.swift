@@ -20,7 +20,8 @@ public struct HighlightRecovery: Hashable, Sendable {
     public func apply(to image: Image) -> Image {
         let clip = clipLevel
         let s3: Float = 1.7320508
-        let kernel = ColorKernel(name: "highlightRecovery", alphaHandling: .premultiplied, preservesAlpha: true) { row in
+        let kernel = ColorKernel(name: "highlightRecovery", alphaHandling: .premultiplied, preservesAlpha: true) {
+            row in
             let p = row.pixels
             // Most rows hold no clipped pixel: find out with a cheap scan and leave them as they are.
             var peak: Float = 0

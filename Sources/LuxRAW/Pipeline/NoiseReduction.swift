@@ -186,7 +186,8 @@ enum NRPlanes {
 
     @inline(never)
     static func splitRow(
-        _ r: UnsafePointer<Float>, _ g: UnsafePointer<Float>, _ b: UnsafePointer<Float>, _ y: UnsafeMutablePointer<Float>,
+        _ r: UnsafePointer<Float>, _ g: UnsafePointer<Float>, _ b: UnsafePointer<Float>,
+        _ y: UnsafeMutablePointer<Float>,
         _ cr: UnsafeMutablePointer<Float>, _ cb: UnsafeMutablePointer<Float>, _ n: Int
     ) {
         for i in 0..<n {
@@ -242,7 +243,8 @@ enum NRPlanes {
 
     /// 2×2 box mean of a `w × h` plane (both even) into a `w/2 × h/2` plane.
     @inline(never)
-    static func downsample(_ s: UnsafePointer<Float>, into d: UnsafeMutablePointer<Float>, width w: Int, height h: Int) {
+    static func downsample(_ s: UnsafePointer<Float>, into d: UnsafeMutablePointer<Float>, width w: Int, height h: Int)
+    {
         let hw = w / 2
         for k in 0..<(h / 2) {
             let a = s + 2 * k * w

@@ -1,5 +1,5 @@
-import RealModule
 public import LuxRender
+import RealModule
 
 /// Stage 7d: luminance unsharp mask.
 ///

@@ -81,7 +81,8 @@ enum Wavelet {
     @inline(never)
     static func denoise(
         _ plane: UnsafeMutablePointer<Float>, width w: Int, height h: Int, scales: Int, strength: Float,
-        sigma: UnsafePointer<Float>, scratch: UnsafeMutablePointer<Float>, firstSmooth: UnsafeMutablePointer<Float>? = nil
+        sigma: UnsafePointer<Float>, scratch: UnsafeMutablePointer<Float>,
+        firstSmooth: UnsafeMutablePointer<Float>? = nil
     ) {
         guard scales > 0 else { return }
         let n = w * h

@@ -54,11 +54,13 @@ public struct SensorLinearization: Sendable {
             throw .unsupported("Linear Raw (demosaiced) DNG data; only Bayer CFA raw images are developed")
         }
         guard let pattern = p.cfaPattern else {
-            throw .unsupported("the CFA layout \(p.cfa.map { "\($0)" } ?? "(missing)"); only 2×2 RGB Bayer patterns are developed")
+            throw .unsupported(
+                "the CFA layout \(p.cfa.map { "\($0)" } ?? "(missing)"); only 2×2 RGB Bayer patterns are developed")
         }
         let area = p.activeArea
         guard raw.pixels.width >= area.right, raw.pixels.height >= area.bottom, !area.isEmpty else {
-            throw .noPixelData("the pixel buffer (\(raw.pixels.width)×\(raw.pixels.height)) does not cover the active area \(area)")
+            throw .noPixelData(
+                "the pixel buffer (\(raw.pixels.width)×\(raw.pixels.height)) does not cover the active area \(area)")
         }
         let componentType = raw.pixels.format.componentType
         guard componentType == .uint16 || componentType == .float32, raw.pixels.format.channelCount == 1 else {
@@ -78,7 +80,8 @@ public struct SensorLinearization: Sendable {
         }
         let black = p.blackLevel
         guard (1...64).contains(black.repeatRows), (1...64).contains(black.repeatColumns) else {
-            throw .unsupported("a BlackLevel repeat pattern of \(black.repeatRows)×\(black.repeatColumns); 1…64 per side")
+            throw .unsupported(
+                "a BlackLevel repeat pattern of \(black.repeatRows)×\(black.repeatColumns); 1…64 per side")
         }
         if let dh = black.deltaH, dh.count < area.width {
             throw .unsupported("BlackLevelDeltaH with \(dh.count) values for an active area \(area.width) wide")
@@ -137,7 +140,9 @@ public struct SensorLinearization: Sendable {
     }
 
     /// One output row: the part inside the area in a vectorisable loop, reflected columns one by one.
-    private func readRow(_ plane: RawPlane, sy: Int, x0: Int, count w: Int, gains: SIMD3<Float>, into d: UnsafeMutablePointer<Float>) {
+    private func readRow(
+        _ plane: RawPlane, sy: Int, x0: Int, count w: Int, gains: SIMD3<Float>, into d: UnsafeMutablePointer<Float>
+    ) {
         // Per-parity factors: colour gain / span, black of the cell.
         let evenColor = color(x: 0, y: sy)
         let oddColor = color(x: 1, y: sy)
@@ -168,7 +173,9 @@ public struct SensorLinearization: Sendable {
                 if let deltaH { Self.subtractDelta(deltaH, lo, n, parity, k0, k1, out) }
             }
             for x in x0..<lo { d[x - x0] = value(plane, x: BilinearDemosaic.reflect(x, width), y: sy, gains: gains) }
-            for x in hi..<(x0 + w) { d[x - x0] = value(plane, x: BilinearDemosaic.reflect(x, width), y: sy, gains: gains) }
+            for x in hi..<(x0 + w) {
+                d[x - x0] = value(plane, x: BilinearDemosaic.reflect(x, width), y: sy, gains: gains)
+            }
         } else {
             for x in x0..<(x0 + w) {
                 d[x - x0] = value(plane, x: BilinearDemosaic.reflect(x, width), y: sy, gains: gains)

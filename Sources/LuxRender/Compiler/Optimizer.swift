@@ -61,7 +61,8 @@ struct Optimizer {
                 return nil
             }
             let kernel = ColorKernel(name: "\(n.label)∘\(c.label)", transform: t.composed(after: s))
-            return IRNode(.colorKernel(kernel, arguments: "", colors: []), c.inputs, extent: extent, isOpaque: n.isOpaque)
+            return IRNode(
+                .colorKernel(kernel, arguments: "", colors: []), c.inputs, extent: extent, isOpaque: n.isOpaque)
         case .colorMatch(let outer):
             guard let c = child, case .colorMatch(let inner) = c.op else { return nil }
             let a = inner.source

@@ -36,7 +36,9 @@ struct RowTarget {
         if layout == .planarRows { return }  // evaluated in place
         let dst = pointer(x: x, y: y)
         if let converter {
-            converter.convert(red: p.red, green: p.green, blue: p.blue, alpha: p.alpha, rgba8: dst.assumingMemoryBound(to: UInt8.self), count: n)
+            converter.convert(
+                red: p.red, green: p.green, blue: p.blue, alpha: p.alpha,
+                rgba8: dst.assumingMemoryBound(to: UInt8.self), count: n)
             return
         }
         PixelIO.store(p, count: n, format: format, to: dst, scratch: w.storeScratch, streaming: streaming)
@@ -159,7 +161,7 @@ final class Executor {
             convert = { s, d, n in
                 lux_float4_to_rgba8(s.assumingMemoryBound(to: Float.self), d.assumingMemoryBound(to: UInt8.self), n)
             }
-        case let (s, t) where s == t:
+        case (let s, let t) where s == t:
             convert = { s, d, n in d.copyMemory(from: s, byteCount: n * bpp) }
         default:
             return false

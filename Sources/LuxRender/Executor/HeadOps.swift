@@ -13,7 +13,9 @@ enum Resample {
         if mode == .linear {
             for i in 0..<n { out.storeBytes(of: linear(s, xs[i], ys[i]), toByteOffset: 16 &* i, as: SIMD4<Float>.self) }
         } else {
-            for i in 0..<n { out.storeBytes(of: nearest(s, xs[i], ys[i]), toByteOffset: 16 &* i, as: SIMD4<Float>.self) }
+            for i in 0..<n {
+                out.storeBytes(of: nearest(s, xs[i], ys[i]), toByteOffset: 16 &* i, as: SIMD4<Float>.self)
+            }
         }
         PixelIO.deinterleave(scratch, n, dst)
     }
@@ -39,7 +41,8 @@ enum Resample {
         let p10: SIMD4<Float>
         let p01: SIMD4<Float>
         let p11: SIMD4<Float>
-        let di = i &- s.minX, dj = j &- s.minY
+        let di = i &- s.minX
+        let dj = j &- s.minY
         if di >= 0 && di &+ 1 < s.width && dj >= 0 && dj &+ 1 < s.height {
             let p = UnsafeRawPointer(s.base + (dj &* s.rowStride &+ 4 &* di))
             let q = p + 4 &* s.rowStride

@@ -152,7 +152,9 @@ enum PixelIO {
     }
 
     @inline(never)
-    static func store16(_ s: PlanarPixels, _ n: Int, _ d: UnsafeMutablePointer<UInt16>) { storeCodes(s, n, d, swap: false) }
+    static func store16(_ s: PlanarPixels, _ n: Int, _ d: UnsafeMutablePointer<UInt16>) {
+        storeCodes(s, n, d, swap: false)
+    }
 
     /// Planar values to rounded, clipped integer RGBA codes; `swap` exchanges red and blue (BGRA).
     @inline(__always)

@@ -8,7 +8,8 @@ public struct ImageReduction: Sendable {
     /// output tile.
     ///
     /// It may throw; the render then fails with ``RenderError/processorFailed(_:reason:)``.
-    public typealias Combine = @Sendable (_ partials: UnsafeBufferPointer<Double>, _ output: ImageProcessorOutput)
+    public typealias Combine =
+        @Sendable (_ partials: UnsafeBufferPointer<Double>, _ output: ImageProcessorOutput)
         throws -> Void
 
     let area: PixelRect

@@ -10,7 +10,9 @@ enum SpectralTables {
     /// x̄(λ), ȳ(λ), z̄(λ) at 380…780 nm every 5 nm: LuxColor's CIE 1931 table (360…830 nm) restricted to
     /// the simulation's range.
     static func observer(_ channel: Int) -> [Double] {
-        let first = Int((Spectrum.firstWavelength - CIE1931StandardObserver.firstWavelength) / CIE1931StandardObserver.wavelengthStep)
+        let first = Int(
+            (Spectrum.firstWavelength - CIE1931StandardObserver.firstWavelength)
+                / CIE1931StandardObserver.wavelengthStep)
         return (0..<Spectrum.sampleCount).map { CIE1931StandardObserver.values[3 * (first + $0) + channel] }
     }
     /// x̄(λ).

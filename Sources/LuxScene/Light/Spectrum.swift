@@ -29,7 +29,8 @@ public struct Spectrum: Hashable, Sendable, Codable {
     ///
     /// - Precondition: `values.count == 81`.
     public init(values: [Double]) {
-        precondition(values.count == Self.sampleCount, "a spectrum has \(Self.sampleCount) samples, not \(values.count)")
+        precondition(
+            values.count == Self.sampleCount, "a spectrum has \(Self.sampleCount) samples, not \(values.count)")
         self.values = values
     }
 
@@ -39,7 +40,9 @@ public struct Spectrum: Hashable, Sendable, Codable {
     }
 
     /// A flat spectrum.
-    public static func constant(_ value: Double) -> Spectrum { Spectrum(values: Array(repeating: value, count: sampleCount)) }
+    public static func constant(_ value: Double) -> Spectrum {
+        Spectrum(values: Array(repeating: value, count: sampleCount))
+    }
 
     /// The sample-wise product.
     public static func * (lhs: Spectrum, rhs: Spectrum) -> Spectrum {

@@ -30,7 +30,8 @@ enum BandCompositor {
             guard band.upperBound > g.y0, band.lowerBound < g.y0 + g.height else { return nil }
             if p.scale > 1 { return .coarse(UpsampledLayerStream(plan: p, rows: band, gridWidth: width)) }
             let first = max(0, band.lowerBound - p.box.y0)
-            return .grid(LayerStream(plan: p, firstRow: first, lastRow: min(p.box.height, band.upperBound - p.box.y0) - 1))
+            return .grid(
+                LayerStream(plan: p, firstRow: first, lastRow: min(p.box.height, band.upperBound - p.box.y0) - 1))
         }
         let planes = withAlpha ? 4 : 3
         let acc = UnsafeMutablePointer<Float>.allocate(capacity: planes * width)
@@ -53,15 +54,19 @@ enum BandCompositor {
                 case .grid(let stream)?:
                     let cy = y - p.box.y0
                     guard cy >= 0, cy < p.box.height, let row = stream.row(cy) else { continue }
-                    let ox0 = max(0, p.box.x0), ox1 = min(width, p.box.x0 + p.box.width)
+                    let ox0 = max(0, p.box.x0)
+                    let ox1 = min(width, p.box.x0 + p.box.width)
                     guard ox1 > ox0 else { continue }
-                    let n = ox1 - ox0, cx = ox0 - p.box.x0, cw = p.box.width
+                    let n = ox1 - ox0
+                    let cx = ox0 - p.box.x0
+                    let cw = p.box.width
                     if !cleared { clear(except: p.hasAlpha ? 0..<0 : ox0..<ox1) }
                     cleared = true
                     if p.hasAlpha {
                         let a = row + 3 * cw + cx
                         for c in 0..<3 {
-                            let o = acc + c * width + ox0, s = row + c * cw + cx
+                            let o = acc + c * width + ox0
+                            let s = row + c * cw + cx
                             for x in 0..<n { o[x] = o[x] * (1 - a[x]) + s[x] }
                         }
                         if withAlpha {
@@ -74,11 +79,14 @@ enum BandCompositor {
                     }
                 case .coarse(let stream)?:
                     let g = p.gridBox
-                    guard y >= g.y0, y < g.y0 + g.height, stream.width > 0, let (top, bottom, t) = stream.row(y) else { continue }
+                    guard y >= g.y0, y < g.y0 + g.height, stream.width > 0, let (top, bottom, t) = stream.row(y) else {
+                        continue
+                    }
                     if !cleared { clear(except: p.hasAlpha ? 0..<0 : stream.x0..<(stream.x0 + stream.width)) }
                     cleared = true
-                    blend(top: top, bottom: bottom, t: t, count: stream.width, hasAlpha: p.hasAlpha, withAlpha: withAlpha,
-                          into: acc + stream.x0, stride: width, scratch: transmittance)
+                    blend(
+                        top: top, bottom: bottom, t: t, count: stream.width, hasAlpha: p.hasAlpha, withAlpha: withAlpha,
+                        into: acc + stream.x0, stride: width, scratch: transmittance)
                 }
             }
             if !cleared { clear(except: 0..<0) }
@@ -94,11 +102,14 @@ enum BandCompositor {
         withAlpha: Bool, into acc: UnsafeMutablePointer<Float>, stride: Int, scratch: UnsafeMutablePointer<Float>
     ) {
         if hasAlpha {
-            let a0 = top + 3 * n, a1 = bottom + 3 * n
+            let a0 = top + 3 * n
+            let a1 = bottom + 3 * n
             let k = scratch
             for x in 0..<n { k[x] = 1 - (a0[x] + t * (a1[x] - a0[x])) }
             for c in 0..<3 {
-                let o = acc + c * stride, c0 = top + c * n, c1 = bottom + c * n
+                let o = acc + c * stride
+                let c0 = top + c * n
+                let c1 = bottom + c * n
                 for x in 0..<n { o[x] = o[x] * k[x] + (c0[x] + t * (c1[x] - c0[x])) }
             }
             if withAlpha {
@@ -107,7 +118,9 @@ enum BandCompositor {
             }
         } else {
             for c in 0..<3 {
-                let o = acc + c * stride, c0 = top + c * n, c1 = bottom + c * n
+                let o = acc + c * stride
+                let c0 = top + c * n
+                let c1 = bottom + c * n
                 for x in 0..<n { o[x] = c0[x] + t * (c1[x] - c0[x]) }
             }
             if withAlpha { (acc + 3 * stride).update(repeating: 1, count: n) }

@@ -1,5 +1,5 @@
-package import LuxPixels
 internal import CLuxKernels
+package import LuxPixels
 import RealModule
 
 /// The radiance one exposure integrates, row by row, without ever holding a full-frame float image:
@@ -56,17 +56,20 @@ package struct ExposureRadiance: Sendable {
         func map(at t: Double) -> AffineMap {
             let angles = motion.angles(at: t)
             let shift = SIMD2(-angles.x * f, -angles.y * f)
-            let cr = Double.cos(-angles.z), sr = Double.sin(-angles.z)
+            let cr = Double.cos(-angles.z)
+            let sr = Double.sin(-angles.z)
             func rot(_ v: SIMD2<Double>) -> SIMD2<Double> { SIMD2(cr * v.x - sr * v.y, sr * v.x + cr * v.y) }
             // u = S⁻¹(R(O + S·p − C − shift) + C − G)
             let a = SIMD4(cr, -sr * s.y / s.x, sr * s.x / s.y, cr)
             let b = (rot(request.regionOrigin - center - shift) + center - gridOrigin) / s
             return AffineMap(a: a, b: b)
         }
-        let t0 = request.exposureStart, d = request.exposureDuration
+        let t0 = request.exposureStart
+        let d = request.exposureDuration
         guard d > 0, !motion.isStill else { return [map(at: t0 + d / 2)] }
         // Path length in pixels at the centre and the corners (roll moves corners more).
-        let w = Double(request.width), h = Double(request.height)
+        let w = Double(request.width)
+        let h = Double(request.height)
         let points = [SIMD2(w / 2, h / 2), SIMD2(0, 0), SIMD2(w, 0), SIMD2(0, h), SIMD2(w, h)]
         let probes = 16
         var length = 0.0
@@ -88,8 +91,11 @@ package struct ExposureRadiance: Sendable {
     /// The grid pixels the maps read (Catmull–Rom support included, plus a pixel of safety), as
     /// `(x0, y0, x1, y1)` with exclusive upper bounds.
     static func footprint(_ maps: [AffineMap], width: Int, height: Int) -> (Int, Int, Int, Int) {
-        var lo = SIMD2<Double>(repeating: .infinity), hi = SIMD2<Double>(repeating: -.infinity)
-        let corners = [SIMD2(0.0, 0.0), SIMD2(Double(width), 0), SIMD2(0, Double(height)), SIMD2(Double(width), Double(height))]
+        var lo = SIMD2<Double>(repeating: .infinity)
+        var hi = SIMD2<Double>(repeating: -.infinity)
+        let corners = [
+            SIMD2(0.0, 0.0), SIMD2(Double(width), 0), SIMD2(0, Double(height)), SIMD2(Double(width), Double(height)),
+        ]
         for m in maps {
             for c in corners {
                 let u = m.apply(c)
@@ -97,7 +103,10 @@ package struct ExposureRadiance: Sendable {
                 hi = pointwiseMax(hi, u)
             }
         }
-        return (Int(lo.x.rounded(.down)) - 3, Int(lo.y.rounded(.down)) - 3, Int(hi.x.rounded(.up)) + 3, Int(hi.y.rounded(.up)) + 3)
+        return (
+            Int(lo.x.rounded(.down)) - 3, Int(lo.y.rounded(.down)) - 3, Int(hi.x.rounded(.up)) + 3,
+            Int(hi.y.rounded(.up)) + 3
+        )
     }
 
     // MARK: Rows
@@ -111,7 +120,8 @@ package struct ExposureRadiance: Sendable {
         let kernels = BlockKernels(maps: maps, tiles: tiles, width: w, height: height)
         let buffer = UnsafeMutablePointer<Float>.allocate(capacity: 3 * w)
         defer { buffer.deallocate() }
-        let out = buffer, over = buffer + w
+        let out = buffer
+        let over = buffer + w
         // The rows one output row reads (every tile's kernel) are all in the ring at once.
         let span = kernels.maxWidth + kernels.rowSpread
         let source = background.image.map { SourceRows(image: $0, pattern: quad, slots: span + 2) }
@@ -127,7 +137,8 @@ package struct ExposureRadiance: Sendable {
                 kernels.compute(blockRow: block, width: w)
             }
             if let source {
-                var lo = Int.max, hi = Int.min
+                var lo = Int.max
+                var hi = Int.min
                 for t in 0..<kernels.distinctKernels {
                     let k = kernels.kernel(t)
                     lo = min(lo, y + k.y0)
@@ -136,7 +147,8 @@ package struct ExposureRadiance: Sendable {
                 precondition(hi - lo <= span + 2, "motion kernels span more rows than the ring holds")
                 for r in lo..<hi { rowPointers[r - lo] = source.row(r) }
                 for t in 0..<tiles {
-                    let tx0 = t * Self.tileWidth, n = min(Self.tileWidth, w - tx0)
+                    let tx0 = t * Self.tileWidth
+                    let n = min(Self.tileWidth, w - tx0)
                     let k = kernels.kernel(t)
                     let acc = out + tx0
                     acc.update(repeating: 0, count: n)
@@ -154,15 +166,18 @@ package struct ExposureRadiance: Sendable {
                         }
                         var g = 0
                         while g + 4 <= k.width {
-                            let w0 = weights[g] * unscale, w1 = weights[g + 1] * unscale
-                            let w2 = weights[g + 2] * unscale, w3 = weights[g + 3] * unscale
+                            let w0 = weights[g] * unscale
+                            let w1 = weights[g + 1] * unscale
+                            let w2 = weights[g + 2] * unscale
+                            let w3 = weights[g + 3] * unscale
                             let dx = k.x0 + g
                             g += 4
                             if w0 == 0 && w1 == 0 && w2 == 0 && w3 == 0 { continue }
                             lux_accumulate_taps(acc, mix(dx), mix(dx + 1), w0, w1, w2, w3, 4, n)
                         }
                         if g + 2 <= k.width {
-                            let w0 = weights[g] * unscale, w1 = weights[g + 1] * unscale
+                            let w0 = weights[g] * unscale
+                            let w1 = weights[g + 1] * unscale
                             let dx = k.x0 + g
                             g += 2
                             if w0 != 0 || w1 != 0 { lux_accumulate_taps(acc, mix(dx), mix(dx + 1), w0, w1, 0, 0, 2, n) }
@@ -176,7 +191,8 @@ package struct ExposureRadiance: Sendable {
                 out.update(repeating: 0, count: w)
             }
             if let overlay, y >= overlay.y0, y < overlay.y0 + overlay.image.height {
-                compositeOverlay(overlay, row: y, channels: (quad[phase * 2], quad[phase * 2 + 1]), scratch: over, into: out)
+                compositeOverlay(
+                    overlay, row: y, channels: (quad[phase * 2], quad[phase * 2 + 1]), scratch: over, into: out)
             }
             body(y, out)
         }
@@ -222,7 +238,8 @@ package struct ExposureRadiance: Sendable {
             if tags[slot] != y {
                 let n = stride
                 for phase in 0..<2 {
-                    let a = pattern[phase * 2], b = pattern[phase * 2 + 1]
+                    let a = pattern[phase * 2]
+                    let b = pattern[phase * 2 + 1]
                     image.loadAlternating(even: a, odd: b, row: y, count: n, into: dst + phase * 2 * n)
                     image.loadAlternating(even: b, odd: a, row: y, count: n, into: dst + (phase * 2 + 1) * n)
                 }
@@ -238,8 +255,10 @@ package struct ExposureRadiance: Sendable {
         into out: UnsafeMutablePointer<Float>
     ) {
         let img = overlay.image
-        let n = img.width, oy = y - overlay.y0
-        let c = scratch, a = scratch + n
+        let n = img.width
+        let oy = y - overlay.y0
+        let c = scratch
+        let a = scratch + n
         // Overlay column i is output column x0 + i: channel 0 where that is even.
         let (even, odd) = overlay.x0 & 1 == 0 ? channels : (channels.1, channels.0)
         img.loadAlternating(even: even, odd: odd, row: oy, count: n, into: c)
@@ -277,8 +296,11 @@ final class BlockKernels {
         rotates = maps.contains { $0.a != SIMD4(1, 0, 0, 1) }
         // The offsets D = u(p) − p are affine in p, so their spread over the instants is largest at a corner.
         var spread = 0.0
-        for c in [SIMD2(0.0, 0.0), SIMD2(Double(width), 0), SIMD2(0, Double(height)), SIMD2(Double(width), Double(height))] {
-            var lo = SIMD2<Double>(repeating: .infinity), hi = SIMD2<Double>(repeating: -.infinity)
+        for c in [
+            SIMD2(0.0, 0.0), SIMD2(Double(width), 0), SIMD2(0, Double(height)), SIMD2(Double(width), Double(height)),
+        ] {
+            var lo = SIMD2<Double>(repeating: .infinity)
+            var hi = SIMD2<Double>(repeating: -.infinity)
             for m in maps {
                 let d = m.apply(c) - c
                 lo = pointwiseMin(lo, d)
@@ -294,7 +316,9 @@ final class BlockKernels {
         rowSpread = max(1, Int((maps.map { abs($0.a.z) }.max() ?? 0) * Double(width) + 1))
         self.storage = storage
         kernels = .allocate(capacity: tiles)
-        kernels.initialize(from: (0..<tiles).map { Kernel(weights: storage + $0 * size * size, x0: 0, y0: 0, width: 1, height: 1) }, count: tiles)
+        kernels.initialize(
+            from: (0..<tiles).map { Kernel(weights: storage + $0 * size * size, x0: 0, y0: 0, width: 1, height: 1) },
+            count: tiles)
     }
 
     deinit {
@@ -311,7 +335,8 @@ final class BlockKernels {
 
     /// Computes the kernels of every tile for rows `blockRow × blockHeight …`.
     func compute(blockRow: Int, width: Int) {
-        let bh = ExposureRadiance.blockHeight, tw = ExposureRadiance.tileWidth
+        let bh = ExposureRadiance.blockHeight
+        let tw = ExposureRadiance.tileWidth
         let yc = Double(blockRow * bh) + Double(bh) / 2
         for t in 0..<(rotates ? tiles : 1) {
             let xc = Double(t * tw) + Double(min(tw, width - t * tw)) / 2
@@ -326,14 +351,25 @@ final class BlockKernels {
         var fractions: [SIMD2<Double>] = []
         bases.reserveCapacity(maps.count)
         fractions.reserveCapacity(maps.count)
-        var lo = SIMD2(Int.max, Int.max), hi = SIMD2(Int.min, Int.min)
+        var lo = SIMD2(Int.max, Int.max)
+        var hi = SIMD2(Int.min, Int.min)
         for m in maps {
             let d = m.apply(p) - p
             var base = SIMD2(Int(d.x.rounded(.down)), Int(d.y.rounded(.down)))
             var frac = d - SIMD2(Double(base.x), Double(base.y))
             // Snap offsets within 10⁻⁴ pixel of an integer: one tap instead of sixteen.
-            if frac.x < 1e-4 { frac.x = 0 } else if frac.x > 1 - 1e-4 { frac.x = 0; base.x += 1 }
-            if frac.y < 1e-4 { frac.y = 0 } else if frac.y > 1 - 1e-4 { frac.y = 0; base.y += 1 }
+            if frac.x < 1e-4 {
+                frac.x = 0
+            } else if frac.x > 1 - 1e-4 {
+                frac.x = 0
+                base.x += 1
+            }
+            if frac.y < 1e-4 {
+                frac.y = 0
+            } else if frac.y > 1 - 1e-4 {
+                frac.y = 0
+                base.y += 1
+            }
             bases.append(base)
             fractions.append(frac)
             let l = SIMD2(frac.x == 0 ? base.x : base.x - 1, frac.y == 0 ? base.y : base.y - 1)
@@ -341,12 +377,14 @@ final class BlockKernels {
             lo = pointwiseMin(lo, l)
             hi = pointwiseMax(hi, h)
         }
-        let kw = hi.x - lo.x + 1, kh = hi.y - lo.y + 1
+        let kw = hi.x - lo.x + 1
+        let kh = hi.y - lo.y + 1
         precondition(kw <= maxWidth && kh <= maxWidth, "motion kernel larger than its bound")
         weights.update(repeating: 0, count: kw * kh)
         let share = 1 / Double(maps.count)
         for (base, frac) in zip(bases, fractions) {
-            let wx = Self.catmullRom(frac.x), wy = Self.catmullRom(frac.y)
+            let wx = Self.catmullRom(frac.x)
+            let wy = Self.catmullRom(frac.y)
             for j in 0..<4 where wy[j] != 0 {
                 let ky = base.y - 1 + j - lo.y
                 guard ky >= 0, ky < kh else { continue }
@@ -364,7 +402,8 @@ final class BlockKernels {
     /// (0, 1, 0, 0) at t = 0).
     static func catmullRom(_ t: Double) -> SIMD4<Double> {
         guard t != 0 else { return SIMD4(0, 1, 0, 0) }
-        let t2 = t * t, t3 = t2 * t
+        let t2 = t * t
+        let t3 = t2 * t
         return SIMD4(
             (-t3 + 2 * t2 - t) / 2, (3 * t3 - 5 * t2 + 2) / 2, (-3 * t3 + 4 * t2 + t) / 2, (t3 - t2) / 2)
     }

@@ -30,7 +30,8 @@ struct BlurPlan: Sendable, Equatable {
 
     /// The variance of one pass.
     var passVariance: Double {
-        let r = Double(radius), f = Double(fraction)
+        let r = Double(radius)
+        let f = Double(fraction)
         return (r * (r + 1) * (2 * r + 1) / 3 + 2 * f * (r + 1) * (r + 1)) / (2 * r + 1 + 2 * f)
     }
 
@@ -76,7 +77,8 @@ struct HorizontalBlur {
 
     /// Blurs planes `0..<planes` of `row` (each `count` long, `stride` apart) in place.
     func apply(_ row: UnsafeMutablePointer<Float>, planes: Int, stride: Int) {
-        var src = a + pad, dst = b + pad
+        var src = a + pad
+        var dst = b + pad
         Self.interleave(row, planes: planes, stride: stride, count: count, into: src)
         for _ in 0..<BlurPlan.passes {
             Self.extendedBox(src, dst, count: count, radius: plan.radius, fraction: plan.fraction, scale: plan.scale)
@@ -86,10 +88,13 @@ struct HorizontalBlur {
     }
 
     static func interleave(
-        _ row: UnsafePointer<Float>, planes: Int, stride: Int, count n: Int, into out: UnsafeMutablePointer<SIMD4<Float>>
+        _ row: UnsafePointer<Float>, planes: Int, stride: Int, count n: Int,
+        into out: UnsafeMutablePointer<SIMD4<Float>>
     ) {
         let f = UnsafeMutableRawPointer(out).assumingMemoryBound(to: Float.self)
-        let p0 = row, p1 = row + stride, p2 = row + 2 * stride
+        let p0 = row
+        let p1 = row + stride
+        let p2 = row + 2 * stride
         if planes == 4 {
             let p3 = row + 3 * stride
             for i in 0..<n {
@@ -109,10 +114,13 @@ struct HorizontalBlur {
     }
 
     static func deinterleave(
-        _ src: UnsafePointer<SIMD4<Float>>, planes: Int, stride: Int, count n: Int, into row: UnsafeMutablePointer<Float>
+        _ src: UnsafePointer<SIMD4<Float>>, planes: Int, stride: Int, count n: Int,
+        into row: UnsafeMutablePointer<Float>
     ) {
         let f = UnsafeRawPointer(src).assumingMemoryBound(to: Float.self)
-        let p0 = row, p1 = row + stride, p2 = row + 2 * stride
+        let p0 = row
+        let p1 = row + stride
+        let p2 = row + 2 * stride
         for i in 0..<n {
             p0[i] = f[4 * i]
             p1[i] = f[4 * i + 1]
@@ -131,24 +139,49 @@ struct HorizontalBlur {
         _ src: UnsafePointer<SIMD4<Float>>, _ dst: UnsafeMutablePointer<SIMD4<Float>>, count n: Int, radius r: Int,
         fraction: Float, scale: Float
     ) {
-        let f = SIMD4<Float>(repeating: fraction), k = SIMD4<Float>(repeating: scale)
+        let f = SIMD4<Float>(repeating: fraction)
+        let k = SIMD4<Float>(repeating: scale)
         let q = n / 4
-        let x0 = 0, x1 = q, x2 = 2 * q, x3 = 3 * q
+        let x0 = 0
+        let x1 = q
+        let x2 = 2 * q
+        let x3 = 3 * q
         @inline(__always) func window(_ x: Int) -> SIMD4<Float> {
             var s = SIMD4<Float>.zero
             for j in (x - r)...(x + r) { s += src[j] }
             return s
         }
-        var s0 = window(x0), s1 = window(x1), s2 = window(x2), s3 = window(x3)
+        var s0 = window(x0)
+        var s1 = window(x1)
+        var s2 = window(x2)
+        var s3 = window(x3)
         // Per quarter: the entering pixel (x + r + 1), the pixel leaving the inner sum (x − r), the pixel
         // before the window (x − r − 1), and the output; indexed by i alone so no index arithmetic can overflow.
-        let e0 = src + (x0 + r + 1), e1 = src + (x1 + r + 1), e2 = src + (x2 + r + 1), e3 = src + (x3 + r + 1)
-        let l0 = src + (x0 - r), l1 = src + (x1 - r), l2 = src + (x2 - r), l3 = src + (x3 - r)
-        let d0 = dst + x0, d1 = dst + x1, d2 = dst + x2, d3 = dst + x3
+        let e0 = src + (x0 + r + 1)
+        let e1 = src + (x1 + r + 1)
+        let e2 = src + (x2 + r + 1)
+        let e3 = src + (x3 + r + 1)
+        let l0 = src + (x0 - r)
+        let l1 = src + (x1 - r)
+        let l2 = src + (x2 - r)
+        let l3 = src + (x3 - r)
+        let d0 = dst + x0
+        let d1 = dst + x1
+        let d2 = dst + x2
+        let d3 = dst + x3
         for i in 0..<q {
-            let a0 = e0[i], a1 = e1[i], a2 = e2[i], a3 = e3[i]
-            let b0 = l0[i], b1 = l1[i], b2 = l2[i], b3 = l3[i]
-            let c0 = (l0 - 1)[i], c1 = (l1 - 1)[i], c2 = (l2 - 1)[i], c3 = (l3 - 1)[i]
+            let a0 = e0[i]
+            let a1 = e1[i]
+            let a2 = e2[i]
+            let a3 = e3[i]
+            let b0 = l0[i]
+            let b1 = l1[i]
+            let b2 = l2[i]
+            let b3 = l3[i]
+            let c0 = (l0 - 1)[i]
+            let c1 = (l1 - 1)[i]
+            let c2 = (l2 - 1)[i]
+            let c3 = (l3 - 1)[i]
             d0[i] = (s0 + f * (c0 + a0)) * k
             d1[i] = (s1 + f * (c1 + a1)) * k
             d2[i] = (s2 + f * (c2 + a2)) * k

@@ -58,7 +58,9 @@ package final class HalfPlanarImage: @unchecked Sendable {
     /// Writes `count` floats times `scale` into plane `p`, row `y`, from column 0, in one pass (each product
     /// rounded to `Float` before it is narrowed, as a multiply and a ``store(plane:row:x:from:count:)`` would).
     /// `streaming` stores bypass the cache: for an image too large to stay cached until it is read.
-    func store(plane p: Int, row y: Int, from src: UnsafePointer<Float>, scaledBy scale: Float, count: Int, streaming: Bool) {
+    func store(
+        plane p: Int, row y: Int, from src: UnsafePointer<Float>, scaledBy scale: Float, count: Int, streaming: Bool
+    ) {
         lux_float_to_half_scaled(src, scale, row(p, y), count, streaming ? 1 : 0)
     }
 

@@ -1,4 +1,5 @@
 import LuxColor
+import RealModule
 
 /// One layer prepared for rendering on a pixel grid: its card (the pixels it can touch over the exposure,
 /// plus the blur margin), its shapes with their pixel ranges for each time sample, and its blur.
@@ -91,7 +92,8 @@ extension SceneRenderer {
             let card = scale > 1 ? request.coarsened(by: scale) : request
             let blur = BlurPlan(sigma: LayerPlan.cardSigma(sigma: sigma, scale: scale))
             let margin = (blur?.support ?? 0) + 2
-            let times = atRest ? [card.exposureStart + card.exposureDuration / 2] : motionTimes(layer: layer, request: card)
+            let times =
+                atRest ? [card.exposureStart + card.exposureDuration / 2] : motionTimes(layer: layer, request: card)
             let maps = times.map { mapping(layer: layer, time: $0, request: card, atRest: atRest) }
             guard let box = cardBounds(layer: layer, maps: maps, margin: margin, width: card.width, height: card.height)
             else { return nil }
@@ -117,7 +119,8 @@ extension SceneRenderer {
         let f = request.focalLengthInFrameWidths
         let shift = SIMD2(-angles.x * f, -angles.y * f)
         let roll = angles.z
-        let cr = Double.cos(-roll), sr = Double.sin(-roll)
+        let cr = Double.cos(-roll)
+        let sr = Double.sin(-roll)
         let center = SIMD2(0.5, Scene.frameHeight / 2)
         let o = layer.motion.offset(at: t)
         func rot(_ v: SIMD2<Double>) -> SIMD2<Double> { SIMD2(cr * v.x - sr * v.y, sr * v.x + cr * v.y) }
@@ -129,7 +132,8 @@ extension SceneRenderer {
 
     /// Stratified sample times over the exposure, enough that motion moves less than ~¾ pixel between samples.
     func motionTimes(layer: SceneLayer, request: RenderRequest) -> [Double] {
-        let t0 = request.exposureStart, d = request.exposureDuration
+        let t0 = request.exposureStart
+        let d = request.exposureDuration
         guard d > 0, !(scene.cameraMotion.isStill && layer.motion.isStill) else { return [t0 + d / 2] }
         // Displacement in pixels between start, middle and end (covers oscillation roughly).
         var maxMove = 0.0
@@ -148,7 +152,8 @@ extension SceneRenderer {
 
     func cardBounds(layer: SceneLayer, maps: [PixelMapping], margin: Int, width w: Int, height h: Int) -> CardBox? {
         let limit = (x0: -margin, y0: -margin, x1: w + margin, y1: h + margin)
-        var lo = SIMD2<Double>(repeating: .infinity), hi = SIMD2<Double>(repeating: -.infinity)
+        var lo = SIMD2<Double>(repeating: .infinity)
+        var hi = SIMD2<Double>(repeating: -.infinity)
         for shape in layer.shapes {
             guard let b = shape.pixelBounds else {
                 lo = SIMD2(Double(limit.x0), Double(limit.y0))
@@ -174,7 +179,10 @@ extension SceneRenderer {
     func shapeSpans(layer: SceneLayer, map: PixelMapping, matrix: [Float], box: CardBox) -> [ShapeSpan] {
         var spans: [ShapeSpan] = []
         for shape in layer.shapes {
-            var rx0 = 0, ry0 = 0, rx1 = box.width, ry1 = box.height
+            var rx0 = 0
+            var ry0 = 0
+            var rx1 = box.width
+            var ry1 = box.height
             if let b = shape.geometry.bounds {
                 let (lo, hi) = map.pixelBounds(of: b)
                 rx0 = max(rx0, Int((lo.x - 2).rounded(.down)) - box.x0)
@@ -185,7 +193,8 @@ extension SceneRenderer {
             guard rx1 > rx0, ry1 > ry0 else { continue }
             spans.append(
                 ShapeSpan(
-                    kernel: ShapeKernel(shape: shape, matrix: matrix, pixel: map.pixel), x0: rx0, x1: rx1, y0: ry0, y1: ry1,
+                    kernel: ShapeKernel(shape: shape, matrix: matrix, pixel: map.pixel), x0: rx0, x1: rx1, y0: ry0,
+                    y1: ry1,
                     origin: map.scene(Double(box.x0 + rx0) + 0.5, Double(box.y0) + 0.5), dx: map.dx, dy: map.dy))
         }
         return spans
@@ -196,7 +205,7 @@ extension Shape {
     /// The scene-unit bounds that can receive paint (an image fill also limits it), nil for an infinite plane.
     var pixelBounds: (min: SIMD2<Double>, max: SIMD2<Double>)? {
         var bounds = geometry.bounds
-        if case let .image(_, origin, size, _) = fill, let b = bounds {
+        if case .image(_, let origin, let size, _) = fill, let b = bounds {
             bounds = (pointwiseMax(b.min, origin), pointwiseMin(b.max, origin + size))
         }
         return bounds
@@ -221,7 +230,8 @@ struct PixelMapping: Sendable {
 
     /// The pixel-space bounding box of a scene-space box.
     func pixelBounds(of b: (min: SIMD2<Double>, max: SIMD2<Double>)) -> (SIMD2<Double>, SIMD2<Double>) {
-        var lo = SIMD2<Double>(repeating: .infinity), hi = SIMD2<Double>(repeating: -.infinity)
+        var lo = SIMD2<Double>(repeating: .infinity)
+        var hi = SIMD2<Double>(repeating: -.infinity)
         for corner in [b.min, SIMD2(b.max.x, b.min.y), SIMD2(b.min.x, b.max.y), b.max] {
             let p = pixel(of: corner)
             lo = pointwiseMin(lo, p)
@@ -230,5 +240,3 @@ struct PixelMapping: Sendable {
         return (lo, hi)
     }
 }
-
-import RealModule

@@ -32,7 +32,8 @@ final class LayerStream {
     init(plan: LayerPlan, firstRow: Int, lastRow: Int) {
         self.plan = plan
         self.lastRow = lastRow
-        let width = plan.box.width, planes = plan.planes
+        let width = plan.box.width
+        let planes = plan.planes
         self.width = width
         self.planes = planes
         rowLength = planes * width
@@ -55,7 +56,8 @@ final class LayerStream {
         stripRow = .allocate(capacity: planes * (columns.map(\.count).max() ?? 1))
         if let blur = plan.blur {
             strips = columns.map { columns in
-                VerticalBlur(plan: blur, rowLength: planes * columns.count, firstRow: firstRow) { [unowned self] k, dst in
+                VerticalBlur(plan: blur, rowLength: planes * columns.count, firstRow: firstRow) {
+                    [unowned self] k, dst in
                     self.paint(row: k, columns: columns, into: dst)
                 }
             }
@@ -95,7 +97,9 @@ final class LayerStream {
                 let row = batch + j * rowLength
                 if strips[s].row(k + j, into: stripRow) {
                     batchPresent[j] = true
-                    for p in 0..<planes { (row + p * width + columns.lowerBound).update(from: stripRow + p * n, count: n) }
+                    for p in 0..<planes {
+                        (row + p * width + columns.lowerBound).update(from: stripRow + p * n, count: n)
+                    }
                 } else {
                     for p in 0..<planes { (row + p * width + columns.lowerBound).update(repeating: 0, count: n) }
                 }
@@ -123,11 +127,14 @@ final class LayerStream {
         return any
     }
 
-    private func paint(_ spans: [ShapeSpan], row k: Int, columns: Range<Int>, into dst: UnsafeMutablePointer<Float>) -> Bool {
+    private func paint(_ spans: [ShapeSpan], row k: Int, columns: Range<Int>, into dst: UnsafeMutablePointer<Float>)
+        -> Bool
+    {
         var any = false
         let w = columns.count
         for span in spans where k >= span.y0 && k < span.y1 {
-            let x0 = max(span.x0, columns.lowerBound), x1 = min(span.x1, columns.upperBound)
+            let x0 = max(span.x0, columns.lowerBound)
+            let x1 = min(span.x1, columns.upperBound)
             guard x1 > x0 else { continue }
             let q = span.origin + Double(k) * span.dy + Double(x0 - span.x0) * span.dx
             let o = x0 - columns.lowerBound

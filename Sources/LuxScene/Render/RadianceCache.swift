@@ -76,7 +76,8 @@ package final class RadianceCache: Sendable {
             let fp = ExposureRadiance.footprint(base, width: request.width, height: request.height)
             let margin = Self.margin(scene: scene, request: request)
             offset = SIMD2(fp.0 - margin, fp.1 - margin)
-            let gridWidth = fp.2 - fp.0 + 2 * margin, gridHeight = fp.3 - fp.1 + 2 * margin
+            let gridWidth = fp.2 - fp.0 + 2 * margin
+            let gridHeight = fp.3 - fp.1 + 2 * margin
             var victim = evictForInsertion(bytes: gridWidth * gridHeight * 3 * 2)
             var recycled: StaticRadiance? = nil
             if victim != nil, isKnownUniquelyReferenced(&victim!) { recycled = victim }
@@ -85,17 +86,23 @@ package final class RadianceCache: Sendable {
                 gridHeight: gridHeight, threads: threads, recycling: recycled)
             insert(Entry(key: key, offset: offset, radiance: background, lastUse: 0))
         }
-        let overlay = still < scene.layers.count
-            ? Self.overlay(renderer: renderer, request: request, layers: Array(still..<scene.layers.count), scale: background.scale, threads: threads)
+        let overlay =
+            still < scene.layers.count
+            ? Self.overlay(
+                renderer: renderer, request: request, layers: Array(still..<scene.layers.count),
+                scale: background.scale, threads: threads)
             : nil
-        return ExposureRadiance(background: background, maps: shifted(offset), overlay: overlay, width: request.width, height: request.height)
+        return ExposureRadiance(
+            background: background, maps: shifted(offset), overlay: overlay, width: request.width,
+            height: request.height)
     }
 
     /// Pixels rendered beyond the frame on each side: enough for hand-held shake (about 0.4 % of the width),
     /// plus half a second of panning.
     static func margin(scene: Scene, request: RenderRequest) -> Int {
         let pan = scene.cameraMotion.panDegreesPerSecond
-        let panPixels = (pan * pan).sum().squareRoot() * Double.pi / 180 * request.focalLengthInFrameWidths
+        let panPixels =
+            (pan * pan).sum().squareRoot() * Double.pi / 180 * request.focalLengthInFrameWidths
             / request.sceneUnitsPerPixel * 0.5
         return max(8, request.width / 256) + Int(panPixels.rounded(.up))
     }
@@ -105,7 +112,8 @@ package final class RadianceCache: Sendable {
     private func evictForInsertion(bytes: Int) -> StaticRadiance? {
         state.withLock { s in
             let total = s.entries.reduce(0) { $0 + $1.radiance.byteCount }
-            guard total + bytes > byteLimit, let oldest = s.entries.indices.min(by: { s.entries[$0].lastUse < s.entries[$1].lastUse })
+            guard total + bytes > byteLimit,
+                let oldest = s.entries.indices.min(by: { s.entries[$0].lastUse < s.entries[$1].lastUse })
             else { return nil }
             return s.entries.remove(at: oldest).radiance
         }
@@ -120,7 +128,9 @@ package final class RadianceCache: Sendable {
             s.entries.append(e)
             var total = s.entries.reduce(0) { $0 + $1.radiance.byteCount }
             while total > byteLimit, s.entries.count > 1 {
-                guard let oldest = s.entries.indices.dropLast().min(by: { s.entries[$0].lastUse < s.entries[$1].lastUse }) else { break }
+                guard
+                    let oldest = s.entries.indices.dropLast().min(by: { s.entries[$0].lastUse < s.entries[$1].lastUse })
+                else { break }
                 total -= s.entries[oldest].radiance.byteCount
                 s.entries.remove(at: oldest)
             }
@@ -133,7 +143,10 @@ package final class RadianceCache: Sendable {
         renderer: SceneRenderer, request: RenderRequest, layers: [Int], scale: Float, threads: Int
     ) -> ExposureRadiance.Overlay? {
         let plans = renderer.layerPlans(request, layers: layers, atRest: false).compactMap { $0 }
-        var x0 = Int.max, y0 = Int.max, x1 = Int.min, y1 = Int.min
+        var x0 = Int.max
+        var y0 = Int.max
+        var x1 = Int.min
+        var y1 = Int.min
         for p in plans.map(\.gridBox) {
             x0 = min(x0, max(0, p.x0))
             y0 = min(y0, max(0, p.y0))
@@ -151,7 +164,9 @@ package final class RadianceCache: Sendable {
         let image = HalfPlanarImage(width: sub.width, height: sub.height, planes: 4, zeroed: false)
         let w = sub.width
         SceneRenderer.renderBands(subPlans, width: w, height: sub.height, withAlpha: true, threads: threads) { y, row in
-            for c in 0..<3 { image.store(plane: c, row: y, from: row + c * w, scaledBy: scale, count: w, streaming: false) }
+            for c in 0..<3 {
+                image.store(plane: c, row: y, from: row + c * w, scaledBy: scale, count: w, streaming: false)
+            }
             image.store(plane: 3, row: y, from: row + 3 * w, count: w)
         }
         return ExposureRadiance.Overlay(image: image, x0: x0, y0: y0)

@@ -10,9 +10,12 @@ enum Rasterizer {
     ) {
         for i in 0..<n {
             let fi = Float(i)
-            let qx = q.x + fi * step.x, qy = q.y + fi * step.y
-            let ex = abs(qx - c.x) - h.x, ey = abs(qy - c.y) - h.y
-            let ox = max(ex, 0), oy = max(ey, 0)
+            let qx = q.x + fi * step.x
+            let qy = q.y + fi * step.y
+            let ex = abs(qx - c.x) - h.x
+            let ey = abs(qy - c.y) - h.y
+            let ox = max(ex, 0)
+            let oy = max(ey, 0)
             let d = (ox * ox + oy * oy).squareRoot() + min(max(ex, ey), 0)
             cov[i] = min(max(0.5 - d * invPixel, 0), 1)
         }
@@ -23,10 +26,13 @@ enum Rasterizer {
         _ cov: UnsafeMutablePointer<Float>, _ n: Int, q: SIMD2<Float>, step: SIMD2<Float>, center c: SIMD2<Float>,
         radii r: SIMD2<Float>, invPixel: Float
     ) {
-        let ix = 1 / r.x, iy = 1 / r.y, rmin = min(r.x, r.y)
+        let ix = 1 / r.x
+        let iy = 1 / r.y
+        let rmin = min(r.x, r.y)
         for i in 0..<n {
             let fi = Float(i)
-            let ux = (q.x + fi * step.x - c.x) * ix, uy = (q.y + fi * step.y - c.y) * iy
+            let ux = (q.x + fi * step.x - c.x) * ix
+            let uy = (q.y + fi * step.y - c.y) * iy
             let k = (ux * ux + uy * uy).squareRoot()
             let d = (k - 1) * rmin
             cov[i] = min(max(0.5 - d * invPixel, 0), 1)
@@ -41,7 +47,9 @@ enum Rasterizer {
     ) {
         for i in 0..<n { cov[i] = -Float.greatestFiniteMagnitude }
         for k in 0..<normals.count {
-            let nx = normals[k].x, ny = normals[k].y, o = offsets[k]
+            let nx = normals[k].x
+            let ny = normals[k].y
+            let o = offsets[k]
             for i in 0..<n {
                 let fi = Float(i)
                 let d = nx * (q.x + fi * step.x) + ny * (q.y + fi * step.y) - o
@@ -62,7 +70,8 @@ enum Rasterizer {
         let invPeriod = 1 / (2 * wedge)
         for i in 0..<n {
             let fi = Float(i)
-            let dx = q.x + fi * step.x - c.x, dy = q.y + fi * step.y - c.y
+            let dx = q.x + fi * step.x - c.x
+            let dy = q.y + fi * step.y - c.y
             let r = (dx * dx + dy * dy).squareRoot()
             let theta = atan2Approx(dy, dx) + Float.pi  // 0…2π
             let cycles = theta * invPeriod
@@ -83,8 +92,10 @@ enum Rasterizer {
     /// A branch-free atan2 approximation (max error ≈ 1e-5 rad).
     @inline(__always)
     static func atan2Approx(_ y: Float, _ x: Float) -> Float {
-        let ax = abs(x), ay = abs(y)
-        let mx = max(ax, ay), mn = min(ax, ay)
+        let ax = abs(x)
+        let ay = abs(y)
+        let mx = max(ax, ay)
+        let mn = min(ax, ay)
         let a = mn / max(mx, 1e-30)
         let s = a * a
         var r = ((-0.046_496_474_9 * s + 0.159_314_22) * s - 0.327_622_764) * s * a + a
@@ -99,9 +110,12 @@ enum Rasterizer {
         _ cov: UnsafePointer<Float>, _ n: Int, color: SIMD3<Float>, p0: UnsafeMutablePointer<Float>,
         p1: UnsafeMutablePointer<Float>, p2: UnsafeMutablePointer<Float>, alpha: UnsafeMutablePointer<Float>?
     ) {
-        let r = color.x, g = color.y, b = color.z
+        let r = color.x
+        let g = color.y
+        let b = color.z
         for i in 0..<n {
-            let c = cov[i], k = 1 - c
+            let c = cov[i]
+            let k = 1 - c
             p0[i] = p0[i] * k + r * c
             p1[i] = p1[i] * k + g * c
             p2[i] = p2[i] * k + b * c
@@ -116,7 +130,8 @@ enum Rasterizer {
         p2: UnsafeMutablePointer<Float>, alpha: UnsafeMutablePointer<Float>?
     ) {
         for i in 0..<n {
-            let c = cov[i], k = 1 - c
+            let c = cov[i]
+            let k = 1 - c
             p0[i] = p0[i] * k + c0[i] * c
             p1[i] = p1[i] * k + c1[i] * c
             p2[i] = p2[i] * k + c2[i] * c
@@ -151,7 +166,8 @@ enum Rasterizer {
     ) {
         for i in 0..<n {
             let fi = Float(i)
-            let x = (q.x + fi * step.x) * frequency, y = (q.y + fi * step.y) * frequency
+            let x = (q.x + fi * step.x) * frequency
+            let y = (q.y + fi * step.y) * frequency
             let v = 0.7 * valueNoise(x, y, seed) + 0.3 * valueNoise(x * 2.7 + 17.3, y * 2.7 + 5.1, seed ^ 0x9E37)
             let m = 1 + contrast * v
             c0[i] = base.x * m
@@ -177,11 +193,16 @@ enum Rasterizer {
     /// Smooth value noise in −1…1 with unit lattice spacing.
     @inline(__always)
     static func valueNoise(_ x: Float, _ y: Float, _ seed: UInt32) -> Float {
-        let xi = floorInt(x), yi = floorInt(y)
-        let fx = x - Float(xi), fy = y - Float(yi)
-        let sx = fx * fx * (3 - 2 * fx), sy = fy * fy * (3 - 2 * fy)
-        let h00 = lattice(xi, yi, seed), h10 = lattice(xi &+ 1, yi, seed)
-        let h01 = lattice(xi, yi &+ 1, seed), h11 = lattice(xi &+ 1, yi &+ 1, seed)
+        let xi = floorInt(x)
+        let yi = floorInt(y)
+        let fx = x - Float(xi)
+        let fy = y - Float(yi)
+        let sx = fx * fx * (3 - 2 * fx)
+        let sy = fy * fy * (3 - 2 * fy)
+        let h00 = lattice(xi, yi, seed)
+        let h10 = lattice(xi &+ 1, yi, seed)
+        let h01 = lattice(xi, yi &+ 1, seed)
+        let h11 = lattice(xi &+ 1, yi &+ 1, seed)
         let top = h00 + (h10 - h00) * sx
         let bottom = h01 + (h11 - h01) * sx
         return top + (bottom - top) * sy

@@ -1,5 +1,6 @@
 public import LuxColor
 public import LuxPixels
+import RealModule
 
 extension Scene {
     /// The scene as an ideal eye would see it: sharp (a pinhole), at one instant, white-balanced to the
@@ -33,9 +34,13 @@ extension Scene {
         out.withUnsafeMutablePlane { plane in
             for y in 0..<h {
                 let row = plane.row(y, as: Float.self)
-                let x0 = xyz.storage.row(0, y), x1 = xyz.storage.row(1, y), x2 = xyz.storage.row(2, y)
+                let x0 = xyz.storage.row(0, y)
+                let x1 = xyz.storage.row(1, y)
+                let x2 = xyz.storage.row(2, y)
                 for x in 0..<width {
-                    let a = x0[x], b = x1[x], c = x2[x]
+                    let a = x0[x]
+                    let b = x1[x]
+                    let c = x2[x]
                     row[4 * x] = m[0] * a + m[1] * b + m[2] * c
                     row[4 * x + 1] = m[3] * a + m[4] * b + m[5] * c
                     row[4 * x + 2] = m[6] * a + m[7] * b + m[8] * c
@@ -51,6 +56,3 @@ extension Scene {
         }
     }
 }
-
-
-import RealModule

@@ -41,18 +41,20 @@ struct ShapeKernel: @unchecked Sendable {
         func f2(_ v: SIMD2<Double>) -> SIMD2<Float> { SIMD2(Float(v.x), Float(v.y)) }
         switch shape.geometry {
         case .everywhere: outline = .everywhere
-        case let .rectangle(origin, size): outline = .rectangle(center: f2(origin + size / 2), half: f2(size / 2))
-        case let .ellipse(center, radii): outline = .ellipse(center: f2(center), radii: f2(radii))
-        case let .polygon(points):
+        case .rectangle(let origin, let size): outline = .rectangle(center: f2(origin + size / 2), half: f2(size / 2))
+        case .ellipse(let center, let radii): outline = .ellipse(center: f2(center), radii: f2(radii))
+        case .polygon(let points):
             var area = 0.0
             for i in points.indices {
-                let a = points[i], b = points[(i + 1) % points.count]
+                let a = points[i]
+                let b = points[(i + 1) % points.count]
                 area += a.x * b.y - b.x * a.y
             }
             var normals: [SIMD2<Float>] = []
             var offsets: [Float] = []
             for i in points.indices {
-                let a = points[i], b = points[(i + 1) % points.count]
+                let a = points[i]
+                let b = points[(i + 1) % points.count]
                 let e = b - a
                 let len = (e * e).sum().squareRoot()
                 guard len > 0 else { continue }
@@ -63,20 +65,20 @@ struct ShapeKernel: @unchecked Sendable {
                 offsets.append(Float((nrm * a).sum()))
             }
             outline = .polygon(normals: normals, offsets: offsets)
-        case let .siemensStar(center, radius, spokes):
+        case .siemensStar(let center, let radius, let spokes):
             outline = .star(center: f2(center), radius: Float(radius), spokes: max(1, spokes))
         }
         switch shape.fill {
         case .solid(let c): paint = .solid(apply(c))
-        case let .linearGradient(start, from, end, to):
+        case .linearGradient(let start, let from, let end, let to):
             let d = end - start
             let len2 = max((d * d).sum(), 1e-12)
             paint = .gradient(start: f2(start), direction: f2(d / len2), from: apply(from), to: apply(to))
-        case let .texture(color, contrast, featureSize, seed):
+        case .texture(let color, let contrast, let featureSize, let seed):
             paint = .noise(
                 base: apply(color), contrast: Float(contrast), frequency: Float(1 / max(featureSize, 1e-6)),
                 seed: UInt32(truncatingIfNeeded: seed ^ (seed >> 32)))
-        case let .image(image, origin, size, depthRange):
+        case .image(let image, let origin, let size, let depthRange):
             let texelsPerPixel = pixel / (size.x / Double(image.width))
             let l = image.level(forTexelsPerPixel: texelsPerPixel)
             let level = image.levels[l]
@@ -99,21 +101,24 @@ struct ShapeKernel: @unchecked Sendable {
         let inv = 1 / pixel
         switch outline {
         case .everywhere: cov.update(repeating: 1, count: n)
-        case let .rectangle(c, h): Rasterizer.rectangle(cov, n, q: q, step: step, center: c, half: h, invPixel: inv)
-        case let .ellipse(c, r): Rasterizer.ellipse(cov, n, q: q, step: step, center: c, radii: r, invPixel: inv)
-        case let .polygon(normals, offsets):
+        case .rectangle(let c, let h): Rasterizer.rectangle(cov, n, q: q, step: step, center: c, half: h, invPixel: inv)
+        case .ellipse(let c, let r): Rasterizer.ellipse(cov, n, q: q, step: step, center: c, radii: r, invPixel: inv)
+        case .polygon(let normals, let offsets):
             Rasterizer.polygon(cov, n, q: q, step: step, normals: normals, offsets: offsets, invPixel: inv)
-        case let .star(c, radius, spokes):
+        case .star(let c, let radius, let spokes):
             Rasterizer.siemensStar(cov, n, q: q, step: step, center: c, radius: radius, spokes: spokes, pixel: pixel)
         }
-        let c0 = scratch + n, c1 = scratch + 2 * n, c2 = scratch + 3 * n
+        let c0 = scratch + n
+        let c1 = scratch + 2 * n
+        let c2 = scratch + 3 * n
         switch paint {
         case .solid(let color):
             Rasterizer.blendSolid(cov, n, color: color, p0: p0, p1: p1, p2: p2, alpha: alpha)
-        case let .gradient(start, direction, from, to):
-            Rasterizer.gradient(n, q: q, step: step, start: start, direction: direction, from: from, to: to, c0: c0, c1: c1, c2: c2)
+        case .gradient(let start, let direction, let from, let to):
+            Rasterizer.gradient(
+                n, q: q, step: step, start: start, direction: direction, from: from, to: to, c0: c0, c1: c1, c2: c2)
             Rasterizer.blendRows(cov, n, c0: c0, c1: c1, c2: c2, p0: p0, p1: p1, p2: p2, alpha: alpha)
-        case let .noise(base, contrast, frequency, seed):
+        case .noise(let base, let contrast, let frequency, let seed):
             Rasterizer.noise(
                 n, q: q, step: step, base: base, contrast: contrast, frequency: frequency, seed: seed, c0: c0, c1: c1,
                 c2: c2)
@@ -130,7 +135,8 @@ struct ShapeKernel: @unchecked Sendable {
         c0: UnsafeMutablePointer<Float>, c1: UnsafeMutablePointer<Float>, c2: UnsafeMutablePointer<Float>
     ) {
         let level = img.level
-        let w = level.width, h = level.height
+        let w = level.width
+        let h = level.height
         let m = img.matrix
         let hasDepth = level.planeCount > 3 && img.depthRange != nil
         for i in 0..<n {
@@ -144,13 +150,18 @@ struct ShapeKernel: @unchecked Sendable {
                 c2[i] = 0
                 continue
             }
-            let xf = min(max(u, 0), Float(w - 1)), yf = min(max(v, 0), Float(h - 1))
-            let x0 = Int(xf), y0 = Int(yf)
-            let x1 = min(x0 + 1, w - 1), y1 = min(y0 + 1, h - 1)
-            let fx = xf - Float(x0), fy = yf - Float(y0)
+            let xf = min(max(u, 0), Float(w - 1))
+            let yf = min(max(v, 0), Float(h - 1))
+            let x0 = Int(xf)
+            let y0 = Int(yf)
+            let x1 = min(x0 + 1, w - 1)
+            let y1 = min(y0 + 1, h - 1)
+            let fx = xf - Float(x0)
+            let fy = yf - Float(y0)
             var k = SIMD3<Float>.zero
             for p in 0..<3 {
-                let r0 = level.row(p, y0), r1 = level.row(p, y1)
+                let r0 = level.row(p, y0)
+                let r1 = level.row(p, y1)
                 let top = r0[x0] + (r0[x1] - r0[x0]) * fx
                 let bottom = r1[x0] + (r1[x1] - r1[x0]) * fx
                 k[p] = top + (bottom - top) * fy

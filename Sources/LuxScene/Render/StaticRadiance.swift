@@ -1,5 +1,6 @@
 import LuxColor
 import LuxPixels
+import RealModule
 
 /// The radiance of a scene's still layers as a camera at rest sees them (no shake, no pan), defocused for
 /// one lens state, on the output pixel grid plus a margin, at half precision.
@@ -55,12 +56,15 @@ package final class StaticRadiance: Sendable {
         grid.width = gridWidth
         grid.height = gridHeight
         let plans = renderer.layerPlans(grid, layers: Array(0..<layerCount), atRest: true).compactMap { $0 }
-        let image = HalfPlanarImage(width: gridWidth, height: gridHeight, planes: 3, zeroed: false, recycling: recycling?.image)
+        let image = HalfPlanarImage(
+            width: gridWidth, height: gridHeight, planes: 3, zeroed: false, recycling: recycling?.image)
         self.image = image
         let w = gridWidth
         // The whole grid is rendered before any of it is read, and it is larger than the caches: streaming stores.
         SceneRenderer.renderBands(plans, width: w, height: gridHeight, withAlpha: false, threads: threads) { y, row in
-            for c in 0..<3 { image.store(plane: c, row: y, from: row + c * w, scaledBy: scale, count: w, streaming: true) }
+            for c in 0..<3 {
+                image.store(plane: c, row: y, from: row + c * w, scaledBy: scale, count: w, streaming: true)
+            }
         }
     }
 
@@ -72,5 +76,3 @@ package final class StaticRadiance: Sendable {
         x0 >= 0 && y0 >= 0 && x1 <= gridWidth && y1 <= gridHeight
     }
 }
-
-import RealModule

@@ -33,7 +33,8 @@ final class UpsampledLayerStream {
     init(plan: LayerPlan, rows: Range<Int>, gridWidth: Int) {
         precondition(plan.scale > 1 && !rows.isEmpty)
         self.plan = plan
-        let s = plan.scale, h = s / 2
+        let s = plan.scale
+        let h = s / 2
         let g = plan.gridBox
         x0 = max(0, g.x0)
         width = max(0, min(gridWidth, g.x0 + g.width) - x0)
@@ -52,7 +53,8 @@ final class UpsampledLayerStream {
         columnIndex = .allocate(capacity: max(width, 1))
         columnFraction = .allocate(capacity: max(width, 1))
         let first = Self.cardIndex(x0, scale: s)
-        var j = first - plan.box.x0 + 1, p = x0 - h - first * s  // j: index in the padded row (card pixel j − 1)
+        var j = first - plan.box.x0 + 1
+        var p = x0 - h - first * s  // j: index in the padded row (card pixel j − 1)
         for o in 0..<width {
             columnIndex[o] = Int32(j)
             columnFraction[o] = fractions[p]
@@ -86,7 +88,8 @@ final class UpsampledLayerStream {
         let s = plan.scale
         let i = Self.cardIndex(y, scale: s)
         let p = y - s / 2 - i * s
-        let top = cardRow(i - plan.box.y0), bottom = cardRow(i + 1 - plan.box.y0)
+        let top = cardRow(i - plan.box.y0)
+        let bottom = cardRow(i + 1 - plan.box.y0)
         guard top != nil || bottom != nil else { return nil }
         return (top ?? UnsafePointer(zero), bottom ?? UnsafePointer(zero), fractions[p])
     }

@@ -63,8 +63,12 @@ final class VerticalBlur {
     }
 
     private func produce(stage s: Int, row k: Int, into out: UnsafeMutablePointer<Float>) -> Bool {
-        let n = rowLength, r = radius, w = stages[s].window
-        @inline(__always) func slot(_ j: Int) -> UnsafeMutablePointer<Float> { stages[s].ring + (((j % w) + w) % w) * n }
+        let n = rowLength
+        let r = radius
+        let w = stages[s].window
+        @inline(__always) func slot(_ j: Int) -> UnsafeMutablePointer<Float> {
+            stages[s].ring + (((j % w) + w) % w) * n
+        }
         var emitted = false
         while stages[s].nextInput <= k + r + 1 {
             let j = stages[s].nextInput
@@ -82,11 +86,13 @@ final class VerticalBlur {
             // Slide the inner sum to output row j − r − 1: add row j − 1, drop row j − 2r − 2; on the last
             // input for the requested row, write the output in the same pass.
             let sum = stages[s].sum
-            let enter = slot(j - 1), leave = slot(j - 2 * r - 2)
+            let enter = slot(j - 1)
+            let leave = slot(j - 2 * r - 2)
             if stages[s].nonZero == 0 {
                 sum.update(repeating: 0, count: n)  // exact zero, no rounding residue
             } else if j == k + r + 1 {
-                let f = fraction, c = scale
+                let f = fraction
+                let c = scale
                 for i in 0..<n {
                     let t = sum[i] + enter[i] - leave[i]
                     sum[i] = t

@@ -1,3 +1,5 @@
+import RealModule
+
 /// The outline of a shape on a scene layer, in scene units (the frame is 1 wide and 0.75 high, origin at
 /// the top-left, y down).
 public enum Geometry: Hashable, Sendable, Codable {
@@ -15,7 +17,8 @@ public enum Geometry: Hashable, Sendable, Codable {
     /// A square of side `side` centred at `center`, rotated by `degrees` (a slanted-edge target).
     public static func rotatedSquare(center: SIMD2<Double>, side: Double, degrees: Double) -> Geometry {
         let a = degrees * Double.pi / 180
-        let c = cosApprox(a), s = sinApprox(a)
+        let c = cosApprox(a)
+        let s = sinApprox(a)
         let h = side / 2
         let corners: [SIMD2<Double>] = [SIMD2(-h, -h), SIMD2(h, -h), SIMD2(h, h), SIMD2(-h, h)]
         return .polygon(corners.map { SIMD2(center.x + c * $0.x - s * $0.y, center.y + s * $0.x + c * $0.y) })
@@ -25,9 +28,9 @@ public enum Geometry: Hashable, Sendable, Codable {
     var bounds: (min: SIMD2<Double>, max: SIMD2<Double>)? {
         switch self {
         case .everywhere: return nil
-        case let .rectangle(origin, size): return (origin, origin + size)
-        case let .ellipse(center, radii): return (center - radii, center + radii)
-        case let .polygon(points):
+        case .rectangle(let origin, let size): return (origin, origin + size)
+        case .ellipse(let center, let radii): return (center - radii, center + radii)
+        case .polygon(let points):
             guard var lo = points.first else { return nil }
             var hi = lo
             for p in points {
@@ -35,7 +38,7 @@ public enum Geometry: Hashable, Sendable, Codable {
                 hi = pointwiseMax(hi, p)
             }
             return (lo, hi)
-        case let .siemensStar(center, radius, _):
+        case .siemensStar(let center, let radius, _):
             return (center - SIMD2(repeating: radius), center + SIMD2(repeating: radius))
         }
     }
@@ -44,5 +47,3 @@ public enum Geometry: Hashable, Sendable, Codable {
 // Trigonometry without Foundation for a few setup-time calls.
 func sinApprox(_ x: Double) -> Double { Double.sin(x) }
 func cosApprox(_ x: Double) -> Double { Double.cos(x) }
-
-import RealModule

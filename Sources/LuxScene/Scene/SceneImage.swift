@@ -39,23 +39,29 @@ public struct SceneImage: Sendable {
         let scale = Matrix3x3.diagonal(white / WhitePoint.d65.xyz())
         let toCoefficients = (m.inverse ?? .identity) * scale * toXYZ
         let k = toCoefficients.entries.map(Float.init)
-        let w = buffer.width, h = buffer.height
+        let w = buffer.width
+        let h = buffer.height
         let level = PlanarImage(width: w, height: h, planes: 4)
         let rgba = UnsafeMutablePointer<Float>.allocate(capacity: w * 4)
         defer { rgba.deallocate() }
         for y in 0..<h {
             buffer.readRGBAFloat(row: y, into: rgba)
             converter.convertInPlace(rgba: rgba, count: w)
-            let c0 = level.row(0, y), c1 = level.row(1, y), c2 = level.row(2, y)
+            let c0 = level.row(0, y)
+            let c1 = level.row(1, y)
+            let c2 = level.row(2, y)
             for x in 0..<w {
-                let r = rgba[4 * x], g = rgba[4 * x + 1], b = rgba[4 * x + 2]
+                let r = rgba[4 * x]
+                let g = rgba[4 * x + 1]
+                let b = rgba[4 * x + 2]
                 c0[x] = k[0] * r + k[1] * g + k[2] * b
                 c1[x] = k[3] * r + k[4] * g + k[5] * b
                 c2[x] = k[6] * r + k[7] * g + k[8] * b
             }
         }
         if let depthMap {
-            let dw = depthMap.width, dh = depthMap.height
+            let dw = depthMap.width
+            let dh = depthMap.height
             let drow = UnsafeMutablePointer<Float>.allocate(capacity: dw * 4)
             defer { drow.deallocate() }
             var lastY = -1
@@ -81,14 +87,17 @@ public struct SceneImage: Sendable {
 
     /// A 2×2 box-filtered level (depth is averaged too, which only matters at depth edges).
     static func halved(_ src: PlanarImage) -> PlanarImage {
-        let w = max(1, src.width / 2), h = max(1, src.height / 2)
+        let w = max(1, src.width / 2)
+        let h = max(1, src.height / 2)
         let dst = PlanarImage(width: w, height: h, planes: src.planeCount)
         for p in 0..<src.planeCount {
             for y in 0..<h {
-                let a = src.row(p, min(src.height - 1, 2 * y)), b = src.row(p, min(src.height - 1, 2 * y + 1))
+                let a = src.row(p, min(src.height - 1, 2 * y))
+                let b = src.row(p, min(src.height - 1, 2 * y + 1))
                 let o = dst.row(p, y)
                 for x in 0..<w {
-                    let x0 = min(src.width - 1, 2 * x), x1 = min(src.width - 1, 2 * x + 1)
+                    let x0 = min(src.width - 1, 2 * x)
+                    let x1 = min(src.width - 1, 2 * x + 1)
                     o[x] = 0.25 * (a[x0] + a[x1] + b[x0] + b[x1])
                 }
             }
@@ -119,10 +128,10 @@ public enum SceneError: Error, Hashable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case let .unknownScene(name, known):
+        case .unknownScene(let name, let known):
             "no scene is called “\(name)”; known scenes: \(known.joined(separator: ", "))"
-        case let .unsupportedImage(reason): "image cannot be used as a scene: \(reason)"
-        case let .invalidRequest(reason): "invalid render request: \(reason)"
+        case .unsupportedImage(let reason): "image cannot be used as a scene: \(reason)"
+        case .invalidRequest(let reason): "invalid render request: \(reason)"
         }
     }
 }

@@ -19,7 +19,9 @@ public struct SoundSource: Hashable, Sendable, Codable {
     public var seed: UInt64
 
     /// Creates a sound source.
-    public init(toneFrequency: Double = 440, toneAmplitude: Double = 0.25, noiseAmplitude: Double = 0.01, seed: UInt64 = 1) {
+    public init(
+        toneFrequency: Double = 440, toneAmplitude: Double = 0.25, noiseAmplitude: Double = 0.01, seed: UInt64 = 1
+    ) {
         self.toneFrequency = toneFrequency
         self.toneAmplitude = toneAmplitude
         self.noiseAmplitude = noiseAmplitude
@@ -39,7 +41,8 @@ public struct SoundSource: Hashable, Sendable, Codable {
             let cycles = Double(n) * toneFrequency / sampleRate
             let phase = (cycles - cycles.rounded(.down)) * 2 * Double.pi
             let tone = toneAmplitude * Double.sin(phase)
-            let noise = Double(CounterRandom.gaussian(CounterRandom.hash(seed, UInt64(bitPattern: n), 0x50D))) * noiseAmplitude
+            let noise =
+                Double(CounterRandom.gaussian(CounterRandom.hash(seed, UInt64(bitPattern: n), 0x50D))) * noiseAmplitude
             output[i] = Float(tone + noise)
         }
     }

@@ -4,12 +4,16 @@ import Foundation
 enum BenchReport {
     static func machineDescription() -> String {
         let cpuinfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
-        let model = cpuinfo.split(separator: "\n").first { $0.hasPrefix("model name") }
-            .map { $0.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "" } ?? "unknown CPU"
+        let model =
+            cpuinfo.split(separator: "\n").first { $0.hasPrefix("model name") }
+            .map { $0.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "" }
+            ?? "unknown CPU"
         let flags = cpuinfo.split(separator: "\n").first { $0.hasPrefix("flags") } ?? ""
         let features = ["avx2", "f16c", "avx512f"].filter { flags.contains(" \($0)") }.joined(separator: ", ")
-        let mem = ((try? String(contentsOfFile: "/proc/meminfo", encoding: .utf8)) ?? "").split(separator: "\n").first
-            .map { String($0).replacingOccurrences(of: "MemTotal:", with: "").trimmingCharacters(in: .whitespaces) } ?? ""
+        let mem =
+            ((try? String(contentsOfFile: "/proc/meminfo", encoding: .utf8)) ?? "").split(separator: "\n").first
+            .map { String($0).replacingOccurrences(of: "MemTotal:", with: "").trimmingCharacters(in: .whitespaces) }
+            ?? ""
         return "\(ProcessInfo.processInfo.activeProcessorCount) cores, \(model) (\(features)), \(mem) RAM"
     }
 
@@ -21,7 +25,8 @@ enum BenchReport {
     static func markdown(_ results: [BenchResult], command: String) -> String {
         var out = "### \(ISO8601DateFormatter().string(from: Date())) — `\(command)`\n\n"
         out += "Machine: \(machineDescription()). Medians of counted runs after one warm-up, A/B alternated; "
-        out += "wall time and peak RSS of each process (start-up included). Ratio = peer time ÷ Lux time (> 1: Lux faster).\n\n"
+        out +=
+            "wall time and peak RSS of each process (start-up included). Ratio = peer time ÷ Lux time (> 1: Lux faster).\n\n"
         out += "| suite | case | Lux s | Lux inner | Lux MB | peer | peer s | peer MB | ratio | goal |\n"
         out += "|---|---|---:|---:|---:|---|---:|---:|---:|---|\n"
         for r in results {

@@ -10,11 +10,18 @@ struct BenchRunner {
 
     func run(_ c: BenchCase) throws -> BenchResult {
         let available = c.peers.filter { ProcessRunner.isInstalled($0.tool) }
-        let progress = ProgressBar(total: (runs + 1) * (1 + available.count), label: "    \(c.name)", enabled: showsProgress)
+        let progress = ProgressBar(
+            total: (runs + 1) * (1 + available.count), label: "    \(c.name)", enabled: showsProgress)
         defer { progress.finish() }
-        let missing = c.peers.filter { !ProcessRunner.isInstalled($0.tool) }.map { "\($0.name) (\($0.tool) not installed)" }
+        let missing = c.peers.filter { !ProcessRunner.isInstalled($0.tool) }.map {
+            "\($0.name) (\($0.tool) not installed)"
+        }
         for m in missing { log("  missing peer: \(m)") }
-        var luxTimes: [Double] = [], luxInner: [Double] = [], luxRSS = 0, luxFailures = 0, luxNotes: [String] = []
+        var luxTimes: [Double] = []
+        var luxInner: [Double] = []
+        var luxRSS = 0
+        var luxFailures = 0
+        var luxNotes: [String] = []
         var peerTimes = [[Double]](repeating: [], count: available.count)
         var peerRSS = [Int](repeating: 0, count: available.count)
         var peerFailures = [Int](repeating: 0, count: available.count)

@@ -39,7 +39,8 @@ enum ColorBenchSuite: BenchSuite {
             for threads in [1, 2] {
                 cases.append(
                     BenchCase(
-                        suite: name, name: "sRGB → Display P3, 12 MP, \(label), \(threads) thread\(threads > 1 ? "s" : "")",
+                        suite: name,
+                        name: "sRGB → Display P3, 12 MP, \(label), \(threads) thread\(threads > 1 ? "s" : "")",
                         lux: ["bench-worker", name, "convert", input, out + "/lux.tiff", String(threads)],
                         peers: [tificc(input)], megapixels: 12.19,
                         goal: "≥ 2× tificc throughput"))

@@ -114,7 +114,8 @@ enum FusionBench: BenchSuite {
         }
         let dx = k == 0 ? 0 : next() * 8 - 4
         let dy = k == 0 ? 0 : next() * 8 - 4
-        let s = 1.3e-3, o = 7e-5
+        let s = 1.3e-3
+        let o = 7e-5
         var codes = [UInt16](repeating: 0, count: width * height)
         photo.withUnsafeBytes { raw in
             let p = raw.bindMemory(to: UInt8.self)
@@ -123,8 +124,10 @@ enum FusionBench: BenchSuite {
                     let c = (y & 1) + (x & 1)  // RGGB: 0 = R, 1 = G, 2 = B
                     let fx = min(max(Double(x) + dx, 0), Double(width - 2))
                     let fy = min(max(Double(y) + dy, 0), Double(height - 2))
-                    let ix = Int(fx), iy = Int(fy)
-                    let ax = fx - Double(ix), ay = fy - Double(iy)
+                    let ix = Int(fx)
+                    let iy = Int(fy)
+                    let ax = fx - Double(ix)
+                    let ay = fy - Double(iy)
                     func v(_ xx: Int, _ yy: Int) -> Double { Double(lut[Int(p[3 * (yy * width + xx) + c])]) }
                     let lin =
                         ((1 - ax) * v(ix, iy) + ax * v(ix + 1, iy)) * (1 - ay)
@@ -184,12 +187,14 @@ enum FusionBench: BenchSuite {
             guard var raw = original else { throw ValidationError("\(source) is not a raw file") }
             let black = raw.properties.blackLevel.maximum
             let white = raw.properties.whiteLevel.first ?? 65535
-            let w = raw.pixels.width, h = raw.pixels.height
+            let w = raw.pixels.width
+            let h = raw.pixels.height
             var pixels = PixelBuffer(width: w, height: h, format: raw.pixels.format)
             pixels.withUnsafeMutablePlane { dst in
                 raw.pixels.withUnsafePlane { src in
                     for y in 0..<h {
-                        let s = src.row(y, as: UInt16.self), d = dst.row(y, as: UInt16.self)
+                        let s = src.row(y, as: UInt16.self)
+                        let d = dst.row(y, as: UInt16.self)
                         for x in 0..<w {
                             d[x] = UInt16(min(max(black + (Double(s[x]) - black) * gain, 0), white).rounded())
                         }
@@ -199,9 +204,12 @@ enum FusionBench: BenchSuite {
             raw.pixels = pixels
             raw.properties.exif.exposureTime = Rational(1, time)
             raw.properties.exif.isoSpeed = 100
-            raw.properties.noiseProfile = LuxCodecs.NoiseProfile(planes: [.init(scale: 3e-4 * gain, offset: 4e-6 * gain * gain)])
+            raw.properties.noiseProfile = LuxCodecs.NoiseProfile(planes: [
+                .init(scale: 3e-4 * gain, offset: 4e-6 * gain * gain)
+            ])
             raw.properties.previews = []
-            let options = EncodingOptions(dng: DNGEncodingOptions(compression: .uncompressed, generatesThumbnail: false))
+            let options = EncodingOptions(
+                dng: DNGEncodingOptions(compression: .uncompressed, generatesThumbnail: false))
             try ImageFile.write(raw, to: URL(fileURLWithPath: path), options: options)
         }
         return paths

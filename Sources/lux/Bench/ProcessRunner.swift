@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Runs a command as a child process and measures its wall-clock time and peak resident set size.
@@ -22,7 +22,7 @@ struct ProcessRunner {
         case spawnFailed(command: String, errno: Int32)
         var description: String {
             switch self {
-            case let .spawnFailed(command, e): "could not start \(command): \(String(cString: strerror(e)))"
+            case .spawnFailed(let command, let e): "could not start \(command): \(String(cString: strerror(e)))"
             }
         }
     }

@@ -5,7 +5,8 @@ import Lux
 /// dcraw, LibRaw's dcraw_emu, darktable-cli and rawtherapee-cli, process to process on the same file.
 enum RawBenchSuite: BenchSuite {
     static let name = "raw"
-    static let summary = "12 MP DNG → sRGB JPEG vs dcraw/dcraw_emu/darktable/RawTherapee, half-size draft, 120 MP peak RSS"
+    static let summary =
+        "12 MP DNG → sRGB JPEG vs dcraw/dcraw_emu/darktable/RawTherapee, half-size draft, 120 MP peak RSS"
 
     /// A 120-megapixel DNG made by tiling the 12 MP test raw (written once with LuxCodecs' DNG writer and cached).
     static func synthetic120MP(from source: String, to path: String) throws {
@@ -65,7 +66,9 @@ enum RawBenchSuite: BenchSuite {
                 suite: name, name: "12 MP DNG → sRGB JPEG q90, default quality (Lux: RCD + NR + sharpening)",
                 lux: ["develop", dng, "-o", out + "/lux.jpg", "--overwrite"],
                 peers: [
-                    .init(name: "dcraw -w -q 3 (AHD, PPM)", command: ["sh", "-c", "dcraw -c -w -q 3 \(dng) > \(out)/dcraw.ppm"]),
+                    .init(
+                        name: "dcraw -w -q 3 (AHD, PPM)",
+                        command: ["sh", "-c", "dcraw -c -w -q 3 \(dng) > \(out)/dcraw.ppm"]),
                     .init(name: "dcraw_emu -w (AHD, PPM)", command: ["dcraw_emu", "-w", "-Z", out + "/emu.ppm", copy]),
                     .init(
                         name: "darktable-cli (RCD, filmic, JPEG)",
@@ -73,18 +76,28 @@ enum RawBenchSuite: BenchSuite {
                             "darktable-cli", dng, out + "/dt.jpg", "--core", "--configdir", dtConfig, "--library",
                             ":memory:", "--disable-opencl",
                         ]),
-                    .init(name: "rawtherapee-cli (AMaZE, JPEG)", command: ["rawtherapee-cli", "-o", out + "/rt.jpg", "-d", "-Y", "-c", dng]),
+                    .init(
+                        name: "rawtherapee-cli (AMaZE, JPEG)",
+                        command: ["rawtherapee-cli", "-o", out + "/rt.jpg", "-d", "-Y", "-c", dng]),
                 ],
                 megapixels: 12.19, goal: "≥ 3× faster than dcraw_emu, ≥ 1.5× faster than darktable-cli"),
             BenchCase(
                 suite: name, name: "12 MP lossless-JPEG DNG → sRGB JPEG q90, default quality",
                 lux: ["develop", compressed, "-o", out + "/lux-lj92.jpg", "--overwrite"],
-                peers: [.init(name: "dcraw_emu -w (AHD, PPM)", command: ["dcraw_emu", "-w", "-Z", out + "/emu-lj92.ppm", compressedCopy])],
+                peers: [
+                    .init(
+                        name: "dcraw_emu -w (AHD, PPM)",
+                        command: ["dcraw_emu", "-w", "-Z", out + "/emu-lj92.ppm", compressedCopy])
+                ],
                 megapixels: 12.19, goal: "reference: the compressed file of the case above"),
             BenchCase(
                 suite: name, name: "12 MP DNG → sRGB JPEG q90, draft half size",
                 lux: ["develop", dng, "-o", out + "/lux-half.jpg", "--half", "--overwrite"],
-                peers: [.init(name: "dcraw_emu -w -h (PPM)", command: ["dcraw_emu", "-w", "-h", "-Z", out + "/emu-h.ppm", copy])],
+                peers: [
+                    .init(
+                        name: "dcraw_emu -w -h (PPM)",
+                        command: ["dcraw_emu", "-w", "-h", "-Z", out + "/emu-h.ppm", copy])
+                ],
                 megapixels: 12.19, goal: "faster than dcraw_emu -h"),
             BenchCase(
                 suite: name, name: "120 MP DNG (lossless JPEG) → sRGB JPEG q90, peak RSS",

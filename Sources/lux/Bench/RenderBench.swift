@@ -47,7 +47,8 @@ enum RenderBench: BenchSuite {
                 ],
                 megapixels: 12.19, goal: "no slower than vips resize (0.14 s)"),
             BenchCase(
-                suite: name, name: "vips-bench 5000² TIFF → TIFF crop/Lanczos 90 %/sharpen (streamed strips in and out)",
+                suite: name,
+                name: "vips-bench 5000² TIFF → TIFF crop/Lanczos 90 %/sharpen (streamed strips in and out)",
                 lux: ["bench-worker", name, "vipsbench-tiff", big, out + "/lux-vb.tif"],
                 peers: [
                     .init(name: "vips (3 commands via .v)", command: ["sh", "-c", vipsBench]),
@@ -167,8 +168,10 @@ enum RenderBench: BenchSuite {
         let src = try Image(contentsOf: URL(fileURLWithPath: input))
         let cropped = src.cropped(to: Rect(x: 100, y: 100, width: 4800, height: 4800)).translatedBy(x: -100, y: -100)
         let small = cropped.lanczosScaleTransform(scale: 0.9)
-        let image = small.clampedToExtent().convolution3X3(weights: [-1, -1, -1, -1, 16, -1, -1, -1, -1].map { $0 / 8 })
-            .cropped(to: small.extent)
+        let image = small.clampedToExtent().convolution3X3(
+            weights: [-1, -1, -1, -1, 16, -1, -1, -1, -1].map { $0 / 8 }
+        )
+        .cropped(to: small.extent)
         try context.write(
             image, to: URL(fileURLWithPath: output), format: .tiff, bounds: image.extent.integral,
             options: EncodingOptions(alpha: .discard, synchronizesFile: false))

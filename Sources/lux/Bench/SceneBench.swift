@@ -7,7 +7,8 @@ import Lux
 /// reports the median time of one frame (after a warm-up), which is what the goals state.
 enum SceneBench: BenchSuite {
     static let name = "scene"
-    static let summary = "simulated camera: cold 12 MP stills (RAW, RAW + processed), burst frames, preview with 3A, 1440×1080 video"
+    static let summary =
+        "simulated camera: cold 12 MP stills (RAW, RAW + processed), burst frames, preview with 3A, 1440×1080 video"
 
     /// A case: its name and what it measures.
     struct Case {
@@ -17,12 +18,24 @@ enum SceneBench: BenchSuite {
     }
 
     static let allCases: [Case] = [
-        Case(name: "still-chart", summary: "a 4032×3024 Bayer still of the chart, first exposure at a new lens position", goal: "≤ 250 ms"),
+        Case(
+            name: "still-chart", summary: "a 4032×3024 Bayer still of the chart, first exposure at a new lens position",
+            goal: "≤ 250 ms"),
         Case(name: "still-life", summary: "the same for the still life (5 defocused layers)", goal: "≤ 250 ms"),
-        Case(name: "still-processed", summary: "the still life with a processed 12 MP '420f' image besides the RAW", goal: "≤ 150 ms processed"),
-        Case(name: "burst", summary: "frames 2…8 of an 8-frame still-life burst (same lens and light; shake and noise change)", goal: "≤ 120 ms"),
-        Case(name: "preview", summary: "a 1008×756 preview frame of the still life with continuous AF, AE and AWB, settled", goal: "≤ 15 ms"),
-        Case(name: "video", summary: "a processed 1440×1080 '420f' frame of the still life (the Live Photo movie size)", goal: "≤ 25 ms"),
+        Case(
+            name: "still-processed", summary: "the still life with a processed 12 MP '420f' image besides the RAW",
+            goal: "≤ 150 ms processed"),
+        Case(
+            name: "burst",
+            summary: "frames 2…8 of an 8-frame still-life burst (same lens and light; shake and noise change)",
+            goal: "≤ 120 ms"),
+        Case(
+            name: "preview",
+            summary: "a 1008×756 preview frame of the still life with continuous AF, AE and AWB, settled",
+            goal: "≤ 15 ms"),
+        Case(
+            name: "video", summary: "a processed 1440×1080 '420f' frame of the still life (the Live Photo movie size)",
+            goal: "≤ 25 ms"),
     ]
 
     static func cases(in context: BenchContext) throws -> [BenchCase] {
@@ -117,7 +130,11 @@ enum SceneBench: BenchSuite {
             }
         case "video":
             let cam = camera(.stillLife(), threads: threads)
-            guard let format = cam.formats.first(where: { $0.width == 1920 && $0.height == 1440 && $0.pixelFormat == .yCbCr420FullRange }) else {
+            guard
+                let format = cam.formats.first(where: {
+                    $0.width == 1920 && $0.height == 1440 && $0.pixelFormat == .yCbCr420FullRange
+                })
+            else {
                 throw ValidationError("the simulated camera has no 1920×1440 '420f' format")
             }
             try cam.setActiveFormat(format)

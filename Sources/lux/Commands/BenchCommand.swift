@@ -4,7 +4,8 @@ import Foundation
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
-        abstract: "Benchmark Lux against peer tools (vips, ImageMagick, lcms2, libjpeg-turbo, dcraw...) on this machine.",
+        abstract:
+            "Benchmark Lux against peer tools (vips, ImageMagick, lcms2, libjpeg-turbo, dcraw...) on this machine.",
         discussion: """
             Each case runs Lux and the peer commands that do the same work alternately (one warm-up, then \
             --runs counted rounds), as separate processes, and reports median wall time, peak RSS and the \
@@ -46,10 +47,11 @@ struct BenchCommand: ParsableCommand {
             return
         }
         #if DEBUG
-        print("warning: this is a debug build; benchmark a release build (swift build -c release)")
+            print("warning: this is a debug build; benchmark a release build (swift build -c release)")
         #endif
         let selected = suites.isEmpty ? benchSuites : benchSuites.filter { suites.contains($0.name) }
-        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let exe =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         let inputsURL = URL(fileURLWithPath: inputs)
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("lux-bench-scratch-\(getpid())")
         try FileManager.default.createDirectory(at: inputsURL, withIntermediateDirectories: true)
@@ -64,17 +66,23 @@ struct BenchCommand: ParsableCommand {
                 print("  \(c.name)...")
                 let r = try runner.run(c)
                 results.append(r)
-                let peers = r.peers.map { "\($0.name) \(BenchReport.format($0.medianSeconds)) s" }.joined(separator: ", ")
-                print("    Lux \(BenchReport.format(r.lux.medianSeconds)) s, \(BenchReport.format(r.lux.peakRSSMB, digits: 0)) MB; \(peers)")
+                let peers = r.peers.map { "\($0.name) \(BenchReport.format($0.medianSeconds)) s" }.joined(
+                    separator: ", ")
+                print(
+                    "    Lux \(BenchReport.format(r.lux.medianSeconds)) s, \(BenchReport.format(r.lux.peakRSSMB, digits: 0)) MB; \(peers)"
+                )
             }
         }
-        let table = BenchReport.markdown(results, command: (["lux", "bench"] + CommandLine.arguments.dropFirst(2)).joined(separator: " "))
+        let table = BenchReport.markdown(
+            results, command: (["lux", "bench"] + CommandLine.arguments.dropFirst(2)).joined(separator: " "))
         print("\n" + table)
         if markdown {
             let url = URL(fileURLWithPath: "Benchmarks/RESULTS.md")
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             if !FileManager.default.fileExists(atPath: url.path) {
-                try "# Benchmark results\n\nTables appended by `lux bench --markdown` (release build).\n\n".write(to: url, atomically: true, encoding: .utf8)
+                try "# Benchmark results\n\nTables appended by `lux bench --markdown` (release build).\n\n".write(
+                    to: url, atomically: true, encoding: .utf8)
             }
             let handle = try FileHandle(forWritingTo: url)
             defer { try? handle.close() }

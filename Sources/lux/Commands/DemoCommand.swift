@@ -29,7 +29,10 @@ struct DemoCommand: AsyncParsableCommand {
 
     @OptionGroup var overwriteOptions: OverwriteOptions
 
-    @Option(help: "The simulated sensor: full (12 MP), medium (3 MP) or small (320×240 without Live Photo stabilisation, for tests).")
+    @Option(
+        help:
+            "The simulated sensor: full (12 MP), medium (3 MP) or small (320×240 without Live Photo stabilisation, for tests)."
+    )
     var size: DemoSize = .full
 
     func run() async throws {

@@ -28,7 +28,9 @@ struct DemosaicCommand: ParsableCommand {
     @Option(help: "Demosaicing method: rcd or bilinear.")
     var method = DemosaicMethodArgument(.rcd)
 
-    @Option(name: [.customShort("o"), .customLong("out")], help: "The output: .ppm (16-bit P6) or .tif/.tiff (16-bit RGB).", completion: .file())
+    @Option(
+        name: [.customShort("o"), .customLong("out")], help: "The output: .ppm (16-bit P6) or .tif/.tiff (16-bit RGB).",
+        completion: .file())
     var out: String
 
     @OptionGroup var overwriteOptions: OverwriteOptions
@@ -38,7 +40,9 @@ struct DemosaicCommand: ParsableCommand {
             throw ValidationError("--cfa must be RGGB, GRBG, GBRG or BGGR, not '\(cfa)'")
         }
         let ext = URL(fileURLWithPath: out).pathExtension.lowercased()
-        guard ["ppm", "tif", "tiff"].contains(ext) else { throw ValidationError("the output must end in .ppm, .tif or .tiff") }
+        guard ["ppm", "tif", "tiff"].contains(ext) else {
+            throw ValidationError("the output must end in .ppm, .tif or .tiff")
+        }
     }
 
     func run() throws {
@@ -55,7 +59,8 @@ struct DemosaicCommand: ParsableCommand {
 
     private func writeTIFF(_ pixels: PixelBuffer, to url: URL) throws {
         let result = Result { () throws(CodecError) in
-            try ImageFile.write(pixels, to: url, format: .tiff, options: EncodingOptions(embedsColorProfile: false, alpha: .discard))
+            try ImageFile.write(
+                pixels, to: url, format: .tiff, options: EncodingOptions(embedsColorProfile: false, alpha: .discard))
         }
         if case .failure(let e) = result { throw CLIError(e, file: out) }
     }
@@ -82,13 +87,19 @@ enum PNM {
 
     /// Reads a P5 file into `.gray8` or `.gray16` (big-endian samples for maxval > 255).
     static func readGray(_ path: String) throws -> PixelBuffer {
-        guard let data = FileManager.default.contents(atPath: path) else { throw CLIError("\(path): cannot read the file") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CLIError("\(path): cannot read the file")
+        }
         let bytes = [UInt8](data)
         var fields: [Int] = []
         var pos = 2
         while fields.count < 3 {
             while pos < bytes.count, bytes[pos] == UInt8(ascii: "#") || isSpace(bytes[pos]) {
-                if bytes[pos] == UInt8(ascii: "#") { while pos < bytes.count, bytes[pos] != 10 { pos += 1 } } else { pos += 1 }
+                if bytes[pos] == UInt8(ascii: "#") {
+                    while pos < bytes.count, bytes[pos] != 10 { pos += 1 }
+                } else {
+                    pos += 1
+                }
             }
             var v = 0
             var digits = 0

@@ -92,11 +92,15 @@ struct DevelopCommand: ParsableCommand {
     @Flag(help: "Develop a half-size draft (fast preview).")
     var half = false
 
-    @Option(name: .customLong("color-space"), help: "Output colour space: srgb, p3, adobe, linear (extended linear sRGB), rec2020, ....")
+    @Option(
+        name: .customLong("color-space"),
+        help: "Output colour space: srgb, p3, adobe, linear (extended linear sRGB), rec2020, ....")
     var colorSpace = ColorSpaceArgument(.sRGB)
     @Option(help: "JPEG quality, 1...100.")
     var quality: Int = 90
-    @Flag(name: .customLong("optimize-huffman"), help: "Optimise JPEG Huffman tables (about 5 % smaller, more time and about 3 bytes per pixel of memory).")
+    @Flag(
+        name: .customLong("optimize-huffman"),
+        help: "Optimise JPEG Huffman tables (about 5 % smaller, more time and about 3 bytes per pixel of memory).")
     var optimizeHuffman = false
     @Option(help: "PNG/TIFF samples: 8, 16 or float (TIFF only). Default: 16 for TIFF, 8 for PNG.")
     var depth: DepthArgument?
@@ -112,9 +116,13 @@ struct DevelopCommand: ParsableCommand {
         transform: ShardSpecification.init(parsing:))
     var shard: ShardSpecification?
     @OptionGroup var overwriteOptions: OverwriteOptions
-    @Flag(name: .customLong("skip-existing"), help: "Leave outputs that already exist and report them as skipped (resumes an interrupted batch).")
+    @Flag(
+        name: .customLong("skip-existing"),
+        help: "Leave outputs that already exist and report them as skipped (resumes an interrupted batch).")
     var skipExisting = false
-    @Flag(name: .customLong("dry-run"), help: "Print which inputs this process would develop, and to which outputs, without developing.")
+    @Flag(
+        name: .customLong("dry-run"),
+        help: "Print which inputs this process would develop, and to which outputs, without developing.")
     var dryRun = false
     @Flag(help: "Print a JSON report on standard output (see above for its keys).")
     var json = false
@@ -124,15 +132,22 @@ struct DevelopCommand: ParsableCommand {
         try validateQuality(quality)
         try validatePositive(jobs, "--jobs")
         try validatePositive(threads, "--threads")
-        if overwriteOptions.overwrite && skipExisting { throw ValidationError("choose --overwrite or --skip-existing, not both") }
+        if overwriteOptions.overwrite && skipExisting {
+            throw ValidationError("choose --overwrite or --skip-existing, not both")
+        }
         if depth == .half { throw ValidationError("--depth must be 8, 16 or float") }
-        if depth == .float && format == .png { throw ValidationError("PNG has no float samples; use --depth 16 or --format tiff") }
+        if depth == .float && format == .png {
+            throw ValidationError("PNG has no float samples; use --depth 16 or --format tiff")
+        }
         if inputs.count == 1, !isFolderPath(inputs[0]), let out, !isFolderPath(out) {
             let ext = URL(fileURLWithPath: out).pathExtension
             guard let f = ImageFormat(fileExtension: ext), f != .dng else {
-                throw ValidationError("cannot tell the output format from '\(out)'; use .jpg, .png or .tif, or a folder ending in /")
+                throw ValidationError(
+                    "cannot tell the output format from '\(out)'; use .jpg, .png or .tif, or a folder ending in /")
             }
-            if f == .png && depth == .float { throw ValidationError("PNG has no float samples; use --depth 16 or a .tif output") }
+            if f == .png && depth == .float {
+                throw ValidationError("PNG has no float samples; use --depth 16 or a .tif output")
+            }
         }
     }
 
@@ -142,7 +157,8 @@ struct DevelopCommand: ParsableCommand {
         let resolvedShard = try shard?.resolve(environment: ProcessInfo.processInfo.environment)
         let items = resolvedShard?.select(plan.items) ?? plan.items
         var report = DevelopReport(
-            shard: resolvedShard, batchInputCount: plan.items.count, files: [], developed: 0, skipped: 0, failed: 0, seconds: 0)
+            shard: resolvedShard, batchInputCount: plan.items.count, files: [], developed: 0, skipped: 0, failed: 0,
+            seconds: 0)
         if dryRun {
             report.files = items.map { .init(input: $0.input, output: $0.output, status: .planned) }
             if json {
@@ -168,7 +184,9 @@ struct DevelopCommand: ParsableCommand {
             switch file.status {
             case .failed: progress.log("error: " + (file.error ?? item.input))
             case .developed where !command.json:
-                progress.say("\(item.input) → \(item.output) (\(file.width ?? 0)×\(file.height ?? 0), \(String(format: "%.2f s", file.seconds ?? 0)))")
+                progress.say(
+                    "\(item.input) → \(item.output) (\(file.width ?? 0)×\(file.height ?? 0), \(String(format: "%.2f s", file.seconds ?? 0)))"
+                )
             case .skipped where !command.json: progress.say("\(item.input): skipped, \(item.output) exists")
             default: break
             }
@@ -189,7 +207,8 @@ struct DevelopCommand: ParsableCommand {
     }
 
     private func summary(_ report: DevelopReport, planned: Int?) -> String {
-        var text = planned.map { "\($0) to develop" }
+        var text =
+            planned.map { "\($0) to develop" }
             ?? "developed \(report.developed), skipped \(report.skipped), failed \(report.failed)"
         text += " of \(report.batchInputCount) input\(report.batchInputCount == 1 ? "" : "s")"
         if let s = report.shard { text += " (shard \(s.index)/\(s.count), index from \(s.indexSource))" }
@@ -207,7 +226,8 @@ struct DevelopCommand: ParsableCommand {
                 return file
             }
             if !overwriteOptions.overwrite {
-                file.error = "\(item.output): already exists; pass --overwrite to replace it or --skip-existing to keep it"
+                file.error =
+                    "\(item.output): already exists; pass --overwrite to replace it or --skip-existing to keep it"
                 return file
             }
         }
@@ -255,7 +275,8 @@ struct DevelopCommand: ParsableCommand {
         // tall (not the default half): every tile recomputes its inputs' margins (RCD 13, noise reduction 6–62,
         // sharpening 3 pixels per side), and 256×128 tiles paid ~20 % more CPU for them than 256×256.
         let tile = 256
-        let context = RenderContext(options: RenderOptions(cacheIntermediates: false, threadCount: threads, tileSize: tile))
+        let context = RenderContext(
+            options: RenderOptions(cacheIntermediates: false, threadCount: threads, tileSize: tile))
         let developer = try developer(for: item.input)
         let image = try developer.outputImage
         let url = URL(fileURLWithPath: item.output)
@@ -275,7 +296,8 @@ struct DevelopCommand: ParsableCommand {
         }
         // JPEG, PNG and TIFF are all rendered and encoded a strip at a time.
         try context.write(
-            image, to: url, format: fileFormat, pixelFormat: samples, colorSpace: colorSpace.space, bounds: image.extent,
+            image, to: url, format: fileFormat, pixelFormat: samples, colorSpace: colorSpace.space,
+            bounds: image.extent,
             metadata: metadata, options: options, rowsPerStrip: tile)
         return (Int(image.extent.width), Int(image.extent.height))
     }

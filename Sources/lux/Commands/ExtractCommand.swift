@@ -25,7 +25,9 @@ struct ExtractCommand: ParsableCommand {
     @Flag(help: "Extract the largest embedded preview.")
     var preview = false
 
-    @Option(name: [.customShort("o"), .customLong("out")], help: "The output file (.tif for --raw; .jpg, .png or .tif for --preview).", completion: .file())
+    @Option(
+        name: [.customShort("o"), .customLong("out")],
+        help: "The output file (.tif for --raw; .jpg, .png or .tif for --preview).", completion: .file())
     var out: String
 
     @OptionGroup var overwriteOptions: OverwriteOptions
@@ -44,7 +46,8 @@ struct ExtractCommand: ParsableCommand {
             if raw {
                 let values = try rawImage.sensorValues()
                 try overwriteOptions.check(out)
-                try ImageFile.write(values, to: outURL, format: .tiff, options: EncodingOptions(embedsColorProfile: false))
+                try ImageFile.write(
+                    values, to: outURL, format: .tiff, options: EncodingOptions(embedsColorProfile: false))
             } else {
                 guard let p = rawImage.largestPreview else {
                     throw CLIError("\(file): the file has no embedded preview")

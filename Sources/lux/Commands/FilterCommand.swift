@@ -28,13 +28,17 @@ struct FilterCommand: ParsableCommand {
     @Argument(help: "The input image (JPEG, PNG or TIFF).", completion: .file())
     var input: String
 
-    @Option(name: [.customShort("o"), .customLong("out")], help: "The output file; its extension picks the format (.jpg, .png, .tif).", completion: .file())
+    @Option(
+        name: [.customShort("o"), .customLong("out")],
+        help: "The output file; its extension picks the format (.jpg, .png, .tif).", completion: .file())
     var out: String
 
     @Option(help: "The filter chain, e.g. 'SepiaTone intensity=0.8 | GaussianBlur radius=4'.")
     var chain: String
 
-    @Option(name: .customLong("color-space"), help: "The output colour space (srgb, p3, adobe, linear, ...; default: the input's).")
+    @Option(
+        name: .customLong("color-space"),
+        help: "The output colour space (srgb, p3, adobe, linear, ...; default: the input's).")
     var colorSpace: ColorSpaceArgument?
 
     @Option(help: "Output samples: 8, 16, half or float (default: 16 for deeper inputs, else 8; JPEG is 8).")
@@ -43,7 +47,9 @@ struct FilterCommand: ParsableCommand {
     @Option(help: "JPEG quality, 1...100.")
     var quality: Int = 90
 
-    @Option(help: "The colour space filters compute in (default: linear sRGB, extended); 'none' disables colour management.")
+    @Option(
+        help: "The colour space filters compute in (default: linear sRGB, extended); 'none' disables colour management."
+    )
     var workingSpace: String?
 
     @Option(help: "The storage format of intermediates: half (default), float or 8.")
@@ -105,7 +111,8 @@ struct FilterCommand: ParsableCommand {
             result = result.cropped(to: source)
         }
         guard !result.extent.isInfinite else {
-            throw CLIError("the result of '\(chain)' has an infinite extent; end the chain with Crop rectangle=x,y,width,height")
+            throw CLIError(
+                "the result of '\(chain)' has an infinite extent; end the chain with Crop rectangle=x,y,width,height")
         }
         guard !result.extent.isEmpty else { throw CLIError("the result of '\(chain)' is empty") }
 
@@ -118,10 +125,14 @@ struct FilterCommand: ParsableCommand {
         } else if let depth {
             samples = depth.pixelFormat
         } else {
-            samples = [.rgba16, .gray16, .rgbaHalf, .rgbaFloat, .grayFloat].contains(reader.pixelFormat) ? .rgba16 : .rgba8
+            samples =
+                [.rgba16, .gray16, .rgbaHalf, .rgbaFloat, .grayFloat].contains(reader.pixelFormat) ? .rgba16 : .rgba8
         }
-        var options = RenderOptions(workingFormat: Self.workingFormats[workingFormat]!, cacheIntermediates: false, threadCount: threads)
-        if let workingSpace { options.workingColorSpace = workingSpace == "none" ? nil : ColorSpace.named(workingSpace) }
+        var options = RenderOptions(
+            workingFormat: Self.workingFormats[workingFormat]!, cacheIntermediates: false, threadCount: threads)
+        if let workingSpace {
+            options.workingColorSpace = workingSpace == "none" ? nil : ColorSpace.named(workingSpace)
+        }
         var metadata = reader.metadata
         metadata.orientation = .up
         try RenderContext(options: options).write(

@@ -22,7 +22,9 @@ struct FuseCommand: ParsableCommand {
     @Argument(help: "The brackets (JPEG, PNG or TIFF), at least one.", completion: .file())
     var inputs: [String]
 
-    @Option(name: [.customShort("o"), .customLong("out")], help: "The output file; its extension picks the format (.jpg, .png, .tif).", completion: .file())
+    @Option(
+        name: [.customShort("o"), .customLong("out")],
+        help: "The output file; its extension picks the format (.jpg, .png, .tif).", completion: .file())
     var out: String
 
     @Option(help: "Exponent of the contrast weight (0 ignores contrast).")

@@ -31,7 +31,8 @@ struct HDRCommand: ParsableCommand {
               lux hdr dark.dng bright.dng -o merged.png --exposures 1,16 --tone-map reinhard
             """)
 
-    @Argument(help: "The brackets: raw files (DNG) of one scene, same camera and size, at least one.", completion: .file())
+    @Argument(
+        help: "The brackets: raw files (DNG) of one scene, same camera and size, at least one.", completion: .file())
     var inputs: [String]
 
     @Option(
@@ -47,16 +48,23 @@ struct HDRCommand: ParsableCommand {
         transform: HDRCommand.parseExposures)
     var exposures: [Double]?
 
-    @Option(help: "The reference bracket (0-based; default: the middle exposure): its position, colour and Exif are kept.")
+    @Option(
+        help: "The reference bracket (0-based; default: the middle exposure): its position, colour and Exif are kept.")
     var reference: Int?
 
     @Flag(name: .customLong("no-align"), help: "Do not align the brackets (they were shot from a tripod).")
     var noAlign = false
 
-    @Option(parsing: .unconditional, help: "Exposure in EV, -10...10 (negative values need no \"=\"), added to the reference's BaselineExposure; for tone-mapped outputs, the tone mapper's exposure (default: automatic).")
+    @Option(
+        parsing: .unconditional,
+        help:
+            "Exposure in EV, -10...10 (negative values need no \"=\"), added to the reference's BaselineExposure; for tone-mapped outputs, the tone mapper's exposure (default: automatic)."
+    )
     var exposure: Double?
 
-    @Option(name: .customLong("nr-luma"), help: "Luminance noise reduction, 0...1 (default from the merge's noise: the longest exposure's).")
+    @Option(
+        name: .customLong("nr-luma"),
+        help: "Luminance noise reduction, 0...1 (default from the merge's noise: the longest exposure's).")
     var nrLuma: Double?
 
     @Option(name: .customLong("nr-color"), help: "Colour noise reduction, 0...1 (default from the merge's noise).")
@@ -65,10 +73,15 @@ struct HDRCommand: ParsableCommand {
     @Option(name: .customLong("tone-map"), help: "Tone mapping for 8-bit outputs: fusion (local) or reinhard (global).")
     var toneMap: ToneMapArgument = .fusion
 
-    @Option(name: .customLong("color-space"), help: "Output colour space (default: linear for TIFF radiance, srgb for tone-mapped outputs).")
+    @Option(
+        name: .customLong("color-space"),
+        help: "Output colour space (default: linear for TIFF radiance, srgb for tone-mapped outputs).")
     var colorSpace: ColorSpaceArgument?
 
-    @Option(help: "TIFF/PNG samples: float (TIFF default: radiance), 16 (linear radiance in TIFF, tone-mapped in PNG) or 8 (tone-mapped).")
+    @Option(
+        help:
+            "TIFF/PNG samples: float (TIFF default: radiance), 16 (linear radiance in TIFF, tone-mapped in PNG) or 8 (tone-mapped)."
+    )
     var depth: DepthArgument?
 
     @Option(help: "JPEG quality, 1...100.")
@@ -122,10 +135,13 @@ struct HDRCommand: ParsableCommand {
         if let reference, !inputs.indices.contains(reference) {
             throw ValidationError("--reference must be 0...\(inputs.count - 1)")
         }
-        if let exposure, !(exposure.isFinite && abs(exposure) <= 10) { throw ValidationError("--exposure must be -10...10") }
+        if let exposure, !(exposure.isFinite && abs(exposure) <= 10) {
+            throw ValidationError("--exposure must be -10...10")
+        }
         switch (f, depth) {
         case (_, .half?): throw ValidationError("--depth must be 8, 16 or float")
-        case (.jpeg, let d?) where d != .eight: throw ValidationError("JPEG has 8-bit samples only; use a .tif output for radiance")
+        case (.jpeg, let d?) where d != .eight:
+            throw ValidationError("JPEG has 8-bit samples only; use a .tif output for radiance")
         case (.png, .float?): throw ValidationError("PNG has no float samples; use a .tif output for radiance")
         default: break
         }
@@ -137,7 +153,9 @@ struct HDRCommand: ParsableCommand {
         for path in inputs {
             do {
                 let file = try ImageFile.read(url: URL(fileURLWithPath: path))
-                guard let raw = file.rawImage else { throw CLIError("\(path): not a raw file (\(file.format)); lux hdr merges DNG brackets") }
+                guard let raw = file.rawImage else {
+                    throw CLIError("\(path): not a raw file (\(file.format)); lux hdr merges DNG brackets")
+                }
                 brackets.append(raw)
             } catch let error as CLIError {
                 throw error
@@ -214,7 +232,8 @@ struct HDRCommand: ParsableCommand {
         let space = colorSpace?.space ?? .sRGB
         let samples: PixelFormat = depth == .sixteen ? .rgba16 : .rgba8
         let method: HDRToneMapper.Operator = toneMap == .fusion ? .exposureFusion() : .reinhard()
-        let mapper = HDRToneMapper(settings: .init(method: method, exposure: exposure, outputFormat: samples, threads: cores))
+        let mapper = HDRToneMapper(
+            settings: .init(method: method, exposure: exposure, outputFormat: samples, threads: cores))
         let encoder = try ImageStreamEncoder(
             writingTo: URL(fileURLWithPath: out), format: fileFormat, width: radiance.width, height: radiance.height,
             pixelFormat: samples, colorSpace: space, metadata: metadata, options: encodingOptions)

@@ -6,7 +6,8 @@ import Lux
 struct LiveEditCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "edit",
-        abstract: "Edit a Live Photo (filters, crop, trim, volume, stabilisation) and save it with its adjustment data.",
+        abstract:
+            "Edit a Live Photo (filters, crop, trim, volume, stabilisation) and save it with its adjustment data.",
         discussion: """
             The same filter chain runs on the still and on every movie frame; parameters in pixels (blur radii, \
             screen widths) are scaled to each frame's resolution. The edited pair gets a new content identifier \
@@ -24,7 +25,9 @@ struct LiveEditCommand: AsyncParsableCommand {
     @Argument(help: "The still or the movie of the pair (not with --reapply/--revert).", completion: .file())
     var pair: String?
 
-    @Option(name: [.customShort("o"), .customLong("out")], help: "The folder the edited pair is written to.", completion: .directory)
+    @Option(
+        name: [.customShort("o"), .customLong("out")], help: "The folder the edited pair is written to.",
+        completion: .directory)
     var out: String?
 
     @Option(help: "The base name of the edited files (default: the original's with an E after its prefix, IMG_E0001).")
@@ -71,7 +74,9 @@ struct LiveEditCommand: AsyncParsableCommand {
 
     func validate() throws {
         if let revert {
-            guard pair == nil, reapply == nil else { throw ValidationError("--revert takes only the sidecar: lux live edit --revert \(revert)") }
+            guard pair == nil, reapply == nil else {
+                throw ValidationError("--revert takes only the sidecar: lux live edit --revert \(revert)")
+            }
             return
         }
         guard (pair == nil) != (reapply == nil) else {
@@ -82,9 +87,15 @@ struct LiveEditCommand: AsyncParsableCommand {
         try validatePositive(threads, "--threads")
         if let orientation, !(1...8).contains(orientation) { throw ValidationError("--orientation must be 1...8") }
         if square && crop != nil { throw ValidationError("choose --square or --crop, not both") }
-        if let crop, Self.numbers(crop)?.count != 4 { throw ValidationError("--crop takes x,y,width,height fractions, e.g. 0.1,0,0.8,1") }
-        if let trim, Self.numbers(trim)?.count != 2 { throw ValidationError("--trim takes START,END seconds, e.g. 0.5,2.5") }
-        if let preview, Self.size(preview) == nil { throw ValidationError("--preview takes WIDTHxHEIGHT, e.g. 480x360") }
+        if let crop, Self.numbers(crop)?.count != 4 {
+            throw ValidationError("--crop takes x,y,width,height fractions, e.g. 0.1,0,0.8,1")
+        }
+        if let trim, Self.numbers(trim)?.count != 2 {
+            throw ValidationError("--trim takes START,END seconds, e.g. 0.5,2.5")
+        }
+        if let preview, Self.size(preview) == nil {
+            throw ValidationError("--preview takes WIDTHxHEIGHT, e.g. 480x360")
+        }
     }
 
     static func numbers(_ text: String) -> [Double]? {
@@ -112,7 +123,8 @@ struct LiveEditCommand: AsyncParsableCommand {
             if let reapply {
                 let record = try LivePhotoEditRecord(contentsOf: URL(fileURLWithPath: reapply))
                 recipe = try LivePhotoAdjustments(adjustmentData: record.adjustmentData)
-                live = try LivePhoto(photoURL: record.original.photoURL, movieURL: record.original.movieURL, requiresIdentifier: false)
+                live = try LivePhoto(
+                    photoURL: record.original.photoURL, movieURL: record.original.movieURL, requiresIdentifier: false)
             } else {
                 live = try LivePhoto(pairing: URL(fileURLWithPath: pair!))
                 recipe = makeRecipe()
@@ -133,16 +145,22 @@ struct LiveEditCommand: AsyncParsableCommand {
             if let preview {
                 let result = try await context.prepareForPlayback(targetSize: Self.size(preview)!, in: folder)
                 progress.finish()
-                print("preview: \(result.photoURL.path) + \(result.movieURL.lastPathComponent) "
-                    + String(format: "(%.2f s)", Date().timeIntervalSince(start)))
+                print(
+                    "preview: \(result.photoURL.path) + \(result.movieURL.lastPathComponent) "
+                        + String(format: "(%.2f s)", Date().timeIntervalSince(start)))
                 return
             }
-            let output = LivePhotoEditingOutput(directory: folder, baseName: base, adjustmentData: try recipe.adjustmentData())
+            let output = LivePhotoEditingOutput(
+                directory: folder, baseName: base, adjustmentData: try recipe.adjustmentData())
             let edited = try await context.save(to: output)
             progress.finish()
-            print("\(edited.photoURL.path) + \(edited.movieURL.lastPathComponent) + \(output.adjustmentDataURL.lastPathComponent)")
-            print(String(format: "  identifier %@, photo at %.3f s of %.3f s, saved in %.2f s", edited.contentIdentifier,
-                         edited.photoTime.seconds, edited.duration.seconds, Date().timeIntervalSince(start)))
+            print(
+                "\(edited.photoURL.path) + \(edited.movieURL.lastPathComponent) + \(output.adjustmentDataURL.lastPathComponent)"
+            )
+            print(
+                String(
+                    format: "  identifier %@, photo at %.3f s of %.3f s, saved in %.2f s", edited.contentIdentifier,
+                    edited.photoTime.seconds, edited.duration.seconds, Date().timeIntervalSince(start)))
         } catch let e as LivePhotoError {
             throw e.cliError
         }
@@ -153,7 +171,8 @@ struct LiveEditCommand: AsyncParsableCommand {
         if let crop, let v = Self.numbers(crop) { recipe.crop = Rect(x: v[0], y: v[1], width: v[2], height: v[3]) }
         if square { recipe.aspectRatio = 1 }
         if let trim, let v = Self.numbers(trim) {
-            recipe.timeRange = MediaTime(seconds: v[0], preferredTimescale: 600)..<MediaTime(seconds: v[1], preferredTimescale: 600)
+            recipe.timeRange =
+                MediaTime(seconds: v[0], preferredTimescale: 600)..<MediaTime(seconds: v[1], preferredTimescale: 600)
         }
         if autoTrim { recipe.autoTrim = LivePhotoAutoTrimmer() }
         if stabilize { recipe.stabilization = LivePhotoStabilizer() }

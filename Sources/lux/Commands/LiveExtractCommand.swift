@@ -19,7 +19,9 @@ struct LiveExtractCommand: ParsableCommand {
     @Argument(help: "The still or the movie of the pair.", completion: .file())
     var pair: String
 
-    @Option(name: [.customShort("o"), .customLong("out")], help: "The output folder (created if missing).", completion: .directory)
+    @Option(
+        name: [.customShort("o"), .customLong("out")], help: "The output folder (created if missing).",
+        completion: .directory)
     var out: String
 
     @Flag(help: "Every frame, as NAME-frame-NNN.jpg (or .png).")
@@ -46,9 +48,12 @@ struct LiveExtractCommand: ParsableCommand {
             let movie = try QuickTimeMovie(contentsOf: live.movieURL)
             var written: [String] = []
             if all || frames || photoFrame {
-                guard let track = movie.videoTrack else { throw CLIError("\(live.movieURL.path): the movie has no video") }
+                guard let track = movie.videoTrack else {
+                    throw CLIError("\(live.movieURL.path): the movie has no video")
+                }
                 if track.canDecodeFrames {
-                    written += try writeFrames(movie, track, photoTime: live.photoTime, stem: stem, folder: folder, all: all)
+                    written += try writeFrames(
+                        movie, track, photoTime: live.photoTime, stem: stem, folder: folder, all: all)
                 } else if all {
                     written.append("no frames (\(track.codecName) video cannot be decoded)")
                 } else {
@@ -65,7 +70,9 @@ struct LiveExtractCommand: ParsableCommand {
                     try samples.writeWAV(to: url)
                     written.append(
                         url.lastPathComponent
-                            + String(format: " (%.3f s, %d Hz, %d ch)", samples.duration.seconds, samples.sampleRate, samples.channelCount))
+                            + String(
+                                format: " (%.3f s, %d Hz, %d ch)", samples.duration.seconds, samples.sampleRate,
+                                samples.channelCount))
                 }
             }
             print("\(folder.path): " + written.joined(separator: ", "))
@@ -82,7 +89,9 @@ struct LiveExtractCommand: ParsableCommand {
         var written: [String] = []
         if all || frames {
             let samples = try movie.samples(of: track)
-            let names = samples.indices.map { folder.appendingPathComponent(String(format: "%@-frame-%03d.%@", stem, $0 + 1, format.rawValue)) }
+            let names = samples.indices.map {
+                folder.appendingPathComponent(String(format: "%@-frame-%03d.%@", stem, $0 + 1, format.rawValue))
+            }
             for url in names { try overwriteOptions.check(url.path) }
             let progress = ProgressBar(total: samples.count, label: "extracting frames")
             defer { progress.finish() }

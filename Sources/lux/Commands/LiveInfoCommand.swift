@@ -30,7 +30,9 @@ struct LiveInfoCommand: ParsableCommand {
         do {
             if FileManager.default.fileExists(atPath: pair, isDirectory: &isFolder), isFolder.boolValue {
                 pairs = try LivePhoto.pairs(in: url)
-                if pairs.isEmpty { throw CLIError("\(pair): no Live Photo pairs (stills and movies with one identifier)") }
+                if pairs.isEmpty {
+                    throw CLIError("\(pair): no Live Photo pairs (stills and movies with one identifier)")
+                }
             } else {
                 pairs = [try LivePhoto(pairing: url)]
             }
@@ -65,12 +67,21 @@ struct LiveInfoCommand: ParsableCommand {
         func seconds(_ t: MediaTime) -> String { String(format: "%.3f s", t.seconds) }
         var lines: [(String, String)] = [
             ("content identifier", live.contentIdentifier.isEmpty ? "-" : live.contentIdentifier),
-            ("photo time", seconds(live.photoTime) + (movie.stillImageTime == nil ? " (no still-image time: the middle)" : "")),
+            (
+                "photo time",
+                seconds(live.photoTime) + (movie.stillImageTime == nil ? " (no still-image time: the middle)" : "")
+            ),
             ("duration", seconds(live.duration)),
-            ("still", "\(info.width)×\(info.height) \(info.format), \(info.colorSpace?.name ?? "no colour space"), "
-                + "orientation \(info.metadata.orientation)"),
-            ("movie", "QuickTime '\(movie.brand)', \(movie.timescale) Hz timeline"
-                + (movie.creationDate.map { ", created \(ISO8601DateFormatter().string(from: $0))" } ?? "")),
+            (
+                "still",
+                "\(info.width)×\(info.height) \(info.format), \(info.colorSpace?.name ?? "no colour space"), "
+                    + "orientation \(info.metadata.orientation)"
+            ),
+            (
+                "movie",
+                "QuickTime '\(movie.brand)', \(movie.timescale) Hz timeline"
+                    + (movie.creationDate.map { ", created \(ISO8601DateFormatter().string(from: $0))" } ?? "")
+            ),
         ]
         var streams: [[String: Any]] = []
         for t in movie.tracks {
@@ -97,15 +108,24 @@ struct LiveInfoCommand: ParsableCommand {
             lines.append(("  metadata", item.description))
         }
         let editable = movie.videoTrack?.canDecodeFrames ?? false
-        lines.append(("editable", editable ? "yes" : "still only: the movie is \(movie.videoTrack?.codecName ?? "without video") (Lux re-renders Motion-JPEG)"))
+        lines.append(
+            (
+                "editable",
+                editable
+                    ? "yes"
+                    : "still only: the movie is \(movie.videoTrack?.codecName ?? "without video") (Lux re-renders Motion-JPEG)"
+            ))
         var json: [String: Any] = [
             "photo": live.photoURL.path, "movie": live.movieURL.path, "contentIdentifier": live.contentIdentifier,
             "photoTime": live.photoTime.seconds, "duration": live.duration.seconds, "streams": streams,
-            "still": ["width": info.width, "height": info.height, "format": info.format.rawValue,
-                      "orientation": Int(info.metadata.orientation.rawValue)],
+            "still": [
+                "width": info.width, "height": info.height, "format": info.format.rawValue,
+                "orientation": Int(info.metadata.orientation.rawValue),
+            ],
             "movieEditable": editable,
         ]
-        json["metadata"] = Dictionary(movie.metadata.map { ($0.key.rawValue, $0.value.description) }, uniquingKeysWith: { a, _ in a })
+        json["metadata"] = Dictionary(
+            movie.metadata.map { ($0.key.rawValue, $0.value.description) }, uniquingKeysWith: { a, _ in a })
         return (lines, json)
     }
 }

@@ -32,7 +32,7 @@ struct SceneBenchCommand: AsyncParsableCommand {
 
     func run() async throws {
         #if DEBUG
-        print("warning: this is a debug build; benchmark a release build (swift build -c release)")
+            print("warning: this is a debug build; benchmark a release build (swift build -c release)")
         #endif
         let selected = cases.isEmpty ? SceneBench.allCases.map(\.name) : cases
         print("case             median ms      min ms  CPU ms   frames   goal")
@@ -41,7 +41,11 @@ struct SceneBenchCommand: AsyncParsableCommand {
             let wall = times.map(\.wall).sorted()
             let goal = SceneBench.allCases.first { $0.name == name }?.goal ?? ""
             let label = name.padding(toLength: 15, withPad: " ", startingAt: 0)
-            print(label + String(format: " %10.1f  %10.1f  %6.1f   %6d   ", SceneBench.median(wall), wall[0], SceneBench.median(times.map(\.cpu)), times.count) + goal)
+            print(
+                label
+                    + String(
+                        format: " %10.1f  %10.1f  %6.1f   %6d   ", SceneBench.median(wall), wall[0],
+                        SceneBench.median(times.map(\.cpu)), times.count) + goal)
         }
     }
 }

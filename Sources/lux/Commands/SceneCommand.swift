@@ -11,7 +11,8 @@ struct SceneCommand: AsyncParsableCommand {
 }
 
 struct SceneListCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "list", abstract: "List the built-in scenes with their layers and lights.")
+    static let configuration = CommandConfiguration(
+        commandName: "list", abstract: "List the built-in scenes with their layers and lights.")
 
     func run() async throws {
         for name in Scene.catalogNames {
@@ -38,7 +39,9 @@ struct SceneRenderCommand: AsyncParsableCommand {
     @Argument(help: "A built-in scene (see `lux scene list`).")
     var name: String
 
-    @Option(name: [.customShort("o"), .customLong("out")], help: "The output file (.jpg, .png or .tif).", completion: .file())
+    @Option(
+        name: [.customShort("o"), .customLong("out")], help: "The output file (.jpg, .png or .tif).",
+        completion: .file())
     var out: String
 
     @OptionGroup var overwriteOptions: OverwriteOptions

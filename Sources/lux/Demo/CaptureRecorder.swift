@@ -24,7 +24,8 @@ struct CaptureRecorder {
                 section.settings = Self.rows(resolved, requested: settings)
             case .didFinishProcessingPhoto(let photo):
                 let file = name(photo)
-                try Data(try photo.fileDataRepresentation()).write(to: folder.appendingPathComponent(file), options: .atomic)
+                try Data(try photo.fileDataRepresentation()).write(
+                    to: folder.appendingPathComponent(file), options: .atomic)
                 detail = "\(photo) → \(file)"
                 section.items.append(DemoSection.Item(file: file, caption: ""))
             case .didFinishRecordingLivePhotoMovie(_, let url):
@@ -48,22 +49,38 @@ struct CaptureRecorder {
     /// The resolved settings as the contact sheet lists them.
     static func rows(_ r: ResolvedPhotoSettings, requested: PhotoSettings) -> [(String, String)] {
         var rows: [(String, String)] = [("unique ID", "\(r.uniqueID)")]
-        if r.photoDimensions != .zero { rows.append(("photo", "\(r.photoDimensions) \(requested.processedFormat.map { "\($0)" } ?? "")")) }
+        if r.photoDimensions != .zero {
+            rows.append(("photo", "\(r.photoDimensions) \(requested.processedFormat.map { "\($0)" } ?? "")"))
+        }
         if r.rawPhotoDimensions != .zero { rows.append(("RAW", "\(r.rawPhotoDimensions) DNG")) }
         if r.previewDimensions != .zero { rows.append(("preview", "\(r.previewDimensions)")) }
         if let bracket = r.bracket { rows.append(("bracket", bracket.map { "\($0)" }.joined(separator: ", "))) }
         if r.livePhotoMovieDimensions != .zero {
-            rows.append(("Live Photo movie", "\(r.livePhotoMovieDimensions)" + (r.livePhotoMovieHasAudio ? ", with sound" : ", no sound")))
+            rows.append(
+                (
+                    "Live Photo movie",
+                    "\(r.livePhotoMovieDimensions)" + (r.livePhotoMovieHasAudio ? ", with sound" : ", no sound")
+                ))
         }
         rows.append(("flash", "\(requested.flashMode) → \(r.isFlashEnabled ? "fires" : "off")"))
         rows.append(("still-image stabilisation", r.isStillImageStabilizationEnabled ? "on" : "off"))
         rows.append(("quality prioritisation", "\(r.qualityPrioritization)"))
         rows.append(("processing", "\(r.processing)"))
-        rows.append(("scene", String(format: "EV₁₀₀ %.1f, %.1f %% clipped", r.processing.sceneEV100, 100 * r.processing.clippedFraction)))
+        rows.append(
+            (
+                "scene",
+                String(
+                    format: "EV₁₀₀ %.1f, %.1f %% clipped", r.processing.sceneEV100, 100 * r.processing.clippedFraction)
+            ))
         rows.append(("colour space", r.colorSpace.rawValue))
         rows.append(("photos", "\(r.expectedPhotoCount)"))
-        rows.append(("expected time", String(
-            format: "%.0f–%.0f ms", ms(r.photoProcessingTimeRange.lowerBound), ms(r.photoProcessingTimeRange.upperBound))))
+        rows.append(
+            (
+                "expected time",
+                String(
+                    format: "%.0f–%.0f ms", ms(r.photoProcessingTimeRange.lowerBound),
+                    ms(r.photoProcessingTimeRange.upperBound))
+            ))
         return rows
     }
 

@@ -28,7 +28,8 @@ struct ContactSheet {
 
             """
         for (n, section) in sections.enumerated() { s += self.section(section, number: n + 1) }
-        s += "<footer>Written by <code>lux demo</code>. Every file opens in exiftool and ffprobe; "
+        s +=
+            "<footer>Written by <code>lux demo</code>. Every file opens in exiftool and ffprobe; "
             + "<code>lux info FILE</code> describes each.</footer>\n</body>\n</html>\n"
         return s
     }
@@ -50,7 +51,8 @@ struct ContactSheet {
             s += "<table class=\"timeline\"><caption>Timeline</caption>\n"
             for e in section.events {
                 let bar = String(format: "%.1f", 100 * e.milliseconds / end)
-                s += "<tr><td class=\"ms\">\(String(format: "%.1f ms", e.milliseconds))</td>"
+                s +=
+                    "<tr><td class=\"ms\">\(String(format: "%.1f ms", e.milliseconds))</td>"
                     + "<td class=\"bar\"><span style=\"width:\(bar)%\"></span></td>"
                     + "<td><code>\(e.name.htmlEscaped)</code></td><td>\(e.detail.htmlEscaped)</td></tr>\n"
             }
@@ -63,14 +65,16 @@ struct ContactSheet {
         let href = item.file.urlPathEncoded
         var s = "<figure>"
         if let p = item.preview {
-            s += "<a href=\"\(href)\"><img src=\"\(p.thumbnail.urlPathEncoded)\" width=\"\(p.thumbnailWidth)\" "
+            s +=
+                "<a href=\"\(href)\"><img src=\"\(p.thumbnail.urlPathEncoded)\" width=\"\(p.thumbnailWidth)\" "
                 + "height=\"\(p.thumbnailHeight)\" alt=\"\(item.file.htmlEscaped)\"></a>"
             s += HistogramSVG.svg(p.histogram, label: "histogram of \(item.file) in \(p.colorSpace.name)")
         } else {
             s += "<a class=\"file\" href=\"\(href)\">\(item.file.htmlEscaped)</a>"
         }
         let size = sizes[item.file].map { " · " + Self.byteCount($0) } ?? ""
-        s += "<figcaption><a href=\"\(href)\">\(item.file.htmlEscaped)</a>\(size.htmlEscaped)<br>"
+        s +=
+            "<figcaption><a href=\"\(href)\">\(item.file.htmlEscaped)</a>\(size.htmlEscaped)<br>"
             + "\(item.caption.htmlEscaped)</figcaption></figure>\n"
         return s
     }

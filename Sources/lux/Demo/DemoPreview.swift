@@ -20,7 +20,8 @@ struct DemoPreview {
     static func ofImage(_ file: String, in folder: URL, side: Int, context: RenderContext) throws -> DemoPreview {
         let decoded = try ImageFile.read(url: folder.appendingPathComponent(file))
         let space = decoded.pixels.colorSpace ?? .sRGB
-        return try make(Image(buffer: decoded.pixels), colorSpace: space, for: file, in: folder, side: side, context: context)
+        return try make(
+            Image(buffer: decoded.pixels), colorSpace: space, for: file, in: folder, side: side, context: context)
     }
 
     /// The preview of the DNG `file`: a quick (draft, half-size) development with the file's own settings.

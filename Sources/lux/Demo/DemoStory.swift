@@ -31,7 +31,9 @@ struct DemoStory {
         monitored.flashMode = .auto
         output.photoSettingsForSceneMonitoring = monitored
         setup.events.append(
-            .init(milliseconds: milliseconds(since: setupStart), name: "photoSettingsForSceneMonitoring", detail: "JPEG, flash auto"))
+            .init(
+                milliseconds: milliseconds(since: setupStart), name: "photoSettingsForSceneMonitoring",
+                detail: "JPEG, flash auto"))
         try output.setLivePhotoCaptureEnabled(true)
         output.isLivePhotoStabilizationEnabled = size.stabilizesLivePhotos
         let rawFormat = output.availableRawPhotoPixelFormatTypes[0]
@@ -49,7 +51,9 @@ struct DemoStory {
         live.livePhotoMovieURL = folder.appendingPathComponent("05-live-photo.mov")
         live.livePhotoMovieMetadata = [LivePhotoMetadataItem(key: LivePhotoMetadataItem.author, value: "lux demo")]
         try await output.prepare([balanced, raw, bracket, lowLight, live])
-        setup.events.append(.init(milliseconds: milliseconds(since: setupStart), name: "prepare", detail: "5 kinds of capture prepared"))
+        setup.events.append(
+            .init(milliseconds: milliseconds(since: setupStart), name: "prepare", detail: "5 kinds of capture prepared")
+        )
         setup.settings = [
             ("camera", camera.localizedName), ("format", "\(camera.activeFormat)"),
             ("colour space", camera.activeColorSpace.rawValue + " (chosen by the session)"),
@@ -67,17 +71,20 @@ struct DemoStory {
         sections.append(setup)
         var section = try await recorder.capture(
             balanced, title: "Balanced JPEG",
-            story: "The default request: JPEG, balanced quality prioritisation, flash auto (the scene is bright enough, "
-                + "so it stays off), a 160-pixel preview.") { _ in "01-balanced.jpg" }
+            story:
+                "The default request: JPEG, balanced quality prioritisation, flash auto (the scene is bright enough, "
+                + "so it stays off), a 160-pixel preview."
+        ) { _ in "01-balanced.jpg" }
         sections.append(section)
 
         // 3. RAW + JPEG.
         section = try await recorder.capture(
             raw, title: "RAW + JPEG",
             story: "One exposure delivered twice: the Bayer mosaic as a DNG (colour matrices, as-shot neutral, noise "
-                + "profile, a preview embedded) and the processed JPEG.") { photo in
-                photo.isRawPhoto ? "02-raw.dng" : "02-raw.jpg"
-            }
+                + "profile, a preview embedded) and the processed JPEG."
+        ) { photo in
+            photo.isRawPhoto ? "02-raw.dng" : "02-raw.jpg"
+        }
         sections.append(section)
 
         // 4. An auto-exposure bracket of the HDR window, fused.
@@ -86,15 +93,18 @@ struct DemoStory {
         let names = ["03-bracket-minus-2ev.jpg", "03-bracket-0ev.jpg", "03-bracket-plus-2ev.jpg"]
         section = try await recorder.capture(
             bracket, title: "Auto-exposure bracket −2/0/+2 EV",
-            story: "A dim room with a bright window: three exposures two stops apart, each developed on its own.") {
-                photo in names[min(max(photo.sequenceCount - 1, 0), 2)]
-            }
+            story: "A dim room with a bright window: three exposures two stops apart, each developed on its own."
+        ) {
+            photo in names[min(max(photo.sequenceCount - 1, 0), 2)]
+        }
         sections.append(section)
         sections.append(try fuse(names, into: "03-hdr-fused.jpg"))
 
         // 5. Low light at quality prioritisation: the monitored flags flip, the output merges a burst.
         let dimmed = ContinuousClock.now
-        setup.events = (setup.events + monitor.events(from: setupStart, to: dimmed)).sorted { $0.milliseconds < $1.milliseconds }
+        setup.events = (setup.events + monitor.events(from: setupStart, to: dimmed)).sorted {
+            $0.milliseconds < $1.milliseconds
+        }
         sections[0] = setup
         let dark = try Scene.named("low-light")
         camera.scene = dark
@@ -103,10 +113,16 @@ struct DemoStory {
             lowLight, title: "Low light, quality prioritisation",
             story: "The light drops: scene monitoring reports a flash scene and a stabilisation scene. With the flash "
                 + "off and quality prioritisation, the output exposes a burst and merges it (LuxFusion).",
-            start: dimmed) { _ in
-                "04-low-light-quality.jpg"
-            }
-        section.events = ([.init(milliseconds: 0, name: "scene change", detail: "still life → low light (\(Int(dark.light.illuminance)) lx)")]
+            start: dimmed
+        ) { _ in
+            "04-low-light-quality.jpg"
+        }
+        section.events =
+            ([
+                .init(
+                    milliseconds: 0, name: "scene change",
+                    detail: "still life → low light (\(Int(dark.light.illuminance)) lx)")
+            ]
             + monitor.events(from: dimmed) + section.events).sorted { $0.milliseconds < $1.milliseconds }
         sections.append(section)
 
@@ -117,9 +133,10 @@ struct DemoStory {
         section = try await recorder.capture(
             live, title: "Live Photo",
             story: "A still and a movie of 1.5 s either side, with the microphone's sound, tied by a content "
-                + "identifier (Apple's maker note in the JPEG, QuickTime metadata in the movie).") { _ in
-                "05-live-photo.jpg"
-            }
+                + "identifier (Apple's maker note in the JPEG, QuickTime metadata in the movie)."
+        ) { _ in
+            "05-live-photo.jpg"
+        }
         sections.append(section)
         await studio.session.stopRunning()
 
@@ -135,7 +152,8 @@ struct DemoStory {
         }
         var sizes: [String: Int] = [:]
         for item in sections.flatMap(\.items) {
-            let attributes = try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(item.file).path)
+            let attributes = try? FileManager.default.attributesOfItem(
+                atPath: folder.appendingPathComponent(item.file).path)
             sizes[item.file] = (attributes?[.size] as? NSNumber)?.intValue
         }
         return ContactSheet(title: "Lux demo", subtitle: subtitle, sections: sections, sizes: sizes)
@@ -149,7 +167,8 @@ struct DemoStory {
                 + "in a Laplacian pyramid: the window and the room both keep their detail.")
         let start = ContinuousClock.now
         let files = try brackets.map { try ImageFile.read(url: folder.appendingPathComponent($0)) }
-        section.events.append(.init(milliseconds: milliseconds(since: start), name: "decoded", detail: brackets.joined(separator: ", ")))
+        section.events.append(
+            .init(milliseconds: milliseconds(since: start), name: "decoded", detail: brackets.joined(separator: ", ")))
         let space = files[0].pixels.colorSpace ?? .displayP3
         let fused = try ExposureFusion().fuse(files.map { Image(buffer: $0.pixels) }, colorSpace: space)
         var metadata = ImageMetadata(exif: files[1].metadata.exif)
@@ -186,14 +205,21 @@ struct DemoStory {
         try context.write(
             image, to: folder.appendingPathComponent(name), format: .jpeg, colorSpace: .displayP3, metadata: metadata,
             options: EncodingOptions(quality: 0.9))
-        section.events.append(.init(milliseconds: milliseconds(since: start), name: "developed and written", detail: name))
+        section.events.append(
+            .init(milliseconds: milliseconds(since: start), name: "developed and written", detail: name))
         section.settings = [
             ("input", dng), ("pipeline", "LuxRAW \(developer.version), \(developer.demosaicMethod) demosaic"),
             ("exposure", "+0.5 EV"),
-            ("temperature", String(format: "%.0f K as shot → %.0f K", asShot.temperature, developer.neutralTemperature)),
+            (
+                "temperature",
+                String(format: "%.0f K as shot → %.0f K", asShot.temperature, developer.neutralTemperature)
+            ),
             ("tint", String(format: "%.1f", developer.neutralTint)),
             ("luminance noise reduction", "0.6"),
-            ("colour noise reduction", String(format: "%.2f (from the noise profile)", developer.colorNoiseReductionAmount)),
+            (
+                "colour noise reduction",
+                String(format: "%.2f (from the noise profile)", developer.colorNoiseReductionAmount)
+            ),
             ("output", "Display P3 JPEG, 8-bit"),
         ]
         section.items = [DemoSection.Item(file: name, caption: "")]
@@ -207,7 +233,8 @@ struct DemoStory {
             story: "The Live Photo editing session's frame processors (LuxLive): each runs on the still and on every "
                 + "movie frame; each edited pair gets a new content identifier.")
         let original = try LivePhoto(pairing: folder.appendingPathComponent(still))
-        let examples = SeedFrameProcessors.all(photoTime: original.photoTime.seconds, duration: original.duration.seconds)
+        let examples = SeedFrameProcessors.all(
+            photoTime: original.photoTime.seconds, duration: original.duration.seconds)
         let start = ContinuousClock.now
         for example in examples {
             var editor = try LivePhotoEditingContext(livePhoto: original)
@@ -217,7 +244,8 @@ struct DemoStory {
             section.events.append(
                 .init(
                     milliseconds: milliseconds(since: start), name: "save",
-                    detail: "\(example.name): \(edited.photoURL.lastPathComponent) + \(edited.movieURL.lastPathComponent)"))
+                    detail:
+                        "\(example.name): \(edited.photoURL.lastPathComponent) + \(edited.movieURL.lastPathComponent)"))
             section.settings.append((example.name, example.summary))
             section.items.append(.init(file: edited.photoURL.lastPathComponent, caption: ""))
             section.items.append(.init(file: edited.movieURL.lastPathComponent, caption: ""))
@@ -232,7 +260,8 @@ struct DemoStory {
         case "dng":
             let preview = try DemoPreview.ofRAW(item.file, in: folder, side: size.thumbnailSide, context: context)
             item.preview = preview
-            item.caption = "\(preview.width)×\(preview.height) RAW (DNG), preview developed in \(preview.colorSpace.name)"
+            item.caption =
+                "\(preview.width)×\(preview.height) RAW (DNG), preview developed in \(preview.colorSpace.name)"
         case "mov":
             let pair = try LivePhoto(pairing: url)
             item.caption = String(

@@ -17,12 +17,16 @@ struct DemoSummary {
                 "  " + item.file.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
                     + size.padding(toLength: 8, withPad: " ", startingAt: 0) + "  " + what)
         }
-        lines.append("  " + "thumbs/".padding(toLength: width, withPad: " ", startingAt: 0)
-            + "  \(items.filter { $0.preview != nil }.count) thumbnails")
-        lines.append("  " + "index.html".padding(toLength: width, withPad: " ", startingAt: 0)
-            + "  contact sheet: thumbnails, histograms, resolved settings, event timelines")
-        lines.append(String(format: "Done in %.1f s. Open %@ in a browser.", seconds,
-                            Self.display(folder.appendingPathComponent("index.html").path)))
+        lines.append(
+            "  " + "thumbs/".padding(toLength: width, withPad: " ", startingAt: 0)
+                + "  \(items.filter { $0.preview != nil }.count) thumbnails")
+        lines.append(
+            "  " + "index.html".padding(toLength: width, withPad: " ", startingAt: 0)
+                + "  contact sheet: thumbnails, histograms, resolved settings, event timelines")
+        lines.append(
+            String(
+                format: "Done in %.1f s. Open %@ in a browser.", seconds,
+                Self.display(folder.appendingPathComponent("index.html").path)))
         return lines.joined(separator: "\n")
     }
 

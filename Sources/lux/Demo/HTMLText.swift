@@ -21,7 +21,8 @@ extension String {
     /// A relative file name as a URL path (each segment percent-encoded), for `href` and `src`.
     var urlPathEncoded: String {
         split(separator: "/", omittingEmptySubsequences: false).map {
-            String($0).addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/", "?", "#"])) ?? String($0)
+            String($0).addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/", "?", "#"]))
+                ?? String($0)
         }.joined(separator: "/")
     }
 }

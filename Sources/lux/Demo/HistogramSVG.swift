@@ -10,7 +10,9 @@ enum HistogramSVG {
     static let height = 80.0
 
     static func svg(_ h: ImageHistogram, label: String) -> String {
-        let inner = [h.luminance, h.red, h.green, h.blue].flatMap { $0.count > 2 ? Array($0.dropFirst().dropLast()) : $0 }
+        let inner = [h.luminance, h.red, h.green, h.blue].flatMap {
+            $0.count > 2 ? Array($0.dropFirst().dropLast()) : $0
+        }
         let peak = max(inner.max() ?? 0, 1e-9)
         func points(_ bins: [Double]) -> [(Double, Double)] {
             let n = Double(bins.count)

@@ -16,7 +16,8 @@ enum SeedFrameProcessors {
         [
             Example(name: "square", summary: "static crop to the centred square", processor: squareCrop),
             Example(
-                name: "sliding-crop", summary: "the square crop slides with a ramp −1 → 0 → +1 through the still's time",
+                name: "sliding-crop",
+                summary: "the square crop slides with a ramp −1 → 0 → +1 through the still's time",
                 processor: slidingCrop(photoTime: photoTime, duration: duration)),
             Example(
                 name: "line-screen", summary: "a line screen whose width is scaled by each frame's renderScale",
@@ -28,7 +29,9 @@ enum SeedFrameProcessors {
     /// The centred square of `extent`.
     static func centredSquare(_ extent: Rect) -> Rect {
         let side = min(extent.width, extent.height)
-        return Rect(x: extent.minX + (extent.width - side) / 2, y: extent.minY + (extent.height - side) / 2, width: side, height: side)
+        return Rect(
+            x: extent.minX + (extent.width - side) / 2, y: extent.minY + (extent.height - side) / 2, width: side,
+            height: side)
     }
 
     /// Static crop: the still and every frame get the same centred square.
@@ -43,7 +46,9 @@ enum SeedFrameProcessors {
             let tF = frame.time.seconds
             let dt = tF < tP ? (tF - tP) / max(tP, 1e-9) : (tF - tP) / max(duration - tP, 1e-9)
             return frame.image.cropped(
-                to: Rect(x: square.minX + dt * square.minX, y: square.minY + dt * square.minY, width: square.width, height: square.height))
+                to: Rect(
+                    x: square.minX + dt * square.minX, y: square.minY + dt * square.minY, width: square.width,
+                    height: square.height))
         }
     }
 

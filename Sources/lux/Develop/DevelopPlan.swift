@@ -37,7 +37,10 @@ struct DevelopPlan {
                 let raws = names.filter {
                     !$0.hasPrefix(".") && rawExtensions.contains(URL(fileURLWithPath: $0).pathExtension.lowercased())
                 }
-                if raws.isEmpty { throw ValidationError("\(argument): no raw files (.\(rawExtensions.sorted().joined(separator: ", ."))) in the folder") }
+                if raws.isEmpty {
+                    throw ValidationError(
+                        "\(argument): no raw files (.\(rawExtensions.sorted().joined(separator: ", ."))) in the folder")
+                }
                 inputs += raws.map { base + "/" + $0 }
             } else {
                 inputs.append(argument)
@@ -54,7 +57,8 @@ struct DevelopPlan {
             items = inputs.map { input in
                 let url = URL(fileURLWithPath: input)
                 let name = url.deletingPathExtension().lastPathComponent + "." + fileExtension
-                let folder = output.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
+                let folder =
+                    output.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
                     ?? url.deletingLastPathComponent().path
                 return Item(input: input, output: folder.isEmpty ? name : folder + "/" + name)
             }
@@ -62,10 +66,15 @@ struct DevelopPlan {
         var owners: [String: String] = [:]
         for item in items {
             if let other = owners.updateValue(item.input, forKey: item.output) {
-                throw ValidationError("\(other) and \(item.input) would both develop to \(item.output); develop them into different folders")
+                throw ValidationError(
+                    "\(other) and \(item.input) would both develop to \(item.output); develop them into different folders"
+                )
             }
-            if URL(fileURLWithPath: item.output).standardizedFileURL == URL(fileURLWithPath: item.input).standardizedFileURL {
-                throw ValidationError("\(item.input): the output would replace the input; choose another --format or -o")
+            if URL(fileURLWithPath: item.output).standardizedFileURL
+                == URL(fileURLWithPath: item.input).standardizedFileURL
+            {
+                throw ValidationError(
+                    "\(item.input): the output would replace the input; choose another --format or -o")
             }
         }
         return DevelopPlan(items: items)

@@ -58,9 +58,11 @@ struct ShardSpecification: Sendable, Equatable {
         var resolvedIndex = index
         var usedSlurm = false
         if resolvedIndex == nil {
-            guard let name = Self.indexVariables.first(where: { environment[$0] != nil }), let text = environment[name] else {
+            guard let name = Self.indexVariables.first(where: { environment[$0] != nil }), let text = environment[name]
+            else {
                 throw ValidationError(
-                    "--shard auto: none of \(Self.indexVariables.joined(separator: ", ")) is set; give the index, e.g. --shard 0/\(count ?? 4)")
+                    "--shard auto: none of \(Self.indexVariables.joined(separator: ", ")) is set; give the index, e.g. --shard 0/\(count ?? 4)"
+                )
             }
             guard var value = Int(text.trimmingCharacters(in: .whitespaces)) else {
                 throw ValidationError("--shard auto: \(name)=\(text) is not an integer")
@@ -75,15 +77,21 @@ struct ShardSpecification: Sendable, Equatable {
         }
         var resolvedCount = count
         if resolvedCount == nil {
-            guard let name = Self.countVariables.first(where: { environment[$0] != nil }), let value = environment[name].flatMap({ Int($0) }), value >= 1
+            guard let name = Self.countVariables.first(where: { environment[$0] != nil }),
+                let value = environment[name].flatMap({ Int($0) }), value >= 1
             else {
                 throw ValidationError(
-                    "--shard auto: none of \(Self.countVariables.joined(separator: ", ")) is set; give the count, e.g. --shard auto/4")
+                    "--shard auto: none of \(Self.countVariables.joined(separator: ", ")) is set; give the count, e.g. --shard auto/4"
+                )
             }
             resolvedCount = value
-        } else if usedSlurm, let slurmCount = environment["SLURM_ARRAY_TASK_COUNT"].flatMap({ Int($0) }), slurmCount != resolvedCount {
+        } else if usedSlurm, let slurmCount = environment["SLURM_ARRAY_TASK_COUNT"].flatMap({ Int($0) }),
+            slurmCount != resolvedCount
+        {
             // Fewer tasks than shards would silently leave inputs undeveloped.
-            throw ValidationError("--shard auto/\(resolvedCount!): the Slurm array has \(slurmCount) tasks; use --shard auto/\(slurmCount) or --shard auto")
+            throw ValidationError(
+                "--shard auto/\(resolvedCount!): the Slurm array has \(slurmCount) tasks; use --shard auto/\(slurmCount) or --shard auto"
+            )
         }
         let shard = Shard(index: resolvedIndex!, count: resolvedCount!, indexSource: source)
         guard shard.index >= 0, shard.index < shard.count else {

@@ -27,7 +27,8 @@ extension FileReport {
             brand: movie.brand, duration: movie.duration.seconds, stillImageTime: movie.stillImageTime?.seconds,
             tracks: movie.tracks.map { t in
                 var track = MovieSummary.Track(
-                    id: t.id, kind: t.kind.rawValue, codec: t.codec, codecName: t.codecName, duration: t.duration.seconds,
+                    id: t.id, kind: t.kind.rawValue, codec: t.codec, codecName: t.codecName,
+                    duration: t.duration.seconds,
                     samples: t.sampleCount)
                 if t.kind == .video {
                     track.width = t.width
@@ -51,13 +52,16 @@ extension FileReport {
                 formatName = "TIFF/EP raw (not DNG)"
             }
         }
-        self.init(file: path, format: info.format.rawValue, formatName: formatName, width: info.width, height: info.height)
+        self.init(
+            file: path, format: info.format.rawValue, formatName: formatName, width: info.width, height: info.height)
         pixels = Pixels(
             pixelFormat: info.pixelFormat.description, bitsPerSample: info.bitsPerSample,
             samplesPerPixel: info.samplesPerPixel, hasAlpha: info.hasAlpha)
         storage = info.storage
         colorSpace = info.colorSpace?.name
-        if let icc = info.metadata.iccProfile { iccProfile = ICCProfile(description: info.iccProfileDescription, bytes: icc.count) }
+        if let icc = info.metadata.iccProfile {
+            iccProfile = ICCProfile(description: info.iccProfileDescription, bytes: icc.count)
+        }
         let exif = info.metadata.exif
         if !exif.isEmpty { self.exif = EXIFSummary(exif) }
         xmpBytes = info.metadata.xmp?.count
@@ -87,7 +91,8 @@ extension FileReport {
             partnerID = (try? ImageFile.info(url: partner))?.metadata.livePhotoContentIdentifier
         }
         guard identifier != nil || partnerID != nil else { return nil }
-        let paired = identifier.map { id in partnerID.map { $0.caseInsensitiveCompare(id) == .orderedSame } ?? false } ?? false
+        let paired =
+            identifier.map { id in partnerID.map { $0.caseInsensitiveCompare(id) == .orderedSame } ?? false } ?? false
         return LivePhotoSummary(
             contentIdentifier: identifier, partner: partner.path, partnerContentIdentifier: partnerID, paired: paired)
     }
@@ -97,7 +102,8 @@ extension FileReport.EXIFSummary {
     init(_ exif: EXIF) {
         func number(_ r: Rational?) -> Double? { r.flatMap { $0.denominator == 0 ? nil : $0.doubleValue } }
         self.init(
-            make: exif.make, model: exif.model, lensMake: exif.lensMake, lensModel: exif.lensModel, software: exif.software,
+            make: exif.make, model: exif.model, lensMake: exif.lensMake, lensModel: exif.lensModel,
+            software: exif.software,
             artist: exif.artist, copyright: exif.copyright, orientation: exif.orientation.map { Int($0.rawValue) },
             dateTimeOriginal: exif.dateTimeOriginal?.exifString, exposureTime: number(exif.exposureTime),
             fNumber: number(exif.fNumber), iso: exif.isoSpeed, focalLength: number(exif.focalLength),
@@ -112,7 +118,8 @@ extension FileReport.RawSummary {
     init(_ r: RawProperties) {
         let c = r.color
         let layout =
-            r.photometric == .colorFilterArray ? "CFA \(r.cfa?.description ?? "?")" : "Linear Raw, \(r.samplesPerPixel) samples"
+            r.photometric == .colorFilterArray
+            ? "CFA \(r.cfa?.description ?? "?")" : "Linear Raw, \(r.samplesPerPixel) samples"
         let a = r.activeArea
         var sceneWhite: SceneWhite?
         if let calibration = c.cameraColorCalibration, let neutral = c.sceneNeutral,

@@ -6,7 +6,10 @@ extension FileReport {
         var out: [(String, String)] = [("format", formatName), ("size", "\(width) × \(height)")]
         func add(_ label: String, _ value: String?) { if let value { out.append((label, value)) } }
         if let p = pixels {
-            add("pixels", "\(p.pixelFormat), \(p.bitsPerSample)-bit, \(p.samplesPerPixel) sample\(p.samplesPerPixel == 1 ? "" : "s")\(p.hasAlpha ? ", alpha" : "")")
+            add(
+                "pixels",
+                "\(p.pixelFormat), \(p.bitsPerSample)-bit, \(p.samplesPerPixel) sample\(p.samplesPerPixel == 1 ? "" : "s")\(p.hasAlpha ? ", alpha" : "")"
+            )
         }
         add("storage", storage)
         add("colour space", colorSpace)
@@ -18,8 +21,11 @@ extension FileReport {
             add("movie", String(format: "QuickTime '%@', %.3f s", m.brand, m.duration))
             add("still time", m.stillImageTime.map { String(format: "%.3f s", $0) })
             for t in m.tracks {
-                var text = "#\(t.id) \(t.kind) \(t.codecName), \(t.samples) samples, " + String(format: "%.3f s", t.duration)
-                if let w = t.width, let h = t.height { text += ", \(w)×\(h)" + (t.frameRate.map { String(format: " @ %.2f fps", $0) } ?? "") }
+                var text =
+                    "#\(t.id) \(t.kind) \(t.codecName), \(t.samples) samples, " + String(format: "%.3f s", t.duration)
+                if let w = t.width, let h = t.height {
+                    text += ", \(w)×\(h)" + (t.frameRate.map { String(format: " @ %.2f fps", $0) } ?? "")
+                }
                 if let r = t.sampleRate { text += ", \(Int(r)) Hz × \(t.channels ?? 0)" }
                 add("  track", text)
             }
@@ -28,7 +34,10 @@ extension FileReport {
             var text = l.contentIdentifier ?? "no content identifier"
             if let partner = l.partner {
                 let name = URL(fileURLWithPath: partner).lastPathComponent
-                text += l.paired ? ", paired with \(name)" : ", beside \(name) (\(l.partnerContentIdentifier.map { "identifier \($0) differs" } ?? "no identifier"): not a pair)"
+                text +=
+                    l.paired
+                    ? ", paired with \(name)"
+                    : ", beside \(name) (\(l.partnerContentIdentifier.map { "identifier \($0) differs" } ?? "no identifier"): not a pair)"
             } else if l.contentIdentifier != nil {
                 text += ", partner not found beside it"
             }
@@ -66,31 +75,44 @@ extension FileReport.RawSummary {
     var lines: [(String, String)] {
         var out: [(String, String)] = []
         func add(_ label: String, _ value: String?) { if let value { out.append((label, value)) } }
-        func matrix(_ m: [Double]?) -> String? { m.map { $0.map { String(format: "%.4f", $0) }.joined(separator: " ") } }
+        func matrix(_ m: [Double]?) -> String? {
+            m.map { $0.map { String(format: "%.4f", $0) }.joined(separator: " ") }
+        }
         func list(_ v: [Double]?) -> String? { v.map { $0.map { String(format: "%g", $0) }.joined(separator: " ") } }
         add("unique model", uniqueCameraModel)
         add("raw", "\(bitsPerSample)-bit \(layout)")
         add("black level", list(blackLevel))
         add("white level", list(whiteLevel))
         add("linearization", linearizationTableEntries.map { "\($0)-entry table" })
-        add("active area", "top \(activeArea[0]), left \(activeArea[1]), bottom \(activeArea[2]), right \(activeArea[3])")
+        add(
+            "active area",
+            "top \(activeArea[0]), left \(activeArea[1]), bottom \(activeArea[2]), right \(activeArea[3])")
         add("default crop", defaultCrop.map { "x \(Int($0[0])), y \(Int($0[1])), \(Int($0[2])) × \(Int($0[3]))" })
-        add("ColorMatrix1", matrix(colorMatrix1).map { $0 + (calibrationIlluminant1.map { " (illuminant \($0))" } ?? "") })
-        add("ColorMatrix2", matrix(colorMatrix2).map { $0 + (calibrationIlluminant2.map { " (illuminant \($0))" } ?? "") })
+        add(
+            "ColorMatrix1",
+            matrix(colorMatrix1).map { $0 + (calibrationIlluminant1.map { " (illuminant \($0))" } ?? "") })
+        add(
+            "ColorMatrix2",
+            matrix(colorMatrix2).map { $0 + (calibrationIlluminant2.map { " (illuminant \($0))" } ?? "") })
         add("ForwardMatrix1", matrix(forwardMatrix1))
         add("ForwardMatrix2", matrix(forwardMatrix2))
         add("as-shot neutral", asShotNeutral.map { $0.map { String(format: "%.4f", $0) }.joined(separator: " ") })
         add("as-shot white", asShotWhiteXY.map { String(format: "x %.4f, y %.4f", $0[0], $0[1]) })
         add(
             "scene white",
-            sceneWhite.map { String(format: "%.0f K, tint %+.1f (x %.4f, y %.4f)", $0.temperature, $0.tint, $0.x, $0.y) })
+            sceneWhite.map {
+                String(format: "%.0f K, tint %+.1f (x %.4f, y %.4f)", $0.temperature, $0.tint, $0.x, $0.y)
+            })
         add("analog balance", list(analogBalance))
         add("baseline exp.", baselineExposure.map { "\($0) EV" })
         add("noise profile", list(noiseProfile))
         add("OpcodeList1", opcodeList1?.joined(separator: ", "))
         add("OpcodeList2", opcodeList2?.joined(separator: ", "))
         add("OpcodeList3", opcodeList3?.joined(separator: ", "))
-        add("previews", previews.isEmpty ? "none" : previews.map { "\($0.width)×\($0.height) \($0.encoding)" }.joined(separator: ", "))
+        add(
+            "previews",
+            previews.isEmpty
+                ? "none" : previews.map { "\($0.width)×\($0.height) \($0.encoding)" }.joined(separator: ", "))
         return out
     }
 }

@@ -17,5 +17,6 @@ struct OverwriteOptions: ParsableArguments {
 /// Whether `path` names a folder: it ends in "/" or is an existing directory.
 func isFolderPath(_ path: String) -> Bool {
     var isDirectory: ObjCBool = false
-    return path.hasSuffix("/") || (FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue)
+    return path.hasSuffix("/")
+        || (FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue)
 }

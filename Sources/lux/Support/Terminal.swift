@@ -44,7 +44,8 @@ final class ProgressBar: Sendable {
     init(total: Int, label: String, enabled: Bool = true) {
         self.total = max(total, 1)
         self.label = label
-        self.enabled = enabled && Terminal.standardErrorIsTerminal
+        self.enabled =
+            enabled && Terminal.standardErrorIsTerminal
             && ProcessInfo.processInfo.environment["LUX_NO_PROGRESS"] == nil
     }
 
@@ -109,6 +110,7 @@ final class ProgressBar: Sendable {
 
     private static func clock(_ seconds: Double) -> String {
         let s = Int(seconds.rounded())
-        return s >= 3600 ? String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60) : String(format: "%d:%02d", s / 60, s % 60)
+        return s >= 3600
+            ? String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60) : String(format: "%d:%02d", s / 60, s % 60)
     }
 }

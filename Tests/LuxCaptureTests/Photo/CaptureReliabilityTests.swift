@@ -94,11 +94,15 @@ import Testing
     /// ThreadSanitizer with every suite running at once a request that takes a second alone can take minutes).
     static func drain(_ photo: PhotoOutput, seconds: Double = 300) async throws {
         let deadline = ContinuousClock.now + .seconds(seconds)
-        while photo.pendingCaptureCount > 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        while photo.pendingCaptureCount > 0, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(5))
+        }
         #expect(photo.pendingCaptureCount == 0, "requests still in flight after \(seconds) s")
     }
 
-    @Test("stopping the session mid-capture: every request ends once (complete or an error), pools drain, no partial movie")
+    @Test(
+        "stopping the session mid-capture: every request ends once (complete or an error), pools drain, no partial movie"
+    )
     func stopMidCapture() async throws {
         let dir = try ExternalTool.temporaryFolder("lux-stop-mid-capture")
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -126,7 +130,9 @@ import Testing
                 #expect(o.otherError == nil, "\(i): \(o.otherError ?? "")")
                 #expect(!o.names.contains("didFinishCapture"), "\(i): \(o.names)")
             } else {
-                #expect(Self.isDocumented(o.names, photos: s.expectedPhotoCount, live: s.livePhotoMovieURL != nil), "\(i): \(o.names)")
+                #expect(
+                    Self.isDocumented(o.names, photos: s.expectedPhotoCount, live: s.livePhotoMovieURL != nil),
+                    "\(i): \(o.names)")
             }
         }
         #expect(failed > 0, "the stop came after every capture")
@@ -134,7 +140,9 @@ import Testing
         // A sensor readout that was running when the session stopped finishes on its own thread and gives its
         // buffer back when the request that asked for it, already ended, drops the result: wait for that.
         let deadline = ContinuousClock.now + .seconds(60)
-        while rig.camera.pool.outstandingCount > 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        while rig.camera.pool.outstandingCount > 0, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(5))
+        }
         #expect(rig.photo.pool.outstandingCount == 0)
         #expect(rig.camera.pool.outstandingCount == 0)
         #expect(try Self.strayFiles(dir) == [])
@@ -144,7 +152,8 @@ import Testing
         #expect(!again.failed && again.photos == 1)
     }
 
-    @Test("cancelling the tasks that await captures stops them: no movie written, pools drain, the session keeps working")
+    @Test(
+        "cancelling the tasks that await captures stops them: no movie written, pools drain, the session keeps working")
     func cancelCaptureTasks() async throws {
         let dir = try ExternalTool.temporaryFolder("lux-cancel-capture")
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -176,7 +185,8 @@ import Testing
             #expect(!o.names.contains("didFinishProcessingLivePhotoMovie"), "\(o.names)")
         }
         try await Self.drain(rig.photo)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == [], "movies written after cancellation")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: dir.path) == [], "movies written after cancellation")
         #expect(rig.photo.pool.outstandingCount == 0)
         // The ring buffer keeps its pre-roll frames while Live Photo capture is on; switching it off returns them.
         try rig.photo.setLivePhotoCaptureEnabled(false)
@@ -185,7 +195,8 @@ import Testing
         #expect(!again.failed && again.photos == 1)
     }
 
-    @Test("a Live Photo movie that cannot be written ends that request with the error; the session keeps capturing",
+    @Test(
+        "a Live Photo movie that cannot be written ends that request with the error; the session keeps capturing",
         arguments: [WriteFault.diskFull(afterBytes: 4096), .permissionDenied, .removedMidWrite(afterBytes: 1)])
     func movieWriteFailure(_ fault: WriteFault) async throws {
         let dir = try ExternalTool.temporaryFolder("lux-capture-write-fault")
@@ -215,7 +226,9 @@ import Testing
         var s3 = PhotoSettings()
         s3.livePhotoMovieURL = url
         let ok = await Self.outcome(try rig.photo.capturePhoto(s3))
-        #expect(!ok.failed && Self.isDocumented(ok.names, photos: 1, live: true), "\(ok.names) \(String(describing: ok.error))")
+        #expect(
+            !ok.failed && Self.isDocumented(ok.names, photos: 1, live: true),
+            "\(ok.names) \(String(describing: ok.error))")
         #expect(try QuickTimeMovie(contentsOf: url).videoTrack != nil)
         try await Self.drain(rig.photo)
         #expect(rig.photo.pool.outstandingCount == 0)
@@ -223,7 +236,9 @@ import Testing
 
     /// The load test: `LUX_CAPTURE_LOAD` captures (default 40; the issue's figure is 1000) by 8 concurrent
     /// requesters, each waiting for its request to finish before the next.
-    @Test("load: mixed captures by 8 concurrent requesters: one didFinishCapture each, documented order, unique IDs, pools drain")
+    @Test(
+        "load: mixed captures by 8 concurrent requesters: one didFinishCapture each, documented order, unique IDs, pools drain"
+    )
     func load() async throws {
         let count = ProcessInfo.processInfo.environment["LUX_CAPTURE_LOAD"].flatMap(Int.init) ?? 40
         let dir = try ExternalTool.temporaryFolder("lux-capture-load")
@@ -259,7 +274,8 @@ import Testing
             for await part in group { all += part }
             return all
         }
-        let seconds = Double((ContinuousClock.now - start).components.attoseconds) * 1e-18
+        let seconds =
+            Double((ContinuousClock.now - start).components.attoseconds) * 1e-18
             + Double((ContinuousClock.now - start).components.seconds)
         #expect(results.count == count)
         #expect(Set(results.map(\.0)).count == count, "a request was lost or duplicated")
@@ -269,7 +285,9 @@ import Testing
             #expect(!o.failed, "\(i): \(String(describing: o.error)) \(o.otherError ?? "")")
             #expect(o.ids == [s.uniqueID], "\(i)")
             #expect(o.names.filter { $0 == "didFinishCapture" }.count == 1, "\(i): \(o.names)")
-            #expect(Self.isDocumented(o.names, photos: s.expectedPhotoCount, live: s.livePhotoMovieURL != nil), "\(i): \(o.names)")
+            #expect(
+                Self.isDocumented(o.names, photos: s.expectedPhotoCount, live: s.livePhotoMovieURL != nil),
+                "\(i): \(o.names)")
             photos += o.photos
         }
         #expect(photos == results.reduce(0) { $0 + $1.1.expectedPhotoCount })
@@ -315,9 +333,11 @@ import Testing
 
 /// Waits for didFinishCapture and keeps its error.
 final class ErrorRecordingDelegate: PhotoCaptureDelegate {
-    let state = Mutex<(done: Bool, error: CaptureError?, waiter: CheckedContinuation<CaptureError?, Never>?)>((false, nil, nil))
+    let state = Mutex<(done: Bool, error: CaptureError?, waiter: CheckedContinuation<CaptureError?, Never>?)>(
+        (false, nil, nil))
 
-    func photoOutput(_ output: PhotoOutput, didFinishCaptureFor settings: ResolvedPhotoSettings?, error: CaptureError?) {
+    func photoOutput(_ output: PhotoOutput, didFinishCaptureFor settings: ResolvedPhotoSettings?, error: CaptureError?)
+    {
         let waiter = state.withLock { s -> CheckedContinuation<CaptureError?, Never>? in
             s.done = true
             s.error = error

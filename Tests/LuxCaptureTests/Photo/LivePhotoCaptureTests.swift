@@ -16,7 +16,8 @@ import Testing
         let rig = try await CaptureRig.make(start: false)
         if microphone {
             rig.session.beginConfiguration()
-            try rig.session.addInput(DeviceInput(microphone: SimulatedMicrophone(source: rig.camera.scene.sound, sampleRate: 44_100)))
+            try rig.session.addInput(
+                DeviceInput(microphone: SimulatedMicrophone(source: rig.camera.scene.sound, sampleRate: 44_100)))
             try rig.session.commitConfiguration()
         }
         try await rig.session.startRunning()
@@ -32,7 +33,9 @@ import Testing
         return s
     }
 
-    @Test("events: the still, then movie recorded, then movie written, before didFinishCapture; the movie pairs with the still")
+    @Test(
+        "events: the still, then movie recorded, then movie written, before didFinishCapture; the movie pairs with the still"
+    )
     func capture() async throws {
         let dir = try ExternalTool.temporaryFolder("lux-live-capture")
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -69,7 +72,8 @@ import Testing
         let run = try ExternalTool.capture("ffmpeg", ["-v", "error", "-i", url.path, "-f", "null", "-"])
         #expect(run.status == 0 && run.errorText.isEmpty, "\(run.errorText)")
         let probe = try ExternalTool.capture(
-            "ffprobe", ["-v", "error", "-show_entries", "stream=codec_name,duration:format_tags", "-of", "json", url.path])
+            "ffprobe",
+            ["-v", "error", "-show_entries", "stream=codec_name,duration:format_tags", "-of", "json", url.path])
         let json = try JSONSerialization.jsonObject(with: probe.stdout) as? [String: Any] ?? [:]
         let streams = json["streams"] as? [[String: Any]] ?? []
         #expect(streams.compactMap { $0["codec_name"] as? String }.prefix(2) == ["mjpeg", "pcm_s16le"])
@@ -77,7 +81,9 @@ import Testing
         #expect(tags["com.apple.quicktime.content.identifier"] as? String == identifier)
     }
 
-    @Test("without a microphone the movie has no audio track and the resolved settings say so; suspended movies end at the still")
+    @Test(
+        "without a microphone the movie has no audio track and the resolved settings say so; suspended movies end at the still"
+    )
     func noMicrophoneAndSuspension() async throws {
         let dir = try ExternalTool.temporaryFolder("lux-live-capture")
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -90,7 +96,10 @@ import Testing
         rig.photo.isLivePhotoCaptureSuspended = true
         let url2 = dir.appendingPathComponent("b.mov")
         let suspended = try await collect(try rig.photo.capturePhoto(Self.settings(url2)))
-        guard case .didFinishProcessingLivePhotoMovie(_, _, let duration, let photoTime)? = suspended.first(where: { $0.name == "didFinishProcessingLivePhotoMovie" })
+        guard
+            case .didFinishProcessingLivePhotoMovie(_, _, let duration, let photoTime)? = suspended.first(where: {
+                $0.name == "didFinishProcessingLivePhotoMovie"
+            })
         else {
             Issue.record("no movie event")
             return

@@ -55,7 +55,8 @@ enum MovieFixtures {
         let writer = try QuickTimeWriter(writingTo: url, settings: settings)
         let samples = tone(frames: frames * 44_100 / 30, channels: channels)
         for i in 0..<frames {
-            try writer.appendVideoFrame(frame(i, width: width, height: height), at: MediaTime(value: Int64(i), timescale: 30))
+            try writer.appendVideoFrame(
+                frame(i, width: width, height: height), at: MediaTime(value: Int64(i), timescale: 30))
             // Interleave audio in per-frame pieces, as a capture would.
             if audio {
                 let per = 44_100 / 30 * channels

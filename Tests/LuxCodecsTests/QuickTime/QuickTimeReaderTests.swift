@@ -22,7 +22,8 @@ import Testing
         #expect(video.width == 1440 && video.height == 1080 && video.sampleCount == 22)
         #expect(video.orientation == .up)
         let audio = try #require(movie.audioTrack)
-        #expect(audio.codec == "lpcm" && audio.sampleRate == 44_100 && audio.channelCount == 1 && audio.bitsPerSample == 16)
+        #expect(
+            audio.codec == "lpcm" && audio.sampleRate == 44_100 && audio.channelCount == 1 && audio.bitsPerSample == 16)
         #expect(movie.tracks[3].metadataKeys == [.stillImageTime])
         #expect(movie.tracks[2].metadataKeys.first?.rawValue == "com.apple.quicktime.live-photo-info")
         #expect(movie.stillImageTime == MediaTime(value: 288, timescale: 600))
@@ -34,7 +35,10 @@ import Testing
             _ = try movie.decodeVideoFrame(frames[0], of: video)
             Issue.record("decoding H.264 should throw")
         } catch {
-            guard case .unsupported(let what, let reason) = error else { Issue.record("\(error)"); return }
+            guard case .unsupported(let what, let reason) = error else {
+                Issue.record("\(error)")
+                return
+            }
             #expect(what.contains("H.264") && reason.contains("Motion-JPEG"))
         }
         guard ExternalTool.hasTool("ffprobe") else { return }

@@ -42,7 +42,10 @@ import Testing
         // The still-image-time sample is presented at the still's time (edit list applied).
         let packets = try ExternalTool.capture(
             "ffprobe",
-            ["-v", "error", "-select_streams", "d:0", "-show_entries", "packet=pts_time,size", "-of", "csv=p=0", url.path])
+            [
+                "-v", "error", "-select_streams", "d:0", "-show_entries", "packet=pts_time,size", "-of", "csv=p=0",
+                url.path,
+            ])
         #expect(packets.text.trimmingCharacters(in: .whitespacesAndNewlines) == "0.500000,9")
     }
 
@@ -58,8 +61,11 @@ import Testing
         #expect(run.errorText.isEmpty, "ffmpeg: \(run.errorText)")
         let count = try ExternalTool.capture(
             "ffprobe",
-            ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries", "stream=nb_read_frames", "-of",
-             "csv=p=0", url.path])
+            [
+                "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries", "stream=nb_read_frames",
+                "-of",
+                "csv=p=0", url.path,
+            ])
         #expect(count.text.trimmingCharacters(in: .whitespacesAndNewlines) == "45")
         // Atom order: fast start puts the movie header before the media data.
         let bytes = [UInt8](try Data(contentsOf: url))
@@ -77,8 +83,11 @@ import Testing
         // Frame 7 as RGB from FFmpeg vs the frame we encoded.
         let raw = try ExternalTool.capture(
             "ffmpeg",
-            ["-v", "error", "-i", url.path, "-map", "0:v", "-vf", "select=eq(n\\,7)", "-frames:v", "1", "-f", "rawvideo",
-             "-pix_fmt", "rgb24", "-"])
+            [
+                "-v", "error", "-i", url.path, "-map", "0:v", "-vf", "select=eq(n\\,7)", "-frames:v", "1", "-f",
+                "rawvideo",
+                "-pix_fmt", "rgb24", "-",
+            ])
         let theirs = [UInt8](raw.stdout)
         try #require(theirs.count == 64 * 48 * 3)
         let ours = TestImages.rgbSamples(MovieFixtures.frame(7))
@@ -87,8 +96,11 @@ import Testing
         let centre = (24 * 64 + 21) * 3
         #expect(theirs[centre] > 220 && theirs[centre + 2] > 220)
         // Audio: bit-exact.
-        let pcm = try ExternalTool.capture("ffmpeg", ["-v", "error", "-i", url.path, "-map", "0:a", "-f", "s16le", "-"])
-        let decoded = pcm.stdout.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }.map { Int16(littleEndian: $0) }
+        let pcm = try ExternalTool.capture(
+            "ffmpeg", ["-v", "error", "-i", url.path, "-map", "0:a", "-f", "s16le", "-"])
+        let decoded = pcm.stdout.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }.map {
+            Int16(littleEndian: $0)
+        }
         #expect(decoded == samples)
     }
 
@@ -114,7 +126,8 @@ import Testing
         let dir = try MovieFixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let url = dir.appendingPathComponent("clip.mov")
-        let samples = try MovieFixtures.write(to: url, frames: 30, channels: 2, stillTime: MediaTime(value: 7, timescale: 10))
+        let samples = try MovieFixtures.write(
+            to: url, frames: 30, channels: 2, stillTime: MediaTime(value: 7, timescale: 10))
         let movie = try QuickTimeMovie(contentsOf: url)
         #expect(movie.duration == MediaTime(value: 1, timescale: 1))
         #expect(movie.contentIdentifier == MovieFixtures.identifier)
@@ -143,7 +156,9 @@ import Testing
         #expect(groups.count == 1 && groups[0].items == [MovieMetadataItem(key: .stillImageTime, value: .int8(-1))])
     }
 
-    @Test("the track matrix carries the orientation (ffprobe's display-matrix rotation)", arguments: [Orientation.right, .left, .down])
+    @Test(
+        "the track matrix carries the orientation (ffprobe's display-matrix rotation)",
+        arguments: [Orientation.right, .left, .down])
     func orientation(_ orientation: Orientation) throws {
         let dir = try MovieFixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -152,7 +167,11 @@ import Testing
         #expect(try QuickTimeMovie(contentsOf: url).videoTrack?.orientation == orientation)
         guard ExternalTool.hasTool("ffprobe") else { return }
         let out = try ExternalTool.capture(
-            "ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream_side_data=rotation", "-of", "csv=p=0", url.path])
+            "ffprobe",
+            [
+                "-v", "error", "-select_streams", "v:0", "-show_entries", "stream_side_data=rotation", "-of", "csv=p=0",
+                url.path,
+            ])
         // FFmpeg's rotation is counter-clockwise: Exif 6 (turn 90° clockwise to view) is −90.
         let want: Int =
             switch orientation {
@@ -171,15 +190,22 @@ import Testing
         let url = dir.appendingPathComponent("groups.mov")
         let writer = try QuickTimeWriter(
             writingTo: url, settings: .init(video: .init(width: 16, height: 16), synchronizesFile: false))
-        for i in 0..<10 { try writer.appendVideoFrame(MovieFixtures.frame(0, width: 16, height: 16), at: MediaTime(value: Int64(i), timescale: 10)) }
+        for i in 0..<10 {
+            try writer.appendVideoFrame(
+                MovieFixtures.frame(0, width: 16, height: 16), at: MediaTime(value: Int64(i), timescale: 10))
+        }
         let score: MovieMetadataItem.Key = "org.lux.test.score"
         try writer.addTimedMetadata([
-            TimedMetadataGroup(time: MediaTime(value: 1, timescale: 5), duration: MediaTime(value: 1, timescale: 5), items: [
-                MovieMetadataItem(key: score, value: .float32(0.25)), MovieMetadataItem(key: .title, value: "a"),
-            ]),
-            TimedMetadataGroup(time: MediaTime(value: 3, timescale: 5), duration: MediaTime(value: 2, timescale: 5), items: [
-                MovieMetadataItem(key: score, value: .float32(0.75))
-            ]),
+            TimedMetadataGroup(
+                time: MediaTime(value: 1, timescale: 5), duration: MediaTime(value: 1, timescale: 5),
+                items: [
+                    MovieMetadataItem(key: score, value: .float32(0.25)), MovieMetadataItem(key: .title, value: "a"),
+                ]),
+            TimedMetadataGroup(
+                time: MediaTime(value: 3, timescale: 5), duration: MediaTime(value: 2, timescale: 5),
+                items: [
+                    MovieMetadataItem(key: score, value: .float32(0.75))
+                ]),
         ])
         try writer.finish()
         let movie = try QuickTimeMovie(contentsOf: url)
@@ -200,11 +226,17 @@ import Testing
         try Data("original".utf8).write(to: url)
         let settings = QuickTimeWriter.Settings(video: .init(width: 64, height: 48), synchronizesFile: false)
         let writer = try QuickTimeWriter(writingTo: url, settings: settings)
-        #expect(throws: CodecError.self) { try writer.appendVideoFrame(MovieFixtures.frame(0, width: 32, height: 48), at: .zero) }
+        #expect(throws: CodecError.self) {
+            try writer.appendVideoFrame(MovieFixtures.frame(0, width: 32, height: 48), at: .zero)
+        }
         try writer.appendVideoFrame(MovieFixtures.frame(0), at: MediaTime(value: 1, timescale: 30))
-        #expect(throws: CodecError.self) { try writer.appendVideoFrame(MovieFixtures.frame(1), at: MediaTime(value: 1, timescale: 30)) }
+        #expect(throws: CodecError.self) {
+            try writer.appendVideoFrame(MovieFixtures.frame(1), at: MediaTime(value: 1, timescale: 30))
+        }
         #expect(throws: CodecError.self) { try writer.appendAudio([1, 2, 3]) }
-        #expect(throws: CodecError.self) { try writer.appendVideoFrame(jpegData: [0xFF, 0xD8, 0, 1], at: MediaTime(value: 1, timescale: 1)) }
+        #expect(throws: CodecError.self) {
+            try writer.appendVideoFrame(jpegData: [0xFF, 0xD8, 0, 1], at: MediaTime(value: 1, timescale: 1))
+        }
         writer.cancel()
         #expect(throws: CodecError.self) { try writer.finish() }
         #expect(try String(contentsOf: url, encoding: .utf8) == "original")
@@ -230,13 +262,16 @@ import Testing
         let dir = try MovieFixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let url = dir.appendingPathComponent("a.wav")
-        let audio = AudioSamples(sampleRate: 48_000, channelCount: 2, samples: MovieFixtures.tone(frames: 4800, rate: 48_000, channels: 2))
+        let audio = AudioSamples(
+            sampleRate: 48_000, channelCount: 2, samples: MovieFixtures.tone(frames: 4800, rate: 48_000, channels: 2))
         try audio.writeWAV(to: url)
         let (streams, _) = try MovieFixtures.probe(url.path)
         #expect(streams.first?["codec_name"] as? String == "pcm_s16le")
         #expect(streams.first?["sample_rate"] as? String == "48000" && streams.first?["channels"] as? Int == 2)
         let pcm = try ExternalTool.capture("ffmpeg", ["-v", "error", "-i", url.path, "-f", "s16le", "-"])
-        let decoded = pcm.stdout.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }.map { Int16(littleEndian: $0) }
+        let decoded = pcm.stdout.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }.map {
+            Int16(littleEndian: $0)
+        }
         #expect(decoded == audio.samples)
     }
 }

@@ -53,9 +53,12 @@ struct LinearScene: Sendable {
 
     /// The scene value of channel `c` at `(x, y)` (cubic interpolation, clamped edges).
     func sample(_ c: Int, _ x: Float, _ y: Float) -> Float {
-        let fx = x.rounded(.down), fy = y.rounded(.down)
-        let ix = Int(fx), iy = Int(fy)
-        let wx = Self.cubicWeights(x - fx), wy = Self.cubicWeights(y - fy)
+        let fx = x.rounded(.down)
+        let fy = y.rounded(.down)
+        let ix = Int(fx)
+        let iy = Int(fy)
+        let wx = Self.cubicWeights(x - fx)
+        let wy = Self.cubicWeights(y - fy)
         return planes[c].withUnsafeBufferPointer { p in
             var s: Float = 0
             for j in 0..<4 {
@@ -114,9 +117,12 @@ struct Shot: Sendable {
     @inline(__always)
     func scenePosition(_ x: Float, _ y: Float, _ w: Int, _ h: Int) -> SIMD2<Float> {
         if rotation == 0 { return SIMD2(x, y) + offset }
-        let cx = Float(w) / 2, cy = Float(h) / 2
-        let c = cos(rotation), s = sin(rotation)
-        let u = x - cx, v = y - cy
+        let cx = Float(w) / 2
+        let cy = Float(h) / 2
+        let c = cos(rotation)
+        let s = sin(rotation)
+        let u = x - cx
+        let v = y - cy
         return SIMD2(c * u - s * v + cx, s * u + c * v + cy) + offset
     }
 }

@@ -92,7 +92,8 @@ enum Quality {
     /// A mask of the pixels at least `border` from the edges of a `w × h` frame.
     static func interior(_ w: Int, _ h: Int, border: Int) -> (Int) -> Bool {
         { i in
-            let x = i % w, y = i / w
+            let x = i % w
+            let y = i / w
             return x >= border && y >= border && x < w - border && y < h - border
         }
     }
@@ -125,15 +126,21 @@ extension Quality {
             }
             return o
         }
-        let ma = blur(a), mb = blur(b)
-        let aa = blur(a.map { $0 * $0 }), bb = blur(b.map { $0 * $0 }), ab = blur(zip(a, b).map { $0 * $1 })
-        let c1 = 0.0001, c2 = 0.0009
+        let ma = blur(a)
+        let mb = blur(b)
+        let aa = blur(a.map { $0 * $0 })
+        let bb = blur(b.map { $0 * $0 })
+        let ab = blur(zip(a, b).map { $0 * $1 })
+        let c1 = 0.0001
+        let c2 = 0.0009
         var sum = 0.0
         var n = 0
         for y in r..<(h - r) {
             for x in r..<(w - r) {
                 let i = y * w + x
-                let va = aa[i] - ma[i] * ma[i], vb = bb[i] - mb[i] * mb[i], cov = ab[i] - ma[i] * mb[i]
+                let va = aa[i] - ma[i] * ma[i]
+                let vb = bb[i] - mb[i] * mb[i]
+                let cov = ab[i] - ma[i] * mb[i]
                 let numerator: Double = (2 * ma[i] * mb[i] + c1) * (2 * cov + c2)
                 let means: Double = ma[i] * ma[i] + mb[i] * mb[i] + c1
                 sum += numerator / (means * (va + vb + c2))
@@ -145,7 +152,9 @@ extension Quality {
 
     /// Rec. 601 luma of an RGBA8 buffer, 0…1.
     static func luma(_ buffer: PixelBuffer) -> [Double] {
-        let c = buffer.format == .rgba8 ? buffer.components(as: UInt8.self) : buffer.converted(to: .rgba8).components(as: UInt8.self)
+        let c =
+            buffer.format == .rgba8
+            ? buffer.components(as: UInt8.self) : buffer.converted(to: .rgba8).components(as: UInt8.self)
         return (0..<(buffer.width * buffer.height)).map { (i: Int) -> Double in
             let r: Double = 0.299 * Double(c[4 * i])
             let g: Double = 0.587 * Double(c[4 * i + 1])

@@ -1,4 +1,5 @@
 import LuxPixels
+import RealModule
 
 extension DeviceFormat {
     /// The formats of the simulated camera (seeds 000 and 003): a photo format of the sensor's size (4032×3024 on
@@ -28,7 +29,8 @@ extension DeviceFormat {
                         minExposureDuration: MediaTime(value: 1, timescale: 24_000),
                         maxExposureDuration: MediaTime(value: 1, timescale: 2),
                         maxWhiteBalanceGain: 4, exposureTargetBiasRange: -8...8,
-                        maxBracketedCapturePhotoCount: m.photo ? 4 : 3, supportsRAW: m.photo, supportsLivePhoto: m.photo,
+                        maxBracketedCapturePhotoCount: m.photo ? 4 : 3, supportsRAW: m.photo,
+                        supportsLivePhoto: m.photo,
                         streamWidth: m.photo ? m.w / 4 : m.w, streamHeight: m.photo ? m.h / 4 : m.h,
                         sensorRegionOrigin: regionOrigin, sensorRegionSize: regionSize,
                         fieldOfView: 2 * atanDegrees(sensor.sensorWidth / 2 / sensor.lens.focalLength)))
@@ -37,7 +39,5 @@ extension DeviceFormat {
         return formats
     }
 }
-
-import RealModule
 
 func atanDegrees(_ x: Double) -> Double { Double.atan(x) * 180 / Double.pi }

@@ -16,7 +16,9 @@ struct AutoExposure: Sendable {
     /// The centre-weighted log-average of the green channel with a highlight guard, as an EV offset from the
     /// target before bias: `log2(Y / target) + guard`.
     static func meter(_ stats: FrameStatistics, pointOfInterest: SIMD2<Double>) -> Double {
-        var wsum = 0.0, lsum = 0.0, clipped = 0.0
+        var wsum = 0.0
+        var lsum = 0.0
+        var clipped = 0.0
         let sigma2 = 0.25 * 0.25 * 2  // σ = 0.25 of the normalised diagonal (√2)
         for i in 0..<stats.means.count {
             let c = stats.cellCenter(i) - pointOfInterest
@@ -45,7 +47,8 @@ struct AutoExposure: Sendable {
         product: Double, baseISO: Float, minISO: Float, maxISO: Float, minDuration: Double, handheldLimit: Double,
         absoluteLimit: Double
     ) -> (duration: Double, iso: Float) {
-        let minGain = Double(minISO / baseISO), maxGain = Double(maxISO / baseISO)
+        let minGain = Double(minISO / baseISO)
+        let maxGain = Double(maxISO / baseISO)
         var t = min(max(product / minGain, minDuration), handheldLimit)
         var g = product / t
         if g > maxGain {

@@ -1,3 +1,5 @@
+import RealModule
+
 /// Contrast-detect autofocus (ALGORITHMS.md §6.2): a full sweep with local refinement for one-shot focus, a
 /// hill climb with re-trigger hysteresis for continuous focus. It only sees focus scores of frames, never
 /// the scene's distances.
@@ -29,7 +31,9 @@ struct AutoFocus: Sendable {
         self.range = range
         samples = []
         let n = 13
-        let positions = (0..<n).map { range.lowerBound + (range.upperBound - range.lowerBound) * Double($0) / Double(n - 1) }
+        let positions = (0..<n).map {
+            range.lowerBound + (range.upperBound - range.lowerBound) * Double($0) / Double(n - 1)
+        }
         phase = .sweep(positions: positions, next: 0, fine: false)
     }
 
@@ -45,10 +49,16 @@ struct AutoFocus: Sendable {
         let sorted = samples.sorted { $0.position < $1.position }
         guard let best = sorted.indices.max(by: { sorted[$0].score < sorted[$1].score }) else { return 0.5 }
         guard best > 0, best < sorted.count - 1 else { return sorted[best].position }
-        let a = sorted[best - 1], b = sorted[best], c = sorted[best + 1]
-        let la = logScore(a.score), lb = logScore(b.score), lc = logScore(c.score)
+        let a = sorted[best - 1]
+        let b = sorted[best]
+        let c = sorted[best + 1]
+        let la = logScore(a.score)
+        let lb = logScore(b.score)
+        let lc = logScore(c.score)
         // Non-uniform three-point parabola vertex.
-        let x0 = a.position, x1 = b.position, x2 = c.position
+        let x0 = a.position
+        let x1 = b.position
+        let x2 = c.position
         let denom = (x0 - x1) * (x0 - x2) * (x1 - x2)
         guard denom != 0 else { return x1 }
         let A = (x2 * (lb - la) + x1 * (la - lc) + x0 * (lc - lb)) / denom
@@ -106,7 +116,10 @@ struct AutoFocus: Sendable {
             phase = .climb(step: s, lastScore: score)
             return (next, false)
         case .monitor(let locked, let low):
-            if locked <= 0 { phase = .monitor(lockedScore: score, lowFrames: 0); return (nil, false) }
+            if locked <= 0 {
+                phase = .monitor(lockedScore: score, lowFrames: 0)
+                return (nil, false)
+            }
             if score < 0.8 * locked {
                 if low + 1 >= 3 {
                     startClimb(range: range)
@@ -122,8 +135,6 @@ struct AutoFocus: Sendable {
 
     func clamp(_ p: Double) -> Double { min(max(p, range.lowerBound), range.upperBound) }
 }
-
-import RealModule
 
 extension Double {
     var logApprox: Double { Double.log(self) }

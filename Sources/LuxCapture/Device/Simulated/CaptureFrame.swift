@@ -125,7 +125,10 @@ public struct StillRequest: Hashable, Sendable {
     public var colorSpace: CaptureColorSpace
 
     /// Creates a request.
-    public init(exposure: Exposure = .current, flash: Bool = false, processedFormat: PixelFormat? = nil, colorSpace: CaptureColorSpace = .sRGB) {
+    public init(
+        exposure: Exposure = .current, flash: Bool = false, processedFormat: PixelFormat? = nil,
+        colorSpace: CaptureColorSpace = .sRGB
+    ) {
         self.exposure = exposure
         self.flash = flash
         self.processedFormat = processedFormat

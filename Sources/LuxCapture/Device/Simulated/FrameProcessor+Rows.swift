@@ -1,5 +1,6 @@
 import LuxColor
 import LuxPixels
+import RealModule
 
 /// The processor's fused row kernel for 8-bit outputs: demosaic, white balance and colour matrix, highlight
 /// roll-off, transfer function and the output format's encoding in one pass over each row (pair), with no
@@ -28,10 +29,14 @@ struct FusedDevelopment {
         var weights: [[Float]] = []
         for phase in 0..<2 {
             for parity in 0..<2 {
-                let site = quad[phase * 2 + parity], neighbour = quad[phase * 2 + 1 - parity]
+                let site = quad[phase * 2 + parity]
+                let neighbour = quad[phase * 2 + 1 - parity]
                 // The bilinear estimates as weights of (centre, left + right, up + down, diagonals).
-                let centre: [Float] = [1, 0, 0, 0], cross: [Float] = [0, 0.25, 0.25, 0], diagonal: [Float] = [0, 0, 0, 0.25]
-                let horizontal: [Float] = [0, 0.5, 0, 0], vertical: [Float] = [0, 0, 0.5, 0]
+                let centre: [Float] = [1, 0, 0, 0]
+                let cross: [Float] = [0, 0.25, 0.25, 0]
+                let diagonal: [Float] = [0, 0, 0, 0.25]
+                let horizontal: [Float] = [0, 0.5, 0, 0]
+                let vertical: [Float] = [0, 0, 0.5, 0]
                 // R, G, B at this site.
                 let rgb: [[Float]]
                 switch site {
@@ -97,11 +102,14 @@ struct FusedDevelopment {
     /// Loads raw row `y` (mirrored at the frame's edges) into slot `k` as normalised floats, split into even
     /// and odd columns, with the mirrored neighbours of the first and last column in the padding.
     func loadRaw(_ y: Int, raw plane: RawPlane, height h: Int, rows: Rows, slot k: Int) {
-        let w = rows.width, half = rows.half
+        let w = rows.width
+        let half = rows.half
         let r = y < 0 ? -y : (y >= h ? 2 * h - 2 - y : y)
         let src = plane.row(min(max(r, 0), h - 1), as: UInt16.self)
-        let even = rows.raw(k, odd: false), odd = rows.raw(k, odd: true)
-        let b = black, s = scale
+        let even = rows.raw(k, odd: false)
+        let odd = rows.raw(k, odd: true)
+        let b = black
+        let s = scale
         for j in 0..<(w / 2) {
             even[j] = (Float(src[2 * j]) - b) * s
             odd[j] = (Float(src[2 * j + 1]) - b) * s
@@ -128,28 +136,50 @@ struct FusedDevelopment {
         let current = rawSlot(y, raw: plane, height: h, rows: rows)
         let below = rawSlot(y + 1, raw: plane, height: h, rows: rows)
         let n = rows.half
-        let ue = rows.raw(above, odd: false), uo = rows.raw(above, odd: true)
-        let me = rows.raw(current, odd: false), mo = rows.raw(current, odd: true)
-        let de = rows.raw(below, odd: false), dO = rows.raw(below, odd: true)
+        let ue = rows.raw(above, odd: false)
+        let uo = rows.raw(above, odd: true)
+        let me = rows.raw(current, odd: false)
+        let mo = rows.raw(current, odd: true)
+        let de = rows.raw(below, odd: false)
+        let dO = rows.raw(below, odd: true)
         let curve = encoder
         for parity in 0..<2 {
             let a = weights[(y & 1) * 2 + parity]
-            let a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3], a4 = a[4], a5 = a[5], a6 = a[6], a7 = a[7]
-            let a8 = a[8], a9 = a[9], a10 = a[10], a11 = a[11]
+            let a0 = a[0]
+            let a1 = a[1]
+            let a2 = a[2]
+            let a3 = a[3]
+            let a4 = a[4]
+            let a5 = a[5]
+            let a6 = a[6]
+            let a7 = a[7]
+            let a8 = a[8]
+            let a9 = a[9]
+            let a10 = a[10]
+            let a11 = a[11]
             let odd = parity == 1
-            let r = rows.encoded(row: k, channel: 0, odd: odd), g = rows.encoded(row: k, channel: 1, odd: odd)
+            let r = rows.encoded(row: k, channel: 0, odd: odd)
+            let g = rows.encoded(row: k, channel: 1, odd: odd)
             let bl = rows.encoded(row: k, channel: 2, odd: odd)
             // Even column 2j: centre me[j], left mo[j − 1], right mo[j], diagonals uo/do[j − 1], [j].
             // Odd column 2j + 1: centre mo[j], left me[j], right me[j + 1], diagonals ue/de[j], [j + 1].
-            let centreRow = odd ? mo : me, sideRow = odd ? me : mo
-            let upRow = odd ? uo : ue, downRow = odd ? dO : de
-            let upSide = odd ? ue : uo, downSide = odd ? de : dO
+            let centreRow = odd ? mo : me
+            let sideRow = odd ? me : mo
+            let upRow = odd ? uo : ue
+            let downRow = odd ? dO : de
+            let upSide = odd ? ue : uo
+            let downSide = odd ? de : dO
             let shift = odd ? 1 : 0
-            let left = sideRow + shift - 1, upLeft = upSide + shift - 1, downLeft = downSide + shift - 1
-            let right = sideRow + shift, upRight = upSide + shift, downRight = downSide + shift
+            let left = sideRow + shift - 1
+            let upLeft = upSide + shift - 1
+            let downLeft = downSide + shift - 1
+            let right = sideRow + shift
+            let upRight = upSide + shift
+            let downRight = downSide + shift
             for j in 0..<n {
                 let centre = centreRow[j]
-                let horizontal = left[j] + right[j], vertical = upRow[j] + downRow[j]
+                let horizontal = left[j] + right[j]
+                let vertical = upRow[j] + downRow[j]
                 let diagonal = (upLeft[j] + upRight[j]) + (downLeft[j] + downRight[j])
                 let lr = Self.dot(a0, a1, a2, a3, centre, horizontal, vertical, diagonal)
                 let lg = Self.dot(a4, a5, a6, a7, centre, horizontal, vertical, diagonal)
@@ -162,7 +192,8 @@ struct FusedDevelopment {
         // The six linear rows (three channels, even and odd columns) lie back to back. Only a row with a value
         // in the roll-off's range pays for its division; the row's maximum is taken on bit patterns, which
         // order as integers for non-negative floats (negative ones stay below 0), so it vectorises.
-        let values = rows.encoded(row: k, channel: 0, odd: false), count = 6 * n
+        let values = rows.encoded(row: k, channel: 0, odd: false)
+        let count = 6 * n
         var top: Int32 = 0
         for i in 0..<count { top = max(top, Int32(bitPattern: values[i].bitPattern)) }
         if top >= Int32(bitPattern: Self.rollOffStart.bitPattern) {
@@ -174,7 +205,9 @@ struct FusedDevelopment {
 
     /// w0·x0 + w1·x1 + w2·x2 + w3·x3 as multiply-adds.
     @inline(__always)
-    static func dot(_ w0: Float, _ w1: Float, _ w2: Float, _ w3: Float, _ x0: Float, _ x1: Float, _ x2: Float, _ x3: Float) -> Float {
+    static func dot(
+        _ w0: Float, _ w1: Float, _ w2: Float, _ w3: Float, _ x0: Float, _ x1: Float, _ x2: Float, _ x3: Float
+    ) -> Float {
         Relaxed.multiplyAdd(w3, x3, Relaxed.multiplyAdd(w2, x2, Relaxed.multiplyAdd(w1, x1, w0 * x0)))
     }
 
@@ -192,7 +225,8 @@ struct FusedDevelopment {
 
     /// Develops `raw` into `out` (same size, a supported format).
     func develop(_ raw: PixelBuffer, into out: PixelBuffer, threads: Int) {
-        let w = raw.width, h = raw.height
+        let w = raw.width
+        let h = raw.height
         let format = out.format
         let luma = out.unsafeSharedMutablePlane(0)
         let chroma = format.isYCbCr ? out.unsafeSharedMutablePlane(1) : luma
@@ -204,23 +238,33 @@ struct FusedDevelopment {
                 let rows = Rows(width: w)
                 defer { rows.deallocate() }
                 for pair in band {
-                    let y0 = 2 * pair, count = min(2, h - y0)
+                    let y0 = 2 * pair
+                    let count = min(2, h - y0)
                     for k in 0..<count { developRow(y0 + k, raw: plane, height: h, rows: rows, slot: k) }
                     switch format {
                     case .bgra8, .rgba8:
                         for k in 0..<count {
-                            Self.writeRGBA(rows, row: k, bgr: format == .bgra8, into: luma.row(y0 + k).assumingMemoryBound(to: UInt32.self))
+                            Self.writeRGBA(
+                                rows, row: k, bgr: format == .bgra8,
+                                into: luma.row(y0 + k).assumingMemoryBound(to: UInt32.self))
                         }
                     case .yCbCr420VideoRange, .yCbCr420FullRange:
                         for k in 0..<count {
-                            Self.writeLuma(rows, row: k, kr: kr, kb: kb, video: video, into: luma.row(y0 + k).assumingMemoryBound(to: UInt8.self))
+                            Self.writeLuma(
+                                rows, row: k, kr: kr, kb: kb, video: video,
+                                into: luma.row(y0 + k).assumingMemoryBound(to: UInt8.self))
                         }
                         Self.writeChroma420(
-                            rows, rows: count, kr: kr, kb: kb, video: video, into: chroma.row(pair).assumingMemoryBound(to: UInt8.self))
+                            rows, rows: count, kr: kr, kb: kb, video: video,
+                            into: chroma.row(pair).assumingMemoryBound(to: UInt8.self))
                     default:  // 4:4:4
                         for k in 0..<count {
-                            Self.writeLuma(rows, row: k, kr: kr, kb: kb, video: video, into: luma.row(y0 + k).assumingMemoryBound(to: UInt8.self))
-                            Self.writeChroma444(rows, row: k, kr: kr, kb: kb, video: video, into: chroma.row(y0 + k).assumingMemoryBound(to: UInt8.self))
+                            Self.writeLuma(
+                                rows, row: k, kr: kr, kb: kb, video: video,
+                                into: luma.row(y0 + k).assumingMemoryBound(to: UInt8.self))
+                            Self.writeChroma444(
+                                rows, row: k, kr: kr, kb: kb, video: video,
+                                into: chroma.row(y0 + k).assumingMemoryBound(to: UInt8.self))
                         }
                     }
                 }
@@ -245,7 +289,8 @@ struct FusedDevelopment {
     static func writeRGBA(_ rows: Rows, row k: Int, bgr: Bool, into d: UnsafeMutablePointer<UInt32>) {
         for parity in 0..<2 {
             let odd = parity == 1
-            let r = rows.encoded(row: k, channel: bgr ? 2 : 0, odd: odd), g = rows.encoded(row: k, channel: 1, odd: odd)
+            let r = rows.encoded(row: k, channel: bgr ? 2 : 0, odd: odd)
+            let g = rows.encoded(row: k, channel: 1, odd: odd)
             let b = rows.encoded(row: k, channel: bgr ? 0 : 2, odd: odd)
             let o = d + parity
             for j in 0..<columns(rows, odd: odd) {
@@ -256,12 +301,19 @@ struct FusedDevelopment {
 
     /// Luma of output slot `k`, even and odd columns in one loop so the bytes are stored interleaved (a
     /// vector store) rather than one at a time.
-    static func writeLuma(_ rows: Rows, row k: Int, kr: Float, kb: Float, video: Bool, into d: UnsafeMutablePointer<UInt8>) {
-        let scale: Float = video ? 219 / 255 : 1, offset: Float = video ? 16 / 255 : 0
-        let wr = kr * scale, wg = (1 - kr - kb) * scale, wb = kb * scale
-        let re = rows.encoded(row: k, channel: 0, odd: false), ge = rows.encoded(row: k, channel: 1, odd: false)
+    static func writeLuma(
+        _ rows: Rows, row k: Int, kr: Float, kb: Float, video: Bool, into d: UnsafeMutablePointer<UInt8>
+    ) {
+        let scale: Float = video ? 219 / 255 : 1
+        let offset: Float = video ? 16 / 255 : 0
+        let wr = kr * scale
+        let wg = (1 - kr - kb) * scale
+        let wb = kb * scale
+        let re = rows.encoded(row: k, channel: 0, odd: false)
+        let ge = rows.encoded(row: k, channel: 1, odd: false)
         let be = rows.encoded(row: k, channel: 2, odd: false)
-        let ro = rows.encoded(row: k, channel: 0, odd: true), go = rows.encoded(row: k, channel: 1, odd: true)
+        let ro = rows.encoded(row: k, channel: 0, odd: true)
+        let go = rows.encoded(row: k, channel: 1, odd: true)
         let bo = rows.encoded(row: k, channel: 2, odd: true)
         let pairs = rows.width / 2
         for j in 0..<pairs {
@@ -278,11 +330,14 @@ struct FusedDevelopment {
         return ((b - y) / (2 * (1 - kb)), (r - y) / (2 * (1 - kr)))
     }
 
-    static func writeChroma444(_ rows: Rows, row k: Int, kr: Float, kb: Float, video: Bool, into d: UnsafeMutablePointer<UInt8>) {
+    static func writeChroma444(
+        _ rows: Rows, row k: Int, kr: Float, kb: Float, video: Bool, into d: UnsafeMutablePointer<UInt8>
+    ) {
         let scale: Float = video ? 224 / 255 : 1
         for parity in 0..<2 {
             let odd = parity == 1
-            let r = rows.encoded(row: k, channel: 0, odd: odd), g = rows.encoded(row: k, channel: 1, odd: odd)
+            let r = rows.encoded(row: k, channel: 0, odd: odd)
+            let g = rows.encoded(row: k, channel: 1, odd: odd)
             let b = rows.encoded(row: k, channel: 2, odd: odd)
             let o = d + 2 * parity
             for j in 0..<columns(rows, odd: odd) {
@@ -300,11 +355,19 @@ struct FusedDevelopment {
     ) {
         let scale: Float = video ? 224 / 255 : 1
         let bottom = count - 1
-        func channel(_ c: Int) -> (UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>) {
-            (UnsafePointer(rows.encoded(row: 0, channel: c, odd: false)), UnsafePointer(rows.encoded(row: 0, channel: c, odd: true)),
-             UnsafePointer(rows.encoded(row: bottom, channel: c, odd: false)), UnsafePointer(rows.encoded(row: bottom, channel: c, odd: true)))
+        func channel(_ c: Int) -> (
+            UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>
+        ) {
+            (
+                UnsafePointer(rows.encoded(row: 0, channel: c, odd: false)),
+                UnsafePointer(rows.encoded(row: 0, channel: c, odd: true)),
+                UnsafePointer(rows.encoded(row: bottom, channel: c, odd: false)),
+                UnsafePointer(rows.encoded(row: bottom, channel: c, odd: true))
+            )
         }
-        let (r0, r1, r2, r3) = channel(0), (g0, g1, g2, g3) = channel(1), (b0, b1, b2, b3) = channel(2)
+        let (r0, r1, r2, r3) = channel(0)
+        let (g0, g1, g2, g3) = channel(1)
+        let (b0, b1, b2, b3) = channel(2)
         let pairs = rows.width / 2
         for j in 0..<pairs {
             let r = 0.25 * (r0[j] + r1[j] + r2[j] + r3[j])
@@ -322,5 +385,3 @@ struct FusedDevelopment {
         }
     }
 }
-
-import RealModule

@@ -32,11 +32,13 @@ public struct FrameProcessor: Sendable {
         threads: Int = 1
     ) -> PixelBuffer {
         if FusedDevelopment.supports(pixelFormat) {
-            var out = PixelBuffer(width: raw.width, height: raw.height, format: pixelFormat, colorSpace: colorSpace.colorSpace)
+            var out = PixelBuffer(
+                width: raw.width, height: raw.height, format: pixelFormat, colorSpace: colorSpace.colorSpace)
             process(raw: raw, gains: gains, colorSpace: colorSpace, into: &out, threads: threads)
             return out
         }
-        return processThroughFloat(raw: raw, gains: gains, pixelFormat: pixelFormat, colorSpace: colorSpace, threads: threads)
+        return processThroughFloat(
+            raw: raw, gains: gains, pixelFormat: pixelFormat, colorSpace: colorSpace, threads: threads)
     }
 
     /// Develops a Bayer frame into `destination` (same size), in its pixel format, tagged with `colorSpace`'s
@@ -46,10 +48,13 @@ public struct FrameProcessor: Sendable {
         raw: PixelBuffer, gains: WhiteBalanceGains, colorSpace: CaptureColorSpace, into destination: inout PixelBuffer,
         threads: Int = 1
     ) {
-        precondition(destination.width == raw.width && destination.height == raw.height, "the destination must have the frame's size")
+        precondition(
+            destination.width == raw.width && destination.height == raw.height,
+            "the destination must have the frame's size")
         destination.colorSpace = colorSpace.colorSpace
         guard FusedDevelopment.supports(destination.format), let pattern = raw.format.cfaPattern else {
-            let developed = processThroughFloat(raw: raw, gains: gains, pixelFormat: destination.format, colorSpace: colorSpace, threads: threads)
+            let developed = processThroughFloat(
+                raw: raw, gains: gains, pixelFormat: destination.format, colorSpace: colorSpace, threads: threads)
             for p in 0..<developed.planeCount {
                 let rowBytes = developed.planeSize(p).width * developed.format.bytesPerPixel(plane: p)
                 developed.withUnsafePlane(p) { src in
@@ -70,15 +75,18 @@ public struct FrameProcessor: Sendable {
 
     /// The general path: a linear float image, colour-matched and converted to `pixelFormat`.
     func processThroughFloat(
-        raw: PixelBuffer, gains: WhiteBalanceGains, pixelFormat: PixelFormat, colorSpace: CaptureColorSpace, threads: Int
+        raw: PixelBuffer, gains: WhiteBalanceGains, pixelFormat: PixelFormat, colorSpace: CaptureColorSpace,
+        threads: Int
     ) -> PixelBuffer {
-        let w = raw.width, h = raw.height
+        let w = raw.width
+        let h = raw.height
         let m = (Double(exposureGain) * colorMatrix(gains: gains, colorSpace: colorSpace)).entries.map(Float.init)
         let linear = colorSpace.colorSpace.linearized()
         let out = PixelBuffer(width: w, height: h, format: .rgbaFloat, colorSpace: linear)
         let dst = out.unsafeSharedMutablePlane(0)
         let quad = (raw.format.cfaPattern ?? .rggb).quadChannels.map(\.rawValue)
-        let black = Float(sensor.blackLevel), inv = 1 / Float(sensor.whiteLevel - sensor.blackLevel)
+        let black = Float(sensor.blackLevel)
+        let inv = 1 / Float(sensor.whiteLevel - sensor.blackLevel)
         raw.withUnsafePlane { src in
             Parallel.forEachBand(h, threads: threads) { rows in
                 for y in rows {
@@ -86,7 +94,9 @@ public struct FrameProcessor: Sendable {
                         let r = yy < 0 ? -yy : (yy >= h ? 2 * h - 2 - yy : yy)
                         return src.row(r, as: UInt16.self)
                     }
-                    let up = row(y - 1), mid = row(y), dn = row(y + 1)
+                    let up = row(y - 1)
+                    let mid = row(y)
+                    let dn = row(y + 1)
                     let o = dst.row(y, as: Float.self)
                     @inline(__always) func v(_ r: UnsafePointer<UInt16>, _ x: Int) -> Float {
                         let xx = x < 0 ? -x : (x >= w ? 2 * w - 2 - x : x)
@@ -98,7 +108,8 @@ public struct FrameProcessor: Sendable {
                         let centre = v(mid, x)
                         let cross = 0.25 * (v(mid, x - 1) + v(mid, x + 1) + v(up, x) + v(dn, x))
                         let diag = 0.25 * (v(up, x - 1) + v(up, x + 1) + v(dn, x - 1) + v(dn, x + 1))
-                        let horiz = 0.5 * (v(mid, x - 1) + v(mid, x + 1)), vert = 0.5 * (v(up, x) + v(dn, x))
+                        let horiz = 0.5 * (v(mid, x - 1) + v(mid, x + 1))
+                        let vert = 0.5 * (v(up, x) + v(dn, x))
                         switch c {
                         case 0: rgb = SIMD3(centre, cross, diag)
                         case 2: rgb = SIMD3(diag, cross, centre)

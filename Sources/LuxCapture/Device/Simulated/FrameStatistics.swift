@@ -17,9 +17,11 @@ public struct FrameStatistics: Sendable {
         precondition(raw.format.isBayer, "statistics need a Bayer frame")
         self.columns = columns
         self.rows = rows
-        let w = raw.width, h = raw.height
+        let w = raw.width
+        let h = raw.height
         let quad = (raw.format.cfaPattern ?? .rggb).quadChannels.map(\.rawValue)
-        let inv = 1 / Double(whiteLevel - blackLevel), black = Double(blackLevel)
+        let inv = 1 / Double(whiteLevel - blackLevel)
+        let black = Double(blackLevel)
         let clipCode = UInt16(max(0, whiteLevel - 64))
         // Cell cx holds columns x with ⌊x·columns/w⌋ = cx: from ⌈cx·w/columns⌉.
         let cellStarts = (0...columns).map { ($0 * w + columns - 1) / columns }
@@ -28,13 +30,19 @@ public struct FrameStatistics: Sendable {
             for y in 0..<h {
                 let row = plane.row(y, as: UInt16.self)
                 let cy = y * rows / h
-                let c0 = quad[(y & 1) * 2], c1 = quad[(y & 1) * 2 + 1]
+                let c0 = quad[(y & 1) * 2]
+                let c1 = quad[(y & 1) * 2 + 1]
                 for cx in 0..<columns {
-                    let start = cellStarts[cx], end = cellStarts[cx + 1]
+                    let start = cellStarts[cx]
+                    let end = cellStarts[cx + 1]
                     guard end > start else { continue }
                     // Integer sums (exact, and they vectorise) of the even and odd columns.
-                    var s0: UInt32 = 0, s1: UInt32 = 0, k0: UInt32 = 0, k1: UInt32 = 0
-                    var lo = start, hi = end
+                    var s0: UInt32 = 0
+                    var s1: UInt32 = 0
+                    var k0: UInt32 = 0
+                    var k1: UInt32 = 0
+                    var lo = start
+                    var hi = end
                     if lo & 1 == 1 {
                         s1 += UInt32(row[lo])
                         k1 += row[lo] >= clipCode ? 1 : 0
@@ -47,13 +55,15 @@ public struct FrameStatistics: Sendable {
                     }
                     let pairs = row + lo
                     for j in 0..<((hi - lo) / 2) {
-                        let a = pairs[2 * j], b = pairs[2 * j + 1]
+                        let a = pairs[2 * j]
+                        let b = pairs[2 * j + 1]
                         s0 &+= UInt32(a)
                         s1 &+= UInt32(b)
                         k0 &+= a >= clipCode ? 1 : 0
                         k1 &+= b >= clipCode ? 1 : 0
                     }
-                    let n0 = (end + 1) / 2 - (start + 1) / 2, n1 = end / 2 - start / 2
+                    let n0 = (end + 1) / 2 - (start + 1) / 2
+                    let n1 = end / 2 - start / 2
                     let base = (cy * columns + cx) * 3
                     sums[base + c0] += SIMD4((Double(s0) - black * Double(n0)) * inv, Double(n0), Double(k0), 0)
                     sums[base + c1] += SIMD4((Double(s1) - black * Double(n1)) * inv, Double(n1), Double(k1), 0)
@@ -64,7 +74,8 @@ public struct FrameStatistics: Sendable {
         var clipped: [Float] = []
         for cell in 0..<(columns * rows) {
             var m = SIMD3<Float>.zero
-            var k = 0.0, n = 0.0
+            var k = 0.0
+            var n = 0.0
             for c in 0..<3 {
                 let s = sums[cell * 3 + c]
                 m[c] = s.y > 0 ? Float(s.x / s.y) : 0

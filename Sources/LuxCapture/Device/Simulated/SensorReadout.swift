@@ -36,7 +36,8 @@ enum SensorReadout {
 
     /// Reads the rows `source` supplies into `raw`, a Bayer-14 buffer.
     static func readout(parameters p: Parameters, into raw: inout PixelBuffer, threads: Int, source: RowSource) {
-        let w = raw.width, h = raw.height
+        let w = raw.width
+        let h = raw.height
         let plane = raw.unsafeSharedMutablePlane(0)
         let seeds = Seeds(p.seed)
         withExtendedLifetime(raw) {
@@ -44,7 +45,9 @@ enum SensorReadout {
                 let scratch = Scratch(width: w)
                 defer { scratch.deallocate() }
                 source(rows) { y, radiance in
-                    noiseRow(radiance, plane.row(y, as: UInt16.self), w, base: UInt32(truncatingIfNeeded: y &* w), seeds: seeds, p: p, scratch: scratch)
+                    noiseRow(
+                        radiance, plane.row(y, as: UInt16.self), w, base: UInt32(truncatingIfNeeded: y &* w),
+                        seeds: seeds, p: p, scratch: scratch)
                 }
             }
         }
@@ -59,7 +62,8 @@ enum SensorReadout {
             let row = UnsafeMutablePointer<Float>.allocate(capacity: w)
             defer { row.deallocate() }
             for y in rows {
-                let r0 = radiance.row(quad[(y & 1) * 2], y), r1 = radiance.row(quad[(y & 1) * 2 + 1], y)
+                let r0 = radiance.row(quad[(y & 1) * 2], y)
+                let r1 = radiance.row(quad[(y & 1) * 2 + 1], y)
                 for x in 0..<w { row[x] = (x & 1) == 0 ? r0[x] : r1[x] }
                 body(y, row)
             }
@@ -156,10 +160,17 @@ enum SensorReadout {
         _ radiance: UnsafePointer<Float>, _ out: UnsafeMutablePointer<UInt16>, _ w: Int, base: UInt32, seeds: Seeds,
         p: Parameters, scratch: Scratch
     ) {
-        let lambda = scratch.lambda, z2s = scratch.readNoise
-        let k = p.electronsPerUnit, dark = p.darkElectrons
-        let fw = p.fullWell, g = p.codesPerElectron, rn = p.readNoise, black = p.blackLevel, white = Int32(p.whiteLevel)
-        let seedA = seeds.a, seedB = seeds.b
+        let lambda = scratch.lambda
+        let z2s = scratch.readNoise
+        let k = p.electronsPerUnit
+        let dark = p.darkElectrons
+        let fw = p.fullWell
+        let g = p.codesPerElectron
+        let rn = p.readNoise
+        let black = p.blackLevel
+        let white = Int32(p.whiteLevel)
+        let seedA = seeds.a
+        let seedB = seeds.b
         var dim: UInt32 = 0
         for x in 0..<w {
             let r = radiance[x] * k + dark
@@ -199,8 +210,12 @@ enum SensorReadout {
     /// the CDF to every pixel of the chunk and counts the pixels whose uniform lies beyond it, until the
     /// chunk's largest λ has no mass left (λ + 10√λ + 10 terms).
     static func poissonCounts(count n: Int, base: UInt32, seedC: UInt32, scratch: Scratch) {
-        let idx = scratch.dimIndex, lam = scratch.dimLambda, u = scratch.dimUniform
-        let count = scratch.dimCount, term = scratch.dimTerm, cdf = scratch.dimCDF
+        let idx = scratch.dimIndex
+        let lam = scratch.dimLambda
+        let u = scratch.dimUniform
+        let count = scratch.dimCount
+        let term = scratch.dimTerm
+        let cdf = scratch.dimCDF
         for j in 0..<n {
             let i = (base &+ UInt32(bitPattern: idx[j])) &* 0x9E37_79B9
             u[j] = Float(Int32(bitPattern: hash(i ^ seedC) >> 8)) * (1 / 16_777_216)

@@ -72,7 +72,8 @@ extension SimulatedCamera {
     ///
     /// - Throws: ``CaptureError/outOfRange(name:value:range:)`` outside 0…1.
     public func setFocusPointOfInterest(_ point: Point) throws(CaptureError) {
-        for (name, v) in [("focusPointOfInterest.x", point.x), ("focusPointOfInterest.y", point.y)] where !(0...1).contains(v) {
+        for (name, v) in [("focusPointOfInterest.x", point.x), ("focusPointOfInterest.y", point.y)]
+        where !(0...1).contains(v) {
             throw .outOfRange(name: name, value: v, range: 0...1)
         }
         state.withLock { s in
@@ -121,11 +122,13 @@ extension SimulatedCamera {
     /// - Throws: ``CaptureError/outOfRange(name:value:range:)`` outside the active format's
     ///   `minExposureDuration…maxExposureDuration` or `minISO…maxISO`.
     @discardableResult
-    public func setExposureModeCustom(duration: ControlValue<MediaTime>, iso: ControlValue<Float>) async throws(CaptureError)
+    public func setExposureModeCustom(duration: ControlValue<MediaTime>, iso: ControlValue<Float>)
+        async throws(CaptureError)
         -> MediaTime
     {
         let f = activeFormat
-        var d: MediaTime? = nil, i: Float? = nil
+        var d: MediaTime? = nil
+        var i: Float? = nil
         if case .value(let v) = duration { d = v }
         if case .value(let v) = iso { i = v }
         try validateExposure(duration: d, iso: i, format: f)
@@ -169,7 +172,8 @@ extension SimulatedCamera {
     ///
     /// - Throws: ``CaptureError/outOfRange(name:value:range:)`` outside 0…1.
     public func setExposurePointOfInterest(_ point: Point) throws(CaptureError) {
-        for (name, v) in [("exposurePointOfInterest.x", point.x), ("exposurePointOfInterest.y", point.y)] where !(0...1).contains(v) {
+        for (name, v) in [("exposurePointOfInterest.x", point.x), ("exposurePointOfInterest.y", point.y)]
+        where !(0...1).contains(v) {
             throw .outOfRange(name: name, value: v, range: 0...1)
         }
         state.withLock { $0.exposurePoint = SIMD2(point.x, point.y) }
@@ -230,7 +234,9 @@ extension SimulatedCamera {
     ///
     /// - Throws: ``CaptureError/unsupported(_:)`` for a white the camera cannot see.
     public func deviceWhiteBalanceGains(for xy: Chromaticity) throws(CaptureError) -> WhiteBalanceGains {
-        do { return try calibration.colorCalibration.whiteBalanceGains(for: xy) } catch { throw .unsupported("\(error)") }
+        do { return try calibration.colorCalibration.whiteBalanceGains(for: xy) } catch {
+            throw .unsupported("\(error)")
+        }
     }
 
     /// The temperature and tint of the white that device gains correct for.

@@ -26,7 +26,9 @@ extension SimulatedCamera {
     }
 
     func produceFrame(_ configuration: StreamConfiguration) throws(CaptureError) -> CaptureFrame {
-        let speed = state.withLock { $0.smoothAutoFocus } ? self.configuration.lensSpeed.smooth : self.configuration.lensSpeed.normal
+        let speed =
+            state.withLock { $0.smoothAutoFocus }
+            ? self.configuration.lensSpeed.smooth : self.configuration.lensSpeed.normal
         let plan = state.withLock { $0.beginFrame(lensSpeed: speed) }
         let f = plan.format
         let (w, h) = try streamSize(format: f, configuration: configuration)
@@ -45,7 +47,8 @@ extension SimulatedCamera {
         state.withLock {
             $0.endFrame(plan, statistics: stats, focusScore: score, sensor: sensor, calibration: calibration)
         }
-        let metadata = makeMetadata(plan: plan, binning: binning, focusScore: score, offset: state.withLock { $0.offset })
+        let metadata = makeMetadata(
+            plan: plan, binning: binning, focusScore: score, offset: state.withLock { $0.offset })
         let slot = state.withLock { $0.slot(for: plan.duration) }
         let frame = CaptureFrame(
             index: plan.index, presentationTime: plan.time, duration: slot, image: image,
@@ -58,9 +61,12 @@ extension SimulatedCamera {
         guard let d = configuration.outputDimensions else { return (f.streamWidth, f.streamHeight) }
         let regionAspect = f.sensorRegionSize.x / f.sensorRegionSize.y
         let expectedHeight = Double(d.width) / regionAspect
-        guard d.width >= 16, d.height >= 16, d.width <= f.width, d.height <= f.height, abs(Double(d.height) - expectedHeight) <= 1 else {
+        guard d.width >= 16, d.height >= 16, d.width <= f.width, d.height <= f.height,
+            abs(Double(d.height) - expectedHeight) <= 1
+        else {
             throw .unsupported(
-                "output size \(d) with format \(f.width)×\(f.height) (needs 16…\(f.width) pixels wide with the sensor region's aspect ratio, \(d.width)×\(Int(expectedHeight.rounded())))")
+                "output size \(d) with format \(f.width)×\(f.height) (needs 16…\(f.width) pixels wide with the sensor region's aspect ratio, \(d.width)×\(Int(expectedHeight.rounded())))"
+            )
         }
         return (d.width, d.height)
     }
@@ -69,7 +75,8 @@ extension SimulatedCamera {
     /// binning (photosites per output pixel).
     @discardableResult
     func expose(
-        plan: FramePlan, width w: Int, height h: Int, regionOrigin: SIMD2<Double>, regionSize: SIMD2<Double>, seed: UInt64,
+        plan: FramePlan, width w: Int, height h: Int, regionOrigin: SIMD2<Double>, regionSize: SIMD2<Double>,
+        seed: UInt64,
         into raw: inout PixelBuffer
     ) -> Double {
         let lens = sensor.lens
@@ -77,7 +84,8 @@ extension SimulatedCamera {
             width: w, height: h, exposureStart: plan.time.seconds, exposureDuration: plan.duration.seconds,
             response: sensor.response,
             optics: RenderRequest.Optics(
-                lens: lens, focusDistance: lens.focusDistance(lensPosition: plan.lensPosition), sensorWidth: sensor.sensorWidth),
+                lens: lens, focusDistance: lens.focusDistance(lensPosition: plan.lensPosition),
+                sensorWidth: sensor.sensorWidth),
             flash: plan.flash)
         request.regionOrigin = regionOrigin
         request.regionSize = regionSize
@@ -85,7 +93,9 @@ extension SimulatedCamera {
         let sitesPerPixel = Double(sensor.width) * regionSize.x / Double(w)
         let binning = sitesPerPixel * sitesPerPixel
         let pattern = sensor.cfaPattern
-        SensorReadout.readout(parameters: readoutParameters(plan: plan, binning: binning, seed: seed), into: &raw, threads: threads) {
+        SensorReadout.readout(
+            parameters: readoutParameters(plan: plan, binning: binning, seed: seed), into: &raw, threads: threads
+        ) {
             rows, body in exposure.mosaicRows(rows, pattern: pattern, body: body)
         }
         return binning
@@ -97,10 +107,13 @@ extension SimulatedCamera {
         let range = Double(sensor.whiteLevel - sensor.blackLevel)
         let fullWell = sensor.fullWellCapacity * binning
         let g = sensor.gain(iso: plan.iso) * range / fullWell
-        let read = ((sensor.readNoise * sensor.readNoise * binning) * g * g + sensor.postGainReadNoise * sensor.postGainReadNoise).squareRoot()
+        let read =
+            ((sensor.readNoise * sensor.readNoise * binning) * g * g + sensor.postGainReadNoise
+            * sensor.postGainReadNoise).squareRoot()
         return SensorReadout.Parameters(
             electronsPerUnit: Float(sensor.electronsPerExposureUnit * t / (n * n) * binning),
-            darkElectrons: Float(sensor.darkCurrent * t * binning), fullWell: Float(fullWell), codesPerElectron: Float(g),
+            darkElectrons: Float(sensor.darkCurrent * t * binning), fullWell: Float(fullWell),
+            codesPerElectron: Float(g),
             readNoise: Float(read), blackLevel: Float(sensor.blackLevel), whiteLevel: Float(sensor.whiteLevel),
             pattern: sensor.cfaPattern, seed: seed)
     }
@@ -112,11 +125,13 @@ extension SimulatedCamera {
         let size = SIMD2(0.12, 0.09)
         // Window centred on the point of interest (normalised to the format's region), kept inside the region.
         var origin = f.sensorRegionOrigin + plan.focusPoint * f.sensorRegionSize - size / 2
-        origin = pointwiseMin(pointwiseMax(origin, f.sensorRegionOrigin), f.sensorRegionOrigin + f.sensorRegionSize - size)
+        origin = pointwiseMin(
+            pointwiseMax(origin, f.sensorRegionOrigin), f.sensorRegionOrigin + f.sensorRegionSize - size)
         // Align to even photosites so the CFA phase is kept.
         let px = 1 / Double(sensor.width)
         origin = SIMD2((origin.x / px / 2).rounded(.down) * 2 * px, (origin.y / px / 2).rounded(.down) * 2 * px)
-        let w = Int((size.x / px).rounded()) & ~1, h = Int((size.y / px).rounded()) & ~1
+        let w = Int((size.x / px).rounded()) & ~1
+        let h = Int((size.y / px).rounded()) & ~1
         var raw = PixelBuffer(width: w, height: h, format: .bayer14(sensor.cfaPattern))
         expose(
             plan: plan, width: w, height: h, regionOrigin: origin, regionSize: SIMD2(Double(w), Double(h)) * px,
@@ -164,16 +179,22 @@ extension SimulatedCamera {
         let f = plan.format
         switch request.exposure {
         case .current: break
-        case let .manual(duration, iso):
+        case .manual(let duration, let iso):
             try validateExposure(duration: duration, iso: iso, format: f)
             plan.duration = duration
             plan.iso = iso
         case .auto(let bias):
             guard f.exposureTargetBiasRange.contains(bias) else {
-                throw .outOfRange(name: "exposure target bias", value: Double(bias), range: Double(f.exposureTargetBiasRange.lowerBound)...Double(f.exposureTargetBiasRange.upperBound))
+                throw .outOfRange(
+                    name: "exposure target bias", value: Double(bias),
+                    range: Double(f.exposureTargetBiasRange.lowerBound)...Double(f.exposureTargetBiasRange.upperBound))
             }
             let metered: (ev: Double, product: Double)
-            if let stored = state.withLock({ $0.metered }) { metered = stored } else { metered = try meterPreview(plan) }
+            if let stored = state.withLock({ $0.metered }) {
+                metered = stored
+            } else {
+                metered = try meterPreview(plan)
+            }
             let product = metered.product * Double.exp2(Double(bias) - metered.ev)
             var scratch = state.withLock { $0 }
             scratch.applyProduct(product, sensor: sensor)
@@ -183,7 +204,8 @@ extension SimulatedCamera {
         if request.flash { plan.flash = state.withLock { $0.flash } }
         var raw = try poolBuffer(format: .bayer14(sensor.cfaPattern), width: f.width, height: f.height)
         let binning = expose(
-            plan: plan, width: f.width, height: f.height, regionOrigin: f.sensorRegionOrigin, regionSize: f.sensorRegionSize,
+            plan: plan, width: f.width, height: f.height, regionOrigin: f.sensorRegionOrigin,
+            regionSize: f.sensorRegionSize,
             seed: CounterRandom.hash(configuration.seed, UInt64(plan.index), 0x57), into: &raw)
         var image: PixelBuffer? = nil
         if let pf = request.processedFormat, FusedDevelopment.supports(pf) {
@@ -192,7 +214,8 @@ extension SimulatedCamera {
             processor.process(raw: raw, gains: plan.gains, colorSpace: request.colorSpace, into: &out, threads: threads)
             image = out
         } else if let pf = request.processedFormat {
-            image = processor.process(raw: raw, gains: plan.gains, pixelFormat: pf, colorSpace: request.colorSpace, threads: threads)
+            image = processor.process(
+                raw: raw, gains: plan.gains, pixelFormat: pf, colorSpace: request.colorSpace, threads: threads)
         }
         state.withLock { s in
             s.lastFrameTime = plan.time
@@ -209,14 +232,20 @@ extension SimulatedCamera {
         var raw = PixelBuffer(width: f.streamWidth, height: f.streamHeight, format: .bayer14(sensor.cfaPattern))
         expose(
             plan: plan, width: f.streamWidth, height: f.streamHeight, regionOrigin: f.sensorRegionOrigin,
-            regionSize: f.sensorRegionSize, seed: CounterRandom.hash(configuration.seed, UInt64(plan.index), 0x3E), into: &raw)
+            regionSize: f.sensorRegionSize, seed: CounterRandom.hash(configuration.seed, UInt64(plan.index), 0x3E),
+            into: &raw)
         let stats = FrameStatistics(raw: raw, blackLevel: sensor.blackLevel, whiteLevel: sensor.whiteLevel)
-        return (AutoExposure.meter(stats, pointOfInterest: plan.exposurePoint), plan.duration.seconds * Double(plan.iso / sensor.baseISO))
+        return (
+            AutoExposure.meter(stats, pointOfInterest: plan.exposurePoint),
+            plan.duration.seconds * Double(plan.iso / sensor.baseISO)
+        )
     }
 
     func validateExposure(duration: MediaTime?, iso: Float?, format f: DeviceFormat) throws(CaptureError) {
         if let d = duration, d < f.minExposureDuration || d > f.maxExposureDuration {
-            throw .outOfRange(name: "exposure duration", value: d.seconds, range: f.minExposureDuration.seconds...f.maxExposureDuration.seconds)
+            throw .outOfRange(
+                name: "exposure duration", value: d.seconds,
+                range: f.minExposureDuration.seconds...f.maxExposureDuration.seconds)
         }
         if let i = iso, i < f.minISO || i > f.maxISO || !i.isFinite {
             throw .outOfRange(name: "ISO", value: Double(i), range: Double(f.minISO)...Double(f.maxISO))

@@ -115,7 +115,8 @@ extension SimulatedCamera {
             return FramePlan(
                 index: nextIndex, time: nextTime, scene: scene, format: format, colorSpace: colorSpace,
                 duration: duration, iso: iso, lensPosition: lensPosition, gains: gains, bias: bias,
-                measureFocus: measure, focusPoint: focusPoint, exposurePoint: exposurePoint, flash: nil, sceneID: sceneID)
+                measureFocus: measure, focusPoint: focusPoint, exposurePoint: exposurePoint, flash: nil,
+                sceneID: sceneID)
         }
 
         /// Runs the 3A loops on a finished frame and advances the clock.

@@ -53,7 +53,9 @@ public final class SimulatedCamera: CaptureDevice {
     }
 
     public var uniqueID: String { configuration.position == .front ? "lux.simulated.front" : "lux.simulated.back-wide" }
-    public var localizedName: String { configuration.position == .front ? "Simulated Front Camera" : "Simulated Back Camera" }
+    public var localizedName: String {
+        configuration.position == .front ? "Simulated Front Camera" : "Simulated Back Camera"
+    }
     public var position: CaptureDevicePosition { configuration.position }
     /// The simulated camera has an LED flash (``flash``).
     public var hasFlash: Bool { true }
@@ -112,7 +114,9 @@ public final class SimulatedCamera: CaptureDevice {
     public func setActiveColorSpace(_ colorSpace: CaptureColorSpace) throws(CaptureError) {
         try state.withLock { (s) throws(CaptureError) in
             guard s.format.supports(colorSpace) else {
-                throw .unsupported("\(colorSpace.rawValue) with \(s.format.pixelFormat.fourCharacterCode) (supported: \(s.format.supportedColorSpaces.map(\.rawValue).joined(separator: ", ")))")
+                throw .unsupported(
+                    "\(colorSpace.rawValue) with \(s.format.pixelFormat.fourCharacterCode) (supported: \(s.format.supportedColorSpaces.map(\.rawValue).joined(separator: ", ")))"
+                )
             }
             s.colorSpace = colorSpace
         }

@@ -21,15 +21,19 @@ struct UnitEncodingPolynomial: Sendable {
 
     /// Fits `transferFunction`'s encoding over 0…1.
     init(_ transferFunction: TransferFunction) {
-        var knee = 0.0, slope = 1.0, intercept = 0.0
+        var knee = 0.0
+        var slope = 1.0
+        var intercept = 0.0
         if case .parametric(let p) = transferFunction, p.c != 0, p.breakpointLinear > 0 {
             knee = min(p.breakpointLinear, 1)
             slope = 1 / p.c
             intercept = -p.f / p.c
         }
         // Chebyshev interpolation of f(t) = encode(t⁴) over t ∈ [knee^¼, 1].
-        let lo = knee.squareRoot().squareRoot(), hi = 1.0
-        let mid = (lo + hi) / 2, half = (hi - lo) / 2
+        let lo = knee.squareRoot().squareRoot()
+        let hi = 1.0
+        let mid = (lo + hi) / 2
+        let half = (hi - lo) / 2
         let n = Self.degree + 1
         let nodes = (0..<n).map { k in Double.cos(Double.pi * (Double(k) + 0.5) / Double(n)) }
         let values = nodes.map { u in
@@ -42,7 +46,8 @@ struct UnitEncodingPolynomial: Sendable {
         chebyshev[0] /= 2
         // Σ cⱼ Tⱼ(u) as monomials in u (T₀ = 1, T₁ = u, Tⱼ₊₁ = 2u·Tⱼ − Tⱼ₋₁).
         var monomials = [Double](repeating: 0, count: n)
-        var previous = [Double](repeating: 0, count: n), current = previous
+        var previous = [Double](repeating: 0, count: n)
+        var current = previous
         previous[0] = 1
         current[1] = 1
         monomials[0] = chebyshev[0]

@@ -81,7 +81,6 @@ public final class V4L2Camera: CaptureDevice {
         V4L2.fourCC("YUYV"): .bgra8, V4L2.fourCC("MJPG"): .bgra8, V4L2.fourCC("NV12"): .yCbCr420VideoRange,
     ]
 
-
     static func enumerateFormats(fd: Int32, driver: any V4L2Driver) -> [DeviceFormat] {
         var out: [DeviceFormat] = []
         for index in 0..<64 {
@@ -98,7 +97,8 @@ public final class V4L2Camera: CaptureDevice {
                 guard driver.ioctl(fd, V4L2.enumerateFrameSizes, &size.bytes) == 0,
                     size.u32(8) == V4L2.frameSizeDiscrete
                 else { break }
-                let w = Int(size.u32(12)), h = Int(size.u32(16))
+                let w = Int(size.u32(12))
+                let h = Int(size.u32(16))
                 var rates: [Double] = []
                 for ivalIndex in 0..<32 {
                     var ival = V4L2Struct(size: 52)
@@ -109,7 +109,8 @@ public final class V4L2Camera: CaptureDevice {
                     guard driver.ioctl(fd, V4L2.enumerateFrameIntervals, &ival.bytes) == 0,
                         ival.u32(16) == V4L2.frameSizeDiscrete
                     else { break }
-                    let num = Double(ival.u32(20)), den = Double(ival.u32(24))
+                    let num = Double(ival.u32(20))
+                    let den = Double(ival.u32(24))
                     if num > 0 { rates.append(den / num) }
                 }
                 guard let maxRate = rates.max(), let minRate = rates.min(), w > 0, h > 0 else { continue }
@@ -152,7 +153,9 @@ public final class V4L2Camera: CaptureDevice {
     /// - Throws: ``CaptureError/unsupported(_:)`` without that control, ``CaptureError/outOfRange(name:value:range:)``
     ///   outside the driver's range.
     public func exposureControlValue(for duration: MediaTime) throws(CaptureError) -> Int32 {
-        guard let c = controls[.exposureAbsolute] else { throw .unsupported("\(localizedName) has no manual exposure control") }
+        guard let c = controls[.exposureAbsolute] else {
+            throw .unsupported("\(localizedName) has no manual exposure control")
+        }
         let units = (duration.seconds * 10_000).rounded()
         let range = Double(c.minimum) / 10_000...Double(c.maximum) / 10_000
         guard units >= Double(c.minimum), units <= Double(c.maximum) else {
@@ -164,8 +167,12 @@ public final class V4L2Camera: CaptureDevice {
     /// The V4L2 focus value for a lens position (0 = closest … 1 = farthest), mapped linearly onto
     /// V4L2_CID_FOCUS_ABSOLUTE, whose larger values focus closer on UVC cameras.
     public func focusControlValue(for lensPosition: Float) throws(CaptureError) -> Int32 {
-        guard let c = controls[.focusAbsolute] else { throw .unsupported("\(localizedName) has no manual focus control") }
-        guard (0...1).contains(lensPosition) else { throw .outOfRange(name: "lensPosition", value: Double(lensPosition), range: 0...1) }
+        guard let c = controls[.focusAbsolute] else {
+            throw .unsupported("\(localizedName) has no manual focus control")
+        }
+        guard (0...1).contains(lensPosition) else {
+            throw .outOfRange(name: "lensPosition", value: Double(lensPosition), range: 0...1)
+        }
         let span = Double(c.maximum - c.minimum)
         let raw = Double(c.maximum) - Double(lensPosition) * span
         let stepped = (raw / Double(max(c.step, 1))).rounded() * Double(max(c.step, 1))
@@ -186,9 +193,12 @@ public final class V4L2Camera: CaptureDevice {
 
     /// The white-balance temperature control value for `kelvin`.
     public func whiteBalanceControlValue(forTemperature kelvin: Float) throws(CaptureError) -> Int32 {
-        guard let c = controls[.whiteBalanceTemperature] else { throw .unsupported("\(localizedName) has no white-balance temperature control") }
+        guard let c = controls[.whiteBalanceTemperature] else {
+            throw .unsupported("\(localizedName) has no white-balance temperature control")
+        }
         guard kelvin >= Float(c.minimum), kelvin <= Float(c.maximum) else {
-            throw .outOfRange(name: "white-balance temperature", value: Double(kelvin), range: Double(c.minimum)...Double(c.maximum))
+            throw .outOfRange(
+                name: "white-balance temperature", value: Double(kelvin), range: Double(c.minimum)...Double(c.maximum))
         }
         return Int32(kelvin.rounded())
     }
@@ -199,7 +209,9 @@ public final class V4L2Camera: CaptureDevice {
         s.set(0, control.rawValue)
         s.set(4, UInt32(bitPattern: value))
         let err = driver.ioctl(fd, V4L2.setControl, &s.bytes)
-        guard err == 0 else { throw .systemCall(name: "VIDIOC_S_CTRL(0x\(String(control.rawValue, radix: 16)))", errno: err) }
+        guard err == 0 else {
+            throw .systemCall(name: "VIDIOC_S_CTRL(0x\(String(control.rawValue, radix: 16)))", errno: err)
+        }
     }
 
     /// Locks exposure: manual mode, then the duration.
@@ -233,16 +245,22 @@ public final class V4L2Camera: CaptureDevice {
 
     public var status: DeviceStatus {
         DeviceStatus(
-            focusMode: .continuousAutoFocus, lensPosition: 0.5, isAdjustingFocus: false, exposureMode: .continuousAutoExposure,
-            exposureDuration: MediaTime(value: 1, timescale: 30), iso: 100, exposureTargetOffset: 0, exposureTargetBias: 0,
-            isAdjustingExposure: false, whiteBalanceMode: .continuousAutoWhiteBalance, deviceWhiteBalanceGains: .identity,
+            focusMode: .continuousAutoFocus, lensPosition: 0.5, isAdjustingFocus: false,
+            exposureMode: .continuousAutoExposure,
+            exposureDuration: MediaTime(value: 1, timescale: 30), iso: 100, exposureTargetOffset: 0,
+            exposureTargetBias: 0,
+            isAdjustingExposure: false, whiteBalanceMode: .continuousAutoWhiteBalance,
+            deviceWhiteBalanceGains: .identity,
             grayWorldWhiteBalanceGains: .identity, isAdjustingWhiteBalance: false, lensAperture: 2,
             lastFrameTime: .zero, frameCount: 0)
     }
 
     public func values<Value: Sendable & Equatable>(of property: DeviceProperty<Value>) -> AsyncStream<Value> {
         let v = property.read(status)
-        return AsyncStream { $0.yield(v); $0.finish() }
+        return AsyncStream {
+            $0.yield(v)
+            $0.finish()
+        }
     }
 
     public func startStreaming() async throws(CaptureError) {

@@ -62,7 +62,8 @@ struct V4L2Struct {
 
     func u32(_ offset: Int) -> UInt32 {
         guard offset + 4 <= bytes.count else { return 0 }
-        return UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16 | UInt32(bytes[offset + 3]) << 24
+        return UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16 | UInt32(
+            bytes[offset + 3]) << 24
     }
 
     func s32(_ offset: Int) -> Int32 { Int32(bitPattern: u32(offset)) }

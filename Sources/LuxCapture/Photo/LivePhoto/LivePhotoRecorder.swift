@@ -93,7 +93,9 @@ struct LivePhotoRecorder: Sendable {
             range = LivePhotoAutoTrimmer().trimRange(
                 motion: motion, frameTimes: times, frameWidth: first.reduced.width, photoTime: photo, duration: end)
         }
-        let kept = frames.indices.filter { times[$0] < range.upperBound && times[$0] + frames[$0].duration > range.lowerBound }
+        let kept = frames.indices.filter {
+            times[$0] < range.upperBound && times[$0] + frames[$0].duration > range.lowerBound
+        }
         guard !kept.isEmpty else { throw .processing("the Live Photo movie's trim kept no frame") }
         let start = max(range.lowerBound, times[kept[0]])
         // Stabilisation warps the kept frames (decoded, warped, encoded again).
@@ -112,23 +114,29 @@ struct LivePhotoRecorder: Sendable {
                 do {
                     let decoded = try JPEG.decode(jpegs[k]).pixels
                     let warped = Image(buffer: decoded).clampedToExtent().transformed(by: t).cropped(to: frameRect)
-                    let pixels = try renderer.createBuffer(warped, from: frameRect, format: .rgba8, colorSpace: settings.colorSpace)
+                    let pixels = try renderer.createBuffer(
+                        warped, from: frameRect, format: .rgba8, colorSpace: settings.colorSpace)
                     jpegs[k] = try QuickTimeWriter.encodeVideoFrame(pixels, settings: settings)
                 } catch {
                     throw .processing("stabilising Live Photo movie frame \(k) failed: \(error)")
                 }
             }
         }
-        let movieEnd = min(range.upperBound, times[kept[kept.count - 1]] + frames[kept[kept.count - 1]].duration) - start
+        let movieEnd =
+            min(range.upperBound, times[kept[kept.count - 1]] + frames[kept[kept.count - 1]].duration) - start
         var items = [MovieMetadataItem(key: .contentIdentifier, value: .string(identifier))]
         for item in metadata {
             let key = item.key.contains(".") ? item.key : "com.apple.quicktime.\(item.key)"
-            if key != MovieMetadataItem.Key.contentIdentifier.rawValue, !items.contains(where: { $0.key.rawValue == key }) {
+            if key != MovieMetadataItem.Key.contentIdentifier.rawValue,
+                !items.contains(where: { $0.key.rawValue == key })
+            {
                 items.append(MovieMetadataItem(key: MovieMetadataItem.Key(rawValue: key), value: .string(item.value)))
             }
         }
         if autoTrim { items.append(MovieMetadataItem(key: .livePhotoAuto, value: .uint8(1))) }
-        let audio = microphone.map { $0.buffer(at: t0 + start, frameCount: Int(movieEnd.seconds * Double($0.sampleRate))) }
+        let audio = microphone.map {
+            $0.buffer(at: t0 + start, frameCount: Int(movieEnd.seconds * Double($0.sampleRate)))
+        }
         var settings = QuickTimeWriter.Settings(
             video: videoSettings,
             audio: audio.map { .init(sampleRate: $0.sampleRate, channelCount: $0.channelCount) }, metadata: items)
@@ -139,10 +147,14 @@ struct LivePhotoRecorder: Sendable {
                 try writer.appendVideoFrame(jpegData: jpegs[k], at: max(.zero, times[index] - start))
                 // Sound interleaved by the half second.
                 if k == kept.count / 2, let a = audio {
-                    try writer.appendAudio(Array(a.samples.prefix(a.samples.count / 2 / a.channelCount * a.channelCount)))
+                    try writer.appendAudio(
+                        Array(a.samples.prefix(a.samples.count / 2 / a.channelCount * a.channelCount)))
                 }
             }
-            if let a = audio { try writer.appendAudio(Array(a.samples.dropFirst(a.samples.count / 2 / a.channelCount * a.channelCount))) }
+            if let a = audio {
+                try writer.appendAudio(
+                    Array(a.samples.dropFirst(a.samples.count / 2 / a.channelCount * a.channelCount)))
+            }
             try writer.setStillImageTime(min(max(photo - start, .zero), movieEnd))
             try writer.finish(endTime: movieEnd)
         } catch {

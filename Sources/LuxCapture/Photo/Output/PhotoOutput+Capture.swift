@@ -170,7 +170,9 @@ extension PhotoOutput {
                 emit(.didFinishRecordingLivePhotoMovie(resolved, url: url))
                 let frames = movieFrames
                 movieFrames = []
-                let (trim, stabilize) = state.withLock { ($0.isLivePhotoAutoTrimmingEnabled, $0.isLivePhotoStabilizationEnabled) }
+                let (trim, stabilize) = state.withLock {
+                    ($0.isLivePhotoAutoTrimmingEnabled, $0.isLivePhotoStabilizationEnabled)
+                }
                 let microphone = resolved.livePhotoMovieHasAudio ? session.microphone : nil
                 let renderer = renderContext
                 let metadata = settings.livePhotoMovieMetadata
@@ -230,7 +232,8 @@ extension PhotoOutput {
             isStillImageStabilizationEnabled: processing.method == .fastMerge || processing.method == .fullMerge,
             expectedPhotoCount: s.expectedPhotoCount, photoProcessingTimeRange: .zero ... .zero,
             qualityPrioritization: s.qualityPrioritization, processing: processing, colorSpace: c.colorSpace,
-            bracket: s.bracket, livePhotoMovieDimensions: s.livePhotoMovieURL == nil ? .zero : c.livePhotoMovieDimensions)
+            bracket: s.bracket,
+            livePhotoMovieDimensions: s.livePhotoMovieURL == nil ? .zero : c.livePhotoMovieDimensions)
         r.livePhotoMovieHasAudio = s.livePhotoMovieURL != nil && session?.microphone != nil
         if let f = c.format { r.meteringMegapixels = Double(f.streamWidth * f.streamHeight) / 1e6 }
         r.photoProcessingTimeRange = costModel.range(r, settings: s)

@@ -1,5 +1,5 @@
-public import LuxPixels
 import LuxFusion
+public import LuxPixels
 import LuxRender
 import Synchronization
 

@@ -66,8 +66,11 @@ struct PhotoDeveloper: Sendable {
         levels.blackLevel = Int(frame.blackLevel.rounded())
         levels.whiteLevel = Int(frame.whiteLevel.rounded())
         let processor = FrameProcessor(sensor: levels, calibration: calibration)
-        var full = PipelineBuffers.buffer(pool: pool, format: .rgba8, width: frame.pixels.width, height: frame.pixels.height)
-        processor.process(raw: frame.pixels, gains: frame.metadata.whiteBalanceGains, colorSpace: colorSpace, into: &full, threads: threads)
+        var full = PipelineBuffers.buffer(
+            pool: pool, format: .rgba8, width: frame.pixels.width, height: frame.pixels.height)
+        processor.process(
+            raw: frame.pixels, gains: frame.metadata.whiteBalanceGains, colorSpace: colorSpace, into: &full,
+            threads: threads)
         if size.width == full.width && size.height == full.height { return full }
         return AreaScaler.scaled(full, width: size.width, height: size.height, pool: pool, threads: threads)
     }

@@ -41,7 +41,8 @@ public struct ResolvedPhotoSettings: Hashable, Sendable, CustomStringConvertible
         if rawPhotoDimensions != .zero { parts.append("RAW \(rawPhotoDimensions)") }
         if previewDimensions != .zero { parts.append("preview \(previewDimensions)") }
         if livePhotoMovieDimensions != .zero {
-            parts.append("Live Photo movie \(livePhotoMovieDimensions)\(livePhotoMovieHasAudio ? " with sound" : ", no sound")")
+            parts.append(
+                "Live Photo movie \(livePhotoMovieDimensions)\(livePhotoMovieHasAudio ? " with sound" : ", no sound")")
         }
         parts.append("flash \(isFlashEnabled ? "on" : "off")")
         parts.append("stabilization \(isStillImageStabilizationEnabled ? "on" : "off")")
