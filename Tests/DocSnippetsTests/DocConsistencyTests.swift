@@ -32,7 +32,7 @@ import Testing
         var count = 0
         for file in try markdownFiles() where file.contains(".docc/") {
             let text = try String(contentsOfFile: file, encoding: .utf8)
-            for link in matches(of: #"``([^`]+)``"#, in: withoutCodeBlocks(text)) {
+            for link in try matches(of: #"``([^`]+)``"#, in: withoutCodeBlocks(text)) {
                 count += 1
                 for component in link.split(separator: "/") {
                     var name = String(component)
@@ -57,7 +57,8 @@ import Testing
                 try FileManager.default.contentsOfDirectory(atPath: folder).map {
                     ($0 as NSString).deletingPathExtension
                 })
-            for link in matches(of: #"<doc:([A-Za-z0-9_-]+)>"#, in: try String(contentsOfFile: file, encoding: .utf8)) {
+            let text = try String(contentsOfFile: file, encoding: .utf8)
+            for link in try matches(of: #"<doc:([A-Za-z0-9_-]+)>"#, in: text) {
                 if !articles.contains(link) {
                     if Self.pendingArticles.contains(link) {
                         print("note: \(relative(file)) links <doc:\(link)>, which another branch adds")
@@ -88,7 +89,7 @@ import Testing
             }
             guard cells.count >= 4 else { continue }
             rows += 1
-            let names = matches(of: "`([^`]+)`", in: cells[2])
+            let names = try matches(of: "`([^`]+)`", in: cells[2])
             if names.isEmpty { missing.append("row without a Lux name: \(line)") }
             for name in names {
                 // `T.method()` is referenced as `T.method` (an unapplied method reference has no parentheses).
@@ -176,8 +177,8 @@ func normalised(_ text: String) -> String {
 }
 
 /// The first capture group of every match.
-func matches(of pattern: String, in text: String) -> [String] {
-    let regex = try! NSRegularExpression(pattern: pattern)
+func matches(of pattern: String, in text: String) throws -> [String] {
+    let regex = try NSRegularExpression(pattern: pattern)
     let ns = text as NSString
     return regex.matches(in: text, range: NSRange(location: 0, length: ns.length)).map {
         ns.substring(with: $0.range(at: 1))
@@ -196,7 +197,7 @@ func declaredNames() throws -> Set<String> {
     guard let walker = FileManager.default.enumerator(atPath: sources) else { return names }
     for case let path as String in walker where path.hasSuffix(".swift") {
         let text = try String(contentsOfFile: sources + "/" + path, encoding: .utf8)
-        names.formUnion(matches(of: declaration, in: text))
+        names.formUnion(try matches(of: declaration, in: text))
         // `case a, b(Int), c(label: Int)` declares a, b and c (`case .a:` and `case let` in a switch declare nothing).
         for line in text.split(separator: "\n") {
             let trimmed = line.trimmingCharacters(in: .whitespaces)

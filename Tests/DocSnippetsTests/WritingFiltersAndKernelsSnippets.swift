@@ -139,38 +139,40 @@ struct Vignette: Filter {
             let extent = source.extent
             let integral = ImageProcessor(
                 description: "integralImage", inputFormat: .rgbaFloat, outputFormat: .rgbaFloat,
-                roi: { _, rect in Rect(minX: extent.minX, minY: extent.minY, maxX: rect.maxX, maxY: rect.maxY) }
-            ) { inputs, output in
-                let input = inputs[0]
-                let xShift = Int(output.region.minX - input.region.minX)  // where the tile starts inside the input
-                let yShift = Int(output.region.minY - input.region.minY)
-                let sums = output.scratch(byteCount: input.width * 4 * MemoryLayout<Float>.size)
-                    .bindMemory(to: Float.self, capacity: input.width * 4)
-                sums.initialize(repeating: 0, count: input.width * 4)  // column sums of the rows so far
-                for j in 0..<input.height {
-                    let row = input.row(j, as: Float.self)
-                    var r: Float = 0
-                    var g: Float = 0
-                    var b: Float = 0  // this row's sums up to column i
-                    for i in 0..<input.width {
-                        r += row[4 * i]
-                        g += row[4 * i + 1]
-                        b += row[4 * i + 2]
-                        sums[4 * i] += r
-                        sums[4 * i + 1] += g
-                        sums[4 * i + 2] += b
-                    }
-                    guard j >= yShift else { continue }
-                    let out = output.row(j - yShift, as: Float.self)
-                    for i in 0..<output.width {
-                        let k = 4 * (i + xShift)
-                        out[4 * i] = sums[k]
-                        out[4 * i + 1] = sums[k + 1]
-                        out[4 * i + 2] = sums[k + 2]
-                        out[4 * i + 3] = 1
+                roi: { _, rect in Rect(minX: extent.minX, minY: extent.minY, maxX: rect.maxX, maxY: rect.maxY) },
+                process: { inputs, output in
+                    let input = inputs[0]
+                    let xShift = Int(output.region.minX - input.region.minX)  // where the tile starts inside the input
+                    let yShift = Int(output.region.minY - input.region.minY)
+                    let sums = output.scratch(byteCount: input.width * 4 * MemoryLayout<Float>.size)
+                        .bindMemory(to: Float.self, capacity: input.width * 4)
+                    sums.initialize(repeating: 0, count: input.width * 4)  // column sums of the rows so far
+                    for j in 0..<input.height {
+                        let row = input.row(j, as: Float.self)
+                        // This row's sums up to column i.
+                        var r: Float = 0
+                        var g: Float = 0
+                        var b: Float = 0
+                        for i in 0..<input.width {
+                            r += row[4 * i]
+                            g += row[4 * i + 1]
+                            b += row[4 * i + 2]
+                            sums[4 * i] += r
+                            sums[4 * i + 1] += g
+                            sums[4 * i + 2] += b
+                        }
+                        guard j >= yShift else { continue }
+                        let out = output.row(j - yShift, as: Float.self)
+                        for i in 0..<output.width {
+                            let k = 4 * (i + xShift)
+                            out[4 * i] = sums[k]
+                            out[4 * i + 1] = sums[k + 1]
+                            out[4 * i + 2] = sums[k + 2]
+                            out[4 * i + 3] = 1
+                        }
                     }
                 }
-            }
+            )
             let sums = integral.apply(to: [source], extent: extent)
 
             let w = Int(extent.width)

@@ -39,7 +39,7 @@ enum CLIFixtures {
     {
         let results = ResultBox(count: count)
         let threads = (0..<count).map { i in Thread { results.set(i, Result { try run(i) }) } }
-        threads.forEach { $0.start() }
+        for thread in threads { thread.start() }
         while !results.isComplete { usleep(10_000) }
         return try results.values.map { try $0.get() }
     }

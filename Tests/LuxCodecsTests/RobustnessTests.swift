@@ -250,7 +250,8 @@ import Testing
         #expect(try ImageFile.read(url: url).pixels.width == 4)
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["photo.png"])
         let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
-        #expect((attributes[.posixPermissions] as? Int).map { $0 & 0o044 } == 0o044)  // readable by others, like a normal file
+        // Readable by others, like a normal file.
+        #expect((attributes[.posixPermissions] as? Int).map { $0 & 0o044 } == 0o044)
     }
 }
 

@@ -26,7 +26,7 @@ import Testing
     @Test("ExposureAdjust multiplies colour by 2^ev", arguments: [-1.5, 0.5, 2.0])
     func exposure(ev: Double) throws {
         let out = try renderFloat(Self.source.exposureAdjust(ev: ev))
-        let k = Foundation_pow2(ev)
+        let k = powerOfTwo(ev)
         expectPerPixel(out, Self.pixels) { p in SIMD4(p.x * k, p.y * k, p.z * k, p.w) }
     }
 
@@ -89,7 +89,8 @@ import Testing
     }
 }
 
-func Foundation_pow2(_ e: Double) -> Double {
+/// 2 to the power `e`, by halving and doubling and the exponential series: an oracle independent of `pow`.
+func powerOfTwo(_ e: Double) -> Double {
     var r = 1.0
     var x = e
     while x >= 1 {

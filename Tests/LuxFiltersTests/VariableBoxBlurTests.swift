@@ -12,28 +12,29 @@ enum VariableBoxBlur {
         let e = image.extent
         let p = ImageProcessor(
             description: "integralImage", argumentDigest: "", inputFormat: .rgbaFloat, outputFormat: .rgbaFloat,
-            roi: { _, rect in Rect(minX: e.minX, minY: e.minY, maxX: rect.maxX, maxY: rect.maxY) }
-        ) { inputs, output in
-            let input = inputs[0]
-            let xShift = Int(output.region.minX - input.region.minX)
-            let yShift = Int(output.region.minY - input.region.minY)
-            var columns = [SIMD4<Double>](repeating: .zero, count: input.width)
-            for j in 0..<(yShift + output.height) {
-                let src = input.row(j, as: Float.self)
-                var rowSum = SIMD4<Double>()
-                for i in 0..<input.width {
-                    rowSum += SIMD4(
-                        Double(src[4 * i]), Double(src[4 * i + 1]), Double(src[4 * i + 2]), Double(src[4 * i + 3]))
-                    columns[i] += rowSum
-                }
-                guard j >= yShift else { continue }
-                let dst = output.row(j - yShift, as: Float.self)
-                for i in 0..<output.width {
-                    let v = columns[i + xShift]
-                    for c in 0..<4 { dst[4 * i + c] = Float(v[c]) }
+            roi: { _, rect in Rect(minX: e.minX, minY: e.minY, maxX: rect.maxX, maxY: rect.maxY) },
+            process: { inputs, output in
+                let input = inputs[0]
+                let xShift = Int(output.region.minX - input.region.minX)
+                let yShift = Int(output.region.minY - input.region.minY)
+                var columns = [SIMD4<Double>](repeating: .zero, count: input.width)
+                for j in 0..<(yShift + output.height) {
+                    let src = input.row(j, as: Float.self)
+                    var rowSum = SIMD4<Double>()
+                    for i in 0..<input.width {
+                        rowSum += SIMD4(
+                            Double(src[4 * i]), Double(src[4 * i + 1]), Double(src[4 * i + 2]), Double(src[4 * i + 3]))
+                        columns[i] += rowSum
+                    }
+                    guard j >= yShift else { continue }
+                    let dst = output.row(j - yShift, as: Float.self)
+                    for i in 0..<output.width {
+                        let v = columns[i + xShift]
+                        for c in 0..<4 { dst[4 * i + c] = Float(v[c]) }
+                    }
                 }
             }
-        }
+        )
         return p.apply(to: [image], extent: e)
     }
 

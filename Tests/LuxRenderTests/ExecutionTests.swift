@@ -45,22 +45,23 @@ import Testing
         }
         @Sendable func code(_ v: Float) -> UInt8 { UInt8((min(max(v, 0), 1) * 255).rounded(.toNearestOrEven)) }
         let pattern = ImageProcessor(
-            description: "pattern", inputFormat: nil, outputFormat: processorFormat, roi: { _, r in r }
-        ) { _, out in
-            for j in 0..<out.height {
-                let y = Int(out.region.minY) + j
-                for i in 0..<out.width {
-                    let x = Int(out.region.minX) + i
-                    for c in 0..<4 {
-                        if processorFormat == .rgba8 {
-                            out.row(j, as: UInt8.self)[4 * i + c] = code(value(x, y, c))
-                        } else {
-                            out.row(j, as: Float.self)[4 * i + c] = value(x, y, c)
+            description: "pattern", inputFormat: nil, outputFormat: processorFormat, roi: { _, r in r },
+            process: { _, out in
+                for j in 0..<out.height {
+                    let y = Int(out.region.minY) + j
+                    for i in 0..<out.width {
+                        let x = Int(out.region.minX) + i
+                        for c in 0..<4 {
+                            if processorFormat == .rgba8 {
+                                out.row(j, as: UInt8.self)[4 * i + c] = code(value(x, y, c))
+                            } else {
+                                out.row(j, as: Float.self)[4 * i + c] = value(x, y, c)
+                            }
                         }
                     }
                 }
             }
-        }
+        )
         let image = pattern.apply(to: [], extent: Rect(x: 0, y: 0, width: w, height: h), isOpaque: true)
         let cases: [(Image, Rect, clamped: Bool)] = [
             (image.clampedToExtent(), Rect(x: -5, y: -4, width: w + 11, height: h + 9), true),
@@ -245,10 +246,8 @@ import Testing
         #expect(throws: RenderError.self) {
             try context.render(src, to: &small, bounds: Rect(x: 0, y: 0, width: 4, height: 4))
         }
-        let failing = ImageProcessor(description: "fails", roi: { _, r in r }) { _, _ in
-            struct Boom: Error {}
-            throw Boom()
-        }
+        struct Boom: Error {}
+        let failing = ImageProcessor(description: "fails", roi: { _, r in r }, process: { _, _ in throw Boom() })
         #expect(throws: RenderError.self) { try context.createBuffer(src.applying(failing, extent: src.extent)) }
         let e = RenderError.sizeMismatch(bounds: Rect(x: 0, y: 0, width: 4, height: 4), width: 3, height: 3)
         #expect(e.description.contains("3×3"))

@@ -14,30 +14,31 @@ enum IntegralImage {
         ImageProcessor(
             description: "integralImage", argumentDigest: "origin=\(extent.minX),\(extent.minY)",
             inputFormat: .rgba8, outputFormat: .rgbaFloat,
-            roi: { _, rect in Rect(minX: extent.minX, minY: extent.minY, maxX: rect.maxX, maxY: rect.maxY) }
-        ) { inputs, output in
-            let input = inputs[0]
-            // The seed's shifts: where the output region starts inside the input region.
-            let xShift = Int(output.region.minX - input.region.minX)
-            let yShift = Int(output.region.minY - input.region.minY)
-            let w = input.width
-            var sums = [Double](repeating: 0, count: 4 * w)
-            for j in 0..<(yShift + output.height) {
-                let src = input.row(j, as: UInt8.self)
-                var rowSum = SIMD4<Double>()
-                for i in 0..<w {
-                    rowSum += SIMD4(
-                        Double(src[4 * i]), Double(src[4 * i + 1]), Double(src[4 * i + 2]), Double(src[4 * i + 3]))
-                    for c in 0..<4 { sums[4 * i + c] += rowSum[c] }
-                }
-                guard j >= yShift else { continue }
-                let dst = output.row(j - yShift, as: Float.self)
-                for i in 0..<output.width {
-                    for c in 0..<3 { dst[4 * i + c] = Float(sums[4 * (i + xShift) + c]) }
-                    dst[4 * i + 3] = 1
+            roi: { _, rect in Rect(minX: extent.minX, minY: extent.minY, maxX: rect.maxX, maxY: rect.maxY) },
+            process: { inputs, output in
+                let input = inputs[0]
+                // The seed's shifts: where the output region starts inside the input region.
+                let xShift = Int(output.region.minX - input.region.minX)
+                let yShift = Int(output.region.minY - input.region.minY)
+                let w = input.width
+                var sums = [Double](repeating: 0, count: 4 * w)
+                for j in 0..<(yShift + output.height) {
+                    let src = input.row(j, as: UInt8.self)
+                    var rowSum = SIMD4<Double>()
+                    for i in 0..<w {
+                        rowSum += SIMD4(
+                            Double(src[4 * i]), Double(src[4 * i + 1]), Double(src[4 * i + 2]), Double(src[4 * i + 3]))
+                        for c in 0..<4 { sums[4 * i + c] += rowSum[c] }
+                    }
+                    guard j >= yShift else { continue }
+                    let dst = output.row(j - yShift, as: Float.self)
+                    for i in 0..<output.width {
+                        for c in 0..<3 { dst[4 * i + c] = Float(sums[4 * (i + xShift) + c]) }
+                        dst[4 * i + 3] = 1
+                    }
                 }
             }
-        }
+        )
     }
 }
 

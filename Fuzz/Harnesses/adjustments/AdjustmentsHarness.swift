@@ -29,7 +29,7 @@ func fuzzAdjustments(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
 
 @_cdecl("fuzz_adjustments_main")
 public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    Fuzz.run(argc, argv, input: { fuzzAdjustments($0, $1) }) {
+    Fuzz.run(argc, argv, input: fuzzAdjustments) {
         let recipes = [
             LivePhotoAdjustments(),
             LivePhotoAdjustments(

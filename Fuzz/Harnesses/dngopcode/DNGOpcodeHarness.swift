@@ -23,7 +23,7 @@ func fuzzDNGOpcodes(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
 
 @_cdecl("fuzz_dngopcode_main")
 public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    Fuzz.run(argc, argv, input: { fuzzDNGOpcodes($0, $1) }) {
+    Fuzz.run(argc, argv, input: fuzzDNGOpcodes) {
         var seeds = [("all.bin", DNGOpcode.encodeList(Seeds.opcodes))]
         for (i, op) in Seeds.opcodes.enumerated() { seeds.append(("op\(i).bin", DNGOpcode.encodeList([op]))) }
         return seeds

@@ -18,7 +18,7 @@ func fuzzEXIF(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
 
 @_cdecl("fuzz_exif_main")
 public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    Fuzz.run(argc, argv, input: { fuzzEXIF($0, $1) }) {
+    Fuzz.run(argc, argv, input: fuzzEXIF) {
         var small = EXIF()
         small.orientation = .left
         return [

@@ -20,7 +20,7 @@ func fuzzFilterChain(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
 
 @_cdecl("fuzz_filterchain_main")
 public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    Fuzz.run(argc, argv, input: { fuzzFilterChain($0, $1) }) {
+    Fuzz.run(argc, argv, input: fuzzFilterChain) {
         var seeds: [(String, [UInt8])] = [
             ("sepia-blur.txt", Array("SepiaTone intensity=0.8 | GaussianBlur radius=4".utf8)),
             ("lanczos.txt", Array("LanczosScaleTransform scale=0.25 aspectRatio=1.5".utf8)),

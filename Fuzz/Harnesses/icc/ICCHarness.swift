@@ -16,7 +16,7 @@ func fuzzICC(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
 
 @_cdecl("fuzz_icc_main")
 public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    Fuzz.run(argc, argv, input: { fuzzICC($0, $1) }) {
+    Fuzz.run(argc, argv, input: fuzzICC) {
         var seeds: [(String, [UInt8])] = []
         let spaces: [(String, ColorSpace)] = [
             ("srgb", .sRGB), ("p3", .displayP3), ("adobergb", .adobeRGB), ("linear-srgb", .extendedLinearSRGB),

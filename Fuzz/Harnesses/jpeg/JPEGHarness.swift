@@ -15,7 +15,7 @@ func fuzzJPEG(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
 
 @_cdecl("fuzz_jpeg_main")
 public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    Fuzz.run(argc, argv, input: { fuzzJPEG($0, $1) }) {
+    Fuzz.run(argc, argv, input: fuzzJPEG) {
         let image = Seeds.gradient(width: 24, height: 16)
         var p3 = image
         p3.colorSpace = .displayP3

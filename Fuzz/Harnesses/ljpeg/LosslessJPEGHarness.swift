@@ -20,7 +20,7 @@ func fuzzLosslessJPEG(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
 
 @_cdecl("fuzz_ljpeg_main")
 public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    Fuzz.run(argc, argv, input: { fuzzLosslessJPEG($0, $1) }) {
+    Fuzz.run(argc, argv, input: fuzzLosslessJPEG) {
         var seeds: [(String, [UInt8])] = []
         for (nf, precision, width, height) in [
             (1, 16, 16, 8), (2, 14, 8, 8), (3, 8, 5, 3), (4, 12, 4, 4), (1, 2, 7, 2),

@@ -15,7 +15,7 @@ func fuzzPNG(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
 
 @_cdecl("fuzz_png_main")
 public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    Fuzz.run(argc, argv, input: { fuzzPNG($0, $1) }) {
+    Fuzz.run(argc, argv, input: fuzzPNG) {
         let image = Seeds.gradient(width: 24, height: 16)
         var p3 = Seeds.gradient(width: 24, height: 16, alpha: true)
         p3.colorSpace = .displayP3

@@ -35,7 +35,7 @@ func fuzzQuickTime(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
 
 @_cdecl("fuzz_quicktime_main")
 public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    Fuzz.run(argc, argv, input: { fuzzQuickTime($0, $1) }) { try QuickTimeSeeds.all() }
+    Fuzz.run(argc, argv, input: fuzzQuickTime) { try QuickTimeSeeds.all() }
 }
 
 /// Small movies QuickTimeWriter writes: Motion-JPEG with PCM audio, timed metadata, a still-image time and

@@ -22,7 +22,7 @@ func fuzzTIFF(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
 
 @_cdecl("fuzz_tiff_main")
 public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    Fuzz.run(argc, argv, input: { fuzzTIFF($0, $1) }) {
+    Fuzz.run(argc, argv, input: fuzzTIFF) {
         let rgb = Seeds.gradient(width: 40, height: 24)
         var seeds: [(String, [UInt8])] = [
             ("rgb8-strips.tiff", try TIFF.encode(rgb)),

@@ -35,6 +35,8 @@ extension ColorSpace {
     public static let acesCG = ColorSpace(
         name: "ACEScg", primaries: .acesAP1, whitePoint: WhitePoint.aces, transferFunction: .linear,
         isExtendedRange: true)
+    // swift-format-ignore: AlwaysUseLowerCamelCase
+    // The name mirrors Apple's `CGColorSpace.genericGrayGamma2_2`.
     /// Generic gray with gamma 2.2.
     public static let genericGrayGamma2_2 = ColorSpace(
         name: "Generic Gray Gamma 2.2", model: .gray, whitePoint: WhitePoint.d65, transferFunction: .gamma(2.2),

@@ -35,10 +35,11 @@ extension Filters {
             let d = Double(r)
             let processor = ImageProcessor(
                 description: "boxBlur", argumentDigest: "r=\(r)", inputFormat: nil, outputFormat: .rgbaFloat,
-                roi: { _, rect in rect.insetBy(dx: -d, dy: -d) }
-            ) { inputs, output in
-                try BoxSums.run(inputs[0], output, radius: r)
-            }
+                roi: { _, rect in rect.insetBy(dx: -d, dy: -d) },
+                process: { inputs, output in
+                    try BoxSums.run(inputs[0], output, radius: r)
+                }
+            )
             return processor.apply(to: [image], extent: image.extent.insetBy(dx: -d, dy: -d))
         }
     }

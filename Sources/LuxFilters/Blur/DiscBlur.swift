@@ -41,10 +41,11 @@ extension Filters {
             let d = Double(r)
             let processor = ImageProcessor(
                 description: "discBlur", argumentDigest: "r=\(radius)", inputFormat: nil, outputFormat: .rgbaFloat,
-                roi: { _, rect in rect.insetBy(dx: -d, dy: -d) }
-            ) { inputs, output in
-                try DiscSums.run(inputs[0], output, halfWidths: widths)
-            }
+                roi: { _, rect in rect.insetBy(dx: -d, dy: -d) },
+                process: { inputs, output in
+                    try DiscSums.run(inputs[0], output, halfWidths: widths)
+                }
+            )
             return processor.apply(to: [image], extent: image.extent.insetBy(dx: -d, dy: -d))
         }
     }

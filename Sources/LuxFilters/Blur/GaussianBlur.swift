@@ -62,10 +62,11 @@ extension Filters {
             let processor = ImageProcessor(
                 description: "gaussianBlur", argumentDigest: "sigma=\(radius)", inputFormat: nil,
                 outputFormat: .rgbaFloat,
-                roi: { _, rect in rect.insetBy(dx: -d, dy: -d) }
-            ) { inputs, output in
-                try SeparableBlur.run(input: inputs[0], output: output, weights: weights, radius: r)
-            }
+                roi: { _, rect in rect.insetBy(dx: -d, dy: -d) },
+                process: { inputs, output in
+                    try SeparableBlur.run(input: inputs[0], output: output, weights: weights, radius: r)
+                }
+            )
             // An opaque input with an infinite extent (a clamped image) has alpha 1 in every neighbourhood, and the
             // blur writes exactly 1 for it (see `SeparableBlur`).
             return processor.apply(

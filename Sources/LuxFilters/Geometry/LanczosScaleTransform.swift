@@ -56,10 +56,11 @@ extension Filters {
                     let xs = horizontal.sourceRange(Int(rect.minX), Int(rect.maxX))
                     let ys = vertical.sourceRange(Int(rect.minY), Int(rect.maxY))
                     return Rect(x: xs.lowerBound, y: ys.lowerBound, width: xs.count, height: ys.count)
+                },
+                process: { inputs, output in
+                    LanczosScaleTransform.resample(inputs[0], output, horizontal, vertical)
                 }
-            ) { inputs, output in
-                LanczosScaleTransform.resample(inputs[0], output, horizontal, vertical)
-            }
+            )
             return processor.apply(to: [image], extent: out)
         }
 

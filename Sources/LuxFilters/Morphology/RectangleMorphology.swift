@@ -19,10 +19,11 @@ enum RectangleMorphology {
         let processor = ImageProcessor(
             description: maximum ? "morphologyMaximum" : "morphologyMinimum", argumentDigest: "\(kx)x\(ky)",
             inputFormat: nil, outputFormat: .rgbaFloat,
-            roi: { _, rect in rect.insetBy(dx: -dx, dy: -dy) }
-        ) { inputs, output in
-            try run(inputs[0], output, rx: rx, ry: ry, maximum: maximum)
-        }
+            roi: { _, rect in rect.insetBy(dx: -dx, dy: -dy) },
+            process: { inputs, output in
+                try run(inputs[0], output, rx: rx, ry: ry, maximum: maximum)
+            }
+        )
         return processor.apply(to: [image], extent: image.extent.insetBy(dx: -dx, dy: -dy))
     }
 

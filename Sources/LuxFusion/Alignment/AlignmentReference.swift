@@ -609,7 +609,7 @@ struct AlignmentReference: Sendable {
             if cx > 0 { sub.x = (c[3] - c[5]) / (2 * cx) }
             if cy > 0 { sub.y = (c[1] - c[7]) / (2 * cy) }
         }
-        sub = simd_clamp(sub, -1, 1)
+        sub = clampComponents(sub, -1, 1)
         var disp = SIMD2(Float(dx), Float(dy)) + sub
 
         if refinementIterations > 0, count > 0 {
@@ -624,7 +624,7 @@ struct AlignmentReference: Sendable {
                 for _ in 0..<refinementIterations {
                     let b = Self.gradientMismatch(ref, alt, r, disp)
                     let step = SIMD2((h11 * b.x - h01 * b.y) / hDet, (h00 * b.y - h01 * b.x) / hDet)
-                    disp -= simd_clamp(step, -0.5, 0.5)
+                    disp -= clampComponents(step, -0.5, 0.5)
                 }
                 if abs(disp.x - start.x) > 1 || abs(disp.y - start.y) > 1 { disp = start }
             }
@@ -686,7 +686,7 @@ struct AlignmentReference: Sendable {
 }
 
 @inline(__always)
-func simd_clamp(_ v: SIMD2<Float>, _ lo: Float, _ hi: Float) -> SIMD2<Float> {
+func clampComponents(_ v: SIMD2<Float>, _ lo: Float, _ hi: Float) -> SIMD2<Float> {
     SIMD2(min(max(v.x, lo), hi), min(max(v.y, lo), hi))
 }
 

@@ -85,8 +85,13 @@ struct MertensBlender {
                     tileRows: ty..<(ty + 1), images: images, coarse: coarse, output: target, firstRow: y0,
                     format: format)
             }
-            // In bounds by construction: 0 < rows ≤ band.height.
-            try body(rows == band.height ? band : try! band.view(x: 0, y: 0, width: w, height: rows), y0)
+            let finished: PixelBuffer
+            do {
+                finished = rows == band.height ? band : try band.view(x: 0, y: 0, width: w, height: rows)
+            } catch {
+                preconditionFailure("the last band's \(rows) rows lie inside the band buffer by construction: \(error)")
+            }
+            try body(finished, y0)
         }
     }
 

@@ -7,7 +7,9 @@ public enum CFAPattern: String, Hashable, Sendable, Codable, CaseIterable, Custo
 
     /// A colour channel of the filter array.
     public enum Channel: Int, Hashable, Sendable, Codable {
-        case red = 0, green = 1, blue = 2
+        case red = 0
+        case green = 1
+        case blue = 2
     }
 
     /// The channel at `(x, y)` (any coordinates; the pattern repeats every two pixels).

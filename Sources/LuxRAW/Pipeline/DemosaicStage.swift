@@ -27,47 +27,49 @@ public struct DemosaicStage: Hashable, Sendable {
             let h = sensor.height / 2
             let processor = ImageProcessor(
                 description: "rawHalfSize", argumentDigest: digest, inputFormat: nil, outputFormat: .rgbaFloat,
-                outputLayout: .planarRows, roi: { _, r in r }
-            ) { _, output in
-                let ow = output.width
-                let x0 = Int(output.region.minX)
-                let y0 = Int(output.region.minY)
-                let rows = output.scratch(byteCount: 4 * 2 * 2 * ow).assumingMemoryBound(to: Float.self)
-                for j in 0..<output.height {
-                    sensor.read(
-                        x: 2 * x0, y: 2 * (y0 + j), width: 2 * ow, height: 2, gains: gains, into: rows,
-                        rowStride: 2 * ow)
-                    let planes = output.planes(j)
-                    HalfSizeDemosaic.row(
-                        rows, rows + 2 * ow, count: ow, pattern: sensor.pattern, red: planes.red, green: planes.green,
-                        blue: planes.blue)
-                    planes.alpha.update(repeating: 1, count: ow)
+                outputLayout: .planarRows, roi: { _, r in r },
+                process: { _, output in
+                    let ow = output.width
+                    let x0 = Int(output.region.minX)
+                    let y0 = Int(output.region.minY)
+                    let rows = output.scratch(byteCount: 4 * 2 * 2 * ow).assumingMemoryBound(to: Float.self)
+                    for j in 0..<output.height {
+                        sensor.read(
+                            x: 2 * x0, y: 2 * (y0 + j), width: 2 * ow, height: 2, gains: gains, into: rows,
+                            rowStride: 2 * ow)
+                        let planes = output.planes(j)
+                        HalfSizeDemosaic.row(
+                            rows, rows + 2 * ow, count: ow, pattern: sensor.pattern, red: planes.red,
+                            green: planes.green, blue: planes.blue)
+                        planes.alpha.update(repeating: 1, count: ow)
+                    }
                 }
-            }
+            )
             return processor.apply(to: [], extent: Rect(width: w, height: h), isOpaque: true)
         }
         let processor = ImageProcessor(
             description: "demosaic", argumentDigest: digest, inputFormat: nil, outputFormat: .rgbaFloat,
-            outputLayout: .planarRows, roi: { _, r in r }
-        ) { _, output in
-            let w = output.width
-            let h = output.height
-            let count = RegionDemosaic.scratchCount(method: method, width: w, height: h)
-            let scratch = output.scratch(byteCount: 4 * count).assumingMemoryBound(to: Float.self)
-            RegionDemosaic.run(
-                method: method, pattern: sensor.pattern, x0: Int(output.region.minX), y0: Int(output.region.minY),
-                width: w, height: h, scratch: scratch,
-                read: { x, y, rw, rh, d, stride in
-                    sensor.read(x: x, y: y, width: rw, height: rh, gains: gains, into: d, rowStride: stride)
-                },
-                emit: { j, r, g, b in
-                    let planes = output.planes(j)
-                    planes.red.update(from: r, count: w)
-                    planes.green.update(from: g, count: w)
-                    planes.blue.update(from: b, count: w)
-                    planes.alpha.update(repeating: 1, count: w)
-                })
-        }
+            outputLayout: .planarRows, roi: { _, r in r },
+            process: { _, output in
+                let w = output.width
+                let h = output.height
+                let count = RegionDemosaic.scratchCount(method: method, width: w, height: h)
+                let scratch = output.scratch(byteCount: 4 * count).assumingMemoryBound(to: Float.self)
+                RegionDemosaic.run(
+                    method: method, pattern: sensor.pattern, x0: Int(output.region.minX), y0: Int(output.region.minY),
+                    width: w, height: h, scratch: scratch,
+                    read: { x, y, rw, rh, d, stride in
+                        sensor.read(x: x, y: y, width: rw, height: rh, gains: gains, into: d, rowStride: stride)
+                    },
+                    emit: { j, r, g, b in
+                        let planes = output.planes(j)
+                        planes.red.update(from: r, count: w)
+                        planes.green.update(from: g, count: w)
+                        planes.blue.update(from: b, count: w)
+                        planes.alpha.update(repeating: 1, count: w)
+                    })
+            }
+        )
         return processor.apply(to: [], extent: Rect(width: sensor.width, height: sensor.height), isOpaque: true)
     }
 }

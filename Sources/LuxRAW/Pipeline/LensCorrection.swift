@@ -88,44 +88,45 @@ public struct LensCorrection: Hashable, Sendable {
                 return Rect(
                     minX: (lo.0 - 2).rounded(.down), minY: (lo.1 - 2).rounded(.down), maxX: (hi.0 + 2).rounded(.up),
                     maxY: (hi.1 + 2).rounded(.up))
-            }
-        ) { inputs, output in
-            let input = inputs[0]
-            let ix = Double(input.region.minX)
-            let iy = Double(input.region.minY)
-            let iw = input.width
-            let ih = input.height
-            // Each input plane's row 0; its row y is `y · rowFloats` floats further.
-            let rowFloats = input.bytesPerRow / MemoryLayout<Float>.size
-            let firstRow = input.planes(0)
-            for j in 0..<output.height {
-                let out = output.planes(j)
-                let y = output.region.minY + Double(j) + 0.5
-                for plane in 0..<3 {
-                    let dst = out.plane(plane)
-                    let source = firstRow.plane(plane)
-                    for i in 0..<output.width {
-                        let x = output.region.minX + Double(i) + 0.5
-                        let (sx, sy) = LensCorrection.source(x, y, k: k[plane], cx: cx, cy: cy, m: m)
-                        // Bilinear between pixel centres, clamped into the materialised region.
-                        let u = min(max(sx - ix - 0.5, 0), Double(iw - 1))
-                        let v = min(max(sy - iy - 0.5, 0), Double(ih - 1))
-                        let x0 = min(Int(u), iw - 1)
-                        let y0 = min(Int(v), ih - 1)
-                        let x1 = min(x0 + 1, iw - 1)
-                        let y1 = min(y0 + 1, ih - 1)
-                        let fx = Float(u - Double(x0))
-                        let fy = Float(v - Double(y0))
-                        let r0 = source + y0 * rowFloats
-                        let r1 = source + y1 * rowFloats
-                        let top = r0[x0] * (1 - fx) + r0[x1] * fx
-                        let bottom = r1[x0] * (1 - fx) + r1[x1] * fx
-                        dst[i] = top * (1 - fy) + bottom * fy
+            },
+            process: { inputs, output in
+                let input = inputs[0]
+                let ix = Double(input.region.minX)
+                let iy = Double(input.region.minY)
+                let iw = input.width
+                let ih = input.height
+                // Each input plane's row 0; its row y is `y · rowFloats` floats further.
+                let rowFloats = input.bytesPerRow / MemoryLayout<Float>.size
+                let firstRow = input.planes(0)
+                for j in 0..<output.height {
+                    let out = output.planes(j)
+                    let y = output.region.minY + Double(j) + 0.5
+                    for plane in 0..<3 {
+                        let dst = out.plane(plane)
+                        let source = firstRow.plane(plane)
+                        for i in 0..<output.width {
+                            let x = output.region.minX + Double(i) + 0.5
+                            let (sx, sy) = LensCorrection.source(x, y, k: k[plane], cx: cx, cy: cy, m: m)
+                            // Bilinear between pixel centres, clamped into the materialised region.
+                            let u = min(max(sx - ix - 0.5, 0), Double(iw - 1))
+                            let v = min(max(sy - iy - 0.5, 0), Double(ih - 1))
+                            let x0 = min(Int(u), iw - 1)
+                            let y0 = min(Int(v), ih - 1)
+                            let x1 = min(x0 + 1, iw - 1)
+                            let y1 = min(y0 + 1, ih - 1)
+                            let fx = Float(u - Double(x0))
+                            let fy = Float(v - Double(y0))
+                            let r0 = source + y0 * rowFloats
+                            let r1 = source + y1 * rowFloats
+                            let top = r0[x0] * (1 - fx) + r0[x1] * fx
+                            let bottom = r1[x0] * (1 - fx) + r1[x1] * fx
+                            dst[i] = top * (1 - fy) + bottom * fy
+                        }
                     }
+                    out.alpha.update(repeating: 1, count: output.width)
                 }
-                out.alpha.update(repeating: 1, count: output.width)
             }
-        }
+        )
         return processor.apply(to: [image.clampedToExtent()], extent: extent, isOpaque: true)
     }
 }

@@ -84,88 +84,90 @@ public struct NoiseReduction: Hashable, Sendable {
                 let x1: Double = 2 * (g.maxX / 2).rounded(.up)
                 let y1: Double = 2 * (g.maxY / 2).rounded(.up)
                 return Rect(minX: x0, minY: y0, maxX: x1, maxY: y1)
-            }
-        ) { inputs, output in
-            let input = inputs[0]
-            let w = input.width
-            let h = input.height
-            let n = w * h
-            let hw = w / 2
-            let hh = h / 2
-            let hn = hw * hh
-            let count = 7 * n + 8 * hn + 8 * w + 64
-            let base = output.scratch(byteCount: 4 * count).assumingMemoryBound(to: Float.self)
-            let y = base
-            let cr = base + n
-            let cb = base + 2 * n
-            let work = base + 3 * n  // 4n: luma σ, first smoothing, 2n scratch
-            let half = base + 7 * n  // 8hn
-            let rows = half + 8 * hn  // 8w
-            NRPlanes.split(input, y: y, cr: cr, cb: cb)
-            if ls == 1 {
-                // One scale (the usual low-ISO default): smoothing, threshold and reconstruction in one pass.
-                let first = work + n
-                Wavelet.smooth(y, into: first, width: w, height: h, step: 1, tmp: work + 2 * n)
-                NRPlanes.shrinkFinest(
-                    y, coarse: first, variance: yVar, factor: lStrength * Wavelet.scaleNoise[0], count: n)
-            } else if ls > 1 {
-                let sigma = work
-                let first = work + n
-                Wavelet.smooth(y, into: first, width: w, height: h, step: 1, tmp: work + 2 * n)
-                NRPlanes.sigma(first, into: sigma, variance: yVar, scale: 1, count: n)
-                Wavelet.denoise(
-                    y, width: w, height: h, scales: ls, strength: lStrength, sigma: sigma, scratch: work + 2 * n,
-                    firstSmooth: first)
-            }
-            let ox = Int(output.region.minX - input.region.minX)
-            let oy = Int(output.region.minY - input.region.minY)
-            if cs > 0 && hw > 0 && hh > 0 {
-                let crh = half
-                let cbh = half + hn
-                let sh = half + 2 * hn
-                let crh0 = half + 3 * hn
-                let cbh0 = half + 4 * hn
-                let scratch = half + 5 * hn
-                NRPlanes.downsample(cr, into: crh, width: w, height: h)
-                NRPlanes.downsample(cb, into: cbh, width: w, height: h)
-                NRPlanes.downsample(y, into: sh, width: w, height: h)
-                // σ of a 2×2 mean is half the pixel σ.
-                NRPlanes.sigma(sh, into: sh, variance: cVar, scale: 0.5, count: hn)
-                crh0.update(from: crh, count: hn)
-                cbh0.update(from: cbh, count: hn)
-                for plane in [crh, cbh] {
+            },
+            process: { inputs, output in
+                let input = inputs[0]
+                let w = input.width
+                let h = input.height
+                let n = w * h
+                let hw = w / 2
+                let hh = h / 2
+                let hn = hw * hh
+                let count = 7 * n + 8 * hn + 8 * w + 64
+                let base = output.scratch(byteCount: 4 * count).assumingMemoryBound(to: Float.self)
+                let y = base
+                let cr = base + n
+                let cb = base + 2 * n
+                let work = base + 3 * n  // 4n: luma σ, first smoothing, 2n scratch
+                let half = base + 7 * n  // 8hn
+                let rows = half + 8 * hn  // 8w
+                NRPlanes.split(input, y: y, cr: cr, cb: cb)
+                if ls == 1 {
+                    // One scale (the usual low-ISO default): smoothing, threshold and reconstruction in one pass.
+                    let first = work + n
+                    Wavelet.smooth(y, into: first, width: w, height: h, step: 1, tmp: work + 2 * n)
+                    NRPlanes.shrinkFinest(
+                        y, coarse: first, variance: yVar, factor: lStrength * Wavelet.scaleNoise[0], count: n)
+                } else if ls > 1 {
+                    let sigma = work
+                    let first = work + n
+                    Wavelet.smooth(y, into: first, width: w, height: h, step: 1, tmp: work + 2 * n)
+                    NRPlanes.sigma(first, into: sigma, variance: yVar, scale: 1, count: n)
                     Wavelet.denoise(
-                        plane, width: hw, height: hh, scales: cs - 1, strength: cStrength, sigma: sh, scratch: scratch)
+                        y, width: w, height: h, scales: ls, strength: lStrength, sigma: sigma, scratch: work + 2 * n,
+                        firstSmooth: first)
                 }
-                NRPlanes.subtract(crh0, from: crh, count: hn)
-                NRPlanes.subtract(cbh0, from: cbh, count: hn)
-                // Full resolution: the coarse correction upsampled, the finest band thresholded, output rows only.
-                let t0 = 2 * cStrength * Wavelet.scaleNoise[0]  // 2×: back from the half-resolution σ
-                for j in oy..<(oy + output.height) {
-                    let sigmaRow = rows
-                    let up = rows + w
-                    let upOrig = rows + 2 * w
-                    let vrow = rows + 3 * w
-                    NRPlanes.upsampleRow(sh, width: hw, height: hh, row: j, scratch: vrow, into: sigmaRow)
-                    for k in 0..<2 {
-                        let (full, corr, orig) = k == 0 ? (cr, crh, crh0) : (cb, cbh, cbh0)
-                        NRPlanes.upsampleRow(corr, width: hw, height: hh, row: j, scratch: vrow, into: up)
-                        NRPlanes.upsampleRow(orig, width: hw, height: hh, row: j, scratch: vrow, into: upOrig)
-                        NRPlanes.correct(
-                            full + j * w + ox, coarse: upOrig + ox, correction: up + ox, sigma: sigmaRow + ox,
-                            factor: t0, count: output.width)
+                let ox = Int(output.region.minX - input.region.minX)
+                let oy = Int(output.region.minY - input.region.minY)
+                if cs > 0 && hw > 0 && hh > 0 {
+                    let crh = half
+                    let cbh = half + hn
+                    let sh = half + 2 * hn
+                    let crh0 = half + 3 * hn
+                    let cbh0 = half + 4 * hn
+                    let scratch = half + 5 * hn
+                    NRPlanes.downsample(cr, into: crh, width: w, height: h)
+                    NRPlanes.downsample(cb, into: cbh, width: w, height: h)
+                    NRPlanes.downsample(y, into: sh, width: w, height: h)
+                    // σ of a 2×2 mean is half the pixel σ.
+                    NRPlanes.sigma(sh, into: sh, variance: cVar, scale: 0.5, count: hn)
+                    crh0.update(from: crh, count: hn)
+                    cbh0.update(from: cbh, count: hn)
+                    for plane in [crh, cbh] {
+                        Wavelet.denoise(
+                            plane, width: hw, height: hh, scales: cs - 1, strength: cStrength, sigma: sh,
+                            scratch: scratch)
+                    }
+                    NRPlanes.subtract(crh0, from: crh, count: hn)
+                    NRPlanes.subtract(cbh0, from: cbh, count: hn)
+                    // Full resolution: the coarse correction upsampled, the finest band thresholded, output rows only.
+                    let t0 = 2 * cStrength * Wavelet.scaleNoise[0]  // 2×: back from the half-resolution σ
+                    for j in oy..<(oy + output.height) {
+                        let sigmaRow = rows
+                        let up = rows + w
+                        let upOrig = rows + 2 * w
+                        let vrow = rows + 3 * w
+                        NRPlanes.upsampleRow(sh, width: hw, height: hh, row: j, scratch: vrow, into: sigmaRow)
+                        for k in 0..<2 {
+                            let (full, corr, orig) = k == 0 ? (cr, crh, crh0) : (cb, cbh, cbh0)
+                            NRPlanes.upsampleRow(corr, width: hw, height: hh, row: j, scratch: vrow, into: up)
+                            NRPlanes.upsampleRow(orig, width: hw, height: hh, row: j, scratch: vrow, into: upOrig)
+                            NRPlanes.correct(
+                                full + j * w + ox, coarse: upOrig + ox, correction: up + ox, sigma: sigmaRow + ox,
+                                factor: t0, count: output.width)
+                        }
                     }
                 }
+                for j in 0..<output.height {
+                    let o = (j + oy) * w + ox
+                    let ow = output.width
+                    let planes = output.planes(j)
+                    NRPlanes.merge(
+                        y + o, cr + o, cb + o, count: ow, red: planes.red, green: planes.green, blue: planes.blue)
+                    planes.alpha.update(repeating: 1, count: ow)
+                }
             }
-            for j in 0..<output.height {
-                let o = (j + oy) * w + ox
-                let ow = output.width
-                let planes = output.planes(j)
-                NRPlanes.merge(
-                    y + o, cr + o, cb + o, count: ow, red: planes.red, green: planes.green, blue: planes.blue)
-                planes.alpha.update(repeating: 1, count: ow)
-            }
-        }
+        )
         return processor.apply(to: [image.clampedToExtent()], extent: image.extent, isOpaque: true)
     }
 }

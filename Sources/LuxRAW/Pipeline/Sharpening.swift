@@ -34,43 +34,44 @@ public struct Sharpening: Hashable, Sendable {
         let processor = ImageProcessor(
             description: "lumaSharpen", argumentDigest: "amount=\(amount) sigma=\(sigma)", inputFormat: .rgbaFloat,
             inputLayout: .planarRows, outputFormat: .rgbaFloat, outputLayout: .planarRows,
-            roi: { _, rect in rect.insetBy(dx: -d, dy: -d) }
-        ) { inputs, output in
-            let input = inputs[0]
-            let w = input.width
-            let h = input.height
-            let ow = output.width
-            let oh = output.height
-            let ox = Int(output.region.minX - input.region.minX)
-            let oy = Int(output.region.minY - input.region.minY)
-            // The luminance, the horizontal pass and one blurred row: with the planar input and output rows, every
-            // loop below is contiguous and vectorises.
-            let count = w * h + ow * h + ow
-            let luma = output.scratch(byteCount: 4 * count).assumingMemoryBound(to: Float.self)
-            let horizontal = luma + w * h
-            let blurred = horizontal + ow * h
-            for j in 0..<h {
-                let p = input.planes(j)
-                Self.luma(p.red, p.green, p.blue, weights: (kr, kg, kb), count: w, into: luma + j * w)
-            }
-            taps.withUnsafeBufferPointer { t in
-                // Horizontal pass over all rows of the output's columns, then per output row the vertical
-                // pass and the mask; tap loops are outside the pixel loops so those vectorise.
+            roi: { _, rect in rect.insetBy(dx: -d, dy: -d) },
+            process: { inputs, output in
+                let input = inputs[0]
+                let w = input.width
+                let h = input.height
+                let ow = output.width
+                let oh = output.height
+                let ox = Int(output.region.minX - input.region.minX)
+                let oy = Int(output.region.minY - input.region.minY)
+                // The luminance, the horizontal pass and one blurred row: with the planar input and output rows, every
+                // loop below is contiguous and vectorises.
+                let count = w * h + ow * h + ow
+                let luma = output.scratch(byteCount: 4 * count).assumingMemoryBound(to: Float.self)
+                let horizontal = luma + w * h
+                let blurred = horizontal + ow * h
                 for j in 0..<h {
-                    let l = luma + j * w + ox
-                    Self.blurRow(l, step: 1, taps: t, radius: r, count: ow, into: horizontal + j * ow)
+                    let p = input.planes(j)
+                    Self.luma(p.red, p.green, p.blue, weights: (kr, kg, kb), count: w, into: luma + j * w)
                 }
-                for j in 0..<oh {
-                    let p = input.planes(j + oy)
-                    let o = output.planes(j)
-                    Self.blurRow(horizontal + (j + oy) * ow, step: ow, taps: t, radius: r, count: ow, into: blurred)
-                    Self.mask(
-                        p.red + ox, p.green + ox, p.blue + ox, luma: luma + (j + oy) * w + ox, blurred: blurred,
-                        amount: amount, threshold: threshold, count: ow, red: o.red, green: o.green, blue: o.blue)
-                    o.alpha.update(repeating: 1, count: ow)
+                taps.withUnsafeBufferPointer { t in
+                    // Horizontal pass over all rows of the output's columns, then per output row the vertical
+                    // pass and the mask; tap loops are outside the pixel loops so those vectorise.
+                    for j in 0..<h {
+                        let l = luma + j * w + ox
+                        Self.blurRow(l, step: 1, taps: t, radius: r, count: ow, into: horizontal + j * ow)
+                    }
+                    for j in 0..<oh {
+                        let p = input.planes(j + oy)
+                        let o = output.planes(j)
+                        Self.blurRow(horizontal + (j + oy) * ow, step: ow, taps: t, radius: r, count: ow, into: blurred)
+                        Self.mask(
+                            p.red + ox, p.green + ox, p.blue + ox, luma: luma + (j + oy) * w + ox, blurred: blurred,
+                            amount: amount, threshold: threshold, count: ow, red: o.red, green: o.green, blue: o.blue)
+                        o.alpha.update(repeating: 1, count: ow)
+                    }
                 }
             }
-        }
+        )
         return processor.apply(to: [image.clampedToExtent()], extent: image.extent, isOpaque: true)
     }
 

@@ -57,10 +57,11 @@ extension Image {
         let extent = Rect(width: provider.width, height: provider.height)
         let processor = ImageProcessor(
             description: "provider", argumentDigest: provider.identifier, inputFormat: provider.format,
-            outputFormat: provider.format, roi: { _, rect in rect }
-        ) { _, output in
-            try provider.provide(output)
-        }
+            outputFormat: provider.format, roi: { _, rect in rect },
+            process: { _, output in
+                try provider.provide(output)
+            }
+        )
         var image = Image(node: Node(.processor(processor), extent: extent, isOpaque: provider.isOpaque))
         if !provider.isPremultiplied { image = image.premultiplied() }
         if let space = provider.colorSpace { image = image.matchedToWorkingSpace(from: space) }

@@ -128,19 +128,6 @@ public struct ColorKernelRow {
     let planeStride: Int
     let colorBase: UnsafePointer<SIMD4<Float>>?
 
-    init(
-        count: Int, x: Int, y: Int, pixels: PlanarPixels, inputBase: UnsafeMutablePointer<Float>?, planeStride: Int,
-        colorBase: UnsafePointer<SIMD4<Float>>?
-    ) {
-        self.count = count
-        self.x = x
-        self.y = y
-        self.pixels = pixels
-        self.inputBase = inputBase
-        self.planeStride = planeStride
-        self.colorBase = colorBase
-    }
-
     /// Input `index` at the same positions (input 0 is ``pixels``).
     ///
     /// Treat inputs other than 0 as read-only.

@@ -76,18 +76,6 @@ public struct GeneralKernelRow {
     let samplerBase: UnsafePointer<Sampler>
     let colorBase: UnsafePointer<SIMD4<Float>>?
 
-    init(
-        count: Int, x: Int, y: Int, output: UnsafeMutablePointer<Float>, samplerBase: UnsafePointer<Sampler>,
-        colorBase: UnsafePointer<SIMD4<Float>>?
-    ) {
-        self.count = count
-        self.x = x
-        self.y = y
-        self.output = output
-        self.samplerBase = samplerBase
-        self.colorBase = colorBase
-    }
-
     /// The sampler of input `index`.
     public func sampler(_ index: Int) -> Sampler { samplerBase[index] }
 

@@ -11,10 +11,11 @@ public import LuxPixels
 /// ```swift
 /// let integral = ImageProcessor(
 ///     description: "integralImage", inputFormat: .rgbaFloat, outputFormat: .rgbaFloat,
-///     roi: { _, rect in Rect(minX: extent.minX, minY: extent.minY, maxX: rect.maxX, maxY: rect.maxY) }
-/// ) { inputs, output in
-///     // read inputs[0], write output
-/// }
+///     roi: { _, rect in Rect(minX: extent.minX, minY: extent.minY, maxX: rect.maxX, maxY: rect.maxY) },
+///     process: { inputs, output in
+///         // read inputs[0], write output
+///     }
+/// )
 /// let image = integral.apply(to: [source], extent: source.extent)
 /// ```
 ///

@@ -70,8 +70,7 @@ struct ProcessRunner {
         let argv: [UnsafeMutablePointer<CChar>?] = (launched + arguments.dropFirst()).map { strdup($0) } + [nil]
         let envp: [UnsafeMutablePointer<CChar>?] = envStrings.map { strdup($0) } + [nil]
         defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
+            for pointer in argv + envp { free(pointer) }
         }
         var start = timespec()
         clock_gettime(CLOCK_MONOTONIC, &start)

@@ -23,7 +23,7 @@ final class SceneMonitorLog: Sendable {
         }
     }
 
-    deinit { tasks.withLock { $0.forEach { $0.cancel() } } }
+    deinit { tasks.withLock { for task in $0 { task.cancel() } } }
 
     /// The values published from `start` up to `end`, as timeline events relative to `start`.
     func events(from start: ContinuousClock.Instant, to end: ContinuousClock.Instant = .now) -> [DemoSection.Event] {

@@ -203,7 +203,8 @@ import Testing
         let good = Self.rgbProfile()
         #expect(Self.malformedOffset { _ = try ICCProfile(data: []) } == 0)
         #expect(Self.malformedOffset { _ = try ICCProfile(data: Array(good[0..<100])) } == 100)
-        #expect(Self.malformedOffset { _ = try ICCProfile(data: Array(good.dropLast(4))) } == 0)  // declared size > data
+        // The declared size is larger than the data.
+        #expect(Self.malformedOffset { _ = try ICCProfile(data: Array(good.dropLast(4))) } == 0)
         var noSignature = good
         noSignature[36] = 0
         #expect(Self.malformedOffset { _ = try ICCProfile(data: noSignature) } == 36)

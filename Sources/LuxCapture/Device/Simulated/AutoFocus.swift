@@ -61,10 +61,11 @@ struct AutoFocus: Sendable {
         let x2 = c.position
         let denom = (x0 - x1) * (x0 - x2) * (x1 - x2)
         guard denom != 0 else { return x1 }
-        let A = (x2 * (lb - la) + x1 * (la - lc) + x0 * (lc - lb)) / denom
-        let B = (x2 * x2 * (la - lb) + x1 * x1 * (lc - la) + x0 * x0 * (lb - lc)) / denom
-        guard A < 0 else { return x1 }
-        return min(max(-B / (2 * A), x0), x2)
+        // The parabola's x² and x coefficients; its vertex is a peak only when the x² term is negative.
+        let quadratic = (x2 * (lb - la) + x1 * (la - lc) + x0 * (lc - lb)) / denom
+        let linear = (x2 * x2 * (la - lb) + x1 * x1 * (lc - la) + x0 * x0 * (lb - lc)) / denom
+        guard quadratic < 0 else { return x1 }
+        return min(max(-linear / (2 * quadratic), x0), x2)
     }
 
     static func logScore(_ s: Double) -> Double { s > 0 ? s.logApprox : -100 }

@@ -25,7 +25,8 @@ public struct FrameStatistics: Sendable {
         let clipCode = UInt16(max(0, whiteLevel - 64))
         // Cell cx holds columns x with ⌊x·columns/w⌋ = cx: from ⌈cx·w/columns⌉.
         let cellStarts = (0...columns).map { ($0 * w + columns - 1) / columns }
-        var sums = [SIMD4<Double>](repeating: .zero, count: columns * rows * 3)  // per cell per channel: sum, count, clipped
+        // Per cell per channel: sum, count, clipped.
+        var sums = [SIMD4<Double>](repeating: .zero, count: columns * rows * 3)
         raw.withUnsafePlane { plane in
             for y in 0..<h {
                 let row = plane.row(y, as: UInt16.self)

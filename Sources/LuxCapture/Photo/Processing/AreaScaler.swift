@@ -76,7 +76,8 @@ enum AreaScaler {
                         for i in 0..<acc.count { acc[i] += wy * line[i] }
                     }
                     let o = dst.row(oy, as: UInt8.self)
-                    for i in 0..<acc.count { o[i] = UInt8(min(max(acc[i] + 0.5, 0), 255)) }  // truncation of x + ½ rounds
+                    // Truncation of x + ½ rounds.
+                    for i in 0..<acc.count { o[i] = UInt8(min(max(acc[i] + 0.5, 0), 255)) }
                 }
             }
         }
