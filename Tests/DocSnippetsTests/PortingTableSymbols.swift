@@ -66,8 +66,8 @@ func portingTableSymbols() {
     _ = \DeviceStatus.grayWorldWhiteBalanceGains
     _ = TemperatureAndTint.self
     _ = Chromaticity.self
-    let _: (SimulatedCamera) -> (TemperatureAndTint) throws(CaptureError) -> WhiteBalanceGains = SimulatedCamera
-        .deviceWhiteBalanceGains(for:)
+    let _: (SimulatedCamera) -> (TemperatureAndTint) throws(CaptureError) -> WhiteBalanceGains =
+        SimulatedCamera.deviceWhiteBalanceGains(for:)
     _ = SimulatedCamera.temperatureAndTint(for:)
     _ = SimulatedCamera.chromaticity(for:)
     let _: (SimulatedCamera) -> (DeviceProperty<Float>) -> AsyncStream<Float> = SimulatedCamera.values(of:)
