@@ -7,11 +7,13 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
-/// The release `lux` executable links the Swift runtime and Foundation statically: a process then starts in
-/// ~7 ms of CPU instead of ~15 ms spent loading and relocating 20 shared libraries, which every short command
-/// (and every benchmark against a C tool) pays. `-static-stdlib` alone leaves Foundation's own static
-/// dependencies unresolved with this toolchain, so they are named in a group. Only this executable carries
-/// the flags: the library products stay usable as package dependencies, and debug builds link as before.
+/// The release `lux` executable links the Swift runtime and Foundation statically: a process then starts in ~7 ms of
+/// CPU instead of ~15 ms spent loading and relocating 20 shared libraries, which every short command (and every
+/// benchmark against a C tool) pays.
+///
+/// `-static-stdlib` alone leaves Foundation's own static dependencies unresolved with this toolchain, so they are named
+/// in a group. Only this executable carries the flags: the library products stay usable as package dependencies, and
+/// debug builds link as before.
 let staticRuntimeLinkerSettings: [LinkerSetting] = [
     .unsafeFlags(
         ["-static-stdlib"]

@@ -1,6 +1,8 @@
 import LuxPixels
 
-/// Errors thrown by LuxCapture. Each case says what was wrong and what is allowed.
+/// Errors thrown by LuxCapture.
+///
+/// Each case says what was wrong and what is allowed.
 public enum CaptureError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A control value lies outside the range the active format (or device) allows.
     case outOfRange(name: String, value: Double, range: ClosedRange<Double>)

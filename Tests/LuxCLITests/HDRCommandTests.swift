@@ -17,7 +17,7 @@ import Testing
     static let skirting = (0.32, 0.86, 0.70, 0.97)
     static let expectedRatio = 800.0
 
-    /// Mean and standard deviation of the luminance (Rec. 709/sRGB primaries) in a patch of linear RGB.
+    /// Mean and standard deviation of the luminance (BT.709/sRGB primaries) in a patch of linear RGB.
     static func luminance(_ image: PixelBuffer, _ patch: (Double, Double, Double, Double)) -> (
         mean: Double, deviation: Double
     ) {

@@ -4,11 +4,12 @@ import Testing
 
 @testable import LuxCapture
 
-/// Replays ioctl replies modelled on a UVC webcam (a Logitech C920 as `v4l2-ctl --all --list-formats-ext`
-/// describes it: YUYV and MJPEG, 640×480…1920×1080, exposure 3…2047 in 100 µs, focus 0…250 step 5, gain
-/// 0…255, white balance 2000…6500 K). They were written from that documented listing, not captured from a
-/// device, and they exercise the byte layouts of the V4L2 structures Lux parses. It records every
-/// VIDIOC_S_CTRL so tests can assert the call trace.
+/// Replays ioctl replies modelled on a UVC webcam (a Logitech C920 as `v4l2-ctl --all --list-formats-ext` describes it:
+/// YUYV and MJPEG, 640×480…1920×1080, exposure 3…2047 in 100 µs, focus 0…250 step 5, gain 0…255, white balance
+/// 2000…6500 K).
+///
+/// They were written from that documented listing, not captured from a device, and they exercise the byte layouts of
+/// the V4L2 structures Lux parses. It records every VIDIOC_S_CTRL so tests can assert the call trace.
 final class RecordedV4L2Driver: V4L2Driver {
     let written = Mutex<[(UInt32, Int32)]>([])
 

@@ -5,9 +5,11 @@ import Testing
 @testable import LuxCodecs
 @testable import LuxPixels
 
-/// With ``DecodingOptions/allowsMappedPixels``, uncompressed DNG samples read from a file are lent from the
-/// file's memory map instead of copied. The values must be the stored ones (LibRaw's `unprocessed_raw` dump or
-/// the values the test stored), writes must copy first, and layouts that cannot be lent must still decode.
+/// With ``DecodingOptions/allowsMappedPixels``, uncompressed DNG samples read from a file are lent from the file's
+/// memory map instead of copied.
+///
+/// The values must be the stored ones (LibRaw's `unprocessed_raw` dump or the values the test stored), writes must copy
+/// first, and layouts that cannot be lent must still decode.
 @Suite struct DNGBorrowedPixelsTests {
     static let mapped = DecodingOptions(allowsMappedPixels: true)
 

@@ -3,9 +3,10 @@ import Testing
 
 @testable import LuxCodecs
 
-/// Decompression bombs: small files whose headers make a decoder allocate or work far more than the file
-/// holds. Each is refused before the allocation with ``CodecError/limitExceeded(what:value:limit:)``, and the
-/// per-decode memory limit (``DecodingLimits/maxByteCount``) is honoured both ways.
+/// Decompression bombs: small files whose headers make a decoder allocate or work far more than the file holds.
+///
+/// Each is refused before the allocation with ``CodecError/limitExceeded(what:value:limit:)``, and the per-decode
+/// memory limit (``DecodingLimits/maxByteCount``) is honoured both ways.
 @Suite struct DecodingLimitsTests {
     func expectLimit(_ what: String, _ body: () throws -> Void) {
         do {

@@ -3,9 +3,11 @@ import Testing
 
 @testable import LuxCodecs
 
-/// Inputs the fuzzers in `Fuzz/` found crashing, hanging or over-allocating, minimised, each with the typed
-/// error the fixed parser now reports. The files are named `HARNESS-what.ext` and run through the same calls
-/// as the harness (`Fuzz/Harnesses/HARNESS`); `Fuzz/run.sh HARNESS repro FILE` replays one under the fuzzer.
+/// Inputs the fuzzers in `Fuzz/` found crashing, hanging or over-allocating, minimised, each with the typed error the
+/// fixed parser now reports.
+///
+/// The files are named `HARNESS-what.ext` and run through the same calls as the harness (`Fuzz/Harnesses/HARNESS`);
+/// `Fuzz/run.sh HARNESS repro FILE` replays one under the fuzzer.
 @Suite struct FuzzRegressionTests {
     /// The limits the harnesses decode with (Fuzz/Sources/FuzzSupport).
     static let options = DecodingOptions(

@@ -17,7 +17,9 @@ struct ReferenceLJ92 {
 
     /// Every category 0…16 gets a 5-bit code.
     static let flat = (counts: [0, 0, 0, 0, 17] + [UInt8](repeating: 0, count: 11), symbols: (0...16).map(UInt8.init))
-    /// Category k gets a (k+1)-bit code (0, 10, 110, …): categories ≥ 11 need more than 11 bits. No category 16.
+    /// Category k gets a (k+1)-bit code (0, 10, 110, …): categories ≥ 11 need more than 11 bits.
+    ///
+    /// No category 16.
     static let long = (counts: [UInt8](repeating: 1, count: 16), symbols: (0...15).map(UInt8.init))
 
     func encode(_ rows: [[UInt16]], components nf: Int) -> [UInt8] {

@@ -95,7 +95,7 @@ extension BurstMergeTests {
         }
     }
 
-    /// Box-filtered (5×5 per CFA site, i.e. 9×9 photosites of the same colour) residual energy over `mask`.
+    /// Box-filtered (5×5 per CFA site, so 9×9 photosites of the same colour) residual energy over `mask`.
     static func lowPassEnergy(_ values: [Float], _ truth: [Float], mask: (Int) -> Bool) -> Double {
         var sum = 0.0
         var n = 0
@@ -169,8 +169,6 @@ extension BurstMergeTests {
 }
 
 extension BurstMergeTests {
-    /// Linear RGB bursts: the full merge of 6 frames gains ≥ 5.5 dB (ideal 7.78) per channel on the hand-held
-    /// low-light burst, with the noise given or estimated from the frames.
     /// Six hand-held low-light RGBAh frames of 320 × 240 and their clean values (shared by the RGB tests).
     static let rgbBurst: (frames: [PixelBuffer], clean: [[[Float]]])? = scene.map { scene in
         let sensor = Self.lowLight
@@ -187,6 +185,8 @@ extension BurstMergeTests {
         return (frames, clean)
     }
 
+    /// Linear RGB bursts: the full merge of 6 frames gains ≥ 5.5 dB (ideal 7.78) per channel on the hand-held
+    /// low-light burst, with the noise given or estimated from the frames.
     @Test(.enabled(if: scene != nil, "needs djpeg and the test photograph"), arguments: [true, false])
     func rgbMerge(noiseGiven: Bool) throws {
         let (frames, clean) = try #require(Self.rgbBurst)

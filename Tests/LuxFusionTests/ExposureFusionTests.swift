@@ -78,9 +78,11 @@ import Testing
         #expect(d.last! < 1e-4)
     }
 
-    /// With the contrast weight too. The |Laplacian| of the luma in smooth areas is 1e-4…1e-7, the size of Float's
-    /// rounding of the luma itself, so there the contrast weight (and which frame wins) is decided by rounding in any
-    /// Float implementation (OpenCV's included): the comparison is statistical.
+    /// With the contrast weight too.
+    ///
+    /// The |Laplacian| of the luma in smooth areas is 1e-4…1e-7, the size of Float's rounding of the luma itself, so
+    /// there the contrast weight (and which frame wins) is decided by rounding in any Float implementation (OpenCV's
+    /// included): the comparison is statistical.
     @Test(.enabled(if: ExternalTool.isAvailable("djpeg"), "needs djpeg"))
     func matchesReferenceWithContrast() throws {
         let brackets = try Self.testBrackets()
@@ -104,7 +106,7 @@ import Testing
 
 }
 
-/// Mertens et al. exposure fusion, written plainly over whole images in Double (the test's oracle).
+/// Mertens–Kautz–Van Reeth exposure fusion, written plainly over whole images in Double (the test's oracle).
 enum ReferenceMertens {
     typealias Plane = [Double]
 
@@ -232,11 +234,12 @@ enum ReferenceMertens {
 }
 
 extension ExposureFusionTests {
-    /// Against enfuse 4.2 on the same three 8-bit brackets (the E5 recipe at 1008 × 756), both with the paper's
-    /// weights (exposure, saturation and contrast all 1). The two differ by design in details — enfuse measures
-    /// contrast as a 5×5 standard deviation rather than a Laplacian and blends with its own pyramid depth — so the
-    /// comparison is of the result: structural similarity of the two fused lumas, and how much of each image is
-    /// well exposed (luma in 0.05…0.95) compared with the inputs.
+    /// Against enfuse 4.2 on the same three 8-bit brackets (the E5 recipe at 1008 × 756), both with the paper's weights
+    /// (exposure, saturation and contrast all 1).
+    ///
+    /// The two differ by design in details — enfuse measures contrast as a 5×5 standard deviation rather than a
+    /// Laplacian and blends with its own pyramid depth — so the comparison is of the result: structural similarity of
+    /// the two fused lumas, and how much of each image is well exposed (luma in 0.05…0.95) compared with the inputs.
     @Test(
         .enabled(if: ExternalTool.isAvailable("enfuse") && ExternalTool.isAvailable("djpeg"), "needs enfuse and djpeg"))
     func comparableToEnfuse() throws {

@@ -149,9 +149,12 @@ extension HDRMergeTests {
     }
 
     /// Tone mapping the merged radiance keeps the scene's detail where the 0 EV frame clips and where it is dark and
-    /// noisy. Highlights (the window where 0 EV clips in every channel): the display luma follows the true
-    /// log-luminance (correlation > 0.4 with noise and cloud texture of a few percent; the clipped rendering is flat). Interior: the local structure of the display
-    /// luma (its difference from the 5×5 mean) correlates with the truth's clearly better than the 0 EV rendering's.
+    /// noisy.
+    ///
+    /// Highlights (the window where 0 EV clips in every channel): the display luma follows the true log-luminance
+    /// (correlation > 0.4 with noise and cloud texture of a few percent; the clipped rendering is flat). Interior: the
+    /// local structure of the display luma (its difference from the 5×5 mean) correlates with the truth's clearly
+    /// better than the 0 EV rendering's.
     @Test(.enabled(if: scene != nil, "needs djpeg and the test photograph"))
     func toneMappingKeepsHighlightAndShadowDetail() throws {
         let (brackets, truth, _) = try Self.rgbBracket()

@@ -9,6 +9,7 @@ import Testing
 /// Global motion, shoe-shot trimming and stabilisation on frames with known camera motion.
 @Suite struct MotionTests {
     /// A textured scene seen through a 160×120 window at `(x, y)` of a larger field (the camera moving by that).
+    ///
     /// Every channel mixes waves in several directions, so no shift is ambiguous (no aperture problem).
     static func view(_ x: Double, _ y: Double) -> PixelBuffer {
         LiveFixtures.picture(

@@ -12,8 +12,9 @@ extension ExternalTool {
         public var errorText: String { String(decoding: stderr, as: UTF8.self) }
     }
 
-    /// Runs `tool` (a name on `PATH`, or a path) and keeps standard output and standard error as bytes. Output
-    /// goes through temporary files, so large images cannot block a pipe.
+    /// Runs `tool` (a name on `PATH`, or a path) and keeps standard output and standard error as bytes.
+    ///
+    /// Output goes through temporary files, so large images cannot block a pipe.
     public static func capture(
         _ tool: String, _ arguments: [String], environment: [String: String] = [:], currentDirectory: String? = nil
     ) throws -> Capture {

@@ -2,8 +2,10 @@ import FuzzSupport
 
 @testable import LuxCodecs
 
-/// The lossless-JPEG (SOF3) decoder on its own: header, Huffman tables, every predictor, restart
-/// intervals, point transform. The last byte's low bit selects the pre-DNG-1.1 category-16 handling.
+/// The lossless-JPEG (SOF3) decoder on its own: header, Huffman tables, every predictor, restart intervals, point
+/// transform.
+///
+/// The last byte's low bit selects the pre-DNG-1.1 category-16 handling.
 func fuzzLosslessJPEG(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     guard let data, count > 0 else { return 0 }
     let raw = UnsafeRawBufferPointer(start: data, count: count)

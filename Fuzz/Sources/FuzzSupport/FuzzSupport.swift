@@ -7,9 +7,10 @@ public import LuxCodecs
 
 /// What every harness shares: the decoding limits it fuzzes under and the seed writer.
 public enum Fuzz {
-    /// The limits harnesses decode with: the defaults' structure with a smaller budget, so a header that
-    /// passes the checks still decodes within libFuzzer's 1 s timeout and 2 GB RSS limit. A decode that
-    /// allocates far past these (libFuzzer's `-malloc_limit_mb`) is a bug in the limit checks.
+    /// The limits harnesses decode with: the defaults' structure with a smaller budget, so a header that passes the
+    /// checks still decodes within libFuzzer's 1 s timeout and 2 GB RSS limit.
+    ///
+    /// A decode that allocates far past these (libFuzzer's `-malloc_limit_mb`) is a bug in the limit checks.
     public static let options = DecodingOptions(
         limits: DecodingLimits(maxPixelCount: 4_000_000, maxByteCount: 64 << 20, maxChunkCount: 1 << 16),
         threads: 1)

@@ -5,10 +5,11 @@ import LuxPixels
 public import LuxRender
 
 extension Image {
-    /// An image whose pixels are read from a file when a render needs them (the `CIImage(contentsOf:)`
-    /// role): TIFF strips and tiles are read on demand, so a filter chain over a large TIFF runs in bounded
-    /// memory; other formats are decoded whole on first use. The pixels are colour-matched from the file's
-    /// profile into the working space.
+    /// An image whose pixels are read from a file when a render needs them (the `CIImage(contentsOf:)` role): TIFF
+    /// strips and tiles are read on demand, so a filter chain over a large TIFF runs in bounded memory; other formats
+    /// are decoded whole on first use.
+    ///
+    /// The pixels are colour-matched from the file's profile into the working space.
     ///
     /// ```swift
     /// let photo = try Image(contentsOf: URL(fileURLWithPath: "scan.tif"))

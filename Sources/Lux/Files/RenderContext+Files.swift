@@ -5,10 +5,11 @@ public import LuxPixels
 public import LuxRender
 
 extension RenderContext {
-    /// Renders `image` into a file a strip at a time (the `CIContext.writeTIFFRepresentation` role): each
-    /// strip is encoded as soon as it is rendered, and TIFF strips go straight to a temporary file beside
-    /// `url`, so memory stays bounded whatever the image size. The file appears under its name only when it
-    /// is complete; on failure `url` is untouched.
+    /// Renders `image` into a file a strip at a time (the `CIContext.writeTIFFRepresentation` role): each strip is
+    /// encoded as soon as it is rendered, and TIFF strips go straight to a temporary file beside `url`, so memory stays
+    /// bounded whatever the image size.
+    ///
+    /// The file appears under its name only when it is complete; on failure `url` is untouched.
     ///
     /// - Parameters:
     ///   - format: JPEG, PNG or TIFF (default: from the file name's extension).

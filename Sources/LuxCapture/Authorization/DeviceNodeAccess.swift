@@ -1,7 +1,9 @@
 import Glibc
 
-/// The operating-system boundary of ``CaptureAuthorization``: which device nodes exist for a media type and
-/// whether the process can open them. Tests inject their own (the swift-system mocking pattern).
+/// The operating-system boundary of ``CaptureAuthorization``: which device nodes exist for a media type and whether the
+/// process can open them.
+///
+/// Tests inject their own (the swift-system mocking pattern).
 public protocol DeviceNodeAccess: Sendable {
     /// The device nodes of a media type (`/dev/video*` for video, `/dev/snd/pcmC*D*c` for audio).
     func nodes(for mediaType: MediaType) -> [String]

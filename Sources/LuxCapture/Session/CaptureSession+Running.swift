@@ -1,8 +1,10 @@
 import LuxPixels
 
 extension CaptureSession {
-    /// Starts the flow of data: the camera streams, 3A settles on the first frames, outputs become active, and
-    /// a pending ``PhotoOutput/prepare(_:)`` completes. Returns when data flows.
+    /// Starts the flow of data: the camera streams, 3A settles on the first frames, outputs become active, and a
+    /// pending ``PhotoOutput/prepare(_:)`` completes.
+    ///
+    /// Returns when data flows.
     ///
     /// - Throws: ``CaptureError`` when the camera cannot stream (the session stays stopped and a
     ///   ``SessionEvent/runtimeError(_:)`` is sent).
@@ -39,7 +41,9 @@ extension CaptureSession {
         eventBroadcaster.send(.didStartRunning)
     }
 
-    /// Stops the flow of data. Captures already accepted finish; new ones throw ``CaptureError/notRunning(_:)``.
+    /// Stops the flow of data.
+    ///
+    /// Captures already accepted finish; new ones throw ``CaptureError/notRunning(_:)``.
     public func stopRunning() async {
         let ticket = runLock.reserve()
         await runLock.wait(for: ticket)

@@ -103,6 +103,7 @@ public final class CaptureSession: Sendable {
     }
 
     /// Whether the session sets the camera to Display P3 or sRGB by itself (seed 000's table; default `true`).
+    ///
     /// Turn it off to choose the device's active format and colour space yourself ("forcing P3").
     public var automaticallyConfiguresCaptureDeviceForWideColor: Bool {
         get { state.withLock { $0.automaticallyConfiguresWideColor } }

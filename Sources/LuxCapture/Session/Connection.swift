@@ -21,7 +21,9 @@ public final class Connection: Sendable, CustomStringConvertible {
         self.session = WeakReference(session)
     }
 
-    /// Whether data may flow (default `true`). A disabled connection makes its output idle.
+    /// Whether data may flow (default `true`).
+    ///
+    /// A disabled connection makes its output idle.
     public var isEnabled: Bool {
         get { enabled.withLock { $0 } }
         set { enabled.withLock { $0 = newValue } }

@@ -59,10 +59,11 @@ final class FramePump: Sendable {
     /// The latest metering.
     var metering: SceneMetering? { state.withLock { $0.metering } }
 
-    /// Makes the next stream frame; `raw` asks for the Bayer data too. Processed pixels are made when a video
-    /// reader is active (and then the frame is also queued for it), or when `processed` is set.
-    /// `outputDimensions` reads frames out at another size (a Live Photo's movie frames); they are not queued for
-    /// the video data output.
+    /// Makes the next stream frame; `raw` asks for the Bayer data too.
+    ///
+    /// Processed pixels are made when a video reader is active (and then the frame is also queued for it), or when
+    /// `processed` is set. `outputDimensions` reads frames out at another size (a Live Photo's movie frames); they are
+    /// not queued for the video data output.
     func produce(
         raw: Bool, processed: Bool = false, outputDimensions: StreamConfiguration.Dimensions? = nil
     ) async throws(CaptureError) -> CaptureFrame {

@@ -10,22 +10,25 @@
 /// let file = try ImageFile.read(data: upload, options: DecodingOptions(limits: limits))
 /// ```
 public struct DecodingLimits: Hashable, Sendable, Codable {
-    /// The largest number of pixels (width × height) of any image a decoder allocates. Default 200 000 000.
+    /// The largest number of pixels (width × height) of any image a decoder allocates (default 200 000 000).
     public var maxPixelCount: Int
-    /// The largest width or height accepted, of an image or of one of its tiles. Default 65 535 (the JPEG and
-    /// TIFF-EP maximum).
+    /// The largest width or height accepted, of an image or of one of its tiles; default 65 535 (the JPEG and TIFF-EP
+    /// maximum).
     public var maxDimension: Int
-    /// The most memory one decode may allocate, all allocations together: the decoded image, the working buffers
-    /// of the strips or tiles being decompressed at the same time, libjpeg's own buffers, inflated PNG metadata
-    /// and loaded DNG previews. Each is reserved before it is made, so a file whose allocations each fit but add
-    /// up past the limit fails before the one that would pass it. A decode runs fewer strips or tiles in parallel
-    /// when that keeps it under the limit. Default 2 GiB.
+    /// The most memory one decode may allocate, all allocations together: the decoded image, the working buffers of the
+    /// strips or tiles being decompressed at the same time, libjpeg's own buffers, inflated PNG metadata and loaded DNG
+    /// previews.
+    ///
+    /// Each is reserved before it is made, so a file whose allocations each fit but add up past the limit fails before
+    /// the one that would pass it. A decode runs fewer strips or tiles in parallel when that keeps it under the limit.
+    /// Default 2 GiB.
     public var maxByteCount: Int
-    /// The largest number of strips or tiles in one image. Default 1 048 576.
+    /// The largest number of strips or tiles in one image (default 1 048 576).
     public var maxChunkCount: Int
-    /// The most scans a progressive JPEG may have. Each scan passes over the whole image, so a small file of
-    /// thousands of empty scans takes minutes to decode; real encoders write about ten. Default 500 (the
-    /// limit libjpeg-turbo recommends for untrusted files).
+    /// The most scans a progressive JPEG may have.
+    ///
+    /// Each scan passes over the whole image, so a small file of thousands of empty scans takes minutes to decode; real
+    /// encoders write about ten. Default 500 (the limit libjpeg-turbo recommends for untrusted files).
     public var maxProgressiveScans: Int
 
     /// Creates limits.

@@ -18,7 +18,7 @@ public struct Rational: Hashable, Sendable, Codable, CustomStringConvertible {
     }
 
     /// The closest fraction to `value` whose denominator is a power of ten up to `maxDenominator`
-    /// (exact for values with few decimals, e.g. 2.8 → 28/10, 0.6461 → 6461/10000).
+    /// (exact for values with few decimals, such as 2.8 → 28/10 and 0.6461 → 6461/10000).
     public init(approximating value: Double, maxDenominator: Int64 = 10_000, signed: Bool = true) {
         guard value.isFinite else {
             self.init(0, 0)

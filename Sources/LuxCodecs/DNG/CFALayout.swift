@@ -1,7 +1,8 @@
 public import LuxPixels
 
-/// The colour filter array of a raw image (TIFF/EP CFARepeatPatternDim, CFAPattern; DNG CFAPlaneColor,
-/// CFALayout). The pattern's origin is the top-left corner of the active area.
+/// The colour filter array of a raw image (TIFF/EP CFARepeatPatternDim, CFAPattern; DNG CFAPlaneColor, CFALayout).
+///
+/// The pattern's origin is the top-left corner of the active area.
 public struct CFALayout: Hashable, Sendable, Codable, CustomStringConvertible {
     /// Rows in the repeating pattern.
     public var repeatRows: Int

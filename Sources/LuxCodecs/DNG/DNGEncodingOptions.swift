@@ -9,15 +9,15 @@ public struct DNGEncodingOptions: Hashable, Sendable {
         case losslessJPEG
     }
 
-    /// Raw data storage. Default lossless JPEG.
+    /// Raw data storage (default lossless JPEG).
     public var compression: Compression
-    /// Tile width and height for lossless JPEG (a multiple of 16). Default 256.
+    /// Tile width and height for lossless JPEG (a multiple of 16); default 256.
     public var tileSize: Int
-    /// Whether to add a small RGB thumbnail in IFD0 when the image has no rendered preview. Default on.
+    /// Whether to add a small RGB thumbnail in IFD0 when the image has no rendered preview (default on).
     public var generatesThumbnail: Bool
-    /// The long side of the IFD0 thumbnail in pixels. Default 256.
+    /// The long side of the IFD0 thumbnail in pixels (default 256).
     public var thumbnailSize: Int
-    /// JPEG quality of the large preview written from ``RawImage/renderedPreview``. Default 0.9.
+    /// JPEG quality of the large preview written from ``RawImage/renderedPreview`` (default 0.9).
     public var previewQuality: Double
 
     /// Creates options.

@@ -1,10 +1,12 @@
-/// One entry of a DNG opcode list (OpcodeList1/2/3): a processing step the file asks the renderer to
-/// apply (lens corrections, shading gain maps, bad-pixel fixes …). DNG 1.7 chapter 7.
+/// One entry of a DNG opcode list (OpcodeList1/2/3): a processing step the file asks the renderer to apply (lens
+/// corrections, shading gain maps, bad-pixel fixes …).
+///
+/// DNG 1.7 chapter 7.
 ///
 /// WarpRectilinear, FixVignetteRadial and GainMap are parsed into typed values; every other opcode is
 /// kept with its parameter bytes so it survives a round trip.
 public struct DNGOpcode: Hashable, Sendable, Codable {
-    /// The DNG version the opcode was introduced in (e.g. 0x01030000 for 1.3).
+    /// The DNG version the opcode was introduced in (0x01030000 for 1.3, for example).
     public var dngVersion: UInt32
     /// Whether a reader that does not know the opcode may skip it (flag bit 0).
     public var isOptional: Bool

@@ -4,7 +4,9 @@ import Synchronization
 
 /// Reads DNG and TIFF/EP raw files: the raw image, its description and embedded previews.
 enum DNGReader {
-    /// The description of the raw image (no pixel decoding). With `loadingPreviews`, preview bytes are copied.
+    /// The description of the raw image (no pixel decoding).
+    ///
+    /// With `loadingPreviews`, preview bytes are copied.
     static func properties(_ s: DNGStructure, loadingPreviews: Bool) throws(CodecError) -> RawProperties {
         guard let rawDir = s.raw else {
             throw .missingPixelData(what: "DNG", reason: "no directory holds CFA or Linear Raw image data")
@@ -377,10 +379,11 @@ enum DNGReader {
         return out
     }
 
-    /// The raw samples as a read-only view of `file`'s bytes, when they can be used as they are stored: no
-    /// compression or predictor, 16-bit integers or 32-bit floats in host byte order at an aligned address, one
-    /// sample per pixel, one column of strips or tiles that follow each other in the file without gaps, each
-    /// as long as its rows. Returns `nil` otherwise (including any short chunk, which the copying path reports).
+    /// The raw samples as a read-only view of `file`'s bytes, when they can be used as they are stored: no compression
+    /// or predictor, 16-bit integers or 32-bit floats in host byte order at an aligned address, one sample per pixel,
+    /// one column of strips or tiles that follow each other in the file without gaps, each as long as its rows.
+    ///
+    /// Returns `nil` otherwise (including any short chunk, which the copying path reports).
     static func borrowedPixels(
         _ layout: TIFFChunkLayout, _ f: ChunkFormat, format: PixelFormat, file: FileContents, reader: ByteReader
     ) -> PixelBuffer? {
@@ -410,8 +413,10 @@ enum DNGReader {
             height: layout.height, format: format, owner: file)
     }
 
-    /// Decodes one lossless-JPEG tile or strip into the output plane. The stream's samples fill the chunk in
-    /// raster order (`chunkWidth × spp` per row), whatever the frame's own width and component count.
+    /// Decodes one lossless-JPEG tile or strip into the output plane.
+    ///
+    /// The stream's samples fill the chunk in raster order (`chunkWidth × spp` per row), whatever the frame's own width
+    /// and component count.
     static func decodeLosslessJPEG(
         _ data: UnsafeRawBufferPointer, region: (x: Int, y: Int, width: Int, height: Int, plane: Int), chunkWidth: Int,
         rows: Int, spp: Int, legacy: Bool, into out: MutableRawPlane, what: String

@@ -189,8 +189,10 @@ enum DNGWriter {
         }
     }
 
-    /// Lossless-JPEG tiles, encoded in parallel. CFA tiles fold two columns into two components (the frame
-    /// is tile/2 wide), as Adobe's writer does, so predictor 1 predicts each sample from the same colour.
+    /// Lossless-JPEG tiles, encoded in parallel.
+    ///
+    /// CFA tiles fold two columns into two components (the frame is tile/2 wide), as Adobe's writer does, so predictor
+    /// 1 predicts each sample from the same colour.
     static func losslessTiles(_ pixels: PixelBuffer, spp: Int, isCFA: Bool, tile: Int, threads: Int) -> [[UInt8]] {
         let across = (pixels.width + tile - 1) / tile
         let down = (pixels.height + tile - 1) / tile

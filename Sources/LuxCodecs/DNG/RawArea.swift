@@ -1,7 +1,8 @@
 public import LuxPixels
 
-/// An integer rectangle of the stored raw image, in DNG's top/left/bottom/right form (ActiveArea,
-/// MaskedAreas). `bottom` and `right` are exclusive.
+/// An integer rectangle of the stored raw image, in DNG's top/left/bottom/right form (ActiveArea, MaskedAreas).
+///
+/// `bottom` and `right` are exclusive.
 public struct RawArea: Hashable, Sendable, Codable, CustomStringConvertible {
     /// First row.
     public var top: Int

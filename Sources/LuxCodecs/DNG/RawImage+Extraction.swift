@@ -1,8 +1,10 @@
 public import LuxPixels
 
 extension RawImage {
-    /// The sensor values of the active area as a `.gray16` buffer, after the LinearizationTable and before
-    /// black-level subtraction — what `dcraw -D -4` writes. CFA data only.
+    /// The sensor values of the active area as a `.gray16` buffer, after the LinearizationTable and before black-level
+    /// subtraction — what `dcraw -D -4` writes.
+    ///
+    /// CFA data only.
     ///
     /// - Throws: ``CodecError/invalidArgument(_:)`` for Linear Raw or floating-point data.
     public func sensorValues() throws(CodecError) -> PixelBuffer {

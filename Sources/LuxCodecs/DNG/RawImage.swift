@@ -19,14 +19,17 @@ public import LuxPixels
 /// ```
 @dynamicMemberLookup
 public struct RawImage: Sendable {
-    /// The stored samples: `.bayer16` (or `.bayer14`) for a Bayer CFA, `.gray16` for other CFAs or
-    /// monochrome data, `.rgba16` for 16-bit Linear Raw, float formats for floating-point DNGs. Values are
-    /// the stored codes (before linearisation and black subtraction).
+    /// The stored samples: `.bayer16` (or `.bayer14`) for a Bayer CFA, `.gray16` for other CFAs or monochrome data,
+    /// `.rgba16` for 16-bit Linear Raw, float formats for floating-point DNGs.
+    ///
+    /// Values are the stored codes (before linearisation and black subtraction).
     public var pixels: PixelBuffer
     /// The description.
     public var properties: RawProperties
-    /// A rendered picture to embed as the DNG's preview when writing (8-bit, any size; sRGB assumed when it
-    /// has no colour space). `nil`: the writer makes a small thumbnail from the raw data.
+    /// A rendered picture to embed as the DNG's preview when writing (8-bit, any size; sRGB assumed when it has no
+    /// colour space).
+    ///
+    /// `nil`: the writer makes a small thumbnail from the raw data.
     public var renderedPreview: PixelBuffer?
 
     /// Creates a raw image.

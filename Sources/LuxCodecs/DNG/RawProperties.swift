@@ -7,7 +7,7 @@ public import LuxPixels
 /// sensor data (the rest is masked/optical-black border); ``defaultCrop`` is relative to the active area;
 /// the CFA pattern and black-level pattern start at the active area's top-left corner.
 public struct RawProperties: Hashable, Sendable, Codable {
-    /// DNGVersion (four bytes, e.g. 1.4.0.0); `nil` for TIFF/EP files that are not DNG.
+    /// DNGVersion (four bytes, such as 1.4.0.0); `nil` for TIFF/EP files that are not DNG.
     public var dngVersion: [UInt8]?
     /// DNGBackwardVersion: the oldest reader version that can read the file.
     public var dngBackwardVersion: [UInt8]?
@@ -24,7 +24,7 @@ public struct RawProperties: Hashable, Sendable, Codable {
     public var height: Int
     /// How samples are organised.
     public var photometric: RawPhotometric
-    /// Bits per stored sample (e.g. 12, 14, 16).
+    /// Bits per stored sample (such as 12, 14 or 16).
     public var bitsPerSample: Int
     /// Samples per pixel (1 for CFA, 3 for Linear Raw).
     public var samplesPerPixel: Int

@@ -77,8 +77,9 @@ enum RawThumbnail {
         return out
     }
 
-    /// Rows of the camera → linear sRGB matrix for un-white-balanced camera values: the DNG camera model's
-    /// camera → XYZ D50 for the scene neutral (which maps that neutral to white), then D50 → D65 and sRGB.
+    /// Rows of the camera → linear sRGB matrix for un-white-balanced camera values: the DNG camera model's camera → XYZ
+    /// D50 for the scene neutral (which maps that neutral to white), then D50 → D65 and sRGB.
+    ///
     /// Without colour tags: white balance only.
     static func cameraToSRGB(_ p: RawProperties) -> [SIMD3<Float>] {
         let neutral = p.color.sceneNeutral ?? SIMD3(1, 1, 1)

@@ -13,7 +13,9 @@ extension EXIF {
     }
 
     /// Reads Exif fields from a parsed TIFF: IFD0's descriptive tags, the Exif IFD, the GPS IFD and the
-    /// interoperability IFD. TIFF/EP files keep Exif tags in IFD0 itself; those are read too.
+    /// interoperability IFD.
+    ///
+    /// TIFF/EP files keep Exif tags in IFD0 itself; those are read too.
     init(parser p: TIFFParser, primary ifd0: TIFFDirectory, keepsUnknownPrimaryFields: Bool) {
         self.init()
         func str(_ d: TIFFDirectory, _ t: UInt16) -> String? {

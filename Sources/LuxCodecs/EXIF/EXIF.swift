@@ -46,7 +46,7 @@ public struct EXIF: Hashable, Sendable, Codable {
     public var isoSpeed: Int?
     /// Sensitivity type (0x8830): 2 = REI, 3 = ISO speed.
     public var sensitivityType: UInt16?
-    /// Exif version (0x9000), e.g. “0232”.
+    /// Exif version (0x9000), such as “0232”.
     public var exifVersion: String?
     /// When the picture was taken (0x9003, SubSecTimeOriginal 0x9291, OffsetTimeOriginal 0x9011).
     public var dateTimeOriginal: EXIFDateTime?

@@ -5,12 +5,14 @@ public struct DecodingOptions: Hashable, Sendable {
     /// Size bounds checked before any allocation.
     public var limits: DecodingLimits
     /// Rotates and mirrors decoded pixels according to the orientation tag (and resets it to `.up`).
+    ///
     /// Off by default: the pixels come back as stored and ``ImageMetadata/orientation`` says how to show them.
     public var appliesOrientation: Bool
-    /// Threads for parallel decoding (tiled DNG and TIFF). Default: all processors.
+    /// Threads for parallel decoding (tiled DNG and TIFF); default: all processors.
     public var threads: Int
-    /// Lets ``ImageFile/read(url:options:)`` return pixels that read the memory-mapped file in place instead of
-    /// a copy, where the stored samples can be used as they are (uncompressed DNG data in host byte order).
+    /// Lets ``ImageFile/read(url:options:)`` return pixels that read the memory-mapped file in place instead of a copy,
+    /// where the stored samples can be used as they are (uncompressed DNG data in host byte order).
+    ///
     /// This saves allocating, zeroing and filling a buffer as large as the image.
     ///
     /// While such pixels exist the file must not be shortened or rewritten in place: the system ends a process
@@ -89,44 +91,47 @@ public enum TIFFCompression: String, Hashable, Sendable, Codable {
     case deflate
 }
 
-/// Options for writing files. Each format reads the options that apply to it.
+/// Options for writing files.
+///
+/// Each format reads the options that apply to it.
 ///
 /// ```swift
 /// try ImageFile.write(image, to: url, options: .init(quality: 0.9, chromaSubsampling: .none))
 /// ```
 public struct EncodingOptions: Hashable, Sendable {
-    /// JPEG quality, 0…1 (libjpeg quality = round(100 × quality), at least 1). Default 0.9.
+    /// JPEG quality, 0…1 (libjpeg quality = round(100 × quality), at least 1); default 0.9.
     public var quality: Double
-    /// JPEG chroma subsampling. Default 4:2:0.
+    /// JPEG chroma subsampling (default 4:2:0).
     public var chromaSubsampling: ChromaSubsampling
-    /// Whether the JPEG encoder computes optimal Huffman tables (smaller files, slightly slower). Default on.
+    /// Whether the JPEG encoder computes optimal Huffman tables (smaller files, slightly slower); default on.
     public var optimizesHuffmanTables: Bool
-    /// Whether the JPEG is progressive. Default off.
+    /// Whether the JPEG is progressive (default off).
     public var isProgressive: Bool
-    /// The colour space to write in; the pixels are colour-matched into it first. `nil` keeps the buffer's
-    /// colour space (a linear or extended-range space is written with the same primaries and the sRGB curve
-    /// for 8- and 16-bit integer files).
+    /// The colour space to write in; the pixels are colour-matched into it first.
+    ///
+    /// `nil` keeps the buffer's colour space (a linear or extended-range space is written with the same primaries and
+    /// the sRGB curve for 8- and 16-bit integer files).
     public var colorSpace: ColorSpace?
-    /// Converts wide-gamut pixels to sRGB before writing, for receivers that ignore colour profiles (the role
-    /// of `kCGImageDestinationOptimizeColorForSharing`). Default off.
+    /// Converts wide-gamut pixels to sRGB before writing, for receivers that ignore colour profiles (the role of
+    /// `kCGImageDestinationOptimizeColorForSharing`); default off.
     public var optimizesColorForSharing: Bool
-    /// Whether to embed an ICC profile describing the colour space. Default on.
+    /// Whether to embed an ICC profile describing the colour space (default on).
     public var embedsColorProfile: Bool
-    /// PNG/TIFF sample type. Default automatic.
+    /// PNG/TIFF sample type (default automatic).
     public var sampleType: SampleType
-    /// PNG/TIFF alpha handling. Default automatic.
+    /// PNG/TIFF alpha handling (default automatic).
     public var alpha: AlphaPolicy
-    /// TIFF compression. Default none (the most widely readable).
+    /// TIFF compression; default none (the most widely readable).
     public var tiffCompression: TIFFCompression
-    /// TIFF tile size (a multiple of 16); `nil` writes strips. Default strips.
+    /// TIFF tile size (a multiple of 16), or `nil` (the default) to write strips.
     public var tiffTileSize: Int?
-    /// PNG zlib level 0…9. Default 6.
+    /// PNG zlib level 0…9 (default 6).
     public var pngCompressionLevel: Int
     /// DNG options (compression, tiles, preview).
     public var dng: DNGEncodingOptions
-    /// Flush the file to disk before renaming it into place. Default on.
+    /// Flush the file to disk before renaming it into place (default on).
     public var synchronizesFile: Bool
-    /// Threads for parallel encoding (DNG tiles). Default: all processors.
+    /// Threads for parallel encoding (DNG tiles); default: all processors.
     public var threads: Int
 
     /// Creates options.

@@ -17,8 +17,10 @@ public import LuxPixels
 public struct ImageFile: Sendable {
     /// The format the pixels were read from (or will be written as by default).
     public var format: ImageFormat
-    /// The decoded pixels. For a DNG these are the stored raw values (a `.bayer16` mosaic, or linear
-    /// samples for a Linear Raw DNG) with no colour space.
+    /// The decoded pixels.
+    ///
+    /// For a DNG these are the stored raw values (a `.bayer16` mosaic, or linear samples for a Linear Raw DNG) with no
+    /// colour space.
     public var pixels: PixelBuffer
     /// Exif, XMP and ICC metadata.
     public var metadata: ImageMetadata

@@ -121,8 +121,10 @@ public final class ImageStreamEncoder {
         }
     }
 
-    /// Completes the image. An encoder with a ``destination`` completes that file (renaming it into place)
-    /// and returns nothing; otherwise the result is the file's bytes.
+    /// Completes the image.
+    ///
+    /// An encoder with a ``destination`` completes that file (renaming it into place) and returns nothing; otherwise
+    /// the result is the file's bytes.
     ///
     /// - Throws: ``CodecError/invalidArgument(_:)`` when rows are missing; ``CodecError/io(path:reason:)``
     ///   when the file cannot be written (the destination is then untouched).

@@ -1,8 +1,10 @@
 public import LuxPixels
 
 extension PixelBuffer {
-    /// The pixels transformed for upright display according to `orientation` (rotations and mirrors;
-    /// width and height swap for orientations 5–8). Single-plane formats only.
+    /// The pixels transformed for upright display according to `orientation` (rotations and mirrors; width and height
+    /// swap for orientations 5–8).
+    ///
+    /// Single-plane formats only.
     ///
     /// - Complexity: O(width × height).
     public func applying(_ orientation: Orientation) -> PixelBuffer {

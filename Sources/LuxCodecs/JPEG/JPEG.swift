@@ -22,8 +22,9 @@ public enum JPEG {
     }
 
     /// Decodes a JPEG held in memory at 1/`scaleDenominator` of its size (1, 2, 4 or 8), reduced in libjpeg's DCT
-    /// domain: far cheaper than decoding in full and resampling, for previews and thumbnails. The result is
-    /// ⌈width / scaleDenominator⌉ × ⌈height / scaleDenominator⌉ pixels.
+    /// domain: far cheaper than decoding in full and resampling, for previews and thumbnails.
+    ///
+    /// The result is ⌈width / scaleDenominator⌉ × ⌈height / scaleDenominator⌉ pixels.
     ///
     /// - Throws: ``CodecError/invalidArgument(_:)`` for another denominator, and the errors of ``decode(_:options:)``.
     public static func decode(_ bytes: [UInt8], reducedBy scaleDenominator: Int, options: DecodingOptions = .default)
@@ -213,7 +214,6 @@ public enum JPEG {
         return markers
     }
 
-    /// Converts the pixels to `.rgba8`/`.gray8` in the output colour space.
     /// The colour space a JPEG of pixels in `space` is written in.
     static func outputSpace(for space: ColorSpace?, gray: Bool, options: EncodingOptions) -> ColorSpace? {
         var target = options.colorSpace ?? space
@@ -221,6 +221,7 @@ public enum JPEG {
         return target.map { ColorProfiles.integerEncodingSpace(for: $0) }
     }
 
+    /// Converts the pixels to `.rgba8`/`.gray8` in the output colour space.
     static func prepare(_ pixels: PixelBuffer, gray: Bool, options: EncodingOptions) throws(CodecError)
         -> (PixelBuffer, ColorSpace?)
     {

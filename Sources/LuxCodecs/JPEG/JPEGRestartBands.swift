@@ -2,9 +2,11 @@ internal import CLuxCodecShims
 import LuxPixels
 import Synchronization
 
-/// A baseline, single-scan JPEG whose restart intervals start MCU rows, decoded as horizontal bands by separate
-/// libjpeg decompressors at once (iPhone JPEGs restart every MCU row). With `i` MCUs per interval and `n` per row,
-/// an interval starts a row every i / gcd(i, n) rows: every row when i divides n, every i / n rows when n divides i.
+/// A baseline, single-scan JPEG whose restart intervals start MCU rows, decoded as horizontal bands by separate libjpeg
+/// decompressors at once (iPhone JPEGs restart every MCU row).
+///
+/// With `i` MCUs per interval and `n` per row, an interval starts a row every i / gcd(i, n) rows: every row when i
+/// divides n, every i / n rows when n divides i.
 ///
 /// Each band's decompressor reads a stream made for it: the file's header segments with the frame height cut to
 /// the band, the band's restart intervals with their markers renumbered from RST0, and EOI. Fancy chroma

@@ -79,8 +79,10 @@ final class JPEGStreamEncoder {
         counter.advance(by: band.height)
     }
 
-    /// Compresses `rows` RGBA or gray rows. With more than one thread, the whole iMCU rows of a colour band are
-    /// converted to Y′CbCr a slot ahead on a second thread while libjpeg compresses the slot before.
+    /// Compresses `rows` RGBA or gray rows.
+    ///
+    /// With more than one thread, the whole iMCU rows of a colour band are converted to Y′CbCr a slot ahead on a second
+    /// thread while libjpeg compresses the slot before.
     private func write(_ stream: OpaquePointer, _ pixels: UnsafePointer<UInt8>, stride: Int, rows: Int)
         throws(CodecError)
     {

@@ -21,7 +21,7 @@ public struct PNGHeader: Hashable, Sendable {
     public var iccProfileName: String?
     /// The sRGB chunk's rendering intent, when present.
     public var sRGBIntent: Int?
-    /// gAMA as a number (e.g. 0.45455).
+    /// gAMA as a number (such as 0.45455).
     public var gamma: Double?
     /// cHRM: white x, y, red x, y, green x, y, blue x, y.
     public var chromaticities: [Double]?

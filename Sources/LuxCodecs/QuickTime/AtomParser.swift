@@ -13,8 +13,9 @@ struct Atom {
     var payloadSize: Int { size - headerSize }
 }
 
-/// Walks the atom tree of a QuickTime/ISO file over a bounds-checked reader. Every size is checked against the
-/// parent's bounds, so a hostile file can neither read outside the buffer nor loop.
+/// Walks the atom tree of a QuickTime/ISO file over a bounds-checked reader.
+///
+/// Every size is checked against the parent's bounds, so a hostile file can neither read outside the buffer nor loop.
 struct AtomParser {
     let reader: ByteReader
 

@@ -1,5 +1,7 @@
 /// The display matrix of a track header: `x′ = a·x + c·y + tx`, `y′ = b·x + d·y + ty` (QuickTime's row-vector
-/// convention). Only the eight right-angle rotations and mirrors are produced or recognised.
+/// convention).
+///
+/// Only the eight right-angle rotations and mirrors are produced or recognised.
 struct MovieMatrix: Hashable, Sendable {
     var a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double
 

@@ -54,7 +54,7 @@ public struct MovieTrack: Hashable, Sendable, CustomStringConvertible {
     public var bitsPerSample: Int
     /// The keys of a timed-metadata track's sample entry, in local-ID order.
     public var metadataKeys: [MovieMetadataItem.Key]
-    /// Tracks this one refers to ('tref'), e.g. `["cdsc": [1]]` for metadata describing track 1.
+    /// Tracks this one refers to ('tref'), such as `["cdsc": [1]]` for metadata describing track 1.
     public var references: [String: [Int]]
 
     var table: SampleTable

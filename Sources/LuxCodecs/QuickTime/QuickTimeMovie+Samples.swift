@@ -162,8 +162,9 @@ extension QuickTimeMovie {
         return groups
     }
 
-    /// The PCM audio of `track` (default: the first audio track) as 16-bit samples, as presented: the edit list
-    /// is applied, a leading empty edit becomes ``AudioSamples/startTime`` and later empty edits become silence.
+    /// The PCM audio of `track` (default: the first audio track) as 16-bit samples, as presented: the edit list is
+    /// applied, a leading empty edit becomes ``AudioSamples/startTime`` and later empty edits become silence.
+    ///
     /// Wider samples keep their top 16 bits; float samples are scaled and clipped.
     ///
     /// - Throws: ``CodecError/unsupported(what:reason:)`` for compressed audio (AAC) or no audio track;

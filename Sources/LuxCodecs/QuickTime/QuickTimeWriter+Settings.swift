@@ -9,18 +9,19 @@ extension QuickTimeWriter {
         public var width: Int
         /// Frame height in pixels (1…65 535).
         public var height: Int
-        /// Media ticks per second (600 represents 24, 25, 30 and 60 fps exactly). Default 600.
+        /// Media ticks per second (600 represents 24, 25, 30 and 60 fps exactly); default 600.
         public var timescale: Int32
-        /// How long the last frame shows when ``QuickTimeWriter/finish(endTime:)`` is not told. Default 1/30 s.
+        /// How long the last frame shows when ``QuickTimeWriter/finish(endTime:)`` is not told (default 1/30 s).
         public var frameDuration: MediaTime
-        /// JPEG quality 0…1. Default 0.85.
+        /// JPEG quality 0…1 (default 0.85).
         public var quality: Double
-        /// JPEG chroma subsampling. Default 4:2:0.
+        /// JPEG chroma subsampling (default 4:2:0).
         public var chromaSubsampling: ChromaSubsampling
-        /// The frames' colour space, tagged in the 'colr' atom: sRGB (BT.709 primaries) or Display P3. Frames in
-        /// other spaces are colour-matched into it. Default sRGB.
+        /// The frames' colour space, tagged in the 'colr' atom: sRGB (BT.709 primaries) or Display P3.
+        ///
+        /// Frames in other spaces are colour-matched into it. Default sRGB.
         public var colorSpace: ColorSpace
-        /// How the frames are shown (the track matrix), as the still's Exif orientation says. Default `.up`.
+        /// How the frames are shown (the track matrix), as the still's Exif orientation says (default `.up`).
         public var orientation: Orientation
 
         /// Creates video settings.
@@ -47,7 +48,7 @@ extension QuickTimeWriter {
         public var sampleRate: Int
         /// Channels (1…8), interleaved.
         public var channelCount: Int
-        /// Where the audio starts on the movie's timeline. Default zero.
+        /// Where the audio starts on the movie's timeline (default zero).
         public var startTime: MediaTime
 
         /// Creates audio settings.
@@ -64,16 +65,16 @@ extension QuickTimeWriter {
         public var video: VideoSettings?
         /// The audio track, if any (a Live Photo captured without a microphone has none).
         public var audio: AudioSettings?
-        /// Movie-level metadata (moov/meta with 'mdta' keys), e.g. the content identifier and the author.
+        /// Movie-level metadata (moov/meta with 'mdta' keys), such as the content identifier and the author.
         public var metadata: [MovieMetadataItem]
         /// The creation and modification date in the headers (default: when the movie is finished).
         public var creationDate: Date?
-        /// Puts the movie header before the media data so players can start before the whole file arrives
-        /// (costs one copy of the media data at the end). Default off (Apple's layout: header last).
+        /// Puts the movie header before the media data so players can start before the whole file arrives (costs one
+        /// copy of the media data at the end); default off (Apple's layout: header last).
         public var fastStart: Bool
-        /// Flushes the file to disk before renaming it into place. Default on.
+        /// Flushes the file to disk before renaming it into place (default on).
         public var synchronizesFile: Bool
-        /// Ticks per second of the movie timeline and the timed-metadata tracks. Default 600.
+        /// Ticks per second of the movie timeline and the timed-metadata tracks (default 600).
         public var movieTimescale: Int32
 
         /// Creates settings.

@@ -80,9 +80,10 @@ public final class QuickTimeWriter {
 
     // MARK: Video
 
-    /// Encodes `pixels` as a JPEG frame the way ``appendVideoFrame(_:at:)`` does (colour-matched into the video
-    /// colour space, no embedded profile: the track's 'colr' atom describes it). Safe to call from several
-    /// threads at once.
+    /// Encodes `pixels` as a JPEG frame the way ``appendVideoFrame(_:at:)`` does (colour-matched into the video colour
+    /// space, no embedded profile: the track's 'colr' atom describes it).
+    ///
+    /// Safe to call from several threads at once.
     ///
     /// - Throws: ``CodecError/invalidArgument(_:)`` when the size differs from the settings.
     public static func encodeVideoFrame(_ pixels: PixelBuffer, settings: VideoSettings) throws(CodecError) -> [UInt8] {

@@ -53,8 +53,9 @@ struct SampleTable: Hashable, Sendable {
         return out
     }
 
-    /// Per sample: file offset, size, decode time and duration (media ticks) and composition offset. Only for
-    /// tracks with per-sample records (video, metadata); the caller bounds the count.
+    /// Per sample: file offset, size, decode time and duration (media ticks) and composition offset.
+    ///
+    /// Only for tracks with per-sample records (video, metadata); the caller bounds the count.
     func samples() -> [(offset: UInt64, size: Int, time: Int64, duration: Int64)] {
         var out: [(UInt64, Int, Int64, Int64)] = []
         out.reserveCapacity(sampleCount)

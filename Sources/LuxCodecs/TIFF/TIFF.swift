@@ -239,8 +239,9 @@ public enum TIFF {
         }
     }
 
-    /// Chunky min-is-black gray or RGB(A) samples whose type matches the output: row copies or an alpha
-    /// fill. `opaque` is the bit pattern of full alpha.
+    /// Chunky min-is-black gray or RGB(A) samples whose type matches the output: row copies or an alpha fill.
+    ///
+    /// `opaque` is the bit pattern of full alpha.
     static func placeDirect<T: FixedWidthInteger>(
         _ src: UnsafePointer<T>, _ rowSamples: Int, _ region: (x: Int, y: Int, width: Int, height: Int, plane: Int),
         _ spp: Int, _ l: Layout, opaque: T, _ out: MutableRawPlane

@@ -40,9 +40,10 @@ struct ChunkFormat {
     /// Bytes in one stored row of `width` pixels (rows start on a byte boundary).
     func rowBytes(_ width: Int) -> Int { (width * samplesPerPixel * bitsPerSample + 7) / 8 }
 
-    /// The most memory ``TIFFChunkDecoder/decode(_:width:rows:format:what:offset:)`` allocates for one chunk of
-    /// `width` × `rows` pixels: the decompressed bytes and the unpacked samples. Saturates instead of
-    /// overflowing (a hostile tile size then fails the limit check).
+    /// The most memory ``TIFFChunkDecoder/decode(_:width:rows:format:what:offset:)`` allocates for one chunk of `width`
+    /// × `rows` pixels: the decompressed bytes and the unpacked samples.
+    ///
+    /// Saturates instead of overflowing (a hostile tile size then fails the limit check).
     func workingBytes(width: Int, rows: Int) -> Int {
         let (pixels, o1) = width.multipliedReportingOverflow(by: rows)
         let (samples, o2) = pixels.multipliedReportingOverflow(by: samplesPerPixel)

@@ -40,9 +40,11 @@ struct TIFFOutputDirectory {
     }
 }
 
-/// Lays out and writes a classic TIFF file: header, directories in depth-first order (each followed by
-/// its out-of-line values), then image data. Entries are sorted by tag, every directory and value starts
-/// on an even offset, and next-IFD links are 0 (trees use SubIFDs), as DNG readers expect (FORMATS.md §1).
+/// Lays out and writes a classic TIFF file: header, directories in depth-first order (each followed by its out-of-line
+/// values), then image data.
+///
+/// Entries are sorted by tag, every directory and value starts on an even offset, and next-IFD links are 0 (trees use
+/// SubIFDs), as DNG readers expect (FORMATS.md §1).
 enum TIFFEncoder {
     private struct Entry {
         var tag: UInt16

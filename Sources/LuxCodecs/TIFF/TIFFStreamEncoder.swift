@@ -100,8 +100,9 @@ final class TIFFStreamEncoder {
         }
     }
 
-    /// Completes the file: the directory after the strips, then the header pointing at it. Returns the
-    /// bytes for an in-memory encoder, nothing for a file (which is renamed into place).
+    /// Completes the file: the directory after the strips, then the header pointing at it.
+    ///
+    /// Returns the bytes for an in-memory encoder, nothing for a file (which is renamed into place).
     func finish() throws(CodecError) -> [UInt8] {
         try counter.finish()
         var d = TIFF.directory(

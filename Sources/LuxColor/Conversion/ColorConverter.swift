@@ -203,9 +203,10 @@ public struct ColorConverter: Sendable {
         }
     }
 
-    /// Converts `count` interleaved 8-bit RGBA pixels (alpha copied). Values go through 8-bit decode
-    /// and 16-bit-precision encode tables, so the result is within 0.06 levels of the exact conversion
-    /// before rounding.
+    /// Converts `count` interleaved 8-bit RGBA pixels (alpha copied).
+    ///
+    /// Values go through 8-bit decode and 16-bit-precision encode tables, so the result is within 0.06 levels of the
+    /// exact conversion before rounding.
     public func convert(rgba8 src: UnsafePointer<UInt8>, into dst: UnsafeMutablePointer<UInt8>, count: Int) {
         decode8.withUnsafeBufferPointer { dec in
             encodeTable16.withUnsafeBufferPointer { enc in

@@ -7,7 +7,9 @@
 // (RAW development, the simulated sensor, filters, fusion) inline them instead of calling them
 // once per value.
 
-/// log2(x) for x > 0. Inputs below 2^-100 are treated as 2^-100.
+/// log2(x) for x > 0.
+///
+/// Inputs below 2^-100 are treated as 2^-100.
 @inlinable @inline(__always)
 package func fastLog2(_ x: Float) -> Float {
     let v = max(x, 7.888609e-31)  // 2^-100: keeps subnormals and zero out of the bit tricks

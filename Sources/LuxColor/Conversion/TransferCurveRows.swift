@@ -4,8 +4,9 @@
 package struct TransferCurveRows: Sendable {
     private let stage: CurveStage
 
-    /// Linear → encoded values. `clamps` limits the results to 0…1; `mirrors` sends negative values through the
-    /// curve mirrored (extended range).
+    /// Linear → encoded values.
+    ///
+    /// `clamps` limits the results to 0…1; `mirrors` sends negative values through the curve mirrored (extended range).
     package init(encoding transferFunction: TransferFunction, clamps: Bool = true, mirrors: Bool = false) {
         stage = .encoding(transferFunction, clamps: clamps, mirrors: mirrors)
     }

@@ -45,9 +45,10 @@ public struct Chromaticity: Hashable, Sendable, Codable, CustomStringConvertible
 public enum WhitePoint {
     /// CIE illuminant D65 as used by sRGB, Display P3, BT.709 and BT.2020 (0.3127, 0.3290).
     public static let d65 = Chromaticity(x: 0.3127, y: 0.3290)
-    /// CIE illuminant D50 exactly as the ICC profile connection space encodes it, XYZ (0.9642, 1, 0.8249),
-    /// i.e. xy ≈ (0.34570, 0.35854). Using the PCS value keeps Lux's D50 conversions bit-compatible with
-    /// ICC-based colour management.
+    /// CIE illuminant D50 exactly as the ICC profile connection space encodes it, XYZ (0.9642, 1, 0.8249), which
+    /// is xy ≈ (0.34570, 0.35854).
+    ///
+    /// Using the PCS value keeps Lux's D50 conversions bit-compatible with ICC-based colour management.
     public static let d50 = Chromaticity(x: 0.9642 / 2.7891, y: 1 / 2.7891)
     /// The ACES white point, approximately D60 (0.32168, 0.33767).
     public static let aces = Chromaticity(x: 0.32168, y: 0.33767)

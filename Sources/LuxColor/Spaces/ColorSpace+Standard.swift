@@ -22,10 +22,10 @@ extension ColorSpace {
     public static let adobeRGB = ColorSpace(
         name: "Adobe RGB (1998)", primaries: .adobeRGB, whitePoint: WhitePoint.d65,
         transferFunction: .gamma(563.0 / 256.0))
-    /// Rec. ITU-R BT.709 with its OETF.
+    /// Recommendation ITU-R BT.709 with its OETF.
     public static let itur709 = ColorSpace(
         name: "ITU-R BT.709", primaries: .rec709, whitePoint: WhitePoint.d65, transferFunction: .rec709)
-    /// Rec. ITU-R BT.2020 with its (BT.709-shaped) OETF.
+    /// Recommendation ITU-R BT.2020 with its (BT.709-shaped) OETF.
     public static let itur2020 = ColorSpace(
         name: "ITU-R BT.2020", primaries: .rec2020, whitePoint: WhitePoint.d65, transferFunction: .rec709)
     /// ROMM RGB (ProPhoto RGB), D50 white.

@@ -73,8 +73,9 @@ public struct ColorSpace: Hashable, Sendable, CustomStringConvertible {
     public var isLinear: Bool { transferFunction.isLinear }
 
     /// The matrix from linear values to XYZ relative to the space's own white (Y of white = 1).
-    /// For gray this maps (Y, Y, Y) to the white scaled by Y; for XYZ it is the identity.
-    /// Lab has no matrix (it is not linear): `nil`.
+    ///
+    /// For gray this maps (Y, Y, Y) to the white scaled by Y; for XYZ it is the identity. Lab has no matrix (it is not
+    /// linear): `nil`.
     public var matrixToXYZ: Matrix3x3? {
         switch model {
         case .rgb(let p): return p.matrixToXYZ(white: whitePoint)

@@ -121,8 +121,10 @@ public enum TransferFunction: Hashable, Sendable, Codable, CustomStringConvertib
     /// A pure power law.
     public static func gamma(_ g: Double) -> TransferFunction { .parametric(.gamma(g)) }
 
-    /// Linear light from an encoded value. Negative values are mirrored (`f(−x) = −f(x)`), values above
-    /// 1 follow the curve's extension, as in Apple's extended-range colour spaces.
+    /// Linear light from an encoded value.
+    ///
+    /// Negative values are mirrored (`f(−x) = −f(x)`), values above 1 follow the curve's extension, as in Apple's
+    /// extended-range colour spaces.
     public func linear(fromEncoded x: Double) -> Double {
         let magnitude = abs(x)
         let y: Double

@@ -318,8 +318,10 @@ struct AlignmentReference: Sendable {
     }
 
     /// Blocks without texture (confidence below 0.1) take the camera motion fitted robustly to the textured ones;
-    /// between 0.1 and 0.5 the two are blended. Flat or clipped areas carry no information about their own motion,
-    /// and a burst's motion there is almost always the camera's.
+    /// between 0.1 and 0.5 the two are blended.
+    ///
+    /// Flat or clipped areas carry no information about their own motion, and a burst's motion there is almost always
+    /// the camera's.
     static func anchored(_ field: AlignmentField) -> AlignmentField {
         let motion = GlobalMotion(fitting: field, model: .similarity)
         guard motion.inlierFraction > 0 else { return field }
@@ -339,8 +341,10 @@ struct AlignmentReference: Sendable {
     }
 
     /// The field averaged over `(2·radius + 1)²` blocks, each neighbour weighted by its confidence and counted only
-    /// when it moves like the centre block (within one pixel), so motion boundaries stay sharp. In noisy frames this
-    /// averages the estimates of neighbouring tiles the way a larger tile would, at no extra matching cost.
+    /// when it moves like the centre block (within one pixel), so motion boundaries stay sharp.
+    ///
+    /// In noisy frames this averages the estimates of neighbouring tiles the way a larger tile would, at no extra
+    /// matching cost.
     static func smoothed(_ d: [SIMD2<Float>], confidences c: [Float], plan p: LevelPlan, radius: Int) -> [SIMD2<Float>]
     {
         var out = d
@@ -365,10 +369,11 @@ struct AlignmentReference: Sendable {
         return out
     }
 
-    /// Replaces displacements that disagree with the median of their 3×3 neighbourhood, or with the median of the
-    /// whole field, when that fits the tile almost as well (within 10 % of the cost): repetitive texture (windows,
-    /// ripples) matches several offsets equally, and the consensus is the likelier motion. True motion keeps its own
-    /// displacement because the consensus fits it much worse.
+    /// Replaces displacements that disagree with the median of their 3×3 neighbourhood, or with the median of the whole
+    /// field, when that fits the tile almost as well (within 10 % of the cost): repetitive texture (windows, ripples)
+    /// matches several offsets equally, and the consensus is the likelier motion.
+    ///
+    /// True motion keeps its own displacement because the consensus fits it much worse.
     func regularized(
         _ field: [SIMD2<Int32>], costs: [Float], plan p: LevelPlan, ref: PlanarImage, alt: PlanarImage, l1: Bool
     ) -> [SIMD2<Int32>] {

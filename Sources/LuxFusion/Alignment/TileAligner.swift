@@ -47,10 +47,11 @@ public struct TileAligner: Sendable {
         /// Whether the finest level's tiles overlap by half (a displacement per half tile, four times the matching
         /// work) rather than abut (a displacement per tile).
         public var finestTilesOverlap: Bool
-        /// Whether noisy frames are aligned on a smoothed finest level with larger tiles: below a signal-to-noise
-        /// ratio of 22 dB (at the reference's median level) the finest level is filtered with the 5×5 binomial kernel
-        /// and its tiles grow by half; below 14 dB they double (Wronski et al. 2019 pick tiles by SNR the same way).
-        /// The block grid, and so the field's resolution, stays the same.
+        /// Whether noisy frames are aligned on a smoothed finest level with larger tiles.
+        ///
+        /// Below a signal-to-noise ratio of 22 dB (at the reference's median level) the finest level is filtered with
+        /// the 5×5 binomial kernel and its tiles grow by half; below 14 dB they double (Wronski et al. 2019 pick tiles
+        /// by SNR the same way). The block grid, and so the field's resolution, stays the same.
         public var isNoiseAdaptive: Bool
         /// Worker threads (`nil`: one per core).
         public var threads: Int?

@@ -230,9 +230,11 @@ struct MergeKernel: Sendable {
     }
 
     /// Reads frame `reader` displaced by `d` into `dst` (planes `planeStride` apart, rows `stride` apart) for block
-    /// columns `x0..<x0+nb` and buffer rows `row0..<row1` (buffer row 0 is image row `yb`), resampling with
-    /// Catmull–Rom when `resample` and the displacement is fractional. `block` and `blockH` hold
-    /// `channels·(nb+3)·(rows+3)` floats. Returns κ, the variance of the result per unit of frame noise.
+    /// columns `x0..<x0+nb` and buffer rows `row0..<row1` (buffer row 0 is image row `yb`), resampling with Catmull–Rom
+    /// when `resample` and the displacement is fractional.
+    ///
+    /// `block` and `blockH` hold `channels·(nb+3)·(rows+3)` floats. Returns κ, the variance of the result per unit of
+    /// frame noise.
     @inline(__always)
     static func fetchAligned(
         _ reader: FrameReader, x0: Int, nb: Int, row0: Int, row1: Int, yb: Int, d: SIMD2<Float>, resample: Bool,

@@ -125,6 +125,7 @@ enum RegionPyramid {
     static let k: (Float, Float, Float) = (0.375, 0.25, 0.0625)
 
     /// `dst = REDUCE(src)` on `dst.rect` (rows and columns of the coarser level), for `channels` channels.
+    ///
     /// `fineSize` is the finer level's (width, height); `tmp` holds at least `src.rect.width + 4` floats.
     static func reduce(
         _ src: RegionPlanes, into dst: RegionPlanes, channels: Int, fineSize: (Int, Int),
@@ -192,6 +193,7 @@ enum RegionPyramid {
     }
 
     /// Writes EXPAND(`src`) for fine row `y`, columns `xs`, channel `c` into `out` (absolute-indexed: `out[x]`).
+    ///
     /// `fineSize` is the finer level's (width, height); `tmp` holds at least `src.rect.width + 4` floats.
     @inline(__always)
     static func expandRow(

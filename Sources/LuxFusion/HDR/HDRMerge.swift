@@ -51,7 +51,7 @@ public struct HDRMerge: Sendable {
         public var reference: Int?
         /// The linear level (fraction of the white level) from which a value counts as clipped.
         public var saturationLevel: Double
-        /// How brackets are aligned (`nil`: they already are, e.g. from a tripod).
+        /// How brackets are aligned (`nil`: they already are, for example from a tripod).
         public var alignment: TileAligner.Settings?
         /// Whether brackets that disagree with the reference (motion) are rejected locally.
         public var rejectsMotion: Bool

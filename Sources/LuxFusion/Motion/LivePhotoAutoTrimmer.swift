@@ -15,13 +15,13 @@ public import LuxPixels
 ///     motion: motion, frameTimes: times, frameWidth: frames[0].width, photoTime: photoTime, duration: duration)
 /// ```
 public struct LivePhotoAutoTrimmer: Hashable, Sendable, Codable {
-    /// Camera speed (fraction of the frame width per 1/30 s) above which a transition is violent. Default 0.04.
+    /// Camera speed (fraction of the frame width per 1/30 s) above which a transition is violent (default 0.04).
     public var motionThreshold: Double
-    /// Mean grey difference after alignment (0…1) above which a transition is violent. Default 0.12.
+    /// Mean grey difference after alignment (0…1) above which a transition is violent (default 0.12).
     public var residualThreshold: Double
-    /// The fewest consecutive violent transitions that count as a shoe shot. Default 3.
+    /// The fewest consecutive violent transitions that count as a shoe shot (default 3).
     public var minimumRun: Int
-    /// Kept on each side of the photo time whatever the motion. Default 0.5 s.
+    /// Kept on each side of the photo time whatever the motion (default 0.5 s).
     public var photoMargin: MediaTime
 
     /// Creates a trimmer.

@@ -10,7 +10,7 @@ public import LuxPixels
 public struct LivePhotoStabilizer: Hashable, Sendable, Codable {
     /// The stabiliser's smoothing, crop and motion model (default: similarity, 12 frames, 10 % crop).
     public var settings: VideoStabilizer.Settings
-    /// Frames are reduced to at most this width before their motion is measured. Default 480.
+    /// Frames are reduced to at most this width before their motion is measured (default 480).
     public var analysisWidth: Int
 
     /// Creates a stabiliser.

@@ -136,10 +136,11 @@ enum NoiseEstimate {
         return image
     }
 
-    /// Per-plane Poisson–Gaussian noise `S·x + O` estimated from one frame (Foi et al. 2008, simplified): pixels are
-    /// binned by their local 3×3 mean, each bin's noise variance is the robust (median) estimate from second
-    /// differences along rows, and a line is fitted through the bins, weighted by their populations. Texture adds to
-    /// a bin's estimate, so the medians keep it from dominating.
+    /// Per-plane Poisson–Gaussian noise `S·x + O` estimated from one frame.
+    ///
+    /// A simplified form of Foi et al. 2008: pixels are binned by their local 3×3 mean, each bin's noise variance is
+    /// the robust (median) estimate from second differences along rows, and a line is fitted through the bins,
+    /// weighted by their populations. Texture adds to a bin's estimate, so the medians keep it from dominating.
     static func profiles(_ reader: FrameReader) -> [(scale: Float, offset: Float)] {
         let image = planar(reader)
         return (0..<reader.channels).map { c in profile(image, channel: c) }

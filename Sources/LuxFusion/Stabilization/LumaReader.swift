@@ -2,7 +2,7 @@ import LuxPixels
 
 /// Reduced grey images of video frames for motion analysis.
 enum LumaReader {
-    /// The luma of `frame` averaged over `factor × factor` blocks (Rec. 709 weights on RGB; Y′ for Y′CbCr).
+    /// The luma of `frame` averaged over `factor × factor` blocks (BT.709 weights on RGB; Y′ for Y′CbCr).
     static func grey(_ frame: PixelBuffer, factor: Int, threads: Int) -> PlanarImage {
         let w = max(1, frame.width / factor)
         let h = max(1, frame.height / factor)

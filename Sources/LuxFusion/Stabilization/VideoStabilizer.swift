@@ -252,8 +252,10 @@ struct PathParameters {
             logScale: a.logScale + (b.logScale - a.logScale) * alpha)
     }
 
-    /// Gaussian smoothing over time (`sigma` frames). Beyond the ends the path is reflected through its end points
-    /// (`p(−k) = 2·p(0) − p(k)`), so a steady pan stays a steady pan up to the last frame.
+    /// Gaussian smoothing over time (`sigma` frames).
+    ///
+    /// Beyond the ends the path is reflected through its end points (`p(−k) = 2·p(0) − p(k)`), so a steady pan stays a
+    /// steady pan up to the last frame.
     static func smoothed(_ p: [PathParameters], sigma: Double) -> [PathParameters] {
         guard sigma > 0, p.count > 1 else { return p }
         let n = p.count

@@ -7,8 +7,9 @@ public import LuxPixels
 public import LuxRender
 
 /// Lux's own serialisable Live Photo edit: filter chains, a crop, a trim, the audio volume and the orientation.
-/// It becomes a frame processor and context settings, and round-trips through ``AdjustmentData`` (JSON), so a
-/// saved edit can be re-applied to the original.
+///
+/// It becomes a frame processor and context settings, and round-trips through ``AdjustmentData`` (JSON), so a saved
+/// edit can be re-applied to the original.
 ///
 /// ```swift
 /// var recipe = LivePhotoAdjustments()

@@ -34,7 +34,7 @@ public struct LivePhotoEditingContext: Sendable {
     public var duration: MediaTime { livePhoto.duration }
     /// The orientation the edited still and movie are shown in (initially the still's Exif orientation).
     public var orientation: Orientation
-    /// The audio gain, 0 (silent) … 1 (unchanged). Default 1.
+    /// The audio gain, 0 (silent) … 1 (unchanged); default 1.
     public var audioVolume: Double
     /// Produces the edited image of each frame (`nil`: frames unchanged).
     public var frameProcessor: FrameProcessor?

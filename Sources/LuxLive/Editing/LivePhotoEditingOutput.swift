@@ -15,11 +15,11 @@ public struct LivePhotoEditingOutput: Sendable {
     /// The identifier tying the edited still and movie (default: a new one, so the edit does not pair with the
     /// original's files).
     public var contentIdentifier: String
-    /// JPEG options for the still. Default: quality 0.92.
+    /// JPEG options for the still (default: quality 0.92).
     public var photoOptions: EncodingOptions
-    /// JPEG quality of the movie frames, 0…1. Default 0.85.
+    /// JPEG quality of the movie frames, 0…1 (default 0.85).
     public var videoQuality: Double
-    /// Whether files are flushed to disk before being renamed into place. Default on.
+    /// Whether files are flushed to disk before being renamed into place (default on).
     public var synchronizesFiles: Bool
 
     /// Creates an output.

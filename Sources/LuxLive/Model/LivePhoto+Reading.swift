@@ -79,7 +79,9 @@ extension LivePhoto {
     static func isMovie(_ url: URL) -> Bool { ["mov", "qt"].contains(url.pathExtension.lowercased()) }
 
     /// The Live Photos in a folder: every still (JPEG) whose identifier matches a movie's, whatever the files are
-    /// called. Files that cannot be read are skipped.
+    /// called.
+    ///
+    /// Files that cannot be read are skipped.
     ///
     /// - Complexity: Reads the headers of every JPEG and movie in the folder.
     public static func pairs(in directory: URL) throws(LivePhotoError) -> [LivePhoto] {

@@ -95,9 +95,10 @@ extension PixelBuffer {
         }
     }
 
-    /// Writes `width` normalised RGBA Float pixels from `src` into row `y` of a single-plane format,
-    /// clamping and rounding to the format's codes. Y′CbCr formats are written whole by
-    /// ``converted(to:matrix:)``, which needs pairs of rows.
+    /// Writes `width` normalised RGBA Float pixels from `src` into row `y` of a single-plane format, clamping and
+    /// rounding to the format's codes.
+    ///
+    /// Y′CbCr formats are written whole by ``converted(to:matrix:)``, which needs pairs of rows.
     package func writeRGBAFloat(row y: Int, from src: UnsafePointer<Float>) {
         precondition(!format.isYCbCr, "Y′CbCr rows are written in pairs by converted(to:)")
         let w = width

@@ -92,8 +92,10 @@ public struct PixelBuffer: @unchecked Sendable {
     /// The extent of the buffer, `(0, 0, width, height)`.
     public var bounds: Rect { Rect(width: width, height: height) }
 
-    /// A single-plane buffer over read-only memory that `owner` keeps alive (a decoder lending rows of a
-    /// memory-mapped file). Writing to it copies it first.
+    /// A single-plane buffer over read-only memory that `owner` keeps alive (a decoder lending rows of a memory-mapped
+    /// file).
+    ///
+    /// Writing to it copies it first.
     ///
     /// - Precondition: the rows fit in `byteCount` bytes and are aligned for the format's samples.
     package init(
@@ -141,9 +143,10 @@ public struct PixelBuffer: @unchecked Sendable {
         return try withExtendedLifetime(storage) { () throws(E) -> R in try body(view) }
     }
 
-    /// Write access without the copy-on-write check, for engine code that fills disjoint regions of one
-    /// buffer from several threads. The caller keeps the buffer alive and never writes one pixel twice
-    /// concurrently.
+    /// Write access without the copy-on-write check, for engine code that fills disjoint regions of one buffer from
+    /// several threads.
+    ///
+    /// The caller keeps the buffer alive and never writes one pixel twice concurrently.
     package func unsafeSharedMutablePlane(_ plane: Int = 0) -> MutableRawPlane {
         precondition(!storage.isReadOnly, "borrowed read-only pixels cannot be written in place")
         let l = planes[plane]
@@ -181,8 +184,10 @@ public struct PixelBuffer: @unchecked Sendable {
 
     // MARK: Views
 
-    /// A zero-copy window onto a sub-rectangle. Writing to the view copies it first (value semantics);
-    /// a Bayer view at an odd offset reports the shifted CFA layout.
+    /// A zero-copy window onto a sub-rectangle.
+    ///
+    /// Writing to the view copies it first (value semantics); a Bayer view at an odd offset reports the shifted CFA
+    /// layout.
     ///
     /// - Throws: ``PixelError/regionOutOfBounds(x:y:width:height:bufferWidth:bufferHeight:)`` when the
     ///   rectangle is not inside the buffer, or when a 4:2:0 view does not start on an even pixel.

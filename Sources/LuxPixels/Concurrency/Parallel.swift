@@ -8,9 +8,10 @@ package enum Parallel {
     package static let defaultThreadCount: Int = max(1, Int(lux_cpu_count()))
 
     /// Runs `body` over `0..<count` split into contiguous bands, on up to `threads` threads.
-    /// With one thread (or little work) it runs inline. Bands are chosen so each thread gets about
-    /// `bandsPerThread` of them, handed out in order to whichever thread is free, which balances uneven rows
-    /// and threads slowed by other work.
+    ///
+    /// With one thread (or little work) it runs inline. Bands are chosen so each thread gets about `bandsPerThread` of
+    /// them, handed out in order to whichever thread is free, which balances uneven rows and threads slowed by other
+    /// work.
     package static func forEachBand(
         _ count: Int, threads: Int, minimumBand: Int = 16, bandsPerThread: Int = 4,
         _ body: @Sendable (Range<Int>) -> Void

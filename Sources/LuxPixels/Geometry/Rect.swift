@@ -106,8 +106,9 @@ public struct Rect: Hashable, Sendable, Codable, CustomStringConvertible {
     /// Whether the point lies inside (min edges inclusive, max edges exclusive).
     public func contains(_ p: Point) -> Bool { p.x >= minX && p.x < maxX && p.y >= minY && p.y < maxY }
 
-    /// The rectangle grown (negative values shrink it) by `dx` on the left and right and `dy` on the
-    /// top and bottom. Infinite edges stay infinite; shrinking past zero gives ``null``.
+    /// The rectangle grown (negative values shrink it) by `dx` on the left and right and `dy` on the top and bottom.
+    ///
+    /// Infinite edges stay infinite; shrinking past zero gives ``null``.
     public func insetBy(dx: Double, dy: Double) -> Rect {
         if isEmpty { return self }
         let r = Rect(minX: minX + dx, minY: minY + dy, maxX: maxX - dx, maxY: maxY - dy)

@@ -1,6 +1,7 @@
-/// Bilinear demosaicing: each colour plane interpolated on its own from its nearest samples (the
-/// 4-neighbour mean for green, 2- or 4-neighbour means for red and blue). The reference point of the quality
-/// benchmarks (30.56 dB on the skimage set); fast, with colour zippers at edges.
+/// Bilinear demosaicing: each colour plane interpolated on its own from its nearest samples (the 4-neighbour mean for
+/// green, 2- or 4-neighbour means for red and blue).
+///
+/// The reference point of the quality benchmarks (30.56 dB on the skimage set); fast, with colour zippers at edges.
 ///
 /// Equivalent to convolving the masked planes with `[[0,1,0],[1,4,1],[0,1,0]]/4` (green) and
 /// `[[1,2,1],[2,4,2],[1,2,1]]/4` (red, blue); beyond the edges the mosaic is reflected about the edge

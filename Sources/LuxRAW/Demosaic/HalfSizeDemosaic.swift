@@ -1,8 +1,9 @@
 import LuxPixels
 
-/// The draft "half size" reconstruction: each 2×2 quad of the mosaic becomes one pixel (red and blue as
-/// sampled, green the mean of the two greens), as `dcraw -h` does. A quarter of the pixels, no
-/// interpolation; for previews.
+/// The draft "half size" reconstruction: each 2×2 quad of the mosaic becomes one pixel (red and blue as sampled, green
+/// the mean of the two greens), as `dcraw -h` does.
+///
+/// A quarter of the pixels, no interpolation; for previews.
 enum HalfSizeDemosaic {
     /// Fills `count` pixels of one output row from two mosaic rows that start on a quad boundary.
     @inline(never)

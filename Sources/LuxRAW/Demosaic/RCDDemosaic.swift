@@ -1,4 +1,4 @@
-/// Ratio Corrected Demosaicing (L. Sanz Rodríguez, 2017), as in RawTherapee and darktable.
+/// Ratio Corrected Demosaicing (Sanz Rodríguez, 2017), as in RawTherapee and darktable.
 ///
 /// 1. Direction: a 6th-order vertical and horizontal high-pass on the raw samples, squared and summed over
 ///    three taps, gives the local "verticalness" `V/(V+H)`.

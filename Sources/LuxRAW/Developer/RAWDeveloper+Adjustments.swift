@@ -23,15 +23,16 @@ extension RAWDeveloper {
         public var exposure: Double = 0
         /// The file's BaselineExposure in EV (default: read from the file, 0 without the tag), −10…10.
         public var baselineExposure: Double = 0
-        /// The white's correlated colour temperature in kelvin, 2000…50000. Default: the as-shot white's.
+        /// The white's correlated colour temperature in kelvin, 2000…50000 (default: the as-shot white's).
         public var neutralTemperature: Double = 5003
-        /// The white's tint (3000·Duv, positive green), −150…150. Default: the as-shot white's.
+        /// The white's tint (3000·Duv, positive green), −150…150 (default: the as-shot white's).
         public var neutralTint: Double = 0
-        /// Luminance noise reduction, 0…1. Default from the noise model (``NoiseReduction/defaultAmounts(noiseModel:)``).
+        /// Luminance noise reduction, 0…1; default from the noise model
+        /// (``NoiseReduction/defaultAmounts(noiseModel:)``).
         public var luminanceNoiseReductionAmount: Double = 0
-        /// Colour noise reduction, 0…1. Default from the noise model.
+        /// Colour noise reduction, 0…1 (default from the noise model).
         public var colorNoiseReductionAmount: Double = 0.1
-        /// Luminance sharpening (unsharp-mask amount), 0…2. Default 0.5 × BaselineSharpness (1 without the tag).
+        /// Luminance sharpening (unsharp-mask amount), 0…2; default 0.5 × BaselineSharpness (1 without the tag).
         public var sharpnessAmount: Double = 0.5
         /// Sharpening radius (Gaussian σ in pixels), 0.3…5, default 1.
         public var sharpnessRadius: Double = 1

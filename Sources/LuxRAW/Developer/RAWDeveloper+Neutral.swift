@@ -43,8 +43,9 @@ extension RAWDeveloper {
         return sums / counts
     }
 
-    /// Sets ``Adjustments/neutralTemperature`` and ``Adjustments/neutralTint`` so that the mean of `rect` (output coordinates, e.g. a
-    /// grey card) renders neutral: the rectangle's camera RGB becomes the white-balance neutral.
+    /// Sets ``Adjustments/neutralTemperature`` and ``Adjustments/neutralTint`` so that the mean of `rect` (output
+    /// coordinates, such as a grey card) renders neutral: the rectangle's camera RGB becomes the white-balance
+    /// neutral.
     ///
     /// - Throws: ``RAWError/color(_:)`` when the sample is not a plausible white (a non-positive channel), and
     ///   the errors of ``meanCameraRGB(in:)``.

@@ -9,7 +9,7 @@ extension RAWDeveloper {
     public func validate() throws(RAWError) { try adjustments.validate() }
 
     /// The developed image: oriented, cropped to the DefaultCrop, with its extent's origin at (0, 0), in the
-    /// render's working space (converted from the pipeline's linear Rec. 2020; extended range, not clipped).
+    /// render's working space (converted from the pipeline's linear BT.2020; extended range, not clipped).
     ///
     /// Computing it builds a recipe only; pixels are computed when a ``RenderContext`` renders it.
     ///

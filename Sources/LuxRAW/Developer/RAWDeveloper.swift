@@ -34,7 +34,7 @@ public struct RAWDeveloper: Sendable {
         /// The newest version (what new developers use).
         public static let latest = Version.v1
 
-        /// "v1", "v2" …
+        /// "v1", "v2" and so on.
         public var description: String { "v\(rawValue)" }
     }
 
@@ -54,9 +54,10 @@ public struct RAWDeveloper: Sendable {
 
     // MARK: Parameters
 
-    /// Every parameter (exposure, white balance, noise reduction, look, geometry) with its documented range;
-    /// each is also readable and writable directly on the developer (`developer.exposure = 0.3`). Defaults are
-    /// read from the file when the developer is created.
+    /// Every parameter (exposure, white balance, noise reduction, look, geometry) with its documented range; each is
+    /// also readable and writable directly on the developer (`developer.exposure = 0.3`).
+    ///
+    /// Defaults are read from the file when the developer is created.
     public var adjustments: Adjustments
 
     /// Reads and writes one of the ``adjustments`` directly.

@@ -1,7 +1,9 @@
 public import LuxCodecs
 public import LuxColor
 
-/// Errors thrown by LuxRAW. Each says what was wrong and what is accepted.
+/// Errors thrown by LuxRAW.
+///
+/// Each says what was wrong and what is accepted.
 public enum RAWError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The file could not be decoded (see the codec error).
     case decoding(CodecError)

@@ -1,19 +1,19 @@
 public import LuxColor
 public import LuxRender
 
-/// Stage 6: white-balanced camera RGB → the pipeline's working space (linear Rec. 2020, extended range) by
+/// Stage 6: white-balanced camera RGB → the pipeline's working space (linear BT.2020, extended range) by
 /// the DNG colour model, with the exposure folded into the same matrix.
 ///
-/// `matrix = XYZ(D65)→Rec.2020 · Bradford(D50→D65) · CameraToXYZ_D50(neutral) · diag(neutral)`, where
+/// `matrix = XYZ(D65)→BT.2020 · Bradford(D50→D65) · CameraToXYZ_D50(neutral) · diag(neutral)`, where
 /// `CameraToXYZ_D50` is LuxColor's ``CameraColorCalibration/cameraToXYZD50(neutral:)`` (forward matrices
 /// when present, otherwise the inverse colour matrix adapted in XYZ), interpolated for the white's
 /// temperature. White-balanced camera (1, 1, 1) — the neutral at the clip of its largest channel — maps to
-/// Rec. 2020 (1, 1, 1); values keep their sign and range (no clipping).
+/// BT.2020 (1, 1, 1); values keep their sign and range (no clipping).
 public struct CameraColorTransform: Hashable, Sendable {
-    /// The 3×3 matrix from white-balanced camera RGB to linear Rec. 2020.
+    /// The 3×3 matrix from white-balanced camera RGB to linear BT.2020.
     public var matrix: Matrix3x3
 
-    /// The colour space the pipeline computes in: linear Rec. 2020 primaries, D65, extended range.
+    /// The colour space the pipeline computes in: linear BT.2020 primaries, D65, extended range.
     public static let workingSpace = ColorSpace.itur2020.linearized(name: "Linear Rec. 2020").withExtendedRange(true)
 
     /// Builds the transform for a scene whose white has camera response `neutral`.

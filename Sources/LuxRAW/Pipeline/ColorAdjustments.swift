@@ -2,7 +2,7 @@ import LuxColor
 public import LuxRender
 
 /// Stage 7c: saturation and vibrance (scene-referred, before the tone curve) and contrast (display-referred,
-/// after it), on linear Rec. 2020 values.
+/// after it), on linear BT.2020 values.
 ///
 /// - Saturation scales the distance from the pixel's luminance: `RGB′ = Y + s·(RGB − Y)`, `s = 1 + saturation`.
 /// - Vibrance does the same with a factor that is largest for dull colours and fades for saturated ones:
@@ -17,7 +17,7 @@ public struct ColorAdjustments: Hashable, Sendable {
     /// −1…1, default 0.
     public var contrast: Float
 
-    /// Rec. 2020 luminance weights.
+    /// BT.2020 luminance weights.
     static let luma: (Float, Float, Float) = (0.2627, 0.6780, 0.0593)
 
     /// Creates the stage.

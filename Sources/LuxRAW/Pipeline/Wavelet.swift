@@ -2,8 +2,10 @@
 ///
 /// Every loop runs over whole rows through pointers so that it vectorises; borders are clamped.
 enum Wavelet {
-    /// Smooths `src` (`w × h`, dense) into `dst` with the separable kernel [1, 4, 6, 4, 1]/16 whose taps are
-    /// `step` apart, clamping at the plane's edges. `tmp` holds `w × h` floats; `dst` may not alias `src`.
+    /// Smooths `src` (`w × h`, dense) into `dst` with the separable kernel [1, 4, 6, 4, 1]/16 whose taps are `step`
+    /// apart, clamping at the plane's edges.
+    ///
+    /// `tmp` holds `w × h` floats; `dst` may not alias `src`.
     @inline(never)
     static func smooth(
         _ src: UnsafePointer<Float>, into dst: UnsafeMutablePointer<Float>, width w: Int, height h: Int, step s: Int,

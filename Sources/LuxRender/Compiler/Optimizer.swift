@@ -1,7 +1,9 @@
 import LuxColor
 import LuxPixels
 
-/// Local graph rewrites applied bottom-up until nothing changes:
+/// Local graph rewrites applied bottom-up until nothing changes.
+///
+/// The rewrites:
 ///
 /// - alpha: `premultiply(unpremultiply(x))` and `unpremultiply(premultiply(x))` become `x`; alpha
 ///   conversions of opaque images disappear;

@@ -270,9 +270,10 @@ public final class RenderContext: Sendable {
         let name: String
         /// Checked between tiles (set by the async entry points).
         var isCancelled: (@Sendable () -> Bool)? = nil
-        /// Set while strips of one render follow each other: workers keep the blocks their tiles needed
-        /// (instead of trimming to ``BufferArena/idleLimit``), so the next strip does not map and zero-fill them
-        /// again. Peak memory is the same; the streaming render trims once at the end.
+        /// Set while strips of one render follow each other: workers keep the blocks their tiles needed (instead of
+        /// trimming to ``BufferArena/idleLimit``), so the next strip does not map and zero-fill them again.
+        ///
+        /// Peak memory is the same; the streaming render trims once at the end.
         var keepsWorkerMemory = false
     }
 

@@ -138,9 +138,11 @@ final class Executor {
         buffers.removeLast()
     }
 
-    /// A program that only reads one intermediate — through crops that keep `rect` and at most one edge clamp —
-    /// copies the rows into the target, converting float to 8-bit in one pass where the planar round trip took
-    /// three; the values are those the program would store. Returns false when the program does more.
+    /// A program that only reads one intermediate — through crops that keep `rect` and at most one edge clamp — copies
+    /// the rows into the target, converting float to 8-bit in one pass where the planar round trip took three; the
+    /// values are those the program would store.
+    ///
+    /// Returns false when the program does more.
     private func copyRows(_ root: RowOp, _ rect: PixelRect, _ buffers: [SlotBuffer], _ target: RowTarget) -> Bool {
         guard target.quantize == nil, target.converter == nil, target.layout == .interleaved else { return false }
         var op = Self.skippingCrops(root, rect)

@@ -2,10 +2,11 @@ import CLuxKernels
 import LuxPixels
 
 /// A program that is one ``ColorTransform`` over a half-float source stored as half float —
-/// `[unpremultiply](transform([premultiply](load_RGBAh)))`, crops that keep the tile aside — run as one C loop per
-/// row (`lux_half4_color_matrix`): each pixel is read, transformed and written in registers, with none of the planar
-/// round trips of the general evaluation (widen into planes, alpha steps, matrix, alpha steps, narrow). The values
-/// are those the general evaluation stores.
+/// `[unpremultiply](transform([premultiply](load_RGBAh)))`, crops that keep the tile aside — run as one C loop per row
+/// (`lux_half4_color_matrix`): each pixel is read, transformed and written in registers, with none of the planar round
+/// trips of the general evaluation (widen into planes, alpha steps, matrix, alpha steps, narrow).
+///
+/// The values are those the general evaluation stores.
 struct HalfMatrixRows {
     let load: LoadSourceOp
     let coefficients: SIMD16<Float>

@@ -11,11 +11,11 @@ public struct FilterCategory: Hashable, Sendable, Comparable, CustomStringConver
     public static func < (a: FilterCategory, b: FilterCategory) -> Bool { a.name < b.name }
     public var description: String { name }
 
-    /// Blurs: Gaussian, box, motion…
+    /// Blurs: Gaussian, box, motion and others.
     public static let blur = FilterCategory("Blur")
-    /// Adjustments of colour values: exposure, matrices, curves…
+    /// Adjustments of colour values: exposure, matrices, curves and others.
     public static let colorAdjustment = FilterCategory("ColorAdjustment")
-    /// Stylised colour changes: sepia, monochrome, photo effects…
+    /// Stylised colour changes: sepia, monochrome, photo effects and others.
     public static let colorEffect = FilterCategory("ColorEffect")
     /// Porter–Duff compositing and blend modes.
     public static let compositeOperation = FilterCategory("CompositeOperation")

@@ -1,6 +1,8 @@
 import LuxPixels
 
-/// A pipeline of filters written as text, as the CLI's `--chain` takes it:
+/// A pipeline of filters written as text, as the CLI's `--chain` takes it.
+///
+/// For example:
 ///
 /// ```
 /// SepiaTone intensity=0.8 | GaussianBlur radius=4 | Crop rectangle=0,0,640,480
@@ -117,7 +119,7 @@ public struct FilterChain: Sendable, CustomStringConvertible {
         return out
     }
 
-    /// Applies the chain to `image` (or, when `image` is `nil`, starts from the first step's output, e.g.
+    /// Applies the chain to `image` (or, when `image` is `nil`, starts from the first step's output, for example
     /// a generator).
     ///
     /// - Parameters:

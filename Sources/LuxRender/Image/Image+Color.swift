@@ -3,7 +3,7 @@ public import LuxPixels
 
 extension Image {
     /// The image converted from `colorSpace` into the render's working space (for data produced in
-    /// another space, e.g. by an ``ImageProcessor``).
+    /// another space, for example by an ``ImageProcessor``).
     public func matchedToWorkingSpace(from colorSpace: ColorSpace) -> Image {
         Image(node: Node(.matchToWorking(colorSpace), inputs: [node], extent: extent, isOpaque: isOpaque))
     }

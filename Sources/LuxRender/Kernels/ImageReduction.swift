@@ -1,8 +1,10 @@
 /// What a reducing ``ImageProcessor`` does with its input: the bodies of
 /// ``ImageProcessor/init(description:argumentDigest:inputFormat:outputFormat:reducing:bandRows:partialCount:band:combine:)``.
 public struct ImageReduction: Sendable {
-    /// Reduces one band of the area (full width, up to `bandRows` rows) into `partial` (`partialCount` values,
-    /// zeroed beforehand). Called on several threads at once, each band once.
+    /// Reduces one band of the area (full width, up to `bandRows` rows) into `partial` (`partialCount` values, zeroed
+    /// beforehand).
+    ///
+    /// Called on several threads at once, each band once.
     public typealias Band = @Sendable (_ band: ImageProcessorInput, _ partial: UnsafeMutablePointer<Double>) -> Void
     /// Combines the partial values of every band (`partialCount` values per band, bands from the top) into the
     /// output tile.

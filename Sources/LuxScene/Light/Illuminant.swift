@@ -55,8 +55,9 @@ public enum Illuminant: Hashable, Sendable, Codable, CustomStringConvertible {
 public struct Light: Hashable, Sendable, Codable, CustomStringConvertible {
     /// The spectral character.
     public var illuminant: Illuminant
-    /// The illuminance on the lit surfaces in lux (lm/m²). A white Lambertian surface under `E` lux has a
-    /// luminance of `E/π` cd/m².
+    /// The illuminance on the lit surfaces in lux (lm/m²).
+    ///
+    /// A white Lambertian surface under `E` lux has a luminance of `E/π` cd/m².
     public var illuminance: Double
 
     /// Creates a light.

@@ -76,8 +76,9 @@ public struct SurfaceColor: Hashable, Sendable, Codable, CustomStringConvertible
     /// The colour scaled in brightness (every band weight multiplied by `factor`).
     public func scaled(by factor: Double) -> SurfaceColor { SurfaceColor(coefficients: coefficients * factor) }
 
-    /// The three spectral bands (long, middle, short) that reflectances are made of. They sum to 1 at every
-    /// wavelength; the band edges are logistic with a 14 nm scale at 490 nm and 595 nm.
+    /// The three spectral bands (long, middle, short) that reflectances are made of.
+    ///
+    /// They sum to 1 at every wavelength; the band edges are logistic with a 14 nm scale at 490 nm and 595 nm.
     public static let basis: (long: Spectrum, middle: Spectrum, short: Spectrum) = {
         let long = Spectrum { 1 / (1 + Double.exp(-($0 - 595) / 14)) }
         let short = Spectrum { 1 / (1 + Double.exp(($0 - 490) / 14)) }

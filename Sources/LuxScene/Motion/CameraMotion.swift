@@ -54,8 +54,10 @@ public struct CameraMotion: Hashable, Sendable, Codable {
     }
 }
 
-/// How one layer of a scene moves in the image, as a function of time: a constant velocity plus an
-/// optional oscillation. Units are frame widths (the scene's horizontal extent is 1).
+/// How one layer of a scene moves in the image, as a function of time: a constant velocity plus an optional
+/// oscillation.
+///
+/// Units are frame widths (the scene's horizontal extent is 1).
 public struct LayerMotion: Hashable, Sendable, Codable {
     /// Velocity in frame widths per second.
     public var velocity: SIMD2<Double>

@@ -13,7 +13,9 @@
 public struct ThinLens: Hashable, Sendable, Codable {
     /// Focal length in millimetres.
     public var focalLength: Double
-    /// The f-number N (focal length ÷ aperture diameter). Fixed, as on phones.
+    /// The f-number N (focal length ÷ aperture diameter).
+    ///
+    /// Fixed, as on phones.
     public var fNumber: Double
     /// The focus distance at lens position 0, in metres.
     public var closestFocusDistance: Double

@@ -28,8 +28,10 @@ package enum CounterRandom {
         Float(bits >> 8) * (1 / 16_777_216)
     }
 
-    /// An approximately standard-normal value from 64 random bits: the sum of four 16-bit uniforms, centred
-    /// and scaled to unit variance (Irwin–Hall, n = 4). Mean and variance are exact; the tails end at ±3.46σ.
+    /// An approximately standard-normal value from 64 random bits: the sum of four 16-bit uniforms, centred and scaled
+    /// to unit variance (Irwin–Hall, n = 4).
+    ///
+    /// Mean and variance are exact; the tails end at ±3.46σ.
     @inline(__always)
     package static func gaussian(_ bits: UInt64) -> Float {
         let a = Float(UInt32(truncatingIfNeeded: bits) & 0xFFFF)

@@ -1,9 +1,10 @@
 /// Composites the layers of a set of ``LayerPlan``s row by row over a band of the output grid.
 enum BandCompositor {
-    /// The fixed band partition of a grid of `height` rows for layers whose largest blur support is
-    /// `support`: bands of at least four supports (so re-reading the rows around a band costs little), at most
-    /// eight bands. It depends only on the grid and the blur, never on the thread count, so results are
-    /// bit-identical on any number of threads.
+    /// The fixed band partition of a grid of `height` rows for layers whose largest blur support is `support`: bands of
+    /// at least four supports (so re-reading the rows around a band costs little), at most eight bands.
+    ///
+    /// It depends only on the grid and the blur, never on the thread count, so results are bit-identical on any number
+    /// of threads.
     static func bandHeight(height: Int, support: Int) -> Int {
         let target = max(32, 4 * support)
         let bands = max(min(2, height / 32), min(8, height / target), 1)
@@ -94,9 +95,10 @@ enum BandCompositor {
         }
     }
 
-    /// Blends the row `top + t·(bottom − top)` (planes `count` apart, premultiplied, alpha last when
-    /// `hasAlpha`) over `count` pixels of the accumulator (planes `stride` apart). `scratch` has room for
-    /// `count` floats (each pixel's 1 − α, interpolated once for all planes).
+    /// Blends the row `top + t·(bottom − top)` (planes `count` apart, premultiplied, alpha last when `hasAlpha`) over
+    /// `count` pixels of the accumulator (planes `stride` apart).
+    ///
+    /// `scratch` has room for `count` floats (each pixel's 1 − α, interpolated once for all planes).
     static func blend(
         top: UnsafePointer<Float>, bottom: UnsafePointer<Float>, t: Float, count n: Int, hasAlpha: Bool,
         withAlpha: Bool, into acc: UnsafeMutablePointer<Float>, stride: Int, scratch: UnsafeMutablePointer<Float>

@@ -45,8 +45,10 @@ package struct ExposureRadiance: Sendable {
         self.height = height
     }
 
-    /// The instants of `request`'s exposure and the camera's map at each, onto a grid with pixel (0, 0) at
-    /// output pixel `offset`. Instants are spaced so the image moves at most ¼ pixel between them (≤ 64).
+    /// The instants of `request`'s exposure and the camera's map at each, onto a grid with pixel (0, 0) at output pixel
+    /// `offset`.
+    ///
+    /// Instants are spaced so the image moves at most ¼ pixel between them (≤ 64).
     static func maps(renderer: SceneRenderer, request: RenderRequest, offset: SIMD2<Int>) -> [AffineMap] {
         let motion = renderer.scene.cameraMotion
         let s = SIMD2(request.sceneUnitsPerPixel, request.regionSize.y / Double(request.height))
@@ -198,11 +200,13 @@ package struct ExposureRadiance: Sendable {
         }
     }
 
-    /// Grid rows converted to `Float`, kept in a small ring so each row is converted once however many
-    /// output rows read it. Each row is stored as four mixes of two planes, `stride` apart: mix
-    /// `phase × 2 + q` holds, at column j, the first channel of CFA row phase `phase` where j + q is even
-    /// and the second channel where it is odd — so an output pixel x reading column x + dx finds the
-    /// channel its CFA site needs in mix `phase × 2 + (dx & 1)`, and one accumulator serves every column.
+    /// Grid rows converted to `Float`, kept in a small ring so each row is converted once however many output rows read
+    /// it.
+    ///
+    /// Each row is stored as four mixes of two planes, `stride` apart: mix `phase × 2 + q` holds, at column j, the
+    /// first channel of CFA row phase `phase` where j + q is even and the second channel where it is odd — so an output
+    /// pixel x reading column x + dx finds the channel its CFA site needs in mix `phase × 2 + (dx & 1)`, and one
+    /// accumulator serves every column.
     final class SourceRows {
         let image: HalfPlanarImage
         let pattern: [Int]

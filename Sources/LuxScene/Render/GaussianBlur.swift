@@ -1,8 +1,10 @@
-/// A Gaussian blur whose cost does not depend on the radius: three passes of an *extended box* filter in
-/// each direction (Gwosdek, Grewenig, Bruhn and Weickert, "Theoretical foundations of Gaussian convolution by
-/// extended box filtering", SSVM 2011). An extended box is a box of `2r + 1` ones with a fractional weight
-/// `f` on one more pixel at each end, so its variance is continuous in `f`; three equal ones match any target
-/// variance exactly and approximate the Gaussian closely. Pixels beyond the image are zero.
+/// A Gaussian blur whose cost does not depend on the radius: three passes of an *extended box* filter in each direction
+/// (Gwosdek, Grewenig, Bruhn and Weickert, "Theoretical foundations of Gaussian convolution by extended box filtering",
+/// SSVM 2011).
+///
+/// An extended box is a box of `2r + 1` ones with a fractional weight `f` on one more pixel at each end, so its
+/// variance is continuous in `f`; three equal ones match any target variance exactly and approximate the Gaussian
+/// closely. Pixels beyond the image are zero.
 ///
 /// The renderer runs the vertical passes as a stream over rows (``VerticalBlur``) and the horizontal passes
 /// on each finished row (``HorizontalBlur``).

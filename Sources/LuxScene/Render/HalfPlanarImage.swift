@@ -1,8 +1,9 @@
 internal import CLuxKernels
 
 /// A planar half-float image: `planeCount` planes of `width × height` IEEE binary16 values, rows contiguous.
-/// Half the memory of ``PlanarImage`` for data that is kept between frames (radiance caches), where 11
-/// significant bits are far below the photon noise the values will carry.
+///
+/// Half the memory of ``PlanarImage`` for data that is kept between frames (radiance caches), where 11 significant bits
+/// are far below the photon noise the values will carry.
 ///
 /// Rows are converted to and from `Float` with the run-time dispatched F16C kernels of `CLuxKernels`.
 package final class HalfPlanarImage: @unchecked Sendable {
@@ -25,9 +26,10 @@ package final class HalfPlanarImage: @unchecked Sendable {
         deinit { base.deallocate() }
     }
 
-    /// Creates an image; its values are zero, or undefined until written when `zeroed` is false (for images
-    /// whose every row is about to be stored). With `recycling`, an image nobody else uses any more, its
-    /// memory is reused when it is large enough.
+    /// Creates an image; its values are zero, or undefined until written when `zeroed` is false (for images whose every
+    /// row is about to be stored).
+    ///
+    /// With `recycling`, an image nobody else uses any more, its memory is reused when it is large enough.
     package init(width: Int, height: Int, planes: Int, zeroed: Bool = true, recycling: HalfPlanarImage? = nil) {
         precondition(width > 0 && height > 0 && planes > 0, "a planar image needs a positive size")
         self.width = width
@@ -55,8 +57,9 @@ package final class HalfPlanarImage: @unchecked Sendable {
         lux_float_to_half(src, row(p, y) + x, count)
     }
 
-    /// Writes `count` floats times `scale` into plane `p`, row `y`, from column 0, in one pass (each product
-    /// rounded to `Float` before it is narrowed, as a multiply and a ``store(plane:row:x:from:count:)`` would).
+    /// Writes `count` floats times `scale` into plane `p`, row `y`, from column 0, in one pass (each product rounded to
+    /// `Float` before it is narrowed, as a multiply and a ``store(plane:row:x:from:count:)`` would).
+    ///
     /// `streaming` stores bypass the cache: for an image too large to stay cached until it is read.
     func store(
         plane p: Int, row y: Int, from src: UnsafePointer<Float>, scaledBy scale: Float, count: Int, streaming: Bool

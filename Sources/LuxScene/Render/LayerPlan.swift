@@ -23,8 +23,10 @@ struct LayerPlan: Sendable {
     /// Planes per card row: three colour planes, plus alpha when the layer has one.
     var planes: Int { hasAlpha ? 4 : 3 }
 
-    /// The grid pixels the layer can touch (not clipped to the grid). On a coarse card, grid pixel `x` lies
-    /// between card pixels `⌊(x − ⌊scale/2⌋)/scale⌋` and the next, so the box grows by one card pixel.
+    /// The grid pixels the layer can touch (not clipped to the grid).
+    ///
+    /// On a coarse card, grid pixel `x` lies between card pixels `⌊(x − ⌊scale/2⌋)/scale⌋` and the next, so the box
+    /// grows by one card pixel.
     var gridBox: CardBox {
         guard scale > 1 else { return box }
         let h = scale / 2
@@ -36,10 +38,11 @@ struct LayerPlan: Sendable {
     /// How far (grid pixels) the layer's blur and interpolation reach beyond a painted pixel.
     var gridSupport: Int { (blur?.support ?? 0) * scale + (scale > 1 ? scale : 0) }
 
-    /// The card scale for a defocus blur of standard deviation `sigma` grid pixels: the largest `s` that leaves
-    /// at least about two card pixels of blur (so the card holds nothing the blur would not remove), 1 below
-    /// σ = 4. An edge's profile then follows the Gaussian to 0.7 % of its step, closer than the three box
-    /// passes on the grid (1 %), whose wide boxes are less Gaussian than narrow ones convolved with the tent.
+    /// The card scale for a defocus blur of standard deviation `sigma` grid pixels: the largest `s` that leaves at
+    /// least about two card pixels of blur (so the card holds nothing the blur would not remove), 1 below σ = 4.
+    ///
+    /// An edge's profile then follows the Gaussian to 0.7 % of its step, closer than the three box passes on the grid
+    /// (1 %), whose wide boxes are less Gaussian than narrow ones convolved with the tent.
     static func scale(sigma: Double) -> Int { min(64, max(1, Int(sigma / 2))) }
 
     /// The blur on a card of `scale` that, with the card's pixel box and the linear interpolation back to the
@@ -69,8 +72,10 @@ struct ShapeSpan: Sendable {
 }
 
 extension SceneRenderer {
-    /// Plans for `layers` (indices into the scene, back to front) on the request's grid. With `atRest`, the
-    /// camera does not move (the grid is the scene seen by a still camera) and one time sample is used.
+    /// Plans for `layers` (indices into the scene, back to front) on the request's grid.
+    ///
+    /// With `atRest`, the camera does not move (the grid is the scene seen by a still camera) and one time sample is
+    /// used.
     func layerPlans(_ request: RenderRequest, layers: [Int], atRest: Bool) -> [LayerPlan?] {
         var matrices: [Illuminant: Matrix3x3] = [:]
         func matrix(_ i: Illuminant) -> Matrix3x3 {

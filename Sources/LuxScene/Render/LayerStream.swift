@@ -73,7 +73,9 @@ final class LayerStream {
         scratch.deallocate()
     }
 
-    /// Finished card row `k` (planes `width` apart), or nil when it is empty. Rows must be requested in order.
+    /// Finished card row `k` (planes `width` apart), or nil when it is empty.
+    ///
+    /// Rows must be requested in order.
     func row(_ k: Int) -> UnsafePointer<Float>? {
         guard horizontal != nil else {
             return paint(row: k, columns: 0..<width, into: batch) ? UnsafePointer(batch) : nil
@@ -107,8 +109,10 @@ final class LayerStream {
         }
     }
 
-    /// Paints columns `columns` of card row `k` into `dst` (planes `columns.count` apart): the average over
-    /// time samples. False when nothing covers that part of the row.
+    /// Paints columns `columns` of card row `k` into `dst` (planes `columns.count` apart): the average over time
+    /// samples.
+    ///
+    /// False when nothing covers that part of the row.
     private func paint(row k: Int, columns: Range<Int>, into dst: UnsafeMutablePointer<Float>) -> Bool {
         guard k >= 0, k < plan.box.height else { return false }
         let samples = plan.samples

@@ -1,5 +1,6 @@
-/// A planar `Float` image: `planeCount` planes of `width × height`, rows contiguous. The renderer's working
-/// memory (radiance channels, layer cards, alpha).
+/// A planar `Float` image: `planeCount` planes of `width × height`, rows contiguous.
+///
+/// The renderer's working memory (radiance channels, layer cards, alpha).
 package final class PlanarImage: @unchecked Sendable {
     // @unchecked: a plain allocation handed to row-band workers that write disjoint rows or columns.
     package let width: Int

@@ -39,8 +39,10 @@ enum Rasterizer {
         }
     }
 
-    /// Coverage of a convex polygon given as outward edge normals `normals[k]` and offsets `offsets[k]`
-    /// (the signed distance to edge k is `n·q − offset`). `scratch` holds the running maximum.
+    /// Coverage of a convex polygon given as outward edge normals `normals[k]` and offsets `offsets[k]` (the signed
+    /// distance to edge k is `n·q − offset`).
+    ///
+    /// `scratch` holds the running maximum.
     static func polygon(
         _ cov: UnsafeMutablePointer<Float>, _ n: Int, q: SIMD2<Float>, step: SIMD2<Float>, normals: [SIMD2<Float>],
         offsets: [Float], invPixel: Float
@@ -59,8 +61,9 @@ enum Rasterizer {
         for i in 0..<n { cov[i] = min(max(0.5 - cov[i] * invPixel, 0), 1) }
     }
 
-    /// Coverage of the dark wedges of a Siemens star with `spokes` wedges in a disc of `radius`. Where the
-    /// wedges get narrower than a pixel near the centre, coverage tends to their area fraction, ½.
+    /// Coverage of the dark wedges of a Siemens star with `spokes` wedges in a disc of `radius`.
+    ///
+    /// Where the wedges get narrower than a pixel near the centre, coverage tends to their area fraction, ½.
     static func siemensStar(
         _ cov: UnsafeMutablePointer<Float>, _ n: Int, q: SIMD2<Float>, step: SIMD2<Float>, center c: SIMD2<Float>,
         radius: Float, spokes: Int, pixel: Float

@@ -1,5 +1,7 @@
-/// One shape prepared for rasterisation: geometry and fill in `Float`, the fill's colours already turned into
-/// the detector's response by the layer's light matrix. Dispatch happens once per row segment.
+/// One shape prepared for rasterisation: geometry and fill in `Float`, the fill's colours already turned into the
+/// detector's response by the layer's light matrix.
+///
+/// Dispatch happens once per row segment.
 struct ShapeKernel: @unchecked Sendable {
     // @unchecked: holds a SceneImage (immutable texture levels shared read-only by row workers).
     enum Outline {
@@ -90,8 +92,10 @@ struct ShapeKernel: @unchecked Sendable {
         }
     }
 
-    /// Paints one row segment of `n` pixels; `q` is the scene position of the first pixel centre and `step`
-    /// the move per pixel. `scratch` has room for 4·n floats. `alpha` is nil for layers known to be opaque.
+    /// Paints one row segment of `n` pixels; `q` is the scene position of the first pixel centre and `step` the move
+    /// per pixel.
+    ///
+    /// `scratch` has room for 4·n floats. `alpha` is nil for layers known to be opaque.
     func run(
         _ n: Int, q: SIMD2<Float>, step: SIMD2<Float>, scratch: UnsafeMutablePointer<Float>,
         p0: UnsafeMutablePointer<Float>, p1: UnsafeMutablePointer<Float>, p2: UnsafeMutablePointer<Float>,

@@ -24,8 +24,9 @@ package final class StaticRadiance: Sendable {
     /// Stored values are radiance × scale (so the brightest light's white is about 1).
     let scale: Float
 
-    /// Renders layers `0..<layerCount` of `renderer`'s scene at rest over a grid of `request`'s pixel size
-    /// whose pixel (0, 0) sits at output pixel `offset` (so it may extend beyond the request's region).
+    /// Renders layers `0..<layerCount` of `renderer`'s scene at rest over a grid of `request`'s pixel size whose pixel
+    /// (0, 0) sits at output pixel `offset` (so it may extend beyond the request's region).
+    ///
     /// `recycling` is a radiance no longer used by anyone, whose memory may be reused.
     init(
         renderer: SceneRenderer, request: RenderRequest, layerCount: Int, offset: SIMD2<Int>, gridWidth: Int,

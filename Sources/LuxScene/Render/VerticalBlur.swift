@@ -1,6 +1,7 @@
-/// The vertical passes of a ``BlurPlan`` as a stream over rows: each pass keeps a ring of the rows in its
-/// window and their running sum, so a band of output rows needs only the rows around it, never a full-height
-/// buffer. Rows beyond the source are zero; a pass whose window holds only zero rows reports an empty row.
+/// The vertical passes of a ``BlurPlan`` as a stream over rows: each pass keeps a ring of the rows in its window and
+/// their running sum, so a band of output rows needs only the rows around it, never a full-height buffer.
+///
+/// Rows beyond the source are zero; a pass whose window holds only zero rows reports an empty row.
 ///
 /// Rows are flat arrays of `rowLength` floats (any number of planes side by side); every pass works on them
 /// element by element, which vectorises.
@@ -57,7 +58,9 @@ final class VerticalBlur {
         }
     }
 
-    /// Output row `k` of the last pass into `out`; false when it is zero. Rows must be requested in order.
+    /// Output row `k` of the last pass into `out`; false when it is zero.
+    ///
+    /// Rows must be requested in order.
     func row(_ k: Int, into out: UnsafeMutablePointer<Float>) -> Bool {
         produce(stage: stages.count - 1, row: k, into: out)
     }

@@ -301,8 +301,9 @@ extension Scene {
         }
     }
 
-    /// A scene made of an image at one distance (or, with a depth map, sliced into layers by depth), lit by
-    /// `light`. The image fills the frame (cropped to 4:3 around its centre).
+    /// A scene made of an image at one distance (or, with a depth map, sliced into layers by depth), lit by `light`.
+    ///
+    /// The image fills the frame (cropped to 4:3 around its centre).
     public static func image(
         _ image: SceneImage, distance: Double = 2, light: Light = Light(.d65, lux: 1000), slices: Int = 8
     ) -> Scene {

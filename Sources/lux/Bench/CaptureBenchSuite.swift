@@ -2,9 +2,11 @@ import Dispatch
 import Foundation
 import Lux
 
-/// Photo capture on the simulated 12 MP camera (issue 8's benchmarks): shutter-to-delivery per quality level
-/// (and whether it falls inside the reported photoProcessingTimeRange), photos per second in a burst, and
-/// shutter lag with and without resource preparation. There is no peer tool for a simulated camera.
+/// Photo capture on the simulated 12 MP camera (issue 8's benchmarks): shutter-to-delivery per quality level (and
+/// whether it falls inside the reported photoProcessingTimeRange), photos per second in a burst, and shutter lag with
+/// and without resource preparation.
+///
+/// There is no peer tool for a simulated camera.
 enum CaptureBenchSuite: BenchSuite {
     static let name = "capture"
     static let summary =

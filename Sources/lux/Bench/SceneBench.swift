@@ -2,9 +2,10 @@ import ArgumentParser
 import Foundation
 import Lux
 
-/// `lux bench scene` and `lux scene bench`: the simulated camera's frame times (issue "Simulated camera",
-/// performance). No peer tool renders a scene through a camera model, so the cases have no peers; each worker
-/// reports the median time of one frame (after a warm-up), which is what the goals state.
+/// `lux bench scene` and `lux scene bench`: the simulated camera's frame times (issue "Simulated camera", performance).
+///
+/// No peer tool renders a scene through a camera model, so the cases have no peers; each worker reports the median time
+/// of one frame (after a warm-up), which is what the goals state.
 enum SceneBench: BenchSuite {
     static let name = "scene"
     static let summary =
@@ -90,8 +91,9 @@ enum SceneBench: BenchSuite {
         return SimulatedCamera(scene: scene, configuration: .init(threads: threads))
     }
 
-    /// Times `iterations` frames of case `name` (bursts and streams: twice as many) after a warm-up. Every case
-    /// uses hand-held shake.
+    /// Times `iterations` frames of case `name` (bursts and streams: twice as many) after a warm-up.
+    ///
+    /// Every case uses hand-held shake.
     static func measure(_ name: String, iterations: Int, threads: Int?) async throws -> [Sample] {
         let manual = StillRequest(exposure: .manual(duration: MediaTime(value: 1, timescale: 60), iso: 100))
         var times: [Sample] = []

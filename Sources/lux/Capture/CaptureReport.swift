@@ -1,14 +1,15 @@
-/// `lux capture --json`: the camera, and for each request its resolved settings, events and files. Keys without
-/// a value are left out; the keys are documented in `lux capture --help`.
+/// `lux capture --json`: the camera, and for each request its resolved settings, events and files.
+///
+/// Keys without a value are left out; the keys are documented in `lux capture --help`.
 struct CaptureReport: Codable, Sendable {
-    /// The camera's name, e.g. "Simulated Camera".
+    /// The camera's name, such as "Simulated Camera".
     var camera: String
     /// The active format, as printed by the text output.
     var format: String
     /// "sRGB" or "P3_D65".
     var colorSpace: String
     var scene: String
-    /// The scene's light, e.g. "D65 2000 lx".
+    /// The scene's light, such as "D65 2000 lx".
     var light: String
     var requests: [Request]
 

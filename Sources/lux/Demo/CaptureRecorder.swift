@@ -7,8 +7,9 @@ struct CaptureRecorder {
     let output: PhotoOutput
     let folder: URL
 
-    /// Captures `settings`; `name(photo)` is the file name of each delivered photo. The timeline counts from
-    /// `start` (default: the request).
+    /// Captures `settings`; `name(photo)` is the file name of each delivered photo.
+    ///
+    /// The timeline counts from `start` (default: the request).
     func capture(
         _ settings: PhotoSettings, title: String, story: String, start: ContinuousClock.Instant = .now,
         name: (CapturedPhoto) -> String

@@ -29,6 +29,7 @@ struct DemoSession {
 
     /// Waits until auto exposure has had time to follow a scene change: until it stops adjusting after at least 3
     /// stream frames, or 12 frames (in the dark it may keep adjusting at the end of its range), at most `timeout`.
+    ///
     /// Frames come from the session's scene monitoring, which must be on.
     func settleExposure(timeout: Duration = .seconds(10)) async throws {
         let start = camera.status.frameCount

@@ -1,8 +1,10 @@
 import Foundation
 import Lux
 
-/// `lux info --json`: everything about one file. Keys without a value are left out; the keys are documented in
-/// `lux info --help` and stay stable (new keys may be added).
+/// `lux info --json`: everything about one file.
+///
+/// Keys without a value are left out; the keys are documented in `lux info --help` and stay stable (new keys may be
+/// added).
 struct FileReport: Codable, Sendable {
     /// The path as given.
     var file: String
@@ -69,7 +71,7 @@ struct FileReport: Codable, Sendable {
 
     /// DNG (and TIFF/EP raw) tags.
     struct RawSummary: Codable, Sendable {
-        /// e.g. [1, 4, 0, 0]; absent for TIFF/EP raws.
+        /// DNGVersion, such as [1, 4, 0, 0]; absent for TIFF/EP raws.
         var dngVersion: [Int]?
         var uniqueCameraModel: String?
         /// "CFA RGGB" or "Linear Raw, 3 samples".

@@ -2,7 +2,9 @@ import Foundation
 import Synchronization
 
 /// Runs `count` items on `workers` threads, each taking the next unstarted item (so at most `workers` items are in
-/// memory at once). Returns when every item has finished.
+/// memory at once).
+///
+/// Returns when every item has finished.
 enum WorkQueue {
     static func run(count: Int, workers: Int, _ body: @escaping @Sendable (Int) -> Void) {
         let next = Counter()
@@ -25,7 +27,7 @@ enum WorkQueue {
     }
 }
 
-/// A shared counter handing out 0, 1, 2, …
+/// A shared counter handing out 0, 1, 2 and so on.
 private final class Counter: Sendable {
     private let value = Mutex(0)
 

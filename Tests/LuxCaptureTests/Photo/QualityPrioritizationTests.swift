@@ -7,10 +7,12 @@ import Testing
 @testable import LuxCapture
 
 @Suite struct QualityPrioritizationTests {
-    /// PSNR (dB, peak 1) of a photo's luma against the scene's true luminance, after the best global tone curve:
-    /// the display luma is predicted from the true linear luminance by a 64-bin lookup table fitted to the photo
-    /// (the levels may develop with different tone curves, exposure and colour rendering — what is left is noise
-    /// and lost detail). Clipped pixels are left out.
+    /// PSNR (dB, peak 1) of a photo's luma against the scene's true luminance, after the best global tone curve: the
+    /// display luma is predicted from the true linear luminance by a 64-bin lookup table fitted to the photo (the
+    /// levels may develop with different tone curves, exposure and colour rendering — what is left is noise and lost
+    /// detail).
+    ///
+    /// Clipped pixels are left out.
     static func psnr(_ photo: PixelBuffer, truth: PixelBuffer) throws -> Double {
         let p = photo.converted(to: .rgbaFloat).components(as: Float.self)
         let t = truth.components(as: Float.self)

@@ -1,7 +1,7 @@
 import LuxColor
 import Testing
 
-/// CIEDE2000 against all 34 pairs of Sharma, Wu & Dalal (2005), Table 1 (Color Res. Appl. 30(1):21–30).
+/// CIEDE2000 against all 34 pairs of Sharma, Wu & Dalal (2005), Table 1 (Color Research and Application 30(1):21–30).
 @Suite struct ColorDifferenceTests {
     static let sharma: [(SIMD3<Double>, SIMD3<Double>, Double)] = [
         (SIMD3(50.0000, 2.6772, -79.7751), SIMD3(50.0000, 0.0000, -82.7485), 2.0425),

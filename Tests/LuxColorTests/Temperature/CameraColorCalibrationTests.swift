@@ -5,7 +5,9 @@ import Testing
 /// The DNG camera model against ALGORITHMS.md §4.4 (Brooks et al.'s matrix and its gain table), the
 /// published ICC sRGB colorants (FORMATS.md §4.3) and hand-computed interpolation weights.
 @Suite struct CameraColorCalibrationTests {
-    /// Brooks et al. 2019, first real XYZ → camera matrix (ALGORITHMS.md §4.4).
+    /// The first real XYZ → camera matrix of ALGORITHMS.md §4.4.
+    ///
+    /// From Brooks et al. 2019.
     static let brooks = Matrix3x3([1.0234, -0.2969, -0.2266, -0.5625, 1.6328, -0.0469, -0.0703, 0.2188, 0.6406])
 
     /// The table's whites: A as xy, the others on the CIE daylight locus (its xy column rounds these).

@@ -4,6 +4,7 @@ import LuxTestSupport
 
 /// A linear-light RGB scene made from the project's real photograph, and the test-side camera that films it: sub-pixel
 /// shifts by cubic interpolation, moving patches, exposure, clipping and Poisson–Gaussian noise with a seeded RNG.
+///
 /// Everything here is independent of LuxFusion (the oracle of the fusion tests).
 struct LinearScene: Sendable {
     let width: Int

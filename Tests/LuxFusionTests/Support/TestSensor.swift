@@ -100,8 +100,9 @@ enum Quality {
 }
 
 extension Quality {
-    /// Mean SSIM (Wang et al. 2004: 11×11 Gaussian window σ = 1.5, C1 = (0.01·L)², C2 = (0.03·L)², L = 1) of two
-    /// single-channel images, over the pixels whose window fits inside.
+    /// Mean SSIM of two single-channel images, over the pixels whose window fits inside.
+    ///
+    /// As defined by Wang et al. 2004: 11×11 Gaussian window σ = 1.5, C1 = (0.01·L)², C2 = (0.03·L)², L = 1.
     static func ssim(_ a: [Double], _ b: [Double], width w: Int, height h: Int) -> Double {
         let r = 5
         let g = (-r...r).map { exp(-Double($0 * $0) / (2 * 1.5 * 1.5)) }
@@ -150,7 +151,7 @@ extension Quality {
         return sum / Double(n)
     }
 
-    /// Rec. 601 luma of an RGBA8 buffer, 0…1.
+    /// BT.601 luma of an RGBA8 buffer, 0…1.
     static func luma(_ buffer: PixelBuffer) -> [Double] {
         let c =
             buffer.format == .rgba8

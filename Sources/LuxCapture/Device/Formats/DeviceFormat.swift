@@ -17,7 +17,9 @@ public struct DeviceFormat: Hashable, Sendable, CustomStringConvertible {
     public var frameRateRange: ClosedRange<Double>
     /// A photo format (AVCaptureDevice.Format.isHighestPhotoQualitySupported).
     public var isPhotoFormat: Bool
-    /// A video format that can take high-quality photos (isHighPhotoQualitySupported). Never true for photo formats.
+    /// A video format that can take high-quality photos (isHighPhotoQualitySupported).
+    ///
+    /// Never true for photo formats.
     public var supportsHighPhotoQuality: Bool
     /// Colour spaces frames can be delivered in ('420v' supports sRGB only).
     public var supportedColorSpaces: [CaptureColorSpace]

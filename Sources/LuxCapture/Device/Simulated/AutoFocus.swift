@@ -1,8 +1,9 @@
 import RealModule
 
-/// Contrast-detect autofocus (ALGORITHMS.md §6.2): a full sweep with local refinement for one-shot focus, a
-/// hill climb with re-trigger hysteresis for continuous focus. It only sees focus scores of frames, never
-/// the scene's distances.
+/// Contrast-detect autofocus (ALGORITHMS.md §6.2): a full sweep with local refinement for one-shot focus, a hill climb
+/// with re-trigger hysteresis for continuous focus.
+///
+/// It only sees focus scores of frames, never the scene's distances.
 struct AutoFocus: Sendable {
     enum Phase: Sendable, Equatable {
         case idle
@@ -70,8 +71,9 @@ struct AutoFocus: Sendable {
 
     static func logScore(_ s: Double) -> Double { s > 0 ? s.logApprox : -100 }
 
-    /// Feeds the score of a frame taken at `position`; returns the lens target for the next frame, or nil to
-    /// stay. When a one-shot sweep finishes, `finished` becomes true.
+    /// Feeds the score of a frame taken at `position`; returns the lens target for the next frame, or nil to stay.
+    ///
+    /// When a one-shot sweep finishes, `finished` becomes true.
     mutating func update(position: Double, score: Double) -> (target: Double?, finished: Bool) {
         switch phase {
         case .idle:

@@ -72,10 +72,11 @@ public struct StreamConfiguration: Hashable, Sendable {
     public var deliversProcessedFrames: Bool
     /// Deliver the Bayer RAW data too.
     public var deliversRAW: Bool
-    /// The size frames are read out and delivered at, instead of the active format's stream size: a scaled
-    /// output such as the 1440×1080 movie frames a Live Photo keeps while a 4:3 photo format is active. It
-    /// must have the aspect ratio of the format's sensor region (within a pixel) and be no larger than the
-    /// format. `nil`: the format's stream size.
+    /// The size frames are read out and delivered at, instead of the active format's stream size: a scaled output such
+    /// as the 1440×1080 movie frames a Live Photo keeps while a 4:3 photo format is active.
+    ///
+    /// It must have the aspect ratio of the format's sensor region (within a pixel) and be no larger than the format.
+    /// `nil`: the format's stream size.
     public var outputDimensions: Dimensions?
 
     /// A frame size in pixels.
@@ -118,8 +119,10 @@ public struct StillRequest: Hashable, Sendable {
     public var exposure: Exposure
     /// Whether the flash fires.
     public var flash: Bool
-    /// A processed output in this pixel format and colour space, besides the RAW. The 8-bit formats with a
-    /// fused development (Y′CbCr, BGRA, RGBA) are drawn from the camera's buffer pool, as the RAW is.
+    /// A processed output in this pixel format and colour space, besides the RAW.
+    ///
+    /// The 8-bit formats with a fused development (Y′CbCr, BGRA, RGBA) are drawn from the camera's buffer pool, as the
+    /// RAW is.
     public var processedFormat: PixelFormat?
     /// The colour space of the processed output.
     public var colorSpace: CaptureColorSpace

@@ -2,10 +2,11 @@ import LuxColor
 import LuxPixels
 import RealModule
 
-/// The processor's fused row kernel for 8-bit outputs: demosaic, white balance and colour matrix, highlight
-/// roll-off, transfer function and the output format's encoding in one pass over each row (pair), with no
-/// full-frame intermediate image. Each output row depends only on three raw rows, so any split across
-/// threads gives identical bytes.
+/// The processor's fused row kernel for 8-bit outputs: demosaic, white balance and colour matrix, highlight roll-off,
+/// transfer function and the output format's encoding in one pass over each row (pair), with no full-frame intermediate
+/// image.
+///
+/// Each output row depends only on three raw rows, so any split across threads gives identical bytes.
 struct FusedDevelopment {
     /// Per CFA row phase and column parity: linear RGB = A · (centre, left + right, up + down, sum of the four
     /// diagonals), the bilinear demosaic's channel selection and averaging and the colour matrix folded into
@@ -59,14 +60,17 @@ struct FusedDevelopment {
         encoder = UnitEncodingPolynomial(transferFunction)
     }
 
-    /// Scratch for one worker. Rows are split into even and odd columns (`half = ⌈width/2⌉` each), so every
-    /// loop below reads and writes with unit stride and vectorises.
+    /// Scratch for one worker.
+    ///
+    /// Rows are split into even and odd columns (`half = ⌈width/2⌉` each), so every loop below reads and writes with
+    /// unit stride and vectorises.
     struct Rows {
         let width: Int
         let half: Int
-        /// Four raw rows as floats, each as even and odd columns with one padding element on either side:
-        /// eight rows of `half + 2`. Raw row `y` lives in slot `y mod 4`, so consecutive output rows load each
-        /// raw row once.
+        /// Four raw rows as floats, each as even and odd columns with one padding element on either side: eight rows of
+        /// `half + 2`.
+        ///
+        /// Raw row `y` lives in slot `y mod 4`, so consecutive output rows load each raw row once.
         let raw: UnsafeMutablePointer<Float>
         /// The raw row each slot holds (`Int.min`: none yet).
         let slotRows: UnsafeMutablePointer<Int>

@@ -41,9 +41,10 @@ public struct FrameProcessor: Sendable {
             raw: raw, gains: gains, pixelFormat: pixelFormat, colorSpace: colorSpace, threads: threads)
     }
 
-    /// Develops a Bayer frame into `destination` (same size), in its pixel format, tagged with `colorSpace`'s
-    /// colour space — for example into a buffer from a pool. 8-bit formats (Y′CbCr, BGRA, RGBA) are developed
-    /// in one fused pass over the rows.
+    /// Develops a Bayer frame into `destination` (same size), in its pixel format, tagged with `colorSpace`'s colour
+    /// space — for example into a buffer from a pool.
+    ///
+    /// 8-bit formats (Y′CbCr, BGRA, RGBA) are developed in one fused pass over the rows.
     public func process(
         raw: PixelBuffer, gains: WhiteBalanceGains, colorSpace: CaptureColorSpace, into destination: inout PixelBuffer,
         threads: Int = 1

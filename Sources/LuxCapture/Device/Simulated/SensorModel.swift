@@ -66,9 +66,11 @@ public struct SensorModel: Hashable, Sendable {
         whiteLevel: 16383, baseISO: 32, maxISO: 2048, readNoise: 1.6, postGainReadNoise: 1.5, darkCurrent: 0.1,
         response: phoneResponse, lens: .phoneWide)
 
-    /// Smooth camera sensitivities: skewed Gaussians peaking at 600, 535 and 465 nm with small side lobes,
-    /// behind an IR-cut filter at 655 nm. Under D65 they need white-balance gains of about 2.3 (red) and
-    /// 1.6 (blue) with green = 1, as real phone sensors do.
+    /// Smooth camera sensitivities: skewed Gaussians peaking at 600, 535 and 465 nm with small side lobes, behind an
+    /// IR-cut filter at 655 nm.
+    ///
+    /// Under D65 they need white-balance gains of about 2.3 (red) and 1.6 (blue) with green = 1, as real phone sensors
+    /// do.
     public static let phoneResponse: SpectralResponse = {
         func lobe(_ l: Double, _ mu: Double, _ s1: Double, _ s2: Double) -> Double {
             let s = l < mu ? s1 : s2

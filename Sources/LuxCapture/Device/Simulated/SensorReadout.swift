@@ -127,9 +127,10 @@ enum SensorReadout {
         return v
     }
 
-    /// An approximately standard-normal value from one 32-bit hash: the sum of its four bytes (four uniforms
-    /// on 0…255), centred and scaled to unit variance (Irwin–Hall, n = 4, in steps of 0.007 σ). Mean and
-    /// variance are exact: each byte has variance (256² − 1)/12.
+    /// An approximately standard-normal value from one 32-bit hash: the sum of its four bytes (four uniforms on 0…255),
+    /// centred and scaled to unit variance (Irwin–Hall, n = 4, in steps of 0.007 σ).
+    ///
+    /// Mean and variance are exact: each byte has variance (256² − 1)/12.
     @inline(__always)
     static func gaussian(_ h: UInt32) -> Float {
         let pairs = (h & 0x00FF_00FF) &+ ((h >> 8) & 0x00FF_00FF)  // two sums of two bytes, in 16-bit lanes
@@ -137,8 +138,9 @@ enum SensorReadout {
         return (Float(Int32(bitPattern: sum)) - 510) * 0.006_765_875  // 1/√(4·65535/12)
     }
 
-    /// `v` limited to `lo…hi` as plain compare-and-select (maxps/minps), not the NaN-aware `min`/`max`
-    /// sequence. NaN is not a possible input here.
+    /// `v` limited to `lo…hi` as plain compare-and-select (maxps/minps), not the NaN-aware `min`/`max` sequence.
+    ///
+    /// NaN is not a possible input here.
     @inline(__always)
     static func clamp(_ v: Float, _ lo: Float, _ hi: Float) -> Float {
         let a = v > lo ? v : lo

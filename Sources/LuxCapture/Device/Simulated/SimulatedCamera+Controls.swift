@@ -3,10 +3,11 @@ public import LuxPixels
 import RealModule
 
 extension SimulatedCamera {
-    /// The presentation time of the first frame that reflects a change made now. Changes apply at the next
-    /// frame slot; the lens travels at a finite speed, so a focus change is reflected by the frame on which it
-    /// arrives (assuming the frame duration does not change before then). Nothing waits: the time is known
-    /// when the request is made, because the simulation is deterministic.
+    /// The presentation time of the first frame that reflects a change made now.
+    ///
+    /// Changes apply at the next frame slot; the lens travels at a finite speed, so a focus change is reflected by the
+    /// frame on which it arrives (assuming the frame duration does not change before then). Nothing waits: the time is
+    /// known when the request is made, because the simulation is deterministic.
     func syncTime(lensTarget: Double? = nil) -> MediaTime {
         let speed = isSmoothAutoFocusEnabled ? configuration.lensSpeed.smooth : configuration.lensSpeed.normal
         return state.withLock { s in
@@ -109,8 +110,10 @@ extension SimulatedCamera {
 
     // MARK: Exposure
 
-    /// Sets the exposure mode. ``ExposureMode/custom`` keeps the current duration and ISO (use
-    /// ``setExposureModeCustom(duration:iso:)`` to set them).
+    /// Sets the exposure mode.
+    ///
+    /// ``ExposureMode/custom`` keeps the current duration and ISO (use ``setExposureModeCustom(duration:iso:)`` to set
+    /// them).
     public func setExposureMode(_ mode: ExposureMode) {
         state.withLock { $0.exposureMode = mode }
         publish()
@@ -142,8 +145,10 @@ extension SimulatedCamera {
         return syncTime()
     }
 
-    /// Biases the auto-exposure target by `bias` EV (exposure compensation). In continuous and locked modes
-    /// it changes the exposure; in custom mode only the meter (``DeviceStatus/exposureTargetOffset``).
+    /// Biases the auto-exposure target by `bias` EV (exposure compensation).
+    ///
+    /// In continuous and locked modes it changes the exposure; in custom mode only the meter
+    /// (``DeviceStatus/exposureTargetOffset``).
     ///
     /// - Returns: The presentation time of the first frame using the new target.
     /// - Throws: ``CaptureError/outOfRange(name:value:range:)`` outside the format's bias range (−8…8).
@@ -229,8 +234,9 @@ extension SimulatedCamera {
         do { return try calibration.colorCalibration.chromaticity(for: gains) } catch { throw .unsupported("\(error)") }
     }
 
-    /// The device gains that make a white of chromaticity `xy` neutral, smallest gain 1. Not clamped: check
-    /// the result against ``maxWhiteBalanceGain`` before locking with it.
+    /// The device gains that make a white of chromaticity `xy` neutral, smallest gain 1.
+    ///
+    /// Not clamped: check the result against ``maxWhiteBalanceGain`` before locking with it.
     ///
     /// - Throws: ``CaptureError/unsupported(_:)`` for a white the camera cannot see.
     public func deviceWhiteBalanceGains(for xy: Chromaticity) throws(CaptureError) -> WhiteBalanceGains {

@@ -26,7 +26,9 @@ public final class SimulatedCamera: CaptureDevice {
         public var sensor: SensorModel
         /// The seed of all noise.
         public var seed: UInt64
-        /// Threads used to render (nil: all cores). Results do not depend on it.
+        /// Threads used to render (nil: all cores).
+        ///
+        /// Results do not depend on it.
         public var threads: Int?
         /// Buffers of one size and format that may be in use at once.
         public var poolCapacity: Int
@@ -137,7 +139,9 @@ public final class SimulatedCamera: CaptureDevice {
         }
     }
 
-    /// What the camera looks at. Changing it takes effect at the next frame (a "scene change" for 3A).
+    /// What the camera looks at.
+    ///
+    /// Changing it takes effect at the next frame (a "scene change" for 3A).
     public var scene: Scene {
         get { state.withLock { $0.scene } }
         set { state.withLock { $0.scene = newValue } }

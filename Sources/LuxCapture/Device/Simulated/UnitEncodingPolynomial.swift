@@ -1,11 +1,12 @@
 import LuxColor
 import RealModule
 
-/// A transfer function's encoding (linear → encoded) over linear values in 0…1, for the processor's fused row
-/// loop: the curve's own line below its breakpoint, and above it a degree-6 polynomial in x^¼ fitted by
-/// Chebyshev interpolation. In x^¼ the sRGB curve is smooth enough for the fit to stay within 3·10⁻⁶ of the
-/// exact curve (a thousandth of an 8-bit code), and two square roots and seven multiply-adds vectorise where a
-/// logarithm and an exponential cost several times more.
+/// A transfer function's encoding (linear → encoded) over linear values in 0…1, for the processor's fused row loop: the
+/// curve's own line below its breakpoint, and above it a degree-6 polynomial in x^¼ fitted by Chebyshev interpolation.
+///
+/// In x^¼ the sRGB curve is smooth enough for the fit to stay within 3·10⁻⁶ of the exact curve (a thousandth of an
+/// 8-bit code), and two square roots and seven multiply-adds vectorise where a logarithm and an exponential cost
+/// several times more.
 struct UnitEncodingPolynomial: Sendable {
     /// Linear values below this use the line; at and above it, the polynomial.
     let knee: Float

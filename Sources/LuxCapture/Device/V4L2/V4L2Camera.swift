@@ -28,7 +28,7 @@ public final class V4L2Camera: CaptureDevice {
 
     public let uniqueID: String
     public let localizedName: String
-    /// The driver name (e.g. "uvcvideo").
+    /// The driver name (such as "uvcvideo").
     public let driverName: String
     public let formats: [DeviceFormat]
     /// The controls the device offers that Lux maps.

@@ -1,6 +1,7 @@
-/// The operating-system boundary of ``V4L2Camera``: the few calls it makes on a `/dev/video*` node. The
-/// real implementation calls `open`/`ioctl`/`close`; tests inject a driver that replays recorded replies,
-/// so the format and control mapping is tested without hardware (the swift-system mocking pattern).
+/// The operating-system boundary of ``V4L2Camera``: the few calls it makes on a `/dev/video*` node.
+///
+/// The real implementation calls `open`/`ioctl`/`close`; tests inject a driver that replays recorded replies, so the
+/// format and control mapping is tested without hardware (the swift-system mocking pattern).
 public protocol V4L2Driver: Sendable {
     /// The device nodes present (`/dev/video0`, …).
     func deviceNodes() -> [String]

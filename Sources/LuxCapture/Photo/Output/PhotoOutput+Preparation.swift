@@ -2,8 +2,9 @@ import LuxPixels
 
 /// The prepared settings and the `prepare` call waiting to complete.
 struct PreparationState {
-    /// The settings prepared for (default: one default `PhotoSettings`). Persists across start/stop and
-    /// configuration changes.
+    /// The settings prepared for (default: one default `PhotoSettings`).
+    ///
+    /// Persists across start/stop and configuration changes.
     var prepared: [PhotoSettings]? = nil
     /// Identifies the latest `prepare` call.
     var generation: UInt64 = 0

@@ -53,8 +53,10 @@ public final class PhotoOutput: SessionOutput {
     let flashSceneBroadcaster = Broadcaster<Bool>()
     let stabilizationSceneBroadcaster = Broadcaster<Bool>()
     let inFlight = Atomic<Int>(0)
-    /// Renders merged photos through the RAW developer. Every capture's pixels are new, so nothing is kept
-    /// for later renders (a cache would only fill with images that are never drawn again).
+    /// Renders merged photos through the RAW developer.
+    ///
+    /// Every capture's pixels are new, so nothing is kept for later renders (a cache would only fill with images that
+    /// are never drawn again).
     let renderContext = RenderContext(options: RenderOptions(cacheIntermediates: false))
     /// The last seconds of movie frames, for Live Photos.
     let livePhotoRing = LivePhotoRingBuffer()
@@ -140,9 +142,9 @@ public final class PhotoOutput: SessionOutput {
         if !enabled { livePhotoRing.removeAll() }
     }
 
-    /// Pauses Live Photo recording (while the app shows something else, say): the ring buffer is emptied, a Live
-    /// Photo taken while suspended gets a movie of the one frame after the still, and setting it stops the recording
-    /// of a movie in progress there. Default `false`.
+    /// Pauses Live Photo recording (while the app shows something else, say): the ring buffer is emptied, a Live Photo
+    /// taken while suspended gets a movie of the one frame after the still, and setting it stops the recording of a
+    /// movie in progress there (default `false`).
     public var isLivePhotoCaptureSuspended: Bool {
         get { state.withLock { $0.isLivePhotoCaptureSuspended } }
         set {
@@ -151,21 +153,22 @@ public final class PhotoOutput: SessionOutput {
         }
     }
 
-    /// Whether Live Photo movies lose a "shoe shot" — the camera raised before or lowered after the still,
-    /// detected from the frames' global motion (LuxFusion's ``LivePhotoAutoTrimmer``). Default `true`.
+    /// Whether Live Photo movies lose a "shoe shot" — the camera raised before or lowered after the still, detected
+    /// from the frames' global motion (LuxFusion's ``LivePhotoAutoTrimmer``); default `true`.
     public var isLivePhotoAutoTrimmingEnabled: Bool {
         get { state.withLock { $0.isLivePhotoAutoTrimmingEnabled } }
         set { state.withLock { $0.isLivePhotoAutoTrimmingEnabled = newValue } }
     }
 
     /// Whether Live Photo movies are stabilised (LuxFusion's ``LivePhotoStabilizer``: smoothed camera path inside a
-    /// slight zoom). Default `true`.
+    /// slight zoom); default `true`.
     public var isLivePhotoStabilizationEnabled: Bool {
         get { state.withLock { $0.isLivePhotoStabilizationEnabled } }
         set { state.withLock { $0.isLivePhotoStabilizationEnabled = newValue } }
     }
 
     /// The highest quality prioritisation requests may ask for (default ``QualityPrioritization/balanced``).
+    ///
     /// A lower maximum lets the output prepare a lighter pipeline.
     public var maxPhotoQualityPrioritization: QualityPrioritization {
         get { state.withLock { $0.maxPhotoQualityPrioritization } }

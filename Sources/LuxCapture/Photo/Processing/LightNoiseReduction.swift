@@ -1,8 +1,10 @@
 import LuxPixels
 
 /// The speed level's light noise reduction, on the Bayer mosaic: a sigma filter over the 3 × 3 neighbourhood of
-/// same-colour photosites (two pixels apart). Neighbours within two standard deviations of the centre — by the
-/// frame's noise model — are averaged with it; edges, whose neighbours differ by more, are kept.
+/// same-colour photosites (two pixels apart).
+///
+/// Neighbours within two standard deviations of the centre — by the frame's noise model — are averaged with it; edges,
+/// whose neighbours differ by more, are kept.
 enum LightNoiseReduction {
     /// A noise-reduced copy of `frame` (from `pool`).
     static func apply(_ frame: RawFrame, noise: SIMD2<Double>, pool: BufferPool, threads: Int) -> RawFrame {

@@ -1,7 +1,8 @@
 public import LuxPixels
 
-/// A compressed photo format (AVVideoCodecType). Lux has a JPEG encoder; HEIC is not offered because there is
-/// no HEVC encoder.
+/// A compressed photo format (AVVideoCodecType).
+///
+/// Lux has a JPEG encoder; HEIC is not offered because there is no HEVC encoder.
 public enum PhotoCodec: String, Hashable, Sendable, Codable, CaseIterable, CustomStringConvertible {
     /// Baseline JPEG with EXIF and an ICC profile.
     case jpeg

@@ -20,25 +20,29 @@ import Synchronization
 public struct PhotoSettings: Hashable, Sendable {
     /// The request's identity, unique in the process and never reused.
     public private(set) var uniqueID: Int64
-    /// The processed photo's format (`nil`: no processed photo, which needs a ``rawPixelFormat``). Default JPEG.
+    /// The processed photo's format (`nil`: no processed photo, which needs a ``rawPixelFormat``); default JPEG.
     public var processedFormat: ProcessedPhotoFormat?
     /// The Bayer format of a RAW photo, from ``PhotoOutput/availableRawPhotoPixelFormatTypes`` (`nil`: no RAW).
     public var rawPixelFormat: PixelFormat?
-    /// Whether the flash fires. Must be one of ``PhotoOutput/supportedFlashModes``. Default off.
+    /// Whether the flash fires.
+    ///
+    /// Must be one of ``PhotoOutput/supportedFlashModes``. Default off.
     public var flashMode: FlashMode = .off
     /// Whether the processed photo has the format's full (high) resolution; needs
-    /// ``PhotoOutput/isHighResolutionCaptureEnabled``. Meaningless for RAW, which always has the sensor's size.
+    /// ``PhotoOutput/isHighResolutionCaptureEnabled``.
+    ///
+    /// Meaningless for RAW, which always has the sensor's size.
     public var isHighResolutionPhotoEnabled = false
-    /// Whether the output may fuse several frames to reduce blur and noise in low light (still-image
-    /// stabilisation). Default on for processed photos, off for RAW — RAW with a stabilised processed photo is
-    /// not supported.
+    /// Whether the output may fuse several frames to reduce blur and noise in low light (still-image stabilisation);
+    /// default on for processed photos, off for RAW — RAW with a stabilised processed photo is not supported.
     public var isAutoStillImageStabilizationEnabled: Bool
-    /// How to trade quality for speed; at most ``PhotoOutput/maxPhotoQualityPrioritization``. Default balanced.
+    /// How to trade quality for speed (default balanced); at most ``PhotoOutput/maxPhotoQualityPrioritization``.
     public var qualityPrioritization: QualityPrioritization = .balanced
     /// The preview (thumbnail) delivered with each photo; `nil`: none.
     public var previewFormat: PreviewFormat?
     /// An exposure bracket: one photo per item (all ``BracketedExposure/auto(bias:)`` or all
     /// ``BracketedExposure/manual(duration:iso:)``, at most ``PhotoOutput/maxBracketedCapturePhotoCount``).
+    ///
     /// `nil`: a single photo.
     public var bracket: [BracketedExposure]?
     /// Whether the lens is stabilised during a bracket.

@@ -15,10 +15,12 @@ public struct ResolvedPhotoSettings: Hashable, Sendable, CustomStringConvertible
     public var isStillImageStabilizationEnabled: Bool
     /// How many ``PhotoCaptureEvent/didFinishProcessingPhoto(_:)`` events the request delivers.
     public var expectedPhotoCount: Int
-    /// How long the photos take from the start of the request (its pre-capture metering, once earlier requests
-    /// have been exposed) to the last delivery, as an honest range from the output's cost model (rates measured
-    /// on this machine, refined with every capture). For a request made while the output is idle, that is the
-    /// time from ``PhotoOutput/capturePhoto(_:)`` to ``PhotoCaptureEvent/didFinishCapture(_:)``.
+    /// How long the photos take from the start of the request (its pre-capture metering, once earlier requests have
+    /// been exposed) to the last delivery, as an honest range from the output's cost model (rates measured on this
+    /// machine, refined with every capture).
+    ///
+    /// For a request made while the output is idle, that is the time from ``PhotoOutput/capturePhoto(_:)`` to
+    /// ``PhotoCaptureEvent/didFinishCapture(_:)``.
     public var photoProcessingTimeRange: ClosedRange<Duration>
     /// The quality prioritisation asked for.
     public var qualityPrioritization: QualityPrioritization
