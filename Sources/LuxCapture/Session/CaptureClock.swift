@@ -19,10 +19,7 @@ public struct CaptureClock: Clock {
     /// A point in time on a ``CaptureClock``: the time since the clock was created.
     public struct Instant: InstantProtocol {
         /// The time since the clock was created.
-        public var offset: Duration
-
-        /// The instant `offset` after the clock was created.
-        public init(offset: Duration) { self.offset = offset }
+        public let offset: Duration
 
         public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
 
@@ -41,13 +38,11 @@ public struct CaptureClock: Clock {
     public init<C: Clock>(_ clock: C) where C.Duration == Duration {
         let origin = clock.now
         elapsed = { origin.duration(to: clock.now) }
-        sleeper = { offset, tolerance in try await clock.sleep(until: origin.advanced(by: offset), tolerance: tolerance)
+        sleeper = { offset, tolerance in
+            try await clock.sleep(until: origin.advanced(by: offset), tolerance: tolerance)
         }
         minimumResolution = clock.minimumResolution
     }
-
-    /// The system's continuous clock, which keeps counting while the machine sleeps (the default of a session).
-    public static var continuous: CaptureClock { CaptureClock(ContinuousClock()) }
 
     /// The current instant.
     public var now: Instant { Instant(offset: elapsed()) }
