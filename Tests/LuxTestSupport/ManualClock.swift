@@ -3,16 +3,16 @@ import Synchronization
 /// A clock that stands still until a test advances it, for timing behaviour without real waiting.
 ///
 /// Code under test sleeps on it as on any `Clock`; ``advance(by:)`` moves the time and wakes every sleeper whose
-/// deadline has come, earliest first. ``sleepers(atLeast:)`` lets a test wait until the code it drives has gone to
-/// sleep again, so each step starts from a known state:
+/// deadline has come, earliest first. ``sleepers(atLeast:timeout:)`` lets a test wait until the code it drives has
+/// gone to sleep again, so each step starts from a known state:
 ///
 /// ```swift
 /// let clock = ManualClock()
 /// let session = CaptureSession(clock: clock)
 /// // … start the session; its scene monitor sleeps for one frame duration …
-/// await clock.sleepers(atLeast: 1)
+/// try #require(await clock.sleepers(atLeast: 1))
 /// clock.advance(by: .seconds(1) / 30)     // the monitor wakes, meters a frame, sleeps again
-/// await clock.sleepers(atLeast: 1)
+/// try #require(await clock.sleepers(atLeast: 1))
 /// ```
 public final class ManualClock: Clock, Sendable {
     /// A point in time on a ``ManualClock``: the time it has been advanced by since it was created.
@@ -39,19 +39,21 @@ public final class ManualClock: Clock, Sendable {
         var now = Instant(offset: .zero)
         var nextID = 0
         var sleepers: [Int: Sleeper] = [:]
-        /// Tests waiting for a number of suspended sleepers.
-        var observers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        /// Tests waiting for a number of suspended sleepers, by ID.
+        var observers: [Int: (count: Int, continuation: CheckedContinuation<Bool, Never>)] = [:]
+        /// Observers whose time ran out before they were registered.
+        var timedOut: Set<Int> = []
 
         var waitingCount: Int {
             sleepers.values.count { if case .waiting = $0 { true } else { false } }
         }
 
         /// Removes and returns the observers whose count of sleepers is reached.
-        mutating func satisfiedObservers() -> [CheckedContinuation<Void, Never>] {
+        mutating func satisfiedObservers() -> [CheckedContinuation<Bool, Never>] {
             let n = waitingCount
-            let ready = observers.filter { $0.count <= n }.map(\.continuation)
-            observers.removeAll { $0.count <= n }
-            return ready
+            let ready = observers.filter { $0.value.count <= n }
+            for id in ready.keys { observers[id] = nil }
+            return ready.values.map(\.continuation)
         }
     }
 
@@ -88,7 +90,7 @@ public final class ManualClock: Clock, Sendable {
             try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, any Error>) in
                 enum Outcome {
                     case cancelled, due
-                    case suspended([CheckedContinuation<Void, Never>])
+                    case suspended([CheckedContinuation<Bool, Never>])
                 }
                 let outcome = state.withLock { s -> Outcome in
                     if case .cancelled? = s.sleepers[id] {
@@ -105,7 +107,7 @@ public final class ManualClock: Clock, Sendable {
                 switch outcome {
                 case .cancelled: c.resume(throwing: CancellationError())
                 case .due: c.resume()
-                case .suspended(let observers): for o in observers { o.resume() }
+                case .suspended(let observers): for o in observers { o.resume(returning: true) }
                 }
             }
         } onCancel: {
@@ -151,14 +153,40 @@ public final class ManualClock: Clock, Sendable {
     }
 
     /// Suspends until at least `count` calls to ``sleep(until:tolerance:)`` are suspended.
-    public func sleepers(atLeast count: Int) async {
-        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
-            let ready = state.withLock { s -> Bool in
-                if s.waitingCount >= count { return true }
-                s.observers.append((count, c))
-                return false
-            }
-            if ready { c.resume() }
+    ///
+    /// `timeout` is real time, a guard against a hang: code that never goes to sleep again (a bug) makes this return
+    /// `false` after it instead of waiting forever.
+    ///
+    /// - Returns: Whether `count` sleepers were suspended before `timeout`.
+    public func sleepers(atLeast count: Int, timeout: Duration = .seconds(60)) async -> Bool {
+        let id = state.withLock { s in
+            defer { s.nextID += 1 }
+            return s.nextID
         }
+        let watchdog = Task { [weak self] in
+            try await Task.sleep(for: timeout)
+            self?.timeOut(observer: id)
+        }
+        defer { watchdog.cancel() }
+        return await withCheckedContinuation { (c: CheckedContinuation<Bool, Never>) in
+            let ready = state.withLock { s -> Bool? in
+                if s.timedOut.remove(id) != nil { return false }
+                if s.waitingCount >= count { return true }
+                s.observers[id] = (count, c)
+                return nil
+            }
+            if let ready { c.resume(returning: ready) }
+        }
+    }
+
+    private func timeOut(observer id: Int) {
+        let observer = state.withLock { s in
+            guard let o = s.observers.removeValue(forKey: id) else {
+                s.timedOut.insert(id)
+                return nil as CheckedContinuation<Bool, Never>?
+            }
+            return o.continuation
+        }
+        observer?.resume(returning: false)
     }
 }

@@ -10,12 +10,12 @@ import Testing
 @Suite struct SceneMonitoringTests {
     /// Advances `clock` by `period`, `count` times, each time after the session's scene monitor has gone back to
     /// sleep (so each step's metering is done before the next starts, and when this returns).
-    static func step(_ clock: ManualClock, by period: Duration, _ count: Int) async {
+    static func step(_ clock: ManualClock, by period: Duration, _ count: Int) async throws {
         for _ in 0..<count {
-            await clock.sleepers(atLeast: 1)
+            try #require(await clock.sleepers(atLeast: 1))
             clock.advance(by: period)
         }
-        await clock.sleepers(atLeast: 1)
+        try #require(await clock.sleepers(atLeast: 1))
     }
 
     @Test("No monitoring settings (the default): both flags stay false, even in the dark")
@@ -34,10 +34,10 @@ import Testing
         let rig = try await CaptureRig.make(scene: .lowLight(), clock: clock)
         let period = Duration(rig.camera.activeFrameDuration)
         let start = rig.camera.status.frameCount
-        await Self.step(clock, by: period, 5)
+        try await Self.step(clock, by: period, 5)
         #expect(rig.camera.status.frameCount == start, "frames metered without monitoring settings")
         rig.photo.photoSettingsForSceneMonitoring = PhotoSettings()
-        await Self.step(clock, by: period, 5)
+        try await Self.step(clock, by: period, 5)
         #expect(rig.camera.status.frameCount == start + 5)
         // Another consumer makes a frame half-way to the monitor's next turn: at that turn the last frame is only
         // half a frame duration old, so the monitor skips it; at the turn after, it meters again.
@@ -45,13 +45,13 @@ import Testing
         clock.advance(by: period / 2)
         _ = try await #require(rig.session.pump).meter()
         clock.advance(to: turn)
-        await clock.sleepers(atLeast: 1)
+        try #require(await clock.sleepers(atLeast: 1))
         #expect(clock.nextDeadline == turn.advanced(by: period), "the monitor did not take its turn")
         #expect(rig.camera.status.frameCount == start + 6)
-        await Self.step(clock, by: period, 1)
+        try await Self.step(clock, by: period, 1)
         #expect(rig.camera.status.frameCount == start + 7)
         rig.photo.photoSettingsForSceneMonitoring = nil
-        await Self.step(clock, by: period, 3)
+        try await Self.step(clock, by: period, 3)
         #expect(rig.camera.status.frameCount == start + 7)
     }
 
@@ -77,9 +77,9 @@ import Testing
         // the 12 frames the session allows auto exposure to settle at start).
         let flashValues = rig.photo.values(of: .isFlashScene)
         rig.camera.scene = .stillLife(light: Light(.d65, lux: 2000))
-        await clock.sleepers(atLeast: 1)
+        try #require(await clock.sleepers(atLeast: 1))
         #expect(rig.photo.isFlashScene && rig.photo.isStillImageStabilizationScene)
-        await Self.step(clock, by: period, 12)
+        try await Self.step(clock, by: period, 12)
         #expect(!rig.photo.isFlashScene && !rig.photo.isStillImageStabilizationScene)
         var seen: [Bool] = []
         for await v in flashValues {

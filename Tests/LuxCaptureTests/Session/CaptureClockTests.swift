@@ -14,7 +14,7 @@ import Testing
         manual.advance(by: .milliseconds(250))
         #expect(t0.duration(to: session.clock.now) == .milliseconds(250))
         let sleeper = Task { try await session.clock.sleep(until: t0.advanced(by: .seconds(1))) }
-        await manual.sleepers(atLeast: 1)
+        try #require(await manual.sleepers(atLeast: 1))
         // 1 s after t0, which was 5 s after the manual clock started.
         #expect(manual.nextDeadline == ManualClock.Instant(offset: .seconds(6)))
         manual.advance(by: .milliseconds(749))
@@ -22,7 +22,7 @@ import Testing
         manual.advance(by: .milliseconds(1))
         try await sleeper.value
         let cancelled = Task { try await session.clock.sleep(for: .seconds(60)) }
-        await manual.sleepers(atLeast: 1)
+        try #require(await manual.sleepers(atLeast: 1))
         cancelled.cancel()
         await #expect(throws: CancellationError.self) { try await cancelled.value }
         #expect(manual.sleeperCount == 0)

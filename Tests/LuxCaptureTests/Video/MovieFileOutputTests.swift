@@ -30,7 +30,7 @@ import Testing
         // The recording keeps pace with the session's clock: it records a frame slot, then sleeps until the clock
         // reaches the slot's end (beside the scene monitor, which also sleeps on the clock).
         for k in 1...10 {
-            await clock.sleepers(atLeast: 2)
+            try #require(await clock.sleepers(atLeast: 2))
             #expect(movie.recordedDuration == frame * k, "slot \(k)")
             clock.advance(to: start.advanced(by: Duration(frame * k)))
         }

@@ -98,10 +98,10 @@ import Testing
         rig.photo.photoSettingsForSceneMonitoring = PhotoSettings()
         let period = Duration(rig.camera.activeFrameDuration)
         for _ in 0..<10 {
-            await clock.sleepers(atLeast: 1)
+            try #require(await clock.sleepers(atLeast: 1))
             clock.advance(by: period)
         }
-        await clock.sleepers(atLeast: 1)
+        try #require(await clock.sleepers(atLeast: 1))
         var read: [VideoFrame] = []
         for _ in 0..<5 { read.append(try #require(try await frames.next())) }
         // The queue holds FramePump.videoQueueCapacity (4) frames: the newest four, then a frame made on demand.
