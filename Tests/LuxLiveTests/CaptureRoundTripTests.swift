@@ -19,7 +19,7 @@ import Testing
         sensor.width = 320
         sensor.height = 240
         let camera = SimulatedCamera(scene: .stillLife(), configuration: .init(sensor: sensor))
-        let session = CaptureSession()
+        let session = CaptureSession(clock: ManualClock())  // it stands still: every frame is one the capture asks for
         let output = PhotoOutput()
         session.beginConfiguration()
         try session.setSessionPreset(.photo)
@@ -44,7 +44,10 @@ import Testing
 
         let captured = try LivePhoto(photoURL: photoURL)
         #expect(captured.movieURL.standardizedFileURL == movieURL.standardizedFileURL)
-        #expect(abs(captured.photoTime.seconds - 1.5) < 0.07 && abs(captured.duration.seconds - 3) < 0.07)
+        // 1.5 s of movie (45 frames at 30 fps) on each side of the still.
+        #expect(
+            captured.photoTime == MediaTime(value: 3, timescale: 2)
+                && captured.duration == MediaTime(value: 3, timescale: 1))
         let recipe = LivePhotoAdjustments(filterChain: "SepiaTone intensity=0.7", aspectRatio: 1, audioVolume: 0.5)
         var out = LivePhotoEditingOutput(
             directory: dir, baseName: "IMG_E0001", adjustmentData: try recipe.adjustmentData())

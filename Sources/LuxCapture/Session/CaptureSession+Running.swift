@@ -1,8 +1,8 @@
 import LuxPixels
 
 extension CaptureSession {
-    /// Starts the flow of data: the camera streams, 3A settles on the first frames, outputs become active, and a
-    /// pending ``PhotoOutput/prepare(_:)`` completes.
+    /// Starts the flow of data: the camera streams, 3A settles on the first frames, outputs become active, and
+    /// a pending ``PhotoOutput/prepare(_:)`` completes.
     ///
     /// Returns when data flows.
     ///
@@ -105,8 +105,9 @@ extension CaptureSession {
         if changed { eventBroadcaster.send(.interruptionEnded) }
     }
 
-    /// While running: when the photo output monitors the scene and no other consumer produced a frame within a
-    /// frame duration, meter a stream frame, so ``PhotoOutput/isFlashScene`` follows the live scene.
+    /// While running: once per frame duration on the session's clock, when the photo output monitors the scene and no
+    /// other consumer produced a frame within a frame duration, meter a stream frame, so ``PhotoOutput/isFlashScene``
+    /// follows the live scene.
     func monitorScene() async {
         while !Task.isCancelled {
             let (pump, photo, interrupted) = state.withLock {
@@ -114,7 +115,7 @@ extension CaptureSession {
             }
             guard let pump else { return }
             let period = pump.frameDuration
-            if !interrupted, let photo, photo.isMonitoringScene, pump.secondsSinceLastFrame >= period {
+            if !interrupted, let photo, photo.isMonitoringScene, pump.timeSinceLastFrame.map({ $0 >= period }) ?? true {
                 do { _ = try await pump.meter() } catch {
                     if case .bufferPoolExhausted = error {
                     } else {
@@ -123,7 +124,7 @@ extension CaptureSession {
                     }
                 }
             }
-            try? await Task.sleep(for: .seconds(period))
+            try? await clock.sleep(for: period)
         }
     }
 }

@@ -22,6 +22,10 @@ import Synchronization
 /// together at the outermost commit — device format, colour space, connections, the photo output's prepared
 /// settings; outside such a block each change commits at once. Runtime errors and interruptions arrive as
 /// ``SessionEvent``s on ``events``.
+///
+/// The session measures and waits on its ``clock`` (the system's continuous clock unless you pass another), and so do
+/// its outputs: a test that passes a clock it advances itself sees scene monitoring, stream-frame freshness, movie
+/// pacing and processing-time learning move with that clock only.
 public final class CaptureSession: Sendable {
     struct State {
         var configurationDepth = 0
@@ -43,9 +47,18 @@ public final class CaptureSession: Sendable {
     let runLock = AsyncTurnstile()
     /// Where the session logs configuration changes and runtime errors.
     public let logger: Logger
+    /// The clock the session, its frame pump and its outputs read the time from and sleep on.
+    public let clock: CaptureClock
 
     /// Creates an empty session with the ``SessionPreset/high`` preset.
-    public init(logger: Logger = Logger(label: "lux.capture.session")) {
+    ///
+    /// - Parameters:
+    ///   - clock: The clock to measure and wait on (default: the system's `ContinuousClock`).
+    ///   - logger: Where to log configuration changes and runtime errors.
+    public init(
+        clock: some Clock<Duration> = ContinuousClock(), logger: Logger = Logger(label: "lux.capture.session")
+    ) {
+        self.clock = clock as? CaptureClock ?? CaptureClock(clock)
         self.logger = logger
     }
 

@@ -24,6 +24,8 @@ struct SceneMetering: Sendable, Hashable {
 final class FramePump: Sendable {
     let device: any CaptureDevice
     let session: WeakReference<CaptureSession>
+    /// The session's clock: when frames were made, and how long the device took.
+    let clock: CaptureClock
     /// Frames waiting for each reader (the video data output, a movie recording).
     static let videoQueueCapacity = 4
 
@@ -31,7 +33,7 @@ final class FramePump: Sendable {
         /// The frames waiting for each reader, oldest first.
         var readers: [UInt64: Deque<CaptureFrame>] = [:]
         var nextReader: UInt64 = 0
-        var lastFrameClock: ContinuousClock.Instant?
+        var lastFrameInstant: CaptureClock.Instant?
         var metering: SceneMetering?
     }
 
@@ -42,18 +44,17 @@ final class FramePump: Sendable {
     init(device: any CaptureDevice, session: CaptureSession) {
         self.device = device
         self.session = WeakReference(session)
+        clock = session.clock
     }
 
-    /// The stream's frame duration in seconds.
-    var frameDuration: Double {
-        (device as? SimulatedCamera)?.activeFrameDuration.seconds ?? device.activeFormat.minFrameDuration.seconds
+    /// The stream's frame duration.
+    var frameDuration: Duration {
+        Duration((device as? SimulatedCamera)?.activeFrameDuration ?? device.activeFormat.minFrameDuration)
     }
 
-    /// Seconds since any consumer last made a frame (infinity before the first).
-    var secondsSinceLastFrame: Double {
-        guard let t = state.withLock({ $0.lastFrameClock }) else { return .infinity }
-        let d = ContinuousClock.now - t
-        return Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
+    /// The time on the session's clock since any consumer last made a frame (`nil` before the first).
+    var timeSinceLastFrame: Duration? {
+        state.withLock { $0.lastFrameInstant }.map { $0.duration(to: clock.now) }
     }
 
     /// The latest metering.
@@ -62,8 +63,8 @@ final class FramePump: Sendable {
     /// Makes the next stream frame; `raw` asks for the Bayer data too.
     ///
     /// Processed pixels are made when a video reader is active (and then the frame is also queued for it), or when
-    /// `processed` is set. `outputDimensions` reads frames out at another size (a Live Photo's movie frames); they are
-    /// not queued for the video data output.
+    /// `processed` is set. `outputDimensions` reads frames out at another size (a Live Photo's movie frames); they
+    /// are not queued for the video data output.
     func produce(
         raw: Bool, processed: Bool = false, outputDimensions: StreamConfiguration.Dimensions? = nil
     ) async throws(CaptureError) -> CaptureFrame {
@@ -73,9 +74,10 @@ final class FramePump: Sendable {
         let readers = outputDimensions == nil ? state.withLock { $0.readers.count } : 0
         var config = StreamConfiguration(deliversProcessedFrames: processed || readers > 0, deliversRAW: true)
         config.outputDimensions = outputDimensions
-        let started = ContinuousClock.now
+        let started = clock.now
         let frame = try await device.nextFrame(config)
-        let elapsed = ContinuousClock.now - started
+        let finished = clock.now
+        let elapsed = started.duration(to: finished)
         let metering = Self.meter(frame, device: device)
         let session = self.session.object
         if let raw = frame.raw {
@@ -83,7 +85,7 @@ final class FramePump: Sendable {
                 seconds: PhotoOutput.seconds(elapsed), megapixels: Double(raw.width * raw.height) / 1e6)
         }
         state.withLock { s in
-            s.lastFrameClock = .now
+            s.lastFrameInstant = finished
             if let metering { s.metering = metering }
             if !s.readers.isEmpty, frame.image != nil, outputDimensions == nil {
                 var queued = frame
@@ -109,7 +111,7 @@ final class FramePump: Sendable {
 
     /// The metering of a stream frame made within the last two frame durations, or of a new one.
     func freshMetering() async throws(CaptureError) -> SceneMetering? {
-        if secondsSinceLastFrame <= 2 * frameDuration, let m = metering { return m }
+        if let age = timeSinceLastFrame, age <= frameDuration * 2, let m = metering { return m }
         return try await meter()
     }
 

@@ -14,12 +14,13 @@ import Synchronization
 /// try session.addOutput(movie)
 /// try await session.startRunning()
 /// try movie.startRecording(to: URL(filePath: "clip.mov"))
-/// try await Task.sleep(for: .seconds(2))
+/// try await session.clock.sleep(for: .seconds(2))
 /// let recording = try await movie.stopRecording()      // frames, duration, audio
 /// ```
 ///
-/// The recording keeps pace with the wall clock (the simulated camera never runs ahead of real time while
-/// recording); if rendering is slower than real time the movie still holds every frame slot, later.
+/// The recording keeps pace with the session's ``CaptureSession/clock`` (the simulated camera never runs more than
+/// a frame ahead of it while recording); if rendering is slower than real time the movie still holds every frame
+/// slot, later.
 /// The file is written beside its destination and renamed into place when the recording ends.
 public final class MovieFileOutput: SessionOutput {
     /// What a finished recording holds.
@@ -138,7 +139,8 @@ public final class MovieFileOutput: SessionOutput {
         let writer = box.writer
         let reader = pump.addReader()
         defer { pump.removeReader(reader) }
-        let wallStart = ContinuousClock.now
+        let clock = pump.clock
+        let clockStart = clock.now
         var start: MediaTime?
         var last: CaptureFrame?
         var frames = 0
@@ -167,9 +169,9 @@ public final class MovieFileOutput: SessionOutput {
                 last = frame
                 let recorded = frame.presentationTime + frame.duration - t0
                 output.state.withLock { $0.recorded = recorded }
-                // Keep pace with the wall clock.
-                let ahead = recorded.seconds - PhotoOutput.seconds(ContinuousClock.now - wallStart)
-                if ahead > 0 { try await Task.sleep(for: .seconds(ahead)) }
+                // Keep pace with the session's clock: the next frame slot starts when the clock reaches it.
+                let due = clockStart.advanced(by: Duration(recorded))
+                if clock.now < due { try await clock.sleep(until: due) }
             }
             let end = last.map { $0.presentationTime + $0.duration - (start ?? .zero) }
             try writer.finish(endTime: end)

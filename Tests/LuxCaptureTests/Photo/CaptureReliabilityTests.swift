@@ -30,7 +30,6 @@ import Testing
     final class Counter: Sendable {
         let value = Atomic<Int>(0)
         func next() -> Int { value.add(1, ordering: .relaxed).oldValue }
-        var current: Int { value.load(ordering: .relaxed) }
     }
 
     static func outcome(_ stream: AsyncThrowingStream<PhotoCaptureEvent, any Error>) async -> Outcome {
@@ -110,15 +109,16 @@ import Testing
         let all = (0..<15).map { Self.settings($0, folder: dir) }
         let streams = try all.map { try rig.photo.capturePhoto($0) }
         let outcomes = await withTaskGroup(of: (Int, Outcome).self) { group in
-            for (i, stream) in streams.enumerated() { group.addTask { (i, await Self.outcome(stream)) } }
-            // Stop once the first request has its exposure: the rest are queued, exposing or processing.
-            group.addTask {
-                while rig.photo.pendingCaptureCount == all.count { try? await Task.sleep(for: .milliseconds(1)) }
-                await rig.session.stopRunning()
-                return (-1, Outcome())
+            for (i, stream) in streams.enumerated() {
+                group.addTask {
+                    let o = await Self.outcome(stream)
+                    // Stop once the first request has ended: the rest are queued, exposing or processing.
+                    if i == 0 { await rig.session.stopRunning() }
+                    return (i, o)
+                }
             }
             var out: [Int: Outcome] = [:]
-            for await (i, o) in group where i >= 0 { out[i] = o }
+            for await (i, o) in group { out[i] = o }
             return out
         }
         var failed = 0
@@ -159,7 +159,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let rig = try await Self.rig()
         let baselineCamera = rig.camera.pool.outstandingCount
-        let started = Counter()
+        let (began, beginning) = AsyncStream<Void>.makeStream()
         var tasks: [Task<Outcome, Never>] = []
         for i in 0..<8 {
             var s = PhotoSettings()
@@ -171,13 +171,13 @@ import Testing
                     do {
                         for try await e in stream {
                             o.names.append(e.name)
-                            if e.name == "willBeginCapture" { _ = started.next() }
+                            if e.name == "willBeginCapture" { beginning.yield() }
                         }
                     } catch { o.record(error) }
                     return o
                 })
         }
-        while started.current == 0 { try await Task.sleep(for: .milliseconds(1)) }
+        for await _ in began { break }  // the first capture has begun
         for t in tasks { t.cancel() }
         for t in tasks {
             let o = await t.value

@@ -12,8 +12,10 @@ import Testing
 /// FFmpeg and our reader see it, and the identifier shared with the still.
 @Suite struct LivePhotoCaptureTests {
     /// A photo-preset session with Live Photo capture enabled and, optionally, a microphone.
+    ///
+    /// Its clock stands still, so every frame is one a capture asked for.
     static func rig(microphone: Bool = true) async throws -> CaptureRig {
-        let rig = try await CaptureRig.make(start: false)
+        let rig = try await CaptureRig.make(start: false, clock: ManualClock())
         if microphone {
             rig.session.beginConfiguration()
             try rig.session.addInput(
@@ -56,9 +58,9 @@ import Testing
             return
         }
         #expect(written == url)
-        // About 1.5 s on each side of the still, at 30 fps (a frame either way).
-        #expect(abs(duration.seconds - 3) <= 0.07, "duration \(duration.seconds)")
-        #expect(abs(photoTime.seconds - 1.5) <= 0.07, "photo at \(photoTime.seconds)")
+        // 1.5 s on each side of the still: 45 frame slots of 1/30 s before it and after it.
+        #expect(duration == MediaTime(value: 3, timescale: 1), "duration \(duration)")
+        #expect(photoTime == MediaTime(value: 3, timescale: 2), "photo at \(photoTime)")
         let movie = try QuickTimeMovie(contentsOf: url)
         let still = try ImageFile.read(data: try #require(events.photos.first).fileDataRepresentation())
         let identifier = try #require(still.metadata.livePhotoContentIdentifier)
@@ -104,8 +106,9 @@ import Testing
             Issue.record("no movie event")
             return
         }
-        // No pre-roll kept while suspended and no frames after the still.
-        #expect(duration.seconds <= 0.1 && photoTime <= duration)
+        // No pre-roll kept while suspended and only the first frame after the still: one frame slot of 1/30 s,
+        // showing the still from its start.
+        #expect(duration == MediaTime(value: 1, timescale: 30) && photoTime == .zero, "\(duration), \(photoTime)")
     }
 
     @Test("Live Photo requests need Live Photo capture enabled and a processed still")

@@ -8,6 +8,12 @@ import Testing
 @Suite struct PreparationTests {
     func rawKey(_ rig: CaptureRig) -> BufferPool.Key { .init(format: .bayer14(.rggb), width: 320, height: 240) }
 
+    /// Lets other tasks run until `output` has taken the prepare call for `settings` (it records the settings at
+    /// once, then waits for the session).
+    static func waitUntilPreparing(_ output: PhotoOutput, for settings: [PhotoSettings]) async {
+        while output.preparedPhotoSettings.map(\.uniqueID) != settings.map(\.uniqueID) { await Task.yield() }
+    }
+
     @Test("The default prepared settings are one default PhotoSettings, allocated when the session starts")
     func defaultPreparation() async throws {
         let rig = try await CaptureRig.make(start: false)
@@ -27,15 +33,16 @@ import Testing
             try await rig.photo.prepare([raw])
             done.store(true, ordering: .sequentiallyConsistent)
         }
-        try await Task.sleep(for: .milliseconds(100))
+        await Self.waitUntilPreparing(rig.photo, for: [raw])
         let early = done.load(ordering: .sequentiallyConsistent)
         #expect(!early)
+        #expect(rig.photo.pool.statistics(format: .bayer14(.rggb), width: 320, height: 240).allocated == 0)
         try await rig.session.startRunning()
+        // The buffers are there when startRunning returns, before the first capture can be requested.
+        #expect(rig.photo.pool.statistics(format: .bayer14(.rggb), width: 320, height: 240).idle >= 1)
         try await task.value
         let finished = done.load(ordering: .sequentiallyConsistent)
         #expect(finished)
-        let s = rig.photo.pool.statistics(format: .bayer14(.rggb), width: 320, height: 240)
-        #expect(s.idle >= 1)
         await rig.session.stopRunning()
         try await rig.session.startRunning()
         #expect(rig.photo.preparedPhotoSettings.map(\.uniqueID) == [raw.uniqueID])
@@ -45,8 +52,9 @@ import Testing
     @Test("A second prepare cancels the first")
     func secondCancelsFirst() async throws {
         let rig = try await CaptureRig.make(start: false)
-        let first = Task { try await rig.photo.prepare([PhotoSettings()]) }
-        try await Task.sleep(for: .milliseconds(50))
+        let firstSettings = PhotoSettings()
+        let first = Task { try await rig.photo.prepare([firstSettings]) }
+        await Self.waitUntilPreparing(rig.photo, for: [firstSettings])
         let second = Task { try await rig.photo.prepare([PhotoSettings(rawPixelFormat: .bayer14(.rggb))]) }
         await #expect(throws: CaptureError.self) { try await first.value }
         try await rig.session.startRunning()
@@ -74,16 +82,19 @@ import Testing
         let rig = try await CaptureRig.make()
         let done = Atomic<Bool>(false)
         rig.session.beginConfiguration()
+        let bgra = PhotoSettings(format: .pixelFormat(.bgra8))
         let task = Task {
-            try await rig.photo.prepare([PhotoSettings(format: .pixelFormat(.bgra8))])
+            try await rig.photo.prepare([bgra])
             done.store(true, ordering: .sequentiallyConsistent)
         }
-        try await Task.sleep(for: .milliseconds(100))
+        await Self.waitUntilPreparing(rig.photo, for: [bgra])
         let early = done.load(ordering: .sequentiallyConsistent)
         #expect(!early)
+        #expect(rig.photo.pool.statistics(format: .bgra8, width: 240, height: 180).allocated == 0)
         try rig.session.commitConfiguration()
-        try await task.value
+        // The commit allocated the buffers before it returned.
         #expect(rig.photo.pool.statistics(format: .bgra8, width: 240, height: 180).allocated >= 1)
+        try await task.value
     }
 
     @Test("Preparing settings the configuration cannot capture throws their rule")

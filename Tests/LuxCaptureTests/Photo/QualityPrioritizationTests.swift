@@ -1,18 +1,19 @@
 import LuxColor
 import LuxPixels
 import LuxScene
+import LuxTestSupport
 import RealModule
+import Synchronization
 import Testing
 
 @testable import LuxCapture
 
 @Suite struct QualityPrioritizationTests {
-    /// PSNR (dB, peak 1) of a photo's luma against the scene's true luminance, after the best global tone curve: the
-    /// display luma is predicted from the true linear luminance by a 64-bin lookup table fitted to the photo (the
-    /// levels may develop with different tone curves, exposure and colour rendering — what is left is noise and lost
-    /// detail).
+    /// PSNR (dB, peak 1) of a photo's luma against the scene's true luminance, after the best global tone curve.
     ///
-    /// Clipped pixels are left out.
+    /// The display luma is predicted from the true linear luminance by a 64-bin lookup table fitted to the photo
+    /// (the levels may develop with different tone curves, exposure and colour rendering — what is left is noise
+    /// and lost detail). Clipped pixels are left out.
     static func psnr(_ photo: PixelBuffer, truth: PixelBuffer) throws -> Double {
         let p = photo.converted(to: .rgbaFloat).components(as: Float.self)
         let t = truth.components(as: Float.self)
@@ -166,34 +167,84 @@ import Testing
         #expect(worst < 0.03, "largest cell difference \(worst)")
     }
 
-    @Test("The reported photoProcessingTimeRange contains the real time once the model has seen the kind")
+    @Test("photoProcessingTimeRange is learned from the processing times measured on the session's clock")
     func processingTimeRange() async throws {
-        let rig = try await CaptureRig.make(scene: .stillLife())
-        var inside = 0
-        var total = 0
-        for level in [QualityPrioritization.speed, .balanced] {
-            for i in 0..<6 {
-                var s = PhotoSettings()
-                s.qualityPrioritization = level
-                // The output is idle: the request starts at the call.
-                let start = ContinuousClock.now
-                var range: ClosedRange<Duration>?
-                var elapsed: Duration?
-                for try await e in try rig.photo.capturePhoto(s) {
-                    switch e {
-                    case .willBeginCapture(let r): range = r.photoProcessingTimeRange
-                    case .didFinishCapture: elapsed = ContinuousClock.now - start
-                    default: break
-                    }
-                }
-                let r = try #require(range)
-                #expect(r.lowerBound > .zero && r.lowerBound <= r.upperBound)
-                guard i >= 3 else { continue }  // the model learns from the first captures of each kind
-                total += 1
-                if r.contains(elapsed!) { inside += 1 } else { print("outside: \(elapsed!) not in \(r)") }
-            }
+        let clock = ManualClock()
+        let rig = try await CaptureRig.make(scene: .stillLife(), clock: clock)
+        /// The range a capture of `settings` reports, the capture taking `duration` on the session's clock.
+        func range(_ settings: PhotoSettings, lasting duration: Duration) async throws -> ClosedRange<Duration> {
+            let timer = ClockedCapture(clock: clock, duration: duration)
+            try rig.photo.capturePhoto(settings, delegate: timer)
+            return try #require(await timer.finished())
         }
-        // A loaded machine (tests run in parallel) can make a capture an outlier; most must fall inside.
-        #expect(inside >= total - 2, "\(inside) of \(total) inside")
+        func speed() -> PhotoSettings {
+            var s = PhotoSettings()
+            s.qualityPrioritization = .speed
+            return s
+        }
+        /// Whether `r` is `seconds` (to a nanosecond: the model computes in floating point).
+        func matches(_ r: ClosedRange<Duration>, _ seconds: ClosedRange<Double>) -> Bool {
+            func close(_ a: Duration, _ b: Double) -> Bool {
+                let d = a - .seconds(b)
+                return d < .nanoseconds(1) && .zero - d < .nanoseconds(1)
+            }
+            return close(r.lowerBound, seconds.lowerBound) && close(r.upperBound, seconds.upperBound)
+        }
+        // Nothing learned yet: a guess from the prior stage rates, spanning a factor of 100 (0.1 … 10 × the guess).
+        let first = try await range(speed(), lasting: .seconds(1))
+        #expect(first.lowerBound > .zero)
+        #expect(abs(first.upperBound / first.lowerBound - 100) < 1e-9, "\(first)")
+        // One capture took 1 s: the next of the kind expects 0.3 … 3 × that.
+        let second = try await range(speed(), lasting: .seconds(2))
+        #expect(matches(second, 0.3...3), "\(second)")
+        // Two took 1 s and 2 s: their median 1.5 s × (half the smallest, 1.6 × the largest ratio to the median),
+        // 1.5 × 1/3 … 1.5 × 2.133… = 0.5 … 3.2 s.
+        let third = try await range(speed(), lasting: .seconds(1.5))
+        #expect(matches(third, 0.5...3.2), "\(third)")
+        // A kind not seen yet borrows the other kinds' median: a factor of 10 (0.3 … 3 × its guess).
+        let raw = try await range(PhotoSettings(rawPixelFormat: .bayer14(.rggb)), lasting: .seconds(1))
+        #expect(abs(raw.upperBound / raw.lowerBound - 10) < 1e-9, "\(raw)")
+    }
+}
+
+/// A capture delegate that makes the capture take a given time on a ``ManualClock`` (the clock moves as the
+/// shutter fires) and returns the processing-time range the capture reported.
+final class ClockedCapture: PhotoCaptureDelegate {
+    let clock: ManualClock
+    let duration: Duration
+    let state = Mutex<
+        (done: Bool, range: ClosedRange<Duration>?, waiter: CheckedContinuation<ClosedRange<Duration>?, Never>?)
+    >((false, nil, nil))
+
+    init(clock: ManualClock, duration: Duration) {
+        self.clock = clock
+        self.duration = duration
+    }
+
+    func photoOutput(_ output: PhotoOutput, willCapturePhotoFor settings: ResolvedPhotoSettings) {
+        clock.advance(by: duration)
+    }
+
+    func photoOutput(_ output: PhotoOutput, didFinishCaptureFor settings: ResolvedPhotoSettings?, error: CaptureError?)
+    {
+        let range = error == nil ? settings?.photoProcessingTimeRange : nil
+        let waiter = state.withLock { s in
+            s.done = true
+            s.range = range
+            defer { s.waiter = nil }
+            return s.waiter
+        }
+        waiter?.resume(returning: range)
+    }
+
+    /// The range, once the capture finished (`nil` when it failed).
+    func finished() async -> ClosedRange<Duration>? {
+        await withCheckedContinuation { c in
+            let ready = state.withLock { s in
+                if !s.done { s.waiter = c }
+                return (s.done, s.range)
+            }
+            if ready.0 { c.resume(returning: ready.1) }
+        }
     }
 }

@@ -1,18 +1,21 @@
 import LuxPixels
 import LuxScene
+import LuxTestSupport
 import Testing
 
 @testable import LuxCapture
 
+/// Scene monitoring on a session whose clock the test advances: the monitor runs once per frame duration of that
+/// clock, so every frame it meters is one the test asked for.
 @Suite struct SceneMonitoringTests {
-    /// Waits until `property` has `value` (the stream starts with the current value).
-    func wait(_ output: PhotoOutput, _ property: PhotoOutput.SceneMonitoringProperty, is value: Bool) async -> Bool {
-        let deadline = ContinuousClock.now + .seconds(30)
-        for await v in output.values(of: property) {
-            if v == value { return true }
-            if ContinuousClock.now > deadline { return false }
+    /// Advances `clock` by `period`, `count` times, each time after the session's scene monitor has gone back to
+    /// sleep (so each step's metering is done before the next starts, and when this returns).
+    static func step(_ clock: ManualClock, by period: Duration, _ count: Int) async throws {
+        for _ in 0..<count {
+            try #require(await clock.sleepers(atLeast: 1))
+            clock.advance(by: period)
         }
-        return false
+        try #require(await clock.sleepers(atLeast: 1))
     }
 
     @Test("No monitoring settings (the default): both flags stay false, even in the dark")
@@ -23,15 +26,46 @@ import Testing
         #expect(!rig.photo.isFlashScene && !rig.photo.isStillImageStabilizationScene)
     }
 
+    @Test(
+        "Monitoring meters a stream frame per frame duration of the session's clock, unless another frame is that fresh"
+    )
+    func cadence() async throws {
+        let clock = ManualClock()
+        let rig = try await CaptureRig.make(scene: .lowLight(), clock: clock)
+        let period = Duration(rig.camera.activeFrameDuration)
+        let start = rig.camera.status.frameCount
+        try await Self.step(clock, by: period, 5)
+        #expect(rig.camera.status.frameCount == start, "frames metered without monitoring settings")
+        rig.photo.photoSettingsForSceneMonitoring = PhotoSettings()
+        try await Self.step(clock, by: period, 5)
+        #expect(rig.camera.status.frameCount == start + 5)
+        // Another consumer makes a frame half-way to the monitor's next turn: at that turn the last frame is only
+        // half a frame duration old, so the monitor skips it; at the turn after, it meters again.
+        let turn = try #require(clock.nextDeadline)
+        clock.advance(by: period / 2)
+        _ = try await #require(rig.session.pump).meter()
+        clock.advance(to: turn)
+        try #require(await clock.sleepers(atLeast: 1))
+        #expect(clock.nextDeadline == turn.advanced(by: period), "the monitor did not take its turn")
+        #expect(rig.camera.status.frameCount == start + 6)
+        try await Self.step(clock, by: period, 1)
+        #expect(rig.camera.status.frameCount == start + 7)
+        rig.photo.photoSettingsForSceneMonitoring = nil
+        try await Self.step(clock, by: period, 3)
+        #expect(rig.camera.status.frameCount == start + 7)
+    }
+
     @Test("A dark scene is a flash and stabilisation scene; flash off makes isFlashScene false; light clears both")
     func followsTheScene() async throws {
-        let rig = try await CaptureRig.make(scene: .lowLight())
+        let clock = ManualClock()
+        let rig = try await CaptureRig.make(scene: .lowLight(), clock: clock)
+        let period = Duration(rig.camera.activeFrameDuration)
         var monitor = PhotoSettings()
         monitor.flashMode = .auto
         monitor.isAutoStillImageStabilizationEnabled = true
+        // The frames that settled exposure at start metered the dark scene.
         rig.photo.photoSettingsForSceneMonitoring = monitor
-        #expect(await wait(rig.photo, .isFlashScene, is: true))
-        #expect(await wait(rig.photo, .isStillImageStabilizationScene, is: true))
+        #expect(rig.photo.isFlashScene && rig.photo.isStillImageStabilizationScene)
         var noFlash = monitor
         noFlash.flashMode = .off
         rig.photo.photoSettingsForSceneMonitoring = noFlash
@@ -39,10 +73,20 @@ import Testing
         #expect(rig.photo.isStillImageStabilizationScene)
         rig.photo.photoSettingsForSceneMonitoring = monitor
         #expect(rig.photo.isFlashScene)
-        // Turn the lights on: the live metering clears both flags.
+        // Turn the lights on: nothing changes until the monitor meters the live scene, then both flags clear (within
+        // the 12 frames the session allows auto exposure to settle at start).
+        let flashValues = rig.photo.values(of: .isFlashScene)
         rig.camera.scene = .stillLife(light: Light(.d65, lux: 2000))
-        #expect(await wait(rig.photo, .isFlashScene, is: false))
-        #expect(await wait(rig.photo, .isStillImageStabilizationScene, is: false))
+        try #require(await clock.sleepers(atLeast: 1))
+        #expect(rig.photo.isFlashScene && rig.photo.isStillImageStabilizationScene)
+        try await Self.step(clock, by: period, 12)
+        #expect(!rig.photo.isFlashScene && !rig.photo.isStillImageStabilizationScene)
+        var seen: [Bool] = []
+        for await v in flashValues {
+            seen.append(v)
+            if !v { break }
+        }
+        #expect(seen == [true, false], "the flag went back and forth: \(seen)")
         rig.photo.photoSettingsForSceneMonitoring = nil
         #expect(!rig.photo.isFlashScene && !rig.photo.isStillImageStabilizationScene)
     }

@@ -1,5 +1,6 @@
 import LuxPixels
 import LuxScene
+import LuxTestSupport
 
 @testable import LuxCapture
 
@@ -38,7 +39,7 @@ extension DeviceFormat {
     }
 }
 
-/// A camera → photo output session on a small simulated sensor.
+/// A camera → photo output session on a small simulated sensor (on the system's clock, or a test's clock).
 struct CaptureRig {
     let camera: SimulatedCamera
     let session: CaptureSession
@@ -46,13 +47,14 @@ struct CaptureRig {
 
     static func make(
         scene: Scene = .stillLife(), sensor: SensorModel = .small(), preset: SessionPreset = .photo,
-        extraOutputs: [any CaptureOutput] = [], start: Bool = true, seed: UInt64 = 1, format: DeviceFormat? = nil
+        extraOutputs: [any CaptureOutput] = [], start: Bool = true, seed: UInt64 = 1, format: DeviceFormat? = nil,
+        clock: ManualClock? = nil
     ) async throws -> CaptureRig {
         var configuration = SimulatedCamera.Configuration(sensor: sensor, seed: seed)
         configuration.formats = DeviceFormat.smallTestFormats(sensor: sensor)
         let camera = SimulatedCamera(scene: scene, configuration: configuration)
         camera.setFocusMode(.locked)
-        let session = CaptureSession()
+        let session = clock.map { CaptureSession(clock: $0) } ?? CaptureSession()
         let photo = PhotoOutput()
         session.beginConfiguration()
         try session.addInput(DeviceInput(camera: camera))

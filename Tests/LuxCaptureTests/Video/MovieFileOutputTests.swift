@@ -11,8 +11,9 @@ import Testing
     @Test("A recording writes a QuickTime movie with every frame slot and the microphone's audio (ffprobe)")
     func recording() async throws {
         let movie = MovieFileOutput()
+        let clock = ManualClock()
         let rig = try await CaptureRig.make(
-            scene: .stillLife(), start: false, format: CaptureRig.videoFormat(highQuality: true))
+            scene: .stillLife(), start: false, format: CaptureRig.videoFormat(highQuality: true), clock: clock)
         try rig.session.addInput(DeviceInput(microphone: SimulatedMicrophone(source: rig.camera.scene.sound)))
         try rig.session.addOutput(movie)
         #expect(rig.camera.activeColorSpace == .sRGB)  // a movie file output makes the automatic choice sRGB
@@ -21,11 +22,17 @@ import Testing
         let dir = try ExternalTool.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let url = dir.appendingPathComponent("clip.mov")
-        movie.maxRecordedDuration = MediaTime(value: 10, timescale: 30)
+        let frame = MediaTime(value: 1, timescale: 30)
+        movie.maxRecordedDuration = frame * 10
+        let start = clock.now
         try movie.startRecording(to: url)
         #expect(throws: CaptureError.self) { try movie.startRecording(to: url) }
-        while movie.recordedDuration < MediaTime(value: 10, timescale: 30) {
-            try await Task.sleep(for: .milliseconds(20))
+        // The recording keeps pace with the session's clock: it records a frame slot, then sleeps until the clock
+        // reaches the slot's end (beside the scene monitor, which also sleeps on the clock).
+        for k in 1...10 {
+            try #require(await clock.sleepers(atLeast: 2))
+            #expect(movie.recordedDuration == frame * k, "slot \(k)")
+            clock.advance(to: start.advanced(by: Duration(frame * k)))
         }
         let r = try await movie.stopRecording()
         #expect(!movie.isRecording)

@@ -1,6 +1,7 @@
 import LuxColor
 import LuxPixels
 import LuxScene
+import LuxTestSupport
 import Synchronization
 import Testing
 
@@ -10,26 +11,49 @@ import Testing
     /// Reads frames in a task until told to stop; keeps their indices and drop counts.
     final class Reader: Sendable {
         final class Log: Sendable {
-            let items = Mutex<[(index: Int, dropped: Int, space: ColorSpace?)]>([])
+            struct State {
+                var items: [(index: Int, dropped: Int, space: ColorSpace?)] = []
+                /// Waiters for a number of frames.
+                var waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+            }
+            let state = Mutex(State())
+
+            func append(_ item: (index: Int, dropped: Int, space: ColorSpace?)) {
+                let ready = state.withLock { s in
+                    s.items.append(item)
+                    let n = s.items.count
+                    defer { s.waiters.removeAll { $0.count <= n } }
+                    return s.waiters.filter { $0.count <= n }.map(\.continuation)
+                }
+                for c in ready { c.resume() }
+            }
         }
 
         let log = Log()
         let task: Task<Void, any Error>
-        var all: [(index: Int, dropped: Int, space: ColorSpace?)] { log.items.withLock { $0 } }
-        var count: Int { log.items.withLock { $0.count } }
+        var all: [(index: Int, dropped: Int, space: ColorSpace?)] { log.state.withLock { $0.items } }
+        var count: Int { log.state.withLock { $0.items.count } }
 
         init(_ output: VideoDataOutput) {
             let log = self.log
             task = Task {
                 for try await f in output.frames {
-                    log.items.withLock { $0.append((f.index, f.droppedFramesBefore, f.colorSpace)) }
+                    log.append((f.index, f.droppedFramesBefore, f.colorSpace))
                     if Task.isCancelled { break }
                 }
             }
         }
 
-        func waitFor(_ count: Int) async throws {
-            while self.count < count { try await Task.sleep(for: .milliseconds(5)) }
+        /// Returns once `count` frames have been read.
+        func waitFor(_ count: Int) async {
+            await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+                let ready = log.state.withLock { s in
+                    if s.items.count >= count { return true }
+                    s.waiters.append((count, c))
+                    return false
+                }
+                if ready { c.resume() }
+            }
         }
 
         func stop() async {
@@ -61,6 +85,31 @@ import Testing
         #expect(after == 0)  // the sequence ends when the session is stopped
     }
 
+    @Test(
+        "A reader that falls behind keeps the newest frames: of 10 made meanwhile, 4 wait for it and 6 are dropped"
+    )
+    func slowReaderDrops() async throws {
+        let clock = ManualClock()
+        let video = VideoDataOutput()
+        let rig = try await CaptureRig.make(scene: .grayCard(), extraOutputs: [video], clock: clock)
+        var frames = video.frames.makeAsyncIterator()
+        let first = try #require(try await frames.next())  // registers the reader
+        // The scene monitor makes one frame per frame duration of the session's clock while the reader is away.
+        rig.photo.photoSettingsForSceneMonitoring = PhotoSettings()
+        let period = Duration(rig.camera.activeFrameDuration)
+        for _ in 0..<10 {
+            try #require(await clock.sleepers(atLeast: 1))
+            clock.advance(by: period)
+        }
+        try #require(await clock.sleepers(atLeast: 1))
+        var read: [VideoFrame] = []
+        for _ in 0..<5 { read.append(try #require(try await frames.next())) }
+        // The queue holds FramePump.videoQueueCapacity (4) frames: the newest four, then a frame made on demand.
+        #expect(read.map(\.index) == (7...11).map { first.index + $0 })
+        #expect(read.map(\.droppedFramesBefore) == [6, 0, 0, 0, 0])
+        #expect(video.droppedFrameCount == 6 && video.deliveredFrameCount == 6)
+    }
+
     @Test("Speed and balanced photos on a high-photo-quality video format drop no video frame; quality may")
     func noDropsDuringCapture() async throws {
         let video = VideoDataOutput()
@@ -68,7 +117,7 @@ import Testing
             scene: .stillLife(), extraOutputs: [video], format: CaptureRig.videoFormat(highQuality: true))
         rig.photo.maxPhotoQualityPrioritization = .quality
         let reader = Reader(video)
-        try await reader.waitFor(3)
+        await reader.waitFor(3)
         for level in [QualityPrioritization.speed, .balanced] {
             var s = PhotoSettings()
             s.qualityPrioritization = level
@@ -79,7 +128,7 @@ import Testing
             #expect(events.photos.count == 1)
         }
         let before = reader.count
-        try await reader.waitFor(before + 2)
+        await reader.waitFor(before + 2)
         let clean = reader.all
         #expect(clean.allSatisfy { $0.dropped == 0 }, "\(clean.map(\.dropped))")
         #expect(zip(clean, clean.dropFirst()).allSatisfy { $1.index == $0.index + 1 }, "\(clean.map(\.index))")
@@ -89,7 +138,7 @@ import Testing
         let events = try await collect(try rig.photo.capturePhoto(q))
         #expect(!events[0].resolvedSettings.processing.usesStreamFrames)
         let count = reader.count
-        try await reader.waitFor(count + 2)
+        await reader.waitFor(count + 2)
         await reader.stop()
         #expect(reader.all.contains { $0.dropped > 0 })
         #expect(video.droppedFrameCount > 0)

@@ -114,7 +114,8 @@ extension PhotoOutput {
             }
             let settings = request.settings
             let caps = capabilities
-            let start = ContinuousClock.now
+            // The processing time the cost model learns from runs on the session's clock, from the turn to the end.
+            let start = session.clock.now
             // Pre-capture metering: the stream's last frame when it is fresh (video running, scene monitored),
             // else a new one.
             let metering = try await pump.freshMetering()
@@ -185,7 +186,7 @@ extension PhotoOutput {
                     .didFinishProcessingLivePhotoMovie(
                         resolved, url: url, duration: movie.duration, photoDisplayTime: movie.photoTime))
             }
-            let elapsed = ContinuousClock.now - start
+            let elapsed = start.duration(to: session.clock.now)
             costModel.record(resolved, settings: settings, seconds: Self.seconds(elapsed))
             emit(.didFinishCapture(resolved))
             return nil

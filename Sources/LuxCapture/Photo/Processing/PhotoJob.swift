@@ -64,12 +64,12 @@ struct PhotoJob: Sendable {
         return [frames]
     }
 
-    /// Takes one still and teaches the cost model the exposure rate.
+    /// Takes one still and teaches the cost model the exposure rate (timed on the session's clock).
     func still(_ request: StillRequest) async throws(CaptureError) -> RawFrame {
-        let start = ContinuousClock.now
+        let start = pump.clock.now
         let s = try await camera.captureStill(request)
         output.costModel.observe(
-            .exposure, seconds: PhotoOutput.seconds(ContinuousClock.now - start),
+            .exposure, seconds: PhotoOutput.seconds(start.duration(to: pump.clock.now)),
             megapixels: Double(s.raw.width * s.raw.height) / 1e6)
         return Self.frame(s)
     }
@@ -93,14 +93,14 @@ struct PhotoJob: Sendable {
 
     // MARK: Processing
 
-    /// Runs a stage and teaches the cost model its rate.
+    /// Runs a stage and teaches the cost model its rate (timed on the session's clock).
     func measure<T, E: Error>(_ stage: ProcessingCostModel.Stage, megapixels: Double, _ body: () throws(E) -> T)
         throws(E) -> T
     {
-        let start = ContinuousClock.now
+        let start = pump.clock.now
         let result = try body()
         output.costModel.observe(
-            stage, seconds: PhotoOutput.seconds(ContinuousClock.now - start), megapixels: megapixels)
+            stage, seconds: PhotoOutput.seconds(start.duration(to: pump.clock.now)), megapixels: megapixels)
         return result
     }
 
