@@ -1,26 +1,13 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-// The layering of ../shared/DESIGN.md: every target depends only on targets below it.
+// The layering of ../shared/DESIGN.md: every target depends only on targets below it, and lists exactly the modules
+// its sources import (Scripts/check-dependencies.py checks both directions). No unsafeFlags: build options such as
+// a static Swift runtime belong to the build command (Scripts/release.sh), so Lux stays usable as a versioned
+// dependency.
 let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("InternalImportsByDefault"),
-]
-
-/// The release `lux` executable links the Swift runtime and Foundation statically: a process then starts in
-/// ~7 ms of CPU instead of ~15 ms spent loading and relocating 20 shared libraries, which every short command
-/// (and every benchmark against a C tool) pays. `-static-stdlib` alone leaves Foundation's own static
-/// dependencies unresolved with this toolchain, so they are named in a group. Only this executable carries
-/// the flags: the library products stay usable as package dependencies, and debug builds link as before.
-let staticRuntimeLinkerSettings: [LinkerSetting] = [
-    .unsafeFlags(
-        ["-static-stdlib"]
-            + [
-                "--start-group", "-lFoundation", "-lCoreFoundation", "-lFoundationInternationalization",
-                "-lFoundationEssentials", "-l_FoundationICU", "-l_FoundationCShims", "-l_FoundationCollections",
-                "--end-group", "-lstdc++",
-            ].flatMap { ["-Xlinker", $0] },
-        .when(platforms: [.linux], configuration: .release))
 ]
 
 let package = Package(
@@ -121,8 +108,7 @@ let package = Package(
                 .product(name: "RealModule", package: "swift-numerics"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: swiftSettings,
-            linkerSettings: staticRuntimeLinkerSettings),
+            swiftSettings: swiftSettings),
         .target(
             name: "Lux",
             dependencies: [
