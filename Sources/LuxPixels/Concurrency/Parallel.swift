@@ -1,4 +1,4 @@
-import CLuxKernels
+import CLuxSystem
 import Dispatch
 import Synchronization
 
@@ -8,6 +8,7 @@ package enum Parallel {
     package static let defaultThreadCount: Int = max(1, Int(lux_cpu_count()))
 
     /// Runs `body` over `0..<count` split into contiguous bands, on up to `threads` threads.
+    ///
     /// With one thread (or little work) it runs inline. Bands are chosen so each thread gets about
     /// `bandsPerThread` of them, handed out in order to whichever thread is free, which balances uneven rows
     /// and threads slowed by other work.

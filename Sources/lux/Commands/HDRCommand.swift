@@ -234,10 +234,11 @@ struct HDRCommand: ParsableCommand {
         let method: HDRToneMapper.Operator = toneMap == .fusion ? .exposureFusion() : .reinhard()
         let mapper = HDRToneMapper(
             settings: .init(method: method, exposure: exposure, outputFormat: samples, threads: cores))
-        let encoder = try ImageStreamEncoder(
-            writingTo: URL(fileURLWithPath: out), format: fileFormat, width: radiance.width, height: radiance.height,
-            pixelFormat: samples, colorSpace: space, metadata: metadata, options: encodingOptions)
-        try mapper.map(radiance, to: space) { band, _ in try encoder.append(band) }
-        try encoder.finish()
+        try ImageStreamEncoder.write(
+            to: URL(fileURLWithPath: out), format: fileFormat, width: radiance.width, height: radiance.height,
+            pixelFormat: samples, colorSpace: space, metadata: metadata, options: encodingOptions
+        ) { append in
+            try mapper.map(radiance, to: space) { band, _ in try append(band) }
+        }
     }
 }
