@@ -165,7 +165,7 @@ let package = Package(
         .testTarget(
             name: "LuxRAWTests",
             dependencies: [
-                "LuxRAW", "LuxRender", "LuxCodecs", "LuxPixels", "LuxColor", "LuxTestSupport",
+                "LuxRAW", "LuxIO", "LuxRender", "LuxCodecs", "LuxPixels", "LuxColor", "LuxTestSupport",
                 .product(name: "RealModule", package: "swift-numerics"),
             ],
             swiftSettings: swiftSettings),

@@ -202,7 +202,7 @@ struct HDRCommand: ParsableCommand {
     }
 
     func renderContext() -> RenderContext {
-        RenderContext(options: RenderOptions(cacheIntermediates: false, threadCount: cores, tileSize: 256))
+        RenderContext(options: RAWDeveloper.renderOptions(threadCount: cores))
     }
 
     /// Develops the merged raw and writes its linear radiance strip by strip from the render.
@@ -213,7 +213,8 @@ struct HDRCommand: ParsableCommand {
             image, to: URL(fileURLWithPath: out), format: fileFormat,
             pixelFormat: depth == .sixteen ? .rgba16 : .rgbaFloat,
             colorSpace: colorSpace?.space ?? .extendedLinearSRGB, bounds: image.extent,
-            metadata: developer.outputMetadata(for: image, detail: "lux hdr"), options: encodingOptions)
+            metadata: developer.outputMetadata(for: image, detail: "lux hdr"), options: encodingOptions,
+            rowsPerStrip: RAWDeveloper.renderTileSize)
     }
 
     /// Develops the merged raw into half-float linear radiance (extended linear sRGB) for the tone mapper, which
