@@ -1,28 +1,13 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-// The layering of ../shared/DESIGN.md: every target depends only on targets below it.
+// The layering of ../shared/DESIGN.md: every target depends only on targets below it, and lists exactly the modules
+// its sources import (Scripts/check-dependencies.py checks both directions). No unsafeFlags: build options such as
+// a static Swift runtime belong to the build command (Scripts/release.sh), so Lux stays usable as a versioned
+// dependency.
 let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("InternalImportsByDefault"),
-]
-
-/// The release `lux` executable links the Swift runtime and Foundation statically: a process then starts in ~7 ms of
-/// CPU instead of ~15 ms spent loading and relocating 20 shared libraries, which every short command (and every
-/// benchmark against a C tool) pays.
-///
-/// `-static-stdlib` alone leaves Foundation's own static dependencies unresolved with this toolchain, so they are named
-/// in a group. Only this executable carries the flags: the library products stay usable as package dependencies, and
-/// debug builds link as before.
-let staticRuntimeLinkerSettings: [LinkerSetting] = [
-    .unsafeFlags(
-        ["-static-stdlib"]
-            + [
-                "--start-group", "-lFoundation", "-lCoreFoundation", "-lFoundationInternationalization",
-                "-lFoundationEssentials", "-l_FoundationICU", "-l_FoundationCShims", "-l_FoundationCollections",
-                "--end-group", "-lstdc++",
-            ].flatMap { ["-Xlinker", $0] },
-        .when(platforms: [.linux], configuration: .release))
 ]
 
 let package = Package(
@@ -35,6 +20,7 @@ let package = Package(
         .library(name: "LuxRender", targets: ["LuxRender"]),
         .library(name: "LuxFilters", targets: ["LuxFilters"]),
         .library(name: "LuxCodecs", targets: ["LuxCodecs"]),
+        .library(name: "LuxIO", targets: ["LuxIO"]),
         .library(name: "LuxRAW", targets: ["LuxRAW"]),
         .library(name: "LuxFusion", targets: ["LuxFusion"]),
         .library(name: "LuxScene", targets: ["LuxScene"]),
@@ -53,8 +39,10 @@ let package = Package(
         .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        // Runtime-dispatched F16C/AVX2 row kernels (DESIGN.md "CPU features").
+        // Runtime-dispatched F16C/AVX2 row kernels (DESIGN.md "CPU features"), and nothing else.
         .target(name: "CLuxKernels"),
+        // The operating-system calls Swift cannot make directly: processor count, ioctl(2), glibc's mallopt.
+        .target(name: "CLuxSystem"),
         // libjpeg/libpng/zlib entry points with setjmp/longjmp kept inside C (SWIFT-STYLE.md §3).
         .target(name: "CLuxCodecShims", dependencies: ["CJPEG", "CPNG", "CZlib"]),
 
@@ -64,14 +52,14 @@ let package = Package(
             swiftSettings: swiftSettings),
         .target(
             name: "LuxPixels",
-            dependencies: ["LuxColor", "CLuxKernels", .product(name: "RealModule", package: "swift-numerics")],
+            dependencies: [
+                "LuxColor", "CLuxKernels", "CLuxSystem", .product(name: "RealModule", package: "swift-numerics"),
+            ],
             swiftSettings: swiftSettings),
         .target(
             name: "LuxRender",
             dependencies: [
-                "LuxPixels", "LuxColor", "CLuxKernels",
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "RealModule", package: "swift-numerics"),
+                "LuxPixels", "LuxColor", "CLuxKernels", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings),
         .target(
@@ -86,31 +74,36 @@ let package = Package(
             name: "LuxCodecs",
             dependencies: ["LuxPixels", "LuxColor", "CLuxCodecShims", "CLuxKernels"],
             swiftSettings: swiftSettings),
+        // File glue between the engine and the codecs: images read from files, renders streamed into encoders.
+        .target(
+            name: "LuxIO",
+            dependencies: ["LuxRender", "LuxCodecs", "LuxPixels", "LuxColor"],
+            swiftSettings: swiftSettings),
         .target(
             name: "LuxRAW",
             dependencies: [
-                "LuxFilters", "LuxRender", "LuxCodecs", "LuxPixels", "LuxColor", "CLuxKernels",
+                "LuxRender", "LuxCodecs", "LuxPixels", "LuxColor",
                 .product(name: "RealModule", package: "swift-numerics"),
             ],
             swiftSettings: swiftSettings),
         .target(
             name: "LuxFusion",
             dependencies: [
-                "LuxRender", "LuxPixels", "LuxColor", "CLuxKernels",
+                "LuxRAW", "LuxRender", "LuxCodecs", "LuxPixels", "LuxColor", "CLuxKernels",
                 .product(name: "RealModule", package: "swift-numerics"),
             ],
             swiftSettings: swiftSettings),
         .target(
             name: "LuxScene",
             dependencies: [
-                "LuxRender", "LuxCodecs", "LuxPixels", "LuxColor", "CLuxKernels",
-                .product(name: "RealModule", package: "swift-numerics"),
+                "LuxPixels", "LuxColor", "CLuxKernels", .product(name: "RealModule", package: "swift-numerics"),
             ],
             swiftSettings: swiftSettings),
         .target(
             name: "LuxCapture",
             dependencies: [
-                "LuxScene", "LuxFusion", "LuxRAW", "LuxCodecs", "LuxRender", "LuxPixels", "LuxColor", "CLuxKernels",
+                "LuxScene", "LuxFusion", "LuxRAW", "LuxIO", "LuxCodecs", "LuxRender", "LuxPixels", "LuxColor",
+                "CLuxSystem",
                 .product(name: "RealModule", package: "swift-numerics"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "DequeModule", package: "swift-collections"),
@@ -118,26 +111,19 @@ let package = Package(
             swiftSettings: swiftSettings),
         .target(
             name: "LuxLive",
-            dependencies: [
-                "LuxCapture", "LuxFusion", "LuxFilters", "LuxCodecs", "LuxRender", "LuxPixels", "LuxColor",
-                .product(name: "RealModule", package: "swift-numerics"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: swiftSettings,
-            linkerSettings: staticRuntimeLinkerSettings),
+            dependencies: ["LuxFusion", "LuxFilters", "LuxIO", "LuxCodecs", "LuxRender", "LuxPixels", "LuxColor"],
+            swiftSettings: swiftSettings),
         .target(
             name: "Lux",
             dependencies: [
-                "LuxColor", "LuxPixels", "LuxRender", "LuxFilters", "LuxCodecs", "LuxRAW", "LuxFusion",
+                "LuxColor", "LuxPixels", "LuxRender", "LuxFilters", "LuxCodecs", "LuxIO", "LuxRAW", "LuxFusion",
                 "LuxScene", "LuxCapture", "LuxLive",
             ],
             swiftSettings: swiftSettings),
         .executableTarget(
             name: "lux",
             dependencies: [
-                "Lux", "CLuxKernels",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
+                "Lux", "CLuxKernels", "CLuxSystem", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings),
 
@@ -149,14 +135,17 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(name: "LuxColorTests", dependencies: ["LuxColor", "LuxTestSupport"], swiftSettings: swiftSettings),
         .testTarget(
-            name: "LuxPixelsTests", dependencies: ["LuxPixels", "LuxTestSupport"], swiftSettings: swiftSettings),
-        .testTarget(
-            name: "LuxRenderTests", dependencies: ["LuxRender", "LuxTestSupport"], swiftSettings: swiftSettings),
-        .testTarget(
-            name: "LuxFiltersTests", dependencies: ["LuxFilters", "LuxRender", "LuxTestSupport"],
+            name: "LuxPixelsTests", dependencies: ["LuxPixels", "LuxColor", "CLuxKernels"],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "LuxCodecsTests", dependencies: ["LuxCodecs", "LuxTestSupport"],
+            name: "LuxRenderTests", dependencies: ["LuxRender", "LuxPixels", "LuxColor", "LuxTestSupport"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "LuxFiltersTests",
+            dependencies: ["LuxFilters", "LuxRender", "LuxPixels", "LuxColor", "LuxTestSupport"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "LuxCodecsTests", dependencies: ["LuxCodecs", "LuxPixels", "LuxColor", "LuxTestSupport"],
             resources: [.copy("Resources/FuzzRegressions")], swiftSettings: swiftSettings),
         .testTarget(
             name: "LuxCaptureTests",
@@ -176,22 +165,22 @@ let package = Package(
         .testTarget(
             name: "LuxRAWTests",
             dependencies: [
-                "LuxRAW", "LuxRender", "LuxCodecs", "LuxPixels", "LuxColor", "LuxTestSupport",
+                "LuxRAW", "LuxIO", "LuxRender", "LuxCodecs", "LuxPixels", "LuxColor", "LuxTestSupport",
                 .product(name: "RealModule", package: "swift-numerics"),
             ],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "LuxSceneTests",
             dependencies: [
-                "LuxScene", "LuxPixels", "LuxColor", "LuxTestSupport",
-                .product(name: "RealModule", package: "swift-numerics"),
+                "LuxScene", "LuxPixels", "LuxColor", .product(name: "RealModule", package: "swift-numerics"),
             ],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "DocSnippetsTests", dependencies: ["Lux", "LuxTestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "LuxCLITests", dependencies: ["LuxCodecs", "LuxTestSupport"], swiftSettings: swiftSettings),
+            name: "LuxCLITests", dependencies: ["LuxCodecs", "LuxPixels", "LuxTestSupport"],
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "LuxFusionTests",
             dependencies: ["LuxFusion", "LuxRender", "LuxPixels", "LuxColor", "LuxTestSupport"],

@@ -3,9 +3,11 @@ import PackageDescription
 
 // libFuzzer harnesses for Lux's parsers (one executable per parser). Build and run one with
 // `Fuzz/run.sh NAME SECONDS`; the script passes `-sanitize=fuzzer,address` to every Swift module (so Lux's
-// own modules get coverage instrumentation) and `-enable-testing` so harnesses can reach internal decoders.
-// SwiftPM links an executable with its entry point renamed to `<module>_main` (for example `fuzz_tiff_main`);
-// each harness defines that function and hands its input callback to libFuzzer's `LLVMFuzzerRunDriver`.
+// own modules get coverage instrumentation), `-enable-testing` so harnesses can reach internal decoders, and
+// `-parse-as-library` (harnesses have no top-level code). Build options belong to that command, not to this
+// manifest (no unsafeFlags). SwiftPM links an executable with its entry point renamed to `<module>_main` (for
+// example `fuzz_tiff_main`); each harness defines that function with `@_cdecl` and hands its input callback to
+// libFuzzer's `LLVMFuzzerRunDriver`.
 let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("InternalImportsByDefault"),
@@ -42,7 +44,6 @@ let package = Package(
                     .product(name: "LuxFilters", package: "Lux"),
                 ] + (extraDependencies[name] ?? []).map { .product(name: $0, package: "Lux") },
                 path: "Harnesses/\(name)",
-                // No top-level code: the harness's `@_cdecl("fuzz_<name>_main")` is the entry point.
-                swiftSettings: swiftSettings + [.unsafeFlags(["-parse-as-library"])])
+                swiftSettings: swiftSettings)
         }
 )

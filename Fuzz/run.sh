@@ -8,7 +8,8 @@
 #
 # NAME is one of: tiff dngopcode ljpeg jpeg png icc exif filterchain quicktime adjustments.
 #
-# Every Swift module (Lux's and the harness) is compiled with -sanitize=fuzzer,address and -enable-testing,
+# Every Swift module (Lux's and the harness) is compiled with -sanitize=fuzzer,address, -enable-testing and
+# -parse-as-library (the harness's @_cdecl entry point is the program's; libraries are parsed so anyway),
 # the C shims with -fsanitize=fuzzer-no-link,address. The fuzzer runs at nice 19, single process, with
 # the limits the reliability rules set: an input taking more than 1 s is a hang (-timeout=1), more than
 # 2 GB of memory is excessive (-rss_limit_mb=2048, which also caps a single malloc). It is seeded from
@@ -46,7 +47,7 @@ cd "$here"
 rm -f "$here/.build/release.yaml"
 echo "building fuzz-$name (release, -sanitize=fuzzer,address)…" >&2
 nice -n 19 swift build -c release --product "fuzz-$name" -j "${LUX_FUZZ_JOBS:-1}" \
-    -Xswiftc -sanitize=fuzzer,address -Xswiftc -enable-testing \
+    -Xswiftc -sanitize=fuzzer,address -Xswiftc -enable-testing -Xswiftc -parse-as-library \
     -Xcc -fsanitize=fuzzer-no-link,address -Xswiftc -use-ld=lld 2>&1 | grep -vE "Cannot export local symbol|^\[[0-9]+/[0-9]+\]" >&2 || true
 bin="$here/.build/release/fuzz-$name"
 [[ -x "$bin" ]] || { echo "build failed" >&2; exit 1; }

@@ -103,22 +103,12 @@ void lux_rgb8_to_rgba8(const uint8_t *src, uint8_t *dst, size_t count);
 /// Packs `count` 8-bit RGBA pixels into RGB, dropping alpha (`src` and `dst` must not overlap).
 void lux_rgba8_to_rgb8(const uint8_t *src, uint8_t *dst, size_t count);
 
-/// The number of online processors (at least 1).
-int lux_cpu_count(void);
-
 /// Returns 1 when the F16C/AVX2/FMA paths are in use, 0 for the portable paths.
 int lux_has_f16c(void);
 
 /// Forces the portable paths on the calling thread only (for tests that compare both, which may run
 /// concurrently with other tests); pass 0 to restore detection.
 void lux_force_portable(int force);
-
-/// ioctl(2) with a pointer argument (Swift cannot call the variadic libc function); returns 0 or errno.
-int lux_ioctl(int fd, unsigned long request, void *argument);
-
-/// Fixes glibc malloc's mmap threshold at `bytes` (blocks that large get maps of their own, returned to the kernel
-/// when freed; the threshold no longer rises as such blocks are freed). Returns 1 when set, 0 elsewhere than glibc.
-int lux_set_mmap_threshold(size_t bytes);
 
 #ifdef __cplusplus
 }

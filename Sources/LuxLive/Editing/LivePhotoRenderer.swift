@@ -3,6 +3,7 @@ import FoundationEssentials
 import LuxCodecs
 import LuxColor
 import LuxFilters
+import LuxIO
 import LuxPixels
 import LuxRender
 import Synchronization
@@ -155,9 +156,14 @@ struct LivePhotoRenderer: Sendable {
             () throws(LivePhotoError) in
             var options = renderOptions
             options.threadCount = threads
-            try Self.writeStill(
-                photoImage, rect: photoRect, to: output.photoURL, colorSpace: photoSpace, metadata: metadata,
-                options: photoOptions, renderer: RenderContext(options: options))
+            // Rendered strip by strip into the JPEG encoder (temporary file, renamed when complete).
+            do {
+                try RenderContext(options: options).write(
+                    photoImage, to: output.photoURL, format: .jpeg, colorSpace: photoSpace, bounds: photoRect,
+                    metadata: metadata, options: photoOptions)
+            } catch {
+                throw Self.writeError(error, url: output.photoURL)
+            }
         }
     }
 
@@ -189,16 +195,10 @@ struct LivePhotoRenderer: Sendable {
         let w = Double(settings.width)
         let h = Double(settings.height)
         let rect = Rect(x: (e.midX - w / 2).rounded(), y: (e.midY - h / 2).rounded(), width: w, height: h)
-        if slot.rendered.width != settings.width || slot.rendered.height != settings.height {
-            slot.rendered = PixelBuffer(width: settings.width, height: settings.height, format: .rgba8)
-        }
         do {
-            try renderer.render(out, to: &slot.rendered, bounds: rect, colorSpace: settings.colorSpace)
+            return try renderer.encodeVideoFrame(out, bounds: rect, settings: settings, reusing: &slot.rendered)
         } catch {
-            throw .render(error)
-        }
-        do { return try QuickTimeWriter.encodeVideoFrame(slot.rendered, settings: settings) } catch {
-            throw .write(output.movieURL, error)
+            throw Self.writeError(error, url: output.movieURL)
         }
     }
 
@@ -252,26 +252,12 @@ struct LivePhotoRenderer: Sendable {
         return Filters.LanczosScaleTransform(image: image, scale: sy, aspectRatio: (w / e.width) / sy).outputImage
     }
 
-    /// Renders `rect` of `image` strip by strip into a JPEG at `url` (temporary file, renamed when complete).
-    static func writeStill(
-        _ image: Image, rect: Rect, to url: URL, colorSpace: ColorSpace, metadata: ImageMetadata,
-        options: EncodingOptions,
-        renderer: RenderContext
-    ) throws(LivePhotoError) {
-        do {
-            let encoder = try ImageStreamEncoder(
-                writingTo: url, format: .jpeg, width: Int(rect.width), height: Int(rect.height), pixelFormat: .rgba8,
-                colorSpace: colorSpace, metadata: metadata, options: options)
-            try renderer.render(image, bounds: rect, format: .rgba8, colorSpace: colorSpace) { strip in
-                try encoder.append(strip.buffer)
-            }
-            try encoder.finish()
-        } catch let e as RenderError {
-            throw .render(e)
-        } catch let e as CodecError {
-            throw .write(url, e)
-        } catch {
-            throw .write(url, .io(path: url.path, reason: "\(error)"))
+    /// What failed while rendering into or encoding `url`, as a Live Photo error.
+    static func writeError(_ error: any Error, url: URL) -> LivePhotoError {
+        switch error {
+        case let e as RenderError: .render(e)
+        case let e as CodecError: .write(url, e)
+        default: .write(url, .io(path: url.path, reason: "\(error)"))
         }
     }
 }

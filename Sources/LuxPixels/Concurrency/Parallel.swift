@@ -1,4 +1,4 @@
-import CLuxKernels
+import CLuxSystem
 import Dispatch
 import Synchronization
 
@@ -9,9 +9,9 @@ package enum Parallel {
 
     /// Runs `body` over `0..<count` split into contiguous bands, on up to `threads` threads.
     ///
-    /// With one thread (or little work) it runs inline. Bands are chosen so each thread gets about `bandsPerThread` of
-    /// them, handed out in order to whichever thread is free, which balances uneven rows and threads slowed by other
-    /// work.
+    /// With one thread (or little work) it runs inline. Bands are chosen so each thread gets about
+    /// `bandsPerThread` of them, handed out in order to whichever thread is free, which balances uneven rows
+    /// and threads slowed by other work.
     package static func forEachBand(
         _ count: Int, threads: Int, minimumBand: Int = 16, bandsPerThread: Int = 4,
         _ body: @Sendable (Range<Int>) -> Void

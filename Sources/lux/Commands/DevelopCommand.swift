@@ -269,14 +269,7 @@ struct DevelopCommand: ParsableCommand {
 
     /// Develops `item` and returns the output's size.
     func develop(_ item: DevelopPlan.Item, threads: Int) throws -> (width: Int, height: Int) {
-        // 256-pixel tiles: the raw pipeline's per-tile working set (demosaic, noise reduction and sharpening
-        // scratch, about 12 MB per worker) then stays cache- and arena-friendly; measured on 12 MP, 512-pixel
-        // tiles cost ~20 % more CPU and twice the memory despite their smaller margins. Strips are a whole tile
-        // tall (not the default half): every tile recomputes its inputs' margins (RCD 13, noise reduction 6–62,
-        // sharpening 3 pixels per side), and 256×128 tiles paid ~20 % more CPU for them than 256×256.
-        let tile = 256
-        let context = RenderContext(
-            options: RenderOptions(cacheIntermediates: false, threadCount: threads, tileSize: tile))
+        let context = RenderContext(options: RAWDeveloper.renderOptions(threadCount: threads))
         let developer = try developer(for: item.input)
         let image = try developer.outputImage
         let url = URL(fileURLWithPath: item.output)
@@ -298,7 +291,7 @@ struct DevelopCommand: ParsableCommand {
         try context.write(
             image, to: url, format: fileFormat, pixelFormat: samples, colorSpace: colorSpace.space,
             bounds: image.extent,
-            metadata: metadata, options: options, rowsPerStrip: tile)
+            metadata: metadata, options: options, rowsPerStrip: RAWDeveloper.renderTileSize)
         return (Int(image.extent.width), Int(image.extent.height))
     }
 }

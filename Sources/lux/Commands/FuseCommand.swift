@@ -112,27 +112,17 @@ struct FuseCommand: ParsableCommand {
         options.alpha = .discard  // the fusion's output is opaque
         // The fused rows go to the encoder a band at a time as the blend finishes them (TIFF strips straight to the
         // file), so no full-size output is held; the file appears only when complete.
-        let url = URL(fileURLWithPath: out)
-        let encoder: ImageStreamEncoder
         do {
-            encoder = try ImageStreamEncoder(
-                writingTo: url, width: frames[0].width, height: frames[0].height, pixelFormat: format,
-                colorSpace: space, metadata: metadata, options: options)
-        } catch {
-            throw CLIError(error, file: out)
-        }
-        var encoding: (any Error)?
-        do {
-            try ExposureFusion(settings: settings).fuse(frames) { band, _ in
-                do { try encoder.append(band) } catch {
-                    encoding = error
-                    throw error
-                }
+            try ImageStreamEncoder.write(
+                to: URL(fileURLWithPath: out), width: frames[0].width, height: frames[0].height, pixelFormat: format,
+                colorSpace: space, metadata: metadata, options: options
+            ) { append in
+                try ExposureFusion(settings: settings).fuse(frames) { band, _ in try append(band) }
             }
+        } catch let error as CodecError {
+            throw CLIError(error, file: out)
         } catch {
-            if let encoding { throw CLIError(encoding, file: out) }
             throw CLIError("\(inputs.joined(separator: ", ")): \(error)")
         }
-        do { try encoder.finish() } catch { throw CLIError(error, file: out) }
     }
 }

@@ -202,7 +202,7 @@ struct HDRCommand: ParsableCommand {
     }
 
     func renderContext() -> RenderContext {
-        RenderContext(options: RenderOptions(cacheIntermediates: false, threadCount: cores, tileSize: 256))
+        RenderContext(options: RAWDeveloper.renderOptions(threadCount: cores))
     }
 
     /// Develops the merged raw and writes its linear radiance strip by strip from the render.
@@ -213,7 +213,8 @@ struct HDRCommand: ParsableCommand {
             image, to: URL(fileURLWithPath: out), format: fileFormat,
             pixelFormat: depth == .sixteen ? .rgba16 : .rgbaFloat,
             colorSpace: colorSpace?.space ?? .extendedLinearSRGB, bounds: image.extent,
-            metadata: developer.outputMetadata(for: image, detail: "lux hdr"), options: encodingOptions)
+            metadata: developer.outputMetadata(for: image, detail: "lux hdr"), options: encodingOptions,
+            rowsPerStrip: RAWDeveloper.renderTileSize)
     }
 
     /// Develops the merged raw into half-float linear radiance (extended linear sRGB) for the tone mapper, which
@@ -234,10 +235,11 @@ struct HDRCommand: ParsableCommand {
         let method: HDRToneMapper.Operator = toneMap == .fusion ? .exposureFusion() : .reinhard()
         let mapper = HDRToneMapper(
             settings: .init(method: method, exposure: exposure, outputFormat: samples, threads: cores))
-        let encoder = try ImageStreamEncoder(
-            writingTo: URL(fileURLWithPath: out), format: fileFormat, width: radiance.width, height: radiance.height,
-            pixelFormat: samples, colorSpace: space, metadata: metadata, options: encodingOptions)
-        try mapper.map(radiance, to: space) { band, _ in try encoder.append(band) }
-        try encoder.finish()
+        try ImageStreamEncoder.write(
+            to: URL(fileURLWithPath: out), format: fileFormat, width: radiance.width, height: radiance.height,
+            pixelFormat: samples, colorSpace: space, metadata: metadata, options: encodingOptions
+        ) { append in
+            try mapper.map(radiance, to: space) { band, _ in try append(band) }
+        }
     }
 }

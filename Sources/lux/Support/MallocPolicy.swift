@@ -1,4 +1,4 @@
-import CLuxKernels
+import CLuxSystem
 
 /// How the `lux` process asks glibc's allocator to place large blocks.
 ///

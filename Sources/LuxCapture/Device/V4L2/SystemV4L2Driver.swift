@@ -1,4 +1,4 @@
-import CLuxKernels
+import CLuxSystem
 import Glibc
 
 /// The real V4L2 driver: `open(2)`, `ioctl(2)`, `close(2)` on `/dev/video*`.

@@ -2,6 +2,7 @@ import FoundationEssentials
 import LuxCodecs
 import LuxColor
 import LuxFusion
+import LuxIO
 import LuxPixels
 import LuxRender
 
@@ -110,13 +111,13 @@ struct LivePhotoRecorder: Sendable {
             }
             let settings = videoSettings
             let frameRect = Rect(width: dimensions.width, height: dimensions.height)
+            var frame = PixelBuffer(width: dimensions.width, height: dimensions.height, format: .rgba8)
             for (k, t) in transforms.enumerated() {
                 do {
                     let decoded = try JPEG.decode(jpegs[k]).pixels
                     let warped = Image(buffer: decoded).clampedToExtent().transformed(by: t).cropped(to: frameRect)
-                    let pixels = try renderer.createBuffer(
-                        warped, from: frameRect, format: .rgba8, colorSpace: settings.colorSpace)
-                    jpegs[k] = try QuickTimeWriter.encodeVideoFrame(pixels, settings: settings)
+                    jpegs[k] = try renderer.encodeVideoFrame(
+                        warped, bounds: frameRect, settings: settings, reusing: &frame)
                 } catch {
                     throw .processing("stabilising Live Photo movie frame \(k) failed: \(error)")
                 }

@@ -1,5 +1,4 @@
 public import LuxCodecs
-public import LuxFusion
 import LuxPixels
 import LuxRAW
 

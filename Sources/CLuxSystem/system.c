@@ -1,4 +1,4 @@
-#include "CLuxKernels.h"
+#include "CLuxSystem.h"
 #include <errno.h>
 #if defined(__GLIBC__)
 #include <malloc.h>

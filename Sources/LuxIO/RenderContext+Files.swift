@@ -5,11 +5,11 @@ public import LuxPixels
 public import LuxRender
 
 extension RenderContext {
-    /// Renders `image` into a file a strip at a time (the `CIContext.writeTIFFRepresentation` role): each strip is
-    /// encoded as soon as it is rendered, and TIFF strips go straight to a temporary file beside `url`, so memory stays
-    /// bounded whatever the image size.
+    /// Renders `image` into a file a strip at a time (the `CIContext.writeTIFFRepresentation` role).
     ///
-    /// The file appears under its name only when it is complete; on failure `url` is untouched.
+    /// Each strip is encoded as soon as it is rendered, and TIFF strips go straight to a temporary file beside
+    /// `url`, so memory stays bounded whatever the image size. The file appears under its name only when it is
+    /// complete; on failure `url` is untouched.
     ///
     /// - Parameters:
     ///   - format: JPEG, PNG or TIFF (default: from the file name's extension).
@@ -29,13 +29,14 @@ extension RenderContext {
         guard rect.isIntegral, !rect.isEmpty, rect.width.isFinite, rect.height.isFinite else {
             throw CodecError.invalidArgument("only a finite, whole-pixel region can be written (got \(rect))")
         }
-        let encoder = try ImageStreamEncoder(
-            writingTo: url, format: format, width: Int(rect.width), height: Int(rect.height),
-            pixelFormat: pixelFormat, colorSpace: colorSpace, metadata: metadata, options: options)
-        try render(image, bounds: rect, format: pixelFormat, colorSpace: colorSpace, rowsPerStrip: rowsPerStrip) {
-            strip in
-            try encoder.append(strip.buffer)
+        try ImageStreamEncoder.write(
+            to: url, format: format, width: Int(rect.width), height: Int(rect.height), pixelFormat: pixelFormat,
+            colorSpace: colorSpace, metadata: metadata, options: options
+        ) { append in
+            try render(image, bounds: rect, format: pixelFormat, colorSpace: colorSpace, rowsPerStrip: rowsPerStrip) {
+                strip in
+                try append(strip.buffer)
+            }
         }
-        try encoder.finish()
     }
 }
