@@ -309,13 +309,13 @@ public final class RenderContext: Sendable {
             // contiguous rows for the prefetcher); they hold about as many pixels as a tile.
             let rows = max(1, min(rect.height, options.tileSize * options.tileSize / max(rect.width, 1)))
             let bandRows = max(1, min(rows, (rect.height + 3 * threads - 1) / (3 * threads)))
-            list = tiles(of: rect, width: rect.width, height: bandRows)
+            list = rect.tiles(width: rect.width, height: bandRows)
             size = bandRows
         } else {
-            while size > 64 && tiles(of: rect, width: size, height: size).count < 3 * threads && rect.area > 256 * 256 {
+            while size > 64 && rect.tiles(width: size, height: size).count < 3 * threads && rect.area > 256 * 256 {
                 size /= 2
             }
-            list = tiles(of: rect, width: size, height: size)
+            list = rect.tiles(width: size, height: size)
         }
         let workers = pool.take(min(threads, max(list.count, 1)), registers: plan.registerDemand + 1)
         defer { pool.give(workers, keepBytes: prepared.keepsWorkerMemory ? .max : BufferArena.idleLimit) }
