@@ -26,7 +26,7 @@ struct AlignmentReference: Sendable {
     }
 
     let plan: [LevelPlan]
-    let levels: [PlanarImage]
+    let levels: [PlanarBuffer<Float>]
     let refinementIterations: Int
     let refinesToSubpixel: Bool
     let threads: Int
@@ -41,7 +41,7 @@ struct AlignmentReference: Sendable {
     /// The variance of a central-difference gradient of the finest level per unit of pixel noise variance.
     let gradientNoiseFactor: Float
 
-    init(grey: PlanarImage, settings: TileAligner.Settings, noise: GreyNoise) {
+    init(grey: PlanarBuffer<Float>, settings: TileAligner.Settings, noise: GreyNoise) {
         threads = settings.threadCount
         refinementIterations = settings.refinementIterations
         refinesToSubpixel = settings.refinesToSubpixel
@@ -150,7 +150,9 @@ struct AlignmentReference: Sendable {
         (max(t.x0, 1), max(t.y0, 1), min(t.x1, width - 1), min(t.y1, height - 1))
     }
 
-    static func pyramid(_ grey: PlanarImage, plan: [LevelPlan], smooth: Bool, threads: Int) -> [PlanarImage] {
+    static func pyramid(_ grey: PlanarBuffer<Float>, plan: [LevelPlan], smooth: Bool, threads: Int) -> [PlanarBuffer<
+        Float
+    >] {
         var out = [grey]
         for l in plan.dropFirst() {
             var image = out[out.count - 1].reducedBinomial(threads: threads)
@@ -162,12 +164,12 @@ struct AlignmentReference: Sendable {
     }
 
     /// The pyramid of another frame's grey image, on this reference's plan.
-    func pyramid(of grey: PlanarImage) -> [PlanarImage] {
+    func pyramid(of grey: PlanarBuffer<Float>) -> [PlanarBuffer<Float>] {
         Self.pyramid(grey, plan: plan, smooth: prefilter, threads: threads)
     }
 
     /// The ratio of the median grey level to the noise there (from a sample of rows).
-    static func signalToNoise(_ grey: PlanarImage, noise: GreyNoise) -> Float {
+    static func signalToNoise(_ grey: PlanarBuffer<Float>, noise: GreyNoise) -> Float {
         var samples: [Float] = []
         let step = max(1, grey.height / 64)
         for y in stride(from: 0, to: grey.height, by: step) {
@@ -181,7 +183,7 @@ struct AlignmentReference: Sendable {
     }
 
     /// The displacement field of `alt` (a pyramid from ``pyramid(of:)``), in grey pixels.
-    func align(_ alt: [PlanarImage]) -> AlignmentField {
+    func align(_ alt: [PlanarBuffer<Float>]) -> AlignmentField {
         precondition(alt.count == levels.count)
         // Coarse to fine: integer displacements per block.
         var coarse: [SIMD2<Int32>] = []
@@ -375,7 +377,8 @@ struct AlignmentReference: Sendable {
     ///
     /// True motion keeps its own displacement because the consensus fits it much worse.
     func regularized(
-        _ field: [SIMD2<Int32>], costs: [Float], plan p: LevelPlan, ref: PlanarImage, alt: PlanarImage, l1: Bool
+        _ field: [SIMD2<Int32>], costs: [Float], plan p: LevelPlan, ref: PlanarBuffer<Float>, alt: PlanarBuffer<Float>,
+        l1: Bool
     ) -> [SIMD2<Int32>] {
         var out = field
         let global = Self.median(field)
@@ -441,7 +444,8 @@ struct AlignmentReference: Sendable {
     /// coordinates clamped to its edges).
     @inline(__always)
     static func tileCost(
-        _ ref: PlanarImage, _ alt: PlanarImage, _ t: (x0: Int, y0: Int, x1: Int, y1: Int), _ dx: Int, _ dy: Int,
+        _ ref: PlanarBuffer<Float>, _ alt: PlanarBuffer<Float>, _ t: (x0: Int, y0: Int, x1: Int, y1: Int), _ dx: Int,
+        _ dy: Int,
         l1: Bool
     ) -> Float {
         let n = t.x1 - t.x0
@@ -485,7 +489,8 @@ struct AlignmentReference: Sendable {
     /// (Σ|r − a|, Σ(r − a)²) of an inside tile whose width is a multiple of 8, with 8-wide accumulators.
     @inline(__always)
     static func wideCosts(
-        _ ref: PlanarImage, _ alt: PlanarImage, _ t: (x0: Int, y0: Int, x1: Int, y1: Int), _ dx: Int, _ dy: Int
+        _ ref: PlanarBuffer<Float>, _ alt: PlanarBuffer<Float>, _ t: (x0: Int, y0: Int, x1: Int, y1: Int), _ dx: Int,
+        _ dy: Int
     ) -> SIMD2<Float> {
         var s1 = SIMD8<Float>()
         var s2 = SIMD8<Float>()
@@ -509,7 +514,8 @@ struct AlignmentReference: Sendable {
     /// (Σ|r − a|, Σ(r − a)²) over tile `t` of `ref` against `alt` displaced by `(dx, dy)`.
     @inline(__always)
     static func tileCosts(
-        _ ref: PlanarImage, _ alt: PlanarImage, _ t: (x0: Int, y0: Int, x1: Int, y1: Int), _ dx: Int, _ dy: Int
+        _ ref: PlanarBuffer<Float>, _ alt: PlanarBuffer<Float>, _ t: (x0: Int, y0: Int, x1: Int, y1: Int), _ dx: Int,
+        _ dy: Int
     ) -> SIMD2<Float> {
         let n = t.x1 - t.x0
         var l1: Float = 0
@@ -548,7 +554,7 @@ struct AlignmentReference: Sendable {
     ///
     /// `known` holds the L2 costs of the 3×3 offsets around `knownCentre` (row by row), reused where they overlap.
     func refine(
-        _ i: Int, _ j: Int, _ d: SIMD2<Int32>, alt: PlanarImage, known: SIMD16<Float>, knownCentre: SIMD2<Int32>
+        _ i: Int, _ j: Int, _ d: SIMD2<Int32>, alt: PlanarBuffer<Float>, known: SIMD16<Float>, knownCentre: SIMD2<Int32>
     ) -> (SIMD2<Float>, Float) {
         let p0 = plan[0]
         let ref = levels[0]
@@ -640,7 +646,8 @@ struct AlignmentReference: Sendable {
     /// Σ∇R·(A(x + d) − R(x)) over region `r` (A sampled bilinearly, coordinates clamped).
     @inline(__always)
     static func gradientMismatch(
-        _ ref: PlanarImage, _ alt: PlanarImage, _ r: (x0: Int, y0: Int, x1: Int, y1: Int), _ d: SIMD2<Float>
+        _ ref: PlanarBuffer<Float>, _ alt: PlanarBuffer<Float>, _ r: (x0: Int, y0: Int, x1: Int, y1: Int),
+        _ d: SIMD2<Float>
     ) -> SIMD2<Float> {
         let fx = d.x.rounded(.down)
         let fy = d.y.rounded(.down)
