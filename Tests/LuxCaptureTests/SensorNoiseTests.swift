@@ -18,7 +18,7 @@ import Testing
         camera: SimulatedCamera, iso: Float, duration: Double, levels: (Float, Float), seed: UInt64
     ) -> (left: (Double, Double), right: (Double, Double)) {
         let n = 256
-        let radiance = PlanarImage(width: n, height: n, planes: 3)
+        let radiance = PlanarBuffer<Float>(width: n, height: n, planes: 3)
         for p in 0..<3 {
             for y in 0..<n {
                 radiance.row(p, y).update(repeating: levels.0, count: n / 2)

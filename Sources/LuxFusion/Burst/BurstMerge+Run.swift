@@ -12,7 +12,7 @@ extension BurstMerge {
         alignment.threads = threads
 
         // Reference: a given frame, or the sharpest of the first few.
-        var greys: [Int: PlanarImage] = [:]
+        var greys: [Int: PlanarBuffer<Float>] = [:]
         let referenceIndex: Int
         switch settings.reference {
         case .index(let i): referenceIndex = i
@@ -83,7 +83,7 @@ extension BurstMerge {
     }
 
     /// The mean squared gradient of a grey image (a sharpness measure; noise adds the same amount to every frame).
-    static func gradientEnergy(_ g: PlanarImage) -> Double {
+    static func gradientEnergy(_ g: PlanarBuffer<Float>) -> Double {
         var total = 0.0
         for y in stride(from: 1, to: g.height - 1, by: 2) {
             let up = g.row(0, y - 1)

@@ -97,11 +97,11 @@ struct MertensBlender {
 
     /// Pass 1 and the coarse levels: Gaussian level F of every frame (kept for pass 2) and the blend of levels F…
     /// collapsed onto level F.
-    func reduce() -> (images: [PlanarImage], coarse: PlanarImage) {
+    func reduce() -> (images: [PlanarBuffer<Float>], coarse: PlanarBuffer<Float>) {
         let n = readers.count
         let (fw, fh) = sizes[fine]
-        let images = (0..<n).map { _ in PlanarImage(width: fw, height: fh, channels: 3) }
-        let weights = (0..<n).map { _ in PlanarImage(width: fw, height: fh, channels: 1) }
+        let images = (0..<n).map { _ in PlanarBuffer<Float>(width: fw, height: fh, planes: 3) }
+        let weights = (0..<n).map { _ in PlanarBuffer<Float>(width: fw, height: fh, planes: 1) }
         let scale = 1 << fine
         let tilesX = tilesX
         let tilesY = tilesY
@@ -129,7 +129,8 @@ struct MertensBlender {
     /// Pass 2 for the tiles of rows `tileRows`: fine levels per tile, collapse, write; image row `y` goes to row
     /// `y − firstRow` of `output`.
     func blend(
-        tileRows: Range<Int>, images: [PlanarImage], coarse: PlanarImage, output: MutableRawPlane, firstRow: Int,
+        tileRows: Range<Int>, images: [PlanarBuffer<Float>], coarse: PlanarBuffer<Float>, output: MutableRawPlane,
+        firstRow: Int,
         format: PixelFormat
     ) {
         let tilesX = tilesX
@@ -306,7 +307,9 @@ struct MertensBlender {
 
     // MARK: Pass 1
 
-    func reduceTile(x: AxisPlan, y: AxisPlan, arena: inout Arena, images: [PlanarImage], weights: [PlanarImage]) {
+    func reduceTile(
+        x: AxisPlan, y: AxisPlan, arena: inout Arena, images: [PlanarBuffer<Float>], weights: [PlanarBuffer<Float>]
+    ) {
         let n = readers.count
         let loadRect = LevelRect(x: x.load, y: y.load)
         let image = arena.planes(loadRect, channels: 3)
@@ -355,7 +358,7 @@ struct MertensBlender {
     // MARK: Coarse levels
 
     /// Blends levels F… of the whole image and collapses them onto level F.
-    func blendCoarse(images: [PlanarImage], weights: [PlanarImage]) -> PlanarImage {
+    func blendCoarse(images: [PlanarBuffer<Float>], weights: [PlanarBuffer<Float>]) -> PlanarBuffer<Float> {
         let levels = sizes.count
         var gi = [images]
         var gw = [weights]
@@ -365,12 +368,12 @@ struct MertensBlender {
         }
         let top = gi.count - 1
         // R at the coarsest level: Σ G(W)·G(I).
-        var collapsed = PlanarImage(width: sizes[fine + top].0, height: sizes[fine + top].1, channels: 3)
+        var collapsed = PlanarBuffer<Float>(width: sizes[fine + top].0, height: sizes[fine + top].1, planes: 3)
         accumulate(into: collapsed, images: gi[top], weights: gw[top], coarser: nil, coarseSize: nil)
         var l = top - 1
         while l >= 0 {
             let (w, h) = sizes[fine + l]
-            let r = PlanarImage(width: w, height: h, channels: 3)
+            let r = PlanarBuffer<Float>(width: w, height: h, planes: 3)
             accumulate(into: r, images: gi[l], weights: gw[l], coarser: gi[l + 1], coarseSize: (w, h))
             // C_l = R_l + EXPAND(C_{l+1})
             let src = Self.region(collapsed)
@@ -393,7 +396,8 @@ struct MertensBlender {
 
     /// `out += Σ_k W_k · (I_k − EXPAND(coarser_k))` (or `Σ W_k·I_k` without a coarser level), whole images.
     func accumulate(
-        into out: PlanarImage, images: [PlanarImage], weights: [PlanarImage], coarser: [PlanarImage]?,
+        into out: PlanarBuffer<Float>, images: [PlanarBuffer<Float>], weights: [PlanarBuffer<Float>],
+        coarser: [PlanarBuffer<Float>]?,
         coarseSize: (Int, Int)?
     ) {
         let w = out.width
@@ -422,15 +426,16 @@ struct MertensBlender {
         }
     }
 
-    static func region(_ p: PlanarImage) -> RegionPlanes {
+    static func region(_ p: PlanarBuffer<Float>) -> RegionPlanes {
         RegionPlanes(
-            rect: LevelRect(x: 0..<p.width, y: 0..<p.height), channels: p.channels, stride: p.stride, base: p.plane(0))
+            rect: LevelRect(x: 0..<p.width, y: 0..<p.height), channels: p.planeCount, stride: p.rowStride,
+            base: p.plane(0))
     }
 
     // MARK: Pass 2
 
     func blendTile(
-        x: AxisPlan, y: AxisPlan, arena: inout Arena, images: [PlanarImage], coarse: PlanarImage,
+        x: AxisPlan, y: AxisPlan, arena: inout Arena, images: [PlanarBuffer<Float>], coarse: PlanarBuffer<Float>,
         output: MutableRawPlane, firstRow: Int, format: PixelFormat
     ) {
         let n = readers.count

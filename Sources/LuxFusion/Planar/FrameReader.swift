@@ -142,8 +142,8 @@ struct FrameReader: @unchecked Sendable {
 
     /// The frame's grey image at merge resolution: the mean of the quad (Bayer) or of R, G, B, each value first
     /// multiplied by `scale` and limited to `clip` (exposure-normalised greys of brackets).
-    func grey(threads: Int, scale: Float = 1, clip: Float = .infinity) -> PlanarImage {
-        let out = PlanarImage(width: width, height: height)
+    func grey(threads: Int, scale: Float = 1, clip: Float = .infinity) -> PlanarBuffer<Float> {
+        let out = PlanarBuffer<Float>(width: width, height: height)
         let reader = self
         Parallel.forEachBand(height, threads: threads, minimumBand: 16) { rows in
             let n = reader.width

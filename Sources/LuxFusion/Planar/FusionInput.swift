@@ -106,7 +106,7 @@ enum NoiseEstimate {
     /// The variance of white noise in `plane`, from the median absolute second difference along rows
     /// (σ = 1.4826·median|d| / √6 for d = x₋₁ − 2x₀ + x₁); texture inflates it little because the median ignores
     /// the edges.
-    static func variance(_ image: PlanarImage, channel c: Int) -> Float {
+    static func variance(_ image: PlanarBuffer<Float>, channel c: Int) -> Float {
         var samples: [Float] = []
         let rowStep = max(1, image.height / 256)
         samples.reserveCapacity((image.height / rowStep + 1) * image.width)
@@ -124,14 +124,14 @@ enum NoiseEstimate {
     }
 
     /// A frame read into planes at full resolution.
-    static func planar(_ reader: FrameReader) -> PlanarImage {
-        let image = PlanarImage(width: reader.width, height: reader.height, channels: reader.channels)
+    static func planar(_ reader: FrameReader) -> PlanarBuffer<Float> {
+        let image = PlanarBuffer<Float>(width: reader.width, height: reader.height, planes: reader.channels)
         let scratch = UnsafeMutablePointer<Float>.allocate(capacity: FrameReader.scratchCount(forRowOf: reader.width))
         defer { scratch.deallocate() }
         for y in 0..<reader.height {
             reader.read(
                 x: 0, y: y, width: reader.width, height: 1, into: image.row(0, y),
-                planeStride: image.stride * image.height, rowStride: image.stride, scratch: scratch)
+                planeStride: image.rowStride * image.height, rowStride: image.rowStride, scratch: scratch)
         }
         return image
     }
@@ -146,7 +146,7 @@ enum NoiseEstimate {
         return (0..<reader.channels).map { c in profile(image, channel: c) }
     }
 
-    static func profile(_ image: PlanarImage, channel c: Int) -> (scale: Float, offset: Float) {
+    static func profile(_ image: PlanarBuffer<Float>, channel c: Int) -> (scale: Float, offset: Float) {
         let bins = 16
         var levels: [[Float]] = Array(repeating: [], count: bins)
         var residuals: [[Float]] = Array(repeating: [], count: bins)

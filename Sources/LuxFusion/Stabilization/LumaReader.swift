@@ -3,10 +3,10 @@ import LuxPixels
 /// Reduced grey images of video frames for motion analysis.
 enum LumaReader {
     /// The luma of `frame` averaged over `factor × factor` blocks (BT.709 weights on RGB; Y′ for Y′CbCr).
-    static func grey(_ frame: PixelBuffer, factor: Int, threads: Int) -> PlanarImage {
+    static func grey(_ frame: PixelBuffer, factor: Int, threads: Int) -> PlanarBuffer<Float> {
         let w = max(1, frame.width / factor)
         let h = max(1, frame.height / factor)
-        let out = PlanarImage(width: w, height: h)
+        let out = PlanarBuffer<Float>(width: w, height: h)
         let scale = 1 / Float(factor * factor)
         Parallel.forEachBand(h, threads: threads, minimumBand: 4) { rows in
             let row = UnsafeMutablePointer<Float>.allocate(capacity: 4 * frame.width + 16)

@@ -1,5 +1,3 @@
-import Dispatch
-import Glibc
 public import Logging
 public import LuxColor
 public import LuxPixels
@@ -27,30 +25,28 @@ public final class RenderContext: Sendable {
     public let options: RenderOptions
     /// Where the context logs (render summaries at `debug`).
     public let logger: Logger
-    let cache: IntermediateCache
-    let pool = WorkerPool()
+    /// Compiles recipes for ``options``.
+    let compiler: RenderCompiler
+    /// Runs compiled recipes; holds the intermediate cache and the workers.
+    let renderer: TileRenderer
 
     /// Creates a context.
     public init(options: RenderOptions = RenderOptions(), logger: Logger? = nil) {
         self.options = options
-        self.logger = logger ?? Logger(label: "lux.render")
-        cache = IntermediateCache(byteLimit: options.cacheByteLimit)
+        let logger = logger ?? Logger(label: "lux.render")
+        self.logger = logger
+        compiler = RenderCompiler(options: options)
+        renderer = TileRenderer(options: options, logger: logger)
     }
 
     /// The worker threads a render uses.
-    public var threadCount: Int {
-        if let t = options.threadCount { return max(1, t) }
-        return options.lowPriority ? 1 : Parallel.defaultThreadCount
-    }
+    public var threadCount: Int { renderer.threads }
 
     /// Bytes held by the intermediate cache.
-    public var cachedBytes: Int { cache.byteCount }
+    public var cachedBytes: Int { renderer.cache.byteCount }
 
     /// Empties the intermediate cache and frees idle worker memory.
-    public func clearCaches() {
-        cache.removeAll()
-        pool.removeAll()
-    }
+    public func clearCaches() { renderer.clearCaches() }
 
     // MARK: Rendering
 
@@ -72,24 +68,18 @@ public final class RenderContext: Sendable {
             throw .sizeMismatch(bounds: rect, width: buffer.width, height: buffer.height)
         }
         let space = colorSpace ?? buffer.colorSpace
-        let prepared = try prepare(image, outputSpace: space, name: "render_to_buffer")
-        try printTreeIfRequested(prepared, image, pixels, format: buffer.format)
+        let prepared = try compiler.compile(image, outputSpace: space, name: "render_to_buffer")
+        printTreeIfRequested(prepared, image, pixels, format: buffer.format)
         var stats: RenderStatistics
-        let format = buffer.format
-        if PixelIO.storable.contains(format) {
-            stats = try buffer.withUnsafeMutablePlane { (plane) throws(RenderError) -> RenderStatistics in
-                let target = RowTarget(
-                    base: plane.baseAddress, bytesPerRow: plane.bytesPerRow, originX: pixels.minX, originY: pixels.minY,
-                    format: format, quantize: nil)
-                return try execute(prepared, pixels, target)
-            }
+        if PixelIO.storable.contains(buffer.format) {
+            stats = try renderer.render(prepared, pixels, into: &buffer)
         } else {
             guard !buffer.format.isBayer else {
                 throw .unsupportedFormat(
                     buffer.format, reason: "renders produce RGB; mosaic with PixelBuffer.converted(to:)")
             }
             var temp = PixelBuffer(width: buffer.width, height: buffer.height, format: .rgbaFloat)
-            stats = try render(prepared, pixels, into: &temp)
+            stats = try renderer.render(prepared, pixels, into: &temp)
             temp.colorSpace = space
             let converted = temp.converted(to: buffer.format, threads: threadCount)
             let metadata = buffer.metadata
@@ -135,108 +125,14 @@ public final class RenderContext: Sendable {
     ) throws -> RenderStatistics {
         let rect = bounds ?? image.extent
         let pixels = try Self.pixelBounds(rect)
-        var preparing = try prepare(image, outputSpace: colorSpace, name: "render_rows")
+        var preparing = try compiler.compile(image, outputSpace: colorSpace, name: "render_rows")
         preparing.keepsWorkerMemory = true
         let prepared = preparing
-        defer { pool.trimIdle(keepBytes: BufferArena.idleLimit) }
-        try printTreeIfRequested(prepared, image, pixels, format: format)
-        let stripHeight = max(1, rowsPerStrip ?? options.tileSize / 2)
-        var bands: [PixelRect] = []
-        var y = pixels.minY
-        while y < pixels.maxY {
-            let h = min(stripHeight, pixels.maxY - y)
-            bands.append(PixelRect(minX: pixels.minX, minY: y, maxX: pixels.maxX, maxY: y + h))
-            y += h
-        }
-        // Double buffering: while the consumer handles strip k on this thread, strip k + 1 renders on the
-        // workers, so encoding overlaps computing.
-        var total = RenderStatistics()
-        var spare: PixelBuffer? = nil
-        func freshStrip(_ band: PixelRect) -> PixelBuffer {
-            if var s = spare {
-                spare = nil  // so that `s` is the only reference if the consumer kept none
-                // A shorter (last) strip reuses the top rows of a spare one: fresh memory costs page faults.
-                if s.height >= band.height && s.isUniquelyReferenced,
-                    let reused = try? s.view(x: 0, y: 0, width: band.width, height: band.height)
-                {
-                    return reused
-                }
-            }
-            return PixelBuffer(width: band.width, height: band.height, format: format, colorSpace: colorSpace)
-        }
-        var current = StripJob(band: bands[0], buffer: freshStrip(bands[0]))
-        current.run(self, prepared)
-        for k in 0..<bands.count {
-            let next = k + 1 < bands.count ? StripJob(band: bands[k + 1], buffer: freshStrip(bands[k + 1])) : nil
-            // A thread of its own, not a dispatch pool thread: see `DetachedThread`.
-            let renderer = next.map { next in DetachedThread { next.run(self, prepared) } }
-            let result = current.result
-            var strip = current.buffer
-            current.buffer = PixelBuffer(width: 1, height: 1, format: .rgba8)
-            var consumerError: (any Error)? = nil
-            do {
-                let stats = try result.get()
-                total.add(stats)
-                strip.colorSpace = colorSpace
-                strip.isPremultiplied = options.outputPremultiplied
-                let band = bands[k]
-                try consumer(
-                    RenderedStrip(
-                        rows: (band.minY - pixels.minY)..<(band.maxY - pixels.minY), buffer: strip,
-                        totalRows: pixels.height))
-            } catch {
-                consumerError = error
-            }
-            renderer?.join()
-            if let consumerError { throw consumerError }
-            spare = strip
-            if let next { current = next }
-        }
-        total.programs = prepared.plan.steps.count
-        total.rewrites = prepared.plan.rewrites
-        return total
-    }
-
-    /// One strip of a streaming render, rendered on another thread.
-    final class StripJob: @unchecked Sendable {
-        // @unchecked: written by the thread that renders it, read after `DispatchGroup.wait()`.
-        let band: PixelRect
-        var buffer: PixelBuffer
-        var result: Result<RenderStatistics, RenderError> = .success(RenderStatistics())
-
-        init(band: PixelRect, buffer: PixelBuffer) {
-            self.band = band
-            self.buffer = buffer
-        }
-
-        func run(_ context: RenderContext, _ prepared: PreparedRender) {
-            do {
-                result = .success(try context.render(prepared, band, into: &buffer))
-            } catch {
-                result = .failure(error)
-            }
-        }
-    }
-
-    /// Renders into a buffer of any format (through a float buffer when the format has no direct writer).
-    func render(_ prepared: PreparedRender, _ pixels: PixelRect, into buffer: inout PixelBuffer) throws(RenderError)
-        -> RenderStatistics
-    {
-        let format = buffer.format
-        if PixelIO.storable.contains(format) {
-            return try buffer.withUnsafeMutablePlane { (plane) throws(RenderError) -> RenderStatistics in
-                let target = RowTarget(
-                    base: plane.baseAddress, bytesPerRow: plane.bytesPerRow, originX: pixels.minX, originY: pixels.minY,
-                    format: format, quantize: nil)
-                return try execute(prepared, pixels, target)
-            }
-        }
-        var temp = PixelBuffer(
-            width: buffer.width, height: buffer.height, format: .rgbaFloat, colorSpace: buffer.colorSpace)
-        let stats = try render(prepared, pixels, into: &temp)
-        let converted = temp.converted(to: buffer.format, threads: threadCount)
-        buffer = converted
-        return stats
+        printTreeIfRequested(prepared, image, pixels, format: format)
+        let streamer = StripStreamer(
+            renderer: renderer, prepared: prepared, pixels: pixels, format: format, colorSpace: colorSpace,
+            isPremultiplied: options.outputPremultiplied, stripHeight: max(1, rowsPerStrip ?? options.tileSize / 2))
+        return try streamer.run(consumer)
     }
 
     // MARK: Async rendering
@@ -251,96 +147,19 @@ public final class RenderContext: Sendable {
         if Task.isCancelled { throw .cancelled }
         let r = rect ?? (image.extent.isInfinite ? image.extent : image.extent.integral)
         let pixels = try Self.pixelBounds(r)
-        var prepared = try prepare(image, outputSpace: colorSpace, name: "render_to_buffer")
+        var prepared = try compiler.compile(image, outputSpace: colorSpace, name: "render_to_buffer")
         prepared.isCancelled = { Task.isCancelled }
-        try printTreeIfRequested(prepared, image, pixels, format: format)
+        printTreeIfRequested(prepared, image, pixels, format: format)
         var buffer = PixelBuffer(width: pixels.width, height: pixels.height, format: format, colorSpace: colorSpace)
-        _ = try render(prepared, pixels, into: &buffer)
+        _ = try renderer.render(prepared, pixels, into: &buffer)
         buffer.colorSpace = colorSpace
         buffer.isPremultiplied = options.outputPremultiplied
         return buffer
     }
 
-    // MARK: Compilation and execution
+    // MARK: Bounds
 
-    struct PreparedRender: @unchecked Sendable {
-        // @unchecked: the plan is immutable once built and only read while rendering.
-        let plan: Plan
-        let outputSpace: ColorSpace?
-        let name: String
-        /// Checked between tiles (set by the async entry points).
-        var isCancelled: (@Sendable () -> Bool)? = nil
-        /// Set while strips of one render follow each other: workers keep the blocks their tiles needed (instead of
-        /// trimming to ``BufferArena/idleLimit``), so the next strip does not map and zero-fill them again.
-        ///
-        /// Peak memory is the same; the streaming render trims once at the end.
-        var keepsWorkerMemory = false
-    }
-
-    /// Compiles `image` for output in `outputSpace`.
-    func prepare(_ image: Image, outputSpace: ColorSpace?, name: String) throws(RenderError) -> PreparedRender {
-        guard RenderOptions.workingFormats.contains(options.workingFormat) else {
-            throw .invalidOptions(
-                "working format \(options.workingFormat) is not one of \(RenderOptions.workingFormats)")
-        }
-        guard options.tileSize >= 16 else { throw .invalidOptions("tile size \(options.tileSize) is below 16") }
-        var lowering = Lowering(workingSpace: options.workingColorSpace)
-        var ir = try lowering.lower(image.node)
-        let toOutput = try lowering.converter(from: options.workingColorSpace, to: outputSpace)
-        ir = IRNode(unary: .unpremultiply, ir)
-        if let toOutput { ir = IRNode(unary: .colorMatch(toOutput), ir) }
-        if options.outputPremultiplied { ir = IRNode(unary: .premultiply, ir) }
-        var optimizer = Optimizer()
-        ir = optimizer.optimize(ir)
-        let plan = PlanBuilder(workingFormat: options.workingFormat).build(root: ir, rewrites: optimizer.rewrites)
-        return PreparedRender(plan: plan, outputSpace: outputSpace, name: name)
-    }
-
-    func execute(_ prepared: PreparedRender, _ rect: PixelRect, _ target: RowTarget) throws(RenderError)
-        -> RenderStatistics
-    {
-        let isCancelled = prepared.isCancelled
-        let plan = prepared.plan
-        let threads = threadCount
-        var size = options.tileSize
-        let list: [PixelRect]
-        if plan.root.slots.isEmpty {
-            // A single fused pass with no intermediates: full-width bands stream memory best (long
-            // contiguous rows for the prefetcher); they hold about as many pixels as a tile.
-            let rows = max(1, min(rect.height, options.tileSize * options.tileSize / max(rect.width, 1)))
-            let bandRows = max(1, min(rows, (rect.height + 3 * threads - 1) / (3 * threads)))
-            list = tiles(of: rect, width: rect.width, height: bandRows)
-            size = bandRows
-        } else {
-            while size > 64 && tiles(of: rect, width: size, height: size).count < 3 * threads && rect.area > 256 * 256 {
-                size /= 2
-            }
-            list = tiles(of: rect, width: size, height: size)
-        }
-        let workers = pool.take(min(threads, max(list.count, 1)), registers: plan.registerDemand + 1)
-        defer { pool.give(workers, keepBytes: prepared.keepsWorkerMemory ? .max : BufferArena.idleLimit) }
-        for w in workers { w.beginRender(sources: plan.sources.count) }
-        let executor = Executor(
-            plan: plan, cache: cache, cacheAll: options.cacheIntermediates, pool: pool, threads: threads)
-        var target = target
-        target.streaming = rect.area * target.format.bytesPerPixel() > 8 << 20
-        try forEachTile(list, workers: workers, isCancelled: isCancelled) { (tile, w) throws(RenderError) in
-            try executor.renderTile(tile, into: target, worker: w)
-        }
-        var stats = RenderStatistics()
-        var regions = [PixelRect](repeating: .empty, count: plan.sources.count)
-        for w in workers {
-            stats.add(w.stats)
-            for (i, r) in w.sourceReads.enumerated() { regions[i] = regions[i].union(r) }
-        }
-        stats.sourceRegions = regions.map(\.rect)
-        stats.programs = plan.steps.count
-        stats.rewrites = plan.rewrites
-        logger.debug(
-            "rendered \(rect)", metadata: ["stats": "\(stats)", "threads": "\(workers.count)", "tile": "\(size)"])
-        return stats
-    }
-
+    /// The pixel rectangle of render bounds: finite, non-empty, whole-pixel and at most 2^20 pixels a side.
     static func pixelBounds(_ rect: Rect) throws(RenderError) -> PixelRect {
         if rect.isInfinite { throw .infiniteExtent }
         if rect.isEmpty { throw .invalidBounds(rect, reason: "it is empty") }
@@ -360,35 +179,14 @@ public final class RenderContext: Sendable {
         detail: TreeDescription = [.graph, .programs]
     ) throws(RenderError) -> String {
         let pixels = try Self.pixelBounds(bounds ?? image.extent)
-        let prepared = try prepare(image, outputSpace: colorSpace, name: "describe")
-        return text(prepared, image, pixels, format: format, detail: detail)
-    }
-
-    private func text(
-        _ prepared: PreparedRender, _ image: Image, _ rect: PixelRect, format: PixelFormat, detail: TreeDescription
-    ) -> String {
-        var out = ""
-        if detail.contains(.graph) {
-            out += TreePrinter.graph(
-                root: image.node, rect: rect.rect, outputSpace: prepared.outputSpace,
-                workingSpace: options.workingColorSpace, name: prepared.name)
-        }
-        if detail.contains(.programs) {
-            out += TreePrinter.programs(plan: prepared.plan, rect: rect, storeFormat: format, name: prepared.name)
-        }
-        if detail.contains(.graphviz) {
-            out += TreePrinter.graphviz(plan: prepared.plan, rect: rect, storeFormat: format, name: prepared.name)
-        }
-        return out
+        let prepared = try compiler.compile(image, outputSpace: colorSpace, name: "describe")
+        return TreePrinter.text(
+            prepared, image, pixels, format: format, detail: detail, workingSpace: options.workingColorSpace)
     }
 
     private func printTreeIfRequested(
         _ prepared: PreparedRender, _ image: Image, _ rect: PixelRect, format: PixelFormat
-    ) throws(RenderError) {
-        guard let raw = getenv("LUX_PRINT_TREE") else { return }
-        let detail = TreeDescription(environmentValue: String(cString: raw))
-        guard !detail.isEmpty else { return }
-        var message = text(prepared, image, rect, format: format, detail: detail)
-        message.withUTF8 { bytes in _ = write(2, bytes.baseAddress, bytes.count) }
+    ) {
+        TreePrinter.printIfRequested(prepared, image, rect, format: format, workingSpace: options.workingColorSpace)
     }
 }

@@ -1,49 +1,5 @@
 import CLuxKernels
-import Dispatch
-import LuxColor
 import LuxPixels
-import Synchronization
-
-/// Where a program's rows go: the destination or an intermediate buffer.
-struct RowTarget {
-    let base: UnsafeMutableRawPointer
-    let bytesPerRow: Int
-    let originX: Int
-    let originY: Int
-    let format: PixelFormat
-    let quantize: PixelFormat?
-    /// Whether rows go to memory that is not read again soon (the destination): stores bypass the cache.
-    var streaming = false
-    /// A final colour match folded into an 8-bit store (see ``Plan/outputMatch``).
-    var converter: ColorConverter? = nil
-    /// The arrangement of the rows; for planar rows, floats from one plane of a row to the next.
-    var layout: PixelLayout = .interleaved
-    var planeStride = 0
-
-    /// The first byte of pixel (`x`, `y`) (of its red value for planar rows).
-    func pointer(x: Int, y: Int) -> UnsafeMutableRawPointer {
-        base + (y - originY) * bytesPerRow + (x - originX) * layout.pixelStride(format)
-    }
-
-    /// The planes of `n` pixels from (`x`, `y`) of planar rows: programs evaluate straight into them.
-    func planes(x: Int, y: Int, count n: Int) -> PlanarPixels {
-        PlanarPixels(base: pointer(x: x, y: y).assumingMemoryBound(to: Float.self), stride: planeStride, count: n)
-    }
-
-    @inline(__always)
-    func store(_ p: PlanarPixels, _ y: Int, _ x: Int, _ n: Int, _ w: Worker) {
-        if let q = quantize { PixelIO.quantize(p, count: n, to: q, scratch: w.storeScratch) }
-        if layout == .planarRows { return }  // evaluated in place
-        let dst = pointer(x: x, y: y)
-        if let converter {
-            converter.convert(
-                red: p.red, green: p.green, blue: p.blue, alpha: p.alpha,
-                rgba8: dst.assumingMemoryBound(to: UInt8.self), count: n)
-            return
-        }
-        PixelIO.store(p, count: n, format: format, to: dst, scratch: w.storeScratch, streaming: streaming)
-    }
-}
 
 /// Runs a compiled ``Plan`` tile by tile: materialises each step's slots over the tile's regions of
 /// interest (recursively), then evaluates the step's fused row program.
@@ -248,7 +204,7 @@ final class Executor {
         return op
     }
 
-    fileprivate func release(_ b: SlotBuffer, _ w: Worker) {
+    func release(_ b: SlotBuffer, _ w: Worker) {
         if let block = b.arenaBlock { w.arena.release(block) }
     }
 
@@ -380,122 +336,4 @@ final class Executor {
             throw .processorFailed(p.processorDescription, reason: "\(error)")
         }
     }
-}
-
-extension Executor {
-    /// Runs a reducing processor: its input's bands are materialised and reduced on `w` and borrowed workers in
-    /// parallel (each band's partial values in its own slot), then combined in band order into the output tile.
-    fileprivate func runReduction(
-        _ r: ImageReduction, _ p: ImageProcessor, _ step: Step, inside: PixelRect, buffer: SlotBuffer, _ w: Worker
-    ) throws(RenderError) {
-        precondition(step.slots.count == 1, "a reduction reads one input")
-        let slot = step.slots[0]
-        let bands = r.bands
-        let partials = UnsafeMutablePointer<Double>.allocate(capacity: bands.count * r.partialCount)
-        defer { partials.deallocate() }
-        partials.initialize(repeating: 0, count: bands.count * r.partialCount)
-        let shared = ReductionPartials(partials)
-        let helpers = pool.take(max(min(threads, bands.count) - 1, 0), registers: plan.registerDemand + 1)
-        for h in helpers { h.beginRender(sources: plan.sources.count) }
-        defer {
-            for h in helpers {
-                w.stats.add(h.stats)
-                for (i, read) in h.sourceReads.enumerated() { w.sourceReads[i] = w.sourceReads[i].union(read) }
-            }
-            pool.give(helpers, keepBytes: BufferArena.idleLimit)
-        }
-        try forEachTile(bands, workers: [w] + helpers) { (band, worker) throws(RenderError) in
-            let b = try materialise(slot, band, worker, label: "input of reduction \(p.processorDescription)")
-            defer { release(b, worker) }
-            r.band(b.processorInput, shared.pointer + (band.minY - r.area.minY) / r.bandRows * r.partialCount)
-            worker.stats.programRuns += 1
-        }
-        let output = buffer.processorOutput(inside, scratch: nil)
-        do {
-            try r.combine(UnsafeBufferPointer(start: partials, count: bands.count * r.partialCount), output)
-        } catch let e as RenderError {
-            throw e
-        } catch {
-            throw .processorFailed(p.processorDescription, reason: "\(error)")
-        }
-    }
-}
-
-/// The partial results of a reduction, written from several threads (each band's slot by one thread only).
-private struct ReductionPartials: @unchecked Sendable {
-    // @unchecked: bands write disjoint slots; the values are read after the parallel loop returns.
-    let pointer: UnsafeMutablePointer<Double>
-
-    init(_ pointer: UnsafeMutablePointer<Double>) { self.pointer = pointer }
-}
-
-/// Runs `body` for every tile on `workers.count` threads, handing out tiles dynamically.
-///
-/// Stops at the first error and rethrows it.
-func forEachTile(
-    _ tiles: [PixelRect], workers: [Worker], isCancelled: (@Sendable () -> Bool)? = nil,
-    _ body: (PixelRect, Worker) throws(RenderError) -> Void
-) throws(RenderError) {
-    if workers.count <= 1 || tiles.count <= 1 {
-        for t in tiles {
-            if isCancelled?() == true { throw .cancelled }
-            try body(t, workers[0])
-        }
-        return
-    }
-    let next = Atomic<Int>(0)
-    let failure = Mutex<RenderError?>(nil)
-    withoutActuallyEscaping(body) { body in
-        let job = TileJob(tiles: tiles, workers: workers, body: body)
-        DispatchQueue.concurrentPerform(iterations: min(workers.count, tiles.count)) { wi in
-            let worker = job.workers[wi]
-            while true {
-                let t = next.add(1, ordering: .relaxed).oldValue
-                if t >= job.tiles.count { break }
-                if failure.withLock({ $0 != nil }) { break }
-                if isCancelled?() == true {
-                    failure.withLock { if $0 == nil { $0 = .cancelled } }
-                    break
-                }
-                do throws(RenderError) {
-                    try job.body(job.tiles[t], worker)
-                } catch {
-                    failure.withLock { if $0 == nil { $0 = error } }
-                    break
-                }
-            }
-        }
-    }
-    if let e = failure.withLock({ $0 }) { throw e }
-}
-
-/// The shared state of a parallel tile loop.
-final class TileJob: @unchecked Sendable {
-    // @unchecked: each iteration uses only its own worker; tiles and the body are read-only.
-    let tiles: [PixelRect]
-    let workers: [Worker]
-    let body: (PixelRect, Worker) throws(RenderError) -> Void
-
-    init(tiles: [PixelRect], workers: [Worker], body: @escaping (PixelRect, Worker) throws(RenderError) -> Void) {
-        self.tiles = tiles
-        self.workers = workers
-        self.body = body
-    }
-}
-
-/// Splits `rect` into row-major tiles of at most `width`×`height` pixels.
-func tiles(of rect: PixelRect, width tw: Int, height th: Int) -> [PixelRect] {
-    var out: [PixelRect] = []
-    var y = rect.minY
-    while y < rect.maxY {
-        let h = min(th, rect.maxY - y)
-        var x = rect.minX
-        while x < rect.maxX {
-            let w = min(tw, rect.maxX - x)
-            out.append(PixelRect(x: x, y: y, width: w, height: h))
-            x += w
-        }
-        y += h
-    }
-    return out
 }

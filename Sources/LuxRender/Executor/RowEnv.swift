@@ -1,46 +1,5 @@
 import LuxPixels
 
-/// A materialised region of an intermediate, in memory owned by a worker's arena or by the cache.
-struct SlotBuffer {
-    var base: UnsafeMutableRawPointer
-    var bytesPerRow: Int
-    var region: PixelRect
-    var format: PixelFormat
-    var arenaBlock: BufferArena.Block?
-    var cached: CachedBuffer?
-    var layout: PixelLayout = .interleaved
-
-    static var none: SlotBuffer {
-        SlotBuffer(
-            base: UnsafeMutableRawPointer(bitPattern: 64)!, bytesPerRow: 0, region: .empty, format: .rgbaFloat,
-            arenaBlock: nil, cached: nil)
-    }
-
-    /// The first byte of pixel `(x, y)` (of its red value for planar rows).
-    func pointer(x: Int, y: Int) -> UnsafeMutableRawPointer {
-        base + (y - region.minY) * bytesPerRow + (x - region.minX) * layout.pixelStride(format)
-    }
-
-    /// The whole buffer as a processor input.
-    var processorInput: ImageProcessorInput {
-        ImageProcessorInput(
-            region: region.rect, format: format, layout: layout, baseAddress: UnsafeRawPointer(base),
-            bytesPerRow: bytesPerRow, planeStride: region.width)
-    }
-
-    /// `part` of the buffer as a processor output.
-    func processorOutput(_ part: PixelRect, scratch: ProcessorScratch?) -> ImageProcessorOutput {
-        ImageProcessorOutput(
-            region: part.rect, format: format, layout: layout, baseAddress: pointer(x: part.minX, y: part.minY),
-            bytesPerRow: bytesPerRow, planeStride: region.width, scratch: scratch)
-    }
-
-    /// The planes of `n` pixels from `(x, y)` of a planar-rows buffer.
-    func planes(x: Int, y: Int, count n: Int) -> PlanarPixels {
-        PlanarPixels(base: pointer(x: x, y: y).assumingMemoryBound(to: Float.self), stride: region.width, count: n)
-    }
-}
-
 /// What row operations of one program see while evaluating rows of one tile.
 struct RowEnv {
     let worker: Worker

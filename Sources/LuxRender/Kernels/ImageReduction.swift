@@ -21,5 +21,5 @@ public struct ImageReduction: Sendable {
     let combine: Combine
 
     /// The bands of the area, top to bottom.
-    var bands: [PixelRect] { tiles(of: area, width: area.width, height: bandRows) }
+    var bands: [PixelRect] { area.tiles(width: area.width, height: bandRows) }
 }

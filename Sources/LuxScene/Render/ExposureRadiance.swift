@@ -30,7 +30,7 @@ package struct ExposureRadiance: Sendable {
     }
 
     struct Overlay: Sendable {
-        let image: HalfPlanarImage  // 4 planes: premultiplied colour × scale, alpha
+        let image: PlanarBuffer<Float16>  // 4 planes: premultiplied colour × scale, alpha
         let x0: Int, y0: Int
     }
 
@@ -208,7 +208,7 @@ package struct ExposureRadiance: Sendable {
     /// pixel x reading column x + dx finds the channel its CFA site needs in mix `phase × 2 + (dx & 1)`, and one
     /// accumulator serves every column.
     final class SourceRows {
-        let image: HalfPlanarImage
+        let image: PlanarBuffer<Float16>
         let pattern: [Int]
         let stride: Int
         let slots: Int
@@ -216,7 +216,7 @@ package struct ExposureRadiance: Sendable {
         /// The grid row each slot holds (a pointer, not an array: no exclusivity checks per access).
         let tags: UnsafeMutablePointer<Int>
 
-        init(image: HalfPlanarImage, pattern: [Int], slots: Int) {
+        init(image: PlanarBuffer<Float16>, pattern: [Int], slots: Int) {
             self.image = image
             self.pattern = pattern
             self.slots = slots

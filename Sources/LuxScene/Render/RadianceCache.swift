@@ -161,7 +161,7 @@ package final class RadianceCache: Sendable {
         sub.width = x1 - x0
         sub.height = y1 - y0
         let subPlans = renderer.layerPlans(sub, layers: layers, atRest: false).compactMap { $0 }
-        let image = HalfPlanarImage(width: sub.width, height: sub.height, planes: 4, zeroed: false)
+        let image = PlanarBuffer<Float16>(width: sub.width, height: sub.height, planes: 4, zeroed: false)
         let w = sub.width
         SceneRenderer.renderBands(subPlans, width: w, height: sub.height, withAlpha: true, threads: threads) { y, row in
             for c in 0..<3 {

@@ -1,5 +1,5 @@
 import LuxColor
-import LuxPixels
+package import LuxPixels
 import RealModule
 
 /// Renders a ``Scene``'s radiance onto a pixel grid: layers back to front, each rasterised with
@@ -32,12 +32,12 @@ public struct SceneRenderer: Sendable {
         guard request.regionSize.x > 0, request.regionSize.y > 0 else {
             throw .invalidRequest("the region must have a positive size")
         }
-        let out = PlanarImage(width: request.width, height: request.height, planes: 3)
+        let out = PlanarBuffer<Float>(width: request.width, height: request.height, planes: 3)
         render(request, into: out, threads: threads ?? Parallel.defaultThreadCount)
         return RadianceImage(storage: out)
     }
 
-    package func render(_ request: RenderRequest, into out: PlanarImage, threads: Int) {
+    package func render(_ request: RenderRequest, into out: PlanarBuffer<Float>, threads: Int) {
         let plans = layerPlans(request, layers: Array(scene.layers.indices), atRest: false).compactMap { $0 }
         let w = request.width
         Self.renderBands(plans, width: w, height: request.height, withAlpha: false, threads: threads) { y, row in

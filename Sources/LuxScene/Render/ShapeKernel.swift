@@ -1,3 +1,5 @@
+import LuxPixels
+
 /// One shape prepared for rasterisation: geometry and fill in `Float`, the fill's colours already turned into the
 /// detector's response by the layer's light matrix.
 ///
@@ -20,7 +22,7 @@ struct ShapeKernel: @unchecked Sendable {
     }
 
     struct ImagePaint {
-        var level: PlanarImage
+        var level: PlanarBuffer<Float>
         var origin: SIMD2<Float>
         /// Texels of the chosen level per scene unit.
         var texelsPerUnit: SIMD2<Float>

@@ -11,7 +11,7 @@ import RealModule
 /// front of, and including, the first moving layer are rendered again for each frame.
 package final class StaticRadiance: Sendable {
     /// The still layers (scene indices `0..<layerCount`), radiance × `scale`, three planes.
-    let image: HalfPlanarImage?
+    let image: PlanarBuffer<Float16>?
     /// Scene position of the top-left corner of grid pixel (0, 0).
     let gridOrigin: SIMD2<Double>
     /// Scene units per grid pixel (x, y).
@@ -57,7 +57,7 @@ package final class StaticRadiance: Sendable {
         grid.width = gridWidth
         grid.height = gridHeight
         let plans = renderer.layerPlans(grid, layers: Array(0..<layerCount), atRest: true).compactMap { $0 }
-        let image = HalfPlanarImage(
+        let image = PlanarBuffer<Float16>(
             width: gridWidth, height: gridHeight, planes: 3, zeroed: false, recycling: recycling?.image)
         self.image = image
         let w = gridWidth

@@ -14,7 +14,7 @@ public struct SceneImage: Sendable {
     public var height: Int { levels[0].height }
     /// Whether a depth map came with the image.
     public let hasDepth: Bool
-    let levels: [PlanarImage]
+    let levels: [PlanarBuffer<Float>]
 
     /// Creates an image texture.
     ///
@@ -41,7 +41,7 @@ public struct SceneImage: Sendable {
         let k = toCoefficients.entries.map(Float.init)
         let w = buffer.width
         let h = buffer.height
-        let level = PlanarImage(width: w, height: h, planes: 4)
+        let level = PlanarBuffer<Float>(width: w, height: h, planes: 4)
         let rgba = UnsafeMutablePointer<Float>.allocate(capacity: w * 4)
         defer { rgba.deallocate() }
         for y in 0..<h {
@@ -86,10 +86,10 @@ public struct SceneImage: Sendable {
     }
 
     /// A 2×2 box-filtered level (depth is averaged too, which only matters at depth edges).
-    static func halved(_ src: PlanarImage) -> PlanarImage {
+    static func halved(_ src: PlanarBuffer<Float>) -> PlanarBuffer<Float> {
         let w = max(1, src.width / 2)
         let h = max(1, src.height / 2)
-        let dst = PlanarImage(width: w, height: h, planes: src.planeCount)
+        let dst = PlanarBuffer<Float>(width: w, height: h, planes: src.planeCount)
         for p in 0..<src.planeCount {
             for y in 0..<h {
                 let a = src.row(p, min(src.height - 1, 2 * y))

@@ -54,7 +54,9 @@ enum SensorReadout {
     }
 
     /// Reads `radiance` (3 planes: the sensor's R, G, B responses) into `raw`, a Bayer-14 buffer of the same size.
-    static func readout(_ radiance: PlanarImage, parameters p: Parameters, into raw: inout PixelBuffer, threads: Int) {
+    static func readout(
+        _ radiance: PlanarBuffer<Float>, parameters p: Parameters, into raw: inout PixelBuffer, threads: Int
+    ) {
         precondition(raw.width == radiance.width && raw.height == radiance.height)
         let w = radiance.width
         let quad = p.pattern.quadChannels.map(\.rawValue)

@@ -10,17 +10,17 @@ func reflect101(_ i: Int, _ n: Int) -> Int {
     return min(max(j, 0), n - 1)
 }
 
-extension PlanarImage {
+extension PlanarBuffer where Sample == Float {
     /// The image reduced by 2 in each direction with the 5-tap binomial kernel [1 4 6 4 1]/16 (Burt–Adelson
     /// REDUCE, OpenCV `pyrDown`): output size ⌈w/2⌉ × ⌈h/2⌉, mirrored borders.
     ///
-    /// - Complexity: O(width × height × channels), split into bands over `threads`.
-    func reducedBinomial(threads: Int) -> PlanarImage {
+    /// - Complexity: O(width × height × planeCount), split into bands over `threads`.
+    func reducedBinomial(threads: Int) -> PlanarBuffer<Float> {
         let ow = (width + 1) / 2
         let oh = (height + 1) / 2
-        let out = PlanarImage(width: ow, height: oh, channels: channels)
+        let out = PlanarBuffer<Float>(width: ow, height: oh, planes: planeCount)
         let src = self
-        Parallel.forEachBand(oh * channels, threads: threads, minimumBand: 8) { band in
+        Parallel.forEachBand(oh * planeCount, threads: threads, minimumBand: 8) { band in
             let tmp = UnsafeMutablePointer<Float>.allocate(capacity: src.width + 4)
             defer { tmp.deallocate() }
             for job in band {
@@ -63,10 +63,10 @@ extension PlanarImage {
     }
 
     /// The image filtered with the 5×5 binomial kernel at full size (σ ≈ 1 pixel), mirrored borders.
-    func smoothedBinomial(threads: Int) -> PlanarImage {
-        let out = PlanarImage(width: width, height: height, channels: channels)
+    func smoothedBinomial(threads: Int) -> PlanarBuffer<Float> {
+        let out = PlanarBuffer<Float>(width: width, height: height, planes: planeCount)
         let src = self
-        Parallel.forEachBand(height * channels, threads: threads, minimumBand: 8) { band in
+        Parallel.forEachBand(height * planeCount, threads: threads, minimumBand: 8) { band in
             let tmp = UnsafeMutablePointer<Float>.allocate(capacity: src.width + 4)
             defer { tmp.deallocate() }
             for job in band {
@@ -88,12 +88,12 @@ extension PlanarImage {
     }
 
     /// The image reduced by 2 with a 2×2 box average (odd last row/column averaged with itself).
-    func reducedBox(threads: Int) -> PlanarImage {
+    func reducedBox(threads: Int) -> PlanarBuffer<Float> {
         let ow = (width + 1) / 2
         let oh = (height + 1) / 2
-        let out = PlanarImage(width: ow, height: oh, channels: channels)
+        let out = PlanarBuffer<Float>(width: ow, height: oh, planes: planeCount)
         let src = self
-        Parallel.forEachBand(oh * channels, threads: threads, minimumBand: 16) { band in
+        Parallel.forEachBand(oh * planeCount, threads: threads, minimumBand: 16) { band in
             for job in band {
                 let c = job / oh
                 let oy = job % oh

@@ -33,7 +33,7 @@ final class WorkerPool: Sendable {
 }
 
 /// A worker parked in the pool.
-struct WorkerHandle: @unchecked Sendable {
+private struct WorkerHandle: @unchecked Sendable {
     // @unchecked: a parked worker is owned by the pool's lock; a render takes it out and uses it from one
     // thread at a time.
     let worker: Worker

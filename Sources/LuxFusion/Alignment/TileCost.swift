@@ -1,0 +1,117 @@
+import LuxPixels
+import RealModule
+
+/// The matching costs of a reference tile against a displaced tile of another frame, on single-plane grey images.
+///
+/// Each function is one concrete loop over row pointers (inside tiles of whole 8-wide vectors, one reduction per
+/// tile); coordinates outside the other frame are clamped to its edges.
+enum TileCost {
+    /// Σ|r − a| (L1) or Σ(r − a)² (L2) over tile `t` of `ref` against `alt` displaced by `(dx, dy)` (alt
+    /// coordinates clamped to its edges).
+    @inline(__always)
+    static func cost(
+        _ ref: PlanarBuffer<Float>, _ alt: PlanarBuffer<Float>, _ t: (x0: Int, y0: Int, x1: Int, y1: Int), _ dx: Int,
+        _ dy: Int, l1: Bool
+    ) -> Float {
+        let n = t.x1 - t.x0
+        var total: Float = 0
+        let inside = t.x0 + dx >= 0 && t.x1 + dx <= alt.width && t.y0 + dy >= 0 && t.y1 + dy <= alt.height
+        if inside && n & 7 == 0 {
+            // Whole 8-wide vectors per row, one reduction per tile.
+            let costs = wideCosts(ref, alt, t, dx, dy)
+            return l1 ? costs.x : costs.y
+        }
+        if inside {
+            for y in t.y0..<t.y1 {
+                let r = ref.row(0, y) + t.x0
+                let a = alt.row(0, y + dy) + t.x0 + dx
+                var s: Float = 0
+                if l1 {
+                    for x in 0..<n { s = Relaxed.sum(s, abs(r[x] - a[x])) }
+                } else {
+                    for x in 0..<n {
+                        let d = r[x] - a[x]
+                        s = Relaxed.multiplyAdd(d, d, s)
+                    }
+                }
+                total += s
+            }
+        } else {
+            for y in t.y0..<t.y1 {
+                let r = ref.row(0, y)
+                let a = alt.row(0, min(max(y + dy, 0), alt.height - 1))
+                var s: Float = 0
+                for x in t.x0..<t.x1 {
+                    let d = r[x] - a[min(max(x + dx, 0), alt.width - 1)]
+                    s += l1 ? abs(d) : d * d
+                }
+                total += s
+            }
+        }
+        return total
+    }
+
+    /// (Σ|r − a|, Σ(r − a)²) of an inside tile whose width is a multiple of 8, with 8-wide accumulators.
+    @inline(__always)
+    static func wideCosts(
+        _ ref: PlanarBuffer<Float>, _ alt: PlanarBuffer<Float>, _ t: (x0: Int, y0: Int, x1: Int, y1: Int), _ dx: Int,
+        _ dy: Int
+    ) -> SIMD2<Float> {
+        var s1 = SIMD8<Float>()
+        var s2 = SIMD8<Float>()
+        let n = t.x1 - t.x0
+        for y in t.y0..<t.y1 {
+            let r = UnsafeRawPointer(ref.row(0, y) + t.x0)
+            let a = UnsafeRawPointer(alt.row(0, y + dy) + t.x0 + dx)
+            var k = 0
+            while k < n {
+                let d =
+                    r.loadUnaligned(fromByteOffset: 4 * k, as: SIMD8<Float>.self)
+                    - a.loadUnaligned(fromByteOffset: 4 * k, as: SIMD8<Float>.self)
+                s1 += unsafeBitCast(unsafeBitCast(d, to: SIMD8<UInt32>.self) & 0x7FFF_FFFF, to: SIMD8<Float>.self)
+                s2 += d * d
+                k += 8
+            }
+        }
+        return SIMD2(s1.sum(), s2.sum())
+    }
+
+    /// (Σ|r − a|, Σ(r − a)²) over tile `t` of `ref` against `alt` displaced by `(dx, dy)`.
+    @inline(__always)
+    static func costs(
+        _ ref: PlanarBuffer<Float>, _ alt: PlanarBuffer<Float>, _ t: (x0: Int, y0: Int, x1: Int, y1: Int), _ dx: Int,
+        _ dy: Int
+    ) -> SIMD2<Float> {
+        let n = t.x1 - t.x0
+        var l1: Float = 0
+        var l2: Float = 0
+        let inside = t.x0 + dx >= 0 && t.x1 + dx <= alt.width && t.y0 + dy >= 0 && t.y1 + dy <= alt.height
+        if inside && n & 7 == 0 { return wideCosts(ref, alt, t, dx, dy) }
+        if inside {
+            for y in t.y0..<t.y1 {
+                let r = ref.row(0, y) + t.x0
+                let a = alt.row(0, y + dy) + t.x0 + dx
+                var s1: Float = 0
+                var s2: Float = 0
+                for x in 0..<n {
+                    let d = r[x] - a[x]
+                    s1 = Relaxed.sum(s1, abs(d))
+                    s2 = Relaxed.multiplyAdd(d, d, s2)
+                }
+                l1 += s1
+                l2 += s2
+            }
+        } else {
+            for y in t.y0..<t.y1 {
+                let r = ref.row(0, y)
+                let a = alt.row(0, min(max(y + dy, 0), alt.height - 1))
+                for x in t.x0..<t.x1 {
+                    let d = r[x] - a[min(max(x + dx, 0), alt.width - 1)]
+                    l1 += abs(d)
+                    l2 += d * d
+                }
+            }
+        }
+        return SIMD2(l1, l2)
+    }
+}

@@ -1,0 +1,196 @@
+import LuxPixels
+
+/// The coarse-to-fine search for whole-pixel tile displacements (HDR+ style).
+///
+/// The coarsest level's tiles are searched over the full radius around zero; each finer level searches around the
+/// best of its starting points from the coarser level, and every level's field is regularized against repetitive
+/// texture before the next one starts from it. The finest level is matched with an L1 distance and keeps the L2
+/// costs of the 3×3 offsets around each starting point for the sub-pixel fit.
+struct TileSearch: Sendable {
+    /// The levels, finest first.
+    let plan: [AlignmentLevelPlan]
+    let threads: Int
+
+    /// What the search found at the finest level, per block.
+    struct Result: Sendable {
+        /// The whole-pixel displacements.
+        let displacements: [SIMD2<Int32>]
+        /// The starting point each block was searched around.
+        let starts: [SIMD2<Int32>]
+        /// The L2 costs of the 3×3 offsets around each starting point, row by row (nine per block).
+        let costGrid: [Float]
+    }
+
+    /// Searches every level of `alternate` against the same level of `reference` (pyramids on ``plan``).
+    func run(reference: [PlanarBuffer<Float>], alternate: [PlanarBuffer<Float>]) -> Result {
+        var coarse: [SIMD2<Int32>] = []
+        var grid: [Float] = []
+        let startCount = plan[0].columns * plan[0].rows
+        let startStorage = UnsafeMutablePointer<SIMD2<Int32>>.allocate(capacity: startCount)
+        defer { startStorage.deallocate() }
+        let starts = SendablePointer(startStorage)
+        var coarsePlan: AlignmentLevelPlan? = nil
+        for k in stride(from: plan.count - 1, through: 0, by: -1) {
+            let p = plan[k]
+            let ref = reference[k]
+            let img = alternate[k]
+            let previous = coarse
+            let prevPlan = coarsePlan
+            let scale = k + 1 < plan.count ? plan[k + 1].downsampling : 1
+            let global = Self.median(previous) &* Int32(scale)
+            let l1 = k == 0
+            var result = [SIMD2<Int32>](repeating: .zero, count: p.columns * p.rows)
+            var costs = [Float](repeating: 0, count: p.columns * p.rows)
+            // At the finest level the L2 costs of the 3×3 offsets around the starting point are kept for the
+            // sub-pixel fit.
+            var levelGrid = [Float](repeating: 0, count: k == 0 ? 9 * p.columns * p.rows : 0)
+            result.withUnsafeMutableBufferPointer { buffer in
+                costs.withUnsafeMutableBufferPointer { costBuffer in
+                    levelGrid.withUnsafeMutableBufferPointer { gridBuffer in
+                        let out = SendablePointer(buffer.baseAddress!)
+                        let costOut = SendablePointer(costBuffer.baseAddress!)
+                        let gridOut = k == 0 ? gridBuffer.baseAddress.map(SendablePointer.init) : nil
+                        Parallel.forEachBand(p.rows, threads: threads, minimumBand: 1) { rows in
+                            for j in rows {
+                                for i in 0..<p.columns {
+                                    let index = j * p.columns + i
+                                    let t = p.tile(i, j)
+                                    // Starting points: the coarser tile under this block, its two nearest
+                                    // neighbours, and the coarser level's median motion, scaled to this level.
+                                    var candidates = CandidateList()
+                                    if let cp = prevPlan {
+                                        Self.candidates(
+                                            i, j, plan: p, coarse: cp, displacements: previous, scale: scale,
+                                            into: &candidates)
+                                        candidates.append(global)
+                                    } else {
+                                        candidates.append(.zero)
+                                    }
+                                    var best = candidates[0]
+                                    var bestCost = Float.infinity
+                                    for n in 0..<candidates.count {
+                                        let c = candidates[n]
+                                        let cost = TileCost.cost(ref, img, t, Int(c.x), Int(c.y), l1: l1)
+                                        if cost < bestCost {
+                                            bestCost = cost
+                                            best = c
+                                        }
+                                    }
+                                    let start = best
+                                    let r = Int32(p.searchRadius)
+                                    if let gridOut {
+                                        // ±1 at the finest level: L1 chooses, L2 is kept for the fit.
+                                        let g = gridOut.pointer + 9 * index
+                                        for dy in Int32(-1)...1 {
+                                            for dx in Int32(-1)...1 {
+                                                let cost = TileCost.costs(
+                                                    ref, img, t, Int(start.x + dx), Int(start.y + dy))
+                                                g[Int(dy + 1) * 3 + Int(dx + 1)] = cost.y
+                                                if cost.x < bestCost {
+                                                    bestCost = cost.x
+                                                    best = start &+ SIMD2(dx, dy)
+                                                }
+                                            }
+                                        }
+                                    }
+                                    let searchFrom: Int32 = gridOut == nil ? 1 : 2
+                                    if r >= searchFrom {
+                                        for dy in -r...r {
+                                            for dx in -r...r where max(abs(dx), abs(dy)) >= searchFrom {
+                                                let cost = TileCost.cost(
+                                                    ref, img, t, Int(start.x + dx), Int(start.y + dy), l1: l1)
+                                                if cost < bestCost {
+                                                    bestCost = cost
+                                                    best = start &+ SIMD2(dx, dy)
+                                                }
+                                            }
+                                        }
+                                    }
+                                    if gridOut != nil { starts.pointer[index] = start }
+                                    out.pointer[index] = best
+                                    costOut.pointer[index] = bestCost
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            if k == 0 { grid = levelGrid }
+            coarse = regularized(result, costs: costs, plan: p, ref: ref, alt: img, l1: l1)
+            coarsePlan = p
+        }
+        return Result(
+            displacements: coarse, starts: Array(UnsafeBufferPointer(start: startStorage, count: startCount)),
+            costGrid: grid)
+    }
+
+    /// Replaces displacements that disagree with the median of their 3×3 neighbourhood, or with the median of the whole
+    /// field, when that fits the tile almost as well (within 10 % of the cost): repetitive texture (windows, ripples)
+    /// matches several offsets equally, and the consensus is the likelier motion.
+    ///
+    /// True motion keeps its own displacement because the consensus fits it much worse.
+    func regularized(
+        _ field: [SIMD2<Int32>], costs: [Float], plan p: AlignmentLevelPlan, ref: PlanarBuffer<Float>,
+        alt: PlanarBuffer<Float>, l1: Bool
+    ) -> [SIMD2<Int32>] {
+        var out = field
+        let global = Self.median(field)
+        out.withUnsafeMutableBufferPointer { buffer in
+            let o = SendablePointer(buffer.baseAddress!)
+            Parallel.forEachBand(p.rows, threads: threads, minimumBand: 1) { rows in
+                var xs = [Int32](repeating: 0, count: 9)
+                var ys = [Int32](repeating: 0, count: 9)
+                for j in rows {
+                    for i in 0..<p.columns {
+                        var n = 0
+                        for v in max(j - 1, 0)...min(j + 1, p.rows - 1) {
+                            for u in max(i - 1, 0)...min(i + 1, p.columns - 1) {
+                                xs[n] = field[v * p.columns + u].x
+                                ys[n] = field[v * p.columns + u].y
+                                n += 1
+                            }
+                        }
+                        xs[0..<n].sort()
+                        ys[0..<n].sort()
+                        let index = j * p.columns + i
+                        var bestCost = costs[index] * 1.1
+                        for m in [global, SIMD2(xs[n / 2], ys[n / 2])] where m != field[index] {
+                            let cost = TileCost.cost(ref, alt, p.tile(i, j), Int(m.x), Int(m.y), l1: l1)
+                            if cost <= bestCost {
+                                o.pointer[index] = m
+                                bestCost = cost
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return out
+    }
+
+    /// The component-wise median of a field (zero for an empty one).
+    static func median(_ field: [SIMD2<Int32>]) -> SIMD2<Int32> {
+        guard !field.isEmpty else { return .zero }
+        let xs = field.map(\.x).sorted()
+        let ys = field.map(\.y).sorted()
+        return SIMD2(xs[xs.count / 2], ys[ys.count / 2])
+    }
+
+    /// The starting displacements of block `(i, j)` taken from the coarser level.
+    static func candidates(
+        _ i: Int, _ j: Int, plan p: AlignmentLevelPlan, coarse cp: AlignmentLevelPlan, displacements: [SIMD2<Int32>],
+        scale: Int,
+        into out: inout CandidateList
+    ) {
+        let u = (Float(i) + 0.5) * Float(p.blockSize) / Float(scale) / Float(cp.blockSize) - 0.5
+        let v = (Float(j) + 0.5) * Float(p.blockSize) / Float(scale) / Float(cp.blockSize) - 0.5
+        let ci = min(max(Int(u.rounded()), 0), cp.columns - 1)
+        let cj = min(max(Int(v.rounded()), 0), cp.rows - 1)
+        let ni = min(max(u > Float(ci) ? ci + 1 : ci - 1, 0), cp.columns - 1)
+        let nj = min(max(v > Float(cj) ? cj + 1 : cj - 1, 0), cp.rows - 1)
+        let s = Int32(scale)
+        out.append(displacements[cj * cp.columns + ci] &* s)
+        out.append(displacements[cj * cp.columns + ni] &* s)
+        out.append(displacements[nj * cp.columns + ci] &* s)
+    }
+}

@@ -1,0 +1,63 @@
+import LuxPixels
+
+/// Resampling reads of a materialised `rgbaFloat` slot at continuous positions.
+enum Resample {
+    /// Bilinear (or nearest) samples at `(xs[i], ys[i])` into `dst`, through `scratch` (`4 n` floats):
+    /// whole pixels are stored interleaved, then split into planes in one vectorised pass.
+    @inline(__always)
+    static func sample(
+        _ s: Sampler, xs: UnsafePointer<Float>, ys: UnsafePointer<Float>, _ n: Int, _ mode: SamplingMode,
+        into dst: PlanarPixels, scratch: UnsafeMutablePointer<Float>
+    ) {
+        let out = UnsafeMutableRawPointer(scratch)
+        if mode == .linear {
+            for i in 0..<n { out.storeBytes(of: linear(s, xs[i], ys[i]), toByteOffset: 16 &* i, as: SIMD4<Float>.self) }
+        } else {
+            for i in 0..<n {
+                out.storeBytes(of: nearest(s, xs[i], ys[i]), toByteOffset: 16 &* i, as: SIMD4<Float>.self)
+            }
+        }
+        PixelIO.deinterleave(scratch, n, dst)
+    }
+
+    @inline(__always)
+    static func nearest(_ s: Sampler, _ x: Float, _ y: Float) -> SIMD4<Float> {
+        let fx = min(max(x.rounded(.down), -1e9), 1e9)
+        let fy = min(max(y.rounded(.down), -1e9), 1e9)
+        return s.pixel(x: Int(fx), y: Int(fy))
+    }
+
+    @inline(__always)
+    static func linear(_ s: Sampler, _ x: Float, _ y: Float) -> SIMD4<Float> {
+        let u = x - 0.5
+        let v = y - 0.5
+        let fu = min(max(u.rounded(.down), -1e9), 1e9)
+        let fv = min(max(v.rounded(.down), -1e9), 1e9)
+        let i = Int(fu)
+        let j = Int(fv)
+        let ax = u - fu
+        let ay = v - fv
+        let p00: SIMD4<Float>
+        let p10: SIMD4<Float>
+        let p01: SIMD4<Float>
+        let p11: SIMD4<Float>
+        let di = i &- s.minX
+        let dj = j &- s.minY
+        if di >= 0 && di &+ 1 < s.width && dj >= 0 && dj &+ 1 < s.height {
+            let p = UnsafeRawPointer(s.base + (dj &* s.rowStride &+ 4 &* di))
+            let q = p + 4 &* s.rowStride
+            p00 = p.loadUnaligned(as: SIMD4<Float>.self)
+            p10 = p.loadUnaligned(fromByteOffset: 16, as: SIMD4<Float>.self)
+            p01 = q.loadUnaligned(as: SIMD4<Float>.self)
+            p11 = q.loadUnaligned(fromByteOffset: 16, as: SIMD4<Float>.self)
+        } else {
+            p00 = s.pixel(x: i, y: j)
+            p10 = s.pixel(x: i + 1, y: j)
+            p01 = s.pixel(x: i, y: j + 1)
+            p11 = s.pixel(x: i + 1, y: j + 1)
+        }
+        let top = p00 + (p10 - p00) * ax
+        let bottom = p01 + (p11 - p01) * ax
+        return top + (bottom - top) * ay
+    }
+}
