@@ -142,7 +142,7 @@ let package = Package(
         // Tests: one target per library target (added as each module lands), plus shared helpers.
         .target(
             name: "LuxTestSupport",
-            dependencies: ["LuxPixels", "LuxColor"],
+            dependencies: ["LuxCodecs", "LuxPixels", "LuxColor"],
             path: "Tests/LuxTestSupport",
             swiftSettings: swiftSettings),
         .testTarget(name: "LuxColorTests", dependencies: ["LuxColor", "LuxTestSupport"], swiftSettings: swiftSettings),

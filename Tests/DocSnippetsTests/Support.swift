@@ -13,7 +13,7 @@ func temporaryFolder(_ name: String = #function) throws -> URL {
     return url
 }
 
-/// `/work/shared/testdata/…` as a URL.
+/// A file of the committed test data (`Tests/Data/…`) as a URL.
 func testData(_ path: String) -> URL { URL(fileURLWithPath: TestData.root + "/" + path) }
 
 /// Copies a test-data file into `folder` under another name.

@@ -2,6 +2,7 @@ import Foundation
 import LuxColor
 import LuxPixels
 import LuxTestSupport
+import Testing
 
 @testable import LuxCodecs
 
@@ -25,17 +26,18 @@ enum TestImages {
         return float.converted(to: format)
     }
 
-    /// A crop of the iPhone photo at 3/8 size (at most 1512 × 1134), as a PPM for cjpeg: real chroma detail across
-    /// MCU rows.
-    static func photoCrop(in dir: URL, width: Int = 1001, height: Int = 777) throws -> URL? {
-        guard Fixtures.hasTool("djpeg"), Fixtures.hasTool("cjpeg"), Fixtures.hasTool("convert") else { return nil }
+    /// A crop of the iPhone photo at 3/8 size (at most 1512 × 1134), as a PPM for cjpeg.
+    ///
+    /// It has real chroma detail across MCU rows. Tests that use it need djpeg and ImageMagick's convert.
+    static func photoCrop(in dir: URL, width: Int = 1001, height: Int = 777) throws -> URL {
         let scaled = dir.appendingPathComponent("scaled.ppm")
         try ExternalTool.capture("djpeg", ["-pnm", "-scale", "3/8", Fixtures.url(JPEGTests.livePhoto).path]).stdout
             .write(to: scaled)
         let crop = dir.appendingPathComponent("crop.ppm")
         let made = try ExternalTool.capture(
             "convert", [scaled.path, "-crop", "\(width)x\(height)+211+157", "+repage", crop.path])
-        return made.status == 0 ? crop : nil
+        try #require(made.status == 0, "convert: \(made.errorText)")
+        return crop
     }
 
     /// Writes pixels as a binary PPM (RGB, 8-bit) so command-line tools can read them.

@@ -2,6 +2,7 @@ import Foundation
 import LuxCodecs
 import LuxColor
 import LuxRender
+import LuxTestSupport
 import Testing
 
 @testable import LuxPixels
@@ -82,7 +83,7 @@ import Testing
 
     @Test("a developer opened from a file reads uncompressed samples in place and renders what the copy renders")
     func mappedSamples() throws {
-        let path = TestFiles.raw + "/derived/synthetic12mp_canon550d_tiled_uncompressed.dng"
+        let path = try SyntheticDNG.uncompressed.path
         var fromFile = try RAWDeveloper(url: URL(fileURLWithPath: path))
         var fromMemory = try RAWDeveloper(data: [UInt8](try TestFiles.data(path)))
         #expect(fromFile.rawImage.pixels.storage.isReadOnly)
