@@ -9,7 +9,7 @@ import Testing
 @testable import LuxRAW
 
 @Suite struct DeveloperBehaviour {
-    /// The metadata-only files of the test data (ANCHORS-RAW.md: header-only, stripped or cut short; darktable
+    /// The metadata-only files of the test data (Tests/Data/SOURCES.md: header-only, stripped or cut short; darktable
     /// reports them as truncated) and the error each must give: `noPixelData` when the file is a DNG/TIFF
     /// whose image data is missing, a decoding error naming the problem otherwise.
     static let metadataOnlyFiles: [(String, String)] = [
