@@ -130,10 +130,14 @@ let package = Package(
                 "LuxScene", "LuxCapture", "LuxLive",
             ],
             swiftSettings: swiftSettings),
+        // Camera-sized raw inputs made from the committed samples, shared by `lux bench` and the tests.
+        .target(
+            name: "LuxBenchInputs", dependencies: ["LuxCodecs", "LuxPixels"], path: "Benchmarks/Inputs",
+            swiftSettings: swiftSettings),
         .executableTarget(
             name: "lux",
             dependencies: [
-                "Lux", "CLuxKernels",
+                "Lux", "CLuxKernels", "LuxBenchInputs",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -142,7 +146,7 @@ let package = Package(
         // Tests: one target per library target (added as each module lands), plus shared helpers.
         .target(
             name: "LuxTestSupport",
-            dependencies: ["LuxCodecs", "LuxPixels", "LuxColor"],
+            dependencies: ["LuxBenchInputs", "LuxCodecs", "LuxPixels", "LuxColor"],
             path: "Tests/LuxTestSupport",
             swiftSettings: swiftSettings),
         .testTarget(name: "LuxColorTests", dependencies: ["LuxColor", "LuxTestSupport"], swiftSettings: swiftSettings),

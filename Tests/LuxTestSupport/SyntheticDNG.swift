@@ -1,6 +1,6 @@
-public import Foundation
+import Foundation
+import LuxBenchInputs
 import LuxCodecs
-import LuxPixels
 
 /// The two 12-megapixel DNGs of the RAW tests, made from the committed Canon 550D DNG instead of committed (41 MB).
 ///
@@ -50,34 +50,12 @@ public enum SyntheticDNG: String, CaseIterable, Sendable {
         ).path
     }
 
-    /// The 550D's active area repeated to 4032×3024, with the source's colour description and levels.
+    /// The 550D's active area repeated to 4032×3024.
     static func tiledCanon550D() throws -> RawImage {
         let source = TestData.root + "/raw/canon_eos550d_magiclantern_14bit.dng"
-        guard let raw = try ImageFile.read(url: URL(fileURLWithPath: source)).rawImage,
-            let pattern = raw.properties.cfaPattern
-        else { throw ExternalTool.ToolError(message: "\(source) is not a Bayer raw") }
-        let tile = raw.activePixels
-        var mosaic = PixelBuffer(width: width, height: height, format: .bayer16(pattern))
-        mosaic.withUnsafeMutablePlane { destination in
-            tile.withUnsafePlane { source in
-                for y in 0..<height {
-                    let from = source.row(y % tile.height, as: UInt16.self)
-                    let to = destination.row(y, as: UInt16.self)
-                    for x in stride(from: 0, to: width, by: tile.width) {
-                        (to + x).update(from: from, count: min(tile.width, width - x))
-                    }
-                }
-            }
+        guard let raw = try ImageFile.read(url: URL(fileURLWithPath: source)).rawImage else {
+            throw ExternalTool.ToolError(message: "\(source) is not a raw file")
         }
-        var properties = raw.properties
-        properties.width = width
-        properties.height = height
-        properties.activeArea = RawArea(top: 0, left: 0, bottom: height, right: width)
-        properties.defaultCrop = nil
-        properties.maskedAreas = []
-        properties.previews = []
-        properties.blackLevel.deltaH = nil
-        properties.blackLevel.deltaV = nil
-        return RawImage(pixels: mosaic, properties: properties)
+        return try TiledRaw.tiling(raw, width: width, height: height)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Lux
+import LuxBenchInputs
 
 /// The files the benchmarks start from, all from the package: the committed test files (`Tests/Data`, found from
 /// the current directory, so `lux bench` runs from the package root) and DNGs made from them into the inputs folder.
@@ -30,43 +31,21 @@ enum BenchData {
         return path
     }
 
-    /// The Canon 550D DNG's active area repeated to `width`×`height` (even sizes keep the RGGB phase) and written
-    /// without a thumbnail to `path`, unless that file exists.
+    /// The Canon 550D DNG's active area repeated to `width`×`height` (see `TiledRaw`) and written without a
+    /// thumbnail to `path`, unless that file exists.
     static func tiledCanon550D(
         width: Int, height: Int, compression: DNGEncodingOptions.Compression, to path: String
     ) throws {
         if FileManager.default.fileExists(atPath: path) { return }
         let source = try committed("raw/canon_eos550d_magiclantern_14bit.dng")
-        guard let raw = try ImageFile.read(url: URL(fileURLWithPath: source)).rawImage,
-            let pattern = raw.properties.cfaPattern
-        else { throw CLIError("\(source) is not a Bayer raw") }
-        let tile = raw.activePixels
-        var mosaic = PixelBuffer(width: width, height: height, format: .bayer16(pattern))
-        mosaic.withUnsafeMutablePlane { destination in
-            tile.withUnsafePlane { source in
-                for y in 0..<height {
-                    let from = source.row(y % tile.height, as: UInt16.self)
-                    let to = destination.row(y, as: UInt16.self)
-                    for x in stride(from: 0, to: width, by: tile.width) {
-                        (to + x).update(from: from, count: min(tile.width, width - x))
-                    }
-                }
-            }
+        guard let raw = try ImageFile.read(url: URL(fileURLWithPath: source)).rawImage else {
+            throw CLIError("\(source) is not a raw file")
         }
-        var properties = raw.properties
-        properties.width = width
-        properties.height = height
-        properties.activeArea = RawArea(top: 0, left: 0, bottom: height, right: width)
-        properties.defaultCrop = nil
-        properties.maskedAreas = []
-        properties.previews = []
-        properties.blackLevel.deltaH = nil
-        properties.blackLevel.deltaV = nil
+        let mosaic = try TiledRaw.tiling(raw, width: width, height: height)
         let options = EncodingOptions(dng: DNGEncodingOptions(compression: compression, generatesThumbnail: false))
         // Written under another name and moved, so an interrupted run leaves no partial input behind.
         let partial = path + ".partial"
-        try ImageFile.write(
-            RawImage(pixels: mosaic, properties: properties), to: URL(fileURLWithPath: partial), options: options)
+        try ImageFile.write(mosaic, to: URL(fileURLWithPath: partial), options: options)
         try FileManager.default.moveItem(atPath: partial, toPath: path)
     }
 }
