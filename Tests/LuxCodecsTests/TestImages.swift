@@ -60,13 +60,4 @@ enum TestImages {
         }
         return out
     }
-
-    /// Peak signal-to-noise ratio of two 8-bit sample arrays.
-    static func psnr(_ a: [UInt16], _ b: [UInt16]) -> Double {
-        precondition(a.count == b.count)
-        var se = 0.0
-        for (x, y) in zip(a, b) { se += Double(Int(x) - Int(y)) * Double(Int(x) - Int(y)) }
-        let mse = se / Double(a.count)
-        return mse == 0 ? .infinity : 10 * log10(255 * 255 / mse)
-    }
 }

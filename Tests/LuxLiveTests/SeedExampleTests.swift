@@ -42,7 +42,7 @@ import Testing
         #expect(still.width == 300 && still.height == 300)
         let original = try ImageFile.read(url: live.photoURL).pixels
         for (x, y) in [(0, 0), (150, 150), (299, 120)] {
-            let d = LiveFixtures.maxDifference(LiveFixtures.rgb(still, x, y), LiveFixtures.rgb(original, x + 50, y))
+            let d = maxDifference(LiveFixtures.rgb(still, x, y), LiveFixtures.rgb(original, x + 50, y))
             #expect(d < 8, "still (\(x), \(y)): \(d)")
         }
         let frames = try LiveFixtures.frames(edited.movieURL)
@@ -79,7 +79,7 @@ import Testing
         // The still (at tP, dt = 0) is the centred square.
         let still = try ImageFile.read(url: edited.photoURL).pixels
         let original = try ImageFile.read(url: live.photoURL).pixels
-        #expect(LiveFixtures.maxDifference(LiveFixtures.rgb(still, 0, 10), LiveFixtures.rgb(original, 50, 10)) < 8)
+        #expect(maxDifference(LiveFixtures.rgb(still, 0, 10), LiveFixtures.rgb(original, 50, 10)) < 8)
         // Frame k's left edge sits at x = 18·(1 + dt(k)) of the input frame; red encodes x.
         let frames = try LiveFixtures.frames(edited.movieURL)
         let input = try LiveFixtures.frames(live.movieURL)
@@ -212,8 +212,8 @@ import Testing
         let expected = SIMD3(
             srgb(min(1, linear(inside.x) + 0.3)), srgb(min(1, linear(inside.y) + 0.3)),
             srgb(min(1, linear(inside.z) + 0.3)))
-        #expect(LiveFixtures.maxDifference(LiveFixtures.rgb(still, 50, 40), expected) < 6)
-        #expect(LiveFixtures.maxDifference(LiveFixtures.rgb(still, 200, 200), LiveFixtures.rgb(original, 200, 200)) < 6)
+        #expect(maxDifference(LiveFixtures.rgb(still, 50, 40), expected) < 6)
+        #expect(maxDifference(LiveFixtures.rgb(still, 200, 200), LiveFixtures.rgb(original, 200, 200)) < 6)
         // The movie frames are the input frames.
         let frames = try LiveFixtures.frames(edited.movieURL)
         let input = try LiveFixtures.frames(live.movieURL)

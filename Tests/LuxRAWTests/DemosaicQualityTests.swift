@@ -22,20 +22,13 @@ import Testing
 
     /// CPSNR with the script's method.
     static func cpsnr(_ out: PixelBuffer, _ gt: NetpbmImage) -> Double {
-        let o = out.components(as: Float.self)
-        var sum = 0.0
-        var n = 0.0
-        for y in 8..<(gt.height - 8) {
-            for x in 8..<(gt.width - 8) {
-                for c in 0..<3 {
-                    let ref = Double(gt.samples[(y * gt.width + x) * 3 + c]) / 255
-                    let v = min(max(Double(o[4 * (y * gt.width + x) + c]), 0), 1)
-                    sum += (v - ref) * (v - ref)
-                    n += 1
-                }
-            }
+        let rgba = out.components(as: Float.self)
+        let values = (0..<gt.samples.count).map { min(max(Double(rgba[$0 / 3 * 4 + $0 % 3]), 0), 1) }
+        let reference = gt.samples.map { Double($0) / 255 }
+        return psnr(values, reference) { i in
+            let (x, y) = (i / 3 % gt.width, i / 3 / gt.width)
+            return x >= 8 && x < gt.width - 8 && y >= 8 && y < gt.height - 8
         }
-        return 10 * log10(n / sum)
     }
 
     static func mosaic(_ pgm: NetpbmImage) -> PixelBuffer {

@@ -142,6 +142,6 @@ import Testing
                 }
             }
         }
-        return 10 * log10(Double(3 * w * h) / mse)
+        return psnr(meanSquaredError: mse / Double(3 * w * h))
     }
 }

@@ -1,6 +1,7 @@
 import LuxColor
 import LuxPixels
 import LuxScene
+import LuxTestSupport
 import RealModule
 import Testing
 
@@ -50,7 +51,7 @@ import Testing
             let d = pair.p - lut(pair.t)
             return acc + d * d
         }
-        return 10 * Double.log10(1 / (se / Double(pairs.count)))
+        return LuxTestSupport.psnr(meanSquaredError: se / Double(pairs.count))
     }
 
     @Test("Low light: quality > balanced > speed in PSNR against the ground truth, with the methods the level implies")

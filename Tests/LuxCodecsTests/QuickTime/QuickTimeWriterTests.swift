@@ -90,7 +90,7 @@ import Testing
         let theirs = [UInt8](raw.stdout)
         try #require(theirs.count == 64 * 48 * 3)
         let ours = TestImages.rgbSamples(MovieFixtures.frame(7))
-        #expect(TestImages.psnr(theirs.map(UInt16.init), ours) > 30)
+        #expect(psnr(theirs.map(UInt16.init), ours, peak: 255) > 30)
         // The square moved: frame 7's square is at x = 18…25, rows 20…27.
         let centre = (24 * 64 + 21) * 3
         #expect(theirs[centre] > 220 && theirs[centre + 2] > 220)
@@ -141,7 +141,8 @@ import Testing
         for i in [0, 13, 29] {
             let decoded = try movie.decodeVideoFrame(frames[i], of: video)
             #expect(decoded.width == 64 && decoded.format == .rgba8)
-            let psnr = TestImages.psnr(TestImages.rgbSamples(decoded), TestImages.rgbSamples(MovieFixtures.frame(i)))
+            let psnr = LuxTestSupport.psnr(
+                TestImages.rgbSamples(decoded), TestImages.rgbSamples(MovieFixtures.frame(i)), peak: 255)
             #expect(psnr > 30, "frame \(i): \(psnr) dB")
         }
         let audio = try movie.audioSamples()
