@@ -30,6 +30,13 @@ extension Trait where Self == ConditionTrait {
             Comment(rawValue: SkipReason.long + ": set LUX_LONG_TESTS=1 to run it"))
     }
 
+    /// Runs the test only when a Video4Linux2 camera is attached at `/dev/video0`; pair it with `.tags(.hardware)`.
+    public static var cameraAttached: Self {
+        .enabled(
+            if: FileManager.default.fileExists(atPath: "/dev/video0"),
+            Comment(rawValue: SkipReason.hardware + ": needs a V4L2 camera at /dev/video0"))
+    }
+
     /// Runs the test only when the built `lux` executable is beside the test bundle (see ``LuxExecutable``).
     public static var needsLux: Self {
         .enabled(if: LuxExecutable.path != nil, "needs the lux executable of this build (swift build builds it)")
