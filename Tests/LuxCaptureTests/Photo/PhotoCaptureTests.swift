@@ -222,7 +222,9 @@ import Testing
         while rig.photo.pendingCaptureCount > 0 { try await Task.sleep(for: .milliseconds(10)) }
     }
 
-    @Test("Capturing 200 requests of mixed settings at once: unique IDs, ordered events, no lost photo, pools drained")
+    @Test(
+        "Capturing 200 requests of mixed settings at once: unique IDs, ordered events, no lost photo, pools drained",
+        .tags(.long), .longRunning)
     func stress() async throws {
         let rig = try await CaptureRig.make(sensor: .small(width: 96, height: 72))
         rig.photo.maxPhotoQualityPrioritization = .quality
