@@ -1,10 +1,10 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-// The layering of ../shared/DESIGN.md: every target depends only on targets below it, and lists exactly the modules
-// its sources import (Scripts/check-dependencies.py checks both directions). No unsafeFlags: build options such as
-// a static Swift runtime belong to the build command (Scripts/release.sh), so Lux stays usable as a versioned
-// dependency.
+// The layering of the README's "Layout" section: every target depends only on targets below it, and lists exactly
+// the modules its sources import (Scripts/check-dependencies.py checks both directions). No unsafeFlags: build
+// options such as a static Swift runtime belong to the build command (Scripts/release.sh), so Lux stays usable as
+// a versioned dependency.
 let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("InternalImportsByDefault"),
@@ -120,17 +120,22 @@ let package = Package(
                 "LuxScene", "LuxCapture", "LuxLive",
             ],
             swiftSettings: swiftSettings),
+        // Camera-sized raw inputs made from the committed samples, shared by `lux bench` and the tests.
+        .target(
+            name: "LuxBenchInputs", dependencies: ["LuxCodecs", "LuxPixels"], path: "Benchmarks/Inputs",
+            swiftSettings: swiftSettings),
         .executableTarget(
             name: "lux",
             dependencies: [
-                "Lux", "CLuxKernels", "CLuxSystem", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "Lux", "CLuxKernels", "CLuxSystem", "LuxBenchInputs",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings),
 
         // Tests: one target per library target (added as each module lands), plus shared helpers.
         .target(
             name: "LuxTestSupport",
-            dependencies: ["LuxPixels", "LuxColor"],
+            dependencies: ["LuxBenchInputs", "LuxCodecs", "LuxPixels", "LuxColor"],
             path: "Tests/LuxTestSupport",
             swiftSettings: swiftSettings),
         .testTarget(name: "LuxColorTests", dependencies: ["LuxColor", "LuxTestSupport"], swiftSettings: swiftSettings),

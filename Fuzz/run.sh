@@ -13,13 +13,13 @@
 # the C shims with -fsanitize=fuzzer-no-link,address. The fuzzer runs at nice 19, single process, with
 # the limits the reliability rules set: an input taking more than 1 s is a hang (-timeout=1), more than
 # 2 GB of memory is excessive (-rss_limit_mb=2048, which also caps a single malloc). It is seeded from
-# files Lux writes (the harness's own seed list), ../shared/testdata and the committed minimised corpus;
+# files Lux writes (the harness's own seed list), the package's Tests/Data and the committed minimised corpus;
 # findings go to Fuzz/.work/NAME/artifacts/. Environment: LUX_FUZZ_JOBS (build jobs, default 1),
 # LUX_FUZZ_ARGS (extra libFuzzer flags).
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
-testdata="$here/../../shared/testdata"
+testdata="$here/../Tests/Data"
 names="tiff dngopcode ljpeg jpeg png icc exif filterchain quicktime adjustments"
 
 name="${1:-}"

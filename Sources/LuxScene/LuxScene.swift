@@ -1,6 +1,4 @@
-/// The `LuxScene` module (see ../shared/DESIGN.md for its role).
-///
-/// Its types arrive with the issue that owns it.
+/// The `LuxScene` module: the simulated world the simulated camera looks at (light, optics, motion, sound).
 public enum LuxSceneModule {
     /// The module's version.
     public static let version = "0.1.0"

@@ -46,9 +46,6 @@ import Testing
         #expect(unknown.isEmpty, "symbol links to unknown names:\n\(unknown.joined(separator: "\n"))")
     }
 
-    /// Articles other engineers are writing: links to them are allowed before they land.
-    static let pendingArticles: Set<String> = ["BatchAtScale", "CommandLine"]
-
     @Test func articleLinksNameArticlesOfTheSameCatalogue() throws {
         var broken: [String] = []
         for file in try markdownFiles() where file.contains(".docc/") {
@@ -57,15 +54,8 @@ import Testing
                 try FileManager.default.contentsOfDirectory(atPath: folder).map {
                     ($0 as NSString).deletingPathExtension
                 })
-            let text = try String(contentsOfFile: file, encoding: .utf8)
-            for link in try matches(of: #"<doc:([A-Za-z0-9_-]+)>"#, in: text) {
-                if !articles.contains(link) {
-                    if Self.pendingArticles.contains(link) {
-                        print("note: \(relative(file)) links <doc:\(link)>, which another branch adds")
-                    } else {
-                        broken.append("\(relative(file)): <doc:\(link)>")
-                    }
-                }
+            for link in try matches(of: #"<doc:([A-Za-z0-9_-]+)>"#, in: String(contentsOfFile: file, encoding: .utf8)) {
+                if !articles.contains(link) { broken.append("\(relative(file)): <doc:\(link)>") }
             }
         }
         #expect(broken.isEmpty, "broken article links:\n\(broken.joined(separator: "\n"))")

@@ -57,7 +57,7 @@ import Testing
         #expect(abs(white.x / white.y - 0.9642) < 0.01 && abs(white.z / white.y - 0.8249) < 0.01)
     }
 
-    @Test func workingWithRawFilesWriting() throws {
+    @Test(.needs("exiftool")) func workingWithRawFilesWriting() throws {
         let folder = try temporaryFolder()
         // The simulated sensor's matrices (measured from its spectral sensitivities) and a synthetic 14-bit mosaic.
         let sensor = smallCamera().calibration
@@ -89,16 +89,12 @@ import Testing
         let back = try ImageFile.read(url: folder.appending(path: "IMG_0001.DNG")).rawImage!
         #expect(back.pixels.width == 4032 && back.properties.model == "Simulated Camera")
         #expect(back.pixels.pixel(x: 7, y: 3) == bayerFrame.pixel(x: 7, y: 3))
-        if ExternalTool.isAvailable("exiftool") {
-            let out = try ExternalTool.run(
-                "exiftool", ["-s3", "-UniqueCameraModel", folder.appending(path: "IMG_0001.DNG").path])
-            #expect(String(decoding: out.output, as: UTF8.self).contains("Lux Simulated Camera"))
-        } else {
-            print("exiftool not installed: skipping the DNG interop check")
-        }
+        let out = try ExternalTool.run(
+            "exiftool", ["-s3", "-UniqueCameraModel", folder.appending(path: "IMG_0001.DNG").path])
+        #expect(String(decoding: out.output, as: UTF8.self).contains("Lux Simulated Camera"))
     }
 
-    @Test func writingLivePhotoMovies() throws {
+    @Test(.needs("ffprobe")) func writingLivePhotoMovies() throws {
         let folder = try temporaryFolder()
         let identifier = UUID().uuidString
         let frames = (0..<6).map { _ in gradient(width: 1440, height: 1080, format: .rgba8) }
@@ -122,17 +118,13 @@ import Testing
 
         let movie = try QuickTimeMovie(contentsOf: folder.appending(path: "IMG_0001.MOV"))
         #expect(movie.contentIdentifier == identifier)
-        if ExternalTool.isAvailable("ffprobe") {
-            let out = try ExternalTool.run(
-                "ffprobe",
-                [
-                    "-v", "error", "-show_entries", "stream=codec_name", "-of", "csv=p=0",
-                    folder.appending(path: "IMG_0001.MOV").path,
-                ])
-            #expect(String(decoding: out.output, as: UTF8.self).contains("mjpeg"))
-        } else {
-            print("ffprobe not installed: skipping the movie interop check")
-        }
+        let out = try ExternalTool.run(
+            "ffprobe",
+            [
+                "-v", "error", "-show_entries", "stream=codec_name", "-of", "csv=p=0",
+                folder.appending(path: "IMG_0001.MOV").path,
+            ])
+        #expect(String(decoding: out.output, as: UTF8.self).contains("mjpeg"))
     }
 
     // MARK: LuxColor

@@ -31,9 +31,11 @@ import Testing
         var requests: [Request]
     }
 
-    @Test("RAW + JPEG requests: sizes, files and the event order match what exiftool reads from the files")
+    @Test(
+        "RAW + JPEG requests: sizes, files and the event order match what exiftool reads from the files", .needsLux,
+        .needs("exiftool"))
     func rawPlusJPEG() throws {
-        guard let lux = LuxExecutable.path else { return }
+        let lux = try #require(LuxExecutable.path)
         let dir = try ExternalTool.temporaryFolder("lux-capture-json")
         defer { try? FileManager.default.removeItem(at: dir) }
         let arguments = [
@@ -52,7 +54,6 @@ import Testing
             #expect(zip(request.events, request.events.dropFirst()).allSatisfy { $0.milliseconds <= $1.milliseconds })
             #expect(request.photos.count == 2 && request.photos.filter(\.isRaw).count == 1)
             #expect(request.events.filter { $0.name == "didFinishProcessingPhoto" }.count == request.photos.count)
-            guard ExternalTool.hasTool("exiftool") else { continue }
             for photo in request.photos {
                 #expect(try Data(contentsOf: URL(fileURLWithPath: photo.file)).count == photo.bytes)
                 let tags = try ExternalTool.capture(

@@ -5,10 +5,10 @@ import Testing
 /// `lux develop` on folders and several files: bad inputs, existing outputs, parallel jobs and exit statuses.
 @Suite struct DevelopBatchTests {
     @Test(
-        "a bad file is named with what is wrong, the good ones are still developed with --jobs 2, nothing partial is left, exit 1"
-    )
+        "a bad file is named with what is wrong, the good ones are still developed with --jobs 2, nothing partial is left, exit 1",
+        .needsLux, .needs("exiftool"))
     func badFileAmongGood() throws {
-        guard let lux = LuxExecutable.path else { return }
+        let lux = try #require(LuxExecutable.path)
         let inputs = try CLIFixtures.raws(lux, count: 4)
         let out = try ExternalTool.temporaryFolder("lux-batch-out")
         defer {
@@ -40,23 +40,23 @@ import Testing
         // Only the good files' outputs, no temporary files; each is a JPEG exiftool reads at the raw's size.
         let written = try CLIFixtures.allFiles(in: out)
         #expect(written == good.map { $0.replacingOccurrences(of: ".dng", with: ".jpg") }, "\(written)")
-        if ExternalTool.hasTool("exiftool") {
-            for name in written {
-                let tags = try ExternalTool.capture(
-                    "exiftool",
-                    ["-json", "-n", "-FileType", "-ImageWidth", "-ImageHeight", out.appendingPathComponent(name).path])
-                let object = try #require(
-                    (try JSONSerialization.jsonObject(with: tags.stdout) as? [[String: Any]])?.first)
-                #expect(object["FileType"] as? String == "JPEG")
-                let entry = report.files.first { $0.output.hasSuffix(name) }
-                #expect(object["ImageWidth"] as? Int == entry?.width && object["ImageHeight"] as? Int == entry?.height)
-            }
+        for name in written {
+            let tags = try ExternalTool.capture(
+                "exiftool",
+                ["-json", "-n", "-FileType", "-ImageWidth", "-ImageHeight", out.appendingPathComponent(name).path])
+            let object = try #require(
+                (try JSONSerialization.jsonObject(with: tags.stdout) as? [[String: Any]])?.first)
+            #expect(object["FileType"] as? String == "JPEG")
+            let entry = report.files.first { $0.output.hasSuffix(name) }
+            #expect(object["ImageWidth"] as? Int == entry?.width && object["ImageHeight"] as? Int == entry?.height)
         }
     }
 
-    @Test("existing outputs: an error without --overwrite, kept with --skip-existing, replaced with --overwrite")
+    @Test(
+        "existing outputs: an error without --overwrite, kept with --skip-existing, replaced with --overwrite",
+        .needsLux)
     func existingOutputs() throws {
-        guard let lux = LuxExecutable.path else { return }
+        let lux = try #require(LuxExecutable.path)
         let inputs = try CLIFixtures.raws(lux, count: 2)
         defer { try? FileManager.default.removeItem(at: inputs) }
         let names = try CLIFixtures.files(in: inputs)
@@ -82,9 +82,9 @@ import Testing
         #expect(try Data(contentsOf: jpeg) != original, "one stop brighter")
     }
 
-    @Test("usage errors exit 64 before anything is developed; a missing input exits 1 naming it")
+    @Test("usage errors exit 64 before anything is developed; a missing input exits 1 naming it", .needsLux)
     func usageErrors() throws {
-        guard let lux = LuxExecutable.path else { return }
+        let lux = try #require(LuxExecutable.path)
         let inputs = try CLIFixtures.raws(lux, count: 1)
         defer { try? FileManager.default.removeItem(at: inputs) }
         let raw = try CLIFixtures.files(in: inputs).map { inputs.appendingPathComponent($0).path }[0]
@@ -110,9 +110,11 @@ import Testing
         }
     }
 
-    @Test("on a terminal (a pseudo-terminal from script(1)) a batch draws a progress bar on standard error")
+    @Test(
+        "on a terminal (a pseudo-terminal from script(1)) a batch draws a progress bar on standard error", .needsLux,
+        .needs("script"))
     func progressOnTerminal() throws {
-        guard let lux = LuxExecutable.path, ExternalTool.hasTool("script") else { return }
+        let lux = try #require(LuxExecutable.path)
         let inputs = try CLIFixtures.raws(lux, count: 2)
         defer { try? FileManager.default.removeItem(at: inputs) }
         let command = "'\(lux)' develop '\(inputs.path)' -o '\(inputs.path)/out' --jobs 2"

@@ -5,7 +5,7 @@ import Testing
 /// The "batch at scale" page: `lux develop --shard` run as parallel processes of the built binary, with the
 /// committed Kubernetes and Slurm files, develops every input exactly once.
 @Suite(.serialized) struct DocumentationBatchTests {
-    static let batch = LuxExecutable.packageRoot + "/Documentation/batch"
+    static let batch = TestData.packageRoot + "/Documentation/batch"
 
     /// The container command of the Indexed Job manifest (a JSON-style flow list on the `command:` line).
     static func manifestCommand() throws -> (command: [String], completions: Int, parallelism: Int) {
@@ -18,9 +18,11 @@ import Testing
         return (command, try #require(Int(value("completions") ?? "")), try #require(Int(value("parallelism") ?? "")))
     }
 
-    @Test("the Indexed Job's command, run once per JOB_COMPLETION_INDEX in parallel, develops every input exactly once")
+    @Test(
+        "the Indexed Job's command, run once per JOB_COMPLETION_INDEX in parallel, develops every input exactly once",
+        .needsLux)
     func kubernetesIndexedJob() throws {
-        guard let lux = LuxExecutable.path else { return }
+        let lux = try #require(LuxExecutable.path)
         let (command, completions, parallelism) = try Self.manifestCommand()
         #expect(completions == parallelism)
         let shardValue = try #require(command.firstIndex(of: "--shard").map { command[$0 + 1] })
@@ -59,9 +61,11 @@ import Testing
         #expect(try CLIFixtures.allFiles(in: out) == names.map { $0.replacingOccurrences(of: ".dng", with: ".jpg") })
     }
 
-    @Test("the Slurm script, run once per array task with the SLURM_* variables, develops every input exactly once")
+    @Test(
+        "the Slurm script, run once per array task with the SLURM_* variables, develops every input exactly once",
+        .needsLux)
     func slurmArray() throws {
-        guard let lux = LuxExecutable.path else { return }
+        let lux = try #require(LuxExecutable.path)
         let script = try String(contentsOfFile: Self.batch + "/develop.sbatch", encoding: .utf8)
         let array = try #require(script.split(separator: "\n").first { $0.hasPrefix("#SBATCH --array=") })
         let range = array.dropFirst("#SBATCH --array=".count).split(separator: "-").compactMap { Int($0) }
@@ -104,10 +108,10 @@ import Testing
     }
 
     @Test(
-        "shards partition the sorted input list round-robin, for every count, with the index from the argument or any runner's variable"
-    )
+        "shards partition the sorted input list round-robin, for every count, with the index from the argument or any runner's variable",
+        .needsLux)
     func partition() throws {
-        guard let lux = LuxExecutable.path else { return }
+        let lux = try #require(LuxExecutable.path)
         // 23 empty files are enough for --dry-run, which only plans.
         let dir = try ExternalTool.temporaryFolder("lux-shard-plan")
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -155,9 +159,11 @@ import Testing
         }
     }
 
-    @Test("shard indices outside the range, a missing variable or a Slurm array of another size are usage errors (64)")
+    @Test(
+        "shard indices outside the range, a missing variable or a Slurm array of another size are usage errors (64)",
+        .needsLux)
     func refusals() throws {
-        guard let lux = LuxExecutable.path else { return }
+        let lux = try #require(LuxExecutable.path)
         let inputs = try CLIFixtures.raws(lux, count: 1)
         defer { try? FileManager.default.removeItem(at: inputs) }
         let cases: [([String], [String: String], String)] = [

@@ -42,10 +42,10 @@ import Testing
     }
 
     @Test(
-        "a −2/0/+2 EV raw bracket merges into float radiance with the scene's 800:1 ratio, cleaner shadows than any bracket, and files exiftool and tiffinfo accept"
-    )
+        "a −2/0/+2 EV raw bracket merges into float radiance with the scene's 800:1 ratio, cleaner shadows than any bracket, and files exiftool and tiffinfo accept",
+        .needsLux, .needs("exiftool", "tiffinfo"))
     func windowScene() throws {
-        guard let lux = LuxExecutable.path else { return }
+        let lux = try #require(LuxExecutable.path)
         let dir = try ExternalTool.temporaryFolder("lux-hdr")
         defer { try? FileManager.default.removeItem(at: dir) }
         let shot = try LuxExecutable.run(
@@ -111,27 +111,23 @@ import Testing
             "merged shadow noise \(mergedNoise), −2 EV \(singles[0].shadowNoise)")
 
         // Third-party readers: a 32-bit IEEE float RGB TIFF with the reference's Exif.
-        if ExternalTool.hasTool("tiffinfo") {
-            let info = try ExternalTool.capture("tiffinfo", [merged.path])
-            #expect(
-                info.status == 0 && info.text.contains("Bits/Sample: 32") && info.text.contains("IEEE floating point"),
-                "\(info.text)")
-        }
-        if ExternalTool.hasTool("exiftool") {
-            let tags = try ExternalTool.capture(
-                "exiftool", ["-json", "-n", "-ExposureTime", "-ImageWidth", merged.path])
-            let object = try #require((try JSONSerialization.jsonObject(with: tags.stdout) as? [[String: Any]])?.first)
-            #expect(object["ImageWidth"] as? Int == hdr.width)
-            let reference = try #require(object["ExposureTime"] as? Double)
-            #expect(abs(reference / times[order[1]].seconds - 1) < 0.01, "the middle exposure's Exif: \(object)")
-        }
+        let info = try ExternalTool.capture("tiffinfo", [merged.path])
+        #expect(
+            info.status == 0 && info.text.contains("Bits/Sample: 32") && info.text.contains("IEEE floating point"),
+            "\(info.text)")
+        let tags = try ExternalTool.capture(
+            "exiftool", ["-json", "-n", "-ExposureTime", "-ImageWidth", merged.path])
+        let object = try #require((try JSONSerialization.jsonObject(with: tags.stdout) as? [[String: Any]])?.first)
+        #expect(object["ImageWidth"] as? Int == hdr.width)
+        let reference = try #require(object["ExposureTime"] as? Double)
+        #expect(abs(reference / times[order[1]].seconds - 1) < 0.01, "the middle exposure's Exif: \(object)")
     }
 
     @Test(
-        "bad inputs: a JPEG bracket, brackets of different sizes and a wrong --exposures count are clear errors with no output"
-    )
+        "bad inputs: a JPEG bracket, brackets of different sizes and a wrong --exposures count are clear errors with no output",
+        .needsLux)
     func badInputs() throws {
-        guard let lux = LuxExecutable.path else { return }
+        let lux = try #require(LuxExecutable.path)
         let small = try CLIFixtures.raws(lux, count: 1, sensor: "128x96")
         let large = try CLIFixtures.raws(lux, count: 1, sensor: "160x120")
         let dir = try ExternalTool.temporaryFolder("lux-hdr-bad")

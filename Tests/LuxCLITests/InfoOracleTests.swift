@@ -85,9 +85,11 @@ import Testing
         return try CLIFixtures.decode(Info.self, r)
     }
 
-    @Test("DNG colour tags, levels, CFA and Exif agree with exiftool (a camera DNG and one from the simulated camera)")
+    @Test(
+        "DNG colour tags, levels, CFA and Exif agree with exiftool (a camera DNG and one from the simulated camera)",
+        .needsLux, .needs("exiftool"))
     func dngTags() throws {
-        guard let lux = LuxExecutable.path, ExternalTool.hasTool("exiftool") else { return }
+        let lux = try #require(LuxExecutable.path)
         let captured = try CLIFixtures.raws(lux, count: 1, sensor: "256x192")
         defer { try? FileManager.default.removeItem(at: captured) }
         let files =
@@ -149,9 +151,11 @@ import Testing
         }
     }
 
-    @Test("an iPhone Live Photo: size, Exif and GPS of the still, the movie's identifier and duration, and the pairing")
+    @Test(
+        "an iPhone Live Photo: size, Exif and GPS of the still, the movie's identifier and duration, and the pairing",
+        .needsLux, .needs("exiftool"))
     func livePhoto() throws {
-        guard let lux = LuxExecutable.path, ExternalTool.hasTool("exiftool") else { return }
+        let lux = try #require(LuxExecutable.path)
         let still = TestData.root + "/livephoto/iphone6s_livephoto_train.jpg"
         let movie = TestData.root + "/livephoto/iphone6s_livephoto_train.mov"
         let s = try Self.info(lux, still)
@@ -184,10 +188,10 @@ import Testing
     }
 
     @Test(
-        "a still without its movie is not paired; a developed JPEG's ICC description is exiftool's; bad files exit 1 named"
-    )
+        "a still without its movie is not paired; a developed JPEG's ICC description is exiftool's; bad files exit 1 named",
+        .needsLux, .needs("exiftool"))
     func unpairedICCAndErrors() throws {
-        guard let lux = LuxExecutable.path, ExternalTool.hasTool("exiftool") else { return }
+        let lux = try #require(LuxExecutable.path)
         let dir = try ExternalTool.temporaryFolder("lux-info")
         defer { try? FileManager.default.removeItem(at: dir) }
         let lonely = dir.appendingPathComponent("lonely.jpg").path

@@ -6,16 +6,14 @@ import Testing
 
 /// `lux info` and `lux extract`, run as the built executable (skipped when it has not been built).
 @Suite struct CLITests {
-    static var lux: String? { LuxExecutable.path }
-
     func run(_ lux: String, _ args: [String]) throws -> ExternalTool.Capture {
         try ExternalTool.capture(lux, args)
     }
 
-    @Test("lux info prints the DNG's raw description and valid JSON")
+    @Test("lux info prints the DNG's raw description and valid JSON", .needsLux)
     func info() throws {
-        guard let lux = Self.lux else { return }
-        let path = Fixtures.url(Fixtures.genuineDNGs[0]).path
+        let lux = try #require(LuxExecutable.path)
+        let path = try Fixtures.url(Fixtures.genuineDNGs[0]).path
         let text = try run(lux, ["info", path])
         #expect(text.status == 0)
         #expect(text.text.contains("RGGB") && text.text.contains("2056") && text.text.contains("15000"))
@@ -31,12 +29,14 @@ import Testing
         #expect(livePhoto["contentIdentifier"] as? String == "E905E6C6-C747-4805-942F-9904A0281F02")
     }
 
-    @Test("lux extract --raw writes what dcraw -D -4 writes; errors name the file without a stack trace")
+    @Test(
+        "lux extract --raw writes what dcraw -D -4 writes; errors name the file without a stack trace", .needsLux,
+        .needs("dcraw"))
     func extract() throws {
-        guard let lux = Self.lux, Fixtures.hasTool("dcraw") else { return }
+        let lux = try #require(LuxExecutable.path)
         let dir = try ExternalTool.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let source = Fixtures.url(Fixtures.genuineDNGs[0]).path
+        let source = try Fixtures.url(Fixtures.genuineDNGs[0]).path
         let out = dir.appendingPathComponent("sensor.tiff")
         #expect(try run(lux, ["extract", source, "--raw", "-o", out.path]).status == 0)
         let ours = try ImageFile.read(url: out).pixels.components(as: UInt16.self)

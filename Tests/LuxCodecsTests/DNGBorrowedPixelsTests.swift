@@ -22,9 +22,8 @@ import Testing
         return (url, raw)
     }
 
-    /// The stored samples as LibRaw dumps them, or `nil` without the tool.
-    func libRawSamples(_ url: URL, in dir: URL) throws -> [UInt16]? {
-        guard Fixtures.hasTool("unprocessed_raw") else { return nil }
+    /// The stored samples as LibRaw dumps them (tests that call it need `unprocessed_raw`).
+    func libRawSamples(_ url: URL, in dir: URL) throws -> [UInt16] {
         let copy = dir.appendingPathComponent("libraw-\(url.lastPathComponent)")
         try? FileManager.default.removeItem(at: copy)
         try FileManager.default.copyItem(at: url, to: copy)
@@ -37,7 +36,7 @@ import Testing
         try #require(try ImageFile.read(url: url, options: options).rawImage).pixels
     }
 
-    @Test("uncompressed samples are lent from the file and equal LibRaw's dump")
+    @Test("uncompressed samples are lent from the file and equal LibRaw's dump", .needs("unprocessed_raw"))
     func lentSamplesMatchLibRaw() throws {
         let dir = try ExternalTool.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -46,11 +45,7 @@ import Testing
         #expect(lent.storage.isReadOnly)
         let values = lent.components(as: UInt16.self)
         #expect(values == raw.pixels.components(as: UInt16.self))
-        if let dump = try libRawSamples(url, in: dir) {
-            #expect(values == dump)
-        } else {
-            print("DNGBorrowedPixelsTests: unprocessed_raw (libraw-bin) not installed; LibRaw comparison skipped")
-        }
+        #expect(try values == libRawSamples(url, in: dir))
         // Without the option, and from memory, the samples are copied.
         #expect(try !pixels(of: url, options: .default).storage.isReadOnly)
         #expect(
@@ -59,11 +54,11 @@ import Testing
 
     @Test("the 12 MP uncompressed fixture is lent and equals the copying decode")
     func fixtureIsLent() throws {
-        let url = Fixtures.url("raw/derived/synthetic12mp_canon550d_tiled_uncompressed.dng")
+        let url = URL(fileURLWithPath: try SyntheticDNG.uncompressed.path)
         let lent = try pixels(of: url)
         #expect(lent.storage.isReadOnly)
         let copied = try pixels(of: url, options: .default)
-        #expect(lent.width == 4032 && lent.height == 3024)
+        #expect(lent.width == SyntheticDNG.width && lent.height == SyntheticDNG.height)
         let same = lent.components(as: UInt16.self) == copied.components(as: UInt16.self)
         #expect(same)
     }
@@ -164,7 +159,7 @@ import Testing
         #expect(decoded.components(as: UInt16.self) == v)
     }
 
-    @Test("samples at an odd file offset are copied, not lent, and decode the same")
+    @Test("samples at an odd file offset are copied, not lent, and decode the same", .needs("unprocessed_raw"))
     func oddOffsetIsCopied() throws {
         let dir = try ExternalTool.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -186,9 +181,7 @@ import Testing
         let decoded = try pixels(of: odd)
         #expect(!decoded.storage.isReadOnly)
         #expect(decoded.components(as: UInt16.self) == raw.pixels.components(as: UInt16.self))
-        if let dump = try libRawSamples(odd, in: dir) {
-            #expect(decoded.components(as: UInt16.self) == dump)
-        }
+        #expect(try decoded.components(as: UInt16.self) == libRawSamples(odd, in: dir))
     }
 
     @Test("a lent image still counts against the decoding memory budget, as a decoded one does")

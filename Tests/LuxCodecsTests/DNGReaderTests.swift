@@ -10,9 +10,10 @@ import Testing
 @Suite struct DNGReaderTests {
     static let decodable = Fixtures.genuineDNGs + Fixtures.syntheticDNGs
 
-    @Test("stored raw values match LibRaw's unprocessed_raw dump exactly", arguments: decodable)
+    @Test(
+        "stored raw values match LibRaw's unprocessed_raw dump exactly", .needs("unprocessed_raw"), arguments: decodable
+    )
     func matchesLibRawDump(_ name: String) throws {
-        guard Fixtures.hasTool("unprocessed_raw") else { return }
         let dir = try ExternalTool.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let copy = dir.appendingPathComponent("f.dng")
@@ -25,9 +26,8 @@ import Testing
         #expect(file.pixels.components(as: UInt16.self) == pgm.samples)
     }
 
-    @Test("active-area sensor values match dcraw -D -4 exactly", arguments: decodable)
+    @Test("active-area sensor values match dcraw -D -4 exactly", .needs("dcraw"), arguments: decodable)
     func matchesDcraw(_ name: String) throws {
-        guard Fixtures.hasTool("dcraw") else { return }
         let out = try ExternalTool.capture("dcraw", ["-D", "-4", "-c", Fixtures.url(name).path])
         #expect(out.status == 0)
         let pgm = try NetpbmImage(out.stdout)
@@ -37,9 +37,8 @@ import Testing
         #expect(values.components(as: UInt16.self) == pgm.samples)
     }
 
-    @Test("tags match exiftool's reading", arguments: decodable)
+    @Test("tags match exiftool's reading", .needs("exiftool"), arguments: decodable)
     func tagsMatchExiftool(_ name: String) throws {
-        guard Fixtures.hasTool("exiftool") else { return }
         let e = try Fixtures.exiftool(Fixtures.url(name).path)
         let raw = try #require(try ImageFile.read(url: Fixtures.url(name)).rawImage)
         #expect(raw.width == e["ImageWidth"] as? Int)
@@ -70,11 +69,11 @@ import Testing
         if let b = e["AnalogBalance"] { #expect(raw.color.analogBalance == Fixtures.numbers(b)) }
     }
 
-    @Test("the uncompressed and lossless-JPEG (predictor 6) 12 MP files decode bit-identically")
+    @Test("the uncompressed and lossless-JPEG 12 MP files decode bit-identically")
     func syntheticPairIsIdentical() throws {
         let a = try ImageFile.read(url: Fixtures.url(Fixtures.syntheticDNGs[0]))
         let b = try ImageFile.read(url: Fixtures.url(Fixtures.syntheticDNGs[1]))
-        #expect(b.raw?.storage.compression == 7 && b.raw?.storage.losslessJPEGPredictor == 6)
+        #expect(a.raw?.storage.compression == 1 && b.raw?.storage.compression == 7)
         #expect(a.pixels.format == .bayer16(.rggb) && b.pixels.format == .bayer16(.rggb))
         #expect(a.pixels.components(as: UInt16.self) == b.pixels.components(as: UInt16.self))
     }
@@ -89,9 +88,10 @@ import Testing
 
     @Test("files with metadata but no pixel data throw instead of decoding zeros", arguments: Fixtures.metadataOnly)
     func metadataOnlyFilesThrow(_ name: String) throws {
-        #expect(throws: CodecError.self) { _ = try ImageFile.read(url: Fixtures.url(name)) }
+        let url = try Fixtures.url(name)
+        #expect(throws: CodecError.self) { _ = try ImageFile.read(url: url) }
         do {
-            _ = try ImageFile.read(url: Fixtures.url(name))
+            _ = try ImageFile.read(url: url)
         } catch {
             let text = error.description
             print("\(name): \(text)")
@@ -109,9 +109,10 @@ import Testing
             ("raw/metadata-only/fujifilm_s5pro_STRIPPED.raf", "unsupported", "Fujifilm RAF"),
             ("raw/metadata-only/nikon_d70_STRIPPED.nef", "unsupported", "Nikon NEF compression"),
         ])
-    func metadataOnlyErrorKinds(_ name: String, _ kind: String, _ phrase: String) {
+    func metadataOnlyErrorKinds(_ name: String, _ kind: String, _ phrase: String) throws {
+        let url = try Fixtures.url(name)
         do {
-            let file = try ImageFile.read(url: Fixtures.url(name))
+            let file = try ImageFile.read(url: url)
             Issue.record("\(name) decoded to \(file.pixels.width)×\(file.pixels.height)")
         } catch {
             switch (kind, error) {
@@ -125,8 +126,9 @@ import Testing
     @Test("the stripped and header-only DNGs report missing pixel data")
     func missingDataIsNamed() throws {
         for name in [Fixtures.metadataOnly[0], Fixtures.metadataOnly[1], Fixtures.metadataOnly[2]] {
+            let url = try Fixtures.url(name)
             do {
-                _ = try ImageFile.read(url: Fixtures.url(name))
+                _ = try ImageFile.read(url: url)
                 Issue.record("\(name) decoded")
             } catch .missingPixelData {
             } catch {
@@ -135,9 +137,8 @@ import Testing
         }
     }
 
-    @Test("header reads of metadata-only DNGs agree with exiftool")
+    @Test("header reads of metadata-only DNGs agree with exiftool", .needs("exiftool"))
     func headerOnlyTags() throws {
-        guard Fixtures.hasTool("exiftool") else { return }
         for name in [Fixtures.metadataOnly[0], Fixtures.metadataOnly[1], Fixtures.metadataOnly[2]] {
             let e = try Fixtures.exiftool(Fixtures.url(name).path)
             let info = try ImageFile.info(url: Fixtures.url(name))

@@ -72,7 +72,7 @@ import Testing
         (0..<(width * height)).map { UInt16(($0 * 7919 + $0 / width * 31) % (1 << bits)) }
     }
 
-    @Test("packed samples decode to the values dcraw reads", arguments: [10, 12, 14])
+    @Test("packed samples decode to the values dcraw reads", .needs("dcraw"), arguments: [10, 12, 14])
     func packed(_ bits: Int) throws {
         let (w, h) = (45, 24)  // odd width: rows end mid-byte; dcraw needs ≥ 22 × 22
         let v = Self.values(width: w, height: h, bits: bits)
@@ -80,7 +80,6 @@ import Testing
         let file = try DNG.decode(bytes)
         #expect(file.pixels.format == .bayer16(.grbg))
         #expect(file.pixels.components(as: UInt16.self) == v)
-        guard Fixtures.hasTool("dcraw") else { return }
         let dir = try ExternalTool.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let url = dir.appendingPathComponent("p\(bits).dng")
@@ -91,14 +90,13 @@ import Testing
         #expect(pgm.samples == v)
     }
 
-    @Test("16-bit samples in a big-endian file decode correctly (dcraw agrees)")
+    @Test("16-bit samples in a big-endian file decode correctly (dcraw agrees)", .needs("dcraw"))
     func bigEndian16() throws {
         let (w, h) = (32, 24)
         let v = Self.values(width: w, height: h, bits: 16)
         let strip = v.flatMap { [UInt8($0 >> 8), UInt8($0 & 255)] }
         let bytes = Self.dng(width: w, height: h, bits: 16, compression: 1, strip: strip, bigEndian: true)
         #expect(try DNG.decode(bytes).pixels.components(as: UInt16.self) == v)
-        guard Fixtures.hasTool("dcraw") else { return }
         let dir = try ExternalTool.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let url = dir.appendingPathComponent("be.dng")
@@ -148,7 +146,7 @@ import Testing
         #expect(file.pixels.components(as: Float.self) == v)
     }
 
-    @Test("the preview Lux embeds is the one exiftool extracts, and lux's extraction matches it")
+    @Test("the preview Lux embeds is the one exiftool extracts, and lux's extraction matches it", .needs("exiftool"))
     func previews() throws {
         var raw = SyntheticRaw.image(width: 128, height: 96)
         var rendered = PixelBuffer(width: 400, height: 300, format: .rgba8, colorSpace: .sRGB)
@@ -166,7 +164,6 @@ import Testing
         #expect(abs(p.x - 0.5) < 0.05 && abs(p.y - 0.5) < 0.05 && abs(p.z - 0.5) < 0.05)
         let thumb = try #require(back.previews.first { $0.encoding == .uncompressed })
         #expect(try thumb.image().width == thumb.width)
-        guard Fixtures.hasTool("exiftool") else { return }
         let dir = try ExternalTool.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let url = dir.appendingPathComponent("preview.dng")

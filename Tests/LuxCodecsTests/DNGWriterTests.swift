@@ -53,9 +53,8 @@ import Testing
         #expect(back.previews.count == 1)  // the generated IFD0 thumbnail
     }
 
-    @Test("dcraw and LibRaw read the same sensor values", arguments: compressions)
+    @Test("dcraw and LibRaw read the same sensor values", .needs("dcraw", "unprocessed_raw"), arguments: compressions)
     func dcrawAndLibRawAgree(_ compression: DNGEncodingOptions.Compression) throws {
-        guard Fixtures.hasTool("dcraw"), Fixtures.hasTool("unprocessed_raw") else { return }
         let raw = SyntheticRaw.image()
         let dir = try ExternalTool.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -98,9 +97,8 @@ import Testing
         #expect(b.z > 1.2 * b.x && b.z > 1.2 * b.y, "\(tool): blue patch \(b)")
     }
 
-    @Test("dcraw renders a plausible picture", arguments: compressions)
+    @Test("dcraw renders a plausible picture", .needs("dcraw"), arguments: compressions)
     func dcrawRenders(_ compression: DNGEncodingOptions.Compression) throws {
-        guard Fixtures.hasTool("dcraw") else { return }
         let dir = try ExternalTool.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let url = try write(SyntheticRaw.image(), compression, in: dir)
@@ -110,9 +108,8 @@ import Testing
         expectPlausible(img, offset: (0, 0), tool: "dcraw")
     }
 
-    @Test("LibRaw (dcraw_emu) renders a plausible picture", arguments: compressions)
+    @Test("LibRaw (dcraw_emu) renders a plausible picture", .needs("dcraw_emu"), arguments: compressions)
     func libRawRenders(_ compression: DNGEncodingOptions.Compression) throws {
-        guard Fixtures.hasTool("dcraw_emu") else { return }
         let dir = try ExternalTool.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let url = try write(SyntheticRaw.image(), compression, in: dir)
@@ -123,9 +120,10 @@ import Testing
         expectPlausible(img, offset: (0, 0), tool: "dcraw_emu")
     }
 
-    @Test("darktable renders a plausible picture of the default crop", .timeLimit(.minutes(3)), arguments: compressions)
+    @Test(
+        "darktable renders a plausible picture of the default crop", .timeLimit(.minutes(3)), .needs("darktable-cli"),
+        arguments: compressions)
     func darktableRenders(_ compression: DNGEncodingOptions.Compression) throws {
-        guard Fixtures.hasTool("darktable-cli") else { return }
         let dir = try ExternalTool.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let url = try write(SyntheticRaw.image(), compression, in: dir)
@@ -146,9 +144,9 @@ import Testing
         expectPlausible(img, offset: (4, 4), tool: "darktable")
     }
 
-    @Test("exiftool validates the file without warnings and reads our tags", arguments: compressions)
+    @Test(
+        "exiftool validates the file without warnings and reads our tags", .needs("exiftool"), arguments: compressions)
     func exiftoolValidates(_ compression: DNGEncodingOptions.Compression) throws {
-        guard Fixtures.hasTool("exiftool") else { return }
         let dir = try ExternalTool.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let raw = SyntheticRaw.image()
@@ -179,7 +177,7 @@ import Testing
         #expect(Fixtures.numbers(e["NoiseProfile"]).count == 6)
     }
 
-    @Test("a linear DNG from RGB pixels reads back and opens in dcraw")
+    @Test("a linear DNG from RGB pixels reads back and opens in dcraw", .needs("dcraw", "exiftool"))
     func linearDNG() throws {
         var rgb = PixelBuffer(width: 96, height: 64, format: .rgba16, colorSpace: .linearSRGB)
         for y in 0..<64 { for x in 0..<96 { rgb.setPixel(SIMD4(Float(x) / 95, Float(y) / 63, 0.25, 1), x: x, y: y) } }
@@ -192,15 +190,11 @@ import Testing
             let back = try #require(try ImageFile.read(url: url).rawImage)
             #expect(back.photometric == .linearRaw && back.samplesPerPixel == 3)
             #expect(back.pixels.components(as: UInt16.self) == rgb.components(as: UInt16.self))
-            if Fixtures.hasTool("exiftool") {
-                let verdict = try Fixtures.validate(url.path)
-                #expect(verdict == "OK", "\(verdict)")
-            }
-            if Fixtures.hasTool("dcraw") {
-                let out = try ExternalTool.capture("dcraw", ["-4", "-c", url.path])
-                let img = try NetpbmImage(out.stdout)
-                #expect(img.width == 96 && img.height == 64)
-            }
+            let verdict = try Fixtures.validate(url.path)
+            #expect(verdict == "OK", "\(verdict)")
+            let out = try ExternalTool.capture("dcraw", ["-4", "-c", url.path])
+            let img = try NetpbmImage(out.stdout)
+            #expect(img.width == 96 && img.height == 64)
         }
     }
 
@@ -214,7 +208,7 @@ import Testing
         #expect(throws: CodecError.self) { _ = try DNG.encode(raw) }
     }
 
-    @Test("opcode lists round-trip as typed values")
+    @Test("opcode lists round-trip as typed values", .needs("exiftool"))
     func opcodes() throws {
         var raw = SyntheticRaw.image(width: 64, height: 48)
         let gain = GainMap(
@@ -231,16 +225,14 @@ import Testing
         let back = try #require(try DNG.decode(DNG.encode(raw)).rawImage)
         #expect(back.opcodeList2 == raw.opcodeList2)
         #expect(back.opcodeList3 == raw.opcodeList3)
-        if Fixtures.hasTool("exiftool") {
-            let dir = try ExternalTool.temporaryFolder()
-            defer { try? FileManager.default.removeItem(at: dir) }
-            let url = dir.appendingPathComponent("op.dng")
-            try ImageFile.write(raw, to: url)
-            let text = try ExternalTool.capture("exiftool", ["-OpcodeList2", "-OpcodeList3", url.path]).text
-            #expect(text.contains("GainMap"))
-            #expect(
-                text.contains("WarpRectilinear") && text.contains("FixVignetteRadial") && text.contains("TrimBounds"))
-        }
+        let dir = try ExternalTool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let url = dir.appendingPathComponent("op.dng")
+        try ImageFile.write(raw, to: url)
+        let text = try ExternalTool.capture("exiftool", ["-OpcodeList2", "-OpcodeList3", url.path]).text
+        #expect(text.contains("GainMap"))
+        #expect(
+            text.contains("WarpRectilinear") && text.contains("FixVignetteRadial") && text.contains("TrimBounds"))
     }
 }
 
@@ -256,21 +248,18 @@ import Testing
         print(d.get_bayer_pattern())
         """
 
-    static var available: Bool {
+    static let available: Bool = {
         guard ExternalTool.isAvailable("python3") else { return false }
         return (try? ExternalTool.capture("python3", ["-c", "import dngpy"]).status) == 0
-    }
+    }()
+
+    /// Runs a test only where `dngpy` is installed (`pip install dngpy`; `.ci/run` installs it).
+    static let needsSDK = ConditionTrait.enabled(if: available, "needs the dngpy Python package (pip install dngpy)")
 
     @Test(
-        "the Adobe DNG SDK reads Lux's DNGs without warnings and gets the same raw values",
+        "the Adobe DNG SDK reads Lux's DNGs without warnings and gets the same raw values", needsSDK,
         arguments: DNGWriterTests.compressions)
     func sdkReads(_ compression: DNGEncodingOptions.Compression) throws {
-        guard Self.available else {
-            print(
-                "note: skipping the Adobe DNG SDK check because the dngpy Python package is not installed (pip install dngpy)"
-            )
-            return
-        }
         let raw = SyntheticRaw.image()
         let dir = try ExternalTool.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -327,7 +316,9 @@ import Testing
         return raw
     }
 
-    @Test("every tag of the description survives a write and read", arguments: DNGWriterTests.compressions)
+    @Test(
+        "every tag of the description survives a write and read", .needs("exiftool", "unprocessed_raw"),
+        AdobeDNGSDKTests.needsSDK, arguments: DNGWriterTests.compressions)
     func roundTrip(_ compression: DNGEncodingOptions.Compression) throws {
         let raw = Self.fullyDescribed()
         let bytes = try DNG.encode(raw, options: EncodingOptions(dng: DNGEncodingOptions(compression: compression)))
@@ -356,37 +347,30 @@ import Testing
         // Oracles for the linearised values: LibRaw applies the table while unpacking (uncompressed data; with
         // lossless-JPEG tiles and a table LibRaw 0.20 and dcraw 9.28 return different values from the Adobe
         // SDK, which reads our stage-1 values exactly); the Adobe DNG SDK reads the stored values.
-        if Fixtures.hasTool("unprocessed_raw") {
-            let dir = try ExternalTool.temporaryFolder()
-            defer { try? FileManager.default.removeItem(at: dir) }
-            let url = dir.appendingPathComponent("full.dng")
-            try Data(bytes).write(to: url)
-            if compression == .uncompressed {
-                _ = try ExternalTool.capture("unprocessed_raw", ["-q", url.path])
-                let libraw = try NetpbmImage(Data(contentsOf: URL(fileURLWithPath: url.path + ".pgm")))
-                let table = try #require(raw.linearizationTable)
-                let linearised = raw.pixels.components(as: UInt16.self).map { table[min(Int($0), table.count - 1)] }
-                #expect(libraw.samples == linearised)
-            }
-            if AdobeDNGSDKTests.available {
-                let out = dir.appendingPathComponent("raw.u16")
-                let run = try ExternalTool.capture("python3", ["-c", AdobeDNGSDKTests.script, url.path, out.path])
-                #expect(
-                    !run.errorText.contains("*** Warning") && !run.errorText.contains("*** Error"), "\(run.errorText)")
-                let values = try Data(contentsOf: out).withUnsafeBytes { Array($0.bindMemory(to: UInt16.self)) }
-                #expect(values == raw.pixels.components(as: UInt16.self))
-            }
-            if Fixtures.hasTool("exiftool") {
-                let verdict = try Fixtures.validate(url.path)
-                #expect(verdict == "OK", "\(verdict)")
-                let e = try Fixtures.exiftool(url.path)
-                #expect(Fixtures.numbers(e["BlackLevelRepeatDim"]) == [2, 2])
-                #expect(Fixtures.numbers(e["BlackLevel"]) == [510, 512.5, 511, 513])
-                #expect(e["CalibrationIlluminant1"] as? Int == 17 && e["CalibrationIlluminant2"] as? Int == 21)
-                #expect(Fixtures.numbers(e["AsShotWhiteXY"]) == [0.3457, 0.3585])
-                #expect(e["ProfileName"] as? String == "Lux Standard")
-            }
+        let dir = try ExternalTool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let url = dir.appendingPathComponent("full.dng")
+        try Data(bytes).write(to: url)
+        if compression == .uncompressed {
+            _ = try ExternalTool.capture("unprocessed_raw", ["-q", url.path])
+            let libraw = try NetpbmImage(Data(contentsOf: URL(fileURLWithPath: url.path + ".pgm")))
+            let table = try #require(raw.linearizationTable)
+            let linearised = raw.pixels.components(as: UInt16.self).map { table[min(Int($0), table.count - 1)] }
+            #expect(libraw.samples == linearised)
         }
+        let out = dir.appendingPathComponent("raw.u16")
+        let run = try ExternalTool.capture("python3", ["-c", AdobeDNGSDKTests.script, url.path, out.path])
+        #expect(!run.errorText.contains("*** Warning") && !run.errorText.contains("*** Error"), "\(run.errorText)")
+        let values = try Data(contentsOf: out).withUnsafeBytes { Array($0.bindMemory(to: UInt16.self)) }
+        #expect(values == raw.pixels.components(as: UInt16.self))
+        let verdict = try Fixtures.validate(url.path)
+        #expect(verdict == "OK", "\(verdict)")
+        let e = try Fixtures.exiftool(url.path)
+        #expect(Fixtures.numbers(e["BlackLevelRepeatDim"]) == [2, 2])
+        #expect(Fixtures.numbers(e["BlackLevel"]) == [510, 512.5, 511, 513])
+        #expect(e["CalibrationIlluminant1"] as? Int == 17 && e["CalibrationIlluminant2"] as? Int == 21)
+        #expect(Fixtures.numbers(e["AsShotWhiteXY"]) == [0.3457, 0.3585])
+        #expect(e["ProfileName"] as? String == "Lux Standard")
     }
 }
 

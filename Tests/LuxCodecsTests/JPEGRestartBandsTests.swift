@@ -26,11 +26,11 @@ import Testing
     }
 
     @Test(
-        "the iPhone JPEG (one restart interval per MCU row) is split into bands and decodes to exactly djpeg's pixels")
+        "the iPhone JPEG (one restart interval per MCU row) is split into bands and decodes to exactly djpeg's pixels",
+        .needs("djpeg"))
     func iPhoneBands() throws {
         let bytes = try Fixtures.bytes(JPEGTests.livePhoto)
         #expect(bytes.withUnsafeBytes { JPEGRestartBands($0)?.unitCount } == 189)
-        guard Fixtures.hasTool("djpeg") else { return }
         let reference = try NetpbmImage(
             ExternalTool.capture("djpeg", ["-pnm", Fixtures.url(JPEGTests.livePhoto).path]).stdout)
         for threads in [2, 3] {
@@ -47,11 +47,13 @@ import Testing
         ("1", true), ("7B", true), ("126B", true), ("10B", true), ("1000B", false),
     ]
 
-    @Test("cjpeg files with restart markers decode in bands to exactly djpeg's pixels", arguments: samplings)
+    @Test(
+        "cjpeg files with restart markers decode in bands to exactly djpeg's pixels",
+        .needs("djpeg", "cjpeg", "convert"), arguments: samplings)
     func cjpegRestarts(_ sampling: String) throws {
         let dir = try ExternalTool.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
-        guard let src = try TestImages.photoCrop(in: dir) else { return }
+        let src = try TestImages.photoCrop(in: dir)
         for (restart, banded) in Self.restarts {
             let jpg = dir.appendingPathComponent("r\(restart).jpg")
             let sample = sampling == "gray" ? ["-grayscale"] : ["-sample", sampling]
@@ -71,11 +73,13 @@ import Testing
         }
     }
 
-    @Test("damaged restart markers or entropy-coded data give the serial decode's pixels or error, never a crash")
+    @Test(
+        "damaged restart markers or entropy-coded data give the serial decode's pixels or error, never a crash",
+        .needs("djpeg", "cjpeg", "convert"))
     func damagedMarkers() throws {
         let dir = try ExternalTool.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
-        guard let src = try TestImages.photoCrop(in: dir) else { return }
+        let src = try TestImages.photoCrop(in: dir)
         let jpg = dir.appendingPathComponent("r1.jpg")
         try #require(try ExternalTool.capture("cjpeg", ["-restart", "1", "-outfile", jpg.path, src.path]).status == 0)
         let good = [UInt8](try Data(contentsOf: jpg))

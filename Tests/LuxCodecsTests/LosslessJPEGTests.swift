@@ -181,9 +181,10 @@ struct ReferenceLJ92 {
     }
 
     /// dcraw is the oracle here: a DNG whose single tile is coded with predictor `p` by the reference encoder.
-    @Test("dcraw decodes reference-encoded tiles (predictors 1–7) to the same values as Lux", arguments: Array(1...7))
+    @Test(
+        "dcraw decodes reference-encoded tiles (predictors 1–7) to the same values as Lux", .needs("dcraw"),
+        arguments: Array(1...7))
     func dcrawAgrees(_ predictor: Int) throws {
-        guard Fixtures.hasTool("dcraw") else { return }
         let w = 64
         let h = 32
         let rows = Self.samples(width: w / 2, height: h, components: 2, seed: UInt64(predictor), maxValue: 16383)

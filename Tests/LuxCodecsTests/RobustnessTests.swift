@@ -19,7 +19,7 @@ import Testing
         mutating func below(_ n: Int) -> Int { Int(next() % UInt64(max(n, 1))) }
     }
 
-    /// Every file in the shared test data, plus small files Lux writes in each format.
+    /// Every file of the test data, plus small files Lux writes in each format.
     static var corpus: [String] {
         [
             "livephoto/iphone6s_livephoto_train.jpg", "livephoto/iphone6s_livephoto_train.mov", "raw/kodak_dc50.kdc",

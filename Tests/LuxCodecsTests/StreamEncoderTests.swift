@@ -76,7 +76,7 @@ import Testing
 
     @Test(
         "a TIFF streamed to a file in odd bands has the pixels of a one-shot encode (tiffcmp, tiffinfo)",
-        arguments: tiffCases.map(\.0))
+        .needs("tiffcmp"), arguments: tiffCases.map(\.0))
     func streamedTIFF(_ name: String) throws {
         let (_, format, options) = Self.tiffCases.first { $0.0 == name }!
         var image = TestImages.gradient(width: 301, height: 97, format: format, alpha: format.hasAlpha)
@@ -104,7 +104,6 @@ import Testing
         // Only the destination is left in the folder.
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["streamed.tif", "whole.tif"])
-        guard Fixtures.hasTool("tiffcmp") else { return }
         let compare = try ExternalTool.capture("tiffcmp", [whole.path, streamed.path])
         #expect(compare.status == 0, "\(compare.text)")
         let info = try ExternalTool.capture("tiffinfo", ["-D", streamed.path])

@@ -6,14 +6,12 @@ import Testing
 
 /// Paths and helpers shared by the codec tests.
 enum Fixtures {
-    static func url(_ relative: String) -> URL { URL(fileURLWithPath: TestData.root + "/" + relative) }
+    static func url(_ relative: String) throws -> URL { try TestData.url(relative) }
     static func bytes(_ relative: String) throws -> [UInt8] { [UInt8](try Data(contentsOf: url(relative))) }
 
     static let genuineDNGs = ["raw/canon_eos550d_magiclantern_14bit.dng"]
-    static let syntheticDNGs = [
-        "raw/derived/synthetic12mp_canon550d_tiled_uncompressed.dng",
-        "raw/derived/synthetic12mp_canon550d_tiled_lj92.dng",
-    ]
+    /// The 12 MP DNGs made from the 550D's (see ``SyntheticDNG``), by their `raw/derived/…` names.
+    static let syntheticDNGs = SyntheticDNG.allCases.map(\.relativePath)
     static let metadataOnly = [
         "raw/metadata-only/apple_iphone12pro_proraw_HEADERONLY.dng", "raw/metadata-only/leica_m10_TRUNCATED.dng",
         "raw/metadata-only/canon_350d_adobe_dng_STRIPPED.dng", "raw/metadata-only/nikon_d70_STRIPPED.nef",
@@ -46,6 +44,4 @@ enum Fixtures {
         let lines = out.text.split(separator: "\n").map(String.init)
         return lines.count == 1 && lines[0].hasPrefix("Validate") && lines[0].hasSuffix("OK") ? "OK" : out.text
     }
-
-    static func hasTool(_ name: String) -> Bool { ExternalTool.hasTool(name) }
 }

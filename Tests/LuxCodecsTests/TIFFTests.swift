@@ -15,7 +15,9 @@ import Testing
         ("deflate tiles", EncodingOptions(tiffCompression: .deflate, tiffTileSize: 16)),
     ]
 
-    @Test("integer and float TIFFs round-trip exactly and tiffinfo accepts them", arguments: formats, layouts.map(\.0))
+    @Test(
+        "integer and float TIFFs round-trip exactly and tiffinfo accepts them", .needs("tiffinfo"), arguments: formats,
+        layouts.map(\.0))
     func roundTrip(_ format: PixelFormat, _ layout: String) throws {
         let options = Self.layouts.first { $0.0 == layout }!.1
         var image = TestImages.gradient(width: 70, height: 37, format: format, alpha: format.hasAlpha)
@@ -24,7 +26,6 @@ import Testing
         let back = try TIFF.decode(bytes)
         #expect(back.pixels.format == format)
         #expect(back.pixels.components(as: UInt8.self) == image.components(as: UInt8.self))
-        guard Fixtures.hasTool("tiffinfo") else { return }
         let dir = try ExternalTool.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let url = dir.appendingPathComponent("t.tiff")
@@ -42,10 +43,9 @@ import Testing
     ]
 
     @Test(
-        "TIFFs rewritten by tiffcp decode to the same pixels", arguments: tiffcpVariants.map(\.0),
+        "TIFFs rewritten by tiffcp decode to the same pixels", .needs("tiffcp"), arguments: tiffcpVariants.map(\.0),
         [PixelFormat.rgba8, .rgba16, .gray16])
     func rewrittenByTiffcp(_ name: String, _ format: PixelFormat) throws {
-        guard Fixtures.hasTool("tiffcp") else { return }
         // tiffcp converts to planar storage for 8-bit samples only.
         if name == "planar", format != .rgba8 { return }
         let args = Self.tiffcpVariants.first { $0.0 == name }!.1
@@ -63,9 +63,8 @@ import Testing
 
     @Test(
         "float TIFFs rewritten by tiffcp (floating-point predictor, big-endian) decode exactly",
-        arguments: [PixelFormat.rgbaFloat, .rgbaHalf, .grayFloat])
+        .needs("tiffcp"), arguments: [PixelFormat.rgbaFloat, .rgbaHalf, .grayFloat])
     func floatPredictor(_ format: PixelFormat) throws {
-        guard Fixtures.hasTool("tiffcp") else { return }
         var image = TestImages.gradient(width: 50, height: 20, format: format)
         image.colorSpace = .extendedLinearSRGB
         let dir = try ExternalTool.temporaryFolder()
@@ -87,9 +86,8 @@ import Testing
         }
     }
 
-    @Test("ImageMagick's 16-bit and float TIFFs decode to its own values")
+    @Test("ImageMagick's 16-bit and float TIFFs decode to its own values", .needs("convert"))
     func imageMagickTIFF() throws {
-        guard Fixtures.hasTool("convert") else { return }
         let dir = try ExternalTool.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let src = dir.appendingPathComponent("in.ppm")
@@ -108,9 +106,8 @@ import Testing
         }
     }
 
-    @Test("an embedded ICC profile and Exif IFD are written where exiftool finds them")
+    @Test("an embedded ICC profile and Exif IFD are written where exiftool finds them", .needs("exiftool"))
     func metadata() throws {
-        guard Fixtures.hasTool("exiftool") else { return }
         var m = ImageMetadata()
         m.exif.make = "Lux"
         m.exif.isoSpeed = 100

@@ -2,6 +2,7 @@ import Foundation
 import LuxColor
 import LuxPixels
 import LuxTestSupport
+import Testing
 
 @testable import LuxCodecs
 
@@ -25,17 +26,18 @@ enum TestImages {
         return float.converted(to: format)
     }
 
-    /// A crop of the iPhone photo at 3/8 size (at most 1512 × 1134), as a PPM for cjpeg: real chroma detail across
-    /// MCU rows.
-    static func photoCrop(in dir: URL, width: Int = 1001, height: Int = 777) throws -> URL? {
-        guard Fixtures.hasTool("djpeg"), Fixtures.hasTool("cjpeg"), Fixtures.hasTool("convert") else { return nil }
+    /// A crop of the iPhone photo at 3/8 size (at most 1512 × 1134), as a PPM for cjpeg.
+    ///
+    /// It has real chroma detail across MCU rows. Tests that use it need djpeg and ImageMagick's convert.
+    static func photoCrop(in dir: URL, width: Int = 1001, height: Int = 777) throws -> URL {
         let scaled = dir.appendingPathComponent("scaled.ppm")
         try ExternalTool.capture("djpeg", ["-pnm", "-scale", "3/8", Fixtures.url(JPEGTests.livePhoto).path]).stdout
             .write(to: scaled)
         let crop = dir.appendingPathComponent("crop.ppm")
         let made = try ExternalTool.capture(
             "convert", [scaled.path, "-crop", "\(width)x\(height)+211+157", "+repage", crop.path])
-        return made.status == 0 ? crop : nil
+        try #require(made.status == 0, "convert: \(made.errorText)")
+        return crop
     }
 
     /// Writes pixels as a binary PPM (RGB, 8-bit) so command-line tools can read them.
@@ -57,14 +59,5 @@ enum TestImages {
             out += [UInt16(rgba[i]), UInt16(rgba[i + 1]), UInt16(rgba[i + 2])]
         }
         return out
-    }
-
-    /// Peak signal-to-noise ratio of two 8-bit sample arrays.
-    static func psnr(_ a: [UInt16], _ b: [UInt16]) -> Double {
-        precondition(a.count == b.count)
-        var se = 0.0
-        for (x, y) in zip(a, b) { se += Double(Int(x) - Int(y)) * Double(Int(x) - Int(y)) }
-        let mse = se / Double(a.count)
-        return mse == 0 ? .infinity : 10 * log10(255 * 255 / mse)
     }
 }

@@ -45,17 +45,6 @@ import Testing
         return outside && x >= 16 && y >= 16 && x < w - 16 && y < h - 16
     }
 
-    static func psnr(_ v: [Float], _ t: [Float], _ mask: (Int) -> Bool) -> Double {
-        var sum = 0.0
-        var n = 0
-        for i in v.indices where mask(i) {
-            let d = Double(v[i]) - Double(t[i])
-            sum += d * d
-            n += 1
-        }
-        return 10 * log10(Double(n) / sum)
-    }
-
     /// Films the bracket (−2, 0, +2 EV by exposure time at ISO 100); `handHeld` adds up to ±2 photosites of jitter to
     /// the −2 and +2 EV frames.
     static func bracket(handHeld: Bool, seed: UInt64) throws -> (
@@ -92,10 +81,10 @@ import Testing
         #expect(result.output.format == .grayFloat)
         #expect(result.cfaPattern == .rggb)
         let merged = result.output.components(as: Float.self)
-        let mergedWindow = Self.psnr(merged, truth, Self.inWindow)
-        let mergedInterior = Self.psnr(merged, truth, Self.inInterior)
-        let singleWindow = singles.map { Self.psnr($0, truth, Self.inWindow) }
-        let singleInterior = singles.map { Self.psnr($0, truth, Self.inInterior) }
+        let mergedWindow = psnr(merged, truth, where: Self.inWindow)
+        let mergedInterior = psnr(merged, truth, where: Self.inInterior)
+        let singleWindow = singles.map { psnr($0, truth, where: Self.inWindow) }
+        let singleInterior = singles.map { psnr($0, truth, where: Self.inInterior) }
         print(
             "HDR \(handHeld ? "hand-held" : "tripod") window: merged \(mergedWindow) dB, singles \(singleWindow); interior: merged \(mergedInterior) dB, singles \(singleInterior); clipped \(result.clippedFraction), rejected \(result.rejectedFractions)"
         )
@@ -138,10 +127,10 @@ extension HDRMergeTests {
         let out = result.output.components(as: Float.self)
         for c in 0..<3 {
             let merged = (0..<(Self.w * Self.h)).map { out[4 * $0 + c] }
-            let mw = Self.psnr(merged, truth[c], Self.inWindow)
-            let mi = Self.psnr(merged, truth[c], Self.inInterior)
-            let sw = singles.map { Self.psnr($0[c], truth[c], Self.inWindow) }
-            let si = singles.map { Self.psnr($0[c], truth[c], Self.inInterior) }
+            let mw = psnr(merged, truth[c], where: Self.inWindow)
+            let mi = psnr(merged, truth[c], where: Self.inInterior)
+            let sw = singles.map { psnr($0[c], truth[c], where: Self.inWindow) }
+            let si = singles.map { psnr($0[c], truth[c], where: Self.inInterior) }
             print("RGB HDR channel \(c): window \(mw) vs \(sw); interior \(mi) vs \(si)")
             #expect(mw > sw.max()!)
             #expect(mi > si.max()!)

@@ -129,10 +129,10 @@ import Testing
         let radiance = try RenderContext().createBuffer(hdr, format: .rgbaFloat, colorSpace: .extendedLinearSRGB)
         for c in 0..<3 {
             let merged = Self.channel(radiance, c)
-            let mw = HDRMergeTests.psnr(merged, truth[c], HDRMergeTests.inWindow)
-            let mi = HDRMergeTests.psnr(merged, truth[c], HDRMergeTests.inInterior)
-            let sw = singles.map { HDRMergeTests.psnr($0[c], truth[c], HDRMergeTests.inWindow) }.max()!
-            let si = singles.map { HDRMergeTests.psnr($0[c], truth[c], HDRMergeTests.inInterior) }.max()!
+            let mw = psnr(merged, truth[c], where: HDRMergeTests.inWindow)
+            let mi = psnr(merged, truth[c], where: HDRMergeTests.inInterior)
+            let sw = singles.map { psnr($0[c], truth[c], where: HDRMergeTests.inWindow) }.max()!
+            let si = singles.map { psnr($0[c], truth[c], where: HDRMergeTests.inInterior) }.max()!
             print("Image HDR channel \(c): window \(mw) vs best single \(sw); interior \(mi) vs \(si)")
             #expect(mw > sw)
             #expect(mi > si)

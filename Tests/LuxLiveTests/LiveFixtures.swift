@@ -86,11 +86,6 @@ enum LiveFixtures {
         return SIMD3(Double(c[o]), Double(c[o + 1]), Double(c[o + 2]))
     }
 
-    /// The largest channel difference of two colours.
-    static func maxDifference(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> Double {
-        max(abs(a.x - b.x), abs(a.y - b.y), abs(a.z - b.z))
-    }
-
     /// Mean absolute difference (0…255) of two same-size `.rgba8` buffers' RGB.
     static func meanDifference(_ a: PixelBuffer, _ b: PixelBuffer) -> Double {
         let ca = a.components(as: UInt8.self)

@@ -9,7 +9,9 @@ import Testing
 @Suite struct LivePhotoReadingTests {
     static let applePhoto = URL(fileURLWithPath: TestData.root + "/livephoto/iphone6s_livephoto_train.jpg")
 
-    @Test("an iPhone pair: identifier, photo time and duration from metadata; frames refused with a clear error")
+    @Test(
+        "an iPhone pair: identifier, photo time and duration from metadata; frames refused with a clear error",
+        .needs("exiftool"))
     func applePair() async throws {
         let live = try LivePhoto(photoURL: Self.applePhoto)
         #expect(live.movieURL.lastPathComponent == "iphone6s_livephoto_train.mov")
@@ -36,7 +38,6 @@ import Testing
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
         // exiftool agrees on both identifiers.
-        guard ExternalTool.hasTool("exiftool") else { return }
         let still = try LiveFixtures.exiftool(Self.applePhoto.path, ["-MakerNotes:all"])
         let movie = try LiveFixtures.exiftool(live.movieURL.path, ["-Keys:ContentIdentifier"])
         let stillID = (still["MediaGroupUUID"] ?? still["ContentIdentifier"]) as? String

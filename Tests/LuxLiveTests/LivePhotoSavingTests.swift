@@ -10,7 +10,9 @@ import Testing
 /// Saving edits: metadata, identifiers, audio, validation by FFmpeg and exiftool, adjustment data, re-apply and
 /// revert, previews, trimming and bad input.
 @Suite struct LivePhotoSavingTests {
-    @Test("capture → edit → save → read back: identifiers re-linked, metadata kept, audio scaled, FFmpeg-clean")
+    @Test(
+        "capture → edit → save → read back: identifiers re-linked, metadata kept, audio scaled, FFmpeg-clean",
+        .needs("ffmpeg", "exiftool"))
     func roundTrip() async throws {
         let dir = try LiveFixtures.folder()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -39,7 +41,6 @@ import Testing
         let after = try movie.audioSamples().samples
         #expect(after == before.map { Int16((Double($0) * 0.5).rounded()) })
 
-        guard ExternalTool.hasTool("ffmpeg"), ExternalTool.hasTool("exiftool") else { return }
         let run = try ExternalTool.capture("ffmpeg", ["-v", "error", "-i", edited.movieURL.path, "-f", "null", "-"])
         #expect(run.status == 0 && run.errorText.isEmpty, "\(run.errorText)")
         let (streams, format) = try LiveFixtures.probe(edited.movieURL.path)
@@ -57,8 +58,8 @@ import Testing
     }
 
     @Test(
-        "the adjustment sidecar is a property list (read by Python's plistlib); re-applying reproduces the edit; revert restores the original"
-    )
+        "the adjustment sidecar is a property list (read by Python's plistlib); re-applying reproduces the edit; revert restores the original",
+        .needs("python3"))
     func adjustmentsReapplyAndRevert() async throws {
         let dir = try LiveFixtures.folder()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -71,19 +72,17 @@ import Testing
         output.synchronizesFiles = false
         let edited = try await LivePhotoEditingContext(livePhoto: live, adjustments: recipe).save(to: output)
         #expect(output.adjustmentDataURL.lastPathComponent == "IMG_E0001.AAE")
-        if ExternalTool.hasTool("python3") {
-            let script = """
-                import plistlib, json, sys
-                p = plistlib.load(open(sys.argv[1], 'rb'))
-                print(json.dumps({k: (v.decode() if isinstance(v, bytes) else str(v)) for k, v in p.items()}))
-                """
-            let out = try ExternalTool.capture("python3", ["-c", script, output.adjustmentDataURL.path])
-            let keys = try JSONSerialization.jsonObject(with: out.stdout) as? [String: String] ?? [:]
-            #expect(keys["adjustmentFormatIdentifier"] == LivePhotoAdjustments.formatIdentifier)
-            #expect(keys["adjustmentFormatVersion"] == "1.0")
-            #expect(keys["luxOriginalPhoto"] == "IMG_0001.JPG" && keys["luxEditedMovie"] == "IMG_E0001.MOV")
-            #expect(keys["adjustmentData"]?.contains("GaussianBlur radius=10") == true)
-        }
+        let script = """
+            import plistlib, json, sys
+            p = plistlib.load(open(sys.argv[1], 'rb'))
+            print(json.dumps({k: (v.decode() if isinstance(v, bytes) else str(v)) for k, v in p.items()}))
+            """
+        let out = try ExternalTool.capture("python3", ["-c", script, output.adjustmentDataURL.path])
+        let keys = try JSONSerialization.jsonObject(with: out.stdout) as? [String: String] ?? [:]
+        #expect(keys["adjustmentFormatIdentifier"] == LivePhotoAdjustments.formatIdentifier)
+        #expect(keys["adjustmentFormatVersion"] == "1.0")
+        #expect(keys["luxOriginalPhoto"] == "IMG_0001.JPG" && keys["luxEditedMovie"] == "IMG_E0001.MOV")
+        #expect(keys["adjustmentData"]?.contains("GaussianBlur radius=10") == true)
         // Re-apply from the sidecar to the original and compare with the first edit.
         let record = try LivePhotoEditRecord(contentsOf: output.adjustmentDataURL)
         #expect(record.original.photoURL.standardizedFileURL == live.photoURL.standardizedFileURL)

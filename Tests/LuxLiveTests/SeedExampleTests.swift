@@ -24,7 +24,8 @@ import Testing
         return try await context.save(to: output)
     }
 
-    @Test("static square crop: the still and every movie frame are cropped to the same centred square")
+    @Test(
+        "static square crop: the still and every movie frame are cropped to the same centred square", .needs("ffprobe"))
     func squareCrop() async throws {
         let dir = try LiveFixtures.folder()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -41,7 +42,7 @@ import Testing
         #expect(still.width == 300 && still.height == 300)
         let original = try ImageFile.read(url: live.photoURL).pixels
         for (x, y) in [(0, 0), (150, 150), (299, 120)] {
-            let d = LiveFixtures.maxDifference(LiveFixtures.rgb(still, x, y), LiveFixtures.rgb(original, x + 50, y))
+            let d = maxDifference(LiveFixtures.rgb(still, x, y), LiveFixtures.rgb(original, x + 50, y))
             #expect(d < 8, "still (\(x), \(y)): \(d)")
         }
         let frames = try LiveFixtures.frames(edited.movieURL)
@@ -50,12 +51,11 @@ import Testing
         #expect(frames.allSatisfy { $0.width == 108 && $0.height == 108 })
         let crop = try input[10].view(x: 18, y: 0, width: 108, height: 108).converted(to: .rgba8)
         #expect(LiveFixtures.meanDifference(frames[10], crop) < 3)
-        guard ExternalTool.hasTool("ffprobe") else { return }
         let (streams, _) = try LiveFixtures.probe(edited.movieURL.path)
         #expect(streams[0]["width"] as? Int == 108 && streams[0]["height"] as? Int == 108)
     }
 
-    @Test("time-based crop: the crop slides with the linear ramp −1 → 0 → +1 through the photo time")
+    @Test("time-based crop: the crop slides with the linear ramp −1 → 0 → +1 through the photo time", .needs("ffmpeg"))
     func animatedCrop() async throws {
         let dir = try LiveFixtures.folder()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -79,7 +79,7 @@ import Testing
         // The still (at tP, dt = 0) is the centred square.
         let still = try ImageFile.read(url: edited.photoURL).pixels
         let original = try ImageFile.read(url: live.photoURL).pixels
-        #expect(LiveFixtures.maxDifference(LiveFixtures.rgb(still, 0, 10), LiveFixtures.rgb(original, 50, 10)) < 8)
+        #expect(maxDifference(LiveFixtures.rgb(still, 0, 10), LiveFixtures.rgb(original, 50, 10)) < 8)
         // Frame k's left edge sits at x = 18·(1 + dt(k)) of the input frame; red encodes x.
         let frames = try LiveFixtures.frames(edited.movieURL)
         let input = try LiveFixtures.frames(live.movieURL)
@@ -92,7 +92,6 @@ import Testing
         }
         // FFmpeg sees the same slide: the first frame's red at column 0 is the input's column 0, the last's is
         // near the input's column 36 (dt = 28/29 · … ≈ +0.93).
-        guard ExternalTool.hasTool("ffmpeg") else { return }
         let raw = try ExternalTool.capture(
             "ffmpeg",
             ["-v", "error", "-i", edited.movieURL.path, "-map", "0:v", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"])
@@ -213,8 +212,8 @@ import Testing
         let expected = SIMD3(
             srgb(min(1, linear(inside.x) + 0.3)), srgb(min(1, linear(inside.y) + 0.3)),
             srgb(min(1, linear(inside.z) + 0.3)))
-        #expect(LiveFixtures.maxDifference(LiveFixtures.rgb(still, 50, 40), expected) < 6)
-        #expect(LiveFixtures.maxDifference(LiveFixtures.rgb(still, 200, 200), LiveFixtures.rgb(original, 200, 200)) < 6)
+        #expect(maxDifference(LiveFixtures.rgb(still, 50, 40), expected) < 6)
+        #expect(maxDifference(LiveFixtures.rgb(still, 200, 200), LiveFixtures.rgb(original, 200, 200)) < 6)
         // The movie frames are the input frames.
         let frames = try LiveFixtures.frames(edited.movieURL)
         let input = try LiveFixtures.frames(live.movieURL)

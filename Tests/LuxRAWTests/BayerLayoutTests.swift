@@ -121,17 +121,8 @@ import Testing
         let h = 80
         let rgb = Self.scene(width: w, height: h)
         let m = Self.mosaic(rgb, width: w, height: h, pattern: pattern)
-        func cpsnr(_ b: PixelBuffer) -> Double {
-            let v = b.components(as: Float.self)
-            var se = 0.0
-            for i in 0..<(w * h) {
-                for c in 0..<3 {
-                    let d = Double(v[4 * i + c] - rgb[i][c])
-                    se += d * d
-                }
-            }
-            return 10 * Double.log10(Double(3 * w * h) / se)
-        }
+        let truth: [Float] = rgb.flatMap { [$0.x, $0.y, $0.z, 0] }
+        func cpsnr(_ b: PixelBuffer) -> Double { psnr(b.components(as: Float.self), truth, where: { $0 % 4 != 3 }) }
         let rcd = cpsnr(try DemosaicMethod.rcd.demosaic(m, pattern: pattern))
         let bilinear = cpsnr(try DemosaicMethod.bilinear.demosaic(m, pattern: pattern))
         #expect(rcd > bilinear + 2, "\(pattern): rcd \(rcd) dB, bilinear \(bilinear) dB")

@@ -7,8 +7,6 @@ import Testing
 /// `lux develop` and `lux demosaic`, run as the built executable (skipped when it has not been built); the
 /// files they write are read back with exiftool.
 @Suite(.serialized) struct DevelopCLI {
-    static var lux: String? { LuxExecutable.path }
-
     static func exif(_ file: String, _ tags: [String]) throws -> [String: String] {
         let r = try ExternalTool.capture("exiftool", ["-s", "-n"] + tags.map { "-" + $0 } + [file])
         var out: [String: String] = [:]
@@ -21,9 +19,11 @@ import Testing
         return out
     }
 
-    @Test("lux develop writes JPEG/TIFF with the colour space's ICC profile, the raw's Exif and the crop size")
+    @Test(
+        "lux develop writes JPEG/TIFF with the colour space's ICC profile, the raw's Exif and the crop size", .needsLux,
+        .needs("exiftool"))
     func develop() throws {
-        guard let lux = Self.lux, ExternalTool.isAvailable("exiftool") else { return }
+        let lux = try #require(LuxExecutable.path)
         let dir = try ExternalTool.temporaryFolder("lux-develop")
         defer { try? FileManager.default.removeItem(at: dir) }
         let source = TestFiles.canon550D
@@ -62,9 +62,11 @@ import Testing
         }
     }
 
-    @Test("a folder run develops the good files, names each bad one and exits non-zero, leaving no partial files")
+    @Test(
+        "a folder run develops the good files, names each bad one and exits non-zero, leaving no partial files",
+        .needsLux)
     func errors() throws {
-        guard let lux = Self.lux else { return }
+        let lux = try #require(LuxExecutable.path)
         let dir = try ExternalTool.temporaryFolder("lux-develop")
         defer { try? FileManager.default.removeItem(at: dir) }
         let bad = TestFiles.raw + "/metadata-only/canon_350d_adobe_dng_STRIPPED.dng"
@@ -81,9 +83,9 @@ import Testing
         #expect(range.status != 0 && range.errorText.contains("exposure"), "\(range.errorText)")
     }
 
-    @Test("lux demosaic reconstructs a PGM mosaic of a coloured flat field exactly, for each layout")
+    @Test("lux demosaic reconstructs a PGM mosaic of a coloured flat field exactly, for each layout", .needsLux)
     func demosaic() throws {
-        guard let lux = Self.lux else { return }
+        let lux = try #require(LuxExecutable.path)
         let dir = try ExternalTool.temporaryFolder("lux-demosaic")
         defer { try? FileManager.default.removeItem(at: dir) }
         let colour: [UInt16] = [51, 128, 204]

@@ -2,13 +2,14 @@ import Foundation
 import LuxCodecs
 import LuxColor
 import LuxRender
+import LuxTestSupport
 import Testing
 
 @testable import LuxPixels
 @testable import LuxRAW
 
 @Suite struct DeveloperBehaviour {
-    /// The metadata-only files of the test data (ANCHORS-RAW.md: header-only, stripped or cut short; darktable
+    /// The metadata-only files of the test data (Tests/Data/SOURCES.md: header-only, stripped or cut short; darktable
     /// reports them as truncated) and the error each must give: `noPixelData` when the file is a DNG/TIFF
     /// whose image data is missing, a decoding error naming the problem otherwise.
     static let metadataOnlyFiles: [(String, String)] = [
@@ -82,7 +83,7 @@ import Testing
 
     @Test("a developer opened from a file reads uncompressed samples in place and renders what the copy renders")
     func mappedSamples() throws {
-        let path = TestFiles.raw + "/derived/synthetic12mp_canon550d_tiled_uncompressed.dng"
+        let path = try SyntheticDNG.uncompressed.path
         var fromFile = try RAWDeveloper(url: URL(fileURLWithPath: path))
         var fromMemory = try RAWDeveloper(data: [UInt8](try TestFiles.data(path)))
         #expect(fromFile.rawImage.pixels.storage.isReadOnly)

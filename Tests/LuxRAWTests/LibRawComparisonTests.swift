@@ -9,7 +9,7 @@ import Testing
 
 @testable import LuxRAW
 
-/// Every decodable DNG in the shared test data develops to a JPEG that matches LibRaw's render
+/// Every decodable DNG of the test data develops to a JPEG that matches LibRaw's render
 /// (`dcraw_emu -w -o 1`) after exposure and gamma normalisation, with exiftool's DefaultCrop and Orientation.
 ///
 /// The threshold, 30 dB CPSNR on 8×-downscaled (4× for half size) sRGB-encoded images: the renders differ
@@ -63,13 +63,9 @@ import Testing
 
     @Test(
         "develops like LibRaw (CPSNR after exposure/gamma normalisation) with exiftool's crop and orientation",
-        arguments: cases)
+        .needs("dcraw_emu", "exiftool"), arguments: cases)
     func matchesLibRaw(_ c: Case) throws {
-        guard ExternalTool.isAvailable("dcraw_emu"), ExternalTool.isAvailable("exiftool") else {
-            print("skipping the LibRaw comparison: dcraw_emu (libraw-bin) or exiftool is not installed")
-            return
-        }
-        let path = TestFiles.raw + "/" + c.file
+        let path = try TestData.path("raw/" + c.file)
         let dir = try ExternalTool.temporaryFolder("lux-libraw")
         defer { try? FileManager.default.removeItem(at: dir) }
 
@@ -146,6 +142,6 @@ import Testing
                 }
             }
         }
-        return 10 * log10(Double(3 * w * h) / mse)
+        return psnr(meanSquaredError: mse / Double(3 * w * h))
     }
 }

@@ -15,13 +15,6 @@ public enum ExternalTool {
     /// Whether `name` is installed.
     public static func isAvailable(_ name: String) -> Bool { path(name) != nil }
 
-    /// Whether `name` is installed; prints a visible note when it is not, so a skipped check is never silent.
-    public static func hasTool(_ name: String) -> Bool {
-        if isAvailable(name) { return true }
-        print("note: skipping a check because \(name) is not installed")
-        return false
-    }
-
     /// Runs `name` with `arguments`; returns its exit status and standard output.
     @discardableResult
     public static func run(_ name: String, _ arguments: [String], environment: [String: String] = [:]) throws -> (

@@ -1,27 +1,29 @@
 public import Foundation
 
-/// The built `lux` executable, for tests that drive the command line like a user.
+/// The `lux` executable of this build, for tests that drive the command line like a user.
 public enum LuxExecutable {
-    /// The package root (three levels above this file).
-    public static var packageRoot: String {
-        var path = #filePath
-        for _ in 0..<3 { path = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]) }
-        return path
-    }
+    /// The `lux` of the build that made the running tests, or `nil` when that build made none.
+    ///
+    /// It is the one in the same folder as the test bundle (`.build/<triple>/<configuration>/`). Tests that need
+    /// it carry the `.needsLux` trait, so a missing executable is a visible skip.
+    public static let path: String? = {
+        let candidate = buildFolder.map { $0.appendingPathComponent("lux").path }
+        return candidate.flatMap { FileManager.default.isExecutableFile(atPath: $0) ? $0 : nil }
+    }()
 
-    /// `.build/debug/lux` or `.build/release/lux`, whichever was built last; `nil` (with a visible note) when
-    /// neither exists.
-    public static var path: String? {
-        let candidates = ["debug", "release"].map { packageRoot + "/.build/\($0)/lux" }
-            .filter { FileManager.default.isExecutableFile(atPath: $0) }
-        func modified(_ p: String) -> Date {
-            (try? FileManager.default.attributesOfItem(atPath: p)[.modificationDate] as? Date) ?? .distantPast
+    /// The folder of the running test bundle.
+    ///
+    /// On Linux `swift test` runs the `*.xctest` file itself, so it is the main executable; on macOS `xctest`
+    /// loads the `*.xctest` bundle, whose parent is the folder.
+    static var buildFolder: URL? {
+        if let bundle = Bundle.allBundles.first(where: { $0.bundleURL.pathExtension == "xctest" }) {
+            return bundle.bundleURL.resolvingSymlinksInPath().deletingLastPathComponent()
         }
-        guard let newest = candidates.max(by: { modified($0) < modified($1) }) else {
-            print("note: skipping command-line tests because the lux executable has not been built (swift build)")
-            return nil
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        guard executable.path != "/proc/self/exe" else {
+            return Bundle.main.executableURL?.resolvingSymlinksInPath().deletingLastPathComponent()
         }
-        return newest
+        return executable.deletingLastPathComponent()
     }
 
     /// Runs `lux` with `arguments` (standard input empty, outputs captured).

@@ -4,7 +4,7 @@ import Testing
 
 /// `lux demo`, run as the built executable like a user runs it (on the small sensor, to stay quick in debug
 /// builds); every file it writes is checked with exiftool and ffprobe, and the contact sheet with headless Chromium.
-@Suite(.serialized) struct DemoCLITests {
+@Suite(.serialized, .needsLux) struct DemoCLITests {
     /// One demo run shared by the tests (output folder, printed summary).
     struct Run: Sendable {
         var folder: URL
@@ -36,6 +36,16 @@ import Testing
         return Run(folder: folder, status: r.status, stdout: r.text, stderr: r.errorText, listed: listed)
     }()
 
+    /// The shared run, which must have succeeded (``artifacts()`` reports how it failed).
+    static func succeededRun() throws -> Run {
+        let run = try #require(Self.run, "lux demo could not be run")
+        try #require(run.status == 0, "lux demo exited with \(run.status)")
+        return run
+    }
+
+    /// The headless browser that renders the contact sheet, if one is installed.
+    static let browser = ["chromium", "chromium-browser", "google-chrome"].first(where: ExternalTool.isAvailable)
+
     /// Every regular file under the folder, relative to it.
     static func files(in folder: URL) -> [String] {
         let base = folder.resolvingSymlinksInPath().path
@@ -61,7 +71,7 @@ import Testing
 
     @Test("lux demo exits 0 and every file its summary lists exists, with the story's captures among them")
     func artifacts() throws {
-        guard let run = Self.run else { return }
+        let run = try #require(Self.run, "lux demo could not be run")
         #expect(run.status == 0, "stderr: \(run.stderr)")
         #expect(run.stdout.contains("Done in"), "\(run.stdout)")
         let written = Set(Self.files(in: run.folder))
@@ -86,7 +96,8 @@ import Testing
 
     @Test("a second run into the same folder is refused without --overwrite, and leaves the first run's files alone")
     func refusesToOverwrite() throws {
-        guard let run = Self.run, run.status == 0, let lux = LuxExecutable.path else { return }
+        let run = try Self.succeededRun()
+        let lux = try #require(LuxExecutable.path)
         let index = run.folder.appendingPathComponent("index.html")
         let before = try Data(contentsOf: index)
         let r = try ExternalTool.capture(lux, ["demo", "-o", run.folder.path, "--size", "small"])
@@ -95,9 +106,11 @@ import Testing
         #expect(try Data(contentsOf: index) == before)
     }
 
-    @Test("exiftool validates every file without warnings; JPEGs carry Display P3, the DNG is a DNG with a preview")
+    @Test(
+        "exiftool validates every file without warnings; JPEGs carry Display P3, the DNG is a DNG with a preview",
+        .needs("exiftool"))
     func exiftoolValidates() throws {
-        guard let run = Self.run, run.status == 0, ExternalTool.hasTool("exiftool") else { return }
+        let run = try Self.succeededRun()
         let files = Self.files(in: run.folder)
         let tags = try Self.exiftool(["-validate", "-warning", "-a", "-G1"], files, in: run.folder)
         for name in files {
@@ -130,28 +143,27 @@ import Testing
         line.hasPrefix("Unsupported codec with id 0 for input stream ")
     }
 
-    @Test("ffprobe reads every movie without warnings; exiftool's content identifiers pair each still with its movie")
+    @Test(
+        "ffprobe reads every movie without warnings; exiftool's content identifiers pair each still with its movie",
+        .needs("exiftool", "ffprobe"))
     func livePhotos() throws {
-        guard let run = Self.run, run.status == 0 else { return }
+        let run = try Self.succeededRun()
         let movies = Self.files(in: run.folder).filter { $0.lowercased().hasSuffix(".mov") }
         #expect(movies.count == 5, "\(movies)")
-        if ExternalTool.hasTool("ffprobe") {
-            for movie in movies {
-                let r = try ExternalTool.capture(
-                    "ffprobe",
-                    ["-v", "warning", "-show_entries", "stream=codec_type,codec_name", "-of", "csv=p=0", movie],
-                    currentDirectory: run.folder.path)
-                let warnings = r.errorText.split(separator: "\n").filter { !Self.isInherentLivePhotoNote($0) }
-                #expect(r.status == 0 && warnings.isEmpty, "\(movie): \(warnings)")
-                #expect(r.text.contains("mjpeg,video"), "\(movie): \(r.text)")
-            }
+        for movie in movies {
             let r = try ExternalTool.capture(
                 "ffprobe",
-                ["-v", "warning", "-show_entries", "stream=codec_type", "-of", "csv=p=0", "05-live-photo.mov"],
+                ["-v", "warning", "-show_entries", "stream=codec_type,codec_name", "-of", "csv=p=0", movie],
                 currentDirectory: run.folder.path)
-            #expect(r.text.contains("audio"), "the Live Photo was captured with the microphone: \(r.text)")
+            let warnings = r.errorText.split(separator: "\n").filter { !Self.isInherentLivePhotoNote($0) }
+            #expect(r.status == 0 && warnings.isEmpty, "\(movie): \(warnings)")
+            #expect(r.text.contains("mjpeg,video"), "\(movie): \(r.text)")
         }
-        guard ExternalTool.hasTool("exiftool") else { return }
+        let r = try ExternalTool.capture(
+            "ffprobe",
+            ["-v", "warning", "-show_entries", "stream=codec_type", "-of", "csv=p=0", "05-live-photo.mov"],
+            currentDirectory: run.folder.path)
+        #expect(r.text.contains("audio"), "the Live Photo was captured with the microphone: \(r.text)")
         // The still's identifier is the Apple maker note's tag 17, which exiftool calls MediaGroupUUID.
         let stills = movies.map { String($0.dropLast(4)) + ($0.hasSuffix(".MOV") ? ".JPG" : ".jpg") }
         let ids = try Self.exiftool(["-ContentIdentifier", "-MediaGroupUUID"], movies + stills, in: run.folder)
@@ -166,10 +178,10 @@ import Testing
     }
 
     @Test(
-        "index.html links only to files that exist (relative, no network) and renders in Chromium without console errors"
-    )
+        "index.html links only to files that exist (relative, no network) and renders in Chromium without console errors",
+        .enabled(if: browser != nil, "needs chromium (not installed)"))
     func contactSheet() throws {
-        guard let run = Self.run, run.status == 0 else { return }
+        let run = try Self.succeededRun()
         let index = run.folder.appendingPathComponent("index.html")
         let html = try String(contentsOf: index, encoding: .utf8)
         let pattern = try NSRegularExpression(pattern: #"(?:href|src)="([^"]*)""#)
@@ -194,11 +206,7 @@ import Testing
         #expect(html.contains("willBeginCapture") && html.contains("didFinishProcessingLivePhotoMovie"))
         #expect(!html.contains("<script"), "no script")
 
-        guard let browser = ["chromium", "chromium-browser", "google-chrome"].first(where: ExternalTool.isAvailable)
-        else {
-            print("note: skipping the Chromium rendering check because chromium is not installed")
-            return
-        }
+        let browser = try #require(Self.browser)
         let profile = try ExternalTool.temporaryFolder("lux-chromium")
         defer { try? FileManager.default.removeItem(at: profile) }
         func render(_ page: URL, _ extra: [String] = []) throws -> ExternalTool.Capture {

@@ -6,18 +6,9 @@ enum CodecsBenchSuite: BenchSuite {
     static let name = "codecs"
     static let summary = "JPEG encode/decode vs cjpeg/djpeg, lossless-JPEG DNG decode vs dcraw_emu/dcraw, DNG write"
 
-    static func testData(_ relative: String) -> String {
-        // The shared test data sits next to the package (../shared/testdata), as in the tests.
-        let candidates = ["../shared/testdata", "../../shared/testdata", "/work/shared/testdata"]
-        for c in candidates where FileManager.default.fileExists(atPath: c + "/" + relative) {
-            return c + "/" + relative
-        }
-        return "/work/shared/testdata/" + relative
-    }
-
     static func cases(in context: BenchContext) throws -> [BenchCase] {
-        let jpeg = testData("livephoto/iphone6s_livephoto_train.jpg")
-        let lj92 = testData("raw/derived/synthetic12mp_canon550d_tiled_lj92.dng")
+        let jpeg = try BenchData.photo
+        let lj92 = try BenchData.canon550DMosaic12MP(compressed: true, inputs: context.inputs)
         let ppm = context.inputs.appendingPathComponent("iphone6s-12mp.ppm").path
         let tiff = context.inputs.appendingPathComponent("iphone6s-12mp.tiff").path
         if !FileManager.default.fileExists(atPath: ppm) || !FileManager.default.fileExists(atPath: tiff) {
@@ -49,7 +40,7 @@ enum CodecsBenchSuite: BenchSuite {
                 peers: [.init(name: "djpeg -pnm", command: ["djpeg", "-pnm", "-outfile", "/dev/null", jpeg])],
                 megapixels: 12.19, goal: "within 10 % of djpeg"),
             BenchCase(
-                suite: name, name: "lossless-JPEG DNG decode 12 MP (1 tile, predictor 6)",
+                suite: name, name: "lossless-JPEG DNG decode 12 MP (256×256 tiles, predictor 1)",
                 lux: ["bench-worker", name, "dng-decode", lj92],
                 peers: [
                     .init(name: "unprocessed_raw (LibRaw decode)", command: ["unprocessed_raw", "-q", emuCopy]),

@@ -17,7 +17,7 @@ enum ColorBenchSuite: BenchSuite {
         let p3ICC = context.inputs.appendingPathComponent("lux-display-p3.icc").path
         let fm = FileManager.default
         if ![input8, inputHalf, srgbICC, p3ICC].allSatisfy(fm.fileExists(atPath:)) {
-            let jpeg = CodecsBenchSuite.testData("livephoto/iphone6s_livephoto_train.jpg")
+            let jpeg = try BenchData.photo
             let image = try ImageFile.read(url: URL(fileURLWithPath: jpeg))
             try ImageFile.write(
                 image.pixels, to: URL(fileURLWithPath: input8),

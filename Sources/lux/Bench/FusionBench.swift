@@ -86,7 +86,7 @@ enum FusionBench: BenchSuite {
         let fm = FileManager.default
         let tif = inputs + "/fusion-photo.tif"
         let raw = inputs + "/fusion-photo.rgb"
-        let jpeg = fm.currentDirectoryPath + "/../shared/testdata/livephoto/iphone6s_livephoto_train.jpg"
+        let jpeg = try BenchData.photo
         if !fm.fileExists(atPath: tif) { try run(["vips", "copy", jpeg, tif]) }
         if !fm.fileExists(atPath: raw) { try run(["vips", "rawsave", tif, raw]) }
         return raw
@@ -176,7 +176,7 @@ enum FusionBench: BenchSuite {
     /// scaled by 2^-2, 2^0, 2^+2 and clipped at the white level, tagged ExposureTime 1/400, 1/100 and 1/25 s at
     /// ISO 100 with the NoiseProfile that scaling gives.
     static func prepareRawBrackets(inputs: String) throws -> [String] {
-        let source = CodecsBenchSuite.testData("raw/derived/synthetic12mp_canon550d_tiled_uncompressed.dng")
+        let source = try BenchData.canon550DMosaic12MP(compressed: false, inputs: URL(fileURLWithPath: inputs))
         var original: RawImage?
         var paths: [String] = []
         for (label, gain, time) in [("m2", 0.25, Int64(400)), ("0", 1.0, 100), ("p2", 4.0, 25)] {

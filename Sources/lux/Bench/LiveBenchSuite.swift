@@ -51,8 +51,7 @@ enum LiveBenchSuite: BenchSuite {
     static func prepare(still: URL, movie: URL) throws {
         try FileManager.default.createDirectory(
             at: still.deletingLastPathComponent(), withIntermediateDirectories: true)
-        let source = try ImageFile.read(
-            url: URL(fileURLWithPath: CodecsBenchSuite.testData("livephoto/iphone6s_livephoto_train.jpg")))
+        let source = try ImageFile.read(url: URL(fileURLWithPath: try BenchData.photo))
         let context = RenderContext()
         let base = try context.createBuffer(
             Image(buffer: source.pixels).applyingFilter(

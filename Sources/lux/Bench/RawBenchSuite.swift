@@ -8,56 +8,17 @@ enum RawBenchSuite: BenchSuite {
     static let summary =
         "12 MP DNG → sRGB JPEG vs dcraw/dcraw_emu/darktable/RawTherapee, half-size draft, 120 MP peak RSS"
 
-    /// A 120-megapixel DNG made by tiling the 12 MP test raw (written once with LuxCodecs' DNG writer and cached).
-    static func synthetic120MP(from source: String, to path: String) throws {
-        if FileManager.default.fileExists(atPath: path) { return }
-        let raw = try ImageFile.read(url: URL(fileURLWithPath: source)).rawImage!
-        let src = raw.activePixels
-        let w = 12672
-        let h = 9504
-        guard let pattern = raw.properties.cfaPattern else { throw CLIError("\(source) is not a Bayer raw") }
-        var big = PixelBuffer(width: w, height: h, format: .bayer16(pattern))
-        let tw = src.width & ~1
-        let th = src.height & ~1
-        big.withUnsafeMutablePlane { dst in
-            src.withUnsafePlane { s in
-                for y in 0..<h {
-                    let sy = y % th
-                    let d = dst.row(y, as: UInt16.self)
-                    let r = s.row(sy, as: UInt16.self)
-                    var x = 0
-                    while x < w {
-                        let n = min(tw, w - x)
-                        (d + x).update(from: r, count: n)
-                        x += n
-                    }
-                }
-            }
-        }
-        var props = raw.properties
-        props.width = w
-        props.height = h
-        props.activeArea = RawArea(top: 0, left: 0, bottom: h, right: w)
-        props.defaultCrop = nil
-        props.maskedAreas = []
-        props.previews = []
-        props.blackLevel.deltaH = nil
-        props.blackLevel.deltaV = nil
-        let options = EncodingOptions(dng: DNGEncodingOptions(compression: .losslessJPEG, generatesThumbnail: false))
-        try ImageFile.write(RawImage(pixels: big, properties: props), to: URL(fileURLWithPath: path), options: options)
-    }
-
     static func cases(in context: BenchContext) throws -> [BenchCase] {
-        let dng = CodecsBenchSuite.testData("raw/derived/synthetic12mp_canon550d_tiled_uncompressed.dng")
+        let dng = try BenchData.canon550DMosaic12MP(compressed: false, inputs: context.inputs)
         let out = context.scratch.path
         let big = context.inputs.appendingPathComponent("raw-synthetic-120mp.dng").path
-        try synthetic120MP(from: dng, to: big)
+        try BenchData.tiledCanon550D(width: 12672, height: 9504, compression: .losslessJPEG, to: big)
         let dtConfig = context.scratch.appendingPathComponent("darktable").path
         let copy = context.scratch.appendingPathComponent("in.dng").path
         try? FileManager.default.removeItem(atPath: copy)
         try FileManager.default.copyItem(atPath: dng, toPath: copy)
-        // The same mosaic stored as one lossless-JPEG tile: decoded (serially) rather than read in place.
-        let compressed = CodecsBenchSuite.testData("raw/derived/synthetic12mp_canon550d_tiled_lj92.dng")
+        // The same mosaic stored as lossless-JPEG tiles: decoded rather than read in place.
+        let compressed = try BenchData.canon550DMosaic12MP(compressed: true, inputs: context.inputs)
         let compressedCopy = context.scratch.appendingPathComponent("in-lj92.dng").path
         try? FileManager.default.removeItem(atPath: compressedCopy)
         try FileManager.default.copyItem(atPath: compressed, toPath: compressedCopy)

@@ -66,7 +66,7 @@ enum RenderBench: BenchSuite {
     /// Makes the TIFF inputs (from the project's 12 MP test photo) and raw RGB copies for the Lux worker.
     static func prepare(_ photo: String, _ photoRaw: String, _ big: String) throws {
         let fm = FileManager.default
-        let jpeg = fm.currentDirectoryPath + "/../shared/testdata/livephoto/iphone6s_livephoto_train.jpg"
+        let jpeg = try BenchData.photo
         func run(_ args: [String]) throws {
             let m = try ProcessRunner.run(args)
             guard m.exitStatus == 0 else { throw ValidationError("\(args.joined(separator: " ")) failed") }

@@ -237,8 +237,8 @@ import Testing
     /// The load test: `LUX_CAPTURE_LOAD` captures (default 40; the figure is 1000) by 8 concurrent
     /// requesters, each waiting for its request to finish before the next.
     @Test(
-        "load: mixed captures by 8 concurrent requesters: one didFinishCapture each, documented order, unique IDs, pools drain"
-    )
+        "load: mixed captures by 8 concurrent requesters: one didFinishCapture each, documented order, unique IDs, pools drain",
+        .tags(.long), .longRunning)
     func load() async throws {
         let count = ProcessInfo.processInfo.environment["LUX_CAPTURE_LOAD"].flatMap(Int.init) ?? 40
         let dir = try ExternalTool.temporaryFolder("lux-capture-load")

@@ -36,8 +36,8 @@ import Testing
     }
 
     @Test(
-        "events: the still, then movie recorded, then movie written, before didFinishCapture; the movie pairs with the still"
-    )
+        "events: the still, then movie recorded, then movie written, before didFinishCapture; the movie pairs with the still",
+        .needs("ffprobe", "ffmpeg"))
     func capture() async throws {
         let dir = try ExternalTool.temporaryFolder("lux-live-capture")
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -70,7 +70,6 @@ import Testing
         #expect(movie[.author]?.stringValue == "Brad Ford")
         #expect(movie.videoTrack?.width == 320 && movie.videoTrack?.height == 240)
         #expect(movie.audioTrack?.sampleRate == 44_100)
-        guard ExternalTool.hasTool("ffprobe"), ExternalTool.hasTool("ffmpeg") else { return }
         let run = try ExternalTool.capture("ffmpeg", ["-v", "error", "-i", url.path, "-f", "null", "-"])
         #expect(run.status == 0 && run.errorText.isEmpty, "\(run.errorText)")
         let probe = try ExternalTool.capture(

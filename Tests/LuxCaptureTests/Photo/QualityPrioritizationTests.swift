@@ -53,7 +53,7 @@ import Testing
             let d = pair.p - lut(pair.t)
             return acc + d * d
         }
-        return 10 * Double.log10(1 / (se / Double(pairs.count)))
+        return LuxTestSupport.psnr(meanSquaredError: se / Double(pairs.count))
     }
 
     @Test("Low light: quality > balanced > speed in PSNR against the ground truth, with the methods the level implies")

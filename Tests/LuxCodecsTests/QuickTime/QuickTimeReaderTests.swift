@@ -9,7 +9,9 @@ import Testing
 @Suite struct QuickTimeReaderTests {
     static let appleMovie = "livephoto/iphone6s_livephoto_train.mov"
 
-    @Test("an iPhone Live Photo movie: identifier, still time, duration, tracks (checked against ffprobe)")
+    @Test(
+        "an iPhone Live Photo movie: identifier, still time, duration, tracks (checked against ffprobe)",
+        .needs("ffprobe"))
     func appleLivePhotoMovie() throws {
         let movie = try QuickTimeMovie(contentsOf: Fixtures.url(Self.appleMovie))
         #expect(movie.brand == "qt  ")
@@ -41,19 +43,17 @@ import Testing
             }
             #expect(what.contains("H.264") && reason.contains("Motion-JPEG"))
         }
-        guard ExternalTool.hasTool("ffprobe") else { return }
         let (streams, format) = try MovieFixtures.probe(Fixtures.url(Self.appleMovie).path)
         #expect(MovieFixtures.double(format["duration"]) == movie.duration.seconds.rounded(toPlaces: 6))
         #expect(MovieFixtures.double(streams[3]["start_time"]) == movie.stillImageTime?.seconds)
         #expect(streams[0]["nb_frames"] as? String == "\(frames.count)")
     }
 
-    @Test("the iPhone movie's PCM audio equals FFmpeg's decoding (edit list applied)")
+    @Test("the iPhone movie's PCM audio equals FFmpeg's decoding (edit list applied)", .needs("ffmpeg"))
     func appleAudio() throws {
         let movie = try QuickTimeMovie(contentsOf: Fixtures.url(Self.appleMovie))
         let audio = try movie.audioSamples()
         #expect(audio.frameCount == 54_390)  // 740/600 s × 44 100 Hz
-        guard ExternalTool.hasTool("ffmpeg") else { return }
         let pcm = try ExternalTool.capture(
             "ffmpeg", ["-v", "error", "-i", Fixtures.url(Self.appleMovie).path, "-map", "0:a", "-f", "s16le", "-"])
         let theirs = pcm.stdout.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }.map { Int16(littleEndian: $0) }

@@ -8,9 +8,8 @@ import Testing
 
 /// Movies written by ``QuickTimeWriter`` as FFmpeg, exiftool and our reader see them.
 @Suite struct QuickTimeWriterTests {
-    @Test("ffprobe reports the streams, durations, codecs, frame count and metadata")
+    @Test("ffprobe reports the streams, durations, codecs, frame count and metadata", .needs("ffprobe"))
     func ffprobeReadsTheMovie() throws {
-        guard ExternalTool.hasTool("ffprobe") else { return }
         let dir = try MovieFixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let url = dir.appendingPathComponent("IMG_0001.MOV")
@@ -49,9 +48,10 @@ import Testing
         #expect(packets.text.trimmingCharacters(in: .whitespacesAndNewlines) == "0.500000,9")
     }
 
-    @Test("ffmpeg decodes every frame and all audio without an error", arguments: [false, true])
+    @Test(
+        "ffmpeg decodes every frame and all audio without an error", .needs("ffmpeg", "ffprobe"),
+        arguments: [false, true])
     func ffmpegDecodesEverything(fastStart: Bool) throws {
-        guard ExternalTool.hasTool("ffmpeg"), ExternalTool.hasTool("ffprobe") else { return }
         let dir = try MovieFixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let url = dir.appendingPathComponent("clip.mov")
@@ -73,9 +73,8 @@ import Testing
         #expect(secondAtom == (fastStart ? "moov" : "wide"))
     }
 
-    @Test("FFmpeg's decoded frames and PCM match what was written")
+    @Test("FFmpeg's decoded frames and PCM match what was written", .needs("ffmpeg"))
     func ffmpegPixelsAndSamples() throws {
-        guard ExternalTool.hasTool("ffmpeg") else { return }
         let dir = try MovieFixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let url = dir.appendingPathComponent("clip.mov")
@@ -91,7 +90,7 @@ import Testing
         let theirs = [UInt8](raw.stdout)
         try #require(theirs.count == 64 * 48 * 3)
         let ours = TestImages.rgbSamples(MovieFixtures.frame(7))
-        #expect(TestImages.psnr(theirs.map(UInt16.init), ours) > 30)
+        #expect(psnr(theirs.map(UInt16.init), ours, peak: 255) > 30)
         // The square moved: frame 7's square is at x = 18…25, rows 20…27.
         let centre = (24 * 64 + 21) * 3
         #expect(theirs[centre] > 220 && theirs[centre + 2] > 220)
@@ -104,9 +103,8 @@ import Testing
         #expect(decoded == samples)
     }
 
-    @Test("exiftool reads the content identifier, the still-image time and the author")
+    @Test("exiftool reads the content identifier, the still-image time and the author", .needs("exiftool"))
     func exiftoolReadsTheKeys() throws {
-        guard ExternalTool.hasTool("exiftool") else { return }
         let dir = try MovieFixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let url = dir.appendingPathComponent("IMG_0002.MOV")
@@ -143,7 +141,8 @@ import Testing
         for i in [0, 13, 29] {
             let decoded = try movie.decodeVideoFrame(frames[i], of: video)
             #expect(decoded.width == 64 && decoded.format == .rgba8)
-            let psnr = TestImages.psnr(TestImages.rgbSamples(decoded), TestImages.rgbSamples(MovieFixtures.frame(i)))
+            let psnr = LuxTestSupport.psnr(
+                TestImages.rgbSamples(decoded), TestImages.rgbSamples(MovieFixtures.frame(i)), peak: 255)
             #expect(psnr > 30, "frame \(i): \(psnr) dB")
         }
         let audio = try movie.audioSamples()
@@ -158,14 +157,13 @@ import Testing
 
     @Test(
         "the track matrix carries the orientation (ffprobe's display-matrix rotation)",
-        arguments: [Orientation.right, .left, .down])
+        .needs("ffprobe"), arguments: [Orientation.right, .left, .down])
     func orientation(_ orientation: Orientation) throws {
         let dir = try MovieFixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let url = dir.appendingPathComponent("rotated.mov")
         try MovieFixtures.write(to: url, frames: 3, audio: false, stillTime: nil, orientation: orientation)
         #expect(try QuickTimeMovie(contentsOf: url).videoTrack?.orientation == orientation)
-        guard ExternalTool.hasTool("ffprobe") else { return }
         let out = try ExternalTool.capture(
             "ffprobe",
             [
@@ -256,9 +254,8 @@ import Testing
 
 /// Audio written as WAVE, read back by FFmpeg.
 @Suite struct WAVTests {
-    @Test("ffmpeg decodes the WAVE file to the same samples, rate and channels")
+    @Test("ffmpeg decodes the WAVE file to the same samples, rate and channels", .needs("ffprobe", "ffmpeg"))
     func wav() throws {
-        guard ExternalTool.hasTool("ffprobe") && ExternalTool.hasTool("ffmpeg") else { return }
         let dir = try MovieFixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let url = dir.appendingPathComponent("a.wav")

@@ -5,11 +5,6 @@ import Testing
 
 /// Lux's generated profiles read by third-party tools: lcms2's `transicc` converts through them and must
 /// agree with ``ColorConverter``; exiftool must read them without warnings.
-func maxDifference(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> Double {
-    let d = a - b
-    return max(abs(d.x), abs(d.y), abs(d.z))
-}
-
 @Suite struct ICCInteropTests {
     /// A 6×6×6 grid over 0…255 plus near-black, near-white, mid-gray and some mixed values.
     static let grid: [SIMD3<Double>] = {

@@ -1,5 +1,6 @@
 import Foundation
 import LuxColor
+import LuxTestSupport
 import Testing
 
 /// The DNG camera model against ALGORITHMS.md §4.4 (Brooks et al.'s matrix and its gain table), the
@@ -75,7 +76,7 @@ import Testing
             let neutral = try camera.neutral(for: TemperatureAndTint(temperature: t).chromaticity)
             let m = try camera.cameraToXYZD50(neutral: neutral)
             let white = m * neutral
-            #expect(maxDiff(white, WhitePoint.iccD50XYZ) < 1e-7, "\(t): \(white)")
+            #expect(maxDifference(white, WhitePoint.iccD50XYZ) < 1e-7, "\(t): \(white)")
         }
     }
 
@@ -85,7 +86,7 @@ import Testing
         let srgbToXYZ = try #require(ColorSpace.sRGB.matrixToXYZ)
         let camera = CameraColorCalibration(colorMatrix: try #require(srgbToXYZ.inverse))
         let neutral = try camera.neutral(for: WhitePoint.d65)
-        #expect(maxDiff(neutral, SIMD3(1, 1, 1)) < 1e-12)
+        #expect(maxDifference(neutral, SIMD3(1, 1, 1)) < 1e-12)
         let m = try camera.cameraToXYZD50(neutral: neutral)
         let published = Matrix3x3(
             columns:
@@ -101,7 +102,7 @@ import Testing
         let byForwardMatrix = CameraColorCalibration(
             .init(temperature: 6504, colorMatrix: sensitive, forwardMatrix: published))
         let n = try byColorMatrix.neutral(for: WhitePoint.d65)
-        #expect(maxDiff(n, k / k.max()) < 1e-12)
+        #expect(maxDifference(n, k / k.max()) < 1e-12)
         let a = try byColorMatrix.cameraToXYZD50(neutral: n)
         let b = try byForwardMatrix.cameraToXYZD50(neutral: n)
         #expect(a.maxDifference(to: b) < 2e-5, "\(a)\n\(b)")
@@ -125,14 +126,9 @@ import Testing
                 forNeutral: SIMD3(1, 1, 1))
         }
         let n = try WhiteBalanceGains(neutral: SIMD3(0.5, 1, 0.8))
-        #expect(maxDiff(n.neutral, SIMD3(0.5, 1, 0.8)) < 1e-15)
+        #expect(maxDifference(n.neutral, SIMD3(0.5, 1, 0.8)) < 1e-15)
         #expect(abs(n.green - 1) < 1e-15 && abs(n.red - 2) < 1e-15)
         let json = try JSONEncoder().encode(n)
         #expect(try JSONDecoder().decode(WhiteBalanceGains.self, from: json) == n)
     }
-}
-
-func maxDiff(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> Double {
-    let d = a - b
-    return max(abs(d.x), abs(d.y), abs(d.z))
 }

@@ -73,15 +73,7 @@ struct TestSensor: Sendable {
 enum Quality {
     /// PSNR in dB of `values` against `truth` (both clipped to 0…1, peak 1) over the indices `mask` selects.
     static func psnr(_ values: [Float], _ truth: [Float], where mask: (Int) -> Bool = { _ in true }) -> Double {
-        var sum = 0.0
-        var n = 0
-        for i in 0..<values.count where mask(i) {
-            let d = Double(min(max(values[i], 0), 1)) - Double(min(max(truth[i], 0), 1))
-            sum += d * d
-            n += 1
-        }
-        guard n > 0, sum > 0 else { return .infinity }
-        return 10 * log10(Double(n) / sum)
+        LuxTestSupport.psnr(values.map { min(max($0, 0), 1) }, truth.map { min(max($0, 0), 1) }, where: mask)
     }
 
     /// Normalised values of a Bayer frame (black subtracted, divided by white − black).

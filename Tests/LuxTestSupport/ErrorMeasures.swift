@@ -1,0 +1,40 @@
+import Foundation
+
+/// The peak signal-to-noise ratio in dB of a mean squared error, for signals whose full scale is `peak`.
+///
+/// No error gives +∞.
+public func psnr(meanSquaredError: Double, peak: Double = 1) -> Double {
+    meanSquaredError == 0 ? .infinity : 10 * log10(peak * peak / meanSquaredError)
+}
+
+/// The PSNR in dB of `values` against `reference` (full scale `peak`) over the indices `included` selects.
+public func psnr<Sample: BinaryFloatingPoint>(
+    _ values: [Sample], _ reference: [Sample], peak: Double = 1, where included: (Int) -> Bool = { _ in true }
+) -> Double {
+    psnr(count: min(values.count, reference.count), peak: peak, included) { Double(values[$0] - reference[$0]) }
+}
+
+/// The PSNR in dB of integer `values` against `reference` (full scale `peak`) over the indices `included` selects.
+public func psnr<Sample: BinaryInteger>(
+    _ values: [Sample], _ reference: [Sample], peak: Double, where included: (Int) -> Bool = { _ in true }
+) -> Double {
+    psnr(count: min(values.count, reference.count), peak: peak, included) { Double(values[$0]) - Double(reference[$0]) }
+}
+
+/// The PSNR of the differences `difference(i)` for the indices below `count` that `included` selects.
+private func psnr(count: Int, peak: Double, _ included: (Int) -> Bool, _ difference: (Int) -> Double) -> Double {
+    var sum = 0.0
+    var n = 0
+    for i in 0..<count where included(i) {
+        let d = difference(i)
+        sum += d * d
+        n += 1
+    }
+    return n == 0 ? .infinity : psnr(meanSquaredError: sum / Double(n), peak: peak)
+}
+
+/// The largest component difference of two colours or vectors.
+public func maxDifference(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> Double {
+    let d = a - b
+    return max(abs(d.x), abs(d.y), abs(d.z))
+}
