@@ -45,6 +45,13 @@ let package = Package(
         .target(name: "CLuxSystem"),
         // libjpeg/libpng/zlib entry points with setjmp/longjmp kept inside C (SWIFT-STYLE.md §3).
         .target(name: "CLuxCodecShims", dependencies: ["CJPEG", "CPNG", "CZlib"]),
+        // FFmpeg's libraries (5.1): demuxing and decoding movies, H.264/HEVC/AAC encoding, Y′CbCr ↔ RGB conversion.
+        .systemLibrary(name: "CAVUtil", pkgConfig: "libavutil", providers: [.apt(["libavutil-dev"])]),
+        .systemLibrary(name: "CAVCodec", pkgConfig: "libavcodec", providers: [.apt(["libavcodec-dev"])]),
+        .systemLibrary(name: "CAVFormat", pkgConfig: "libavformat", providers: [.apt(["libavformat-dev"])]),
+        .systemLibrary(name: "CSWScale", pkgConfig: "libswscale", providers: [.apt(["libswscale-dev"])]),
+        // FFmpeg's error macros and its log callback (a va_list), which Swift cannot reach.
+        .target(name: "CLuxMediaShims", dependencies: ["CAVUtil"]),
 
         .target(
             name: "LuxColor",
@@ -72,7 +79,10 @@ let package = Package(
             swiftSettings: swiftSettings),
         .target(
             name: "LuxCodecs",
-            dependencies: ["LuxPixels", "LuxColor", "CLuxCodecShims", "CLuxKernels"],
+            dependencies: [
+                "LuxPixels", "LuxColor", "CLuxCodecShims", "CLuxKernels", "CLuxMediaShims", "CAVFormat", "CAVCodec",
+                "CAVUtil", "CSWScale",
+            ],
             swiftSettings: swiftSettings),
         // File glue between the engine and the codecs: images read from files, renders streamed into encoders.
         .target(

@@ -3,8 +3,9 @@ public import LuxPixels
 public import LuxRender
 
 extension RenderContext {
-    /// Renders `bounds` of `image` as one frame of a QuickTime video track and encodes it, ready for
-    /// ``QuickTimeWriter/appendVideoFrame(jpegData:at:)``.
+    /// Renders `bounds` of `image` as one frame of a QuickTime video track and prepares it for the track's codec,
+    /// ready for ``QuickTimeWriter/appendVideoFrame(_:at:)-(PreparedVideoFrame,_)``: converted to the encoder's
+    /// Y′CbCr for H.264 and HEVC (which the writer then compresses in order), compressed for Motion-JPEG.
     ///
     /// The frame is rendered in 8-bit RGBA in the track's colour space into `buffer`, which is reused when it
     /// already has the frame's size and format (pass the same buffer for every frame of a movie) and replaced
@@ -12,23 +13,23 @@ extension RenderContext {
     ///
     /// ```swift
     /// var frame = PixelBuffer(width: 1, height: 1, format: .rgba8)
-    /// let jpeg = try context.encodeVideoFrame(
+    /// let prepared = try context.prepareVideoFrame(
     ///     edited, bounds: Rect(width: settings.width, height: settings.height), settings: settings, reusing: &frame)
-    /// try writer.appendVideoFrame(jpegData: jpeg, at: time)
+    /// try writer.appendVideoFrame(prepared, at: time)
     /// ```
     ///
     /// - Parameters:
     ///   - bounds: A whole-pixel rectangle of the track's size.
-    ///   - settings: The video track's settings (size, colour space, quality).
-    /// - Returns: The encoded frame.
-    /// - Throws: ``RenderError`` when the render fails, ``CodecError`` when encoding does.
-    public func encodeVideoFrame(
+    ///   - settings: The video track's settings (size, codec, colour space).
+    /// - Returns: The prepared frame.
+    /// - Throws: ``RenderError`` when the render fails, ``CodecError`` when preparing it does.
+    public func prepareVideoFrame(
         _ image: Image, bounds: Rect, settings: QuickTimeWriter.VideoSettings, reusing buffer: inout PixelBuffer
-    ) throws -> [UInt8] {
+    ) throws -> PreparedVideoFrame {
         if buffer.width != settings.width || buffer.height != settings.height || buffer.format != .rgba8 {
             buffer = PixelBuffer(width: settings.width, height: settings.height, format: .rgba8)
         }
         try render(image, to: &buffer, bounds: bounds, colorSpace: settings.colorSpace)
-        return try QuickTimeWriter.encodeVideoFrame(buffer, settings: settings)
+        return try QuickTimeWriter.prepareVideoFrame(buffer, settings: settings)
     }
 }

@@ -5,8 +5,8 @@ import LuxLive
 import LuxPixels
 import LuxTestSupport
 
-/// Synthetic Live Photos for the tests: a still and a Motion-JPEG movie of the same scene, written by
-/// ``LivePhotoWriter`` (the capture pipeline's assembly step).
+/// Synthetic Live Photos for the tests: a still and a movie of the same scene (H.264 and AAC unless told otherwise),
+/// written by ``LivePhotoWriter`` (the capture pipeline's assembly step).
 enum LiveFixtures {
     /// The scene at `(u, v)` in 0…1: red follows x, green follows y, blue a soft texture.
     static func scene(_ u: Double, _ v: Double) -> (UInt8, UInt8, UInt8) {
@@ -41,11 +41,12 @@ enum LiveFixtures {
     static func pair(
         in dir: URL, name: String = "IMG_0001", frames: Int = 30, photoSize: (Int, Int) = (400, 300),
         frameSize: (Int, Int) = (144, 108), audio: Bool = true, photoTime: MediaTime? = nil,
-        framePicture: ((Int) -> PixelBuffer)? = nil, stillPicture: PixelBuffer? = nil
+        framePicture: ((Int) -> PixelBuffer)? = nil, stillPicture: PixelBuffer? = nil, codec: VideoCodec = .h264,
+        audioCodec: QuickTimeWriter.AudioCodec = .aac
     ) throws -> LivePhoto {
         var settings = QuickTimeWriter.Settings(
-            video: .init(width: frameSize.0, height: frameSize.1, quality: 0.95),
-            audio: audio ? .init(sampleRate: 44_100, channelCount: 1) : nil,
+            video: .init(width: frameSize.0, height: frameSize.1, codec: codec, quality: 0.95),
+            audio: audio ? .init(sampleRate: 44_100, channelCount: 1, codec: audioCodec) : nil,
             metadata: [MovieMetadataItem(key: .author, value: "Brad Ford")], synchronizesFile: false)
         settings.creationDate = Date(timeIntervalSince1970: 1_700_000_000)
         let writer = try LivePhotoWriter(
@@ -74,9 +75,15 @@ enum LiveFixtures {
 
     /// The decoded frames of a movie.
     static func frames(_ url: URL) throws -> [PixelBuffer] {
-        let movie = try QuickTimeMovie(contentsOf: url)
-        let track = movie.videoTrack!
-        return try movie.samples(of: track).map { try movie.decodeVideoFrame($0, of: track) }
+        let reader = try VideoFrameReader(movie: try QuickTimeMovie(contentsOf: url))
+        var frames: [PixelBuffer] = []
+        while let f = try reader.next() { frames.append(f.pixels) }
+        return frames
+    }
+
+    /// The root mean square of 16-bit samples.
+    static func rms(_ samples: [Int16]) -> Double {
+        (samples.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(max(samples.count, 1))).squareRoot()
     }
 
     /// Pixel (x, y) of an `.rgba8` buffer.

@@ -19,7 +19,7 @@ import Testing
         context.frameProcessor = processor
         var output = LivePhotoEditingOutput(directory: dir, baseName: "IMG_E0001")
         output.synchronizesFiles = false
-        output.videoQuality = 0.95
+        output.videoCompression.constantRateFactor = 14
         output.photoOptions = EncodingOptions(quality: 0.95, chromaSubsampling: .none)
         return try await context.save(to: output)
     }

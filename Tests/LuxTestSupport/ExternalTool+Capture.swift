@@ -10,6 +10,13 @@ extension ExternalTool {
         public var text: String { String(decoding: stdout, as: UTF8.self) }
         /// Standard error as UTF-8 text.
         public var errorText: String { String(decoding: stderr, as: UTF8.self) }
+
+        /// The capture itself when the tool exited with status 0; otherwise throws with its standard error.
+        @discardableResult
+        public func succeeded() throws -> Self {
+            guard status == 0 else { throw ToolError(message: "exit status \(status): \(errorText)") }
+            return self
+        }
     }
 
     /// Runs `tool` (a name on `PATH`, or a path) and keeps standard output and standard error as bytes.

@@ -3,8 +3,8 @@ public import LuxCodecs
 public import LuxPixels
 import Synchronization
 
-/// Records the camera (and microphone) to a QuickTime movie: Motion-JPEG video and 16-bit PCM audio
-/// (AVCaptureMovieFileOutput).
+/// Records the camera (and microphone) to a QuickTime movie: H.264 video and AAC audio by default, HEVC or
+/// Motion-JPEG and 16-bit PCM on request (AVCaptureMovieFileOutput).
 ///
 /// Its presence shapes the session: it makes the automatic wide-colour choice sRGB (Display P3 movies render
 /// badly elsewhere) and disables Live Photo capture on the ``PhotoOutput`` (seed 000).
@@ -45,6 +45,9 @@ public final class MovieFileOutput: SessionOutput {
         var maxRecordedDuration: MediaTime?
         var metadata: [MovieMetadataItem] = []
         var recorded = MediaTime.zero
+        var videoCodec = VideoCodec.h264
+        var videoCompression = VideoCompression()
+        var audioCodec = QuickTimeWriter.AudioCodec.aac
     }
 
     private let state = Mutex(State())
@@ -73,6 +76,24 @@ public final class MovieFileOutput: SessionOutput {
         set { state.withLock { $0.metadata = newValue } }
     }
 
+    /// The video codec of the next recordings (default H.264; AVVideoCodecKey in the output settings).
+    public var videoCodec: VideoCodec {
+        get { state.withLock { $0.videoCodec } }
+        set { state.withLock { $0.videoCodec = newValue } }
+    }
+
+    /// The H.264/HEVC encoder's preset and rate factor for the next recordings.
+    public var videoCompression: VideoCompression {
+        get { state.withLock { $0.videoCompression } }
+        set { state.withLock { $0.videoCompression = newValue } }
+    }
+
+    /// How the next recordings store their sound (default AAC).
+    public var audioCodec: QuickTimeWriter.AudioCodec {
+        get { state.withLock { $0.audioCodec } }
+        set { state.withLock { $0.audioCodec = newValue } }
+    }
+
     /// Starts recording to `url` (a .mov file), with audio when the session has a microphone connected.
     ///
     /// - Throws: ``CaptureError/notRunning(_:)`` without a running session and an enabled video connection,
@@ -88,11 +109,12 @@ public final class MovieFileOutput: SessionOutput {
         let f = camera.activeFormat
         let mic = connection(for: .audio).flatMap { $0.isEnabled ? $0.input.microphone : nil }
         let duration = (camera as? SimulatedCamera)?.activeFrameDuration ?? f.minFrameDuration
+        let (codec, compression, audioCodec) = state.withLock { ($0.videoCodec, $0.videoCompression, $0.audioCodec) }
         let settings = QuickTimeWriter.Settings(
             video: .init(
-                width: f.streamWidth, height: f.streamHeight, frameDuration: duration,
-                colorSpace: camera.activeColorSpace.colorSpace),
-            audio: mic.map { .init(sampleRate: $0.sampleRate, channelCount: $0.channelCount) },
+                width: f.streamWidth, height: f.streamHeight, codec: codec, compression: compression,
+                frameDuration: duration, colorSpace: camera.activeColorSpace.colorSpace),
+            audio: mic.map { .init(sampleRate: $0.sampleRate, channelCount: $0.channelCount, codec: audioCodec) },
             metadata: metadata, creationDate: Date())
         let writer: QuickTimeWriter
         do { writer = try QuickTimeWriter(writingTo: url, settings: settings) } catch { throw .processing("\(error)") }

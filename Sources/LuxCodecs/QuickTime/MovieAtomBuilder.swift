@@ -11,7 +11,7 @@ struct MovieAtomBuilder {
 
     /// The track's start and duration on the movie timeline, in movie ticks.
     func presentation(_ t: TrackRecorder) -> (start: Int64, duration: Int64) {
-        (convert(t.startTicks, from: t.timescale), convert(t.mediaDuration, from: t.timescale))
+        (convert(t.startTicks, from: t.timescale), convert(t.presentedDuration, from: t.timescale))
     }
 
     func convert(_ ticks: Int64, from timescale: Int32) -> Int64 {
@@ -86,7 +86,7 @@ struct MovieAtomBuilder {
                 w.u16(0)  // alternate group
                 if case .audio = t.media { w.u16(0x0100) } else { w.u16(0) }
                 w.u16(0)
-                if case .video(let v) = t.media {
+                if case .video(let v, _) = t.media {
                     w.matrix(MovieMatrix(orientation: v.orientation, width: v.width, height: v.height))
                     w.u32(UInt32(v.width) << 16)
                     w.u32(UInt32(v.height) << 16)
@@ -97,7 +97,7 @@ struct MovieAtomBuilder {
                 }
             }
             w.atom("edts") { w in
-                var edits: [(Int64, Int32)] = [(duration, 0)]
+                var edits: [(Int64, Int32)] = [(duration, Int32(clamping: t.mediaStart))]
                 if start > 0 { edits.insert((start, Int32(-1)), at: 0) }
                 let long = total > Int64(UInt32.max)
                 w.fullAtom("elst", version: long ? 1 : 0) { w in
@@ -187,6 +187,21 @@ struct MovieAtomBuilder {
                     w.u32(r.delta)
                 }
             }
+            if !t.compositionRuns.isEmpty {
+                w.fullAtom("ctts") { w in
+                    w.u32(UInt32(t.compositionRuns.count))
+                    for r in t.compositionRuns {
+                        w.u32(r.count)
+                        w.u32(r.offset)
+                    }
+                }
+            }
+            if let sync = t.syncSamples {
+                w.fullAtom("stss") { w in
+                    w.u32(UInt32(sync.count))
+                    for s in sync { w.u32(s) }
+                }
+            }
             let runs = t.sampleToChunkRuns
             w.fullAtom("stsc") { w in
                 w.u32(UInt32(runs.count))
@@ -213,38 +228,12 @@ struct MovieAtomBuilder {
 
     private func sampleDescription(_ w: inout AtomWriter, _ t: TrackRecorder) {
         switch t.media {
-        case .video(let v):
-            w.atom("jpeg") { w in
-                w.zeros(6)
-                w.u16(1)  // data reference index
-                w.u16(0)  // version
-                w.u16(0)  // revision
-                w.u32(0)  // vendor
-                w.u32(0)  // temporal quality
-                w.u32(UInt32(max(0, min(1023, (v.quality * 1023).rounded()))))  // spatial quality
-                w.u16(UInt16(v.width))
-                w.u16(UInt16(v.height))
-                w.u32(0x0048_0000)
-                w.u32(0x0048_0000)
-                w.u32(0)  // data size
-                w.u16(1)  // frames per sample
-                w.pascalString("Photo - JPEG", width: 32)
-                w.u16(24)
-                w.i16(-1)
-                w.atom("colr") { w in
-                    w.fourCC("nclc")
-                    let p3 = v.colorSpace.isColorimetricallyEqual(to: .displayP3)
-                    w.u16(p3 ? 12 : 1)  // primaries: BT.709 / P3-D65
-                    w.u16(1)  // transfer: BT.709
-                    w.u16(6)  // matrix: BT.601 (JPEG's Y′CbCr)
-                }
-                w.atom("pasp") { w in
-                    w.u32(1)
-                    w.u32(1)
-                }
-            }
-        case .audio(let a):
-            if a.sampleRate <= 65535 {
+        case .video(let v, let configuration):
+            visualSampleEntry(&w, v, configuration: configuration)
+        case .audio(let a, let configuration):
+            if a.codec == .aac {
+                aacSampleEntry(&w, a, track: t, configuration: configuration)
+            } else if a.sampleRate <= 65535 {
                 // Version 0 'sowt' (signed 16-bit little-endian), FFmpeg's and QuickTime 7's layout.
                 w.atom("sowt") { w in
                     w.zeros(6)
@@ -299,6 +288,90 @@ struct MovieAtomBuilder {
                         }
                     }
                 }
+            }
+        }
+    }
+
+    /// A video sample entry: 'jpeg', 'avc1' with 'avcC' or 'hvc1' with 'hvcC', then the colour description and the
+    /// pixel aspect ratio.
+    private func visualSampleEntry(_ w: inout AtomWriter, _ v: QuickTimeWriter.VideoSettings, configuration: [UInt8]) {
+        w.atom(FourCC(stringLiteral: v.codec.fourCC)) { w in
+            w.zeros(6)
+            w.u16(1)  // data reference index
+            w.u16(0)  // version
+            w.u16(0)  // revision
+            w.u32(0)  // vendor
+            let jpeg = v.codec == .motionJPEG
+            w.u32(0)  // temporal quality
+            w.u32(jpeg ? UInt32(max(0, min(1023, (v.quality * 1023).rounded()))) : 0)  // spatial quality
+            w.u16(UInt16(v.width))
+            w.u16(UInt16(v.height))
+            w.u32(0x0048_0000)
+            w.u32(0x0048_0000)
+            w.u32(0)  // data size
+            w.u16(1)  // frames per sample
+            w.pascalString(jpeg ? "Photo - JPEG" : v.codec.name, width: 32)
+            w.u16(24)
+            w.i16(-1)
+            switch v.codec {
+            case .h264: w.atom("avcC") { w in w.append(configuration) }
+            case .hevc: w.atom("hvcC") { w in w.append(configuration) }
+            case .motionJPEG: break
+            }
+            w.atom("colr") { w in
+                w.fourCC("nclc")
+                let p3 = v.colorSpace.isColorimetricallyEqual(to: .displayP3)
+                w.u16(p3 ? 12 : 1)  // primaries: BT.709 / P3-D65
+                w.u16(1)  // transfer: BT.709
+                w.u16(jpeg ? 6 : 1)  // matrix: BT.601 (JPEG's Y′CbCr) / BT.709 (the encoders')
+            }
+            w.atom("pasp") { w in
+                w.u32(1)
+                w.u32(1)
+            }
+        }
+    }
+
+    /// An AAC sample entry as QuickTime writes it: a version 1 sound description whose 'wave' atom holds the
+    /// elementary stream descriptor ('esds', ISO/IEC 14496-1 §7.2.6.5) with the AudioSpecificConfig.
+    private func aacSampleEntry(
+        _ w: inout AtomWriter, _ a: QuickTimeWriter.AudioSettings, track t: TrackRecorder, configuration: [UInt8]
+    ) {
+        let seconds = Double(t.mediaDuration) / Double(max(t.timescale, 1))
+        let total = t.sampleSizes.reduce(0) { $0 + Int($1) }
+        let largest = Int(t.sampleSizes.max() ?? 0)
+        let average = seconds > 0 ? UInt32(clamping: Int((Double(total * 8) / seconds).rounded())) : 0
+        let peak = UInt32(clamping: largest * 8 * a.sampleRate / 1024)
+        w.atom("mp4a") { w in
+            w.zeros(6)
+            w.u16(1)
+            w.u16(1)  // version 1
+            w.u16(0)
+            w.u32(0)
+            w.u16(UInt16(a.channelCount))
+            w.u16(16)
+            w.i16(-2)  // compression ID: variable
+            w.u16(0)
+            w.u32(UInt32(a.sampleRate) << 16)
+            w.u32(1024)  // frames per packet
+            w.u32(0)  // bytes per packet (variable)
+            w.u32(0)  // bytes per frame
+            w.u32(2)  // bytes per sample
+            w.atom("wave") { w in
+                w.atom("frma") { w in w.fourCC("mp4a") }
+                w.atom("mp4a") { w in w.u32(0) }
+                w.fullAtom("esds") { w in
+                    let specific: [UInt8] = [5, UInt8(configuration.count)] + configuration
+                    var decoder: [UInt8] = [0x40, 0x15]  // MPEG-4 audio, audio stream
+                    decoder += [UInt8(largest >> 16 & 0xFF), UInt8(largest >> 8 & 0xFF), UInt8(largest & 0xFF)]
+                    for v in [peak, average] { decoder += [24, 16, 8, 0].map { UInt8(v >> $0 & 0xFF) } }
+                    decoder = [4, UInt8(decoder.count + specific.count)] + decoder + specific
+                    let sl: [UInt8] = [6, 1, 2]
+                    let es: [UInt8] = [0, UInt8(t.id), 0] + decoder + sl
+                    w.append([3, UInt8(es.count)] + es)
+                }
+                w.u32(8)  // terminator atom
+                w.u32(0)
             }
         }
     }

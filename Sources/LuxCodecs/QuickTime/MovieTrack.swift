@@ -77,8 +77,14 @@ public struct MovieTrack: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// Whether LuxCodecs can decode the frames of this (video) track.
-    public var canDecodeFrames: Bool { kind == .video && (codec == "jpeg" || codec == "mjpa") }
+    /// Whether the frames of this (video) track can be decoded: Motion-JPEG by LuxCodecs, H.264, HEVC and the other
+    /// codecs FFmpeg's libraries decode by ``VideoFrameReader``.
+    public var canDecodeFrames: Bool {
+        kind == .video && (isMotionJPEG || FFmpeg.decodesVideo(fourCC: codec))
+    }
+
+    /// Whether the frames are Motion-JPEG that LuxCodecs decodes itself (`jpeg`, `mjpa`).
+    var isMotionJPEG: Bool { codec == "jpeg" || codec == "mjpa" }
 
     /// Frames per second, from the sample count and media duration (video).
     public var nominalFrameRate: Double {

@@ -92,11 +92,10 @@ extension QuickTimeMovie {
         guard track.kind == .video else {
             throw .invalidArgument("track \(track.id) holds \(track.kind.rawValue), not video frames")
         }
-        guard track.canDecodeFrames else {
+        guard track.isMotionJPEG else {
             throw .unsupported(
-                what: "\(track.codecName) video frames ('\(track.codec)')",
-                reason: "LuxCodecs decodes Motion-JPEG ('jpeg', 'mjpa') frames only; the movie's timing, metadata, "
-                    + "still-image time and PCM audio are readable")
+                what: "random access to \(track.codecName) video frames ('\(track.codec)')",
+                reason: "frames of codecs with inter-frame prediction are decoded in order by VideoFrameReader")
         }
         guard [1, 2, 4, 8].contains(denominator) else {
             throw .invalidArgument("a frame can be reduced by 1, 2, 4 or 8 while decoding, not \(denominator)")
@@ -162,21 +161,25 @@ extension QuickTimeMovie {
         return groups
     }
 
-    /// The PCM audio of `track` (default: the first audio track) as 16-bit samples, as presented: the edit list is
+    /// The audio of `track` (default: the first audio track) as 16-bit samples, as presented: the edit list is
     /// applied, a leading empty edit becomes ``AudioSamples/startTime`` and later empty edits become silence.
     ///
-    /// Wider samples keep their top 16 bits; float samples are scaled and clipped.
+    /// PCM is read directly (wider samples keep their top 16 bits; float samples are scaled and clipped);
+    /// compressed audio (AAC, ALAC, …) is decoded by FFmpeg, which skips the encoder's priming.
     ///
-    /// - Throws: ``CodecError/unsupported(what:reason:)`` for compressed audio (AAC) or no audio track;
+    /// - Throws: ``CodecError/unsupported(what:reason:)`` for audio no decoder reads or no audio track;
     ///   ``CodecError/limitExceeded(what:value:limit:)`` beyond `limits.maxByteCount`; read errors.
     public func audioSamples(of track: MovieTrack? = nil) throws(CodecError) -> AudioSamples {
         guard let track = track ?? audioTrack, track.kind == .audio else {
             throw .unsupported(what: "audio", reason: "the movie has no audio track")
         }
         guard let pcm = track.pcm, pcm.channelCount > 0 else {
-            throw .unsupported(
-                what: "\(track.codecName) audio ('\(track.codec)')",
-                reason: "LuxCodecs reads uncompressed PCM audio only")
+            guard FFmpeg.decodesAudio(fourCC: track.codec) else {
+                throw .unsupported(
+                    what: "\(track.codecName) audio ('\(track.codec)') in \(name)",
+                    reason: "neither LuxCodecs nor FFmpeg \(FFmpeg.version) decodes it")
+            }
+            return try decodedAudio(of: track, timeLimit: nil)
         }
         let rate = track.timescale
         let channels = pcm.channelCount

@@ -32,6 +32,8 @@ public struct QuickTimeMovie: Sendable {
     public var brand: String
     let data: Data
     let limits: DecodingLimits
+    /// The file's name for messages ("movie" for one read from memory).
+    var name = "movie"
 
     /// Reads a movie file.
     ///
@@ -41,8 +43,9 @@ public struct QuickTimeMovie: Sendable {
             try self.init(data: try FileIO.read(url, limit: limits.maxByteCount), limits: limits)
         } catch {
             if case .io = error { throw error }
-            throw error.inFile(url)
+            throw error.inFile(url.lastPathComponent)
         }
+        name = url.lastPathComponent
     }
 
     /// Reads a movie held in memory.
@@ -195,11 +198,11 @@ public struct QuickTimeMovie: Sendable {
 
 extension CodecError {
     /// The error with the file's name added to its location.
-    func inFile(_ url: URL) -> CodecError {
+    func inFile(_ name: String) -> CodecError {
         switch self {
-        case .truncated(let what, let offset): .truncated(what: "\(what) in \(url.lastPathComponent)", offset: offset)
+        case .truncated(let what, let offset): .truncated(what: "\(what) in \(name)", offset: offset)
         case .malformed(let what, let offset, let reason):
-            .malformed(what: "\(what) in \(url.lastPathComponent)", offset: offset, reason: reason)
+            .malformed(what: "\(what) in \(name)", offset: offset, reason: reason)
         default: self
         }
     }

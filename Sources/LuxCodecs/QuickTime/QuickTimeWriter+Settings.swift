@@ -3,19 +3,23 @@ public import LuxColor
 public import LuxPixels
 
 extension QuickTimeWriter {
-    /// The video track: Motion-JPEG ('jpeg', one baseline JPEG per frame).
+    /// The video track: H.264 by default (HEVC or Motion-JPEG on request).
     public struct VideoSettings: Hashable, Sendable {
-        /// Frame width in pixels (1…65 535).
+        /// Frame width in pixels (1…65 535; even for H.264 and HEVC, whose 4:2:0 chroma covers pixel pairs).
         public var width: Int
-        /// Frame height in pixels (1…65 535).
+        /// Frame height in pixels (1…65 535; even for H.264 and HEVC).
         public var height: Int
+        /// The compression (default ``VideoCodec/h264``).
+        public var codec: VideoCodec
+        /// The encoder's preset and rate factor (H.264 and HEVC).
+        public var compression: VideoCompression
         /// Media ticks per second (600 represents 24, 25, 30 and 60 fps exactly); default 600.
         public var timescale: Int32
         /// How long the last frame shows when ``QuickTimeWriter/finish(endTime:)`` is not told (default 1/30 s).
         public var frameDuration: MediaTime
-        /// JPEG quality 0…1 (default 0.85).
+        /// JPEG quality 0…1 (Motion-JPEG; default 0.85).
         public var quality: Double
-        /// JPEG chroma subsampling (default 4:2:0).
+        /// JPEG chroma subsampling (Motion-JPEG; default 4:2:0).
         public var chromaSubsampling: ChromaSubsampling
         /// The frames' colour space, tagged in the 'colr' atom: sRGB (BT.709 primaries) or Display P3.
         ///
@@ -26,13 +30,15 @@ extension QuickTimeWriter {
 
         /// Creates video settings.
         public init(
-            width: Int, height: Int, timescale: Int32 = 600,
-            frameDuration: MediaTime = MediaTime(value: 1, timescale: 30),
+            width: Int, height: Int, codec: VideoCodec = .h264, compression: VideoCompression = VideoCompression(),
+            timescale: Int32 = 600, frameDuration: MediaTime = MediaTime(value: 1, timescale: 30),
             quality: Double = 0.85, chromaSubsampling: ChromaSubsampling = .both, colorSpace: ColorSpace = .sRGB,
             orientation: Orientation = .up
         ) {
             self.width = width
             self.height = height
+            self.codec = codec
+            self.compression = compression
             self.timescale = timescale
             self.frameDuration = frameDuration
             self.quality = quality
@@ -42,20 +48,31 @@ extension QuickTimeWriter {
         }
     }
 
-    /// The audio track: signed 16-bit PCM ('sowt' up to 65 535 Hz, 'lpcm' version 2 above).
+    /// How the audio track is stored.
+    public enum AudioCodec: String, Hashable, Sendable, Codable, CaseIterable {
+        /// AAC-LC ('mp4a'), encoded by FFmpeg's AAC encoder: what an iPhone records.
+        case aac
+        /// Signed 16-bit PCM ('sowt' up to 65 535 Hz, 'lpcm' version 2 above): lossless, about 10× larger.
+        case pcm
+    }
+
+    /// The audio track: AAC by default, 16-bit PCM on request; samples are given as interleaved 16-bit PCM.
     public struct AudioSettings: Hashable, Sendable {
-        /// Frames per second (8 000…192 000).
+        /// Frames per second (8 000…192 000; AAC: 8 000…96 000).
         public var sampleRate: Int
         /// Channels (1…8), interleaved.
         public var channelCount: Int
         /// Where the audio starts on the movie's timeline (default zero).
         public var startTime: MediaTime
+        /// How it is stored (default ``AudioCodec/aac``).
+        public var codec: AudioCodec
 
         /// Creates audio settings.
-        public init(sampleRate: Int, channelCount: Int, startTime: MediaTime = .zero) {
+        public init(sampleRate: Int, channelCount: Int, startTime: MediaTime = .zero, codec: AudioCodec = .aac) {
             self.sampleRate = sampleRate
             self.channelCount = channelCount
             self.startTime = startTime
+            self.codec = codec
         }
     }
 
@@ -102,8 +119,21 @@ extension QuickTimeWriter {
             }
             if let v = video {
                 guard (1...65535).contains(v.width), (1...65535).contains(v.height) else {
-                    throw .invalidArgument(
-                        "Motion-JPEG frames are 1…65535 pixels wide and high, not \(v.width)×\(v.height)")
+                    throw .invalidArgument("video frames are 1…65535 pixels wide and high, not \(v.width)×\(v.height)")
+                }
+                if v.codec != .motionJPEG {
+                    guard v.width % 2 == 0, v.height % 2 == 0 else {
+                        throw .invalidArgument(
+                            "\(v.codec.name) frames (4:2:0) have an even width and height, not \(v.width)×\(v.height)")
+                    }
+                    guard (0...51).contains(v.compression.constantRateFactor),
+                        v.compression.keyFrameInterval >= 1, v.compression.threads >= 0
+                    else {
+                        throw .invalidArgument(
+                            "the constant rate factor \(v.compression.constantRateFactor) must be 0…51, the key-frame "
+                                + "interval \(v.compression.keyFrameInterval) at least 1 and the threads "
+                                + "\(v.compression.threads) at least 0")
+                    }
                 }
                 guard v.timescale > 0 else {
                     throw .invalidArgument("the video timescale must be positive, not \(v.timescale)")
@@ -124,8 +154,11 @@ extension QuickTimeWriter {
                 }
             }
             if let a = audio {
-                guard (8000...192_000).contains(a.sampleRate) else {
-                    throw .invalidArgument("the audio sample rate \(a.sampleRate) Hz is outside 8000…192000")
+                let rates = a.codec == .aac ? 8000...96_000 : 8000...192_000
+                guard rates.contains(a.sampleRate) else {
+                    throw .invalidArgument(
+                        "the \(a.codec.rawValue) sample rate \(a.sampleRate) Hz is outside \(rates.lowerBound)…\(rates.upperBound)"
+                    )
                 }
                 guard (1...8).contains(a.channelCount) else {
                     throw .invalidArgument("\(a.channelCount) audio channels; 1…8 are supported")

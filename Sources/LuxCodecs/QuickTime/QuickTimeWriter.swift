@@ -2,13 +2,17 @@ public import FoundationEssentials
 import LuxColor
 public import LuxPixels
 
-/// Writes a QuickTime movie (.mov) as it goes: Motion-JPEG video, 16-bit PCM audio, movie-level metadata and
-/// timed metadata — the layout of a Live Photo movie (FORMATS.md §5).
+/// Writes a QuickTime movie (.mov) as it goes: H.264, HEVC or Motion-JPEG video, AAC or 16-bit PCM audio,
+/// movie-level metadata and timed metadata — the layout of an iPhone's Live Photo movie (FORMATS.md §5).
+///
+/// H.264 and HEVC frames are compressed by libx264 and libx265, AAC by FFmpeg's encoder (FFmpeg's libraries);
+/// this writer lays the compressed samples, their timing (key frames, reordering) and the codec configuration out
+/// in the file itself, because FFmpeg's muxer cannot write Apple's timed-metadata ('mebx') tracks.
 ///
 /// Frames and audio are written to a temporary file beside the destination as they arrive, so a long movie is
-/// never held in memory; ``finish(endTime:)`` appends the movie header (or, with ``Settings/fastStart``, puts it
-/// first) and renames the file into place. A writer that is cancelled, fails or is dropped leaves nothing behind
-/// and never replaces an existing file.
+/// never held in memory; ``finish(endTime:)`` drains the encoders, appends the movie header (or, with
+/// ``Settings/fastStart``, puts it first) and renames the file into place. A writer that is cancelled, fails or is
+/// dropped leaves nothing behind and never replaces an existing file.
 ///
 /// ```swift
 /// var settings = QuickTimeWriter.Settings(
@@ -23,8 +27,9 @@ public import LuxPixels
 /// try writer.finish()
 /// ```
 ///
-/// A writer is used from one thread at a time. Encode frames in parallel with
-/// ``encodeVideoFrame(_:settings:)`` and append the results in order with ``appendVideoFrame(jpegData:at:)``.
+/// A writer is used from one thread at a time. Prepare frames in parallel with
+/// ``prepareVideoFrame(_:settings:)`` (colour matching and conversion, or JPEG compression) and append the results
+/// in order with ``appendVideoFrame(_:at:)-(PreparedVideoFrame,_)``.
 public final class QuickTimeWriter {
     /// The file being written.
     public let destination: URL
@@ -34,7 +39,15 @@ public final class QuickTimeWriter {
     private var video: TrackRecorder?
     private var audio: TrackRecorder?
     private var timedMetadata: [(track: TrackRecorder, groups: [TimedMetadataGroup])] = []
+    private var videoEncoder: VideoEncoder?
+    private var audioEncoder: AudioEncoder?
+    /// The first and the latest video frame's time (media ticks).
+    private var firstVideoTick: Int64?
     private var lastVideoTick: Int64?
+    /// Per compressed sample, in decode order: decode and presentation ticks and whether it is a key frame.
+    private var encodedTiming: (decode: [Int64], presentation: [Int64], sync: [Bool]) = ([], [], [])
+    private var appendedFrames = 0
+    private var audioFramesIn = 0
     private var isFinished = false
 
     /// Offset of the media data: ftyp (20) + wide (8) + mdat header (8).
@@ -43,24 +56,41 @@ public final class QuickTimeWriter {
     /// Starts a movie at `url`.
     ///
     /// - Throws: ``CodecError/invalidArgument(_:)`` for settings out of range (listing what is allowed);
+    ///   ``CodecError/unsupported(what:reason:)`` when FFmpeg lacks an encoder the settings need;
     ///   ``CodecError/io(path:reason:)`` when the folder cannot be written.
     public init(writingTo url: URL, settings: Settings) throws(CodecError) {
         try settings.validate()
         destination = url
         self.settings = settings
-        file = try AtomicFile(destination: url)
         var nextID = 1
         if let v = settings.video {
-            video = TrackRecorder(id: nextID, media: .video(v), timescale: v.timescale)
+            var configuration: [UInt8] = []
+            if v.codec != .motionJPEG {
+                let encoder = try VideoEncoder(settings: v, file: url.lastPathComponent)
+                configuration = encoder.configuration
+                videoEncoder = encoder
+            }
+            video = TrackRecorder(id: nextID, media: .video(v, configuration: configuration), timescale: v.timescale)
             nextID += 1
         }
         if let a = settings.audio {
-            var track = TrackRecorder(
-                id: nextID, media: .audio(a), timescale: Int32(a.sampleRate),
-                constantSampleSize: UInt32(2 * a.channelCount))
+            var track: TrackRecorder
+            if a.codec == .aac {
+                let encoder = try AudioEncoder(
+                    sampleRate: a.sampleRate, channelCount: a.channelCount, file: url.lastPathComponent)
+                audioEncoder = encoder
+                track = TrackRecorder(
+                    id: nextID, media: .audio(a, configuration: encoder.configuration), timescale: Int32(a.sampleRate))
+                track.mediaStart = Int64(encoder.priming)
+            } else {
+                track = TrackRecorder(
+                    id: nextID, media: .audio(a, configuration: []), timescale: Int32(a.sampleRate),
+                    constantSampleSize: UInt32(2 * a.channelCount))
+            }
             track.startTicks = a.startTime.converted(toTimescale: Int32(a.sampleRate)).value
             audio = track
         }
+        file = try AtomicFile(destination: url)
         var w = AtomWriter(capacity: 36)
         w.atom("ftyp") { w in
             w.fourCC("qt  ")
@@ -73,20 +103,23 @@ public final class QuickTimeWriter {
         try file.append(w.bytes)
     }
 
-    /// The number of video frames written.
-    public var videoFrameCount: Int { video?.sampleCount ?? 0 }
-    /// The number of audio frames (samples per channel) written.
-    public var audioFrameCount: Int { audio?.sampleCount ?? 0 }
+    /// The number of video frames appended.
+    public var videoFrameCount: Int { appendedFrames }
+    /// The number of audio frames (samples per channel) appended.
+    public var audioFrameCount: Int { audioFramesIn }
 
     // MARK: Video
 
-    /// Encodes `pixels` as a JPEG frame the way ``appendVideoFrame(_:at:)`` does (colour-matched into the video colour
-    /// space, no embedded profile: the track's 'colr' atom describes it).
+    /// Prepares `pixels` for a track with `settings`: colour-matched into the track's colour space, then compressed
+    /// as a JPEG (Motion-JPEG, no embedded profile: the track's 'colr' atom describes it) or converted to the
+    /// encoder's Y′CbCr (H.264, HEVC: 4:2:0, video range, BT.709 matrix).
     ///
     /// Safe to call from several threads at once.
     ///
     /// - Throws: ``CodecError/invalidArgument(_:)`` when the size differs from the settings.
-    public static func encodeVideoFrame(_ pixels: PixelBuffer, settings: VideoSettings) throws(CodecError) -> [UInt8] {
+    public static func prepareVideoFrame(_ pixels: PixelBuffer, settings: VideoSettings) throws(CodecError)
+        -> PreparedVideoFrame
+    {
         guard pixels.width == settings.width, pixels.height == settings.height else {
             throw .invalidArgument(
                 "a \(pixels.width)×\(pixels.height) frame does not fit a \(settings.width)×\(settings.height) video track"
@@ -95,10 +128,18 @@ public final class QuickTimeWriter {
         let options = EncodingOptions(
             quality: settings.quality, chromaSubsampling: settings.chromaSubsampling, colorSpace: settings.colorSpace,
             embedsColorProfile: false, threads: 1)
-        return try JPEG.encode(pixels, options: options)
+        if settings.codec == .motionJPEG {
+            return PreparedVideoFrame(
+                payload: .jpeg(try JPEG.encode(pixels, options: options)), width: pixels.width, height: pixels.height,
+                codec: .motionJPEG)
+        }
+        let (matched, _) = try JPEG.prepare(pixels, gray: false, options: options)
+        return PreparedVideoFrame(
+            payload: .picture(try VideoPicture(converting: matched)), width: pixels.width, height: pixels.height,
+            codec: settings.codec)
     }
 
-    /// Encodes and appends a frame shown from `time` (on the movie's timeline) until the next frame.
+    /// Prepares, compresses and appends a frame shown from `time` (on the movie's timeline) until the next frame.
     ///
     /// - Throws: ``CodecError/invalidArgument(_:)`` without a video track, for a frame of another size, or a time
     ///   not after the previous frame's; ``CodecError/io(path:reason:)`` when writing fails.
@@ -106,53 +147,71 @@ public final class QuickTimeWriter {
         guard let v = settings.video else {
             throw .invalidArgument("this movie has no video track (settings.video is nil)")
         }
-        try appendVideoFrame(jpegData: try Self.encodeVideoFrame(pixels, settings: v), at: time)
+        try appendVideoFrame(try Self.prepareVideoFrame(pixels, settings: v), at: time)
     }
 
-    /// Appends an already encoded baseline JPEG frame shown from `time`.
+    /// Appends a prepared frame shown from `time`; an H.264/HEVC frame is compressed now (the encoder may hold a
+    /// few frames back to reorder them, and writes them later).
     ///
-    /// - Throws: ``CodecError/invalidArgument(_:)`` for data that is not a JPEG of the track's size, or a time not
-    ///   after the previous frame's.
-    public func appendVideoFrame(jpegData: [UInt8], at time: MediaTime) throws(CodecError) {
+    /// - Throws: ``CodecError/invalidArgument(_:)`` for a frame of another size or codec, or a time not after the
+    ///   previous frame's; the encoder's and the file's errors.
+    public func appendVideoFrame(_ frame: PreparedVideoFrame, at time: MediaTime) throws(CodecError) {
         guard var track = video, let v = settings.video else {
             throw .invalidArgument("this movie has no video track (settings.video is nil)")
         }
         try checkOpen()
-        let header: JPEGHeader
-        do throws(CodecError) {
-            header = try withBytes(of: jpegData) { raw throws(CodecError) in try JPEGHeader(raw) }
-        } catch {
-            throw .invalidArgument("video frame \(track.sampleCount) is not a JPEG: \(error)")
-        }
-        guard header.width == v.width, header.height == v.height else {
+        guard frame.width == v.width, frame.height == v.height, frame.codec == v.codec else {
             throw .invalidArgument(
-                "video frame \(track.sampleCount) is \(header.width)×\(header.height); the track is \(v.width)×\(v.height)"
-            )
+                "video frame \(appendedFrames) is a \(frame.width)×\(frame.height) \(frame.codec.name) frame; the track "
+                    + "is \(v.width)×\(v.height) \(v.codec.name)")
         }
         let tick = try ticks(time, timescale: v.timescale, what: "video frame time")
         if let last = lastVideoTick {
             guard tick > last else {
                 throw .invalidArgument(
-                    "video frame \(track.sampleCount) at \(time) is not after the previous frame "
+                    "video frame \(appendedFrames) at \(time) is not after the previous frame "
                         + "(\(MediaTime(value: last, timescale: v.timescale)))")
             }
             guard tick - last <= Int64(UInt32.max) else {
                 throw .invalidArgument("a gap of \(time) between frames is too long")
             }
-            track.addDuration(UInt32(tick - last))
         } else {
             track.startTicks = tick
+            firstVideoTick = tick
         }
-        let offset = UInt64(file.size)
-        try file.append(jpegData)
-        track.addSamples(count: 1, size: jpegData.count, at: offset)
-        video = track
+        switch frame.payload {
+        case .jpeg(let bytes):
+            if let last = lastVideoTick { track.addDuration(UInt32(tick - last)) }
+            let offset = UInt64(file.size)
+            try file.append(bytes)
+            track.addSamples(count: 1, size: bytes.count, at: offset)
+            video = track
+        case .picture(let picture):
+            video = track
+            try writeEncoded(try videoEncoder!.encode(picture, at: tick - (firstVideoTick ?? tick)))
+        }
         lastVideoTick = tick
+        appendedFrames += 1
+    }
+
+    /// Writes compressed samples into the video track.
+    private func writeEncoded(_ samples: [VideoEncoder.Sample]) throws(CodecError) {
+        guard var track = video else { return }
+        for s in samples {
+            let offset = UInt64(file.size)
+            try file.append(s.data)
+            track.addSamples(count: 1, size: s.data.count, at: offset)
+            encodedTiming.decode.append(s.decodeTick)
+            encodedTiming.presentation.append(s.presentationTick)
+            encodedTiming.sync.append(s.isSync)
+        }
+        video = track
     }
 
     // MARK: Audio
 
-    /// Appends interleaved 16-bit samples (`channelCount` per frame).
+    /// Appends interleaved 16-bit samples (`channelCount` per frame); AAC is compressed as whole packets of 1024
+    /// frames fill.
     ///
     /// - Throws: ``CodecError/invalidArgument(_:)`` without an audio track or for a count that is not a multiple
     ///   of the channel count.
@@ -162,7 +221,7 @@ public final class QuickTimeWriter {
 
     /// Appends interleaved 16-bit samples (`channelCount` per frame).
     public func appendAudio(_ samples: UnsafeBufferPointer<Int16>) throws(CodecError) {
-        guard var track = audio, let a = settings.audio else {
+        guard let a = settings.audio else {
             throw .invalidArgument("this movie has no audio track (settings.audio is nil)")
         }
         try checkOpen()
@@ -170,6 +229,11 @@ public final class QuickTimeWriter {
             throw .invalidArgument("\(samples.count) samples are not whole frames of \(a.channelCount) channels")
         }
         guard !samples.isEmpty else { return }
+        audioFramesIn += samples.count / a.channelCount
+        if let encoder = audioEncoder {
+            try writeAudioPackets(try encoder.encode(samples))
+            return
+        }
         var bytes = [UInt8](repeating: 0, count: 2 * samples.count)
         bytes.withUnsafeMutableBytes { raw in
             for (i, s) in samples.enumerated() {
@@ -179,8 +243,19 @@ public final class QuickTimeWriter {
         let frames = samples.count / a.channelCount
         let offset = UInt64(file.size)
         try file.append(bytes)
-        track.addSamples(count: frames, size: 0, at: offset)
-        track.addDuration(1, count: UInt32(frames))
+        audio?.addSamples(count: frames, size: 0, at: offset)
+        audio?.addDuration(1, count: UInt32(frames))
+    }
+
+    /// Writes AAC packets into the audio track.
+    private func writeAudioPackets(_ packets: [AudioEncoder.Packet]) throws(CodecError) {
+        guard var track = audio else { return }
+        for p in packets {
+            let offset = UInt64(file.size)
+            try file.append(p.data)
+            track.addSamples(count: 1, size: p.data.count, at: offset)
+            track.addDuration(UInt32(clamping: max(1, p.frameCount)))
+        }
         audio = track
     }
 
@@ -257,16 +332,31 @@ public final class QuickTimeWriter {
     }
 
     private func complete(endTime: MediaTime?) throws(CodecError) {
-        if var track = video, let v = settings.video {
-            guard let last = lastVideoTick else {
+        if let v = settings.video {
+            guard let last = lastVideoTick, let first = firstVideoTick else {
                 throw .invalidArgument("the movie has a video track but no frames were appended")
             }
             let end =
                 try endTime.map { (t) throws(CodecError) in try ticks(t, timescale: v.timescale, what: "end time") }
                 ?? last + max(1, v.frameDuration.converted(toTimescale: v.timescale).value)
             guard end > last else { throw .invalidArgument("the end time \(endTime!) is not after the last frame") }
-            track.addDuration(UInt32(clamping: end - last))
-            video = track
+            if let encoder = videoEncoder {
+                try writeEncoded(try encoder.encode(nil, at: 0))
+                let timing = encodedTiming
+                guard timing.decode.count == appendedFrames else {
+                    throw .library(
+                        name: "\(v.codec.name) encoder",
+                        message: "\(appendedFrames) frames in, \(timing.decode.count) compressed frames out")
+                }
+                video?.setReorderedTiming(
+                    decode: timing.decode, presentation: timing.presentation, sync: timing.sync, end: end - first)
+            } else {
+                video?.addDuration(UInt32(clamping: end - last))
+            }
+        }
+        if let encoder = audioEncoder {
+            try writeAudioPackets(try encoder.finish())
+            audio?.presentedTicks = Int64(audioFramesIn)
         }
         var tracks = [video, audio].compactMap { $0 }
         for (var track, groups) in timedMetadata {

@@ -53,11 +53,12 @@ struct SampleTable: Hashable, Sendable {
         return out
     }
 
-    /// Per sample: file offset, size, decode time and duration (media ticks) and composition offset.
+    /// Per sample in decode order: file offset, size, presentation time (decode time plus composition offset) and
+    /// how long it shows, in media ticks.
     ///
     /// Only for tracks with per-sample records (video, metadata); the caller bounds the count.
     func samples() -> [(offset: UInt64, size: Int, time: Int64, duration: Int64)] {
-        var out: [(UInt64, Int, Int64, Int64)] = []
+        var out: [(offset: UInt64, size: Int, time: Int64, duration: Int64)] = []
         out.reserveCapacity(sampleCount)
         var times: [(Int64, Int64)] = []
         times.reserveCapacity(sampleCount)
@@ -83,6 +84,14 @@ struct SampleTable: Hashable, Sendable {
                 out.append((offset, size, time + cts, duration))
                 // A chunk offset near 2⁶⁴ (co64) must not wrap: the sample then lies beyond any file.
                 offset = offset.addingReportingOverflow(UInt64(size)).overflow ? .max : offset + UInt64(size)
+            }
+        }
+        if !composition.isEmpty {
+            // Reordered samples show until the next one in presentation order (the last keeps its own duration).
+            let order = out.indices.sorted { out[$0].time < out[$1].time }
+            for (k, i) in order.dropLast().enumerated() {
+                let next = out[order[k + 1]].time
+                if next > out[i].time { out[i].duration = next - out[i].time }
             }
         }
         return out

@@ -28,6 +28,10 @@ public struct LivePhotoEditRecord: Hashable, Sendable {
     /// The bundle identifier written as the editor.
     public static let editorIdentifier = "org.lux.live"
 
+    /// The extension of Lux's sidecars (`IMG_E0001.luxedit`): never Apple's `.AAE`, so a Lux sidecar beside an
+    /// iPhone's files is not mistaken for Photos' own, and Photos' is never overwritten.
+    public static let fileExtension = "luxedit"
+
     /// Creates a record.
     public init(adjustmentData: AdjustmentData, original: LivePhoto, edited: LivePhoto, timestamp: Date = Date()) {
         self.adjustmentData = adjustmentData

@@ -5,7 +5,7 @@ public import LuxPixels
 extension LivePhotoEditingContext {
     /// The camera's motion between consecutive movie frames (each frame decoded, reduced and dropped).
     ///
-    /// - Throws: ``LivePhotoError/movieNotDecodable(_:codec:)`` for H.264/HEVC movies; read errors.
+    /// - Throws: ``LivePhotoError/movieNotDecodable(_:codec:)`` for a codec FFmpeg cannot decode; read errors.
     public func measureVideoMotion() throws(LivePhotoError) -> [FrameMotion] {
         try analyzeVideo(motion: true, stabilizer: nil).motion
     }
@@ -30,31 +30,29 @@ extension LivePhotoEditingContext {
     func analyzeVideo(motion: Bool, stabilizer: LivePhotoStabilizer?) throws(LivePhotoError)
         -> (motion: [FrameMotion], transforms: [AffineTransform])
     {
-        guard let track = movie.videoTrack else { throw .noVideo(livePhoto.movieURL) }
-        guard track.canDecodeFrames else { throw .movieNotDecodable(livePhoto.movieURL, codec: track.codecName) }
-        let samples: [MovieSample]
-        do throws(CodecError) { samples = try movie.samples(of: track) } catch {
+        guard let movie, let track = movie.videoTrack, movieProblem == nil else {
+            throw movieProblem ?? .noVideo(livePhoto.movieURL)
+        }
+        let reader: VideoFrameReader
+        do throws(CodecError) { reader = try VideoFrameReader(movie: movie, track: track) } catch {
             throw .unreadable(livePhoto.movieURL, error)
         }
+        // Frames arrive in order; each is measured against the previous one and reduced, then dropped.
+        let count = videoFrameTimes.count
         var reduced: [PixelBuffer] = []
-        let motions = try FrameMotion.measure(count: motion ? samples.count : 0) { (i) throws(LivePhotoError) in
+        let next = { () throws(LivePhotoError) -> PixelBuffer in
             do throws(CodecError) {
-                let frame = try movie.decodeVideoFrame(samples[i], of: track)
-                if let s = stabilizer { reduced.append(s.reduced(frame)) }
-                return frame
+                guard let frame = try reader.next() else {
+                    throw .truncated(what: "video of \(livePhoto.movieURL.lastPathComponent)", offset: 0)
+                }
+                if let s = stabilizer { reduced.append(s.reduced(frame.pixels)) }
+                return frame.pixels
             } catch {
                 throw .unreadable(livePhoto.movieURL, error)
             }
         }
-        if let s = stabilizer, !motion {
-            for sample in samples {
-                do throws(CodecError) {
-                    reduced.append(s.reduced(try movie.decodeVideoFrame(sample, of: track)))
-                } catch {
-                    throw .unreadable(livePhoto.movieURL, error)
-                }
-            }
-        }
+        let pairs = try FrameMotion.measure(count: motion ? count : 0) { (_) throws(LivePhotoError) in try next() }
+        if stabilizer != nil, !motion { for _ in 0..<count { _ = try next() } }
         var transforms: [AffineTransform] = []
         if let s = stabilizer {
             do throws(FusionError) {
@@ -63,6 +61,6 @@ extension LivePhotoEditingContext {
                 throw .invalidEdit("stabilisation: \(error)")
             }
         }
-        return (motions, transforms)
+        return (pairs, transforms)
     }
 }

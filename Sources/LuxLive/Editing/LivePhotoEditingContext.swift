@@ -20,8 +20,11 @@ public import LuxRender
 /// ```
 ///
 /// Reading the context reads the still's header and the movie's structure only. Rendering decodes the still and
-/// the movie's Motion-JPEG frames; a movie in H.264 or HEVC (an iPhone's) can be read but not re-rendered, and
-/// the render methods then throw ``LivePhotoError/movieNotDecodable(_:codec:)``.
+/// the movie's frames — H.264 and HEVC (an iPhone's) through FFmpeg's libraries, Motion-JPEG (Lux's older movies)
+/// through libjpeg-turbo — in a pipeline: frames are decoded, processed and encoded at the same time on all
+/// processors, a few frames in flight, so a long movie never sits in memory. A movie whose frames cannot be decoded
+/// (a codec FFmpeg lacks) makes the render methods throw ``LivePhotoError/movieNotDecodable(_:codec:)``; its still
+/// can still be edited alone with ``saveStill(to:)``.
 public struct LivePhotoEditingContext: Sendable {
     /// The processor's signature: the frame in, the edited image out.
     public typealias FrameProcessor = @Sendable (LivePhotoFrame) throws -> Image
@@ -59,28 +62,44 @@ public struct LivePhotoEditingContext: Sendable {
     /// The presentation times of the movie's frames.
     public let videoFrameTimes: [MediaTime]
 
-    let movie: QuickTimeMovie
+    /// Why the movie cannot be re-rendered — its structure is unreadable, it has no video, or FFmpeg has no decoder
+    /// for its codec — or `nil` when it can; the still can then be edited alone with ``saveStill(to:)``.
+    ///
+    /// A movie whose structure reads but whose frames turn out to be damaged is found only while rendering: the
+    /// render methods then throw, naming the file and the frame.
+    public let movieProblem: LivePhotoError?
+
+    let movie: QuickTimeMovie?
     let photoInfo: ImageInfo
 
     /// Opens a Live Photo for editing (reads the still's header and the movie's structure).
     ///
-    /// - Throws: ``LivePhotoError/unreadable(_:_:)`` when a file cannot be read.
+    /// A movie that cannot be read does not stop the context from opening: ``movieProblem`` says why, and the still
+    /// can be edited alone.
+    ///
+    /// - Throws: ``LivePhotoError/unreadable(_:_:)`` when the still cannot be read.
     public init(livePhoto: LivePhoto) throws(LivePhotoError) {
         self.livePhoto = livePhoto
         let info: ImageInfo
         do { info = try ImageFile.info(url: livePhoto.photoURL) } catch { throw .unreadable(livePhoto.photoURL, error) }
-        let file: QuickTimeMovie
+        var file: QuickTimeMovie?
+        var problem: LivePhotoError?
         do { file = try QuickTimeMovie(contentsOf: livePhoto.movieURL) } catch {
-            throw .unreadable(livePhoto.movieURL, error)
+            problem = .unreadable(livePhoto.movieURL, error)
         }
+        let video = file?.videoTrack
+        if problem == nil, video == nil { problem = .noVideo(livePhoto.movieURL) }
+        if problem == nil, let video, !video.canDecodeFrames {
+            problem = .movieNotDecodable(livePhoto.movieURL, codec: video.codecName)
+        }
+        movieProblem = problem
         photoInfo = info
         movie = file
         photoWidth = info.width
         photoHeight = info.height
-        let video = file.videoTrack
         videoWidth = video?.width ?? 0
         videoHeight = video?.height ?? 0
-        videoFrameTimes = video.flatMap { try? file.samples(of: $0).map(\.time) } ?? []
+        videoFrameTimes = video.flatMap { v in try? file?.samples(of: v).map(\.time) } ?? []
         orientation = info.metadata.orientation
         audioVolume = 1
         frameProcessor = nil
@@ -96,8 +115,9 @@ public struct LivePhotoEditingContext: Sendable {
         return Double(max(videoWidth, videoHeight)) / Double(max(photoWidth, photoHeight))
     }
 
-    /// Whether the movie's frames can be re-rendered (Motion-JPEG).
-    public var canRenderMovie: Bool { movie.videoTrack?.canDecodeFrames ?? false }
+    /// Whether the movie's frames can be decoded and re-rendered (H.264, HEVC, Motion-JPEG and the other codecs
+    /// FFmpeg decodes); see ``movieProblem`` when not.
+    public var canRenderMovie: Bool { movieProblem == nil }
 
     /// Renders a small version of the edit for playback: a still and a movie no larger than `targetSize` (in
     /// display orientation), written to `directory` (default: a new temporary folder; delete it when done).
@@ -146,6 +166,22 @@ public struct LivePhotoEditingContext: Sendable {
             try record.write(to: output.adjustmentDataURL)
         }
         return edited
+    }
+
+    /// Renders the edited still alone and writes it to `output`'s ``LivePhotoEditingOutput/photoURL`` as a plain photo.
+    ///
+    /// For a pair whose movie cannot be rendered (``movieProblem``); the movie is left as it is. The Live Photo
+    /// content identifier is left out (without its movie the still no longer pairs); the still's other metadata is
+    /// kept.
+    ///
+    /// The frame processor sees the still as a ``LivePhotoFrame/FrameType/photo`` frame at full resolution.
+    ///
+    /// - Returns: The still's URL.
+    /// - Throws: ``LivePhotoError``; a failure leaves no partial file and replaces nothing.
+    @discardableResult
+    public func saveStill(to output: LivePhotoEditingOutput) async throws(LivePhotoError) -> URL {
+        let job = LivePhotoRenderer(context: self, output: output, scale: 1)
+        return try await job.runStill()
     }
 
     func validate() throws(LivePhotoError) {

@@ -1,4 +1,3 @@
-import Dispatch
 import FoundationEssentials
 import LuxCodecs
 import LuxColor
@@ -9,20 +8,40 @@ import LuxRender
 import Synchronization
 
 /// Renders an edit into a new Live Photo pair: the still strip by strip into its JPEG encoder, the movie frames
-/// in parallel batches (one frame per worker, frames appended in order), the audio trimmed and scaled.
+/// through a pipeline (decoded in order, rendered on the workers, encoded in order), the audio trimmed and scaled.
 struct LivePhotoRenderer: Sendable {
     let context: LivePhotoEditingContext
     let output: LivePhotoEditingOutput
     /// The still's render scale (1 when saving, smaller for previews).
     let scale: Double
 
-    /// Runs the render off the caller's task, stopping between frame batches when the task is cancelled.
+    /// Runs the render off the caller's task, stopping between frames when the task is cancelled.
     func run() async throws(LivePhotoError) -> LivePhoto {
         try context.validate()
+        return try await offloadedCancellably { (flag) throws(LivePhotoError) in try render(flag) }
+    }
+
+    /// Renders and writes the still alone, as a plain photo, off the caller's task.
+    func runStill() async throws(LivePhotoError) -> URL {
+        try await offloadedCancellably { (flag) throws(LivePhotoError) in
+            let still = try planStill()
+            if flag.isCancelled { throw .cancelled }
+            var metadata = still.metadata
+            metadata.orientation = context.orientation
+            metadata.exif.appleMakerNote?.contentIdentifier = nil
+            try writeStill(still, to: output.photoURL, metadata: metadata)
+            return output.photoURL
+        }
+    }
+
+    /// Runs `work` on a thread of its own, with a flag raised when the calling task is cancelled.
+    private func offloadedCancellably<T: Sendable>(
+        _ work: @escaping @Sendable (CancellationFlag) throws(LivePhotoError) -> T
+    ) async throws(LivePhotoError) -> T {
         let flag = CancellationFlag()
-        let result: Result<LivePhoto, LivePhotoError> = await withTaskCancellationHandler {
+        let result: Result<T, LivePhotoError> = await withTaskCancellationHandler {
             do throws(LivePhotoError) {
-                return .success(try await offloaded { () throws(LivePhotoError) in try render(flag) })
+                return .success(try await offloaded { () throws(LivePhotoError) in try work(flag) })
             } catch {
                 return .failure(error)
             }
@@ -32,16 +51,57 @@ struct LivePhotoRenderer: Sendable {
         return try result.get()
     }
 
+    /// The edited still before it is rendered: its recipe, the region to write, its colour space and metadata.
+    struct StillPlan {
+        var image: Image
+        var rect: Rect
+        var colorSpace: ColorSpace
+        var metadata: ImageMetadata
+    }
+
+    /// Decodes the still (scaled for a preview) and runs the processor on it.
+    func planStill() throws(LivePhotoError) -> StillPlan {
+        let ctx = context
+        let still = try decodeStill(threads: threads)
+        let photoFrame = LivePhotoFrame(
+            image: Self.resized(
+                Image(buffer: still.pixels), to: (Double(ctx.photoWidth) * scale, Double(ctx.photoHeight) * scale)),
+            type: .photo, time: ctx.photoTime, renderScale: scale)
+        let image = try process(photoFrame)
+        return StillPlan(
+            image: image, rect: try Self.outputRect(image, frame: photoFrame),
+            colorSpace: still.pixels.colorSpace ?? .sRGB, metadata: still.metadata)
+    }
+
+    /// Renders the still strip by strip into its JPEG encoder (a temporary file, renamed when complete).
+    func writeStill(_ still: StillPlan, to url: URL, metadata: ImageMetadata) throws(LivePhotoError) {
+        var options = context.renderOptions
+        options.threadCount = threads
+        var photoOptions = output.photoOptions
+        photoOptions.synchronizesFile = output.synchronizesFiles
+        do {
+            try RenderContext(options: options).write(
+                still.image, to: url, format: .jpeg, colorSpace: still.colorSpace, bounds: still.rect,
+                metadata: metadata, options: photoOptions)
+        } catch {
+            throw Self.writeError(error, url: url)
+        }
+    }
+
+    /// The threads the render uses.
+    var threads: Int { max(1, context.threads ?? Parallel.defaultThreadCount) }
+
     func render(_ flag: CancellationFlag) throws(LivePhotoError) -> LivePhoto {
         let ctx = context
         let movieURL = ctx.livePhoto.movieURL
-        let threads = max(1, ctx.threads ?? Parallel.defaultThreadCount)
-        guard let video = ctx.movie.videoTrack else { throw .noVideo(movieURL) }
-        guard video.canDecodeFrames else { throw .movieNotDecodable(movieURL, codec: video.codecName) }
+        let threads = threads
+        guard let movie = ctx.movie, let video = movie.videoTrack, ctx.movieProblem == nil else {
+            throw ctx.movieProblem ?? .noVideo(movieURL)
+        }
         var audio: AudioSamples?
-        if let track = ctx.movie.audioTrack {
+        if let track = movie.audioTrack {
             do {
-                audio = try ctx.movie.audioSamples(of: track)
+                audio = try movie.audioSamples(of: track)
             } catch {
                 if case .unsupported = error { throw .audioNotDecodable(movieURL, codec: track.codecName) }
                 throw .unreadable(movieURL, error)
@@ -50,37 +110,27 @@ struct LivePhotoRenderer: Sendable {
         if flag.isCancelled { throw .cancelled }
 
         // The still: decoded, scaled for a preview, processed. Its extent decides the movie's size.
-        let still = try decodeStill(threads: threads)
-        let photoSpace = still.pixels.colorSpace ?? .sRGB
-        let photoFrame = LivePhotoFrame(
-            image: Self.resized(
-                Image(buffer: still.pixels), to: (Double(ctx.photoWidth) * scale, Double(ctx.photoHeight) * scale)),
-            type: .photo, time: ctx.photoTime, renderScale: scale)
-        let photoImage = try process(photoFrame)
-        let photoRect = try Self.outputRect(photoImage, frame: photoFrame)
+        let still = try planStill()
+        let photoRect = still.rect
 
         // The movie: frames overlapping the time range, at the still's geometry scaled to the frames' resolution.
         // Saving keeps the frames' resolution; a preview reduces them to at most its own.
         let frameScale = scale >= 1 ? ctx.videoRenderScale : min(ctx.videoRenderScale, scale)
         let reduction = frameScale / ctx.videoRenderScale
-        let width = max(1, Int((photoRect.width * frameScale / scale).rounded()))
-        let height = max(1, Int((photoRect.height * frameScale / scale).rounded()))
+        let codec = output.videoCodec
+        // H.264 and HEVC code 4:2:0 chroma over pixel pairs: their frames have an even size.
+        let even = codec == .motionJPEG ? 1.0 : 2.0
+        let width = max(Int(even), Int((photoRect.width * frameScale / scale / even).rounded() * even))
+        let height = max(Int(even), Int((photoRect.height * frameScale / scale / even).rounded() * even))
         let range = ctx.timeRange
-        let samples: [MovieSample]
-        do { samples = try ctx.movie.samples(of: video) } catch { throw .unreadable(movieURL, error) }
-        let selected = samples.enumerated().filter { _, s in
-            s.time < range.upperBound && (s.time + s.duration > range.lowerBound || s.time >= range.lowerBound)
-        }
-        guard let last = selected.last?.element else {
-            throw .invalidEdit("no movie frame lies in \(range.lowerBound.seconds)…\(range.upperBound.seconds) s")
-        }
         let frameDuration =
             video.nominalFrameRate > 0
             ? MediaTime(seconds: 1 / video.nominalFrameRate, preferredTimescale: 600)
             : MediaTime(value: 1, timescale: 30)
         let videoSettings = QuickTimeWriter.VideoSettings(
-            width: width, height: height, frameDuration: frameDuration, quality: output.videoQuality,
-            colorSpace: video.colorSpace ?? .sRGB, orientation: ctx.orientation)
+            width: width, height: height, codec: codec, compression: output.videoCompression,
+            frameDuration: frameDuration, quality: output.videoQuality, colorSpace: video.colorSpace ?? .sRGB,
+            orientation: ctx.orientation)
         if let a = audio {
             let trimmed = a.trimmed(to: range).withVolume(ctx.audioVolume)
             audio = trimmed.frameCount > 0 ? trimmed : nil
@@ -88,11 +138,22 @@ struct LivePhotoRenderer: Sendable {
         var movieSettings = QuickTimeWriter.Settings(
             video: videoSettings,
             audio: audio.map {
-                .init(sampleRate: $0.sampleRate, channelCount: $0.channelCount, startTime: $0.startTime)
+                .init(
+                    sampleRate: $0.sampleRate, channelCount: $0.channelCount, startTime: $0.startTime,
+                    codec: output.audioCodec)
             },
-            metadata: ctx.movie.metadata.filter { $0.key != .contentIdentifier && $0.key != .stillImageTime },
-            creationDate: ctx.movie.creationDate, synchronizesFile: output.synchronizesFiles)
+            metadata: movie.metadata.filter { $0.key != .contentIdentifier && $0.key != .stillImageTime },
+            creationDate: movie.creationDate, synchronizesFile: output.synchronizesFiles)
         movieSettings.movieTimescale = 600
+        let reader: VideoFrameReader
+        do {
+            reader = try VideoFrameReader(
+                movie: movie, track: video,
+                options: VideoDecodingOptions(
+                    threads: 1, reduction: Self.denominator(for: reduction), timeRange: range))
+        } catch {
+            throw .unreadable(movieURL, error)
+        }
         let writer = try LivePhotoWriter(
             photoURL: output.photoURL, movieURL: output.movieURL, contentIdentifier: output.contentIdentifier,
             movie: movieSettings)
@@ -100,7 +161,6 @@ struct LivePhotoRenderer: Sendable {
         var frameOptions = ctx.renderOptions
         frameOptions.threadCount = 1
         let frameRenderer = RenderContext(options: frameOptions)
-        let batch = 2 * threads
         var audioWritten = 0
         func appendAudio(until time: MediaTime?) throws(LivePhotoError) {
             guard let a = audio else { return }
@@ -112,91 +172,68 @@ struct LivePhotoRenderer: Sendable {
             try writer.appendAudio(Array(a.samples[(audioWritten * a.channelCount)..<(end * a.channelCount)]))
             audioWritten = end
         }
-        let slots = (0..<batch).map { _ in FrameSlot() }
-        var start = 0
-        while start < selected.count {
-            if flag.isCancelled { throw .cancelled }
-            let jobs = Array(selected[start..<min(start + batch, selected.count)])
-            let results = Mutex([Result<[UInt8], LivePhotoError>?](repeating: nil, count: jobs.count))
-            DispatchQueue.concurrentPerform(iterations: jobs.count) { k in
-                let (index, sample) = jobs[k]
-                let result: Result<[UInt8], LivePhotoError>
-                do throws(LivePhotoError) {
-                    result = .success(
-                        try renderFrame(
-                            sample, index: index, track: video, reduction: reduction, renderScale: frameScale,
-                            settings: videoSettings, renderer: frameRenderer, slot: slots[k]))
-                } catch {
-                    result = .failure(error)
-                }
-                results.withLock { $0[k] = result }
-            }
-            let done = results.withLock { $0 }
-            for (k, r) in done.enumerated() {
-                let bytes = try r!.get()
-                let time = max(.zero, jobs[k].element.time - range.lowerBound)
-                try writer.appendVideoFrame(jpegData: bytes, at: time)
-            }
-            if let lastJob = jobs.last?.element {
-                try appendAudio(until: lastJob.time + lastJob.duration - range.lowerBound)
-            }
-            start += jobs.count
+        // Decoding (one thread), rendering (the workers) and encoding (this thread, and the encoder's own) overlap;
+        // a few frames are in flight at a time.
+        let source = FrameSource(reader: reader, flag: flag, movieURL: movieURL)
+        var lastEnd: MediaTime?
+        try runFramePipeline(
+            window: threads + 2, workers: threads,
+            source: { () throws(LivePhotoError) in try source.next() },
+            transform: { (_, frame) throws(LivePhotoError) in
+                (
+                    frame,
+                    try renderFrame(
+                        frame, track: video, reduction: reduction, renderScale: frameScale, settings: videoSettings,
+                        renderer: frameRenderer)
+                )
+            },
+            sink: { (_, result) throws(LivePhotoError) in
+                let (frame, prepared) = result
+                try writer.appendVideoFrame(prepared, at: max(.zero, frame.time - range.lowerBound))
+                try appendAudio(until: frame.time + frame.duration - range.lowerBound)
+                lastEnd = frame.time + frame.duration
+            })
+        guard let lastEnd else {
+            throw .invalidEdit("no movie frame lies in \(range.lowerBound.seconds)…\(range.upperBound.seconds) s")
         }
         try appendAudio(until: nil)
         if flag.isCancelled { throw .cancelled }
 
-        let movieEnd = min(range.upperBound, last.time + last.duration) - range.lowerBound
+        let movieEnd = min(range.upperBound, lastEnd) - range.lowerBound
         var metadata = still.metadata
         metadata.orientation = ctx.orientation
         metadata = LivePhotoWriter.taggedMetadata(metadata, contentIdentifier: output.contentIdentifier)
-        var photoOptions = output.photoOptions
-        photoOptions.synchronizesFile = output.synchronizesFiles
-        let renderOptions = ctx.renderOptions
         return try writer.finish(photoTime: ctx.photoTime - range.lowerBound, movieEnd: movieEnd) {
             () throws(LivePhotoError) in
-            var options = renderOptions
-            options.threadCount = threads
-            // Rendered strip by strip into the JPEG encoder (temporary file, renamed when complete).
-            do {
-                try RenderContext(options: options).write(
-                    photoImage, to: output.photoURL, format: .jpeg, colorSpace: photoSpace, bounds: photoRect,
-                    metadata: metadata, options: photoOptions)
-            } catch {
-                throw Self.writeError(error, url: output.photoURL)
-            }
+            try writeStill(still, to: output.photoURL, metadata: metadata)
         }
     }
 
-    /// Decodes, transforms, processes and encodes one movie frame, in `slot`'s reusable buffers.
+    /// Transforms, processes, renders and prepares one decoded movie frame for the writer.
     func renderFrame(
-        _ sample: MovieSample, index: Int, track: MovieTrack, reduction: Double, renderScale: Double,
-        settings: QuickTimeWriter.VideoSettings, renderer: RenderContext, slot: FrameSlot
-    ) throws(LivePhotoError) -> [UInt8] {
+        _ decoded: DecodedVideoFrame, track: MovieTrack, reduction: Double, renderScale: Double,
+        settings: QuickTimeWriter.VideoSettings, renderer: RenderContext
+    ) throws(LivePhotoError) -> PreparedVideoFrame {
         let ctx = context
-        do {
-            try ctx.movie.decodeVideoFrame(
-                sample, of: track, into: &slot.decoded, reducedBy: Self.denominator(for: reduction))
-        } catch {
-            throw .unreadable(ctx.livePhoto.movieURL, error)
-        }
-        var image = Image(buffer: slot.decoded)
+        var image = Image(buffer: decoded.pixels)
         let size = (Double(track.width) * reduction, Double(track.height) * reduction)
-        if let t = ctx.videoFrameTransforms?[index] {
+        if let t = ctx.videoFrameTransforms, decoded.index < t.count {
             // Transforms are in full-size frame coordinates.
             image = Self.resized(image, to: (Double(track.width), Double(track.height)))
-            image = image.clampedToExtent().transformed(by: t).cropped(
+            image = image.clampedToExtent().transformed(by: t[decoded.index]).cropped(
                 to: Rect(width: track.width, height: track.height))
         }
         let frame = LivePhotoFrame(
-            image: Self.resized(image, to: size), type: .video, time: sample.time, renderScale: renderScale)
+            image: Self.resized(image, to: size), type: .video, time: decoded.time, renderScale: renderScale)
         let out = try process(frame)
         // The frame's result keeps the movie's size, centred on its own extent (an animated crop moves it).
         let e = out.extent.isInfinite || out.extent.isEmpty ? frame.image.extent : out.extent
         let w = Double(settings.width)
         let h = Double(settings.height)
         let rect = Rect(x: (e.midX - w / 2).rounded(), y: (e.midY - h / 2).rounded(), width: w, height: h)
+        var buffer = PixelBuffer(width: settings.width, height: settings.height, format: .rgba8)
         do {
-            return try renderer.encodeVideoFrame(out, bounds: rect, settings: settings, reusing: &slot.rendered)
+            return try renderer.prepareVideoFrame(out, bounds: rect, settings: settings, reusing: &buffer)
         } catch {
             throw Self.writeError(error, url: output.movieURL)
         }
@@ -262,10 +299,24 @@ struct LivePhotoRenderer: Sendable {
     }
 }
 
-/// The reusable buffers of one frame job (used by one thread at a time: the job with that index in a batch).
-final class FrameSlot: @unchecked Sendable {
-    var decoded = PixelBuffer(width: 1, height: 1, format: .rgba8)
-    var rendered = PixelBuffer(width: 1, height: 1, format: .rgba8)
+/// The decoded frames of a render, handed to the pipeline one at a time (from its source thread only).
+final class FrameSource: @unchecked Sendable {
+    // @unchecked: `next()` is called from one thread at a time (the pipeline's source).
+    private let reader: VideoFrameReader
+    private let flag: CancellationFlag
+    private let movieURL: URL
+
+    init(reader: VideoFrameReader, flag: CancellationFlag, movieURL: URL) {
+        self.reader = reader
+        self.flag = flag
+        self.movieURL = movieURL
+    }
+
+    /// The next frame in the time range; `nil` after the last.
+    func next() throws(LivePhotoError) -> DecodedVideoFrame? {
+        if flag.isCancelled { throw .cancelled }
+        do { return try reader.next() } catch { throw .unreadable(movieURL, error) }
+    }
 }
 
 /// Set when the task that started a render is cancelled; checked between frame batches.

@@ -65,9 +65,9 @@ public final class LivePhotoWriter {
         do { try movie.appendVideoFrame(pixels, at: time) } catch { throw .write(movieURL, error) }
     }
 
-    /// Appends an encoded JPEG frame shown from `time` (see ``QuickTimeWriter/appendVideoFrame(jpegData:at:)``).
-    public func appendVideoFrame(jpegData: [UInt8], at time: MediaTime) throws(LivePhotoError) {
-        do { try movie.appendVideoFrame(jpegData: jpegData, at: time) } catch { throw .write(movieURL, error) }
+    /// Appends a prepared frame shown from `time` (see ``QuickTimeWriter/appendVideoFrame(_:at:)-(PreparedVideoFrame,_)``).
+    public func appendVideoFrame(_ frame: PreparedVideoFrame, at time: MediaTime) throws(LivePhotoError) {
+        do { try movie.appendVideoFrame(frame, at: time) } catch { throw .write(movieURL, error) }
     }
 
     /// Appends interleaved 16-bit audio.

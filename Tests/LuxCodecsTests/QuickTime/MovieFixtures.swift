@@ -37,16 +37,17 @@ enum MovieFixtures {
     static let identifier = "5B4D0C8E-1C2A-4F8E-9A57-0D2C1F3E4B6A"
 
     /// Writes a movie of `frames` frames at 30 fps with one second of audio per 30 frames, the content identifier,
-    /// an author and the still-image time at `stillTime`.
+    /// an author and the still-image time at `stillTime` (Motion-JPEG and PCM unless told otherwise).
     @discardableResult
     static func write(
         to url: URL, frames: Int = 30, width: Int = 64, height: Int = 48, audio: Bool = true, channels: Int = 1,
         stillTime: MediaTime? = MediaTime(value: 1, timescale: 2), fastStart: Bool = false,
-        orientation: Orientation = .up
+        orientation: Orientation = .up, codec: VideoCodec = .motionJPEG,
+        audioCodec: QuickTimeWriter.AudioCodec = .pcm
     ) throws -> [Int16] {
         var settings = QuickTimeWriter.Settings(
-            video: .init(width: width, height: height, quality: 0.92, orientation: orientation),
-            audio: audio ? .init(sampleRate: 44_100, channelCount: channels) : nil,
+            video: .init(width: width, height: height, codec: codec, quality: 0.92, orientation: orientation),
+            audio: audio ? .init(sampleRate: 44_100, channelCount: channels, codec: audioCodec) : nil,
             metadata: [
                 MovieMetadataItem(key: .contentIdentifier, value: .string(identifier)),
                 MovieMetadataItem(key: .author, value: "Brad Ford"),

@@ -233,7 +233,8 @@ import Testing
         }
         #expect(throws: CodecError.self) { try writer.appendAudio([1, 2, 3]) }
         #expect(throws: CodecError.self) {
-            try writer.appendVideoFrame(jpegData: [0xFF, 0xD8, 0, 1], at: MediaTime(value: 1, timescale: 1))
+            try writer.appendVideoFrame(
+                try PreparedVideoFrame(jpegData: [0xFF, 0xD8, 0, 1]), at: MediaTime(value: 1, timescale: 1))
         }
         writer.cancel()
         #expect(throws: CodecError.self) { try writer.finish() }

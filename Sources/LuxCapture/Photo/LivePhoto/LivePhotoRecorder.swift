@@ -8,7 +8,10 @@ import LuxRender
 
 /// Records and writes a Live Photo's movie: the ring buffer's pre-roll, the frames after the still, the microphone's
 /// sound over the same span, shoe-shot trimming and stabilisation, then a QuickTime movie with the content identifier
-/// and the still-image time (LuxCodecs' ``QuickTimeWriter``).
+/// and the still-image time (LuxCodecs' ``QuickTimeWriter``): H.264 and AAC by default, as an iPhone writes it.
+///
+/// Frames wait in the ring buffer as JPEGs (a fraction of a raw frame's memory); writing decodes them, warps them
+/// when stabilising and converts them on worker threads while the encoder compresses the previous ones.
 struct LivePhotoRecorder: Sendable {
     /// How much of the movie comes before the still (and after it).
     static let preRoll = MediaTime(value: 3, timescale: 2)
@@ -18,11 +21,19 @@ struct LivePhotoRecorder: Sendable {
     let ring: LivePhotoRingBuffer
     let dimensions: PixelDimensions
     let colorSpace: CaptureColorSpace
+    /// The movie's video codec.
+    let codec: VideoCodec
     let stabilizer = LivePhotoStabilizer()
 
     var videoSettings: QuickTimeWriter.VideoSettings {
         QuickTimeWriter.VideoSettings(
-            width: dimensions.width, height: dimensions.height, quality: 0.9, colorSpace: colorSpace.colorSpace)
+            width: dimensions.width, height: dimensions.height, codec: codec, quality: 0.9,
+            colorSpace: colorSpace.colorSpace)
+    }
+
+    /// How ring-buffer frames are compressed.
+    var ringOptions: EncodingOptions {
+        EncodingOptions(quality: 0.9, colorSpace: colorSpace.colorSpace, embedsColorProfile: false, threads: 1)
     }
 
     /// Makes one movie-size stream frame, compresses it and returns it.
@@ -32,7 +43,7 @@ struct LivePhotoRecorder: Sendable {
         guard var image = frame.image else { throw .processing("the camera delivered a movie frame without pixels") }
         if image.colorSpace == nil { image.colorSpace = colorSpace.colorSpace }
         do {
-            let jpeg = try QuickTimeWriter.encodeVideoFrame(image, settings: videoSettings)
+            let jpeg = try JPEG.encode(image, options: ringOptions)
             return LivePhotoMovieFrame(
                 jpeg: jpeg, reduced: stabilizer.reduced(image), time: frame.presentationTime, duration: frame.duration)
         } catch {
@@ -99,28 +110,14 @@ struct LivePhotoRecorder: Sendable {
         }
         guard !kept.isEmpty else { throw .processing("the Live Photo movie's trim kept no frame") }
         let start = max(range.lowerBound, times[kept[0]])
-        // Stabilisation warps the kept frames (decoded, warped, encoded again).
-        var jpegs = kept.map { frames[$0].jpeg }
+        // Stabilisation warps the kept frames with transforms computed from all of them.
+        var transforms: [AffineTransform]?
         if stabilize, kept.count >= 3, dimensions.width >= 64, dimensions.height >= 64 {
-            let transforms: [AffineTransform]
             do {
                 transforms = try stabilizer.transforms(
                     reduced: kept.map { frames[$0].reduced }, width: dimensions.width, height: dimensions.height)
             } catch {
                 throw .processing("stabilising the Live Photo movie failed: \(error)")
-            }
-            let settings = videoSettings
-            let frameRect = Rect(width: dimensions.width, height: dimensions.height)
-            var frame = PixelBuffer(width: dimensions.width, height: dimensions.height, format: .rgba8)
-            for (k, t) in transforms.enumerated() {
-                do {
-                    let decoded = try JPEG.decode(jpegs[k]).pixels
-                    let warped = Image(buffer: decoded).clampedToExtent().transformed(by: t).cropped(to: frameRect)
-                    jpegs[k] = try renderer.encodeVideoFrame(
-                        warped, bounds: frameRect, settings: settings, reusing: &frame)
-                } catch {
-                    throw .processing("stabilising Live Photo movie frame \(k) failed: \(error)")
-                }
             }
         }
         let movieEnd =
@@ -142,16 +139,32 @@ struct LivePhotoRecorder: Sendable {
             video: videoSettings,
             audio: audio.map { .init(sampleRate: $0.sampleRate, channelCount: $0.channelCount) }, metadata: items)
         settings.video?.frameDuration = first.duration
+        let writer: QuickTimeWriter
+        do { writer = try QuickTimeWriter(writingTo: url, settings: settings) } catch {
+            throw .processing("writing the Live Photo movie \(url.lastPathComponent) failed: \(error)")
+        }
+        var frameOptions = renderer.options
+        frameOptions.threadCount = 1
+        let job = MovieFrameJob(
+            frames: kept.map { frames[$0].jpeg }, transforms: transforms, settings: settings.video!,
+            renderer: RenderContext(options: frameOptions))
         do {
-            let writer = try QuickTimeWriter(writingTo: url, settings: settings)
-            for (k, index) in kept.enumerated() {
-                try writer.appendVideoFrame(jpegData: jpegs[k], at: max(.zero, times[index] - start))
-                // Sound interleaved by the half second.
-                if k == kept.count / 2, let a = audio {
-                    try writer.appendAudio(
-                        Array(a.samples.prefix(a.samples.count / 2 / a.channelCount * a.channelCount)))
-                }
-            }
+            let workers = max(1, renderer.options.threadCount ?? Parallel.defaultThreadCount)
+            try runFramePipeline(
+                count: kept.count, window: workers + 2, workers: workers,
+                transform: { (k) throws(CaptureError) in try job.prepare(k) },
+                sink: { (k, prepared) throws(CaptureError) in
+                    do {
+                        try writer.appendVideoFrame(prepared, at: max(.zero, times[kept[k]] - start))
+                        // Sound interleaved by the half second.
+                        if k == kept.count / 2, let a = audio {
+                            try writer.appendAudio(
+                                Array(a.samples.prefix(a.samples.count / 2 / a.channelCount * a.channelCount)))
+                        }
+                    } catch {
+                        throw .processing("writing the Live Photo movie \(url.lastPathComponent) failed: \(error)")
+                    }
+                })
             if let a = audio {
                 try writer.appendAudio(
                     Array(a.samples.dropFirst(a.samples.count / 2 / a.channelCount * a.channelCount)))
@@ -159,10 +172,38 @@ struct LivePhotoRecorder: Sendable {
             try writer.setStillImageTime(min(max(photo - start, .zero), movieEnd))
             try writer.finish(endTime: movieEnd)
         } catch {
-            throw .processing("writing the Live Photo movie \(url.lastPathComponent) failed: \(error)")
+            writer.cancel()
+            throw error as? CaptureError
+                ?? .processing("writing the Live Photo movie \(url.lastPathComponent) failed: \(error)")
         }
         return Movie(
             duration: movieEnd, photoTime: min(max(photo - start, .zero), movieEnd), frameCount: kept.count,
             wasTrimmed: range != MediaTime.zero..<end)
+    }
+}
+
+/// Turns a kept ring-buffer frame into a frame for the movie's codec: decoded, warped when stabilising, converted
+/// (or, for a Motion-JPEG movie without stabilisation, passed on as it is).
+struct MovieFrameJob: Sendable {
+    let frames: [[UInt8]]
+    let transforms: [AffineTransform]?
+    let settings: QuickTimeWriter.VideoSettings
+    let renderer: RenderContext
+
+    func prepare(_ k: Int) throws(CaptureError) -> PreparedVideoFrame {
+        do {
+            if transforms == nil, settings.codec == .motionJPEG { return try PreparedVideoFrame(jpegData: frames[k]) }
+            var decoded = try JPEG.decode(frames[k]).pixels
+            decoded.colorSpace = settings.colorSpace
+            guard let t = transforms?[k] else {
+                return try QuickTimeWriter.prepareVideoFrame(decoded, settings: settings)
+            }
+            let frameRect = Rect(width: settings.width, height: settings.height)
+            let warped = Image(buffer: decoded).clampedToExtent().transformed(by: t).cropped(to: frameRect)
+            var buffer = PixelBuffer(width: settings.width, height: settings.height, format: .rgba8)
+            return try renderer.prepareVideoFrame(warped, bounds: frameRect, settings: settings, reusing: &buffer)
+        } catch {
+            throw .processing("preparing Live Photo movie frame \(k) failed: \(error)")
+        }
     }
 }

@@ -131,7 +131,7 @@ extension PhotoOutput {
             let live = settings.livePhotoMovieURL.map { _ in
                 LivePhotoRecorder(
                     pump: pump, ring: livePhotoRing, dimensions: resolved.livePhotoMovieDimensions,
-                    colorSpace: resolved.colorSpace)
+                    colorSpace: resolved.colorSpace, codec: settings.livePhotoVideoCodec)
             }
             let identifier = live == nil ? nil : UUID().uuidString.uppercased()
             if let live, !isLivePhotoCaptureSuspended { try await live.fillPreRoll() }

@@ -1,3 +1,4 @@
+public import LuxCodecs
 import LuxFusion
 public import LuxPixels
 import LuxRender
@@ -102,6 +103,9 @@ public final class PhotoOutput: SessionOutput {
 
     /// Codecs for compressed photos: JPEG.
     public var availablePhotoCodecTypes: [PhotoCodec] { capabilities.photoCodecs }
+
+    /// The video codecs a Live Photo movie can be written in (H.264, HEVC and Motion-JPEG).
+    public var availableLivePhotoVideoCodecTypes: [VideoCodec] { VideoCodec.allCases }
 
     /// Bayer formats for RAW photos: the sensor's 14-bit mosaic with a photo format on a back camera; empty
     /// otherwise (RAW needs the ``SessionPreset/photo`` preset and the rear camera).

@@ -1,4 +1,5 @@
 public import FoundationEssentials
+public import LuxCodecs
 public import LuxPixels
 import Synchronization
 
@@ -51,6 +52,9 @@ public struct PhotoSettings: Hashable, Sendable {
     public var livePhotoMovieURL: URL?
     /// Movie-level metadata of the Live Photo's movie.
     public var livePhotoMovieMetadata: [LivePhotoMetadataItem] = []
+    /// The Live Photo movie's video codec (AVCapturePhotoSettings.livePhotoVideoCodecType), one of
+    /// ``PhotoOutput/availableLivePhotoVideoCodecTypes``; default H.264, as an iPhone 6s–7 records.
+    public var livePhotoVideoCodec: VideoCodec = .h264
 
     /// The last ID handed out.
     private static let lastID = Atomic<Int64>(0)

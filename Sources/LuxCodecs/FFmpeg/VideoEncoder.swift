@@ -1,0 +1,138 @@
+internal import CAVCodec
+internal import CAVUtil
+import LuxColor
+
+/// An H.264 (libx264) or HEVC (libx265) encoder through FFmpeg: pictures in presentation order in, compressed
+/// samples in decode order out, with the decoder configuration record (`avcC`/`hvcC`) the sample entry needs.
+final class VideoEncoder {
+    /// One compressed picture.
+    struct Sample {
+        /// NAL units, each preceded by its 4-byte length.
+        var data: [UInt8]
+        /// Presentation time in track ticks.
+        var presentationTick: Int64
+        /// Decode time in track ticks (earlier than the presentation time when pictures are reordered).
+        var decodeTick: Int64
+        var isSync: Bool
+    }
+
+    let codec: VideoCodec
+    let context: UnsafeMutablePointer<AVCodecContext>
+    /// The `avcC` or `hvcC` record.
+    let configuration: [UInt8]
+    private let packet: UnsafeMutablePointer<AVPacket>
+    private let name: String
+
+    /// Opens the encoder for `settings` (`settings.codec` is `.h264` or `.hevc`), naming `file` in errors.
+    ///
+    /// - Throws: ``CodecError/unsupported(what:reason:)`` when FFmpeg lacks the encoder;
+    ///   ``CodecError/library(name:message:)`` when it refuses the settings.
+    init(settings: QuickTimeWriter.VideoSettings, file: String) throws(CodecError) {
+        FFmpeg.prepare()
+        codec = settings.codec
+        name = file
+        let encoderName = settings.codec == .hevc ? "libx265" : "libx264"
+        guard let encoder = avcodec_find_encoder_by_name(encoderName) else {
+            throw .unsupported(
+                what: "\(settings.codec.name) encoding", reason: "this FFmpeg \(FFmpeg.version) has no \(encoderName)")
+        }
+        guard let context = avcodec_alloc_context3(encoder), let packet = av_packet_alloc() else {
+            throw .io(path: file, reason: "out of memory for the \(settings.codec.name) encoder")
+        }
+        self.context = context
+        self.packet = packet
+        let c = settings.compression
+        context.pointee.width = Int32(settings.width)
+        context.pointee.height = Int32(settings.height)
+        context.pointee.pix_fmt = AV_PIX_FMT_YUV420P
+        context.pointee.time_base = AVRational(num: 1, den: settings.timescale)
+        let fps = 1 / max(settings.frameDuration.seconds, 1e-3)
+        context.pointee.framerate = av_d2q(fps, 100_000)
+        context.pointee.gop_size = Int32(clamping: c.keyFrameInterval)
+        context.pointee.thread_count = Int32(clamping: c.threads)
+        context.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER
+        context.pointee.color_range = AVCOL_RANGE_MPEG
+        context.pointee.colorspace = AVCOL_SPC_BT709
+        context.pointee.color_trc = AVCOL_TRC_BT709
+        context.pointee.color_primaries =
+            settings.colorSpace.isColorimetricallyEqual(to: .displayP3) ? AVCOL_PRI_SMPTE432 : AVCOL_PRI_BT709
+        var options: OpaquePointer?
+        av_dict_set(&options, "preset", c.preset.rawValue, 0)
+        av_dict_set(&options, "crf", String(c.constantRateFactor), 0)
+        if settings.codec == .hevc {
+            av_dict_set(&options, "x265-params", "log-level=error", 0)
+            av_dict_set(&options, "tag", "hvc1", 0)
+        }
+        FFmpeg.clearLog()
+        let status = avcodec_open2(context, encoder, &options)
+        av_dict_free(&options)
+        guard status >= 0 else {
+            let message = FFmpeg.message(status)
+            Self.free(context, packet)
+            throw .library(name: encoderName, message: "cannot encode \(file) with these settings: \(message)")
+        }
+        let extra =
+            context.pointee.extradata.map {
+                Array(UnsafeBufferPointer(start: $0, count: Int(context.pointee.extradata_size)))
+            }
+            ?? []
+        do {
+            let units = ParameterSets.nalUnits(extra)
+            configuration =
+                settings.codec == .hevc
+                ? try ParameterSets.hevcConfiguration(units) : try ParameterSets.avcConfiguration(units)
+        } catch {
+            Self.free(context, packet)
+            throw error
+        }
+    }
+
+    deinit { Self.free(context, packet) }
+
+    private static func free(_ context: UnsafeMutablePointer<AVCodecContext>, _ packet: UnsafeMutablePointer<AVPacket>)
+    {
+        var c: UnsafeMutablePointer<AVCodecContext>? = context
+        avcodec_free_context(&c)
+        var p: UnsafeMutablePointer<AVPacket>? = packet
+        av_packet_free(&p)
+    }
+
+    /// Encodes `picture` shown from `tick`, or flushes the encoder at the end of the track (`nil`).
+    ///
+    /// - Returns: The samples the encoder finished, in decode order.
+    func encode(_ picture: VideoPicture?, at tick: Int64) throws(CodecError) -> [Sample] {
+        FFmpeg.clearLog()
+        var status: Int32
+        if let picture {
+            picture.frame.pointee.pts = tick
+            status = avcodec_send_frame(context, picture.frame)
+        } else {
+            status = avcodec_send_frame(context, nil)
+        }
+        if status < 0, status != FFmpeg.endOfFile {
+            throw .library(name: codec.name + " encoder", message: "\(name): \(FFmpeg.message(status))")
+        }
+        var samples: [Sample] = []
+        while true {
+            status = avcodec_receive_packet(context, packet)
+            if status == FFmpeg.tryAgain || status == FFmpeg.endOfFile { break }
+            guard status >= 0 else {
+                throw .library(name: codec.name + " encoder", message: "\(name): \(FFmpeg.message(status))")
+            }
+            let bytes = Array(UnsafeBufferPointer(start: packet.pointee.data, count: Int(packet.pointee.size)))
+            // Parameter sets travel in the sample entry; samples keep the slices and SEI.
+            let units = ParameterSets.nalUnits(bytes).filter { !isParameterSet($0) }
+            samples.append(
+                Sample(
+                    data: ParameterSets.lengthPrefixed(units), presentationTick: packet.pointee.pts,
+                    decodeTick: packet.pointee.dts, isSync: packet.pointee.flags & AV_PKT_FLAG_KEY != 0))
+            av_packet_unref(packet)
+        }
+        return samples
+    }
+
+    private func isParameterSet(_ unit: ArraySlice<UInt8>) -> Bool {
+        guard let first = unit.first else { return true }
+        return codec == .hevc ? (32...34).contains((first >> 1) & 0x3F) : (7...8).contains(first & 0x1F)
+    }
+}
