@@ -18,7 +18,7 @@ import Testing
         #expect(!iPhone.contentIdentifier.isEmpty)
         #expect(abs(iPhone.duration.seconds - 1.23) < 0.01)
         #expect(iPhone.photoTime.seconds >= 0 && iPhone.photoTime.seconds <= iPhone.duration.seconds)
-        #expect(try LivePhotoEditingContext(livePhoto: iPhone).canRenderMovie == false)
+        #expect(try LivePhotoEditingContext(livePhoto: iPhone).canRenderMovie)  // H.264, decoded by FFmpeg
 
         var context = try LivePhotoEditingContext(livePhoto: live)
         let tP = context.photoTime.seconds

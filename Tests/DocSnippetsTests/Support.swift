@@ -64,7 +64,7 @@ func save(_ bytes: [UInt8], to folder: URL, as name: String) throws {
     try Data(bytes).write(to: folder.appending(path: name))
 }
 
-/// A Motion-JPEG Live Photo written with LuxLive's `LivePhotoWriter`: a 400 × 300 still and 30 frames of
+/// An H.264 + AAC Live Photo written with LuxLive's `LivePhotoWriter`: a 400 × 300 still and 30 frames of
 /// 144 × 108 at 30 fps with a 440 Hz tone, the still at 0.5 s.
 func makeLivePhoto(in folder: URL, name: String = "IMG_0100") throws -> LivePhoto {
     let writer = try LivePhotoWriter(

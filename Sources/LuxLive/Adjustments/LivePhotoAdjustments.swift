@@ -166,16 +166,16 @@ public struct LivePhotoAdjustments: Hashable, Sendable, Codable {
 extension LivePhotoEditingContext {
     /// Opens a Live Photo for editing with a recipe applied (processor, trim, volume, orientation, stabilisation).
     ///
-    /// Auto-trimming and stabilisation measure the movie's motion now (each frame is decoded once).
+    /// Auto-trimming and stabilisation measure the movie's motion now (each frame is decoded once); they are skipped
+    /// when the movie cannot be rendered (``movieProblem``), so the still can still be edited alone.
     ///
-    /// - Throws: ``LivePhotoError`` from reading the files or building the recipe's filters;
-    ///   ``LivePhotoError/movieNotDecodable(_:codec:)`` when motion must be measured on an H.264/HEVC movie.
+    /// - Throws: ``LivePhotoError`` from reading the still or the movie's frames, or building the recipe's filters.
     public init(livePhoto: LivePhoto, adjustments: LivePhotoAdjustments, registry: FilterRegistry = .builtIn)
         throws(LivePhotoError)
     {
         try self.init(livePhoto: livePhoto)
         frameProcessor = try adjustments.makeFrameProcessor(registry: registry)
-        if adjustments.autoTrim != nil || adjustments.stabilization != nil {
+        if movieProblem == nil, adjustments.autoTrim != nil || adjustments.stabilization != nil {
             let analysis = try analyzeVideo(motion: adjustments.autoTrim != nil, stabilizer: adjustments.stabilization)
             if let trimmer = adjustments.autoTrim {
                 timeRange = trimmer.trimRange(

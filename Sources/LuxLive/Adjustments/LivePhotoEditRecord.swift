@@ -2,11 +2,11 @@ import Foundation
 public import FoundationEssentials
 import LuxPixels
 
-/// What an adjustment sidecar (`.AAE`, an XML property list as Apple's Photos writes) records about an edit:
-/// the adjustment data, the original pair and the edited pair.
+/// What Lux's adjustment sidecar (`IMG_E0001.luxedit`, an XML property list with the keys Apple's Photos uses)
+/// records about an edit: the adjustment data, the original pair and the edited pair.
 ///
 /// ```swift
-/// let record = try LivePhotoEditRecord(contentsOf: URL(fileURLWithPath: "IMG_E0001.AAE"))
+/// let record = try LivePhotoEditRecord(contentsOf: URL(fileURLWithPath: "IMG_E0001.luxedit"))
 /// let recipe = try LivePhotoAdjustments(adjustmentData: record.adjustmentData)   // re-apply it…
 /// let original = try record.revert()                                            // …or go back
 /// ```
@@ -14,7 +14,8 @@ import LuxPixels
 /// Apple's keys (`adjustmentFormatIdentifier`, `adjustmentFormatVersion`, `adjustmentData`,
 /// `adjustmentBaseVersion`, `adjustmentEditorBundleID`, `adjustmentTimestamp`) are written as Photos writes them;
 /// the file names of both pairs are kept under `luxOriginal…` and `luxEdited…` keys, relative to the sidecar's
-/// folder when they are inside it.
+/// folder when they are inside it. The file never takes Apple's `.AAE` name, so it cannot be mistaken for (or
+/// replace) the sidecar Photos keeps beside an iPhone's files (see ``AppleAdjustmentSidecar``).
 public struct LivePhotoEditRecord: Hashable, Sendable {
     /// The edit's recipe.
     public var adjustmentData: AdjustmentData
@@ -42,8 +43,15 @@ public struct LivePhotoEditRecord: Hashable, Sendable {
 
     /// Reads a sidecar.
     ///
-    /// - Throws: ``LivePhotoError/adjustments(_:)`` when the file is not a sidecar Lux wrote.
+    /// - Throws: ``LivePhotoError/adjustments(_:)`` when the file is not a sidecar Lux wrote (an Apple `.AAE` is
+    ///   named as one: Lux does not re-apply Photos' edits).
     public init(contentsOf url: URL) throws(LivePhotoError) {
+        if AppleAdjustmentSidecar.isSidecarName(url), let apple = try? AppleAdjustmentSidecar(contentsOf: url) {
+            throw .adjustments(
+                "\(url.lastPathComponent) is Apple Photos' sidecar (\(apple.adjustmentData.formatIdentifier) "
+                    + "\(apple.adjustmentData.formatVersion)); Lux re-applies and reverts its own .\(Self.fileExtension) "
+                    + "sidecars only")
+        }
         let plist: [String: Any]
         do {
             let data = try Data(contentsOf: url)
@@ -86,8 +94,15 @@ public struct LivePhotoEditRecord: Hashable, Sendable {
 
     /// Writes the sidecar atomically.
     ///
-    /// - Throws: ``LivePhotoError/write(_:_:)``.
+    /// - Throws: ``LivePhotoError/write(_:_:)``, also for a name with Apple's `.AAE` extension (never written, so a
+    ///   Photos sidecar is never replaced).
     public func write(to url: URL) throws(LivePhotoError) {
+        guard !AppleAdjustmentSidecar.isSidecarName(url) else {
+            throw .write(
+                url,
+                .invalidArgument(
+                    "\(url.lastPathComponent): .AAE is Apple Photos' sidecar name; Lux writes .\(Self.fileExtension)"))
+        }
         let folder = url.deletingLastPathComponent().standardizedFileURL.path
         func path(_ file: URL) -> String {
             let p = file.standardizedFileURL.path

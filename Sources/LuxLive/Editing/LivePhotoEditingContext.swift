@@ -184,7 +184,12 @@ public struct LivePhotoEditingContext: Sendable {
         return try await job.runStill()
     }
 
-    func validate() throws(LivePhotoError) {
+    func validate(_ output: LivePhotoEditingOutput? = nil) throws(LivePhotoError) {
+        if let output, output.adjustmentData != nil, AppleAdjustmentSidecar.isSidecarName(output.adjustmentDataURL) {
+            throw .invalidEdit(
+                "the adjustment sidecar \(output.adjustmentDataURL.lastPathComponent) would take Apple Photos' .AAE "
+                    + "name; Lux's sidecars are .\(LivePhotoEditRecord.fileExtension)")
+        }
         guard audioVolume.isFinite, (0...1).contains(audioVolume) else {
             throw .invalidEdit("the audio volume \(audioVolume) is outside 0…1")
         }

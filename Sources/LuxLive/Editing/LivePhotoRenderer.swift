@@ -17,7 +17,7 @@ struct LivePhotoRenderer: Sendable {
 
     /// Runs the render off the caller's task, stopping between frames when the task is cancelled.
     func run() async throws(LivePhotoError) -> LivePhoto {
-        try context.validate()
+        try context.validate(output)
         return try await offloadedCancellably { (flag) throws(LivePhotoError) in try render(flag) }
     }
 

@@ -76,7 +76,7 @@ extension LivePhoto {
     }
 
     /// Whether `url` names a QuickTime movie (by extension).
-    static func isMovie(_ url: URL) -> Bool { ["mov", "qt"].contains(url.pathExtension.lowercased()) }
+    public static func isMovie(_ url: URL) -> Bool { ["mov", "qt"].contains(url.pathExtension.lowercased()) }
 
     /// The Live Photos in a folder: every still (JPEG) whose identifier matches a movie's, whatever the files are
     /// called.

@@ -25,7 +25,8 @@ struct CaptureCommand: AsyncParsableCommand {
               lux capture --bracket -2,0,2
               lux capture --bracket-manual 1/1000@100,1/60@800
               lux capture --scene low-light --prioritization quality --flash auto
-              lux capture --live -o out            # IMG_<id>.jpg + IMG_<id>.mov, tied by a content identifier
+              lux capture --live -o out            # IMG_<id>.jpg + IMG_<id>.mov (H.264 + AAC), one content identifier
+              lux capture --live --live-codec hevc -o out
               lux capture --raw --sensor 640x480 --count 8 -o raws --json
             """)
 
@@ -117,6 +118,9 @@ struct CaptureCommand: AsyncParsableCommand {
     @Flag(help: "With --live: no movie stabilisation.")
     var noStabilization = false
 
+    @Option(help: "With --live: the movie's video codec, h264 (as an iPhone 6s-7), hevc (iPhone 8 and later) or mjpeg.")
+    var liveCodec: VideoCodecArgument?
+
     @Flag(help: "Print a JSON report on standard output instead of the timeline (see above for its keys).")
     var json = false
 
@@ -134,8 +138,8 @@ struct CaptureCommand: AsyncParsableCommand {
         if live && (raw || bracket != nil || bracketManual != nil) {
             throw ValidationError("--live needs a processed photo: not with --raw or a bracket")
         }
-        if !live && (noMicrophone || noAutoTrim || noStabilization) {
-            throw ValidationError("--no-microphone, --no-auto-trim and --no-stabilization go with --live")
+        if !live && (noMicrophone || noAutoTrim || noStabilization || liveCodec != nil) {
+            throw ValidationError("--no-microphone, --no-auto-trim, --no-stabilization and --live-codec go with --live")
         }
     }
 
@@ -258,6 +262,7 @@ struct CaptureCommand: AsyncParsableCommand {
                     s.livePhotoMovieMetadata = [
                         LivePhotoMetadataItem(key: LivePhotoMetadataItem.author, value: "lux capture")
                     ]
+                    s.livePhotoVideoCodec = (liveCodec ?? .h264).codec
                 }
                 settings = s
                 stream = try photoOutput.capturePhoto(settings)

@@ -10,16 +10,21 @@ struct LiveEditCommand: AsyncParsableCommand {
             "Edit a Live Photo (filters, crop, trim, volume, stabilisation) and save it with its adjustment data.",
         discussion: """
             The same filter chain runs on the still and on every movie frame; parameters in pixels (blur radii, \
-            screen widths) are scaled to each frame's resolution. The edited pair gets a new content identifier \
-            and an .AAE sidecar recording the recipe and the original files, so the edit can be re-applied \
-            (--reapply) or reverted (--revert). The originals are never modified.
+            screen widths) are scaled to each frame's resolution. Movies are decoded whatever an iPhone recorded \
+            (H.264, HEVC) and written as H.264 with AAC sound unless --codec says otherwise; frames are decoded, \
+            rendered and encoded at the same time. The edited pair gets a new content identifier and a .luxedit \
+            sidecar recording the recipe and the original files, so the edit can be re-applied (--reapply) or \
+            reverted (--revert); Lux never writes Apple's .AAE sidecars, and reports one beside the original. The \
+            originals are never modified. When the movie cannot be decoded (damaged, or a codec FFmpeg lacks), the \
+            still is edited alone, as a plain photo, with a note.
 
             Examples:
               lux live edit IMG_0001.JPG -o edited --chain 'SepiaTone intensity=0.6 | GaussianBlur radius=8'
               lux live edit IMG_0001.JPG -o edited --square --volume 0.3 --trim 0.4,2.6
               lux live edit IMG_0001.JPG -o edited --auto-trim --stabilize --preview 480x360
-              lux live edit --reapply edited/IMG_E0001.AAE -o again
-              lux live edit --revert edited/IMG_E0001.AAE
+              lux live edit IMG_0001.HEIC -o edited --chain 'SepiaTone' --codec hevc --crf 24
+              lux live edit --reapply edited/IMG_E0001.luxedit -o again
+              lux live edit --revert edited/IMG_E0001.luxedit
             """)
 
     @Argument(help: "The still or the movie of the pair (not with --reapply/--revert).", completion: .file())
@@ -63,10 +68,19 @@ struct LiveEditCommand: AsyncParsableCommand {
     @Option(help: "Write a playback preview no larger than WIDTHxHEIGHT instead of the full edit.")
     var preview: String?
 
-    @Option(help: "Re-apply the edit recorded in this .AAE sidecar to its original.")
+    @Option(help: "The edited movie's video codec: h264, hevc or mjpeg (Motion-JPEG).")
+    var codec: VideoCodecArgument = .h264
+
+    @Option(help: "The H.264/HEVC constant rate factor, 0...51 (lower: better and larger).")
+    var crf: Double = VideoCompression().constantRateFactor
+
+    @Option(help: "The H.264/HEVC encoder preset, ultrafast...veryslow.")
+    var preset = VideoPresetArgument(VideoCompression().preset)
+
+    @Option(help: "Re-apply the edit recorded in this .luxedit sidecar to its original.")
     var reapply: String?
 
-    @Option(help: "Revert the edit recorded in this .AAE sidecar (removes the edited files and the sidecar).")
+    @Option(help: "Revert the edit recorded in this .luxedit sidecar (removes the edited files and the sidecar).")
     var revert: String?
 
     @Option(help: "Worker threads (default: one per processor).")
@@ -96,6 +110,7 @@ struct LiveEditCommand: AsyncParsableCommand {
         if let preview, Self.size(preview) == nil {
             throw ValidationError("--preview takes WIDTHxHEIGHT, e.g. 480x360")
         }
+        guard (0...51).contains(crf) else { throw ValidationError("--crf must be 0...51, not \(crf)") }
     }
 
     static func numbers(_ text: String) -> [Double]? {
@@ -123,36 +138,56 @@ struct LiveEditCommand: AsyncParsableCommand {
             if let reapply {
                 let record = try LivePhotoEditRecord(contentsOf: URL(fileURLWithPath: reapply))
                 recipe = try LivePhotoAdjustments(adjustmentData: record.adjustmentData)
-                live = try LivePhoto(
-                    photoURL: record.original.photoURL, movieURL: record.original.movieURL, requiresIdentifier: false)
+                live = try Self.pair(photoURL: record.original.photoURL, movieURL: record.original.movieURL)
             } else {
-                live = try LivePhoto(pairing: URL(fileURLWithPath: pair!))
+                live = try Self.pair(URL(fileURLWithPath: pair!))
                 recipe = makeRecipe()
+            }
+            if let apple = AppleAdjustmentSidecar.url(besidePhoto: live.photoURL) {
+                print(
+                    "note: \(apple.lastPathComponent) records an edit made in Photos; Lux edits the original pixels "
+                        + "and leaves the .AAE as it is")
             }
             var context = try LivePhotoEditingContext(livePhoto: live, adjustments: recipe)
             context.threads = threads
+            let base = name ?? Self.editedName(live.photoURL.deletingPathExtension().lastPathComponent)
+            var output = LivePhotoEditingOutput(
+                directory: folder, baseName: base, adjustmentData: try recipe.adjustmentData())
+            output.videoCodec = codec.codec
+            output.videoCompression = VideoCompression(preset: preset.preset, constantRateFactor: crf)
+            if let problem = context.movieProblem {
+                try await saveStillAlone(context, output: output, because: problem)
+                return
+            }
             // The processor sees the still and every movie frame in the time range once: a progress bar on a terminal.
             let frames = context.videoFrameTimes.filter { context.timeRange.contains($0) }.count + 1
             let progress = ProgressBar(total: frames, label: preview == nil ? "saving" : "preparing preview")
             defer { progress.finish() }
             let processor = context.frameProcessor
-            context.frameProcessor = { frame in
+            var counted = context
+            counted.frameProcessor = { frame in
                 progress.advance()
                 return try processor?(frame) ?? frame.image
             }
-            let base = name ?? Self.editedName(live.photoURL.deletingPathExtension().lastPathComponent)
             let start = Date()
             if let preview {
-                let result = try await context.prepareForPlayback(targetSize: Self.size(preview)!, in: folder)
+                let result = try await counted.prepareForPlayback(targetSize: Self.size(preview)!, in: folder)
                 progress.finish()
                 print(
                     "preview: \(result.photoURL.path) + \(result.movieURL.lastPathComponent) "
                         + String(format: "(%.2f s)", Date().timeIntervalSince(start)))
                 return
             }
-            let output = LivePhotoEditingOutput(
-                directory: folder, baseName: base, adjustmentData: try recipe.adjustmentData())
-            let edited = try await context.save(to: output)
+            let edited: LivePhoto
+            do {
+                edited = try await counted.save(to: output)
+            } catch {
+                // The movie's frames turned out to be damaged: nothing was written; the still alone is edited.
+                guard case .unreadable(let url, _) = error, url == live.movieURL else { throw error }
+                progress.finish()
+                try await saveStillAlone(context, output: output, because: error)
+                return
+            }
             progress.finish()
             print(
                 "\(edited.photoURL.path) + \(edited.movieURL.lastPathComponent) + \(output.adjustmentDataURL.lastPathComponent)"
@@ -163,6 +198,44 @@ struct LiveEditCommand: AsyncParsableCommand {
                     edited.photoTime.seconds, edited.duration.seconds, Date().timeIntervalSince(start)))
         } catch let e as LivePhotoError {
             throw e.cliError
+        }
+    }
+
+    /// Saves the edited still alone (the movie cannot be rendered) and says why.
+    private func saveStillAlone(
+        _ context: LivePhotoEditingContext, output: LivePhotoEditingOutput, because problem: LivePhotoError
+    )
+        async throws
+    {
+        guard preview == nil else { throw problem.cliError }
+        let still = try await context.saveStill(to: output)
+        print(still.path)
+        print(
+            "note: only the still was edited (a plain photo, no longer paired): \(problem.description). "
+                + "The movie \(context.livePhoto.movieURL.lastPathComponent) is unchanged.")
+    }
+
+    /// The pair `url` belongs to; when its movie cannot be read, the still alone (its movie's problem is then
+    /// reported by the editing context).
+    static func pair(_ url: URL) throws(LivePhotoError) -> LivePhoto {
+        do {
+            return try LivePhoto(pairing: url)
+        } catch .unreadable(let bad, let error) {
+            guard !LivePhoto.isMovie(url), bad != url, let movie = LivePhoto.partnerURL(of: url) else {
+                throw .unreadable(bad, error)
+            }
+            return LivePhoto(photoURL: url, movieURL: movie, contentIdentifier: "", photoTime: .zero, duration: .zero)
+        }
+    }
+
+    /// The pair of a sidecar's original files, read again (tolerating an unreadable movie as ``pair(_:)`` does).
+    static func pair(photoURL: URL, movieURL: URL) throws(LivePhotoError) -> LivePhoto {
+        do {
+            return try LivePhoto(photoURL: photoURL, movieURL: movieURL, requiresIdentifier: false)
+        } catch .unreadable(let bad, let error) {
+            guard bad == movieURL else { throw .unreadable(bad, error) }
+            return LivePhoto(
+                photoURL: photoURL, movieURL: movieURL, contentIdentifier: "", photoTime: .zero, duration: .zero)
         }
     }
 

@@ -8,8 +8,9 @@ struct LiveExtractCommand: ParsableCommand {
         commandName: "extract",
         abstract: "Write a Live Photo movie's frames, its frame at the photo time, and its audio (WAV) as files.",
         discussion: """
-            Frames are decoded from Motion-JPEG movies (Lux's own); for an iPhone's H.264/HEVC movie only the \
-            audio can be extracted. Without --frames, --photo-frame or --audio, everything is written.
+            Frames are decoded whatever the movie holds: H.264 and HEVC (an iPhone's) through FFmpeg's libraries, \
+            Motion-JPEG (Lux's older movies); sound likewise (AAC or PCM). Without --frames, --photo-frame or \
+            --audio, everything is written.
 
             Examples:
               lux live extract IMG_0001.JPG -o parts
@@ -87,25 +88,35 @@ struct LiveExtractCommand: ParsableCommand {
         _ movie: QuickTimeMovie, _ track: MovieTrack, photoTime: MediaTime, stem: String, folder: URL, all: Bool
     ) throws -> [String] {
         var written: [String] = []
-        if all || frames {
-            let samples = try movie.samples(of: track)
-            let names = samples.indices.map {
-                folder.appendingPathComponent(String(format: "%@-frame-%03d.%@", stem, $0 + 1, format.rawValue))
-            }
-            for url in names { try overwriteOptions.check(url.path) }
-            let progress = ProgressBar(total: samples.count, label: "extracting frames")
-            defer { progress.finish() }
-            for (s, url) in zip(samples, names) {
-                try ImageFile.write(try movie.decodeVideoFrame(s, of: track), to: url)
-                progress.advance()
-            }
-            written.append("\(samples.count) frames")
+        let samples = try movie.samples(of: track)
+        let names = samples.indices.map {
+            folder.appendingPathComponent(String(format: "%@-frame-%03d.%@", stem, $0 + 1, format.rawValue))
         }
-        if all || photoFrame, let s = try movie.sample(of: track, at: photoTime) {
-            let url = folder.appendingPathComponent("\(stem)-photo-frame.\(format.rawValue)")
-            try overwriteOptions.check(url.path)
-            try ImageFile.write(try movie.decodeVideoFrame(s, of: track), to: url)
-            written.append(url.lastPathComponent + String(format: " (frame %d at %.3f s)", s.index + 1, s.time.seconds))
+        let photoName = folder.appendingPathComponent("\(stem)-photo-frame.\(format.rawValue)")
+        if all || frames { for url in names { try overwriteOptions.check(url.path) } }
+        if all || photoFrame { try overwriteOptions.check(photoName.path) }
+        // Frames are decoded in order (H.264 and HEVC frames depend on earlier ones); the one showing at the photo
+        // time is the last starting at or before it.
+        let reader = try VideoFrameReader(movie: movie, track: track)
+        let progress = ProgressBar(total: samples.count, label: "extracting frames")
+        defer { progress.finish() }
+        var photo: DecodedVideoFrame?
+        var count = 0
+        while let frame = try reader.next() {
+            if all || frames, frame.index < names.count {
+                try ImageFile.write(frame.pixels, to: names[frame.index])
+                count += 1
+            }
+            if frame.time <= photoTime || photo == nil { photo = frame }
+            progress.advance()
+        }
+        progress.finish()
+        if all || frames { written.append("\(count) frames") }
+        if all || photoFrame, let photo {
+            try ImageFile.write(photo.pixels, to: photoName)
+            written.append(
+                photoName.lastPathComponent
+                    + String(format: " (frame %d at %.3f s)", photo.index + 1, photo.time.seconds))
         }
         return written
     }

@@ -8,8 +8,10 @@ struct LiveInfoCommand: ParsableCommand {
         commandName: "info",
         abstract: "Print a Live Photo's identifier, photo time, duration, still and movie streams.",
         discussion: """
-            Reads only headers and metadata, so it works for iPhone pairs whose H.264/HEVC video Lux cannot \
-            decode. Given a folder, lists every pair in it (matched by content identifier).
+            Reads only headers and metadata (no frame is decoded). Says whether the movie can be re-rendered \
+            (H.264, HEVC and Motion-JPEG can; a damaged movie or a codec FFmpeg lacks cannot, and then the still \
+            can be edited alone) and whether Photos left an edit in an .AAE sidecar beside the still. Given a \
+            folder, lists every pair in it (matched by content identifier).
 
             Examples:
               lux live info IMG_0001.JPG
@@ -112,9 +114,30 @@ struct LiveInfoCommand: ParsableCommand {
             (
                 "editable",
                 editable
-                    ? "yes"
-                    : "still only: the movie is \(movie.videoTrack?.codecName ?? "without video") (Lux re-renders Motion-JPEG)"
+                    ? "yes (\(movie.videoTrack?.codecName ?? "?") frames decode)"
+                    : "still only: the movie is \(movie.videoTrack?.codecName ?? "without video"), which FFmpeg "
+                        + "cannot decode"
             ))
+        var appleEdit: [String: Any]?
+        if let url = AppleAdjustmentSidecar.url(besidePhoto: live.photoURL) {
+            if let sidecar = try? AppleAdjustmentSidecar(contentsOf: url) {
+                let data = sidecar.adjustmentData
+                let when = sidecar.timestamp.map { ISO8601DateFormatter().string(from: $0) }
+                lines.append(
+                    (
+                        "Photos edit",
+                        "\(url.lastPathComponent): \(data.formatIdentifier) \(data.formatVersion)"
+                            + (sidecar.editorBundleID.map { ", by \($0)" } ?? "") + (when.map { ", \($0)" } ?? "")
+                    ))
+                appleEdit = [
+                    "file": url.path, "format": data.formatIdentifier, "formatVersion": data.formatVersion,
+                    "editor": sidecar.editorBundleID ?? "", "timestamp": when ?? "",
+                ]
+            } else {
+                lines.append(("Photos edit", "\(url.lastPathComponent) (unreadable)"))
+                appleEdit = ["file": url.path]
+            }
+        }
         var json: [String: Any] = [
             "photo": live.photoURL.path, "movie": live.movieURL.path, "contentIdentifier": live.contentIdentifier,
             "photoTime": live.photoTime.seconds, "duration": live.duration.seconds, "streams": streams,
@@ -124,6 +147,7 @@ struct LiveInfoCommand: ParsableCommand {
             ],
             "movieEditable": editable,
         ]
+        if let appleEdit { json["photosEdit"] = appleEdit }
         json["metadata"] = Dictionary(
             movie.metadata.map { ($0.key.rawValue, $0.value.description) }, uniquingKeysWith: { a, _ in a })
         return (lines, json)

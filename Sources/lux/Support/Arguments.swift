@@ -80,3 +80,32 @@ struct DemosaicMethodArgument: ExpressibleByArgument, Sendable {
     var defaultValueDescription: String { method.rawValue }
     static var allValueStrings: [String] { DemosaicMethod.allCases.map(\.rawValue) }
 }
+
+/// `--codec`: a movie's video codec.
+enum VideoCodecArgument: String, ExpressibleByArgument, CaseIterable, Sendable {
+    case h264, hevc, mjpeg
+
+    /// The codec.
+    var codec: VideoCodec {
+        switch self {
+        case .h264: .h264
+        case .hevc: .hevc
+        case .mjpeg: .motionJPEG
+        }
+    }
+}
+
+/// `--preset`: the H.264/HEVC encoder's speed preset (ultrafast … veryslow).
+struct VideoPresetArgument: ExpressibleByArgument, Sendable {
+    var preset: VideoCompression.Preset
+
+    init(_ preset: VideoCompression.Preset) { self.preset = preset }
+
+    init?(argument: String) {
+        guard let preset = VideoCompression.Preset(rawValue: argument.lowercased()) else { return nil }
+        self.preset = preset
+    }
+
+    var defaultValueDescription: String { preset.rawValue }
+    static var allValueStrings: [String] { VideoCompression.Preset.allCases.map(\.rawValue) }
+}

@@ -77,7 +77,7 @@ import Testing
             ["-v", "error", "-show_entries", "stream=codec_name,duration:format_tags", "-of", "json", url.path])
         let json = try JSONSerialization.jsonObject(with: probe.stdout) as? [String: Any] ?? [:]
         let streams = json["streams"] as? [[String: Any]] ?? []
-        #expect(streams.compactMap { $0["codec_name"] as? String }.prefix(2) == ["mjpeg", "pcm_s16le"])
+        #expect(streams.compactMap { $0["codec_name"] as? String }.prefix(2) == ["h264", "aac"])
         let tags = (json["format"] as? [String: Any])?["tags"] as? [String: Any] ?? [:]
         #expect(tags["com.apple.quicktime.content.identifier"] as? String == identifier)
     }

@@ -10,9 +10,11 @@ import Testing
 @Suite struct MovieFileOutputTests {
     @Test(
         "A recording writes a QuickTime movie with every frame slot and the microphone's audio (ffprobe)",
-        .needs("ffprobe"))
-    func recording() async throws {
+        .needs("ffprobe"), arguments: [VideoCodec.h264, .hevc, .motionJPEG])
+    func recording(codec: VideoCodec) async throws {
         let movie = MovieFileOutput()
+        #expect(movie.videoCodec == .h264 && movie.audioCodec == .aac)
+        movie.videoCodec = codec
         let clock = ManualClock()
         let rig = try await CaptureRig.make(
             scene: .stillLife(), start: false, format: CaptureRig.videoFormat(highQuality: true), clock: clock)
@@ -48,8 +50,9 @@ import Testing
                 "stream=codec_name,width,height,nb_read_frames,sample_rate", "-of", "csv=p=0", url.path,
             ])
         let lines = run.text.split(separator: "\n").map(String.init).sorted()
-        #expect(lines.contains { $0.hasPrefix("mjpeg,120,90") && $0.hasSuffix(",10") }, "\(run.text)")
-        #expect(lines.contains { $0.hasPrefix("pcm_s16le") && $0.contains("48000") }, "\(run.text)")
+        let name = ["h264": "h264", "hevc": "hevc", "motionJPEG": "mjpeg"][codec.rawValue]!
+        #expect(lines.contains { $0.hasPrefix("\(name),120,90") && $0.hasSuffix(",10") }, "\(run.text)")
+        #expect(lines.contains { $0.hasPrefix("aac") && $0.contains("48000") }, "\(run.text)")
     }
 
     @Test("Recording needs a running session")
