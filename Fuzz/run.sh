@@ -6,7 +6,7 @@
 #   Fuzz/run.sh NAME repro FILE…    run the harness once on each FILE (reproduce a crash)
 #   Fuzz/run.sh list                the harness names
 #
-# NAME is one of: tiff dngopcode ljpeg jpeg png icc exif filterchain quicktime adjustments.
+# NAME is one of: tiff dngopcode ljpeg jpeg png icc exif filterchain quicktime adjustments movie.
 #
 # Every Swift module (Lux's and the harness) is compiled with -sanitize=fuzzer,address, -enable-testing and
 # -parse-as-library (the harness's @_cdecl entry point is the program's; libraries are parsed so anyway),
@@ -20,7 +20,7 @@ set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
 testdata="$here/../Tests/Data"
-names="tiff dngopcode ljpeg jpeg png icc exif filterchain quicktime adjustments"
+names="tiff dngopcode ljpeg jpeg png icc exif filterchain quicktime adjustments movie"
 
 name="${1:-}"
 if [[ "$name" == list ]]; then echo "$names"; exit 0; fi
@@ -32,7 +32,7 @@ mode="$2"
 
 # Longest input per harness: enough for the structures each parser reads, small enough to stay fast.
 case "$name" in
-    tiff | quicktime) max_len=65536 ;;
+    tiff | quicktime | movie) max_len=65536 ;;
     jpeg | png) max_len=32768 ;;
     icc) max_len=16384 ;;
     exif | ljpeg) max_len=8192 ;;
@@ -84,6 +84,16 @@ while i + 8 <= len(data):
     i += size
 open(sys.argv[2], 'wb').write(out)
 PY
+        ;;
+    movie)
+        # A 10-bit HEVC movie and an H.264 one with B-frames, made by ffmpeg (what an iPhone 8 or later records).
+        if command -v ffmpeg >/dev/null; then
+            ffmpeg -v error -y -f lavfi -i testsrc=size=64x48:rate=10 -f lavfi -i sine=frequency=440:sample_rate=8000 \
+                -t 0.6 -c:v libx265 -x265-params log-level=error -pix_fmt yuv420p10le -tag:v hvc1 -c:a aac \
+                "$work/extra/hevc10.mov" || true
+            ffmpeg -v error -y -f lavfi -i testsrc=size=64x48:rate=10 -t 0.6 -c:v libx264 -bf 2 \
+                "$work/extra/h264-bframes.mov" || true
+        fi
         ;;
     icc)
         [[ -d /usr/share/color/icc ]] && dirs+=(/usr/share/color/icc)

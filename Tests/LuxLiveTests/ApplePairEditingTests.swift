@@ -1,5 +1,6 @@
 import Foundation
 import LuxCodecs
+import LuxFusion
 import LuxLive
 import LuxPixels
 import LuxRender
@@ -137,6 +138,49 @@ import Testing
             let squared = name.hasSuffix("crop")
             #expect(squared ? still.width == still.height : still.width == 480, "\(name)")
         }
+    }
+
+    @Test(
+        "auto-trim and stabilisation measure the iPhone's 22 decoded H.264 frames; the stabilised preview plays",
+        .tags(.long), .longRunning, .needs("ffprobe"))
+    func motion() async throws {
+        let dir = try LiveFixtures.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let live = try LivePhoto(photoURL: Self.photo)
+        var recipe = LivePhotoAdjustments(audioVolume: 1)
+        recipe.autoTrim = LivePhotoAutoTrimmer()
+        recipe.stabilization = LivePhotoStabilizer()
+        let measured = try LivePhotoEditingContext(livePhoto: live, adjustments: recipe)
+        #expect(measured.videoFrameTransforms?.count == 22)
+        #expect(measured.timeRange.contains(live.photoTime))
+        // Whatever is cut, the half second each side of the still (the trimmer's margin) is kept.
+        #expect(measured.timeRange.lowerBound.seconds <= max(0, live.photoTime.seconds - 0.5) + 1e-9)
+        #expect(
+            measured.timeRange.upperBound.seconds >= min(live.duration.seconds, live.photoTime.seconds + 0.5) - 1e-9)
+        let stabilised = try await measured.prepareForPlayback(
+            targetSize: Size(width: 240, height: 180), in: dir.appendingPathComponent("stabilised"))
+        let (streams, _) = try LiveFixtures.probe(stabilised.movieURL.path)
+        #expect(streams.first?["codec_tag_string"] as? String == "avc1")
+    }
+
+    @Test(
+        "a trim of the iPhone's decoded H.264 movie keeps the frames, sound and photo time inside it", .needs("ffprobe")
+    )
+    func trim() async throws {
+        let dir = try LiveFixtures.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let live = try LivePhoto(photoURL: Self.photo)
+        // A trim to 0.2…1.0 s: ffprobe lists the frames starting at 0.2, 0.267, … 0.933 s (12), and the photo time
+        // 0.48 s becomes 0.28 s.
+        var trimmed = try LivePhotoEditingContext(livePhoto: live)
+        trimmed.timeRange = MediaTime(value: 1, timescale: 5)..<MediaTime(value: 1, timescale: 1)
+        let preview = try await trimmed.prepareForPlayback(
+            targetSize: Size(width: 240, height: 180), in: dir.appendingPathComponent("trimmed"))
+        #expect(abs(preview.photoTime.seconds - 0.28) < 0.002)
+        let (streams, format) = try LiveFixtures.probe(preview.movieURL.path)
+        #expect(abs((Int(streams.first?["nb_frames"] as? String ?? "") ?? 0) - 12) <= 1)
+        #expect(abs((Double(format["duration"] as? String ?? "") ?? 0) - 0.8) <= 0.05)
+        #expect(streams.dropFirst().first?["codec_tag_string"] as? String == "mp4a")
     }
 
     @Test(

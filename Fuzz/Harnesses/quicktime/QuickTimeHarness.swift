@@ -49,11 +49,11 @@ enum QuickTimeSeeds {
         let layouts = [("mjpeg", false, false, false), ("mjpeg-pcm", true, false, true), ("live", true, true, false)]
         for (name, audio, live, fastStart) in layouts {
             let url = folder.appendingPathComponent(name + ".mov")
-            let video = QuickTimeWriter.VideoSettings(width: 16, height: 8, quality: 0.3)
+            let video = QuickTimeWriter.VideoSettings(width: 16, height: 8, codec: .motionJPEG, quality: 0.3)
             let writer = try QuickTimeWriter(
                 writingTo: url,
                 settings: .init(
-                    video: video, audio: audio ? .init(sampleRate: 8000, channelCount: 1) : nil,
+                    video: video, audio: audio ? .init(sampleRate: 8000, channelCount: 1, codec: .pcm) : nil,
                     metadata: live ? [MovieMetadataItem(key: .contentIdentifier, value: .string("0A1B-2C3D"))] : [],
                     fastStart: fastStart, synchronizesFile: false))
             let frame = Seeds.gradient(width: 16, height: 8)
