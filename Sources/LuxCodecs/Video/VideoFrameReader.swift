@@ -96,6 +96,12 @@ public final class VideoFrameReader: @unchecked Sendable {
                 throw .limitExceeded(
                     what: "video frame dimension in \(name)", value: max(w, h), limit: options.limits.maxDimension)
             }
+            // The frame must be the size the sample description declares (what editors lay the movie out by).
+            guard w == track.width, h == track.height else {
+                throw .malformed(
+                    what: "\(track.codecName) video in \(name)", offset: 0,
+                    reason: "frame \(index + 1) is \(w)×\(h), but the track declares \(track.width)×\(track.height)")
+            }
             try ffmpeg.convert(into: &buffer, reduction: options.reduction)
             return DecodedVideoFrame(
                 index: index, time: time, duration: duration, pixels: buffer,

@@ -10,7 +10,7 @@ import Testing
 @Suite struct MovieFileOutputTests {
     @Test(
         "A recording writes a QuickTime movie with every frame slot and the microphone's audio (ffprobe)",
-        .needs("ffprobe"), arguments: [VideoCodec.h264, .hevc, .motionJPEG])
+        .needs("ffprobe"), .serialized, arguments: [VideoCodec.h264, .hevc, .motionJPEG])
     func recording(codec: VideoCodec) async throws {
         let movie = MovieFileOutput()
         #expect(movie.videoCodec == .h264 && movie.audioCodec == .aac)
