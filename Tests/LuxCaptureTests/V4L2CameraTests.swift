@@ -34,9 +34,15 @@ final class RecordedV4L2Driver: V4L2Driver {
         (0x009A_090C, "Focus, Auto", 0, 1, 1, 1),
     ]
 
+    func map(_ fd: Int32, length: Int, offset: Int) throws(CaptureError) -> UnsafeMutableRawPointer {
+        throw .systemCall(name: "mmap", errno: 19)
+    }
+    func unmap(_ address: UnsafeMutableRawPointer, length: Int) {}
+    func poll(_ fd: Int32, timeout: Duration) -> V4L2Readiness { [] }
+    func monotonicTime() -> Duration { .zero }
+
     func ioctl(_ fd: Int32, _ request: UInt, _ argument: inout [UInt8]) -> Int32 {
-        var s = V4L2Struct(size: 0)
-        s.bytes = argument
+        var s = V4L2Struct(bytes: argument)
         defer { argument = s.bytes }
         func put(_ text: String, at offset: Int, length: Int) {
             for (i, b) in text.utf8.prefix(length - 1).enumerated() { s.bytes[offset + i] = b }
@@ -46,9 +52,9 @@ final class RecordedV4L2Driver: V4L2Driver {
             put("uvcvideo", at: 0, length: 16)
             put("HD Pro Webcam C920", at: 16, length: 32)
             put("usb-0000:00:14.0-1", at: 48, length: 32)
-            s.set(80, 0x0006_0B00)  // kernel version 6.11.0
-            s.set(84, 0x84A0_0001)
-            s.set(88, 0x0420_0001)
+            s.set(80, UInt32(0x0006_0B00))  // kernel version 6.11.0
+            s.set(84, UInt32(0x84A0_0001))
+            s.set(88, UInt32(0x0420_0001))
             return 0
         case V4L2.enumerateFormat:
             let i = Int(s.u32(0))
@@ -71,7 +77,7 @@ final class RecordedV4L2Driver: V4L2Driver {
             let i = Int(s.u32(0))
             guard i < size.2.count else { return 22 }
             s.set(16, V4L2.frameSizeDiscrete)
-            s.set(20, 1)
+            s.set(20, UInt32(1))
             s.set(24, UInt32(size.2[i]))
             return 0
         case V4L2.queryControl:

@@ -15,6 +15,9 @@ public struct DeviceFormat: Hashable, Sendable, CustomStringConvertible {
     public var pixelFormat: PixelFormat
     /// Supported frame rates in frames per second.
     public var frameRateRange: ClosedRange<Double>
+    /// The only rates the device runs at, when it offers a list rather than every rate in ``frameRateRange``
+    /// (a V4L2 camera's discrete frame intervals); empty when any rate in the range works.
+    public var supportedFrameRates: [Double] = []
     /// A photo format (AVCaptureDevice.Format.isHighestPhotoQualitySupported).
     public var isPhotoFormat: Bool
     /// A video format that can take high-quality photos (isHighPhotoQualitySupported).
