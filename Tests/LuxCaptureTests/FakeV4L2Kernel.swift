@@ -76,6 +76,8 @@ final class FakeV4L2Kernel: V4L2Driver {
         var spuriousWakeups = 0
         var mapped = 0
         var sFmtCalls: [(String, Int, Int)] = []
+        /// When set, `open` fails with this errno (EACCES: the user left the `video` group).
+        var openErrno: Int32?
     }
 
     let kernel = Mutex(Kernel())
@@ -86,6 +88,7 @@ final class FakeV4L2Kernel: V4L2Driver {
 
     func open(_ path: String) -> Int32 {
         if kernel.withLock({ $0.unplugged }) { return -2 }
+        if let e = kernel.withLock({ $0.openErrno }) { return -e }
         return path == "/dev/video0" ? 3 : -2
     }
 

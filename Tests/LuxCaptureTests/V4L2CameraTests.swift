@@ -215,3 +215,42 @@ import Testing
         }
     }
 }
+
+/// Seed 004's rules through the `CaptureDevice` protocol, the same code on the simulated camera and on V4L2.
+@Suite struct DeviceProtocolControlTests {
+    static func devices() throws -> [any CaptureDevice] {
+        [
+            SimulatedCamera(scene: .grayCard(), configuration: .init(sensor: .small())),
+            try V4L2Camera(path: "/dev/video0", driver: FakeV4L2Kernel()),
+        ]
+    }
+
+    @Test("Out-of-range values throw the seed's errors naming the range; in-range ones return a sync time")
+    func seedRules() async throws {
+        for device in try Self.devices() {
+            let f = device.activeFormat
+            await #expect(throws: CaptureError.outOfRange(name: "lensPosition", value: 1.5, range: 0...1)) {
+                try await device.setFocusModeLocked(lensPosition: .value(1.5))
+            }
+            let tooHigh = f.maxISO * 2
+            await #expect(
+                throws: CaptureError.outOfRange(
+                    name: "ISO", value: Double(tooHigh), range: Double(f.minISO)...Double(f.maxISO))
+            ) {
+                try await device.setExposureModeCustom(duration: .current, iso: .value(tooHigh))
+            }
+            let long = f.maxExposureDuration + MediaTime(value: 1, timescale: 1)
+            await #expect(throws: CaptureError.self) {
+                try await device.setExposureModeCustom(duration: .value(long), iso: .current)
+            }
+            let synced = try await device.setExposureModeCustom(
+                duration: .value(f.minExposureDuration), iso: .value(f.minISO))
+            #expect(synced >= device.status.lastFrameTime)
+            #expect(device.status.exposureMode == .custom && device.status.iso == f.minISO)
+            try await device.setWhiteBalanceModeLocked(
+                temperatureAndTint: TemperatureAndTint(temperature: 5000, tint: 0))
+            #expect(device.status.whiteBalanceMode == .locked)
+            #expect(device.isExposureModeSupported(.custom) && device.isFocusModeSupported(.locked))
+        }
+    }
+}

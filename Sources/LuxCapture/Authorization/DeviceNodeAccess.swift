@@ -34,7 +34,7 @@ public struct SystemDeviceNodeAccess: DeviceNodeAccess {
     }
 
     public func open(_ path: String) -> Int32 {
-        let fd = Glibc.open(path, O_RDONLY | O_NONBLOCK)
+        let fd = Glibc.open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
         return fd >= 0 ? fd : -errno
     }
 

@@ -187,7 +187,7 @@ extension V4L2Camera {
         let f = activeFormat
         if case .value(let d) = duration, d < f.minExposureDuration || f.maxExposureDuration < d {
             throw .outOfRange(
-                name: "exposureDuration", value: d.seconds,
+                name: "exposure duration", value: d.seconds,
                 range: f.minExposureDuration.seconds...f.maxExposureDuration.seconds)
         }
         if case .value(let i) = iso, i < f.minISO || i > f.maxISO {

@@ -226,8 +226,9 @@ extension V4L2Camera {
         return b
     }
 
-    /// Waits for a filled buffer, copies its bytes out and queues it again; returns the bytes and the buffer's
-    /// timestamp. Buffers flagged V4L2_BUF_FLAG_ERROR are queued again and skipped.
+    /// Waits for a filled buffer, copies its bytes out and queues it again.
+    ///
+    /// Returns the bytes and the buffer's timestamp. Buffers flagged V4L2_BUF_FLAG_ERROR are queued again and skipped.
     func dequeue() throws(CaptureError) -> ([UInt8], Duration) {
         let timeout = configuration.frameTimeout
         let deadline = driver.monotonicTime() + timeout

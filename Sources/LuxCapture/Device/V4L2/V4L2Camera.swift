@@ -264,8 +264,10 @@ public final class V4L2Camera: CaptureDevice {
 
     public var activeFrameDuration: MediaTime { state.withLock { $0.frameDuration } }
 
-    /// Sets the frame rate (VIDIOC_S_PARM): one of the format's ``DeviceFormat/supportedFrameRates`` when it lists
-    /// them, else any rate in its range. While streaming, the stream restarts at the new rate before the next frame.
+    /// Sets the frame rate (VIDIOC_S_PARM).
+    ///
+    /// The rate must be one of the format's ``DeviceFormat/supportedFrameRates`` when it lists them, else any rate in
+    /// its range. While streaming, the stream restarts at the new rate before the next frame.
     public func setActiveFrameRate(_ fps: Double) throws(CaptureError) {
         let format = activeFormat
         guard format.frameRateRange.contains(fps) else {
