@@ -225,7 +225,7 @@ extension SimulatedCamera {
     }
 
     /// Locks white balance for a light of `temperatureAndTint`, converted to device gains through the camera's
-    /// calibration (``deviceWhiteBalanceGains(for:)-(TemperatureAndTint)``).
+    /// calibration.
     ///
     /// - Returns: The presentation time of the first frame processed with them.
     /// - Throws: ``CaptureError/whiteBalanceGainsOutOfRange(red:green:blue:maximum:)`` when the light needs gains

@@ -1,0 +1,40 @@
+import Foundation
+import Lux
+
+extension CaptureCommand {
+    /// `lux capture --device PATH`: stills from a V4L2 camera, with the manual controls applied.
+    func runOnDevice(_ path: String) async throws {
+        let camera: V4L2Camera
+        do { camera = try V4L2Camera(path: path) } catch { throw CLIError("\(path): \(error)") }
+        let folder = URL(fileURLWithPath: out)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let session = CaptureSession()
+        do {
+            try session.addInput(DeviceInput(camera: camera))
+            try await session.startRunning()
+        } catch {
+            throw CLIError("\(path): cannot start the capture session: \(error)")
+        }
+        do {
+            say("camera: \(camera.localizedName) at \(path), \(camera.activeFormat)")
+            say("controls: \(camera.controlCapabilities)")
+            for line in try await manual.apply(to: camera) { say(line) }
+            let node = URL(fileURLWithPath: path).lastPathComponent
+            for n in 1...count {
+                let still = try await camera.captureStill(StillRequest())
+                let file = try still.fileDataRepresentation(raw: raw, cameraModel: camera.localizedName)
+                let url = folder.appendingPathComponent("IMG_\(node)_\(n).\(file.fileExtension)")
+                try overwriteOptions.check(url.path)
+                try Data(file.bytes).write(to: url, options: .atomic)
+                say(
+                    "still \(n): \(still.raw.width)x\(still.raw.height) at \(still.presentationTime) → \(url.path) "
+                        + "(\(file.bytes.count / 1024) KB)")
+            }
+        } catch {
+            await session.stopRunning()
+            if let error = error as? CLIError { throw error }
+            throw CLIError("\(path): \(error)")
+        }
+        await session.stopRunning()
+    }
+}
