@@ -34,7 +34,7 @@ extension CaptureSession {
         // Settle 3A on a few stream frames so the first capture meters a converged exposure.
         if let pump {
             do { try await pump.settle() } catch {
-                await fail(with: error)
+                if isRunning { await fail(with: error) }  // the pump may have reported it already
                 throw error
             }
         }

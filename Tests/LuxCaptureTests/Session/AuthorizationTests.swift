@@ -91,6 +91,7 @@ struct FakeNodes: DeviceNodeAccess {
         try camera.setActiveFormat(try #require(camera.formats.first { $0.width == 32 }))
         kernel.kernel.withLock { $0.openErrno = 13 }  // EACCES
         let session = CaptureSession()
+        try session.setSessionPreset(.inputPriority)
         try session.addInput(DeviceInput(camera: camera))
         await expectRefused(
             session,
@@ -102,5 +103,39 @@ struct FakeNodes: DeviceNodeAccess {
         #expect(session.isRunning && kernel.kernel.withLock { $0.streaming })
         await session.stopRunning()
         #expect(!kernel.kernel.withLock { $0.streaming })
+    }
+}
+
+/// A V4L2 camera unplugged while a session runs.
+@Suite struct DeviceFaultSessionTests {
+    @Test("Unplugging ends the session with one runtime error; the frame delivered before stays intact")
+    func unplugEndsSession() async throws {
+        let kernel = FakeV4L2Kernel()
+        let camera = try V4L2Camera(path: "/dev/video0", driver: kernel)
+        try camera.setActiveFormat(try #require(camera.formats.first { $0.width == 32 }))
+        let session = CaptureSession()
+        try session.setSessionPreset(.inputPriority)  // keep the camera's 32 × 16 YUYV format
+        try session.addInput(DeviceInput(camera: camera))
+        try await session.startRunning()
+        #expect(camera.activeFormat.width == 32)
+        let events = session.events
+        let pump = try #require(session.state.withLock { $0.pump })
+        let kept = try #require(try await pump.produce(raw: false, processed: true).image)
+        let copy = kept.withUnsafePlane { p in Array(UnsafeBufferPointer(start: p.row(0, as: UInt8.self), count: 128)) }
+        kernel.kernel.withLock { $0.unplugged = true }
+        await #expect(throws: CaptureError.deviceDisconnected("/dev/video0")) {
+            try await pump.produce(raw: false, processed: true)
+        }
+        #expect(!session.isRunning)
+        var seen: [SessionEvent] = []
+        for await e in events {
+            seen.append(e)
+            if e == .didStopRunning { break }
+        }
+        #expect(seen == [.runtimeError(.deviceDisconnected("/dev/video0")), .didStopRunning])
+        kept.withUnsafePlane { p in
+            #expect(Array(UnsafeBufferPointer(start: p.row(0, as: UInt8.self), count: 128)) == copy)
+            #expect(p.row(0, as: UInt8.self)[2] >= 254)  // red, as the fake camera sent it
+        }
     }
 }
