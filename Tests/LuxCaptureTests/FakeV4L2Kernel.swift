@@ -78,6 +78,8 @@ final class FakeV4L2Kernel: V4L2Driver {
         var sFmtCalls: [(String, Int, Int)] = []
         /// When set, `open` fails with this errno (EACCES: the user left the `video` group).
         var openErrno: Int32?
+        /// Frames the "hardware" corrupts: DQBUF returns them with V4L2_BUF_FLAG_ERROR.
+        var corruptFrames = 0
     }
 
     let kernel = Mutex(Kernel())
@@ -333,7 +335,12 @@ final class FakeV4L2Kernel: V4L2Driver {
             let b = k.buffers[i]
             s.set(0, UInt32(i))
             s.set(8, UInt32(b.bytesUsed))
-            s.set(12, V4L2.BufferFlag.mapped | V4L2.BufferFlag.timestampMonotonic)
+            var flags = V4L2.BufferFlag.mapped | V4L2.BufferFlag.timestampMonotonic
+            if k.corruptFrames > 0 {
+                k.corruptFrames -= 1
+                flags |= V4L2.BufferFlag.error
+            }
+            s.set(12, flags)
             s.set(24, Int64(b.timestampMicroseconds / 1_000_000))
             s.set(32, Int64(b.timestampMicroseconds % 1_000_000))
             s.set(56, b.sequence)

@@ -1,5 +1,7 @@
+import Foundation
 import LuxColor
 import LuxPixels
+import LuxTestSupport
 import Testing
 
 @testable import LuxCapture
@@ -157,6 +159,53 @@ import Testing
         #expect(camera.activeFormat == small)
         let next = try await camera.nextFrame(StreamConfiguration(deliversProcessedFrames: false, deliversRAW: true))
         #expect(next.raw?.width == 8)
+        await camera.stopStreaming()
+    }
+
+    @Test(
+        "A Bayer still is written as a DNG with the device's levels and CFA, as exiftool reads it", .needs("exiftool"))
+    func bayerDNG() async throws {
+        let camera = try camera()
+        try camera.setActiveFormat(try format(camera, "RG10", 8))
+        let still = try await camera.captureStill(StillRequest())
+        #expect(still.hasBayerRAW)
+        let file = try still.fileDataRepresentation(raw: true, cameraModel: camera.localizedName)
+        #expect(file.fileExtension == "dng")
+        let dir = try ExternalTool.temporaryFolder("lux-v4l2-dng")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let url = dir.appendingPathComponent("still.dng")
+        try Data(file.bytes).write(to: url)
+        let tags = try ExternalTool.capture(
+            "exiftool",
+            [
+                "-s3", "-n", "-ImageWidth", "-ImageHeight", "-BlackLevel", "-WhiteLevel", "-CFAPattern2", "-Model",
+                url.path,
+            ])
+        #expect(
+            tags.text.split(separator: "\n").map(String.init) == [
+                "16", "8", "64", "1023", "0 1 1 2", "HD Pro Webcam C920",
+            ])
+        let jpeg = try still.fileDataRepresentation(raw: false, cameraModel: camera.localizedName)
+        #expect(jpeg.fileExtension == "jpg" && jpeg.bytes.starts(with: [0xFF, 0xD8]))
+        let yuyv = try self.camera()
+        try yuyv.setActiveFormat(try format(yuyv, "YUYV", 32))
+        let processedOnly = try await yuyv.captureStill(StillRequest())
+        #expect(throws: CaptureError.self) {
+            try processedOnly.fileDataRepresentation(raw: true, cameraModel: yuyv.localizedName)
+        }
+    }
+
+    @Test("A buffer the driver flags as corrupt (V4L2_BUF_FLAG_ERROR) is queued again and skipped")
+    func corruptBuffer() async throws {
+        let kernel = FakeV4L2Kernel()
+        let camera = try camera(kernel)
+        try camera.setActiveFormat(try format(camera, "NV12", 16))
+        try await camera.startStreaming()
+        kernel.kernel.withLock { $0.corruptFrames = 2 }
+        let frame = try await camera.nextFrame(StreamConfiguration())
+        // Frames 0 and 1 were corrupt: the first delivered is frame 2, whose luma starts at 2.
+        frame.image?.withUnsafePlane(0) { p in #expect(p.row(0, as: UInt8.self)[0] == 2) }
+        #expect(frame.presentationTime == .zero)  // the first frame delivered starts the device clock
         await camera.stopStreaming()
     }
 
