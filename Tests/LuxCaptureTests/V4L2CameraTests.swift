@@ -209,6 +209,18 @@ import Testing
         await camera.stopStreaming()
     }
 
+    @Test("Short or corrupt frames are typed errors, not crashes")
+    func badFrames() {
+        for layout: V4L2PixelFormat.Layout in [.yuyv, .nv12, .mjpeg, .bayer(.rggb, bits: 10), .bayer(.bggr, bits: 8)] {
+            let decoder = V4L2FrameDecoder(
+                format: V4L2PixelFormat(fourCC: "TEST", layout: layout), width: 16, height: 8, bytesPerLine: 32,
+                blackLevel: 0)
+            for bytes in [[], [UInt8](repeating: 0xFF, count: 100)] as [[UInt8]] {
+                #expect(throws: CaptureError.self) { try decoder.decode(bytes, processed: true) }
+            }
+        }
+    }
+
     @Test("MJPEG frames decode with libjpeg-turbo")
     func mjpeg() async throws {
         let kernel = FakeV4L2Kernel()

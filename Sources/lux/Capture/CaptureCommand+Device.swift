@@ -8,8 +8,17 @@ extension CaptureCommand {
         do { camera = try V4L2Camera(path: path) } catch { throw CLIError("\(path): \(error)") }
         let folder = URL(fileURLWithPath: out)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        if raw {
+            // RAW needs a Bayer format: the largest the camera has.
+            guard
+                let bayer = camera.formats.filter(\.supportsRAW).max(by: { $0.width * $0.height < $1.width * $1.height }
+                )
+            else { throw CLIError("\(path): \(camera.localizedName) has no RAW (Bayer) format") }
+            try camera.setActiveFormat(bayer)
+        }
         let session = CaptureSession()
         do {
+            if raw { try session.setSessionPreset(.inputPriority) }  // keep the Bayer format
             try session.addInput(DeviceInput(camera: camera))
             try await session.startRunning()
         } catch {
