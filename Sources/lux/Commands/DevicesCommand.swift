@@ -11,7 +11,8 @@ struct DevicesCommand: ParsableCommand {
             capture nodes). Nodes that cannot be used are listed with the reason (a UVC camera's metadata node, a \
             node the user may not open). Capture from a camera with `lux capture --device /dev/videoN`.
 
-            --json prints one object instead: "cameras" [{id, name, path, driver, formats, controls}], \
+            --json prints one object instead: "cameras" [{id, name, path, driver, formats, controls, \
+            deviceControls}] ("deviceControls": the V4L2 controls Lux maps, with their ranges), \
             "unusable" [{path, reason}] and "microphones" [{id, name}].
 
             Examples:
@@ -29,6 +30,7 @@ struct DevicesCommand: ParsableCommand {
         var driver: String?
         var formats: [String]
         var controls: String
+        var deviceControls: [String]
     }
 
     struct Unusable: Encodable {
@@ -56,7 +58,10 @@ struct DevicesCommand: ParsableCommand {
                 report.cameras.append(
                     Camera(
                         id: c.uniqueID, name: c.localizedName, path: path, driver: c.driverName,
-                        formats: c.formats.map(\.description), controls: c.controlCapabilities.description))
+                        formats: c.formats.map(\.description), controls: c.controlCapabilities.description,
+                        deviceControls: c.controls.values.sorted { $0.control.rawValue < $1.control.rawValue }.map {
+                            "\($0.control) \($0.minimum)...\($0.maximum) (default \($0.defaultValue))"
+                        }))
             } catch {
                 report.unusable.append(Unusable(path: path, reason: "\(error)"))
             }
@@ -65,7 +70,8 @@ struct DevicesCommand: ParsableCommand {
         report.cameras.append(
             Camera(
                 id: simulated.uniqueID, name: simulated.localizedName, path: nil, driver: nil,
-                formats: simulated.formats.map(\.description), controls: simulated.controlCapabilities.description))
+                formats: simulated.formats.map(\.description), controls: simulated.controlCapabilities.description,
+                deviceControls: []))
         let microphone = SimulatedMicrophone(source: Scene.grayCard().sound)
         report.microphones.append(Microphone(id: microphone.uniqueID, name: microphone.localizedName))
         for node in SystemDeviceNodeAccess().nodes(for: .audio) {
@@ -79,6 +85,7 @@ struct DevicesCommand: ParsableCommand {
         for c in report.cameras {
             print("camera: \(c.name) [\(c.id)]" + (c.path.map { " at \($0), driver \(c.driver ?? "?")" } ?? ""))
             print("  controls: \(c.controls)")
+            for d in c.deviceControls { print("  device control: \(d)") }
             for f in c.formats { print("  format: \(f)") }
         }
         for u in report.unusable { print("unusable: \(u.path): \(u.reason)") }
