@@ -71,3 +71,34 @@ import Testing
         #expect(bad.status != 0 && bad.errorText.contains("ISO"), "\(bad.errorText)")
     }
 }
+
+/// `lux capture --device` on the camera attached to this machine, with ffprobe reading the photo it wrote.
+@Suite(.tags(.hardware), .cameraAttached) struct DeviceCaptureHardwareTests {
+    struct Report: Decodable {
+        struct Photo: Decodable {
+            var file: String
+            var width: Int
+            var height: Int
+        }
+        var path: String
+        var photos: [Photo]
+    }
+
+    @Test("lux capture --device /dev/video0 --json writes a JPEG of the size it reports", .needsLux, .needs("ffprobe"))
+    func captureFromCamera() throws {
+        let lux = try #require(LuxExecutable.path)
+        let dir = try ExternalTool.temporaryFolder("lux-capture-hardware")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try LuxExecutable.run(lux, ["capture", "--device", "/dev/video0", "-o", dir.path, "--json"])
+        #expect(r.status == 0, "\(r.errorText)")
+        let report = try CLIFixtures.decode(Report.self, r)
+        let photo = try #require(report.photos.first)
+        let probe = try ExternalTool.capture(
+            "ffprobe",
+            [
+                "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height", "-of", "csv=p=0",
+                photo.file,
+            ])
+        #expect(probe.text.trimmingCharacters(in: .whitespacesAndNewlines) == "\(photo.width),\(photo.height)")
+    }
+}

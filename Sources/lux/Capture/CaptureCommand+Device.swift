@@ -2,6 +2,24 @@ import Foundation
 import Lux
 
 extension CaptureCommand {
+    /// The `--json` report of `lux capture --device`.
+    struct DeviceReport: Encodable {
+        struct Photo: Encodable {
+            var file: String
+            var bytes: Int
+            var isRaw: Bool
+            var width: Int
+            var height: Int
+            var seconds: Double
+        }
+        var camera: String
+        var path: String
+        var format: String
+        var controls: String
+        var settings: [String]
+        var photos: [Photo]
+    }
+
     /// `lux capture --device PATH`: stills from a V4L2 camera, with the manual controls applied.
     func runOnDevice(_ path: String) async throws {
         let camera: V4L2Camera
@@ -27,7 +45,11 @@ extension CaptureCommand {
         do {
             say("camera: \(camera.localizedName) at \(path), \(camera.activeFormat)")
             say("controls: \(camera.controlCapabilities)")
-            for line in try await manual.apply(to: camera) { say(line) }
+            let settings = try await manual.apply(to: camera)
+            for line in settings { say(line) }
+            var report = DeviceReport(
+                camera: camera.localizedName, path: path, format: "\(camera.activeFormat)",
+                controls: "\(camera.controlCapabilities)", settings: settings, photos: [])
             let node = URL(fileURLWithPath: path).lastPathComponent
             for n in 1...count {
                 let still = try await camera.captureStill(StillRequest())
@@ -35,10 +57,16 @@ extension CaptureCommand {
                 let url = folder.appendingPathComponent("IMG_\(node)_\(n).\(file.fileExtension)")
                 try overwriteOptions.check(url.path)
                 try Data(file.bytes).write(to: url, options: .atomic)
+                let pixels = raw ? still.raw : (still.image ?? still.raw)
+                report.photos.append(
+                    .init(
+                        file: url.path, bytes: file.bytes.count, isRaw: raw, width: pixels.width, height: pixels.height,
+                        seconds: still.presentationTime.seconds))
                 say(
                     "still \(n): \(still.raw.width)x\(still.raw.height) at \(still.presentationTime) → \(url.path) "
                         + "(\(file.bytes.count / 1024) KB)")
             }
+            if json { try JSONOutput.print(report) }
         } catch {
             await session.stopRunning()
             if let error = error as? CLIError { throw error }

@@ -15,7 +15,8 @@ struct CaptureCommand: AsyncParsableCommand {
 
             With --device /dev/videoN the photos come from that V4L2 camera (see `lux devices`): stills from its \
             stream at the active pixel format's largest size, written as IMG_<node>_<n>.jpg, or .dng with --raw on \
-            a Bayer format. The manual controls --iso, --duration, --lens-position, --temperature, --tint and --bias \
+            a Bayer format; its --json object has "camera", "path", "format", "controls", "settings" (the manual \
+            controls applied) and "photos" [{file, bytes, isRaw, width, height, seconds}]. The manual controls --iso, --duration, --lens-position, --temperature, --tint and --bias \
             work on either camera, through the same device protocol; a control the camera lacks is an error.
 
             --json prints one object instead: "camera", "format", "colorSpace", "scene", "light" and "requests", \
@@ -149,8 +150,8 @@ struct CaptureCommand: AsyncParsableCommand {
         if live && (raw || bracket != nil || bracketManual != nil) {
             throw ValidationError("--live needs a processed photo: not with --raw or a bracket")
         }
-        if device != nil && (live || bracket != nil || bracketManual != nil || rawPlus != nil || json) {
-            throw ValidationError("--device takes single stills: not with --live, a bracket, --raw-plus or --json")
+        if device != nil && (live || bracket != nil || bracketManual != nil || rawPlus != nil) {
+            throw ValidationError("--device takes single stills: not with --live, a bracket or --raw-plus")
         }
         if !live && (noMicrophone || noAutoTrim || noStabilization) {
             throw ValidationError("--no-microphone, --no-auto-trim and --no-stabilization go with --live")
