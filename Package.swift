@@ -39,12 +39,16 @@ let package = Package(
         .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // LibRaw's thread-safe build (libraw_r), the decoder of camera raws other than DNG.
+        .systemLibrary(name: "CLibRaw", pkgConfig: "libraw_r", providers: [.apt(["libraw-dev"])]),
         // Runtime-dispatched F16C/AVX2 row kernels (DESIGN.md "CPU features"), and nothing else.
         .target(name: "CLuxKernels"),
         // The operating-system calls Swift cannot make directly: processor count, ioctl(2), glibc's mallopt.
         .target(name: "CLuxSystem"),
         // libjpeg/libpng/zlib entry points with setjmp/longjmp kept inside C (SWIFT-STYLE.md §3).
         .target(name: "CLuxCodecShims", dependencies: ["CJPEG", "CPNG", "CZlib"]),
+        // LibRaw's identify, unpack and thumbnail behind a flat C interface (one LibRaw instance per decode).
+        .target(name: "CLuxLibRaw", dependencies: ["CLibRaw"]),
 
         .target(
             name: "LuxColor",
@@ -72,7 +76,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         .target(
             name: "LuxCodecs",
-            dependencies: ["LuxPixels", "LuxColor", "CLuxCodecShims", "CLuxKernels"],
+            dependencies: ["LuxPixels", "LuxColor", "CLuxCodecShims", "CLuxKernels", "CLuxLibRaw"],
             swiftSettings: swiftSettings),
         // File glue between the engine and the codecs: images read from files, renders streamed into encoders.
         .target(

@@ -307,7 +307,7 @@ enum DNGReader {
                     reason: "up to 16 bits are supported")
             }
             if spp == 1 {
-                format = props.storedCFAPattern.map { .bayer16($0) } ?? .gray16
+                format = props.storedPixelFormat
             } else {
                 guard spp != 2 else {
                     throw .unsupported(what: "\(what) with 2 samples per pixel", reason: "expected 1, 3 or 4")
