@@ -188,7 +188,11 @@ let package = Package(
             name: "DocSnippetsTests", dependencies: ["Lux", "LuxTestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "LuxCLITests", dependencies: ["LuxCodecs", "LuxPixels", "LuxTestSupport"],
+            name: "LuxCLITests",
+            dependencies: [
+                "lux", "LuxCodecs", "LuxPixels", "LuxTestSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "LuxFusionTests",

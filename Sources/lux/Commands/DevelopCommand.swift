@@ -61,27 +61,33 @@ struct DevelopCommand: ParsableCommand {
     @Option(help: "Output format when outputs are named from their inputs: jpg, png or tiff.")
     var format: FileFormatArgument = .jpg
 
-    @Option(help: "Exposure in EV, -5...5, added to the file's BaselineExposure.")
+    @Option(parsing: .unconditional, help: "Exposure in EV, -5...5, added to the file's BaselineExposure.")
     var exposure: Double?
-    @Option(help: "White-balance temperature in kelvin, 2000...50000 (default: as shot).")
+    @Option(parsing: .unconditional, help: "White-balance temperature in kelvin, 2000...50000 (default: as shot).")
     var temperature: Double?
-    @Option(help: "White-balance tint, -150...150, positive green (default: as shot).")
+    @Option(parsing: .unconditional, help: "White-balance tint, -150...150, positive green (default: as shot).")
     var tint: Double?
-    @Option(name: .customLong("nr-luma"), help: "Luminance noise reduction, 0...1 (default from the noise profile).")
+    @Option(
+        name: .customLong("nr-luma"), parsing: .unconditional,
+        help: "Luminance noise reduction, 0...1 (default from the noise profile).")
     var nrLuma: Double?
-    @Option(name: .customLong("nr-color"), help: "Colour noise reduction, 0...1 (default from the noise profile).")
+    @Option(
+        name: .customLong("nr-color"), parsing: .unconditional,
+        help: "Colour noise reduction, 0...1 (default from the noise profile).")
     var nrColor: Double?
-    @Option(help: "Sharpening amount, 0...2 (default 0.5 x BaselineSharpness).")
+    @Option(parsing: .unconditional, help: "Sharpening amount, 0...2 (default 0.5 x BaselineSharpness).")
     var sharpen: Double?
-    @Option(name: .customLong("sharpen-radius"), help: "Sharpening radius in pixels, 0.3...5 (default 1).")
+    @Option(
+        name: .customLong("sharpen-radius"), parsing: .unconditional,
+        help: "Sharpening radius in pixels, 0.3...5 (default 1).")
     var sharpenRadius: Double?
-    @Option(help: "Contrast, -1...1 (default 0).")
+    @Option(parsing: .unconditional, help: "Contrast, -1...1 (default 0).")
     var contrast: Double?
-    @Option(help: "Saturation, -1...1 (default 0).")
+    @Option(parsing: .unconditional, help: "Saturation, -1...1 (default 0).")
     var saturation: Double?
-    @Option(help: "Vibrance, -1...1 (default 0).")
+    @Option(parsing: .unconditional, help: "Vibrance, -1...1 (default 0).")
     var vibrance: Double?
-    @Option(help: "Tone curve amount, 0...1 (default 1; 0 keeps the output scene-referred).")
+    @Option(parsing: .unconditional, help: "Tone curve amount, 0...1 (default 1; 0 keeps the output scene-referred).")
     var boost: Double?
     @Option(help: "Demosaicing method: rcd or bilinear.")
     var method = DemosaicMethodArgument(.rcd)
@@ -96,7 +102,7 @@ struct DevelopCommand: ParsableCommand {
         name: .customLong("color-space"),
         help: "Output colour space: srgb, p3, adobe, linear (extended linear sRGB), rec2020, ....")
     var colorSpace = ColorSpaceArgument(.sRGB)
-    @Option(help: "JPEG quality, 1...100.")
+    @Option(parsing: .unconditional, help: "JPEG quality, 1...100.")
     var quality: Int = 90
     @Flag(
         name: .customLong("optimize-huffman"),
@@ -105,9 +111,9 @@ struct DevelopCommand: ParsableCommand {
     @Option(help: "PNG/TIFF samples: 8, 16 or float (TIFF only). Default: 16 for TIFF, 8 for PNG.")
     var depth: DepthArgument?
 
-    @Option(name: .shortAndLong, help: "Files developed at a time (default 1).")
+    @Option(name: .shortAndLong, parsing: .unconditional, help: "Files developed at a time (default 1).")
     var jobs: Int = 1
-    @Option(help: "Render threads per file (default: the processor count divided by --jobs).")
+    @Option(parsing: .unconditional, help: "Render threads per file (default: the processor count divided by --jobs).")
     var threads: Int?
     @Option(
         help: ArgumentHelp(
