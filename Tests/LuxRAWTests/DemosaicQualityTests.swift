@@ -82,6 +82,52 @@ import Testing
     }
 }
 
+/// The quality method against Menon 2007 on photographs outside the reference five: `demosaic_heldout.py` (the same
+/// protocol on photographs from scikit-image, matplotlib and Lux's own test data, phone photos reduced 4×) is the
+/// judge.
+@Suite(.serialized) struct HeldOutDemosaicQuality {
+    static let script = TestData.root + "/reference/demosaic_heldout.py"
+
+    /// Whether python3 has the script's modules and vips can decode the HEIF stills.
+    static let hasTools: Bool = {
+        guard DemosaicQuality.hasPython, ExternalTool.isAvailable("vips"),
+            let r = try? ExternalTool.capture("python3", ["-c", "import matplotlib"])
+        else { return false }
+        return r.status == 0
+    }()
+
+    @Test(
+        "the quality method beats Menon 2007 by at least 0.3 dB CPSNR on the held-out photographs",
+        .enabled(if: hasTools, "needs python3 with numpy, scikit-image, matplotlib, colour-demosaicing and vips"))
+    func qualityBeatsMenon() throws {
+        let dir = try ExternalTool.temporaryFolder("lux-demosaic-heldout")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let dump = try ExternalTool.capture("python3", [Self.script, "--dump", dir.path])
+        try #require(dump.status == 0, "\(dump.errorText)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix("_rggb.pgm") }
+            .map { String($0.dropLast("_rggb.pgm".count)) }.sorted()
+        try #require(names.count >= 10, "\(names)")
+        var ours: [Double] = []
+        for name in names {
+            let pgm = try NetpbmImage(Data(contentsOf: dir.appendingPathComponent("\(name)_rggb.pgm")))
+            let gt = try NetpbmImage(Data(contentsOf: dir.appendingPathComponent("\(name)_gt.ppm")))
+            let out = try DemosaicMethod.quality.demosaic(DemosaicQuality.mosaic(pgm), pattern: .rggb)
+            ours.append(DemosaicQuality.cpsnr(out, gt))
+            try PNMOut.write(out, to: dir.appendingPathComponent("\(name)_out.ppm"))
+        }
+        // The script's own table: "mean" then bilinear, Malvar 2004, Menon 2007 and our output.
+        let eval = try ExternalTool.capture("python3", [Self.script, "--eval", dir.path])
+        try #require(eval.status == 0, "\(eval.errorText)")
+        let meanLine = try #require(eval.text.split(separator: "\n").first { $0.hasPrefix("mean") })
+        let columns = meanLine.split(separator: " ").compactMap { Double($0) }
+        try #require(columns.count == 4, "\(meanLine)")
+        let (menon, scored) = (columns[2], columns[3])
+        print("held-out demosaic CPSNR: Menon 2007 \(menon), quality \(scored)")
+        #expect(abs(scored - ours.reduce(0, +) / Double(ours.count)) < 0.02, "script says \(scored)")
+        #expect(scored >= menon + 0.3)
+    }
+}
+
 enum PNMOut {
     static func write(_ rgba: PixelBuffer, to url: URL) throws {
         let v = rgba.components(as: Float.self)

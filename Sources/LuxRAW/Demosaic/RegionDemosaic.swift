@@ -7,9 +7,15 @@ enum RegionDemosaic {
     static func scratchCount(method: DemosaicMethod, width: Int, height: Int) -> Int {
         let m = method.margin
         let n = (width + 2 * m) * (height + 2 * m)
-        return 4 * n
-            + (method == .rcd
-                ? RCDDemosaic.scratchCount(width: width + 2 * m, height: height + 2 * m, reusesMosaic: true) : 0)
+        switch method {
+        case .bilinear: return 4 * n
+        case .rcd:
+            return 4 * n + RCDDemosaic.scratchCount(width: width + 2 * m, height: height + 2 * m, reusesMosaic: true)
+        case .quality:
+            // RCD's own scratch (reused by Menon's four planes), Menon's RGB and direction planes.
+            let rcd = RCDDemosaic.scratchCount(width: width + 2 * m, height: height + 2 * m)
+            return 4 * n + max(rcd, MenonDemosaic.scratchCount(width: width + 2 * m, height: height + 2 * m)) + 4 * n
+        }
     }
 
     /// Reconstructs the region `x0..<x0+width`, `y0..<y0+height`.
@@ -57,10 +63,39 @@ enum RegionDemosaic {
         switch method {
         case .rcd: RCDDemosaic.run(cfa, into: out, scratch: scratch + 4 * n, reusesMosaic: true)
         case .bilinear: BilinearDemosaic.run(cfa, into: out)
+        case .quality: runQuality(cfa, into: out, scratch: scratch + 4 * n)
         }
         for j in 0..<height {
             let o = (j + m) * pw + m
             emit(j, red + o, green + o, blue + o)
         }
+    }
+
+    /// ``DemosaicMethod/quality``: RCD and Menon's estimate averaged, then refined along Menon's direction.
+    ///
+    /// `scratch` holds what ``scratchCount(method:width:height:)`` counts beyond the mosaic and output planes.
+    static func runQuality(_ cfa: CFAPlane, into out: RGBPlanes, scratch: UnsafeMutablePointer<Float>) {
+        let w = cfa.width
+        let h = cfa.height
+        let n = w * h
+        guard RCDDemosaic.reconstructs(width: w, height: h) else {
+            BilinearDemosaic.run(cfa, into: out)
+            return
+        }
+        let work = scratch
+        let spare =
+            scratch
+            + max(
+                RCDDemosaic.scratchCount(width: w, height: h), MenonDemosaic.scratchCount(width: w, height: h))
+        let menon = RGBPlanes(red: spare, green: spare + n, blue: spare + 2 * n, rowStride: w)
+        let direction = spare + 3 * n
+        RCDDemosaic.run(cfa, into: out, scratch: work)
+        MenonDemosaic.estimate(cfa, into: menon, direction: direction, scratch: work)
+        for k in 0..<3 {
+            let a = out.plane(k)
+            let b = menon.plane(k)
+            for i in 0..<n { a[i] = 0.5 * (a[i] + b[i]) }
+        }
+        MenonDemosaic.refine(cfa, out, direction: direction, scratch: work)
     }
 }

@@ -25,7 +25,7 @@ struct DemosaicCommand: ParsableCommand {
     @Option(help: "The Bayer layout at the top-left pixel: RGGB, GRBG, GBRG or BGGR.")
     var cfa: String
 
-    @Option(help: "Demosaicing method: rcd or bilinear.")
+    @Option(help: "Demosaicing method: rcd (default), quality (slower, finer) or bilinear.")
     var method = DemosaicMethodArgument(.rcd)
 
     @Option(

@@ -89,7 +89,7 @@ struct DevelopCommand: ParsableCommand {
     var vibrance: Double?
     @Option(parsing: .unconditional, help: "Tone curve amount, 0...1 (default 1; 0 keeps the output scene-referred).")
     var boost: Double?
-    @Option(help: "Demosaicing method: rcd or bilinear.")
+    @Option(help: "Demosaicing method: rcd (default), quality (slower, finer) or bilinear.")
     var method = DemosaicMethodArgument(.rcd)
     @Flag(name: .customLong("no-lens-correction"), help: "Skip the file's lens corrections.")
     var noLensCorrection = false
