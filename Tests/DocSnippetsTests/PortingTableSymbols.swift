@@ -171,7 +171,7 @@ func portingTableSymbols() {
     _ = PixelFormat.rgbaFloat
     _ = RenderContext.describe(_:bounds:format:colorSpace:detail:)
     _ = RAWDeveloper.self
-    _ = RAWDeveloper.init(url:)
+    _ = RAWDeveloper.init(url:options:)
     _ = RAWDeveloper.init(data:)
     _ = RAWDeveloper.init(pixels:properties:)
     _ = \RAWDeveloper.Adjustments.exposure

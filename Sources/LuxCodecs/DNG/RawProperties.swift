@@ -74,6 +74,10 @@ public struct RawProperties: Hashable, Sendable, Codable {
     public var shadowScale: Double?
     /// NoiseProfile.
     public var noiseProfile: NoiseProfile?
+    /// ProfileToneCurve: the camera profile's default tone curve as (input, output) pairs in linear values, 0…1.
+    public var profileToneCurve: [SIMD2<Double>]?
+    /// ProfileGainTableMap: local gain tables applied before the tone curve (iPhone ProRAW).
+    public var profileGainTableMap: ProfileGainTableMap?
 
     /// OpcodeList1: applied to stored values before linearisation.
     public var opcodeList1: [DNGOpcode]

@@ -3,10 +3,20 @@ import LuxPixels
 /// Demosaics one rectangular region of a mosaic that is read on demand (a tile of a render, a band of a
 /// buffer): reads the region plus the method's margin, reconstructs, and hands back the inner rows.
 enum RegionDemosaic {
+    /// Photosites of support a method needs around the region for a layout.
+    static func margin(_ method: DemosaicMethod, _ layout: MosaicLayout) -> Int {
+        guard case .xTrans = layout else { return method.margin }
+        return method == .bilinear ? 2 : XTransDemosaic.margin
+    }
+
     /// Floats of scratch memory for a region of `width × height` output pixels.
-    static func scratchCount(method: DemosaicMethod, width: Int, height: Int) -> Int {
-        let m = method.margin
+    static func scratchCount(method: DemosaicMethod, layout: MosaicLayout, width: Int, height: Int) -> Int {
+        let m = margin(method, layout)
         let n = (width + 2 * m) * (height + 2 * m)
+        if case .xTrans = layout {
+            return 4 * n
+                + (method == .bilinear ? 0 : XTransDemosaic.scratchCount(width: width + 2 * m, height: height + 2 * m))
+        }
         switch method {
         case .bilinear: return 4 * n
         case .rcd:
@@ -21,18 +31,18 @@ enum RegionDemosaic {
     /// Reconstructs the region `x0..<x0+width`, `y0..<y0+height`.
     ///
     /// - Parameters:
-    ///   - pattern: the Bayer layout at mosaic position (0, 0).
+    ///   - layout: the colour filter array at mosaic position (0, 0).
     ///   - read: fills a `w × h` block of mosaic values starting at `(x, y)` (any coordinates, including
     ///     outside the mosaic, where the reader reflects) into `dst` with the given row stride.
     ///   - emit: receives output row `j` (0-based) as red, green and blue pointers of `width` values.
     static func run(
-        method: DemosaicMethod, pattern: CFAPattern, x0: Int, y0: Int, width: Int, height: Int,
+        method: DemosaicMethod, layout: MosaicLayout, x0: Int, y0: Int, width: Int, height: Int,
         scratch: UnsafeMutablePointer<Float>,
         read: (_ x: Int, _ y: Int, _ w: Int, _ h: Int, _ dst: UnsafeMutablePointer<Float>, _ stride: Int) -> Void,
         emit: (_ row: Int, _ red: UnsafePointer<Float>, _ green: UnsafePointer<Float>, _ blue: UnsafePointer<Float>) ->
             Void
     ) {
-        let m = method.margin
+        let m = margin(method, layout)
         let px = x0 - m
         let py = y0 - m
         let pw = width + 2 * m
@@ -43,10 +53,24 @@ enum RegionDemosaic {
         let green = scratch + 2 * n
         let blue = scratch + 3 * n
         read(px, py, pw, ph, mosaic, pw)
+        let out = RGBPlanes(red: red, green: green, blue: blue, rowStride: pw)
+        guard case .bayer(let pattern) = layout else {
+            let xTrans = layout.shifted(x: px, y: py)
+            guard case .xTrans(let p) = xTrans else { return }
+            if method == .bilinear {
+                XTransDemosaic.bilinear(mosaic, width: pw, height: ph, pattern: p, into: out)
+            } else {
+                XTransDemosaic.run(mosaic, width: pw, height: ph, pattern: p, into: out, scratch: scratch + 4 * n)
+            }
+            for j in 0..<height {
+                let o = (j + m) * pw + m
+                emit(j, red + o, green + o, blue + o)
+            }
+            return
+        }
         let cfa = CFAPlane(
             base: UnsafePointer(mosaic), width: pw, height: ph, rowStride: pw,
             pattern: pattern.shifted(x: px & 1, y: py & 1))
-        let out = RGBPlanes(red: red, green: green, blue: blue, rowStride: pw)
         if method == .rcd && RCDDemosaic.reconstructs(width: pw, height: ph) {
             // Only the inner rows and columns leave RCD's split rows, through three rows of the (spent) mosaic.
             RCDDemosaic.reconstruct(cfa, into: out, scratch: scratch + 4 * n, reusesMosaic: true)
