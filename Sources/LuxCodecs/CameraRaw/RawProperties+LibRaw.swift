@@ -122,8 +122,12 @@ extension RawProperties {
         if camXYZ.prefix(9).contains(where: { $0 != 0 }), camXYZ.prefix(9).allSatisfy(\.isFinite) {
             color.colorMatrix1 = Matrix3x3(Array(camXYZ.prefix(9)))
         } else if let toXYZ = ColorSpace.linearSRGB.matrixToXYZ {
-            // rgb_cam is 3 × 4 (a column per camera colour); the first three columns map camera RGB to linear sRGB.
-            let cameraToSRGB = Matrix3x3(rows: (0..<3).map { r in (0..<3).map { rgbCam[r * 4 + $0] } })
+            // rgb_cam is 3 × 4 (a column per camera colour) and maps camera RGB scaled by the daylight multipliers
+            // pre_mul (white-balanced for D65) to linear sRGB: the raw camera's matrix takes pre_mul back in.
+            let pre = floats(info.pre_mul)
+            let daylight = pre.prefix(3).allSatisfy { $0 > 0 && $0.isFinite } ? Array(pre.prefix(3)) : [1, 1, 1]
+            let cameraToSRGB = Matrix3x3(
+                rows: (0..<3).map { r in (0..<3).map { rgbCam[r * 4 + $0] * daylight[$0] } })
             color.colorMatrix1 = (toXYZ * cameraToSRGB).inverse
         }
         color.calibrationIlluminant1 = .d65

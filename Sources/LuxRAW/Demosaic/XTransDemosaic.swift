@@ -18,7 +18,7 @@ import RealModule
 ///
 /// On X-Trans mosaics sampled from `demosaic_psnr.py`'s five photographs (`demosaic_xtrans.py`), 35.50 dB CPSNR
 /// against 29.92 dB for LibRaw's linear interpolation and 35.66 dB for LibRaw's 3-pass Markesteijn
-/// (Benchmarks/RESULTS.md). ``bilinear(_:width:height:pattern:into:)`` is the plain interpolation (29.95 dB).
+/// (Benchmarks/RESULTS.md). ``bilinear(_:width:height:pattern:into:)`` is the plain interpolation (29.98 dB).
 ///
 /// Planes are dense (row stride = width); beyond the edges indices are clamped, and pixels ``margin`` photosites
 /// inside the edges are exact (callers pad the mosaic by reflection, which keeps no X-Trans phase beyond the
