@@ -78,6 +78,8 @@ import Testing
         #expect(lib.pixels.components(as: UInt16.self) == own.pixels.components(as: UInt16.self))
     }
 
+    /// Active areas on even rows and columns keep the CFA phase through LibRaw.
+    ///
     /// DNG puts the CFA pattern's origin at the active area's corner; LibRaw 0.20 reads it from the stored frame's
     /// corner and drops an odd first row or column, which is one reason DNGs stay on LuxCodecs' own decoder. The
     /// files here start their active area on even rows and columns, where both agree.

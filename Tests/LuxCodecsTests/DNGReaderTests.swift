@@ -117,7 +117,10 @@ import Testing
             let file = try ImageFile.read(url: url)
             Issue.record("\(name) decoded to \(file.pixels.width)×\(file.pixels.height)")
         } catch {
-            if case .missingPixelData = error {} else { Issue.record("\(name): expected missingPixelData, got \(error)") }
+            if case .missingPixelData = error {
+            } else {
+                Issue.record("\(name): expected missingPixelData, got \(error)")
+            }
             #expect(error.description.contains(phrase), "\(name): \(error)")
             #expect(error.description.contains(url.lastPathComponent), "\(name): \(error)")
         }

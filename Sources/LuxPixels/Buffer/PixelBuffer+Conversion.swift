@@ -119,7 +119,8 @@ extension PixelBuffer {
         }
         guard !format.isMosaic else {
             throw .unsupportedConversion(
-                from: format, to: format, reason: "mosaic (Bayer or X-Trans) data has no colour space; develop it first")
+                from: format, to: format, reason: "mosaic (Bayer or X-Trans) data has no colour space; develop it first"
+            )
         }
         let converter: ColorConverter
         do { converter = try ColorConverter(from: source, to: destination) } catch {
