@@ -3,9 +3,10 @@ public import LuxRender
 
 /// The built-in filters (one type per filter, named as in Core Image's catalogue).
 ///
-/// Use them as typed values (`Filters.SepiaTone(image: photo, intensity: 0.8).outputImage`), through the
-/// typed methods on ``LuxRender/Image`` (`photo.sepiaTone(intensity: 0.8)`), or by name
-/// (`photo.applyingFilter("SepiaTone", parameters: ["intensity": 0.8])`).
+/// Each is a ``LuxRender/DeclaredFilter``: use them as typed values (`Filters.SepiaTone { $0.intensity = 0.8 }`,
+/// applied with `photo.applyingFilter(_:)`), through the typed methods on ``LuxRender/Image``
+/// (`photo.sepiaTone(intensity: 0.8)`), or by name (`photo.applyingFilter("SepiaTone", parameters: ["intensity": 0.8])`,
+/// Core Image's names and keys included).
 public enum Filters {}
 
 extension FilterRegistry {
@@ -141,5 +142,23 @@ extension Image {
     ///   accepted.
     public func applyingFilter(_ name: String, parameters: [String: FilterValue] = [:]) throws(FilterError) -> Image {
         try applyingFilter(name, parameters: parameters, registry: .builtIn)
+    }
+
+    /// Applies the built-in filter called `name` with parameters in Core Image's coordinates of this image (origin at
+    /// the bottom left, y up): positions, angles and transforms are converted (see ``LuxRender/CoreImageCoordinates``),
+    /// so code ported from Core Image lands on the same pixels.
+    ///
+    /// ```swift
+    /// let twirled = try photo.applyingFilter(
+    ///     "CITwirlDistortion", coreImageParameters: ["inputCenter": [300, 100], "inputAngle": 1.5])
+    /// ```
+    ///
+    /// - Throws: ``LuxRender/FilterError`` for unknown names or parameters and wrong values, and
+    ///   ``LuxRender/FilterError/noCoreImageOrigin(extent:)`` when the image's extent is infinite or empty.
+    public func applyingFilter(_ name: String, coreImageParameters: [String: FilterValue]) throws(FilterError) -> Image
+    {
+        guard !extent.isInfinite, !extent.isEmpty else { throw .noCoreImageOrigin(extent: extent) }
+        return try FilterRegistry.builtIn.apply(
+            name, to: self, coreImageParameters: coreImageParameters, in: CoreImageCoordinates(extent: extent))
     }
 }

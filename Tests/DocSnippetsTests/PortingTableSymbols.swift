@@ -147,9 +147,16 @@ func portingTableSymbols() {
     _ = Image.matchedToWorkingSpace(from:)
     _ = Image.matchedFromWorkingSpace(to:)
     _ = (any Filter).self
+    _ = Filters.SepiaTone.self
+    _ = (any DeclaredFilter).self
+    _ = Image.applyingFilter(_:) as (Image) -> (Filters.SepiaTone) -> Image
     _ = FilterRegistry.makeFilter(_:parameters:)
     _ = FilterRegistry.names(in:)
     _ = FilterDescriptor.self
+    _ = \FilterDescriptor.coreImageName
+    _ = \FilterParameter.coreImageName
+    _ = CoreImageCoordinates.self
+    _ = Image.applyingFilter(_:coreImageParameters:)
     _ = ColorKernel.self
     _ = WarpKernel.self
     _ = GeneralKernel.self
