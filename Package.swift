@@ -68,7 +68,7 @@ let package = Package(
         .target(
             name: "LuxFilters",
             dependencies: [
-                "LuxRender", "LuxPixels", "LuxColor", "CLuxKernels",
+                "LuxRender", "LuxCodecs", "LuxPixels", "LuxColor", "CLuxKernels",
                 .product(name: "RealModule", package: "swift-numerics"),
             ],
             exclude: ["CATALOG.md"],
@@ -150,7 +150,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "LuxFiltersTests",
-            dependencies: ["LuxFilters", "LuxRender", "LuxPixels", "LuxColor", "LuxTestSupport"],
+            dependencies: ["LuxFilters", "LuxRender", "LuxCodecs", "LuxPixels", "LuxColor", "LuxTestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "LuxCodecsTests", dependencies: ["LuxCodecs", "LuxPixels", "LuxColor", "LuxTestSupport"],

@@ -14,7 +14,7 @@ extension Filters {
             summary: "Blurs towards a centre, like zooming during the exposure.", .image(\.image),
             .parameter("center", \.center, summary: "The centre of the zoom."),
             .parameter(
-                "amount", \.amount, slider: 0...90, allowed: 0...95, unit: .none,
+                "amount", \.amount, slider: 0...90, allowed: 0...95, unit: FilterParameter.Unit.none,
                 summary: "The streak length in percent of the distance to the centre."))
 
         public var image: Image = .empty

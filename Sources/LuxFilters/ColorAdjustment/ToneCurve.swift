@@ -13,19 +13,21 @@ extension Filters {
             summary: "Maps colour through a curve through five points.",
             .image(\.image),
             .parameter(
-                "point0", \.points[0], unit: .none, geometry: FilterParameter.Geometry.none,
+                "point0", \.points[0], unit: FilterParameter.Unit.none, geometry: FilterParameter.Geometry.none,
                 summary: "The first point (input, output)."),
             .parameter(
-                "point1", \.points[1], unit: .none, geometry: FilterParameter.Geometry.none,
+                "point1", \.points[1], unit: FilterParameter.Unit.none, geometry: FilterParameter.Geometry.none,
                 summary: "The second point."),
             .parameter(
-                "point2", \.points[2], unit: .none, geometry: FilterParameter.Geometry.none, summary: "The third point."
+                "point2", \.points[2], unit: FilterParameter.Unit.none, geometry: FilterParameter.Geometry.none,
+                summary: "The third point."
             ),
             .parameter(
-                "point3", \.points[3], unit: .none, geometry: FilterParameter.Geometry.none,
+                "point3", \.points[3], unit: FilterParameter.Unit.none, geometry: FilterParameter.Geometry.none,
                 summary: "The fourth point."),
             .parameter(
-                "point4", \.points[4], unit: .none, geometry: FilterParameter.Geometry.none, summary: "The fifth point."
+                "point4", \.points[4], unit: FilterParameter.Unit.none, geometry: FilterParameter.Geometry.none,
+                summary: "The fifth point."
             ))
 
         public var image: Image = .empty
