@@ -1,6 +1,5 @@
 public import LuxPixels
 public import LuxRender
-import RealModule
 
 extension Filters {
     /// A line-screen halftone: the image's luminance against a screen of parallel lines, in black and white.
@@ -34,32 +33,12 @@ extension Filters {
         public init() {}
 
         public var outputImage: Image {
-            let cx = Float(center.x)
-            let cy = Float(center.y)
-            let period = Float(max(width, 0.01))
-            let ux = Float(Double.cos(angle)) / period
-            let uy = Float(Double.sin(angle)) / period
-            let gain = 1 / max(Float(1 - sharpness), 1e-3)
-            let twoPi = 2 * Float.pi
-            let kernel = ColorKernel(name: "lineScreen", alphaHandling: .unpremultiplied, preservesAlpha: true) { row in
-                let p = row.pixels
-                let y = Float(row.y) + 0.5 - cy
-                let along = y * uy
-                for i in 0..<row.count {
-                    let luma = 0.2126 * p.red[i] + 0.7152 * p.green[i] + 0.0722 * p.blue[i]
-                    let l = min(max(luma, 0), 1)
-                    // From the pixel's own position, so a pixel's value does not depend on where its span starts.
-                    let phase = (Float(row.x + i) + 0.5 - cx) * ux + along
-                    let screen = 0.5 + 0.5 * Float.cos(twoPi * phase)
-                    let v = min(max(0.5 + (l - screen) * gain, 0), 1)
-                    p.red[i] = v
-                    p.green[i] = v
-                    p.blue[i] = v
-                }
-            }
-            return image.applying(
-                kernel, arguments: "center=\(center.x),\(center.y) angle=\(angle) width=\(width) sharpness=\(sharpness)"
-            )
+            let frame = HalftoneScreen.Frame(center: center, angle: angle, width: width)
+            return HalftoneScreen.apply(
+                image, name: "lineScreen",
+                arguments: "center=\(center.x),\(center.y) angle=\(angle) width=\(width) sharpness=\(sharpness)",
+                sharpness: sharpness
+            ) { x, y in HalftoneScreen.wave(frame.coordinates(x, y).u) }
         }
     }
 }
