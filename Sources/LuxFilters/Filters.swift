@@ -59,6 +59,7 @@ extension FilterRegistry {
         Filters.DifferenceBlendMode.self,
         Filters.DiscBlur.self,
         Filters.DisintegrateWithMaskTransition.self,
+        Filters.DisplacementDistortion.self,
         Filters.DissolveTransition.self,
         Filters.DivideBlendMode.self,
         Filters.DotScreen.self,

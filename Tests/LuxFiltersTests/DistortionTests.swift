@@ -151,3 +151,61 @@ import Testing
         }
     }
 }
+
+/// DisplacementDistortion against `vips mapim` driven by the documented formula.
+@Suite struct DisplacementDistortionTests {
+    @Test("equals vips mapim with the index image x + scale·(r − ½), y − scale·(g − ½)", .needs("vips"))
+    func mapim() throws {
+        let (w, h) = (80, 60)
+        let scale = 24.0
+        // A smooth 8-bit picture and a displacement map (float, so r and g are exact).
+        var picture = [UInt8](repeating: 255, count: 4 * w * h)
+        var map = [Float](repeating: 1, count: 4 * w * h)
+        for y in 0..<h {
+            for x in 0..<w {
+                let o = 4 * (y * w + x)
+                picture[o] = UInt8(clamping: Int(127.5 + 120 * sin(Double(x) / 6 + Double(y) / 11)))
+                picture[o + 1] = UInt8(clamping: Int(127.5 + 120 * cos(Double(y) / 5)))
+                picture[o + 2] = UInt8(x * 3)
+                map[o] = Float(0.5 + 0.45 * sin(Double(x) / 7 + Double(y) / 13))
+                map[o + 1] = Float(0.5 + 0.45 * cos(Double(y) / 9 - Double(x) / 17))
+            }
+        }
+        let input = PixelBuffer(width: w, height: h, format: .rgba8, components: picture)
+        let displacement = Image(buffer: PixelBuffer(width: w, height: h, format: .rgbaFloat, components: map))
+        let ours = try renderFloat(Image(buffer: input).displacementDistortion(displacement, scale: scale))
+
+        let dir = try ExternalTool.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // The index image: vips puts pixel centres at whole numbers, Lux at + ½ (vips reads PFM rows top down).
+        var pfm = Data("PF\n\(w) \(h)\n-1.0\n".utf8)
+        var inside = [Bool](repeating: false, count: w * h)
+        for y in 0..<h {
+            for x in 0..<w {
+                let o = 4 * (y * w + x)
+                let sx = Double(x) + 0.5 + scale * (Double(map[o]) - 0.5)
+                let sy = Double(y) + 0.5 - scale * (Double(map[o + 1]) - 0.5)
+                inside[y * w + x] = sx > 1 && sy > 1 && sx < Double(w - 1) && sy < Double(h - 1)
+                for v in [Float(sx - 0.5), Float(sy - 0.5), 0] { withUnsafeBytes(of: v) { pfm.append(contentsOf: $0) } }
+            }
+        }
+        try pfm.write(to: URL(fileURLWithPath: dir + "/index.pfm"))
+        try NetPBM.writePPM(input, to: dir + "/in.ppm")
+        for arguments in [
+            ["extract_band", dir + "/index.pfm", dir + "/index.v", "0", "--n", "2"],
+            ["mapim", dir + "/in.ppm", dir + "/out.ppm", dir + "/index.v"],
+        ] {
+            let r = try ExternalTool.run("vips", arguments)
+            try #require(r.status == 0, "vips \(arguments[0]) failed")
+        }
+        let reference = try NetPBM.readPPM(dir + "/out.ppm").components(as: UInt8.self)
+        var worst = 0.0
+        var checked = 0
+        for p in 0..<(w * h) where inside[p] {
+            for c in 0..<3 { worst = max(worst, abs(Double(ours[4 * p + c]) * 255 - Double(reference[4 * p + c]))) }
+            checked += 1
+        }
+        #expect(checked > w * h / 2)
+        #expect(worst <= 1.5, "worst difference \(worst) of 255")
+    }
+}
