@@ -24,6 +24,9 @@ func portingTableSymbols() {
     _ = Connection.self
     _ = VideoDataOutput.self
     _ = MovieFileOutput.self
+    _ = MetadataOutput.self
+    _ = MachineReadableCodeObject.self
+    _ = Symbology.self
     _ = MediaType.self
     _ = CaptureAuthorization.status(for:)
     _ = CaptureAuthorization.requestAccess(for:)
@@ -148,6 +151,12 @@ func portingTableSymbols() {
     _ = Image.matchedFromWorkingSpace(to:)
     _ = (any Filter).self
     _ = Filters.SepiaTone.self
+    _ = Filters.QRCodeGenerator.self
+    _ = Filters.AztecCodeGenerator.self
+    _ = Filters.Code128BarcodeGenerator.self
+    _ = Filters.PDF417BarcodeGenerator.self
+    _ = Image.qrCode(message:correctionLevel:)
+    _ = CodeReader.self
     _ = (any DeclaredFilter).self
     _ = Image.applyingFilter(_:) as (Image) -> (Filters.SepiaTone) -> Image
     _ = FilterRegistry.makeFilter(_:parameters:)
