@@ -16,7 +16,7 @@ extension Filters {
                 "angle", \.angle, slider: -Double.pi...Double.pi, allowed: -1e4...1e4, unit: .radians,
                 summary: "The rotation of the tiling."),
             .parameter(
-                "acuteAngle", \.acuteAngle, slider: 0...Double.pi, allowed: 0.01...3.13, unit: .radians,
+                "acuteAngle", \.acuteAngle, slider: 0...Double.pi, allowed: 0...Double.pi, unit: .radians,
                 summary: "The angle between the tiling's two directions."),
             .parameter(
                 "width", \.width, slider: 1...200, allowed: 0.01...1e6, unit: .pixels,
