@@ -35,6 +35,7 @@ struct LuxCommand: AsyncParsableCommand {
         subcommands: [
             DemoCommand.self,
             CaptureCommand.self,
+            DevicesCommand.self,
             DevelopCommand.self,
             FilterCommand.self,
             FiltersCommand.self,
