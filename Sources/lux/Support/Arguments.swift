@@ -109,3 +109,11 @@ struct VideoPresetArgument: ExpressibleByArgument, Sendable {
     var defaultValueDescription: String { preset.rawValue }
     static var allValueStrings: [String] { VideoCompression.Preset.allCases.map(\.rawValue) }
 }
+
+/// `--decoder`: which decoder reads DNG files.
+enum DecoderArgument: String, ExpressibleByArgument, CaseIterable, Sendable {
+    /// LuxCodecs' own DNG decoder (other camera raws always go to LibRaw).
+    case lux
+    /// LibRaw, like other camera raws.
+    case libraw
+}
