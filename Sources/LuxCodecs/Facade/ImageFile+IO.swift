@@ -5,7 +5,7 @@ public import LuxPixels
 extension ImageFile {
     // MARK: Reading
 
-    /// Reads and decodes an image file (JPEG, PNG, TIFF or DNG, detected from its contents).
+    /// Reads and decodes an image file (JPEG, PNG, TIFF, DNG or HEIC, detected from its contents).
     ///
     /// A regular file is memory-mapped, and no pixel buffer is allocated before the header's dimensions pass
     /// ``DecodingOptions/limits``; with ``DecodingOptions/allowsMappedPixels`` uncompressed DNG samples are read
@@ -37,7 +37,14 @@ extension ImageFile {
         _ raw: UnsafeRawBufferPointer, options: DecodingOptions, file: FileContents? = nil
     ) throws(CodecError) -> ImageFile {
         let options = options.budgeted()
-        switch try detect(raw) {
+        let format = try detect(raw)
+        if format != .heic, options.imageIndex != 0 || options.component != .main {
+            throw .unsupported(
+                what: "image \(options.imageIndex) (\(options.component)) of a \(format) file",
+                reason: "only HEIF files hold several images, thumbnails and auxiliary images")
+        }
+        switch format {
+        case .heic: return try HEIF.decode(raw, options: options)
         case .jpeg: return try JPEG.decode(raw, options: options)
         case .png: return try PNG.decode(raw, options: options)
         case .tiff: return try TIFF.decode(raw, options: options)
@@ -58,6 +65,7 @@ extension ImageFile {
             try refuseCameraRawWithoutImage(raw, p, ifd0)
             return .tiff
         }
+        if try HEIF.check(raw) { return .heic }
         if Array(raw.prefix(16)) == Array("FUJIFILMCCD-RAW ".utf8) {
             throw .unsupported(
                 what: "Fujifilm RAF raw file", reason: "RAF is not a TIFF-based format; convert it to DNG first")
@@ -113,6 +121,7 @@ extension ImageFile {
 
     static func info(_ raw: UnsafeRawBufferPointer, limits: DecodingLimits) throws(CodecError) -> ImageInfo {
         switch try detect(raw) {
+        case .heic: return try HEIF.info(raw, limits: limits)
         case .jpeg:
             let h = try JPEGHeader(raw)
             var m = ImageMetadata()
@@ -193,6 +202,9 @@ extension ImageFile {
         case .jpeg: return try JPEG.encode(pixels, metadata: metadata, options: options)
         case .png: return try PNG.encode(pixels, metadata: metadata, options: options)
         case .tiff: return try TIFF.encode(pixels, metadata: metadata, options: options)
+        case .heic:
+            return try HEIF.encode(
+                pixels, metadata: metadata, thumbnail: thumbnail, auxiliaryImages: auxiliaryImages, options: options)
         case .dng:
             if let raw = rawImage { return try DNG.encode(raw, options: options) }
             var linear = try RawImage(linearRGB: pixels)

@@ -8,6 +8,8 @@ public enum ImageFormat: String, Hashable, Sendable, Codable, CaseIterable, Cust
     case tiff
     /// Adobe Digital Negative: raw sensor data in a TIFF container.
     case dng
+    /// HEIC: HEVC-coded images in a HEIF container (read through libheif, written as 512 × 512 grid tiles).
+    case heic
 
     /// The usual file name extension.
     public var fileExtension: String {
@@ -16,6 +18,7 @@ public enum ImageFormat: String, Hashable, Sendable, Codable, CaseIterable, Cust
         case .png: "png"
         case .tiff: "tiff"
         case .dng: "dng"
+        case .heic: "heic"
         }
     }
 
@@ -26,16 +29,18 @@ public enum ImageFormat: String, Hashable, Sendable, Codable, CaseIterable, Cust
         case .png: "image/png"
         case .tiff: "image/tiff"
         case .dng: "image/x-adobe-dng"
+        case .heic: "image/heic"
         }
     }
 
-    /// The format for a file name extension (case-insensitive: jpg, jpeg, png, tif, tiff, dng).
+    /// The format for a file name extension (case-insensitive: jpg, jpeg, png, tif, tiff, dng, heic, heif, hif).
     public init?(fileExtension: String) {
         switch fileExtension.lowercased() {
         case "jpg", "jpeg", "jpe": self = .jpeg
         case "png": self = .png
         case "tif", "tiff": self = .tiff
         case "dng": self = .dng
+        case "heic", "heif", "hif": self = .heic
         default: return nil
         }
     }
@@ -52,6 +57,7 @@ public enum ImageFormat: String, Hashable, Sendable, Codable, CaseIterable, Cust
         case .png: "PNG"
         case .tiff: "TIFF"
         case .dng: "DNG"
+        case .heic: "HEIC"
         }
     }
 }
