@@ -1,4 +1,4 @@
-import LuxColor
+public import LuxColor
 
 /// The bridge between embedded ICC profiles and ``ColorSpace`` values.
 ///
@@ -65,6 +65,12 @@ enum ColorProfiles {
             name: space.name.replacingFirst("Extended ", with: "").replacingFirst("Linear ", with: ""),
             primaries: primaries, whitePoint: space.whitePoint, transferFunction: .sRGB)
     }
+}
+
+extension ColorSpace {
+    /// The space an 8- or 16-bit file of these colours is written in: the space itself, or for a linear or
+    /// extended-range space the same primaries with the sRGB curve (Extended Linear Display P3 → Display P3).
+    public var integerFileEncoding: ColorSpace { ColorProfiles.integerEncodingSpace(for: self) }
 }
 
 extension String {

@@ -108,20 +108,35 @@ extension ImageFile {
     /// Reads what a file contains without decoding its pixels: format, size, sample layout, colour space,
     /// metadata, and for DNG the full raw description (previews listed, not loaded).
     ///
-    /// - Throws: ``CodecError`` when the headers are unreadable.
-    public static func info(url: URL, limits: DecodingLimits = .default) throws(CodecError) -> ImageInfo {
-        let data = try FileIO.read(url, limit: limits.maxByteCount)
-        return try withBytes(of: data) { raw throws(CodecError) in try info(raw, limits: limits) }
+    /// - Parameter imageIndex: For a HEIF file holding several images, the one the top-level fields describe (0, the
+    ///   primary, by default; ``ImageInfo/heif`` lists them all).
+    /// - Throws: ``CodecError`` when the headers are unreadable or the file has no image `imageIndex`.
+    public static func info(url: URL, limits: DecodingLimits = .default, imageIndex: Int = 0) throws(CodecError)
+        -> ImageInfo
+    {
+        let file = try FileContents(url, limit: limits.maxByteCount)
+        return try withExtendedLifetime(file) { () throws(CodecError) -> ImageInfo in
+            try info(file.bytes, limits: limits, imageIndex: imageIndex)
+        }
     }
 
     /// Reads what in-memory file data contains without decoding its pixels.
-    public static func info(data: [UInt8], limits: DecodingLimits = .default) throws(CodecError) -> ImageInfo {
-        try withBytes(of: data) { raw throws(CodecError) in try info(raw, limits: limits) }
+    public static func info(data: [UInt8], limits: DecodingLimits = .default, imageIndex: Int = 0) throws(CodecError)
+        -> ImageInfo
+    {
+        try withBytes(of: data) { raw throws(CodecError) in try info(raw, limits: limits, imageIndex: imageIndex) }
     }
 
-    static func info(_ raw: UnsafeRawBufferPointer, limits: DecodingLimits) throws(CodecError) -> ImageInfo {
-        switch try detect(raw) {
-        case .heic: return try HEIF.info(raw, limits: limits)
+    static func info(_ raw: UnsafeRawBufferPointer, limits: DecodingLimits, imageIndex: Int = 0) throws(CodecError)
+        -> ImageInfo
+    {
+        let format = try detect(raw)
+        if format != .heic, imageIndex != 0 {
+            throw .unsupported(
+                what: "image \(imageIndex) of a \(format) file", reason: "only HEIF files hold several images")
+        }
+        switch format {
+        case .heic: return try HEIF.info(raw, limits: limits, imageIndex: imageIndex)
         case .jpeg:
             let h = try JPEGHeader(raw)
             var m = ImageMetadata()

@@ -135,6 +135,12 @@ public struct NCLXColorDescription: Hashable, Sendable, Codable, CustomStringCon
     /// Whether the transfer is ARIB STD-B67 (HLG).
     public var isHLG: Bool { transferCharacteristics == 18 }
 
+    /// The brightest value a PQ or HLG image decodes to (linear light with the BT.2408 reference white, 203 cd/m²,
+    /// as 1.0): 10000/203 for PQ, 1000/203 for HLG on its nominal 1000 cd/m² display; `nil` for SDR transfers.
+    public var nominalPeak: Double? {
+        isPQ ? 10000 / 203 : isHLG ? 1000 / 203 : nil
+    }
+
     public var description: String {
         let primaries =
             [
