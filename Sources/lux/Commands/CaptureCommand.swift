@@ -8,8 +8,8 @@ struct CaptureCommand: AsyncParsableCommand {
         abstract: "Take photos with the simulated camera: processed, RAW, RAW + processed or bracketed.",
         discussion: """
             Builds a capture session (camera -> photo output) on a simulated scene, takes the photos the options \
-            ask for, writes them (JPEG with EXIF and ICC, TIFF for uncompressed formats, DNG with an embedded \
-            preview for RAW), and prints the resolved settings and the event timeline of each request. Files are \
+            ask for, writes them (JPEG or HEIC with EXIF and ICC, a HEIC with the --preview as its thumbnail; TIFF \
+            for uncompressed formats; DNG with an embedded preview for RAW), and prints the resolved settings and the event timeline of each request. Files are \
             named IMG_<uniqueID>_<n>.<ext> (a Live Photo's still and movie share IMG_<uniqueID>).
 
             --json prints one object instead: "camera", "format", "colorSpace", "scene", "light" and "requests", \
@@ -26,6 +26,7 @@ struct CaptureCommand: AsyncParsableCommand {
               lux capture --bracket-manual 1/1000@100,1/60@800
               lux capture --scene low-light --prioritization quality --flash auto
               lux capture --live -o out            # IMG_<id>.jpg + IMG_<id>.mov, tied by a content identifier
+              lux capture --format heic --live --preview 320x320 -o out   # a HEIC still, as iPhones take them
               lux capture --raw --sensor 640x480 --count 8 -o raws --json
             """)
 
@@ -53,7 +54,7 @@ struct CaptureCommand: AsyncParsableCommand {
         })
     var preset: SessionPreset = .photo
 
-    @Option(help: "The processed format: jpeg, bgra, 420f or 420v.")
+    @Option(help: "The processed format: jpeg, heic (HEVC, as iOS 11 and later), bgra, 420f or 420v.")
     var format: ProcessedFormatArgument = .jpeg
 
     @Flag(help: "Capture a RAW photo (DNG) only.")
@@ -61,7 +62,7 @@ struct CaptureCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("raw-plus"),
-        help: "Capture RAW plus a processed photo in this format (jpeg, bgra, 420f, 420v).")
+        help: "Capture RAW plus a processed photo in this format (jpeg, heic, bgra, 420f, 420v).")
     var rawPlus: ProcessedFormatArgument?
 
     @Option(parsing: .unconditional, help: "An auto-exposure bracket: EV biases, e.g. -2,0,2.")
@@ -353,13 +354,14 @@ struct CaptureCommand: AsyncParsableCommand {
 
 /// A processed photo format named on the command line.
 enum ProcessedFormatArgument: String, ExpressibleByArgument, CaseIterable {
-    case jpeg, bgra
+    case jpeg, heic, bgra
     case f420 = "420f"
     case v420 = "420v"
 
     var value: ProcessedPhotoFormat {
         switch self {
         case .jpeg: .jpeg
+        case .heic: .hevc
         case .bgra: .pixelFormat(.bgra8)
         case .f420: .pixelFormat(.yCbCr420FullRange)
         case .v420: .pixelFormat(.yCbCr420VideoRange)

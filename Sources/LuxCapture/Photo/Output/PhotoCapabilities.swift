@@ -20,7 +20,7 @@ struct PhotoCapabilities: Sendable {
     }
 
     var photoPixelFormats: [PixelFormat] { format == nil ? [] : [.yCbCr420VideoRange, .yCbCr420FullRange, .bgra8] }
-    var photoCodecs: [PhotoCodec] { format == nil ? [] : [.jpeg] }
+    var photoCodecs: [PhotoCodec] { format == nil ? [] : [.hevc, .jpeg] }
     var previewPixelFormats: [PixelFormat] { format == nil ? [] : [.bgra8, .rgba8, .yCbCr420FullRange] }
 
     var rawPixelFormats: [PixelFormat] {

@@ -171,13 +171,21 @@ struct PhotoJob: Sendable {
                 rawBuffer: nil, previewPixelBuffer: preview, metadata: metadata, bracketSettings: bracketItem,
                 sequenceCount: item + 1, photoCount: firstPhotoCount, processedFormat: format, rawDescription: nil)
             switch format {
-            case .codec(.jpeg):
+            case .codec(let codec):
                 let outMP = Double(developed.width * developed.height) / 1e6
                 photo.encodedData = try measure(.encode, megapixels: outMP) { () throws(CaptureError) in
                     do {
-                        return try JPEG.encode(developed, metadata: ImageMetadata(exif: metadata))
+                        switch codec {
+                        case .jpeg:
+                            return try JPEG.encode(developed, metadata: ImageMetadata(exif: metadata))
+                        case .hevc:
+                            // A requested preview becomes the HEIC's thumbnail, as in Apple's file data representation.
+                            let thumbnail = preview.map { $0.format.isYCbCr ? $0.converted(to: .rgba8) : $0 }
+                            return try HEIF.encode(
+                                developed, metadata: ImageMetadata(exif: metadata), thumbnail: thumbnail)
+                        }
                     } catch {
-                        throw .processing("JPEG encoding failed: \(error)")
+                        throw .processing("\(codec == .jpeg ? "JPEG" : "HEIC") encoding failed: \(error)")
                     }
                 }
             case .pixelFormat(let pf):
