@@ -20,7 +20,7 @@ set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
 testdata="$here/../Tests/Data"
-names="tiff dngopcode ljpeg jpeg png icc exif filterchain quicktime adjustments"
+names="tiff dngopcode ljpeg jpeg png icc exif filterchain quicktime adjustments heif"
 
 name="${1:-}"
 if [[ "$name" == list ]]; then echo "$names"; exit 0; fi
@@ -32,7 +32,7 @@ mode="$2"
 
 # Longest input per harness: enough for the structures each parser reads, small enough to stay fast.
 case "$name" in
-    tiff | quicktime) max_len=65536 ;;
+    tiff | quicktime | heif) max_len=65536 ;;
     jpeg | png) max_len=32768 ;;
     icc) max_len=16384 ;;
     exif | ljpeg) max_len=8192 ;;
@@ -71,6 +71,7 @@ dirs=("$work/seeds" "$here/corpus/$name")
 case "$name" in
     tiff) dirs+=("$testdata/raw") ;;
     jpeg) dirs+=("$testdata/livephoto") ;;
+    heif) dirs+=("$testdata/heic") ;;
     quicktime)
         # The iPhone movie is megabytes of frames after its 'moov': keep its atoms with the media data cut off.
         python3 - "$testdata/livephoto/iphone6s_livephoto_train.mov" "$work/extra/iphone-moov.mov" <<'PY' || true
