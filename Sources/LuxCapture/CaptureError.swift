@@ -1,3 +1,4 @@
+import Glibc
 import LuxPixels
 
 /// Errors thrown by LuxCapture.
@@ -18,6 +19,12 @@ public enum CaptureError: Error, Hashable, Sendable, CustomStringConvertible {
     case deviceUnavailable(String)
     /// A device I/O call failed (V4L2 ioctl, open, mmap) with an errno.
     case systemCall(name: String, errno: Int32)
+    /// Another process is using the device (EBUSY): it streams from it, or holds its buffers.
+    case deviceBusy(String)
+    /// The device went away (ENODEV: unplugged) while it was in use.
+    case deviceDisconnected(String)
+    /// The device stopped delivering frames: none arrived within the time allowed.
+    case timedOut(String)
     /// The scene could not be rendered.
     case rendering(String)
     /// The session graph cannot be configured this way (an input or output that cannot be added, a preset the
@@ -52,7 +59,10 @@ public enum CaptureError: Error, Hashable, Sendable, CustomStringConvertible {
         case .unsupported(let what): "not supported: \(what)"
         case .bufferPoolExhausted(let what): "buffer pool exhausted: \(what); release frames sooner or enlarge the pool"
         case .deviceUnavailable(let why): "device unavailable: \(why)"
-        case .systemCall(let name, let errno): "\(name) failed with errno \(errno)"
+        case .systemCall(let name, let code): "\(name) failed: \(String(cString: strerror(code))) (errno \(code))"
+        case .deviceBusy(let what): "device busy: \(what); another process is using it"
+        case .deviceDisconnected(let what): "device disconnected: \(what)"
+        case .timedOut(let what): "timed out: \(what)"
         case .rendering(let why): "cannot render the scene: \(why)"
         case .sessionConfiguration(let why): "session configuration: \(why)"
         case .notRunning(let why): "cannot capture: \(why)"

@@ -38,6 +38,7 @@ struct LuxCommand: AsyncParsableCommand {
         subcommands: [
             DemoCommand.self,
             CaptureCommand.self,
+            DevicesCommand.self,
             DevelopCommand.self,
             ConvertCommand.self,
             FilterCommand.self,

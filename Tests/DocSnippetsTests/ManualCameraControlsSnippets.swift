@@ -72,5 +72,23 @@ import Testing
         }
 
         #expect(camera.focusMode == .locked && sweep.last == camera.lensPosition && sweep.count >= 2)
+
+        func lockLook(of device: any CaptureDevice) async throws -> MediaTime {
+            var synced = MediaTime.zero
+            let controls = device.controlCapabilities
+            if controls.exposureModes.contains(.custom) {
+                let sixtieth = MediaTime(value: 1, timescale: 60)
+                synced = try await device.setExposureModeCustom(duration: .value(sixtieth), iso: .current)
+            }
+            if controls.supportsWhiteBalanceTemperature {
+                let white = TemperatureAndTint(temperature: 5000, tint: 0)
+                synced = max(synced, try await device.setWhiteBalanceModeLocked(temperatureAndTint: white))
+            }
+            return synced  // frames from here on show both
+        }
+        for webcam in V4L2Camera.devices() { print(webcam.localizedName, webcam.controlCapabilities) }
+        print(try await lockLook(of: camera))
+
+        #expect(camera.status.exposureMode == .custom && camera.status.whiteBalanceMode == .locked)
     }
 }

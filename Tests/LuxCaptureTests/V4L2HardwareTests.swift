@@ -23,3 +23,25 @@ import Testing
         #expect(!camera.formats.isEmpty)
     }
 }
+
+/// Streaming from the attached camera: frames arrive at the active format's size, with increasing times.
+@Suite(.tags(.hardware), .cameraAttached) struct V4L2HardwareStreamingTests {
+    @Test("the camera at /dev/video0 streams three frames of the active format's size and takes a still")
+    func streams() async throws {
+        let camera = try V4L2Camera(path: "/dev/video0")
+        let format = camera.activeFormat
+        try await camera.startStreaming()
+        var times: [Double] = []
+        for _ in 0..<3 {
+            let frame = try await camera.nextFrame(
+                StreamConfiguration(deliversProcessedFrames: true, deliversRAW: true))
+            let pixels = try #require(frame.image ?? frame.raw)
+            #expect(pixels.width == format.width && pixels.height == format.height)
+            times.append(frame.presentationTime.seconds)
+        }
+        #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 })
+        let still = try await camera.captureStill(StillRequest())
+        #expect(still.raw.width >= format.width)
+        await camera.stopStreaming()
+    }
+}

@@ -7,7 +7,7 @@ import Glibc
 public protocol DeviceNodeAccess: Sendable {
     /// The device nodes of a media type (`/dev/video*` for video, `/dev/snd/pcmC*D*c` for audio).
     func nodes(for mediaType: MediaType) -> [String]
-    /// Opens a node; returns a descriptor or a negative errno.
+    /// Opens a node read-write (what capturing from it needs); returns a descriptor or a negative errno.
     func open(_ path: String) -> Int32
     /// Closes a descriptor.
     func close(_ fd: Int32)
@@ -34,7 +34,7 @@ public struct SystemDeviceNodeAccess: DeviceNodeAccess {
     }
 
     public func open(_ path: String) -> Int32 {
-        let fd = Glibc.open(path, O_RDONLY | O_NONBLOCK)
+        let fd = Glibc.open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
         return fd >= 0 ? fd : -errno
     }
 

@@ -6,8 +6,9 @@ extension CaptureSession {
     ///
     /// Returns when data flows.
     ///
-    /// - Throws: ``CaptureError`` when the camera cannot stream (the session stays stopped and a
-    ///   ``SessionEvent/runtimeError(_:)`` is sent).
+    /// - Throws: ``CaptureError/accessDenied(mediaType:reason:)`` when ``authorization`` does not grant the camera,
+    ///   or another ``CaptureError`` when it cannot stream; either way the session stays stopped and a
+    ///   ``SessionEvent/runtimeError(_:)`` is sent.
     public func startRunning() async throws(CaptureError) {
         let ticket = runLock.reserve()
         await runLock.wait(for: ticket)
@@ -15,7 +16,10 @@ extension CaptureSession {
         if isRunning { return }
         let camera = self.camera
         if let camera {
-            do {
+            do throws(CaptureError) {
+                if case .denied(let reason) = authorization.authorizationStatus(for: camera) {
+                    throw .accessDenied(mediaType: .video, reason: reason)
+                }
                 try await camera.startStreaming()
             } catch {
                 eventBroadcaster.send(.runtimeError(error))
@@ -30,7 +34,7 @@ extension CaptureSession {
         // Settle 3A on a few stream frames so the first capture meters a converged exposure.
         if let pump {
             do { try await pump.settle() } catch {
-                await fail(with: error)
+                if isRunning { await fail(with: error) }  // the pump may have reported it already
                 throw error
             }
         }

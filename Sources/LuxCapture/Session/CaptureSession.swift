@@ -49,17 +49,22 @@ public final class CaptureSession: Sendable {
     public let logger: Logger
     /// The clock the session, its frame pump and its outputs read the time from and sleep on.
     public let clock: CaptureClock
+    /// Decides whether the camera may run; ``startRunning()`` refuses a device it does not grant.
+    public let authorization: any CaptureAuthorizationProvider
 
     /// Creates an empty session with the ``SessionPreset/high`` preset.
     ///
     /// - Parameters:
     ///   - clock: The clock to measure and wait on (default: the system's `ContinuousClock`).
     ///   - logger: Where to log configuration changes and runtime errors.
+    ///   - authorization: Whether the camera may run (default: ``DeviceAccessAuthorization``).
     public init(
-        clock: some Clock<Duration> = ContinuousClock(), logger: Logger = Logger(label: "lux.capture.session")
+        clock: some Clock<Duration> = ContinuousClock(), logger: Logger = Logger(label: "lux.capture.session"),
+        authorization: any CaptureAuthorizationProvider = DeviceAccessAuthorization()
     ) {
         self.clock = clock as? CaptureClock ?? CaptureClock(clock)
         self.logger = logger
+        self.authorization = authorization
     }
 
     // MARK: Observation

@@ -75,7 +75,15 @@ final class FramePump: Sendable {
         var config = StreamConfiguration(deliversProcessedFrames: processed || readers > 0, deliversRAW: true)
         config.outputDimensions = outputDimensions
         let started = clock.now
-        let frame = try await device.nextFrame(config)
+        let frame: CaptureFrame
+        do { frame = try await device.nextFrame(config) } catch {
+            // A camera that is gone or stopped delivering ends the session with a runtime error.
+            switch error {
+            case .deviceDisconnected, .timedOut: await session.object?.reportRuntimeError(error)
+            default: break
+            }
+            throw error
+        }
         let finished = clock.now
         let elapsed = started.duration(to: finished)
         let metering = Self.meter(frame, device: device)

@@ -98,7 +98,7 @@ enum TIFFEncoder {
                     tag: tag, type: value.fieldType, count: value.count,
                     payload: .bytes(value.encoded(bigEndian: bigEndian)))
             }
-            for (tag, children) in dir.children where !children.isEmpty {
+            for (tag, children) in dir.children.sorted(by: { $0.key < $1.key }) where !children.isEmpty {
                 let indices = children.map { add($0) }
                 entries.append(Entry(tag: tag, type: .long, count: indices.count, payload: .children(indices)))
             }

@@ -5,12 +5,19 @@ import Lux
 struct CaptureCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "capture",
-        abstract: "Take photos with the simulated camera: processed, RAW, RAW + processed or bracketed.",
+        abstract:
+            "Take photos with the simulated camera or a V4L2 camera: processed, RAW, RAW + processed or bracketed.",
         discussion: """
             Builds a capture session (camera -> photo output) on a simulated scene, takes the photos the options \
             ask for, writes them (JPEG or HEIC with EXIF and ICC, a HEIC with the --preview as its thumbnail; TIFF \
             for uncompressed formats; DNG with an embedded preview for RAW), and prints the resolved settings and the event timeline of each request. Files are \
             named IMG_<uniqueID>_<n>.<ext> (a Live Photo's still and movie share IMG_<uniqueID>).
+
+            With --device /dev/videoN the photos come from that V4L2 camera (see `lux devices`): stills from its \
+            stream at the active pixel format's largest size, written as IMG_<node>_<n>.jpg, or .dng with --raw on \
+            a Bayer format; its --json object has "camera", "path", "format", "controls", "settings" (the manual \
+            controls applied) and "photos" [{file, bytes, isRaw, width, height, seconds}]. The manual controls --iso, --duration, --lens-position, --temperature, --tint and --bias \
+            work on either camera, through the same device protocol; a control the camera lacks is an error.
 
             --json prints one object instead: "camera", "format", "colorSpace", "scene", "light" and "requests", \
             one per request with "uniqueID", "photoWidth", "photoHeight", "rawPhotoWidth", "rawPhotoHeight", \
@@ -28,7 +35,16 @@ struct CaptureCommand: AsyncParsableCommand {
               lux capture --live -o out            # IMG_<id>.jpg + IMG_<id>.mov, tied by a content identifier
               lux capture --format heic --live --preview 320x320 -o out   # a HEIC still, as iPhones take them
               lux capture --raw --sensor 640x480 --count 8 -o raws --json
+              lux capture --iso 400 --duration 1/60 --temperature 5000 --bias -1
+              lux capture --device /dev/video0 --lens-position 0.8 -o out
             """)
+
+    @Option(
+        help: "Capture from this V4L2 camera (e.g. /dev/video0) instead of the simulated one (see `lux devices`).",
+        completion: .file())
+    var device: String?
+
+    @OptionGroup var manual: ManualControlOptions
 
     @Option(help: "A built-in scene (see `lux scene list`).")
     var scene = "still-life"
@@ -135,6 +151,9 @@ struct CaptureCommand: AsyncParsableCommand {
         if live && (raw || bracket != nil || bracketManual != nil) {
             throw ValidationError("--live needs a processed photo: not with --raw or a bracket")
         }
+        if device != nil && (live || bracket != nil || bracketManual != nil || rawPlus != nil) {
+            throw ValidationError("--device takes single stills: not with --live, a bracket or --raw-plus")
+        }
         if !live && (noMicrophone || noAutoTrim || noStabilization) {
             throw ValidationError("--no-microphone, --no-auto-trim and --no-stabilization go with --live")
         }
@@ -207,6 +226,10 @@ struct CaptureCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if let device {
+            try await runOnDevice(device)
+            return
+        }
         var sceneValue: Scene
         do { sceneValue = try Scene.named(scene) } catch { throw ValidationError("\(error)") }
         if let lux { sceneValue.light.illuminance = lux }
@@ -247,6 +270,9 @@ struct CaptureCommand: AsyncParsableCommand {
         say(
             "camera: \(camera.localizedName), \(format), \(camera.activeColorSpace.rawValue); scene \(sceneValue.name), \(sceneValue.light)"
         )
+        do { for line in try await manual.apply(to: camera) { say(line) } } catch {
+            throw CLIError("cannot set the manual controls: \(error)")
+        }
         for n in 0..<count {
             let settings: PhotoSettings
             let stream: AsyncThrowingStream<PhotoCaptureEvent, any Error>
@@ -328,7 +354,7 @@ struct CaptureCommand: AsyncParsableCommand {
     }
 
     /// Prints a line of the text output (nothing with --json).
-    private func say(_ line: String) {
+    func say(_ line: String) {
         if !json { print(line) }
     }
 

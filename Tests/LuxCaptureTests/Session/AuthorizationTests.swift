@@ -60,3 +60,82 @@ struct FakeNodes: DeviceNodeAccess {
         #expect(try await one.requestAccess(for: .video))
     }
 }
+
+/// Seed 001's rule that a session on a device whose access is not granted does not run, on both devices.
+@Suite struct AuthorizationEnforcementTests {
+    func expectRefused(_ session: CaptureSession, reason: String) async {
+        let events = session.events
+        await #expect(throws: CaptureError.accessDenied(mediaType: .video, reason: reason)) {
+            try await session.startRunning()
+        }
+        #expect(!session.isRunning)
+        for await e in events {
+            #expect(e == .runtimeError(.accessDenied(mediaType: .video, reason: reason)))
+            break
+        }
+    }
+
+    @Test("A denied simulated camera does not run and the session says why; granted by default")
+    func simulatedCamera() async throws {
+        let camera = SimulatedCamera(scene: .grayCard(), configuration: .init(sensor: .small()))
+        let denied = CaptureSession(authorization: FixedAuthorization(.denied(reason: "the user said no")))
+        try denied.addInput(DeviceInput(camera: camera))
+        await expectRefused(denied, reason: "the user said no")
+        #expect(DeviceAccessAuthorization().authorizationStatus(for: camera) == .authorized)
+    }
+
+    @Test("A V4L2 camera is granted when its node opens read-write, refused with the reason when it does not")
+    func v4l2Camera() async throws {
+        let kernel = FakeV4L2Kernel()
+        let camera = try V4L2Camera(path: "/dev/video0", driver: kernel)
+        try camera.setActiveFormat(try #require(camera.formats.first { $0.width == 32 }))
+        kernel.kernel.withLock { $0.openErrno = 13 }  // EACCES
+        let session = CaptureSession()
+        try session.setSessionPreset(.inputPriority)
+        try session.addInput(DeviceInput(camera: camera))
+        await expectRefused(
+            session,
+            reason:
+                "/dev/video0: permission denied (errno 13); add the user to the 'video' group or run with access to "
+                + "the device")
+        kernel.kernel.withLock { $0.openErrno = nil }
+        try await session.startRunning()
+        #expect(session.isRunning && kernel.kernel.withLock { $0.streaming })
+        await session.stopRunning()
+        #expect(!kernel.kernel.withLock { $0.streaming })
+    }
+}
+
+/// A V4L2 camera unplugged while a session runs.
+@Suite struct DeviceFaultSessionTests {
+    @Test("Unplugging ends the session with one runtime error; the frame delivered before stays intact")
+    func unplugEndsSession() async throws {
+        let kernel = FakeV4L2Kernel()
+        let camera = try V4L2Camera(path: "/dev/video0", driver: kernel)
+        try camera.setActiveFormat(try #require(camera.formats.first { $0.width == 32 }))
+        let session = CaptureSession()
+        try session.setSessionPreset(.inputPriority)  // keep the camera's 32 × 16 YUYV format
+        try session.addInput(DeviceInput(camera: camera))
+        try await session.startRunning()
+        #expect(camera.activeFormat.width == 32)
+        let events = session.events
+        let pump = try #require(session.state.withLock { $0.pump })
+        let kept = try #require(try await pump.produce(raw: false, processed: true).image)
+        let copy = kept.withUnsafePlane { p in Array(UnsafeBufferPointer(start: p.row(0, as: UInt8.self), count: 128)) }
+        kernel.kernel.withLock { $0.unplugged = true }
+        await #expect(throws: CaptureError.deviceDisconnected("/dev/video0")) {
+            try await pump.produce(raw: false, processed: true)
+        }
+        #expect(!session.isRunning)
+        var seen: [SessionEvent] = []
+        for await e in events {
+            seen.append(e)
+            if e == .didStopRunning { break }
+        }
+        #expect(seen == [.runtimeError(.deviceDisconnected("/dev/video0")), .didStopRunning])
+        kept.withUnsafePlane { p in
+            #expect(Array(UnsafeBufferPointer(start: p.row(0, as: UInt8.self), count: 128)) == copy)
+            #expect(p.row(0, as: UInt8.self)[2] >= 254)  // red, as the fake camera sent it
+        }
+    }
+}

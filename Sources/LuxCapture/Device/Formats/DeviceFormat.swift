@@ -15,6 +15,12 @@ public struct DeviceFormat: Hashable, Sendable, CustomStringConvertible {
     public var pixelFormat: PixelFormat
     /// Supported frame rates in frames per second.
     public var frameRateRange: ClosedRange<Double>
+    /// The only rates the device runs at, when it offers a list rather than every rate in ``frameRateRange``
+    /// (a V4L2 camera's discrete frame intervals); empty when any rate in the range works.
+    public var supportedFrameRates: [Double] = []
+    /// The device's own name for the format: a V4L2 camera's four-character pixel-format code ("YUYV", "MJPG",
+    /// "NV12", "RG10"); empty for the simulated camera.
+    public var mediaSubType: String = ""
     /// A photo format (AVCaptureDevice.Format.isHighestPhotoQualitySupported).
     public var isPhotoFormat: Bool
     /// A video format that can take high-quality photos (isHighPhotoQualitySupported).
@@ -68,7 +74,8 @@ public struct DeviceFormat: Hashable, Sendable, CustomStringConvertible {
     public func supports(_ colorSpace: CaptureColorSpace) -> Bool { supportedColorSpaces.contains(colorSpace) }
 
     public var description: String {
-        "\(width)x\(height) @ \(Int(frameRateRange.upperBound)) fps, \(pixelFormat.fourCharacterCode)"
+        "\(width)x\(height) @ \(Int(frameRateRange.upperBound)) fps, "
+            + (mediaSubType.isEmpty ? pixelFormat.fourCharacterCode : mediaSubType)
             + (isPhotoFormat ? " (photo)" : "") + (supportsHighPhotoQuality ? " (high photo quality)" : "")
     }
 }

@@ -224,6 +224,22 @@ extension SimulatedCamera {
         return syncTime()
     }
 
+    /// Locks white balance for a light of `temperatureAndTint`, converted to device gains through the camera's
+    /// calibration.
+    ///
+    /// - Returns: The presentation time of the first frame processed with them.
+    /// - Throws: ``CaptureError/whiteBalanceGainsOutOfRange(red:green:blue:maximum:)`` when the light needs gains
+    ///   outside 1…``DeviceFormat/maxWhiteBalanceGain``.
+    @discardableResult
+    public func setWhiteBalanceModeLocked(temperatureAndTint: TemperatureAndTint) async throws(CaptureError)
+        -> MediaTime
+    {
+        try await setWhiteBalanceModeLocked(gains: .value(try deviceWhiteBalanceGains(for: temperatureAndTint)))
+    }
+
+    /// Every manual control, with exact sync times.
+    public var controlCapabilities: ControlCapabilities { .all }
+
     /// The largest white-balance gain of the active format (4.0).
     public var maxWhiteBalanceGain: Float { activeFormat.maxWhiteBalanceGain }
 

@@ -8,10 +8,12 @@ enum RAWPacking {
     static let make = "Lux"
     static let model = "Simulated Camera"
 
-    /// A raw image for `pixels` (Bayer14 or Bayer16) described by `description`, with `preview` embedded.
-    static func rawImage(_ pixels: PixelBuffer, description d: RAWDescription, exif: EXIF, preview: PixelBuffer?)
-        -> RawImage
-    {
+    /// A raw image for `pixels` (Bayer14 or Bayer16) described by `description`, with `preview` embedded, from the
+    /// camera `cameraModel`.
+    static func rawImage(
+        _ pixels: PixelBuffer, description d: RAWDescription, exif: EXIF, preview: PixelBuffer?,
+        cameraModel: String = model
+    ) -> RawImage {
         let pattern = pixels.format.cfaPattern ?? d.cfaPattern
         var props = RawProperties(
             width: pixels.width, height: pixels.height, cfa: pattern, bitsPerSample: 16,
@@ -25,8 +27,8 @@ enum RAWPacking {
             forwardMatrix1: c.forwardMatrix1, forwardMatrix2: c.forwardMatrix2,
             asShotNeutral: [d.asShotNeutral.x, d.asShotNeutral.y, d.asShotNeutral.z])
         props.noiseProfile = NoiseProfile(planes: [.init(scale: d.noiseProfile.x, offset: d.noiseProfile.y)])
-        props.uniqueCameraModel = "\(make) \(model)"
-        props.localizedCameraModel = model
+        props.uniqueCameraModel = "\(make) \(cameraModel)"
+        props.localizedCameraModel = cameraModel
         props.dngVersion = [1, 4, 0, 0]
         props.dngBackwardVersion = [1, 3, 0, 0]
         props.baselineExposure = 0
