@@ -13,7 +13,9 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
-let harnesses = ["tiff", "dngopcode", "ljpeg", "jpeg", "png", "icc", "exif", "filterchain", "quicktime", "adjustments", "heif"]
+let harnesses = [
+    "tiff", "dngopcode", "ljpeg", "jpeg", "png", "icc", "exif", "filterchain", "quicktime", "adjustments", "heif",
+]
 // Modules beyond the common ones a harness needs (LuxLive brings capture-independent Live Photo editing).
 let extraDependencies: [String: [String]] = ["adjustments": ["LuxLive", "LuxFusion"]]
 

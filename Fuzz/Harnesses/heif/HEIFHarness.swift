@@ -33,7 +33,8 @@ public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePoi
         p3.colorSpace = .displayP3
         let metadata = ImageMetadata(exif: Seeds.exif, xmp: Array(#"<x:xmpmeta xmlns:x="adobe:ns:meta/"/>"#.utf8))
         let gain = AuxiliaryImage(
-            type: HEIFAuxiliaryKind.appleHDRGainMapType, pixels: Seeds.gradient(width: 24, height: 16).converted(to: .gray8))
+            type: HEIFAuxiliaryKind.appleHDRGainMapType,
+            pixels: Seeds.gradient(width: 24, height: 16).converted(to: .gray8))
         var ten = EncodingOptions.default
         ten.sampleType = .uint10
         return [
