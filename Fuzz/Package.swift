@@ -14,7 +14,8 @@ let swiftSettings: [SwiftSetting] = [
 ]
 
 let harnesses = [
-    "tiff", "dngopcode", "ljpeg", "jpeg", "png", "icc", "exif", "filterchain", "quicktime", "adjustments", "heif",
+    "tiff", "dngopcode", "ljpeg", "jpeg", "png", "icc", "exif", "filterchain", "quicktime", "adjustments",
+    "cameraraw", "heif",
 ]
 // Modules beyond the common ones a harness needs (LuxLive brings capture-independent Live Photo editing).
 let extraDependencies: [String: [String]] = ["adjustments": ["LuxLive", "LuxFusion"]]

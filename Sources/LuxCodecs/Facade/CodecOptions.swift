@@ -27,13 +27,22 @@ public struct DecodingOptions: Hashable, Sendable {
     /// Which part of the selected image to read: the image itself (the default), or one of its thumbnails, its depth
     /// map, its HDR gain map or another auxiliary image (HEIF files).
     public var component: ImageComponent
+    /// Decodes DNG files with LibRaw, like other camera raws, instead of LuxCodecs' own DNG decoder.
+    ///
+    /// For comparisons and benchmarks: LuxCodecs' decoder is faster, keeps every DNG tag (opcodes, profiles, both
+    /// colour calibrations) and reads files LibRaw 0.20 gets wrong. Off by default.
+    public var decodesDNGWithLibRaw: Bool
     /// The memory the running decode has reserved (set by the decoder; not part of the options' value).
     package var budget: DecodingBudget?
+    /// The name of the file being decoded, for errors (set by ``ImageFile/read(url:options:)``; not part of the
+    /// options' value).
+    package var sourceName: String?
 
     /// Creates options.
     public init(
         limits: DecodingLimits = .default, appliesOrientation: Bool = false, threads: Int? = nil,
-        allowsMappedPixels: Bool = false, imageIndex: Int = 0, component: ImageComponent = .main
+        allowsMappedPixels: Bool = false, imageIndex: Int = 0, component: ImageComponent = .main,
+        decodesDNGWithLibRaw: Bool = false
     ) {
         self.limits = limits
         self.appliesOrientation = appliesOrientation
@@ -41,6 +50,7 @@ public struct DecodingOptions: Hashable, Sendable {
         self.allowsMappedPixels = allowsMappedPixels
         self.imageIndex = imageIndex
         self.component = component
+        self.decodesDNGWithLibRaw = decodesDNGWithLibRaw
     }
 
     /// The default options.
@@ -51,6 +61,7 @@ public struct DecodingOptions: Hashable, Sendable {
         a.limits == b.limits && a.appliesOrientation == b.appliesOrientation && a.threads == b.threads
             && a.allowsMappedPixels == b.allowsMappedPixels && a.imageIndex == b.imageIndex
             && a.component == b.component
+            && a.decodesDNGWithLibRaw == b.decodesDNGWithLibRaw
     }
 
     /// Hashes the options' values.
@@ -61,6 +72,7 @@ public struct DecodingOptions: Hashable, Sendable {
         hasher.combine(allowsMappedPixels)
         hasher.combine(imageIndex)
         hasher.combine(component)
+        hasher.combine(decodesDNGWithLibRaw)
     }
 }
 

@@ -122,9 +122,9 @@ public final class ImageStreamEncoder {
                 try HEIFStreamEncoder(
                     width: width, height: height, pixelFormat: pixelFormat, colorSpace: colorSpace, metadata: metadata,
                     options: options))
-        case .dng:
+        case .dng, .cameraRaw:
             throw .invalidArgument(
-                "DNG files are written whole (ImageFile.write); streaming supports JPEG, PNG, TIFF and HEIC")
+                "\(format) files are not streamed (write a DNG with ImageFile.write); streaming supports JPEG, PNG, TIFF and HEIC")
         }
     }
 

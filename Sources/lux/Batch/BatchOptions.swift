@@ -3,9 +3,9 @@ import ArgumentParser
 /// The options every batch command shares (`lux develop`, `lux convert`): parallel jobs, shards, what to do with
 /// existing outputs, a dry run and the JSON report.
 struct BatchOptions: ParsableArguments {
-    @Option(name: .shortAndLong, help: "Files processed at a time (default 1).")
+    @Option(name: .shortAndLong, parsing: .unconditional, help: "Files processed at a time (default 1).")
     var jobs: Int = 1
-    @Option(help: "Render threads per file (default: the processor count divided by --jobs).")
+    @Option(parsing: .unconditional, help: "Render threads per file (default: the processor count divided by --jobs).")
     var threads: Int?
     @Option(
         help: ArgumentHelp(

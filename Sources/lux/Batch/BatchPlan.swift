@@ -11,10 +11,9 @@ struct BatchPlan {
         var output: String
     }
 
-    /// Raw file extensions (what `lux develop` takes from a folder).
-    static let rawExtensions: Set<String> = [
-        "dng", "nef", "nrw", "cr2", "arw", "srf", "sr2", "pef", "orf", "rw2", "erf", "3fr", "iiq", "mos", "raw", "kdc",
-    ]
+    /// File extensions taken from a folder (DNG and the camera raw formats LibRaw reads; other files in the folder
+    /// are ignored).
+    static let rawExtensions: Set<String> = ImageFormat.rawFileExtensions
 
     /// Image file extensions `lux convert` takes from a folder: the formats Lux reads, raws included.
     static let imageExtensions: Set<String> = rawExtensions.union([

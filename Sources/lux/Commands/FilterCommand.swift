@@ -52,7 +52,7 @@ struct FilterCommand: ParsableCommand {
     )
     var depth: DepthArgument?
 
-    @Option(help: "JPEG and HEIC quality, 1...100.")
+    @Option(parsing: .unconditional, help: "JPEG and HEIC quality, 1...100.")
     var quality: Int = 90
 
     @Option(
@@ -63,7 +63,7 @@ struct FilterCommand: ParsableCommand {
     @Option(help: "The storage format of intermediates: half (default), float or 8.")
     var workingFormat: String = "half"
 
-    @Option(help: "Render threads (default: one per processor).")
+    @Option(parsing: .unconditional, help: "Render threads (default: one per processor).")
     var threads: Int?
 
     @OptionGroup var overwriteOptions: OverwriteOptions
