@@ -42,6 +42,7 @@ enum DepthArgument: String, ExpressibleByArgument, CaseIterable, Sendable {
         case .heic: [.eight, .ten]
         case .png: [.eight, .sixteen]
         case .tiff, .dng: [.eight, .sixteen, .half, .float]
+        case .cameraRaw: []
         }
     }
 
