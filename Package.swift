@@ -39,12 +39,19 @@ let package = Package(
         .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // LibRaw's thread-safe build (libraw_r), the decoder of camera raws other than DNG.
+        .systemLibrary(name: "CLibRaw", pkgConfig: "libraw_r", providers: [.apt(["libraw-dev"])]),
+        .systemLibrary(name: "CZXing", pkgConfig: "zxing", providers: [.apt(["libzxing-dev"])]),
         // Runtime-dispatched F16C/AVX2 row kernels (DESIGN.md "CPU features"), and nothing else.
         .target(name: "CLuxKernels"),
         // The operating-system calls Swift cannot make directly: processor count, ioctl(2), glibc's mallopt.
         .target(name: "CLuxSystem"),
         // libjpeg/libpng/zlib entry points with setjmp/longjmp kept inside C (SWIFT-STYLE.md §3).
         .target(name: "CLuxCodecShims", dependencies: ["CJPEG", "CPNG", "CZlib"]),
+        // LibRaw's identify, unpack and thumbnail behind a flat C interface (one LibRaw instance per decode).
+        .target(name: "CLuxLibRaw", dependencies: ["CLibRaw"]),
+        // zxing-cpp's reader and writer behind a C interface (its API is C++), for LuxCodecs' CodeReader/CodeWriter.
+        .target(name: "CLuxZXing", dependencies: ["CZXing"], cxxSettings: [.define("ZX_USE_UTF8")]),
 
         .target(
             name: "LuxColor",
@@ -65,14 +72,14 @@ let package = Package(
         .target(
             name: "LuxFilters",
             dependencies: [
-                "LuxRender", "LuxPixels", "LuxColor", "CLuxKernels",
+                "LuxRender", "LuxCodecs", "LuxPixels", "LuxColor", "CLuxKernels",
                 .product(name: "RealModule", package: "swift-numerics"),
             ],
             exclude: ["CATALOG.md"],
             swiftSettings: swiftSettings),
         .target(
             name: "LuxCodecs",
-            dependencies: ["LuxPixels", "LuxColor", "CLuxCodecShims", "CLuxKernels"],
+            dependencies: ["LuxPixels", "LuxColor", "CLuxCodecShims", "CLuxKernels", "CLuxLibRaw", "CLuxZXing"],
             swiftSettings: swiftSettings),
         // File glue between the engine and the codecs: images read from files, renders streamed into encoders.
         .target(
@@ -147,7 +154,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "LuxFiltersTests",
-            dependencies: ["LuxFilters", "LuxRender", "LuxPixels", "LuxColor", "LuxTestSupport"],
+            dependencies: ["LuxFilters", "LuxRender", "LuxCodecs", "LuxPixels", "LuxColor", "LuxTestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "LuxCodecsTests", dependencies: ["LuxCodecs", "LuxPixels", "LuxColor", "LuxTestSupport"],
@@ -184,11 +191,16 @@ let package = Package(
             name: "DocSnippetsTests", dependencies: ["Lux", "LuxTestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "LuxCLITests", dependencies: ["LuxCodecs", "LuxPixels", "LuxTestSupport"],
+            name: "LuxCLITests",
+            dependencies: [
+                "lux", "LuxCodecs", "LuxPixels", "LuxTestSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "LuxFusionTests",
             dependencies: ["LuxFusion", "LuxRender", "LuxPixels", "LuxColor", "LuxTestSupport"],
             swiftSettings: swiftSettings),
-    ]
+    ],
+    cxxLanguageStandard: .cxx17
 )

@@ -13,7 +13,10 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
-let harnesses = ["tiff", "dngopcode", "ljpeg", "jpeg", "png", "icc", "exif", "filterchain", "quicktime", "adjustments"]
+let harnesses = [
+    "tiff", "dngopcode", "ljpeg", "jpeg", "png", "icc", "exif", "filterchain", "quicktime", "adjustments",
+    "cameraraw",
+]
 // Modules beyond the common ones a harness needs (LuxLive brings capture-independent Live Photo editing).
 let extraDependencies: [String: [String]] = ["adjustments": ["LuxLive", "LuxFusion"]]
 

@@ -6,7 +6,7 @@
 #   Fuzz/run.sh NAME repro FILE…    run the harness once on each FILE (reproduce a crash)
 #   Fuzz/run.sh list                the harness names
 #
-# NAME is one of: tiff dngopcode ljpeg jpeg png icc exif filterchain quicktime adjustments.
+# NAME is one of: tiff dngopcode ljpeg jpeg png icc exif filterchain quicktime adjustments cameraraw.
 #
 # Every Swift module (Lux's and the harness) is compiled with -sanitize=fuzzer,address, -enable-testing and
 # -parse-as-library (the harness's @_cdecl entry point is the program's; libraries are parsed so anyway),
@@ -20,7 +20,7 @@ set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
 testdata="$here/../Tests/Data"
-names="tiff dngopcode ljpeg jpeg png icc exif filterchain quicktime adjustments"
+names="tiff dngopcode ljpeg jpeg png icc exif filterchain quicktime adjustments cameraraw"
 
 name="${1:-}"
 if [[ "$name" == list ]]; then echo "$names"; exit 0; fi
@@ -32,7 +32,7 @@ mode="$2"
 
 # Longest input per harness: enough for the structures each parser reads, small enough to stay fast.
 case "$name" in
-    tiff | quicktime) max_len=65536 ;;
+    tiff | quicktime | cameraraw) max_len=65536 ;;
     jpeg | png) max_len=32768 ;;
     icc) max_len=16384 ;;
     exif | ljpeg) max_len=8192 ;;
@@ -69,7 +69,7 @@ LUX_FUZZ_WRITE_SEEDS="$work/seeds" "$bin" >/dev/null 2>&1 || { echo "seed genera
 # Real files from other software.
 dirs=("$work/seeds" "$here/corpus/$name")
 case "$name" in
-    tiff) dirs+=("$testdata/raw") ;;
+    tiff | cameraraw) dirs+=("$testdata/raw") ;;
     jpeg) dirs+=("$testdata/livephoto") ;;
     quicktime)
         # The iPhone movie is megabytes of frames after its 'moov': keep its atoms with the media data cut off.

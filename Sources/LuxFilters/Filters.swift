@@ -3,9 +3,10 @@ public import LuxRender
 
 /// The built-in filters (one type per filter, named as in Core Image's catalogue).
 ///
-/// Use them as typed values (`Filters.SepiaTone(image: photo, intensity: 0.8).outputImage`), through the
-/// typed methods on ``LuxRender/Image`` (`photo.sepiaTone(intensity: 0.8)`), or by name
-/// (`photo.applyingFilter("SepiaTone", parameters: ["intensity": 0.8])`).
+/// Each is a ``LuxRender/DeclaredFilter``: use them as typed values (`Filters.SepiaTone { $0.intensity = 0.8 }`,
+/// applied with `photo.applyingFilter(_:)`), through the typed methods on ``LuxRender/Image``
+/// (`photo.sepiaTone(intensity: 0.8)`), or by name (`photo.applyingFilter("SepiaTone", parameters: ["intensity": 0.8])`,
+/// Core Image's names and keys included).
 public enum Filters {}
 
 extension FilterRegistry {
@@ -13,6 +14,7 @@ extension FilterRegistry {
     public static let builtIn = FilterRegistry([
         Filters.AdditionCompositing.self,
         Filters.AffineClamp.self,
+        Filters.AffineTile.self,
         Filters.AffineTransform.self,
         Filters.AreaAverage.self,
         Filters.AreaHistogram.self,
@@ -20,11 +22,17 @@ extension FilterRegistry {
         Filters.AreaMaximumAlpha.self,
         Filters.AreaMinimum.self,
         Filters.AreaMinimumAlpha.self,
+        Filters.AztecCodeGenerator.self,
+        Filters.BarsSwipeTransition.self,
         Filters.BlendWithAlphaMask.self,
         Filters.BlendWithMask.self,
         Filters.BoxBlur.self,
+        Filters.BumpDistortion.self,
         Filters.CheckerboardGenerator.self,
+        Filters.CircleSplashDistortion.self,
+        Filters.CircularScreen.self,
         Filters.Clamp.self,
+        Filters.Code128BarcodeGenerator.self,
         Filters.ColorBlendMode.self,
         Filters.ColorBurnBlendMode.self,
         Filters.ColorClamp.self,
@@ -50,21 +58,34 @@ extension FilterRegistry {
         Filters.DarkenBlendMode.self,
         Filters.DifferenceBlendMode.self,
         Filters.DiscBlur.self,
+        Filters.DisintegrateWithMaskTransition.self,
+        Filters.DisplacementDistortion.self,
+        Filters.DissolveTransition.self,
         Filters.DivideBlendMode.self,
+        Filters.DotScreen.self,
         Filters.EdgePreserveUpsample.self,
+        Filters.EightfoldReflectedTile.self,
         Filters.ExclusionBlendMode.self,
         Filters.ExposureAdjust.self,
         Filters.FalseColor.self,
+        Filters.FourfoldReflectedTile.self,
+        Filters.FourfoldRotatedTile.self,
+        Filters.FourfoldTranslatedTile.self,
         Filters.GammaAdjust.self,
         Filters.GaussianBlur.self,
         Filters.GaussianGradient.self,
+        Filters.GlideReflectedTile.self,
         Filters.HardLightBlendMode.self,
+        Filters.HatchedScreen.self,
         Filters.HighlightShadowAdjust.self,
         Filters.HistogramDisplayFilter.self,
+        Filters.HoleDistortion.self,
         Filters.HueAdjust.self,
         Filters.HueBlendMode.self,
         Filters.HueSaturationValueGradient.self,
+        Filters.Kaleidoscope.self,
         Filters.LanczosScaleTransform.self,
+        Filters.LightTunnel.self,
         Filters.LineScreen.self,
         Filters.LightenBlendMode.self,
         Filters.LinearBurnBlendMode.self,
@@ -88,6 +109,8 @@ extension FilterRegistry {
         Filters.NinePartTiled.self,
         Filters.NoiseReduction.self,
         Filters.OverlayBlendMode.self,
+        Filters.ParallelogramTile.self,
+        Filters.PDF417BarcodeGenerator.self,
         Filters.PerspectiveCorrection.self,
         Filters.PerspectiveTransform.self,
         Filters.PerspectiveTransformWithExtent.self,
@@ -99,7 +122,10 @@ extension FilterRegistry {
         Filters.PhotoEffectProcess.self,
         Filters.PhotoEffectTonal.self,
         Filters.PhotoEffectTransfer.self,
+        Filters.PinchDistortion.self,
         Filters.PinLightBlendMode.self,
+        Filters.Pixellate.self,
+        Filters.QRCodeGenerator.self,
         Filters.RadialGradient.self,
         Filters.RandomGenerator.self,
         Filters.RowAverage.self,
@@ -120,10 +146,12 @@ extension FilterRegistry {
         Filters.TemperatureAndTint.self,
         Filters.Thermal.self,
         Filters.ToneCurve.self,
+        Filters.TwirlDistortion.self,
         Filters.UnsharpMask.self,
         Filters.Vibrance.self,
         Filters.Vignette.self,
         Filters.VignetteEffect.self,
+        Filters.VortexDistortion.self,
         Filters.WhitePointAdjust.self,
         Filters.XRay.self,
         Filters.ZoomBlur.self,
@@ -141,5 +169,23 @@ extension Image {
     ///   accepted.
     public func applyingFilter(_ name: String, parameters: [String: FilterValue] = [:]) throws(FilterError) -> Image {
         try applyingFilter(name, parameters: parameters, registry: .builtIn)
+    }
+
+    /// Applies the built-in filter called `name` with parameters in Core Image's coordinates of this image (origin at
+    /// the bottom left, y up): positions, angles and transforms are converted (see ``LuxRender/CoreImageCoordinates``),
+    /// so code ported from Core Image lands on the same pixels.
+    ///
+    /// ```swift
+    /// let twirled = try photo.applyingFilter(
+    ///     "CITwirlDistortion", coreImageParameters: ["inputCenter": [300, 100], "inputAngle": 1.5])
+    /// ```
+    ///
+    /// - Throws: ``LuxRender/FilterError`` for unknown names or parameters and wrong values, and
+    ///   ``LuxRender/FilterError/noCoreImageOrigin(extent:)`` when the image's extent is infinite or empty.
+    public func applyingFilter(_ name: String, coreImageParameters: [String: FilterValue]) throws(FilterError) -> Image
+    {
+        guard !extent.isInfinite, !extent.isEmpty else { throw .noCoreImageOrigin(extent: extent) }
+        return try FilterRegistry.builtIn.apply(
+            name, to: self, coreImageParameters: coreImageParameters, in: CoreImageCoordinates(extent: extent))
     }
 }

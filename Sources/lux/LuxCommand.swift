@@ -46,6 +46,7 @@ struct LuxCommand: AsyncParsableCommand {
             HDRCommand.self,
             DemosaicCommand.self,
             ExtractCommand.self,
+            CodesCommand.self,
             BenchCommand.self,
             BenchWorkerCommand.self,
         ])

@@ -56,10 +56,10 @@ import Testing
             asShotNeutral: [0.52, 1, 0.71])
         properties.noiseProfile = NoiseProfile(planes: [.init(scale: 2e-4, offset: 1e-6)])
         var fromSensor = try RAWDeveloper(pixels: bayerFrame, properties: properties)
-        fromSensor.isDraftModeEnabled = fastPreview  // half size, no interpolation
+        fromSensor.scaleFactor = fastPreview ? 0.5 : 1  // half size: 2×2 quads averaged, no interpolation
         let preview = try fromSensor.outputImage
 
-        #expect(preview.extent.width == 2016)  // the draft is half of 4032
+        #expect(preview.extent.width == 2016)  // half of 4032
 
         let context = RenderContext(options: RenderOptions(tileSize: 256))
         let crop = try context.createBuffer(

@@ -3,17 +3,13 @@ import Lux
 import Testing
 
 // Sources/Lux/Documentation.docc/WritingFiltersAndKernels.md: the filter type lives at file scope.
-struct Vignette: Filter {
-    static let descriptor = FilterDescriptor(
-        name: "SimpleVignette", displayName: "Simple Vignette", categories: [.stylize],
-        summary: "Darkens the corners.",
-        parameters: [.image(), .number("strength", default: 0.8, slider: 0...1, allowed: 0...2, summary: "How dark.")])
-    var image: Image
-    var strength: Double
-    init(arguments a: FilterArguments) {
-        image = a.image()
-        strength = a.number("strength")
-    }
+struct Vignette: DeclaredFilter {
+    static let declaration = FilterDeclaration<Self>(
+        "SimpleVignette", categories: [.stylize], summary: "Darkens the corners.",
+        .image(\.image),
+        .parameter("strength", \.strength, slider: 0...1, allowed: 0...2, summary: "How dark."))
+    var image = Image.empty
+    var strength = 0.8
     var outputImage: Image {
         let e = image.extent
         let s = Float(strength)
@@ -194,9 +190,12 @@ struct Vignette: Filter {
     @Test func filter() throws {
         let image = Self.picture()
 
+        let typed = image.applyingFilter(Vignette { $0.strength = 0.5 })
         let registry = FilterRegistry.builtIn.adding(Vignette.self)
         let styled = try registry.apply("SimpleVignette", to: image, parameters: ["strength": 0.5])
 
+        #expect(try Self.render(typed).pixel(x: 5, y: 7) == Self.render(styled).pixel(x: 5, y: 7))
+        #expect(Vignette.descriptor.parameter(named: "strength")?.defaultValue?.description == "0.8")
         let o = try Self.render(styled)
         let i = try Self.render(image)
         #expect(abs(o.pixel(x: 320, y: 240).x - i.pixel(x: 320, y: 240).x) < 1e-3)  // the centre is untouched

@@ -30,6 +30,18 @@ import Testing
             ["mask": .image(Image.radialGradient(center: Point(x: 30, y: 20), radius0: 5, radius1: 30))]
         case "EdgePreserveUpsample": ["smallImage": .image(Image(buffer: randomBuffer(width: 9, height: 7, seed: 6)))]
         case "ZoomBlur": ["center": [30, 20]]
+        case "DissolveTransition", "BarsSwipeTransition":
+            ["targetImage": .image(Image(buffer: randomBuffer(width: 60, height: 55, seed: 63, colorSpace: .sRGB)))]
+        case "DisintegrateWithMaskTransition":
+            [
+                "targetImage": .image(Image(buffer: randomBuffer(width: 60, height: 55, seed: 63, colorSpace: .sRGB))),
+                "mask": .image(Image.radialGradient(center: Point(x: 30, y: 20), radius0: 5, radius1: 30)),
+            ]
+        case "DisplacementDistortion":
+            [
+                "displacementImage": .image(
+                    Image(buffer: randomBuffer(width: 70, height: 50, seed: 64, colorSpace: .sRGB)))
+            ]
         case "PerspectiveTransform", "PerspectiveCorrection", "PerspectiveTransformWithExtent":
             ["topLeft": [5, 3], "topRight": [60, 8], "bottomRight": [66, 45], "bottomLeft": [2, 40]]
         case "NinePartStretched", "NinePartTiled":

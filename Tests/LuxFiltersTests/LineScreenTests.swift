@@ -4,10 +4,23 @@ import LuxPixels
 import LuxRender
 import Testing
 
-/// The line screen against its formula evaluated in Double at every pixel.
+/// The halftone screens (line, dot, circular, hatched) against their formulas evaluated in Double at every pixel.
 @Suite struct LineScreenTests {
-    @Test("output equals ½ + (L − screen)/(1 − sharpness), clamped, for a luminance ramp", arguments: [0.0, 0.7, 1.0])
-    func formula(sharpness: Double) throws {
+    /// The screen value at tile coordinates `(u, v)` (periods along and across the angle).
+    static func screen(_ name: String, _ u: Double, _ v: Double) -> Double {
+        let wave = { (t: Double) in 0.5 + 0.5 * cos(2 * Double.pi * t) }
+        switch name {
+        case "DotScreen": return 0.5 + 0.25 * (cos(2 * Double.pi * u) + cos(2 * Double.pi * v))
+        case "CircularScreen": return wave((u * u + v * v).squareRoot())
+        case "HatchedScreen": return max(wave(u), wave(v))
+        default: return wave(u)
+        }
+    }
+
+    @Test(
+        "output equals ½ + (L − screen)/(1 − sharpness), clamped, for a luminance ramp",
+        arguments: ["LineScreen", "DotScreen", "CircularScreen", "HatchedScreen"], [0.0, 0.7, 1.0])
+    func formula(name: String, sharpness: Double) throws {
         let (w, h) = (48, 32)
         var values = [Float](repeating: 1, count: w * h * 4)
         for y in 0..<h {
@@ -20,14 +33,14 @@ import Testing
         }
         let input = Image(buffer: PixelBuffer(width: w, height: h, format: .rgbaFloat, components: values))
         let center = Point(x: 17.5, y: 9)
-        let (angle, width) = (0.6, 7.0)
+        let angle = name == "CircularScreen" ? 0 : 0.6
+        let width = 7.0
         let output = try RenderContext().createBuffer(
             try input.applyingFilter(
-                "LineScreen",
+                name,
                 parameters: [
-                    "center": .vector([center.x, center.y]), "angle": .number(angle), "width": .number(width),
-                    "sharpness": .number(sharpness),
-                ]),
+                    "center": .vector([center.x, center.y]), "width": .number(width), "sharpness": .number(sharpness),
+                ].merging(name == "CircularScreen" ? [:] : ["angle": .number(angle)]) { a, _ in a }),
             format: .rgbaFloat, colorSpace: nil
         ).components(as: Float.self)
         var worst = 0.0
@@ -35,8 +48,10 @@ import Testing
             for x in 0..<w {
                 let o = 4 * (y * w + x)
                 let l = min(max(0.2126 * Double(values[o]) + 0.7152 * Double(values[o + 1]) + 0.0722 * 0.25, 0), 1)
-                let d = ((Double(x) + 0.5 - center.x) * cos(angle) + (Double(y) + 0.5 - center.y) * sin(angle)) / width
-                let s = 0.5 + 0.5 * cos(2 * Double.pi * d)
+                let dx = Double(x) + 0.5 - center.x
+                let dy = Double(y) + 0.5 - center.y
+                let s = Self.screen(
+                    name, (dx * cos(angle) + dy * sin(angle)) / width, (-dx * sin(angle) + dy * cos(angle)) / width)
                 let v = min(max(0.5 + (l - s) / max(1 - sharpness, 1e-3), 0), 1)
                 // With a (nearly) hard threshold, half-float rounding may flip pixels sitting on an edge.
                 if sharpness == 1, abs(l - s) < 0.003 { continue }
@@ -44,6 +59,6 @@ import Testing
                     worst, abs(Double(output[o]) - v), abs(Double(output[o + 1]) - v), abs(Double(output[o + 3]) - 1))
             }
         }
-        #expect(worst < 2e-3)  // half-float intermediates
+        #expect(worst < 2e-3, "\(name)")  // half-float intermediates
     }
 }

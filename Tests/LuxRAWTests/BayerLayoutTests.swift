@@ -156,7 +156,8 @@ import Testing
         var r = [Float](repeating: 0, count: w / 2)
         var g = r
         var b = r
-        HalfSizeDemosaic.row(top, bottom, count: w / 2, pattern: pattern, red: &r, green: &g, blue: &b)
+        BinnedDemosaic.row(
+            top + bottom, rowStride: w, count: w / 2, binning: 2, layout: .bayer(pattern), red: &r, green: &g, blue: &b)
         for q in 0..<(w / 2) {
             var sums = SIMD3<Float>(0, 0, 0)
             var counts = SIMD3<Float>(0, 0, 0)

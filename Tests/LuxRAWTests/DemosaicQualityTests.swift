@@ -82,6 +82,52 @@ import Testing
     }
 }
 
+/// The quality method against Menon 2007 on photographs outside the reference five: `demosaic_heldout.py` (the same
+/// protocol on photographs from scikit-image, matplotlib and Lux's own test data, phone photos reduced 4×) is the
+/// judge.
+@Suite(.serialized) struct HeldOutDemosaicQuality {
+    static let script = TestData.root + "/reference/demosaic_heldout.py"
+
+    /// Whether python3 has the script's modules and vips can decode the HEIF stills.
+    static let hasTools: Bool = {
+        guard DemosaicQuality.hasPython, ExternalTool.isAvailable("vips"),
+            let r = try? ExternalTool.capture("python3", ["-c", "import matplotlib"])
+        else { return false }
+        return r.status == 0
+    }()
+
+    @Test(
+        "the quality method beats Menon 2007 by at least 0.3 dB CPSNR on the held-out photographs",
+        .enabled(if: hasTools, "needs python3 with numpy, scikit-image, matplotlib, colour-demosaicing and vips"))
+    func qualityBeatsMenon() throws {
+        let dir = try ExternalTool.temporaryFolder("lux-demosaic-heldout")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let dump = try ExternalTool.capture("python3", [Self.script, "--dump", dir.path])
+        try #require(dump.status == 0, "\(dump.errorText)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix("_rggb.pgm") }
+            .map { String($0.dropLast("_rggb.pgm".count)) }.sorted()
+        try #require(names.count >= 10, "\(names)")
+        var ours: [Double] = []
+        for name in names {
+            let pgm = try NetpbmImage(Data(contentsOf: dir.appendingPathComponent("\(name)_rggb.pgm")))
+            let gt = try NetpbmImage(Data(contentsOf: dir.appendingPathComponent("\(name)_gt.ppm")))
+            let out = try DemosaicMethod.quality.demosaic(DemosaicQuality.mosaic(pgm), pattern: .rggb)
+            ours.append(DemosaicQuality.cpsnr(out, gt))
+            try PNMOut.write(out, to: dir.appendingPathComponent("\(name)_out.ppm"))
+        }
+        // The script's own table: "mean" then bilinear, Malvar 2004, Menon 2007 and our output.
+        let eval = try ExternalTool.capture("python3", [Self.script, "--eval", dir.path])
+        try #require(eval.status == 0, "\(eval.errorText)")
+        let meanLine = try #require(eval.text.split(separator: "\n").first { $0.hasPrefix("mean") })
+        let columns = meanLine.split(separator: " ").compactMap { Double($0) }
+        try #require(columns.count == 4, "\(meanLine)")
+        let (menon, scored) = (columns[2], columns[3])
+        print("held-out demosaic CPSNR: Menon 2007 \(menon), quality \(scored)")
+        #expect(abs(scored - ours.reduce(0, +) / Double(ours.count)) < 0.02, "script says \(scored)")
+        #expect(scored >= menon + 0.3)
+    }
+}
+
 enum PNMOut {
     static func write(_ rgba: PixelBuffer, to url: URL) throws {
         let v = rgba.components(as: Float.self)
@@ -94,5 +140,70 @@ enum PNMOut {
             }
         }
         try data.write(to: url)
+    }
+}
+
+/// X-Trans: `demosaic_xtrans.py` (demosaic_psnr.py's protocol with Fujifilm's 6×6 layout) is the judge.
+@Suite(.serialized) struct XTransDemosaicQuality {
+    static let script = TestData.root + "/reference/demosaic_xtrans.py"
+
+    @Test(
+        "the Markesteijn-style X-Trans demosaic beats plain X-Trans interpolation by more than 3 dB CPSNR",
+        .enabled(if: DemosaicQuality.hasPython, "needs python3 with numpy, scikit-image and colour-demosaicing (pip)"))
+    func beatsBilinear() throws {
+        let dir = try ExternalTool.temporaryFolder("lux-demosaic-xtrans")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let dump = try ExternalTool.capture("python3", [Self.script, "--dump", dir.path])
+        try #require(dump.status == 0, "\(dump.errorText)")
+        var ours: [Double] = []
+        var plain: [Double] = []
+        for name in DemosaicQuality.images {
+            let pgm = try NetpbmImage(Data(contentsOf: dir.appendingPathComponent("\(name)_xtrans.pgm")))
+            let gt = try NetpbmImage(Data(contentsOf: dir.appendingPathComponent("\(name)_gt.ppm")))
+            let m = DemosaicQuality.mosaic(pgm)
+            let out = try DemosaicMethod.rcd.demosaic(m, layout: .xTrans(XTransPattern()))
+            ours.append(DemosaicQuality.cpsnr(out, gt))
+            plain.append(
+                DemosaicQuality.cpsnr(try DemosaicMethod.bilinear.demosaic(m, layout: .xTrans(XTransPattern())), gt))
+            try PNMOut.write(out, to: dir.appendingPathComponent("\(name)_out.ppm"))
+        }
+        let mean = ours.reduce(0, +) / 5
+        let meanPlain = plain.reduce(0, +) / 5
+        print("X-Trans demosaic CPSNR: markesteijn-style \(ours) mean \(mean); plain interpolation mean \(meanPlain)")
+        let eval = try ExternalTool.capture("python3", [Self.script, "--eval", dir.path])
+        try #require(eval.status == 0, "\(eval.errorText)")
+        let meanLine = try #require(eval.text.split(separator: "\n").first { $0.hasPrefix("mean") })
+        let scored = try #require(Double(meanLine.split(separator: " ").last!))
+        #expect(abs(scored - mean) < 0.02, "script says \(scored)")
+        #expect(mean > meanPlain + 3)
+    }
+
+    @Test(
+        "a smooth colour field reconstructs at every X-Trans phase (a wrong phase would swap colours)",
+        arguments: [(0, 0), (1, 0), (0, 1), (3, 2), (5, 5)])
+    func phase(dx: Int, dy: Int) throws {
+        let w = 60
+        let h = 48
+        func scene(_ x: Int, _ y: Int) -> SIMD3<Float> {
+            SIMD3(0.3 + 0.2 * sin(Float(x) / 7), 0.5 + 0.2 * cos(Float(y) / 5), 0.4 + 0.1 * sin(Float(x + y) / 9))
+        }
+        let pattern = XTransPattern(phaseX: dx, phaseY: dy)
+        var m = PixelBuffer(width: w, height: h, format: .grayFloat)
+        m.withUnsafeMutablePlane { p in
+            for y in 0..<h {
+                for x in 0..<w { p.row(y, as: Float.self)[x] = scene(x, y)[pattern.channel(x: x, y: y).rawValue] }
+            }
+        }
+        for method in [DemosaicMethod.rcd, .bilinear] {
+            let v = try method.demosaic(m, layout: .xTrans(pattern)).components(as: Float.self)
+            var worst: Float = 0
+            for y in 6..<(h - 6) {
+                for x in 6..<(w - 6) {
+                    let t = scene(x, y)
+                    for c in 0..<3 { worst = max(worst, abs(v[4 * (y * w + x) + c] - t[c])) }
+                }
+            }
+            #expect(worst < 0.03, "\(method) at phase (\(dx), \(dy)): \(worst)")
+        }
     }
 }

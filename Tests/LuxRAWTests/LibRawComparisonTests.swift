@@ -72,7 +72,7 @@ import Testing
         // Lux: default development (scene-referred: no tone curve, so both renders are plain gamma curves).
         var developer = try RAWDeveloper(url: URL(fileURLWithPath: path))
         developer.boostAmount = 0
-        developer.isDraftModeEnabled = c.half
+        developer.scaleFactor = c.half ? 0.5 : 1
         let pixels = try RenderContext().createBuffer(try developer.outputImage, format: .rgba8, colorSpace: .sRGB)
         let jpeg = dir.appendingPathComponent("lux.jpg")
         try ImageFile.write(pixels, to: jpeg, options: EncodingOptions(quality: 0.9))

@@ -33,7 +33,7 @@ import Testing
         let folder = try ExternalTool.temporaryFolder("lux-output-metadata")
         defer { try? FileManager.default.removeItem(at: folder) }
         var developer = try RAWDeveloper(url: URL(fileURLWithPath: TestFiles.canon550D))
-        developer.isDraftModeEnabled = true  // half size: the developed size differs from every size in the DNG
+        developer.scaleFactor = 0.5  // half size: the developed size differs from every size in the DNG
         let image = try developer.outputImage
         let url = folder.appendingPathComponent("developed.jpg")
         try RenderContext(options: RAWDeveloper.renderOptions(threadCount: 2)).write(

@@ -1,4 +1,4 @@
-/// An output of a ``CaptureSession``: ``PhotoOutput``, ``VideoDataOutput`` or ``MovieFileOutput``.
+/// An output of a ``CaptureSession``: ``PhotoOutput``, ``VideoDataOutput``, ``MovieFileOutput`` or ``MetadataOutput``.
 public protocol CaptureOutput: AnyObject, Sendable {
     /// The connections feeding the output (empty until it is added to a session with a matching input).
     var connections: [Connection] { get }

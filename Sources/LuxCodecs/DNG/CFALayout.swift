@@ -27,6 +27,11 @@ public struct CFALayout: Hashable, Sendable, Codable, CustomStringConvertible {
         self.layout = layout
     }
 
+    /// The 6×6 layout of an X-Trans `pattern`.
+    public init(_ pattern: XTransPattern) {
+        self.init(repeatRows: 6, repeatColumns: 6, colors: pattern.cells.map { UInt8($0.rawValue) })
+    }
+
     /// The 2×2 RGB Bayer layout of `pattern`.
     public init(_ pattern: CFAPattern) {
         self.init(repeatRows: 2, repeatColumns: 2, colors: pattern.quadChannels.map { UInt8($0.rawValue) })
@@ -42,8 +47,18 @@ public struct CFALayout: Hashable, Sendable, Codable, CustomStringConvertible {
         return CFAPattern(quad: channels)
     }
 
+    /// The X-Trans pattern, when this is a 6×6 red/green/blue layout that is a phase of the X-Trans arrangement.
+    public var xTransPattern: XTransPattern? {
+        guard repeatRows == 6, repeatColumns == 6, colors.count == 36, layout == 1, planeColors == [0, 1, 2] else {
+            return nil
+        }
+        let channels = colors.compactMap { CFAPattern.Channel(rawValue: Int($0)) }
+        return XTransPattern(cells: channels)
+    }
+
     public var description: String {
         if let p = bayerPattern { return p.rawValue }
+        if let p = xTransPattern { return p.description }
         let letters: [UInt8: Character] = [0: "R", 1: "G", 2: "B", 3: "C", 4: "M", 5: "Y", 6: "W"]
         return "\(repeatRows)×\(repeatColumns) " + String(colors.map { letters[$0] ?? "?" })
     }

@@ -173,6 +173,15 @@ enum DNGReader {
                     NoiseProfile.Coefficients(scale: n[$0], offset: n[$0 + 1])
                 })
         }
+        // Kept in the verbatim tags too, so a DNG written back carries them unchanged.
+        if let curve = s.doubles(TIFFTag.profileToneCurve), curve.count >= 4, curve.count % 2 == 0,
+            curve.allSatisfy(\.isFinite)
+        {
+            props.profileToneCurve = stride(from: 0, to: curve.count, by: 2).map { SIMD2(curve[$0], curve[$0 + 1]) }
+        }
+        if let map = s.bytes(TIFFTag.profileGainTableMap) {
+            props.profileGainTableMap = try? ProfileGainTableMap(bytes: map, bigEndian: p.bigEndian)
+        }
         use(
             TIFFTag.baselineExposure, TIFFTag.baselineNoise, TIFFTag.baselineSharpness, TIFFTag.linearResponseLimit,
             TIFFTag.bayerGreenSplit, TIFFTag.antiAliasStrength, TIFFTag.chromaBlurRadius, TIFFTag.shadowScale,
@@ -307,7 +316,7 @@ enum DNGReader {
                     reason: "up to 16 bits are supported")
             }
             if spp == 1 {
-                format = props.storedCFAPattern.map { .bayer16($0) } ?? .gray16
+                format = props.storedPixelFormat
             } else {
                 guard spp != 2 else {
                     throw .unsupported(what: "\(what) with 2 samples per pixel", reason: "expected 1, 3 or 4")

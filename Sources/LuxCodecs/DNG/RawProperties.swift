@@ -74,6 +74,10 @@ public struct RawProperties: Hashable, Sendable, Codable {
     public var shadowScale: Double?
     /// NoiseProfile.
     public var noiseProfile: NoiseProfile?
+    /// ProfileToneCurve: the camera profile's default tone curve as (input, output) pairs in linear values, 0…1.
+    public var profileToneCurve: [SIMD2<Double>]?
+    /// ProfileGainTableMap: local gain tables applied before the tone curve (iPhone ProRAW).
+    public var profileGainTableMap: ProfileGainTableMap?
 
     /// OpcodeList1: applied to stored values before linearisation.
     public var opcodeList1: [DNGOpcode]
@@ -153,15 +157,34 @@ public struct RawProperties: Hashable, Sendable, Codable {
     /// The Bayer pattern at the top-left of the active area, for 2×2 RGB CFAs.
     public var cfaPattern: CFAPattern? { cfa?.bayerPattern }
 
+    /// The X-Trans pattern at the top-left of the active area, for Fujifilm's 6×6 CFAs.
+    public var xTransPattern: XTransPattern? { cfa?.xTransPattern }
+
     /// The Bayer pattern at stored pixel (0, 0) (the active area may start on an odd row or column).
     public var storedCFAPattern: CFAPattern? {
         cfaPattern?.shifted(x: -activeArea.left & 1, y: -activeArea.top & 1)
+    }
+
+    /// The X-Trans pattern at stored pixel (0, 0).
+    public var storedXTransPattern: XTransPattern? {
+        xTransPattern?.shifted(x: -activeArea.left, y: -activeArea.top)
+    }
+
+    /// The pixel format decoded samples are stored in: `.bayer16` or `.xTrans16` for those CFAs (`.gray16` for other
+    /// CFAs and monochrome data), `.rgba16` for Linear Raw, `.grayFloat`/`.rgbaFloat` for floating-point data.
+    public var storedPixelFormat: PixelFormat {
+        if isFloatingPoint { return samplesPerPixel == 1 ? .grayFloat : .rgbaFloat }
+        guard samplesPerPixel == 1 else { return .rgba16 }
+        if let p = storedCFAPattern { return .bayer16(p) }
+        if let p = storedXTransPattern { return .xTrans16(p) }
+        return .gray16
     }
 }
 
 /// How the raw samples were stored in the file.
 public struct RawStorage: Hashable, Sendable, Codable, CustomStringConvertible {
-    /// The TIFF compression code (1 none, 7 JPEG/lossless JPEG, 8 Deflate, 34892 lossy JPEG, 52546 JPEG XL).
+    /// The TIFF compression code (1 none, 7 JPEG/lossless JPEG, 8 Deflate, 34892 lossy JPEG, 52546 JPEG XL; 0 for a
+    /// camera raw read through LibRaw).
     public var compression: Int
     /// The predictor (1 none, 2 horizontal, 3 floating point, 34892… DNG variants).
     public var predictor: Int
@@ -175,6 +198,9 @@ public struct RawStorage: Hashable, Sendable, Codable, CustomStringConvertible {
     public var chunkCount: Int
     /// The lossless-JPEG predictor of the first tile (1–7), when the data is lossless JPEG.
     public var losslessJPEGPredictor: Int?
+    /// The library and routine that decoded the data when it was not LuxCodecs' own decoder, such as
+    /// "LibRaw 0.20.2 nikon_load_raw()" (``compression`` is then 0).
+    public var decoder: String?
 
     /// Creates a description.
     public init(
@@ -190,6 +216,7 @@ public struct RawStorage: Hashable, Sendable, Codable, CustomStringConvertible {
     }
 
     public var description: String {
+        if let decoder { return decoder }
         let name: String
         switch compression {
         case 1: name = "uncompressed"

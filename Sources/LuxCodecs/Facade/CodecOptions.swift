@@ -19,18 +19,27 @@ public struct DecodingOptions: Hashable, Sendable {
     /// that reads a mapped page past the new end of a file. Replacing the file by renaming another over it —
     /// what Lux's writers do — is safe. Writing to the pixels copies them first. Off by default.
     public var allowsMappedPixels: Bool
+    /// Decodes DNG files with LibRaw, like other camera raws, instead of LuxCodecs' own DNG decoder.
+    ///
+    /// For comparisons and benchmarks: LuxCodecs' decoder is faster, keeps every DNG tag (opcodes, profiles, both
+    /// colour calibrations) and reads files LibRaw 0.20 gets wrong. Off by default.
+    public var decodesDNGWithLibRaw: Bool
     /// The memory the running decode has reserved (set by the decoder; not part of the options' value).
     package var budget: DecodingBudget?
+    /// The name of the file being decoded, for errors (set by ``ImageFile/read(url:options:)``; not part of the
+    /// options' value).
+    package var sourceName: String?
 
     /// Creates options.
     public init(
         limits: DecodingLimits = .default, appliesOrientation: Bool = false, threads: Int? = nil,
-        allowsMappedPixels: Bool = false
+        allowsMappedPixels: Bool = false, decodesDNGWithLibRaw: Bool = false
     ) {
         self.limits = limits
         self.appliesOrientation = appliesOrientation
         self.threads = max(1, threads ?? defaultThreadCount)
         self.allowsMappedPixels = allowsMappedPixels
+        self.decodesDNGWithLibRaw = decodesDNGWithLibRaw
     }
 
     /// The default options.
@@ -39,7 +48,7 @@ public struct DecodingOptions: Hashable, Sendable {
     /// Whether two options decode alike.
     public static func == (a: DecodingOptions, b: DecodingOptions) -> Bool {
         a.limits == b.limits && a.appliesOrientation == b.appliesOrientation && a.threads == b.threads
-            && a.allowsMappedPixels == b.allowsMappedPixels
+            && a.allowsMappedPixels == b.allowsMappedPixels && a.decodesDNGWithLibRaw == b.decodesDNGWithLibRaw
     }
 
     /// Hashes the options' values.
@@ -48,6 +57,7 @@ public struct DecodingOptions: Hashable, Sendable {
         hasher.combine(appliesOrientation)
         hasher.combine(threads)
         hasher.combine(allowsMappedPixels)
+        hasher.combine(decodesDNGWithLibRaw)
     }
 }
 

@@ -5,7 +5,7 @@ public import LuxPixels
 extension ImageFile {
     // MARK: Reading
 
-    /// Reads and decodes an image file (JPEG, PNG, TIFF or DNG, detected from its contents).
+    /// Reads and decodes an image file (JPEG, PNG, TIFF, DNG or a camera raw, detected from its contents).
     ///
     /// A regular file is memory-mapped, and no pixel buffer is allocated before the header's dimensions pass
     /// ``DecodingOptions/limits``; with ``DecodingOptions/allowsMappedPixels`` uncompressed DNG samples are read
@@ -17,8 +17,10 @@ extension ImageFile {
     public static func read(url: URL, options: DecodingOptions = .default) throws(CodecError) -> ImageFile {
         let file = try FileContents(url, limit: options.limits.maxByteCount)
         // The map must outlive the decode even when the pixels do not keep it.
+        var named = options
+        named.sourceName = url.lastPathComponent
         return try withExtendedLifetime(file) { () throws(CodecError) -> ImageFile in
-            try decode(file.bytes, options: options, file: options.allowsMappedPixels ? file : nil)
+            try decode(file.bytes, options: named, file: options.allowsMappedPixels ? file : nil)
         }
     }
 
@@ -41,7 +43,10 @@ extension ImageFile {
         case .jpeg: return try JPEG.decode(raw, options: options)
         case .png: return try PNG.decode(raw, options: options)
         case .tiff: return try TIFF.decode(raw, options: options)
-        case .dng: return try DNG.decode(raw, options: options, file: file)
+        case .dng:
+            if options.decodesDNGWithLibRaw { return try CameraRaw.decode(raw, options: options, format: .dng) }
+            return try DNG.decode(raw, options: options, file: file)
+        case .cameraRaw: return try CameraRaw.decode(raw, options: options)
         }
     }
 
@@ -53,46 +58,13 @@ extension ImageFile {
             let p = try TIFFParser(raw)
             let ifd0 = try p.directory(at: p.firstDirectoryOffset, name: "IFD0")
             if ifd0.has(TIFFTag.dngVersion) { return .dng }
-            // TIFF/EP camera raws (NEF, CR2, ARW …) carry CFA data; report them as raw, not as RGB TIFF.
-            if let s = try? DNGStructure(raw), s.raw != nil { return .dng }
-            try refuseCameraRawWithoutImage(raw, p, ifd0)
-            return .tiff
+            // TIFF-based camera raws (NEF, CR2, ARW, PEF, KDC …) go to LibRaw, never to the TIFF decoder.
+            return TIFFCameraRaw.isCameraRaw(raw, p, ifd0) ? .cameraRaw : .tiff
         }
-        if Array(raw.prefix(16)) == Array("FUJIFILMCCD-RAW ".utf8) {
-            throw .unsupported(
-                what: "Fujifilm RAF raw file", reason: "RAF is not a TIFF-based format; convert it to DNG first")
-        }
+        // Raws with signatures of their own (RAF, ORF, RW2, CRW, MRW, X3F …) and the headerless ones LibRaw knows by
+        // their size.
+        if Array(raw.prefix(16)) == Array("FUJIFILMCCD-RAW ".utf8) || CameraRaw.identifies(raw) { return .cameraRaw }
         throw .unknownFormat(signature: head)
-    }
-
-    /// Camera raw files built on TIFF whose first directory is only a preview: without a readable full-size
-    /// directory they must not be decoded as that preview (or, worse, as an image of zeros).
-    static func refuseCameraRawWithoutImage(_ raw: UnsafeRawBufferPointer, _ p: TIFFParser, _ ifd0: TIFFDirectory)
-        throws(CodecError)
-    {
-        let make = ((try? p.string(ifd0, TIFFTag.make)) ?? nil)?.trimming(" \0") ?? ""
-        let model = ((try? p.string(ifd0, TIFFTag.model)) ?? nil)?.trimming(" \0") ?? ""
-        let camera = model.hasPrefix(make) ? model : [make, model].filter { !$0.isEmpty }.joined(separator: " ")
-        let name = camera.isEmpty ? "camera raw file" : "\(camera) raw file"
-        // Canon CR2: "CR" and major version 2 after the TIFF header; IFD0 is a JPEG preview.
-        if raw.count >= 10, raw[8] == 0x43, raw[9] == 0x52 {
-            throw .unsupported(
-                what: "Canon CR2 raw file" + (camera.isEmpty ? "" : " (\(camera))"),
-                reason: "CR2 raw data is not supported; convert the file to DNG first")
-        }
-        // IFD0 marked as a reduced-resolution image (NewSubfileType bit 0) is the preview of a camera raw
-        // (ARW, NEF, PEF …) whose raw directory is missing or unreadable.
-        let subfile = ((try? p.integer(ifd0, TIFFTag.newSubfileType)) ?? nil) ?? 0
-        guard subfile & 1 == 1, !camera.isEmpty else { return }
-        let subIFDs = (try? p.childOffsets(ifd0, TIFFTag.subIFDs)) ?? []
-        let reason =
-            if let beyond = subIFDs.first(where: { $0 >= raw.count }) {
-                "the raw image directory (SubIFD at byte \(beyond)) lies beyond the end of the \(raw.count)-byte file"
-            } else {
-                "IFD0 is a reduced-resolution preview and no directory with the full-size image can be read "
-                    + "from the \(raw.count)-byte file (a stripped or truncated file?)"
-            }
-        throw .missingPixelData(what: name, reason: reason)
     }
 
     // MARK: Header information
@@ -103,7 +75,9 @@ extension ImageFile {
     /// - Throws: ``CodecError`` when the headers are unreadable.
     public static func info(url: URL, limits: DecodingLimits = .default) throws(CodecError) -> ImageInfo {
         let data = try FileIO.read(url, limit: limits.maxByteCount)
-        return try withBytes(of: data) { raw throws(CodecError) in try info(raw, limits: limits) }
+        return try withBytes(of: data) { raw throws(CodecError) in
+            try info(raw, limits: limits, name: url.lastPathComponent)
+        }
     }
 
     /// Reads what in-memory file data contains without decoding its pixels.
@@ -111,7 +85,9 @@ extension ImageFile {
         try withBytes(of: data) { raw throws(CodecError) in try info(raw, limits: limits) }
     }
 
-    static func info(_ raw: UnsafeRawBufferPointer, limits: DecodingLimits) throws(CodecError) -> ImageInfo {
+    static func info(_ raw: UnsafeRawBufferPointer, limits: DecodingLimits, name: String? = nil) throws(CodecError)
+        -> ImageInfo
+    {
         switch try detect(raw) {
         case .jpeg:
             let h = try JPEGHeader(raw)
@@ -168,16 +144,21 @@ extension ImageFile {
         case .dng:
             let s = try DNGStructure(raw)
             let props = try DNGReader.properties(s, loadingPreviews: false)
-            let format: PixelFormat =
-                props.isFloatingPoint
-                ? (props.samplesPerPixel == 1 ? .grayFloat : .rgbaFloat)
-                : (props.samplesPerPixel == 1 ? (props.storedCFAPattern.map { .bayer16($0) } ?? .gray16) : .rgba16)
             return ImageInfo(
-                format: .dng, width: props.width, height: props.height, pixelFormat: format,
+                format: .dng, width: props.width, height: props.height, pixelFormat: props.storedPixelFormat,
                 bitsPerSample: props.bitsPerSample,
                 samplesPerPixel: props.samplesPerPixel, hasAlpha: false, colorSpace: nil,
                 storage: props.storage.description,
                 metadata: ImageMetadata(exif: props.exif, xmp: props.xmp), raw: props)
+        case .cameraRaw:
+            var options = DecodingOptions(limits: limits)
+            options.sourceName = name
+            let props = try CameraRaw.properties(raw, options: options)
+            return ImageInfo(
+                format: .cameraRaw, width: props.width, height: props.height,
+                pixelFormat: props.storedPixelFormat, bitsPerSample: props.bitsPerSample,
+                samplesPerPixel: props.samplesPerPixel, hasAlpha: false, colorSpace: nil,
+                storage: props.storage.description, metadata: ImageMetadata(exif: props.exif), raw: props)
         }
     }
 
@@ -193,6 +174,8 @@ extension ImageFile {
         case .jpeg: return try JPEG.encode(pixels, metadata: metadata, options: options)
         case .png: return try PNG.encode(pixels, metadata: metadata, options: options)
         case .tiff: return try TIFF.encode(pixels, metadata: metadata, options: options)
+        case .cameraRaw:
+            throw .invalidArgument("camera raw formats are read only; write the raw image as a DNG")
         case .dng:
             if let raw = rawImage { return try DNG.encode(raw, options: options) }
             var linear = try RawImage(linearRGB: pixels)

@@ -8,6 +8,9 @@ public enum ImageFormat: String, Hashable, Sendable, Codable, CaseIterable, Cust
     case tiff
     /// Adobe Digital Negative: raw sensor data in a TIFF container.
     case dng
+    /// A camera maker's raw format other than DNG (NEF, CR2, ARW, RAF, ORF, RW2, PEF …), read through LibRaw;
+    /// never written.
+    case cameraRaw
 
     /// The usual file name extension.
     public var fileExtension: String {
@@ -16,6 +19,7 @@ public enum ImageFormat: String, Hashable, Sendable, Codable, CaseIterable, Cust
         case .png: "png"
         case .tiff: "tiff"
         case .dng: "dng"
+        case .cameraRaw: "raw"
         }
     }
 
@@ -26,6 +30,7 @@ public enum ImageFormat: String, Hashable, Sendable, Codable, CaseIterable, Cust
         case .png: "image/png"
         case .tiff: "image/tiff"
         case .dng: "image/x-adobe-dng"
+        case .cameraRaw: "image/x-dcraw"
         }
     }
 
@@ -40,8 +45,16 @@ public enum ImageFormat: String, Hashable, Sendable, Codable, CaseIterable, Cust
         }
     }
 
-    /// Identifies the format of file data (a TIFF with a DNGVersion tag, or with CFA raw data, is `.dng`);
-    /// `nil` when the bytes are none of these.
+    /// The file name extensions of camera raw formats (lowercase, without the dot): DNG and the makers' formats
+    /// LibRaw reads.
+    public static let rawFileExtensions: Set<String> = [
+        "dng", "3fr", "ari", "arw", "bay", "cap", "cr2", "crw", "cs1", "dc2", "dcr", "dcs", "drf", "eip", "erf", "fff",
+        "iiq", "k25", "kc2", "kdc", "mdc", "mef", "mos", "mrw", "nef", "nrw", "orf", "ori", "pef", "ptx", "pxn", "qtk",
+        "raf", "raw", "rw2", "rwl", "rwz", "sr2", "srf", "srw", "sti", "x3f",
+    ]
+
+    /// Identifies the format of file data (a TIFF with a DNGVersion tag is `.dng`, other camera raws are
+    /// `.cameraRaw`); `nil` when the bytes are none of these.
     public static func detect(_ bytes: [UInt8]) -> ImageFormat? {
         bytes.withUnsafeBytes { try? ImageFile.detect($0) }
     }
@@ -52,6 +65,7 @@ public enum ImageFormat: String, Hashable, Sendable, Codable, CaseIterable, Cust
         case .png: "PNG"
         case .tiff: "TIFF"
         case .dng: "DNG"
+        case .cameraRaw: "camera raw"
         }
     }
 }

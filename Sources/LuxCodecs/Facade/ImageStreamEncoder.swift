@@ -95,9 +95,10 @@ public final class ImageStreamEncoder {
                 try TIFFStreamEncoder(
                     width: width, height: height, pixelFormat: pixelFormat, colorSpace: colorSpace, metadata: metadata,
                     options: options, destination: destination))
-        case .dng:
+        case .dng, .cameraRaw:
             throw .invalidArgument(
-                "DNG files are written whole (ImageFile.write); streaming supports JPEG, PNG and TIFF")
+                "\(format) files are not streamed (write a DNG with ImageFile.write); streaming supports JPEG, PNG and TIFF"
+            )
         }
     }
 

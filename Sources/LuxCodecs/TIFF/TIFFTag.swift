@@ -109,6 +109,8 @@ enum TIFFTag {
     static let newRawImageDigest: UInt16 = 51111
     static let defaultUserCrop: UInt16 = 51125
     static let calibrationIlluminant3: UInt16 = 52529
+    static let profileToneCurve: UInt16 = 50940
+    static let profileGainTableMap: UInt16 = 52525
 
     private static let names: [UInt16: String] = [
         254: "NewSubFileType", 256: "ImageWidth", 257: "ImageLength", 258: "BitsPerSample", 259: "Compression",

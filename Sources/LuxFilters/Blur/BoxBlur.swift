@@ -8,26 +8,18 @@ extension Filters {
     /// Running sums along rows and then columns make the cost independent of the radius. The extent grows by
     /// `r`; outside the input's extent the image is transparent (blur `image.clampedToExtent()` and crop to avoid
     /// dark edges).
-    public struct BoxBlur: Filter {
-        public static let descriptor = FilterDescriptor(
-            name: "BoxBlur", displayName: "Box Blur", categories: [.blur, .stillImage, .video, .highDynamicRange],
-            summary: "Blurs with a square box average.",
-            parameters: [
-                .image(),
-                .number(
-                    "radius", default: 10, slider: 1...100, allowed: 0...2000, unit: .pixels,
-                    summary: "Half the box width (rounded to whole pixels)."),
-            ])
+    public struct BoxBlur: DeclaredFilter {
+        public static let declaration = FilterDeclaration<Self>(
+            "BoxBlur", categories: [.blur, .stillImage, .video, .highDynamicRange],
+            summary: "Blurs with a square box average.", .image(\.image),
+            .parameter(
+                "radius", \.radius, slider: 1...100, allowed: 0...2000, unit: .pixels,
+                summary: "Half the box width (rounded to whole pixels)."))
 
-        public var image: Image
-        public var radius: Double
+        public var image: Image = .empty
+        public var radius: Double = 10
 
-        public init(image: Image, radius: Double = 10) {
-            self.image = image
-            self.radius = radius
-        }
-
-        public init(arguments a: FilterArguments) { self.init(image: a.image(), radius: a.number("radius")) }
+        public init() {}
 
         public var outputImage: Image {
             let r = Int(radius.rounded())
@@ -91,5 +83,5 @@ enum BoxSums {
 
 extension Image {
     /// The image blurred with a square box of half-width `radius` (see ``Filters/BoxBlur``).
-    public func boxBlur(radius: Double = 10) -> Image { Filters.BoxBlur(image: self, radius: radius).outputImage }
+    public func boxBlur(radius: Double = 10) -> Image { applyingFilter(Filters.BoxBlur { $0.radius = radius }) }
 }

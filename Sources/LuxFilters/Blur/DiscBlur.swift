@@ -7,26 +7,18 @@ extension Filters {
     ///
     /// Each row of the disc is a horizontal run read from exact row prefix sums, so the cost grows with the
     /// radius, not its square. The extent grows by the radius.
-    public struct DiscBlur: Filter {
-        public static let descriptor = FilterDescriptor(
-            name: "DiscBlur", displayName: "Disc Blur", categories: [.blur, .stillImage, .video, .highDynamicRange],
-            summary: "Blurs with a flat disc, like defocus.",
-            parameters: [
-                .image(),
-                .number(
-                    "radius", default: 8, slider: 0...100, allowed: 0...1000, unit: .pixels,
-                    summary: "The radius of the disc."),
-            ])
+    public struct DiscBlur: DeclaredFilter {
+        public static let declaration = FilterDeclaration<Self>(
+            "DiscBlur", categories: [.blur, .stillImage, .video, .highDynamicRange],
+            summary: "Blurs with a flat disc, like defocus.", .image(\.image),
+            .parameter(
+                "radius", \.radius, slider: 0...100, allowed: 0...1000, unit: .pixels,
+                summary: "The radius of the disc."))
 
-        public var image: Image
-        public var radius: Double
+        public var image: Image = .empty
+        public var radius: Double = 8
 
-        public init(image: Image, radius: Double = 8) {
-            self.image = image
-            self.radius = radius
-        }
-
-        public init(arguments a: FilterArguments) { self.init(image: a.image(), radius: a.number("radius")) }
+        public init() {}
 
         /// The half-widths of the disc's rows, `dy = −R…R`.
         static func halfWidths(radius: Double) -> [Int] {
@@ -93,5 +85,5 @@ enum DiscSums {
 
 extension Image {
     /// The image blurred with a flat disc of `radius` pixels (see ``Filters/DiscBlur``).
-    public func discBlur(radius: Double = 8) -> Image { Filters.DiscBlur(image: self, radius: radius).outputImage }
+    public func discBlur(radius: Double = 8) -> Image { applyingFilter(Filters.DiscBlur { $0.radius = radius }) }
 }

@@ -8,27 +8,18 @@ extension Filters {
     /// `image.clampedToExtent()` and crop to avoid dark edges.
     ///
     /// Separable float FIR over ±3σ (normalised weights), vectorised over blocks of 32 floats.
-    public struct GaussianBlur: Filter {
-        public static let descriptor = FilterDescriptor(
-            name: "GaussianBlur", displayName: "Gaussian Blur",
-            categories: [.blur, .stillImage, .video, .highDynamicRange],
-            summary: "Blurs with a Gaussian distribution.",
-            parameters: [
-                .image(),
-                .number(
-                    "radius", default: 10, slider: 0...100, allowed: 0...1000, unit: .pixels,
-                    summary: "The standard deviation in pixels."),
-            ])
+    public struct GaussianBlur: DeclaredFilter {
+        public static let declaration = FilterDeclaration<Self>(
+            "GaussianBlur", categories: [.blur, .stillImage, .video, .highDynamicRange],
+            summary: "Blurs with a Gaussian distribution.", .image(\.image),
+            .parameter(
+                "radius", \.radius, slider: 0...100, allowed: 0...1000, unit: .pixels,
+                summary: "The standard deviation in pixels."))
 
-        public var image: Image
-        public var radius: Double
+        public var image: Image = .empty
+        public var radius: Double = 10
 
-        public init(image: Image, radius: Double = 10) {
-            self.image = image
-            self.radius = radius
-        }
-
-        public init(arguments a: FilterArguments) { self.init(image: a.image(), radius: a.number("radius")) }
+        public init() {}
 
         /// Half the kernel width in pixels for standard deviation `sigma`.
         public static func kernelRadius(sigma: Double) -> Int { Int((3 * sigma).rounded(.up)) }
@@ -49,7 +40,10 @@ extension Filters {
         /// so the total stays σ². The half-resolution grid is anchored at the origin, so tiles still agree exactly.
         private var decimated: Image {
             let residual = (radius * radius - 0.25 - 0.75).squareRoot() / 2
-            let blurred = Filters.GaussianBlur(image: image.halvedResolution(), radius: residual).outputImage
+            let blurred = Filters.GaussianBlur {
+                $0.image = image.halvedResolution()
+                $0.radius = residual
+            }.outputImage
             let r = Double(Self.kernelRadius(sigma: radius))
             return blurred.doubledResolution().cropped(to: image.extent.insetBy(dx: -r, dy: -r))
         }
@@ -79,6 +73,6 @@ extension Filters {
 extension Image {
     /// The image blurred with a Gaussian of standard deviation `radius` pixels (see ``Filters/GaussianBlur``).
     public func gaussianBlur(radius: Double = 10) -> Image {
-        Filters.GaussianBlur(image: self, radius: radius).outputImage
+        applyingFilter(Filters.GaussianBlur { $0.radius = radius })
     }
 }

@@ -7,32 +7,20 @@ extension Filters {
     /// The image is blurred at four levels (`radius·k/4`, k = 1…4, edges repeated) and each pixel blends the two
     /// levels around `4·m`, `m` the mask's luma (straight, working space, clamped to 0…1) — four fixed blurs
     /// whatever the mask. The extent is the input's.
-    public struct MaskedVariableBlur: Filter {
-        public static let descriptor = FilterDescriptor(
-            name: "MaskedVariableBlur", displayName: "Masked Variable Blur",
-            categories: [.blur, .stillImage, .video, .highDynamicRange],
-            summary: "Blurs by an amount the mask sets per pixel.",
-            parameters: [
-                .image(),
-                .image("mask", summary: "White: full blur; black: none."),
-                .number(
-                    "radius", default: 5, slider: 0...100, allowed: 0...1000, unit: .pixels,
-                    summary: "The standard deviation where the mask is white."),
-            ])
+    public struct MaskedVariableBlur: DeclaredFilter {
+        public static let declaration = FilterDeclaration<Self>(
+            "MaskedVariableBlur", categories: [.blur, .stillImage, .video, .highDynamicRange],
+            summary: "Blurs by an amount the mask sets per pixel.", .image(\.image),
+            .image(\.mask, "mask", coreImageName: "inputMask", summary: "White: full blur; black: none."),
+            .parameter(
+                "radius", \.radius, slider: 0...100, allowed: 0...1000, unit: .pixels,
+                summary: "The standard deviation where the mask is white."))
 
-        public var image: Image
-        public var mask: Image
-        public var radius: Double
+        public var image: Image = .empty
+        public var mask: Image = .empty
+        public var radius: Double = 5
 
-        public init(image: Image, mask: Image, radius: Double = 5) {
-            self.image = image
-            self.mask = mask
-            self.radius = radius
-        }
-
-        public init(arguments a: FilterArguments) {
-            self.init(image: a.image(), mask: a.image("mask"), radius: a.number("radius"))
-        }
+        public init() {}
 
         public var outputImage: Image {
             if radius < 0.25 { return image }
@@ -74,6 +62,10 @@ extension Filters {
 extension Image {
     /// The image blurred by an amount `mask` sets per pixel (see ``Filters/MaskedVariableBlur``).
     public func maskedVariableBlur(mask: Image, radius: Double = 5) -> Image {
-        Filters.MaskedVariableBlur(image: self, mask: mask, radius: radius).outputImage
+        applyingFilter(
+            Filters.MaskedVariableBlur {
+                $0.mask = mask
+                $0.radius = radius
+            })
     }
 }

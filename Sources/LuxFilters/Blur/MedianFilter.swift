@@ -7,16 +7,14 @@ extension Filters {
     /// Each column of three is sorted once and shared by the three outputs that read it; the median of nine is
     /// then the median of (the largest column minimum, the median column median, the smallest column maximum) —
     /// 17 branch-free min/max per value, vectorised over the row.
-    public struct MedianFilter: Filter {
-        public static let descriptor = FilterDescriptor(
-            name: "MedianFilter", displayName: "Median", categories: [.blur, .stillImage, .video, .highDynamicRange],
-            summary: "Replaces each pixel by the median of its 3×3 neighbourhood.", parameters: [.image()])
+    public struct MedianFilter: DeclaredFilter {
+        public static let declaration = FilterDeclaration<Self>(
+            "MedianFilter", displayName: "Median", categories: [.blur, .stillImage, .video, .highDynamicRange],
+            summary: "Replaces each pixel by the median of its 3×3 neighbourhood.", .image(\.image))
 
-        public var image: Image
+        public var image: Image = .empty
 
-        public init(image: Image) { self.image = image }
-
-        public init(arguments a: FilterArguments) { self.init(image: a.image()) }
+        public init() {}
 
         public var outputImage: Image {
             let kernel = GeneralKernel(name: "median3x3") { row in
@@ -71,5 +69,5 @@ func median3x3(
 
 extension Image {
     /// The image with each pixel replaced by its 3×3 median (see ``Filters/MedianFilter``).
-    public func medianFilter() -> Image { Filters.MedianFilter(image: self).outputImage }
+    public func medianFilter() -> Image { applyingFilter(Filters.MedianFilter()) }
 }

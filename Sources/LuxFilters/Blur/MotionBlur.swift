@@ -7,34 +7,22 @@ extension Filters {
     ///
     /// The samples are at the same offsets for every pixel, so the blur is a sparse convolution: the bilinear
     /// weights are folded into at most `4·(2⌈radius⌉ + 1)` taps. The extent grows by the reach of the line.
-    public struct MotionBlur: Filter {
-        public static let descriptor = FilterDescriptor(
-            name: "MotionBlur", displayName: "Motion Blur",
-            categories: [.blur, .stillImage, .video, .highDynamicRange],
-            summary: "Blurs along a line, like camera motion.",
-            parameters: [
-                .image(),
-                .number(
-                    "radius", default: 20, slider: 0...100, allowed: 0...500, unit: .pixels,
-                    summary: "Half the length of the motion."),
-                .number(
-                    "angle", default: 0, slider: -Double.pi...Double.pi, allowed: -1000...1000, unit: .radians,
-                    summary: "The direction of the motion."),
-            ])
+    public struct MotionBlur: DeclaredFilter {
+        public static let declaration = FilterDeclaration<Self>(
+            "MotionBlur", categories: [.blur, .stillImage, .video, .highDynamicRange],
+            summary: "Blurs along a line, like camera motion.", .image(\.image),
+            .parameter(
+                "radius", \.radius, slider: 0...100, allowed: 0...500, unit: .pixels,
+                summary: "Half the length of the motion."),
+            .parameter(
+                "angle", \.angle, slider: -Double.pi...Double.pi, allowed: -1000...1000, unit: .radians,
+                summary: "The direction of the motion."))
 
-        public var image: Image
-        public var radius: Double
-        public var angle: Double
+        public var image: Image = .empty
+        public var radius: Double = 20
+        public var angle: Double = 0
 
-        public init(image: Image, radius: Double = 20, angle: Double = 0) {
-            self.image = image
-            self.radius = radius
-            self.angle = angle
-        }
-
-        public init(arguments a: FilterArguments) {
-            self.init(image: a.image(), radius: a.number("radius"), angle: a.number("angle"))
-        }
+        public init() {}
 
         /// The taps: every sample's bilinear weights, summed per integer offset.
         static func taps(radius: Double, angle: Double) -> ConvolutionTaps {
@@ -74,6 +62,10 @@ extension Filters {
 extension Image {
     /// The image blurred along a line (see ``Filters/MotionBlur``).
     public func motionBlur(radius: Double = 20, angle: Double = 0) -> Image {
-        Filters.MotionBlur(image: self, radius: radius, angle: angle).outputImage
+        applyingFilter(
+            Filters.MotionBlur {
+                $0.radius = radius
+                $0.angle = angle
+            })
     }
 }

@@ -13,32 +13,20 @@ extension Filters {
     /// ```
     ///
     /// Pure noise becomes the 3×3 mean; edges get a 3×3 unsharp mask. Edge pixels repeat beyond the extent.
-    public struct NoiseReduction: Filter {
-        public static let descriptor = FilterDescriptor(
-            name: "NoiseReduction", displayName: "Noise Reduction", categories: [.blur, .stillImage, .video],
-            summary: "Smooths noise below a threshold and sharpens edges above it.",
-            parameters: [
-                .image(),
-                .number(
-                    "noiseLevel", default: 0.02, slider: 0...0.1, allowed: 0...1,
-                    summary: "Luminance differences below this are noise."),
-                .number(
-                    "sharpness", default: 0.4, slider: 0...2, allowed: 0...10, summary: "How much to sharpen edges."),
-            ])
+    public struct NoiseReduction: DeclaredFilter {
+        public static let declaration = FilterDeclaration<Self>(
+            "NoiseReduction", categories: [.blur, .stillImage, .video],
+            summary: "Smooths noise below a threshold and sharpens edges above it.", .image(\.image),
+            .parameter(
+                "noiseLevel", \.noiseLevel, slider: 0...0.1, allowed: 0...1,
+                summary: "Luminance differences below this are noise."),
+            .parameter("sharpness", \.sharpness, slider: 0...2, allowed: 0...10, summary: "How much to sharpen edges."))
 
-        public var image: Image
-        public var noiseLevel: Double
-        public var sharpness: Double
+        public var image: Image = .empty
+        public var noiseLevel: Double = 0.02
+        public var sharpness: Double = 0.4
 
-        public init(image: Image, noiseLevel: Double = 0.02, sharpness: Double = 0.4) {
-            self.image = image
-            self.noiseLevel = noiseLevel
-            self.sharpness = sharpness
-        }
-
-        public init(arguments a: FilterArguments) {
-            self.init(image: a.image(), noiseLevel: a.number("noiseLevel"), sharpness: a.number("sharpness"))
-        }
+        public init() {}
 
         public var outputImage: Image {
             let level = Float(noiseLevel)
@@ -95,6 +83,10 @@ func noiseStep(
 extension Image {
     /// The image with noise smoothed and edges sharpened (see ``Filters/NoiseReduction``).
     public func noiseReduction(noiseLevel: Double = 0.02, sharpness: Double = 0.4) -> Image {
-        Filters.NoiseReduction(image: self, noiseLevel: noiseLevel, sharpness: sharpness).outputImage
+        applyingFilter(
+            Filters.NoiseReduction {
+                $0.noiseLevel = noiseLevel
+                $0.sharpness = sharpness
+            })
     }
 }

@@ -8,31 +8,20 @@ extension Filters {
     ///
     /// One sample per pixel of streak length (2 to 128). The extent is the input's, enlarged about the centre by
     /// `1/(1 − amount/100)`.
-    public struct ZoomBlur: Filter {
-        public static let descriptor = FilterDescriptor(
-            name: "ZoomBlur", displayName: "Zoom Blur", categories: [.blur, .stillImage, .video, .highDynamicRange],
-            summary: "Blurs towards a centre, like zooming during the exposure.",
-            parameters: [
-                .image(),
-                .point("center", default: [150, 150], summary: "The centre of the zoom."),
-                .number(
-                    "amount", default: 20, slider: 0...90, allowed: 0...95, unit: .none,
-                    summary: "The streak length in percent of the distance to the centre."),
-            ])
+    public struct ZoomBlur: DeclaredFilter {
+        public static let declaration = FilterDeclaration<Self>(
+            "ZoomBlur", categories: [.blur, .stillImage, .video, .highDynamicRange],
+            summary: "Blurs towards a centre, like zooming during the exposure.", .image(\.image),
+            .parameter("center", \.center, summary: "The centre of the zoom."),
+            .parameter(
+                "amount", \.amount, slider: 0...90, allowed: 0...95, unit: FilterParameter.Unit.none,
+                summary: "The streak length in percent of the distance to the centre."))
 
-        public var image: Image
-        public var center: Point
-        public var amount: Double
+        public var image: Image = .empty
+        public var center: Point = Point(x: 150, y: 150)
+        public var amount: Double = 20
 
-        public init(image: Image, center: Point = Point(x: 150, y: 150), amount: Double = 20) {
-            self.image = image
-            self.center = center
-            self.amount = amount
-        }
-
-        public init(arguments a: FilterArguments) {
-            self.init(image: a.image(), center: a.point("center"), amount: a.number("amount"))
-        }
+        public init() {}
 
         /// `r` scaled by `s` about `c`.
         static func scaled(_ r: Rect, _ s: Double, about c: Point) -> Rect {
@@ -75,6 +64,10 @@ extension Filters {
 extension Image {
     /// The image blurred towards `center` (see ``Filters/ZoomBlur``).
     public func zoomBlur(center: Point, amount: Double = 20) -> Image {
-        Filters.ZoomBlur(image: self, center: center, amount: amount).outputImage
+        applyingFilter(
+            Filters.ZoomBlur {
+                $0.center = center
+                $0.amount = amount
+            })
     }
 }

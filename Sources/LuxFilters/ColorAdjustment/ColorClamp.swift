@@ -2,33 +2,18 @@ public import LuxRender
 
 extension Filters {
     /// Clamps each straight (unpremultiplied) component into `[minComponents, maxComponents]`.
-    public struct ColorClamp: Filter {
-        public static let descriptor = FilterDescriptor(
-            name: "ColorClamp", displayName: "Color Clamp",
-            categories: [.colorAdjustment, .stillImage, .video, .highDynamicRange],
-            summary: "Clamps red, green, blue and alpha into a range.",
-            parameters: [
-                .image(),
-                .vector(
-                    "minComponents", default: [0, 0, 0, 0], summary: "Lower bounds of red, green, blue and alpha."),
-                .vector(
-                    "maxComponents", default: [1, 1, 1, 1], summary: "Upper bounds of red, green, blue and alpha."),
-            ])
+    public struct ColorClamp: DeclaredFilter {
+        public static let declaration = FilterDeclaration<Self>(
+            "ColorClamp", categories: [.colorAdjustment, .stillImage, .video, .highDynamicRange],
+            summary: "Clamps red, green, blue and alpha into a range.", .image(\.image),
+            .parameter("minComponents", \.minComponents, summary: "Lower bounds of red, green, blue and alpha."),
+            .parameter("maxComponents", \.maxComponents, summary: "Upper bounds of red, green, blue and alpha."))
 
-        public var image: Image
-        public var minComponents: SIMD4<Double>
-        public var maxComponents: SIMD4<Double>
+        public var image: Image = .empty
+        public var minComponents: SIMD4<Double> = .zero
+        public var maxComponents: SIMD4<Double> = .one
 
-        public init(image: Image, minComponents: SIMD4<Double> = .zero, maxComponents: SIMD4<Double> = .one) {
-            self.image = image
-            self.minComponents = minComponents
-            self.maxComponents = maxComponents
-        }
-
-        public init(arguments a: FilterArguments) {
-            self.init(
-                image: a.image(), minComponents: a.vector4("minComponents"), maxComponents: a.vector4("maxComponents"))
-        }
+        public init() {}
 
         public var outputImage: Image {
             let lo = SIMD4<Float>(minComponents)
@@ -56,6 +41,10 @@ extension Filters {
 extension Image {
     /// The image with each component clamped into a range (see ``Filters/ColorClamp``).
     public func colorClamp(min: SIMD4<Double> = .zero, max: SIMD4<Double> = .one) -> Image {
-        Filters.ColorClamp(image: self, minComponents: min, maxComponents: max).outputImage
+        applyingFilter(
+            Filters.ColorClamp {
+                $0.minComponents = min
+                $0.maxComponents = max
+            })
     }
 }

@@ -10,41 +10,25 @@ extension Filters {
     /// c₂ = c₁ + brightness
     /// c₃ = (c₂ − 0.5)·contrast + 0.5
     /// ```
-    public struct ColorControls: Filter {
-        public static let descriptor = FilterDescriptor(
-            name: "ColorControls", displayName: "Color Controls",
-            categories: [.colorAdjustment, .stillImage, .video, .highDynamicRange],
-            summary: "Adjusts saturation, brightness and contrast.",
-            parameters: [
-                .image(),
-                .number(
-                    "saturation", default: 1, slider: 0...2, allowed: 0...10, unit: .scale,
-                    summary: "Scales the distance from gray (0 = gray, 1 = unchanged)."),
-                .number(
-                    "brightness", default: 0, slider: -1...1, allowed: -10...10,
-                    summary: "Added to the encoded values."),
-                .number(
-                    "contrast", default: 1, slider: 0.25...4, allowed: 0...100, unit: .scale,
-                    summary: "Scales the distance from mid-gray 0.5."),
-            ])
+    public struct ColorControls: DeclaredFilter {
+        public static let declaration = FilterDeclaration<Self>(
+            "ColorControls", categories: [.colorAdjustment, .stillImage, .video, .highDynamicRange],
+            summary: "Adjusts saturation, brightness and contrast.", .image(\.image),
+            .parameter(
+                "saturation", \.saturation, slider: 0...2, allowed: 0...10, unit: .scale,
+                summary: "Scales the distance from gray (0 = gray, 1 = unchanged)."),
+            .parameter(
+                "brightness", \.brightness, slider: -1...1, allowed: -10...10, summary: "Added to the encoded values."),
+            .parameter(
+                "contrast", \.contrast, slider: 0.25...4, allowed: 0...100, unit: .scale,
+                summary: "Scales the distance from mid-gray 0.5."))
 
-        public var image: Image
-        public var saturation: Double
-        public var brightness: Double
-        public var contrast: Double
+        public var image: Image = .empty
+        public var saturation: Double = 1
+        public var brightness: Double = 0
+        public var contrast: Double = 1
 
-        public init(image: Image, saturation: Double = 1, brightness: Double = 0, contrast: Double = 1) {
-            self.image = image
-            self.saturation = saturation
-            self.brightness = brightness
-            self.contrast = contrast
-        }
-
-        public init(arguments a: FilterArguments) {
-            self.init(
-                image: a.image(), saturation: a.number("saturation"), brightness: a.number("brightness"),
-                contrast: a.number("contrast"))
-        }
+        public init() {}
 
         public var outputImage: Image {
             if saturation == 1 && brightness == 0 && contrast == 1 { return image }
@@ -77,7 +61,11 @@ extension Filters {
 extension Image {
     /// The image with saturation, brightness and contrast adjusted (see ``Filters/ColorControls``).
     public func colorControls(saturation: Double = 1, brightness: Double = 0, contrast: Double = 1) -> Image {
-        Filters.ColorControls(image: self, saturation: saturation, brightness: brightness, contrast: contrast)
-            .outputImage
+        applyingFilter(
+            Filters.ColorControls {
+                $0.saturation = saturation
+                $0.brightness = brightness
+                $0.contrast = contrast
+            })
     }
 }

@@ -4,50 +4,30 @@ extension Filters {
     /// Maps colour through second-order polynomials in all three components:
     /// each output channel is `k · (r, g, b, r², g², b², r·g, g·b, b·r, 1)` with its own ten coefficients `k`
     /// (straight colour; alpha unchanged).
-    public struct ColorCrossPolynomial: Filter {
-        public static let descriptor = FilterDescriptor(
-            name: "ColorCrossPolynomial", displayName: "Color Cross Polynomial",
-            categories: [.colorAdjustment, .stillImage, .video, .highDynamicRange],
+    public struct ColorCrossPolynomial: DeclaredFilter {
+        public static let declaration = FilterDeclaration<Self>(
+            "ColorCrossPolynomial", categories: [.colorAdjustment, .stillImage, .video, .highDynamicRange],
             summary: "Maps colour through polynomials that mix the channels.",
-            parameters: [
-                .image(),
-                .vector(
-                    "redCoefficients", default: [1, 0, 0, 0, 0, 0, 0, 0, 0, 0],
-                    summary: "Red from r, g, b, r², g², b², rg, gb, br, 1."),
-                .vector(
-                    "greenCoefficients", default: [0, 1, 0, 0, 0, 0, 0, 0, 0, 0],
-                    summary: "Green from r, g, b, r², g², b², rg, gb, br, 1."),
-                .vector(
-                    "blueCoefficients", default: [0, 0, 1, 0, 0, 0, 0, 0, 0, 0],
-                    summary: "Blue from r, g, b, r², g², b², rg, gb, br, 1."),
-            ])
+            .image(\.image),
+            .parameter("redCoefficients", \.red, summary: "Red from r, g, b, r², g², b², rg, gb, br, 1."),
+            .parameter("greenCoefficients", \.green, summary: "Green from r, g, b, r², g², b², rg, gb, br, 1."),
+            .parameter("blueCoefficients", \.blue, summary: "Blue from r, g, b, r², g², b², rg, gb, br, 1."))
 
-        public var image: Image
-        public var red: [Double]
-        public var green: [Double]
-        public var blue: [Double]
+        public var image: Image = .empty
+        /// The ten coefficients of red (the default is the identity).
+        public var red: [Double] = [1, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+        /// The ten coefficients of green.
+        public var green: [Double] = [0, 1, 0, 0, 0, 0, 0, 0, 0, 0]
+        /// The ten coefficients of blue.
+        public var blue: [Double] = [0, 0, 1, 0, 0, 0, 0, 0, 0, 0]
 
-        /// Creates the filter (the defaults are the identity).
+        public init() {}
+
+        /// The result.
         ///
         /// - Precondition: each coefficient list has 10 entries.
-        public init(
-            image: Image, red: [Double] = [1, 0, 0, 0, 0, 0, 0, 0, 0, 0],
-            green: [Double] = [0, 1, 0, 0, 0, 0, 0, 0, 0, 0], blue: [Double] = [0, 0, 1, 0, 0, 0, 0, 0, 0, 0]
-        ) {
-            precondition(red.count == 10 && green.count == 10 && blue.count == 10, "each channel needs 10 coefficients")
-            self.image = image
-            self.red = red
-            self.green = green
-            self.blue = blue
-        }
-
-        public init(arguments a: FilterArguments) {
-            self.init(
-                image: a.image(), red: a.vector("redCoefficients"), green: a.vector("greenCoefficients"),
-                blue: a.vector("blueCoefficients"))
-        }
-
         public var outputImage: Image {
+            precondition(red.count == 10 && green.count == 10 && blue.count == 10, "each channel needs 10 coefficients")
             if red == [1, 0, 0, 0, 0, 0, 0, 0, 0, 0] && green == [0, 1, 0, 0, 0, 0, 0, 0, 0, 0]
                 && blue == [0, 0, 1, 0, 0, 0, 0, 0, 0, 0]
             {
@@ -89,6 +69,11 @@ extension Filters {
 extension Image {
     /// The image mapped through cross-channel polynomials (see ``Filters/ColorCrossPolynomial``).
     public func colorCrossPolynomial(red: [Double], green: [Double], blue: [Double]) -> Image {
-        Filters.ColorCrossPolynomial(image: self, red: red, green: green, blue: blue).outputImage
+        applyingFilter(
+            Filters.ColorCrossPolynomial {
+                $0.red = red
+                $0.green = green
+                $0.blue = blue
+            })
     }
 }

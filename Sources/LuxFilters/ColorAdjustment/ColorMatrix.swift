@@ -3,57 +3,30 @@ public import LuxRender
 extension Filters {
     /// Multiplies colour by a 4×4 matrix and adds a bias: `r′ = r·R.x + g·R.y + b·R.z + a·R.w + bias.x`,
     /// and so on for green, blue and alpha (straight, unpremultiplied colour).
-    public struct ColorMatrix: Filter {
-        public static let descriptor = FilterDescriptor(
-            name: "ColorMatrix", displayName: "Color Matrix",
-            categories: [.colorAdjustment, .stillImage, .video, .highDynamicRange],
+    public struct ColorMatrix: DeclaredFilter {
+        public static let declaration = FilterDeclaration<Self>(
+            "ColorMatrix", categories: [.colorAdjustment, .stillImage, .video, .highDynamicRange],
             summary: "Multiplies colour by a 4×4 matrix and adds a bias vector.",
-            parameters: [
-                .image(),
-                FilterParameter(
-                    "rVector", kind: .vector(count: 4), default: [1, 0, 0, 0], summary: "Weights of r, g, b, a in red."),
-                FilterParameter(
-                    "gVector", kind: .vector(count: 4), default: [0, 1, 0, 0],
-                    summary: "Weights of r, g, b, a in green."),
-                FilterParameter(
-                    "bVector", kind: .vector(count: 4), default: [0, 0, 1, 0], summary: "Weights of r, g, b, a in blue."
-                ),
-                FilterParameter(
-                    "aVector", kind: .vector(count: 4), default: [0, 0, 0, 1],
-                    summary: "Weights of r, g, b, a in alpha."),
-                FilterParameter(
-                    "biasVector", kind: .vector(count: 4), default: [0, 0, 0, 0], summary: "Added to r, g, b, a."),
-            ])
+            .image(\.image),
+            .parameter("rVector", \.red, summary: "Weights of r, g, b, a in red."),
+            .parameter("gVector", \.green, summary: "Weights of r, g, b, a in green."),
+            .parameter("bVector", \.blue, summary: "Weights of r, g, b, a in blue."),
+            .parameter("aVector", \.alpha, summary: "Weights of r, g, b, a in alpha."),
+            .parameter("biasVector", \.bias, summary: "Added to r, g, b, a."))
 
-        public var image: Image
-        public var red: SIMD4<Double>
-        public var green: SIMD4<Double>
-        public var blue: SIMD4<Double>
-        public var alpha: SIMD4<Double>
-        public var bias: SIMD4<Double>
+        public var image: Image = .empty
+        /// The weights of r, g, b, a in red (the defaults are the identity).
+        public var red: SIMD4<Double> = [1, 0, 0, 0]
+        /// The weights of r, g, b, a in green.
+        public var green: SIMD4<Double> = [0, 1, 0, 0]
+        /// The weights of r, g, b, a in blue.
+        public var blue: SIMD4<Double> = [0, 0, 1, 0]
+        /// The weights of r, g, b, a in alpha.
+        public var alpha: SIMD4<Double> = [0, 0, 0, 1]
+        /// Added to r, g, b, a.
+        public var bias: SIMD4<Double> = .zero
 
-        /// Creates the filter (the defaults are the identity).
-        public init(
-            image: Image, red: SIMD4<Double> = [1, 0, 0, 0], green: SIMD4<Double> = [0, 1, 0, 0],
-            blue: SIMD4<Double> = [0, 0, 1, 0], alpha: SIMD4<Double> = [0, 0, 0, 1], bias: SIMD4<Double> = .zero
-        ) {
-            self.image = image
-            self.red = red
-            self.green = green
-            self.blue = blue
-            self.alpha = alpha
-            self.bias = bias
-        }
-
-        public init(arguments a: FilterArguments) {
-            func v(_ n: String) -> SIMD4<Double> {
-                let x = a.vector(n)
-                return SIMD4(x[0], x[1], x[2], x[3])
-            }
-            self.init(
-                image: a.image(), red: v("rVector"), green: v("gVector"), blue: v("bVector"), alpha: v("aVector"),
-                bias: v("biasVector"))
-        }
+        public init() {}
 
         public var outputImage: Image {
             let m = [red, green, blue, alpha].flatMap { [Float($0.x), Float($0.y), Float($0.z), Float($0.w)] }
@@ -102,6 +75,13 @@ extension Image {
         red: SIMD4<Double> = [1, 0, 0, 0], green: SIMD4<Double> = [0, 1, 0, 0], blue: SIMD4<Double> = [0, 0, 1, 0],
         alpha: SIMD4<Double> = [0, 0, 0, 1], bias: SIMD4<Double> = .zero
     ) -> Image {
-        Filters.ColorMatrix(image: self, red: red, green: green, blue: blue, alpha: alpha, bias: bias).outputImage
+        applyingFilter(
+            Filters.ColorMatrix {
+                $0.red = red
+                $0.green = green
+                $0.blue = blue
+                $0.alpha = alpha
+                $0.bias = bias
+            })
     }
 }

@@ -3,42 +3,24 @@ public import LuxRender
 extension Filters {
     /// Maps each straight component through its own cubic polynomial:
     /// `r′ = R.x + R.y·r + R.z·r² + R.w·r³`, and likewise for green, blue and alpha.
-    public struct ColorPolynomial: Filter {
-        public static let descriptor = FilterDescriptor(
-            name: "ColorPolynomial", displayName: "Color Polynomial",
-            categories: [.colorAdjustment, .stillImage, .video, .highDynamicRange],
-            summary: "Maps each component through a cubic polynomial.",
-            parameters: [
-                .image(),
-                .vector("redCoefficients", default: [0, 1, 0, 0], summary: "Coefficients of 1, r, r², r³."),
-                .vector("greenCoefficients", default: [0, 1, 0, 0], summary: "Coefficients of 1, g, g², g³."),
-                .vector("blueCoefficients", default: [0, 1, 0, 0], summary: "Coefficients of 1, b, b², b³."),
-                .vector("alphaCoefficients", default: [0, 1, 0, 0], summary: "Coefficients of 1, a, a², a³."),
-            ])
+    public struct ColorPolynomial: DeclaredFilter {
+        public static let declaration = FilterDeclaration<Self>(
+            "ColorPolynomial", categories: [.colorAdjustment, .stillImage, .video, .highDynamicRange],
+            summary: "Maps each component through a cubic polynomial.", .image(\.image),
+            .parameter("redCoefficients", \.red, summary: "Coefficients of 1, r, r², r³."),
+            .parameter("greenCoefficients", \.green, summary: "Coefficients of 1, g, g², g³."),
+            .parameter("blueCoefficients", \.blue, summary: "Coefficients of 1, b, b², b³."),
+            .parameter("alphaCoefficients", \.alpha, summary: "Coefficients of 1, a, a², a³."))
 
-        public var image: Image
-        public var red: SIMD4<Double>
-        public var green: SIMD4<Double>
-        public var blue: SIMD4<Double>
-        public var alpha: SIMD4<Double>
+        public var image: Image = .empty
+        public var red: SIMD4<Double> = [0, 1, 0, 0]
+        public var green: SIMD4<Double> = [0, 1, 0, 0]
+        public var blue: SIMD4<Double> = [0, 1, 0, 0]
+        public var alpha: SIMD4<Double> = [0, 1, 0, 0]
+
+        public init() {}
 
         /// Creates the filter (the defaults are the identity).
-        public init(
-            image: Image, red: SIMD4<Double> = [0, 1, 0, 0], green: SIMD4<Double> = [0, 1, 0, 0],
-            blue: SIMD4<Double> = [0, 1, 0, 0], alpha: SIMD4<Double> = [0, 1, 0, 0]
-        ) {
-            self.image = image
-            self.red = red
-            self.green = green
-            self.blue = blue
-            self.alpha = alpha
-        }
-
-        public init(arguments a: FilterArguments) {
-            self.init(
-                image: a.image(), red: a.vector4("redCoefficients"), green: a.vector4("greenCoefficients"),
-                blue: a.vector4("blueCoefficients"), alpha: a.vector4("alphaCoefficients"))
-        }
 
         public var outputImage: Image {
             let identity: SIMD4<Double> = [0, 1, 0, 0]
@@ -79,6 +61,12 @@ extension Image {
         red: SIMD4<Double> = [0, 1, 0, 0], green: SIMD4<Double> = [0, 1, 0, 0], blue: SIMD4<Double> = [0, 1, 0, 0],
         alpha: SIMD4<Double> = [0, 1, 0, 0]
     ) -> Image {
-        Filters.ColorPolynomial(image: self, red: red, green: green, blue: blue, alpha: alpha).outputImage
+        applyingFilter(
+            Filters.ColorPolynomial {
+                $0.red = red
+                $0.green = green
+                $0.blue = blue
+                $0.alpha = alpha
+            })
     }
 }

@@ -2,27 +2,18 @@ public import LuxRender
 
 extension Filters {
     /// Scales linear colour by `2^ev`, like changing exposure by `ev` stops.
-    public struct ExposureAdjust: Filter {
-        public static let descriptor = FilterDescriptor(
-            name: "ExposureAdjust", displayName: "Exposure Adjust",
-            categories: [.colorAdjustment, .stillImage, .video, .highDynamicRange],
-            summary: "Multiplies linear colour by 2^ev (ev stops of exposure).",
-            parameters: [
-                .image(),
-                .number(
-                    "ev", default: 0.5, slider: -10...10, allowed: -64...64, unit: .stops,
-                    summary: "Stops of exposure to add."),
-            ])
+    public struct ExposureAdjust: DeclaredFilter {
+        public static let declaration = FilterDeclaration<Self>(
+            "ExposureAdjust", categories: [.colorAdjustment, .stillImage, .video, .highDynamicRange],
+            summary: "Multiplies linear colour by 2^ev (ev stops of exposure).", .image(\.image),
+            .parameter(
+                "ev", \.ev, slider: -10...10, allowed: -64...64, unit: .stops, coreImageName: "inputEV",
+                summary: "Stops of exposure to add."))
 
-        public var image: Image
-        public var ev: Double
+        public var image: Image = .empty
+        public var ev: Double = 0.5
 
-        public init(image: Image, ev: Double = 0.5) {
-            self.image = image
-            self.ev = ev
-        }
-
-        public init(arguments a: FilterArguments) { self.init(image: a.image(), ev: a.number("ev")) }
+        public init() {}
 
         public var outputImage: Image {
             if ev == 0 { return image }
@@ -35,5 +26,5 @@ extension Filters {
 
 extension Image {
     /// The image with `ev` stops of exposure added (see ``Filters/ExposureAdjust``).
-    public func exposureAdjust(ev: Double) -> Image { Filters.ExposureAdjust(image: self, ev: ev).outputImage }
+    public func exposureAdjust(ev: Double) -> Image { applyingFilter(Filters.ExposureAdjust { $0.ev = ev }) }
 }

@@ -2,27 +2,18 @@ public import LuxRender
 
 extension Filters {
     /// Raises each straight colour component to `power` (`c′ = c^power`, mirrored for negative values).
-    public struct GammaAdjust: Filter {
-        public static let descriptor = FilterDescriptor(
-            name: "GammaAdjust", displayName: "Gamma Adjust",
-            categories: [.colorAdjustment, .stillImage, .video, .highDynamicRange],
-            summary: "Applies a power law to each colour component.",
-            parameters: [
-                .image(),
-                .number(
-                    "power", default: 1, slider: 0.25...4, allowed: 0.0001...100,
-                    summary: "The exponent (above 1 darkens the midtones, below 1 lightens them)."),
-            ])
+    public struct GammaAdjust: DeclaredFilter {
+        public static let declaration = FilterDeclaration<Self>(
+            "GammaAdjust", categories: [.colorAdjustment, .stillImage, .video, .highDynamicRange],
+            summary: "Applies a power law to each colour component.", .image(\.image),
+            .parameter(
+                "power", \.power, slider: 0.25...4, allowed: 0.0001...100,
+                summary: "The exponent (above 1 darkens the midtones, below 1 lightens them)."))
 
-        public var image: Image
-        public var power: Double
+        public var image: Image = .empty
+        public var power: Double = 1
 
-        public init(image: Image, power: Double = 1) {
-            self.image = image
-            self.power = power
-        }
-
-        public init(arguments a: FilterArguments) { self.init(image: a.image(), power: a.number("power")) }
+        public init() {}
 
         public var outputImage: Image {
             if power == 1 { return image }
@@ -46,5 +37,5 @@ extension Filters {
 
 extension Image {
     /// The image with each colour component raised to `power` (see ``Filters/GammaAdjust``).
-    public func gammaAdjust(power: Double) -> Image { Filters.GammaAdjust(image: self, power: power).outputImage }
+    public func gammaAdjust(power: Double) -> Image { applyingFilter(Filters.GammaAdjust { $0.power = power }) }
 }

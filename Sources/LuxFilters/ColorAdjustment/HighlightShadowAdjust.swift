@@ -13,41 +13,27 @@ extension Filters {
     /// ```
     ///
     /// `shadowAmount` 0 and `highlightAmount` 1 leave the image unchanged.
-    public struct HighlightShadowAdjust: Filter {
-        public static let descriptor = FilterDescriptor(
-            name: "HighlightShadowAdjust", displayName: "Highlight and Shadow Adjust",
+    public struct HighlightShadowAdjust: DeclaredFilter {
+        public static let declaration = FilterDeclaration<Self>(
+            "HighlightShadowAdjust", displayName: "Highlight and Shadow Adjust",
             categories: [.colorAdjustment, .stillImage, .video, .highDynamicRange],
-            summary: "Brightens shadows and darkens highlights.",
-            parameters: [
-                .image(),
-                .number(
-                    "radius", default: 0, slider: 0...10, allowed: 0...100, unit: .pixels,
-                    summary: "Standard deviation of the local brightness (0: per pixel)."),
-                .number(
-                    "shadowAmount", default: 0, slider: -1...1, allowed: -1...1,
-                    summary: "How much to brighten (positive) or darken (negative) shadows."),
-                .number(
-                    "highlightAmount", default: 1, slider: 0.3...1, allowed: 0...1,
-                    summary: "How much of the highlights to keep (1: unchanged)."),
-            ])
+            summary: "Brightens shadows and darkens highlights.", .image(\.image),
+            .parameter(
+                "radius", \.radius, slider: 0...10, allowed: 0...100, unit: .pixels,
+                summary: "Standard deviation of the local brightness (0: per pixel)."),
+            .parameter(
+                "shadowAmount", \.shadowAmount, slider: -1...1, allowed: -1...1,
+                summary: "How much to brighten (positive) or darken (negative) shadows."),
+            .parameter(
+                "highlightAmount", \.highlightAmount, slider: 0.3...1, allowed: 0...1,
+                summary: "How much of the highlights to keep (1: unchanged)."))
 
-        public var image: Image
-        public var radius: Double
-        public var shadowAmount: Double
-        public var highlightAmount: Double
+        public var image: Image = .empty
+        public var radius: Double = 0
+        public var shadowAmount: Double = 0
+        public var highlightAmount: Double = 1
 
-        public init(image: Image, radius: Double = 0, shadowAmount: Double = 0, highlightAmount: Double = 1) {
-            self.image = image
-            self.radius = radius
-            self.shadowAmount = shadowAmount
-            self.highlightAmount = highlightAmount
-        }
-
-        public init(arguments a: FilterArguments) {
-            self.init(
-                image: a.image(), radius: a.number("radius"), shadowAmount: a.number("shadowAmount"),
-                highlightAmount: a.number("highlightAmount"))
-        }
+        public init() {}
 
         public var outputImage: Image {
             if shadowAmount == 0 && highlightAmount == 1 { return image }
@@ -91,8 +77,11 @@ extension Image {
     public func highlightShadowAdjust(radius: Double = 0, shadowAmount: Double = 0, highlightAmount: Double = 1)
         -> Image
     {
-        Filters.HighlightShadowAdjust(
-            image: self, radius: radius, shadowAmount: shadowAmount, highlightAmount: highlightAmount
-        ).outputImage
+        applyingFilter(
+            Filters.HighlightShadowAdjust {
+                $0.radius = radius
+                $0.shadowAmount = shadowAmount
+                $0.highlightAmount = highlightAmount
+            })
     }
 }

@@ -4,27 +4,18 @@ extension Filters {
     /// Rotates hues by `angle` radians: a rotation of RGB space about the gray axis `r = g = b`.
     ///
     /// Grays stay put and `r + g + b` is preserved; the rotation is linear, so it runs on premultiplied colour.
-    public struct HueAdjust: Filter {
-        public static let descriptor = FilterDescriptor(
-            name: "HueAdjust", displayName: "Hue Adjust",
-            categories: [.colorAdjustment, .stillImage, .video, .highDynamicRange],
-            summary: "Rotates hues about the gray axis.",
-            parameters: [
-                .image(),
-                .number(
-                    "angle", default: 0, slider: -Double.pi...Double.pi, allowed: -1000...1000, unit: .radians,
-                    summary: "The rotation in radians."),
-            ])
+    public struct HueAdjust: DeclaredFilter {
+        public static let declaration = FilterDeclaration<Self>(
+            "HueAdjust", categories: [.colorAdjustment, .stillImage, .video, .highDynamicRange],
+            summary: "Rotates hues about the gray axis.", .image(\.image),
+            .parameter(
+                "angle", \.angle, slider: -Double.pi...Double.pi, allowed: -1000...1000, unit: .radians,
+                summary: "The rotation in radians."))
 
-        public var image: Image
-        public var angle: Double
+        public var image: Image = .empty
+        public var angle: Double = 0
 
-        public init(image: Image, angle: Double = 0) {
-            self.image = image
-            self.angle = angle
-        }
-
-        public init(arguments a: FilterArguments) { self.init(image: a.image(), angle: a.number("angle")) }
+        public init() {}
 
         /// Rodrigues' rotation matrix about the unit axis `(1, 1, 1)/√3`, row-major.
         static func matrix(angle: Double) -> [Float] {
@@ -47,5 +38,5 @@ extension Filters {
 
 extension Image {
     /// The image with hues rotated by `angle` radians (see ``Filters/HueAdjust``).
-    public func hueAdjust(angle: Double) -> Image { Filters.HueAdjust(image: self, angle: angle).outputImage }
+    public func hueAdjust(angle: Double) -> Image { applyingFilter(Filters.HueAdjust { $0.angle = angle }) }
 }

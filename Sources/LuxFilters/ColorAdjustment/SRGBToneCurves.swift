@@ -4,17 +4,15 @@ public import LuxRender
 extension Filters {
     /// Encodes working-space values with the sRGB curve (IEC 61966-2-1: `12.92·x` up to 0.0031308, then
     /// `1.055·x^(1/2.4) − 0.055`, mirrored for negative values), leaving them labelled as working-space values.
-    public struct LinearToSRGBToneCurve: Filter {
-        public static let descriptor = FilterDescriptor(
-            name: "LinearToSRGBToneCurve", displayName: "Linear to sRGB Tone Curve",
+    public struct LinearToSRGBToneCurve: DeclaredFilter {
+        public static let declaration = FilterDeclaration<Self>(
+            "LinearToSRGBToneCurve", displayName: "Linear to sRGB Tone Curve",
             categories: [.colorAdjustment, .stillImage, .video, .highDynamicRange],
-            summary: "Applies the sRGB encoding curve to the values.", parameters: [.image()])
+            summary: "Applies the sRGB encoding curve to the values.", .image(\.image))
 
-        public var image: Image
+        public var image: Image = .empty
 
-        public init(image: Image) { self.image = image }
-
-        public init(arguments a: FilterArguments) { self.init(image: a.image()) }
+        public init() {}
 
         public var outputImage: Image {
             image.applying(
@@ -24,17 +22,15 @@ extension Filters {
     }
 
     /// Decodes values with the sRGB curve (the inverse of ``LinearToSRGBToneCurve``), mirrored for negative values.
-    public struct SRGBToneCurveToLinear: Filter {
-        public static let descriptor = FilterDescriptor(
-            name: "SRGBToneCurveToLinear", displayName: "sRGB Tone Curve to Linear",
+    public struct SRGBToneCurveToLinear: DeclaredFilter {
+        public static let declaration = FilterDeclaration<Self>(
+            "SRGBToneCurveToLinear", displayName: "sRGB Tone Curve to Linear",
             categories: [.colorAdjustment, .stillImage, .video, .highDynamicRange],
-            summary: "Applies the sRGB decoding curve to the values.", parameters: [.image()])
+            summary: "Applies the sRGB decoding curve to the values.", .image(\.image))
 
-        public var image: Image
+        public var image: Image = .empty
 
-        public init(image: Image) { self.image = image }
-
-        public init(arguments a: FilterArguments) { self.init(image: a.image()) }
+        public init() {}
 
         public var outputImage: Image {
             image.applying(
@@ -55,8 +51,8 @@ private func sRGBCurveKernel(name: String, _ curve: TransferCurveRows) -> ColorK
 
 extension Image {
     /// The values encoded with the sRGB curve (see ``Filters/LinearToSRGBToneCurve``).
-    public func linearToSRGBToneCurve() -> Image { Filters.LinearToSRGBToneCurve(image: self).outputImage }
+    public func linearToSRGBToneCurve() -> Image { applyingFilter(Filters.LinearToSRGBToneCurve()) }
 
     /// The values decoded with the sRGB curve (see ``Filters/SRGBToneCurveToLinear``).
-    public func srgbToneCurveToLinear() -> Image { Filters.SRGBToneCurveToLinear(image: self).outputImage }
+    public func srgbToneCurveToLinear() -> Image { applyingFilter(Filters.SRGBToneCurveToLinear()) }
 }

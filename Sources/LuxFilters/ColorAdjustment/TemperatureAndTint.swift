@@ -8,31 +8,19 @@ extension Filters {
     /// A Bradford chromatic adaptation from the chromaticity of `neutral` to that of `targetNeutral`
     /// (LuxColor's `TemperatureAndTint`: tint is 3000·Duv, positive = green), applied in linear sRGB. Setting
     /// `neutral` below `targetNeutral` cools the picture (it removes a warm cast).
-    public struct TemperatureAndTint: Filter {
-        public static let descriptor = FilterDescriptor(
-            name: "TemperatureAndTint", displayName: "Temperature and Tint",
+    public struct TemperatureAndTint: DeclaredFilter {
+        public static let declaration = FilterDeclaration<Self>(
+            "TemperatureAndTint", displayName: "Temperature and Tint",
             categories: [.colorAdjustment, .stillImage, .video, .highDynamicRange],
-            summary: "Adapts the white point from one temperature and tint to another.",
-            parameters: [
-                .image(),
-                .vector(
-                    "neutral", default: [6500, 0], summary: "The light the picture was taken under: kelvin, tint."),
-                .vector("targetNeutral", default: [6500, 0], summary: "The light to render it for: kelvin, tint."),
-            ])
+            summary: "Adapts the white point from one temperature and tint to another.", .image(\.image),
+            .parameter("neutral", \.neutral, summary: "The light the picture was taken under: kelvin, tint."),
+            .parameter("targetNeutral", \.targetNeutral, summary: "The light to render it for: kelvin, tint."))
 
-        public var image: Image
-        public var neutral: SIMD2<Double>
-        public var targetNeutral: SIMD2<Double>
+        public var image: Image = .empty
+        public var neutral: SIMD2<Double> = [6500, 0]
+        public var targetNeutral: SIMD2<Double> = [6500, 0]
 
-        public init(image: Image, neutral: SIMD2<Double> = [6500, 0], targetNeutral: SIMD2<Double> = [6500, 0]) {
-            self.image = image
-            self.neutral = neutral
-            self.targetNeutral = targetNeutral
-        }
-
-        public init(arguments a: FilterArguments) {
-            self.init(image: a.image(), neutral: a.vector2("neutral"), targetNeutral: a.vector2("targetNeutral"))
-        }
+        public init() {}
 
         /// The adaptation as a matrix on linear sRGB (row-major).
         public static func matrix(neutral: SIMD2<Double>, targetNeutral: SIMD2<Double>) -> [Double] {
@@ -58,6 +46,10 @@ extension Filters {
 extension Image {
     /// The image white-balanced from one light to another (see ``Filters/TemperatureAndTint``).
     public func temperatureAndTint(neutral: SIMD2<Double>, targetNeutral: SIMD2<Double> = [6500, 0]) -> Image {
-        Filters.TemperatureAndTint(image: self, neutral: neutral, targetNeutral: targetNeutral).outputImage
+        applyingFilter(
+            Filters.TemperatureAndTint {
+                $0.neutral = neutral
+                $0.targetNeutral = targetNeutral
+            })
     }
 }

@@ -7,41 +7,43 @@ extension Filters {
     /// The curve is the monotone cubic Hermite interpolant of the points (Fritsch–Carlson tangents): it passes
     /// through every point, has a continuous slope, and never overshoots between points, so increasing points
     /// give an increasing curve. Beyond the first and last point it continues along the end tangents.
-    public struct ToneCurve: Filter {
-        public static let descriptor = FilterDescriptor(
-            name: "ToneCurve", displayName: "Tone Curve",
-            categories: [.colorAdjustment, .stillImage, .video, .highDynamicRange],
+    public struct ToneCurve: DeclaredFilter {
+        public static let declaration = FilterDeclaration<Self>(
+            "ToneCurve", categories: [.colorAdjustment, .stillImage, .video, .highDynamicRange],
             summary: "Maps colour through a curve through five points.",
-            parameters: [
-                .image(),
-                .point("point0", default: [0, 0], summary: "The first point (input, output)."),
-                .point("point1", default: [0.25, 0.25], summary: "The second point."),
-                .point("point2", default: [0.5, 0.5], summary: "The third point."),
-                .point("point3", default: [0.75, 0.75], summary: "The fourth point."),
-                .point("point4", default: [1, 1], summary: "The fifth point."),
-            ])
+            .image(\.image),
+            .parameter(
+                "point0", \.points[0], unit: FilterParameter.Unit.none, geometry: FilterParameter.Geometry.none,
+                summary: "The first point (input, output)."),
+            .parameter(
+                "point1", \.points[1], unit: FilterParameter.Unit.none, geometry: FilterParameter.Geometry.none,
+                summary: "The second point."),
+            .parameter(
+                "point2", \.points[2], unit: FilterParameter.Unit.none, geometry: FilterParameter.Geometry.none,
+                summary: "The third point."
+            ),
+            .parameter(
+                "point3", \.points[3], unit: FilterParameter.Unit.none, geometry: FilterParameter.Geometry.none,
+                summary: "The fourth point."),
+            .parameter(
+                "point4", \.points[4], unit: FilterParameter.Unit.none, geometry: FilterParameter.Geometry.none,
+                summary: "The fifth point."
+            ))
 
-        public var image: Image
+        public var image: Image = .empty
         /// The five points (input, output), any order.
-        public var points: [Point]
+        public var points = Self.identityPoints
 
-        /// Creates the filter.
-        ///
-        /// - Precondition: five points.
-        public init(image: Image, points: [Point] = Self.identityPoints) {
-            precondition(points.count == 5, "ToneCurve takes five points")
-            self.image = image
-            self.points = points
-        }
-
-        public init(arguments a: FilterArguments) {
-            self.init(image: a.image(), points: (0..<5).map { a.point("point\($0)") })
-        }
+        public init() {}
 
         /// The default points, on the diagonal.
         public static let identityPoints = [0, 0.25, 0.5, 0.75, 1].map { Point(x: $0, y: $0) }
 
+        /// The result.
+        ///
+        /// - Precondition: ``points`` holds five points.
         public var outputImage: Image {
+            precondition(points.count == 5, "ToneCurve takes five points")
             if points == Self.identityPoints { return image }
             let curve = MonotoneCubic(points.map { SIMD2($0.x, $0.y) })
             let k = curve.pieces
@@ -183,5 +185,5 @@ struct MonotoneCubic: Sendable {
 
 extension Image {
     /// The image mapped through a tone curve through five points (see ``Filters/ToneCurve``).
-    public func toneCurve(points: [Point]) -> Image { Filters.ToneCurve(image: self, points: points).outputImage }
+    public func toneCurve(points: [Point]) -> Image { applyingFilter(Filters.ToneCurve { $0.points = points }) }
 }

@@ -7,27 +7,18 @@ extension Filters {
     /// y = 0.2126·r + 0.7152·g + 0.0722·b,  s = clamp(max(r, g, b) − min(r, g, b), 0, 1)
     /// c′ = y + (c − y)·(1 + amount·(1 − s))
     /// ```
-    public struct Vibrance: Filter {
-        public static let descriptor = FilterDescriptor(
-            name: "Vibrance", displayName: "Vibrance",
-            categories: [.colorAdjustment, .stillImage, .video, .highDynamicRange],
-            summary: "Adjusts the saturation of muted colours, protecting saturated ones.",
-            parameters: [
-                .image(),
-                .number(
-                    "amount", default: 0, slider: -1...1, allowed: -10...10,
-                    summary: "Positive saturates, negative desaturates; muted colours change most."),
-            ])
+    public struct Vibrance: DeclaredFilter {
+        public static let declaration = FilterDeclaration<Self>(
+            "Vibrance", categories: [.colorAdjustment, .stillImage, .video, .highDynamicRange],
+            summary: "Adjusts the saturation of muted colours, protecting saturated ones.", .image(\.image),
+            .parameter(
+                "amount", \.amount, slider: -1...1, allowed: -10...10,
+                summary: "Positive saturates, negative desaturates; muted colours change most."))
 
-        public var image: Image
-        public var amount: Double
+        public var image: Image = .empty
+        public var amount: Double = 0
 
-        public init(image: Image, amount: Double = 0) {
-            self.image = image
-            self.amount = amount
-        }
-
-        public init(arguments a: FilterArguments) { self.init(image: a.image(), amount: a.number("amount")) }
+        public init() {}
 
         public var outputImage: Image {
             if amount == 0 { return image }
@@ -56,5 +47,5 @@ extension Filters {
 
 extension Image {
     /// The image with muted colours saturated by `amount` (see ``Filters/Vibrance``).
-    public func vibrance(amount: Double) -> Image { Filters.Vibrance(image: self, amount: amount).outputImage }
+    public func vibrance(amount: Double) -> Image { applyingFilter(Filters.Vibrance { $0.amount = amount }) }
 }

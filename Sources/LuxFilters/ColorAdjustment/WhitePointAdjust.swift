@@ -3,25 +3,16 @@ public import LuxRender
 extension Filters {
     /// Maps white to `color`: every linear colour is multiplied, channel by channel, by `color` in the working
     /// space (a von Kries scaling).
-    public struct WhitePointAdjust: Filter {
-        public static let descriptor = FilterDescriptor(
-            name: "WhitePointAdjust", displayName: "White Point Adjust",
-            categories: [.colorAdjustment, .stillImage, .video, .highDynamicRange],
-            summary: "Maps white to a colour, scaling every colour alike.",
-            parameters: [
-                .image(),
-                .color("color", default: .white, summary: "The colour white becomes."),
-            ])
+    public struct WhitePointAdjust: DeclaredFilter {
+        public static let declaration = FilterDeclaration<Self>(
+            "WhitePointAdjust", categories: [.colorAdjustment, .stillImage, .video, .highDynamicRange],
+            summary: "Maps white to a colour, scaling every colour alike.", .image(\.image),
+            .parameter("color", \.color, summary: "The colour white becomes."))
 
-        public var image: Image
-        public var color: Color
+        public var image: Image = .empty
+        public var color: Color = .white
 
-        public init(image: Image, color: Color = .white) {
-            self.image = image
-            self.color = color
-        }
-
-        public init(arguments a: FilterArguments) { self.init(image: a.image(), color: a.color("color")) }
+        public init() {}
 
         public var outputImage: Image {
             let kernel = ColorKernel(name: "whitePointAdjust", alphaHandling: .premultiplied, preservesAlpha: true) {
@@ -46,6 +37,6 @@ extension Filters {
 extension Image {
     /// The image with white mapped to `color` (see ``Filters/WhitePointAdjust``).
     public func whitePointAdjust(color: Color) -> Image {
-        Filters.WhitePointAdjust(image: self, color: color).outputImage
+        applyingFilter(Filters.WhitePointAdjust { $0.color = color })
     }
 }

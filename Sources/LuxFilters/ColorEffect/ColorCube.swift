@@ -7,36 +7,36 @@ extension Filters {
     /// then blue: entry `(i, j, k)` is the output for input `(i, j, k)/(dimension − 1)`. Straight colour is
     /// clamped to 0…1 and looked up in the working space (use ``ColorCubeWithColorSpace`` for tables made for
     /// encoded values); the result's alpha is the input's times the table's.
-    public struct ColorCube: Filter {
-        public static let descriptor = FilterDescriptor(
-            name: "ColorCube", displayName: "Color Cube",
-            categories: [.colorEffect, .stillImage, .video, .highDynamicRange],
-            summary: "Maps colour through a 3-D look-up table.",
-            parameters: [
-                .image(),
-                .integer(
-                    "cubeDimension", default: 2, slider: 2...64, allowed: 2...128,
-                    summary: "Entries along each axis of the table."),
-                FilterParameter(
-                    "cubeData", kind: .numbers, default: .vector(ColorCubeTable.identity(dimension: 2).values),
-                    summary: "dimension³ RGBA entries, red fastest, then green, then blue."),
-            ])
+    public struct ColorCube: DeclaredFilter {
+        public static let declaration = FilterDeclaration<Self>(
+            "ColorCube", categories: [.colorEffect, .stillImage, .video, .highDynamicRange],
+            summary: "Maps colour through a 3-D look-up table.", .image(\.image), .table(\.table, filter: "ColorCube"))
 
-        public var image: Image
-        public var table: ColorCubeTable
+        public var image: Image = .empty
+        public var table = ColorCubeTable.identity(dimension: 2)
 
-        public init(image: Image, table: ColorCubeTable) {
-            self.image = image
-            self.table = table
-        }
-
-        public init(arguments a: FilterArguments) throws(FilterError) {
-            let table = try ColorCubeTable(
-                dimension: a.integer("cubeDimension"), values: a.vector("cubeData"), filter: Self.descriptor.name)
-            self.init(image: a.image(), table: table)
-        }
+        public init() {}
 
         public var outputImage: Image { table.apply(to: image) }
+    }
+}
+
+extension FilterDeclaration.Parameter {
+    /// A colour cube's table, given as `cubeDimension` and `cubeData`.
+    static func table(_ keyPath: any WritableKeyPath<F, ColorCubeTable> & Sendable, filter: String) -> Self {
+        .combined(
+            keyPath,
+            [
+                FilterParameter(
+                    "cubeDimension", kind: .integer, slider: 2...64, allowed: 2...128,
+                    summary: "Entries along each axis of the table."),
+                FilterParameter(
+                    "cubeData", kind: .numbers, summary: "dimension³ RGBA entries, red fastest, then green, then blue."),
+            ],
+            values: { [.number(Double($0.dimension)), .vector($0.values)] },
+            make: { a throws(FilterError) in
+                try ColorCubeTable(dimension: a.integer("cubeDimension"), values: a.vector("cubeData"), filter: filter)
+            })
     }
 }
 
@@ -141,5 +141,5 @@ public struct ColorCubeTable: Sendable, Hashable {
 
 extension Image {
     /// The image mapped through a 3-D look-up table (see ``Filters/ColorCube``).
-    public func colorCube(_ table: ColorCubeTable) -> Image { Filters.ColorCube(image: self, table: table).outputImage }
+    public func colorCube(_ table: ColorCubeTable) -> Image { applyingFilter(Filters.ColorCube { $0.table = table }) }
 }

@@ -2,16 +2,14 @@ public import LuxRender
 
 extension Filters {
     /// Inverts colour: `c′ = 1 − c` on sRGB-encoded values (a photographic negative, as other editors make it).
-    public struct ColorInvert: Filter {
-        public static let descriptor = FilterDescriptor(
-            name: "ColorInvert", displayName: "Color Invert", categories: [.colorEffect, .stillImage, .video],
-            summary: "Inverts the colours.", parameters: [.image()])
+    public struct ColorInvert: DeclaredFilter {
+        public static let declaration = FilterDeclaration<Self>(
+            "ColorInvert", categories: [.colorEffect, .stillImage, .video], summary: "Inverts the colours.",
+            .image(\.image))
 
-        public var image: Image
+        public var image: Image = .empty
 
-        public init(image: Image) { self.image = image }
-
-        public init(arguments a: FilterArguments) { self.init(image: a.image()) }
+        public init() {}
 
         public var outputImage: Image {
             let kernel = ColorKernel(name: "colorInvert", alphaHandling: .unpremultiplied, preservesAlpha: true) {
@@ -33,5 +31,5 @@ extension Filters {
 
 extension Image {
     /// The image with its colours inverted (see ``Filters/ColorInvert``).
-    public func colorInvert() -> Image { Filters.ColorInvert(image: self).outputImage }
+    public func colorInvert() -> Image { applyingFilter(Filters.ColorInvert()) }
 }

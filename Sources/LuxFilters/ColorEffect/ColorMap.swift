@@ -8,26 +8,16 @@ extension Filters {
     /// `gradientImage`: `y = 0` is the centre of its first pixel, `y = 1` the centre of its last, linearly
     /// interpolated between. The result has the gradient's colour and alpha times the input's alpha. An
     /// infinite gradient is read over `x` = 0…256 of row 0.
-    public struct ColorMap: Filter {
-        public static let descriptor = FilterDescriptor(
-            name: "ColorMap", displayName: "Color Map", categories: [.colorEffect, .stillImage, .video],
-            summary: "Maps luma to the colours of a gradient image.",
-            parameters: [
-                .image(),
-                .image("gradientImage", summary: "The colours, left (dark) to right (light)."),
-            ])
+    public struct ColorMap: DeclaredFilter {
+        public static let declaration = FilterDeclaration<Self>(
+            "ColorMap", categories: [.colorEffect, .stillImage, .video],
+            summary: "Maps luma to the colours of a gradient image.", .image(\.image),
+            .image(\.gradientImage, "gradientImage", summary: "The colours, left (dark) to right (light)."))
 
-        public var image: Image
-        public var gradientImage: Image
+        public var image: Image = .empty
+        public var gradientImage: Image = .empty
 
-        public init(image: Image, gradientImage: Image) {
-            self.image = image
-            self.gradientImage = gradientImage
-        }
-
-        public init(arguments a: FilterArguments) {
-            self.init(image: a.image(), gradientImage: a.image("gradientImage"))
-        }
+        public init() {}
 
         public var outputImage: Image {
             var gradient = gradientImage
@@ -85,6 +75,6 @@ struct PixelRectBounds {
 extension Image {
     /// The image's luma mapped to the colours of `gradient` (see ``Filters/ColorMap``).
     public func colorMap(gradient: Image) -> Image {
-        Filters.ColorMap(image: self, gradientImage: gradient).outputImage
+        applyingFilter(Filters.ColorMap { $0.gradientImage = gradient })
     }
 }

@@ -3,32 +3,20 @@ public import LuxRender
 extension Filters {
     /// Tints the image's luminance with one colour: `c′ = (1 − intensity)·c + intensity·y·color`, with
     /// `y = 0.2126·r + 0.7152·g + 0.0722·b` in linear light.
-    public struct ColorMonochrome: Filter {
-        public static let descriptor = FilterDescriptor(
-            name: "ColorMonochrome", displayName: "Color Monochrome",
-            categories: [.colorEffect, .stillImage, .video, .highDynamicRange],
-            summary: "Remaps colours to shades of one colour.",
-            parameters: [
-                .image(),
-                .color("color", default: Color(red: 0.6, green: 0.45, blue: 0.3), summary: "The tint."),
-                .number(
-                    "intensity", default: 1, slider: 0...1, allowed: 0...1, unit: .fraction,
-                    summary: "How much of the tinted version to mix in."),
-            ])
+    public struct ColorMonochrome: DeclaredFilter {
+        public static let declaration = FilterDeclaration<Self>(
+            "ColorMonochrome", categories: [.colorEffect, .stillImage, .video, .highDynamicRange],
+            summary: "Remaps colours to shades of one colour.", .image(\.image),
+            .parameter("color", \.color, summary: "The tint."),
+            .parameter(
+                "intensity", \.intensity, slider: 0...1, allowed: 0...1, unit: .fraction,
+                summary: "How much of the tinted version to mix in."))
 
-        public var image: Image
-        public var color: Color
-        public var intensity: Double
+        public var image: Image = .empty
+        public var color: Color = Color(red: 0.6, green: 0.45, blue: 0.3)
+        public var intensity: Double = 1
 
-        public init(image: Image, color: Color = Color(red: 0.6, green: 0.45, blue: 0.3), intensity: Double = 1) {
-            self.image = image
-            self.color = color
-            self.intensity = intensity
-        }
-
-        public init(arguments a: FilterArguments) {
-            self.init(image: a.image(), color: a.color("color"), intensity: a.number("intensity"))
-        }
+        public init() {}
 
         public var outputImage: Image {
             if intensity == 0 { return image }
@@ -61,6 +49,10 @@ extension Filters {
 extension Image {
     /// The image in shades of `color` (see ``Filters/ColorMonochrome``).
     public func colorMonochrome(color: Color, intensity: Double = 1) -> Image {
-        Filters.ColorMonochrome(image: self, color: color, intensity: intensity).outputImage
+        applyingFilter(
+            Filters.ColorMonochrome {
+                $0.color = color
+                $0.intensity = intensity
+            })
     }
 }

@@ -4,26 +4,18 @@ public import LuxRender
 extension Filters {
     /// Reduces each colour channel to `levels` evenly spaced values on sRGB-encoded values:
     /// `c′ = round(c·(levels − 1)) / (levels − 1)` (ImageMagick's `-posterize`).
-    public struct ColorPosterize: Filter {
-        public static let descriptor = FilterDescriptor(
-            name: "ColorPosterize", displayName: "Color Posterize", categories: [.colorEffect, .stillImage, .video],
-            summary: "Reduces each channel to a number of levels.",
-            parameters: [
-                .image(),
-                .number(
-                    "levels", default: 6, slider: 2...30, allowed: 2...65536,
-                    summary: "Values per channel (2 gives black or full intensity)."),
-            ])
+    public struct ColorPosterize: DeclaredFilter {
+        public static let declaration = FilterDeclaration<Self>(
+            "ColorPosterize", categories: [.colorEffect, .stillImage, .video],
+            summary: "Reduces each channel to a number of levels.", .image(\.image),
+            .parameter(
+                "levels", \.levels, slider: 2...30, allowed: 2...65536,
+                summary: "Values per channel (2 gives black or full intensity)."))
 
-        public var image: Image
-        public var levels: Double
+        public var image: Image = .empty
+        public var levels: Double = 6
 
-        public init(image: Image, levels: Double = 6) {
-            self.image = image
-            self.levels = levels
-        }
-
-        public init(arguments a: FilterArguments) { self.init(image: a.image(), levels: a.number("levels")) }
+        public init() {}
 
         public var outputImage: Image {
             let steps = Float(levels) - 1
@@ -48,6 +40,6 @@ extension Filters {
 extension Image {
     /// The image posterised to `levels` values per channel (see ``Filters/ColorPosterize``).
     public func colorPosterize(levels: Double = 6) -> Image {
-        Filters.ColorPosterize(image: self, levels: levels).outputImage
+        applyingFilter(Filters.ColorPosterize { $0.levels = levels })
     }
 }

@@ -3,32 +3,18 @@ public import LuxRender
 extension Filters {
     /// Maps luminance to a mix of two colours: `c′ = color0 + (color1 − color0)·y`, with `y` the luma of the
     /// sRGB-encoded colour clamped to 0…1 (the colours mix in the working space).
-    public struct FalseColor: Filter {
-        public static let descriptor = FilterDescriptor(
-            name: "FalseColor", displayName: "False Color", categories: [.colorEffect, .stillImage, .video],
-            summary: "Maps luminance to a blend of two colours.",
-            parameters: [
-                .image(),
-                .color("color0", default: Color(red: 0.3, green: 0, blue: 0), summary: "The colour of black."),
-                .color("color1", default: Color(red: 1, green: 0.9, blue: 0.8), summary: "The colour of white."),
-            ])
+    public struct FalseColor: DeclaredFilter {
+        public static let declaration = FilterDeclaration<Self>(
+            "FalseColor", categories: [.colorEffect, .stillImage, .video],
+            summary: "Maps luminance to a blend of two colours.", .image(\.image),
+            .parameter("color0", \.color0, summary: "The colour of black."),
+            .parameter("color1", \.color1, summary: "The colour of white."))
 
-        public var image: Image
-        public var color0: Color
-        public var color1: Color
+        public var image: Image = .empty
+        public var color0: Color = Color(red: 0.3, green: 0, blue: 0)
+        public var color1: Color = Color(red: 1, green: 0.9, blue: 0.8)
 
-        public init(
-            image: Image, color0: Color = Color(red: 0.3, green: 0, blue: 0),
-            color1: Color = Color(red: 1, green: 0.9, blue: 0.8)
-        ) {
-            self.image = image
-            self.color0 = color0
-            self.color1 = color1
-        }
-
-        public init(arguments a: FilterArguments) {
-            self.init(image: a.image(), color0: a.color("color0"), color1: a.color("color1"))
-        }
+        public init() {}
 
         public var outputImage: Image {
             // The kernel reads the encoded image (for its luma) and writes working-space colours.
@@ -54,6 +40,10 @@ extension Filters {
 extension Image {
     /// The image's luminance mapped to a blend of two colours (see ``Filters/FalseColor``).
     public func falseColor(color0: Color, color1: Color) -> Image {
-        Filters.FalseColor(image: self, color0: color0, color1: color1).outputImage
+        applyingFilter(
+            Filters.FalseColor {
+                $0.color0 = color0
+                $0.color1 = color1
+            })
     }
 }

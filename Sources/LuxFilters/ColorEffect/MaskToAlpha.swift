@@ -3,16 +3,14 @@ public import LuxRender
 extension Filters {
     /// Turns a grayscale mask into transparency: the result is white with alpha equal to the luma of the mask's
     /// sRGB-encoded colour (so a mid-gray 8-bit mask gives 50 % alpha), times the mask's own alpha.
-    public struct MaskToAlpha: Filter {
-        public static let descriptor = FilterDescriptor(
-            name: "MaskToAlpha", displayName: "Mask to Alpha", categories: [.colorEffect, .stillImage, .video],
-            summary: "Converts a grayscale mask to white with that alpha.", parameters: [.image()])
+    public struct MaskToAlpha: DeclaredFilter {
+        public static let declaration = FilterDeclaration<Self>(
+            "MaskToAlpha", displayName: "Mask to Alpha", categories: [.colorEffect, .stillImage, .video],
+            summary: "Converts a grayscale mask to white with that alpha.", .image(\.image))
 
-        public var image: Image
+        public var image: Image = .empty
 
-        public init(image: Image) { self.image = image }
-
-        public init(arguments a: FilterArguments) { self.init(image: a.image()) }
+        public init() {}
 
         public var outputImage: Image {
             let kernel = ColorKernel(name: "maskToAlpha", alphaHandling: .unpremultiplied) { row in
@@ -37,5 +35,5 @@ extension Filters {
 
 extension Image {
     /// The image's luma as the alpha of white (see ``Filters/MaskToAlpha``).
-    public func maskToAlpha() -> Image { Filters.MaskToAlpha(image: self).outputImage }
+    public func maskToAlpha() -> Image { applyingFilter(Filters.MaskToAlpha()) }
 }

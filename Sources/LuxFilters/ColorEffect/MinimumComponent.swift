@@ -2,17 +2,14 @@ public import LuxRender
 
 extension Filters {
     /// Gray from the smallest component: `r′ = g′ = b′ = min(r, g, b)`.
-    public struct MinimumComponent: Filter {
-        public static let descriptor = FilterDescriptor(
-            name: "MinimumComponent", displayName: "Minimum Component",
-            categories: [.colorEffect, .stillImage, .video, .highDynamicRange],
-            summary: "Gray from the smallest of red, green and blue.", parameters: [.image()])
+    public struct MinimumComponent: DeclaredFilter {
+        public static let declaration = FilterDeclaration<Self>(
+            "MinimumComponent", categories: [.colorEffect, .stillImage, .video, .highDynamicRange],
+            summary: "Gray from the smallest of red, green and blue.", .image(\.image))
 
-        public var image: Image
+        public var image: Image = .empty
 
-        public init(image: Image) { self.image = image }
-
-        public init(arguments a: FilterArguments) { self.init(image: a.image()) }
+        public init() {}
 
         public var outputImage: Image { ComponentExtreme.apply(image, maximum: false) }
     }
@@ -20,5 +17,5 @@ extension Filters {
 
 extension Image {
     /// Gray from the smallest colour component (see ``Filters/MinimumComponent``).
-    public func minimumComponent() -> Image { Filters.MinimumComponent(image: self).outputImage }
+    public func minimumComponent() -> Image { applyingFilter(Filters.MinimumComponent()) }
 }

@@ -86,18 +86,16 @@ public protocol PhotoEffectStyle: Sendable {
 extension Filters {
     /// A preset photo look (Lux's renditions of the classic camera-app styles): a fused per-pixel
     /// ``PhotoLook`` on sRGB-encoded colour.
-    public struct PhotoEffect<Style: PhotoEffectStyle>: Filter {
-        public static var descriptor: FilterDescriptor {
-            FilterDescriptor(
-                name: Style.name, displayName: Style.displayName,
-                categories: [.colorEffect, .stillImage, .video], summary: Style.summary, parameters: [.image()])
+    public struct PhotoEffect<Style: PhotoEffectStyle>: DeclaredFilter {
+        public static var declaration: FilterDeclaration<Self> {
+            FilterDeclaration<Self>(
+                Style.name, displayName: Style.displayName, categories: [.colorEffect, .stillImage, .video],
+                summary: Style.summary, .image(\.image))
         }
 
-        public var image: Image
+        public var image: Image = .empty
 
-        public init(image: Image) { self.image = image }
-
-        public init(arguments a: FilterArguments) { self.init(image: a.image()) }
+        public init() {}
 
         public var outputImage: Image {
             let kernel = Style.look.kernel(name: Style.name)
@@ -111,6 +109,6 @@ extension Image {
     ///
     /// `photo.photoEffect(PhotoEffectStyles.Noir.self)`.
     public func photoEffect<Style: PhotoEffectStyle>(_ style: Style.Type) -> Image {
-        Filters.PhotoEffect<Style>(image: self).outputImage
+        applyingFilter(Filters.PhotoEffect<Style>())
     }
 }

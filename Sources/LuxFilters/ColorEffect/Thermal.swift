@@ -3,16 +3,14 @@ public import LuxRender
 extension Filters {
     /// A thermal-camera look: luma mapped through black → indigo → magenta → red → orange → yellow → white
     /// (sRGB-encoded stops at luma 0, 0.2, 0.4, 0.6, 0.75, 0.9, 1).
-    public struct Thermal: Filter {
-        public static let descriptor = FilterDescriptor(
-            name: "Thermal", displayName: "Thermal", categories: [.colorEffect, .stillImage, .video],
-            summary: "Colours the image like a thermal camera.", parameters: [.image()])
+    public struct Thermal: DeclaredFilter {
+        public static let declaration = FilterDeclaration<Self>(
+            "Thermal", categories: [.colorEffect, .stillImage, .video],
+            summary: "Colours the image like a thermal camera.", .image(\.image))
 
-        public var image: Image
+        public var image: Image = .empty
 
-        public init(image: Image) { self.image = image }
-
-        public init(arguments a: FilterArguments) { self.init(image: a.image()) }
+        public init() {}
 
         /// The ramp.
         static let palette = Palette([
@@ -26,6 +24,6 @@ extension Filters {
 
 extension Image {
     /// The image coloured like a thermal camera (see ``Filters/Thermal``).
-    public func thermal() -> Image { Filters.Thermal(image: self).outputImage }
+    public func thermal() -> Image { applyingFilter(Filters.Thermal()) }
 
 }

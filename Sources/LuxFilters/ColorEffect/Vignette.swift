@@ -6,34 +6,22 @@ extension Filters {
     ///
     /// With `d` the distance from the extent's centre divided by half its diagonal (1 in the corners), linear
     /// colour is scaled by `1 − intensity·min((d / radius)², 1)`. An image of infinite extent is returned unchanged.
-    public struct Vignette: Filter {
-        public static let descriptor = FilterDescriptor(
-            name: "Vignette", displayName: "Vignette",
-            categories: [.colorEffect, .stillImage, .video, .highDynamicRange],
-            summary: "Darkens the image towards its corners.",
-            parameters: [
-                .image(),
-                .number(
-                    "intensity", default: 0, slider: -1...1, allowed: -1...1,
-                    summary: "Darkening in the corners (negative lightens)."),
-                .number(
-                    "radius", default: 1, slider: 0...2, allowed: 0...100, unit: .fraction,
-                    summary: "Where the full effect is reached, relative to the half-diagonal."),
-            ])
+    public struct Vignette: DeclaredFilter {
+        public static let declaration = FilterDeclaration<Self>(
+            "Vignette", categories: [.colorEffect, .stillImage, .video, .highDynamicRange],
+            summary: "Darkens the image towards its corners.", .image(\.image),
+            .parameter(
+                "intensity", \.intensity, slider: -1...1, allowed: -1...1,
+                summary: "Darkening in the corners (negative lightens)."),
+            .parameter(
+                "radius", \.radius, slider: 0...2, allowed: 0...100, unit: .fraction,
+                summary: "Where the full effect is reached, relative to the half-diagonal."))
 
-        public var image: Image
-        public var intensity: Double
-        public var radius: Double
+        public var image: Image = .empty
+        public var intensity: Double = 0
+        public var radius: Double = 1
 
-        public init(image: Image, intensity: Double = 0, radius: Double = 1) {
-            self.image = image
-            self.intensity = intensity
-            self.radius = radius
-        }
-
-        public init(arguments a: FilterArguments) {
-            self.init(image: a.image(), intensity: a.number("intensity"), radius: a.number("radius"))
-        }
+        public init() {}
 
         public var outputImage: Image {
             let e = image.extent
@@ -63,6 +51,10 @@ extension Filters {
 extension Image {
     /// The image darkened towards its corners (see ``Filters/Vignette``).
     public func vignette(intensity: Double, radius: Double = 1) -> Image {
-        Filters.Vignette(image: self, intensity: intensity, radius: radius).outputImage
+        applyingFilter(
+            Filters.Vignette {
+                $0.intensity = intensity
+                $0.radius = radius
+            })
     }
 }

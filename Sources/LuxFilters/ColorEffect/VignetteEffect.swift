@@ -4,47 +4,28 @@ public import LuxRender
 extension Filters {
     /// Darkens the image outside a circle: linear colour is scaled by
     /// `1 − intensity·smoothstep(radius·(1 − falloff), radius·(1 + falloff), d)`, `d` the distance from `center`.
-    public struct VignetteEffect: Filter {
-        public static let descriptor = FilterDescriptor(
-            name: "VignetteEffect", displayName: "Vignette Effect",
-            categories: [.colorEffect, .stillImage, .video, .highDynamicRange],
-            summary: "Darkens the image outside a circle.",
-            parameters: [
-                .image(),
-                .point("center", default: [150, 150], summary: "The centre of the circle."),
-                .number(
-                    "radius", default: 150, slider: 0...2000, allowed: 0...1e7, unit: .pixels,
-                    summary: "The radius of the circle."),
-                .number(
-                    "intensity", default: 1, slider: 0...1, allowed: -1...1, unit: .fraction,
-                    summary: "How dark the outside becomes (1 = black)."),
-                .number(
-                    "falloff", default: 0.5, slider: 0...1, allowed: 0...1, unit: .fraction,
-                    summary: "Width of the transition, relative to the radius."),
-            ])
+    public struct VignetteEffect: DeclaredFilter {
+        public static let declaration = FilterDeclaration<Self>(
+            "VignetteEffect", categories: [.colorEffect, .stillImage, .video, .highDynamicRange],
+            summary: "Darkens the image outside a circle.", .image(\.image),
+            .parameter("center", \.center, summary: "The centre of the circle."),
+            .parameter(
+                "radius", \.radius, slider: 0...2000, allowed: 0...1e7, unit: .pixels,
+                summary: "The radius of the circle."),
+            .parameter(
+                "intensity", \.intensity, slider: 0...1, allowed: -1...1, unit: .fraction,
+                summary: "How dark the outside becomes (1 = black)."),
+            .parameter(
+                "falloff", \.falloff, slider: 0...1, allowed: 0...1, unit: .fraction,
+                summary: "Width of the transition, relative to the radius."))
 
-        public var image: Image
-        public var center: Point
-        public var radius: Double
-        public var intensity: Double
-        public var falloff: Double
+        public var image: Image = .empty
+        public var center: Point = Point(x: 150, y: 150)
+        public var radius: Double = 150
+        public var intensity: Double = 1
+        public var falloff: Double = 0.5
 
-        public init(
-            image: Image, center: Point = Point(x: 150, y: 150), radius: Double = 150, intensity: Double = 1,
-            falloff: Double = 0.5
-        ) {
-            self.image = image
-            self.center = center
-            self.radius = radius
-            self.intensity = intensity
-            self.falloff = falloff
-        }
-
-        public init(arguments a: FilterArguments) {
-            self.init(
-                image: a.image(), center: a.point("center"), radius: a.number("radius"),
-                intensity: a.number("intensity"), falloff: a.number("falloff"))
-        }
+        public init() {}
 
         public var outputImage: Image {
             if intensity == 0 { return image }
@@ -80,7 +61,12 @@ extension Filters {
 extension Image {
     /// The image darkened outside a circle (see ``Filters/VignetteEffect``).
     public func vignetteEffect(center: Point, radius: Double, intensity: Double = 1, falloff: Double = 0.5) -> Image {
-        Filters.VignetteEffect(image: self, center: center, radius: radius, intensity: intensity, falloff: falloff)
-            .outputImage
+        applyingFilter(
+            Filters.VignetteEffect {
+                $0.center = center
+                $0.radius = radius
+                $0.intensity = intensity
+                $0.falloff = falloff
+            })
     }
 }

@@ -1,3 +1,5 @@
+import LuxRender
+
 /// The blend modes of the W3C Compositing and Blending Level 1 specification (and PDF 1.7), plus the
 /// photo-editor modes Divide, LinearBurn, LinearDodge, PinLight and Subtract.
 ///
@@ -54,7 +56,7 @@ public enum BlendMode: String, CaseIterable, Sendable, Hashable {
     public var filterName: String { rawValue.prefix(1).uppercased() + rawValue.dropFirst() + "BlendMode" }
 
     /// A name for people (`Color Dodge Blend Mode`).
-    public var displayName: String { spacedWords(filterName) }
+    public var displayName: String { FilterDescriptor.displayName(for: filterName) }
 
     /// Whether `B` works channel by channel.
     public var isSeparable: Bool { ![.hue, .saturation, .color, .luminosity].contains(self) }

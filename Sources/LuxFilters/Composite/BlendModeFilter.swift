@@ -11,27 +11,20 @@ extension Filters {
     /// formula on premultiplied colour in the working space (linear light by default).
     ///
     /// The extent is the union of both.
-    public struct BlendModeFilter<Kind: BlendModeKind>: Filter {
-        public static var descriptor: FilterDescriptor {
-            FilterDescriptor(
-                name: Kind.mode.filterName, displayName: Kind.mode.displayName,
+    public struct BlendModeFilter<Kind: BlendModeKind>: DeclaredFilter {
+        public static var declaration: FilterDeclaration<Self> {
+            FilterDeclaration<Self>(
+                Kind.mode.filterName, displayName: Kind.mode.displayName,
                 categories: [.compositeOperation, .stillImage, .video, .highDynamicRange],
                 summary: "Blends the image onto the background with the \(Kind.mode.rawValue) blend mode.",
-                parameters: [
-                    .image(summary: "The source (top layer)."),
-                    .image("background", summary: "The backdrop (bottom layer)."),
-                ])
+                .image(\.image, summary: "The source (top layer)."),
+                .image(\.background, "background", summary: "The backdrop (bottom layer)."))
         }
 
-        public var image: Image
-        public var background: Image
+        public var image: Image = .empty
+        public var background: Image = .empty
 
-        public init(image: Image, background: Image) {
-            self.image = image
-            self.background = background
-        }
-
-        public init(arguments a: FilterArguments) { self.init(image: a.image(), background: a.image("background")) }
+        public init() {}
 
         public var outputImage: Image {
             BlendKernels.kernel(Kind.mode).apply(

@@ -14,34 +14,23 @@ extension Filters {
     /// its alpha.
     ///
     /// The extent is the union of image and background.
-    public struct MaskBlendFilter<Kind: MaskBlendKind>: Filter {
-        public static var descriptor: FilterDescriptor {
-            FilterDescriptor(
-                name: Kind.name, displayName: spacedWords(Kind.name),
-                categories: [.compositeOperation, .stillImage, .video, .highDynamicRange],
+    public struct MaskBlendFilter<Kind: MaskBlendKind>: DeclaredFilter {
+        public static var declaration: FilterDeclaration<Self> {
+            FilterDeclaration<Self>(
+                Kind.name, categories: [.compositeOperation, .stillImage, .video, .highDynamicRange],
                 summary: Kind.usesAlpha
                     ? "Blends the image and the background by a mask's alpha."
                     : "Blends the image and the background by a grayscale mask.",
-                parameters: [
-                    .image(summary: "Shown where the mask is 1."),
-                    .image("background", summary: "Shown where the mask is 0."),
-                    .image("mask", summary: "The mask."),
-                ])
+                .image(\.image, summary: "Shown where the mask is 1."),
+                .image(\.background, "background", summary: "Shown where the mask is 0."),
+                .image(\.mask, "mask", summary: "The mask."))
         }
 
-        public var image: Image
-        public var background: Image
-        public var mask: Image
+        public var image: Image = .empty
+        public var background: Image = .empty
+        public var mask: Image = .empty
 
-        public init(image: Image, background: Image, mask: Image) {
-            self.image = image
-            self.background = background
-            self.mask = mask
-        }
-
-        public init(arguments a: FilterArguments) {
-            self.init(image: a.image(), background: a.image("background"), mask: a.image("mask"))
-        }
+        public init() {}
 
         public var outputImage: Image {
             MaskBlend.apply(image, background: background, mask: mask, useAlpha: Kind.usesAlpha)

@@ -89,27 +89,18 @@ public protocol CompositeOperatorKind: Sendable {
 
 extension Filters {
     /// Composites the image (source) with the background by a ``CompositeOperator``, on premultiplied colour.
-    public struct Compositing<Kind: CompositeOperatorKind>: Filter {
-        public static var descriptor: FilterDescriptor {
-            FilterDescriptor(
-                name: Kind.operator.filterName, displayName: spacedWords(Kind.operator.filterName),
-                categories: [.compositeOperation, .stillImage, .video, .highDynamicRange],
-                summary: Kind.operator.summary,
-                parameters: [
-                    .image(summary: "The source."),
-                    .image("background", summary: "The background."),
-                ])
+    public struct Compositing<Kind: CompositeOperatorKind>: DeclaredFilter {
+        public static var declaration: FilterDeclaration<Self> {
+            FilterDeclaration<Self>(
+                Kind.operator.filterName, categories: [.compositeOperation, .stillImage, .video, .highDynamicRange],
+                summary: Kind.operator.summary, .image(\.image, summary: "The source."),
+                .image(\.background, "background", summary: "The background."))
         }
 
-        public var image: Image
-        public var background: Image
+        public var image: Image = .empty
+        public var background: Image = .empty
 
-        public init(image: Image, background: Image) {
-            self.image = image
-            self.background = background
-        }
-
-        public init(arguments a: FilterArguments) { self.init(image: a.image(), background: a.image("background")) }
+        public init() {}
 
         public var outputImage: Image { image.composited(with: background, Kind.operator) }
     }

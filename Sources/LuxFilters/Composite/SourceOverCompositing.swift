@@ -2,25 +2,17 @@ public import LuxRender
 
 extension Filters {
     /// Porter–Duff source-over: the image on top of the background.
-    public struct SourceOverCompositing: Filter {
-        public static let descriptor = FilterDescriptor(
-            name: "SourceOverCompositing", displayName: "Source Over",
+    public struct SourceOverCompositing: DeclaredFilter {
+        public static let declaration = FilterDeclaration<Self>(
+            "SourceOverCompositing", displayName: "Source Over",
             categories: [.compositeOperation, .stillImage, .video, .highDynamicRange],
             summary: "Places the image over the background (Porter–Duff source-over).",
-            parameters: [
-                .image(summary: "The foreground."),
-                .image("background", summary: "The background."),
-            ])
+            .image(\.image, summary: "The foreground."), .image(\.background, "background", summary: "The background."))
 
-        public var image: Image
-        public var background: Image
+        public var image: Image = .empty
+        public var background: Image = .empty
 
-        public init(image: Image, background: Image) {
-            self.image = image
-            self.background = background
-        }
-
-        public init(arguments a: FilterArguments) { self.init(image: a.image(), background: a.image("background")) }
+        public init() {}
 
         public var outputImage: Image { image.composited(over: background) }
     }

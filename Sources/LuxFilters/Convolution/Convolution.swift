@@ -20,42 +20,40 @@ extension Filters {
     /// extent grows by the kernel's half-size; outside the input's extent it reads transparent (convolve
     /// `image.clampedToExtent()` and crop to repeat the edges instead). Each tap is one vectorised pass over the
     /// row.
-    public struct Convolution<Shape: ConvolutionShape>: Filter {
-        public static var descriptor: FilterDescriptor {
-            let n = Shape.width * Shape.height
-            let identity = (0..<n).map { $0 == n / 2 ? 1.0 : 0 }
-            return FilterDescriptor(
-                name: Shape.name, displayName: Shape.displayName,
+    public struct Convolution<Shape: ConvolutionShape>: DeclaredFilter {
+        public static var declaration: FilterDeclaration<Self> {
+            FilterDeclaration<Self>(
+                Shape.name, displayName: Shape.displayName,
                 categories: [.stylize, .sharpen, .stillImage, .video, .highDynamicRange],
                 summary: "Convolves with a \(Shape.width)×\(Shape.height) weight matrix.",
-                parameters: [
-                    .image(),
-                    .vector("weights", default: identity, summary: "\(n) weights, row by row from the top left."),
-                    .number("bias", default: 0, slider: -1...1, summary: "Added to red, green and blue."),
-                ])
+                .image(\.image),
+                .parameter(
+                    "weights", \.weights,
+                    summary: "\(Shape.width * Shape.height) weights, row by row from the top left."),
+                .parameter("bias", \.bias, slider: -1...1, summary: "Added to red, green and blue."))
         }
 
-        public var image: Image
-        public var weights: [Double]
-        public var bias: Double
+        public var image: Image = .empty
+        /// `width · height` weights, row by row from the top left (the default is the identity).
+        public var weights = Self.identity
+        /// Added to red, green and blue.
+        public var bias: Double = 0
 
-        /// Creates the filter.
+        public init() {}
+
+        /// The weights that keep the image as it is.
+        static var identity: [Double] {
+            let n = Shape.width * Shape.height
+            return (0..<n).map { $0 == n / 2 ? 1.0 : 0 }
+        }
+
+        /// The result.
         ///
         /// - Precondition: `weights.count == Shape.width · Shape.height`.
-        public init(image: Image, weights: [Double], bias: Double = 0) {
+        public var outputImage: Image {
             precondition(
                 weights.count == Shape.width * Shape.height, "\(Shape.name) needs \(Shape.width * Shape.height) weights"
             )
-            self.image = image
-            self.weights = weights
-            self.bias = bias
-        }
-
-        public init(arguments a: FilterArguments) {
-            self.init(image: a.image(), weights: a.vector("weights"), bias: a.number("bias"))
-        }
-
-        public var outputImage: Image {
             let taps = ConvolutionTaps(width: Shape.width, height: Shape.height, weights: weights)
             return image.convolved(
                 Shape.name, taps: taps, bias: Float(bias), arguments: "weights=\(describe(weights)) bias=\(bias)")

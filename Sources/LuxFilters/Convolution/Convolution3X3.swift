@@ -5,38 +5,28 @@ extension Filters {
     /// `bias` to red, green and blue.
     ///
     /// All four premultiplied channels are convolved, so weights that sum to 1 keep opaque images opaque.
-    public struct Convolution3X3: Filter {
-        public static let descriptor = FilterDescriptor(
-            name: "Convolution3X3", displayName: "3 by 3 Convolution",
+    public struct Convolution3X3: DeclaredFilter {
+        public static let declaration = FilterDeclaration<Self>(
+            "Convolution3X3", displayName: "3 by 3 Convolution",
             categories: [.stylize, .sharpen, .stillImage, .video, .highDynamicRange],
             summary: "Convolves with a 3×3 weight matrix.",
-            parameters: [
-                .image(),
-                FilterParameter(
-                    "weights", kind: .vector(count: 9), default: [0, 0, 0, 0, 1, 0, 0, 0, 0],
-                    summary: "Nine weights, row by row from the top left."),
-                .number("bias", default: 0, slider: -1...1, summary: "Added to red, green and blue."),
-            ])
+            .image(\.image),
+            .parameter("weights", \.weights, summary: "Nine weights, row by row from the top left."),
+            .parameter("bias", \.bias, slider: -1...1, summary: "Added to red, green and blue."))
 
-        public var image: Image
-        public var weights: [Double]
-        public var bias: Double
+        public var image: Image = .empty
+        /// Nine weights, row by row from the top left (the default is the identity).
+        public var weights: [Double] = [0, 0, 0, 0, 1, 0, 0, 0, 0]
+        /// Added to red, green and blue.
+        public var bias: Double = 0
 
-        /// Creates the filter.
+        public init() {}
+
+        /// The result.
         ///
         /// - Precondition: `weights.count == 9`.
-        public init(image: Image, weights: [Double], bias: Double = 0) {
-            precondition(weights.count == 9, "Convolution3X3 needs 9 weights, not \(weights.count)")
-            self.image = image
-            self.weights = weights
-            self.bias = bias
-        }
-
-        public init(arguments a: FilterArguments) {
-            self.init(image: a.image(), weights: a.vector("weights"), bias: a.number("bias"))
-        }
-
         public var outputImage: Image {
+            precondition(weights.count == 9, "Convolution3X3 needs 9 weights, not \(weights.count)")
             let w = weights.map(Float.init)
             let b = Float(bias)
             let kernel = GeneralKernel(name: "convolution3x3") { row in
@@ -73,6 +63,10 @@ extension Filters {
 extension Image {
     /// The image convolved with a 3×3 matrix (see ``Filters/Convolution3X3``).
     public func convolution3X3(weights: [Double], bias: Double = 0) -> Image {
-        Filters.Convolution3X3(image: self, weights: weights, bias: bias).outputImage
+        applyingFilter(
+            Filters.Convolution3X3 {
+                $0.weights = weights
+                $0.bias = bias
+            })
     }
 }

@@ -49,21 +49,37 @@ extension Filters {
 extension Image {
     /// The image convolved with a 5×5 kernel, weights row by row (see ``Filters/Convolution``).
     public func convolution5X5(weights: [Double], bias: Double = 0) -> Image {
-        Filters.Convolution5X5(image: self, weights: weights, bias: bias).outputImage
+        applyingFilter(
+            Filters.Convolution5X5 {
+                $0.weights = weights
+                $0.bias = bias
+            })
     }
 
     /// The image convolved with a 7×7 kernel, weights row by row (see ``Filters/Convolution``).
     public func convolution7X7(weights: [Double], bias: Double = 0) -> Image {
-        Filters.Convolution7X7(image: self, weights: weights, bias: bias).outputImage
+        applyingFilter(
+            Filters.Convolution7X7 {
+                $0.weights = weights
+                $0.bias = bias
+            })
     }
 
     /// The image convolved with nine horizontal taps (see ``Filters/Convolution``).
     public func convolution9Horizontal(weights: [Double], bias: Double = 0) -> Image {
-        Filters.Convolution9Horizontal(image: self, weights: weights, bias: bias).outputImage
+        applyingFilter(
+            Filters.Convolution9Horizontal {
+                $0.weights = weights
+                $0.bias = bias
+            })
     }
 
     /// The image convolved with nine vertical taps (see ``Filters/Convolution``).
     public func convolution9Vertical(weights: [Double], bias: Double = 0) -> Image {
-        Filters.Convolution9Vertical(image: self, weights: weights, bias: bias).outputImage
+        applyingFilter(
+            Filters.Convolution9Vertical {
+                $0.weights = weights
+                $0.bias = bias
+            })
     }
 }

@@ -6,45 +6,27 @@ extension Filters {
     /// `center` has `color0`.
     ///
     /// `sharpness` below 1 softens the edges (at 0 the blend spans the whole square).
-    public struct CheckerboardGenerator: Filter {
-        public static let descriptor = FilterDescriptor(
-            name: "CheckerboardGenerator", displayName: "Checkerboard",
+    public struct CheckerboardGenerator: DeclaredFilter {
+        public static let declaration = FilterDeclaration<Self>(
+            "CheckerboardGenerator", displayName: "Checkerboard",
             categories: [.generator, .stillImage, .video, .highDynamicRange],
             summary: "An infinite checkerboard pattern.",
-            parameters: [
-                .point("center", default: [150, 150], summary: "A corner of the squares."),
-                .color("color0", default: .white, summary: "The first colour."),
-                .color("color1", default: .black, summary: "The second colour."),
-                .number(
-                    "width", default: 80, slider: 1...800, allowed: 0.01...1e7, unit: .pixels,
-                    summary: "The side of a square."),
-                .number(
-                    "sharpness", default: 1, slider: 0...1, allowed: 0...1, unit: .fraction,
-                    summary: "1 for hard edges, lower for soft ones."),
-            ])
+            .parameter("center", \.center, summary: "A corner of the squares."),
+            .parameter("color0", \.color0, summary: "The first colour."),
+            .parameter("color1", \.color1, summary: "The second colour."),
+            .parameter(
+                "width", \.width, slider: 1...800, allowed: 0.01...1e7, unit: .pixels, summary: "The side of a square."),
+            .parameter(
+                "sharpness", \.sharpness, slider: 0...1, allowed: 0...1, unit: .fraction,
+                summary: "1 for hard edges, lower for soft ones."))
 
-        public var center: Point
-        public var color0: Color
-        public var color1: Color
-        public var width: Double
-        public var sharpness: Double
+        public var center: Point = Point(x: 150, y: 150)
+        public var color0: Color = .white
+        public var color1: Color = .black
+        public var width: Double = 80
+        public var sharpness: Double = 1
 
-        public init(
-            center: Point = Point(x: 150, y: 150), color0: Color = .white, color1: Color = .black, width: Double = 80,
-            sharpness: Double = 1
-        ) {
-            self.center = center
-            self.color0 = color0
-            self.color1 = color1
-            self.width = width
-            self.sharpness = sharpness
-        }
-
-        public init(arguments a: FilterArguments) {
-            self.init(
-                center: a.point("center"), color0: a.color("color0"), color1: a.color("color1"),
-                width: a.number("width"), sharpness: a.number("sharpness"))
-        }
+        public init() {}
 
         public var outputImage: Image {
             let cx = Float(center.x)
@@ -70,9 +52,12 @@ extension Image {
         center: Point = Point(x: 0, y: 0), color0: Color = .white, color1: Color = .black, width: Double = 80,
         sharpness: Double = 1
     ) -> Image {
-        Filters.CheckerboardGenerator(
-            center: center, color0: color0, color1: color1, width: width, sharpness: sharpness
-        )
-        .outputImage
+        Filters.CheckerboardGenerator {
+            $0.center = center
+            $0.color0 = color0
+            $0.color1 = color1
+            $0.width = width
+            $0.sharpness = sharpness
+        }.outputImage
     }
 }

@@ -2,18 +2,18 @@ public import LuxRender
 
 extension Filters {
     /// An image of infinite extent filled with one colour.
-    public struct ConstantColorGenerator: Filter {
-        public static let descriptor = FilterDescriptor(
-            name: "ConstantColorGenerator", displayName: "Constant Color",
+    public struct ConstantColorGenerator: DeclaredFilter {
+        public static let declaration = FilterDeclaration<Self>(
+            "ConstantColorGenerator", displayName: "Constant Color",
             categories: [.generator, .stillImage, .video, .highDynamicRange],
-            summary: "An infinite image of one colour.",
-            parameters: [.color("color", default: Color(red: 1, green: 0, blue: 0), summary: "The colour.")])
+            summary: "An infinite image of one colour.", .parameter("color", \.color, summary: "The colour."))
 
-        public var color: Color
+        public var color: Color = Color(red: 1, green: 0, blue: 0)
 
-        public init(color: Color = Color(red: 1, green: 0, blue: 0)) { self.color = color }
+        public init() {}
 
-        public init(arguments a: FilterArguments) { self.init(color: a.color("color")) }
+        /// An image of `color`.
+        public init(color: Color) { self.color = color }
 
         public var outputImage: Image { Image(color: color) }
     }

@@ -7,39 +7,23 @@ extension Filters {
     /// with `σ = radius/3` (so `color1` is reached, to 1 %, at `radius`).
     ///
     /// Infinite extent.
-    public struct GaussianGradient: Filter {
-        public static let descriptor = FilterDescriptor(
-            name: "GaussianGradient", displayName: "Gaussian Gradient",
-            categories: [.generator, .gradient, .stillImage, .video, .highDynamicRange],
+    public struct GaussianGradient: DeclaredFilter {
+        public static let declaration = FilterDeclaration<Self>(
+            "GaussianGradient", categories: [.generator, .gradient, .stillImage, .video, .highDynamicRange],
             summary: "A round gradient with a Gaussian falloff.",
-            parameters: [
-                .point("center", default: [150, 150], summary: "The centre."),
-                .color("color0", default: .white, summary: "The colour at the centre."),
-                .color("color1", default: .clear, summary: "The colour far away."),
-                .number(
-                    "radius", default: 300, slider: 0...800, allowed: 0...1e7, unit: .pixels,
-                    summary: "Where the falloff ends (three standard deviations)."),
-            ])
+            .parameter("center", \.center, summary: "The centre."),
+            .parameter("color0", \.color0, summary: "The colour at the centre."),
+            .parameter("color1", \.color1, summary: "The colour far away."),
+            .parameter(
+                "radius", \.radius, slider: 0...800, allowed: 0...1e7, unit: .pixels,
+                summary: "Where the falloff ends (three standard deviations)."))
 
-        public var center: Point
-        public var color0: Color
-        public var color1: Color
-        public var radius: Double
+        public var center: Point = Point(x: 150, y: 150)
+        public var color0: Color = .white
+        public var color1: Color = .clear
+        public var radius: Double = 300
 
-        public init(
-            center: Point = Point(x: 150, y: 150), color0: Color = .white, color1: Color = .clear, radius: Double = 300
-        ) {
-            self.center = center
-            self.color0 = color0
-            self.color1 = color1
-            self.radius = radius
-        }
-
-        public init(arguments a: FilterArguments) {
-            self.init(
-                center: a.point("center"), color0: a.color("color0"), color1: a.color("color1"),
-                radius: a.number("radius"))
-        }
+        public init() {}
 
         public var outputImage: Image {
             let cx = Float(center.x)
@@ -66,6 +50,11 @@ extension Image {
     public static func gaussianGradient(center: Point, radius: Double, color0: Color = .white, color1: Color = .clear)
         -> Image
     {
-        Filters.GaussianGradient(center: center, color0: color0, color1: color1, radius: radius).outputImage
+        Filters.GaussianGradient {
+            $0.center = center
+            $0.color0 = color0
+            $0.color1 = color1
+            $0.radius = radius
+        }.outputImage
     }
 }

@@ -9,50 +9,29 @@ extension Filters {
     ///
     /// The edge is antialiased over `softness` pixels and `dither` adds ±`dither`/255 of noise against banding. The
     /// extent is the disc's bounding box.
-    public struct HueSaturationValueGradient: Filter {
-        public static let descriptor = FilterDescriptor(
-            name: "HueSaturationValueGradient", displayName: "Hue/Saturation/Value Gradient",
+    public struct HueSaturationValueGradient: DeclaredFilter {
+        public static let declaration = FilterDeclaration<Self>(
+            "HueSaturationValueGradient", displayName: "Hue/Saturation/Value Gradient",
             categories: [.generator, .gradient, .stillImage, .video],
             summary: "A colour wheel of hues and saturations at one value.",
-            parameters: [
-                .number(
-                    "value", default: 1, slider: 0...1, allowed: 0...10, summary: "The value (brightness) of the wheel."
-                ),
-                .number(
-                    "radius", default: 300, slider: 1...1000, allowed: 0.5...1e5, unit: .pixels,
-                    summary: "The wheel's radius."),
-                .number(
-                    "softness", default: 1, slider: 0...10, allowed: 0...1e5, unit: .pixels,
-                    summary: "Width of the antialiased edge."),
-                .number(
-                    "dither", default: 1, slider: 0...3, allowed: 0...100, summary: "Noise amplitude in 8-bit levels."),
-                FilterParameter(
-                    "colorSpace", kind: .string(choices: ColorSpace.shortNames.keys.sorted()), default: "srgb",
-                    summary: "The RGB space the wheel is defined in."),
-            ])
+            .parameter(
+                "value", \.value, slider: 0...1, allowed: 0...10, summary: "The value (brightness) of the wheel."),
+            .parameter(
+                "radius", \.radius, slider: 1...1000, allowed: 0.5...1e5, unit: .pixels, summary: "The wheel's radius."),
+            .parameter(
+                "softness", \.softness, slider: 0...10, allowed: 0...1e5, unit: .pixels,
+                summary: "Width of the antialiased edge."),
+            .parameter(
+                "dither", \.dither, slider: 0...3, allowed: 0...100, summary: "Noise amplitude in 8-bit levels."),
+            .parameter("colorSpace", \.colorSpace, summary: "The RGB space the wheel is defined in."))
 
-        public var value: Double
-        public var radius: Double
-        public var softness: Double
-        public var dither: Double
-        public var colorSpace: ColorSpace
+        public var value: Double = 1
+        public var radius: Double = 300
+        public var softness: Double = 1
+        public var dither: Double = 1
+        public var colorSpace = ColorSpace.sRGB
 
-        public init(
-            value: Double = 1, radius: Double = 300, softness: Double = 1, dither: Double = 1,
-            colorSpace: ColorSpace = .sRGB
-        ) {
-            self.value = value
-            self.radius = radius
-            self.softness = softness
-            self.dither = dither
-            self.colorSpace = colorSpace
-        }
-
-        public init(arguments a: FilterArguments) {
-            self.init(
-                value: a.number("value"), radius: a.number("radius"), softness: a.number("softness"),
-                dither: a.number("dither"), colorSpace: ColorSpace.named(a.string("colorSpace")) ?? .sRGB)
-        }
+        public init() {}
 
         /// The wheel's colour (straight, in `colorSpace`) at an angle (radians) and saturation, before dithering.
         public static func hsv(hue: Double, saturation: Double, value: Double) -> SIMD3<Double> {
@@ -108,8 +87,12 @@ extension Image {
         value: Double = 1, radius: Double = 300, softness: Double = 1, dither: Double = 1,
         colorSpace: ColorSpace = .sRGB
     ) -> Image {
-        Filters.HueSaturationValueGradient(
-            value: value, radius: radius, softness: softness, dither: dither, colorSpace: colorSpace
-        ).outputImage
+        Filters.HueSaturationValueGradient {
+            $0.value = value
+            $0.radius = radius
+            $0.softness = softness
+            $0.dither = dither
+            $0.colorSpace = colorSpace
+        }.outputImage
     }
 }

@@ -15,41 +15,24 @@ extension Filters {
     /// step `3t² − 2t³` so the blend starts and ends gently.
     ///
     /// Infinite extent.
-    public struct LinearGradientFilter<Kind: LinearGradientKind>: Filter {
-        public static var descriptor: FilterDescriptor {
-            FilterDescriptor(
-                name: Kind.name, displayName: spacedWords(Kind.name),
-                categories: [.generator, .gradient, .stillImage, .video, .highDynamicRange],
+    public struct LinearGradientFilter<Kind: LinearGradientKind>: DeclaredFilter {
+        public static var declaration: FilterDeclaration<Self> {
+            FilterDeclaration<Self>(
+                Kind.name, categories: [.generator, .gradient, .stillImage, .video, .highDynamicRange],
                 summary: Kind.isSmooth
                     ? "Blends two colours along a line with an S-shaped ramp." : "Blends two colours along a line.",
-                parameters: [
-                    .point("point0", default: [0, 0], summary: "Where color0 is."),
-                    .point("point1", default: [200, 200], summary: "Where color1 is."),
-                    .color("color0", default: .white, summary: "The starting colour."),
-                    .color("color1", default: .black, summary: "The ending colour."),
-                ])
+                .parameter("point0", \.point0, summary: "Where color0 is."),
+                .parameter("point1", \.point1, summary: "Where color1 is."),
+                .parameter("color0", \.color0, summary: "The starting colour."),
+                .parameter("color1", \.color1, summary: "The ending colour."))
         }
 
-        public var point0: Point
-        public var point1: Point
-        public var color0: Color
-        public var color1: Color
+        public var point0: Point = Point(x: 0, y: 0)
+        public var point1: Point = Point(x: 200, y: 200)
+        public var color0: Color = .white
+        public var color1: Color = .black
 
-        public init(
-            point0: Point = Point(x: 0, y: 0), point1: Point = Point(x: 200, y: 200), color0: Color = .white,
-            color1: Color = .black
-        ) {
-            self.point0 = point0
-            self.point1 = point1
-            self.color0 = color0
-            self.color1 = color1
-        }
-
-        public init(arguments a: FilterArguments) {
-            self.init(
-                point0: a.point("point0"), point1: a.point("point1"), color0: a.color("color0"),
-                color1: a.color("color1"))
-        }
+        public init() {}
 
         public var outputImage: Image {
             let dx = point1.x - point0.x
@@ -99,13 +82,23 @@ extension Filters {
 extension Image {
     /// A linear gradient (see ``Filters/LinearGradientFilter``).
     public static func linearGradient(from point0: Point, _ color0: Color, to point1: Point, _ color1: Color) -> Image {
-        Filters.LinearGradient(point0: point0, point1: point1, color0: color0, color1: color1).outputImage
+        Filters.LinearGradient {
+            $0.point0 = point0
+            $0.point1 = point1
+            $0.color0 = color0
+            $0.color1 = color1
+        }.outputImage
     }
 
     /// A smooth linear gradient (see ``Filters/LinearGradientFilter``).
     public static func smoothLinearGradient(from point0: Point, _ color0: Color, to point1: Point, _ color1: Color)
         -> Image
     {
-        Filters.SmoothLinearGradient(point0: point0, point1: point1, color0: color0, color1: color1).outputImage
+        Filters.SmoothLinearGradient {
+            $0.point0 = point0
+            $0.point1 = point1
+            $0.color0 = color0
+            $0.color1 = color1
+        }.outputImage
     }
 }

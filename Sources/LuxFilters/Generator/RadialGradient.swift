@@ -5,46 +5,26 @@ extension Filters {
     /// A radial gradient from `color0` inside `radius0` to `color1` outside `radius1` (infinite extent).
     ///
     /// Colours are interpolated in the working space, premultiplied.
-    public struct RadialGradient: Filter {
-        public static let descriptor = FilterDescriptor(
-            name: "RadialGradient", displayName: "Radial Gradient",
-            categories: [.generator, .gradient, .stillImage, .video, .highDynamicRange],
+    public struct RadialGradient: DeclaredFilter {
+        public static let declaration = FilterDeclaration<Self>(
+            "RadialGradient", categories: [.generator, .gradient, .stillImage, .video, .highDynamicRange],
             summary: "Blends two colours between two circles.",
-            parameters: [
-                FilterParameter(
-                    "center", kind: .point, default: [150, 150], unit: .pixels, summary: "The centre of both circles."),
-                .number(
-                    "radius0", default: 5, slider: 0...800, allowed: 0...1e9, unit: .pixels,
-                    summary: "Inside this radius: color0."),
-                .number(
-                    "radius1", default: 100, slider: 0...800, allowed: 0...1e9, unit: .pixels,
-                    summary: "Outside this radius: color1."),
-                FilterParameter("color0", kind: .color, default: .color(.white), summary: "The inner colour."),
-                FilterParameter("color1", kind: .color, default: .color(.black), summary: "The outer colour."),
-            ])
+            .parameter("center", \.center, unit: .pixels, summary: "The centre of both circles."),
+            .parameter(
+                "radius0", \.radius0, slider: 0...800, allowed: 0...1e9, unit: .pixels,
+                summary: "Inside this radius: color0."),
+            .parameter(
+                "radius1", \.radius1, slider: 0...800, allowed: 0...1e9, unit: .pixels,
+                summary: "Outside this radius: color1."), .parameter("color0", \.color0, summary: "The inner colour."),
+            .parameter("color1", \.color1, summary: "The outer colour."))
 
-        public var center: Point
-        public var radius0: Double
-        public var radius1: Double
-        public var color0: Color
-        public var color1: Color
+        public var center: Point = Point(x: 150, y: 150)
+        public var radius0: Double = 5
+        public var radius1: Double = 100
+        public var color0: Color = .white
+        public var color1: Color = .black
 
-        public init(
-            center: Point = Point(x: 150, y: 150), radius0: Double = 5, radius1: Double = 100, color0: Color = .white,
-            color1: Color = .black
-        ) {
-            self.center = center
-            self.radius0 = radius0
-            self.radius1 = radius1
-            self.color0 = color0
-            self.color1 = color1
-        }
-
-        public init(arguments a: FilterArguments) {
-            self.init(
-                center: a.point("center"), radius0: a.number("radius0"), radius1: a.number("radius1"),
-                color0: a.color("color0"), color1: a.color("color1"))
-        }
+        public init() {}
 
         public var outputImage: Image {
             let cx = Float(center.x)
@@ -76,7 +56,12 @@ extension Image {
     public static func radialGradient(
         center: Point, radius0: Double, radius1: Double, color0: Color = .white, color1: Color = .black
     ) -> Image {
-        Filters.RadialGradient(center: center, radius0: radius0, radius1: radius1, color0: color0, color1: color1)
-            .outputImage
+        Filters.RadialGradient {
+            $0.center = center
+            $0.radius0 = radius0
+            $0.radius1 = radius1
+            $0.color0 = color0
+            $0.color1 = color1
+        }.outputImage
     }
 }

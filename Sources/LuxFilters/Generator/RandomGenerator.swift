@@ -4,15 +4,12 @@ extension Filters {
     /// An infinite image of noise: each pixel's red, green, blue and alpha are independent, uniformly distributed
     /// in [0, 1) (straight values in the working space), from a hash of the pixel's position — the same pixel
     /// always has the same value, whatever is rendered around it.
-    public struct RandomGenerator: Filter {
-        public static let descriptor = FilterDescriptor(
-            name: "RandomGenerator", displayName: "Random Generator",
-            categories: [.generator, .stillImage, .video, .highDynamicRange],
-            summary: "Infinite uniform noise in red, green, blue and alpha.", parameters: [])
+    public struct RandomGenerator: DeclaredFilter {
+        public static let declaration = FilterDeclaration<Self>(
+            "RandomGenerator", categories: [.generator, .stillImage, .video, .highDynamicRange],
+            summary: "Infinite uniform noise in red, green, blue and alpha.")
 
         public init() {}
-
-        public init(arguments a: FilterArguments) {}
 
         public var outputImage: Image {
             let kernel = ColorKernel(name: "random", inputCount: 0, alphaHandling: .unpremultiplied) { row in

@@ -6,26 +6,16 @@ extension Filters {
     /// image with no transparent border, to blur or tile without dark edges.
     ///
     /// The extent is infinite.
-    public struct AffineClamp: Filter {
-        public static let descriptor = FilterDescriptor(
-            name: "AffineClamp", displayName: "Affine Clamp",
-            categories: [.tileEffect, .geometryAdjustment, .stillImage, .video, .highDynamicRange],
-            summary: "Transforms the image with its edge pixels extended to infinity.",
-            parameters: [
-                .image(),
-                FilterParameter(
-                    "transform", kind: .transform, default: .transform(.identity), summary: "The transform to apply."),
-            ])
+    public struct AffineClamp: DeclaredFilter {
+        public static let declaration = FilterDeclaration<Self>(
+            "AffineClamp", categories: [.tileEffect, .geometryAdjustment, .stillImage, .video, .highDynamicRange],
+            summary: "Transforms the image with its edge pixels extended to infinity.", .image(\.image),
+            .parameter("transform", \.transform, summary: "The transform to apply."))
 
-        public var image: Image
-        public var transform: LuxPixels.AffineTransform
+        public var image: Image = .empty
+        public var transform: LuxPixels.AffineTransform = .identity
 
-        public init(image: Image, transform: LuxPixels.AffineTransform = .identity) {
-            self.image = image
-            self.transform = transform
-        }
-
-        public init(arguments a: FilterArguments) { self.init(image: a.image(), transform: a.transform("transform")) }
+        public init() {}
 
         public var outputImage: Image { image.clampedToExtent().transformed(by: transform) }
     }
@@ -34,6 +24,6 @@ extension Filters {
 extension Image {
     /// The image with its edges extended to infinity and then transformed (see ``Filters/AffineClamp``).
     public func affineClamp(_ transform: LuxPixels.AffineTransform) -> Image {
-        Filters.AffineClamp(image: self, transform: transform).outputImage
+        applyingFilter(Filters.AffineClamp { $0.transform = transform })
     }
 }

@@ -3,51 +3,34 @@ public import LuxRender
 
 extension Filters {
     /// Applies an affine transform (bilinear sampling).
-    public struct AffineTransform: Filter {
-        public static let descriptor = FilterDescriptor(
-            name: "AffineTransform", displayName: "Affine Transform",
-            categories: [.geometryAdjustment, .stillImage, .video, .highDynamicRange],
-            summary: "Moves, scales, rotates or skews the image.",
-            parameters: [
-                .image(),
-                FilterParameter(
-                    "transform", kind: .transform, default: .transform(.identity), summary: "The transform to apply."),
-            ])
+    public struct AffineTransform: DeclaredFilter {
+        public static let declaration = FilterDeclaration<Self>(
+            "AffineTransform", categories: [.geometryAdjustment, .stillImage, .video, .highDynamicRange],
+            summary: "Moves, scales, rotates or skews the image.", .image(\.image),
+            .parameter("transform", \.transform, summary: "The transform to apply."))
 
-        public var image: Image
-        public var transform: LuxPixels.AffineTransform
+        public var image: Image = .empty
+        public var transform = LuxPixels.AffineTransform.identity
 
-        public init(image: Image, transform: LuxPixels.AffineTransform) {
-            self.image = image
-            self.transform = transform
-        }
-
-        public init(arguments a: FilterArguments) { self.init(image: a.image(), transform: a.transform("transform")) }
+        public init() {}
 
         public var outputImage: Image { image.transformed(by: transform) }
     }
 
     /// Crops to a rectangle.
-    public struct Crop: Filter {
-        public static let descriptor = FilterDescriptor(
-            name: "Crop", displayName: "Crop",
-            categories: [.geometryAdjustment, .stillImage, .video, .highDynamicRange],
-            summary: "Restricts the image to a rectangle.",
-            parameters: [
-                .image(),
-                FilterParameter(
-                    "rectangle", kind: .rect, unit: .pixels, summary: "The rectangle to keep (x, y, width, height)."),
-            ])
+    public struct Crop: DeclaredFilter {
+        public static let declaration = FilterDeclaration<Self>(
+            "Crop", categories: [.geometryAdjustment, .stillImage, .video, .highDynamicRange],
+            summary: "Restricts the image to a rectangle.", .image(\.image),
+            .parameter(
+                "rectangle", \.rectangle, required: true, unit: .pixels,
+                summary: "The rectangle to keep (x, y, width, height)."))
 
-        public var image: Image
-        public var rectangle: Rect
+        public var image: Image = .empty
+        /// Required when the filter is made by name.
+        public var rectangle = Rect.infinite
 
-        public init(image: Image, rectangle: Rect) {
-            self.image = image
-            self.rectangle = rectangle
-        }
-
-        public init(arguments a: FilterArguments) { self.init(image: a.image(), rectangle: a.rect("rectangle")) }
+        public init() {}
 
         public var outputImage: Image { image.cropped(to: rectangle) }
     }

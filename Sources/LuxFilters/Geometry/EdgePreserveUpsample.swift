@@ -13,39 +13,26 @@ extension Filters {
     /// `exp(−|q − p↓|²/(2·spatialSigma²)) · exp(−(Y(p) − Y(q↑))²/(2·lumaSigma²))`: distance in small-image pixels,
     /// and the difference between the guide's luma (sRGB-encoded) at `p` and at `q`'s centre in the guide. The
     /// window reaches `⌈2·spatialSigma⌉` small pixels each way.
-    public struct EdgePreserveUpsample: Filter {
-        public static let descriptor = FilterDescriptor(
-            name: "EdgePreserveUpsample", displayName: "Edge Preserve Upsample",
+    public struct EdgePreserveUpsample: DeclaredFilter {
+        public static let declaration = FilterDeclaration<Self>(
+            "EdgePreserveUpsample", coreImageName: "CIEdgePreserveUpsampleFilter",
             categories: [.geometryAdjustment, .stillImage, .video],
             summary: "Upsamples a small image to a guide image's size, following the guide's edges.",
-            parameters: [
-                .image(summary: "The full-resolution guide; the result has its extent."),
-                .image("smallImage", summary: "The low-resolution image to upsample."),
-                .number(
-                    "spatialSigma", default: 3, slider: 0.5...5, allowed: 0.1...50, unit: .pixels,
-                    summary: "Spatial falloff, in pixels of the small image."),
-                .number(
-                    "lumaSigma", default: 0.15, slider: 0.01...1, allowed: 0.001...10,
-                    summary: "Falloff with the guide's luma difference."),
-            ])
+            .image(\.image, summary: "The full-resolution guide; the result has its extent."),
+            .image(\.smallImage, "smallImage", summary: "The low-resolution image to upsample."),
+            .parameter(
+                "spatialSigma", \.spatialSigma, slider: 0.5...5, allowed: 0.1...50, unit: .pixels,
+                summary: "Spatial falloff, in pixels of the small image."),
+            .parameter(
+                "lumaSigma", \.lumaSigma, slider: 0.01...1, allowed: 0.001...10,
+                summary: "Falloff with the guide's luma difference."))
 
-        public var image: Image
-        public var smallImage: Image
-        public var spatialSigma: Double
-        public var lumaSigma: Double
+        public var image: Image = .empty
+        public var smallImage: Image = .empty
+        public var spatialSigma: Double = 3
+        public var lumaSigma: Double = 0.15
 
-        public init(image: Image, smallImage: Image, spatialSigma: Double = 3, lumaSigma: Double = 0.15) {
-            self.image = image
-            self.smallImage = smallImage
-            self.spatialSigma = spatialSigma
-            self.lumaSigma = lumaSigma
-        }
-
-        public init(arguments a: FilterArguments) {
-            self.init(
-                image: a.image(), smallImage: a.image("smallImage"), spatialSigma: a.number("spatialSigma"),
-                lumaSigma: a.number("lumaSigma"))
-        }
+        public init() {}
 
         public var outputImage: Image {
             let g = image.extent
@@ -131,7 +118,11 @@ extension Image {
     /// `small` upsampled to this image's extent, following this image's edges (see
     /// ``Filters/EdgePreserveUpsample``).
     public func edgePreserveUpsample(_ small: Image, spatialSigma: Double = 3, lumaSigma: Double = 0.15) -> Image {
-        Filters.EdgePreserveUpsample(image: self, smallImage: small, spatialSigma: spatialSigma, lumaSigma: lumaSigma)
-            .outputImage
+        applyingFilter(
+            Filters.EdgePreserveUpsample {
+                $0.smallImage = small
+                $0.spatialSigma = spatialSigma
+                $0.lumaSigma = lumaSigma
+            })
     }
 }

@@ -6,34 +6,22 @@ extension Filters {
     ///
     /// Edges are extended, so the result has no transparent border; its extent is the input's scaled by
     /// `scale·aspectRatio` horizontally and `scale` vertically.
-    public struct LanczosScaleTransform: Filter {
-        public static let descriptor = FilterDescriptor(
-            name: "LanczosScaleTransform", displayName: "Lanczos Scale Transform",
-            categories: [.geometryAdjustment, .stillImage, .video, .highDynamicRange],
-            summary: "Scales with a Lanczos-3 resampling filter.",
-            parameters: [
-                .image(),
-                .number(
-                    "scale", default: 1, slider: 0.05...1.5, allowed: 0.0001...100, unit: .scale,
-                    summary: "The vertical scale factor."),
-                .number(
-                    "aspectRatio", default: 1, slider: 0.05...2, allowed: 0.0001...100, unit: .scale,
-                    summary: "Horizontal scale relative to vertical."),
-            ])
+    public struct LanczosScaleTransform: DeclaredFilter {
+        public static let declaration = FilterDeclaration<Self>(
+            "LanczosScaleTransform", categories: [.geometryAdjustment, .stillImage, .video, .highDynamicRange],
+            summary: "Scales with a Lanczos-3 resampling filter.", .image(\.image),
+            .parameter(
+                "scale", \.scale, slider: 0.05...1.5, allowed: 0.0001...100, unit: .scale,
+                summary: "The vertical scale factor."),
+            .parameter(
+                "aspectRatio", \.aspectRatio, slider: 0.05...2, allowed: 0.0001...100, unit: .scale,
+                summary: "Horizontal scale relative to vertical."))
 
-        public var image: Image
-        public var scale: Double
-        public var aspectRatio: Double
+        public var image: Image = .empty
+        public var scale: Double = 1
+        public var aspectRatio: Double = 1
 
-        public init(image: Image, scale: Double = 1, aspectRatio: Double = 1) {
-            self.image = image
-            self.scale = scale
-            self.aspectRatio = aspectRatio
-        }
-
-        public init(arguments a: FilterArguments) {
-            self.init(image: a.image(), scale: a.number("scale"), aspectRatio: a.number("aspectRatio"))
-        }
+        public init() {}
 
         public var outputImage: Image {
             let sx = scale * aspectRatio
@@ -116,6 +104,10 @@ extension Filters {
 extension Image {
     /// The image scaled with a Lanczos-3 filter (see ``Filters/LanczosScaleTransform``).
     public func lanczosScaleTransform(scale: Double, aspectRatio: Double = 1) -> Image {
-        Filters.LanczosScaleTransform(image: self, scale: scale, aspectRatio: aspectRatio).outputImage
+        applyingFilter(
+            Filters.LanczosScaleTransform {
+                $0.scale = scale
+                $0.aspectRatio = aspectRatio
+            })
     }
 }

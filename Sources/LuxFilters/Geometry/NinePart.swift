@@ -81,13 +81,4 @@ enum NinePart {
             return Rect(minX: x0, minY: y0, maxX: x1, maxY: y1).insetBy(dx: -1, dy: -1)
         }
     }
-
-    static let parameters: [FilterParameter] = [
-        .image(),
-        .point("breakpoint0", default: [50, 50], summary: "One corner of the middle part."),
-        .point("breakpoint1", default: [150, 150], summary: "The opposite corner of the middle part."),
-        FilterParameter(
-            "growAmount", kind: .vector(count: 2), default: [100, 100], unit: .pixels,
-            summary: "How much wider and taller the result is."),
-    ]
 }

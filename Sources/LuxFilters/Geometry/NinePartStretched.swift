@@ -6,33 +6,22 @@ extension Filters {
     /// the result is `growAmount` wider and taller, while the corners and edges outside them keep their size.
     ///
     /// The extent grows by `growAmount` (from the same origin).
-    public struct NinePartStretched: Filter {
-        public static let descriptor = FilterDescriptor(
-            name: "NinePartStretched", displayName: "Nine Part Stretched",
+    public struct NinePartStretched: DeclaredFilter {
+        public static let declaration = FilterDeclaration<Self>(
+            "NinePartStretched",
             categories: [.distortionEffect, .geometryAdjustment, .stillImage, .video, .highDynamicRange],
             summary: "Grows an image by stretching its middle, keeping corners and edges.",
-            parameters: NinePart.parameters)
+            .image(\.image),
+            .parameter("breakpoint0", \.breakpoint0, unit: .pixels, summary: "One corner of the middle part."),
+            .parameter("breakpoint1", \.breakpoint1, unit: .pixels, summary: "The opposite corner of the middle part."),
+            .parameter("growAmount", \.growAmount, unit: .pixels, summary: "How much wider and taller the result is."))
 
-        public var image: Image
-        public var breakpoint0: Point
-        public var breakpoint1: Point
-        public var growAmount: SIMD2<Double>
+        public var image: Image = .empty
+        public var breakpoint0 = Point(x: 50, y: 50)
+        public var breakpoint1 = Point(x: 150, y: 150)
+        public var growAmount: SIMD2<Double> = [100, 100]
 
-        public init(
-            image: Image, breakpoint0: Point = Point(x: 50, y: 50), breakpoint1: Point = Point(x: 150, y: 150),
-            growAmount: SIMD2<Double> = [100, 100]
-        ) {
-            self.image = image
-            self.breakpoint0 = breakpoint0
-            self.breakpoint1 = breakpoint1
-            self.growAmount = growAmount
-        }
-
-        public init(arguments a: FilterArguments) {
-            self.init(
-                image: a.image(), breakpoint0: a.point("breakpoint0"), breakpoint1: a.point("breakpoint1"),
-                growAmount: a.vector2("growAmount"))
-        }
+        public init() {}
 
         public var outputImage: Image {
             let e = image.extent
@@ -46,9 +35,11 @@ extension Filters {
 extension Image {
     /// The image grown by stretching its middle (see ``Filters/NinePartStretched``).
     public func ninePartStretched(breakpoint0: Point, breakpoint1: Point, growAmount: SIMD2<Double>) -> Image {
-        Filters.NinePartStretched(
-            image: self, breakpoint0: breakpoint0, breakpoint1: breakpoint1, growAmount: growAmount
-        )
-        .outputImage
+        applyingFilter(
+            Filters.NinePartStretched {
+                $0.breakpoint0 = breakpoint0
+                $0.breakpoint1 = breakpoint1
+                $0.growAmount = growAmount
+            })
     }
 }

@@ -7,37 +7,24 @@ extension Filters {
     /// seamlessly.
     ///
     /// The extent grows by `growAmount`.
-    public struct NinePartTiled: Filter {
-        public static let descriptor = FilterDescriptor(
-            name: "NinePartTiled", displayName: "Nine Part Tiled",
+    public struct NinePartTiled: DeclaredFilter {
+        public static let declaration = FilterDeclaration<Self>(
+            "NinePartTiled",
             categories: [.distortionEffect, .geometryAdjustment, .stillImage, .video, .highDynamicRange],
             summary: "Grows an image by repeating its middle, keeping corners and edges.",
-            parameters: NinePart.parameters + [
-                .boolean("flipYTiles", default: true, summary: "Mirror every other vertical repetition.")
-            ])
+            .image(\.image),
+            .parameter("breakpoint0", \.breakpoint0, unit: .pixels, summary: "One corner of the middle part."),
+            .parameter("breakpoint1", \.breakpoint1, unit: .pixels, summary: "The opposite corner of the middle part."),
+            .parameter("growAmount", \.growAmount, unit: .pixels, summary: "How much wider and taller the result is."),
+            .parameter("flipYTiles", \.flipYTiles, summary: "Mirror every other vertical repetition."))
 
-        public var image: Image
-        public var breakpoint0: Point
-        public var breakpoint1: Point
-        public var growAmount: SIMD2<Double>
-        public var flipYTiles: Bool
+        public var image: Image = .empty
+        public var breakpoint0 = Point(x: 50, y: 50)
+        public var breakpoint1 = Point(x: 150, y: 150)
+        public var growAmount: SIMD2<Double> = [100, 100]
+        public var flipYTiles = true
 
-        public init(
-            image: Image, breakpoint0: Point = Point(x: 50, y: 50), breakpoint1: Point = Point(x: 150, y: 150),
-            growAmount: SIMD2<Double> = [100, 100], flipYTiles: Bool = true
-        ) {
-            self.image = image
-            self.breakpoint0 = breakpoint0
-            self.breakpoint1 = breakpoint1
-            self.growAmount = growAmount
-            self.flipYTiles = flipYTiles
-        }
-
-        public init(arguments a: FilterArguments) {
-            self.init(
-                image: a.image(), breakpoint0: a.point("breakpoint0"), breakpoint1: a.point("breakpoint1"),
-                growAmount: a.vector2("growAmount"), flipYTiles: a.boolean("flipYTiles"))
-        }
+        public init() {}
 
         public var outputImage: Image {
             let e = image.extent
@@ -55,9 +42,12 @@ extension Image {
     public func ninePartTiled(
         breakpoint0: Point, breakpoint1: Point, growAmount: SIMD2<Double>, flipYTiles: Bool = true
     ) -> Image {
-        Filters.NinePartTiled(
-            image: self, breakpoint0: breakpoint0, breakpoint1: breakpoint1, growAmount: growAmount,
-            flipYTiles: flipYTiles
-        ).outputImage
+        applyingFilter(
+            Filters.NinePartTiled {
+                $0.breakpoint0 = breakpoint0
+                $0.breakpoint1 = breakpoint1
+                $0.growAmount = growAmount
+                $0.flipYTiles = flipYTiles
+            })
     }
 }

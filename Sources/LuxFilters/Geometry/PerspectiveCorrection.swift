@@ -8,27 +8,24 @@ extension Filters {
     /// The rectangle starts at the quadrilateral's top-left bounding-box corner; it is as wide as the longer of the
     /// top and bottom edges and as high as the longer of the left and right edges. With `crop` (the default) the
     /// result is that rectangle; without, the whole image is transformed.
-    public struct PerspectiveCorrection: Filter {
-        public static let descriptor = FilterDescriptor(
-            name: "PerspectiveCorrection", displayName: "Perspective Correction",
-            categories: [.geometryAdjustment, .stillImage, .video, .highDynamicRange],
+    public struct PerspectiveCorrection: DeclaredFilter {
+        public static let declaration = FilterDeclaration<Self>(
+            "PerspectiveCorrection", categories: [.geometryAdjustment, .stillImage, .video, .highDynamicRange],
             summary: "Maps a quadrilateral of the image to a rectangle, undoing perspective.",
-            parameters: [.image()] + Quadrilateral.parameters + [
-                .boolean("crop", default: true, summary: "Whether the result is just the rectangle.")
-            ])
+            .image(\.image), .corners(\.quadrilateral),
+            .parameter("crop", \.crop, summary: "Whether the result is just the rectangle."))
 
-        public var image: Image
-        public var quadrilateral: Quadrilateral
-        public var crop: Bool
+        public var image: Image = .empty
+        public var quadrilateral = Quadrilateral.defaultTarget
+        public var crop = true
 
-        public init(image: Image, quadrilateral: Quadrilateral = .defaultTarget, crop: Bool = true) {
+        public init() {}
+
+        /// Straightens `quadrilateral` of `image`.
+        public init(image: Image, quadrilateral: Quadrilateral, crop: Bool = true) {
             self.image = image
             self.quadrilateral = quadrilateral
             self.crop = crop
-        }
-
-        public init(arguments a: FilterArguments) {
-            self.init(image: a.image(), quadrilateral: Quadrilateral(a), crop: a.boolean("crop"))
         }
 
         /// The rectangle the quadrilateral is mapped to.
@@ -65,6 +62,10 @@ extension Filters {
 extension Image {
     /// The quadrilateral straightened into a rectangle (see ``Filters/PerspectiveCorrection``).
     public func perspectiveCorrection(_ quadrilateral: Quadrilateral, crop: Bool = true) -> Image {
-        Filters.PerspectiveCorrection(image: self, quadrilateral: quadrilateral, crop: crop).outputImage
+        applyingFilter(
+            Filters.PerspectiveCorrection {
+                $0.quadrilateral = quadrilateral
+                $0.crop = crop
+            })
     }
 }

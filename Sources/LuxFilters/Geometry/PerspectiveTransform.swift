@@ -7,22 +7,15 @@ extension Filters {
     /// straight lines staying straight.
     ///
     /// The extent is the quadrilateral's bounding box.
-    public struct PerspectiveTransform: Filter {
-        public static let descriptor = FilterDescriptor(
-            name: "PerspectiveTransform", displayName: "Perspective Transform",
-            categories: [.geometryAdjustment, .stillImage, .video, .highDynamicRange],
-            summary: "Maps the image onto a quadrilateral in perspective.",
-            parameters: [.image()] + Quadrilateral.parameters)
+    public struct PerspectiveTransform: DeclaredFilter {
+        public static let declaration = FilterDeclaration<Self>(
+            "PerspectiveTransform", categories: [.geometryAdjustment, .stillImage, .video, .highDynamicRange],
+            summary: "Maps the image onto a quadrilateral in perspective.", .image(\.image), .corners(\.quadrilateral))
 
-        public var image: Image
-        public var quadrilateral: Quadrilateral
+        public var image: Image = .empty
+        public var quadrilateral = Quadrilateral.defaultTarget
 
-        public init(image: Image, quadrilateral: Quadrilateral = .defaultTarget) {
-            self.image = image
-            self.quadrilateral = quadrilateral
-        }
-
-        public init(arguments a: FilterArguments) { self.init(image: a.image(), quadrilateral: Quadrilateral(a)) }
+        public init() {}
 
         public var outputImage: Image { image.perspectiveWarp(from: image.extent, to: quadrilateral, crop: nil) }
     }
@@ -65,21 +58,27 @@ public struct Quadrilateral: Sendable, Hashable {
         topLeft: Point(x: 118, y: 140), topRight: Point(x: 646, y: 117), bottomRight: Point(x: 548, y: 484),
         bottomLeft: Point(x: 155, y: 471))
 
-    /// The four point parameters.
-    static let parameters: [FilterParameter] = [
-        .point("topLeft", default: [118, 140], summary: "The top-left corner."),
-        .point("topRight", default: [646, 117], summary: "The top-right corner."),
-        .point("bottomRight", default: [548, 484], summary: "The bottom-right corner."),
-        .point("bottomLeft", default: [155, 471], summary: "The bottom-left corner."),
-    ]
-
-    init(_ a: FilterArguments) {
-        self.init(
-            topLeft: a.point("topLeft"), topRight: a.point("topRight"), bottomRight: a.point("bottomRight"),
-            bottomLeft: a.point("bottomLeft"))
-    }
-
     var digest: String { corners.map { "\($0.x),\($0.y)" }.joined(separator: ";") }
+}
+
+extension FilterDeclaration.Parameter {
+    /// A quadrilateral given as the points `topLeft`, `topRight`, `bottomRight` and `bottomLeft`.
+    static func corners(_ keyPath: any WritableKeyPath<F, Quadrilateral> & Sendable) -> Self {
+        .combined(
+            keyPath,
+            [
+                FilterParameter("topLeft", kind: .point, unit: .pixels, summary: "The top-left corner."),
+                FilterParameter("topRight", kind: .point, unit: .pixels, summary: "The top-right corner."),
+                FilterParameter("bottomRight", kind: .point, unit: .pixels, summary: "The bottom-right corner."),
+                FilterParameter("bottomLeft", kind: .point, unit: .pixels, summary: "The bottom-left corner."),
+            ],
+            values: { q in q.corners.map(\.filterValue) },
+            make: { a in
+                Quadrilateral(
+                    topLeft: a.point("topLeft"), topRight: a.point("topRight"), bottomRight: a.point("bottomRight"),
+                    bottomLeft: a.point("bottomLeft"))
+            })
+    }
 }
 
 extension Image {
@@ -100,6 +99,6 @@ extension Image {
 
     /// The image mapped onto a quadrilateral (see ``Filters/PerspectiveTransform``).
     public func perspectiveTransform(_ quadrilateral: Quadrilateral) -> Image {
-        Filters.PerspectiveTransform(image: self, quadrilateral: quadrilateral).outputImage
+        applyingFilter(Filters.PerspectiveTransform { $0.quadrilateral = quadrilateral })
     }
 }

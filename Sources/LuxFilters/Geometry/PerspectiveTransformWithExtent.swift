@@ -6,29 +6,20 @@ extension Filters {
     /// onto the quadrilateral; the rest of the image follows the same projective map.
     ///
     /// The result covers the quadrilateral's bounding box.
-    public struct PerspectiveTransformWithExtent: Filter {
-        public static let descriptor = FilterDescriptor(
-            name: "PerspectiveTransformWithExtent", displayName: "Perspective Transform with Extent",
+    public struct PerspectiveTransformWithExtent: DeclaredFilter {
+        public static let declaration = FilterDeclaration<Self>(
+            "PerspectiveTransformWithExtent", displayName: "Perspective Transform with Extent",
             categories: [.geometryAdjustment, .stillImage, .video, .highDynamicRange],
             summary: "Maps a rectangle of the image onto a quadrilateral in perspective.",
-            parameters: [
-                .image(),
-                .rect("extent", default: [0, 0, 300, 300], summary: "The rectangle that lands on the quadrilateral."),
-            ] + Quadrilateral.parameters)
+            .image(\.image),
+            .parameter("extent", \.extent, unit: .pixels, summary: "The rectangle that lands on the quadrilateral."),
+            .corners(\.quadrilateral))
 
-        public var image: Image
-        public var extent: Rect
-        public var quadrilateral: Quadrilateral
+        public var image: Image = .empty
+        public var extent = Rect(x: 0, y: 0, width: 300, height: 300)
+        public var quadrilateral = Quadrilateral.defaultTarget
 
-        public init(image: Image, extent: Rect, quadrilateral: Quadrilateral = .defaultTarget) {
-            self.image = image
-            self.extent = extent
-            self.quadrilateral = quadrilateral
-        }
-
-        public init(arguments a: FilterArguments) {
-            self.init(image: a.image(), extent: a.rect("extent"), quadrilateral: Quadrilateral(a))
-        }
+        public init() {}
 
         public var outputImage: Image { image.perspectiveWarp(from: extent, to: quadrilateral, crop: nil) }
     }
@@ -38,6 +29,10 @@ extension Image {
     /// The rectangle `extent` of the image mapped onto a quadrilateral (see
     /// ``Filters/PerspectiveTransformWithExtent``).
     public func perspectiveTransform(extent: Rect, to quadrilateral: Quadrilateral) -> Image {
-        Filters.PerspectiveTransformWithExtent(image: self, extent: extent, quadrilateral: quadrilateral).outputImage
+        applyingFilter(
+            Filters.PerspectiveTransformWithExtent {
+                $0.extent = extent
+                $0.quadrilateral = quadrilateral
+            })
     }
 }

@@ -6,27 +6,19 @@ extension Filters {
     /// that no transparent corner shows, keeping the original extent — how photo editors straighten a tilted horizon.
     ///
     /// An image of infinite extent is only rotated about the origin.
-    public struct StraightenFilter: Filter {
-        public static let descriptor = FilterDescriptor(
-            name: "StraightenFilter", displayName: "Straighten",
+    public struct StraightenFilter: DeclaredFilter {
+        public static let declaration = FilterDeclaration<Self>(
+            "StraightenFilter", displayName: "Straighten",
             categories: [.geometryAdjustment, .stillImage, .video, .highDynamicRange],
-            summary: "Rotates and enlarges the image to level a tilted horizon.",
-            parameters: [
-                .image(),
-                .number(
-                    "angle", default: 0, slider: -Double.pi...Double.pi, allowed: -1000...1000, unit: .radians,
-                    summary: "The rotation, counter-clockwise on screen."),
-            ])
+            summary: "Rotates and enlarges the image to level a tilted horizon.", .image(\.image),
+            .parameter(
+                "angle", \.angle, slider: -Double.pi...Double.pi, allowed: -1000...1000, unit: .radians,
+                summary: "The rotation, counter-clockwise on screen."))
 
-        public var image: Image
-        public var angle: Double
+        public var image: Image = .empty
+        public var angle: Double = 0
 
-        public init(image: Image, angle: Double = 0) {
-            self.image = image
-            self.angle = angle
-        }
-
-        public init(arguments a: FilterArguments) { self.init(image: a.image(), angle: a.number("angle")) }
+        public init() {}
 
         /// The enlargement that keeps a `width`×`height` rectangle covered when rotated by `angle`.
         public static func coverScale(width: Double, height: Double, angle: Double) -> Double {
@@ -52,5 +44,5 @@ extension Filters {
 
 extension Image {
     /// The image rotated and enlarged to level a tilt (see ``Filters/StraightenFilter``).
-    public func straighten(angle: Double) -> Image { Filters.StraightenFilter(image: self, angle: angle).outputImage }
+    public func straighten(angle: Double) -> Image { applyingFilter(Filters.StraightenFilter { $0.angle = angle }) }
 }

@@ -1,6 +1,5 @@
 public import LuxPixels
 public import LuxRender
-import RealModule
 
 extension Filters {
     /// A line-screen halftone: the image's luminance against a screen of parallel lines, in black and white.
@@ -10,77 +9,36 @@ extension Filters {
     /// `clamp(½ + (L − s) / (1 − sharpness), 0, 1)` where `L` is the Rec. 709 luminance of the (unpremultiplied,
     /// working-space) input clamped to 0…1: bright areas become thin dark lines, dark areas thick ones. `width` is
     /// in pixels, so an effect meant to look the same at another resolution multiplies it by the render scale.
-    public struct LineScreen: Filter {
-        public static let descriptor = FilterDescriptor(
-            name: "LineScreen", displayName: "Line Screen",
-            categories: [.halftoneEffect, .stillImage, .video],
-            summary: "Simulates a line-screen halftone.",
-            parameters: [
-                .image(),
-                FilterParameter(
-                    "center", kind: .point, default: [150, 150], unit: .pixels,
-                    summary: "Where the screen's phase is zero."),
-                .number(
-                    "angle", default: 0, slider: -Double.pi...Double.pi, allowed: -1e6...1e6, unit: .radians,
-                    summary: "The direction across the lines."),
-                .number(
-                    "width", default: 6, slider: 1...50, allowed: 0.01...1e6, unit: .pixels,
-                    summary: "The distance between lines."),
-                .number(
-                    "sharpness", default: 0.7, slider: 0...1, allowed: 0...1, unit: .fraction,
-                    summary: "How hard the edges of the lines are (1: a pure threshold)."),
-            ])
+    public struct LineScreen: DeclaredFilter {
+        public static let declaration = FilterDeclaration<Self>(
+            "LineScreen", categories: [.halftoneEffect, .stillImage, .video],
+            summary: "Simulates a line-screen halftone.", .image(\.image),
+            .parameter("center", \.center, unit: .pixels, summary: "Where the screen's phase is zero."),
+            .parameter(
+                "angle", \.angle, slider: -Double.pi...Double.pi, allowed: -1e6...1e6, unit: .radians,
+                summary: "The direction across the lines."),
+            .parameter(
+                "width", \.width, slider: 1...50, allowed: 0.01...1e6, unit: .pixels,
+                summary: "The distance between lines."),
+            .parameter(
+                "sharpness", \.sharpness, slider: 0...1, allowed: 0...1, unit: .fraction,
+                summary: "How hard the edges of the lines are (1: a pure threshold)."))
 
-        public var image: Image
-        public var center: Point
-        public var angle: Double
-        public var width: Double
-        public var sharpness: Double
+        public var image: Image = .empty
+        public var center: Point = Point(x: 150, y: 150)
+        public var angle: Double = 0
+        public var width: Double = 6
+        public var sharpness: Double = 0.7
 
-        public init(
-            image: Image, center: Point = Point(x: 150, y: 150), angle: Double = 0, width: Double = 6,
-            sharpness: Double = 0.7
-        ) {
-            self.image = image
-            self.center = center
-            self.angle = angle
-            self.width = width
-            self.sharpness = sharpness
-        }
-
-        public init(arguments a: FilterArguments) {
-            self.init(
-                image: a.image(), center: a.point("center"), angle: a.number("angle"), width: a.number("width"),
-                sharpness: a.number("sharpness"))
-        }
+        public init() {}
 
         public var outputImage: Image {
-            let cx = Float(center.x)
-            let cy = Float(center.y)
-            let period = Float(max(width, 0.01))
-            let ux = Float(Double.cos(angle)) / period
-            let uy = Float(Double.sin(angle)) / period
-            let gain = 1 / max(Float(1 - sharpness), 1e-3)
-            let twoPi = 2 * Float.pi
-            let kernel = ColorKernel(name: "lineScreen", alphaHandling: .unpremultiplied, preservesAlpha: true) { row in
-                let p = row.pixels
-                let y = Float(row.y) + 0.5 - cy
-                let along = y * uy
-                for i in 0..<row.count {
-                    let luma = 0.2126 * p.red[i] + 0.7152 * p.green[i] + 0.0722 * p.blue[i]
-                    let l = min(max(luma, 0), 1)
-                    // From the pixel's own position, so a pixel's value does not depend on where its span starts.
-                    let phase = (Float(row.x + i) + 0.5 - cx) * ux + along
-                    let screen = 0.5 + 0.5 * Float.cos(twoPi * phase)
-                    let v = min(max(0.5 + (l - screen) * gain, 0), 1)
-                    p.red[i] = v
-                    p.green[i] = v
-                    p.blue[i] = v
-                }
-            }
-            return image.applying(
-                kernel, arguments: "center=\(center.x),\(center.y) angle=\(angle) width=\(width) sharpness=\(sharpness)"
-            )
+            let frame = HalftoneScreen.Frame(center: center, angle: angle, width: width)
+            return HalftoneScreen.apply(
+                image, name: "lineScreen",
+                arguments: "center=\(center.x),\(center.y) angle=\(angle) width=\(width) sharpness=\(sharpness)",
+                sharpness: sharpness
+            ) { x, y in HalftoneScreen.wave(frame.coordinates(x, y).u) }
         }
     }
 }
@@ -88,6 +46,12 @@ extension Filters {
 extension Image {
     /// A line-screen halftone of the image (see ``Filters/LineScreen``).
     public func lineScreen(center: Point, angle: Double = 0, width: Double = 6, sharpness: Double = 0.7) -> Image {
-        Filters.LineScreen(image: self, center: center, angle: angle, width: width, sharpness: sharpness).outputImage
+        applyingFilter(
+            Filters.LineScreen {
+                $0.center = center
+                $0.angle = angle
+                $0.width = width
+                $0.sharpness = sharpness
+            })
     }
 }

@@ -14,37 +14,26 @@ extension Filters {
     /// the rectangle's size.
     ///
     /// The extent grows by half the rectangle.
-    public struct MorphologyRectangle<Kind: MorphologyKind>: Filter {
-        public static var descriptor: FilterDescriptor {
+    public struct MorphologyRectangle<Kind: MorphologyKind>: DeclaredFilter {
+        public static var declaration: FilterDeclaration<Self> {
             let what = Kind.isMaximum ? "maximum over a rectangle (dilation)" : "minimum over a rectangle (erosion)"
-            return FilterDescriptor(
-                name: Kind.name, displayName: spacedWords(Kind.name),
-                categories: [.blur, .stillImage, .video, .highDynamicRange],
+            return FilterDeclaration<Self>(
+                Kind.name, categories: [.blur, .stillImage, .video, .highDynamicRange],
                 summary: "Replaces each pixel by the \(what).",
-                parameters: [
-                    .image(),
-                    .number(
-                        "width", default: 5, slider: 1...49, allowed: 1...2001, unit: .pixels,
-                        summary: "The rectangle's width (rounded to an odd number)."),
-                    .number(
-                        "height", default: 5, slider: 1...49, allowed: 1...2001, unit: .pixels,
-                        summary: "The rectangle's height (rounded to an odd number)."),
-                ])
+                .image(\.image),
+                .parameter(
+                    "width", \.width, slider: 1...49, allowed: 1...2001, unit: .pixels,
+                    summary: "The rectangle's width (rounded to an odd number)."),
+                .parameter(
+                    "height", \.height, slider: 1...49, allowed: 1...2001, unit: .pixels,
+                    summary: "The rectangle's height (rounded to an odd number)."))
         }
 
-        public var image: Image
-        public var width: Double
-        public var height: Double
+        public var image: Image = .empty
+        public var width: Double = 5
+        public var height: Double = 5
 
-        public init(image: Image, width: Double = 5, height: Double = 5) {
-            self.image = image
-            self.width = width
-            self.height = height
-        }
-
-        public init(arguments a: FilterArguments) {
-            self.init(image: a.image(), width: a.number("width"), height: a.number("height"))
-        }
+        public init() {}
 
         /// `size` rounded to an odd whole number (at least 1).
         static func odd(_ size: Double) -> Int { max(2 * Int((size / 2).rounded(.down)) + 1, 1) }
@@ -80,11 +69,19 @@ extension Filters {
 extension Image {
     /// The image dilated by a rectangle (see ``Filters/MorphologyRectangle``).
     public func morphologyRectangleMaximum(width: Double = 5, height: Double = 5) -> Image {
-        Filters.MorphologyRectangleMaximum(image: self, width: width, height: height).outputImage
+        applyingFilter(
+            Filters.MorphologyRectangleMaximum {
+                $0.width = width
+                $0.height = height
+            })
     }
 
     /// The image eroded by a rectangle (see ``Filters/MorphologyRectangle``).
     public func morphologyRectangleMinimum(width: Double = 5, height: Double = 5) -> Image {
-        Filters.MorphologyRectangleMinimum(image: self, width: width, height: height).outputImage
+        applyingFilter(
+            Filters.MorphologyRectangleMinimum {
+                $0.width = width
+                $0.height = height
+            })
     }
 }

@@ -7,23 +7,16 @@ extension Filters {
     /// Premultiplied colour is averaged over every pixel of `extent` (pixels outside the image count as
     /// transparent), so the result is what a large blur would give at the centre. Render it with `colorSpace:
     /// nil` for working-space values.
-    public struct AreaAverage: Filter {
-        public static let descriptor = FilterDescriptor(
-            name: "AreaAverage", displayName: "Area Average",
-            categories: [.reduction, .stillImage, .video, .highDynamicRange],
-            summary: "The average colour of a region, as a single pixel.",
-            parameters: [.image(), .reductionExtent])
+    public struct AreaAverage: DeclaredFilter {
+        public static let declaration = FilterDeclaration<Self>(
+            "AreaAverage", categories: [.reduction, .stillImage, .video, .highDynamicRange],
+            summary: "The average colour of a region, as a single pixel.", .image(\.image), .reductionExtent(\.extent))
 
-        public var image: Image
+        public var image: Image = .empty
         /// The region to average; empty means the image's extent.
-        public var extent: Rect
+        public var extent: Rect = .zero
 
-        public init(image: Image, extent: Rect = .null) {
-            self.image = image
-            self.extent = extent
-        }
-
-        public init(arguments a: FilterArguments) { self.init(image: a.image(), extent: a.rect("extent")) }
+        public init() {}
 
         public var outputImage: Image {
             guard let area = Reduction.area(extent, of: image) else { return .empty }
@@ -43,6 +36,6 @@ extension Filters {
 extension Image {
     /// The mean colour of `extent` (default: the whole image) as a one-pixel image (see ``Filters/AreaAverage``).
     public func areaAverage(extent: Rect = .null) -> Image {
-        Filters.AreaAverage(image: self, extent: extent).outputImage
+        applyingFilter(Filters.AreaAverage { $0.extent = extent })
     }
 }

@@ -30,24 +30,19 @@ extension Filters {
     /// largest or smallest alpha.
     ///
     /// Pixels of `extent` outside the image count as transparent.
-    public struct AreaExtreme<Kind: AreaExtremeKind>: Filter {
-        public static var descriptor: FilterDescriptor {
-            FilterDescriptor(
-                name: Kind.name, displayName: Kind.displayName,
+    public struct AreaExtreme<Kind: AreaExtremeKind>: DeclaredFilter {
+        public static var declaration: FilterDeclaration<Self> {
+            FilterDeclaration<Self>(
+                Kind.name, displayName: Kind.displayName,
                 categories: [.reduction, .stillImage, .video, .highDynamicRange], summary: Kind.summary,
-                parameters: [.image(), .reductionExtent])
+                .image(\.image), .reductionExtent(\.extent))
         }
 
-        public var image: Image
+        public var image: Image = .empty
         /// The region to search; empty means the image's extent.
-        public var extent: Rect
+        public var extent: Rect = .zero
 
-        public init(image: Image, extent: Rect = .null) {
-            self.image = image
-            self.extent = extent
-        }
-
-        public init(arguments a: FilterArguments) { self.init(image: a.image(), extent: a.rect("extent")) }
+        public init() {}
 
         public var outputImage: Image {
             guard let area = Reduction.area(extent, of: image) else { return .empty }
@@ -151,21 +146,21 @@ extension Filters {
 extension Image {
     /// The per-component maxima of `extent` (default: the whole image), as one pixel.
     public func areaMaximum(extent: Rect = .null) -> Image {
-        Filters.AreaMaximum(image: self, extent: extent).outputImage
+        applyingFilter(Filters.AreaMaximum { $0.extent = extent })
     }
 
     /// The per-component minima of `extent` (default: the whole image), as one pixel.
     public func areaMinimum(extent: Rect = .null) -> Image {
-        Filters.AreaMinimum(image: self, extent: extent).outputImage
+        applyingFilter(Filters.AreaMinimum { $0.extent = extent })
     }
 
     /// The most opaque pixel of `extent` (default: the whole image).
     public func areaMaximumAlpha(extent: Rect = .null) -> Image {
-        Filters.AreaMaximumAlpha(image: self, extent: extent).outputImage
+        applyingFilter(Filters.AreaMaximumAlpha { $0.extent = extent })
     }
 
     /// The most transparent pixel of `extent` (default: the whole image).
     public func areaMinimumAlpha(extent: Rect = .null) -> Image {
-        Filters.AreaMinimumAlpha(image: self, extent: extent).outputImage
+        applyingFilter(Filters.AreaMinimumAlpha { $0.extent = extent })
     }
 }

@@ -11,36 +11,21 @@ extension Filters {
     /// Values are those of the working space (linear light by default); histogram
     /// `image.matchedFromWorkingSpace(to: .sRGB)` for encoded values as photo editors show them. Render the
     /// result with `colorSpace: nil` to read the fractions unchanged, or show it with ``HistogramDisplayFilter``.
-    public struct AreaHistogram: Filter {
-        public static let descriptor = FilterDescriptor(
-            name: "AreaHistogram", displayName: "Area Histogram",
-            categories: [.reduction, .stillImage, .video, .highDynamicRange],
-            summary: "Histograms of red, green and blue over a region, as a one-row image.",
-            parameters: [
-                .image(),
-                .reductionExtent,
-                .number(
-                    "scale", default: 1, slider: 0...100, allowed: 0...1e9, summary: "Multiplies every fraction."),
-                .integer(
-                    "count", default: 64, slider: 1...256, allowed: 1...2048, summary: "The number of bins."),
-            ])
+    public struct AreaHistogram: DeclaredFilter {
+        public static let declaration = FilterDeclaration<Self>(
+            "AreaHistogram", categories: [.reduction, .stillImage, .video, .highDynamicRange],
+            summary: "Histograms of red, green and blue over a region, as a one-row image.", .image(\.image),
+            .reductionExtent(\.extent),
+            .parameter("scale", \.scale, slider: 0...100, allowed: 0...1e9, summary: "Multiplies every fraction."),
+            .parameter("count", \.count, slider: 1...256, allowed: 1...2048, summary: "The number of bins."))
 
-        public var image: Image
+        public var image: Image = .empty
         /// The region; empty means the image's extent.
-        public var extent: Rect
-        public var scale: Double
-        public var count: Int
+        public var extent: Rect = .zero
+        public var scale: Double = 1
+        public var count: Int = 64
 
-        public init(image: Image, extent: Rect = .null, scale: Double = 1, count: Int = 64) {
-            self.image = image
-            self.extent = extent
-            self.scale = scale
-            self.count = count
-        }
-
-        public init(arguments a: FilterArguments) {
-            self.init(image: a.image(), extent: a.rect("extent"), scale: a.number("scale"), count: a.integer("count"))
-        }
+        public init() {}
 
         public var outputImage: Image {
             guard let area = Reduction.area(extent, of: image), count >= 1 else { return .empty }
@@ -105,6 +90,11 @@ extension Image {
     /// Histograms of each channel over `extent` (default: the whole image) as a `count`×1 image (see
     /// ``Filters/AreaHistogram``).
     public func areaHistogram(extent: Rect = .null, scale: Double = 1, count: Int = 64) -> Image {
-        Filters.AreaHistogram(image: self, extent: extent, scale: scale, count: count).outputImage
+        applyingFilter(
+            Filters.AreaHistogram {
+                $0.extent = extent
+                $0.scale = scale
+                $0.count = count
+            })
     }
 }

@@ -7,39 +7,24 @@ extension Filters {
     /// lowLimit)/(highLimit − lowLimit)` (clamped), `v` that channel's value in bin `k`.
     ///
     /// Overlapping bars add up (all three make white); the background is black.
-    public struct HistogramDisplayFilter: Filter {
-        public static let descriptor = FilterDescriptor(
-            name: "HistogramDisplayFilter", displayName: "Histogram Display",
-            categories: [.reduction, .stillImage, .video],
+    public struct HistogramDisplayFilter: DeclaredFilter {
+        public static let declaration = FilterDeclaration<Self>(
+            "HistogramDisplayFilter", displayName: "Histogram Display", categories: [.reduction, .stillImage, .video],
             summary: "Draws a histogram as red, green and blue bars.",
-            parameters: [
-                .image(summary: "A histogram: one row of bins, as AreaHistogram makes."),
-                .number(
-                    "height", default: 100, slider: 1...200, allowed: 1...4096, unit: .pixels,
-                    summary: "Bar area height."),
-                .number(
-                    "highLimit", default: 1, slider: 0...1, allowed: -1e9...1e9, summary: "The value of a full bar."),
-                .number(
-                    "lowLimit", default: 0, slider: 0...1, allowed: -1e9...1e9, summary: "The value of an empty bar."),
-            ])
+            .image(\.image, summary: "A histogram: one row of bins, as AreaHistogram makes."),
+            .parameter(
+                "height", \.height, slider: 1...200, allowed: 1...4096, unit: .pixels, summary: "Bar area height."),
+            .parameter(
+                "highLimit", \.highLimit, slider: 0...1, allowed: -1e9...1e9, summary: "The value of a full bar."),
+            .parameter(
+                "lowLimit", \.lowLimit, slider: 0...1, allowed: -1e9...1e9, summary: "The value of an empty bar."))
 
-        public var image: Image
-        public var height: Double
-        public var highLimit: Double
-        public var lowLimit: Double
+        public var image: Image = .empty
+        public var height: Double = 100
+        public var highLimit: Double = 1
+        public var lowLimit: Double = 0
 
-        public init(image: Image, height: Double = 100, highLimit: Double = 1, lowLimit: Double = 0) {
-            self.image = image
-            self.height = height
-            self.highLimit = highLimit
-            self.lowLimit = lowLimit
-        }
-
-        public init(arguments a: FilterArguments) {
-            self.init(
-                image: a.image(), height: a.number("height"), highLimit: a.number("highLimit"),
-                lowLimit: a.number("lowLimit"))
-        }
+        public init() {}
 
         public var outputImage: Image {
             let e = image.extent
@@ -78,7 +63,11 @@ extension Filters {
 extension Image {
     /// This histogram (from ``Filters/AreaHistogram``) drawn as bars (see ``Filters/HistogramDisplayFilter``).
     public func histogramDisplay(height: Double = 100, highLimit: Double = 1, lowLimit: Double = 0) -> Image {
-        Filters.HistogramDisplayFilter(image: self, height: height, highLimit: highLimit, lowLimit: lowLimit)
-            .outputImage
+        applyingFilter(
+            Filters.HistogramDisplayFilter {
+                $0.height = height
+                $0.highLimit = highLimit
+                $0.lowLimit = lowLimit
+            })
     }
 }

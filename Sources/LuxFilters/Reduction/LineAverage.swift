@@ -73,27 +73,21 @@ extension Filters {
     /// of the result is column `extent.minX + i` (row `j` is row `extent.minY + j`).
     ///
     /// Premultiplied colour is averaged; pixels outside the image count as transparent.
-    public struct LineAverageFilter<Kind: LineAverageKind>: Filter {
-        public static var descriptor: FilterDescriptor {
-            FilterDescriptor(
-                name: Kind.name, displayName: spacedWords(Kind.name),
-                categories: [.reduction, .stillImage, .video, .highDynamicRange],
+    public struct LineAverageFilter<Kind: LineAverageKind>: DeclaredFilter {
+        public static var declaration: FilterDeclaration<Self> {
+            FilterDeclaration<Self>(
+                Kind.name, categories: [.reduction, .stillImage, .video, .highDynamicRange],
                 summary: Kind.columns
                     ? "The average of each column of a region, as a single row."
-                    : "The average of each row of a region, as a single column.",
-                parameters: [.image(), .reductionExtent])
+                    : "The average of each row of a region, as a single column.", .image(\.image),
+                .reductionExtent(\.extent))
         }
 
-        public var image: Image
+        public var image: Image = .empty
         /// The region; empty means the image's extent.
-        public var extent: Rect
+        public var extent: Rect = .zero
 
-        public init(image: Image, extent: Rect = .null) {
-            self.image = image
-            self.extent = extent
-        }
-
-        public init(arguments a: FilterArguments) { self.init(image: a.image(), extent: a.rect("extent")) }
+        public init() {}
 
         public var outputImage: Image {
             guard let area = Reduction.area(extent, of: image) else { return .empty }
@@ -127,11 +121,11 @@ extension Filters {
 extension Image {
     /// The mean of each column of `extent` (default: the whole image) as one row (see ``Filters/LineAverageFilter``).
     public func columnAverage(extent: Rect = .null) -> Image {
-        Filters.ColumnAverage(image: self, extent: extent).outputImage
+        applyingFilter(Filters.ColumnAverage { $0.extent = extent })
     }
 
     /// The mean of each row of `extent` (default: the whole image) as one column (see ``Filters/LineAverageFilter``).
     public func rowAverage(extent: Rect = .null) -> Image {
-        Filters.RowAverage(image: self, extent: extent).outputImage
+        applyingFilter(Filters.RowAverage { $0.extent = extent })
     }
 }

@@ -4,31 +4,20 @@ extension Filters {
     /// Sharpens detail in luminance only, so colour edges do not fringe: with `Y` the luma of a pixel and `Ȳ`
     /// that of a Gaussian blur of standard deviation `radius`, `c′ = c + sharpness·(Y − Ȳ)` on each of red, green
     /// and blue (sRGB-encoded values; edges repeat under the blur).
-    public struct SharpenLuminance: Filter {
-        public static let descriptor = FilterDescriptor(
-            name: "SharpenLuminance", displayName: "Sharpen Luminance", categories: [.sharpen, .stillImage, .video],
-            summary: "Sharpens luminance detail without touching colour.",
-            parameters: [
-                .image(),
-                .number("sharpness", default: 0.4, slider: 0...2, allowed: 0...100, summary: "How much to sharpen."),
-                .number(
-                    "radius", default: 1.69, slider: 0...20, allowed: 0...500, unit: .pixels,
-                    summary: "The standard deviation of the blur detail is measured against."),
-            ])
+    public struct SharpenLuminance: DeclaredFilter {
+        public static let declaration = FilterDeclaration<Self>(
+            "SharpenLuminance", categories: [.sharpen, .stillImage, .video],
+            summary: "Sharpens luminance detail without touching colour.", .image(\.image),
+            .parameter("sharpness", \.sharpness, slider: 0...2, allowed: 0...100, summary: "How much to sharpen."),
+            .parameter(
+                "radius", \.radius, slider: 0...20, allowed: 0...500, unit: .pixels,
+                summary: "The standard deviation of the blur detail is measured against."))
 
-        public var image: Image
-        public var sharpness: Double
-        public var radius: Double
+        public var image: Image = .empty
+        public var sharpness: Double = 0.4
+        public var radius: Double = 1.69
 
-        public init(image: Image, sharpness: Double = 0.4, radius: Double = 1.69) {
-            self.image = image
-            self.sharpness = sharpness
-            self.radius = radius
-        }
-
-        public init(arguments a: FilterArguments) {
-            self.init(image: a.image(), sharpness: a.number("sharpness"), radius: a.number("radius"))
-        }
+        public init() {}
 
         public var outputImage: Image {
             if sharpness == 0 || radius < 0.25 { return image }
@@ -61,6 +50,10 @@ extension Filters {
 extension Image {
     /// The image with luminance detail sharpened (see ``Filters/SharpenLuminance``).
     public func sharpenLuminance(sharpness: Double = 0.4, radius: Double = 1.69) -> Image {
-        Filters.SharpenLuminance(image: self, sharpness: sharpness, radius: radius).outputImage
+        applyingFilter(
+            Filters.SharpenLuminance {
+                $0.sharpness = sharpness
+                $0.radius = radius
+            })
     }
 }

@@ -5,32 +5,20 @@ extension Filters {
     /// values (as ImageMagick's `-unsharp` and photo editors do).
     ///
     /// Edge pixels repeat under the blur; the extent is the input's.
-    public struct UnsharpMask: Filter {
-        public static let descriptor = FilterDescriptor(
-            name: "UnsharpMask", displayName: "Unsharp Mask", categories: [.sharpen, .stillImage, .video],
-            summary: "Sharpens edges by amplifying the difference from a blurred copy.",
-            parameters: [
-                .image(),
-                .number(
-                    "radius", default: 2.5, slider: 0...100, allowed: 0...1000, unit: .pixels,
-                    summary: "The standard deviation of the blur."),
-                .number(
-                    "intensity", default: 0.5, slider: 0...1, allowed: 0...100, summary: "How much to amplify."),
-            ])
+    public struct UnsharpMask: DeclaredFilter {
+        public static let declaration = FilterDeclaration<Self>(
+            "UnsharpMask", categories: [.sharpen, .stillImage, .video],
+            summary: "Sharpens edges by amplifying the difference from a blurred copy.", .image(\.image),
+            .parameter(
+                "radius", \.radius, slider: 0...100, allowed: 0...1000, unit: .pixels,
+                summary: "The standard deviation of the blur."),
+            .parameter("intensity", \.intensity, slider: 0...1, allowed: 0...100, summary: "How much to amplify."))
 
-        public var image: Image
-        public var radius: Double
-        public var intensity: Double
+        public var image: Image = .empty
+        public var radius: Double = 2.5
+        public var intensity: Double = 0.5
 
-        public init(image: Image, radius: Double = 2.5, intensity: Double = 0.5) {
-            self.image = image
-            self.radius = radius
-            self.intensity = intensity
-        }
-
-        public init(arguments a: FilterArguments) {
-            self.init(image: a.image(), radius: a.number("radius"), intensity: a.number("intensity"))
-        }
+        public init() {}
 
         public var outputImage: Image {
             if intensity == 0 || radius < 0.25 { return image }
@@ -65,6 +53,10 @@ func amplifyDifference(_ c: UnsafeMutablePointer<Float>, _ blurred: UnsafePointe
 extension Image {
     /// The image sharpened with an unsharp mask (see ``Filters/UnsharpMask``).
     public func unsharpMask(radius: Double = 2.5, intensity: Double = 0.5) -> Image {
-        Filters.UnsharpMask(image: self, radius: radius, intensity: intensity).outputImage
+        applyingFilter(
+            Filters.UnsharpMask {
+                $0.radius = radius
+                $0.intensity = intensity
+            })
     }
 }

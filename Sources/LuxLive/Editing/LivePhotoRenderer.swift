@@ -249,7 +249,7 @@ struct LivePhotoRenderer: Sendable {
         let h = max(1, size.1.rounded())
         if w == e.width && h == e.height { return image }
         let sy = h / e.height
-        return Filters.LanczosScaleTransform(image: image, scale: sy, aspectRatio: (w / e.width) / sy).outputImage
+        return image.lanczosScaleTransform(scale: sy, aspectRatio: (w / e.width) / sy)
     }
 
     /// What failed while rendering into or encoding `url`, as a Live Photo error.

@@ -117,9 +117,10 @@ extension PixelBuffer {
         guard let source = colorSpace else {
             throw .colorSpace("the buffer has no colour space to convert from")
         }
-        guard !format.isBayer else {
+        guard !format.isMosaic else {
             throw .unsupportedConversion(
-                from: format, to: format, reason: "Bayer data has no colour space; develop it first")
+                from: format, to: format, reason: "mosaic (Bayer or X-Trans) data has no colour space; develop it first"
+            )
         }
         let converter: ColorConverter
         do { converter = try ColorConverter(from: source, to: destination) } catch {

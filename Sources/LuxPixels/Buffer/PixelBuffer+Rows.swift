@@ -35,7 +35,7 @@ extension PixelBuffer {
             case .gray8:
                 let s = plane.row(y, as: UInt8.self)
                 for i in 0..<w { Self.put(out, i, Float(s[i]) * (1 / 255)) }
-            case .gray16, .bayer16:
+            case .gray16, .bayer16, .xTrans16:
                 let s = plane.row(y, as: UInt16.self)
                 for i in 0..<w { Self.put(out, i, Float(s[i]) * (1 / 65535)) }
             case .bayer14:
@@ -142,6 +142,10 @@ extension PixelBuffer {
                     let c = (i & 1) == 0 ? c0 : c1
                     d[i] = UInt16(truncatingIfNeeded: nearestCode(src[4 * i + c], full))
                 }
+            case .xTrans16(let p):
+                let d = plane.row(y, as: UInt16.self)
+                let colors = (0..<6).map { p.channel(x: $0, y: y).rawValue }
+                for i in 0..<w { d[i] = UInt16(truncatingIfNeeded: nearestCode(src[4 * i + colors[i % 6]], 65535)) }
             case .rgb10WideGamutPacked:
                 let d = plane.row(y, as: UInt32.self)
                 for i in 0..<w {

@@ -212,6 +212,7 @@ public struct PixelBuffer: @unchecked Sendable {
         switch format {
         case .bayer14(let pattern): newFormat = .bayer14(pattern.shifted(x: x, y: y))
         case .bayer16(let pattern): newFormat = .bayer16(pattern.shifted(x: x, y: y))
+        case .xTrans16(let pattern): newFormat = .xTrans16(pattern.shifted(x: x, y: y))
         default: break
         }
         return PixelBuffer(

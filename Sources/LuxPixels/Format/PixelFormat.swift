@@ -23,6 +23,8 @@ public enum PixelFormat: Hashable, Sendable, Codable, CustomStringConvertible {
     case bayer14(CFAPattern)
     /// Bayer mosaic with full 16-bit codes (raw data read from files of any bit depth ≤ 16).
     case bayer16(CFAPattern)
+    /// Fujifilm X-Trans mosaic (6×6 colour filter array) with full 16-bit codes.
+    case xTrans16(XTransPattern)
     /// 8-bit 4:2:0 Y′CbCr, bi-planar, video range (Y′ 16…235, CbCr 16…240): '420v'.
     case yCbCr420VideoRange
     /// 8-bit 4:2:0 Y′CbCr, bi-planar, full range: '420f'.
@@ -35,10 +37,11 @@ public enum PixelFormat: Hashable, Sendable, Codable, CustomStringConvertible {
     /// pixel, R in bits 20–29, G in 10–19, B in 0–9; code `k` means `(k − 192) / 512`, covering −0.375…1.623.
     case rgb10WideGamutPacked
 
-    /// Every format, with each Bayer layout.
+    /// Every format, with each Bayer layout and the X-Trans layout at phase (0, 0).
     public static let allCases: [PixelFormat] =
         [.rgba8, .bgra8, .rgba16, .rgbaHalf, .rgbaFloat, .gray8, .gray16, .grayFloat]
         + CFAPattern.allCases.map { .bayer14($0) } + CFAPattern.allCases.map { .bayer16($0) }
+        + [.xTrans16(XTransPattern())]
         + [.yCbCr420VideoRange, .yCbCr420FullRange, .yCbCr444VideoRange, .yCbCr444FullRange, .rgb10WideGamutPacked]
 
     /// How each component is stored.
@@ -52,7 +55,7 @@ public enum PixelFormat: Hashable, Sendable, Codable, CustomStringConvertible {
         case .rgba8, .bgra8, .gray8, .yCbCr420VideoRange, .yCbCr420FullRange, .yCbCr444VideoRange,
             .yCbCr444FullRange:
             .uint8
-        case .rgba16, .gray16, .bayer14, .bayer16: .uint16
+        case .rgba16, .gray16, .bayer14, .bayer16, .xTrans16: .uint16
         case .rgbaHalf: .float16
         case .rgbaFloat, .grayFloat: .float32
         case .rgb10WideGamutPacked: .packed10
@@ -69,7 +72,7 @@ public enum PixelFormat: Hashable, Sendable, Codable, CustomStringConvertible {
         case .rgba16, .rgbaHalf: 8
         case .rgbaFloat: 16
         case .gray8: 1
-        case .gray16, .bayer14, .bayer16: 2
+        case .gray16, .bayer14, .bayer16, .xTrans16: 2
         case .grayFloat: 4
         case .yCbCr420VideoRange, .yCbCr420FullRange, .yCbCr444VideoRange, .yCbCr444FullRange: plane == 0 ? 1 : 2
         }
@@ -87,7 +90,7 @@ public enum PixelFormat: Hashable, Sendable, Codable, CustomStringConvertible {
     public var channelCount: Int {
         switch self {
         case .rgba8, .bgra8, .rgba16, .rgbaHalf, .rgbaFloat: 4
-        case .gray8, .gray16, .grayFloat, .bayer14, .bayer16: 1
+        case .gray8, .gray16, .grayFloat, .bayer14, .bayer16, .xTrans16: 1
         case .yCbCr420VideoRange, .yCbCr420FullRange, .yCbCr444VideoRange, .yCbCr444FullRange,
             .rgb10WideGamutPacked:
             3
@@ -99,6 +102,16 @@ public enum PixelFormat: Hashable, Sendable, Codable, CustomStringConvertible {
 
     /// Whether the format is a Bayer mosaic.
     public var isBayer: Bool { cfaPattern != nil }
+
+    /// Whether the format is a colour-filter-array mosaic (Bayer or X-Trans): one sensor value per pixel, no colour
+    /// space.
+    public var isMosaic: Bool { isBayer || xTransPattern != nil }
+
+    /// The layout of an X-Trans format.
+    public var xTransPattern: XTransPattern? {
+        if case .xTrans16(let p) = self { return p }
+        return nil
+    }
 
     /// The CFA layout of a Bayer format.
     public var cfaPattern: CFAPattern? {
@@ -138,14 +151,15 @@ public enum PixelFormat: Hashable, Sendable, Codable, CustomStringConvertible {
         switch self {
         case .rgba8, .bgra8, .gray8, .yCbCr420FullRange, .yCbCr444FullRange: 0...255
         case .yCbCr420VideoRange, .yCbCr444VideoRange: 16...240
-        case .rgba16, .gray16, .bayer16: 0...65535
+        case .rgba16, .gray16, .bayer16, .xTrans16: 0...65535
         case .bayer14: 0...16383
         case .rgb10WideGamutPacked: 0...1023
         case .rgbaHalf, .rgbaFloat, .grayFloat: nil
         }
     }
 
-    /// The four-character code Core Video uses for the equivalent format.
+    /// The four-character code Core Video uses for the equivalent format (X-Trans, which Core Video lacks, is "xtr6"
+    /// at every phase).
     public var fourCharacterCode: String {
         switch self {
         case .rgba8: "RGBA"
@@ -163,6 +177,7 @@ public enum PixelFormat: Hashable, Sendable, Codable, CustomStringConvertible {
             case .bggr: isBayer14 ? "bgg4" : "bgg6"
             case .gbrg: isBayer14 ? "gbr4" : "gbr6"
             }
+        case .xTrans16: "xtr6"
         case .yCbCr420VideoRange: "420v"
         case .yCbCr420FullRange: "420f"
         case .yCbCr444VideoRange: "444v"
@@ -194,6 +209,7 @@ public enum PixelFormat: Hashable, Sendable, Codable, CustomStringConvertible {
         case .grayFloat: "Grayf"
         case .bayer14(let p): "Bayer14 \(p)"
         case .bayer16(let p): "Bayer16 \(p)"
+        case .xTrans16(let p): "XTrans16 \(p.phaseX),\(p.phaseY)"
         default: fourCharacterCode
         }
     }

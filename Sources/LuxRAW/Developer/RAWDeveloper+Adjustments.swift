@@ -51,9 +51,37 @@ extension RAWDeveloper {
         public var isLensCorrectionEnabled = true
         /// The demosaicing method (default ``DemosaicMethod/rcd``).
         public var demosaicMethod: DemosaicMethod = .rcd
-        /// Develops a half-size draft (one pixel per 2×2 quad, no interpolation): 4× fewer pixels, for previews.
+        /// Develops a draft: faster and lower in quality, at the same output size (default `false`).
+        ///
+        /// The mosaic is reduced by averaging 2×2 Bayer or 3×3 X-Trans blocks instead of demosaiced, processed at that
+        /// size and enlarged back. With ``Version/v1``, a draft is the half-size image itself.
         public var isDraftModeEnabled = false
-        /// The orientation applied to the output (default: the file's).
+        /// The output's size relative to the cropped image, 0 < s ≤ 1 (at least 0.01; default 1).
+        ///
+        /// Work falls with the size: at or below ½ (⅓ for X-Trans) the mosaic is reduced by averaging blocks of
+        /// photosites before anything else runs, and the rest of the way by area averaging at the end.
+        public var scaleFactor: Double = 1
+        /// Lifts the shadows after the tone curve (0…1, default 0; 1 brightens a display value of 0.2 to about 0.39)
+        /// without moving black or white.
+        public var shadowBoostAmount: Double = 0
+        /// Removes false colour from fine repeating detail (0…1, default 0): the colour differences are replaced by
+        /// their 3×3 median taken twice, blended by the amount.
+        public var moireReductionAmount: Double = 0
+        /// How much fine luminance detail noise reduction keeps (0…1, default 0.5): the finest scale is
+        /// thresholded at `2·(1 − amount)` times the noise (0 smooths twice as hard, 1 keeps it untouched).
+        public var noiseReductionDetailAmount: Double = 0.5
+        /// Sharpening within luminance noise reduction (0…1, default 0): the finest detail it keeps is amplified by
+        /// `1 + amount`.
+        public var noiseReductionSharpnessAmount: Double = 0
+        /// Local contrast within luminance noise reduction (0…1, default 0): the coarser detail scales are amplified
+        /// by `1 + amount / 2`.
+        public var noiseReductionContrastAmount: Double = 0
+        /// Whether colours outside linear BT.2020 are brought inside it (default `true`).
+        ///
+        /// Such colours have a negative component after the camera matrix; the mapping keeps their luminance and hue.
+        /// ``Version/v1`` has no gamut mapping.
+        public var isGamutMappingEnabled = true
+        /// The orientation applied to the output (default: the file's; `.up` ignores the file's orientation).
         public var orientation: Orientation = .up
         /// Whether the output is cropped to the file's DefaultCrop (default `true`).
         public var appliesDefaultCrop = true
@@ -63,8 +91,13 @@ extension RAWDeveloper {
             "exposure": -5...5, "baselineExposure": -10...10, "neutralTemperature": 2000...50000,
             "neutralTint": -150...150, "luminanceNoiseReductionAmount": 0...1, "colorNoiseReductionAmount": 0...1,
             "sharpnessAmount": 0...2, "sharpnessRadius": 0.3...5, "contrastAmount": -1...1, "saturationAmount": -1...1,
-            "vibranceAmount": -1...1, "boostAmount": 0...1,
+            "vibranceAmount": -1...1, "boostAmount": 0...1, "scaleFactor": 0.01...1, "shadowBoostAmount": 0...1,
+            "moireReductionAmount": 0...1, "noiseReductionDetailAmount": 0...1,
+            "noiseReductionSharpnessAmount": 0...1, "noiseReductionContrastAmount": 0...1,
         ]
+
+        /// Creates the adjustments of a file without the tags (see the defaults of each property).
+        public init() {}
 
         /// Throws for the first parameter outside its documented range (or not finite).
         public func validate() throws(RAWError) {
@@ -74,7 +107,11 @@ extension RAWDeveloper {
                 "colorNoiseReductionAmount": colorNoiseReductionAmount, "sharpnessAmount": sharpnessAmount,
                 "sharpnessRadius": sharpnessRadius, "contrastAmount": contrastAmount,
                 "saturationAmount": saturationAmount,
-                "vibranceAmount": vibranceAmount, "boostAmount": boostAmount,
+                "vibranceAmount": vibranceAmount, "boostAmount": boostAmount, "scaleFactor": scaleFactor,
+                "shadowBoostAmount": shadowBoostAmount, "moireReductionAmount": moireReductionAmount,
+                "noiseReductionDetailAmount": noiseReductionDetailAmount,
+                "noiseReductionSharpnessAmount": noiseReductionSharpnessAmount,
+                "noiseReductionContrastAmount": noiseReductionContrastAmount,
             ]
             for (name, range) in Self.ranges {
                 let v = values[name] ?? 0
@@ -83,5 +120,52 @@ extension RAWDeveloper {
                 }
             }
         }
+    }
+}
+
+extension RAWDeveloper.Adjustments {
+    enum CodingKeys: String, CodingKey {
+        case version, exposure, baselineExposure, neutralTemperature, neutralTint, luminanceNoiseReductionAmount
+        case colorNoiseReductionAmount, sharpnessAmount, sharpnessRadius, contrastAmount, saturationAmount
+        case vibranceAmount, boostAmount, isHighlightRecoveryEnabled, isLensCorrectionEnabled, demosaicMethod
+        case isDraftModeEnabled, scaleFactor, shadowBoostAmount, moireReductionAmount, noiseReductionDetailAmount
+        case noiseReductionSharpnessAmount, noiseReductionContrastAmount, isGamutMappingEnabled, orientation
+        case appliesDefaultCrop
+    }
+
+    /// Decodes adjustments; parameters a saved edit does not mention (such as those added after it was saved)
+    /// take their defaults.
+    public init(from decoder: any Decoder) throws {
+        self.init()
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        func read<T: Decodable>(_ key: CodingKeys, _ value: inout T) throws {
+            if let v = try c.decodeIfPresent(T.self, forKey: key) { value = v }
+        }
+        try read(.version, &version)
+        try read(.exposure, &exposure)
+        try read(.baselineExposure, &baselineExposure)
+        try read(.neutralTemperature, &neutralTemperature)
+        try read(.neutralTint, &neutralTint)
+        try read(.luminanceNoiseReductionAmount, &luminanceNoiseReductionAmount)
+        try read(.colorNoiseReductionAmount, &colorNoiseReductionAmount)
+        try read(.sharpnessAmount, &sharpnessAmount)
+        try read(.sharpnessRadius, &sharpnessRadius)
+        try read(.contrastAmount, &contrastAmount)
+        try read(.saturationAmount, &saturationAmount)
+        try read(.vibranceAmount, &vibranceAmount)
+        try read(.boostAmount, &boostAmount)
+        try read(.isHighlightRecoveryEnabled, &isHighlightRecoveryEnabled)
+        try read(.isLensCorrectionEnabled, &isLensCorrectionEnabled)
+        try read(.demosaicMethod, &demosaicMethod)
+        try read(.isDraftModeEnabled, &isDraftModeEnabled)
+        try read(.scaleFactor, &scaleFactor)
+        try read(.shadowBoostAmount, &shadowBoostAmount)
+        try read(.moireReductionAmount, &moireReductionAmount)
+        try read(.noiseReductionDetailAmount, &noiseReductionDetailAmount)
+        try read(.noiseReductionSharpnessAmount, &noiseReductionSharpnessAmount)
+        try read(.noiseReductionContrastAmount, &noiseReductionContrastAmount)
+        try read(.isGamutMappingEnabled, &isGamutMappingEnabled)
+        try read(.orientation, &orientation)
+        try read(.appliesDefaultCrop, &appliesDefaultCrop)
     }
 }

@@ -8,8 +8,9 @@ extension RAWDeveloper {
     /// Throws for the first parameter outside its documented range.
     public func validate() throws(RAWError) { try adjustments.validate() }
 
-    /// The developed image: oriented, cropped to the DefaultCrop, with its extent's origin at (0, 0), in the
-    /// render's working space (converted from the pipeline's linear BT.2020; extended range, not clipped).
+    /// The developed image: oriented, cropped to the DefaultCrop, scaled by ``Adjustments/scaleFactor``, with its
+    /// extent's origin at (0, 0), in the render's working space (converted from the pipeline's linear BT.2020;
+    /// extended range, not clipped).
     ///
     /// Computing it builds a recipe only; pixels are computed when a ``RenderContext`` renders it.
     ///
@@ -18,41 +19,103 @@ extension RAWDeveloper {
     public var outputImage: Image {
         get throws(RAWError) {
             try validate()
+            let a = adjustments
+            let isV2 = a.version != .v1
             let neutral = try neutral()
             let gains = 1 / neutral
             let g = gains / gains.min()
             let wb = SIMD3<Float>(Float(g.x), Float(g.y), Float(g.z))
-            let sensor = try SensorLinearization(rawImage, appliesLensShading: adjustments.isLensCorrectionEnabled)
-            var image = DemosaicStage(method: adjustments.demosaicMethod, isHalfSize: adjustments.isDraftModeEnabled)
-                .image(from: sensor, gains: wb)
-            if adjustments.isLensCorrectionEnabled, let warp = LensCorrection.warp(in: rawImage.properties) {
+            let b = binning
+            var image = try sensorImage(gains: wb, binning: b)
+            if isV2 { image = MoireReduction(amount: Float(a.moireReductionAmount)).apply(to: image) }
+            if a.isLensCorrectionEnabled, let warp = LensCorrection.warp(in: rawImage.properties) {
                 image = LensCorrection(warp: warp).apply(to: image)
             }
+            // Averaging n photosites of a colour divides their noise variance by n (relative to Bayer quads, which
+            // the noise model was tuned on at binning 2).
+            let averaged = Float(Self.photositesPerColor(binning: b, layout: rawImage.properties))
             image = NoiseReduction(
-                luminanceAmount: Float(adjustments.luminanceNoiseReductionAmount),
-                colorAmount: Float(adjustments.colorNoiseReductionAmount),
-                noiseModel: SIMD2(Float(noiseModel.x), Float(noiseModel.y)), gains: wb
+                luminanceAmount: Float(a.luminanceNoiseReductionAmount),
+                colorAmount: Float(a.colorNoiseReductionAmount),
+                noiseModel: SIMD2(Float(noiseModel.x), Float(noiseModel.y)) / max(averaged, 1), gains: wb,
+                detail: Float(a.noiseReductionDetailAmount), sharpness: Float(a.noiseReductionSharpnessAmount),
+                contrast: Float(a.noiseReductionContrastAmount)
             ).apply(to: image)
-            if adjustments.isHighlightRecoveryEnabled { image = HighlightRecovery().apply(to: image) }
+            if a.isHighlightRecoveryEnabled { image = HighlightRecovery().apply(to: image) }
             let color = try CameraColorTransform(calibration: calibration, neutral: neutral)
-            image = color.apply(to: image, gain: Double.exp2(adjustments.exposure + adjustments.baselineExposure))
+            if isV2, let map = rawImage.properties.profileGainTableMap {
+                // The gain tables expect BaselineExposure applied, and come before the user's exposure.
+                image = color.apply(to: image, gain: Double.exp2(a.baselineExposure))
+                image = GainTableMapStage(map: map).apply(to: image)
+                image = CameraColorTransform(matrix: .identity).apply(to: image, gain: Double.exp2(a.exposure))
+            } else {
+                image = color.apply(to: image, gain: Double.exp2(a.exposure + a.baselineExposure))
+            }
+            if isV2 && a.isGamutMappingEnabled { image = GamutMapping().apply(to: image) }
+            if let filter = linearSpaceFilter {
+                let space = CameraColorTransform.workingSpace
+                image = filter(image.matchedToWorkingSpace(from: space)).matchedFromWorkingSpace(to: space)
+            }
             let look = ColorAdjustments(
-                saturation: Float(adjustments.saturationAmount), vibrance: Float(adjustments.vibranceAmount),
-                contrast: Float(adjustments.contrastAmount))
+                saturation: Float(a.saturationAmount), vibrance: Float(a.vibranceAmount),
+                contrast: Float(a.contrastAmount), shadowBoost: Float(a.shadowBoostAmount))
             image = look.applyingChroma(to: image)
-            image = ToneCurve(boost: Float(adjustments.boostAmount)).apply(to: image)
+            image = ToneCurve(
+                boost: Float(a.boostAmount), profileCurve: isV2 ? rawImage.properties.profileToneCurve : nil
+            ).apply(to: image)
+            image = look.applyingShadowBoost(to: image)
             image = look.applyingContrast(to: image)
-            let sharpenRadius =
-                adjustments.isDraftModeEnabled ? adjustments.sharpnessRadius / 2 : adjustments.sharpnessRadius
-            image = Sharpening(amount: Float(adjustments.sharpnessAmount), radius: Float(max(sharpenRadius, 0.3)))
+            // The radius is in output pixels of the full-size image: at a reduced size it shrinks with it.
+            let sharpenRadius = a.sharpnessRadius / Double(b)
+            image = Sharpening(amount: Float(a.sharpnessAmount), radius: Float(max(sharpenRadius, 0.3)))
                 .apply(to: image)
             image = geometry(image)
             return image.matchedToWorkingSpace(from: CameraColorTransform.workingSpace)
         }
     }
 
-    /// The rectangle of the active area the output shows (DefaultCrop, rounded to whole pixels), in
-    /// demosaiced-image coordinates (halved in draft mode).
+    /// Stages 2–3: the white-balanced camera RGB of the sensor data, demosaiced (or averaged over `binning`).
+    func sensorImage(gains: SIMD3<Float>, binning: Int) throws(RAWError) -> Image {
+        if rawImage.properties.photometric == .linearRaw {
+            return try LinearRawSensor(rawImage).image(gains: gains, binning: binning)
+        }
+        let sensor = try SensorLinearization(rawImage, appliesLensShading: adjustments.isLensCorrectionEnabled)
+        return DemosaicStage(method: adjustments.demosaicMethod, binning: binning).image(from: sensor, gains: gains)
+    }
+
+    /// The smallest block the raw data can be averaged over: 2 for Bayer and Linear Raw data, 3 for X-Trans.
+    var smallestBinning: Int {
+        rawImage.properties.xTransPattern != nil ? 3 : 2
+    }
+
+    /// Photosites (or pixels) averaged along each side before processing: 1 at full resolution; for
+    /// ``Adjustments/scaleFactor`` the largest block of ``smallestBinning`` × 2ᵏ whose reduction the scale does not
+    /// undercut, and at least ``smallestBinning`` in draft mode.
+    public var binning: Int {
+        let a = adjustments
+        let base = smallestBinning
+        if a.version == .v1 { return a.isDraftModeEnabled ? base : 1 }
+        var b = 1
+        var candidate = base
+        while 1 / Double(candidate) >= a.scaleFactor - 1e-9 {
+            b = candidate
+            candidate *= 2
+        }
+        return a.isDraftModeEnabled ? max(b, base) : b
+    }
+
+    /// The photosites of each colour a binned pixel averages, relative to a 2×2 Bayer quad's (whose noise the
+    /// noise model's amounts were tuned at): 1 at full size and for quads, `(b/2)²` for larger Bayer blocks,
+    /// `2(b/3)²` for X-Trans blocks, `(b/2)²·2` for Linear Raw blocks of `b²` pixels.
+    static func photositesPerColor(binning b: Int, layout p: RawProperties) -> Double {
+        guard b > 1 else { return 1 }
+        if p.xTransPattern != nil { return 2 * Double(b * b) / 9 }
+        if p.photometric == .linearRaw { return Double(b * b) / 2 }
+        return Double(b * b) / 4
+    }
+
+    /// The rectangle of the active area the output shows (DefaultCrop, rounded to whole pixels), in the coordinates
+    /// of the image the pipeline computes (the active area divided by ``binning``).
     public var cropRectangle: Rect {
         let area = rawImage.properties.activeArea
         var rect = Rect(width: area.width, height: area.height)
@@ -61,13 +124,25 @@ extension RAWDeveloper {
             let clipped = crop.intersection(rect)
             if !clipped.isEmpty { rect = clipped }
         }
-        if adjustments.isDraftModeEnabled {
+        let b = Double(binning)
+        if b > 1 {
             rect = Rect(
-                minX: (rect.minX / 2).rounded(.up), minY: (rect.minY / 2).rounded(.up),
-                maxX: (rect.maxX / 2).rounded(.down),
-                maxY: (rect.maxY / 2).rounded(.down))
+                minX: (rect.minX / b).rounded(.up), minY: (rect.minY / b).rounded(.up),
+                maxX: (rect.maxX / b).rounded(.down), maxY: (rect.maxY / b).rounded(.down))
         }
         return rect
+    }
+
+    /// The size of the output before orientation: the cropped image scaled by ``Adjustments/scaleFactor`` (the
+    /// binned crop itself when the scale is exactly the binning's reduction, and with ``Version/v1``).
+    var scaledSize: Size {
+        let crop = cropRectangle
+        let b = Double(binning)
+        let s = adjustments.scaleFactor
+        guard adjustments.version != .v1, abs(s * b - 1) > 1e-9 else {
+            return Size(width: crop.width, height: crop.height)
+        }
+        return Size(width: max(1, (crop.width * b * s).rounded()), height: max(1, (crop.height * b * s).rounded()))
     }
 
     /// The transform from demosaiced-image coordinates (after the crop moved to the origin) to output
@@ -85,20 +160,24 @@ extension RAWDeveloper {
         }
     }
 
+    /// Crop, scale and orientation.
     func geometry(_ image: Image) -> Image {
         let crop = cropRectangle
         var out = image.cropped(to: crop)
         if crop.minX != 0 || crop.minY != 0 { out = out.translatedBy(x: -crop.minX, y: -crop.minY) }
+        let size = scaledSize
+        if size.width != crop.width || size.height != crop.height {
+            out = Resample(width: Int(size.width), height: Int(size.height)).apply(to: out)
+        }
         if adjustments.orientation != .up {
-            out = out.transformed(by: orientationTransform(width: crop.width, height: crop.height), sampling: .nearest)
+            out = out.transformed(by: orientationTransform(width: size.width, height: size.height), sampling: .nearest)
         }
         return out
     }
 
     /// The size of ``outputImage`` in pixels.
     public var outputSize: Size {
-        let c = cropRectangle
-        return adjustments.orientation.swapsDimensions
-            ? Size(width: c.height, height: c.width) : Size(width: c.width, height: c.height)
+        let s = scaledSize
+        return adjustments.orientation.swapsDimensions ? Size(width: s.height, height: s.width) : s
     }
 }

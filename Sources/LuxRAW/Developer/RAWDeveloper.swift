@@ -1,7 +1,7 @@
 public import LuxCodecs
 public import LuxColor
 public import LuxPixels
-import LuxRender
+public import LuxRender
 
 /// Develops a raw image into a lazy, scene-referred ``Image``: the CIRAWFilter role.
 ///
@@ -30,9 +30,14 @@ public struct RAWDeveloper: Sendable {
     public enum Version: Int, Hashable, Sendable, Codable, CaseIterable, CustomStringConvertible {
         /// The first pipeline (RCD + refinement, à-trous NR, blend highlight recovery, rational tone curve).
         case v1 = 1
+        /// v1 with gamut mapping (``Adjustments/isGamutMappingEnabled``), drafts at the output size, and the controls
+        /// added with it (scale factor, shadow boost, moiré reduction, noise-reduction detail, sharpness and
+        /// contrast, the linear-space filter); with their defaults it renders v1's pixels wherever no colour leaves
+        /// Rec. 2020.
+        case v2 = 2
 
         /// The newest version (what new developers use).
-        public static let latest = Version.v1
+        public static let latest = Version.v2
 
         /// "v1", "v2" and so on.
         public var description: String { "v\(rawValue)" }
@@ -60,6 +65,17 @@ public struct RAWDeveloper: Sendable {
     /// Defaults are read from the file when the developer is created.
     public var adjustments: Adjustments
 
+    /// A filter applied in linear, scene-referred space, after the colour transform and exposure and before
+    /// saturation and the tone curve (Core Image's `linearSpaceFilter`), or `nil`.
+    ///
+    /// It receives and returns images in the render's working space (linear and extended like the pipeline's own
+    /// values); keep their extent. Not part of ``adjustments``: a closure has no saved form.
+    ///
+    /// ```swift
+    /// developer.linearSpaceFilter = { $0.applying(ColorKernel(...)) }
+    /// ```
+    public var linearSpaceFilter: (@Sendable (Image) -> Image)?
+
     /// Reads and writes one of the ``adjustments`` directly.
     public subscript<T>(dynamicMember keyPath: WritableKeyPath<Adjustments, T>) -> T {
         get { adjustments[keyPath: keyPath] }
@@ -72,10 +88,15 @@ public struct RAWDeveloper: Sendable {
     /// file (a simulated `.bayer14` capture with ColorMatrix1/2, AsShotNeutral, NoiseProfile, black and
     /// white levels in its ``RawProperties``).
     ///
-    /// - Throws: ``RAWError/unsupported(_:)`` for non-Bayer data, ``RAWError/noPixelData(_:)`` when the pixels
-    ///   do not cover the description, ``RAWError/missingColorCalibration(_:)`` without ColorMatrix1.
+    /// - Throws: ``RAWError/unsupported(_:)`` for colour filter arrays other than Bayer and X-Trans,
+    ///   ``RAWError/noPixelData(_:)`` when the pixels do not cover the description,
+    ///   ``RAWError/missingColorCalibration(_:)`` without ColorMatrix1.
     public init(rawImage: RawImage) throws(RAWError) {
-        _ = try SensorLinearization(rawImage)
+        if rawImage.properties.photometric == .linearRaw {
+            _ = try LinearRawSensor(rawImage)
+        } else {
+            _ = try SensorLinearization(rawImage)
+        }
         guard let calibration = rawImage.properties.color.cameraColorCalibration else {
             throw .missingColorCalibration("the raw image has no ColorMatrix1")
         }
@@ -89,11 +110,15 @@ public struct RAWDeveloper: Sendable {
         fileWhite = TemperatureAndTint(chromaticity: white)
         noiseModel = Self.noiseModel(p)
         let nr = NoiseReduction.defaultAmounts(noiseModel: noiseModel)
-        adjustments = Adjustments(
-            baselineExposure: p.baselineExposure ?? 0, neutralTemperature: fileWhite.temperature,
-            neutralTint: fileWhite.tint, luminanceNoiseReductionAmount: nr.luminance,
-            colorNoiseReductionAmount: nr.color, sharpnessAmount: min(max(0.5 * (p.baselineSharpness ?? 1), 0), 2),
-            orientation: p.orientation)
+        var defaults = Adjustments()
+        defaults.baselineExposure = p.baselineExposure ?? 0
+        defaults.neutralTemperature = fileWhite.temperature
+        defaults.neutralTint = fileWhite.tint
+        defaults.luminanceNoiseReductionAmount = nr.luminance
+        defaults.colorNoiseReductionAmount = nr.color
+        defaults.sharpnessAmount = min(max(0.5 * (p.baselineSharpness ?? 1), 0), 2)
+        defaults.orientation = p.orientation
+        adjustments = defaults
     }
 
     /// Prepares a Bayer buffer (`.bayer14`/`.bayer16`) described by `properties`.

@@ -1,12 +1,14 @@
 import LuxColor
 public import LuxRender
 
-/// Stage 7c: saturation and vibrance (scene-referred, before the tone curve) and contrast (display-referred,
-/// after it), on linear BT.2020 values.
+/// Stage 7c: saturation and vibrance (scene-referred, before the tone curve), shadow boost and contrast
+/// (display-referred, after it), on linear BT.2020 values.
 ///
 /// - Saturation scales the distance from the pixel's luminance: `RGB′ = Y + s·(RGB − Y)`, `s = 1 + saturation`.
 /// - Vibrance does the same with a factor that is largest for dull colours and fades for saturated ones:
 ///   `s·(1 + vibrance·(1 − c)²)`, where `c = (max − min)/max` is 0 for greys and 1 for pure primaries.
+/// - Shadow boost lifts the luminance in the same perceptual domain, `q′ = q + 1.5·s·q·(1 − q)²`: strongest
+///   around a third of the way up, zero at black and white, monotonic for `s ≤ 1`; colour is scaled with it.
 /// - Contrast is an S-curve on the luminance in a perceptual (1/2.4 power) domain, pivoting at display
 ///   mid-grey and fixed at black and white; colour is scaled by the luminance ratio, so hues do not shift.
 public struct ColorAdjustments: Hashable, Sendable {
@@ -16,15 +18,41 @@ public struct ColorAdjustments: Hashable, Sendable {
     public var vibrance: Float
     /// −1…1, default 0.
     public var contrast: Float
+    /// 0…1, default 0.
+    public var shadowBoost: Float
 
     /// BT.2020 luminance weights.
     static let luma: (Float, Float, Float) = (0.2627, 0.6780, 0.0593)
 
     /// Creates the stage.
-    public init(saturation: Float = 0, vibrance: Float = 0, contrast: Float = 0) {
+    public init(saturation: Float = 0, vibrance: Float = 0, contrast: Float = 0, shadowBoost: Float = 0) {
         self.saturation = saturation
         self.vibrance = vibrance
         self.contrast = contrast
+        self.shadowBoost = shadowBoost
+    }
+
+    /// The shadow-boost step (identity at 0).
+    public func applyingShadowBoost(to image: Image) -> Image {
+        guard shadowBoost > 0 else { return image }
+        let k = 1.5 * min(shadowBoost, 1)
+        let (kr, kg, kb) = Self.luma
+        let kernel = ColorKernel(name: "shadowBoost", alphaHandling: .premultiplied, preservesAlpha: true) { row in
+            let p = row.pixels
+            for i in 0..<row.count {
+                let r = p.red[i]
+                let g = p.green[i]
+                let b = p.blue[i]
+                let y = max(kr * r + kg * g + kb * b, 0)
+                let q = min(fastPow(y, 1 / 2.4), 1)
+                let q2 = q + k * q * (1 - q) * (1 - q)
+                let f = y > 1e-7 && y < 1 ? fastPow(q2, 2.4) / y : 1
+                p.red[i] = r * f
+                p.green[i] = g * f
+                p.blue[i] = b * f
+            }
+        }
+        return image.applying(kernel, arguments: "shadowBoost=\(shadowBoost)")
     }
 
     /// The saturation and vibrance step (identity at 0, 0).

@@ -16,6 +16,11 @@ public import LuxRender
 /// quarter of the work for the scales where chroma noise lives.
 ///
 /// Cost grows with the amounts: 0 skips a channel entirely; luminance uses 1–3 scales, colour 2–5.
+///
+/// Three more controls shape the luminance result (their defaults leave it as described): ``detail`` scales the
+/// finest scale's threshold by `2·(1 − detail)`; ``sharpness`` multiplies the finest detail kept by `1 + sharpness`,
+/// and ``contrast`` the coarser scales' detail by `1 + contrast/2` (using at least one, and for contrast two,
+/// luminance scales even when the luminance amount is 0).
 public struct NoiseReduction: Hashable, Sendable {
     /// Luminance amount, 0…1.
     public var luminanceAmount: Float
@@ -25,17 +30,32 @@ public struct NoiseReduction: Hashable, Sendable {
     public var noiseModel: SIMD2<Float>
     /// The white-balance gains the mosaic was multiplied by (red, green, blue).
     public var gains: SIMD3<Float>
+    /// How much fine luminance detail is kept, 0…1 (default 0.5).
+    public var detail: Float
+    /// Amplification of the finest luminance detail kept, 0…1 (default 0).
+    public var sharpness: Float
+    /// Amplification of the coarser luminance detail (local contrast), 0…1 (default 0).
+    public var contrast: Float
 
     /// Creates the stage.
-    public init(luminanceAmount: Float, colorAmount: Float, noiseModel: SIMD2<Float>, gains: SIMD3<Float>) {
+    public init(
+        luminanceAmount: Float, colorAmount: Float, noiseModel: SIMD2<Float>, gains: SIMD3<Float>, detail: Float = 0.5,
+        sharpness: Float = 0, contrast: Float = 0
+    ) {
         self.luminanceAmount = luminanceAmount
         self.colorAmount = colorAmount
         self.noiseModel = noiseModel
         self.gains = gains
+        self.detail = detail
+        self.sharpness = sharpness
+        self.contrast = contrast
     }
 
-    /// Luminance scales for the amount (0 when off).
-    var luminanceScales: Int { luminanceAmount <= 0 ? 0 : 1 + Int(min(luminanceAmount, 1) * 2.999) }
+    /// Luminance scales for the amount (0 when off), at least one with sharpness and two with contrast.
+    var luminanceScales: Int {
+        let byAmount = luminanceAmount <= 0 ? 0 : 1 + Int(min(luminanceAmount, 1) * 2.999)
+        return max(byAmount, contrast > 0 ? 2 : (sharpness > 0 ? 1 : 0))
+    }
     /// Colour scales for the amount (0 when off), counted at full resolution: the finest is thresholded at
     /// full resolution, the others run on a half-resolution copy.
     var colorScales: Int { colorAmount <= 0 ? 0 : 2 + Int(min(colorAmount, 1) * 3.999) }
@@ -70,11 +90,15 @@ public struct NoiseReduction: Hashable, Sendable {
         let o = noiseModel.y
         let yVar = SIMD2(s * (g.x + 4 * g.y + g.z) / 16, o * (g.x * g.x + 4 * g.y * g.y + g.z * g.z) / 16)
         let cVar = SIMD2(s * (g.x + g.y + g.z) / 1.5, o * (g.x * g.x + g.y * g.y + g.z * g.z) / 1.5)
-        let lStrength = 3 * min(luminanceAmount, 1)
+        let lStrength = 3 * min(max(luminanceAmount, 0), 1)
+        let finest = 2 * (1 - min(max(detail, 0), 1))
+        let bandGains = (1 + min(max(sharpness, 0), 1), 1 + 0.5 * min(max(contrast, 0), 1))
         let cStrength = 5 * min(colorAmount, 1)
         let processor = ImageProcessor(
             description: "rawNoiseReduction",
-            argumentDigest: "v2 luma=\(luminanceAmount) color=\(colorAmount) noise=\(noiseModel) gains=\(gains)",
+            argumentDigest:
+                "v2 luma=\(luminanceAmount) color=\(colorAmount) noise=\(noiseModel) gains=\(gains) detail=\(detail) "
+                + "sharpness=\(sharpness) contrast=\(contrast)",
             inputFormat: .rgbaFloat, inputLayout: .planarRows, outputFormat: .rgbaFloat, outputLayout: .planarRows,
             roi: { _, r in
                 // Grown by the margin and aligned to even image coordinates (the half-resolution grid).
@@ -107,7 +131,8 @@ public struct NoiseReduction: Hashable, Sendable {
                     let first = work + n
                     Wavelet.smooth(y, into: first, width: w, height: h, step: 1, tmp: work + 2 * n)
                     NRPlanes.shrinkFinest(
-                        y, coarse: first, variance: yVar, factor: lStrength * Wavelet.scaleNoise[0], count: n)
+                        y, coarse: first, variance: yVar, factor: lStrength * Wavelet.scaleNoise[0] * finest,
+                        gain: bandGains.0, count: n)
                 } else if ls > 1 {
                     let sigma = work
                     let first = work + n
@@ -115,7 +140,7 @@ public struct NoiseReduction: Hashable, Sendable {
                     NRPlanes.sigma(first, into: sigma, variance: yVar, scale: 1, count: n)
                     Wavelet.denoise(
                         y, width: w, height: h, scales: ls, strength: lStrength, sigma: sigma, scratch: work + 2 * n,
-                        firstSmooth: first)
+                        firstSmooth: first, finestFactor: finest, gains: bandGains)
                 }
                 let ox = Int(output.region.minX - input.region.minX)
                 let oy = Int(output.region.minY - input.region.minY)
@@ -226,12 +251,12 @@ enum NRPlanes {
         for i in 0..<n { out[i] = scale * max(a * signal[i] + b, b, 0).squareRoot() }
     }
 
-    /// One-scale denoising in place: `p = coarse + shrink(p − coarse, factor·σ(coarse))`, with
+    /// One-scale denoising in place: `p = coarse + gain · shrink(p − coarse, factor·σ(coarse))`, with
     /// `σ² = v.x · coarse + v.y` (at least `v.y`).
     @inline(never)
     static func shrinkFinest(
         _ p: UnsafeMutablePointer<Float>, coarse: UnsafePointer<Float>, variance v: SIMD2<Float>, factor f: Float,
-        count n: Int
+        gain: Float = 1, count n: Int
     ) {
         let a = v.x
         let b = v.y
@@ -239,7 +264,7 @@ enum NRPlanes {
             let c = coarse[i]
             let d = p[i] - c
             let t = f * max(a * c + b, b, 0).squareRoot()
-            p[i] = c + d - min(max(d, -t), t)
+            p[i] = c + gain * (d - min(max(d, -t), t))
         }
     }
 

@@ -62,16 +62,16 @@ enum Wavelet {
     /// Noise standard deviation of B3 à-trous detail scales 0…4 relative to white noise of σ = 1.
     static let scaleNoise: [Float] = [0.89, 0.20, 0.086, 0.041, 0.020]
 
-    /// Soft-thresholds one detail band: `acc += shrink(fine − coarse, f·σ)` over `n` values.
+    /// Soft-thresholds one detail band: `acc += gain · shrink(fine − coarse, f·σ)` over `n` values.
     @inline(never)
     static func shrink(
         fine: UnsafePointer<Float>, coarse: UnsafePointer<Float>, sigma: UnsafePointer<Float>, factor f: Float,
-        accumulator acc: UnsafeMutablePointer<Float>, count n: Int
+        gain: Float, accumulator acc: UnsafeMutablePointer<Float>, count n: Int
     ) {
         for i in 0..<n {
             let d = fine[i] - coarse[i]
             let t = f * sigma[i]
-            acc[i] += d - min(max(d, -t), t)
+            acc[i] += gain * (d - min(max(d, -t), t))
         }
     }
 
@@ -79,12 +79,13 @@ enum Wavelet {
     /// `strength · scaleNoise[j] · sigma[i]` (the noise σ of each value, a plane of `w × h`).
     ///
     /// `scratch` holds `3 · w · h` floats. When `firstSmooth` is given it holds the scale-0 smoothing of
-    /// `plane` already (it is consumed).
+    /// `plane` already (it is consumed). `finestFactor` scales the finest scale's threshold; the kept detail of the
+    /// finest scale and of the others is multiplied by `gains.0` and `gains.1`.
     @inline(never)
     static func denoise(
         _ plane: UnsafeMutablePointer<Float>, width w: Int, height h: Int, scales: Int, strength: Float,
         sigma: UnsafePointer<Float>, scratch: UnsafeMutablePointer<Float>,
-        firstSmooth: UnsafeMutablePointer<Float>? = nil
+        firstSmooth: UnsafeMutablePointer<Float>? = nil, finestFactor: Float = 1, gains: (Float, Float) = (1, 1)
     ) {
         guard scales > 0 else { return }
         let n = w * h
@@ -100,8 +101,9 @@ enum Wavelet {
                 smooth(cur, into: next, width: w, height: h, step: 1 << j, tmp: tmp)
             }
             shrink(
-                fine: cur, coarse: next, sigma: sigma, factor: strength * scaleNoise[min(j, scaleNoise.count - 1)],
-                accumulator: acc, count: n)
+                fine: cur, coarse: next, sigma: sigma,
+                factor: strength * scaleNoise[min(j, scaleNoise.count - 1)] * (j == 0 ? finestFactor : 1),
+                gain: j == 0 ? gains.0 : gains.1, accumulator: acc, count: n)
             swap(&cur, &next)
         }
         add(cur, acc, into: plane, count: n)

@@ -26,8 +26,13 @@ public struct SensorLinearization: Sendable {
     public let width: Int
     /// Height of the active area.
     public let height: Int
-    /// The Bayer layout at the active area's top-left photosite.
-    public let pattern: CFAPattern
+    /// The colour filter array at the active area's top-left photosite.
+    public let layout: MosaicLayout
+    /// The Bayer layout at the active area's top-left photosite (`nil` for X-Trans).
+    public var pattern: CFAPattern? {
+        if case .bayer(let p) = layout { return p }
+        return nil
+    }
     /// Whether GainMap / FixVignetteRadial corrections from the opcode lists are applied.
     public var appliesLensShading: Bool
 
@@ -46,16 +51,18 @@ public struct SensorLinearization: Sendable {
 
     /// Prepares the linearisation of a raw image.
     ///
-    /// - Throws: ``RAWError/unsupported(_:)`` for CFA layouts other than 2×2 RGB Bayer and for Linear Raw
-    ///   data; ``RAWError/noPixelData(_:)`` when the buffer is smaller than the description.
+    /// - Throws: ``RAWError/unsupported(_:)`` for CFA layouts other than 2×2 RGB Bayer and 6×6 X-Trans and for Linear
+    ///   Raw data (see ``LinearRawSensor``); ``RAWError/noPixelData(_:)`` when the buffer is smaller than the
+    ///   description.
     public init(_ raw: RawImage, appliesLensShading: Bool = true) throws(RAWError) {
         let p = raw.properties
         guard p.photometric == .colorFilterArray, p.samplesPerPixel == 1 else {
-            throw .unsupported("Linear Raw (demosaiced) DNG data; only Bayer CFA raw images are developed")
+            throw .unsupported("Linear Raw (demosaiced) data in a colour-filter-array stage")
         }
-        guard let pattern = p.cfaPattern else {
+        guard let layout = p.cfa.flatMap(MosaicLayout.init) else {
             throw .unsupported(
-                "the CFA layout \(p.cfa.map { "\($0)" } ?? "(missing)"); only 2×2 RGB Bayer patterns are developed")
+                "the CFA layout \(p.cfa.map { "\($0)" } ?? "(missing)"); 2×2 RGB Bayer and 6×6 X-Trans layouts are "
+                    + "developed")
         }
         let area = p.activeArea
         guard raw.pixels.width >= area.right, raw.pixels.height >= area.bottom, !area.isEmpty else {
@@ -69,7 +76,7 @@ public struct SensorLinearization: Sendable {
         pixels = raw.activePixels
         width = area.width
         height = area.height
-        self.pattern = pattern
+        self.layout = layout
         self.appliesLensShading = appliesLensShading
         isFloat = componentType == .float32
         identity = sensorCounter.add(1, ordering: .relaxed).newValue
@@ -117,19 +124,24 @@ public struct SensorLinearization: Sendable {
         self.vignette = vignette
     }
 
+    /// The photosite that stands for coordinate `i` of an axis of `n` (``MosaicLayout/edge(_:_:)``).
+    @inline(__always)
+    func edge(_ i: Int, _ n: Int) -> Int { layout.edge(i, n) }
+
     /// The colour of active-area photosite `(x, y)` (0 red, 1 green, 2 blue).
     @inline(__always)
-    public func color(x: Int, y: Int) -> Int { pattern.channel(x: x, y: y).rawValue }
+    public func color(x: Int, y: Int) -> Int { layout.channel(x: x, y: y).rawValue }
 
     /// Reads linear values of the region `x..<x+width`, `y..<y+height` (active-area coordinates; outside the
-    /// area the mosaic is reflected) into `dst`, multiplied by `gains` (red, green, blue).
+    /// area photosites of the same phase stand in, see ``edge(_:_:)``) into `dst`, multiplied by `gains` (red, green,
+    /// blue).
     public func read(
         x x0: Int, y y0: Int, width w: Int, height h: Int, gains: SIMD3<Float>, into dst: UnsafeMutablePointer<Float>,
         rowStride: Int
     ) {
         pixels.withUnsafePlane { plane in
             for j in 0..<h {
-                let sy = BilinearDemosaic.reflect(y0 + j, height)
+                let sy = edge(y0 + j, height)
                 let d = dst + j * rowStride
                 readRow(plane, sy: sy, x0: x0, count: w, gains: gains, into: d)
                 if appliesLensShading && (!gainMaps.isEmpty || vignette != nil) {
@@ -152,7 +164,13 @@ public struct SensorLinearization: Sendable {
         let dv = deltaV.map { $0[sy] } ?? 0
         let lo = max(x0, 0)
         let hi = min(x0 + w, width)
-        if blackColumns <= 2 && lo < hi {
+        if layout.period != 2, lo < hi {
+            readPeriodicRow(plane, sy: sy, lo: lo, hi: hi, gains: gains, into: d + (lo - x0))
+            for x in x0..<lo { d[x - x0] = value(plane, x: edge(x, width), y: sy, gains: gains) }
+            for x in hi..<(x0 + w) {
+                d[x - x0] = value(plane, x: edge(x, width), y: sy, gains: gains)
+            }
+        } else if blackColumns <= 2 && lo < hi {
             let b0 = blackCells[cellRow] + dv
             let b1 = blackCells[cellRow + (blackColumns == 2 ? 1 : 0)] + dv
             let out = d + (lo - x0)
@@ -172,16 +190,53 @@ public struct SensorLinearization: Sendable {
                 Self.linearize(s, n, parity, b0, b1, k0, k1, out)
                 if let deltaH { Self.subtractDelta(deltaH, lo, n, parity, k0, k1, out) }
             }
-            for x in x0..<lo { d[x - x0] = value(plane, x: BilinearDemosaic.reflect(x, width), y: sy, gains: gains) }
+            for x in x0..<lo { d[x - x0] = value(plane, x: edge(x, width), y: sy, gains: gains) }
             for x in hi..<(x0 + w) {
-                d[x - x0] = value(plane, x: BilinearDemosaic.reflect(x, width), y: sy, gains: gains)
+                d[x - x0] = value(plane, x: edge(x, width), y: sy, gains: gains)
             }
         } else {
             for x in x0..<(x0 + w) {
-                d[x - x0] = value(plane, x: BilinearDemosaic.reflect(x, width), y: sy, gains: gains)
+                d[x - x0] = value(plane, x: edge(x, width), y: sy, gains: gains)
             }
         }
     }
+
+    /// Columns `lo..<hi` of row `sy` for layouts with a longer period (X-Trans): the factors and blacks of one period
+    /// of columns, then one pass.
+    private func readPeriodicRow(
+        _ plane: RawPlane, sy: Int, lo: Int, hi: Int, gains: SIMD3<Float>, into out: UnsafeMutablePointer<Float>
+    ) {
+        let period = layout.period * blackColumns / Self.gcd(layout.period, blackColumns)
+        let cellRow = (sy % blackRows) * blackColumns
+        let dv = deltaV.map { $0[sy] } ?? 0
+        var k = [Float](repeating: 0, count: period)
+        var b = [Float](repeating: 0, count: period)
+        for j in 0..<period {
+            let x = lo + j
+            k[j] = gains[color(x: x, y: sy)] * scale
+            b[j] = blackCells[cellRow + x % blackColumns] + dv
+        }
+        let n = hi - lo
+        k.withUnsafeBufferPointer { k in
+            b.withUnsafeBufferPointer { b in
+                for i in 0..<n {
+                    let x = lo + i
+                    var v: Float
+                    if isFloat {
+                        v = plane.row(sy, as: Float.self)[x]
+                    } else {
+                        let code = Int(plane.row(sy, as: UInt16.self)[x])
+                        v = table.map { $0[min(code, $0.count - 1)] } ?? Float(code)
+                    }
+                    if let deltaH { v -= deltaH[x] }
+                    let j = i % period
+                    out[i] = (v - b[j]) * k[j]
+                }
+            }
+        }
+    }
+
+    static func gcd(_ a: Int, _ b: Int) -> Int { b == 0 ? a : gcd(b, a % b) }
 
     /// The linear value of one photosite (without lens shading).
     func value(_ plane: RawPlane, x: Int, y: Int, gains: SIMD3<Float>) -> Float {
@@ -262,7 +317,7 @@ public struct SensorLinearization: Sendable {
             let k = v.coefficients + [Double](repeating: 0, count: max(0, 5 - v.coefficients.count))
             let dy = Double(y) + 0.5 - cy
             for i in 0..<w {
-                let x = BilinearDemosaic.reflect(x0 + i, width)
+                let x = edge(x0 + i, width)
                 let dx = Double(x) + 0.5 - cx
                 let r2 = (dx * dx + dy * dy) * inv
                 let g = 1 + r2 * (k[0] + r2 * (k[1] + r2 * (k[2] + r2 * (k[3] + r2 * k[4]))))
@@ -283,7 +338,7 @@ public struct SensorLinearization: Sendable {
             let r1 = min(r0 + 1, pv - 1)
             let tv = Float(rv - Double(r0))
             for i in 0..<w {
-                let x = BilinearDemosaic.reflect(x0 + i, width)
+                let x = edge(x0 + i, width)
                 guard x >= Int(a.left), x < Int(a.right), (x - Int(a.left)) % pitchH == 0 else { continue }
                 let fu = map.spacingH > 0 ? ((Double(x) / fw) - map.originH) / map.spacingH : 0
                 let ru = min(max(fu, 0), Double(ph - 1))

@@ -74,7 +74,7 @@ public final class RenderContext: Sendable {
         if PixelIO.storable.contains(buffer.format) {
             stats = try renderer.render(prepared, pixels, into: &buffer)
         } else {
-            guard !buffer.format.isBayer else {
+            guard !buffer.format.isMosaic else {
                 throw .unsupportedFormat(
                     buffer.format, reason: "renders produce RGB; mosaic with PixelBuffer.converted(to:)")
             }

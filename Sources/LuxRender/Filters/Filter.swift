@@ -16,8 +16,10 @@
 /// }
 /// ```
 ///
-/// Build `outputImage` from ``ColorKernel``s, ``GeneralKernel``s, ``ImageProcessor``s and ``Image``
-/// operations; it must not render anything.
+/// Declare filters as ``DeclaredFilter``s, which state each parameter once and get the descriptor and
+/// `init(arguments:)` from that; conform to `Filter` directly only when the parameters need a shape a
+/// ``FilterDeclaration`` cannot express. Build `outputImage` from ``ColorKernel``s, ``GeneralKernel``s,
+/// ``ImageProcessor``s and ``Image`` operations; it must not render anything.
 public protocol Filter: Sendable {
     /// Name, categories and parameters.
     static var descriptor: FilterDescriptor { get }

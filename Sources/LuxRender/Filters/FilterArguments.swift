@@ -12,7 +12,7 @@ public struct FilterArguments: Sendable {
 
     /// Validates `given` against `descriptor`.
     ///
-    /// Names may carry Core Image's `input` prefix (`inputIntensity`). Numbers convert to one-element
+    /// Names may be Core Image's keys (`inputIntensity`, `inputBackgroundImage`). Numbers convert to one-element
     /// vectors and booleans, vectors of 3 or 4 to sRGB colours, vectors of 6 to transforms.
     ///
     /// - Throws: ``FilterError`` naming the parameter and what it accepts.
@@ -33,14 +33,18 @@ public struct FilterArguments: Sendable {
         self.values = values
     }
 
+    /// The parameter `rawName` names: its name, its Core Image key (`inputBackgroundImage`), the name with Core
+    /// Image's `input` prefix (`inputIntensity`), or either in another letter case.
     package static func parameter(_ rawName: String, in d: FilterDescriptor) -> FilterParameter? {
         if let p = d.parameter(named: rawName) { return p }
+        if let p = d.parameters.first(where: { $0.coreImageName == rawName }) { return p }
         if rawName.hasPrefix("input"), rawName.count > 5 {
             let rest = rawName.dropFirst(5)
             let name = rest.prefix(1).lowercased() + rest.dropFirst()
             if let p = d.parameter(named: name) { return p }
         }
-        return d.parameters.first { $0.name.lowercased() == rawName.lowercased() }
+        let lower = rawName.lowercased()
+        return d.parameters.first { $0.name.lowercased() == lower || $0.coreImageName.lowercased() == lower }
     }
 
     static func coerce(_ v: FilterValue, to p: FilterParameter, filter: String) throws(FilterError) -> FilterValue {
@@ -79,6 +83,8 @@ public struct FilterArguments: Sendable {
         case (.transform, .vector(let a)) where a.count == 6:
             return .transform(AffineTransform(a: a[0], b: a[1], c: a[2], d: a[3], tx: a[4], ty: a[5]))
         case (.string(let choices), .string(let s)) where choices.isEmpty || choices.contains(s): return v
+        case (.data, .data): return v
+        case (.data, .string(let s)): return .data(Array(s.utf8))
         default: throw wrong()
         }
     }
@@ -145,6 +151,9 @@ public struct FilterArguments: Sendable {
         guard case .transform(let t) = self[name] else { preconditionFailure("\(name) is not a transform") }
         return t
     }
+
+    /// A data parameter (text given for it is its UTF-8 bytes).
+    public func data(_ name: String) -> [UInt8] { [UInt8](checked: self[name]) }
 
     /// A string parameter.
     public func string(_ name: String) -> String {

@@ -188,6 +188,8 @@ public struct FilterChain: Sendable, CustomStringConvertible {
             return .color(Color(red: v[0], green: v[1], blue: v[2], alpha: v.count == 4 ? v[3] : 1))
         case .string:
             return .string(text)
+        case .data:
+            return .data(Array(text.utf8))
         }
     }
 

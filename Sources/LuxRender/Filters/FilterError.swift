@@ -1,3 +1,5 @@
+public import LuxPixels
+
 /// Why a filter could not be found, configured or parsed.
 ///
 /// Every case says what is accepted.
@@ -16,6 +18,8 @@ public enum FilterError: Error, Sendable, CustomStringConvertible {
     case syntax(String, chain: String)
     /// An image named in a chain could not be loaded.
     case imageLoad(path: String, reason: String)
+    /// Core Image coordinates were given for an image whose extent has no bottom edge (infinite or empty).
+    case noCoreImageOrigin(extent: Rect)
 
     public var description: String {
         switch self {
@@ -38,6 +42,8 @@ public enum FilterError: Error, Sendable, CustomStringConvertible {
             return "cannot parse filter chain '\(chain)': \(message)"
         case .imageLoad(let path, let reason):
             return "cannot load image '\(path)': \(reason)"
+        case .noCoreImageOrigin(let extent):
+            return "Core Image coordinates need a finite, non-empty extent to measure y from, not \(extent)"
         }
     }
 }

@@ -10,17 +10,26 @@
 /// ```
 public struct FilterRegistry: Sendable {
     private var types: [String: any Filter.Type] = [:]
+    /// Lux names by lower-cased Lux name and by lower-cased Core Image name.
+    private var lowercasedNames: [String: String] = [:]
 
     /// Creates a registry holding `filters`.
     public init(_ filters: [any Filter.Type] = []) {
-        for f in filters { types[f.descriptor.name] = f }
+        for f in filters { add(f) }
     }
 
     /// A registry with `filters` added (replacing filters of the same name).
     public func adding(_ filters: any Filter.Type...) -> FilterRegistry {
         var r = self
-        for f in filters { r.types[f.descriptor.name] = f }
+        for f in filters { r.add(f) }
         return r
+    }
+
+    private mutating func add(_ filter: any Filter.Type) {
+        let d = filter.descriptor
+        types[d.name] = filter
+        lowercasedNames[d.name.lowercased()] = d.name
+        lowercasedNames[d.coreImageName.lowercased()] = d.name
     }
 
     /// Every filter name, sorted.
@@ -39,14 +48,16 @@ public struct FilterRegistry: Sendable {
         Set(types.values.flatMap { $0.descriptor.categories }).sorted()
     }
 
-    /// The filter type called `name` (also accepts Core Image's `CI` prefix and any letter case).
+    /// The filter type called `name`: its Lux name, its Core Image name (``FilterDescriptor/coreImageName``, such as
+    /// `CIEdgePreserveUpsampleFilter`), the Lux name with Core Image's `CI` prefix, in any letter case.
     ///
     /// - Throws: ``FilterError/unknownFilter(_:available:)`` listing the names.
     public func filterType(named name: String) throws(FilterError) -> any Filter.Type {
         if let t = types[name] { return t }
         let stripped = name.hasPrefix("CI") ? String(name.dropFirst(2)) : name
-        if let t = types[stripped] { return t }
-        if let key = types.keys.first(where: { $0.lowercased() == stripped.lowercased() }) { return types[key]! }
+        for key in [name.lowercased(), stripped.lowercased()] {
+            if let luxName = lowercasedNames[key], let t = types[luxName] { return t }
+        }
         throw .unknownFilter(name, available: names)
     }
 

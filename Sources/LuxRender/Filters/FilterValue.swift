@@ -18,6 +18,8 @@ public enum FilterValue: Sendable, CustomStringConvertible {
     case string(String)
     /// A flag.
     case boolean(Bool)
+    /// Bytes (a barcode's message).
+    case data([UInt8])
 
     /// A point as a two-element vector.
     public static func point(_ x: Double, _ y: Double) -> FilterValue { .vector([x, y]) }
@@ -35,6 +37,7 @@ public enum FilterValue: Sendable, CustomStringConvertible {
         case .transform: "transform"
         case .string: "string"
         case .boolean: "boolean"
+        case .data(let d): "data of \(d.count) bytes"
         }
     }
 
@@ -47,6 +50,7 @@ public enum FilterValue: Sendable, CustomStringConvertible {
         case .transform(let t): t.description
         case .string(let s): s
         case .boolean(let b): b ? "true" : "false"
+        case .data(let d): String(decoding: d, as: UTF8.self)
         }
     }
 }

@@ -62,7 +62,7 @@ final class SourceBox: Sendable {
         if Self.directFormats.contains(buffer.format) { return buffer }
         return converted.withLock { cached in
             if let cached { return cached }
-            let target: PixelFormat = buffer.format.isBayer || buffer.format == .gray16 ? .rgbaFloat : .rgbaHalf
+            let target: PixelFormat = buffer.format.isMosaic || buffer.format == .gray16 ? .rgbaFloat : .rgbaHalf
             let c = buffer.converted(to: target, threads: Parallel.defaultThreadCount)
             cached = c
             return c

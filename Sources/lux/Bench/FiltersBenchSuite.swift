@@ -13,7 +13,8 @@ import Lux
 enum FiltersBenchSuite: BenchSuite {
     static let name = "filters"
     static let summary =
-        "Gaussian σ 2/10/50, box, median, morphology, unsharp, area average, Lanczos vs vips and ImageMagick"
+        "Gaussian σ 2/10/50, box, median, morphology, unsharp, area average, Lanczos vs vips and ImageMagick; "
+        + "the filters of Built-in filters II"
 
     static func cases(in context: BenchContext) throws -> [BenchCase] {
         let inputs = context.inputs.path
@@ -91,7 +92,38 @@ enum FiltersBenchSuite: BenchSuite {
                     magick("convert -filter Lanczos -resize", ["-filter", "Lanczos", "-resize", "1440x1080"]),
                 ], megapixels: 12.19, goal: "no slower than vips resize"),
         ]
+        // Built-in filters II: each new filter alone (no peer tool has them all); the goal is relative to the
+        // GaussianBlur σ=10 case above.
+        for filter in newFilters {
+            cases.append(
+                BenchCase(
+                    suite: name, name: "\(filter), 12 MP", lux: lux("named", [filter]), peers: [], megapixels: 12.19,
+                    goal: "under 3× GaussianBlur σ=10"))
+        }
         return cases
+    }
+
+    /// The filters of "Built-in filters II" that take an image (the barcode generators make a few hundred pixels).
+    static let newFilters = [
+        "TwirlDistortion", "VortexDistortion", "BumpDistortion", "PinchDistortion", "HoleDistortion",
+        "CircleSplashDistortion", "LightTunnel", "DisplacementDistortion", "FourfoldTranslatedTile",
+        "FourfoldReflectedTile", "ParallelogramTile", "FourfoldRotatedTile", "EightfoldReflectedTile",
+        "GlideReflectedTile", "AffineTile", "Kaleidoscope", "DotScreen", "CircularScreen", "HatchedScreen", "Pixellate",
+        "DissolveTransition", "DisintegrateWithMaskTransition", "BarsSwipeTransition",
+    ]
+
+    /// `filter` applied to `source` by name, centred on the photo, with effect sizes for 12 MP.
+    static func named(_ filter: String, _ source: Image) throws -> Image {
+        let e = source.extent
+        var candidates: [String: FilterValue] = [
+            "center": .vector([e.midX, e.midY]), "radius": 1000, "targetImage": .image(source.colorInvert()),
+            "mask": .image(source), "displacementImage": .image(source), "time": 0.5,
+        ]
+        if filter.hasSuffix("Tile") { candidates["width"] = 200 }
+        if filter == "Pixellate" { candidates["scale"] = 8 }
+        let accepted = Set(try FilterRegistry.builtIn.descriptor(named: filter).parameters.map(\.name))
+        let parameters = candidates.filter { accepted.contains($0.key) }
+        return try FilterRegistry.builtIn.apply(filter, to: source, parameters: parameters).cropped(to: e)
     }
 
     static func work(job: String, arguments: [String]) throws -> Double {
@@ -115,6 +147,7 @@ enum FiltersBenchSuite: BenchSuite {
         case "unsharp": image = source.unsharpMask(radius: 2.5, intensity: 0.5)
         case "average": image = source.areaAverage()
         case "lanczos": image = source.lanczosScaleTransform(scale: 1080.0 / 3024.0)
+        case "named" where arguments.count > 4: image = try named(arguments[4], source)
         default: throw ValidationError("unknown filters job \(job)")
         }
         let context = RenderContext(

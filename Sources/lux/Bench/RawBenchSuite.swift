@@ -43,6 +43,14 @@ enum RawBenchSuite: BenchSuite {
                 ],
                 megapixels: 12.19, goal: "≥ 3× faster than dcraw_emu, ≥ 1.5× faster than darktable-cli"),
             BenchCase(
+                suite: name, name: "12 MP DNG decoded by LibRaw (--decoder libraw) → sRGB JPEG q90, default quality",
+                lux: ["develop", dng, "-o", out + "/lux-libraw.jpg", "--decoder", "libraw", "--overwrite"],
+                peers: [
+                    .init(
+                        name: "dcraw_emu -w (AHD, PPM)", command: ["dcraw_emu", "-w", "-Z", out + "/emu-lr.ppm", copy])
+                ],
+                megapixels: 12.19, goal: "≤ 0.5× dcraw_emu -w's time (camera raws other than DNG take this path)"),
+            BenchCase(
                 suite: name, name: "12 MP lossless-JPEG DNG → sRGB JPEG q90, default quality",
                 lux: ["develop", compressed, "-o", out + "/lux-lj92.jpg", "--overwrite"],
                 peers: [

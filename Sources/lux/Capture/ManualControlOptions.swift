@@ -3,17 +3,18 @@ import Lux
 
 /// The manual-control flags of `lux capture`, applied through the `CaptureDevice` protocol to any camera.
 struct ManualControlOptions: ParsableArguments {
-    @Option(help: "Custom exposure: the ISO (with --duration or the current duration).")
+    @Option(parsing: .unconditional, help: "Custom exposure: the ISO (with --duration or the current duration).")
     var iso: Float?
 
     @Option(help: "Custom exposure: the exposure duration in seconds, as 1/60 or 0.0167.")
     var duration: String?
 
     @Option(
-        name: .customLong("lens-position"), help: "Lock focus at a lens position, 0 (closest) ... 1 (farthest).")
+        name: .customLong("lens-position"), parsing: .unconditional,
+        help: "Lock focus at a lens position, 0 (closest) ... 1 (farthest).")
     var lensPosition: Float?
 
-    @Option(help: "Lock white balance at a colour temperature in kelvin.")
+    @Option(parsing: .unconditional, help: "Lock white balance at a colour temperature in kelvin.")
     var temperature: Float?
 
     @Option(parsing: .unconditional, help: "With --temperature: the tint (negative is magenta, positive green).")

@@ -20,7 +20,7 @@ struct BenchCommand: ParsableCommand {
     @Argument(help: "Suites to run (default: all). See --list.")
     var suites: [String] = []
 
-    @Option(help: "Counted runs per case (after one warm-up).")
+    @Option(parsing: .unconditional, help: "Counted runs per case (after one warm-up).")
     var runs: Int = 5
 
     @Flag(help: "List the suites and exit.")

@@ -49,7 +49,7 @@ struct CaptureCommand: AsyncParsableCommand {
     @Option(help: "A built-in scene (see `lux scene list`).")
     var scene = "still-life"
 
-    @Option(help: "Illuminance in lux of the scene's main light (default: the scene's own).")
+    @Option(parsing: .unconditional, help: "Illuminance in lux of the scene's main light (default: the scene's own).")
     var lux: Double?
 
     @Flag(help: "A hand-held camera (shake) instead of a tripod.")
@@ -116,7 +116,7 @@ struct CaptureCommand: AsyncParsableCommand {
         name: .customLong("high-resolution"), help: "Full-resolution processed photos (the format's high resolution).")
     var highResolution = false
 
-    @Option(help: "How many requests to make.")
+    @Option(parsing: .unconditional, help: "How many requests to make.")
     var count = 1
 
     @Option(help: "A smaller simulated sensor, e.g. 1008x756 (default: 4032x3024).")

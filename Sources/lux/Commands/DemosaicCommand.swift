@@ -6,10 +6,11 @@ import Lux
 struct DemosaicCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demosaic",
-        abstract: "Demosaic a Bayer mosaic stored as a gray PGM or TIFF.",
+        abstract: "Demosaic a Bayer or X-Trans mosaic stored as a gray PGM or TIFF.",
         discussion: """
             Reads one sample per pixel (8- or 16-bit PGM, or a gray TIFF), reconstructs RGB with LuxRAW's \
-            demosaicer and writes a 16-bit PPM (P6, maxval 65535) or a 16-bit TIFF, values clipped to 0...1. \
+            demosaicer (Bayer: --method; X-Trans: LuxRAW's Markesteijn-style method, or its plain interpolation \
+            with --method bilinear) and writes a 16-bit PPM (P6, maxval 65535) or a 16-bit TIFF, values clipped to 0...1. \
             No white balance, colour or tone processing: what external scorers such as \
             demosaic_psnr.py --eval need.
 
@@ -17,15 +18,19 @@ struct DemosaicCommand: ParsableCommand {
               python demosaic_psnr.py --dump /tmp/dm
               for f in /tmp/dm/*_rggb.pgm; do lux demosaic $f --cfa RGGB -o ${f%_rggb.pgm}_out.ppm; done
               python demosaic_psnr.py --eval /tmp/dm
+              lux demosaic chelsea_xtrans.pgm --cfa xtrans -o chelsea_out.ppm
             """)
 
     @Argument(help: "The mosaic: a P5 PGM (8 or 16 bit) or a gray TIFF.", completion: .file())
     var input: String
 
-    @Option(help: "The Bayer layout at the top-left pixel: RGGB, GRBG, GBRG or BGGR.")
+    @Option(
+        help:
+            "The colour filter array at the top-left pixel: RGGB, GRBG, GBRG, BGGR, or xtrans (Fujifilm's 6x6 layout, its first row GGRGGB; xtrans:X,Y starts at column X, row Y of it)."
+    )
     var cfa: String
 
-    @Option(help: "Demosaicing method: rcd or bilinear.")
+    @Option(help: "Demosaicing method: rcd (default), quality (slower, finer) or bilinear.")
     var method = DemosaicMethodArgument(.rcd)
 
     @Option(
@@ -35,9 +40,20 @@ struct DemosaicCommand: ParsableCommand {
 
     @OptionGroup var overwriteOptions: OverwriteOptions
 
+    /// The layout `--cfa` names.
+    var layout: MosaicLayout? {
+        if let p = CFAPattern(rawValue: cfa.uppercased()) { return .bayer(p) }
+        let parts = cfa.lowercased().split(separator: ":", maxSplits: 1)
+        guard parts.first == "xtrans" else { return nil }
+        guard parts.count == 2 else { return .xTrans(XTransPattern()) }
+        let phase = parts[1].split(separator: ",").compactMap { Int($0) }
+        guard phase.count == 2, phase.allSatisfy({ (0..<6).contains($0) }) else { return nil }
+        return .xTrans(XTransPattern(phaseX: phase[0], phaseY: phase[1]))
+    }
+
     func validate() throws {
-        guard CFAPattern(rawValue: cfa.uppercased()) != nil else {
-            throw ValidationError("--cfa must be RGGB, GRBG, GBRG or BGGR, not '\(cfa)'")
+        guard layout != nil else {
+            throw ValidationError("--cfa must be RGGB, GRBG, GBRG, BGGR, xtrans or xtrans:X,Y (0...5), not '\(cfa)'")
         }
         let ext = URL(fileURLWithPath: out).pathExtension.lowercased()
         guard ["ppm", "tif", "tiff"].contains(ext) else {
@@ -48,7 +64,7 @@ struct DemosaicCommand: ParsableCommand {
     func run() throws {
         try overwriteOptions.check(out)
         let mosaic = try PNM.isPNM(input) ? PNM.readGray(input) : readTIFF()
-        let rgb = try method.method.demosaic(mosaic, pattern: CFAPattern(rawValue: cfa.uppercased())!)
+        let rgb = try method.method.demosaic(mosaic, layout: layout)
         let url = URL(fileURLWithPath: out)
         if url.pathExtension.lowercased() == "ppm" {
             try PNM.writeRGB16(rgb, to: url)

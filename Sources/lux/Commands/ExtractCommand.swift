@@ -8,7 +8,9 @@ struct ExtractCommand: ParsableCommand {
         abstract: "Extract the raw sensor values or the embedded preview of a raw file.",
         discussion: """
             --raw writes the undemosaiced sensor values of the active area as a 16-bit grayscale TIFF, after the \
-            LinearizationTable and before black-level subtraction (what `dcraw -D -4` writes).
+            LinearizationTable and before black-level subtraction (what `dcraw -D -4` and LibRaw's \
+            unprocessed_raw write). Camera raws other than DNG (NEF, CR2, ARW, RAF, ...) are read through LibRaw; \
+            their preview is the largest one LibRaw finds.
             --preview writes the largest embedded preview (a JPEG preview is copied unchanged when the output is .jpg).
 
             Examples:
@@ -16,7 +18,7 @@ struct ExtractCommand: ParsableCommand {
               lux extract photo.dng --preview -o preview.jpg
             """)
 
-    @Argument(help: "The raw file (DNG).", completion: .file())
+    @Argument(help: "The raw file (DNG or any camera raw LibRaw reads).", completion: .file())
     var file: String
 
     @Flag(help: "Extract the sensor values.")
@@ -41,7 +43,8 @@ struct ExtractCommand: ParsableCommand {
         do {
             let image = try ImageFile.read(url: URL(fileURLWithPath: file))
             guard let rawImage = image.rawImage else {
-                throw CLIError("\(file): not a raw file (\(image.format)); --raw and --preview need a DNG")
+                throw CLIError(
+                    "\(file): not a raw file (\(image.format)); --raw and --preview need a camera raw or DNG")
             }
             if raw {
                 let values = try rawImage.sensorValues()

@@ -44,7 +44,7 @@ struct FilterCommand: ParsableCommand {
     @Option(help: "Output samples: 8, 16, half or float (default: 16 for deeper inputs, else 8; JPEG is 8).")
     var depth: DepthArgument?
 
-    @Option(help: "JPEG quality, 1...100.")
+    @Option(parsing: .unconditional, help: "JPEG quality, 1...100.")
     var quality: Int = 90
 
     @Option(
@@ -55,7 +55,7 @@ struct FilterCommand: ParsableCommand {
     @Option(help: "The storage format of intermediates: half (default), float or 8.")
     var workingFormat: String = "half"
 
-    @Option(help: "Render threads (default: one per processor).")
+    @Option(parsing: .unconditional, help: "Render threads (default: one per processor).")
     var threads: Int?
 
     @OptionGroup var overwriteOptions: OverwriteOptions

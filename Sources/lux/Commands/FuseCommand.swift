@@ -27,28 +27,28 @@ struct FuseCommand: ParsableCommand {
         help: "The output file; its extension picks the format (.jpg, .png, .tif).", completion: .file())
     var out: String
 
-    @Option(help: "Exponent of the contrast weight (0 ignores contrast).")
+    @Option(parsing: .unconditional, help: "Exponent of the contrast weight (0 ignores contrast).")
     var contrastWeight: Float = 1
 
-    @Option(help: "Exponent of the saturation weight.")
+    @Option(parsing: .unconditional, help: "Exponent of the saturation weight.")
     var saturationWeight: Float = 1
 
-    @Option(help: "Exponent of the well-exposedness weight.")
+    @Option(parsing: .unconditional, help: "Exponent of the well-exposedness weight.")
     var exposureWeight: Float = 1
 
-    @Option(help: "The value considered best exposed (0...1).")
+    @Option(parsing: .unconditional, help: "The value considered best exposed (0...1).")
     var exposureMean: Float = 0.5
 
-    @Option(help: "The width of the well-exposedness Gaussian.")
+    @Option(parsing: .unconditional, help: "The width of the well-exposedness Gaussian.")
     var exposureSigma: Float = 0.2
 
-    @Option(help: "Pyramid levels (default: down to about 8 pixels).")
+    @Option(parsing: .unconditional, help: "Pyramid levels (default: down to about 8 pixels).")
     var levels: Int?
 
-    @Option(help: "JPEG quality, 1...100.")
+    @Option(parsing: .unconditional, help: "JPEG quality, 1...100.")
     var quality: Int = 90
 
-    @Option(help: "Worker threads (default: one per processor).")
+    @Option(parsing: .unconditional, help: "Worker threads (default: one per processor).")
     var threads: Int?
 
     @OptionGroup var overwriteOptions: OverwriteOptions

@@ -49,6 +49,7 @@ struct HDRCommand: ParsableCommand {
     var exposures: [Double]?
 
     @Option(
+        parsing: .unconditional,
         help: "The reference bracket (0-based; default: the middle exposure): its position, colour and Exif are kept.")
     var reference: Int?
 
@@ -63,11 +64,13 @@ struct HDRCommand: ParsableCommand {
     var exposure: Double?
 
     @Option(
-        name: .customLong("nr-luma"),
+        name: .customLong("nr-luma"), parsing: .unconditional,
         help: "Luminance noise reduction, 0...1 (default from the merge's noise: the longest exposure's).")
     var nrLuma: Double?
 
-    @Option(name: .customLong("nr-color"), help: "Colour noise reduction, 0...1 (default from the merge's noise).")
+    @Option(
+        name: .customLong("nr-color"), parsing: .unconditional,
+        help: "Colour noise reduction, 0...1 (default from the merge's noise).")
     var nrColor: Double?
 
     @Option(name: .customLong("tone-map"), help: "Tone mapping for 8-bit outputs: fusion (local) or reinhard (global).")
@@ -84,10 +87,10 @@ struct HDRCommand: ParsableCommand {
     )
     var depth: DepthArgument?
 
-    @Option(help: "JPEG quality, 1...100.")
+    @Option(parsing: .unconditional, help: "JPEG quality, 1...100.")
     var quality: Int = 90
 
-    @Option(help: "Worker threads (default: one per processor).")
+    @Option(parsing: .unconditional, help: "Worker threads (default: one per processor).")
     var threads: Int?
 
     @OptionGroup var overwriteOptions: OverwriteOptions

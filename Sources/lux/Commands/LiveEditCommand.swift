@@ -45,7 +45,7 @@ struct LiveEditCommand: AsyncParsableCommand {
     @Flag(help: "Crop to the centred square.")
     var square = false
 
-    @Option(help: "Audio volume 0...1.")
+    @Option(parsing: .unconditional, help: "Audio volume 0...1.")
     var volume: Double = 1
 
     @Option(help: "Keep only START,END seconds of the movie.")
@@ -57,7 +57,7 @@ struct LiveEditCommand: AsyncParsableCommand {
     @Flag(help: "Steady the movie frames.")
     var stabilize = false
 
-    @Option(help: "The output orientation, 1...8 (Exif).")
+    @Option(parsing: .unconditional, help: "The output orientation, 1...8 (Exif).")
     var orientation: Int?
 
     @Option(help: "Write a playback preview no larger than WIDTHxHEIGHT instead of the full edit.")
@@ -69,7 +69,7 @@ struct LiveEditCommand: AsyncParsableCommand {
     @Option(help: "Revert the edit recorded in this .AAE sidecar (removes the edited files and the sidecar).")
     var revert: String?
 
-    @Option(help: "Worker threads (default: one per processor).")
+    @Option(parsing: .unconditional, help: "Worker threads (default: one per processor).")
     var threads: Int?
 
     func validate() throws {

@@ -16,10 +16,10 @@ struct SceneBenchCommand: AsyncParsableCommand {
     @Argument(help: "Cases to run (default: all).")
     var cases: [String] = []
 
-    @Option(help: "Timed frames per case (after one warm-up).")
+    @Option(parsing: .unconditional, help: "Timed frames per case (after one warm-up).")
     var iterations: Int = 5
 
-    @Option(help: "Render threads (default: all cores).")
+    @Option(parsing: .unconditional, help: "Render threads (default: all cores).")
     var threads: Int?
 
     func validate() throws {

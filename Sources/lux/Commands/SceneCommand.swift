@@ -52,19 +52,21 @@ struct SceneRenderCommand: AsyncParsableCommand {
     @Option(name: .customLong("color-space"), help: "The colour space of integer files: srgb, p3, adobe, rec2020, ....")
     var colorSpace = ColorSpaceArgument(.sRGB)
 
-    @Option(help: "Width in pixels (the height follows the 4:3 frame).")
+    @Option(parsing: .unconditional, help: "Width in pixels (the height follows the 4:3 frame).")
     var width: Int = 1024
 
-    @Option(help: "The instant to render, in seconds (scenes with motion change over time).")
+    @Option(parsing: .unconditional, help: "The instant to render, in seconds (scenes with motion change over time).")
     var time: Double = 0
 
-    @Option(help: "Extra exposure in stops.")
+    @Option(parsing: .unconditional, help: "Extra exposure in stops.")
     var exposure: Double = 0
 
-    @Option(help: "Illuminance in lux of the scene's main light (default: the scene's own).")
+    @Option(parsing: .unconditional, help: "Illuminance in lux of the scene's main light (default: the scene's own).")
     var lux: Double?
 
-    @Option(help: "Colour temperature in kelvin of the scene's main light (default: the scene's own).")
+    @Option(
+        parsing: .unconditional,
+        help: "Colour temperature in kelvin of the scene's main light (default: the scene's own).")
     var cct: Double?
 
     func validate() throws {

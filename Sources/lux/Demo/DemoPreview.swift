@@ -27,7 +27,7 @@ struct DemoPreview {
     /// The preview of the DNG `file`: a quick (draft, half-size) development with the file's own settings.
     static func ofRAW(_ file: String, in folder: URL, side: Int, context: RenderContext) throws -> DemoPreview {
         var developer = try RAWDeveloper(url: folder.appendingPathComponent(file))
-        developer.isDraftModeEnabled = true
+        developer.scaleFactor = 0.5
         var preview = try make(
             developer.outputImage, colorSpace: .displayP3, for: file, in: folder, side: side, context: context)
         preview.width = Int(developer.nativeSize.width)

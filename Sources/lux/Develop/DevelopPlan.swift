@@ -10,10 +10,9 @@ struct DevelopPlan {
         var output: String
     }
 
-    /// File extensions taken from a folder (raw formats; other files in the folder are ignored).
-    static let rawExtensions: Set<String> = [
-        "dng", "nef", "nrw", "cr2", "arw", "srf", "sr2", "pef", "orf", "rw2", "erf", "3fr", "iiq", "mos", "raw", "kdc",
-    ]
+    /// File extensions taken from a folder (DNG and the camera raw formats LibRaw reads; other files in the folder
+    /// are ignored).
+    static let rawExtensions: Set<String> = ImageFormat.rawFileExtensions
 
     /// Every input of the batch (before sharding), sorted by path in byte order.
     var items: [Item]

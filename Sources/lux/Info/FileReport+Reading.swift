@@ -45,12 +45,11 @@ extension FileReport {
 
     private init(path: String, info: ImageInfo) {
         var formatName = info.format.description
-        if let raw = info.raw {
-            if let v = raw.dngVersion {
-                formatName += " " + v.map(String.init).joined(separator: ".")
-            } else {
-                formatName = "TIFF/EP raw (not DNG)"
-            }
+        if info.format == .cameraRaw {
+            let ext = URL(fileURLWithPath: path).pathExtension.uppercased()
+            formatName = (ext.isEmpty ? "" : "\(ext) ") + "camera raw (LibRaw \(CameraRaw.libRawVersion))"
+        } else if let v = info.raw?.dngVersion {
+            formatName += " " + v.map(String.init).joined(separator: ".")
         }
         self.init(
             file: path, format: info.format.rawValue, formatName: formatName, width: info.width, height: info.height)
@@ -115,6 +114,12 @@ extension FileReport.EXIFSummary {
 }
 
 extension FileReport.RawSummary {
+    /// An X-Trans pattern's six rows of colour letters, such as "GGRGGB/GGBGGR/BRGRBG/GGBGGR/GGRGGB/RBGBRG".
+    static func letters(_ p: XTransPattern) -> String {
+        (0..<6).map { y in String((0..<6).map { x in ["R", "G", "B"][p.channel(x: x, y: y).rawValue] }) }
+            .joined(separator: "/")
+    }
+
     init(_ r: RawProperties) {
         let c = r.color
         let layout =
@@ -131,7 +136,8 @@ extension FileReport.RawSummary {
         func names(_ list: [DNGOpcode]) -> [String]? { list.isEmpty ? nil : list.map(\.name) }
         self.init(
             dngVersion: r.dngVersion?.map(Int.init), uniqueCameraModel: r.uniqueCameraModel, layout: layout,
-            bitsPerSample: r.bitsPerSample, cfaPattern: r.cfaPattern?.rawValue, blackLevel: r.blackLevel.values,
+            bitsPerSample: r.bitsPerSample, cfaPattern: r.cfaPattern?.rawValue ?? r.xTransPattern.map(Self.letters),
+            blackLevel: r.blackLevel.values,
             whiteLevel: r.whiteLevel, linearizationTableEntries: r.linearizationTable?.count,
             activeArea: [a.top, a.left, a.bottom, a.right],
             defaultCrop: r.defaultCrop.map { [$0.x, $0.y, $0.width, $0.height] },

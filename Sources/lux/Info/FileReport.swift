@@ -10,7 +10,7 @@ struct FileReport: Codable, Sendable {
     var file: String
     /// "jpeg", "png", "tiff", "dng" or "quicktime".
     var format: String
-    /// A readable format name: "JPEG", "DNG 1.4", "TIFF/EP raw (not DNG)", "QuickTime movie".
+    /// A readable format name: "JPEG", "DNG 1.4", "NEF camera raw (LibRaw 0.20.2)", "QuickTime movie".
     var formatName: String
     var width: Int
     var height: Int

@@ -80,3 +80,11 @@ struct DemosaicMethodArgument: ExpressibleByArgument, Sendable {
     var defaultValueDescription: String { method.rawValue }
     static var allValueStrings: [String] { DemosaicMethod.allCases.map(\.rawValue) }
 }
+
+/// `--decoder`: which decoder reads DNG files.
+enum DecoderArgument: String, ExpressibleByArgument, CaseIterable, Sendable {
+    /// LuxCodecs' own DNG decoder (other camera raws always go to LibRaw).
+    case lux
+    /// LibRaw, like other camera raws.
+    case libraw
+}

@@ -1,0 +1,122 @@
+// The C interface of CLuxZXing.h over zxing-cpp 1.4. C++ exceptions never cross into Swift: each entry point
+// catches them and reports a message.
+#include "CLuxZXing.h"
+
+#include <ZXing/BitMatrix.h>
+#include <ZXing/MultiFormatWriter.h>
+#include <ZXing/ReadBarcode.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <string>
+
+namespace {
+
+void report(char *error, size_t capacity, const std::string &message) {
+    if (error == nullptr || capacity == 0) return;
+    std::strncpy(error, message.c_str(), capacity - 1);
+    error[capacity - 1] = 0;
+}
+
+void copyString(char *destination, size_t capacity, const std::string &source) {
+    std::strncpy(destination, source.c_str(), capacity - 1);
+    destination[capacity - 1] = 0;
+}
+
+}  // namespace
+
+extern "C" int lux_zx_read(const uint8_t *luminance, int width, int height, int rowStride, int formats,
+                           int tryHarder, int tryRotate, int maxCount, LuxZXCode **codes, char *error,
+                           size_t errorCapacity) {
+    *codes = nullptr;
+    try {
+        ZXing::ImageView view(luminance, width, height, ZXing::ImageFormat::Lum, rowStride);
+        ZXing::DecodeHints hints;
+        hints.setFormats(ZXing::BarcodeFormats(static_cast<ZXing::BarcodeFormat>(formats)));
+        hints.setTryHarder(tryHarder != 0);
+        hints.setTryRotate(tryRotate != 0);
+        hints.setMaxNumberOfSymbols(static_cast<uint8_t>(maxCount < 1 ? 1 : (maxCount > 255 ? 255 : maxCount)));
+        ZXing::Results results = ZXing::ReadBarcodes(view, hints);
+        int valid = 0;
+        for (const auto &r : results) valid += r.isValid() ? 1 : 0;
+        if (valid == 0) return 0;
+        auto *out = static_cast<LuxZXCode *>(std::calloc(static_cast<size_t>(valid), sizeof(LuxZXCode)));
+        if (out == nullptr) {
+            report(error, errorCapacity, "out of memory");
+            return -1;
+        }
+        int i = 0;
+        for (const auto &r : results) {
+            if (!r.isValid()) continue;
+            LuxZXCode &c = out[i++];
+            c.format = static_cast<int>(r.format());
+            const ZXing::ByteArray &bytes = r.bytes();
+            c.byteCount = bytes.size();
+            c.bytes = static_cast<uint8_t *>(std::malloc(bytes.size() + 1));
+            if (c.bytes == nullptr) {
+                lux_zx_free_codes(out, i);
+                report(error, errorCapacity, "out of memory");
+                return -1;
+            }
+            if (!bytes.empty()) std::memcpy(c.bytes, bytes.data(), bytes.size());
+            const ZXing::Position &p = r.position();
+            for (int k = 0; k < 4; ++k) {
+                c.corners[2 * k] = p[k].x;
+                c.corners[2 * k + 1] = p[k].y;
+            }
+            const auto level = r.ecLevel();
+            copyString(c.ecLevel, sizeof c.ecLevel, std::string(level.begin(), level.end()));
+            copyString(c.symbologyIdentifier, sizeof c.symbologyIdentifier, r.symbologyIdentifier());
+            c.isMirrored = r.isMirrored() ? 1 : 0;
+        }
+        *codes = out;
+        return valid;
+    } catch (const std::exception &e) {
+        report(error, errorCapacity, e.what());
+    } catch (...) {
+        report(error, errorCapacity, "unknown zxing-cpp failure");
+    }
+    return -1;
+}
+
+extern "C" void lux_zx_free_codes(LuxZXCode *codes, int count) {
+    if (codes == nullptr) return;
+    for (int i = 0; i < count; ++i) std::free(codes[i].bytes);
+    std::free(codes);
+}
+
+extern "C" int lux_zx_write(int format, const uint8_t *message, size_t count, int eccLevel, uint8_t **modules,
+                            int *width, int *height, char *error, size_t errorCapacity) {
+    *modules = nullptr;
+    try {
+        std::wstring text(count, L'\0');
+        for (size_t i = 0; i < count; ++i) text[i] = static_cast<wchar_t>(message[i]);
+        ZXing::MultiFormatWriter writer(static_cast<ZXing::BarcodeFormat>(format));
+        // No encoding is set: zxing-cpp then writes byte mode without an ECI segment, as Core Image does.
+        writer.setMargin(0);
+        if (eccLevel >= 0) writer.setEccLevel(eccLevel);
+        ZXing::BitMatrix matrix = writer.encode(text, 0, 0);
+        const int w = matrix.width();
+        const int h = matrix.height();
+        auto *out = static_cast<uint8_t *>(std::malloc(static_cast<size_t>(w) * static_cast<size_t>(h) + 1));
+        if (out == nullptr) {
+            report(error, errorCapacity, "out of memory");
+            return -1;
+        }
+        for (int y = 0; y < h; ++y) {
+            for (int x = 0; x < w; ++x) out[y * w + x] = matrix.get(x, y) ? 1 : 0;
+        }
+        *modules = out;
+        *width = w;
+        *height = h;
+        return 0;
+    } catch (const std::exception &e) {
+        report(error, errorCapacity, e.what());
+    } catch (...) {
+        report(error, errorCapacity, "unknown zxing-cpp failure");
+    }
+    return -1;
+}
+
+extern "C" void lux_zx_free(void *pointer) { std::free(pointer); }

@@ -1,0 +1,57 @@
+import LuxPixels
+import LuxRender
+import RealModule
+
+/// The shared body of the black-and-white halftone screens (line, dot, circular, hatched).
+///
+/// The output grey is `clamp(½ + (L − s)/(1 − sharpness), 0, 1)`, where `L` is the Rec. 709 luminance of the
+/// (unpremultiplied, working-space) input clamped to 0…1 and `s` the screen's value, 0…1, at the pixel centre:
+/// bright areas keep little of the screen's dark shape, dark areas much.
+enum HalftoneScreen {
+    /// The screen frame: coordinates `(u, v)` of a pixel centre, in periods, from `center` along `angle` and
+    /// across it.
+    struct Frame: Sendable {
+        let cx: Float
+        let cy: Float
+        let ux: Float
+        let uy: Float
+
+        init(center: Point, angle: Double, width: Double) {
+            cx = Float(center.x)
+            cy = Float(center.y)
+            let period = max(width, 0.01)
+            ux = Float(Double.cos(angle) / period)
+            uy = Float(Double.sin(angle) / period)
+        }
+
+        func coordinates(_ x: Float, _ y: Float) -> (u: Float, v: Float) {
+            let dx = x - cx
+            let dy = y - cy
+            return (dx * ux + dy * uy, -dx * uy + dy * ux)
+        }
+    }
+
+    /// ½ + ½·cos(2π·t).
+    static func wave(_ t: Float) -> Float { 0.5 + 0.5 * Float.cos(2 * Float.pi * t) }
+
+    /// The halftone of `image` with the screen `s(x, y)` of pixel centres.
+    static func apply(
+        _ image: Image, name: String, arguments: String, sharpness: Double,
+        screen: @escaping @Sendable (_ x: Float, _ y: Float) -> Float
+    ) -> Image {
+        let gain = 1 / max(Float(1 - sharpness), 1e-3)
+        let kernel = ColorKernel(name: name, alphaHandling: .unpremultiplied, preservesAlpha: true) { row in
+            let p = row.pixels
+            let y = Float(row.y) + 0.5
+            for i in 0..<row.count {
+                let luma = 0.2126 * p.red[i] + 0.7152 * p.green[i] + 0.0722 * p.blue[i]
+                let l = min(max(luma, 0), 1)
+                let v = min(max(0.5 + (l - screen(Float(row.x + i) + 0.5, y)) * gain, 0), 1)
+                p.red[i] = v
+                p.green[i] = v
+                p.blue[i] = v
+            }
+        }
+        return image.applying(kernel, arguments: arguments)
+    }
+}

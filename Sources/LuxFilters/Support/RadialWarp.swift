@@ -1,0 +1,47 @@
+import LuxPixels
+import LuxRender
+
+/// The shared body of the distortions defined around a centre: each output pixel reads the source at a position
+/// given by its offset from the centre.
+enum RadialWarp {
+    /// Where the source positions of an output rectangle can lie.
+    enum Reach {
+        /// Pixels within `radius` read within `radius`; others read themselves (twirl, bump, pinch, splash).
+        case disc
+        /// A pixel reads on the segment between itself and the centre (hole).
+        case towardsCentre
+        /// A pixel inside `radius` reads itself; one outside reads inside the disc (splash, tunnel).
+        case intoDisc
+    }
+
+    /// `image` warped: the pixel at offset `(dx, dy)` from `center` reads the source at `center + map(dx, dy)`.
+    ///
+    /// The output keeps the input's extent.
+    static func apply(
+        _ image: Image, name: String, arguments: String, center: Point, radius: Double, reach: Reach,
+        map: @escaping @Sendable (_ dx: Float, _ dy: Float) -> (Float, Float)
+    ) -> Image {
+        let cx = Float(center.x)
+        let cy = Float(center.y)
+        let kernel = WarpKernel(name: name) { row in
+            let dy = Float(row.y) + 0.5 - cy
+            for i in 0..<row.count {
+                let (sx, sy) = map(Float(row.x + i) + 0.5 - cx, dy)
+                row.sourceX[i] = cx + sx
+                row.sourceY[i] = cy + sy
+            }
+        }
+        let disc = Rect(
+            minX: center.x - radius, minY: center.y - radius, maxX: center.x + radius, maxY: center.y + radius)
+        return kernel.apply(extent: image.extent, image: image, arguments: arguments) { r in
+            switch reach {
+            case .disc:
+                return r.intersects(disc) ? r.union(disc) : r
+            case .intoDisc:
+                return r.union(disc)
+            case .towardsCentre:
+                return r.union(Rect(minX: center.x - 1, minY: center.y - 1, maxX: center.x + 1, maxY: center.y + 1))
+            }
+        }
+    }
+}

@@ -1,0 +1,43 @@
+/// The reduced-size reconstruction: each block of `binning × binning` photosites becomes one pixel whose red, green
+/// and blue are the means of the block's photosites of each colour, as `dcraw -h` does for 2×2 Bayer quads.
+///
+/// Bayer blocks are 2, 4, 8 … photosites wide, X-Trans blocks 3, 6, 12 … (every 3×3 X-Trans block holds two reds,
+/// five greens and two blues). No interpolation: for reduced-size renders and drafts.
+enum BinnedDemosaic {
+    /// Fills `count` pixels of one output row from `binning` mosaic rows that start on a block boundary, `rowStride`
+    /// floats apart; `layout` is the colour filter array at the first row's first photosite.
+    @inline(never)
+    static func row(
+        _ rows: UnsafePointer<Float>, rowStride: Int, count n: Int, binning b: Int, layout: MosaicLayout,
+        red: UnsafeMutablePointer<Float>, green: UnsafeMutablePointer<Float>, blue: UnsafeMutablePointer<Float>
+    ) {
+        // The colours of the blocks of this row: `kinds` block arrangements repeat along it (one for Bayer, two for
+        // 3-wide X-Trans blocks).
+        let kinds = layout.period / gcd(layout.period, b)
+        let colors = (0..<(kinds * b * b)).map { j in
+            layout.channel(x: (j / (b * b)) * b + j % b, y: (j % (b * b)) / b).rawValue
+        }
+        let scales = (0..<kinds).map { k in
+            var counts = SIMD3<Float>(0, 0, 0)
+            for j in 0..<(b * b) { counts[colors[k * b * b + j]] += 1 }
+            return 1 / counts
+        }
+        colors.withUnsafeBufferPointer { colors in
+            for i in 0..<n {
+                let k = i % kinds
+                let block = colors.baseAddress! + k * b * b
+                var sums = SIMD3<Float>(0, 0, 0)
+                for dy in 0..<b {
+                    let r = rows + dy * rowStride + i * b
+                    for dx in 0..<b { sums[block[dy * b + dx]] += r[dx] }
+                }
+                let v = sums * scales[k]
+                red[i] = v.x
+                green[i] = v.y
+                blue[i] = v.z
+            }
+        }
+    }
+
+    static func gcd(_ a: Int, _ b: Int) -> Int { b == 0 ? a : gcd(b, a % b) }
+}

@@ -1,0 +1,103 @@
+import LuxCodecs
+import LuxPixels
+import LuxScene
+import LuxTestSupport
+import Testing
+
+@testable import LuxCapture
+
+/// A MetadataOutput finds the codes printed in a simulated scene while the hand-held camera shakes.
+@Suite struct MetadataOutputTests {
+    /// `message` as a symbol, `scale` texture pixels per module with a 2-module white margin, as a scene print.
+    static func print(
+        _ symbology: Symbology, _ message: String, origin: SIMD2<Double>, size: Double, scale: Int = 8
+    ) throws -> Scene.Print {
+        let m = try CodeWriter(symbology: symbology).matrix(for: Array(message.utf8))
+        let side = (max(m.width, m.height) + 4) * scale
+        var gray = [UInt8](repeating: 255, count: side * side)
+        for y in 0..<side {
+            for x in 0..<side {
+                let mx = x / scale - 2
+                let my = y / scale - 2
+                if mx >= 0, my >= 0, mx < m.width, my < m.height, m[mx, my] { gray[y * side + x] = 0 }
+            }
+        }
+        let buffer = PixelBuffer(width: side, height: side, format: .gray8, components: gray, colorSpace: .sRGB)
+        return Scene.Print(try SceneImage(buffer: buffer), origin: origin, size: SIMD2(size, size))
+    }
+
+    static func scene() throws -> Scene {
+        Scene.printedCodes([
+            try print(.qr, "Lux capture QR", origin: SIMD2(0.06, 0.18), size: 0.38),
+            try print(.dataMatrix, "DM-42", origin: SIMD2(0.58, 0.22), size: 0.3),
+        ])
+    }
+
+    /// A 320 × 240 video format of the small sensor (large enough for the codes' modules).
+    static func format() -> DeviceFormat {
+        var f = DeviceFormat.smallTestFormats().first { !$0.isPhotoFormat && $0.pixelFormat == .yCbCr420FullRange }!
+        f.width = 320
+        f.height = 240
+        f.streamWidth = 320
+        f.streamHeight = 240
+        return f
+    }
+
+    /// A session of the small simulated camera with the 320 × 240 video format, `metadata` added, running.
+    static func session(_ metadata: MetadataOutput) async throws -> CaptureSession {
+        var configuration = SimulatedCamera.Configuration(sensor: .small(), seed: 3)
+        configuration.formats = DeviceFormat.smallTestFormats() + [format()]
+        let camera = SimulatedCamera(scene: try scene(), configuration: configuration)
+        camera.setFocusMode(.locked)
+        let session = CaptureSession()
+        session.beginConfiguration()
+        try session.addInput(DeviceInput(camera: camera))
+        try session.setSessionPreset(.inputPriority)
+        try camera.setActiveFormat(format())
+        try session.addOutput(metadata)
+        try session.commitConfiguration()
+        try await session.startRunning()
+        return session
+    }
+
+    @Test("codes are found frame after frame with the camera shaking, their bounds where they were printed")
+    func detectsWhileMoving() async throws {
+        let metadata = MetadataOutput()
+        #expect(metadata.availableMetadataObjectTypes.isEmpty)  // not connected yet
+        let session = try await Self.session(metadata)
+        #expect(metadata.availableMetadataObjectTypes.contains(.qr))
+        metadata.metadataObjectTypes = [.qr, .dataMatrix]
+        var frames: [MetadataFrame] = []
+        for try await f in metadata.frames {
+            frames.append(f)
+            if frames.count == 6 { break }
+        }
+        let qr = frames.compactMap { $0.objects.first { $0.symbology == .qr } }
+        let dm = frames.compactMap { $0.objects.first { $0.symbology == .dataMatrix } }
+        #expect(qr.count >= 5 && dm.count >= 5, "QR in \(qr.count), Data Matrix in \(dm.count) of 6 frames")
+        #expect(qr.allSatisfy { $0.stringValue == "Lux capture QR" } && dm.allSatisfy { $0.stringValue == "DM-42" })
+        // The QR symbol proper (inside its 2-module margin) starts 2/27 of the print in: x ≈ 0.06 + 0.38·2/27.
+        for o in qr {
+            #expect(abs(o.bounds.minX - 0.088) < 0.03 && abs(o.bounds.minY - 0.25) < 0.05, "\(o.bounds)")
+            #expect(o.corners.count == 4)
+        }
+        #expect(zip(frames, frames.dropFirst()).allSatisfy { $1.presentationTime > $0.presentationTime })
+        await session.stopRunning()
+    }
+
+    @Test("only the types asked for, within the rectangle of interest, are reported")
+    func typesAndRectOfInterest() async throws {
+        let metadata = MetadataOutput()
+        let session = try await Self.session(metadata)
+        var iterator = metadata.frames.makeAsyncIterator()
+        #expect(try await iterator.next()?.objects.isEmpty == true)  // no types by default
+        metadata.metadataObjectTypes = [.qr, .dataMatrix]
+        metadata.rectOfInterest = Rect(x: 0.5, y: 0, width: 0.5, height: 1)
+        let right = try #require(try await iterator.next())
+        #expect(right.objects.map(\.symbology) == [.dataMatrix])
+        metadata.metadataObjectTypes = [.aztec]
+        metadata.rectOfInterest = Rect(x: 0, y: 0, width: 1, height: 1)
+        #expect(try await iterator.next()?.objects.isEmpty == true)
+        await session.stopRunning()
+    }
+}
