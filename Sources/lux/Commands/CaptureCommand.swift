@@ -13,9 +13,10 @@ struct CaptureCommand: AsyncParsableCommand {
             for uncompressed formats; DNG with an embedded preview for RAW), and prints the resolved settings and the event timeline of each request. Files are \
             named IMG_<uniqueID>_<n>.<ext> (a Live Photo's still and movie share IMG_<uniqueID>).
 
-            With --device /dev/videoN the photos come from that V4L2 camera (see `lux devices`): stills from its \
-            stream at the active pixel format's largest size, written as IMG_<node>_<n>.jpg, or .dng with --raw on \
-            a Bayer format; its --json object has "camera", "path", "format", "controls", "settings" (the manual \
+            With --device /dev/videoN the photos come from that V4L2 camera (see `lux devices`) through the same \
+            photo output: single photos from its stream at the active pixel format's largest size (with --raw or \
+            --raw-plus, its largest Bayer format), written as IMG_<node>_<n>.<ext> (jpg, tiff, or dng for RAW); \
+            --format, --preview and --raw-plus apply, --live and brackets need the simulated camera; its --json object has "camera", "path", "format", "controls", "settings" (the manual \
             controls applied) and "photos" [{file, bytes, isRaw, width, height, seconds}]. The manual controls --iso, --duration, --lens-position, --temperature, --tint and --bias \
             work on either camera, through the same device protocol; a control the camera lacks is an error.
 
@@ -151,8 +152,8 @@ struct CaptureCommand: AsyncParsableCommand {
         if live && (raw || bracket != nil || bracketManual != nil) {
             throw ValidationError("--live needs a processed photo: not with --raw or a bracket")
         }
-        if device != nil && (live || bracket != nil || bracketManual != nil || rawPlus != nil) {
-            throw ValidationError("--device takes single stills: not with --live, a bracket or --raw-plus")
+        if device != nil && (live || bracket != nil || bracketManual != nil) {
+            throw ValidationError("--device takes single photos: not with --live or a bracket")
         }
         if !live && (noMicrophone || noAutoTrim || noStabilization) {
             throw ValidationError("--no-microphone, --no-auto-trim and --no-stabilization go with --live")
