@@ -60,7 +60,9 @@ struct ConvertCommand: ParsableCommand {
     @Option(help: "Output format when outputs are named from their inputs: jpg, png, tiff or heic.")
     var format: FileFormatArgument = .jpg
 
-    @Option(help: "JPEG and HEIC quality, 1...100 (HEIC: x265 CRF 50 × (1 − q/100), as heif-enc -q).")
+    @Option(
+        parsing: .unconditional,
+        help: "JPEG and HEIC quality, 1...100 (HEIC: x265 CRF 50 × (1 − q/100), as heif-enc -q).")
     var quality: Int = 90
 
     @Option(
@@ -80,7 +82,9 @@ struct ConvertCommand: ParsableCommand {
     @Option(help: "Metadata to leave out: all (Exif and XMP) or location (GPS).")
     var strip: StripArgument?
 
-    @Option(help: "The image of a HEIC holding several: 0 (the primary, default), 1, ... in heif-info order.")
+    @Option(
+        parsing: .unconditional,
+        help: "The image of a HEIC holding several: 0 (the primary, default), 1, ... in heif-info order.")
     var image: Int = 0
 
     @Option(

@@ -35,7 +35,9 @@ struct FilterCommand: ParsableCommand {
         help: "The output file; its extension picks the format (.jpg, .png, .tif, .heic).", completion: .file())
     var out: String
 
-    @Option(help: "The image of a HEIC holding several: 0 (the primary, default), 1, ... in heif-info order.")
+    @Option(
+        parsing: .unconditional,
+        help: "The image of a HEIC holding several: 0 (the primary, default), 1, ... in heif-info order.")
     var image: Int = 0
 
     @Option(help: "The filter chain, e.g. 'SepiaTone intensity=0.8 | GaussianBlur radius=4'.")

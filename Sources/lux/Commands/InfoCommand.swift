@@ -53,7 +53,9 @@ struct InfoCommand: ParsableCommand {
     @Argument(help: "Image files (JPEG, PNG, TIFF, HEIC, DNG) or QuickTime movies.", completion: .file())
     var files: [String]
 
-    @Option(help: "The image of a HEIC holding several that the top-level fields describe: 0 (the primary), 1, ....")
+    @Option(
+        parsing: .unconditional,
+        help: "The image of a HEIC holding several that the top-level fields describe: 0 (the primary), 1, ....")
     var image: Int = 0
 
     @Flag(help: "Print JSON instead of text (see above for the keys).")
