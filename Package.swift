@@ -39,6 +39,8 @@ let package = Package(
         .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CHEIF", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        .systemLibrary(name: "CX265", pkgConfig: "x265", providers: [.apt(["libx265-dev"])]),
         // LibRaw's thread-safe build (libraw_r), the decoder of camera raws other than DNG.
         .systemLibrary(name: "CLibRaw", pkgConfig: "libraw_r", providers: [.apt(["libraw-dev"])]),
         .systemLibrary(name: "CZXing", pkgConfig: "zxing", providers: [.apt(["libzxing-dev"])]),
@@ -46,8 +48,9 @@ let package = Package(
         .target(name: "CLuxKernels"),
         // The operating-system calls Swift cannot make directly: processor count, ioctl(2), glibc's mallopt.
         .target(name: "CLuxSystem"),
-        // libjpeg/libpng/zlib entry points with setjmp/longjmp kept inside C (SWIFT-STYLE.md §3).
-        .target(name: "CLuxCodecShims", dependencies: ["CJPEG", "CPNG", "CZlib"]),
+        // libjpeg/libpng/zlib entry points with setjmp/longjmp kept inside C (SWIFT-STYLE.md §3), and x265's
+        // configuration for HEVC grid tiles.
+        .target(name: "CLuxCodecShims", dependencies: ["CJPEG", "CPNG", "CZlib", "CX265"]),
         // FFmpeg's libraries (5.1): demuxing and decoding movies, H.264/HEVC/AAC encoding, Y′CbCr ↔ RGB conversion.
         .systemLibrary(name: "CAVUtil", pkgConfig: "libavutil", providers: [.apt(["libavutil-dev"])]),
         .systemLibrary(name: "CAVCodec", pkgConfig: "libavcodec", providers: [.apt(["libavcodec-dev"])]),
@@ -87,8 +90,8 @@ let package = Package(
         .target(
             name: "LuxCodecs",
             dependencies: [
-                "LuxPixels", "LuxColor", "CLuxCodecShims", "CLuxKernels", "CLuxLibRaw", "CLuxZXing", "CLuxMediaShims",
-                "CAVFormat", "CAVCodec", "CAVUtil", "CSWScale",
+                "LuxPixels", "LuxColor", "CLuxCodecShims", "CLuxKernels", "CLuxLibRaw", "CLuxZXing", "CHEIF",
+                "CLuxMediaShims", "CAVFormat", "CAVCodec", "CAVUtil", "CSWScale",
             ],
             swiftSettings: swiftSettings),
         // File glue between the engine and the codecs: images read from files, renders streamed into encoders.

@@ -15,7 +15,7 @@ let swiftSettings: [SwiftSetting] = [
 
 let harnesses = [
     "tiff", "dngopcode", "ljpeg", "jpeg", "png", "icc", "exif", "filterchain", "quicktime", "adjustments",
-    "cameraraw", "movie",
+    "cameraraw", "heif", "movie",
 ]
 // Modules beyond the common ones a harness needs (LuxLive brings capture-independent Live Photo editing).
 let extraDependencies: [String: [String]] = ["adjustments": ["LuxLive", "LuxFusion"]]

@@ -20,7 +20,7 @@ set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
 testdata="$here/../Tests/Data"
-names="tiff dngopcode ljpeg jpeg png icc exif filterchain quicktime adjustments cameraraw movie"
+names="tiff dngopcode ljpeg jpeg png icc exif filterchain quicktime adjustments cameraraw heif movie"
 
 name="${1:-}"
 if [[ "$name" == list ]]; then echo "$names"; exit 0; fi
@@ -32,7 +32,7 @@ mode="$2"
 
 # Longest input per harness: enough for the structures each parser reads, small enough to stay fast.
 case "$name" in
-    tiff | quicktime | cameraraw | movie) max_len=65536 ;;
+    tiff | quicktime | cameraraw | heif | movie) max_len=65536 ;;
     jpeg | png) max_len=32768 ;;
     icc) max_len=16384 ;;
     exif | ljpeg) max_len=8192 ;;
@@ -64,8 +64,8 @@ fi
 
 work="$here/.work/$name"
 mkdir -p "$work/queue" "$work/seeds" "$work/artifacts" "$work/extra" "$here/corpus/$name"
-# Writing the seeds encodes movies with libx265, whose encoder leaks a few allocations of its own (FrameFilter::init,
-# x265 3.5): leak checking is off for this step only (the fuzzing itself decodes).
+# Writing the seeds encodes HEIC images and movies with x265, whose encoder leaks a few allocations of its own
+# (inside x265_encoder_open, x265 3.5): leak checking is off for this step only (the fuzzing itself decodes).
 ASAN_OPTIONS=detect_leaks=0 LUX_FUZZ_WRITE_SEEDS="$work/seeds" "$bin" >/dev/null 2>&1 || { echo "seed generation failed" >&2; exit 1; }
 
 # Real files from other software.
@@ -73,6 +73,7 @@ dirs=("$work/seeds" "$here/corpus/$name")
 case "$name" in
     tiff | cameraraw) dirs+=("$testdata/raw") ;;
     jpeg) dirs+=("$testdata/livephoto") ;;
+    heif) dirs+=("$testdata/heic") ;;
     quicktime)
         # The iPhone movie is megabytes of frames after its 'moov': keep its atoms with the media data cut off.
         python3 - "$testdata/livephoto/iphone6s_livephoto_train.mov" "$work/extra/iphone-moov.mov" <<'PY' || true

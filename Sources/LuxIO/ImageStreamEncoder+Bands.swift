@@ -21,7 +21,7 @@ extension ImageStreamEncoder {
     /// ```
     ///
     /// - Parameters:
-    ///   - format: JPEG, PNG or TIFF (default: from the file name's extension).
+    ///   - format: JPEG, PNG, TIFF or HEIC (default: from the file name's extension).
     ///   - pixelFormat: The format of the bands (it decides gray or colour, 8 or 16 bits for PNG, and whether
     ///     PNG alpha is written).
     ///   - colorSpace: The colour space of the bands; the file's profile describes it.

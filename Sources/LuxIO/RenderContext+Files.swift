@@ -12,7 +12,7 @@ extension RenderContext {
     /// complete; on failure `url` is untouched.
     ///
     /// - Parameters:
-    ///   - format: JPEG, PNG or TIFF (default: from the file name's extension).
+    ///   - format: JPEG, PNG, TIFF or HEIC (default: from the file name's extension).
     ///   - pixelFormat: The rendered format (8-bit, 16-bit, half or float; it decides the file's sample type
     ///     unless `options.sampleType` says otherwise).
     ///   - colorSpace: The file's colour space (its profile is embedded).

@@ -1,12 +1,12 @@
 #ifndef CLUX_CODEC_SHIMS_H
 #define CLUX_CODEC_SHIMS_H
 
-// C entry points LuxCodecs calls for libjpeg-turbo, libpng and zlib.
+// C entry points LuxCodecs calls for libjpeg-turbo, libpng, zlib and x265.
 //
 // libjpeg and libpng report errors by longjmp. Every function here that calls into them does its own
 // setjmp, so a longjmp never crosses a Swift frame: on error the function cleans up and returns a
 // negative value with a NUL-terminated message in `message` (at most `capacity` bytes).
-// No libjpeg/libpng type appears in this header.
+// No libjpeg/libpng/x265 type appears in this header.
 
 #include <stddef.h>
 #include <stdint.h>
@@ -163,6 +163,36 @@ long lux_inflate(const uint8_t *src, size_t src_size, uint8_t *dst, size_t dst_c
 /// Deflates `src` into a zlib stream. Returns 0 and a malloc'd buffer (free with lux_free), or -1.
 int lux_deflate(const uint8_t *src, size_t src_size, int level, uint8_t **out, size_t *out_size,
                 char *message, size_t capacity);
+
+// MARK: HEVC (x265)
+
+/// Chroma formats for lux_hevc_encode_picture.
+enum { LUX_HEVC_CHROMA_400 = 0, LUX_HEVC_CHROMA_420 = 1 };
+
+/// What lux_hevc_encode_picture encodes: one intra picture of `width` × `height` samples (multiples of 8), 8 or 10
+/// bits, 4:2:0 or 4:0:0, at x265's constant rate factor `crf` (0…51) with `preset` (x265's names: "slow" …). The
+/// colour description is written to the stream's VUI: `full_range`, H.273 `primaries`, `transfer` and `matrix`.
+typedef struct {
+    int width;
+    int height;
+    int bit_depth;
+    int chroma;
+    double crf;
+    const char *preset;
+    int full_range;
+    int primaries;
+    int transfer;
+    int matrix;
+} lux_hevc_encode_params;
+
+/// Encodes one picture with x265 on the calling thread (no x265 thread pool), deterministically. `planes` are Y, Cb,
+/// Cr (Y only for 4:0:0) with `strides` in bytes; samples are bytes at 8 bits and host-order 16-bit words above.
+/// On success returns 0 with two malloc'd buffers (free with lux_free): `*headers` holds the VPS, SPS and PPS and
+/// `*data` the picture's other NAL units, each NAL unit preceded by its length as 4 big-endian bytes. Returns -1 with
+/// a message otherwise.
+int lux_hevc_encode_picture(const lux_hevc_encode_params *params, const void *const planes[3],
+                            const size_t strides[3], uint8_t **headers, size_t *headers_size, uint8_t **data,
+                            size_t *data_size, char *message, size_t capacity);
 
 /// Frees a buffer returned by this module.
 void lux_free(void *pointer);

@@ -64,6 +64,10 @@ public protocol CaptureDevice: AnyObject, Sendable {
     func nextFrame(_ configuration: StreamConfiguration) async throws(CaptureError) -> CaptureFrame
     /// Takes one still exposure at full resolution.
     func captureStill(_ request: StillRequest) async throws(CaptureError) -> StillCapture
+    /// The pixel format of the RAW (Bayer) data the active format's frames carry, or `nil` when they carry none.
+    ///
+    /// A ``PhotoOutput`` offers RAW photos in this format (``PhotoOutput/availableRawPhotoPixelFormatTypes``).
+    var rawPixelFormat: PixelFormat? { get }
 
     // MARK: Manual controls
 
@@ -129,6 +133,8 @@ extension CaptureDevice {
     public var position: CaptureDevicePosition { .unspecified }
     /// Cameras have no flash unless they say so.
     public var hasFlash: Bool { false }
+    /// Cameras deliver no RAW unless they say so.
+    public var rawPixelFormat: PixelFormat? { nil }
 
     /// Whether the device supports a focus mode (AVCaptureDevice.isFocusModeSupported(_:)).
     public func isFocusModeSupported(_ mode: FocusMode) -> Bool { controlCapabilities.focusModes.contains(mode) }

@@ -49,7 +49,7 @@ final class FramePump: Sendable {
 
     /// The stream's frame duration.
     var frameDuration: Duration {
-        Duration((device as? SimulatedCamera)?.activeFrameDuration ?? device.activeFormat.minFrameDuration)
+        Duration(device.activeFrameDuration)
     }
 
     /// The time on the session's clock since any consumer last made a frame (`nil` before the first).
@@ -131,10 +131,11 @@ final class FramePump: Sendable {
         }
     }
 
-    /// `count` consecutive stream frames with their Bayer data (photos taken from a video format's stream).
-    func streamFrames(_ count: Int) async throws(CaptureError) -> [CaptureFrame] {
+    /// `count` consecutive stream frames with their Bayer data (photos taken from a video format's stream), and their
+    /// processed pixels when `processed` is set.
+    func streamFrames(_ count: Int, processed: Bool = false) async throws(CaptureError) -> [CaptureFrame] {
         var out: [CaptureFrame] = []
-        for _ in 0..<count { out.append(try await produce(raw: true)) }
+        for _ in 0..<count { out.append(try await produce(raw: true, processed: processed)) }
         return out
     }
 

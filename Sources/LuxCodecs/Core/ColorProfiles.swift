@@ -1,4 +1,4 @@
-import LuxColor
+public import LuxColor
 
 /// The bridge between embedded ICC profiles and ``ColorSpace`` values.
 ///
@@ -35,6 +35,21 @@ enum ColorProfiles {
         return space.flatMap { profile(for: $0) }
     }
 
+    /// `space` with values outside 0…1 kept: the standard extended space with the same colours when there is one
+    /// (sRGB becomes Extended sRGB), otherwise the space itself with extended range ("Extended …").
+    ///
+    /// Files of floating-point samples are read in such spaces, so extended-range data written by a render comes
+    /// back unclipped.
+    static func extendedRange(_ space: ColorSpace) -> ColorSpace {
+        guard !space.isExtendedRange else { return space }
+        if let standard = ColorSpace.standardSpaces.first(where: {
+            $0.isExtendedRange && $0.isColorimetricallyEqual(to: space)
+        }) {
+            return standard
+        }
+        return space.withExtendedRange(true, name: "Extended " + space.name)
+    }
+
     /// The space an integer (8/16-bit) file should be written in for pixels in `space`: linear and
     /// extended-range spaces would waste codes or clip, so they become the same primaries with the sRGB curve.
     static func integerEncodingSpace(for space: ColorSpace) -> ColorSpace {
@@ -50,6 +65,12 @@ enum ColorProfiles {
             name: space.name.replacingFirst("Extended ", with: "").replacingFirst("Linear ", with: ""),
             primaries: primaries, whitePoint: space.whitePoint, transferFunction: .sRGB)
     }
+}
+
+extension ColorSpace {
+    /// The space an 8- or 16-bit file of these colours is written in: the space itself, or for a linear or
+    /// extended-range space the same primaries with the sRGB curve (Extended Linear Display P3 → Display P3).
+    public var integerFileEncoding: ColorSpace { ColorProfiles.integerEncodingSpace(for: self) }
 }
 
 extension String {

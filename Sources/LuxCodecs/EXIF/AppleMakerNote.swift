@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The maker note Apple cameras write (Exif 0x927C), holding the Live Photo content identifier.
 ///
 /// Layout (FORMATS.md §6.2): `Apple iOS\0`, version 0x0001, `MM`, then a big-endian IFD at byte 14
@@ -96,5 +102,23 @@ extension TIFFParser {
         self.isBigTIFF = false
         self.firstDirectoryOffset = 0
         self.context = "maker note"
+    }
+}
+
+extension AppleMakerNote {
+    /// The HDR headroom of the photo's gain map: how much brighter than SDR white (a linear factor ≥ 1) the gain map's
+    /// maximum makes a pixel; `nil` without maker-note tag 33.
+    ///
+    /// Apple's published formula from maker-note tags 33 and 48 (48 read as 0 when absent): stops = −20·m48 + 1.8
+    /// (m33 < 1, m48 ≤ 0.01), −0.101·m48 + 1.601 (m33 < 1), −70·m48 + 3 (m48 ≤ 0.01), −0.303·m48 + 2.303
+    /// otherwise; headroom = 2^max(stops, 0).
+    public var hdrHeadroom: Double? {
+        guard let m33 = otherFields[33]?.doubles?.first else { return nil }
+        let m48 = otherFields[48]?.doubles?.first ?? 0
+        let stops: Double =
+            m33 < 1
+            ? (m48 <= 0.01 ? -20 * m48 + 1.8 : -0.101 * m48 + 1.601)
+            : (m48 <= 0.01 ? -70 * m48 + 3 : -0.303 * m48 + 2.303)
+        return pow(2, max(stops, 0))
     }
 }

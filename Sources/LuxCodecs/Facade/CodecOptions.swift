@@ -19,6 +19,14 @@ public struct DecodingOptions: Hashable, Sendable {
     /// that reads a mapped page past the new end of a file. Replacing the file by renaming another over it —
     /// what Lux's writers do — is safe. Writing to the pixels copies them first. Off by default.
     public var allowsMappedPixels: Bool
+    /// Which top-level image of a file with several to read.
+    ///
+    /// 0 (the default) is the primary image, then the others in file order (``HEIFContents/images``, the order of
+    /// `heif-info`). Only HEIF files hold several.
+    public var imageIndex: Int
+    /// Which part of the selected image to read: the image itself (the default), or one of its thumbnails, its depth
+    /// map, its HDR gain map or another auxiliary image (HEIF files).
+    public var component: ImageComponent
     /// Decodes DNG files with LibRaw, like other camera raws, instead of LuxCodecs' own DNG decoder.
     ///
     /// For comparisons and benchmarks: LuxCodecs' decoder is faster, keeps every DNG tag (opcodes, profiles, both
@@ -33,12 +41,15 @@ public struct DecodingOptions: Hashable, Sendable {
     /// Creates options.
     public init(
         limits: DecodingLimits = .default, appliesOrientation: Bool = false, threads: Int? = nil,
-        allowsMappedPixels: Bool = false, decodesDNGWithLibRaw: Bool = false
+        allowsMappedPixels: Bool = false, imageIndex: Int = 0, component: ImageComponent = .main,
+        decodesDNGWithLibRaw: Bool = false
     ) {
         self.limits = limits
         self.appliesOrientation = appliesOrientation
         self.threads = max(1, threads ?? defaultThreadCount)
         self.allowsMappedPixels = allowsMappedPixels
+        self.imageIndex = imageIndex
+        self.component = component
         self.decodesDNGWithLibRaw = decodesDNGWithLibRaw
     }
 
@@ -48,7 +59,9 @@ public struct DecodingOptions: Hashable, Sendable {
     /// Whether two options decode alike.
     public static func == (a: DecodingOptions, b: DecodingOptions) -> Bool {
         a.limits == b.limits && a.appliesOrientation == b.appliesOrientation && a.threads == b.threads
-            && a.allowsMappedPixels == b.allowsMappedPixels && a.decodesDNGWithLibRaw == b.decodesDNGWithLibRaw
+            && a.allowsMappedPixels == b.allowsMappedPixels && a.imageIndex == b.imageIndex
+            && a.component == b.component
+            && a.decodesDNGWithLibRaw == b.decodesDNGWithLibRaw
     }
 
     /// Hashes the options' values.
@@ -57,6 +70,8 @@ public struct DecodingOptions: Hashable, Sendable {
         hasher.combine(appliesOrientation)
         hasher.combine(threads)
         hasher.combine(allowsMappedPixels)
+        hasher.combine(imageIndex)
+        hasher.combine(component)
         hasher.combine(decodesDNGWithLibRaw)
     }
 }
@@ -81,11 +96,14 @@ public enum AlphaPolicy: String, Hashable, Sendable, Codable {
     case discard
 }
 
-/// The sample type a PNG or TIFF writer stores.
+/// The sample type a PNG, TIFF or HEIC writer stores.
 public enum SampleType: String, Hashable, Sendable, Codable {
-    /// Chosen from the buffer: 8-bit for 8-bit formats, 16-bit for 16-bit and half, float for float formats (TIFF).
+    /// Chosen from the buffer: 8-bit for 8-bit formats, 16-bit for 16-bit and half, float for float formats (TIFF);
+    /// HEIC: 8 bits for 8-bit formats, 10 for the others.
     case automatic
     case uint8
+    /// 10-bit samples (HEIC only).
+    case uint10
     case uint16
     /// IEEE half float (TIFF only).
     case float16
@@ -109,7 +127,10 @@ public enum TIFFCompression: String, Hashable, Sendable, Codable {
 /// try ImageFile.write(image, to: url, options: .init(quality: 0.9, chromaSubsampling: .none))
 /// ```
 public struct EncodingOptions: Hashable, Sendable {
-    /// JPEG quality, 0…1 (libjpeg quality = round(100 × quality), at least 1); default 0.9.
+    /// JPEG and HEIC quality, 0…1; default 0.9.
+    ///
+    /// JPEG: libjpeg quality round(100 × quality), at least 1. HEIC: x265 constant rate factor 50 × (1 − quality),
+    /// libheif's mapping (quality 0.5 is `heif-enc -q 50`).
     public var quality: Double
     /// JPEG chroma subsampling (default 4:2:0).
     public var chromaSubsampling: ChromaSubsampling
@@ -127,7 +148,7 @@ public struct EncodingOptions: Hashable, Sendable {
     public var optimizesColorForSharing: Bool
     /// Whether to embed an ICC profile describing the colour space (default on).
     public var embedsColorProfile: Bool
-    /// PNG/TIFF sample type (default automatic).
+    /// PNG/TIFF/HEIC sample type (default automatic).
     public var sampleType: SampleType
     /// PNG/TIFF alpha handling (default automatic).
     public var alpha: AlphaPolicy
@@ -139,6 +160,8 @@ public struct EncodingOptions: Hashable, Sendable {
     public var pngCompressionLevel: Int
     /// DNG options (compression, tiles, preview).
     public var dng: DNGEncodingOptions
+    /// Whether a HEIC stores a thumbnail (long side 320, as iOS does) when it is not given one; default on.
+    public var embedsThumbnail: Bool
     /// Flush the file to disk before renaming it into place (default on).
     public var synchronizesFile: Bool
     /// Threads for parallel encoding (DNG tiles); default: all processors.
@@ -150,7 +173,8 @@ public struct EncodingOptions: Hashable, Sendable {
         isProgressive: Bool = false, colorSpace: ColorSpace? = nil, optimizesColorForSharing: Bool = false,
         embedsColorProfile: Bool = true, sampleType: SampleType = .automatic, alpha: AlphaPolicy = .automatic,
         tiffCompression: TIFFCompression = .none, tiffTileSize: Int? = nil, pngCompressionLevel: Int = 6,
-        dng: DNGEncodingOptions = DNGEncodingOptions(), synchronizesFile: Bool = true, threads: Int? = nil
+        dng: DNGEncodingOptions = DNGEncodingOptions(), embedsThumbnail: Bool = true, synchronizesFile: Bool = true,
+        threads: Int? = nil
     ) {
         self.quality = quality
         self.chromaSubsampling = chromaSubsampling
@@ -165,6 +189,7 @@ public struct EncodingOptions: Hashable, Sendable {
         self.tiffTileSize = tiffTileSize
         self.pngCompressionLevel = pngCompressionLevel
         self.dng = dng
+        self.embedsThumbnail = embedsThumbnail
         self.synchronizesFile = synchronizesFile
         self.threads = max(1, threads ?? defaultThreadCount)
     }

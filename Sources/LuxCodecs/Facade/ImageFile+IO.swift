@@ -5,7 +5,7 @@ public import LuxPixels
 extension ImageFile {
     // MARK: Reading
 
-    /// Reads and decodes an image file (JPEG, PNG, TIFF, DNG or a camera raw, detected from its contents).
+    /// Reads and decodes an image file (JPEG, PNG, TIFF, DNG, HEIC or a camera raw, detected from its contents).
     ///
     /// A regular file is memory-mapped, and no pixel buffer is allocated before the header's dimensions pass
     /// ``DecodingOptions/limits``; with ``DecodingOptions/allowsMappedPixels`` uncompressed DNG samples are read
@@ -39,7 +39,14 @@ extension ImageFile {
         _ raw: UnsafeRawBufferPointer, options: DecodingOptions, file: FileContents? = nil
     ) throws(CodecError) -> ImageFile {
         let options = options.budgeted()
-        switch try detect(raw) {
+        let format = try detect(raw)
+        if format != .heic, options.imageIndex != 0 || options.component != .main {
+            throw .unsupported(
+                what: "image \(options.imageIndex) (\(options.component)) of a \(format) file",
+                reason: "only HEIF files hold several images, thumbnails and auxiliary images")
+        }
+        switch format {
+        case .heic: return try HEIF.decode(raw, options: options)
         case .jpeg: return try JPEG.decode(raw, options: options)
         case .png: return try PNG.decode(raw, options: options)
         case .tiff: return try TIFF.decode(raw, options: options)
@@ -61,6 +68,7 @@ extension ImageFile {
             // TIFF-based camera raws (NEF, CR2, ARW, PEF, KDC …) go to LibRaw, never to the TIFF decoder.
             return TIFFCameraRaw.isCameraRaw(raw, p, ifd0) ? .cameraRaw : .tiff
         }
+        if try HEIF.check(raw) { return .heic }
         // Raws with signatures of their own (RAF, ORF, RW2, CRW, MRW, X3F …) and the headerless ones LibRaw knows by
         // their size.
         if Array(raw.prefix(16)) == Array("FUJIFILMCCD-RAW ".utf8) || CameraRaw.identifies(raw) { return .cameraRaw }
@@ -72,23 +80,35 @@ extension ImageFile {
     /// Reads what a file contains without decoding its pixels: format, size, sample layout, colour space,
     /// metadata, and for DNG the full raw description (previews listed, not loaded).
     ///
-    /// - Throws: ``CodecError`` when the headers are unreadable.
-    public static func info(url: URL, limits: DecodingLimits = .default) throws(CodecError) -> ImageInfo {
-        let data = try FileIO.read(url, limit: limits.maxByteCount)
-        return try withBytes(of: data) { raw throws(CodecError) in
-            try info(raw, limits: limits, name: url.lastPathComponent)
+    /// - Parameter imageIndex: For a HEIF file holding several images, the one the top-level fields describe (0, the
+    ///   primary, by default; ``ImageInfo/heif`` lists them all).
+    /// - Throws: ``CodecError`` when the headers are unreadable or the file has no image `imageIndex`.
+    public static func info(url: URL, limits: DecodingLimits = .default, imageIndex: Int = 0) throws(CodecError)
+        -> ImageInfo
+    {
+        let file = try FileContents(url, limit: limits.maxByteCount)
+        return try withExtendedLifetime(file) { () throws(CodecError) -> ImageInfo in
+            try info(file.bytes, limits: limits, imageIndex: imageIndex, name: url.lastPathComponent)
         }
     }
 
     /// Reads what in-memory file data contains without decoding its pixels.
-    public static func info(data: [UInt8], limits: DecodingLimits = .default) throws(CodecError) -> ImageInfo {
-        try withBytes(of: data) { raw throws(CodecError) in try info(raw, limits: limits) }
-    }
-
-    static func info(_ raw: UnsafeRawBufferPointer, limits: DecodingLimits, name: String? = nil) throws(CodecError)
+    public static func info(data: [UInt8], limits: DecodingLimits = .default, imageIndex: Int = 0) throws(CodecError)
         -> ImageInfo
     {
-        switch try detect(raw) {
+        try withBytes(of: data) { raw throws(CodecError) in try info(raw, limits: limits, imageIndex: imageIndex) }
+    }
+
+    static func info(_ raw: UnsafeRawBufferPointer, limits: DecodingLimits, imageIndex: Int = 0, name: String? = nil) throws(CodecError)
+        -> ImageInfo
+    {
+        let format = try detect(raw)
+        if format != .heic, imageIndex != 0 {
+            throw .unsupported(
+                what: "image \(imageIndex) of a \(format) file", reason: "only HEIF files hold several images")
+        }
+        switch format {
+        case .heic: return try HEIF.info(raw, limits: limits, imageIndex: imageIndex)
         case .jpeg:
             let h = try JPEGHeader(raw)
             var m = ImageMetadata()
@@ -174,6 +194,9 @@ extension ImageFile {
         case .jpeg: return try JPEG.encode(pixels, metadata: metadata, options: options)
         case .png: return try PNG.encode(pixels, metadata: metadata, options: options)
         case .tiff: return try TIFF.encode(pixels, metadata: metadata, options: options)
+        case .heic:
+            return try HEIF.encode(
+                pixels, metadata: metadata, thumbnail: thumbnail, auxiliaryImages: auxiliaryImages, options: options)
         case .cameraRaw:
             throw .invalidArgument("camera raw formats are read only; write the raw image as a DNG")
         case .dng:

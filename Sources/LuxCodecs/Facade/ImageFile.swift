@@ -27,6 +27,10 @@ public struct ImageFile: Sendable {
     /// The raw description of a DNG (CFA, levels, areas, colour calibration, opcodes, previews); `nil` for
     /// other formats.
     public var raw: RawProperties?
+    /// A thumbnail to store when the file is written as HEIC (`nil`: one is reduced from the pixels).
+    public var thumbnail: PixelBuffer? = nil
+    /// Auxiliary images (HDR gain map, depth) to store when the file is written as HEIC.
+    public var auxiliaryImages: [AuxiliaryImage] = []
 
     /// Creates an image file from pixels and metadata.
     public init(pixels: PixelBuffer, metadata: ImageMetadata = ImageMetadata(), format: ImageFormat = .png) {

@@ -8,6 +8,8 @@ public enum ImageFormat: String, Hashable, Sendable, Codable, CaseIterable, Cust
     case tiff
     /// Adobe Digital Negative: raw sensor data in a TIFF container.
     case dng
+    /// HEIC: HEVC-coded images in a HEIF container (read through libheif, written as 512 × 512 grid tiles).
+    case heic
     /// A camera maker's raw format other than DNG (NEF, CR2, ARW, RAF, ORF, RW2, PEF …), read through LibRaw;
     /// never written.
     case cameraRaw
@@ -19,6 +21,7 @@ public enum ImageFormat: String, Hashable, Sendable, Codable, CaseIterable, Cust
         case .png: "png"
         case .tiff: "tiff"
         case .dng: "dng"
+        case .heic: "heic"
         case .cameraRaw: "raw"
         }
     }
@@ -30,17 +33,19 @@ public enum ImageFormat: String, Hashable, Sendable, Codable, CaseIterable, Cust
         case .png: "image/png"
         case .tiff: "image/tiff"
         case .dng: "image/x-adobe-dng"
+        case .heic: "image/heic"
         case .cameraRaw: "image/x-dcraw"
         }
     }
 
-    /// The format for a file name extension (case-insensitive: jpg, jpeg, png, tif, tiff, dng).
+    /// The format for a file name extension (case-insensitive: jpg, jpeg, png, tif, tiff, dng, heic, heif, hif).
     public init?(fileExtension: String) {
         switch fileExtension.lowercased() {
         case "jpg", "jpeg", "jpe": self = .jpeg
         case "png": self = .png
         case "tif", "tiff": self = .tiff
         case "dng": self = .dng
+        case "heic", "heif", "hif": self = .heic
         default: return nil
         }
     }
@@ -65,6 +70,7 @@ public enum ImageFormat: String, Hashable, Sendable, Codable, CaseIterable, Cust
         case .png: "PNG"
         case .tiff: "TIFF"
         case .dng: "DNG"
+        case .heic: "HEIC"
         case .cameraRaw: "camera raw"
         }
     }

@@ -25,6 +25,8 @@ public struct ImageInfo: Sendable {
     public var metadata: ImageMetadata
     /// The raw description of a DNG.
     public var raw: RawProperties?
+    /// Every image of a HEIF file with its thumbnails, auxiliary images and metadata (`nil` for other formats).
+    public var heif: HEIFContents? = nil
 
     /// The description of the embedded ICC profile, when there is one.
     public var iccProfileDescription: String? {

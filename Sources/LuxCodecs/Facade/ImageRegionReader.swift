@@ -14,8 +14,9 @@ import Synchronization
 ///
 /// TIFF files are read a strip or tile at a time: only the directory is mapped, each chunk's bytes are read
 /// with `pread` when a region needs them, and a small cache of decoded chunks serves neighbouring regions.
-/// Other formats (JPEG, PNG, DNG previews and TIFFs whose orientation must be applied) are decoded once,
-/// whole, on first use. Regions come out in ``pixelFormat`` — what ``ImageFile/read(url:options:)`` would
+/// HEIC files are decoded by libheif into planes (3 bytes per pixel at 8 bits) and each region is interleaved from
+/// them when it is read, so no RGBA copy of the whole image is made. Other formats (JPEG, PNG, DNG previews and TIFFs
+/// whose orientation must be applied) are decoded once, whole, on first use. Regions come out in ``pixelFormat`` — what ``ImageFile/read(url:options:)`` would
 /// produce — and ``colorSpace``.
 ///
 /// The reader is thread-safe: render workers may read regions concurrently.
@@ -50,6 +51,7 @@ public final class ImageRegionReader: Sendable {
 
     private enum Backing: Sendable {
         case tiff(TIFFChunks)
+        case heif(HEIFDecodedImage)
         case whole(PixelBuffer)
     }
 
@@ -63,8 +65,24 @@ public final class ImageRegionReader: Sendable {
     public init(url: URL, options: DecodingOptions = .default, cacheLimit: Int = 12 << 20) throws(CodecError) {
         self.cacheLimit = cacheLimit
         cache = Mutex(ChunkCache())
-        let chunks = try TIFFChunks(url: url, options: options)
-        if let chunks {
+        let heif = try Self.openHEIF(url, options: options)
+        let chunks = heif == nil ? try TIFFChunks(url: url, options: options) : nil
+        if let chunks, options.imageIndex != 0 || options.component != .main {
+            throw .unsupported(
+                what: "image \(options.imageIndex) (\(options.component)) of a TIFF file",
+                reason: "only HEIF files hold several images, thumbnails and auxiliary images")
+        }
+        if let heif {
+            width = heif.image.width
+            height = heif.image.height
+            pixelFormat = heif.image.pixelFormat
+            colorSpace = heif.colorSpace
+            isPremultiplied = heif.image.isPremultiplied
+            isOpaque = !heif.image.hasAlpha
+            metadata = heif.metadata
+            format = .heic
+            backing = .heif(heif.image)
+        } else if let chunks {
             let l = chunks.source.layout
             width = l.width
             height = l.height
@@ -104,6 +122,8 @@ public final class ImageRegionReader: Sendable {
         }
         let pixelBytes = pixelFormat.bytesPerPixel()
         switch backing {
+        case .heif(let image):
+            image.read(x: x, y: y, width: w, height: h, into: destination)
         case .whole(let pixels):
             pixels.withUnsafePlane { src in
                 for r in 0..<h {
@@ -130,6 +150,15 @@ public final class ImageRegionReader: Sendable {
                     }
                 }
             }
+        }
+    }
+
+    /// The selected image of a HEIF file decoded to planes, or `nil` for other formats.
+    private static func openHEIF(_ url: URL, options: DecodingOptions) throws(CodecError) -> HEIFSelection? {
+        let file = try FileContents(url, limit: options.limits.maxByteCount)
+        return try withExtendedLifetime(file) { () throws(CodecError) -> HEIFSelection? in
+            guard try HEIF.check(file.bytes) else { return nil }
+            return try HEIF.open(file.bytes, options: options.budgeted())
         }
     }
 

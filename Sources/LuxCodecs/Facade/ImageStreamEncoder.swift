@@ -2,9 +2,10 @@ public import FoundationEssentials
 public import LuxColor
 public import LuxPixels
 
-/// Encodes a JPEG, PNG or TIFF band by band, so a renderer can write a large picture while holding only a
+/// Encodes a JPEG, PNG, TIFF or HEIC band by band, so a renderer can write a large picture while holding only a
 /// strip of it (libjpeg's and libpng's encoders stay open between bands and keep only the compressed output;
-/// TIFF strips go to the file as soon as they are complete when the encoder is made with
+/// HEIC keeps one row of 512 × 512 tiles and encodes it when it is complete; TIFF strips go to the file as soon as
+/// they are complete when the encoder is made with
 /// ``init(writingTo:format:width:height:pixelFormat:colorSpace:metadata:options:)``).
 ///
 /// Bands are ``PixelBuffer`` values of the image's width, in any RGB(A) or gray format, top to bottom; each
@@ -22,6 +23,7 @@ public final class ImageStreamEncoder {
         case jpeg(JPEGStreamEncoder)
         case png(PNGStreamEncoder)
         case tiff(TIFFStreamEncoder)
+        case heic(HEIFStreamEncoder)
     }
 
     /// The format being written.
@@ -34,6 +36,25 @@ public final class ImageStreamEncoder {
     public let destination: URL?
     private let backend: Backend
     private let synchronizesFile: Bool
+    /// The colour space of the bands, for bands without one (HEIC).
+    private let bandSpace: ColorSpace?
+
+    /// The thumbnail a HEIC stores (reduced to fit 320 pixels).
+    ///
+    /// `nil` (the default) stores one reduced from the bands unless ``EncodingOptions/embedsThumbnail`` is off. Set it
+    /// before ``finish()``; other formats ignore it.
+    public var thumbnail: PixelBuffer? {
+        get { if case .heic(let e) = backend { e.thumbnail } else { nil } }
+        set { if case .heic(let e) = backend { e.thumbnail = newValue } }
+    }
+
+    /// Auxiliary images a HEIC stores (an HDR gain map, a depth map).
+    ///
+    /// Set them before ``finish()``; other formats ignore them.
+    public var auxiliaryImages: [AuxiliaryImage] {
+        get { if case .heic(let e) = backend { e.auxiliaryImages } else { [] } }
+        set { if case .heic(let e) = backend { e.auxiliaryImages = newValue } }
+    }
 
     /// Starts an image.
     ///
@@ -79,6 +100,7 @@ public final class ImageStreamEncoder {
         self.height = height
         self.destination = destination
         synchronizesFile = options.synchronizesFile
+        bandSpace = colorSpace
         switch format {
         case .jpeg:
             backend = .jpeg(
@@ -95,10 +117,14 @@ public final class ImageStreamEncoder {
                 try TIFFStreamEncoder(
                     width: width, height: height, pixelFormat: pixelFormat, colorSpace: colorSpace, metadata: metadata,
                     options: options, destination: destination))
+        case .heic:
+            backend = .heic(
+                try HEIFStreamEncoder(
+                    width: width, height: height, pixelFormat: pixelFormat, colorSpace: colorSpace, metadata: metadata,
+                    options: options))
         case .dng, .cameraRaw:
             throw .invalidArgument(
-                "\(format) files are not streamed (write a DNG with ImageFile.write); streaming supports JPEG, PNG and TIFF"
-            )
+                "\(format) files are not streamed (write a DNG with ImageFile.write); streaming supports JPEG, PNG, TIFF and HEIC")
         }
     }
 
@@ -108,6 +134,7 @@ public final class ImageStreamEncoder {
         case .jpeg(let e): e.rowsWritten
         case .png(let e): e.rowsWritten
         case .tiff(let e): e.rowsWritten
+        case .heic(let e): e.rowsWritten
         }
     }
 
@@ -119,6 +146,7 @@ public final class ImageStreamEncoder {
         case .jpeg(let e): try e.append(band)
         case .png(let e): try e.append(band)
         case .tiff(let e): try e.append(band)
+        case .heic(let e): try e.append(band, colorSpace: bandSpace)
         }
     }
 
@@ -136,6 +164,7 @@ public final class ImageStreamEncoder {
         case .jpeg(let e): bytes = try e.finish()
         case .png(let e): bytes = try e.finish()
         case .tiff(let e): bytes = try e.finish()
+        case .heic(let e): bytes = try e.finish()
         }
         guard let destination else { return bytes }
         if case .tiff = backend { return [] }

@@ -38,7 +38,7 @@ final class PNGStreamEncoder {
         switch options.sampleType {
         case .automatic: sixteen = pixelFormat.componentType != .uint8
         case .uint8: sixteen = false
-        case .uint16, .float16, .float32: sixteen = true
+        case .uint10, .uint16, .float16, .float32: sixteen = true
         }
         rowFormat = gray ? (sixteen ? .gray16 : .gray8) : (sixteen ? .rgba16 : .rgba8)
         let alpha =

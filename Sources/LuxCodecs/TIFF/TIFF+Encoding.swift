@@ -79,11 +79,12 @@ extension TIFF {
                 default: sample = .uint16
                 }
             } else {
-                sample = options.sampleType
+                // 10-bit samples are a HEIC depth; a TIFF stores them in 16 bits.
+                sample = options.sampleType == .uint10 ? .uint16 : options.sampleType
             }
             switch sample {
             case .uint8: memoryFormat = gray ? .gray8 : .rgba8
-            case .uint16, .automatic: memoryFormat = gray ? .gray16 : .rgba16
+            case .uint16, .uint10, .automatic: memoryFormat = gray ? .gray16 : .rgba16
             case .float16: memoryFormat = gray ? .grayFloat : .rgbaHalf
             case .float32: memoryFormat = gray ? .grayFloat : .rgbaFloat
             }

@@ -207,7 +207,10 @@ public enum TIFF {
     }
 
     static func colorSpace(icc: [UInt8]?, layout l: Layout) -> ColorSpace {
-        if let icc, let space = ColorProfiles.colorSpace(fromProfile: icc) { return space }
+        if let icc, let space = ColorProfiles.colorSpace(fromProfile: icc) {
+            // Floating-point samples hold values beyond 0…1 (an ICC profile cannot say so): keep them.
+            return l.isFloat ? ColorProfiles.extendedRange(space) : space
+        }
         let gray = l.photometric == 0 || l.photometric == 1
         if l.isFloat { return gray ? .linearGray : .extendedLinearSRGB }
         return gray ? .genericGrayGamma2_2 : .sRGB

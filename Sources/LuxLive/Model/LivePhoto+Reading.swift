@@ -44,7 +44,7 @@ extension LivePhoto {
     }
 
     /// Reads the Live Photo that `url` belongs to, given its still or its movie: the other file is the one beside
-    /// it with the same base name (`.JPG`/`.jpg`/`.jpeg` for a movie, `.MOV`/`.mov` for a still).
+    /// it with the same base name (`.JPG`/`.jpg`/`.jpeg`/`.HEIC`/`.heic` for a movie, `.MOV`/`.mov` for a still).
     ///
     /// - Throws: ``LivePhotoError/noMovie(photo:tried:)`` when the partner is missing, and the errors of
     ///   ``init(photoURL:movieURL:requiresIdentifier:)``.
@@ -60,7 +60,8 @@ extension LivePhoto {
     }
 
     /// The other file of the pair `url` belongs to, if it exists beside it: for a still, the movie with the same
-    /// base name (`.MOV`, `.mov`); for a movie (`.mov`, `.qt`), the still (`.JPG`, `.jpg`, `.jpeg`, `.JPEG`).
+    /// base name (`.MOV`, `.mov`); for a movie (`.mov`, `.qt`), the still (`.JPG`, `.jpg`, `.jpeg`, `.JPEG`, `.HEIC`,
+    /// `.heic`).
     ///
     /// Only names are compared; ``init(photoURL:movieURL:requiresIdentifier:)`` checks that the two files carry
     /// the same content identifier.
@@ -71,19 +72,19 @@ extension LivePhoto {
     /// The names ``partnerURL(of:)`` tries, in order.
     static func partnerCandidates(of url: URL) -> [URL] {
         let base = url.deletingPathExtension()
-        let extensions = isMovie(url) ? ["JPG", "jpg", "jpeg", "JPEG"] : ["MOV", "mov"]
+        let extensions = isMovie(url) ? ["JPG", "jpg", "jpeg", "JPEG", "HEIC", "heic"] : ["MOV", "mov"]
         return extensions.map { base.appendingPathExtension($0) }
     }
 
     /// Whether `url` names a QuickTime movie (by extension).
     public static func isMovie(_ url: URL) -> Bool { ["mov", "qt"].contains(url.pathExtension.lowercased()) }
 
-    /// The Live Photos in a folder: every still (JPEG) whose identifier matches a movie's, whatever the files are
+    /// The Live Photos in a folder: every still (JPEG or HEIC) whose identifier matches a movie's, whatever the files are
     /// called.
     ///
     /// Files that cannot be read are skipped.
     ///
-    /// - Complexity: Reads the headers of every JPEG and movie in the folder.
+    /// - Complexity: Reads the headers of every JPEG, HEIC and movie in the folder.
     public static func pairs(in directory: URL) throws(LivePhotoError) -> [LivePhoto] {
         let names: [String]
         do { names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() } catch {
@@ -97,7 +98,8 @@ extension LivePhoto {
             }
         }
         var out: [LivePhoto] = []
-        for name in names where ["jpg", "jpeg"].contains(URL(fileURLWithPath: name).pathExtension.lowercased()) {
+        for name in names where ["jpg", "jpeg", "heic"].contains(URL(fileURLWithPath: name).pathExtension.lowercased())
+        {
             let url = directory.appendingPathComponent(name)
             guard let info = try? ImageFile.info(url: url), let id = info.metadata.livePhotoContentIdentifier,
                 let (movieURL, movie) = movies[id.uppercased()]

@@ -9,13 +9,14 @@ struct CaptureCommand: AsyncParsableCommand {
             "Take photos with the simulated camera or a V4L2 camera: processed, RAW, RAW + processed or bracketed.",
         discussion: """
             Builds a capture session (camera -> photo output) on a simulated scene, takes the photos the options \
-            ask for, writes them (JPEG with EXIF and ICC, TIFF for uncompressed formats, DNG with an embedded \
-            preview for RAW), and prints the resolved settings and the event timeline of each request. Files are \
+            ask for, writes them (JPEG or HEIC with EXIF and ICC, a HEIC with the --preview as its thumbnail; TIFF \
+            for uncompressed formats; DNG with an embedded preview for RAW), and prints the resolved settings and the event timeline of each request. Files are \
             named IMG_<uniqueID>_<n>.<ext> (a Live Photo's still and movie share IMG_<uniqueID>).
 
-            With --device /dev/videoN the photos come from that V4L2 camera (see `lux devices`): stills from its \
-            stream at the active pixel format's largest size, written as IMG_<node>_<n>.jpg, or .dng with --raw on \
-            a Bayer format; its --json object has "camera", "path", "format", "controls", "settings" (the manual \
+            With --device /dev/videoN the photos come from that V4L2 camera (see `lux devices`) through the same \
+            photo output: single photos from its stream at the active pixel format's largest size (with --raw or \
+            --raw-plus, its largest Bayer format), written as IMG_<node>_<n>.<ext> (jpg, tiff, or dng for RAW); \
+            --format, --preview and --raw-plus apply, --live and brackets need the simulated camera; its --json object has "camera", "path", "format", "controls", "settings" (the manual \
             controls applied) and "photos" [{file, bytes, isRaw, width, height, seconds}]. The manual controls --iso, --duration, --lens-position, --temperature, --tint and --bias \
             work on either camera, through the same device protocol; a control the camera lacks is an error.
 
@@ -34,6 +35,7 @@ struct CaptureCommand: AsyncParsableCommand {
               lux capture --scene low-light --prioritization quality --flash auto
               lux capture --live -o out            # IMG_<id>.jpg + IMG_<id>.mov (H.264 + AAC), one content identifier
               lux capture --live --live-codec hevc -o out
+              lux capture --format heic --live --preview 320x320 -o out   # a HEIC still, as iPhones take them
               lux capture --raw --sensor 640x480 --count 8 -o raws --json
               lux capture --iso 400 --duration 1/60 --temperature 5000 --bias -1
               lux capture --device /dev/video0 --lens-position 0.8 -o out
@@ -70,7 +72,7 @@ struct CaptureCommand: AsyncParsableCommand {
         })
     var preset: SessionPreset = .photo
 
-    @Option(help: "The processed format: jpeg, bgra, 420f or 420v.")
+    @Option(help: "The processed format: jpeg, heic (HEVC, as iOS 11 and later), bgra, 420f or 420v.")
     var format: ProcessedFormatArgument = .jpeg
 
     @Flag(help: "Capture a RAW photo (DNG) only.")
@@ -78,7 +80,7 @@ struct CaptureCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("raw-plus"),
-        help: "Capture RAW plus a processed photo in this format (jpeg, bgra, 420f, 420v).")
+        help: "Capture RAW plus a processed photo in this format (jpeg, heic, bgra, 420f, 420v).")
     var rawPlus: ProcessedFormatArgument?
 
     @Option(parsing: .unconditional, help: "An auto-exposure bracket: EV biases, e.g. -2,0,2.")
@@ -154,8 +156,8 @@ struct CaptureCommand: AsyncParsableCommand {
         if live && (raw || bracket != nil || bracketManual != nil) {
             throw ValidationError("--live needs a processed photo: not with --raw or a bracket")
         }
-        if device != nil && (live || bracket != nil || bracketManual != nil || rawPlus != nil) {
-            throw ValidationError("--device takes single stills: not with --live, a bracket or --raw-plus")
+        if device != nil && (live || bracket != nil || bracketManual != nil) {
+            throw ValidationError("--device takes single photos: not with --live or a bracket")
         }
         if !live && (noMicrophone || noAutoTrim || noStabilization || liveCodec != nil) {
             throw ValidationError("--no-microphone, --no-auto-trim, --no-stabilization and --live-codec go with --live")
@@ -384,13 +386,14 @@ struct CaptureCommand: AsyncParsableCommand {
 
 /// A processed photo format named on the command line.
 enum ProcessedFormatArgument: String, ExpressibleByArgument, CaseIterable {
-    case jpeg, bgra
+    case jpeg, heic, bgra
     case f420 = "420f"
     case v420 = "420v"
 
     var value: ProcessedPhotoFormat {
         switch self {
         case .jpeg: .jpeg
+        case .heic: .hevc
         case .bgra: .pixelFormat(.bgra8)
         case .f420: .pixelFormat(.yCbCr420FullRange)
         case .v420: .pixelFormat(.yCbCr420VideoRange)

@@ -105,7 +105,7 @@ struct CodesGenerateCommand: ParsableCommand {
             """)
     var correctionLevel: String?
 
-    @Option(help: "Pixels per module (1...100).")
+    @Option(parsing: .unconditional, help: "Pixels per module (1...100).")
     var scale: Int = 1
 
     @Option(name: [.customShort("o"), .customLong("out")], help: "The output image (.png, .tif).", completion: .file())

@@ -3,13 +3,13 @@ import Foundation
 import Lux
 import Synchronization
 
-/// `lux develop IN... [-o OUT|DIR]`: develops raw files to JPEG, PNG or TIFF, one, many or a folder, in parallel and
-/// in shards.
+/// `lux develop IN... [-o OUT|DIR]`: develops raw files to JPEG, PNG, TIFF or HEIC, one, many or a folder, in parallel
+/// and in shards.
 struct DevelopCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "develop",
         abstract:
-            "Develop camera raws (DNG, NEF, CR2, ARW, RAF ...) into JPEG, PNG or TIFF: one file, many or folders.",
+            "Develop camera raws (DNG, NEF, CR2, ARW, RAF ...) into JPEG, PNG, TIFF or HEIC: one file, many or folders.",
         usage: """
             lux develop <input> [-o <file>] [<options>]
             lux develop <input>... [-o <folder>] [--jobs <n>] [--shard <index>/<count>] [<options>]
@@ -63,7 +63,7 @@ struct DevelopCommand: ParsableCommand {
         completion: .file())
     var out: String?
 
-    @Option(help: "Output format when outputs are named from their inputs: jpg, png or tiff.")
+    @Option(help: "Output format when outputs are named from their inputs: jpg, png, tiff or heic.")
     var format: FileFormatArgument = .jpg
 
     @Option(parsing: .unconditional, help: "Exposure in EV, -5...5, added to the file's BaselineExposure.")
@@ -158,46 +158,25 @@ struct DevelopCommand: ParsableCommand {
         name: .customLong("color-space"),
         help: "Output colour space: srgb, p3, adobe, linear (extended linear sRGB), rec2020, ....")
     var colorSpace = ColorSpaceArgument(.sRGB)
-    @Option(parsing: .unconditional, help: "JPEG quality, 1...100.")
+    @Option(parsing: .unconditional, help: "JPEG and HEIC quality, 1...100 (HEIC: x265 CRF 50 × (1 − q/100), as heif-enc -q).")
     var quality: Int = 90
     @Flag(
         name: .customLong("optimize-huffman"),
         help: "Optimise JPEG Huffman tables (about 5 % smaller, more time and about 3 bytes per pixel of memory).")
     var optimizeHuffman = false
-    @Option(help: "PNG/TIFF samples: 8, 16 or float (TIFF only). Default: 16 for TIFF, 8 for PNG.")
+    @Option(
+        help:
+            "Output samples: 8, 10 (HEIC), 16 (PNG, TIFF), half or float (TIFF). Default: 16 for TIFF, 10 for HEIC, 8 for JPEG and PNG."
+    )
     var depth: DepthArgument?
 
-    @Option(name: .shortAndLong, parsing: .unconditional, help: "Files developed at a time (default 1).")
-    var jobs: Int = 1
-    @Option(parsing: .unconditional, help: "Render threads per file (default: the processor count divided by --jobs).")
-    var threads: Int?
-    @Option(
-        help: ArgumentHelp(
-            "Develop only this share of the sorted inputs: INDEX/COUNT (0-based), auto/COUNT or auto (from the job runner's environment).",
-            valueName: "index/count"),
-        transform: ShardSpecification.init(parsing:))
-    var shard: ShardSpecification?
-    @OptionGroup var overwriteOptions: OverwriteOptions
-    @Flag(
-        name: .customLong("skip-existing"),
-        help: "Leave outputs that already exist and report them as skipped (resumes an interrupted batch).")
-    var skipExisting = false
-    @Flag(
-        name: .customLong("dry-run"),
-        help: "Print which inputs this process would develop, and to which outputs, without developing.")
-    var dryRun = false
-    @Flag(help: "Print a JSON report on standard output (see above for its keys).")
-    var json = false
+    @OptionGroup var batch: BatchOptions
 
     func validate() throws {
         guard !inputs.isEmpty else { throw ValidationError("give at least one raw file or folder") }
         try validateQuality(quality)
-        try validatePositive(jobs, "--jobs")
-        try validatePositive(threads, "--threads")
-        if overwriteOptions.overwrite && skipExisting {
-            throw ValidationError("choose --overwrite or --skip-existing, not both")
-        }
-        if depth == .half { throw ValidationError("--depth must be 8, 16 or float") }
+        if depth == .half { throw ValidationError("--depth must be 8, 10, 16 or float") }
+        var output = format.imageFormat
         if let orientation, !(1...8).contains(orientation) {
             throw ValidationError("--orientation must be 1...8 (Exif), not \(orientation)")
         }
@@ -207,114 +186,24 @@ struct DevelopCommand: ParsableCommand {
                 "--neutral-xy sets the white balance: leave out --temperature, --tint and --neutral-at")
         }
         if let linearFilter { _ = try Self.linearFilter(linearFilter) }
-        if depth == .float && format == .png {
-            throw ValidationError("PNG has no float samples; use --depth 16 or --format tiff")
-        }
         if inputs.count == 1, !isFolderPath(inputs[0]), let out, !isFolderPath(out) {
             let ext = URL(fileURLWithPath: out).pathExtension
-            guard let f = ImageFormat(fileExtension: ext), f != .dng else {
+            guard let f = ImageFormat(fileExtension: ext), f != .dng, f != .cameraRaw else {
                 throw ValidationError(
-                    "cannot tell the output format from '\(out)'; use .jpg, .png or .tif, or a folder ending in /")
+                    "cannot tell the output format from '\(out)'; use .jpg, .png, .tif or .heic, or a folder ending in /"
+                )
             }
-            if f == .png && depth == .float {
-                throw ValidationError("PNG has no float samples; use --depth 16 or a .tif output")
-            }
+            output = f
         }
+        try depth?.check(for: output)
     }
 
     func run() throws {
-        let start = ContinuousClock.now
-        let plan = try DevelopPlan.make(arguments: inputs, output: out, fileExtension: format.rawValue)
-        let resolvedShard = try shard?.resolve(environment: ProcessInfo.processInfo.environment)
-        let items = resolvedShard?.select(plan.items) ?? plan.items
-        var report = DevelopReport(
-            shard: resolvedShard, batchInputCount: plan.items.count, files: [], developed: 0, skipped: 0, failed: 0,
-            seconds: 0)
-        if dryRun {
-            report.files = items.map { .init(input: $0.input, output: $0.output, status: .planned) }
-            if json {
-                try JSONOutput.print(report)
-            } else {
-                for item in items { print("\(item.input) → \(item.output)") }
-                print(summary(report, planned: items.count))
-            }
-            return
-        }
-
-        let cores = ProcessInfo.processInfo.activeProcessorCount
-        let workers = min(jobs, max(items.count, 1))
-        let threadsPerFile = threads ?? max(1, cores / workers)
-        let progress = ProgressBar(total: items.count, label: "developing", enabled: items.count > 1)
-        let results = Results(count: items.count)
+        let plan = try BatchPlan.make(arguments: inputs, output: out, fileExtension: format.rawValue)
         let command = self
-        WorkQueue.run(count: items.count, workers: workers) { i in
-            let item = items[i]
-            progress.started(URL(fileURLWithPath: item.input).lastPathComponent)
-            let file = command.process(item, threads: threadsPerFile)
-            results.set(i, file)
-            switch file.status {
-            case .failed: progress.log("error: " + (file.error ?? item.input))
-            case .developed where !command.json:
-                progress.say(
-                    "\(item.input) → \(item.output) (\(file.width ?? 0)×\(file.height ?? 0), \(String(format: "%.2f s", file.seconds ?? 0)))"
-                )
-            case .skipped where !command.json: progress.say("\(item.input): skipped, \(item.output) exists")
-            default: break
-            }
-            progress.advance(failed: file.status == .failed)
+        try BatchRun(plan: plan, options: batch, verb: ("develop", "developed", "developing")).run { item, threads in
+            try command.develop(item, threads: threads)
         }
-        progress.finish()
-        report.files = results.all
-        report.developed = report.files.count { $0.status == .developed }
-        report.skipped = report.files.count { $0.status == .skipped }
-        report.failed = report.files.count { $0.status == .failed }
-        report.seconds = seconds(ContinuousClock.now - start)
-        if json {
-            try JSONOutput.print(report)
-        } else if items.count > 1 || resolvedShard != nil {
-            print(summary(report, planned: nil))
-        }
-        if report.failed > 0 { throw ExitStatus.failure }
-    }
-
-    private func summary(_ report: DevelopReport, planned: Int?) -> String {
-        var text =
-            planned.map { "\($0) to develop" }
-            ?? "developed \(report.developed), skipped \(report.skipped), failed \(report.failed)"
-        text += " of \(report.batchInputCount) input\(report.batchInputCount == 1 ? "" : "s")"
-        if let s = report.shard { text += " (shard \(s.index)/\(s.count), index from \(s.indexSource))" }
-        if planned == nil { text += String(format: " in %.1f s", report.seconds) }
-        return text
-    }
-
-    /// Develops one file, returning what happened (never throws: a failure is a report entry).
-    func process(_ item: DevelopPlan.Item, threads: Int) -> DevelopReport.File {
-        var file = DevelopReport.File(input: item.input, output: item.output, status: .failed)
-        let start = ContinuousClock.now
-        if FileManager.default.fileExists(atPath: item.output) {
-            if skipExisting {
-                file.status = .skipped
-                return file
-            }
-            if !overwriteOptions.overwrite {
-                file.error =
-                    "\(item.output): already exists; pass --overwrite to replace it or --skip-existing to keep it"
-                return file
-            }
-        }
-        do {
-            let folder = URL(fileURLWithPath: item.output).deletingLastPathComponent()
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            let size = try develop(item, threads: threads)
-            file.status = .developed
-            file.width = size.width
-            file.height = size.height
-            file.bytes = (try? FileManager.default.attributesOfItem(atPath: item.output)[.size] as? Int) ?? nil
-        } catch {
-            file.error = CLIError(error, file: item.input).description
-        }
-        file.seconds = seconds(ContinuousClock.now - start)
-        return file
     }
 
     /// The developer for `input` with every flag applied.
@@ -385,7 +274,7 @@ struct DevelopCommand: ParsableCommand {
     }
 
     /// Develops `item` and returns the output's size.
-    func develop(_ item: DevelopPlan.Item, threads: Int) throws -> (width: Int, height: Int) {
+    func develop(_ item: BatchPlan.Item, threads: Int) throws -> (width: Int, height: Int) {
         let context = RenderContext(options: RAWDeveloper.renderOptions(threadCount: threads))
         let developer = try developer(for: item.input)
         let image = try developer.outputImage
@@ -396,35 +285,20 @@ struct DevelopCommand: ParsableCommand {
         // Optimised Huffman tables make libjpeg keep every DCT coefficient of the image (about 3 bytes per
         // pixel) for a second pass, so they are opt-in.
         options.optimizesHuffmanTables = optimizeHuffman
-        let samples: PixelFormat
-        switch (fileFormat, depth) {
-        case (.jpeg, _): samples = .rgba8
-        case (.tiff, nil): samples = .rgba16
-        case (.png, .float): throw CLIError("\(item.output): PNG has no float samples; use --depth 16 or a .tif output")
-        case (_, let depth?): samples = depth.pixelFormat
-        default: samples = .rgba8
+        let samples: OutputSamples
+        do {
+            // A developed raw is deeper than 8 bits: TIFF defaults to 16 and HEIC to 10.
+            samples = try OutputSamples(
+                format: fileFormat, depth: depth, deep: fileFormat == .tiff || fileFormat == .heic)
+        } catch {
+            throw CLIError("\(item.output): \(error)")
         }
-        // JPEG, PNG and TIFF are all rendered and encoded a strip at a time.
+        options.sampleType = samples.sampleType
+        // Every format is rendered and encoded a strip at a time.
         try context.write(
-            image, to: url, format: fileFormat, pixelFormat: samples, colorSpace: colorSpace.space,
+            image, to: url, format: fileFormat, pixelFormat: samples.pixelFormat, colorSpace: colorSpace.space,
             bounds: image.extent,
             metadata: metadata, options: options, rowsPerStrip: RAWDeveloper.renderTileSize)
         return (Int(image.extent.width), Int(image.extent.height))
     }
-}
-
-/// Per-file results filled in by the workers.
-private final class Results: Sendable {
-    private let files: Mutex<[DevelopReport.File?]>
-
-    init(count: Int) { files = Mutex(Array(repeating: nil, count: count)) }
-
-    func set(_ i: Int, _ file: DevelopReport.File) { files.withLock { $0[i] = file } }
-
-    var all: [DevelopReport.File] { files.withLock { $0.compactMap { $0 } } }
-}
-
-/// Seconds in a duration.
-func seconds(_ d: Duration) -> Double {
-    Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
 }

@@ -15,23 +15,30 @@ struct FilterCommand: ParsableCommand {
             that covers the whole input (blurs grow the extent by their margin) is cropped to the input's size.
 
             The input is colour-matched into the working space (extended linear sRGB unless --working-space \
-            says otherwise) and the result is written in --color-space (default: the input's). JPEG and PNG \
-            output is rendered and encoded a strip at a time. Set LUX_PRINT_TREE=1 or 8 to see the graph and \
-            the fused programs.
+            says otherwise) and the result is written in --color-space (default: the input's). Every output \
+            format (JPEG, PNG, TIFF, HEIC) is rendered and encoded a strip at a time. --image N picks the image \
+            of a HEIC holding several (0 = the primary). Set LUX_PRINT_TREE=1 or 8 to see the graph and the \
+            fused programs.
 
             Examples:
               lux filter photo.jpg -o sepia.jpg --chain 'SepiaTone intensity=0.8 | GaussianBlur radius=4'
               lux filter photo.jpg -o small.png --chain 'LanczosScaleTransform scale=0.25' --color-space p3
               lux filter in.tif -o out.tif --depth 16 --chain 'ExposureAdjust ev=-1' --overwrite
+              lux filter IMG_0001.HEIC -o warm.heic --chain 'TemperatureAndTint neutral=6500,0 targetNeutral=5000,0'
             """)
 
-    @Argument(help: "The input image (JPEG, PNG or TIFF).", completion: .file())
+    @Argument(help: "The input image (JPEG, PNG, TIFF or HEIC).", completion: .file())
     var input: String
 
     @Option(
         name: [.customShort("o"), .customLong("out")],
-        help: "The output file; its extension picks the format (.jpg, .png, .tif).", completion: .file())
+        help: "The output file; its extension picks the format (.jpg, .png, .tif, .heic).", completion: .file())
     var out: String
+
+    @Option(
+        parsing: .unconditional,
+        help: "The image of a HEIC holding several: 0 (the primary, default), 1, ... in heif-info order.")
+    var image: Int = 0
 
     @Option(help: "The filter chain, e.g. 'SepiaTone intensity=0.8 | GaussianBlur radius=4'.")
     var chain: String
@@ -41,10 +48,13 @@ struct FilterCommand: ParsableCommand {
         help: "The output colour space (srgb, p3, adobe, linear, ...; default: the input's).")
     var colorSpace: ColorSpaceArgument?
 
-    @Option(help: "Output samples: 8, 16, half or float (default: 16 for deeper inputs, else 8; JPEG is 8).")
+    @Option(
+        help:
+            "Output samples: 8, 10 (HEIC), 16 (PNG, TIFF), half or float (TIFF); default: the deeper one for deeper inputs, else 8."
+    )
     var depth: DepthArgument?
 
-    @Option(parsing: .unconditional, help: "JPEG quality, 1...100.")
+    @Option(parsing: .unconditional, help: "JPEG and HEIC quality, 1...100.")
     var quality: Int = 90
 
     @Option(
@@ -73,8 +83,10 @@ struct FilterCommand: ParsableCommand {
             throw ValidationError("--working-format must be half, float or 8, not '\(workingFormat)'")
         }
         guard let f = ImageFormat(fileExtension: URL(fileURLWithPath: out).pathExtension), f != .dng else {
-            throw ValidationError("cannot tell the output format from '\(out)'; use .jpg, .png or .tif")
+            throw ValidationError("cannot tell the output format from '\(out)'; use .jpg, .png, .tif or .heic")
         }
+        try depth?.check(for: f)
+        guard image >= 0 else { throw ValidationError("--image must be 0 or more, not \(image)") }
     }
 
     func run() throws {
@@ -90,14 +102,15 @@ struct FilterCommand: ParsableCommand {
         }
     }
 
-    private func open(_ path: String) throws(CodecError) -> ImageRegionReader {
-        try ImageRegionReader(url: URL(fileURLWithPath: path), options: DecodingOptions(appliesOrientation: true))
+    private func open(_ path: String, image: Int = 0) throws(CodecError) -> ImageRegionReader {
+        try ImageRegionReader(
+            url: URL(fileURLWithPath: path), options: DecodingOptions(appliesOrientation: true, imageIndex: image))
     }
 
     private func apply() throws {
         // The input is read strip by strip as the render needs it (TIFF), and the output is encoded strip by
         // strip: a TIFF-to-TIFF chain runs in bounded memory whatever the image size.
-        let reader = try open(input)
+        let reader = try open(input, image: image)
         let input = Image(reading: reader, url: URL(fileURLWithPath: self.input))
         var result = try FilterChain(parsing: chain).apply(to: input, registry: .builtIn) { path in
             do { return Image(reading: try open(path), url: URL(fileURLWithPath: path)) } catch {
@@ -119,15 +132,9 @@ struct FilterCommand: ParsableCommand {
         let url = URL(fileURLWithPath: out)
         let fileFormat = ImageFormat(fileExtension: url.pathExtension)!
         let outputSpace = colorSpace?.space ?? reader.colorSpace ?? .sRGB
-        let samples: PixelFormat
-        if fileFormat == .jpeg {
-            samples = .rgba8
-        } else if let depth {
-            samples = depth.pixelFormat
-        } else {
-            samples =
-                [.rgba16, .gray16, .rgbaHalf, .rgbaFloat, .grayFloat].contains(reader.pixelFormat) ? .rgba16 : .rgba8
-        }
+        let samples = try OutputSamples(
+            format: fileFormat, depth: depth,
+            deep: [.rgba16, .gray16, .rgbaHalf, .rgbaFloat, .grayFloat].contains(reader.pixelFormat))
         var options = RenderOptions(
             workingFormat: Self.workingFormats[workingFormat]!, cacheIntermediates: false, threadCount: threads)
         if let workingSpace {
@@ -136,8 +143,8 @@ struct FilterCommand: ParsableCommand {
         var metadata = reader.metadata
         metadata.orientation = .up
         try RenderContext(options: options).write(
-            result, to: url, format: fileFormat, pixelFormat: samples, colorSpace: outputSpace,
+            result, to: url, format: fileFormat, pixelFormat: samples.pixelFormat, colorSpace: outputSpace,
             bounds: result.extent.integral, metadata: metadata,
-            options: EncodingOptions(quality: Double(quality) / 100, threads: threads))
+            options: EncodingOptions(quality: Double(quality) / 100, sampleType: samples.sampleType, threads: threads))
     }
 }

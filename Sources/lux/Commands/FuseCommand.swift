@@ -24,7 +24,7 @@ struct FuseCommand: ParsableCommand {
 
     @Option(
         name: [.customShort("o"), .customLong("out")],
-        help: "The output file; its extension picks the format (.jpg, .png, .tif).", completion: .file())
+        help: "The output file; its extension picks the format (.jpg, .png, .tif, .heic).", completion: .file())
     var out: String
 
     @Option(parsing: .unconditional, help: "Exponent of the contrast weight (0 ignores contrast).")
@@ -57,7 +57,7 @@ struct FuseCommand: ParsableCommand {
         guard !inputs.isEmpty else { throw ValidationError("give at least one image to fuse") }
         try validateQuality(quality)
         guard let f = ImageFormat(fileExtension: URL(fileURLWithPath: out).pathExtension), f != .dng else {
-            throw ValidationError("cannot tell the output format from '\(out)'; use .jpg, .png or .tif")
+            throw ValidationError("cannot tell the output format from '\(out)'; use .jpg, .png, .tif or .heic")
         }
         try validatePositive(threads, "--threads")
     }

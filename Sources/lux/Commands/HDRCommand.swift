@@ -19,7 +19,7 @@ struct HDRCommand: ParsableCommand {
             The output depends on the file type: a TIFF holds linear scene radiance in --color-space (default \
             extended linear sRGB), float samples by default (about 1.0 where the reference bracket clips, brighter \
             parts of the scene go above 1) or 16-bit with --depth 16 (0...1: use --exposure to bring highlights \
-            below 1). A JPEG or PNG (or a TIFF with --depth 8) is tone-mapped for display: by exposure fusion of \
+            below 1). A JPEG, PNG or HEIC (or a TIFF with --depth 8) is tone-mapped for display: by exposure fusion of \
             renderings spanning the scene's range (--tone-map fusion, a local operator) or by Reinhard's global \
             operator (--tone-map reinhard). Outputs carry the reference's Exif and an ICC profile, and are written \
             under a temporary name and renamed, so a failure leaves no partial file.
@@ -37,7 +37,7 @@ struct HDRCommand: ParsableCommand {
 
     @Option(
         name: [.customShort("o"), .customLong("out")],
-        help: "The output file; its extension picks the format (.tif: linear radiance, .jpg/.png: tone-mapped).",
+        help: "The output file; its extension picks the format (.tif: linear radiance, .jpg/.png/.heic: tone-mapped).",
         completion: .file())
     var out: String
 
@@ -83,11 +83,11 @@ struct HDRCommand: ParsableCommand {
 
     @Option(
         help:
-            "TIFF/PNG samples: float (TIFF default: radiance), 16 (linear radiance in TIFF, tone-mapped in PNG) or 8 (tone-mapped)."
+            "Output samples: float (TIFF default: radiance), 16 (linear radiance in TIFF, tone-mapped in PNG), 10 (tone-mapped HEIC) or 8 (tone-mapped)."
     )
     var depth: DepthArgument?
 
-    @Option(parsing: .unconditional, help: "JPEG quality, 1...100.")
+    @Option(parsing: .unconditional, help: "JPEG and HEIC quality, 1...100.")
     var quality: Int = 90
 
     @Option(parsing: .unconditional, help: "Worker threads (default: one per processor).")
@@ -128,7 +128,7 @@ struct HDRCommand: ParsableCommand {
     func validate() throws {
         guard !inputs.isEmpty else { throw ValidationError("give at least one raw bracket") }
         guard let f = fileFormat, f != .dng else {
-            throw ValidationError("cannot tell the output format from '\(out)'; use .tif, .jpg or .png")
+            throw ValidationError("cannot tell the output format from '\(out)'; use .tif, .jpg, .png or .heic")
         }
         try validateQuality(quality)
         try validatePositive(threads, "--threads")
@@ -142,10 +142,11 @@ struct HDRCommand: ParsableCommand {
             throw ValidationError("--exposure must be -10...10")
         }
         switch (f, depth) {
-        case (_, .half?): throw ValidationError("--depth must be 8, 16 or float")
+        case (_, .half?): throw ValidationError("--depth must be 8, 10, 16 or float")
         case (.jpeg, let d?) where d != .eight:
             throw ValidationError("JPEG has 8-bit samples only; use a .tif output for radiance")
         case (.png, .float?): throw ValidationError("PNG has no float samples; use a .tif output for radiance")
+        case (_, let d?): try d.check(for: f)
         default: break
         }
     }
@@ -234,13 +235,15 @@ struct HDRCommand: ParsableCommand {
     /// Tone-maps the radiance and writes the display image band by band as the tone mapper finishes them.
     func writeToneMapped(_ radiance: PixelBuffer, metadata: ImageMetadata) throws {
         let space = colorSpace?.space ?? .sRGB
-        let samples: PixelFormat = depth == .sixteen ? .rgba16 : .rgba8
+        let samples: PixelFormat = depth == .sixteen || depth == .ten ? .rgba16 : .rgba8
         let method: HDRToneMapper.Operator = toneMap == .fusion ? .exposureFusion() : .reinhard()
         let mapper = HDRToneMapper(
             settings: .init(method: method, exposure: exposure, outputFormat: samples, threads: cores))
+        var options = encodingOptions
+        options.sampleType = depth == .ten ? .uint10 : .automatic
         try ImageStreamEncoder.write(
             to: URL(fileURLWithPath: out), format: fileFormat, width: radiance.width, height: radiance.height,
-            pixelFormat: samples, colorSpace: space, metadata: metadata, options: encodingOptions
+            pixelFormat: samples, colorSpace: space, metadata: metadata, options: options
         ) { append in
             try mapper.map(radiance, to: space) { band, _ in try append(band) }
         }

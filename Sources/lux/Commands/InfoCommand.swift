@@ -11,13 +11,16 @@ struct InfoCommand: ParsableCommand {
             Prints the format, dimensions, sample layout, colour space and ICC profile description, Exif \
             (camera, lens, exposure, date, GPS), and for DNG files the CFA pattern, black and white levels, \
             linearisation table, active area, crop, colour matrices and calibration illuminants, forward \
-            matrices, AsShotNeutral, the scene white, noise profile, opcodes and embedded previews. For a \
+            matrices, AsShotNeutral, the scene white, noise profile, opcodes and embedded previews. For a HEIF/HEIC \
+            file it lists every top-level image (0 = the primary, then heif-info's order) with its size, bit \
+            depth, ICC profile or nclx colour description, thumbnails, auxiliary images (depth map, HDR gain \
+            map, alpha, mattes) and metadata items; --image N makes the top-level fields describe image N. For a \
             QuickTime movie it lists the streams. For a Live Photo still or movie it prints the content \
             identifier and whether its partner (same base name, .MOV beside a .JPG or the other way round) \
             exists and carries the same identifier.
 
             --json prints, for one file, an object with the keys "file", "format" (jpeg, png, tiff, dng, \
-            quicktime), "formatName", "width", "height", "pixels" {pixelFormat, bitsPerSample, samplesPerPixel, \
+            heic, quicktime), "formatName", "width", "height", "pixels" {pixelFormat, bitsPerSample, samplesPerPixel, \
             hasAlpha}, "storage", "colorSpace", "iccProfile" {description, bytes}, "exif" {make, model, lensMake, \
             lensModel, software, artist, copyright, orientation, dateTimeOriginal, exposureTime (s), fNumber, \
             iso, focalLength (mm), focalLengthIn35mmFilm, exposureBias, exposureProgram, meteringMode, \
@@ -26,7 +29,12 @@ struct InfoCommand: ParsableCommand {
             linearizationTableEntries, activeArea [top, left, bottom, right], defaultCrop [x, y, w, h], \
             colorMatrix1/2 (row-major), calibrationIlluminant1/2 (Exif LightSource codes), forwardMatrix1/2, \
             asShotNeutral, asShotWhiteXY, analogBalance, sceneWhite {temperature, tint, x, y}, \
-            baselineExposure, noiseProfile, opcodeList1/2/3, previews [{width, height, encoding}]}, "movie" \
+            baselineExposure, noiseProfile, opcodeList1/2/3, previews [{width, height, encoding}]}, "heif" \
+            {mainBrand, compatibleBrands, images [{index, itemID, isPrimary, width, height, storedWidth, \
+            storedHeight, bitDepth, chromaBitDepth, hasAlpha, iccProfileDescription, nclx {colorPrimaries, \
+            transferCharacteristics, matrixCoefficients, isFullRange}, thumbnails and auxiliaryImages [{itemID, \
+            type, kind, width, height, bitDepth}], depth {kind, zNear, zFar, minimumDisparity, \
+            maximumDisparity, disparityReferenceView}, metadata [{type, contentType, byteCount}]}]}, "movie" \
             {brand, duration, stillImageTime, tracks [{id, kind, codec, codecName, duration, samples, width, \
             height, frameRate, sampleRate, channels}]} and "livePhoto" {contentIdentifier, partner, \
             partnerContentIdentifier, paired}. Keys without a value are left out. Several files give an array \
@@ -38,16 +46,24 @@ struct InfoCommand: ParsableCommand {
               lux info photo.dng --json | jq .raw.asShotNeutral
               lux info IMG_0001.MOV
               lux info *.dng --json
+              lux info IMG_0001.HEIC --json | jq .heif.images[0].auxiliaryImages
+              lux info spatial.heic --image 1
             """)
 
-    @Argument(help: "Image files (JPEG, PNG, TIFF, DNG) or QuickTime movies.", completion: .file())
+    @Argument(help: "Image files (JPEG, PNG, TIFF, HEIC, DNG) or QuickTime movies.", completion: .file())
     var files: [String]
+
+    @Option(
+        parsing: .unconditional,
+        help: "The image of a HEIC holding several that the top-level fields describe: 0 (the primary), 1, ....")
+    var image: Int = 0
 
     @Flag(help: "Print JSON instead of text (see above for the keys).")
     var json = false
 
     func validate() throws {
         guard !files.isEmpty else { throw ValidationError("give at least one file") }
+        guard image >= 0 else { throw ValidationError("--image must be 0 or more, not \(image)") }
     }
 
     func run() throws {
@@ -55,7 +71,7 @@ struct InfoCommand: ParsableCommand {
         var failed = false
         for file in files {
             do {
-                reports.append(try FileReport(path: file))
+                reports.append(try FileReport(path: file, imageIndex: image))
             } catch {
                 failed = true
                 Terminal.printError("error: \(CLIError(error, file: file))")

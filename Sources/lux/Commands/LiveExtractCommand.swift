@@ -34,7 +34,7 @@ struct LiveExtractCommand: ParsableCommand {
     @Flag(help: "The audio as NAME.wav.")
     var audio = false
 
-    @Option(help: "The image format of frames: jpg, png or tiff.")
+    @Option(help: "The image format of frames: jpg, png, tiff or heic.")
     var format: FileFormatArgument = .jpg
 
     @OptionGroup var overwriteOptions: OverwriteOptions

@@ -2,8 +2,9 @@ import Foundation
 import Lux
 
 extension FileReport {
-    /// Reads what `path` holds from its headers and metadata (pixels are not decoded).
-    init(path: String) throws {
+    /// Reads what `path` holds from its headers and metadata (pixels are not decoded); for a HEIF file holding
+    /// several images, the top-level fields describe image `imageIndex`.
+    init(path: String, imageIndex: Int = 0) throws {
         let url = URL(fileURLWithPath: path)
         if ["mov", "qt", "mp4", "m4v"].contains(url.pathExtension.lowercased()) {
             let movie: QuickTimeMovie
@@ -11,7 +12,9 @@ extension FileReport {
             self.init(path: path, movie: movie)
         } else {
             let info: ImageInfo
-            do { info = try ImageFile.info(url: url) } catch { throw CLIError(error, file: path) }
+            do { info = try ImageFile.info(url: url, imageIndex: imageIndex) } catch {
+                throw CLIError(error, file: path)
+            }
             self.init(path: path, info: info)
         }
         livePhoto = Self.pairing(url, identifier: livePhoto?.contentIdentifier)
@@ -65,6 +68,7 @@ extension FileReport {
         if !exif.isEmpty { self.exif = EXIFSummary(exif) }
         xmpBytes = info.metadata.xmp?.count
         raw = info.raw.map(RawSummary.init)
+        heif = info.heif
         livePhoto = LivePhotoSummary(contentIdentifier: info.metadata.livePhotoContentIdentifier, paired: false)
     }
 

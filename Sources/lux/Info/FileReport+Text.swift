@@ -1,4 +1,5 @@
 import Foundation
+import Lux
 
 extension FileReport {
     /// The report as "label  value" lines for the terminal.
@@ -17,6 +18,7 @@ extension FileReport {
         if let e = exif { out += e.lines }
         add("XMP", xmpBytes.map { "\($0) bytes" })
         if let r = raw { out += r.lines }
+        if let h = heif { out += h.lines }
         if let m = movie {
             add("movie", String(format: "QuickTime '%@', %.3f s", m.brand, m.duration))
             add("still time", m.stillImageTime.map { String(format: "%.3f s", $0) })
@@ -113,6 +115,41 @@ extension FileReport.RawSummary {
             "previews",
             previews.isEmpty
                 ? "none" : previews.map { "\($0.width)×\($0.height) \($0.encoding)" }.joined(separator: ", "))
+        return out
+    }
+}
+
+extension HEIFContents {
+    /// The brands, then each top-level image with its thumbnails, auxiliary images and metadata items.
+    var lines: [(String, String)] {
+        var out: [(String, String)] = [
+            (
+                "HEIF",
+                "brand \(mainBrand) (\(compatibleBrands.joined(separator: ", "))), \(images.count) image\(images.count == 1 ? "" : "s")"
+            )
+        ]
+        for image in images {
+            var text = "\(image.width) × \(image.height)"
+            if image.storedWidth != image.width || image.storedHeight != image.height {
+                text += " (stored \(image.storedWidth) × \(image.storedHeight))"
+            }
+            text += image.isPrimary ? ", primary" : ""
+            text +=
+                ", \(image.bitDepth)-bit" + (image.chromaBitDepth != image.bitDepth ? "/\(image.chromaBitDepth)" : "")
+            text += image.hasAlpha ? ", alpha" : ""
+            if let icc = image.iccProfileDescription { text += ", ICC \(icc)" }
+            if let nclx = image.nclx { text += ", nclx \(nclx)" }
+            out.append(("image \(image.index)", text))
+            for t in image.thumbnails { out.append(("  thumbnail", "\(t.width) × \(t.height), \(t.bitDepth)-bit")) }
+            for a in image.auxiliaryImages {
+                out.append(
+                    ("  auxiliary", "\(a.kind.rawValue) \(a.width) × \(a.height), \(a.bitDepth)-bit (\(a.type))"))
+            }
+            if let d = image.depth { out.append(("  depth", d.kind.rawValue)) }
+            for m in image.metadata {
+                out.append(("  metadata", "\(m.contentType.map { "\(m.type) \($0)" } ?? m.type), \(m.byteCount) bytes"))
+            }
+        }
         return out
     }
 }

@@ -8,7 +8,7 @@ import Lux
 struct FileReport: Codable, Sendable {
     /// The path as given.
     var file: String
-    /// "jpeg", "png", "tiff", "dng" or "quicktime".
+    /// "jpeg", "png", "tiff", "dng", "heic" or "quicktime".
     var format: String
     /// A readable format name: "JPEG", "DNG 1.4", "NEF camera raw (LibRaw 0.20.2)", "QuickTime movie".
     var formatName: String
@@ -24,6 +24,9 @@ struct FileReport: Codable, Sendable {
     /// The size of the XMP packet in bytes.
     var xmpBytes: Int?
     var raw: RawSummary?
+    /// A HEIF file's brands and every top-level image with its thumbnails, auxiliary images (depth, HDR gain map),
+    /// colour description and metadata items.
+    var heif: HEIFContents?
     var movie: MovieSummary?
     var livePhoto: LivePhotoSummary?
 

@@ -16,33 +16,82 @@ struct ColorSpaceArgument: ExpressibleByArgument, Sendable {
     static var defaultCompletionKind: CompletionKind { .list(allValueStrings) }
 }
 
-/// `--depth`: the sample type of PNG and TIFF outputs.
+/// `--depth`: the samples of an output file, one flag for every command that writes images: 8 (any format), 10
+/// (HEIC), 16 (PNG, TIFF), half or float (TIFF).
 enum DepthArgument: String, ExpressibleByArgument, CaseIterable, Sendable {
     case eight = "8"
+    case ten = "10"
     case sixteen = "16"
     case half
     case float
 
-    /// The RGBA pixel format of this depth.
+    /// The RGBA pixel format a render produces for this depth (10-bit HEIC samples come from 16-bit pixels).
     var pixelFormat: PixelFormat {
         switch self {
         case .eight: .rgba8
-        case .sixteen: .rgba16
+        case .ten, .sixteen: .rgba16
         case .half: .rgbaHalf
         case .float: .rgbaFloat
+        }
+    }
+
+    /// The depths `format` stores.
+    static func allowed(in format: ImageFormat) -> [DepthArgument] {
+        switch format {
+        case .jpeg: [.eight]
+        case .heic: [.eight, .ten]
+        case .png: [.eight, .sixteen]
+        case .tiff, .dng: [.eight, .sixteen, .half, .float]
+        case .cameraRaw: []
+        }
+    }
+
+    /// Throws unless `format` stores this depth, naming the depths it does.
+    func check(for format: ImageFormat) throws {
+        let allowed = Self.allowed(in: format)
+        guard allowed.contains(self) else {
+            throw ValidationError(
+                "\(format) stores --depth \(allowed.map(\.rawValue).joined(separator: ", ")), not \(rawValue)")
+        }
+    }
+}
+
+/// The pixels a command renders for an output file and the samples the file stores, from `--depth`.
+struct OutputSamples {
+    /// The rendered pixel format.
+    var pixelFormat: PixelFormat
+    /// The file's sample type.
+    var sampleType: SampleType
+
+    /// The samples for `format`: `depth` when given (checked against the format), otherwise 8 bits, or the
+    /// format's deeper samples (16, or 10 for HEIC) when `deep` says the input is deeper than 8 bits.
+    init(format: ImageFormat, depth: DepthArgument?, deep: Bool) throws {
+        let chosen = try depth.map { d in
+            try d.check(for: format)
+            return d
+        }
+        let resolved = chosen ?? (deep && format != .jpeg ? (format == .heic ? .ten : .sixteen) : .eight)
+        pixelFormat = resolved.pixelFormat
+        switch resolved {
+        case .eight: sampleType = .uint8
+        case .ten: sampleType = .uint10
+        case .sixteen: sampleType = .uint16
+        case .half: sampleType = .float16
+        case .float: sampleType = .float32
         }
     }
 }
 
 /// `--format`: an output file format.
 enum FileFormatArgument: String, ExpressibleByArgument, CaseIterable, Sendable {
-    case jpg, png, tiff
+    case jpg, png, tiff, heic
 
     init?(argument: String) {
         switch argument.lowercased() {
         case "jpg", "jpeg": self = .jpg
         case "png": self = .png
         case "tif", "tiff": self = .tiff
+        case "heic", "heif", "hif": self = .heic
         default: return nil
         }
     }
@@ -52,8 +101,23 @@ enum FileFormatArgument: String, ExpressibleByArgument, CaseIterable, Sendable {
         case .jpg: .jpeg
         case .png: .png
         case .tiff: .tiff
+        case .heic: .heic
         }
     }
+}
+
+/// `--size WxH`: a box the output must fit inside (its aspect ratio is kept; it is never enlarged).
+struct SizeArgument: ExpressibleByArgument, Sendable, Equatable {
+    var width: Int
+    var height: Int
+
+    init?(argument: String) {
+        let parts = argument.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0 else { return nil }
+        (width, height) = (w, h)
+    }
+
+    var defaultValueDescription: String { "\(width)x\(height)" }
 }
 
 /// Checks a JPEG `--quality`.

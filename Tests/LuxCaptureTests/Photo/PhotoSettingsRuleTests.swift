@@ -55,7 +55,8 @@ import Testing
     @Test("Capabilities of the photo format on the rear camera")
     func capabilities() async throws {
         let rig = try await CaptureRig.make(scene: .grayCard())
-        #expect(rig.photo.availablePhotoCodecTypes == [.jpeg])
+        // iOS 11 and later offer HEVC first, as AVCapturePhotoOutput does on devices with an HEVC encoder.
+        #expect(rig.photo.availablePhotoCodecTypes == [.hevc, .jpeg])
         #expect(rig.photo.availablePhotoPixelFormatTypes == [.yCbCr420VideoRange, .yCbCr420FullRange, .bgra8])
         #expect(rig.photo.availableRawPhotoPixelFormatTypes == [.bayer14(.rggb)])
         #expect(rig.photo.supportedFlashModes == [.off, .on, .auto])

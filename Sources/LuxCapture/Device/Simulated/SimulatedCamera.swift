@@ -59,6 +59,8 @@ public final class SimulatedCamera: CaptureDevice {
         configuration.position == .front ? "Simulated Front Camera" : "Simulated Back Camera"
     }
     public var position: CaptureDevicePosition { configuration.position }
+    /// The sensor's 14-bit mosaic on formats that support RAW.
+    public var rawPixelFormat: PixelFormat? { activeFormat.supportsRAW ? .bayer14(sensor.cfaPattern) : nil }
     /// The simulated camera has an LED flash (``flash``).
     public var hasFlash: Bool { true }
     public let formats: [DeviceFormat]

@@ -248,6 +248,11 @@ public final class V4L2Camera: CaptureDevice {
     // MARK: Formats
 
     public var activeFormat: DeviceFormat { state.withLock { $0.format } }
+    /// The Bayer mosaic (16 bits a sample, at the device's bit depth) when the active format is a Bayer format.
+    public var rawPixelFormat: PixelFormat? {
+        let format = activeFormat
+        return format.supportsRAW ? format.pixelFormat : nil
+    }
 
     /// Switches format; while streaming, the stream restarts in the new format before the next frame.
     ///

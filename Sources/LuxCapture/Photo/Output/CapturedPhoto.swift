@@ -43,15 +43,15 @@ public struct CapturedPhoto: Sendable, CustomStringConvertible {
     /// The colour space of processed pixels.
     public var colorSpace: ColorSpace? { pixelBuffer?.colorSpace }
 
-    /// The file name extension of ``fileDataRepresentation()``: "jpg", "tiff" or "dng".
+    /// The file name extension of ``fileDataRepresentation()``: "jpg", "heic", "tiff" or "dng".
     public var fileExtension: String {
         if isRawPhoto { return "dng" }
         if case .codec(let c)? = processedFormat { return c.fileExtension }
         return "tiff"
     }
 
-    /// The photo as a file: JPEG with EXIF and the colour space's ICC profile (Display P3 for wide-colour photos)
-    /// for compressed photos, TIFF with EXIF and ICC for uncompressed ones, and DNG — with colour matrices,
+    /// The photo as a file: JPEG or HEIC with EXIF and the colour space's ICC profile (Display P3 for wide-colour
+    /// photos) for compressed photos (a HEIC has the preview, when requested, as its thumbnail), TIFF with EXIF and ICC for uncompressed ones, and DNG — with colour matrices,
     /// as-shot neutral, noise profile, EXIF and the preview embedded — for RAW photos.
     ///
     /// - Throws: ``CaptureError/processing(_:)`` when encoding fails.

@@ -6,11 +6,18 @@ struct PhotoCapabilities: Sendable {
     var format: DeviceFormat?
     var position: CaptureDevicePosition
     var hasFlash: Bool
-    var canTakeStills: Bool
+    /// The camera's name, for errors.
+    var deviceName: String
+    /// Whether the output develops the camera's Bayer frames itself (full-resolution stills, brackets, fusion).
+    ///
+    /// True for a ``SensorPipelineDevice``; otherwise photos are the camera's processed stream frames, one each.
+    var developsRAW: Bool
+    /// The camera's RAW format on the active format (``CaptureDevice/rawPixelFormat``).
+    var deviceRAWFormat: PixelFormat?
     var preset: SessionPreset
     var hasMovieFileOutput: Bool
     var colorSpace: CaptureColorSpace
-    var cfaPattern: CFAPattern
+    var cfaPattern: CFAPattern { deviceRAWFormat?.cfaPattern ?? .rggb }
 
     var isPhotoFormat: Bool { format?.isPhotoFormat ?? false }
 
@@ -20,16 +27,18 @@ struct PhotoCapabilities: Sendable {
     }
 
     var photoPixelFormats: [PixelFormat] { format == nil ? [] : [.yCbCr420VideoRange, .yCbCr420FullRange, .bgra8] }
-    var photoCodecs: [PhotoCodec] { format == nil ? [] : [.jpeg] }
+    var photoCodecs: [PhotoCodec] { format == nil ? [] : [.hevc, .jpeg] }
     var previewPixelFormats: [PixelFormat] { format == nil ? [] : [.bgra8, .rgba8, .yCbCr420FullRange] }
 
+    /// A developing camera offers RAW on a rear photo format; any other camera whenever its frames carry RAW.
     var rawPixelFormats: [PixelFormat] {
-        guard let f = format, f.isPhotoFormat, f.supportsRAW, position == .back, canTakeStills else { return [] }
-        return [.bayer14(cfaPattern)]
+        guard let raw = deviceRAWFormat, let f = format, f.supportsRAW else { return [] }
+        guard developsRAW else { return [raw] }
+        return f.isPhotoFormat && position == .back ? [raw] : []
     }
 
     var flashModes: [FlashMode] { hasFlash ? [.off, .on, .auto] : [.off] }
-    var maxBracketCount: Int { canTakeStills ? (format?.maxBracketedCapturePhotoCount ?? 0) : 0 }
+    var maxBracketCount: Int { developsRAW ? (format?.maxBracketedCapturePhotoCount ?? 0) : 0 }
 
     var highResolutionDimensions: PixelDimensions {
         guard let f = format else { return .zero }

@@ -110,9 +110,13 @@ extension PhotoOutput {
             plan.usesStreamFrames
             ? PixelDimensions(width: format.streamWidth, height: format.streamHeight)
             : PixelDimensions(width: format.width, height: format.height)
-        dev[.init(format: .bayer14(pattern), width: sensor.width, height: sensor.height)] = frames
+        if c.developsRAW {
+            dev[.init(format: .bayer14(pattern), width: sensor.width, height: sensor.height)] = frames
+        }
         if settings.wantsProcessed {
-            if plan.frameCount > 1 {
+            if !c.developsRAW {
+                // The camera's own processed frames: no development buffers.
+            } else if plan.frameCount > 1 {
                 out[.init(format: .bayer16(pattern), width: sensor.width, height: sensor.height), default: 0] += 1
             } else {
                 out[.init(format: .bayer14(pattern), width: sensor.width, height: sensor.height), default: 0] += 1
@@ -124,10 +128,9 @@ extension PhotoOutput {
                     1
             }
         }
-        if settings.wantsRAW {
+        if settings.wantsRAW, let raw = c.deviceRAWFormat {
             out[
-                .init(
-                    format: .bayer14(pattern), width: r.rawPhotoDimensions.width, height: r.rawPhotoDimensions.height),
+                .init(format: raw, width: r.rawPhotoDimensions.width, height: r.rawPhotoDimensions.height),
                 default: 0] += 1
         }
         if let p = settings.previewFormat {
@@ -164,7 +167,7 @@ extension PhotoOutput {
                 throw CaptureError(error)
             }
         }
-        if let sim = camera as? SimulatedCamera {
+        if let sim = camera as? any SensorPipelineDevice {
             let previous = state.withLock { $0.preparation.deviceKeys }
             let stale = previous.subtracting(dev.keys)
             sim.pool.reclaim(keeping: Set(sim.pool.keys).subtracting(stale))

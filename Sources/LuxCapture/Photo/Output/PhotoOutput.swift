@@ -25,6 +25,13 @@ import Synchronization
 ///
 /// Requests are exposed one after another in the order they were made; while one is processed the next is
 /// exposed. Resources for the kinds of capture you will make can be allocated ahead with ``prepare(_:)``.
+///
+/// On the simulated camera the output develops the sensor's Bayer frames itself: full-resolution stills on photo
+/// formats, brackets, multi-frame fusion and Live Photos. On any other camera (a ``V4L2Camera``) a photo is one of
+/// the camera's processed stream frames at the active format's size, with a RAW photo in the camera's
+/// ``CaptureDevice/rawPixelFormat`` when the active format is a Bayer format; brackets, multi-frame fusion and Live
+/// Photos throw ``CaptureError/unsupported(_:)`` (``maxBracketedCapturePhotoCount`` is 0 and
+/// ``isLivePhotoCaptureSupported`` false).
 public final class PhotoOutput: SessionOutput {
     struct State {
         var session = WeakReference<CaptureSession>(nil)
@@ -88,10 +95,10 @@ public final class PhotoOutput: SessionOutput {
         let session = self.session
         return PhotoCapabilities(
             format: camera?.activeFormat, position: camera?.position ?? .unspecified,
-            hasFlash: camera?.hasFlash ?? false,
-            canTakeStills: camera is SimulatedCamera, preset: session?.sessionPreset ?? .high,
-            hasMovieFileOutput: session?.movieFileOutput != nil, colorSpace: camera?.activeColorSpace ?? .sRGB,
-            cfaPattern: (camera as? SimulatedCamera)?.sensor.cfaPattern ?? .rggb)
+            hasFlash: camera?.hasFlash ?? false, deviceName: camera?.localizedName ?? "the camera",
+            developsRAW: camera is any SensorPipelineDevice, deviceRAWFormat: camera?.rawPixelFormat,
+            preset: session?.sessionPreset ?? .high, hasMovieFileOutput: session?.movieFileOutput != nil,
+            colorSpace: camera?.activeColorSpace ?? .sRGB)
     }
 
     /// Whether Live Photos can be captured: a photo format (the ``SessionPreset/photo`` preset) and no

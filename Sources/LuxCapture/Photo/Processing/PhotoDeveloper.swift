@@ -16,7 +16,7 @@ struct PhotoDeveloper: Sendable {
     let threads: Int
     let context: RenderContext
 
-    init(camera: SimulatedCamera, context: RenderContext) {
+    init(camera: any SensorPipelineDevice, context: RenderContext) {
         sensor = camera.sensor
         calibration = camera.calibration
         threads = Parallel.defaultThreadCount
@@ -73,6 +73,19 @@ struct PhotoDeveloper: Sendable {
             threads: threads)
         if size.width == full.width && size.height == full.height { return full }
         return AreaScaler.scaled(full, width: size.width, height: size.height, pool: pool, threads: threads)
+    }
+
+    /// The camera's own processed image of `frame` as 8-bit RGBA, scaled to `size` (a camera the output does not
+    /// develop).
+    ///
+    /// - Throws: ``CaptureError/processing(_:)`` when the frame has no processed image.
+    static func deviceProcessed(_ frame: RawFrame, size: PixelDimensions, pool: BufferPool, threads: Int)
+        throws(CaptureError) -> PixelBuffer
+    {
+        guard let image = frame.image else { throw .processing("the camera delivered a frame without an image") }
+        let rgba = converted(image, to: .rgba8, pool: pool, threads: threads)
+        if size.width == rgba.width && size.height == rgba.height { return rgba }
+        return AreaScaler.scaled(rgba, width: size.width, height: size.height, pool: pool, threads: threads)
     }
 
     /// `image` (8-bit RGBA) in `format`, in a buffer from `pool`.

@@ -10,6 +10,8 @@ struct RawFrame: Sendable {
     /// What the (reference) exposure was taken with; `raw.noiseProfile` is the noise of ``pixels``.
     var metadata: FrameMetadata
     var presentationTime: MediaTime
+    /// The camera's own processed image of the frame, for a camera the output does not develop (a V4L2 camera).
+    var image: PixelBuffer? = nil
 }
 
 /// Carries out the multi-frame methods ``QualityPlanner`` chooses with LuxFusion's algorithms: the one type to

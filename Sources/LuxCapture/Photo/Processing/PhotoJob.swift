@@ -33,21 +33,24 @@ struct PhotoJob: Sendable {
             return items
         }
         if p.usesStreamFrames {
-            if let sim = camera as? SimulatedCamera {
-                let f = sim.activeFormat
-                try? sim.pool.raiseCapacity(
-                    toAtLeast: PhotoOutput.frameBudgetCapacity + 8, format: .bayer14(sim.sensor.cfaPattern),
+            let sensorDevice = camera as? any SensorPipelineDevice
+            if let sensorDevice {
+                let f = sensorDevice.activeFormat
+                try? sensorDevice.pool.raiseCapacity(
+                    toAtLeast: PhotoOutput.frameBudgetCapacity + 8, format: .bayer14(sensorDevice.sensor.cfaPattern),
                     width: f.streamWidth,
                     height: f.streamHeight)
             }
-            let frames = try await pump.streamFrames(p.frameCount)
+            // A camera the output does not develop delivers its processed image (and its Bayer data, if any).
+            let processed = sensorDevice == nil
+            let frames = try await pump.streamFrames(p.frameCount, processed: processed)
             return [
                 frames.compactMap { f in
-                    f.raw.map {
+                    (f.raw ?? (processed ? f.image : nil)).map {
                         RawFrame(
                             pixels: $0, blackLevel: Double(f.metadata.raw.blackLevel),
                             whiteLevel: Double(f.metadata.raw.whiteLevel), metadata: f.metadata,
-                            presentationTime: f.presentationTime)
+                            presentationTime: f.presentationTime, image: processed ? f.image : nil)
                     }
                 }
             ]
@@ -82,8 +85,8 @@ struct PhotoJob: Sendable {
 
     /// Lets the device pool hold every frame the output may have in flight.
     func reserveStillBuffers() throws(CaptureError) {
-        guard let sim = camera as? SimulatedCamera else {
-            throw .unsupported("\(camera.localizedName) does not take still photos")
+        guard let sim = camera as? any SensorPipelineDevice else {
+            throw .unsupported("\(camera.localizedName) takes photos from its stream frames only, not separate stills")
         }
         let f = sim.activeFormat
         try? sim.pool.raiseCapacity(
@@ -107,11 +110,11 @@ struct PhotoJob: Sendable {
     /// The photos of one item: the processed photo, then the RAW photo (as the settings ask).
     func process(_ frames: [RawFrame], item: Int, firstPhotoCount: Int) throws(CaptureError) -> [CapturedPhoto] {
         guard let reference = frames.first else { throw .processing("no frames were exposed") }
-        guard let sim = camera as? SimulatedCamera else {
-            throw .unsupported("\(camera.localizedName) has no photo pipeline")
-        }
         let pool = output.pool
-        let developer = PhotoDeveloper(camera: sim, context: output.renderContext)
+        // Without a sensor pipeline, photos are the camera's processed frames.
+        let developer = (camera as? any SensorPipelineDevice).map {
+            PhotoDeveloper(camera: $0, context: output.renderContext)
+        }
         let method = resolved.processing.method
         let bracketItem = settings.bracket?[item]
         var photos: [CapturedPhoto] = []
@@ -131,31 +134,12 @@ struct PhotoJob: Sendable {
         if let format = settings.processedFormat {
             let developed: PixelBuffer
             let mp = Double(reference.pixels.width * reference.pixels.height) / 1e6
-            switch method {
-            case .fastMerge, .fullMerge:
-                let merged = try measure(.merge, megapixels: mp * Double(frames.count)) {
-                    () throws(CaptureError) in
-                    try PhotoFusion.merge(frames, method: method, pool: pool, threads: threads)
-                }
-                let stage: ProcessingCostModel.Stage = resolved.processing.usesExposureFusion ? .toneMap : .developFused
-                developed = try measure(stage, megapixels: mp) { () throws(CaptureError) in
-                    try developer.developFused(
-                        merged, colorSpace: resolved.colorSpace, size: resolved.photoDimensions,
-                        exposureFusion: resolved.processing.usesExposureFusion, pool: pool)
-                }
-            case .singleFrame:
-                let cleaned = measure(.noiseReduction, megapixels: mp) {
-                    LightNoiseReduction.apply(
-                        reference, noise: reference.metadata.raw.noiseProfile, pool: pool, threads: threads)
-                }
-                developed = measure(.develop, megapixels: mp) {
-                    developer.develop(
-                        cleaned, colorSpace: resolved.colorSpace, size: resolved.photoDimensions, pool: pool)
-                }
-            case .bracket:
-                developed = measure(.develop, megapixels: mp) {
-                    developer.develop(
-                        reference, colorSpace: resolved.colorSpace, size: resolved.photoDimensions, pool: pool)
+            if let developer {
+                developed = try develop(frames, with: developer, megapixels: mp)
+            } else {
+                developed = try measure(.develop, megapixels: mp) { () throws(CaptureError) in
+                    try PhotoDeveloper.deviceProcessed(
+                        reference, size: resolved.photoDimensions, pool: pool, threads: threads)
                 }
             }
 
@@ -171,13 +155,21 @@ struct PhotoJob: Sendable {
                 rawBuffer: nil, previewPixelBuffer: preview, metadata: metadata, bracketSettings: bracketItem,
                 sequenceCount: item + 1, photoCount: firstPhotoCount, processedFormat: format, rawDescription: nil)
             switch format {
-            case .codec(.jpeg):
+            case .codec(let codec):
                 let outMP = Double(developed.width * developed.height) / 1e6
                 photo.encodedData = try measure(.encode, megapixels: outMP) { () throws(CaptureError) in
                     do {
-                        return try JPEG.encode(developed, metadata: ImageMetadata(exif: metadata))
+                        switch codec {
+                        case .jpeg:
+                            return try JPEG.encode(developed, metadata: ImageMetadata(exif: metadata))
+                        case .hevc:
+                            // A requested preview becomes the HEIC's thumbnail, as in Apple's file data representation.
+                            let thumbnail = preview.map { $0.format.isYCbCr ? $0.converted(to: .rgba8) : $0 }
+                            return try HEIF.encode(
+                                developed, metadata: ImageMetadata(exif: metadata), thumbnail: thumbnail)
+                        }
                     } catch {
-                        throw .processing("JPEG encoding failed: \(error)")
+                        throw .processing("\(codec == .jpeg ? "JPEG" : "HEIC") encoding failed: \(error)")
                     }
                 }
             case .pixelFormat(let pf):
@@ -187,8 +179,14 @@ struct PhotoJob: Sendable {
         }
         if settings.wantsRAW {
             if preview == nil, let p = settings.previewFormat {
-                let image = developer.develop(
-                    reference, colorSpace: resolved.colorSpace, size: resolved.previewDimensions, pool: pool)
+                let image: PixelBuffer
+                if let developer {
+                    image = developer.develop(
+                        reference, colorSpace: resolved.colorSpace, size: resolved.previewDimensions, pool: pool)
+                } else {
+                    image = try PhotoDeveloper.deviceProcessed(
+                        reference, size: resolved.previewDimensions, pool: pool, threads: threads)
+                }
                 preview = PhotoDeveloper.converted(image, to: p.pixelFormat, pool: pool, threads: threads)
             }
             photos.append(
@@ -201,5 +199,39 @@ struct PhotoJob: Sendable {
                     rawDescription: reference.metadata.raw))
         }
         return photos
+    }
+
+    /// The processed photo the output develops from a sensor-pipeline camera's frames, by the planned method.
+    func develop(_ frames: [RawFrame], with developer: PhotoDeveloper, megapixels mp: Double) throws(CaptureError)
+        -> PixelBuffer
+    {
+        let pool = output.pool
+        let reference = frames[0]
+        let method = resolved.processing.method
+        switch method {
+        case .fastMerge, .fullMerge:
+            let merged = try measure(.merge, megapixels: mp * Double(frames.count)) { () throws(CaptureError) in
+                try PhotoFusion.merge(frames, method: method, pool: pool, threads: threads)
+            }
+            let stage: ProcessingCostModel.Stage = resolved.processing.usesExposureFusion ? .toneMap : .developFused
+            return try measure(stage, megapixels: mp) { () throws(CaptureError) in
+                try developer.developFused(
+                    merged, colorSpace: resolved.colorSpace, size: resolved.photoDimensions,
+                    exposureFusion: resolved.processing.usesExposureFusion, pool: pool)
+            }
+        case .singleFrame:
+            let cleaned = measure(.noiseReduction, megapixels: mp) {
+                LightNoiseReduction.apply(
+                    reference, noise: reference.metadata.raw.noiseProfile, pool: pool, threads: threads)
+            }
+            return measure(.develop, megapixels: mp) {
+                developer.develop(cleaned, colorSpace: resolved.colorSpace, size: resolved.photoDimensions, pool: pool)
+            }
+        case .bracket:
+            return measure(.develop, megapixels: mp) {
+                developer.develop(
+                    reference, colorSpace: resolved.colorSpace, size: resolved.photoDimensions, pool: pool)
+            }
+        }
     }
 }

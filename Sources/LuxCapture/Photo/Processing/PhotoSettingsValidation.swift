@@ -37,10 +37,12 @@ enum PhotoSettingsValidation {
         if let raw = settings.rawPixelFormat {
             guard !c.rawPixelFormats.isEmpty else {
                 let why =
-                    !format.isPhotoFormat
-                    ? "RAW needs a photo format (the .photo session preset); the active format \(format) is a video format"
-                    : c.position != .back
-                        ? "RAW is offered by the rear camera only" : "this camera does not capture RAW"
+                    !c.developsRAW
+                    ? "\(c.deviceName)'s active format \(format) carries no Bayer data; choose a Bayer format for RAW"
+                    : !format.isPhotoFormat
+                        ? "RAW needs a photo format (the .photo session preset); the active format \(format) is a video format"
+                        : c.position != .back
+                            ? "RAW is offered by the rear camera only" : "this camera does not capture RAW"
                 throw .invalidPhotoSettings(why)
             }
             guard c.rawPixelFormats.contains(raw) else {
@@ -56,9 +58,11 @@ enum PhotoSettingsValidation {
                 )
             }
         }
-        // Stills (RAW, brackets, photo formats) need a camera that takes them.
-        guard c.canTakeStills || (!format.isPhotoFormat && settings.bracket == nil) else {
-            throw .unsupported("this camera does not take still photos")
+        // Brackets and photo formats need a camera whose Bayer frames the output develops.
+        guard c.developsRAW || (!format.isPhotoFormat && settings.bracket == nil) else {
+            throw .unsupported(
+                "\(c.deviceName) takes one photo per stream frame: brackets and multi-frame photos need a camera the photo output develops (the simulated camera)"
+            )
         }
         // Quality prioritisation.
         guard settings.qualityPrioritization <= limits.maxPhotoQualityPrioritization else {

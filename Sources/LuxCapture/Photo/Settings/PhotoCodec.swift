@@ -1,14 +1,20 @@
 public import LuxPixels
 
-/// A compressed photo format (AVVideoCodecType).
-///
-/// Lux has a JPEG encoder; HEIC is not offered because there is no HEVC encoder.
+/// A compressed photo format (AVVideoCodecType): the raw values are AVFoundation's codec types.
 public enum PhotoCodec: String, Hashable, Sendable, Codable, CaseIterable, CustomStringConvertible {
     /// Baseline JPEG with EXIF and an ICC profile.
     case jpeg
+    /// HEVC in a HEIC file, as iOS 11 and later write it: 512 × 512 grid tiles, the ICC profile, Exif (with the
+    /// Live Photo content identifier in the Apple maker note) and a thumbnail (the preview when one is requested).
+    case hevc = "hvc1"
 
     /// The file name extension of the codec's files.
-    public var fileExtension: String { "jpg" }
+    public var fileExtension: String {
+        switch self {
+        case .jpeg: "jpg"
+        case .hevc: "heic"
+        }
+    }
 
     public var description: String { rawValue }
 }
@@ -22,6 +28,8 @@ public enum ProcessedPhotoFormat: Hashable, Sendable, CustomStringConvertible {
 
     /// JPEG.
     public static let jpeg = ProcessedPhotoFormat.codec(.jpeg)
+    /// HEVC in a HEIC file.
+    public static let hevc = ProcessedPhotoFormat.codec(.hevc)
 
     public var description: String {
         switch self {

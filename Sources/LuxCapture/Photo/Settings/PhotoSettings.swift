@@ -61,8 +61,11 @@ public struct PhotoSettings: Hashable, Sendable {
 
     static func nextID() -> Int64 { lastID.add(1, ordering: .relaxed).newValue }
 
-    /// Settings for a processed photo (default JPEG).
-    public init(format: ProcessedPhotoFormat = .jpeg) {
+    /// Settings for a JPEG photo.
+    public init() { self.init(format: .jpeg) }
+
+    /// Settings for a processed photo.
+    public init(format: ProcessedPhotoFormat) {
         uniqueID = Self.nextID()
         processedFormat = format
         rawPixelFormat = nil
@@ -80,9 +83,16 @@ public struct PhotoSettings: Hashable, Sendable {
         isAutoStillImageStabilizationEnabled = false
     }
 
+    /// Settings for an exposure bracket of JPEG photos, with RAW photos when `rawPixelFormat` is given.
+    public init(bracket: [BracketedExposure], rawPixelFormat: PixelFormat? = nil) {
+        self.init(bracket: bracket, processedFormat: .jpeg, rawPixelFormat: rawPixelFormat)
+    }
+
     /// Settings for an exposure bracket of processed photos, RAW photos, or both.
+    // No default for `processedFormat`: Swift 6's default-argument thunk for this enum (one byte since PhotoCodec has
+    // two cases) returned `nil` in debug builds, so the JPEG default is the overload above (and `init()`).
     public init(
-        bracket: [BracketedExposure], processedFormat: ProcessedPhotoFormat? = .jpeg, rawPixelFormat: PixelFormat? = nil
+        bracket: [BracketedExposure], processedFormat: ProcessedPhotoFormat?, rawPixelFormat: PixelFormat? = nil
     ) {
         uniqueID = Self.nextID()
         self.processedFormat = processedFormat

@@ -2,9 +2,10 @@ import ArgumentParser
 import Foundation
 import Lux
 
-/// The files of a `lux develop` run: inputs expanded from files and folders, sorted, and their outputs.
-struct DevelopPlan {
-    /// One input and the file it develops to.
+/// The files of a batch command (`lux develop`, `lux convert`): inputs expanded from files and folders, sorted, and
+/// their outputs.
+struct BatchPlan {
+    /// One input and the file it is written to.
     struct Item: Sendable {
         var input: String
         var output: String
@@ -14,6 +15,11 @@ struct DevelopPlan {
     /// are ignored).
     static let rawExtensions: Set<String> = ImageFormat.rawFileExtensions
 
+    /// Image file extensions `lux convert` takes from a folder: the formats Lux reads, raws included.
+    static let imageExtensions: Set<String> = rawExtensions.union([
+        "jpg", "jpeg", "jpe", "png", "tif", "tiff", "heic", "heif", "hif",
+    ])
+
     /// Every input of the batch (before sharding), sorted by path in byte order.
     var items: [Item]
 
@@ -22,7 +28,13 @@ struct DevelopPlan {
     /// - Parameters:
     ///   - output: A file (one input), a folder, or `nil` to write each output beside its input.
     ///   - fileExtension: The extension of outputs named from their input.
-    static func make(arguments: [String], output: String?, fileExtension: String) throws -> DevelopPlan {
+    ///   - accepted: The extensions of the files taken from folders.
+    ///   - kind: What the accepted files are called in messages ("raw files", "images").
+    ///   - verb: What the command does to a file, for messages ("develop", "convert").
+    static func make(
+        arguments: [String], output: String?, fileExtension: String, accepted: Set<String> = rawExtensions,
+        kind: String = "raw files", verb: String = "develop"
+    ) throws -> BatchPlan {
         var inputs: [String] = []
         var single = arguments.count == 1
         for argument in arguments {
@@ -33,14 +45,14 @@ struct DevelopPlan {
                     throw ValidationError("\(argument): cannot list the folder (\(error.localizedDescription))")
                 }
                 let base = argument.hasSuffix("/") ? String(argument.dropLast()) : argument
-                let raws = names.filter {
-                    !$0.hasPrefix(".") && rawExtensions.contains(URL(fileURLWithPath: $0).pathExtension.lowercased())
+                let found = names.filter {
+                    !$0.hasPrefix(".") && accepted.contains(URL(fileURLWithPath: $0).pathExtension.lowercased())
                 }
-                if raws.isEmpty {
+                if found.isEmpty {
                     throw ValidationError(
-                        "\(argument): no raw files (.\(rawExtensions.sorted().joined(separator: ", ."))) in the folder")
+                        "\(argument): no \(kind) (.\(accepted.sorted().joined(separator: ", ."))) in the folder")
                 }
-                inputs += raws.map { base + "/" + $0 }
+                inputs += found.map { base + "/" + $0 }
             } else {
                 inputs.append(argument)
             }
@@ -66,7 +78,7 @@ struct DevelopPlan {
         for item in items {
             if let other = owners.updateValue(item.input, forKey: item.output) {
                 throw ValidationError(
-                    "\(other) and \(item.input) would both develop to \(item.output); develop them into different folders"
+                    "\(other) and \(item.input) would both \(verb) to \(item.output); \(verb) them into different folders"
                 )
             }
             if URL(fileURLWithPath: item.output).standardizedFileURL
@@ -76,6 +88,6 @@ struct DevelopPlan {
                     "\(item.input): the output would replace the input; choose another --format or -o")
             }
         }
-        return DevelopPlan(items: items)
+        return BatchPlan(items: items)
     }
 }

@@ -1,0 +1,179 @@
+import Foundation
+import LuxTestSupport
+import Testing
+
+/// `lux convert` judged by libheif's own decoder (`vips heifload`), `heif-info`, exiftool and vips.
+@Suite struct ConvertCommandTests {
+    /// `lux convert --json`, as documented in `lux convert --help` (the keys of `lux develop`'s report).
+    struct ConvertJSON: Decodable {
+        struct File: Decodable {
+            var input: String
+            var output: String
+            var status: String
+            var error: String?
+            var width: Int?
+            var height: Int?
+        }
+        var batchInputCount: Int
+        var files: [File]
+        var converted: Int
+        var skipped: Int
+        var failed: Int
+    }
+
+    /// The 8-bit samples vips decodes from `path` (libheif for a HEIC, libjpeg for a JPEG).
+    static func samples(_ path: String, in dir: URL) throws -> NetpbmImage {
+        let out = dir.appendingPathComponent(UUID().uuidString + ".ppm")
+        let r = try ExternalTool.capture("vips", ["copy", path, out.path])
+        try #require(r.status == 0, "vips: \(r.errorText)")
+        return try NetpbmImage(Data(contentsOf: out))
+    }
+
+    /// exiftool's `-json -n` fields of `path`.
+    static func exiftool(_ path: String) throws -> [String: Any] {
+        let r = try ExternalTool.capture("exiftool", ["-json", "-n", path])
+        let list = try JSONSerialization.jsonObject(with: r.stdout) as? [[String: Any]]
+        return try #require(list?.first)
+    }
+
+    @Test(
+        "an iPhone HEIC rotated by irot becomes an upright JPEG: libheif's oriented pixels (≥ 38 dB), Display P3, Exif orientation 1",
+        .needsLux, .needs("vips", "exiftool"))
+    func heicToUprightJPEG() throws {
+        let lux = try #require(LuxExecutable.path)
+        let dir = try ExternalTool.temporaryFolder("lux-convert")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let input = try TestData.path("heic/iphone8plus.heic")
+        let out = dir.appendingPathComponent("photo.jpg").path
+        let r = try LuxExecutable.run(lux, ["convert", input, "-o", out, "--quality", "95"])
+        try #require(r.status == 0, "\(r.errorText)")
+
+        let ours = try Self.samples(out, in: dir)
+        let theirs = try Self.samples(input, in: dir)
+        #expect(ours.width == theirs.width && ours.height == theirs.height && ours.height > ours.width)
+        #expect(psnr(ours.samples, theirs.samples, peak: 255) >= 38)
+        let tags = try Self.exiftool(out)
+        #expect(tags["Orientation"] as? Int == 1)
+        #expect(tags["ProfileDescription"] as? String == "Display P3")
+        #expect(tags["Make"] as? String == "Apple")
+    }
+
+    @Test(
+        "a folder to HEIC with --size, --strip location, --jobs 2 and --json: fitted sizes, no GPS, Exif kept, bad files named and nothing partial",
+        .needsLux, .needs("vips", "exiftool", "heif-info"))
+    func folderToHEIC() throws {
+        let lux = try #require(LuxExecutable.path)
+        let dir = try ExternalTool.temporaryFolder("lux-convert")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let inputs = dir.appendingPathComponent("in")
+        let outputs = dir.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: inputs, withIntermediateDirectories: true)
+        // Two small photos with Exif and a location (vips cuts them from a sample; exiftool tags them).
+        let sample = try TestData.path("heic/iphone13pro_portrait_depth.heic")
+        for (name, area) in [("a.jpg", ["0", "0", "400", "300"]), ("b.png", ["800", "600", "300", "400"])] {
+            let path = inputs.appendingPathComponent(name).path
+            let cut = try ExternalTool.capture("vips", ["extract_area", sample, path] + area)
+            try #require(cut.status == 0, "vips: \(cut.errorText)")
+            let tag = try ExternalTool.capture(
+                "exiftool",
+                [
+                    "-m", "-overwrite_original", "-Make=Apple", "-GPSLatitude=44.85", "-GPSLatitudeRef=N",
+                    "-GPSLongitude=34.97", "-GPSLongitudeRef=E", path,
+                ])
+            try #require(tag.status == 0, "exiftool: \(tag.errorText)")
+        }
+        try Data("not an image".utf8).write(to: inputs.appendingPathComponent("garbage.heic"))
+        try FileManager.default.copyItem(
+            atPath: try TestData.path("heic/truncated.heic"), toPath: inputs.appendingPathComponent("cut.heic").path)
+
+        let r = try LuxExecutable.run(
+            lux,
+            [
+                "convert", inputs.path, "-o", outputs.path, "--format", "heic", "--size", "200x200", "--strip",
+                "location", "--jobs", "2", "--json",
+            ])
+        #expect(r.status == 1, "two inputs are bad: \(r.errorText)")
+        #expect(r.errorText.contains("garbage.heic: ") && r.errorText.contains("cut.heic: "), "\(r.errorText)")
+        #expect(!r.errorText.contains("Fatal error"))
+        let report = try CLIFixtures.decode(ConvertJSON.self, r)
+        #expect(report.batchInputCount == 4 && report.converted == 2 && report.failed == 2)
+        #expect(try CLIFixtures.allFiles(in: outputs) == ["a.heic", "b.heic"])
+
+        for (name, size) in [("a.heic", (200, 150)), ("b.heic", (150, 200))] {
+            let path = outputs.appendingPathComponent(name).path
+            let info = try ExternalTool.capture("heif-info", [path])
+            #expect(info.status == 0 && info.text.contains("image: \(size.0)x\(size.1)"), "\(info.text)")
+            let tags = try Self.exiftool(path)
+            #expect(tags["ImageWidth"] as? Int == size.0 && tags["ImageHeight"] as? Int == size.1)
+            #expect(tags["Make"] as? String == "Apple", "Exif kept")
+            #expect(tags["GPSLatitude"] == nil && tags["GPSLongitude"] == nil, "location stripped")
+            #expect(tags["ProfileDescription"] as? String == "Display P3")
+        }
+
+        // A second run leaves the outputs alone unless --overwrite.
+        let before = try Data(contentsOf: outputs.appendingPathComponent("a.heic"))
+        let again = try LuxExecutable.run(
+            lux,
+            [
+                "convert", inputs.appendingPathComponent("a.jpg").path, "-o",
+                outputs.appendingPathComponent("a.heic").path,
+            ])
+        #expect(again.status == 1 && again.errorText.contains("--overwrite"), "\(again.errorText)")
+        #expect(try Data(contentsOf: outputs.appendingPathComponent("a.heic")) == before)
+    }
+
+    @Test(
+        "lux info --json lists a HEIC's images and auxiliary images as heif-info does, and --image 1 describes the second",
+        .needsLux, .needs("heif-info"))
+    func infoDescribesHEIC() throws {
+        struct Info: Decodable {
+            struct HEIF: Decodable {
+                struct Image: Decodable {
+                    struct Auxiliary: Decodable {
+                        var type: String
+                        var width: Int
+                        var height: Int
+                    }
+                    var width: Int
+                    var height: Int
+                    var isPrimary: Bool
+                    var auxiliaryImages: [Auxiliary]
+                }
+                var mainBrand: String
+                var images: [Image]
+            }
+            var format: String
+            var width: Int
+            var heif: HEIF?
+        }
+        let lux = try #require(LuxExecutable.path)
+        for sample in ["heic/visionpro_spatial_stereo.heic", "heic/iphone13pro_portrait_depth.heic"] {
+            let path = try TestData.path(sample)
+            let r = try LuxExecutable.run(lux, ["info", path, "--json"])
+            try #require(r.status == 0, "\(r.errorText)")
+            let info = try CLIFixtures.decode(Info.self, r)
+            let heif = try #require(info.heif)
+            #expect(info.format == "heic")
+            // heif-info prints "image: WxH (id=N)[, primary]" per top-level image, primary first.
+            let listed = try ExternalTool.capture("heif-info", [path]).text.split(separator: "\n")
+                .filter { $0.hasPrefix("image: ") }
+            #expect(
+                heif.images.map { "image: \($0.width)x\($0.height)" }
+                    == listed.map { $0.split(separator: " ").prefix(2).joined(separator: " ") })
+            #expect(heif.images.first?.isPrimary == true)
+        }
+        let iphone = try CLIFixtures.decode(
+            Info.self,
+            try LuxExecutable.run(lux, ["info", try TestData.path("heic/iphone13pro_portrait_depth.heic"), "--json"]))
+        let auxiliary = Set(iphone.heif?.images.first?.auxiliaryImages.map(\.type) ?? [])
+        #expect(auxiliary == ["urn:com:apple:photo:2020:aux:hdrgainmap", "urn:mpeg:hevc:2015:auxid:2"])
+
+        let second = try LuxExecutable.run(
+            lux, ["info", try TestData.path("heic/visionpro_spatial_stereo.heic"), "--image", "1"])
+        #expect(second.status == 0 && second.text.contains("image 1 ") && second.text.contains("2560 × 2560"))
+        let missing = try LuxExecutable.run(
+            lux, ["info", try TestData.path("heic/visionpro_spatial_stereo.heic"), "--image", "5"])
+        #expect(
+            missing.status == 1 && missing.errorText.contains("visionpro_spatial_stereo.heic"), "\(missing.errorText)")
+    }
+}
