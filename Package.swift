@@ -82,7 +82,9 @@ let package = Package(
             swiftSettings: swiftSettings),
         .target(
             name: "LuxCodecs",
-            dependencies: ["LuxPixels", "LuxColor", "CLuxCodecShims", "CLuxKernels", "CLuxLibRaw", "CLuxZXing", "CHEIF"],
+            dependencies: [
+                "LuxPixels", "LuxColor", "CLuxCodecShims", "CLuxKernels", "CLuxLibRaw", "CLuxZXing", "CHEIF",
+            ],
             swiftSettings: swiftSettings),
         // File glue between the engine and the codecs: images read from files, renders streamed into encoders.
         .target(
