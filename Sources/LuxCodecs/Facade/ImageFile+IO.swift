@@ -99,7 +99,8 @@ extension ImageFile {
         try withBytes(of: data) { raw throws(CodecError) in try info(raw, limits: limits, imageIndex: imageIndex) }
     }
 
-    static func info(_ raw: UnsafeRawBufferPointer, limits: DecodingLimits, imageIndex: Int = 0, name: String? = nil) throws(CodecError)
+    static func info(_ raw: UnsafeRawBufferPointer, limits: DecodingLimits, imageIndex: Int = 0, name: String? = nil)
+        throws(CodecError)
         -> ImageInfo
     {
         let format = try detect(raw)

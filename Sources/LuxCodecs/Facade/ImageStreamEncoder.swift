@@ -124,7 +124,8 @@ public final class ImageStreamEncoder {
                     options: options))
         case .dng, .cameraRaw:
             throw .invalidArgument(
-                "\(format) files are not streamed (write a DNG with ImageFile.write); streaming supports JPEG, PNG, TIFF and HEIC")
+                "\(format) files are not streamed (write a DNG with ImageFile.write); streaming supports JPEG, PNG, TIFF and HEIC"
+            )
         }
     }
 

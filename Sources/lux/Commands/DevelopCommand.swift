@@ -158,7 +158,9 @@ struct DevelopCommand: ParsableCommand {
         name: .customLong("color-space"),
         help: "Output colour space: srgb, p3, adobe, linear (extended linear sRGB), rec2020, ....")
     var colorSpace = ColorSpaceArgument(.sRGB)
-    @Option(parsing: .unconditional, help: "JPEG and HEIC quality, 1...100 (HEIC: x265 CRF 50 × (1 − q/100), as heif-enc -q).")
+    @Option(
+        parsing: .unconditional,
+        help: "JPEG and HEIC quality, 1...100 (HEIC: x265 CRF 50 × (1 − q/100), as heif-enc -q).")
     var quality: Int = 90
     @Flag(
         name: .customLong("optimize-huffman"),
