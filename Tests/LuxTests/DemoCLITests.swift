@@ -157,7 +157,7 @@ import Testing
                 currentDirectory: run.folder.path)
             let warnings = r.errorText.split(separator: "\n").filter { !Self.isInherentLivePhotoNote($0) }
             #expect(r.status == 0 && warnings.isEmpty, "\(movie): \(warnings)")
-            #expect(r.text.contains("mjpeg,video"), "\(movie): \(r.text)")
+            #expect(r.text.contains("h264,video"), "\(movie): \(r.text)")
         }
         let r = try ExternalTool.capture(
             "ffprobe",

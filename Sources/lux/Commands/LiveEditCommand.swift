@@ -71,7 +71,7 @@ struct LiveEditCommand: AsyncParsableCommand {
     @Option(help: "The edited movie's video codec: h264, hevc or mjpeg (Motion-JPEG).")
     var codec: VideoCodecArgument = .h264
 
-    @Option(help: "The H.264/HEVC constant rate factor, 0...51 (lower: better and larger).")
+    @Option(parsing: .unconditional, help: "The H.264/HEVC constant rate factor, 0...51 (lower: better and larger).")
     var crf: Double = VideoCompression().constantRateFactor
 
     @Option(help: "The H.264/HEVC encoder preset, ultrafast...veryslow.")
