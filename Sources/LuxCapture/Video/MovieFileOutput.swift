@@ -108,7 +108,7 @@ public final class MovieFileOutput: SessionOutput {
         let camera = pump.device
         let f = camera.activeFormat
         let mic = connection(for: .audio).flatMap { $0.isEnabled ? $0.input.microphone : nil }
-        let duration = (camera as? SimulatedCamera)?.activeFrameDuration ?? f.minFrameDuration
+        let duration = camera.activeFrameDuration
         let (codec, compression, audioCodec) = state.withLock { ($0.videoCodec, $0.videoCompression, $0.audioCodec) }
         let settings = QuickTimeWriter.Settings(
             video: .init(
