@@ -297,20 +297,6 @@ public final class V4L2Camera: CaptureDevice {
         guard colorSpace == .sRGB else { throw .unsupported("V4L2 cameras deliver sRGB only") }
     }
 
-    // MARK: Status
-
-    public var status: DeviceStatus {
-        state.withLock { s in
-            DeviceStatus(
-                focusMode: s.focusMode, lensPosition: s.lensPosition, isAdjustingFocus: false,
-                exposureMode: s.exposureMode, exposureDuration: s.exposureDuration, iso: s.iso,
-                exposureTargetOffset: 0, exposureTargetBias: s.bias, isAdjustingExposure: false,
-                whiteBalanceMode: s.whiteBalanceMode, deviceWhiteBalanceGains: .identity,
-                grayWorldWhiteBalanceGains: .identity, isAdjustingWhiteBalance: false, lensAperture: 2,
-                lastFrameTime: s.lastTime, frameCount: s.frameIndex)
-        }
-    }
-
     public func values<Value: Sendable & Equatable>(of property: DeviceProperty<Value>) -> AsyncStream<Value> {
         let v = property.read(status)
         return AsyncStream {
