@@ -11,7 +11,9 @@ import Synchronization
 /// format and frame size, with the device's frame rates; choose one with ``setActiveFormat(_:)`` and a rate with
 /// ``setActiveFrameRate(_:)``, as on the simulated camera. Controls come from VIDIOC_QUERYCTRL and QUERYMENU:
 /// exposure mode and absolute exposure time → duration, gain → ISO, focus-auto and absolute focus → focus mode
-/// and lens position, white-balance-auto and temperature → white balance; ``controlCapabilities`` says which exist.
+/// and lens position, white-balance-auto and temperature → white balance, red and blue balance → white-balance gains,
+/// the 3A lock → the locked modes; ``controlCapabilities`` says which exist, and ``status`` reads the device's values
+/// back.
 ///
 /// Faults are typed: another process streaming from the camera is ``CaptureError/deviceBusy(_:)``, an unplugged
 /// camera ``CaptureError/deviceDisconnected(_:)`` (frames already delivered are copies and stay valid), and a
