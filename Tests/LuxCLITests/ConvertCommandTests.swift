@@ -90,6 +90,31 @@ import Testing
     }
 
     @Test(
+        "a HEIF image sequence with no still image (brand msf1, ffmpeg's HEVC MP4; libheif 1.15 reads no tracks) gets a clear error naming the file from info and convert, and nothing is written",
+        .needsLux, .needs("ffmpeg", "heif-info"))
+    func imageSequenceOnly() throws {
+        let lux = try #require(LuxExecutable.path)
+        let dir = try ExternalTool.temporaryFolder("lux-convert")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let sequence = dir.appendingPathComponent("burst.heic").path
+        let made = try ExternalTool.capture(
+            "ffmpeg",
+            [
+                "-v", "error", "-f", "lavfi", "-i", "testsrc=size=256x256:rate=10", "-frames:v", "3", "-c:v",
+                "libx265", "-x265-params", "log-level=none", "-tag:v", "hvc1", "-brand", "msf1", "-f", "mp4", sequence,
+            ])
+        try #require(made.status == 0, "ffmpeg: \(made.errorText)")
+        #expect(try ExternalTool.capture("heif-info", [sequence]).text.contains("image/heif-sequence"))
+        let out = dir.appendingPathComponent("burst.jpg").path
+        for arguments in [["info", sequence], ["convert", sequence, "-o", out]] {
+            let r = try LuxExecutable.run(lux, arguments)
+            #expect(r.status == 1, "\(arguments[0])")
+            #expect(r.errorText.contains("burst.heic") && r.errorText.contains("image sequence"), "\(r.errorText)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
+    @Test(
         "a folder to HEIC with --size, --strip location, --jobs 2 and --json: fitted sizes, no GPS, Exif kept, bad files named and nothing partial",
         .needsLux, .needs("vips", "exiftool", "heif-info"))
     func folderToHEIC() throws {
