@@ -160,8 +160,12 @@ public struct EncodingOptions: Hashable, Sendable {
     public var pngCompressionLevel: Int
     /// DNG options (compression, tiles, preview).
     public var dng: DNGEncodingOptions
-    /// Whether a HEIC stores a thumbnail (long side 320, as iOS does) when it is not given one; default on.
-    public var embedsThumbnail: Bool
+    /// Whether a HEIC or JPEG stores a thumbnail reduced from the image when it is not given one.
+    ///
+    /// A HEIC's thumbnail has a long side of 320 pixels, as iOS stores; a JPEG's, 160 (the Exif standard's 160 × 120),
+    /// goes into IFD1 of its Exif block (the role of `kCGImageDestinationEmbedThumbnail`). `nil` (the default) is each
+    /// format's default: on for HEIC, as iOS writes them, off for JPEG, as ImageIO writes them.
+    public var embedsThumbnail: Bool?
     /// Flush the file to disk before renaming it into place (default on).
     public var synchronizesFile: Bool
     /// Threads for parallel encoding (DNG tiles); default: all processors.
@@ -173,7 +177,7 @@ public struct EncodingOptions: Hashable, Sendable {
         isProgressive: Bool = false, colorSpace: ColorSpace? = nil, optimizesColorForSharing: Bool = false,
         embedsColorProfile: Bool = true, sampleType: SampleType = .automatic, alpha: AlphaPolicy = .automatic,
         tiffCompression: TIFFCompression = .none, tiffTileSize: Int? = nil, pngCompressionLevel: Int = 6,
-        dng: DNGEncodingOptions = DNGEncodingOptions(), embedsThumbnail: Bool = true, synchronizesFile: Bool = true,
+        dng: DNGEncodingOptions = DNGEncodingOptions(), embedsThumbnail: Bool? = nil, synchronizesFile: Bool = true,
         threads: Int? = nil
     ) {
         self.quality = quality

@@ -39,13 +39,26 @@ public final class ImageStreamEncoder {
     /// The colour space of the bands, for bands without one (HEIC).
     private let bandSpace: ColorSpace?
 
-    /// The thumbnail a HEIC stores (reduced to fit 320 pixels).
+    /// The thumbnail a HEIC (reduced to fit 320 pixels) or a JPEG (in IFD1 of its Exif block) stores.
     ///
-    /// `nil` (the default) stores one reduced from the bands unless ``EncodingOptions/embedsThumbnail`` is off. Set it
-    /// before ``finish()``; other formats ignore it.
+    /// `nil` (the default) stores one reduced from the bands when ``EncodingOptions/embedsThumbnail`` asks for it (by
+    /// default HEIC yes, JPEG no). A JPEG's thumbnail is re-encoded at lower quality, then halved, until the Exif
+    /// block fits its 64 KB segment. Set it before ``finish()``; other formats ignore it.
     public var thumbnail: PixelBuffer? {
-        get { if case .heic(let e) = backend { e.thumbnail } else { nil } }
-        set { if case .heic(let e) = backend { e.thumbnail = newValue } }
+        get {
+            switch backend {
+            case .heic(let e): e.thumbnail
+            case .jpeg(let e): e.thumbnail
+            default: nil
+            }
+        }
+        set {
+            switch backend {
+            case .heic(let e): e.thumbnail = newValue
+            case .jpeg(let e): e.thumbnail = newValue
+            default: break
+            }
+        }
     }
 
     /// Auxiliary images a HEIC stores (an HDR gain map, a depth map).

@@ -165,14 +165,19 @@ public enum JPEG {
     /// colour-matched into the output colour space (``EncodingOptions/colorSpace``, or sRGB with
     /// ``EncodingOptions/optimizesColorForSharing``), whose profile is embedded. Alpha is dropped.
     ///
+    /// - Parameter thumbnail: A thumbnail for IFD1 of the Exif block (as a camera's preview is stored); `nil` stores
+    ///   one reduced from the image only when ``EncodingOptions/embedsThumbnail`` is `true`. It is re-encoded at lower
+    ///   quality, then halved, until the Exif block fits its 64 KB segment.
     /// - Throws: ``CodecError/invalidArgument(_:)`` for Bayer buffers and metadata that does not fit in a
     ///   JPEG segment; ``CodecError/library(name:message:)`` when libjpeg fails.
     public static func encode(
-        _ pixels: PixelBuffer, metadata: ImageMetadata = ImageMetadata(), options: EncodingOptions = .default
+        _ pixels: PixelBuffer, metadata: ImageMetadata = ImageMetadata(), thumbnail: PixelBuffer? = nil,
+        options: EncodingOptions = .default
     ) throws(CodecError) -> [UInt8] {
         let stream = try JPEGStreamEncoder(
             width: pixels.width, height: pixels.height, pixelFormat: pixels.format, colorSpace: pixels.colorSpace,
             metadata: metadata, options: options)
+        stream.thumbnail = thumbnail
         try stream.append(pixels)
         return try stream.finish()
     }

@@ -17,7 +17,8 @@ struct ConvertCommand: ParsableCommand {
             embedded preview with --raw preview) and writes JPEG, PNG, TIFF or HEIC, picked by the output's \
             extension or --format. Orientation is applied (the output is upright, Exif orientation 1); the colour \
             space is kept (the input's ICC profile, Display P3 for iPhone photos) unless --color-space says \
-            otherwise, and its profile is embedded; Exif and XMP are kept unless --strip all (drop both) or \
+            otherwise, and its profile is embedded; a HEIC's thumbnail carries over (reduced from the converted \
+            picture; a JPEG's in its Exif block, a HEIC's as a thumbnail image); Exif and XMP are kept unless --strip all (drop both) or \
             --strip location (drop the GPS fields). --size WxH scales the image to fit inside the box (Lanczos, \
             aspect ratio kept, never enlarged). The image is read, converted and encoded a strip at a time: a \
             HEIC is decoded by libheif into planes and interleaved strip by strip, and a HEIC output is encoded \
@@ -167,6 +168,8 @@ struct ConvertCommand: ParsableCommand {
             quality: Double(quality) / 100, optimizesHuffmanTables: false, sampleType: samples.sampleType,
             alpha: .automatic, threads: threads)
         options.synchronizesFile = true
+        // A HEIC's thumbnail carries over (reduced from the converted picture: upright, scaled like it).
+        if source.hasThumbnail { options.embedsThumbnail = true }
         let extent = picture.extent.integral
         let encoder = try ImageStreamEncoder(
             writingTo: outputURL, format: fileFormat, width: Int(extent.width), height: Int(extent.height),

@@ -15,6 +15,8 @@ struct ConversionSource {
     var hdrPeak: Double?
     /// The HEIC's HDR gain map (gray, with its XMP), when it was loaded.
     var hdrGainMap: ImageFile?
+    /// Whether the input stores a thumbnail (a HEIC's), so the output gets one too.
+    var hasThumbnail = false
 
     /// Opens `url`: a raw is developed (or its largest preview decoded), anything else read through an
     /// ``ImageRegionReader``; a HEIC's gain map is loaded when it will be kept in a HEIC output or applied.
@@ -32,6 +34,7 @@ struct ConversionSource {
         guard reader.format == .heic else { return }
         let description = try ImageFile.info(url: url).heif?.images[imageIndex]
         hdrPeak = description?.nclx?.nominalPeak
+        hasThumbnail = !(description?.thumbnails.isEmpty ?? true)
         let hasGainMap = description?.auxiliaryImages.contains { $0.kind == .hdrGainMap } ?? false
         if hasGainMap, gainMap == .apply || (gainMap == .keep && writesHEIC) {
             hdrGainMap = try ImageFile.read(
