@@ -47,6 +47,12 @@ final class HEIFDecodedImage: @unchecked Sendable {
     ///   `options.limits`; libheif's decoding errors.
     init(_ handle: HEIFImageHandle, gray: Bool, transfer: HEIFTransfer, options: DecodingOptions) throws(CodecError) {
         let what = handle.role.name
+        // An image without a coded bit depth has no coded picture behind it (a grid whose tiles are grids, or itself):
+        // libheif 1.15 would recurse into it, a thread per level, until thread creation fails and aborts the process.
+        guard heif_image_handle_get_luma_bits_per_pixel(handle.handle) > 0 else {
+            throw .malformed(
+                what: "HEIF \(what)", offset: 0, reason: "it has no coded bit depth (no coded image behind it)")
+        }
         let bits = handle.bitDepth
         let sampleBytes = bits > 8 ? 2 : 1
         let channels = gray ? 1 : (handle.hasAlpha ? 4 : 3)
