@@ -7,8 +7,9 @@ import LuxPixels
 import LuxRender
 import Synchronization
 
-/// Renders an edit into a new Live Photo pair: the still strip by strip into its JPEG encoder, the movie frames
-/// through a pipeline (decoded in order, rendered on the workers, encoded in order), the audio trimmed and scaled.
+/// Renders an edit into a new Live Photo pair: the still strip by strip into its JPEG encoder on a thread of its own,
+/// beside the movie frames' pipeline (decoded in order, rendered on the workers, encoded in order), the audio trimmed
+/// and scaled.
 struct LivePhotoRenderer: Sendable {
     let context: LivePhotoEditingContext
     let output: LivePhotoEditingOutput

@@ -84,7 +84,7 @@ import Testing
 
     @Test(
         "a 3 s Live Photo movie of 1440×1080 frames with sound is at most 6 MB (Motion-JPEG made 13.6 MB)",
-        .needs("ffprobe"))
+        .tags(.long), .longRunning, .needs("ffprobe"))
     func movieSize() async throws {
         let dir = try ExternalTool.temporaryFolder("lux-live-capture")
         defer { try? FileManager.default.removeItem(at: dir) }
