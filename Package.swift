@@ -97,7 +97,7 @@ let package = Package(
         // File glue between the engine and the codecs: images read from files, renders streamed into encoders.
         .target(
             name: "LuxIO",
-            dependencies: ["LuxRender", "LuxCodecs", "LuxPixels", "LuxColor"],
+            dependencies: ["LuxFilters", "LuxRender", "LuxCodecs", "LuxPixels", "LuxColor"],
             swiftSettings: swiftSettings),
         .target(
             name: "LuxRAW",

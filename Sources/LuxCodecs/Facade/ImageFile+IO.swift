@@ -233,9 +233,12 @@ extension ImageFile {
             ImageFile(pixels: pixels, metadata: metadata, format: chosen), to: url, format: chosen, options: options)
     }
 
-    /// Writes raw sensor data as a DNG; see ``write(_:to:format:options:)``.
+    /// Writes raw sensor data as a DNG, with its ``RawImage/renderedPreview`` as the JPEG preview; see
+    /// ``write(_:to:format:options:)``.
     public static func write(_ raw: RawImage, to url: URL, options: EncodingOptions = .default) throws(CodecError) {
-        try write(ImageFile(raw: raw), to: url, format: .dng, options: options)
+        // Straight to the DNG encoder: an ImageFile holds no rendered preview.
+        let bytes = try DNG.encode(raw, options: options)
+        try FileIO.writeAtomically(bytes, to: url, synchronize: options.synchronizesFile)
     }
 }
 

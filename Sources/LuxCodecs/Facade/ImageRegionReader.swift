@@ -253,8 +253,15 @@ private final class TIFFChunks: Sendable {
             guard try ImageFile.detect(raw) == .tiff else { return nil }
             return try TIFF.Source(try TIFFParser(raw), limits: options.limits)
         }
-        guard let parsed else { return nil }
+        guard var parsed else { return nil }
         if options.appliesOrientation, let o = parsed.metadata.exif.orientation, o != .up { return nil }
+        if parsed.format.compression == 1, parsed.layout.photometric != 6 {
+            // Uncompressed strips are read in pieces of at most 256 KiB, whatever rows per strip the writer chose.
+            let f = parsed.format
+            let rowBytes = (parsed.chunks.chunkWidth * f.samplesPerPixel * f.bitsPerSample + 7) / 8
+            parsed.chunks = parsed.chunks.splittingStrips(
+                rowBytes: rowBytes, maxBytes: 256 << 10, limits: options.limits)
+        }
         path = url.path
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw .io(path: path, reason: String(cString: strerror(errno))) }

@@ -106,14 +106,17 @@ enum FileFormatArgument: String, ExpressibleByArgument, CaseIterable, Sendable {
     }
 }
 
-/// `--size WxH`: a box the output must fit inside (its aspect ratio is kept; it is never enlarged).
+/// `--size WxH` (or `N` for N x N): a box the output must fit inside (its aspect ratio is kept; it is never enlarged).
 struct SizeArgument: ExpressibleByArgument, Sendable, Equatable {
     var width: Int
     var height: Int
 
     init?(argument: String) {
         let parts = argument.lowercased().split(separator: "x", omittingEmptySubsequences: false)
-        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0 else { return nil }
+        // One number N is the square box N x N.
+        guard parts.count == 1 || parts.count == 2, let w = Int(parts[0]), let h = Int(parts[parts.count - 1]),
+            w > 0, h > 0
+        else { return nil }
         (width, height) = (w, h)
     }
 
