@@ -41,6 +41,9 @@ extension LivePhoto {
     /// ``LivePhotoAnimationSettings/maximumSize``, at ``LivePhotoAnimationSettings/framesPerSecond`` (each
     /// animation frame shows the movie frame on screen at its time), looping or bouncing.
     ///
+    /// Frames are decoded reduced by FFmpeg (by 2, 4 or 8) while that leaves at least twice the animation's size,
+    /// then scaled with a Lanczos filter.
+    ///
     /// ```swift
     /// let live = try LivePhoto(pairing: URL(fileURLWithPath: "IMG_0001.JPG"))
     /// try live.writeAnimation(to: URL(fileURLWithPath: "IMG_0001.gif"), settings: .init(playback: .bounce))
@@ -66,7 +69,12 @@ extension LivePhoto {
         let movie = try QuickTimeMovie(contentsOf: movieURL)
         guard let track = movie.videoTrack else { throw LivePhotoError.noVideo(movieURL) }
         guard track.canDecodeFrames else { throw LivePhotoError.movieNotDecodable(movieURL, codec: track.codecName) }
-        let reader = try VideoFrameReader(movie: movie, track: track)
+        // FFmpeg reduces frames while converting them to RGB as far as leaves twice the animation's size for the
+        // Lanczos filter.
+        let longSide = max(track.width, track.height)
+        let reduction = [8, 4, 2].first { longSide / $0 >= 2 * settings.maximumSize } ?? 1
+        let reader = try VideoFrameReader(
+            movie: movie, track: track, options: VideoDecodingOptions(reduction: reduction))
         let context = RenderContext()
         var frames: [PixelBuffer] = []
         var slot = 0  // the next animation frame, at slot ÷ fps seconds
