@@ -35,13 +35,13 @@ struct LiveExportCommand: ParsableCommand {
     @Flag(help: "Play start to end and back, again and again.")
     var bounce = false
 
-    @Option(help: "The longest side in pixels (never enlarged).")
+    @Option(parsing: .unconditional, help: "The longest side in pixels (never enlarged).")
     var size = 480
 
-    @Option(help: "Frames per second, 1...50.")
+    @Option(parsing: .unconditional, help: "Frames per second, 1...50.")
     var fps: Double = 15
 
-    @Option(help: "WebP quality, 1...100.")
+    @Option(parsing: .unconditional, help: "WebP quality, 1...100.")
     var quality = 80
 
     @Flag(inversion: .prefixedNo, help: "Dither GIF colours (Floyd-Steinberg).")
