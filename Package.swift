@@ -41,6 +41,10 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CHEIF", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
         .systemLibrary(name: "CX265", pkgConfig: "x265", providers: [.apt(["libx265-dev"])]),
+        // libwebp: the WebP codec, its container's chunks (libwebpdemux) and assembling containers and animations
+        // (libwebpmux, whose pkg-config file requires libwebp; the module map links all three).
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebpmux", providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(name: "CGIF", pkgConfig: "libgif", providers: [.apt(["libgif-dev"])]),
         // LibRaw's thread-safe build (libraw_r), the decoder of camera raws other than DNG.
         .systemLibrary(name: "CLibRaw", pkgConfig: "libraw_r", providers: [.apt(["libraw-dev"])]),
         .systemLibrary(name: "CZXing", pkgConfig: "zxing", providers: [.apt(["libzxing-dev"])]),
@@ -92,6 +96,8 @@ let package = Package(
             dependencies: [
                 "LuxPixels", "LuxColor", "CLuxCodecShims", "CLuxKernels", "CLuxLibRaw", "CLuxZXing", "CHEIF",
                 "CLuxMediaShims", "CAVFormat", "CAVCodec", "CAVUtil", "CSWScale",
+                "CWebP",
+                "CGIF",
             ],
             swiftSettings: swiftSettings),
         // File glue between the engine and the codecs: images read from files, renders streamed into encoders.

@@ -22,7 +22,8 @@ public struct DecodingOptions: Hashable, Sendable {
     /// Which top-level image of a file with several to read.
     ///
     /// 0 (the default) is the primary image, then the others in file order (``HEIFContents/images``, the order of
-    /// `heif-info`). Only HEIF files hold several.
+    /// `heif-info`) for a HEIF file, or the frame of an animated GIF or WebP (0 is the first, as a viewer composes
+    /// it on the canvas). Other formats hold one image.
     public var imageIndex: Int
     /// Which part of the selected image to read: the image itself (the default), or one of its thumbnails, its depth
     /// map, its HDR gain map or another auxiliary image (HEIF files).
@@ -170,6 +171,11 @@ public struct EncodingOptions: Hashable, Sendable {
     public var synchronizesFile: Bool
     /// Threads for parallel encoding (DNG tiles); default: all processors.
     public var threads: Int
+    /// Whether a WebP is lossless (VP8L, with `cwebp -lossless`'s default effort) rather than lossy at ``quality``;
+    /// default off.
+    public var isLossless = false
+    /// Whether a GIF's palette colours are dithered (Floyd–Steinberg error diffusion); default on.
+    public var dithers = true
 
     /// Creates options.
     public init(

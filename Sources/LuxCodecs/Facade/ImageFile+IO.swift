@@ -5,7 +5,8 @@ public import LuxPixels
 extension ImageFile {
     // MARK: Reading
 
-    /// Reads and decodes an image file (JPEG, PNG, TIFF, DNG, HEIC or a camera raw, detected from its contents).
+    /// Reads and decodes an image file (JPEG, PNG, TIFF, DNG, HEIC, AVIF, WebP, GIF or a camera raw, detected from its
+    /// contents).
     ///
     /// A regular file is memory-mapped, and no pixel buffer is allocated before the header's dimensions pass
     /// ``DecodingOptions/limits``; with ``DecodingOptions/allowsMappedPixels`` uncompressed DNG samples are read
@@ -40,13 +41,16 @@ extension ImageFile {
     ) throws(CodecError) -> ImageFile {
         let options = options.budgeted()
         let format = try detect(raw)
-        if format != .heic, options.imageIndex != 0 || options.component != .main {
+        let framed = format == .webp || format == .gif
+        if ![.heic, .avif].contains(format), (options.imageIndex != 0 && !framed) || options.component != .main {
             throw .unsupported(
                 what: "image \(options.imageIndex) (\(options.component)) of a \(format) file",
-                reason: "only HEIF files hold several images, thumbnails and auxiliary images")
+                reason: "only HEIF files hold several images, thumbnails and auxiliary images, and GIF and WebP frames")
         }
         switch format {
-        case .heic: return try HEIF.decode(raw, options: options)
+        case .heic, .avif: return try HEIF.decode(raw, options: options)
+        case .webp: return try WebP.decode(raw, options: options)
+        case .gif: return try GIF.decode(raw, options: options)
         case .jpeg: return try JPEG.decode(raw, options: options)
         case .png: return try PNG.decode(raw, options: options)
         case .tiff: return try TIFF.decode(raw, options: options)
@@ -68,7 +72,9 @@ extension ImageFile {
             // TIFF-based camera raws (NEF, CR2, ARW, PEF, KDC …) go to LibRaw, never to the TIFF decoder.
             return TIFFCameraRaw.isCameraRaw(raw, p, ifd0) ? .cameraRaw : .tiff
         }
-        if try HEIF.check(raw) { return .heic }
+        if try HEIF.check(raw) { return HEIF.format(raw) }
+        if WebPContainer.isWebP(raw) { return .webp }
+        if GIF.isGIF(raw) { return .gif }
         // Raws with signatures of their own (RAF, ORF, RW2, CRW, MRW, X3F …) and the headerless ones LibRaw knows by
         // their size.
         if Array(raw.prefix(16)) == Array("FUJIFILMCCD-RAW ".utf8) || CameraRaw.identifies(raw) { return .cameraRaw }
@@ -104,12 +110,14 @@ extension ImageFile {
         -> ImageInfo
     {
         let format = try detect(raw)
-        if format != .heic, imageIndex != 0 {
+        if format != .heic, format != .avif, imageIndex != 0 {
             throw .unsupported(
                 what: "image \(imageIndex) of a \(format) file", reason: "only HEIF files hold several images")
         }
         switch format {
-        case .heic: return try HEIF.info(raw, limits: limits, imageIndex: imageIndex)
+        case .heic, .avif: return try HEIF.info(raw, limits: limits, imageIndex: imageIndex)
+        case .webp: return try WebP.info(raw, name: name)
+        case .gif: return try GIF.info(raw, name: name)
         case .jpeg:
             let h = try JPEGHeader(raw)
             var m = ImageMetadata()
@@ -198,6 +206,9 @@ extension ImageFile {
         case .heic:
             return try HEIF.encode(
                 pixels, metadata: metadata, thumbnail: thumbnail, auxiliaryImages: auxiliaryImages, options: options)
+        case .webp: return try WebP.encode(pixels, metadata: metadata, options: options)
+        case .avif: return try AVIF.encode(pixels, metadata: metadata, options: options)
+        case .gif: return try GIF.encode(pixels, options: options)
         case .cameraRaw:
             throw .invalidArgument("camera raw formats are read only; write the raw image as a DNG")
         case .dng:

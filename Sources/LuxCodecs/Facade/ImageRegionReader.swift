@@ -80,7 +80,7 @@ public final class ImageRegionReader: Sendable {
             isPremultiplied = heif.image.isPremultiplied
             isOpaque = !heif.image.hasAlpha
             metadata = heif.metadata
-            format = .heic
+            format = heif.format
             backing = .heif(heif.image)
         } else if let chunks {
             let l = chunks.source.layout

@@ -8,6 +8,8 @@ public import LuxPixels
 /// they are complete when the encoder is made with
 /// ``init(writingTo:format:width:height:pixelFormat:colorSpace:metadata:options:)``).
 ///
+/// WebP, AVIF and GIF, whose libraries encode a whole picture, gather the bands and encode them at the end.
+///
 /// Bands are ``PixelBuffer`` values of the image's width, in any RGB(A) or gray format, top to bottom; each
 /// is colour-matched into the output space like a whole image would be. The pixels are identical to those of
 /// encoding the whole picture at once.
@@ -24,6 +26,7 @@ public final class ImageStreamEncoder {
         case png(PNGStreamEncoder)
         case tiff(TIFFStreamEncoder)
         case heic(HEIFStreamEncoder)
+        case whole(WholeImageStreamEncoder)
     }
 
     /// The format being written.
@@ -135,9 +138,14 @@ public final class ImageStreamEncoder {
                 try HEIFStreamEncoder(
                     width: width, height: height, pixelFormat: pixelFormat, colorSpace: colorSpace, metadata: metadata,
                     options: options))
+        case .webp, .avif, .gif:
+            backend = .whole(
+                try WholeImageStreamEncoder(
+                    format: format, width: width, height: height, pixelFormat: pixelFormat, colorSpace: colorSpace,
+                    metadata: metadata, options: options))
         case .dng, .cameraRaw:
             throw .invalidArgument(
-                "\(format) files are not streamed (write a DNG with ImageFile.write); streaming supports JPEG, PNG, TIFF and HEIC"
+                "\(format) files are not streamed (write a DNG with ImageFile.write); streaming supports JPEG, PNG, TIFF, HEIC, WebP, AVIF and GIF"
             )
         }
     }
@@ -149,6 +157,7 @@ public final class ImageStreamEncoder {
         case .png(let e): e.rowsWritten
         case .tiff(let e): e.rowsWritten
         case .heic(let e): e.rowsWritten
+        case .whole(let e): e.rowsWritten
         }
     }
 
@@ -161,6 +170,7 @@ public final class ImageStreamEncoder {
         case .png(let e): try e.append(band)
         case .tiff(let e): try e.append(band)
         case .heic(let e): try e.append(band, colorSpace: bandSpace)
+        case .whole(let e): try e.append(band)
         }
     }
 
@@ -179,6 +189,7 @@ public final class ImageStreamEncoder {
         case .png(let e): bytes = try e.finish()
         case .tiff(let e): bytes = try e.finish()
         case .heic(let e): bytes = try e.finish()
+        case .whole(let e): bytes = try e.finish()
         }
         guard let destination else { return bytes }
         if case .tiff = backend { return [] }

@@ -2,20 +2,23 @@ import ArgumentParser
 import Foundation
 import Lux
 
-/// `lux convert IN... -o OUT`: converts images between JPEG, PNG, TIFF and HEIC (raws developed or their previews),
+/// `lux convert IN... -o OUT`: converts images between JPEG, PNG, TIFF, HEIC, AVIF, WebP and GIF (raws developed or their previews),
 /// one file, many or folders, in parallel and in shards.
 struct ConvertCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
-        abstract: "Convert images between JPEG, PNG, TIFF and HEIC: one file, many files or folders.",
+        abstract: "Convert images between JPEG, PNG, TIFF, HEIC, AVIF, WebP and GIF: one file, many files or folders.",
         usage: """
             lux convert <input> -o <file> [<options>]
             lux convert <input>... [-o <folder>] [--format <format>] [--jobs <n>] [--shard <index>/<count>] [<options>]
             """,
         discussion: """
-            Reads JPEG, PNG, TIFF, HEIC/HEIF and raw files (developed with LuxRAW's defaults, or their largest \
-            embedded preview with --raw preview) and writes JPEG, PNG, TIFF or HEIC, picked by the output's \
-            extension or --format. Orientation is applied (the output is upright, Exif orientation 1); the colour \
+            Reads JPEG, PNG, TIFF, HEIC/HEIF, AVIF, WebP, GIF and raw files (developed with LuxRAW's defaults, or \
+            their largest embedded preview with --raw preview) and writes JPEG, PNG, TIFF, HEIC, AVIF, WebP or GIF, \
+            picked by the output's extension or --format. WebP is lossy at --quality (as cwebp -q) or lossless with \
+            --lossless; AVIF is AV1 at --quality (as heif-enc -A -q); GIF gets a 256-colour median-cut palette with \
+            Floyd-Steinberg dithering. WebP, AVIF and GIF store alpha only when the input has some that is not \
+            opaque. For an animated GIF or WebP input, --image N picks the frame (0 = the first). Orientation is applied (the output is upright, Exif orientation 1); the colour \
             space is kept (the input's ICC profile, Display P3 for iPhone photos) unless --color-space says \
             otherwise, and its profile is embedded; a HEIC's thumbnail carries over (reduced from the converted \
             picture; a JPEG's in its Exif block, a HEIC's as a thumbnail image); Exif and XMP are kept unless --strip all (drop both) or \
@@ -34,8 +37,8 @@ struct ConvertCommand: ParsableCommand {
             depth) gets them tone-mapped by Reinhard's extended operator on luminance, L (1 + L / W^2) / (1 + L), \
             with the white point W at the format's peak (10000/203 for PQ, 1000/203 for HLG), never clipped.
 
-            Inputs are files and folders (a folder gives its images: .jpg, .png, .tif, .heic, .heif, .hif and raw \
-            files). One input with `-o NAME.ext` writes that file; otherwise `-o` is a folder (created if missing) \
+            Inputs are files and folders (a folder gives its images: .jpg, .png, .tif, .heic, .heif, .hif, .avif, \
+            .webp, .gif and raw files). One input with `-o NAME.ext` writes that file; otherwise `-o` is a folder (created if missing) \
             and each output is named after its input with the --format extension (default jpg). Without `-o`, \
             outputs go beside their inputs. An existing output is an error unless --overwrite (replace) or \
             --skip-existing (keep) is given. --jobs, --threads, --shard, --dry-run and --json work as in `lux \
@@ -49,7 +52,7 @@ struct ConvertCommand: ParsableCommand {
               lux convert /data/photos -o /data/web --format jpg --strip location --shard auto/8 --json
             """)
 
-    @Argument(help: "Images (JPEG, PNG, TIFF, HEIC, raw) and folders of them.", completion: .file())
+    @Argument(help: "Images (JPEG, PNG, TIFF, HEIC, AVIF, WebP, GIF, raw) and folders of them.", completion: .file())
     var inputs: [String]
 
     @Option(
@@ -58,13 +61,16 @@ struct ConvertCommand: ParsableCommand {
         completion: .file())
     var out: String?
 
-    @Option(help: "Output format when outputs are named from their inputs: jpg, png, tiff or heic.")
+    @Option(help: "Output format when outputs are named from their inputs: jpg, png, tiff, heic, avif, webp or gif.")
     var format: FileFormatArgument = .jpg
 
     @Option(
         parsing: .unconditional,
-        help: "JPEG and HEIC quality, 1...100 (HEIC: x265 CRF 50 × (1 − q/100), as heif-enc -q).")
+        help: "JPEG, HEIC, AVIF and WebP quality, 1...100 (HEIC: x265 CRF 50 × (1 − q/100), as heif-enc -q).")
     var quality: Int = 90
+
+    @Flag(help: "Write WebP losslessly (VP8L) instead of lossy at --quality.")
+    var lossless = false
 
     @Option(
         help:
@@ -85,7 +91,7 @@ struct ConvertCommand: ParsableCommand {
 
     @Option(
         parsing: .unconditional,
-        help: "The image of a HEIC holding several: 0 (the primary, default), 1, ... in heif-info order.")
+        help: "The image of a HEIC holding several (0: the primary, then heif-info order), or a GIF/WebP frame.")
     var image: Int = 0
 
     @Option(
@@ -106,7 +112,7 @@ struct ConvertCommand: ParsableCommand {
         if inputs.count == 1, !isFolderPath(inputs[0]), let out, !isFolderPath(out) {
             guard let f = ImageFormat(fileExtension: URL(fileURLWithPath: out).pathExtension), f != .dng else {
                 throw ValidationError(
-                    "cannot tell the output format from '\(out)'; use .jpg, .png, .tif or .heic, or a folder ending in /"
+                    "cannot tell the output format from '\(out)'; use .jpg, .png, .tif, .heic, .avif, .webp or .gif, or a folder ending in /"
                 )
             }
             output = f
@@ -170,6 +176,7 @@ struct ConvertCommand: ParsableCommand {
         options.synchronizesFile = true
         // A HEIC's thumbnail carries over (reduced from the converted picture: upright, scaled like it).
         if source.hasThumbnail { options.embedsThumbnail = true }
+        options.isLossless = lossless
         let extent = picture.extent.integral
         let encoder = try ImageStreamEncoder(
             writingTo: outputURL, format: fileFormat, width: Int(extent.width), height: Int(extent.height),

@@ -32,7 +32,8 @@ struct FilterCommand: ParsableCommand {
 
     @Option(
         name: [.customShort("o"), .customLong("out")],
-        help: "The output file; its extension picks the format (.jpg, .png, .tif, .heic).", completion: .file())
+        help: "The output file; its extension picks the format (.jpg, .png, .tif, .heic, .avif, .webp, .gif).",
+        completion: .file())
     var out: String
 
     @Option(
@@ -83,7 +84,8 @@ struct FilterCommand: ParsableCommand {
             throw ValidationError("--working-format must be half, float or 8, not '\(workingFormat)'")
         }
         guard let f = ImageFormat(fileExtension: URL(fileURLWithPath: out).pathExtension), f != .dng else {
-            throw ValidationError("cannot tell the output format from '\(out)'; use .jpg, .png, .tif or .heic")
+            throw ValidationError(
+                "cannot tell the output format from '\(out)'; use .jpg, .png, .tif, .heic, .avif, .webp or .gif")
         }
         try depth?.check(for: f)
         guard image >= 0 else { throw ValidationError("--image must be 0 or more, not \(image)") }

@@ -42,6 +42,7 @@ enum DepthArgument: String, ExpressibleByArgument, CaseIterable, Sendable {
         case .heic: [.eight, .ten]
         case .png: [.eight, .sixteen]
         case .tiff, .dng: [.eight, .sixteen, .half, .float]
+        case .webp, .avif, .gif: [.eight]
         case .cameraRaw: []
         }
     }
@@ -84,7 +85,7 @@ struct OutputSamples {
 
 /// `--format`: an output file format.
 enum FileFormatArgument: String, ExpressibleByArgument, CaseIterable, Sendable {
-    case jpg, png, tiff, heic
+    case jpg, png, tiff, heic, webp, avif, gif
 
     init?(argument: String) {
         switch argument.lowercased() {
@@ -92,6 +93,9 @@ enum FileFormatArgument: String, ExpressibleByArgument, CaseIterable, Sendable {
         case "png": self = .png
         case "tif", "tiff": self = .tiff
         case "heic", "heif", "hif": self = .heic
+        case "webp": self = .webp
+        case "avif": self = .avif
+        case "gif": self = .gif
         default: return nil
         }
     }
@@ -102,6 +106,9 @@ enum FileFormatArgument: String, ExpressibleByArgument, CaseIterable, Sendable {
         case .png: .png
         case .tiff: .tiff
         case .heic: .heic
+        case .webp: .webp
+        case .avif: .avif
+        case .gif: .gif
         }
     }
 }
