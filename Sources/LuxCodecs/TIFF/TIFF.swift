@@ -213,7 +213,7 @@ public enum TIFF {
         }
         let gray = l.photometric == 0 || l.photometric == 1
         if l.isFloat { return gray ? .linearGray : .extendedLinearSRGB }
-        return gray ? .genericGrayGamma2_2 : .sRGB
+        return gray ? .sGray : .sRGB
     }
 
     /// Writes a decoded chunk into the output plane, converting the sample layout.
