@@ -1,0 +1,126 @@
+import Foundation
+import LuxCodecs
+import LuxColor
+import LuxPixels
+import LuxTestSupport
+import Testing
+
+/// CMYK and YCCK JPEGs written by vips and ImageMagick, decoded to sRGB and compared with lcms2's and the writers'
+/// own conversions (mean |d| ≤ 1.5 levels).
+@Suite("CMYK JPEG")
+struct CMYKJPEGTests {
+    /// A 96 × 64 photograph cut from a sample by vips, written in `dir`.
+    static func photo(in dir: URL) throws -> String {
+        let path = dir.appendingPathComponent("photo.png").path
+        let cut = try ExternalTool.capture(
+            "vips", ["extract_area", try TestData.path("heic/iphone8plus.heic"), path, "600", "600", "96", "64"])
+        try #require(cut.status == 0, "vips: \(cut.errorText)")
+        return path
+    }
+
+    /// The mean absolute difference in levels between Lux's decode of `path` and the PPM/PGM `reference`.
+    static func meanDifference(_ path: String, reference: String) throws -> Double {
+        let ours = try ImageFile.read(url: URL(fileURLWithPath: path)).pixels
+        let theirs = try NetpbmImage(Data(contentsOf: URL(fileURLWithPath: reference)))
+        try #require(ours.width == theirs.width && ours.height == theirs.height && theirs.channels == 3)
+        let rgba = ours.converted(to: .rgba8)
+        var total = 0
+        rgba.withUnsafePlane { plane in
+            for y in 0..<ours.height {
+                let row = plane.row(y, as: UInt8.self)
+                for x in 0..<ours.width {
+                    for c in 0..<3 {
+                        total += abs(Int(row[4 * x + c]) - Int(theirs.samples[(y * ours.width + x) * 3 + c]))
+                    }
+                }
+            }
+        }
+        return Double(total) / Double(3 * ours.width * ours.height)
+    }
+
+    /// Runs a tool and requires success.
+    static func run(_ tool: String, _ arguments: [String]) throws {
+        let r = try ExternalTool.capture(tool, arguments)
+        try #require(r.status == 0, "\(tool): \(r.errorText)")
+    }
+
+    @Test(
+        "a vips CMYK JPEG with its profile (Adobe-inverted) matches jpgicc's sRGB conversion for two intents, and vips's for relative",
+        .needs("vips", "jpgicc"), arguments: [RenderingIntent.relativeColorimetric, .perceptual])
+    func vipsCMYK(_ intent: RenderingIntent) throws {
+        let dir = try ExternalTool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let cmyk = dir.appendingPathComponent("cmyk.jpg").path
+        try Self.run("vips", ["icc_transform", try Self.photo(in: dir), cmyk, "cmyk", "--intent", "relative"])
+        let header = try JPEGHeader(bytes: [UInt8](Data(contentsOf: URL(fileURLWithPath: cmyk))))
+        #expect(header.isCMYK && header.adobeTransform != nil && header.iccProfile != nil)
+
+        var options = DecodingOptions()
+        options.renderingIntent = intent
+        let file = try ImageFile.read(url: URL(fileURLWithPath: cmyk), options: options)
+        #expect(file.pixels.colorSpace == .sRGB && file.metadata.iccProfile == nil)
+        let decoded = dir.appendingPathComponent("lux.png")
+        try ImageFile.write(file.pixels, to: decoded)
+
+        if intent == .relativeColorimetric {
+            // vips's perceptual rendering to its own sRGB profile differs from lcms2's (2.4 levels), so only
+            // jpgicc — Little CMS itself — is the oracle for that intent.
+            let vips = dir.appendingPathComponent("vips.ppm").path
+            try Self.run("vips", ["icc_transform", cmyk, vips, "srgb", "--embedded", "--intent", intent.rawValue])
+            let d = try Self.meanDifference(decoded.path, reference: vips)
+            #expect(d <= 1.5, "mean |d| against vips: \(d)")
+        }
+
+        let jpgicc = dir.appendingPathComponent("jpgicc.jpg").path
+        try Self.run("jpgicc", ["-t\(intent.iccValue)", "-q100", cmyk, jpgicc])
+        let jpgiccPPM = dir.appendingPathComponent("jpgicc.ppm").path
+        try Self.run("vips", ["copy", jpgicc, jpgiccPPM])
+        let j = try Self.meanDifference(decoded.path, reference: jpgiccPPM)
+        #expect(j <= 1.5, "mean |d| against jpgicc: \(j)")
+    }
+
+    @Test(
+        "an ImageMagick YCCK JPEG without a profile reads as DeviceCMYK, like ImageMagick's own conversion",
+        .needs("vips", "convert", "exiftool"))
+    func imageMagickYCCK() throws {
+        let dir = try ExternalTool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let cmyk = dir.appendingPathComponent("ycck.jpg").path
+        try Self.run("convert", [try Self.photo(in: dir), "-colorspace", "CMYK", "-strip", "-quality", "95", cmyk])
+        let header = try JPEGHeader(bytes: [UInt8](Data(contentsOf: URL(fileURLWithPath: cmyk))))
+        #expect(header.isCMYK && header.adobeTransform == 2 && header.iccProfile == nil)
+        let info = try ImageFile.info(url: URL(fileURLWithPath: cmyk))
+        #expect(info.colorModel == .cmyk && info.storage.contains("YCCK"))
+
+        let reference = dir.appendingPathComponent("magick.ppm").path
+        try Self.run("convert", [cmyk, "-colorspace", "sRGB", reference])
+        let d = try Self.meanDifference(cmyk, reference: reference)
+        #expect(d <= 1.5, "mean |d| against ImageMagick: \(d)")
+    }
+
+    @Test(
+        "a CMYK JPEG whose profile is damaged or not CMYK is refused with a typed error naming the file", .needs("vips")
+    )
+    func damagedProfile() throws {
+        let dir = try ExternalTool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let cmyk = dir.appendingPathComponent("cmyk.jpg").path
+        try Self.run("vips", ["icc_transform", try Self.photo(in: dir), cmyk, "cmyk", "--intent", "relative"])
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: cmyk)))
+        // The profile's 'acsp' signature, 36 bytes into the profile, which starts 14 bytes after "ICC_PROFILE".
+        let marker = Array("ICC_PROFILE".utf8)
+        let start = try #require(
+            (0..<(bytes.count - marker.count)).first { Array(bytes[$0..<$0 + marker.count]) == marker })
+        let acsp = start + 14 + 36
+        #expect(Array(bytes[acsp..<acsp + 4]) == Array("acsp".utf8))
+        bytes[acsp] = UInt8(ascii: "x")
+        let damaged = dir.appendingPathComponent("damaged.jpg")
+        try Data(bytes).write(to: damaged)
+        #expect {
+            try ImageFile.read(url: damaged)
+        } throws: { error in
+            guard case CodecError.malformed(let what, _, _) = error else { return false }
+            return what.contains("damaged.jpg") && what.contains("ICC profile")
+        }
+    }
+}
