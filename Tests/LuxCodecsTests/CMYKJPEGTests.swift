@@ -5,9 +5,9 @@ import LuxPixels
 import LuxTestSupport
 import Testing
 
-/// CMYK and YCCK JPEGs written by vips and ImageMagick, decoded to sRGB and compared with lcms2's and the writers'
+/// CMYK and YCCK JPEGs and CMYK TIFFs written by vips and ImageMagick, decoded to sRGB and compared with lcms2's and the writers'
 /// own conversions (mean |d| ≤ 1.5 levels).
-@Suite("CMYK JPEG")
+@Suite("CMYK JPEG and TIFF")
 struct CMYKJPEGTests {
     /// A 96 × 64 photograph cut from a sample by vips, written in `dir`.
     static func photo(in dir: URL) throws -> String {
@@ -77,6 +77,37 @@ struct CMYKJPEGTests {
         try Self.run("vips", ["copy", jpgicc, jpgiccPPM])
         let j = try Self.meanDifference(decoded.path, reference: jpgiccPPM)
         #expect(j <= 1.5, "mean |d| against jpgicc: \(j)")
+    }
+
+    @Test(
+        "a vips CMYK TIFF (8 and 16 bits) with its profile matches tificc's and vips's sRGB conversions",
+        .needs("vips", "tificc"), arguments: [8, 16])
+    func vipsCMYKTIFF(_ depth: Int) throws {
+        let dir = try ExternalTool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let cmyk = dir.appendingPathComponent("cmyk.tif").path
+        try Self.run(
+            "vips",
+            ["icc_transform", try Self.photo(in: dir), cmyk, "cmyk", "--intent", "relative", "--depth", "\(depth)"])
+        let info = try ImageFile.info(url: URL(fileURLWithPath: cmyk))
+        #expect(info.colorModel == .cmyk && info.bitsPerSample == depth && info.iccProfile?.dataColorSpace == .cmyk)
+        let file = try ImageFile.read(url: URL(fileURLWithPath: cmyk))
+        #expect(file.pixels.format == (depth == 8 ? .rgba8 : .rgba16) && file.metadata.iccProfile == nil)
+        let decoded = dir.appendingPathComponent("lux.png")
+        try ImageFile.write(file.pixels.converted(to: .rgba8), to: decoded)
+
+        let vips = dir.appendingPathComponent("vips.ppm").path
+        try Self.run(
+            "vips", ["icc_transform", cmyk, vips, "srgb", "--embedded", "--intent", "relative", "--depth", "8"])
+        let d = try Self.meanDifference(decoded.path, reference: vips)
+        #expect(d <= 1.5, "mean |d| against vips: \(d)")
+
+        let tificc = dir.appendingPathComponent("tificc.tif").path
+        try Self.run("tificc", ["-t1", "-w8", cmyk, tificc])
+        let tificcPPM = dir.appendingPathComponent("tificc.ppm").path
+        try Self.run("vips", ["copy", tificc, tificcPPM])
+        let t = try Self.meanDifference(decoded.path, reference: tificcPPM)
+        #expect(t <= 1.5, "mean |d| against tificc: \(t)")
     }
 
     @Test(

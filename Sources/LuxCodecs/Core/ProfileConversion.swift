@@ -40,57 +40,87 @@ enum ProfileConversion {
         return true
     }
 
-    /// Converts interleaved 8-bit CMYK rows (`stride` bytes apart) described by `profile` into sRGB `.rgba8` pixels.
-    static func convertCMYK(
-        _ samples: UnsafeRawBufferPointer, stride: Int, width: Int, height: Int, inverted: Bool, profile: ICCProfile,
-        intent: RenderingIntent, threads: Int, name: String?
-    ) throws(CodecError) -> PixelBuffer {
-        let transform = try makeTransform(
-            from: profile, layout: .cmyk8(inverted: inverted), to: .sRGB, layout: .rgba8, intent, name)
-        var output = PixelBuffer(width: width, height: height, format: .rgba8, colorSpace: .sRGB)
-        output.withUnsafeMutablePlane { plane in
-            for y in 0..<height {
-                let row = plane.baseAddress + y * plane.bytesPerRow
-                for x in 0..<width { row.storeBytes(of: 255, toByteOffset: 4 * x + 3, as: UInt8.self) }
-            }
+    /// The CMYK profile of a CMYK file (`nil` when it embeds none).
+    ///
+    /// - Throws: ``CodecError/malformed(what:offset:reason:)`` naming the file when the profile is damaged or
+    ///   describes another colour model: CMYK values cannot be shown faithfully without their own profile.
+    static func cmykProfile(_ bytes: [UInt8]?, name: String?) throws(CodecError) -> ICCProfile? {
+        guard let bytes else { return nil }
+        let what = "\(name.map { $0 + ": " } ?? "")the CMYK image's ICC profile"
+        let profile: ICCProfile
+        do { profile = try ICCProfile(data: bytes) } catch {
+            throw .malformed(what: what, offset: 0, reason: error.description)
         }
-        output.withUnsafeMutablePlane { destination in
-            let source = MutableRawPlane(
-                baseAddress: UnsafeMutableRawPointer(mutating: samples.baseAddress!), bytesPerRow: stride, width: width,
-                height: height)
-            run(transform, source, destination, threads: threads)
+        guard profile.dataColorSpace == .cmyk else {
+            throw .malformed(what: what, offset: 0, reason: "it describes \(profile.dataColorSpace) values, not CMYK")
         }
-        return output
+        return profile
     }
 
-    /// Converts interleaved 8-bit CMYK rows without a profile into sRGB `.rgba8` pixels the way PDF and PostScript
-    /// treat DeviceCMYK (and ImageMagick and Pillow do): R = (1 − C)(1 − K), G = (1 − M)(1 − K), B = (1 − Y)(1 − K).
+    /// Converts CMYK samples held in an `.rgba8` or `.rgba16` buffer's memory (C, M, Y, K where R, G, B, A would
+    /// be) into sRGB pixels of the same format in place: through `profile` by Little CMS, or without one the way PDF
+    /// and PostScript treat DeviceCMYK (as ImageMagick and Pillow do): R = (1 − C)(1 − K), G = (1 − M)(1 − K),
+    /// B = (1 − Y)(1 − K).
     ///
-    /// No CMYK characterisation can be redistributed with Lux under its licence, so this is the documented default
-    /// for CMYK files that embed no profile.
-    static func convertDeviceCMYK(
-        _ samples: UnsafeRawBufferPointer, stride: Int, width: Int, height: Int, inverted: Bool, threads: Int
-    ) -> PixelBuffer {
-        var output = PixelBuffer(width: width, height: height, format: .rgba8, colorSpace: .sRGB)
-        output.withUnsafeMutablePlane { destination in
-            let source = MutableRawPlane(
-                baseAddress: UnsafeMutableRawPointer(mutating: samples.baseAddress!), bytesPerRow: stride, width: width,
-                height: height)
-            Parallel.forEachBand(height, threads: threads, minimumBand: 32) { range in
-                for y in range {
-                    let from = source.row(y, as: UInt8.self)
-                    let to = destination.row(y, as: UInt8.self)
-                    for x in 0..<width {
-                        // 255 − ink (inverted files store 255 − ink already).
-                        func paper(_ i: Int) -> UInt32 { UInt32(inverted ? from[4 * x + i] : 255 - from[4 * x + i]) }
-                        let k = paper(3)
-                        for c in 0..<3 { to[4 * x + c] = UInt8((paper(c) * k + 127) / 255) }
-                        to[4 * x + 3] = 255
+    /// No CMYK characterisation can be redistributed with Lux under its licence, so DeviceCMYK is the documented
+    /// default for CMYK files that embed no profile. `inverted` samples (Adobe's convention) store 1 − ink.
+    static func convertCMYK(
+        _ samples: inout PixelBuffer, inverted: Bool, profile: ICCProfile?, intent: RenderingIntent, threads: Int,
+        name: String?
+    ) throws(CodecError) {
+        let sixteen = samples.format == .rgba16
+        var output = PixelBuffer(width: samples.width, height: samples.height, format: samples.format)
+        if let profile {
+            let transform = try makeTransform(
+                from: profile, layout: sixteen ? .cmyk16 : .cmyk8(inverted: inverted), to: .sRGB,
+                layout: sixteen ? .rgba16 : .rgba8, intent, name)
+            output.withUnsafeMutablePlane { destination in
+                samples.withUnsafeMutablePlane { source in
+                    run(transform, source, destination, threads: threads)
+                    if sixteen {
+                        deviceCMYK(source, destination, UInt16.self, inverted, threads, alphaOnly: true)
+                    } else {
+                        deviceCMYK(source, destination, UInt8.self, inverted, threads, alphaOnly: true)
+                    }
+                }
+            }
+        } else {
+            output.withUnsafeMutablePlane { destination in
+                samples.withUnsafeMutablePlane { source in
+                    if sixteen {
+                        deviceCMYK(source, destination, UInt16.self, inverted, threads, alphaOnly: false)
+                    } else {
+                        deviceCMYK(source, destination, UInt8.self, inverted, threads, alphaOnly: false)
                     }
                 }
             }
         }
-        return output
+        output.colorSpace = .sRGB
+        samples = output
+    }
+
+    /// DeviceCMYK → RGB of `source` into `destination` with opaque alpha (only the alpha when `alphaOnly`).
+    private static func deviceCMYK<T: FixedWidthInteger & UnsignedInteger>(
+        _ source: MutableRawPlane, _ destination: MutableRawPlane, _: T.Type, _ inverted: Bool, _ threads: Int,
+        alphaOnly: Bool
+    ) {
+        let width = destination.width
+        let maximum = UInt32(T.max)
+        Parallel.forEachBand(destination.height, threads: threads, minimumBand: 32) { range in
+            for y in range {
+                let from = source.row(y, as: T.self)
+                let to = destination.row(y, as: T.self)
+                for x in 0..<width {
+                    to[4 * x + 3] = T.max
+                    if alphaOnly { continue }
+                    func paper(_ i: Int) -> UInt32 {
+                        inverted ? UInt32(from[4 * x + i]) : maximum - UInt32(from[4 * x + i])
+                    }
+                    let k = paper(3)
+                    for c in 0..<3 { to[4 * x + c] = T(truncatingIfNeeded: (paper(c) * k + maximum / 2) / maximum) }
+                }
+            }
+        }
     }
 
     private static func makeTransform(

@@ -68,10 +68,11 @@ public final class ImageRegionReader: Sendable {
         let heif = try Self.openHEIF(url, options: options)
         var chunks = heif == nil ? try TIFFChunks(url: url, options: options) : nil
         if let source = chunks?.source,
-            ProfileConversion.profileNeedingConversion(
-                source.metadata.iccProfile, model: source.layout.output.channelCount == 1 ? .gray : .rgb) != nil
+            source.layout.photometric == 5
+                || ProfileConversion.profileNeedingConversion(
+                    source.metadata.iccProfile, model: source.layout.output.channelCount == 1 ? .gray : .rgb) != nil
         {
-            // Little CMS converts the whole image while decoding (its profile is one Lux's engine cannot describe).
+            // CMYK, or a profile Lux's engine cannot describe: the whole image is converted while decoding.
             chunks = nil
         }
         if let chunks, options.imageIndex != 0 || options.component != .main {

@@ -105,37 +105,16 @@ public enum JPEG {
         )
         let bytes = PixelBuffer.byteCount(width: width, height: height, format: .rgba8)
         try options.reserve(2 * bytes, for: "CMYK JPEG samples and pixels")
-        var profile: ICCProfile?
-        if let icc = header.iccProfile {
-            do { profile = try ICCProfile(data: icc) } catch {
-                throw .malformed(
-                    what: "\(options.sourceName.map { $0 + ": " } ?? "")the CMYK JPEG's ICC profile", offset: 0,
-                    reason: error.description)
-            }
-            guard profile?.dataColorSpace == .cmyk else {
-                throw .malformed(
-                    what: "\(options.sourceName.map { $0 + ": " } ?? "")the CMYK JPEG's ICC profile", offset: 0,
-                    reason: "it describes \(profile!.dataColorSpace) values, not CMYK")
-            }
-        }
+        let profile = try ProfileConversion.cmykProfile(header.iccProfile, name: options.sourceName)
         // Four bytes of C, M, Y, K per pixel, held in an RGBA buffer's memory until they are converted.
         var samples = PixelBuffer(width: width, height: height, format: .rgba8)
         try decodePixels(
             raw, into: &samples, gray: false, cmyk: true, limits: options.limits, libraryBudget: options.remainingBytes,
             imageWidth: header.width, imageHeight: header.height, reducedBy: denominator)
-        let inverted = header.adobeTransform != nil
-        var pixels = try samples.withUnsafePlane { plane throws(CodecError) in
-            let data = UnsafeRawBufferPointer(start: plane.baseAddress, count: plane.bytesPerRow * height)
-            guard let profile else {
-                return ProfileConversion.convertDeviceCMYK(
-                    data, stride: plane.bytesPerRow, width: width, height: height, inverted: inverted,
-                    threads: options.threads)
-            }
-            return try ProfileConversion.convertCMYK(
-                data, stride: plane.bytesPerRow, width: width, height: height, inverted: inverted, profile: profile,
-                intent: options.renderingIntent, threads: options.threads, name: options.sourceName)
-        }
-        pixels.colorSpace = .sRGB
+        try ProfileConversion.convertCMYK(
+            &samples, inverted: header.adobeTransform != nil, profile: profile, intent: options.renderingIntent,
+            threads: options.threads, name: options.sourceName)
+        let pixels = samples
         var metadata = ImageMetadata()
         if let e = header.exif, let exif = try? EXIF(tiffBytes: e) { metadata.exif = exif }
         metadata.xmp = header.xmp
