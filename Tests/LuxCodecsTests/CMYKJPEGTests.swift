@@ -111,6 +111,48 @@ struct CMYKJPEGTests {
     }
 
     @Test(
+        "vips's JPEG-compressed TIFFs (tiles and strips, Y′CbCr 4:2:0 with JPEGTables; gray) decode like vips decodes them",
+        .needs("vips", "tiffinfo"),
+        arguments: [["--tile"], [], ["--tile", "--tile-width", "32", "--tile-height", "16"]])
+    func jpegInTIFF(_ layout: [String]) throws {
+        let dir = try ExternalTool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let photo = try Self.photo(in: dir)
+        let tiff = dir.appendingPathComponent("jpeg.tif").path
+        try Self.run("vips", ["tiffsave", photo, tiff, "--compression", "jpeg"] + layout)
+        let fields = try ExternalTool.capture("tiffinfo", [tiff]).text
+        #expect(fields.contains("JPEG") && fields.contains("YCbCr"), "\(fields)")
+        #expect(try ImageFile.info(url: URL(fileURLWithPath: tiff)).storage.hasPrefix("JPEG"))
+        let file = try ImageFile.read(url: URL(fileURLWithPath: tiff))
+        let decoded = dir.appendingPathComponent("lux.png")
+        try ImageFile.write(file.pixels, to: decoded)
+        let reference = dir.appendingPathComponent("vips.ppm").path
+        try Self.run("vips", ["copy", tiff, reference])
+        let d = try Self.meanDifference(decoded.path, reference: reference)
+        #expect(d <= 1.5, "mean |d| against vips: \(d)")
+        // The region reader (lux convert's path) decodes the same tiles.
+        let reader = try ImageRegionReader(url: URL(fileURLWithPath: tiff))
+        var region = PixelBuffer(width: 40, height: 30, format: reader.pixelFormat)
+        try region.withUnsafeMutablePlane { plane throws(CodecError) in
+            try reader.read(x: 20, y: 10, width: 40, height: 30, into: plane)
+        }
+        #expect(region.pixel(x: 5, y: 5) == file.pixels.pixel(x: 25, y: 15))
+
+        let gray = dir.appendingPathComponent("gray.tif").path
+        let bw = dir.appendingPathComponent("bw.v").path
+        try Self.run("vips", ["colourspace", photo, bw, "b-w"])
+        try Self.run("vips", ["tiffsave", bw, gray, "--compression", "jpeg"] + layout)
+        let grayFile = try ImageFile.read(url: URL(fileURLWithPath: gray))
+        #expect(grayFile.pixels.format == .gray8)
+        let grayReference = dir.appendingPathComponent("gray.pgm").path
+        try Self.run("vips", ["copy", gray, grayReference])
+        let expected = try NetpbmImage(Data(contentsOf: URL(fileURLWithPath: grayReference)))
+        let ours = TestImages.rgbSamples(grayFile.pixels)
+        #expect(ours.count == expected.samples.count)
+        #expect(zip(ours, expected.samples).allSatisfy { abs(Int($0) - Int($1)) <= 1 })
+    }
+
+    @Test(
         "an ImageMagick YCCK JPEG without a profile reads as DeviceCMYK, like ImageMagick's own conversion",
         .needs("vips", "convert", "exiftool"))
     func imageMagickYCCK() throws {

@@ -172,7 +172,8 @@ extension ImageFile {
             storage.tileWidth = try p.integer(d, TIFFTag.tileWidth)
             storage.tileLength = try p.integer(d, TIFFTag.tileLength)
             storage.chunkCount = d[d.has(TIFFTag.tileOffsets) ? TIFFTag.tileOffsets : TIFFTag.stripOffsets]?.count ?? 0
-            let name = [1: "uncompressed", 5: "LZW", 8: "Deflate", 32946: "Deflate", 32773: "PackBits"][l.compression]
+            let name = [1: "uncompressed", 5: "LZW", 7: "JPEG", 8: "Deflate", 32946: "Deflate", 32773: "PackBits"][
+                l.compression]
             return ImageInfo(
                 format: .tiff, width: l.width, height: l.height, pixelFormat: l.output, bitsPerSample: l.bitsPerSample,
                 samplesPerPixel: l.samplesPerPixel, hasAlpha: l.alphaIndex != nil,

@@ -5,7 +5,8 @@ import LuxPixels
 /// TIFF reading and writing (the first image of a file).
 ///
 /// Reading accepts 1–16-bit integer and 16/24/32-bit float samples, gray, RGB and palette images with or
-/// without alpha, strips or tiles, chunky or planar, uncompressed, Deflate, LZW or PackBits, with
+/// without alpha, strips or tiles, chunky or planar, uncompressed, Deflate, LZW, PackBits or JPEG (compression 7:
+/// 8-bit Y′CbCr, RGB or gray decoded by libjpeg-turbo with the file's JPEGTables), with
 /// predictors 2 and 3; it returns `.gray8/.gray16/.grayFloat` or `.rgba8/.rgba16/.rgbaHalf/.rgbaFloat`
 /// and reads the ICC profile (tag 34675), XMP (700) and Exif. CMYK (separated, four 8- or 16-bit inks) images are
 /// converted to sRGB through their embedded profile by Little CMS, or as DeviceCMYK without one. Writing produces baseline-compatible files
@@ -81,8 +82,12 @@ public enum TIFF {
             }
             colorSamples = 4
         case 6:
-            throw .unsupported(
-                what: "Y′CbCr TIFF", reason: "only JPEG-compressed TIFFs use Y′CbCr, and JPEG-in-TIFF is not supported")
+            // JPEG-compressed Y′CbCr: libjpeg-turbo turns the samples into R, G, B.
+            guard try p.integer(d, TIFFTag.compression) == 7, spp == 3, bps == 8 else {
+                throw .unsupported(
+                    what: "Y′CbCr TIFF", reason: "only JPEG-compressed (compression 7) 8-bit Y′CbCr is supported")
+            }
+            colorSamples = 3
         case 32803, 34892: throw .unsupported(what: "raw TIFF/EP data", reason: "read the file as DNG")
         default:
             throw .unsupported(
@@ -142,7 +147,8 @@ public enum TIFF {
                 limits: limits, what: "TIFF image")
             format = ChunkFormat(
                 bitsPerSample: l.bitsPerSample, samplesPerPixel: l.planar ? 1 : l.samplesPerPixel, isFloat: l.isFloat,
-                compression: l.compression, predictor: l.predictor, bigEndian: p.bigEndian, keepsBytes: true)
+                compression: l.compression, predictor: l.predictor, bigEndian: p.bigEndian, keepsBytes: true,
+                jpegTables: l.compression == 7 ? try? p.rawBytes(d, 347) : nil)
             palette = []
             if l.photometric == 3 {
                 palette = (try p.integers(d, 320) ?? []).map { UInt16(clamping: $0) }
