@@ -48,6 +48,8 @@ let package = Package(
         // LibRaw's thread-safe build (libraw_r), the decoder of camera raws other than DNG.
         .systemLibrary(name: "CLibRaw", pkgConfig: "libraw_r", providers: [.apt(["libraw-dev"])]),
         .systemLibrary(name: "CZXing", pkgConfig: "zxing", providers: [.apt(["libzxing-dev"])]),
+        // Little CMS 2: the ICC profiles LuxColor's matrix/TRC engine does not handle (LUT-based, CMYK) and intents.
+        .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         // Runtime-dispatched F16C/AVX2 row kernels (DESIGN.md "CPU features"), and nothing else.
         .target(name: "CLuxKernels"),
         // The operating-system calls Swift cannot make directly: processor count, ioctl(2), glibc's mallopt.
@@ -69,7 +71,7 @@ let package = Package(
 
         .target(
             name: "LuxColor",
-            dependencies: ["CLuxKernels", .product(name: "RealModule", package: "swift-numerics")],
+            dependencies: ["CLuxKernels", "CLCMS2", .product(name: "RealModule", package: "swift-numerics")],
             swiftSettings: swiftSettings),
         .target(
             name: "LuxPixels",

@@ -33,6 +33,11 @@ public struct DecodingOptions: Hashable, Sendable {
     /// For comparisons and benchmarks: LuxCodecs' decoder is faster, keeps every DNG tag (opcodes, profiles, both
     /// colour calibrations) and reads files LibRaw 0.20 gets wrong. Off by default.
     public var decodesDNGWithLibRaw: Bool
+    /// The rendering intent of conversions through an embedded profile Lux's matrix/TRC engine does not handle
+    /// (CMYK, LUT-based RGB): such pixels are converted to sRGB while decoding.
+    ///
+    /// Relative colorimetric by default, as vips does.
+    public var renderingIntent: RenderingIntent = .relativeColorimetric
     /// The memory the running decode has reserved (set by the decoder; not part of the options' value).
     package var budget: DecodingBudget?
     /// The name of the file being decoded, for errors (set by ``ImageFile/read(url:options:)``; not part of the
@@ -62,7 +67,7 @@ public struct DecodingOptions: Hashable, Sendable {
         a.limits == b.limits && a.appliesOrientation == b.appliesOrientation && a.threads == b.threads
             && a.allowsMappedPixels == b.allowsMappedPixels && a.imageIndex == b.imageIndex
             && a.component == b.component
-            && a.decodesDNGWithLibRaw == b.decodesDNGWithLibRaw
+            && a.decodesDNGWithLibRaw == b.decodesDNGWithLibRaw && a.renderingIntent == b.renderingIntent
     }
 
     /// Hashes the options' values.
@@ -74,6 +79,7 @@ public struct DecodingOptions: Hashable, Sendable {
         hasher.combine(imageIndex)
         hasher.combine(component)
         hasher.combine(decodesDNGWithLibRaw)
+        hasher.combine(renderingIntent)
     }
 }
 

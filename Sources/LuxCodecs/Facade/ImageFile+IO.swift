@@ -49,16 +49,34 @@ extension ImageFile {
         }
         switch format {
         case .heic, .avif: return try HEIF.decode(raw, options: options)
-        case .webp: return try WebP.decode(raw, options: options)
+        case .webp: return try convertingProfile(try WebP.decode(raw, options: options), options: options)
         case .gif: return try GIF.decode(raw, options: options)
-        case .jpeg: return try JPEG.decode(raw, options: options)
-        case .png: return try PNG.decode(raw, options: options)
-        case .tiff: return try TIFF.decode(raw, options: options)
+        case .jpeg: return try convertingProfile(try JPEG.decode(raw, options: options), options: options)
+        case .png: return try convertingProfile(try PNG.decode(raw, options: options), options: options)
+        case .tiff: return try convertingProfile(try TIFF.decode(raw, options: options), options: options)
         case .dng:
             if options.decodesDNGWithLibRaw { return try CameraRaw.decode(raw, options: options, format: .dng) }
             return try DNG.decode(raw, options: options, file: file)
         case .cameraRaw: return try CameraRaw.decode(raw, options: options)
         }
+    }
+
+    /// `file` with its pixels converted to sRGB (gray: sGray) through Little CMS when its embedded
+    /// profile is one Lux's matrix/TRC engine cannot describe (LUT-based); the profile is then dropped, since it
+    /// no longer describes the pixels.
+    static func convertingProfile(_ file: ImageFile, options: DecodingOptions) throws(CodecError) -> ImageFile {
+        let model: ICCProfile.ColorSpaceSignature = file.pixels.format.channelCount == 1 ? .gray : .rgb
+        guard
+            let profile = ProfileConversion.profileNeedingConversion(file.metadata.iccProfile, model: model)
+        else { return file }
+        var converted = file
+        guard
+            try ProfileConversion.convert(
+                &converted.pixels, from: profile, intent: options.renderingIntent, threads: options.threads,
+                name: options.sourceName)
+        else { return file }
+        converted.metadata.iccProfile = nil
+        return converted
     }
 
     static func detect(_ raw: UnsafeRawBufferPointer) throws(CodecError) -> ImageFormat {
@@ -127,12 +145,12 @@ extension ImageFile {
             let gray = h.componentCount == 1
             var storage = "\(h.process.rawValue) JPEG"
             if let s = h.chromaSubsampling { storage += " \(s.rawValue)" }
-            if h.isCMYK { storage += " (CMYK, not decodable)" }
+            if h.isCMYK { storage += h.adobeTransform == 2 ? " YCCK" : " CMYK" }
             return ImageInfo(
                 format: .jpeg, width: h.width, height: h.height, pixelFormat: gray ? .gray8 : .rgba8,
                 bitsPerSample: h.precision,
                 samplesPerPixel: h.componentCount, hasAlpha: false,
-                colorSpace: JPEG.colorSpace(icc: h.iccProfile, exif: m.exif, gray: gray),
+                colorSpace: h.isCMYK ? .sRGB : JPEG.colorSpace(icc: h.iccProfile, exif: m.exif, gray: gray),
                 storage: storage, metadata: m, raw: nil)
         case .png:
             let h = try PNGHeader(raw)
@@ -162,7 +180,8 @@ extension ImageFile {
             storage.tileWidth = try p.integer(d, TIFFTag.tileWidth)
             storage.tileLength = try p.integer(d, TIFFTag.tileLength)
             storage.chunkCount = d[d.has(TIFFTag.tileOffsets) ? TIFFTag.tileOffsets : TIFFTag.stripOffsets]?.count ?? 0
-            let name = [1: "uncompressed", 5: "LZW", 8: "Deflate", 32946: "Deflate", 32773: "PackBits"][l.compression]
+            let name = [1: "uncompressed", 5: "LZW", 7: "JPEG", 8: "Deflate", 32946: "Deflate", 32773: "PackBits"][
+                l.compression]
             return ImageInfo(
                 format: .tiff, width: l.width, height: l.height, pixelFormat: l.output, bitsPerSample: l.bitsPerSample,
                 samplesPerPixel: l.samplesPerPixel, hasAlpha: l.alphaIndex != nil,

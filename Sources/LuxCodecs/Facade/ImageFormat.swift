@@ -4,7 +4,7 @@ public enum ImageFormat: String, Hashable, Sendable, Codable, CaseIterable, Cust
     case jpeg
     /// PNG, via libpng.
     case png
-    /// TIFF (strips or tiles; uncompressed, Deflate, LZW, PackBits).
+    /// TIFF (strips or tiles; uncompressed, Deflate, LZW, PackBits, and JPEG when reading).
     case tiff
     /// Adobe Digital Negative: raw sensor data in a TIFF container.
     case dng

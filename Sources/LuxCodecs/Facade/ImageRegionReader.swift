@@ -36,8 +36,8 @@ public final class ImageRegionReader: Sendable {
     public let colorSpace: ColorSpace?
     /// Whether colour values are premultiplied by alpha.
     public let isPremultiplied: Bool
-    /// Whether every pixel is opaque because the file stores no alpha (TIFFs without an alpha sample, JPEGs): the
-    /// regions then carry alpha 1.
+    /// Whether every pixel is opaque because the file stores no alpha (TIFFs without an alpha sample, JPEGs) or,
+    /// for an image decoded whole, every alpha value is 1: the regions then carry alpha 1.
     public let isOpaque: Bool
     /// The file's metadata.
     public let metadata: ImageMetadata
@@ -66,7 +66,15 @@ public final class ImageRegionReader: Sendable {
         self.cacheLimit = cacheLimit
         cache = Mutex(ChunkCache())
         let heif = try Self.openHEIF(url, options: options)
-        let chunks = heif == nil ? try TIFFChunks(url: url, options: options) : nil
+        var chunks = heif == nil ? try TIFFChunks(url: url, options: options) : nil
+        if let source = chunks?.source,
+            source.layout.photometric == 5
+                || ProfileConversion.profileNeedingConversion(
+                    source.metadata.iccProfile, model: source.layout.output.channelCount == 1 ? .gray : .rgb) != nil
+        {
+            // CMYK, or a profile Lux's engine cannot describe: the whole image is converted while decoding.
+            chunks = nil
+        }
         if let chunks, options.imageIndex != 0 || options.component != .main {
             throw .unsupported(
                 what: "image \(options.imageIndex) (\(options.component)) of a TIFF file",
@@ -100,7 +108,7 @@ public final class ImageRegionReader: Sendable {
             pixelFormat = file.pixels.format
             colorSpace = file.pixels.colorSpace
             isPremultiplied = file.pixels.isPremultiplied
-            isOpaque = file.format == .jpeg
+            isOpaque = file.format == .jpeg || !IntegerEncoding.writesAlpha(file.pixels, policy: .automatic)
             metadata = file.metadata
             format = file.format
             backing = .whole(file.pixels)

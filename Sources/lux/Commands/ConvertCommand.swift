@@ -17,11 +17,16 @@ struct ConvertCommand: ParsableCommand {
             their largest embedded preview with --raw preview) and writes JPEG, PNG, TIFF, HEIC, AVIF, WebP or GIF, \
             picked by the output's extension or --format. WebP is lossy at --quality (as cwebp -q) or lossless with \
             --lossless; AVIF is AV1 at --quality (as heif-enc -A -q); GIF gets a 256-colour median-cut palette with \
-            Floyd-Steinberg dithering. WebP, AVIF and GIF store alpha only when the input has some that is not \
-            opaque. For an animated GIF or WebP input, --image N picks the frame (0 = the first). Orientation is applied (the output is upright, Exif orientation 1); the colour \
-            space is kept (the input's ICC profile, Display P3 for iPhone photos) unless --color-space says \
+            Floyd-Steinberg dithering. For an animated GIF or WebP input, --image N picks the frame (0 = the \
+            first). CMYK and YCCK JPEGs and images with LUT-based ICC profiles are converted to sRGB through their \
+            profile by Little CMS (--intent, relative colorimetric by default; a CMYK file without a profile is \
+            read as DeviceCMYK, R = (1 - C)(1 - K)). An opaque input gives an opaque output (no alpha channel), a \
+            gray input a gray output (one channel, gray profile) unless --color-space asks for colour, and a 16-bit \
+            input a 16-bit PNG or TIFF. Orientation is applied (the output is upright, Exif orientation 1); the \
+            colour space is kept (the input's ICC profile, Display P3 for iPhone photos) unless --color-space says \
             otherwise, and its profile is embedded; a HEIC's thumbnail carries over (reduced from the converted \
-            picture; a JPEG's in its Exif block, a HEIC's as a thumbnail image); Exif and XMP are kept unless --strip all (drop both) or \
+            picture; a JPEG's in its Exif block, a HEIC's as a thumbnail image); Exif and XMP are kept unless \
+            --strip all (drop both) or \
             --strip location (drop the GPS fields). --size WxH scales the image to fit inside the box (Lanczos, \
             aspect ratio kept, never enlarged). The image is read, converted and encoded a strip at a time: a \
             HEIC is decoded by libheif into planes and interleaved strip by strip, and a HEIC output is encoded \
@@ -102,6 +107,12 @@ struct ConvertCommand: ParsableCommand {
     @Option(help: "Raw inputs: develop (LuxRAW's defaults) or preview (the largest embedded preview).")
     var raw: RawInputArgument = .develop
 
+    @Option(
+        help:
+            "Rendering intent for CMYK and LUT-based ICC profiles (Little CMS): perceptual, relative, saturation or absolute."
+    )
+    var intent: IntentArgument = .relative
+
     @OptionGroup var batch: BatchOptions
 
     func validate() throws {
@@ -139,7 +150,8 @@ struct ConvertCommand: ParsableCommand {
         let outputURL = URL(fileURLWithPath: item.output)
         let fileFormat = ImageFormat(fileExtension: outputURL.pathExtension) ?? format.imageFormat
         var source = try ConversionSource(
-            url: inputURL, imageIndex: image, raw: raw, gainMap: gainMap, writesHEIC: fileFormat == .heic)
+            url: inputURL, imageIndex: image, raw: raw, gainMap: gainMap, writesHEIC: fileFormat == .heic,
+            intent: intent.intent)
         if gainMap == .apply {
             guard source.hdrGainMap != nil else {
                 throw CLIError("\(item.input): --hdr-gain-map apply: the image has no HDR gain map")
@@ -151,8 +163,10 @@ struct ConvertCommand: ParsableCommand {
         metadata.orientation = .up
         strip?.apply(to: &metadata)
 
-        let samples = try OutputSamples(format: fileFormat, depth: depth, deep: source.isDeep)
         var space = colorSpace?.space ?? source.colorSpace
+        let samples = try OutputSamples(
+            format: fileFormat, depth: depth, deep: source.isDeep, gray: space.model == .gray,
+            opaque: source.isOpaque)
         var picture = source.image
         if let peak = source.hdrPeak {
             let keepsRange = samples.pixelFormat.isFloatingPoint && fileFormat == .tiff
@@ -172,7 +186,7 @@ struct ConvertCommand: ParsableCommand {
         }
         var options = EncodingOptions(
             quality: Double(quality) / 100, optimizesHuffmanTables: false, sampleType: samples.sampleType,
-            alpha: .automatic, threads: threads)
+            alpha: samples.alpha, threads: threads)
         options.synchronizesFile = true
         // A HEIC's thumbnail carries over (reduced from the converted picture: upright, scaled like it).
         if source.hasThumbnail { options.embedsThumbnail = true }
@@ -180,7 +194,7 @@ struct ConvertCommand: ParsableCommand {
         let extent = picture.extent.integral
         let encoder = try ImageStreamEncoder(
             writingTo: outputURL, format: fileFormat, width: Int(extent.width), height: Int(extent.height),
-            pixelFormat: samples.pixelFormat, colorSpace: space, metadata: metadata, options: options)
+            pixelFormat: samples.encodedFormat, colorSpace: space, metadata: metadata, options: options)
         if fileFormat == .heic, let auxiliary = source.keptGainMap { encoder.auxiliaryImages = [auxiliary] }
         let context = RenderContext(options: RenderOptions(cacheIntermediates: false, threadCount: threads))
         try context.render(picture, bounds: extent, format: samples.pixelFormat, colorSpace: space) { strip in

@@ -57,16 +57,23 @@ enum DepthArgument: String, ExpressibleByArgument, CaseIterable, Sendable {
     }
 }
 
-/// The pixels a command renders for an output file and the samples the file stores, from `--depth`.
+/// The pixels a command renders for an output file and the samples the file stores, from `--depth` and the
+/// input's channels.
 struct OutputSamples {
     /// The rendered pixel format.
     var pixelFormat: PixelFormat
+    /// The format the encoder is told the bands have: ``pixelFormat``, or its gray counterpart when a gray input
+    /// stays gray (the encoder then writes one channel and a gray profile).
+    var encodedFormat: PixelFormat
     /// The file's sample type.
     var sampleType: SampleType
+    /// Whether alpha is written: not for an opaque input (an opaque input gives an opaque file).
+    var alpha: AlphaPolicy
 
     /// The samples for `format`: `depth` when given (checked against the format), otherwise 8 bits, or the
-    /// format's deeper samples (16, or 10 for HEIC) when `deep` says the input is deeper than 8 bits.
-    init(format: ImageFormat, depth: DepthArgument?, deep: Bool) throws {
+    /// format's deeper samples (16, or 10 for HEIC) when `deep` says the input is deeper than 8 bits; one gray
+    /// channel when `gray` (the output space is gray) and no alpha when `opaque`.
+    init(format: ImageFormat, depth: DepthArgument?, deep: Bool, gray: Bool = false, opaque: Bool = true) throws {
         let chosen = try depth.map { d in
             try d.check(for: format)
             return d
@@ -80,6 +87,9 @@ struct OutputSamples {
         case .half: sampleType = .float16
         case .float: sampleType = .float32
         }
+        let grayFormats: [PixelFormat: PixelFormat] = [.rgba8: .gray8, .rgba16: .gray16, .rgbaFloat: .grayFloat]
+        encodedFormat = gray && format != .heic ? grayFormats[pixelFormat] ?? pixelFormat : pixelFormat
+        alpha = opaque ? .discard : .automatic
     }
 }
 
@@ -190,4 +200,12 @@ enum DecoderArgument: String, ExpressibleByArgument, CaseIterable, Sendable {
     case lux
     /// LibRaw, like other camera raws.
     case libraw
+}
+
+/// `--intent`: the rendering intent of conversions through CMYK and LUT-based ICC profiles.
+enum IntentArgument: String, ExpressibleByArgument, CaseIterable, Sendable {
+    case perceptual, relative, saturation, absolute
+
+    /// The intent LuxColor uses.
+    var intent: RenderingIntent { RenderingIntent(rawValue: rawValue) ?? .relativeColorimetric }
 }
