@@ -41,9 +41,15 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CHEIF", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
         .systemLibrary(name: "CX265", pkgConfig: "x265", providers: [.apt(["libx265-dev"])]),
+        // libwebp: the WebP codec, its container's chunks (libwebpdemux) and assembling containers and animations
+        // (libwebpmux, whose pkg-config file requires libwebp; the module map links all three).
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebpmux", providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(name: "CGIF", pkgConfig: "libgif", providers: [.apt(["libgif-dev"])]),
         // LibRaw's thread-safe build (libraw_r), the decoder of camera raws other than DNG.
         .systemLibrary(name: "CLibRaw", pkgConfig: "libraw_r", providers: [.apt(["libraw-dev"])]),
         .systemLibrary(name: "CZXing", pkgConfig: "zxing", providers: [.apt(["libzxing-dev"])]),
+        // Little CMS 2: the ICC profiles LuxColor's matrix/TRC engine does not handle (LUT-based, CMYK) and intents.
+        .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         // Runtime-dispatched F16C/AVX2 row kernels (DESIGN.md "CPU features"), and nothing else.
         .target(name: "CLuxKernels"),
         // The operating-system calls Swift cannot make directly: processor count, ioctl(2), glibc's mallopt.
@@ -65,7 +71,7 @@ let package = Package(
 
         .target(
             name: "LuxColor",
-            dependencies: ["CLuxKernels", .product(name: "RealModule", package: "swift-numerics")],
+            dependencies: ["CLuxKernels", "CLCMS2", .product(name: "RealModule", package: "swift-numerics")],
             swiftSettings: swiftSettings),
         .target(
             name: "LuxPixels",
@@ -92,12 +98,14 @@ let package = Package(
             dependencies: [
                 "LuxPixels", "LuxColor", "CLuxCodecShims", "CLuxKernels", "CLuxLibRaw", "CLuxZXing", "CHEIF",
                 "CLuxMediaShims", "CAVFormat", "CAVCodec", "CAVUtil", "CSWScale",
+                "CWebP",
+                "CGIF",
             ],
             swiftSettings: swiftSettings),
         // File glue between the engine and the codecs: images read from files, renders streamed into encoders.
         .target(
             name: "LuxIO",
-            dependencies: ["LuxRender", "LuxCodecs", "LuxPixels", "LuxColor"],
+            dependencies: ["LuxFilters", "LuxRender", "LuxCodecs", "LuxPixels", "LuxColor"],
             swiftSettings: swiftSettings),
         .target(
             name: "LuxRAW",

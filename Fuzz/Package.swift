@@ -15,7 +15,7 @@ let swiftSettings: [SwiftSetting] = [
 
 let harnesses = [
     "tiff", "dngopcode", "ljpeg", "jpeg", "png", "icc", "exif", "filterchain", "quicktime", "adjustments",
-    "cameraraw", "heif", "movie",
+    "cameraraw", "heif", "movie", "webp", "gif",
 ]
 // Modules beyond the common ones a harness needs (LuxLive brings capture-independent Live Photo editing).
 let extraDependencies: [String: [String]] = ["adjustments": ["LuxLive", "LuxFusion"]]

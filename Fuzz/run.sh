@@ -6,7 +6,7 @@
 #   Fuzz/run.sh NAME repro FILE…    run the harness once on each FILE (reproduce a crash)
 #   Fuzz/run.sh list                the harness names
 #
-# NAME is one of: tiff dngopcode ljpeg jpeg png icc exif filterchain quicktime adjustments cameraraw movie.
+# NAME is one of: tiff dngopcode ljpeg jpeg png icc exif filterchain quicktime adjustments cameraraw heif movie webp gif.
 #
 # Every Swift module (Lux's and the harness) is compiled with -sanitize=fuzzer,address, -enable-testing and
 # -parse-as-library (the harness's @_cdecl entry point is the program's; libraries are parsed so anyway),
@@ -20,7 +20,7 @@ set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
 testdata="$here/../Tests/Data"
-names="tiff dngopcode ljpeg jpeg png icc exif filterchain quicktime adjustments cameraraw heif movie"
+names="tiff dngopcode ljpeg jpeg png icc exif filterchain quicktime adjustments cameraraw heif movie webp gif"
 
 name="${1:-}"
 if [[ "$name" == list ]]; then echo "$names"; exit 0; fi

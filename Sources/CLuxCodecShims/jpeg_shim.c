@@ -120,11 +120,15 @@ static int lux_jpeg_decode_impl(const uint8_t *data, size_t size, int out_layout
         lux_copy_message(message, capacity, "the frame size differs from the size found in the header");
         return lux_jpeg_fail(ctx);
     }
-    if (cinfo->jpeg_color_space == JCS_CMYK || cinfo->jpeg_color_space == JCS_YCCK) {
-        lux_copy_message(message, capacity, "CMYK JPEG images are not supported; convert them to RGB first");
+    const int cmyk = cinfo->jpeg_color_space == JCS_CMYK || cinfo->jpeg_color_space == JCS_YCCK;
+    if (cmyk != (out_layout == LUX_JPEG_OUT_CMYK)) {
+        lux_copy_message(message, capacity,
+                         cmyk ? "a CMYK JPEG must be decoded to CMYK samples" : "only CMYK JPEGs decode to CMYK");
         return lux_jpeg_fail(ctx);
     }
-    cinfo->out_color_space = out_layout == LUX_JPEG_OUT_GRAY ? JCS_GRAYSCALE : JCS_EXT_RGBA;
+    cinfo->out_color_space = out_layout == LUX_JPEG_OUT_GRAY   ? JCS_GRAYSCALE
+                             : out_layout == LUX_JPEG_OUT_CMYK ? JCS_CMYK
+                                                               : JCS_EXT_RGBA;
     if (scale_denom > 1) {
         cinfo->scale_num = 1;
         cinfo->scale_denom = (unsigned int)scale_denom;

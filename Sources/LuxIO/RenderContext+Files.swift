@@ -14,7 +14,8 @@ extension RenderContext {
     /// - Parameters:
     ///   - format: JPEG, PNG, TIFF or HEIC (default: from the file name's extension).
     ///   - pixelFormat: The rendered format (8-bit, 16-bit, half or float; it decides the file's sample type
-    ///     unless `options.sampleType` says otherwise).
+    ///     unless `options.sampleType` says otherwise). A gray format writes one gray channel: the image is rendered
+    ///     as RGBA of that depth and reduced to its luma, so `colorSpace` should then be a gray space.
     ///   - colorSpace: The file's colour space (its profile is embedded).
     ///   - bounds: The part of the image to write (default: its extent, which must then be finite).
     ///   - rowsPerStrip: Rows rendered and encoded at a time (default: half the tile size, see
@@ -33,7 +34,9 @@ extension RenderContext {
             to: url, format: format, width: Int(rect.width), height: Int(rect.height), pixelFormat: pixelFormat,
             colorSpace: colorSpace, metadata: metadata, options: options
         ) { append in
-            try render(image, bounds: rect, format: pixelFormat, colorSpace: colorSpace, rowsPerStrip: rowsPerStrip) {
+            let rendered =
+                [PixelFormat.gray8: .rgba8, .gray16: .rgba16, .grayFloat: .rgbaFloat][pixelFormat] ?? pixelFormat
+            try render(image, bounds: rect, format: rendered, colorSpace: colorSpace, rowsPerStrip: rowsPerStrip) {
                 strip in
                 try append(strip.buffer)
             }

@@ -41,6 +41,7 @@ struct LuxCommand: AsyncParsableCommand {
             DevicesCommand.self,
             DevelopCommand.self,
             ConvertCommand.self,
+            ThumbnailCommand.self,
             FilterCommand.self,
             FiltersCommand.self,
             LiveCommand.self,

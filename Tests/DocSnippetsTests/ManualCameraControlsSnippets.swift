@@ -86,7 +86,9 @@ import Testing
             }
             return synced  // frames from here on show both
         }
-        for webcam in V4L2Camera.devices() { print(webcam.localizedName, webcam.controlCapabilities) }
+        for found in CaptureDeviceDiscoverySession().devices().cameras {
+            print(found.localizedName, found.controlCapabilities)
+        }
         print(try await lockLook(of: camera))
 
         #expect(camera.status.exposureMode == .custom && camera.status.whiteBalanceMode == .locked)

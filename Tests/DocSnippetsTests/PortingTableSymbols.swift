@@ -35,6 +35,7 @@ func portingTableSymbols() {
     _ = (any CaptureDevice).self
     _ = SimulatedCamera.self
     _ = V4L2Camera.self
+    _ = CaptureDeviceDiscoverySession.self
     _ = DeviceFormat.self
     _ = \SimulatedCamera.activeFormat
     _ = \SimulatedCamera.activeColorSpace

@@ -2,7 +2,8 @@ import Foundation
 import LuxTestSupport
 import Testing
 
-/// HEIC photos from `lux capture --format heic` and HEIC Live Photo stills, judged by heif-info and exiftool.
+/// HEIC and JPEG photos from `lux capture` (a preview as their thumbnail) and HEIC Live Photo stills, judged by
+/// heif-info, exiftool and djpeg.
 @Suite struct CaptureHEICTests {
     @Test(
         "lux capture --format heic with a preview: heif-info reads the photo with the preview as its thumbnail, exiftool the Display P3 profile",
@@ -28,6 +29,31 @@ import Testing
         #expect(info.text.contains("thumbnail: 160x120"), "\(info.text)")
         let tags = try ExternalTool.capture("exiftool", ["-s3", "-ProfileDescription", "-Orientation#", path])
         #expect(tags.text.split(separator: "\n") == ["Display P3", "1"], "\(tags.text)")
+    }
+
+    @Test(
+        "lux capture --format jpeg with a preview: exiftool extracts it from IFD1 (160 × 120, decoded by djpeg) and validates the file",
+        .needsLux, .needs("exiftool", "djpeg"))
+    func jpegWithPreview() throws {
+        let lux = try #require(LuxExecutable.path)
+        let dir = try ExternalTool.temporaryFolder("lux-capture-jpeg")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try LuxExecutable.run(
+            lux,
+            [
+                "capture", "--format", "jpeg", "--sensor", "640x480", "--preview", "160x160", "--prioritization",
+                "speed", "-o", dir.path,
+            ])
+        try #require(r.status == 0, "\(r.errorText)")
+        let files = try CLIFixtures.files(in: dir)
+        let still = dir.appendingPathComponent(try #require(files.first { $0.hasSuffix(".jpg") }, "\(files)")).path
+        let thumbnail = try ExternalTool.capture("exiftool", ["-b", "-ThumbnailImage", still]).stdout
+        let thumbPath = dir.appendingPathComponent("thumb.jpg").path
+        try thumbnail.write(to: URL(fileURLWithPath: thumbPath))
+        let decoded = try NetpbmImage(ExternalTool.capture("djpeg", ["-pnm", thumbPath]).stdout)
+        #expect(decoded.width == 160 && decoded.height == 120)
+        let verdict = try ExternalTool.capture("exiftool", ["-validate", "-warning", "-a", "-s3", still])
+        #expect(verdict.text.split(separator: "\n").first == "OK", "\(verdict.text)")
     }
 
     @Test(

@@ -59,6 +59,62 @@ import Testing
     }
 
     @Test(
+        "a HEIC's thumbnail carries over into the JPEG's IFD1, upright (120 × 160 for the rotated iPhone 8 Plus photo): exiftool extracts it, djpeg decodes it, -validate finds no error",
+        .needsLux, .needs("exiftool", "djpeg", "heif-info", "vips"))
+    func heicThumbnailToJPEG() throws {
+        let lux = try #require(LuxExecutable.path)
+        let dir = try ExternalTool.temporaryFolder("lux-convert")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let input = try TestData.path("heic/iphone8plus.heic")
+        #expect(try ExternalTool.capture("heif-info", [input]).text.contains("thumbnail: 240x320"))
+        let out = dir.appendingPathComponent("photo.jpg").path
+        let r = try LuxExecutable.run(lux, ["convert", input, "-o", out])
+        try #require(r.status == 0, "\(r.errorText)")
+        let thumbPath = dir.appendingPathComponent("thumb.jpg").path
+        try ExternalTool.capture("exiftool", ["-b", "-ThumbnailImage", out]).stdout.write(
+            to: URL(fileURLWithPath: thumbPath))
+        let thumbnail = try NetpbmImage(ExternalTool.capture("djpeg", ["-pnm", thumbPath]).stdout)
+        #expect(thumbnail.width == 120 && thumbnail.height == 160)
+        // The thumbnail looks like the picture: vips's 1/25.2 reduction of the converted JPEG, within 25 dB.
+        let reduced = dir.appendingPathComponent("reduced.ppm").path
+        let shrink = try ExternalTool.capture("vips", ["resize", out, reduced, "\(120.0 / 3024.0)"])
+        try #require(shrink.status == 0, "\(shrink.errorText)")
+        let reference = try NetpbmImage(Data(contentsOf: URL(fileURLWithPath: reduced)))
+        #expect(reference.width == 120 && reference.height == 160)
+        #expect(psnr(thumbnail.samples, reference.samples, peak: 255) >= 25)
+        // No error, and no warning about IFD1 (the photo's own Exif draws three: lens tags in an Exif 2.21 IFD).
+        let verdict = try ExternalTool.capture("exiftool", ["-validate", "-error", "-warning", "-a", "-s", out]).text
+        let lines = verdict.split(separator: "\n")
+        #expect(
+            !lines.contains { $0.hasPrefix("Error") || $0.contains("IFD1") || $0.contains("Thumbnail") }, "\(verdict)")
+    }
+
+    @Test(
+        "a HEIF image sequence with no still image (brand msf1, ffmpeg's HEVC MP4; libheif 1.15 reads no tracks) gets a clear error naming the file from info and convert, and nothing is written",
+        .needsLux, .needs("ffmpeg", "heif-info"))
+    func imageSequenceOnly() throws {
+        let lux = try #require(LuxExecutable.path)
+        let dir = try ExternalTool.temporaryFolder("lux-convert")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let sequence = dir.appendingPathComponent("burst.heic").path
+        let made = try ExternalTool.capture(
+            "ffmpeg",
+            [
+                "-v", "error", "-f", "lavfi", "-i", "testsrc=size=256x256:rate=10", "-frames:v", "3", "-c:v",
+                "libx265", "-x265-params", "log-level=none", "-tag:v", "hvc1", "-brand", "msf1", "-f", "mp4", sequence,
+            ])
+        try #require(made.status == 0, "ffmpeg: \(made.errorText)")
+        #expect(try ExternalTool.capture("heif-info", [sequence]).text.contains("image/heif-sequence"))
+        let out = dir.appendingPathComponent("burst.jpg").path
+        for arguments in [["info", sequence], ["convert", sequence, "-o", out]] {
+            let r = try LuxExecutable.run(lux, arguments)
+            #expect(r.status == 1, "\(arguments[0])")
+            #expect(r.errorText.contains("burst.heic") && r.errorText.contains("image sequence"), "\(r.errorText)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
+    @Test(
         "a folder to HEIC with --size, --strip location, --jobs 2 and --json: fitted sizes, no GPS, Exif kept, bad files named and nothing partial",
         .needsLux, .needs("vips", "exiftool", "heif-info"))
     func folderToHEIC() throws {

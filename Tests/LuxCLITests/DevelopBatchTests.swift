@@ -89,7 +89,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: inputs) }
         let raw = try CLIFixtures.files(in: inputs).map { inputs.appendingPathComponent($0).path }[0]
         for flags in [
-            ["--quality", "0"], ["--jobs", "0"], ["--color-space", "nonsense"], ["--format", "gif"], ["--no-such-flag"],
+            ["--quality", "0"], ["--jobs", "0"], ["--color-space", "nonsense"], ["--format", "bmp"], ["--no-such-flag"],
             ["--overwrite", "--skip-existing"], ["-o", inputs.path + "/x.dng"],
             ["--depth", "float", "--format", "png"],
         ] {

@@ -15,6 +15,8 @@ import Testing
         struct Microphone: Decodable {
             var id: String
             var name: String
+            var path: String?
+            var capture: Bool
         }
         var cameras: [Camera]
         var microphones: [Microphone]
@@ -28,11 +30,14 @@ import Testing
         let report = try CLIFixtures.decode(Report.self, r)
         let simulated = try #require(report.cameras.first { $0.id == "lux.simulated.back-wide" })
         #expect(simulated.path == nil && !simulated.formats.isEmpty && simulated.controls.contains("lens position"))
-        #expect(report.microphones.contains { $0.name == "Simulated Microphone" })
+        #expect(report.microphones.contains { $0.name == "Simulated Microphone" && $0.path == nil && $0.capture })
+        // ALSA capture devices are listed by node and not recorded from.
+        #expect(report.microphones.filter { $0.id.hasPrefix("alsa:") }.allSatisfy { !$0.capture && $0.path != nil })
         let videoNodes = (0..<64).map { "/dev/video\($0)" }.filter { FileManager.default.fileExists(atPath: $0) }
         #expect(report.cameras.compactMap(\.path).allSatisfy(videoNodes.contains))
         let text = try LuxExecutable.run(lux, ["devices"])
         #expect(text.status == 0 && text.text.contains("camera: Simulated Back Camera"))
+        #expect(text.text.contains("microphone: Simulated Microphone [lux.simulated.microphone]"))
     }
 
     @Test("lux capture --device on a missing node fails naming it and writes nothing", .needsLux)

@@ -30,10 +30,12 @@ final class FakeV4L2Kernel: V4L2Driver {
         Format(fourCC: "MJPG", name: "Motion-JPEG", sizes: [(640, 480, [30, 15]), (1920, 1080, [30, 24])]),
         Format(fourCC: "H264", name: "H.264", sizes: [(1920, 1080, [30])]),
         Format(fourCC: "NV12", name: "Y/UV 4:2:0", sizes: [(16, 8, [30])]),
-        Format(fourCC: "RG10", name: "10-bit Bayer RGRG/GBGB", sizes: [(8, 4, [30]), (16, 8, [15])]),
+        Format(fourCC: "RG10", name: "10-bit Bayer RGRG/GBGB", sizes: [(8, 4, [30]), (32, 24, [15])]),
     ]
 
-    static let controls: [(id: UInt32, type: UInt32, name: String, min: Int32, max: Int32, step: Int32, def: Int32)] = [
+    typealias Control = (id: UInt32, type: UInt32, name: String, min: Int32, max: Int32, step: Int32, def: Int32)
+
+    static let controls: [Control] = [
         (0x0098_0900, 6, "User Controls", 0, 0, 0, 0),
         (0x0098_090B, 1, "Black Level", 0, 1023, 1, 64),
         (0x0098_090C, 2, "White Balance Temperature, Auto", 0, 1, 1, 1),
@@ -44,6 +46,26 @@ final class FakeV4L2Kernel: V4L2Driver {
         (0x009A_090A, 1, "Focus (absolute)", 0, 250, 5, 0),
         (0x009A_090C, 2, "Focus, Auto", 0, 1, 1, 1),
     ]
+
+    /// The image-processing controls of a raw-sensor camera module (not the C920).
+    ///
+    /// Red and blue balance (units of 1/128, default 128: gain 1), the 3A lock bitmask, the autofocus start and stop buttons and the read-only,
+    /// volatile autofocus status bitmask. Buttons are write-only (VIDIOC_G_CTRL fails with EACCES); the status is set
+    /// by the "device": busy after a start, idle after a stop.
+    static let sensorControls: [Control] = [
+        (0x0098_090E, 1, "Red Balance", 0, 512, 1, 128),
+        (0x0098_090F, 1, "Blue Balance", 0, 512, 1, 128),
+        (0x009A_091B, 8, "3A Lock", 0, 7, 0, 0),
+        (0x009A_091C, 4, "Auto Focus, Start", 0, 0, 0, 0),
+        (0x009A_091D, 4, "Auto Focus, Stop", 0, 0, 0, 0),
+        (0x009A_091E, 8, "Auto Focus, Status", 0, 7, 0, 0),
+    ]
+
+    /// V4L2_CTRL_FLAG_* of a control: buttons are write-only, the autofocus status read-only and volatile.
+    static func flags(_ c: Control) -> UInt32 {
+        if c.type == 4 { return 0x0040 }
+        return c.id == 0x009A_091E ? 0x0004 | 0x0080 : 0
+    }
 
     /// UVC cameras offer only these items of the exposure menu (index → name).
     static let exposureMenu: [Int32: String] = [1: "Manual Mode", 3: "Aperture Priority Mode"]
@@ -68,6 +90,7 @@ final class FakeV4L2Kernel: V4L2Driver {
         var buffers: [Buffer] = []
         var streaming = false
         var sequence: UInt32 = 0
+        var controls = FakeV4L2Kernel.controls
         var values: [UInt32: Int32] = Dictionary(uniqueKeysWithValues: FakeV4L2Kernel.controls.map { ($0.id, $0.def) })
         var written: [(UInt32, Int32)] = []
         var unplugged = false
@@ -78,19 +101,29 @@ final class FakeV4L2Kernel: V4L2Driver {
         var sFmtCalls: [(String, Int, Int)] = []
         /// When set, `open` fails with this errno (EACCES: the user left the `video` group).
         var openErrno: Int32?
+        /// Further device nodes, each failing `open` with its errno.
+        var otherNodes: [String: Int32] = [:]
         /// Frames the "hardware" corrupts: DQBUF returns them with V4L2_BUF_FLAG_ERROR.
         var corruptFrames = 0
     }
 
-    let kernel = Mutex(Kernel())
+    let kernel: Mutex<Kernel>
+
+    /// A camera with the C920's controls plus `extraControls`.
+    init(extraControls: [Control] = []) {
+        var k = Kernel()
+        k.controls = (Self.controls + extraControls).sorted { $0.id < $1.id }
+        for c in extraControls where c.type != 4 { k.values[c.id] = c.def }
+        kernel = Mutex(k)
+    }
 
     deinit { kernel.withLock { k in for b in k.buffers { b.memory.deallocate() } } }
 
-    func deviceNodes() -> [String] { ["/dev/video0"] }
+    func deviceNodes() -> [String] { ["/dev/video0"] + kernel.withLock { $0.otherNodes.keys.sorted() } }
 
     func open(_ path: String) -> Int32 {
         if kernel.withLock({ $0.unplugged }) { return -2 }
-        if let e = kernel.withLock({ $0.openErrno }) { return -e }
+        if let e = kernel.withLock({ $0.openErrno ?? $0.otherNodes[path] }) { return -e }
         return path == "/dev/video0" ? 3 : -2
     }
 
@@ -231,7 +264,7 @@ final class FakeV4L2Kernel: V4L2Driver {
             let id = s.u32(0)
             let next = id & V4L2.controlFlagNextControl != 0
             let base = id & ~V4L2.controlFlagNextControl
-            guard let c = (next ? controls.first { $0.id > base } : controls.first { $0.id == base }) else {
+            guard let c = (next ? k.controls.first { $0.id > base } : k.controls.first { $0.id == base }) else {
                 return einval
             }
             s.set(0, c.id)
@@ -241,6 +274,7 @@ final class FakeV4L2Kernel: V4L2Driver {
             s.set(44, c.max)
             s.set(48, c.step)
             s.set(52, c.def)
+            s.set(56, flags(c))
             return 0
         case V4L2.queryMenu:
             guard s.u32(0) == V4L2.Control.exposureAuto.rawValue, let name = exposureMenu[s.s32(4)] else {
@@ -249,13 +283,22 @@ final class FakeV4L2Kernel: V4L2Driver {
             s.set(8, string: name, length: 32)
             return 0
         case V4L2.getControl:
-            guard let v = k.values[s.u32(0)] else { return einval }
+            guard let c = k.controls.first(where: { $0.id == s.u32(0) }) else { return einval }
+            if flags(c) & 0x0040 != 0 { return 13 }  // EACCES: write-only
+            guard let v = k.values[c.id] else { return einval }
             s.set(4, v)
             return 0
         case V4L2.setControl:
             let id = s.u32(0)
             let v = s.s32(4)
-            guard let c = controls.first(where: { $0.id == id }) else { return einval }
+            guard let c = k.controls.first(where: { $0.id == id }) else { return einval }
+            if flags(c) & 0x0004 != 0 { return 13 }  // EACCES: read-only
+            if c.type == 4 {
+                // The autofocus buttons: a scan starts (status busy) or stops (idle).
+                k.values[V4L2.Control.autoFocusStatus.rawValue] = id == V4L2.Control.autoFocusStart.rawValue ? 1 : 0
+                k.written.append((id, v))
+                return 0
+            }
             if id == V4L2.Control.exposureAuto.rawValue, exposureMenu[v] == nil { return einval }
             guard v >= c.min, v <= c.max else { return 34 }  // ERANGE
             k.values[id] = v

@@ -155,7 +155,7 @@ import Testing
         #expect(frame.metadata.raw.blackLevel == 64 && frame.metadata.raw.whiteLevel == 1023)
         #expect(frame.image != nil)
         let still = try await camera.captureStill(StillRequest())
-        #expect(still.raw.width == 16 && still.raw.height == 8)
+        #expect(still.raw.width == 32 && still.raw.height == 24)
         #expect(camera.activeFormat == small)
         let next = try await camera.nextFrame(StreamConfiguration(deliversProcessedFrames: false, deliversRAW: true))
         #expect(next.raw?.width == 8)
@@ -183,7 +183,7 @@ import Testing
             ])
         #expect(
             tags.text.split(separator: "\n").map(String.init) == [
-                "16", "8", "64", "1023", "0 1 1 2", "HD Pro Webcam C920",
+                "32", "24", "64", "1023", "0 1 1 2", "HD Pro Webcam C920",
             ])
         let jpeg = try still.fileDataRepresentation(raw: false, cameraModel: camera.localizedName)
         #expect(jpeg.fileExtension == "jpg" && jpeg.bytes.starts(with: [0xFF, 0xD8]))

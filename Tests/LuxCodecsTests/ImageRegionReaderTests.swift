@@ -54,6 +54,33 @@ import Testing
         }
     }
 
+    @Test(
+        "uncompressed strips over 256 KiB are read in pieces and still match the whole decode", .needs("tiffcp"),
+        arguments: [
+            ("one strip", ["-r", "120"]), ("37-row strips", ["-r", "37"]),
+            ("planar, one strip", ["-p", "separate", "-r", "120"]),
+        ])
+    func largeStripsAreReadByRows(_ variant: String, _ args: [String]) throws {
+        // 3000 × 120 RGBA8: one strip is 1.4 MB (cut into 21-row pieces); 37-row strips into rows (37 is prime);
+        // the planes of a planar file into 87-row pieces.
+        let image = TestImages.gradient(width: 3000, height: 120, format: .rgba8, alpha: true)
+        let dir = try ExternalTool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let src = dir.appendingPathComponent("src.tif")
+        let dst = dir.appendingPathComponent("dst.tif")
+        try ImageFile.write(image, to: src)
+        let run = try ExternalTool.capture("tiffcp", args + ["-c", "none", src.path, dst.path])
+        try #require(run.status == 0, "\(run.errorText)")
+        let whole = try ImageFile.read(url: dst).pixels
+        let reader = try ImageRegionReader(url: dst, cacheLimit: 1)
+        for (x, y, w, h) in Self.regions(width: 3000, height: 120) {
+            let region = try reader.read(x: x, y: y, width: w, height: h)
+            let expected = try whole.view(x: x, y: y, width: w, height: h).converted(to: whole.format)
+            let same = region.components(as: UInt8.self) == expected.components(as: UInt8.self)
+            #expect(same, "\(variant): region \(x),\(y) \(w)×\(h)")
+        }
+    }
+
     @Test("a region equals vips' crop of the same file", .needs("vips"))
     func matchesVipsCrop() throws {
         let image = TestImages.gradient(width: 200, height: 150, format: .rgba16)

@@ -80,24 +80,6 @@ import Testing
         if name == "progressive" { #expect(info.storage.contains("progressive")) }
     }
 
-    @Test("CMYK JPEGs are refused with a clear error", .needs("convert"))
-    func cmykRefused() throws {
-        let dir = try ExternalTool.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let src = dir.appendingPathComponent("in.ppm")
-        let jpg = dir.appendingPathComponent("cmyk.jpg")
-        try TestImages.ppm(TestImages.gradient(width: 32, height: 32)).write(to: src)
-        _ = try ExternalTool.capture("convert", [src.path, "-colorspace", "CMYK", jpg.path])
-        do {
-            _ = try ImageFile.read(url: jpg)
-            Issue.record("a CMYK JPEG decoded")
-        } catch .unsupported(let what, _) {
-            #expect(what.contains("CMYK"))
-        } catch {
-            Issue.record("unexpected error \(error)")
-        }
-    }
-
     @Test(
         "encoding with the same settings as cjpeg gives the same pixels; subsampling as requested",
         .needs("cjpeg", "djpeg", "exiftool"), arguments: ChromaSubsampling.allCases)

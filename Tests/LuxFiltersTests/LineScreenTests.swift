@@ -61,4 +61,15 @@ import Testing
         }
         #expect(worst < 2e-3, "\(name)")  // half-float intermediates
     }
+
+    @Test("A screen value's fields (center, width, sharpness) read and write as its own")
+    func screenFieldsAsTheFiltersOwn() {
+        let dots = Filters.DotScreen {
+            $0.width = 9
+            $0.sharpness = 0.5
+            $0.angle = 0.3
+        }
+        #expect(dots.screen == Filters.Screen(center: Point(x: 150, y: 150), width: 9, sharpness: 0.5))
+        #expect(dots.width == 9 && dots.angle == 0.3)
+    }
 }

@@ -77,6 +77,18 @@ import Testing
         Self.expectBaseIsInput(out, "translated")
     }
 
+    @Test("A tile value's lattice fields read and write as its own: set through it, the tiling has period width")
+    func latticeFieldsAsTheFiltersOwn() throws {
+        let tile = Filters.FourfoldTranslatedTile {
+            $0.center = Self.center
+            $0.width = 16
+        }
+        #expect(tile.center == Self.center && tile.lattice.width == 16 && tile.angle == 0)
+        let out = try Self.render(Self.ramp.applyingFilter(tile))
+        Self.expectInvariant(out, "x", Self.shift(16, 0))
+        Self.expectInvariant(out, "y", Self.shift(0, 16))
+    }
+
     @Test("FourfoldReflectedTile and ParallelogramTile are invariant under the tile-edge mirrors and period 2·width")
     func reflected() throws {
         for image in [

@@ -18,10 +18,11 @@ extern "C" {
 // MARK: JPEG (libjpeg-turbo)
 
 /// Output layouts for lux_jpeg_decode.
-enum { LUX_JPEG_OUT_GRAY = 0, LUX_JPEG_OUT_RGBA = 1 };
+enum { LUX_JPEG_OUT_GRAY = 0, LUX_JPEG_OUT_RGBA = 1, LUX_JPEG_OUT_CMYK = 2 };
 
 /// Decodes a JPEG held in memory into rows of `width` pixels: 1 byte per pixel for LUX_JPEG_OUT_GRAY,
-/// 4 bytes (R, G, B, 255) for LUX_JPEG_OUT_RGBA. The caller has checked the dimensions from the header
+/// 4 bytes (R, G, B, 255) for LUX_JPEG_OUT_RGBA, 4 bytes (C, M, Y, K as stored, YCCK converted) for
+/// LUX_JPEG_OUT_CMYK, which only a CMYK or YCCK file can be decoded to. The caller has checked the dimensions from the header
 /// and allocated `height` rows of `stride` bytes; the decoder refuses a frame of another size.
 /// Returns 0, or -1 with a message (corrupt data, unsupported colour space such as CMYK, wrong size).
 /// Warnings (for example a truncated entropy-coded segment) count as errors when `strict` is non-zero.

@@ -43,7 +43,7 @@ public enum CodecError: Error, Hashable, Sendable, CustomStringConvertible {
         case .unknownFormat(let signature):
             "unknown file format (first bytes "
                 + signature.prefix(8).map { String($0, radix: 16, uppercase: true) }.joined(separator: " ")
-                + "); LuxCodecs reads JPEG, PNG, TIFF, DNG and HEIC"
+                + "); LuxCodecs reads JPEG, PNG, TIFF, DNG, HEIC, AVIF, WebP, GIF and camera raws"
         case .library(let name, let message):
             "\(name): \(message)"
         case .io(let path, let reason):

@@ -159,9 +159,26 @@ extension EXIF {
     /// A standalone Exif block: a complete big-endian or little-endian TIFF structure, as stored in a JPEG
     /// APP1 segment (after `Exif\0\0`) or a PNG eXIf chunk.
     public func tiffBytes(bigEndian: Bool = false) -> [UInt8] {
+        tiffBytes(bigEndian: bigEndian, thumbnail: nil)
+    }
+
+    /// A standalone Exif block whose IFD1 holds `thumbnail`, a baseline JPEG (Compression 6, JPEGInterchangeFormat
+    /// and its length, 72 dpi), as the Exif standard stores a JPEG's thumbnail.
+    func tiffBytes(bigEndian: Bool, thumbnail: [UInt8]?) -> [UInt8] {
         var root = TIFFOutputDirectory()
         merge(into: &root)
         if root.fields.isEmpty { root[TIFFTag.orientation] = .shorts([orientation?.rawValue ?? 1]) }
+        if let thumbnail {
+            var ifd1 = TIFFOutputDirectory()
+            ifd1[TIFFTag.compression] = .shorts([6])
+            ifd1[TIFFTag.xResolution] = .rationals([Rational(72, 1)])
+            ifd1[TIFFTag.yResolution] = .rationals([Rational(72, 1)])
+            ifd1[TIFFTag.resolutionUnit] = .shorts([2])
+            ifd1.data = TIFFImageData(
+                offsetsTag: TIFFTag.jpegInterchangeFormat, countsTag: TIFFTag.jpegInterchangeFormatLength,
+                blobs: [.bytes(thumbnail)])
+            root.next = ifd1
+        }
         return TIFFEncoder.encode(root, bigEndian: bigEndian)
     }
 

@@ -8,7 +8,7 @@ extension QuickTimeMovie {
     func decodedAudio(of track: MovieTrack, timeLimit: Duration?) throws(CodecError) -> AudioSamples {
         let input = try MediaInput(data: data, name: name, timeLimit: timeLimit)
         let decoder = try StreamDecoder(
-            input: input, trackID: track.id, what: "\(track.codecName) audio", threads: 1, maxPixels: 0)
+            input: input, track: track, what: "\(track.codecName) audio", threads: 1, maxPixels: 0)
         guard let frame = av_frame_alloc() else { throw .io(path: name, reason: "out of memory for audio") }
         defer {
             var f: UnsafeMutablePointer<AVFrame>? = frame

@@ -16,7 +16,7 @@ final class FFmpegVideoSource {
     init(data: Data, name: String, track: MovieTrack, options: VideoDecodingOptions) throws(CodecError) {
         let input = try MediaInput(data: data, name: name, timeLimit: options.timeLimit)
         decoder = try StreamDecoder(
-            input: input, trackID: track.id, what: "\(track.codecName) video", threads: options.threads,
+            input: input, track: track, what: "\(track.codecName) video", threads: options.threads,
             maxPixels: options.limits.maxPixelCount)
         guard let frame = av_frame_alloc() else { throw .io(path: name, reason: "out of memory for a video frame") }
         self.frame = frame

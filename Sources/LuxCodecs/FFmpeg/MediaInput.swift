@@ -100,11 +100,20 @@ final class MediaInput {
     ///
     /// - Throws: ``CodecError`` when the demuxer fails (damaged sample tables, data past the end, the time limit).
     func read(into packet: UnsafeMutablePointer<AVPacket>) throws(CodecError) -> Bool {
+        // A movie held in memory is read by FFmpeg in a few large reads, so the limit is checked per packet too.
+        try checkTimeLimit()
         FFmpeg.clearLog()
         let status = av_read_frame(format, packet)
         if status == FFmpeg.endOfFile { return false }
         if status < 0 { throw error(status, "movie data") }
         return true
+    }
+
+    /// Throws once the time limit has passed.
+    ///
+    /// - Throws: ``CodecError/limitExceeded(what:value:limit:)`` naming the file.
+    func checkTimeLimit() throws(CodecError) {
+        if source.isPastDeadline { throw Self.timeout(name, timeLimit) }
     }
 
     private static func timeout(_ name: String, _ limit: Duration?) -> CodecError {

@@ -13,20 +13,27 @@ final class StreamDecoder {
     private let packet: UnsafeMutablePointer<AVPacket>
     private var drained = false
     private var sentEnd = false
+    /// The most packets the stream may yield: each edit of the track showing every sample its table lists.
+    private let packetLimit: Int
+    private var packetCount = 0
 
-    /// Opens a decoder for the stream whose track ID is `trackID`.
+    /// Opens a decoder for `track`'s stream.
     ///
     /// - Parameters:
+    ///   - track: The track, as Lux read it: its ID finds FFmpeg's stream, its sample count and edits bound the
+    ///     packets read (a demuxer yielding more than the tables list is reading a hostile file).
     ///   - threads: FFmpeg's decoding threads (0: one per processor).
     ///   - maxPixels: The largest picture the decoder may allocate.
     /// - Throws: ``CodecError/unsupported(what:reason:)`` when FFmpeg has no decoder for the codec;
     ///   ``CodecError/malformed(what:offset:reason:)`` when the stream is missing or its configuration is damaged.
-    init(input: MediaInput, trackID: Int, what: String, threads: Int, maxPixels: Int) throws(CodecError) {
+    init(input: MediaInput, track: MovieTrack, what: String, threads: Int, maxPixels: Int) throws(CodecError) {
         self.input = input
         self.what = what
-        guard let stream = input.streams.first(where: { Int($0.pointee.id) == trackID }) else {
+        let (limit, overflow) = track.sampleCount.multipliedReportingOverflow(by: max(1, track.edits.count))
+        packetLimit = overflow ? .max : limit
+        guard let stream = input.streams.first(where: { Int($0.pointee.id) == track.id }) else {
             throw .malformed(
-                what: "\(what) in \(input.name)", offset: 0, reason: "FFmpeg finds no stream for track \(trackID)")
+                what: "\(what) in \(input.name)", offset: 0, reason: "FFmpeg finds no stream for track \(track.id)")
         }
         self.stream = stream
         // Only this stream's packets are read.
@@ -71,6 +78,7 @@ final class StreamDecoder {
     /// - Throws: ``CodecError`` when demuxing or decoding fails.
     func decode(into frame: UnsafeMutablePointer<AVFrame>) throws(CodecError) -> Bool {
         while !drained {
+            try input.checkTimeLimit()
             FFmpeg.clearLog()
             let status = avcodec_receive_frame(context, frame)
             if status >= 0 {
@@ -105,6 +113,12 @@ final class StreamDecoder {
                 return
             }
             guard packet.pointee.stream_index == stream.pointee.index else { continue }
+            packetCount += 1
+            guard packetCount <= packetLimit else {
+                throw .malformed(
+                    what: "\(what) in \(input.name)", offset: Int(packet.pointee.pos),
+                    reason: "FFmpeg demuxed more than the \(packetLimit) samples the track's tables list")
+            }
             FFmpeg.clearLog()
             let status = avcodec_send_packet(context, packet)
             if status < 0 { throw input.error(status, what, offset: Int(packet.pointee.pos)) }

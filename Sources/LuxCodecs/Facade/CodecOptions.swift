@@ -22,7 +22,8 @@ public struct DecodingOptions: Hashable, Sendable {
     /// Which top-level image of a file with several to read.
     ///
     /// 0 (the default) is the primary image, then the others in file order (``HEIFContents/images``, the order of
-    /// `heif-info`). Only HEIF files hold several.
+    /// `heif-info`) for a HEIF file, or the frame of an animated GIF or WebP (0 is the first, as a viewer composes
+    /// it on the canvas). Other formats hold one image.
     public var imageIndex: Int
     /// Which part of the selected image to read: the image itself (the default), or one of its thumbnails, its depth
     /// map, its HDR gain map or another auxiliary image (HEIF files).
@@ -32,6 +33,11 @@ public struct DecodingOptions: Hashable, Sendable {
     /// For comparisons and benchmarks: LuxCodecs' decoder is faster, keeps every DNG tag (opcodes, profiles, both
     /// colour calibrations) and reads files LibRaw 0.20 gets wrong. Off by default.
     public var decodesDNGWithLibRaw: Bool
+    /// The rendering intent of conversions through an embedded profile Lux's matrix/TRC engine does not handle
+    /// (CMYK, LUT-based RGB): such pixels are converted to sRGB while decoding.
+    ///
+    /// Relative colorimetric by default, as vips does.
+    public var renderingIntent: RenderingIntent = .relativeColorimetric
     /// The memory the running decode has reserved (set by the decoder; not part of the options' value).
     package var budget: DecodingBudget?
     /// The name of the file being decoded, for errors (set by ``ImageFile/read(url:options:)``; not part of the
@@ -61,7 +67,7 @@ public struct DecodingOptions: Hashable, Sendable {
         a.limits == b.limits && a.appliesOrientation == b.appliesOrientation && a.threads == b.threads
             && a.allowsMappedPixels == b.allowsMappedPixels && a.imageIndex == b.imageIndex
             && a.component == b.component
-            && a.decodesDNGWithLibRaw == b.decodesDNGWithLibRaw
+            && a.decodesDNGWithLibRaw == b.decodesDNGWithLibRaw && a.renderingIntent == b.renderingIntent
     }
 
     /// Hashes the options' values.
@@ -73,6 +79,7 @@ public struct DecodingOptions: Hashable, Sendable {
         hasher.combine(imageIndex)
         hasher.combine(component)
         hasher.combine(decodesDNGWithLibRaw)
+        hasher.combine(renderingIntent)
     }
 }
 
@@ -160,12 +167,21 @@ public struct EncodingOptions: Hashable, Sendable {
     public var pngCompressionLevel: Int
     /// DNG options (compression, tiles, preview).
     public var dng: DNGEncodingOptions
-    /// Whether a HEIC stores a thumbnail (long side 320, as iOS does) when it is not given one; default on.
-    public var embedsThumbnail: Bool
+    /// Whether a HEIC or JPEG stores a thumbnail reduced from the image when it is not given one.
+    ///
+    /// A HEIC's thumbnail has a long side of 320 pixels, as iOS stores; a JPEG's, 160 (the Exif standard's 160 × 120),
+    /// goes into IFD1 of its Exif block (the role of `kCGImageDestinationEmbedThumbnail`). `nil` (the default) is each
+    /// format's default: on for HEIC, as iOS writes them, off for JPEG, as ImageIO writes them.
+    public var embedsThumbnail: Bool?
     /// Flush the file to disk before renaming it into place (default on).
     public var synchronizesFile: Bool
     /// Threads for parallel encoding (DNG tiles); default: all processors.
     public var threads: Int
+    /// Whether a WebP is lossless (VP8L, with `cwebp -lossless`'s default effort) rather than lossy at ``quality``;
+    /// default off.
+    public var isLossless = false
+    /// Whether a GIF's palette colours are dithered (Floyd–Steinberg error diffusion); default on.
+    public var dithers = true
 
     /// Creates options.
     public init(
@@ -173,7 +189,7 @@ public struct EncodingOptions: Hashable, Sendable {
         isProgressive: Bool = false, colorSpace: ColorSpace? = nil, optimizesColorForSharing: Bool = false,
         embedsColorProfile: Bool = true, sampleType: SampleType = .automatic, alpha: AlphaPolicy = .automatic,
         tiffCompression: TIFFCompression = .none, tiffTileSize: Int? = nil, pngCompressionLevel: Int = 6,
-        dng: DNGEncodingOptions = DNGEncodingOptions(), embedsThumbnail: Bool = true, synchronizesFile: Bool = true,
+        dng: DNGEncodingOptions = DNGEncodingOptions(), embedsThumbnail: Bool? = nil, synchronizesFile: Bool = true,
         threads: Int? = nil
     ) {
         self.quality = quality

@@ -5,7 +5,8 @@ public import LuxPixels
 extension ImageFile {
     // MARK: Reading
 
-    /// Reads and decodes an image file (JPEG, PNG, TIFF, DNG, HEIC or a camera raw, detected from its contents).
+    /// Reads and decodes an image file (JPEG, PNG, TIFF, DNG, HEIC, AVIF, WebP, GIF or a camera raw, detected from its
+    /// contents).
     ///
     /// A regular file is memory-mapped, and no pixel buffer is allocated before the header's dimensions pass
     /// ``DecodingOptions/limits``; with ``DecodingOptions/allowsMappedPixels`` uncompressed DNG samples are read
@@ -40,21 +41,42 @@ extension ImageFile {
     ) throws(CodecError) -> ImageFile {
         let options = options.budgeted()
         let format = try detect(raw)
-        if format != .heic, options.imageIndex != 0 || options.component != .main {
+        let framed = format == .webp || format == .gif
+        if ![.heic, .avif].contains(format), (options.imageIndex != 0 && !framed) || options.component != .main {
             throw .unsupported(
                 what: "image \(options.imageIndex) (\(options.component)) of a \(format) file",
-                reason: "only HEIF files hold several images, thumbnails and auxiliary images")
+                reason: "only HEIF files hold several images, thumbnails and auxiliary images, and GIF and WebP frames")
         }
         switch format {
-        case .heic: return try HEIF.decode(raw, options: options)
-        case .jpeg: return try JPEG.decode(raw, options: options)
-        case .png: return try PNG.decode(raw, options: options)
-        case .tiff: return try TIFF.decode(raw, options: options)
+        case .heic, .avif: return try HEIF.decode(raw, options: options)
+        case .webp: return try convertingProfile(try WebP.decode(raw, options: options), options: options)
+        case .gif: return try GIF.decode(raw, options: options)
+        case .jpeg: return try convertingProfile(try JPEG.decode(raw, options: options), options: options)
+        case .png: return try convertingProfile(try PNG.decode(raw, options: options), options: options)
+        case .tiff: return try convertingProfile(try TIFF.decode(raw, options: options), options: options)
         case .dng:
             if options.decodesDNGWithLibRaw { return try CameraRaw.decode(raw, options: options, format: .dng) }
             return try DNG.decode(raw, options: options, file: file)
         case .cameraRaw: return try CameraRaw.decode(raw, options: options)
         }
+    }
+
+    /// `file` with its pixels converted to sRGB (gray: sGray) through Little CMS when its embedded
+    /// profile is one Lux's matrix/TRC engine cannot describe (LUT-based); the profile is then dropped, since it
+    /// no longer describes the pixels.
+    static func convertingProfile(_ file: ImageFile, options: DecodingOptions) throws(CodecError) -> ImageFile {
+        let model: ICCProfile.ColorSpaceSignature = file.pixels.format.channelCount == 1 ? .gray : .rgb
+        guard
+            let profile = ProfileConversion.profileNeedingConversion(file.metadata.iccProfile, model: model)
+        else { return file }
+        var converted = file
+        guard
+            try ProfileConversion.convert(
+                &converted.pixels, from: profile, intent: options.renderingIntent, threads: options.threads,
+                name: options.sourceName)
+        else { return file }
+        converted.metadata.iccProfile = nil
+        return converted
     }
 
     static func detect(_ raw: UnsafeRawBufferPointer) throws(CodecError) -> ImageFormat {
@@ -68,7 +90,9 @@ extension ImageFile {
             // TIFF-based camera raws (NEF, CR2, ARW, PEF, KDC …) go to LibRaw, never to the TIFF decoder.
             return TIFFCameraRaw.isCameraRaw(raw, p, ifd0) ? .cameraRaw : .tiff
         }
-        if try HEIF.check(raw) { return .heic }
+        if try HEIF.check(raw) { return HEIF.format(raw) }
+        if WebPContainer.isWebP(raw) { return .webp }
+        if GIF.isGIF(raw) { return .gif }
         // Raws with signatures of their own (RAF, ORF, RW2, CRW, MRW, X3F …) and the headerless ones LibRaw knows by
         // their size.
         if Array(raw.prefix(16)) == Array("FUJIFILMCCD-RAW ".utf8) || CameraRaw.identifies(raw) { return .cameraRaw }
@@ -104,12 +128,14 @@ extension ImageFile {
         -> ImageInfo
     {
         let format = try detect(raw)
-        if format != .heic, imageIndex != 0 {
+        if format != .heic, format != .avif, imageIndex != 0 {
             throw .unsupported(
                 what: "image \(imageIndex) of a \(format) file", reason: "only HEIF files hold several images")
         }
         switch format {
-        case .heic: return try HEIF.info(raw, limits: limits, imageIndex: imageIndex)
+        case .heic, .avif: return try HEIF.info(raw, limits: limits, imageIndex: imageIndex)
+        case .webp: return try WebP.info(raw, name: name)
+        case .gif: return try GIF.info(raw, name: name)
         case .jpeg:
             let h = try JPEGHeader(raw)
             var m = ImageMetadata()
@@ -119,12 +145,12 @@ extension ImageFile {
             let gray = h.componentCount == 1
             var storage = "\(h.process.rawValue) JPEG"
             if let s = h.chromaSubsampling { storage += " \(s.rawValue)" }
-            if h.isCMYK { storage += " (CMYK, not decodable)" }
+            if h.isCMYK { storage += h.adobeTransform == 2 ? " YCCK" : " CMYK" }
             return ImageInfo(
                 format: .jpeg, width: h.width, height: h.height, pixelFormat: gray ? .gray8 : .rgba8,
                 bitsPerSample: h.precision,
                 samplesPerPixel: h.componentCount, hasAlpha: false,
-                colorSpace: JPEG.colorSpace(icc: h.iccProfile, exif: m.exif, gray: gray),
+                colorSpace: h.isCMYK ? .sRGB : JPEG.colorSpace(icc: h.iccProfile, exif: m.exif, gray: gray),
                 storage: storage, metadata: m, raw: nil)
         case .png:
             let h = try PNGHeader(raw)
@@ -154,7 +180,8 @@ extension ImageFile {
             storage.tileWidth = try p.integer(d, TIFFTag.tileWidth)
             storage.tileLength = try p.integer(d, TIFFTag.tileLength)
             storage.chunkCount = d[d.has(TIFFTag.tileOffsets) ? TIFFTag.tileOffsets : TIFFTag.stripOffsets]?.count ?? 0
-            let name = [1: "uncompressed", 5: "LZW", 8: "Deflate", 32946: "Deflate", 32773: "PackBits"][l.compression]
+            let name = [1: "uncompressed", 5: "LZW", 7: "JPEG", 8: "Deflate", 32946: "Deflate", 32773: "PackBits"][
+                l.compression]
             return ImageInfo(
                 format: .tiff, width: l.width, height: l.height, pixelFormat: l.output, bitsPerSample: l.bitsPerSample,
                 samplesPerPixel: l.samplesPerPixel, hasAlpha: l.alphaIndex != nil,
@@ -198,6 +225,9 @@ extension ImageFile {
         case .heic:
             return try HEIF.encode(
                 pixels, metadata: metadata, thumbnail: thumbnail, auxiliaryImages: auxiliaryImages, options: options)
+        case .webp: return try WebP.encode(pixels, metadata: metadata, options: options)
+        case .avif: return try AVIF.encode(pixels, metadata: metadata, options: options)
+        case .gif: return try GIF.encode(pixels, options: options)
         case .cameraRaw:
             throw .invalidArgument("camera raw formats are read only; write the raw image as a DNG")
         case .dng:
@@ -233,9 +263,12 @@ extension ImageFile {
             ImageFile(pixels: pixels, metadata: metadata, format: chosen), to: url, format: chosen, options: options)
     }
 
-    /// Writes raw sensor data as a DNG; see ``write(_:to:format:options:)``.
+    /// Writes raw sensor data as a DNG, with its ``RawImage/renderedPreview`` as the JPEG preview; see
+    /// ``write(_:to:format:options:)``.
     public static func write(_ raw: RawImage, to url: URL, options: EncodingOptions = .default) throws(CodecError) {
-        try write(ImageFile(raw: raw), to: url, format: .dng, options: options)
+        // Straight to the DNG encoder: an ImageFile holds no rendered preview.
+        let bytes = try DNG.encode(raw, options: options)
+        try FileIO.writeAtomically(bytes, to: url, synchronize: options.synchronizesFile)
     }
 }
 

@@ -4,7 +4,7 @@ public enum ImageFormat: String, Hashable, Sendable, Codable, CaseIterable, Cust
     case jpeg
     /// PNG, via libpng.
     case png
-    /// TIFF (strips or tiles; uncompressed, Deflate, LZW, PackBits).
+    /// TIFF (strips or tiles; uncompressed, Deflate, LZW, PackBits, and JPEG when reading).
     case tiff
     /// Adobe Digital Negative: raw sensor data in a TIFF container.
     case dng
@@ -13,6 +13,12 @@ public enum ImageFormat: String, Hashable, Sendable, Codable, CaseIterable, Cust
     /// A camera maker's raw format other than DNG (NEF, CR2, ARW, RAF, ORF, RW2, PEF …), read through LibRaw;
     /// never written.
     case cameraRaw
+    /// WebP (lossy VP8 or lossless VP8L, with alpha, ICC, Exif and XMP), via libwebp.
+    case webp
+    /// AVIF: AV1-coded images in a HEIF container, via libheif (AV1 by dav1d and aom).
+    case avif
+    /// GIF (a palette of at most 256 colours; animations), via giflib.
+    case gif
 
     /// The usual file name extension.
     public var fileExtension: String {
@@ -23,6 +29,9 @@ public enum ImageFormat: String, Hashable, Sendable, Codable, CaseIterable, Cust
         case .dng: "dng"
         case .heic: "heic"
         case .cameraRaw: "raw"
+        case .webp: "webp"
+        case .avif: "avif"
+        case .gif: "gif"
         }
     }
 
@@ -35,10 +44,14 @@ public enum ImageFormat: String, Hashable, Sendable, Codable, CaseIterable, Cust
         case .dng: "image/x-adobe-dng"
         case .heic: "image/heic"
         case .cameraRaw: "image/x-dcraw"
+        case .webp: "image/webp"
+        case .avif: "image/avif"
+        case .gif: "image/gif"
         }
     }
 
-    /// The format for a file name extension (case-insensitive: jpg, jpeg, png, tif, tiff, dng, heic, heif, hif).
+    /// The format for a file name extension (case-insensitive: jpg, jpeg, png, tif, tiff, dng, heic, heif, hif, webp,
+    /// avif, gif).
     public init?(fileExtension: String) {
         switch fileExtension.lowercased() {
         case "jpg", "jpeg", "jpe": self = .jpeg
@@ -46,6 +59,9 @@ public enum ImageFormat: String, Hashable, Sendable, Codable, CaseIterable, Cust
         case "tif", "tiff": self = .tiff
         case "dng": self = .dng
         case "heic", "heif", "hif": self = .heic
+        case "webp": self = .webp
+        case "avif": self = .avif
+        case "gif": self = .gif
         default: return nil
         }
     }
@@ -72,6 +88,9 @@ public enum ImageFormat: String, Hashable, Sendable, Codable, CaseIterable, Cust
         case .dng: "DNG"
         case .heic: "HEIC"
         case .cameraRaw: "camera raw"
+        case .webp: "WebP"
+        case .avif: "AVIF"
+        case .gif: "GIF"
         }
     }
 }

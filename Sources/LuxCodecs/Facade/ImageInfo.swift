@@ -28,6 +28,16 @@ public struct ImageInfo: Sendable {
     /// Every image of a HEIF file with its thumbnails, auxiliary images and metadata (`nil` for other formats).
     public var heif: HEIFContents? = nil
 
+    /// The colour model of the stored samples (gray, RGB, CMYK or raw sensor data).
+    public var colorModel: ColorModel {
+        if raw != nil || pixelFormat.isMosaic { return .raw }
+        if samplesPerPixel - (hasAlpha ? 1 : 0) == 4 { return .cmyk }
+        return pixelFormat.channelCount == 1 ? .gray : .rgb
+    }
+
+    /// The embedded ICC profile, parsed (`nil` when there is none or it is damaged).
+    public var iccProfile: ICCProfile? { metadata.iccProfile.flatMap { try? ICCProfile(data: $0) } }
+
     /// The description of the embedded ICC profile, when there is one.
     public var iccProfileDescription: String? {
         metadata.iccProfile.flatMap { ColorProfiles.description(ofProfile: $0) }

@@ -36,8 +36,8 @@ public final class ImageRegionReader: Sendable {
     public let colorSpace: ColorSpace?
     /// Whether colour values are premultiplied by alpha.
     public let isPremultiplied: Bool
-    /// Whether every pixel is opaque because the file stores no alpha (TIFFs without an alpha sample, JPEGs): the
-    /// regions then carry alpha 1.
+    /// Whether every pixel is opaque because the file stores no alpha (TIFFs without an alpha sample, JPEGs) or,
+    /// for an image decoded whole, every alpha value is 1: the regions then carry alpha 1.
     public let isOpaque: Bool
     /// The file's metadata.
     public let metadata: ImageMetadata
@@ -66,7 +66,15 @@ public final class ImageRegionReader: Sendable {
         self.cacheLimit = cacheLimit
         cache = Mutex(ChunkCache())
         let heif = try Self.openHEIF(url, options: options)
-        let chunks = heif == nil ? try TIFFChunks(url: url, options: options) : nil
+        var chunks = heif == nil ? try TIFFChunks(url: url, options: options) : nil
+        if let source = chunks?.source,
+            source.layout.photometric == 5
+                || ProfileConversion.profileNeedingConversion(
+                    source.metadata.iccProfile, model: source.layout.output.channelCount == 1 ? .gray : .rgb) != nil
+        {
+            // CMYK, or a profile Lux's engine cannot describe: the whole image is converted while decoding.
+            chunks = nil
+        }
         if let chunks, options.imageIndex != 0 || options.component != .main {
             throw .unsupported(
                 what: "image \(options.imageIndex) (\(options.component)) of a TIFF file",
@@ -80,7 +88,7 @@ public final class ImageRegionReader: Sendable {
             isPremultiplied = heif.image.isPremultiplied
             isOpaque = !heif.image.hasAlpha
             metadata = heif.metadata
-            format = .heic
+            format = heif.format
             backing = .heif(heif.image)
         } else if let chunks {
             let l = chunks.source.layout
@@ -100,7 +108,7 @@ public final class ImageRegionReader: Sendable {
             pixelFormat = file.pixels.format
             colorSpace = file.pixels.colorSpace
             isPremultiplied = file.pixels.isPremultiplied
-            isOpaque = file.format == .jpeg
+            isOpaque = file.format == .jpeg || !IntegerEncoding.writesAlpha(file.pixels, policy: .automatic)
             metadata = file.metadata
             format = file.format
             backing = .whole(file.pixels)
@@ -253,8 +261,15 @@ private final class TIFFChunks: Sendable {
             guard try ImageFile.detect(raw) == .tiff else { return nil }
             return try TIFF.Source(try TIFFParser(raw), limits: options.limits)
         }
-        guard let parsed else { return nil }
+        guard var parsed else { return nil }
         if options.appliesOrientation, let o = parsed.metadata.exif.orientation, o != .up { return nil }
+        if parsed.format.compression == 1, parsed.layout.photometric != 6 {
+            // Uncompressed strips are read in pieces of at most 256 KiB, whatever rows per strip the writer chose.
+            let f = parsed.format
+            let rowBytes = (parsed.chunks.chunkWidth * f.samplesPerPixel * f.bitsPerSample + 7) / 8
+            parsed.chunks = parsed.chunks.splittingStrips(
+                rowBytes: rowBytes, maxBytes: 256 << 10, limits: options.limits)
+        }
         path = url.path
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw .io(path: path, reason: String(cString: strerror(errno))) }

@@ -8,6 +8,8 @@ public import LuxPixels
 /// they are complete when the encoder is made with
 /// ``init(writingTo:format:width:height:pixelFormat:colorSpace:metadata:options:)``).
 ///
+/// WebP, AVIF and GIF, whose libraries encode a whole picture, gather the bands and encode them at the end.
+///
 /// Bands are ``PixelBuffer`` values of the image's width, in any RGB(A) or gray format, top to bottom; each
 /// is colour-matched into the output space like a whole image would be. The pixels are identical to those of
 /// encoding the whole picture at once.
@@ -24,6 +26,7 @@ public final class ImageStreamEncoder {
         case png(PNGStreamEncoder)
         case tiff(TIFFStreamEncoder)
         case heic(HEIFStreamEncoder)
+        case whole(WholeImageStreamEncoder)
     }
 
     /// The format being written.
@@ -39,13 +42,26 @@ public final class ImageStreamEncoder {
     /// The colour space of the bands, for bands without one (HEIC).
     private let bandSpace: ColorSpace?
 
-    /// The thumbnail a HEIC stores (reduced to fit 320 pixels).
+    /// The thumbnail a HEIC (reduced to fit 320 pixels) or a JPEG (in IFD1 of its Exif block) stores.
     ///
-    /// `nil` (the default) stores one reduced from the bands unless ``EncodingOptions/embedsThumbnail`` is off. Set it
-    /// before ``finish()``; other formats ignore it.
+    /// `nil` (the default) stores one reduced from the bands when ``EncodingOptions/embedsThumbnail`` asks for it (by
+    /// default HEIC yes, JPEG no). A JPEG's thumbnail is re-encoded at lower quality, then halved, until the Exif
+    /// block fits its 64 KB segment. Set it before ``finish()``; other formats ignore it.
     public var thumbnail: PixelBuffer? {
-        get { if case .heic(let e) = backend { e.thumbnail } else { nil } }
-        set { if case .heic(let e) = backend { e.thumbnail = newValue } }
+        get {
+            switch backend {
+            case .heic(let e): e.thumbnail
+            case .jpeg(let e): e.thumbnail
+            default: nil
+            }
+        }
+        set {
+            switch backend {
+            case .heic(let e): e.thumbnail = newValue
+            case .jpeg(let e): e.thumbnail = newValue
+            default: break
+            }
+        }
     }
 
     /// Auxiliary images a HEIC stores (an HDR gain map, a depth map).
@@ -122,9 +138,14 @@ public final class ImageStreamEncoder {
                 try HEIFStreamEncoder(
                     width: width, height: height, pixelFormat: pixelFormat, colorSpace: colorSpace, metadata: metadata,
                     options: options))
+        case .webp, .avif, .gif:
+            backend = .whole(
+                try WholeImageStreamEncoder(
+                    format: format, width: width, height: height, pixelFormat: pixelFormat, colorSpace: colorSpace,
+                    metadata: metadata, options: options))
         case .dng, .cameraRaw:
             throw .invalidArgument(
-                "\(format) files are not streamed (write a DNG with ImageFile.write); streaming supports JPEG, PNG, TIFF and HEIC"
+                "\(format) files are not streamed (write a DNG with ImageFile.write); streaming supports JPEG, PNG, TIFF, HEIC, WebP, AVIF and GIF"
             )
         }
     }
@@ -136,6 +157,7 @@ public final class ImageStreamEncoder {
         case .png(let e): e.rowsWritten
         case .tiff(let e): e.rowsWritten
         case .heic(let e): e.rowsWritten
+        case .whole(let e): e.rowsWritten
         }
     }
 
@@ -148,6 +170,7 @@ public final class ImageStreamEncoder {
         case .png(let e): try e.append(band)
         case .tiff(let e): try e.append(band)
         case .heic(let e): try e.append(band, colorSpace: bandSpace)
+        case .whole(let e): try e.append(band)
         }
     }
 
@@ -166,6 +189,7 @@ public final class ImageStreamEncoder {
         case .png(let e): bytes = try e.finish()
         case .tiff(let e): bytes = try e.finish()
         case .heic(let e): bytes = try e.finish()
+        case .whole(let e): bytes = try e.finish()
         }
         guard let destination else { return bytes }
         if case .tiff = backend { return [] }

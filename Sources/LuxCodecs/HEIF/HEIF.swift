@@ -32,7 +32,7 @@ public enum HEIF {
         let selected = try open(raw, options: options)
         let pixels = try selected.image.pixels(
             colorSpace: selected.colorSpace, options: options, what: selected.what)
-        return ImageFile(pixels: pixels, metadata: selected.metadata, format: .heic)
+        return ImageFile(pixels: pixels, metadata: selected.metadata, format: format(raw))
     }
 
     /// The image of a HEIF file that `options` selects, decoded to planes, with its colour space and metadata.
@@ -64,7 +64,8 @@ public enum HEIF {
             metadata = target.metadata
         }
         let image = try HEIFDecodedImage(target, gray: gray, transfer: transfer, options: options)
-        return HEIFSelection(image: image, colorSpace: space, metadata: metadata, what: target.role.name)
+        return HEIFSelection(
+            image: image, colorSpace: space, metadata: metadata, what: target.role.name, format: format(raw))
     }
 
     /// The colour space of decoded values from an ICC profile or an `nclx` description (sRGB, libheif's own fallback,
@@ -95,34 +96,33 @@ public enum HEIF {
         let format: PixelFormat = transfer.isHDR ? .rgbaFloat : bits > 8 ? .rgba16 : .rgba8
         let brands = HEIFContext.brands(raw)
         let description = images[imageIndex]
-        var storage = "HEVC \(bits)-bit"
+        let fileFormat = HEIF.format(raw)
+        var storage = "\(fileFormat == .avif ? "AV1" : "HEVC") \(bits)-bit"
         if description.storedWidth != description.width || description.storedHeight != description.height {
             storage += ", coded \(description.storedWidth)×\(description.storedHeight)"
         }
         storage += ", \(ids.count) image\(ids.count == 1 ? "" : "s")"
         return ImageInfo(
-            format: .heic, width: top.width, height: top.height, pixelFormat: format, bitsPerSample: bits,
+            format: fileFormat, width: top.width, height: top.height, pixelFormat: format, bitsPerSample: bits,
             samplesPerPixel: top.hasAlpha ? 4 : 3, hasAlpha: top.hasAlpha, colorSpace: space, storage: storage,
             metadata: metadata, raw: nil,
             heif: HEIFContents(mainBrand: brands.main, compatibleBrands: brands.compatible, images: images))
     }
 
-    /// Whether `raw` starts a HEIF file libheif reads (an ISO base media file with a HEIF brand), and what it is
-    /// when it is one Lux does not read.
+    /// Whether `raw` starts a HEIF file libheif reads (an ISO base media file with a HEIF brand: HEIC, or AVIF).
     static func check(_ raw: UnsafeRawBufferPointer) throws(CodecError) -> Bool {
         guard raw.count >= 12, let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self),
             Array(raw[4..<8]) == Array("ftyp".utf8)
         else { return false }
         switch heif_check_filetype(base, Int32(clamping: min(raw.count, 1 << 20))) {
-        case heif_filetype_yes_supported, heif_filetype_yes_unsupported:
-            let brand = HEIFContext.fourCC(heif_read_main_brand(base, Int32(clamping: raw.count)))
-            if brand == "avif" || brand == "avis" {
-                throw .unsupported(
-                    what: "AVIF image (brand \(brand))", reason: "LuxCodecs reads HEIF files coded with HEVC (HEIC)")
-            }
-            return true
+        case heif_filetype_yes_supported, heif_filetype_yes_unsupported: return true
         default: return false
         }
+    }
+
+    /// The format of a HEIF file: `.avif` for the AVIF brands (AV1 images), `.heic` for the others.
+    static func format(_ raw: UnsafeRawBufferPointer) -> ImageFormat {
+        ["avif", "avis"].contains(HEIFContext.brands(raw).main) ? .avif : .heic
     }
 }
 
@@ -132,4 +132,6 @@ struct HEIFSelection {
     let colorSpace: ColorSpace?
     let metadata: ImageMetadata
     let what: String
+    /// `.heic` or `.avif`.
+    let format: ImageFormat
 }

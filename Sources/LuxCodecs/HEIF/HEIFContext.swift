@@ -31,8 +31,19 @@ final class HEIFContext {
         guard let base = bytes.baseAddress, !bytes.isEmpty else {
             throw .truncated(what: "HEIF file (empty)", offset: 0)
         }
-        try heifCall("HEIF file", fileSize: fileSize, limit: limits.maxDimension) {
-            heif_context_read_from_memory_without_copy(context, base, bytes.count, nil)
+        do throws(CodecError) {
+            try heifCall("HEIF file", fileSize: fileSize, limit: limits.maxDimension) {
+                heif_context_read_from_memory_without_copy(context, base, bytes.count, nil)
+            }
+        } catch {
+            // A file that is only an image sequence (brand msf1, no still image item): libheif 1.15 reads no tracks.
+            let brands = Self.brands(bytes)
+            guard case .unsupported = error, brands.main == "msf1", !brands.compatible.contains("mif1") else {
+                throw error
+            }
+            throw .unsupported(
+                what: "HEIF image sequence (brand msf1) with no still image",
+                reason: "libheif 1.15 reads still images (items), not sequence tracks")
         }
     }
 

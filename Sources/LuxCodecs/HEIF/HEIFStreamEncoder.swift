@@ -59,7 +59,7 @@ final class HEIFStreamEncoder {
         grid = HEIFGridEncoder(
             width: width, height: height, settings: Self.settings(space: space, bitDepth: bitDepth, options: options),
             sampleFormat: bitDepth > 8 ? .rgba16 : .rgba8, threads: options.threads)
-        if options.embedsThumbnail, max(width, height) > Self.thumbnailSide {
+        if options.embedsThumbnail ?? true, max(width, height) > Self.thumbnailSide {
             let r = ThumbnailReduction(width: width, height: height, side: Self.thumbnailSide)
             // x265 codes pictures of at least one 64 × 64 CTU: a thumbnail of a very long strip is left out.
             if min(r.thumbWidth, r.thumbHeight) >= 64 { reduction = r }

@@ -5,9 +5,11 @@ public import LuxPixels
 /// JPEG reading and writing through libjpeg-turbo.
 ///
 /// Decoding produces `.rgba8` (colour) or `.gray8` (grayscale) pixels with the colour space of the
-/// embedded ICC profile (sRGB when there is none), and reads Exif, XMP and ICC metadata. Baseline,
-/// extended and progressive files with any chroma subsampling are accepted; CMYK/YCCK, 12-bit, lossless and
-/// hierarchical JPEGs are refused with a ``CodecError/unsupported(what:reason:)``.
+/// embedded ICC profile (sRGB, or sGray, when there is none), and reads Exif, XMP and ICC metadata. Baseline,
+/// extended and progressive files with any chroma subsampling are accepted. CMYK and YCCK JPEGs are converted to
+/// sRGB through their embedded profile by Little CMS (Adobe's inverted samples when the file has an Adobe marker),
+/// or as DeviceCMYK without one; 12-bit, lossless and hierarchical JPEGs are refused with a
+/// ``CodecError/unsupported(what:reason:)``.
 ///
 /// ```swift
 /// let file = try JPEG.decode(bytes)
@@ -48,6 +50,7 @@ public enum JPEG {
         let options = options.budgeted()
         let header = try JPEGHeader(raw)
         try checkDecodable(header)
+        if header.isCMYK { return try decodeCMYK(raw, header: header, reducedBy: denominator, options: options) }
         let gray = header.componentCount == 1
         try options.limits.check(
             width: header.width, height: header.height, bytesPerPixel: gray ? 1 : 4, what: "JPEG image")
@@ -83,14 +86,43 @@ public enum JPEG {
         guard header.precision == 8 else {
             throw .unsupported(what: "\(header.precision)-bit JPEG", reason: "only 8-bit samples are supported")
         }
-        if header.isCMYK {
+        guard [1, 3, 4].contains(header.componentCount) else {
             throw .unsupported(
-                what: "CMYK JPEG", reason: "CMYK and YCCK JPEGs are print separations; convert them to RGB first")
+                what: "JPEG with \(header.componentCount) components",
+                reason: "expected 1 (gray), 3 (colour) or 4 (CMYK, YCCK)")
         }
-        guard header.componentCount == 1 || header.componentCount == 3 else {
-            throw .unsupported(
-                what: "JPEG with \(header.componentCount) components", reason: "expected 1 (gray) or 3 (colour)")
-        }
+    }
+
+    /// Decodes a CMYK or YCCK JPEG to sRGB through its embedded CMYK profile (Little CMS, ``DecodingOptions/renderingIntent``),
+    /// or as DeviceCMYK when it has none; a file with an Adobe marker stores inverted samples (Adobe's convention,
+    /// which Photoshop, vips and ImageMagick follow).
+    static func decodeCMYK(
+        _ raw: UnsafeRawBufferPointer, header: JPEGHeader, reducedBy denominator: Int, options: DecodingOptions
+    ) throws(CodecError) -> ImageFile {
+        try options.limits.check(width: header.width, height: header.height, bytesPerPixel: 8, what: "CMYK JPEG image")
+        let (width, height) = (
+            (header.width + denominator - 1) / denominator, (header.height + denominator - 1) / denominator
+        )
+        let bytes = PixelBuffer.byteCount(width: width, height: height, format: .rgba8)
+        try options.reserve(2 * bytes, for: "CMYK JPEG samples and pixels")
+        let profile = try ProfileConversion.cmykProfile(header.iccProfile, name: options.sourceName)
+        // Four bytes of C, M, Y, K per pixel, held in an RGBA buffer's memory until they are converted.
+        var samples = PixelBuffer(width: width, height: height, format: .rgba8)
+        try decodePixels(
+            raw, into: &samples, gray: false, cmyk: true, limits: options.limits, libraryBudget: options.remainingBytes,
+            imageWidth: header.width, imageHeight: header.height, reducedBy: denominator)
+        try ProfileConversion.convertCMYK(
+            &samples, inverted: header.adobeTransform != nil, profile: profile, intent: options.renderingIntent,
+            threads: options.threads, name: options.sourceName)
+        let pixels = samples
+        var metadata = ImageMetadata()
+        if let e = header.exif, let exif = try? EXIF(tiffBytes: e) { metadata.exif = exif }
+        metadata.xmp = header.xmp
+        // The pixels are sRGB now: the CMYK profile no longer describes them.
+        metadata.iccProfile = nil
+        var file = ImageFile(pixels: pixels, metadata: metadata, format: .jpeg)
+        if options.appliesOrientation { file.applyOrientation() }
+        return file
     }
 
     /// Decodes into `pixels` (already allocated at the header's size, divided by `denominator`); libjpeg's own
@@ -100,7 +132,8 @@ public enum JPEG {
     /// threads (``JPEGRestartBands``); when that is not possible or a band fails, the file is decoded whole, which
     /// reports any error.
     static func decodePixels(
-        _ raw: UnsafeRawBufferPointer, into pixels: inout PixelBuffer, gray: Bool, limits: DecodingLimits,
+        _ raw: UnsafeRawBufferPointer, into pixels: inout PixelBuffer, gray: Bool, cmyk: Bool = false,
+        limits: DecodingLimits,
         libraryBudget: Int? = nil, imageWidth: Int? = nil, imageHeight: Int? = nil, reducedBy denominator: Int = 1,
         threads: Int = 1
     ) throws(CodecError) {
@@ -112,7 +145,7 @@ public enum JPEG {
                 ?? limits.maxByteCount
                 - PixelBuffer.byteCount(width: pixels.width, height: pixels.height, format: pixels.format))
         // The bands' streams copy the entropy-coded data once.
-        if threads > 1, denominator == 1, raw.count < libraryBudget, let bands = JPEGRestartBands(raw),
+        if threads > 1, denominator == 1, !cmyk, raw.count < libraryBudget, let bands = JPEGRestartBands(raw),
             bands.isGray == gray, bands.width == pixels.width, bands.height == pixels.height
         {
             let decoded = pixels.withUnsafeMutablePlane { plane in
@@ -124,7 +157,7 @@ public enum JPEG {
             message.withUnsafeMutableBufferPointer { m in
                 lux_jpeg_decode_scaled(
                     raw.baseAddress!.assumingMemoryBound(to: UInt8.self), raw.count,
-                    Int32(gray ? LUX_JPEG_OUT_GRAY : LUX_JPEG_OUT_RGBA),
+                    Int32(cmyk ? LUX_JPEG_OUT_CMYK : gray ? LUX_JPEG_OUT_GRAY : LUX_JPEG_OUT_RGBA),
                     plane.baseAddress.assumingMemoryBound(to: UInt8.self), plane.bytesPerRow, Int32(w), Int32(h),
                     Int32(denominator), 1, libraryBudget, Int32(clamping: limits.maxProgressiveScans), m.baseAddress,
                     m.count)
@@ -150,7 +183,7 @@ public enum JPEG {
 
     static func colorSpace(icc: [UInt8]?, exif: EXIF, gray: Bool) -> ColorSpace {
         if let icc, let space = ColorProfiles.colorSpace(fromProfile: icc) { return space }
-        if gray { return .genericGrayGamma2_2 }
+        if gray { return .sGray }
         // Exif ColorSpace 2 or interoperability index "R03" mean Adobe RGB (DCF 2.0 option file).
         let interop = exif.additionalFields.first { $0.directory == .interoperability && $0.tag == 1 }?.value.string
         if exif.colorSpace == 2 || interop == "R03" { return .adobeRGB }
@@ -165,14 +198,19 @@ public enum JPEG {
     /// colour-matched into the output colour space (``EncodingOptions/colorSpace``, or sRGB with
     /// ``EncodingOptions/optimizesColorForSharing``), whose profile is embedded. Alpha is dropped.
     ///
+    /// - Parameter thumbnail: A thumbnail for IFD1 of the Exif block (as a camera's preview is stored); `nil` stores
+    ///   one reduced from the image only when ``EncodingOptions/embedsThumbnail`` is `true`. It is re-encoded at lower
+    ///   quality, then halved, until the Exif block fits its 64 KB segment.
     /// - Throws: ``CodecError/invalidArgument(_:)`` for Bayer buffers and metadata that does not fit in a
     ///   JPEG segment; ``CodecError/library(name:message:)`` when libjpeg fails.
     public static func encode(
-        _ pixels: PixelBuffer, metadata: ImageMetadata = ImageMetadata(), options: EncodingOptions = .default
+        _ pixels: PixelBuffer, metadata: ImageMetadata = ImageMetadata(), thumbnail: PixelBuffer? = nil,
+        options: EncodingOptions = .default
     ) throws(CodecError) -> [UInt8] {
         let stream = try JPEGStreamEncoder(
             width: pixels.width, height: pixels.height, pixelFormat: pixels.format, colorSpace: pixels.colorSpace,
             metadata: metadata, options: options)
+        stream.thumbnail = thumbnail
         try stream.append(pixels)
         return try stream.finish()
     }

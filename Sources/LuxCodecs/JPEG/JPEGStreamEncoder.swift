@@ -4,21 +4,32 @@ import LuxPixels
 
 /// A JPEG encoder fed band by band: libjpeg's compressor stays open between bands, so the whole picture is
 /// never held in memory (only the compressed output).
+///
+/// A thumbnail (given, or reduced from the bands when ``EncodingOptions/embedsThumbnail`` is on) goes into IFD1 of
+/// the Exif block, which ``finish()`` rewrites once the thumbnail is known.
 final class JPEGStreamEncoder {
     let width: Int
     let height: Int
     let gray: Bool
     let colorSpace: ColorSpace?
     let options: EncodingOptions
+    /// A thumbnail to store in the Exif block instead of the one reduced from the image.
+    var thumbnail: PixelBuffer?
+    /// The Exif the file carries (completed for this image), rewritten with the thumbnail.
+    private let exif: EXIF
+    /// The colour space of the file's pixels (and its thumbnail's).
+    private let space: ColorSpace?
+    private var reduction: ThumbnailReduction?
     private var counter: BandCounter
     private var stream: OpaquePointer?
 
     /// The rows written so far.
     var rowsWritten: Int { counter.rowsWritten }
 
+    /// Starts a JPEG; a `bare` one has no marker segments beyond the picture's own (an Exif thumbnail).
     init(
         width: Int, height: Int, pixelFormat: PixelFormat, colorSpace: ColorSpace?, metadata: ImageMetadata,
-        options: EncodingOptions
+        options: EncodingOptions, bare: Bool = false
     ) throws(CodecError) {
         guard !pixelFormat.isBayer else {
             throw .invalidArgument("a Bayer mosaic cannot be written as JPEG; develop it first (or write a DNG)")
@@ -33,8 +44,18 @@ final class JPEGStreamEncoder {
         self.colorSpace = colorSpace
         self.options = options
         let space = JPEG.outputSpace(for: colorSpace, gray: gray, options: options)
-        let markers = try JPEG.markers(
-            metadata: metadata, width: width, height: height, gray: gray, space: space, options: options)
+        self.space = space
+        exif = metadata.exif.completedForImage(
+            width: width, height: height, isWideGamut: !(space?.isColorimetricallyEqual(to: .sRGB) ?? true),
+            isYCbCr: !gray)
+        let markers =
+            bare
+            ? []
+            : try JPEG.markers(
+                metadata: metadata, width: width, height: height, gray: gray, space: space, options: options)
+        if options.embedsThumbnail == true, !gray, !bare, max(width, height) > JPEGExifThumbnail.side {
+            reduction = ThumbnailReduction(width: width, height: height, side: JPEGExifThumbnail.side)
+        }
         var params = lux_jpeg_encode_params()
         params.width = Int32(width)
         params.height = Int32(height)
@@ -47,7 +68,7 @@ final class JPEGStreamEncoder {
         }
         params.optimize_coding = options.optimizesHuffmanTables ? 1 : 0
         params.progressive = options.isProgressive ? 1 : 0
-        params.write_jfif = markers.contains { $0.0 == 0xE1 } ? 0 : 1
+        params.write_jfif = bare || markers.contains { $0.0 == 0xE1 } ? 0 : 1
         var message = [CChar](repeating: 0, count: 512)
         let payloads = markers.map { $0.1 }
         stream = JPEG.withMarkerArray(markers: markers, payloads: payloads) { list in
@@ -71,6 +92,7 @@ final class JPEGStreamEncoder {
         var source = band
         if source.colorSpace == nil { source.colorSpace = colorSpace }
         let prepared = try prepare(source)
+        reduction?.add(prepared)
         try prepared.withUnsafePlane { plane throws(CodecError) in
             try write(
                 stream, plane.baseAddress.assumingMemoryBound(to: UInt8.self), stride: plane.bytesPerRow,
@@ -109,6 +131,20 @@ final class JPEGStreamEncoder {
         try callC("libjpeg") { message, capacity in lux_jpeg_stream_finish(stream, &out, &size, message, capacity) }
         guard let out else { throw .library(name: "libjpeg", message: "no output") }
         defer { lux_free(out) }
-        return Array(UnsafeBufferPointer(start: out, count: size))
+        let bytes = Array(UnsafeBufferPointer(start: out, count: size))
+        guard let picture = try preparedThumbnail() else { return bytes }
+        let payload = try JPEGExifThumbnail.exifPayload(exif, thumbnail: picture)
+        return try JPEGExifThumbnail.replacingExif(in: bytes, with: payload)
+    }
+
+    /// The thumbnail to store (`.rgba8` in the file's colour space), if any.
+    private func preparedThumbnail() throws(CodecError) -> PixelBuffer? {
+        guard !gray else { return nil }
+        guard var given = thumbnail else { return reduction?.result(format: .rgba8) }
+        if given.colorSpace == nil { given.colorSpace = colorSpace }
+        var thumbnailOptions = options
+        thumbnailOptions.colorSpace = space
+        thumbnailOptions.optimizesColorForSharing = false
+        return try JPEG.prepare(given, gray: false, options: thumbnailOptions).0
     }
 }

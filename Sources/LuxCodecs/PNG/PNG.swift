@@ -74,9 +74,9 @@ public enum PNG {
             }
         }
         if let icc = h.iccProfile, let space = ColorProfiles.colorSpace(fromProfile: icc) { return space }
-        if h.sRGBIntent != nil { return h.isGray ? .genericGrayGamma2_2 : .sRGB }
+        if h.sRGBIntent != nil { return h.isGray ? .sGray : .sRGB }
         let gray = h.isGray
-        guard let g = h.gamma else { return gray ? .genericGrayGamma2_2 : .sRGB }
+        guard let g = h.gamma else { return gray ? .sGray : .sRGB }
         let decodingGamma = 1 / g
         let transfer: TransferFunction =
             abs(g - 1) < 0.01

@@ -218,6 +218,16 @@ extension MovieTrack {
                     reason: "\(table.sampleCount) samples of \(table.constantSize) bytes exceed the file")
             }
         }
+        if track.pcm == nil {
+            // Each timed sample needs its own size entry (at least 4 bytes of the file), so the time table cannot
+            // claim more samples than the size table lists: a decoder would otherwise be handed a flood of them.
+            let timed = table.timeRuns.reduce(UInt64(0)) { $0 + UInt64($1.count) }
+            if timed > UInt64(table.sampleCount) {
+                throw .malformed(
+                    what: "'stts' of track \(track.id)", offset: stbl.offset,
+                    reason: "it times \(timed) samples, but the size table lists \(table.sampleCount)")
+            }
+        }
         track.table = table
         track.sampleCount = table.sampleCount
     }

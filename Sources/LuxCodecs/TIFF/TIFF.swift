@@ -5,9 +5,11 @@ import LuxPixels
 /// TIFF reading and writing (the first image of a file).
 ///
 /// Reading accepts 1–16-bit integer and 16/24/32-bit float samples, gray, RGB and palette images with or
-/// without alpha, strips or tiles, chunky or planar, uncompressed, Deflate, LZW or PackBits, with
+/// without alpha, strips or tiles, chunky or planar, uncompressed, Deflate, LZW, PackBits or JPEG (compression 7:
+/// 8-bit Y′CbCr, RGB or gray decoded by libjpeg-turbo with the file's JPEGTables), with
 /// predictors 2 and 3; it returns `.gray8/.gray16/.grayFloat` or `.rgba8/.rgba16/.rgbaHalf/.rgbaFloat`
-/// and reads the ICC profile (tag 34675), XMP (700) and Exif. Writing produces baseline-compatible files
+/// and reads the ICC profile (tag 34675), XMP (700) and Exif. CMYK (separated, four 8- or 16-bit inks) images are
+/// converted to sRGB through their embedded profile by Little CMS, or as DeviceCMYK without one. Writing produces baseline-compatible files
 /// (strips by default, tiles on request; uncompressed or Deflate).
 public enum TIFF {
     /// Decodes a TIFF file held in memory.
@@ -72,11 +74,20 @@ public enum TIFF {
                     what: "TIFF palette image", offset: d.offset, reason: "needs a ColorMap and ≤ 8-bit indices")
             }
         case 5:
-            throw .unsupported(
-                what: "CMYK TIFF", reason: "separated (CMYK) images are not supported; convert them to RGB")
+            // C, M, Y, K go where R, G, B, A would; decoding converts them to sRGB (ProfileConversion).
+            guard spp == 4, !isFloat, bps == 8 || bps == 16, (try p.integer(d, 332) ?? 1) == 1 else {
+                throw .unsupported(
+                    what: "separated TIFF with \(spp) samples of \(bps) bits",
+                    reason: "CMYK TIFFs of four 8- or 16-bit inks are supported")
+            }
+            colorSamples = 4
         case 6:
-            throw .unsupported(
-                what: "Y′CbCr TIFF", reason: "only JPEG-compressed TIFFs use Y′CbCr, and JPEG-in-TIFF is not supported")
+            // JPEG-compressed Y′CbCr: libjpeg-turbo turns the samples into R, G, B.
+            guard try p.integer(d, TIFFTag.compression) == 7, spp == 3, bps == 8 else {
+                throw .unsupported(
+                    what: "Y′CbCr TIFF", reason: "only JPEG-compressed (compression 7) 8-bit Y′CbCr is supported")
+            }
+            colorSamples = 3
         case 32803, 34892: throw .unsupported(what: "raw TIFF/EP data", reason: "read the file as DNG")
         default:
             throw .unsupported(
@@ -136,7 +147,8 @@ public enum TIFF {
                 limits: limits, what: "TIFF image")
             format = ChunkFormat(
                 bitsPerSample: l.bitsPerSample, samplesPerPixel: l.planar ? 1 : l.samplesPerPixel, isFloat: l.isFloat,
-                compression: l.compression, predictor: l.predictor, bigEndian: p.bigEndian, keepsBytes: true)
+                compression: l.compression, predictor: l.predictor, bigEndian: p.bigEndian, keepsBytes: true,
+                jpegTables: l.compression == 7 ? try? p.rawBytes(d, 347) : nil)
             palette = []
             if l.photometric == 3 {
                 palette = (try p.integers(d, 320) ?? []).map { UInt16(clamping: $0) }
@@ -200,20 +212,30 @@ public enum TIFF {
         }
         if let e = failure.error { throw e }
         withExtendedLifetime(pixels) {}
+        var metadata = source.metadata
+        if l.photometric == 5 {
+            try ProfileConversion.convertCMYK(
+                &pixels, inverted: false,
+                profile: try ProfileConversion.cmykProfile(metadata.iccProfile, name: options.sourceName),
+                intent: options.renderingIntent, threads: options.threads, name: options.sourceName)
+            // The pixels are sRGB now: the CMYK profile no longer describes them.
+            metadata.iccProfile = nil
+        }
         pixels.colorSpace = source.colorSpace
-        var file = ImageFile(pixels: pixels, metadata: source.metadata, format: .tiff)
+        var file = ImageFile(pixels: pixels, metadata: metadata, format: .tiff)
         if options.appliesOrientation { file.applyOrientation() }
         return file
     }
 
     static func colorSpace(icc: [UInt8]?, layout l: Layout) -> ColorSpace {
+        if l.photometric == 5 { return .sRGB }
         if let icc, let space = ColorProfiles.colorSpace(fromProfile: icc) {
             // Floating-point samples hold values beyond 0…1 (an ICC profile cannot say so): keep them.
             return l.isFloat ? ColorProfiles.extendedRange(space) : space
         }
         let gray = l.photometric == 0 || l.photometric == 1
         if l.isFloat { return gray ? .linearGray : .extendedLinearSRGB }
-        return gray ? .genericGrayGamma2_2 : .sRGB
+        return gray ? .sGray : .sRGB
     }
 
     /// Writes a decoded chunk into the output plane, converting the sample layout.
@@ -305,13 +327,13 @@ public enum TIFF {
                 if s == 0 { return outChannels == 1 ? [0] : [0, 1, 2] }
                 return s == l.alphaIndex ? [3] : []
             }
-            if s < 3 { return [s] }
+            if s < 3 || l.photometric == 5 { return [s] }
             return s == l.alphaIndex ? [3] : []
         }
         let sampleIndices = l.planar ? [region.plane] : Array(0..<l.samplesPerPixel)
         let targets = sampleIndices.map { channels($0) }
         // Opaque alpha for sources without one (planar chunks: only the first plane sets it).
-        if outChannels == 4, l.alphaIndex == nil, !l.planar || region.plane == 0 {
+        if outChannels == 4, l.alphaIndex == nil, l.photometric != 5, !l.planar || region.plane == 0 {
             for r in 0..<region.height {
                 for x in 0..<region.width {
                     let a = (region.x + x) * 4 + 3

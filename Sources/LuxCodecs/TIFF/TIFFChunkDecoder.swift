@@ -1,3 +1,5 @@
+import LuxPixels
+
 /// Decoded samples of one strip or tile, row-major, `width × rows × samplesPerPixel` values.
 enum ChunkSamples {
     case u8([UInt8])
@@ -36,6 +38,9 @@ struct ChunkFormat {
     var legacyLosslessJPEG: Bool = false
     /// Keep 8-bit samples as `.u8` (TIFF) instead of widening them to `.u16` (DNG).
     var keepsBytes: Bool = false
+    /// The JPEGTables field (tag 347) of a TIFF whose compression 7 chunks are lossy (DCT) JPEG streams that leave
+    /// their quantisation and Huffman tables to it; `nil` for DNG and self-contained streams.
+    var jpegTables: [UInt8]? = nil
 
     /// Bytes in one stored row of `width` pixels (rows start on a byte boundary).
     func rowBytes(_ width: Int) -> Int { (width * samplesPerPixel * bitsPerSample + 7) / 8 }
@@ -75,6 +80,10 @@ enum TIFFChunkDecoder {
             default: break
             }
         }
+        if f.compression == 7, f.keepsBytes, try !isLosslessJPEG(data, what: what) {
+            return .u8(
+                try lossyJPEG(data, tables: f.jpegTables, width: width, rows: rows, spp: f.samplesPerPixel, what: what))
+        }
         if f.compression == 7 {
             return .u16(
                 try losslessJPEG(
@@ -113,6 +122,63 @@ enum TIFFChunkDecoder {
         case 65000: "Kodak compression is not supported"
         default: "this compression is not implemented"
         }
+    }
+
+    // MARK: Lossy JPEG (TIFF compression 7)
+
+    /// Whether a compression 7 chunk is a lossless (SOF3) JPEG stream, as DNG stores; TIFF's are usually baseline.
+    static func isLosslessJPEG(_ data: UnsafeRawBufferPointer, what: String) throws(CodecError) -> Bool {
+        // The first start-of-frame marker decides; the tables-only segments before it are skipped by length.
+        var i = 2
+        while i + 4 <= data.count, data[i] == 0xFF {
+            let marker = data[i + 1]
+            if (0xC0...0xCF).contains(marker), ![0xC4, 0xC8, 0xCC].contains(marker) { return marker == 0xC3 }
+            i += 2 + (Int(data[i + 2]) << 8 | Int(data[i + 3]))
+        }
+        // A stream without a frame header before its scan: a lossless decode reports what is wrong with it.
+        return true
+    }
+
+    /// Decodes a lossy JPEG chunk (its tables from `tables`, the JPEGTables field, when it has none of its own)
+    /// through libjpeg-turbo into `width` × `rows` × `spp` 8-bit samples: R, G, B for Y′CbCr or RGB data (Y′CbCr
+    /// subsampling as the stream's sampling factors say), one gray sample otherwise.
+    static func lossyJPEG(
+        _ data: UnsafeRawBufferPointer, tables: [UInt8]?, width: Int, rows: Int, spp: Int, what: String
+    ) throws(CodecError) -> [UInt8] {
+        guard spp == 1 || spp == 3, data.count >= 4 else {
+            throw .unsupported(what: "\(what) JPEG data with \(spp) samples", reason: "1 (gray) or 3 (colour) samples")
+        }
+        // The tables' stream without its EOI, then the chunk's without its SOI: one complete JPEG.
+        var stream: [UInt8]
+        if let tables, tables.count >= 4, tables[0] == 0xFF, tables[1] == 0xD8 {
+            stream = Array(tables.dropLast(tables.suffix(2) == [0xFF, 0xD9] ? 2 : 0)) + Array(data.dropFirst(2))
+        } else {
+            stream = Array(data)
+        }
+        let header = try JPEGHeader(bytes: stream)
+        try JPEG.checkDecodable(header)
+        let gray = header.componentCount == 1
+        guard gray == (spp == 1), header.width >= width, header.height >= rows else {
+            throw .malformed(
+                what: "\(what) JPEG frame", offset: 0,
+                reason:
+                    "\(header.width)×\(header.height)×\(header.componentCount) cannot fill a \(width)×\(rows)×\(spp) chunk"
+            )
+        }
+        var frame = PixelBuffer(width: header.width, height: header.height, format: gray ? .gray8 : .rgba8)
+        try withBytes(of: stream) { raw throws(CodecError) in
+            try JPEG.decodePixels(raw, into: &frame, gray: gray, limits: .default)
+        }
+        var out = [UInt8](repeating: 0, count: width * rows * spp)
+        frame.withUnsafePlane { plane in
+            for y in 0..<rows {
+                let row = plane.row(y, as: UInt8.self)
+                for x in 0..<width {
+                    for c in 0..<spp { out[(y * width + x) * spp + c] = row[x * (gray ? 1 : 4) + c] }
+                }
+            }
+        }
+        return out
     }
 
     // MARK: Lossless JPEG

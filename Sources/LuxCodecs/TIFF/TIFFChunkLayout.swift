@@ -6,13 +6,13 @@ struct TIFFChunkLayout {
     /// Chunk width in pixels (tile width, or the image width for strips).
     let chunkWidth: Int
     /// Chunk height in rows (tile length, or rows per strip).
-    let chunkHeight: Int
+    private(set) var chunkHeight: Int
     let across: Int
-    let down: Int
+    private(set) var down: Int
     /// Planes stored separately (PlanarConfiguration 2): chunks repeat per plane.
     let separatePlanes: Int
-    let offsets: [Int]
-    let counts: [Int]
+    private(set) var offsets: [Int]
+    private(set) var counts: [Int]
 
     var count: Int { offsets.count }
 
@@ -123,4 +123,35 @@ struct TIFFChunkLayout {
 
     /// Rows stored in chunk `i` (full tile height for tiles, the clipped height for strips).
     func storedRows(_ i: Int) -> Int { isTiled ? chunkHeight : region(i).height }
+
+    /// The layout with uncompressed strips of more than `maxBytes` cut into strips of fewer rows (at least one),
+    /// each `rowBytes` bytes a row, so a region reader reads and keeps only the rows a region needs: a TIFF written
+    /// as one strip of the whole image is then read by rows, never whole.
+    ///
+    /// The cut keeps one height for every strip but the last of each plane: with several strips a plane, the new
+    /// height divides the old. A layout whose strips hold fewer bytes than their rows need is returned unchanged
+    /// (decoding reports it).
+    func splittingStrips(rowBytes: Int, maxBytes: Int, limits: DecodingLimits) -> TIFFChunkLayout {
+        guard !isTiled, rowBytes > 0, chunkHeight * rowBytes > maxBytes else { return self }
+        let most = max(1, maxBytes / rowBytes)
+        let rows = down == 1 ? most : (1...most).last { chunkHeight % $0 == 0 }!
+        guard rows < chunkHeight else { return self }
+        var split = self
+        split.chunkHeight = rows
+        split.down = (height + rows - 1) / rows
+        guard split.down * separatePlanes <= limits.maxChunkCount else { return self }
+        split.offsets = []
+        split.counts = []
+        split.offsets.reserveCapacity(split.down * separatePlanes)
+        split.counts.reserveCapacity(split.down * separatePlanes)
+        for i in 0..<count {
+            let stored = storedRows(i)
+            guard counts[i] >= stored * rowBytes else { return self }
+            for first in stride(from: 0, to: stored, by: rows) {
+                split.offsets.append(offsets[i] + first * rowBytes)
+                split.counts.append(min(rows, stored - first) * rowBytes)
+            }
+        }
+        return split
+    }
 }

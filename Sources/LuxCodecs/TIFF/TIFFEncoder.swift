@@ -31,6 +31,15 @@ struct TIFFOutputDirectory {
     /// Child directories by pointer tag: SubIFDs (330), ExifIFD (34665), GPSInfo (34853), InteropIFD (40965).
     var children: [UInt16: [TIFFOutputDirectory]] = [:]
     var data: TIFFImageData?
+    /// The directory the next-IFD link points to (a JPEG Exif block's IFD1, the thumbnail), stored as zero or one
+    /// element because a struct cannot hold itself.
+    private var following: [TIFFOutputDirectory] = []
+
+    /// The directory after this one in the IFD chain (`nil`: the link is 0).
+    var next: TIFFOutputDirectory? {
+        get { following.first }
+        set { following = newValue.map { [$0] } ?? [] }
+    }
 
     init(fields: [UInt16: TIFFValue] = [:]) { self.fields = fields }
 
@@ -44,7 +53,8 @@ struct TIFFOutputDirectory {
 /// values), then image data.
 ///
 /// Entries are sorted by tag, every directory and value starts on an even offset, and next-IFD links are 0 (trees use
-/// SubIFDs), as DNG readers expect (FORMATS.md §1).
+/// SubIFDs), as DNG readers expect (FORMATS.md §1), except where a directory has a ``TIFFOutputDirectory/next`` (an
+/// Exif block's IFD1).
 enum TIFFEncoder {
     private struct Entry {
         var tag: UInt16
@@ -65,6 +75,7 @@ enum TIFFEncoder {
         var offset = 0
         var valueOffsets: [Int] = []  // per entry, absolute offset of out-of-line values (or -1)
         var size = 0
+        var next: Int?  // node index of the next directory in the chain
     }
 
     static func encode(_ root: TIFFOutputDirectory, bigEndian: Bool = false) -> [UInt8] {
@@ -111,6 +122,7 @@ enum TIFFEncoder {
             }
             entries.sort { $0.tag < $1.tag }
             nodes[index].entries = entries
+            if let next = dir.next { nodes[index].next = add(next) }
             return index
         }
         _ = add(root)
@@ -176,7 +188,7 @@ enum TIFFEncoder {
                     }
                     p += 12
                 }
-                put32(0, p)
+                put32(node.next.map { UInt32(nodes[$0].offset) } ?? 0, p)
             }
             for (i, b) in blobs.enumerated() {
                 let at = blobOffsets[i] - start

@@ -41,6 +41,10 @@ extension ColorSpace {
     public static let genericGrayGamma2_2 = ColorSpace(
         name: "Generic Gray Gamma 2.2", model: .gray, whitePoint: WhitePoint.d65, transferFunction: .gamma(2.2),
         isExtendedRange: false)
+    /// Gray with the sRGB tone curve and D65 white: the gray of sRGB's neutral axis, which vips, libpng and most
+    /// viewers assume for gray files without a profile.
+    public static let sGray = ColorSpace(
+        name: "sGray", model: .gray, whitePoint: WhitePoint.d65, transferFunction: .sRGB, isExtendedRange: false)
     /// Linear gray.
     public static let linearGray = ColorSpace(
         name: "Linear Gray", model: .gray, whitePoint: WhitePoint.d65, transferFunction: .linear,
@@ -62,7 +66,7 @@ extension ColorSpace {
     public static let standardSpaces: [ColorSpace] = [
         .sRGB, .extendedSRGB, .linearSRGB, .extendedLinearSRGB, .displayP3, .linearDisplayP3,
         .extendedLinearDisplayP3, .adobeRGB, .itur709, .itur2020, .rommRGB, .acesCG, .genericGrayGamma2_2,
-        .linearGray, .xyzD50, .xyzD65, .labD50,
+        .sGray, .linearGray, .xyzD50, .xyzD65, .labD50,
     ]
 
     /// Short names accepted by ``named(_:)`` (and the `lux` command line).
@@ -71,7 +75,7 @@ extension ColorSpace {
         "extended-linear-srgb": .extendedLinearSRGB, "p3": .displayP3, "display-p3": .displayP3,
         "linear-p3": .linearDisplayP3, "extended-linear-p3": .extendedLinearDisplayP3, "adobe": .adobeRGB,
         "adobe-rgb": .adobeRGB, "rec709": .itur709, "bt709": .itur709, "rec2020": .itur2020, "bt2020": .itur2020,
-        "prophoto": .rommRGB, "romm": .rommRGB, "acescg": .acesCG, "gray": .genericGrayGamma2_2,
+        "prophoto": .rommRGB, "romm": .rommRGB, "acescg": .acesCG, "gray": .genericGrayGamma2_2, "sgray": .sGray,
         "linear-gray": .linearGray, "xyz": .xyzD50, "xyz-d50": .xyzD50, "xyz-d65": .xyzD65, "lab": .labD50,
     ]
 

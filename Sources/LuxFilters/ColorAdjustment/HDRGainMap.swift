@@ -6,8 +6,8 @@ extension Image {
     /// The HDR rendition of an SDR photo with an Apple HDR gain map: linear light multiplied by
     /// 1 + (headroom − 1) × gain, so values go above 1 where the gain map brightens (extended range).
     ///
-    /// `gainMap` is the gain map as decoded (gray, sRGB-encoded values 0…1, usually a quarter of the photo's area); it
-    /// is linearised, scaled to the image's extent with a Lanczos-3 filter, and multiplies the image in the working
+    /// `gainMap` is the gain map as decoded (gray values 0…1 encoded with the Rec. 709 transfer function, as Apple's
+    /// "Applying Apple HDR effect to your photos" specifies; usually a quarter of the photo's area); it is linearised, scaled to the image's extent with a Lanczos-3 filter, and multiplies the image in the working
     /// space (linear light). `headroom` is how much brighter than SDR white the gain map's maximum is — for an iPhone
     /// photo, `AppleMakerNote.hdrHeadroom` (LuxCodecs). Render the result to a floating-point format in an
     /// extended-range space to keep it.
@@ -27,7 +27,7 @@ extension Image {
         let values = gray.components(as: Float.self)
         let boost = Float(headroom - 1)
         for i in 0..<count {
-            let g = Float(TransferFunction.sRGB.linear(fromEncoded: Double(min(max(values[4 * i], 0), 1))))
+            let g = Float(TransferFunction.rec709.linear(fromEncoded: Double(min(max(values[4 * i], 0), 1))))
             let f = 1 + boost * g
             factors[4 * i] = f
             factors[4 * i + 1] = f

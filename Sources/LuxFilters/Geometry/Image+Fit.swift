@@ -30,11 +30,21 @@ extension Image {
     public func resizedToFit(_ box: (width: Int, height: Int)) -> Image {
         let e = extent
         precondition(!e.isInfinite && !e.isEmpty, "only a finite image can be resized to fit")
-        let (w, h) = Image.sizeToFit(width: Int(e.width), height: Int(e.height), inside: box)
+        return resized(to: Image.sizeToFit(width: Int(e.width), height: Int(e.height), inside: box))
+    }
+
+    /// The image scaled with a Lanczos-3 filter to exactly `size` pixels (the horizontal and vertical scales set
+    /// separately), its extent moved to the origin; an image of that size already is only moved.
+    ///
+    /// - Precondition: the extent is finite and not empty, and `size` is at least 1 × 1.
+    public func resized(to size: (width: Int, height: Int)) -> Image {
+        let e = extent
+        precondition(!e.isInfinite && !e.isEmpty, "only a finite image can be resized")
+        precondition(size.width > 0 && size.height > 0, "an image is resized to at least 1 × 1 pixels")
         let origin = transformed(by: AffineTransform(translationX: -e.minX, y: -e.minY))
-        guard w != Int(e.width) || h != Int(e.height) else { return origin }
-        let sy = Double(h) / e.height
-        let sx = Double(w) / e.width
+        guard size.width != Int(e.width) || size.height != Int(e.height) else { return origin }
+        let sy = Double(size.height) / e.height
+        let sx = Double(size.width) / e.width
         return origin.lanczosScaleTransform(scale: sy, aspectRatio: sx / sy)
     }
 }

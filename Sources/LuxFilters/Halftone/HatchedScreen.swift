@@ -7,39 +7,20 @@ extension Filters {
     /// The screen is the larger of two line screens, along `angle` and across it: `s = max(½ + ½·cos 2πu, ½ +
     /// ½·cos 2πv)`, and the grey `clamp(½ + (L − s)/(1 − sharpness), 0, 1)` (`L`: the Rec. 709 luminance of the
     /// working-space input, clamped to 0…1), so a pixel is as dark as the darker of the two line screens.
-    public struct HatchedScreen: DeclaredFilter {
+    public struct HatchedScreen: DirectionalScreenFilter {
         public static let declaration = FilterDeclaration<Self>(
             "HatchedScreen", categories: [.halftoneEffect, .stillImage, .video],
-            summary: "Simulates a hatched-screen halftone.", .image(\.image),
-            .parameter("center", \.center, unit: .pixels, summary: "Where the screen's phase is zero."),
-            .parameter(
-                "angle", \.angle, slider: -Double.pi...Double.pi, allowed: -1e6...1e6, unit: .radians,
-                summary: "The direction of the screen."),
-            .parameter(
-                "width", \.width, slider: 1...50, allowed: 0.01...1e6, unit: .pixels,
-                summary: "The distance between lines."),
-            .parameter(
-                "sharpness", \.sharpness, slider: 0...1, allowed: 0...1, unit: .fraction,
-                summary: "How hard the edges are (1: a pure threshold)."))
+            summary: "Simulates a hatched-screen halftone.",
+            .directionalScreen(spacing: "The distance between lines."))
 
         public var image: Image = .empty
-        public var center: Point = Point(x: 150, y: 150)
+        public var screen = Screen()
         public var angle: Double = 0
-        public var width: Double = 6
-        public var sharpness: Double = 0.7
 
         public init() {}
 
         public var outputImage: Image {
-            let frame = HalftoneScreen.Frame(center: center, angle: angle, width: width)
-            return HalftoneScreen.apply(
-                image, name: "hatchedScreen",
-                arguments: "center=\(center.x),\(center.y) angle=\(angle) width=\(width) sharpness=\(sharpness)",
-                sharpness: sharpness
-            ) { x, y in
-                let (u, v) = frame.coordinates(x, y)
-                return max(HalftoneScreen.wave(u), HalftoneScreen.wave(v))
-            }
+            screened("hatchedScreen", angle: angle) { u, v in max(HalftoneScreen.wave(u), HalftoneScreen.wave(v)) }
         }
     }
 }
@@ -49,10 +30,8 @@ extension Image {
     public func hatchedScreen(center: Point, angle: Double = 0, width: Double = 6, sharpness: Double = 0.7) -> Image {
         applyingFilter(
             Filters.HatchedScreen {
-                $0.center = center
+                $0.screen = Filters.Screen(center: center, width: width, sharpness: sharpness)
                 $0.angle = angle
-                $0.width = width
-                $0.sharpness = sharpness
             })
     }
 }

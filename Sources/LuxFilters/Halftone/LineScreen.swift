@@ -9,36 +9,22 @@ extension Filters {
     /// `clamp(½ + (L − s) / (1 − sharpness), 0, 1)` where `L` is the Rec. 709 luminance of the (unpremultiplied,
     /// working-space) input clamped to 0…1: bright areas become thin dark lines, dark areas thick ones. `width` is
     /// in pixels, so an effect meant to look the same at another resolution multiplies it by the render scale.
-    public struct LineScreen: DeclaredFilter {
+    public struct LineScreen: DirectionalScreenFilter {
         public static let declaration = FilterDeclaration<Self>(
             "LineScreen", categories: [.halftoneEffect, .stillImage, .video],
-            summary: "Simulates a line-screen halftone.", .image(\.image),
-            .parameter("center", \.center, unit: .pixels, summary: "Where the screen's phase is zero."),
-            .parameter(
-                "angle", \.angle, slider: -Double.pi...Double.pi, allowed: -1e6...1e6, unit: .radians,
-                summary: "The direction across the lines."),
-            .parameter(
-                "width", \.width, slider: 1...50, allowed: 0.01...1e6, unit: .pixels,
-                summary: "The distance between lines."),
-            .parameter(
-                "sharpness", \.sharpness, slider: 0...1, allowed: 0...1, unit: .fraction,
-                summary: "How hard the edges of the lines are (1: a pure threshold)."))
+            summary: "Simulates a line-screen halftone.",
+            .directionalScreen(
+                direction: "The direction across the lines.", spacing: "The distance between lines.",
+                edges: "How hard the edges of the lines are (1: a pure threshold)."))
 
         public var image: Image = .empty
-        public var center: Point = Point(x: 150, y: 150)
+        public var screen = Screen()
         public var angle: Double = 0
-        public var width: Double = 6
-        public var sharpness: Double = 0.7
 
         public init() {}
 
         public var outputImage: Image {
-            let frame = HalftoneScreen.Frame(center: center, angle: angle, width: width)
-            return HalftoneScreen.apply(
-                image, name: "lineScreen",
-                arguments: "center=\(center.x),\(center.y) angle=\(angle) width=\(width) sharpness=\(sharpness)",
-                sharpness: sharpness
-            ) { x, y in HalftoneScreen.wave(frame.coordinates(x, y).u) }
+            screened("lineScreen", angle: angle) { u, _ in HalftoneScreen.wave(u) }
         }
     }
 }
@@ -48,10 +34,8 @@ extension Image {
     public func lineScreen(center: Point, angle: Double = 0, width: Double = 6, sharpness: Double = 0.7) -> Image {
         applyingFilter(
             Filters.LineScreen {
-                $0.center = center
+                $0.screen = Filters.Screen(center: center, width: width, sharpness: sharpness)
                 $0.angle = angle
-                $0.width = width
-                $0.sharpness = sharpness
             })
     }
 }

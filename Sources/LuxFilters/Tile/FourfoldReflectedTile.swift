@@ -7,41 +7,18 @@ extension Filters {
     /// The base tile is the parallelogram with sides of `width` from `center`, the first turned by `angle` and the
     /// second at `acuteAngle` to it; neighbouring tiles are its mirror images (in lattice coordinates), so the tiling
     /// repeats every two tiles. The extent is infinite.
-    public struct FourfoldReflectedTile: DeclaredFilter {
+    public struct FourfoldReflectedTile: ParallelogramTileFilter {
         public static let declaration = FilterDeclaration<Self>(
             "FourfoldReflectedTile", categories: [.tileEffect, .stillImage, .video, .highDynamicRange],
-            summary: "Tiles the image by reflection in two directions.", .image(\.image),
-            .parameter("center", \.center, summary: "A corner of the base tile."),
-            .parameter(
-                "angle", \.angle, slider: -Double.pi...Double.pi, allowed: -1e4...1e4, unit: .radians,
-                summary: "The rotation of the tiling."),
-            .parameter(
-                "acuteAngle", \.acuteAngle, slider: 0...Double.pi, allowed: 0...Double.pi, unit: .radians,
-                summary: "The angle between the tiling's two directions."),
-            .parameter(
-                "width", \.width, slider: 1...200, allowed: 0.01...1e6, unit: .pixels,
-                summary: "The width of the base tile."))
+            summary: "Tiles the image by reflection in two directions.", .parallelogramLattice)
 
         public var image: Image = .empty
-        public var center: Point = Point(x: 150, y: 150)
-        public var angle: Double = 0
+        public var lattice = TileLattice()
         public var acuteAngle: Double = .pi / 2
-        public var width: Double = 100
 
         public init() {}
 
-        public var outputImage: Image {
-            let a = acuteAngle
-            return TileWarp.apply(
-                image, name: "fourfoldReflectedTile",
-                arguments: "center=\(center) angle=\(angle) width=\(width) acuteAngle=\(acuteAngle)", center: center,
-                angle: angle, width: width,
-                base: TileWarp.latticeCell(acuteAngle: a)
-            ) { u, v in
-                let (p, q) = TileWarp.lattice(u, v, acuteAngle: a)
-                return TileWarp.unlattice(TileWarp.reflect(p), TileWarp.reflect(q), acuteAngle: a)
-            }
-        }
+        public var outputImage: Image { parallelogramTiling("fourfoldReflectedTile", fold: TileWarp.reflect) }
     }
 }
 
@@ -52,10 +29,8 @@ extension Image {
     ) -> Image {
         applyingFilter(
             Filters.FourfoldReflectedTile {
-                $0.center = center
-                $0.angle = angle
+                $0.lattice = Filters.TileLattice(center: center, angle: angle, width: width)
                 $0.acuteAngle = acuteAngle
-                $0.width = width
             })
     }
 }

@@ -7,30 +7,18 @@ extension Filters {
     ///
     /// The tiling is invariant under quarter turns about the corners of the tiles and repeats every two tiles. The
     /// extent is infinite.
-    public struct FourfoldRotatedTile: DeclaredFilter {
+    public struct FourfoldRotatedTile: LatticeTileFilter {
         public static let declaration = FilterDeclaration<Self>(
             "FourfoldRotatedTile", categories: [.tileEffect, .stillImage, .video, .highDynamicRange],
-            summary: "Tiles the image by rotating it in steps of 90°.", .image(\.image),
-            .parameter("center", \.center, summary: "A corner of the base tile."),
-            .parameter(
-                "angle", \.angle, slider: -Double.pi...Double.pi, allowed: -1e4...1e4, unit: .radians,
-                summary: "The rotation of the tiling."),
-            .parameter(
-                "width", \.width, slider: 1...200, allowed: 0.01...1e6, unit: .pixels,
-                summary: "The width of the base tile."))
+            summary: "Tiles the image by rotating it in steps of 90°.", .lattice)
 
         public var image: Image = .empty
-        public var center: Point = Point(x: 150, y: 150)
-        public var angle: Double = 0
-        public var width: Double = 100
+        public var lattice = TileLattice()
 
         public init() {}
 
         public var outputImage: Image {
-            TileWarp.apply(
-                image, name: "fourfoldRotatedTile", arguments: "center=\(center) angle=\(angle) width=\(width)",
-                center: center, angle: angle, width: width
-            ) { u, v in
+            tiling("fourfoldRotatedTile") { u, v in
                 // The 2 × 2 block of tiles around a lattice point: tile (i, j) is the base turned by a quarter turn
                 // for each step counter-clockwise around the point.
                 let i = Int((u - 2 * (u / 2).rounded(.down)).rounded(.down))
@@ -53,9 +41,7 @@ extension Image {
     public func fourfoldRotatedTile(center: Point, angle: Double = 0, width: Double = 100) -> Image {
         applyingFilter(
             Filters.FourfoldRotatedTile {
-                $0.center = center
-                $0.angle = angle
-                $0.width = width
+                $0.lattice = Filters.TileLattice(center: center, angle: angle, width: width)
             })
     }
 }

@@ -7,8 +7,9 @@ import LuxPixels
 import LuxRender
 import Synchronization
 
-/// Renders an edit into a new Live Photo pair: the still strip by strip into its JPEG encoder, the movie frames
-/// through a pipeline (decoded in order, rendered on the workers, encoded in order), the audio trimmed and scaled.
+/// Renders an edit into a new Live Photo pair: the still strip by strip into its JPEG encoder on a thread of its own,
+/// beside the movie frames' pipeline (decoded in order, rendered on the workers, encoded in order), the audio trimmed
+/// and scaled.
 struct LivePhotoRenderer: Sendable {
     let context: LivePhotoEditingContext
     let output: LivePhotoEditingOutput
@@ -52,7 +53,7 @@ struct LivePhotoRenderer: Sendable {
     }
 
     /// The edited still before it is rendered: its recipe, the region to write, its colour space and metadata.
-    struct StillPlan {
+    struct StillPlan: Sendable {
         var image: Image
         var rect: Rect
         var colorSpace: ColorSpace
@@ -109,9 +110,18 @@ struct LivePhotoRenderer: Sendable {
         }
         if flag.isCancelled { throw .cancelled }
 
-        // The still: decoded, scaled for a preview, processed. Its extent decides the movie's size.
+        // The still: decoded, scaled for a preview, processed. Its extent decides the movie's size. It renders and
+        // encodes on a thread of its own beside the movie (strip by strip, so in bounded memory) and is renamed into
+        // place once the movie is complete.
         let still = try planStill()
         let photoRect = still.rect
+        var metadata = still.metadata
+        metadata.orientation = ctx.orientation
+        metadata = LivePhotoWriter.taggedMetadata(metadata, contentIdentifier: output.contentIdentifier)
+        let stillRender = BackgroundStillRender(url: output.photoURL) { [metadata] (url) throws(LivePhotoError) in
+            try writeStill(still, to: url, metadata: metadata)
+        }
+        defer { stillRender.discard() }
 
         // The movie: frames overlapping the time range, at the still's geometry scaled to the frames' resolution.
         // Saving keeps the frames' resolution; a preview reduces them to at most its own.
@@ -200,12 +210,8 @@ struct LivePhotoRenderer: Sendable {
         if flag.isCancelled { throw .cancelled }
 
         let movieEnd = min(range.upperBound, lastEnd) - range.lowerBound
-        var metadata = still.metadata
-        metadata.orientation = ctx.orientation
-        metadata = LivePhotoWriter.taggedMetadata(metadata, contentIdentifier: output.contentIdentifier)
         return try writer.finish(photoTime: ctx.photoTime - range.lowerBound, movieEnd: movieEnd) {
-            () throws(LivePhotoError) in
-            try writeStill(still, to: output.photoURL, metadata: metadata)
+            () throws(LivePhotoError) in try stillRender.commit()
         }
     }
 

@@ -99,6 +99,21 @@ extension FilterDeclaration {
                 imageInput: name == "image" ? keyPath : nil)
         }
 
+        /// Several parameters declared as one, in order: a group that filters of one family share.
+        ///
+        /// A family's filters store the shared values in one property and declare them with one group built from
+        /// key paths through it (`\.lattice.center`), so each filter states only what sets it apart.
+        ///
+        /// - Parameter parameters: The parameters, in the order they are listed.
+        public static func group(_ parameters: [Parameter]) -> Parameter {
+            Parameter(
+                declarations: { prototype in parameters.flatMap { $0.declarations(prototype) } },
+                assign: { arguments, filter throws(FilterError) in
+                    for p in parameters { try p.assign(arguments, &filter) }
+                },
+                imageInput: parameters.lazy.compactMap(\.imageInput).first)
+        }
+
         /// Parameters stored together in one property, such as a table given as a size and its values, or a value
         /// that needs checking.
         ///

@@ -18,6 +18,9 @@ struct BatchPlan {
     /// Image file extensions `lux convert` takes from a folder: the formats Lux reads, raws included.
     static let imageExtensions: Set<String> = rawExtensions.union([
         "jpg", "jpeg", "jpe", "png", "tif", "tiff", "heic", "heif", "hif",
+        "webp",
+        "avif",
+        "gif",
     ])
 
     /// Every input of the batch (before sharding), sorted by path in byte order.

@@ -2,22 +2,31 @@ import ArgumentParser
 import Foundation
 import Lux
 
-/// `lux convert IN... -o OUT`: converts images between JPEG, PNG, TIFF and HEIC (raws developed or their previews),
+/// `lux convert IN... -o OUT`: converts images between JPEG, PNG, TIFF, HEIC, AVIF, WebP and GIF (raws developed or their previews),
 /// one file, many or folders, in parallel and in shards.
 struct ConvertCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
-        abstract: "Convert images between JPEG, PNG, TIFF and HEIC: one file, many files or folders.",
+        abstract: "Convert images between JPEG, PNG, TIFF, HEIC, AVIF, WebP and GIF: one file, many files or folders.",
         usage: """
             lux convert <input> -o <file> [<options>]
             lux convert <input>... [-o <folder>] [--format <format>] [--jobs <n>] [--shard <index>/<count>] [<options>]
             """,
         discussion: """
-            Reads JPEG, PNG, TIFF, HEIC/HEIF and raw files (developed with LuxRAW's defaults, or their largest \
-            embedded preview with --raw preview) and writes JPEG, PNG, TIFF or HEIC, picked by the output's \
-            extension or --format. Orientation is applied (the output is upright, Exif orientation 1); the colour \
-            space is kept (the input's ICC profile, Display P3 for iPhone photos) unless --color-space says \
-            otherwise, and its profile is embedded; Exif and XMP are kept unless --strip all (drop both) or \
+            Reads JPEG, PNG, TIFF, HEIC/HEIF, AVIF, WebP, GIF and raw files (developed with LuxRAW's defaults, or \
+            their largest embedded preview with --raw preview) and writes JPEG, PNG, TIFF, HEIC, AVIF, WebP or GIF, \
+            picked by the output's extension or --format. WebP is lossy at --quality (as cwebp -q) or lossless with \
+            --lossless; AVIF is AV1 at --quality (as heif-enc -A -q); GIF gets a 256-colour median-cut palette with \
+            Floyd-Steinberg dithering. For an animated GIF or WebP input, --image N picks the frame (0 = the \
+            first). CMYK and YCCK JPEGs and images with LUT-based ICC profiles are converted to sRGB through their \
+            profile by Little CMS (--intent, relative colorimetric by default; a CMYK file without a profile is \
+            read as DeviceCMYK, R = (1 - C)(1 - K)). An opaque input gives an opaque output (no alpha channel), a \
+            gray input a gray output (one channel, gray profile) unless --color-space asks for colour, and a 16-bit \
+            input a 16-bit PNG or TIFF. Orientation is applied (the output is upright, Exif orientation 1); the \
+            colour space is kept (the input's ICC profile, Display P3 for iPhone photos) unless --color-space says \
+            otherwise, and its profile is embedded; a HEIC's thumbnail carries over (reduced from the converted \
+            picture; a JPEG's in its Exif block, a HEIC's as a thumbnail image); Exif and XMP are kept unless \
+            --strip all (drop both) or \
             --strip location (drop the GPS fields). --size WxH scales the image to fit inside the box (Lanczos, \
             aspect ratio kept, never enlarged). The image is read, converted and encoded a strip at a time: a \
             HEIC is decoded by libheif into planes and interleaved strip by strip, and a HEIC output is encoded \
@@ -33,8 +42,8 @@ struct ConvertCommand: ParsableCommand {
             depth) gets them tone-mapped by Reinhard's extended operator on luminance, L (1 + L / W^2) / (1 + L), \
             with the white point W at the format's peak (10000/203 for PQ, 1000/203 for HLG), never clipped.
 
-            Inputs are files and folders (a folder gives its images: .jpg, .png, .tif, .heic, .heif, .hif and raw \
-            files). One input with `-o NAME.ext` writes that file; otherwise `-o` is a folder (created if missing) \
+            Inputs are files and folders (a folder gives its images: .jpg, .png, .tif, .heic, .heif, .hif, .avif, \
+            .webp, .gif and raw files). One input with `-o NAME.ext` writes that file; otherwise `-o` is a folder (created if missing) \
             and each output is named after its input with the --format extension (default jpg). Without `-o`, \
             outputs go beside their inputs. An existing output is an error unless --overwrite (replace) or \
             --skip-existing (keep) is given. --jobs, --threads, --shard, --dry-run and --json work as in `lux \
@@ -48,7 +57,7 @@ struct ConvertCommand: ParsableCommand {
               lux convert /data/photos -o /data/web --format jpg --strip location --shard auto/8 --json
             """)
 
-    @Argument(help: "Images (JPEG, PNG, TIFF, HEIC, raw) and folders of them.", completion: .file())
+    @Argument(help: "Images (JPEG, PNG, TIFF, HEIC, AVIF, WebP, GIF, raw) and folders of them.", completion: .file())
     var inputs: [String]
 
     @Option(
@@ -57,13 +66,16 @@ struct ConvertCommand: ParsableCommand {
         completion: .file())
     var out: String?
 
-    @Option(help: "Output format when outputs are named from their inputs: jpg, png, tiff or heic.")
+    @Option(help: "Output format when outputs are named from their inputs: jpg, png, tiff, heic, avif, webp or gif.")
     var format: FileFormatArgument = .jpg
 
     @Option(
         parsing: .unconditional,
-        help: "JPEG and HEIC quality, 1...100 (HEIC: x265 CRF 50 × (1 − q/100), as heif-enc -q).")
+        help: "JPEG, HEIC, AVIF and WebP quality, 1...100 (HEIC: x265 CRF 50 × (1 − q/100), as heif-enc -q).")
     var quality: Int = 90
+
+    @Flag(help: "Write WebP losslessly (VP8L) instead of lossy at --quality.")
+    var lossless = false
 
     @Option(
         help:
@@ -84,7 +96,7 @@ struct ConvertCommand: ParsableCommand {
 
     @Option(
         parsing: .unconditional,
-        help: "The image of a HEIC holding several: 0 (the primary, default), 1, ... in heif-info order.")
+        help: "The image of a HEIC holding several (0: the primary, then heif-info order), or a GIF/WebP frame.")
     var image: Int = 0
 
     @Option(
@@ -94,6 +106,12 @@ struct ConvertCommand: ParsableCommand {
 
     @Option(help: "Raw inputs: develop (LuxRAW's defaults) or preview (the largest embedded preview).")
     var raw: RawInputArgument = .develop
+
+    @Option(
+        help:
+            "Rendering intent for CMYK and LUT-based ICC profiles (Little CMS): perceptual, relative, saturation or absolute."
+    )
+    var intent: IntentArgument = .relative
 
     @OptionGroup var batch: BatchOptions
 
@@ -105,7 +123,7 @@ struct ConvertCommand: ParsableCommand {
         if inputs.count == 1, !isFolderPath(inputs[0]), let out, !isFolderPath(out) {
             guard let f = ImageFormat(fileExtension: URL(fileURLWithPath: out).pathExtension), f != .dng else {
                 throw ValidationError(
-                    "cannot tell the output format from '\(out)'; use .jpg, .png, .tif or .heic, or a folder ending in /"
+                    "cannot tell the output format from '\(out)'; use .jpg, .png, .tif, .heic, .avif, .webp or .gif, or a folder ending in /"
                 )
             }
             output = f
@@ -132,7 +150,8 @@ struct ConvertCommand: ParsableCommand {
         let outputURL = URL(fileURLWithPath: item.output)
         let fileFormat = ImageFormat(fileExtension: outputURL.pathExtension) ?? format.imageFormat
         var source = try ConversionSource(
-            url: inputURL, imageIndex: image, raw: raw, gainMap: gainMap, writesHEIC: fileFormat == .heic)
+            url: inputURL, imageIndex: image, raw: raw, gainMap: gainMap, writesHEIC: fileFormat == .heic,
+            intent: intent.intent)
         if gainMap == .apply {
             guard source.hdrGainMap != nil else {
                 throw CLIError("\(item.input): --hdr-gain-map apply: the image has no HDR gain map")
@@ -144,8 +163,10 @@ struct ConvertCommand: ParsableCommand {
         metadata.orientation = .up
         strip?.apply(to: &metadata)
 
-        let samples = try OutputSamples(format: fileFormat, depth: depth, deep: source.isDeep)
         var space = colorSpace?.space ?? source.colorSpace
+        let samples = try OutputSamples(
+            format: fileFormat, depth: depth, deep: source.isDeep, gray: space.model == .gray,
+            opaque: source.isOpaque)
         var picture = source.image
         if let peak = source.hdrPeak {
             let keepsRange = samples.pixelFormat.isFloatingPoint && fileFormat == .tiff
@@ -165,12 +186,15 @@ struct ConvertCommand: ParsableCommand {
         }
         var options = EncodingOptions(
             quality: Double(quality) / 100, optimizesHuffmanTables: false, sampleType: samples.sampleType,
-            alpha: .automatic, threads: threads)
+            alpha: samples.alpha, threads: threads)
         options.synchronizesFile = true
+        // A HEIC's thumbnail carries over (reduced from the converted picture: upright, scaled like it).
+        if source.hasThumbnail { options.embedsThumbnail = true }
+        options.isLossless = lossless
         let extent = picture.extent.integral
         let encoder = try ImageStreamEncoder(
             writingTo: outputURL, format: fileFormat, width: Int(extent.width), height: Int(extent.height),
-            pixelFormat: samples.pixelFormat, colorSpace: space, metadata: metadata, options: options)
+            pixelFormat: samples.encodedFormat, colorSpace: space, metadata: metadata, options: options)
         if fileFormat == .heic, let auxiliary = source.keptGainMap { encoder.auxiliaryImages = [auxiliary] }
         let context = RenderContext(options: RenderOptions(cacheIntermediates: false, threadCount: threads))
         try context.render(picture, bounds: extent, format: samples.pixelFormat, colorSpace: space) { strip in

@@ -8,12 +8,14 @@ struct DevicesCommand: ParsableCommand {
         discussion: """
             Lists the V4L2 cameras (/dev/video*) with their formats (size, frame rates, pixel format) and the manual \
             controls Lux maps onto them, the simulated camera, and the microphones (the simulated one and the ALSA \
-            capture nodes). Nodes that cannot be used are listed with the reason (a UVC camera's metadata node, a \
-            node the user may not open). Capture from a camera with `lux capture --device /dev/videoN`.
+            capture devices of /proc/asound/pcm, listed only: sessions record from the simulated microphone). Nodes \
+            that cannot be used are listed with the reason (a UVC camera's metadata node, a node the user may not \
+            open). Capture from a camera with `lux capture --device /dev/videoN`.
 
             --json prints one object instead: "cameras" [{id, name, path, driver, formats, controls, \
             deviceControls}] ("deviceControls": the V4L2 controls Lux maps, with their ranges), \
-            "unusable" [{path, reason}] and "microphones" [{id, name}].
+            "unusable" [{path, reason}] and "microphones" [{id, name, path, capture}] ("capture": whether a session \
+            can record from it).
 
             Examples:
               lux devices
@@ -41,6 +43,8 @@ struct DevicesCommand: ParsableCommand {
     struct Microphone: Encodable {
         var id: String
         var name: String
+        var path: String?
+        var capture: Bool
     }
 
     struct Report: Encodable {
@@ -50,33 +54,20 @@ struct DevicesCommand: ParsableCommand {
     }
 
     func run() throws {
-        var report = Report(cameras: [], unusable: [], microphones: [])
-        let driver = SystemV4L2Driver()
-        for path in driver.deviceNodes() {
-            do {
-                let c = try V4L2Camera(path: path, driver: driver)
-                report.cameras.append(
-                    Camera(
-                        id: c.uniqueID, name: c.localizedName, path: path, driver: c.driverName,
-                        formats: c.formats.map(\.description), controls: c.controlCapabilities.description,
-                        deviceControls: c.controls.values.sorted { $0.control.rawValue < $1.control.rawValue }.map {
-                            "\($0.control) \($0.minimum)...\($0.maximum) (default \($0.defaultValue))"
-                        }))
-            } catch {
-                report.unusable.append(Unusable(path: path, reason: "\(error)"))
-            }
-        }
-        let simulated = SimulatedCamera(scene: .grayCard())
-        report.cameras.append(
-            Camera(
-                id: simulated.uniqueID, name: simulated.localizedName, path: nil, driver: nil,
-                formats: simulated.formats.map(\.description), controls: simulated.controlCapabilities.description,
-                deviceControls: []))
-        let microphone = SimulatedMicrophone(source: Scene.grayCard().sound)
-        report.microphones.append(Microphone(id: microphone.uniqueID, name: microphone.localizedName))
-        for node in SystemDeviceNodeAccess().nodes(for: .audio) {
-            report.microphones.append(Microphone(id: node, name: "ALSA capture device \(node)"))
-        }
+        let found = CaptureDeviceDiscoverySession().devices()
+        let report = Report(
+            cameras: found.cameras.map { c in
+                Camera(
+                    id: c.uniqueID, name: c.localizedName, path: c.path, driver: c.driverName,
+                    formats: c.formats.map(\.description), controls: c.controlCapabilities.description,
+                    deviceControls: c.deviceControls.map {
+                        "\($0.control) \($0.minimum)...\($0.maximum) (default \($0.defaultValue))"
+                    })
+            },
+            unusable: found.unusableNodes.map { Unusable(path: $0.path, reason: "\($0.reason)") },
+            microphones: found.microphones.map {
+                Microphone(id: $0.uniqueID, name: $0.localizedName, path: $0.path, capture: $0.isCaptureSupported)
+            })
         if json {
             try JSONOutput.print(report)
             return
@@ -89,6 +80,10 @@ struct DevicesCommand: ParsableCommand {
             for f in c.formats { print("  format: \(f)") }
         }
         for u in report.unusable { print("unusable: \(u.path): \(u.reason)") }
-        for m in report.microphones { print("microphone: \(m.name) [\(m.id)]") }
+        for m in report.microphones {
+            print(
+                "microphone: \(m.name) [\(m.id)]" + (m.path.map { " at \($0)" } ?? "")
+                    + (m.capture ? "" : " (listed only: Lux records from the simulated microphone)"))
+        }
     }
 }

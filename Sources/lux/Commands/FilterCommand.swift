@@ -32,7 +32,8 @@ struct FilterCommand: ParsableCommand {
 
     @Option(
         name: [.customShort("o"), .customLong("out")],
-        help: "The output file; its extension picks the format (.jpg, .png, .tif, .heic).", completion: .file())
+        help: "The output file; its extension picks the format (.jpg, .png, .tif, .heic, .avif, .webp, .gif).",
+        completion: .file())
     var out: String
 
     @Option(
@@ -68,6 +69,12 @@ struct FilterCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Render threads (default: one per processor).")
     var threads: Int?
 
+    @Option(
+        help:
+            "Rendering intent for CMYK and LUT-based ICC profiles (Little CMS): perceptual, relative, saturation or absolute."
+    )
+    var intent: IntentArgument = .relative
+
     @OptionGroup var overwriteOptions: OverwriteOptions
 
     static let workingFormats: [String: PixelFormat] = ["half": .rgbaHalf, "float": .rgbaFloat, "8": .rgba8]
@@ -83,7 +90,8 @@ struct FilterCommand: ParsableCommand {
             throw ValidationError("--working-format must be half, float or 8, not '\(workingFormat)'")
         }
         guard let f = ImageFormat(fileExtension: URL(fileURLWithPath: out).pathExtension), f != .dng else {
-            throw ValidationError("cannot tell the output format from '\(out)'; use .jpg, .png, .tif or .heic")
+            throw ValidationError(
+                "cannot tell the output format from '\(out)'; use .jpg, .png, .tif, .heic, .avif, .webp or .gif")
         }
         try depth?.check(for: f)
         guard image >= 0 else { throw ValidationError("--image must be 0 or more, not \(image)") }
@@ -103,8 +111,9 @@ struct FilterCommand: ParsableCommand {
     }
 
     private func open(_ path: String, image: Int = 0) throws(CodecError) -> ImageRegionReader {
-        try ImageRegionReader(
-            url: URL(fileURLWithPath: path), options: DecodingOptions(appliesOrientation: true, imageIndex: image))
+        var options = DecodingOptions(appliesOrientation: true, imageIndex: image)
+        options.renderingIntent = intent.intent
+        return try ImageRegionReader(url: URL(fileURLWithPath: path), options: options)
     }
 
     private func apply() throws {
@@ -134,7 +143,8 @@ struct FilterCommand: ParsableCommand {
         let outputSpace = colorSpace?.space ?? reader.colorSpace ?? .sRGB
         let samples = try OutputSamples(
             format: fileFormat, depth: depth,
-            deep: [.rgba16, .gray16, .rgbaHalf, .rgbaFloat, .grayFloat].contains(reader.pixelFormat))
+            deep: [.rgba16, .gray16, .rgbaHalf, .rgbaFloat, .grayFloat].contains(reader.pixelFormat),
+            gray: outputSpace.model == .gray, opaque: reader.isOpaque)
         var options = RenderOptions(
             workingFormat: Self.workingFormats[workingFormat]!, cacheIntermediates: false, threadCount: threads)
         if let workingSpace {
@@ -143,8 +153,9 @@ struct FilterCommand: ParsableCommand {
         var metadata = reader.metadata
         metadata.orientation = .up
         try RenderContext(options: options).write(
-            result, to: url, format: fileFormat, pixelFormat: samples.pixelFormat, colorSpace: outputSpace,
+            result, to: url, format: fileFormat, pixelFormat: samples.encodedFormat, colorSpace: outputSpace,
             bounds: result.extent.integral, metadata: metadata,
-            options: EncodingOptions(quality: Double(quality) / 100, sampleType: samples.sampleType, threads: threads))
+            options: EncodingOptions(
+                quality: Double(quality) / 100, sampleType: samples.sampleType, alpha: samples.alpha, threads: threads))
     }
 }

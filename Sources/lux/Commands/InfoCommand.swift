@@ -20,8 +20,10 @@ struct InfoCommand: ParsableCommand {
             exists and carries the same identifier.
 
             --json prints, for one file, an object with the keys "file", "format" (jpeg, png, tiff, dng, \
-            heic, quicktime), "formatName", "width", "height", "pixels" {pixelFormat, bitsPerSample, samplesPerPixel, \
-            hasAlpha}, "storage", "colorSpace", "iccProfile" {description, bytes}, "exif" {make, model, lensMake, \
+            heic, quicktime), "formatName", "width", "height", "pixels" {colorModel (gray, rgb, cmyk, raw), \
+            pixelFormat, bitsPerSample, samplesPerPixel, hasAlpha}, "storage", "colorSpace", "iccProfile" \
+            {description, bytes, deviceClass (input, display, output, colour space, ...), colorSpace (RGB, GRAY, \
+            CMYK, ...), version}, "exif" {make, model, lensMake, \
             lensModel, software, artist, copyright, orientation, dateTimeOriginal, exposureTime (s), fNumber, \
             iso, focalLength (mm), focalLengthIn35mmFilm, exposureBias, exposureProgram, meteringMode, \
             whiteBalance, flash, latitude, longitude, altitude}, "xmpBytes", "raw" {dngVersion, \

@@ -14,8 +14,9 @@ struct LiveCommand: AsyncParsableCommand {
               lux live info IMG_0001.JPG
               lux live edit IMG_0001.JPG -o edited --chain 'SepiaTone intensity=0.6' --square --volume 0.5
               lux live extract IMG_0001.MOV -o parts --photo-frame --audio
+              lux live export IMG_0001.JPG --gif IMG_0001.gif --bounce
             """,
-        subcommands: [LiveInfoCommand.self, LiveEditCommand.self, LiveExtractCommand.self])
+        subcommands: [LiveInfoCommand.self, LiveEditCommand.self, LiveExtractCommand.self, LiveExportCommand.self])
 }
 
 extension LivePhotoError {

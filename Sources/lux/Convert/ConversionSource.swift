@@ -11,27 +11,37 @@ struct ConversionSource {
     var colorSpace: ColorSpace
     /// Whether the input has more than 8 bits per sample (deeper outputs by default).
     var isDeep: Bool
+    /// Whether the input stores no alpha (its outputs then have none either).
+    var isOpaque = true
     /// The brightest value of a PQ or HLG input (linear light, 203 cd/m² = 1.0); `nil` for SDR inputs.
     var hdrPeak: Double?
     /// The HEIC's HDR gain map (gray, with its XMP), when it was loaded.
     var hdrGainMap: ImageFile?
+    /// Whether the input stores a thumbnail (a HEIC's), so the output gets one too.
+    var hasThumbnail = false
 
     /// Opens `url`: a raw is developed (or its largest preview decoded), anything else read through an
     /// ``ImageRegionReader``; a HEIC's gain map is loaded when it will be kept in a HEIC output or applied.
-    init(url: URL, imageIndex: Int, raw: RawInputArgument, gainMap: GainMapArgument, writesHEIC: Bool) throws {
+    init(
+        url: URL, imageIndex: Int, raw: RawInputArgument, gainMap: GainMapArgument, writesHEIC: Bool,
+        intent: RenderingIntent = .relativeColorimetric
+    ) throws {
         if BatchPlan.rawExtensions.contains(url.pathExtension.lowercased()) {
             self = try raw == .develop ? Self.developed(url) : Self.preview(url)
             return
         }
-        let reader = try ImageRegionReader(
-            url: url, options: DecodingOptions(appliesOrientation: true, imageIndex: imageIndex))
+        var options = DecodingOptions(appliesOrientation: true, imageIndex: imageIndex)
+        options.renderingIntent = intent
+        let reader = try ImageRegionReader(url: url, options: options)
         image = Image(reading: reader, url: url)
         metadata = reader.metadata
         colorSpace = reader.colorSpace ?? .sRGB
         isDeep = ![PixelFormat.rgba8, .bgra8, .gray8].contains(reader.pixelFormat)
+        isOpaque = reader.isOpaque
         guard reader.format == .heic else { return }
         let description = try ImageFile.info(url: url).heif?.images[imageIndex]
         hdrPeak = description?.nclx?.nominalPeak
+        hasThumbnail = !(description?.thumbnails.isEmpty ?? true)
         let hasGainMap = description?.auxiliaryImages.contains { $0.kind == .hdrGainMap } ?? false
         if hasGainMap, gainMap == .apply || (gainMap == .keep && writesHEIC) {
             hdrGainMap = try ImageFile.read(

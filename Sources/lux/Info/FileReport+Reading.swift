@@ -57,12 +57,17 @@ extension FileReport {
         self.init(
             file: path, format: info.format.rawValue, formatName: formatName, width: info.width, height: info.height)
         pixels = Pixels(
-            pixelFormat: info.pixelFormat.description, bitsPerSample: info.bitsPerSample,
-            samplesPerPixel: info.samplesPerPixel, hasAlpha: info.hasAlpha)
+            colorModel: info.colorModel.rawValue, pixelFormat: info.pixelFormat.description,
+            bitsPerSample: info.bitsPerSample, samplesPerPixel: info.samplesPerPixel, hasAlpha: info.hasAlpha)
         storage = info.storage
         colorSpace = info.colorSpace?.name
         if let icc = info.metadata.iccProfile {
-            iccProfile = ICCProfile(description: info.iccProfileDescription, bytes: icc.count)
+            let parsed = info.iccProfile
+            iccProfile = ICCProfile(
+                description: info.iccProfileDescription, bytes: icc.count,
+                deviceClass: parsed.map { "\($0.deviceClass)".components(separatedBy: " (").first ?? "" },
+                colorSpace: parsed?.dataColorSpace.description,
+                version: parsed.map { "\($0.majorVersion).\($0.minorVersion)" })
         }
         let exif = info.metadata.exif
         if !exif.isEmpty { self.exif = EXIFSummary(exif) }

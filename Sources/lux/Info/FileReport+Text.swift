@@ -11,10 +11,17 @@ extension FileReport {
                 "pixels",
                 "\(p.pixelFormat), \(p.bitsPerSample)-bit, \(p.samplesPerPixel) sample\(p.samplesPerPixel == 1 ? "" : "s")\(p.hasAlpha ? ", alpha" : "")"
             )
+            add("colour model", p.colorModel.flatMap { ColorModel(rawValue: $0)?.description })
         }
         add("storage", storage)
         add("colour space", colorSpace)
-        add("ICC profile", iccProfile.map { "\($0.description ?? "unnamed") (\($0.bytes) bytes)" })
+        add(
+            "ICC profile",
+            iccProfile.map { p in
+                let kind = [p.version.map { "ICC \($0)" }, p.deviceClass, p.colorSpace].compactMap { $0 }
+                return
+                    "\(p.description ?? "unnamed") (\(p.bytes) bytes\(kind.isEmpty ? "" : ", " + kind.joined(separator: " ")))"
+            })
         if let e = exif { out += e.lines }
         add("XMP", xmpBytes.map { "\($0) bytes" })
         if let r = raw { out += r.lines }

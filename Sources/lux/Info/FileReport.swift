@@ -31,6 +31,8 @@ struct FileReport: Codable, Sendable {
     var livePhoto: LivePhotoSummary?
 
     struct Pixels: Codable, Sendable {
+        /// "gray", "rgb", "cmyk" or "raw".
+        var colorModel: String?
         var pixelFormat: String
         var bitsPerSample: Int
         var samplesPerPixel: Int
@@ -41,6 +43,12 @@ struct FileReport: Codable, Sendable {
         /// The profile's description tag ('desc').
         var description: String?
         var bytes: Int
+        /// The profile class: "input", "display", "output", "colour space", ...
+        var deviceClass: String?
+        /// The data colour space: "RGB", "GRAY", "CMYK", ...
+        var colorSpace: String?
+        /// The ICC version, such as "4.3".
+        var version: String?
     }
 
     /// The common Exif fields (numbers as decimals: exposureTime in seconds, focalLength in mm).

@@ -42,6 +42,7 @@ enum DepthArgument: String, ExpressibleByArgument, CaseIterable, Sendable {
         case .heic: [.eight, .ten]
         case .png: [.eight, .sixteen]
         case .tiff, .dng: [.eight, .sixteen, .half, .float]
+        case .webp, .avif, .gif: [.eight]
         case .cameraRaw: []
         }
     }
@@ -56,16 +57,23 @@ enum DepthArgument: String, ExpressibleByArgument, CaseIterable, Sendable {
     }
 }
 
-/// The pixels a command renders for an output file and the samples the file stores, from `--depth`.
+/// The pixels a command renders for an output file and the samples the file stores, from `--depth` and the
+/// input's channels.
 struct OutputSamples {
     /// The rendered pixel format.
     var pixelFormat: PixelFormat
+    /// The format the encoder is told the bands have: ``pixelFormat``, or its gray counterpart when a gray input
+    /// stays gray (the encoder then writes one channel and a gray profile).
+    var encodedFormat: PixelFormat
     /// The file's sample type.
     var sampleType: SampleType
+    /// Whether alpha is written: not for an opaque input (an opaque input gives an opaque file).
+    var alpha: AlphaPolicy
 
     /// The samples for `format`: `depth` when given (checked against the format), otherwise 8 bits, or the
-    /// format's deeper samples (16, or 10 for HEIC) when `deep` says the input is deeper than 8 bits.
-    init(format: ImageFormat, depth: DepthArgument?, deep: Bool) throws {
+    /// format's deeper samples (16, or 10 for HEIC) when `deep` says the input is deeper than 8 bits; one gray
+    /// channel when `gray` (the output space is gray) and no alpha when `opaque`.
+    init(format: ImageFormat, depth: DepthArgument?, deep: Bool, gray: Bool = false, opaque: Bool = true) throws {
         let chosen = try depth.map { d in
             try d.check(for: format)
             return d
@@ -79,12 +87,15 @@ struct OutputSamples {
         case .half: sampleType = .float16
         case .float: sampleType = .float32
         }
+        let grayFormats: [PixelFormat: PixelFormat] = [.rgba8: .gray8, .rgba16: .gray16, .rgbaFloat: .grayFloat]
+        encodedFormat = gray && format != .heic ? grayFormats[pixelFormat] ?? pixelFormat : pixelFormat
+        alpha = opaque ? .discard : .automatic
     }
 }
 
 /// `--format`: an output file format.
 enum FileFormatArgument: String, ExpressibleByArgument, CaseIterable, Sendable {
-    case jpg, png, tiff, heic
+    case jpg, png, tiff, heic, webp, avif, gif
 
     init?(argument: String) {
         switch argument.lowercased() {
@@ -92,6 +103,9 @@ enum FileFormatArgument: String, ExpressibleByArgument, CaseIterable, Sendable {
         case "png": self = .png
         case "tif", "tiff": self = .tiff
         case "heic", "heif", "hif": self = .heic
+        case "webp": self = .webp
+        case "avif": self = .avif
+        case "gif": self = .gif
         default: return nil
         }
     }
@@ -102,18 +116,24 @@ enum FileFormatArgument: String, ExpressibleByArgument, CaseIterable, Sendable {
         case .png: .png
         case .tiff: .tiff
         case .heic: .heic
+        case .webp: .webp
+        case .avif: .avif
+        case .gif: .gif
         }
     }
 }
 
-/// `--size WxH`: a box the output must fit inside (its aspect ratio is kept; it is never enlarged).
+/// `--size WxH` (or `N` for N x N): a box the output must fit inside (its aspect ratio is kept; it is never enlarged).
 struct SizeArgument: ExpressibleByArgument, Sendable, Equatable {
     var width: Int
     var height: Int
 
     init?(argument: String) {
         let parts = argument.lowercased().split(separator: "x", omittingEmptySubsequences: false)
-        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0 else { return nil }
+        // One number N is the square box N x N.
+        guard parts.count == 1 || parts.count == 2, let w = Int(parts[0]), let h = Int(parts[parts.count - 1]),
+            w > 0, h > 0
+        else { return nil }
         (width, height) = (w, h)
     }
 
@@ -180,4 +200,12 @@ enum DecoderArgument: String, ExpressibleByArgument, CaseIterable, Sendable {
     case lux
     /// LibRaw, like other camera raws.
     case libraw
+}
+
+/// `--intent`: the rendering intent of conversions through CMYK and LUT-based ICC profiles.
+enum IntentArgument: String, ExpressibleByArgument, CaseIterable, Sendable {
+    case perceptual, relative, saturation, absolute
+
+    /// The intent LuxColor uses.
+    var intent: RenderingIntent { RenderingIntent(rawValue: rawValue) ?? .relativeColorimetric }
 }

@@ -14,8 +14,8 @@ import Testing
     /// A photo-preset session with Live Photo capture enabled and, optionally, a microphone.
     ///
     /// Its clock stands still, so every frame is one a capture asked for.
-    static func rig(microphone: Bool = true) async throws -> CaptureRig {
-        let rig = try await CaptureRig.make(start: false, clock: ManualClock())
+    static func rig(microphone: Bool = true, sensor: SensorModel = .small()) async throws -> CaptureRig {
+        let rig = try await CaptureRig.make(sensor: sensor, start: false, clock: ManualClock())
         if microphone {
             rig.session.beginConfiguration()
             try rig.session.addInput(
@@ -80,6 +80,30 @@ import Testing
         #expect(streams.compactMap { $0["codec_name"] as? String }.prefix(2) == ["h264", "aac"])
         let tags = (json["format"] as? [String: Any])?["tags"] as? [String: Any] ?? [:]
         #expect(tags["com.apple.quicktime.content.identifier"] as? String == identifier)
+    }
+
+    @Test(
+        "a 3 s Live Photo movie of 1440×1080 frames with sound is at most 6 MB (Motion-JPEG made 13.6 MB)",
+        .tags(.long), .longRunning, .needs("ffprobe"))
+    func movieSize() async throws {
+        let dir = try ExternalTool.temporaryFolder("lux-live-capture")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // A 4:3 sensor of 1440×1080 photosites: its Live Photo movie has an iPhone's 1440×1080 frames.
+        let rig = try await Self.rig(sensor: .small(width: 1440, height: 1080))
+        let url = dir.appendingPathComponent("IMG_0001.MOV")
+        let events = try await collect(try rig.photo.capturePhoto(Self.settings(url)))
+        #expect(events.first?.resolvedSettings.livePhotoMovieDimensions == PixelDimensions(width: 1440, height: 1080))
+        let probe = try ExternalTool.capture(
+            "ffprobe",
+            ["-v", "error", "-show_entries", "stream=codec_name,width,height:format=duration", "-of", "json", url.path])
+        let json = try JSONSerialization.jsonObject(with: probe.stdout) as? [String: Any] ?? [:]
+        let streams = json["streams"] as? [[String: Any]] ?? []
+        #expect(streams.compactMap { $0["codec_name"] as? String }.prefix(2) == ["h264", "aac"])
+        #expect(streams.first?["width"] as? Int == 1440 && streams.first?["height"] as? Int == 1080)
+        let duration = Double((json["format"] as? [String: Any])?["duration"] as? String ?? "") ?? 0
+        #expect(abs(duration - 3) <= 0.05, "ffprobe: \(duration) s")
+        let bytes = try #require(try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int)
+        #expect(bytes <= 6_000_000, "\(bytes) bytes")
     }
 
     @Test(

@@ -92,6 +92,29 @@ import Testing
         Self.expectError(naming: "unknown.mov") { _ = try VideoFrameReader(movie: movie) }
     }
 
+    @Test("a time table claiming more samples than the size table lists is refused when the movie is read")
+    func sampleFlood() throws {
+        let dir = try MovieFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var bytes = try Self.movie(in: dir)
+        // The video track's 'stts' (the first) times its 12 frames; its first run gains 131 066 more.
+        let stts = try Self.find("stts", in: bytes)
+        func u32(_ at: Int) -> Int { bytes[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) } }
+        let runs = (0..<u32(stts + 8)).map { u32(stts + 12 + 8 * $0) }
+        #expect(runs.reduce(0, +) == 12)
+        let count = runs[0] + 131_066
+        bytes.replaceSubrange((stts + 12)..<(stts + 16), with: (0..<4).map { UInt8(count >> (24 - 8 * $0) & 0xFF) })
+        let url = dir.appendingPathComponent("flood.mov")
+        try Data(bytes).write(to: url)
+        #expect {
+            _ = try QuickTimeMovie(contentsOf: url)
+        } throws: { error in
+            guard let error = error as? CodecError, case .malformed = error else { return false }
+            return error.description.contains("flood.mov")
+                && error.description.contains("it times 131078 samples, but the size table lists 12")
+        }
+    }
+
     @Test("a time limit stops a decode with limitExceeded")
     func timeLimit() throws {
         let dir = try MovieFixtures.temporaryFolder()

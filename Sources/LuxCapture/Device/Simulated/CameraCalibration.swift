@@ -36,10 +36,33 @@ public struct CameraCalibration: Hashable, Sendable {
         (colorMatrix2, forwardMatrix2) = Self.matrices(response: response, illuminant: .d65)
     }
 
+    /// A generic calibration for a camera whose sensor is unknown: camera RGB taken as linear sRGB (ITU-R BT.709
+    /// primaries), so each colour matrix is the XYZ → linear sRGB matrix of IEC 61966-2-1, normalised per illuminant
+    /// like a measured one.
+    ///
+    /// It claims no sensor's colour response: a DNG reader develops such a file as if the raw channels were linear
+    /// sRGB, which is right for white balance and approximate for saturated colours.
+    public static let linearSRGB = CameraCalibration(
+        xyzToCamera: ColorSpace.linearSRGB.matrixToXYZ?.inverse ?? .identity)
+
+    /// A calibration whose XYZ → camera relation is `xyzToCamera` under every light.
+    init(xyzToCamera: Matrix3x3) {
+        illuminant1 = .a
+        illuminant2 = .d65
+        (colorMatrix1, forwardMatrix1) = Self.matrices(xyzToCamera: xyzToCamera, illuminant: .a)
+        (colorMatrix2, forwardMatrix2) = Self.matrices(xyzToCamera: xyzToCamera, illuminant: .d65)
+    }
+
     static func matrices(response: SpectralResponse, illuminant: Illuminant) -> (Matrix3x3, Matrix3x3) {
         let k = response.coefficientMatrix(under: illuminant)
         let x = SpectralResponse.cie1931.coefficientMatrix(under: illuminant)
-        var cm = k * (x.inverse ?? .identity)
+        return matrices(xyzToCamera: k * (x.inverse ?? .identity), illuminant: illuminant)
+    }
+
+    /// The colour matrix (normalised so the illuminant's white has a largest camera value of 1) and forward matrix
+    /// of an XYZ → camera relation under `illuminant`.
+    static func matrices(xyzToCamera: Matrix3x3, illuminant: Illuminant) -> (Matrix3x3, Matrix3x3) {
+        var cm = xyzToCamera
         let whiteXYZ = illuminant.chromaticity.xyz(luminance: 1)
         let neutral = cm * whiteXYZ
         cm = (1 / neutral.max()) * cm

@@ -143,6 +143,10 @@ public enum V4L2 {
     public enum Control: UInt32, Sendable, CaseIterable, CustomStringConvertible {
         /// V4L2_CID_AUTO_WHITE_BALANCE (boolean).
         case autoWhiteBalance = 0x0098_090C
+        /// V4L2_CID_RED_BALANCE (integer, units defined by the device).
+        case redBalance = 0x0098_090E
+        /// V4L2_CID_BLUE_BALANCE (integer, units defined by the device).
+        case blueBalance = 0x0098_090F
         /// V4L2_CID_GAIN (integer, units defined by the device).
         case gain = 0x0098_0913
         /// V4L2_CID_WHITE_BALANCE_TEMPERATURE (integer, kelvin).
@@ -165,6 +169,8 @@ public enum V4L2 {
         case lock3A = 0x009A_091B
         /// V4L2_CID_AUTO_FOCUS_START (button: one autofocus scan).
         case autoFocusStart = 0x009A_091C
+        /// V4L2_CID_AUTO_FOCUS_STOP (button: end an autofocus scan).
+        case autoFocusStop = 0x009A_091D
         /// V4L2_CID_AUTO_FOCUS_STATUS (bitmask: 1 busy, 2 reached, 4 failed).
         case autoFocusStatus = 0x009A_091E
         /// V4L2_CID_ANALOGUE_GAIN (integer, units defined by the sensor driver).
@@ -175,6 +181,8 @@ public enum V4L2 {
         public var description: String {
             switch self {
             case .autoWhiteBalance: "white_balance_automatic"
+            case .redBalance: "red_balance"
+            case .blueBalance: "blue_balance"
             case .gain: "gain"
             case .whiteBalanceTemperature: "white_balance_temperature"
             case .exposureAuto: "auto_exposure"
@@ -186,6 +194,7 @@ public enum V4L2 {
             case .isoSensitivityAuto: "iso_sensitivity_auto"
             case .lock3A: "3a_lock"
             case .autoFocusStart: "auto_focus_start"
+            case .autoFocusStop: "auto_focus_stop"
             case .autoFocusStatus: "auto_focus_status"
             case .analogueGain: "analogue_gain"
             case .blackLevel: "black_level"
@@ -206,6 +215,13 @@ public enum V4L2 {
         static let exposure: Int32 = 1
         static let whiteBalance: Int32 = 2
         static let focus: Int32 = 4
+    }
+
+    /// V4L2_AUTO_FOCUS_STATUS_* bits of ``Control/autoFocusStatus``.
+    enum AutoFocusStatusBit {
+        static let busy: Int32 = 1
+        static let reached: Int32 = 2
+        static let failed: Int32 = 4
     }
 
     /// A four-character pixel-format code as V4L2 stores it (little-endian).

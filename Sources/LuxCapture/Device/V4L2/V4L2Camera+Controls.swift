@@ -29,6 +29,20 @@ extension V4L2Camera {
             c.whiteBalanceModes.insert(.locked)
             c.supportsWhiteBalanceTemperature = true
         }
+        if writable(.redBalance), writable(.blueBalance) {
+            c.whiteBalanceModes.insert(.locked)
+            c.supportsWhiteBalanceGains = true
+        }
+        if writable(.lock3A) {
+            let lock = controls[.lock3A]?.maximum ?? 0
+            if lock & V4L2.LockBit.focus != 0, !c.focusModes.isEmpty { c.focusModes.insert(.locked) }
+            if lock & V4L2.LockBit.exposure != 0, c.exposureModes.contains(.continuousAutoExposure) {
+                c.exposureModes.insert(.locked)
+            }
+            if lock & V4L2.LockBit.whiteBalance != 0, c.whiteBalanceModes.contains(.continuousAutoWhiteBalance) {
+                c.whiteBalanceModes.insert(.locked)
+            }
+        }
         return c
     }
 
@@ -90,6 +104,32 @@ extension V4L2Camera {
         return Int32(kelvin.rounded())
     }
 
+    /// The V4L2_CID_RED_BALANCE and V4L2_CID_BLUE_BALANCE values for device white-balance gains.
+    ///
+    /// The units of these controls are the driver's; the driver's default value is taken as gain 1, and the red and
+    /// blue gains are set relative to green (the device has no green balance).
+    ///
+    /// - Throws: ``CaptureError/unsupported(_:)`` without both controls,
+    ///   ``CaptureError/whiteBalanceGainsOutOfRange(red:green:blue:maximum:)`` for gains outside
+    ///   1…``DeviceFormat/maxWhiteBalanceGain`` or beyond a control's range.
+    public func whiteBalanceControlValues(for gains: WhiteBalanceGains) throws(CaptureError) -> (
+        red: Int32, blue: Int32
+    ) {
+        guard let red = controls[.redBalance], let blue = controls[.blueBalance] else {
+            throw .unsupported("\(localizedName) cannot set white-balance gains; lock a temperature instead")
+        }
+        let maximum = Double(activeFormat.maxWhiteBalanceGain)
+        let outOfRange = CaptureError.whiteBalanceGainsOutOfRange(
+            red: gains.red, green: gains.green, blue: gains.blue, maximum: maximum)
+        guard (try? gains.validated(maxGain: maximum)) != nil else { throw outOfRange }
+        func value(_ c: V4L2ControlInfo, _ gain: Double) throws(CaptureError) -> Int32 {
+            let v = (ControlRanges.unityBalance(c) * gain / gains.green).rounded()
+            guard v >= Double(c.minimum), v <= Double(c.maximum) else { throw outOfRange }
+            return Int32(v)
+        }
+        return (try value(red, gains.red), try value(blue, gains.blue))
+    }
+
     /// Writes a control (VIDIOC_S_CTRL).
     ///
     /// - Throws: ``CaptureError/deviceDisconnected(_:)``, ``CaptureError/deviceBusy(_:)`` or
@@ -113,20 +153,50 @@ extension V4L2Camera {
         guard controls[control]?.isWritable ?? false else { throw .unsupported("\(localizedName) has no \(what)") }
     }
 
+    /// Whether a lock goes through V4L2_CID_3A_LOCK: the device has the control with this bit, and the matching
+    /// automatic mode is on (a lock holds what the automatic loop reached).
+    func usesLock(_ bit: Int32) -> Bool {
+        guard let lock = controls[.lock3A], lock.isWritable, lock.maximum & bit != 0 else { return false }
+        let mode = status
+        switch bit {
+        case V4L2.LockBit.focus: return mode.focusMode == .continuousAutoFocus
+        case V4L2.LockBit.exposure: return mode.exposureMode == .continuousAutoExposure
+        default: return mode.whiteBalanceMode == .continuousAutoWhiteBalance
+        }
+    }
+
+    /// Sets or clears a bit of V4L2_CID_3A_LOCK when the device has it.
+    func setLock(_ bit: Int32, _ on: Bool) throws(CaptureError) {
+        guard let lock = controls[.lock3A], lock.isWritable, lock.maximum & bit != 0 else { return }
+        let current = (try? readControl(.lock3A)) ?? 0
+        let next = on ? current | bit : current & ~bit
+        if next != current { try setControl(.lock3A, value: next) }
+    }
+
     func syncTime() -> MediaTime { state.withLock { $0.syncTime(latencyFrames: configuration.controlLatencyFrames) } }
 
     // MARK: Focus
 
-    /// Sets the focus mode: continuous autofocus (V4L2_CID_FOCUS_AUTO on), locked (off, the lens stays), or one
-    /// autofocus scan (V4L2_CID_AUTO_FOCUS_START).
+    /// Sets the focus mode: continuous autofocus (V4L2_CID_FOCUS_AUTO on), locked (the focus bit of V4L2_CID_3A_LOCK
+    /// while autofocus runs, else V4L2_CID_AUTO_FOCUS_STOP and autofocus off: the lens stays), or one autofocus scan
+    /// (V4L2_CID_AUTO_FOCUS_START).
     public func setFocusMode(_ mode: FocusMode) throws(CaptureError) {
         guard controlCapabilities.focusModes.contains(mode) else {
             throw .unsupported("\(localizedName) has no \(mode.rawValue) focus mode")
         }
         switch mode {
-        case .continuousAutoFocus: try setControl(.focusAuto, value: 1)
-        case .locked: if controls[.focusAuto] != nil { try setControl(.focusAuto, value: 0) }
+        case .continuousAutoFocus:
+            try setLock(V4L2.LockBit.focus, false)
+            try setControl(.focusAuto, value: 1)
+        case .locked:
+            if usesLock(V4L2.LockBit.focus) {
+                try setLock(V4L2.LockBit.focus, true)
+            } else {
+                if controls[.autoFocusStop]?.isWritable ?? false { try setControl(.autoFocusStop, value: 1) }
+                if controls[.focusAuto] != nil { try setControl(.focusAuto, value: 0) }
+            }
         case .autoFocus:
+            try setLock(V4L2.LockBit.focus, false)
             if controls[.focusAuto] != nil { try setControl(.focusAuto, value: 0) }
             try setControl(.autoFocusStart, value: 1)
         }
@@ -141,6 +211,7 @@ extension V4L2Camera {
         try require(.focusAbsolute, "manual focus control")
         if case .value(let p) = lensPosition {
             let value = try focusControlValue(for: p)
+            try setLock(V4L2.LockBit.focus, false)
             if controls[.focusAuto] != nil { try setControl(.focusAuto, value: 0) }
             try setControl(.focusAbsolute, value: value)
             state.withLock { $0.lensPosition = p }
@@ -153,21 +224,27 @@ extension V4L2Camera {
 
     // MARK: Exposure
 
-    /// Sets the exposure mode: continuous (V4L2_EXPOSURE_AUTO, or aperture priority, as UVC cameras offer), or
-    /// custom and locked (V4L2_EXPOSURE_MANUAL, keeping the current time and gain).
+    /// Sets the exposure mode: continuous (V4L2_EXPOSURE_AUTO, or aperture priority, as UVC cameras offer), locked
+    /// (the exposure bit of V4L2_CID_3A_LOCK while auto exposure runs, else V4L2_EXPOSURE_MANUAL), or custom
+    /// (V4L2_EXPOSURE_MANUAL, keeping the current time and gain).
     public func setExposureMode(_ mode: ExposureMode) throws(CaptureError) {
         guard controlCapabilities.exposureModes.contains(mode) else {
             throw .unsupported("\(localizedName) has no \(mode.rawValue) exposure mode")
         }
-        if let menu = controls[.exposureAuto] {
-            let item =
-                switch mode {
-                case .continuousAutoExposure:
-                    menu.menuItems[V4L2.ExposureAutoItem.auto] != nil
-                        ? V4L2.ExposureAutoItem.auto : V4L2.ExposureAutoItem.aperturePriority
-                case .custom, .locked: V4L2.ExposureAutoItem.manual
-                }
-            try setControl(.exposureAuto, value: item)
+        if mode == .locked, usesLock(V4L2.LockBit.exposure) {
+            try setLock(V4L2.LockBit.exposure, true)
+        } else {
+            try setLock(V4L2.LockBit.exposure, false)
+            if let menu = controls[.exposureAuto] {
+                let item =
+                    switch mode {
+                    case .continuousAutoExposure:
+                        menu.menuItems[V4L2.ExposureAutoItem.auto] != nil
+                            ? V4L2.ExposureAutoItem.auto : V4L2.ExposureAutoItem.aperturePriority
+                    case .custom, .locked: V4L2.ExposureAutoItem.manual
+                    }
+                try setControl(.exposureAuto, value: item)
+            }
         }
         state.withLock { $0.exposureMode = mode }
     }
@@ -238,23 +315,37 @@ extension V4L2Camera {
         guard controlCapabilities.whiteBalanceModes.contains(mode) else {
             throw .unsupported("\(localizedName) has no \(mode.rawValue) white-balance mode")
         }
-        if controls[.autoWhiteBalance] != nil {
-            try setControl(.autoWhiteBalance, value: mode == .continuousAutoWhiteBalance ? 1 : 0)
+        if mode == .locked, usesLock(V4L2.LockBit.whiteBalance) {
+            try setLock(V4L2.LockBit.whiteBalance, true)
+        } else {
+            try setLock(V4L2.LockBit.whiteBalance, false)
+            if controls[.autoWhiteBalance] != nil {
+                try setControl(.autoWhiteBalance, value: mode == .continuousAutoWhiteBalance ? 1 : 0)
+            }
         }
         state.withLock { $0.whiteBalanceMode = mode }
     }
 
-    /// Locks white balance; V4L2 cameras have no device-gain control, so only `.current` works.
+    /// Locks white balance at the current gains (`.current`) or at device gains written to V4L2_CID_RED_BALANCE
+    /// and V4L2_CID_BLUE_BALANCE (see ``whiteBalanceControlValues(for:)``), with auto white balance off.
     ///
-    /// - Throws: ``CaptureError/unsupported(_:)`` for explicit gains.
+    /// - Returns: The estimated sync time.
+    /// - Throws: ``CaptureError/unsupported(_:)`` for explicit gains without the balance controls,
+    ///   ``CaptureError/whiteBalanceGainsOutOfRange(red:green:blue:maximum:)`` outside their range.
     @discardableResult
     public func setWhiteBalanceModeLocked(gains: ControlValue<WhiteBalanceGains>) async throws(CaptureError)
         -> MediaTime
     {
-        guard case .current = gains else {
-            throw .unsupported("\(localizedName) cannot set white-balance gains; lock a temperature instead")
+        guard case .value(let g) = gains else {
+            try setWhiteBalanceMode(.locked)
+            return syncTime()
         }
-        try setWhiteBalanceMode(.locked)
+        let values = try whiteBalanceControlValues(for: g)
+        try setLock(V4L2.LockBit.whiteBalance, false)
+        if controls[.autoWhiteBalance] != nil { try setControl(.autoWhiteBalance, value: 0) }
+        try setControl(.redBalance, value: values.red)
+        try setControl(.blueBalance, value: values.blue)
+        state.withLock { $0.whiteBalanceMode = .locked }
         return syncTime()
     }
 
@@ -270,6 +361,7 @@ extension V4L2Camera {
         guard temperatureAndTint.tint == 0 else {
             throw .unsupported("\(localizedName) cannot set a white-balance tint")
         }
+        try setLock(V4L2.LockBit.whiteBalance, false)
         if controls[.autoWhiteBalance] != nil { try setControl(.autoWhiteBalance, value: 0) }
         try setControl(.whiteBalanceTemperature, value: value)
         state.withLock { $0.whiteBalanceMode = .locked }

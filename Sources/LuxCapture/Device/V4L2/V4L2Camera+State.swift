@@ -74,8 +74,19 @@ extension V4L2Camera {
         /// The gain that is ISO 100: the driver's smallest gain, at least 1.
         static func baseGain(_ gain: V4L2ControlInfo) -> Double { Double(max(gain.minimum, 1)) }
 
+        /// The red or blue balance value that is gain 1: the driver's default, at least 1.
+        static func unityBalance(_ balance: V4L2ControlInfo) -> Double { Double(max(balance.defaultValue, 1)) }
+
+        /// The largest gain both balance controls reach, at least 1; 1 without them.
+        var maxWhiteBalanceGain: Float {
+            guard let red = controls[.redBalance], let blue = controls[.blueBalance] else { return 1 }
+            let gain = min(Double(red.maximum) / Self.unityBalance(red), Double(blue.maximum) / Self.unityBalance(blue))
+            return Float(max(gain, 1))
+        }
+
         func apply(to format: DeviceFormat) -> DeviceFormat {
             var f = format
+            f.maxWhiteBalanceGain = maxWhiteBalanceGain
             if let gain = controls[.gain] {
                 f.minISO = 100
                 f.maxISO = Float(100 * Double(gain.maximum) / Self.baseGain(gain))

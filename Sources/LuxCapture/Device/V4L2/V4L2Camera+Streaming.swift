@@ -47,6 +47,7 @@ extension V4L2Camera {
         let (bytes, timestamp) = try dequeue()
         let decoded = try decoder.decode(
             bytes, processed: configuration.deliversProcessedFrames || !decoder.format.isBayer)
+        let live = status
         return state.withLock { s in
             let time: MediaTime
             if var stream = s.stream {
@@ -70,7 +71,7 @@ extension V4L2Camera {
             return CaptureFrame(
                 index: s.frameIndex, presentationTime: time, duration: s.frameDuration,
                 image: configuration.deliversProcessedFrames ? decoded.image : nil,
-                raw: configuration.deliversRAW ? decoded.raw : nil, metadata: metadata(s, decoder: decoder))
+                raw: configuration.deliversRAW ? decoded.raw : nil, metadata: metadata(live, decoder: decoder))
         }
     }
 
@@ -257,23 +258,25 @@ extension V4L2Camera {
         }
     }
 
-    /// The metadata of a frame: the control values in effect, the Bayer levels, and a generic colour calibration
-    /// (the device's own is unknown).
-    func metadata(_ s: State, decoder: V4L2FrameDecoder) -> FrameMetadata {
+    /// The metadata of a frame: the control values the device reports, the Bayer levels, and the generic colour
+    /// calibration (``CameraCalibration/linearSRGB``: the sensor's own is unknown) with the neutral of the device's
+    /// white-balance gains.
+    func metadata(_ s: DeviceStatus, decoder: V4L2FrameDecoder) -> FrameMetadata {
         var cfa = CFAPattern.rggb
         if case .bayer(let pattern, _) = decoder.format.layout { cfa = pattern }
+        let calibration = CameraCalibration.linearSRGB
+        let g = s.deviceWhiteBalanceGains
+        let inverse = SIMD3(1 / g.red, 1 / g.green, 1 / g.blue)
+        let neutral = inverse / inverse.max()
         return FrameMetadata(
             exposureDuration: s.exposureDuration, iso: s.iso, lensPosition: s.lensPosition, focusDistance: 0,
-            fNumber: 2, focalLength: 4, whiteBalanceGains: .identity, exposureTargetOffset: 0,
-            exposureTargetBias: s.bias, flashFired: false, focusScore: nil,
+            fNumber: 2, focalLength: 4, whiteBalanceGains: g, exposureTargetOffset: 0,
+            exposureTargetBias: s.exposureTargetBias, flashFired: false, focusScore: nil,
             raw: RAWDescription(
                 cfaPattern: cfa, blackLevel: decoder.blackLevel, whiteLevel: decoder.whiteLevel,
-                calibration: Self.genericCalibration, asShotNeutral: SIMD3(1, 1, 1),
-                asShotWhite: WhitePoint.d65, noiseProfile: SIMD2(0, 0), binning: 1))
+                calibration: calibration, asShotNeutral: neutral,
+                asShotWhite: calibration.chromaticity(ofCameraNeutral: neutral), noiseProfile: SIMD2(0, 0), binning: 1))
     }
-
-    /// The colour calibration written for a V4L2 Bayer camera: the simulated phone sensor's, as a stand-in.
-    static let genericCalibration = CameraCalibration(response: SensorModel.phoneResponse)
 }
 
 extension Array {

@@ -11,7 +11,9 @@ import Synchronization
 /// format and frame size, with the device's frame rates; choose one with ``setActiveFormat(_:)`` and a rate with
 /// ``setActiveFrameRate(_:)``, as on the simulated camera. Controls come from VIDIOC_QUERYCTRL and QUERYMENU:
 /// exposure mode and absolute exposure time → duration, gain → ISO, focus-auto and absolute focus → focus mode
-/// and lens position, white-balance-auto and temperature → white balance; ``controlCapabilities`` says which exist.
+/// and lens position, white-balance-auto and temperature → white balance, red and blue balance → white-balance gains,
+/// the 3A lock → the locked modes; ``controlCapabilities`` says which exist, and ``status`` reads the device's values
+/// back.
 ///
 /// Faults are typed: another process streaming from the camera is ``CaptureError/deviceBusy(_:)``, an unplugged
 /// camera ``CaptureError/deviceDisconnected(_:)`` (frames already delivered are copies and stay valid), and a
@@ -295,20 +297,6 @@ public final class V4L2Camera: CaptureDevice {
 
     public func setActiveColorSpace(_ colorSpace: CaptureColorSpace) throws(CaptureError) {
         guard colorSpace == .sRGB else { throw .unsupported("V4L2 cameras deliver sRGB only") }
-    }
-
-    // MARK: Status
-
-    public var status: DeviceStatus {
-        state.withLock { s in
-            DeviceStatus(
-                focusMode: s.focusMode, lensPosition: s.lensPosition, isAdjustingFocus: false,
-                exposureMode: s.exposureMode, exposureDuration: s.exposureDuration, iso: s.iso,
-                exposureTargetOffset: 0, exposureTargetBias: s.bias, isAdjustingExposure: false,
-                whiteBalanceMode: s.whiteBalanceMode, deviceWhiteBalanceGains: .identity,
-                grayWorldWhiteBalanceGains: .identity, isAdjustingWhiteBalance: false, lensAperture: 2,
-                lastFrameTime: s.lastTime, frameCount: s.frameIndex)
-        }
     }
 
     public func values<Value: Sendable & Equatable>(of property: DeviceProperty<Value>) -> AsyncStream<Value> {

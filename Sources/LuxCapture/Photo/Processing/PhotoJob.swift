@@ -159,12 +159,14 @@ struct PhotoJob: Sendable {
                 let outMP = Double(developed.width * developed.height) / 1e6
                 photo.encodedData = try measure(.encode, megapixels: outMP) { () throws(CaptureError) in
                     do {
+                        // A requested preview becomes the file's thumbnail, as in Apple's file data representation
+                        // (a JPEG's in IFD1 of its Exif block).
+                        let thumbnail = preview.map { $0.format.isYCbCr ? $0.converted(to: .rgba8) : $0 }
                         switch codec {
                         case .jpeg:
-                            return try JPEG.encode(developed, metadata: ImageMetadata(exif: metadata))
+                            return try JPEG.encode(
+                                developed, metadata: ImageMetadata(exif: metadata), thumbnail: thumbnail)
                         case .hevc:
-                            // A requested preview becomes the HEIC's thumbnail, as in Apple's file data representation.
-                            let thumbnail = preview.map { $0.format.isYCbCr ? $0.converted(to: .rgba8) : $0 }
                             return try HEIF.encode(
                                 developed, metadata: ImageMetadata(exif: metadata), thumbnail: thumbnail)
                         }
