@@ -38,6 +38,9 @@ import Testing
         // An H.264 track whose stts claims 131 078 samples for the 6 its size table lists, reported as a timeout by
         // the movie fuzzer (on a loaded machine; it decoded in milliseconds here). The disagreement is refused now.
         "movie-slow-sample-table.mov": "it times 131078 samples, but the size table lists 6",
+        // An H.264 track whose ctts presents its third frame before its second (pts 2048, 4067072, 2048): the reader
+        // handed out frames going back in time (the movie harness's check).
+        "movie-time-goes-back.mov": "before frame 2",
     ]
 
     static func bytes(_ name: String) throws -> [UInt8] {

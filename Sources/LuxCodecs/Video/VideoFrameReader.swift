@@ -31,6 +31,8 @@ public final class VideoFrameReader: @unchecked Sendable {
     private let samplesByTime: [Int64: Int]
     private let ffmpeg: FFmpegVideoSource?
     private var position = 0
+    /// The presentation time of the last frame FFmpeg gave, which the next may not precede.
+    private var lastTime: MediaTime?
     private var buffer = PixelBuffer(width: 1, height: 1, format: .rgba8)
 
     /// Opens `track` (default: the movie's first enabled video track) for decoding.
@@ -90,6 +92,15 @@ public final class VideoFrameReader: @unchecked Sendable {
             guard time >= .zero else { continue }
             let index = position
             position += 1
+            // Frames leave the decoder in presentation order; one that goes back in time has timestamps its sample
+            // table contradicts (what editors and encoders downstream cannot lay out).
+            if let lastTime, time < lastTime {
+                throw .malformed(
+                    what: "\(track.codecName) video in \(name)", offset: 0,
+                    reason: "frame \(index + 1) is presented at \(time.seconds) s, before frame \(index) at "
+                        + "\(lastTime.seconds) s")
+            }
+            lastTime = time
             guard shows(time, duration) else { continue }
             let (w, h) = ffmpeg.size
             guard w <= options.limits.maxDimension, h <= options.limits.maxDimension else {
