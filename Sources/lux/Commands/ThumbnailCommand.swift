@@ -14,8 +14,8 @@ struct ThumbnailCommand: ParsableCommand {
             """,
         discussion: """
             Fits each image inside a --size box (N for N x N, or WxH; aspect ratio kept, never enlarged) and \
-            writes it as JPEG, PNG, TIFF or HEIC, picked by the output's extension or --format. The pixels are \
-            read with shrink-on-load: a HEIC's stored thumbnail or a raw file's embedded JPEG preview when it is \
+            writes it as JPEG, PNG, TIFF, HEIC, AVIF, WebP or GIF, picked by the output's extension or --format. \
+            The pixels are read with shrink-on-load: a HEIC's stored thumbnail or a raw file's embedded JPEG preview when it is \
             at least the thumbnail's size, a JPEG (or JPEG preview) reduced by 2, 4 or 8 in libjpeg's DCT domain, \
             otherwise the whole image; an exact Lanczos-3 step on the encoded values (as vipsthumbnail and Pillow \
             do) gives the final size. A raw file without a large enough preview is developed with LuxRAW's \
@@ -35,7 +35,7 @@ struct ThumbnailCommand: ParsableCommand {
               lux thumbnail IMG_0001.HEIC IMG_0002.dng -o thumbs/ --size 512 --color-space srgb --strip all
             """)
 
-    @Argument(help: "Images (JPEG, PNG, TIFF, HEIC, raw) and folders of them.", completion: .file())
+    @Argument(help: "Images (JPEG, PNG, TIFF, HEIC, AVIF, WebP, GIF, raw) and folders of them.", completion: .file())
     var inputs: [String]
 
     @Option(
@@ -47,7 +47,7 @@ struct ThumbnailCommand: ParsableCommand {
     @Option(help: "The box to fit inside: N (N x N) or WxH pixels.")
     var size: SizeArgument
 
-    @Option(help: "Output format when outputs are named from their inputs: jpg, png, tiff or heic.")
+    @Option(help: "Output format when outputs are named from their inputs: jpg, png, tiff, heic, avif, webp or gif.")
     var format: FileFormatArgument = .jpg
 
     @Option(parsing: .unconditional, help: "JPEG and HEIC quality, 1...100.")
@@ -69,7 +69,7 @@ struct ThumbnailCommand: ParsableCommand {
         if inputs.count == 1, !isFolderPath(inputs[0]), !isFolderPath(out) {
             guard let f = ImageFormat(fileExtension: URL(fileURLWithPath: out).pathExtension), f != .dng else {
                 throw ValidationError(
-                    "cannot tell the output format from '\(out)'; use .jpg, .png, .tif or .heic, or a folder ending in /"
+                    "cannot tell the output format from '\(out)'; use .jpg, .png, .tif, .heic, .avif, .webp or .gif, or a folder ending in /"
                 )
             }
         }
