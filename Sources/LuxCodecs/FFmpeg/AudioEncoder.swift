@@ -109,7 +109,11 @@ final class AudioEncoder {
             av_channel_layout_copy(&frame.pointee.ch_layout, &context.pointee.ch_layout)
             guard av_frame_get_buffer(frame, 0) >= 0 else { throw .io(path: name, reason: "out of memory for audio") }
             for c in 0..<channels {
-                let plane = frame.plane(c)!.withMemoryRebound(to: Float.self, capacity: count) { $0 }
+                // `extended_data` lists every channel's plane (`data` holds only eight).
+                guard let bytes = frame.pointee.extended_data?[c] else {
+                    throw .io(path: name, reason: "no audio buffer for channel \(c + 1) of \(channels)")
+                }
+                let plane = bytes.withMemoryRebound(to: Float.self, capacity: count) { $0 }
                 var i = samples.startIndex + c
                 for n in 0..<count {
                     plane[n] = Float(samples[i]) / 32768

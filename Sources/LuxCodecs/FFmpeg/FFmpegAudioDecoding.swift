@@ -55,8 +55,19 @@ extension QuickTimeMovie {
         let format = AVSampleFormat(rawValue: frame.pointee.format)
         let planar = av_sample_fmt_is_planar(format) != 0
         let packed = av_get_packed_sample_fmt(format)
+        // A planar frame has a plane per channel; past eight channels only `extended_data` lists them all (`data`
+        // holds eight), so the planes come from there, each checked.
+        var planes: [UnsafeMutablePointer<UInt8>] = []
+        for c in 0..<(planar ? channels : 1) {
+            guard let plane = frame.pointee.extended_data?[c] else {
+                throw .malformed(
+                    what: "audio in \(file)", offset: Int(frame.pointee.pkt_pos),
+                    reason: "a decoded frame has no samples for channel \(c + 1) of \(channels)")
+            }
+            planes.append(plane)
+        }
         func value(_ c: Int, _ n: Int) -> Float {
-            let plane = planar ? frame.plane(c)! : frame.plane(0)!
+            let plane = planes[planar ? c : 0]
             let i = planar ? n : n * channels + c
             switch packed {
             case AV_SAMPLE_FMT_FLT: return plane.withMemoryRebound(to: Float.self, capacity: i + 1) { $0[i] }
