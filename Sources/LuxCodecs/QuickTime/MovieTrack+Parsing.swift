@@ -227,6 +227,13 @@ extension MovieTrack {
                     what: "'stts' of track \(track.id)", offset: stbl.offset,
                     reason: "it times \(timed) samples, but the size table lists \(table.sampleCount)")
             }
+            // Samples without any time table (a missing or unreadable 'stts') have no place on the timeline; FFmpeg
+            // spends a second on such a file before refusing it.
+            if timed == 0, table.sampleCount > 0 {
+                throw .malformed(
+                    what: "'stbl' of track \(track.id)", offset: stbl.offset,
+                    reason: "its \(table.sampleCount) samples have no time-to-sample table ('stts')")
+            }
         }
         track.table = table
         track.sampleCount = table.sampleCount
