@@ -46,6 +46,9 @@ import Testing
         // A video track whose 'stts' was renamed: six sized samples with no times, on which FFmpeg's demuxer spent
         // seven seconds (under AddressSanitizer) before refusing the header, a timeout for the movie fuzzer.
         "movie-no-time-table.mov": "have no time-to-sample table",
+        // An edit starting at media time −16 777 176 (only −1, an empty edit, may be negative): FFmpeg's demuxer spent
+        // seconds on it before refusing the header.
+        "movie-negative-edit.mov": "starts at media time -16777176",
     ]
 
     static func bytes(_ name: String) throws -> [UInt8] {

@@ -112,6 +112,12 @@ extension MovieTrack {
                 duration = Int64(r.u32Unchecked(e))
                 mediaTime = Int64(Int32(bitPattern: r.u32Unchecked(e + 4)))
             }
+            // −1 marks an empty edit; no other media time may be negative (FFmpeg spends a second on such a list).
+            guard mediaTime >= -1 else {
+                throw .malformed(
+                    what: "'elst'", offset: e,
+                    reason: "edit \(i + 1) starts at media time \(mediaTime), before the media")
+            }
             let rate = Double(Int32(bitPattern: r.u32Unchecked(e + entrySize - 4))) / 65536
             // The media time is in the media timescale; it is filled in by the caller once mdhd is known.
             edits.append(
