@@ -24,8 +24,9 @@ import Testing
         // A video track whose stts runs (2^32 − 1 samples of 2^32 − 1 ticks) overflowed the media duration
         // (see sampleTableDurationOverflow); the atoms come from the iPhone movie with its media data cut off. The
         // runs time more samples than the 22 the size table lists, which is now refused when the movie is read.
-        "quicktime-duration-overflow-1.mov": "it times 4294967315 samples, but the size table lists 22",
-        "quicktime-duration-overflow-2.mov": "it times 4294967113 samples, but the size table lists 22",
+        // Their third track (mutated) has no 'mdhd', which is now refused first.
+        "quicktime-duration-overflow-1.mov": "track 3 at byte 1926: it has no 'mdhd' atom",
+        "quicktime-duration-overflow-2.mov": "track 3 at byte 1926: it has no 'mdhd' atom",
         // A ctts run of 1 811 939 330 samples was counted one by one (minutes in a debug build) for a 22-sample track.
         // Its 'stts' is missing too, which is now refused while the movie is read.
         "quicktime-slow.mov": "its 22 samples have no time-to-sample table",
@@ -49,6 +50,8 @@ import Testing
         // An edit starting at media time −16 777 176 (only −1, an empty edit, may be negative): FFmpeg's demuxer spent
         // seconds on it before refusing the header.
         "movie-negative-edit.mov": "starts at media time -16777176",
+        // Tracks whose 'mdhd' atoms were renamed (no media timescale): FFmpeg's demuxer spent two seconds on it.
+        "movie-no-media-header.mov": "it has no 'mdhd' atom",
     ]
 
     static func bytes(_ name: String) throws -> [UInt8] {

@@ -46,9 +46,11 @@ extension MovieTrack {
         }
         var stbl: Atom?
         var subtype: FourCC = "    "
+        var hasMediaHeader = false
         for a in try p.children(of: mdia) {
             switch a.type {
             case "mdhd":
+                hasMediaHeader = true
                 let (version, _) = try p.fullHeader(a, minimum: 20)
                 let base = a.payload + 4
                 if version == 1 {
@@ -71,6 +73,11 @@ extension MovieTrack {
                 stbl = try p.child("stbl", of: a)
             default: break
             }
+        }
+        // Without 'mdhd' a track has no media timescale, so none of its times mean anything (and FFmpeg spends
+        // seconds on such a file before refusing it).
+        guard hasMediaHeader else {
+            throw .malformed(what: "track \(track.id)", offset: mdia.offset, reason: "it has no 'mdhd' atom")
         }
         track.handler = subtype.description
         switch subtype {
