@@ -1,3 +1,4 @@
+import Foundation
 import LuxColor
 import Testing
 
@@ -64,5 +65,39 @@ import Testing
         var worst = 0
         for i in 0..<(4 * n) { worst = max(worst, abs(Int(out[i]) - Int(src[i]))) }
         #expect(worst <= 1, "worst \(worst)")
+    }
+}
+
+@Suite struct EightBitStoreRoundingTests {
+    /// IEC 61966-2-1's sRGB encoding, written out here as the oracle.
+    static func srgbDecode(_ e: Double) -> Double { e <= 0.04045 ? e / 12.92 : pow((e + 0.055) / 1.055, 2.4) }
+    static func gamma22Decode(_ e: Double) -> Double { pow(e, 2.2) }
+
+    @Test(
+        "every 8-bit output code is stored for linear values that encode to within 0.45 of it",
+        arguments: [
+            (ColorSpace.linearSRGB, ColorSpace.sRGB, srgbDecode),
+            (.linearGray, .genericGrayGamma2_2, gamma22Decode),
+        ] as [(ColorSpace, ColorSpace, @Sendable (Double) -> Double)])
+    func rounding(from: ColorSpace, to: ColorSpace, decode: @Sendable (Double) -> Double) throws {
+        let c = try ColorConverter(from: from, to: to)
+        // For each code k: the linear values whose exact encoding is k − 0.45, k and k + 0.45 levels.
+        var expected: [UInt8] = []
+        var r: [Float] = []
+        for k in 0...255 {
+            for offset in [-0.45, 0, 0.45] where (0...255).contains(Double(k) + offset) {
+                r.append(Float(decode((Double(k) + offset) / 255)))
+                expected.append(UInt8(k))
+            }
+        }
+        let n = r.count
+        var g = r
+        var b = r
+        let a = [Float](repeating: 1, count: n)
+        var out = [UInt8](repeating: 0, count: 4 * n)
+        c.convert(red: &r, green: &g, blue: &b, alpha: a, rgba8: &out, count: n)
+        var wrong: [String] = []
+        for i in 0..<n where out[4 * i] != expected[i] { wrong.append("\(expected[i])→\(out[4 * i])") }
+        #expect(wrong.isEmpty, "codes stored wrongly: \(wrong.prefix(20))")
     }
 }
