@@ -20,8 +20,8 @@ import Testing
             _ = try ExternalTool.capture("vips", ["colourspace", small.path, gray.path, "b-w"])
             source = gray.path
         }
-        let options = variant == "progressive" ? "[Q=85,interlace]" : "[Q=85]"
-        let save = try ExternalTool.capture("vips", ["jpegsave", source, url.path + options])
+        let options = ["--Q", "85"] + (variant == "progressive" ? ["--interlace"] : [])
+        let save = try ExternalTool.capture("vips", ["jpegsave", source, url.path] + options)
         #expect(save.status == 0, "\(save.errorText)")
         return url
     }
