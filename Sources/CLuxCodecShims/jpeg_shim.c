@@ -92,6 +92,70 @@ static int lux_jpeg_fail(lux_jpeg_decoder *ctx) {
     return -1;
 }
 
+// Creates a decompressor for `data`, reads its header, checks the frame size and colour model and starts the
+// decode (scaled by 1/scale_denom). Called after the caller's setjmp on ctx->err.jump: libjpeg's errors jump there.
+// Returns 0, or -1 with a message (the caller then calls lux_jpeg_fail).
+static int lux_jpeg_begin(lux_jpeg_decoder *ctx, const uint8_t *data, size_t size, int out_layout,
+                          int expected_width, int expected_height, int scale_denom, size_t max_memory, int max_scans,
+                          char *message, size_t capacity) {
+    struct jpeg_decompress_struct *cinfo = &ctx->cinfo;
+    jpeg_create_decompress(cinfo);
+    // Virtual arrays beyond this fail with JERR_NO_BACKING_STORE (jmemnobs has no temporary files).
+    if (max_memory > 0) cinfo->mem->max_memory_to_use = (long)(max_memory > LONG_MAX ? LONG_MAX : max_memory);
+    ctx->max_scans = max_scans;
+    ctx->progress.progress_monitor = lux_jpeg_progress;
+    cinfo->progress = &ctx->progress;
+    jpeg_mem_src(cinfo, data, (unsigned long)size);
+    jpeg_read_header(cinfo, TRUE);
+    if ((int)cinfo->image_width != expected_width || (int)cinfo->image_height != expected_height) {
+        lux_copy_message(message, capacity, "the frame size differs from the size found in the header");
+        return -1;
+    }
+    const int cmyk = cinfo->jpeg_color_space == JCS_CMYK || cinfo->jpeg_color_space == JCS_YCCK;
+    if (cmyk != (out_layout == LUX_JPEG_OUT_CMYK)) {
+        lux_copy_message(message, capacity,
+                         cmyk ? "a CMYK JPEG must be decoded to CMYK samples" : "only CMYK JPEGs decode to CMYK");
+        return -1;
+    }
+    cinfo->out_color_space = out_layout == LUX_JPEG_OUT_GRAY   ? JCS_GRAYSCALE
+                             : out_layout == LUX_JPEG_OUT_CMYK ? JCS_CMYK
+                                                               : JCS_EXT_RGBA;
+    if (scale_denom > 1) {
+        cinfo->scale_num = 1;
+        cinfo->scale_denom = (unsigned int)scale_denom;
+    }
+    jpeg_start_decompress(cinfo);
+    if (scale_denom > 1 && ((int)cinfo->output_width != (expected_width + scale_denom - 1) / scale_denom ||
+                            (int)cinfo->output_height != (expected_height + scale_denom - 1) / scale_denom)) {
+        lux_copy_message(message, capacity, "the reduced frame size differs from the expected one");
+        return -1;
+    }
+    return 0;
+}
+
+// Decodes output rows up to `end` into row pointers from `row(ctx, y, info)`; returns 0, or -1 with the message set
+// (damage when strict, data ending early). Called after the caller's setjmp.
+static int lux_jpeg_read_until(lux_jpeg_decoder *ctx, JDIMENSION end, JDIMENSION first, uint8_t *pixels,
+                               size_t stride, char *message, size_t capacity) {
+    struct jpeg_decompress_struct *cinfo = &ctx->cinfo;
+    while (cinfo->output_scanline < end) {
+        JSAMPROW rows[8];
+        int n = 0;
+        while (n < 8 && cinfo->output_scanline + (JDIMENSION)n < end) {
+            const JDIMENSION y = cinfo->output_scanline + (JDIMENSION)n;
+            rows[n] = y < first ? ctx->scratch : pixels + (size_t)(y - first) * stride;
+            n++;
+        }
+        if (jpeg_read_scanlines(cinfo, rows, (JDIMENSION)n) == 0) break;
+        if (ctx->err.fatal_warning) return -1;
+    }
+    if (cinfo->output_scanline < end) {
+        lux_copy_message(message, capacity, "the image data ended before the last row");
+        return -1;
+    }
+    return 0;
+}
+
 // Decodes output rows first_row ..< first_row + row_count (row_count < 0: to the end) into `pixels` (which holds
 // row first_row); the rows before first_row are decoded into a scratch row and dropped, and decoding stops after
 // the last row asked for.
@@ -108,37 +172,9 @@ static int lux_jpeg_decode_impl(const uint8_t *data, size_t size, int out_layout
     lux_jpeg_install(&ctx->err, message, capacity, strict);
     cinfo->err = &ctx->err.pub;
     if (setjmp(ctx->err.jump)) return lux_jpeg_fail(ctx);
-    jpeg_create_decompress(cinfo);
-    // Virtual arrays beyond this fail with JERR_NO_BACKING_STORE (jmemnobs has no temporary files).
-    if (max_memory > 0) cinfo->mem->max_memory_to_use = (long)(max_memory > LONG_MAX ? LONG_MAX : max_memory);
-    ctx->max_scans = max_scans;
-    ctx->progress.progress_monitor = lux_jpeg_progress;
-    cinfo->progress = &ctx->progress;
-    jpeg_mem_src(cinfo, data, (unsigned long)size);
-    jpeg_read_header(cinfo, TRUE);
-    if ((int)cinfo->image_width != expected_width || (int)cinfo->image_height != expected_height) {
-        lux_copy_message(message, capacity, "the frame size differs from the size found in the header");
+    if (lux_jpeg_begin(ctx, data, size, out_layout, expected_width, expected_height, scale_denom, max_memory,
+                       max_scans, message, capacity) != 0)
         return lux_jpeg_fail(ctx);
-    }
-    const int cmyk = cinfo->jpeg_color_space == JCS_CMYK || cinfo->jpeg_color_space == JCS_YCCK;
-    if (cmyk != (out_layout == LUX_JPEG_OUT_CMYK)) {
-        lux_copy_message(message, capacity,
-                         cmyk ? "a CMYK JPEG must be decoded to CMYK samples" : "only CMYK JPEGs decode to CMYK");
-        return lux_jpeg_fail(ctx);
-    }
-    cinfo->out_color_space = out_layout == LUX_JPEG_OUT_GRAY   ? JCS_GRAYSCALE
-                             : out_layout == LUX_JPEG_OUT_CMYK ? JCS_CMYK
-                                                               : JCS_EXT_RGBA;
-    if (scale_denom > 1) {
-        cinfo->scale_num = 1;
-        cinfo->scale_denom = (unsigned int)scale_denom;
-    }
-    jpeg_start_decompress(cinfo);
-    if (scale_denom > 1 && ((int)cinfo->output_width != (expected_width + scale_denom - 1) / scale_denom ||
-                            (int)cinfo->output_height != (expected_height + scale_denom - 1) / scale_denom)) {
-        lux_copy_message(message, capacity, "the reduced frame size differs from the expected one");
-        return lux_jpeg_fail(ctx);
-    }
     const JDIMENSION first = (JDIMENSION)first_row;
     const JDIMENSION end = row_count < 0 ? cinfo->output_height : first + (JDIMENSION)row_count;
     if (first > 0) {
@@ -148,21 +184,7 @@ static int lux_jpeg_decode_impl(const uint8_t *data, size_t size, int out_layout
             return lux_jpeg_fail(ctx);
         }
     }
-    while (cinfo->output_scanline < end) {
-        JSAMPROW rows[8];
-        int n = 0;
-        while (n < 8 && cinfo->output_scanline + (JDIMENSION)n < end) {
-            const JDIMENSION y = cinfo->output_scanline + (JDIMENSION)n;
-            rows[n] = y < first ? ctx->scratch : pixels + (size_t)(y - first) * stride;
-            n++;
-        }
-        if (jpeg_read_scanlines(cinfo, rows, (JDIMENSION)n) == 0) break;
-        if (ctx->err.fatal_warning) return lux_jpeg_fail(ctx);
-    }
-    if (cinfo->output_scanline < end) {
-        lux_copy_message(message, capacity, "the image data ended before the last row");
-        return lux_jpeg_fail(ctx);
-    }
+    if (lux_jpeg_read_until(ctx, end, first, pixels, stride, message, capacity) != 0) return lux_jpeg_fail(ctx);
     if (end == cinfo->output_height) {
         jpeg_finish_decompress(cinfo);
         if (ctx->err.fatal_warning) return lux_jpeg_fail(ctx);
@@ -171,6 +193,58 @@ static int lux_jpeg_decode_impl(const uint8_t *data, size_t size, int out_layout
     free(ctx->scratch);
     free(ctx);
     return 0;
+}
+
+lux_jpeg_rows *lux_jpeg_rows_open(const uint8_t *data, size_t size, int out_layout, int expected_width,
+                                  int expected_height, size_t max_memory, int max_scans, char *message,
+                                  size_t capacity) {
+    lux_jpeg_decoder *const ctx = (lux_jpeg_decoder *)calloc(1, sizeof(lux_jpeg_decoder));
+    if (ctx == NULL) {
+        lux_copy_message(message, capacity, "out of memory");
+        return NULL;
+    }
+    lux_jpeg_install(&ctx->err, message, capacity, 1);
+    ctx->cinfo.err = &ctx->err.pub;
+    if (setjmp(ctx->err.jump)) {
+        lux_jpeg_fail(ctx);
+        return NULL;
+    }
+    if (lux_jpeg_begin(ctx, data, size, out_layout, expected_width, expected_height, 1, max_memory, max_scans,
+                       message, capacity) != 0) {
+        lux_jpeg_fail(ctx);
+        return NULL;
+    }
+    return (lux_jpeg_rows *)ctx;
+}
+
+int lux_jpeg_rows_read(lux_jpeg_rows *rows, uint8_t *pixels, size_t stride, int row_count, char *message,
+                       size_t capacity) {
+    lux_jpeg_decoder *const ctx = (lux_jpeg_decoder *)rows;
+    struct jpeg_decompress_struct *cinfo = &ctx->cinfo;
+    ctx->err.message = message;
+    ctx->err.capacity = capacity;
+    if (ctx->err.fatal_warning) {
+        lux_copy_message(message, capacity, "an earlier row of the image was damaged");
+        return -1;
+    }
+    if (row_count < 1 || (JDIMENSION)row_count > cinfo->output_height - cinfo->output_scanline) {
+        lux_copy_message(message, capacity, "the rows asked for are not inside the image");
+        return -1;
+    }
+    if (setjmp(ctx->err.jump)) {
+        ctx->err.fatal_warning = 1;  // libjpeg's state is undefined after an error: no more rows
+        return -1;
+    }
+    const JDIMENSION first = cinfo->output_scanline;
+    return lux_jpeg_read_until(ctx, first + (JDIMENSION)row_count, first, pixels, stride, message, capacity);
+}
+
+void lux_jpeg_rows_close(lux_jpeg_rows *rows) {
+    if (rows == NULL) return;
+    lux_jpeg_decoder *const ctx = (lux_jpeg_decoder *)rows;
+    jpeg_destroy_decompress(&ctx->cinfo);  // also ends a decode stopped before its last row
+    free(ctx->scratch);
+    free(ctx);
 }
 
 int lux_jpeg_decode(const uint8_t *data, size_t size, int out_layout, uint8_t *pixels, size_t stride,
