@@ -123,6 +123,11 @@ int lux_jpeg_stream_slot_rows(const lux_jpeg_stream *stream);
 /// look at whether compressing failed (that flag belongs to the compressing thread); the writer reports failures.
 int lux_jpeg_stream_convert(lux_jpeg_stream *stream, int slot, const uint8_t *pixels, size_t stride, int rows);
 
+/// Like lux_jpeg_stream_convert, from three 8-bit planes (R, G, B, each with its row stride in bytes) instead of RGBA
+/// rows. `rows` may end with a partial iMCU row only when it ends the image (its missing rows repeat the last one).
+int lux_jpeg_stream_convert_planes(lux_jpeg_stream *stream, int slot, const uint8_t *const planes[3],
+                                   const size_t strides[3], int rows);
+
 /// Compresses the rows converted into `slot`. Returns 0, or -1 with a message (the encoder is then unusable).
 int lux_jpeg_stream_write_slot(lux_jpeg_stream *stream, int slot, char *message, size_t capacity);
 

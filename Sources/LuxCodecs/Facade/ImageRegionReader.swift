@@ -128,6 +128,13 @@ public final class ImageRegionReader: Sendable {
         }
     }
 
+    /// The picture as 8-bit R, G and B planes a decoder holds (an 8-bit RGB HEIC's), whose interleaved values are
+    /// exactly what ``read(x:y:width:height:into:)`` gives; valid while the reader lives.
+    var planarRGB8: PlanarRGB8? {
+        guard case .heif(let image) = backing else { return nil }
+        return image.planarRGB8
+    }
+
     /// Reads a rectangle of the image into `destination` (at least `width` × `height` pixels of
     /// ``pixelFormat``; its row 0 receives image row `y`).
     ///
