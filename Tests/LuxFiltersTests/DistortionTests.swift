@@ -82,6 +82,31 @@ import Testing
         }
     }
 
+    @Test(
+        "BumpDistortionLinear reads at d·(1 − scale·(1 − d/R)²) across the line, unchanged along it",
+        arguments: [(0.5, 0.0), (-0.9, 2.1)])
+    func bumpLinear(scale: Double, angle: Double) throws {
+        let image = Self.ramp.bumpDistortionLinear(center: Self.center, radius: 25, angle: angle, scale: scale)
+        try Self.expectReads(image, "bump linear \(scale)") { dx, dy in
+            let along = cos(angle) * dx + sin(angle) * dy
+            let d = -sin(angle) * dx + cos(angle) * dy
+            let t = max(1 - abs(d) / 25, 0)
+            let e = d * (1 - scale * t * t)
+            return (along * cos(angle) - e * sin(angle), along * sin(angle) + e * cos(angle))
+        }
+    }
+
+    @Test("CircularWrap reads (R·φ, R − r) from the centre, φ the polar angle from angle in −π…π")
+    func circularWrap() throws {
+        let image = Self.ramp.circularWrap(center: Self.center, radius: 30, angle: 0.4)
+        try Self.expectReads(image, "circular wrap") { dx, dy in
+            var phi = atan2(dy, dx) - 0.4
+            if phi < -Double.pi { phi += 2 * Double.pi }
+            if phi > Double.pi { phi -= 2 * Double.pi }
+            return (30 * phi, 30 - (dx * dx + dy * dy).squareRoot())
+        }
+    }
+
     @Test("PinchDistortion reads at R·(r/R)^(1 − scale/2) along the ray", arguments: [0.5, 1.5])
     func pinch(scale: Double) throws {
         let image = Self.ramp.pinchDistortion(center: Self.center, radius: 38, scale: scale)
@@ -129,7 +154,7 @@ import Testing
 
     @Test(
         "rendering a part equals the same part of the whole (the ROIs cover every source position)",
-        arguments: ["twirl", "hole", "bump", "tunnel", "splash"])
+        arguments: ["twirl", "hole", "bump", "tunnel", "splash", "wrap"])
     func regionOfInterest(name: String) throws {
         let c = Self.center
         let image =
@@ -138,9 +163,10 @@ import Testing
             case "hole": Self.ramp.holeDistortion(center: c, radius: 10)
             case "bump": Self.ramp.bumpDistortion(center: c, radius: 30, scale: -1)
             case "tunnel": Self.ramp.lightTunnel(center: c, rotation: 2, radius: 15)
+            case "wrap": Self.ramp.circularWrap(center: c, radius: 25, angle: 1)
             default: Self.ramp.circleSplashDistortion(center: c, radius: 12)
             }
-        let whole = try renderFloat(image)
+        let whole = try renderFloat(image, Rect(width: Self.size, height: Self.size))
         for (x0, y0) in [(40, 40), (70, 5), (2, 80)] {
             let part = try renderFloat(image, Rect(x: x0, y: y0, width: 16, height: 16))
             for y in 0..<16 {

@@ -109,7 +109,10 @@ enum FiltersBenchSuite: BenchSuite {
         "CircleSplashDistortion", "LightTunnel", "DisplacementDistortion", "FourfoldTranslatedTile",
         "FourfoldReflectedTile", "ParallelogramTile", "FourfoldRotatedTile", "EightfoldReflectedTile",
         "GlideReflectedTile", "AffineTile", "Kaleidoscope", "DotScreen", "CircularScreen", "HatchedScreen", "Pixellate",
-        "DissolveTransition", "DisintegrateWithMaskTransition", "BarsSwipeTransition",
+        "DissolveTransition", "DisintegrateWithMaskTransition", "BarsSwipeTransition", "SixfoldRotatedTile",
+        "SixfoldReflectedTile", "TriangleTile", "TriangleKaleidoscope", "PerspectiveTile", "HexagonalPixelate",
+        "Crystallize", "Bloom", "Gloom", "Edges", "SpotLight", "BumpDistortionLinear", "CircularWrap", "CMYKHalftone",
+        "SwipeTransition",
     ]
 
     /// `filter` applied to `source` by name, centred on the photo, with effect sizes for 12 MP.
@@ -120,7 +123,9 @@ enum FiltersBenchSuite: BenchSuite {
             "mask": .image(source), "displacementImage": .image(source), "time": 0.5,
         ]
         if filter.hasSuffix("Tile") { candidates["width"] = 200 }
-        if filter == "Pixellate" { candidates["scale"] = 8 }
+        if filter == "Pixellate" || filter == "HexagonalPixelate" { candidates["scale"] = 8 }
+        // Cell and blur sizes of a typical use, not a distortion's reach.
+        if ["Crystallize", "Bloom", "Gloom"].contains(filter) { candidates["radius"] = 20 }
         let accepted = Set(try FilterRegistry.builtIn.descriptor(named: filter).parameters.map(\.name))
         let parameters = candidates.filter { accepted.contains($0.key) }
         return try FilterRegistry.builtIn.apply(filter, to: source, parameters: parameters).cropped(to: e)
