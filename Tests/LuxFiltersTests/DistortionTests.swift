@@ -235,3 +235,36 @@ import Testing
         #expect(worst <= 1.5, "worst difference \(worst) of 255")
     }
 }
+
+/// GlassDistortion against its formula: central differences of the texture's luma, evaluated in Double.
+@Suite struct GlassDistortionTests {
+    @Test("a pixel reads at its centre + scale·(central-difference slope of the texture's luma)")
+    func slope() throws {
+        let size = DistortionTests.size
+        func relief(_ x: Int, _ y: Int) -> Double {
+            let cx = min(max(x, 0), 39)
+            let cy = min(max(y, 0), 29)
+            return 0.5 + 0.3 * sin(Double(cx) / 5) * cos(Double(cy) / 4)
+        }
+        var c = [Float](repeating: 1, count: 4 * 40 * 30)
+        for y in 0..<30 { for x in 0..<40 { for ch in 0..<3 { c[4 * (y * 40 + x) + ch] = Float(relief(x, y)) } } }
+        let texture = Image(buffer: PixelBuffer(width: 40, height: 30, format: .rgbaFloat, components: c))
+        // The texture's centre (20, 15) lands on (50, 45): texture pixel (x − 30, y − 30).
+        let out = try renderFloat(
+            DistortionTests.ramp.glassDistortion(texture: texture, center: Point(x: 50, y: 45), scale: 12),
+            Rect(width: size, height: size))
+        var checked = 0
+        for y in 0..<size {
+            for x in 0..<size {
+                let (tx, ty) = (x - 30, y - 30)
+                let sx = Double(x) + 0.5 + 12 * (relief(tx + 1, ty) - relief(tx - 1, ty)) / 2
+                let sy = Double(y) + 0.5 + 12 * (relief(tx, ty + 1) - relief(tx, ty - 1)) / 2
+                guard sx > 1, sy > 1, sx < Double(size - 1), sy < Double(size - 1) else { continue }
+                let p = pixel(out, y * size + x)
+                #expect(abs(p.x - sx) < 2e-3 && abs(p.y - sy) < 2e-3, "(\(x), \(y))")
+                checked += 1
+            }
+        }
+        #expect(checked > size * size / 2)
+    }
+}

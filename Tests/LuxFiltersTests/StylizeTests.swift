@@ -194,4 +194,94 @@ import Testing
         let q = try renderFloat(light, Rect(x: 3, y: 3, width: 2, height: 2))
         #expect(abs(pixel(q, 0).x - 0.5 * 2 * pow(10 / 100.5.squareRoot(), 4)) < 1e-4 && pixel(q, 0).w == 0.5)
     }
+
+    /// A 20 × 10 opaque step: black in columns 0…9, white in 10…19.
+    static let step = Image(
+        buffer: PixelBuffer(
+            width: 20, height: 10, format: .rgbaFloat,
+            components: (0..<200).flatMap { p -> [Float] in p % 20 < 10 ? [0, 0, 0, 1] : [1, 1, 1, 1] }))
+
+    @Test("LineOverlay on a clean step: Sobel luma 4 beside the step gives opaque black there, transparency elsewhere")
+    func lineOverlay() throws {
+        // Noise level 0.001 and sharpness 0 make the noise reduction the identity on a clean step.
+        let out = try renderFloat(
+            Self.step.applyingFilter(
+                Filters.LineOverlay {
+                    $0.nrNoiseLevel = 0.001
+                    $0.nrSharpness = 0
+                }))
+        for p in 0..<200 {
+            let onEdge = p % 20 == 9 || p % 20 == 10
+            #expect(pixel(out, p).w == (onEdge ? 1 : 0), "column \(p % 20)")
+            if onEdge { #expect(pixel(out, p).x == 0) }
+        }
+    }
+
+    @Test("EdgeWork without blur: black strokes beside the step (luma 4 ≥ 0.5), white elsewhere, opaque")
+    func edgeWork() throws {
+        let out = try renderFloat(Self.step.edgeWork(radius: 0))
+        for p in 0..<200 {
+            let v: Double = p % 20 == 9 || p % 20 == 10 ? 0 : 1
+            #expect(pixel(out, p) == SIMD4(v, v, v, 1), "column \(p % 20)")
+        }
+    }
+
+    @Test("ComicEffect is the CMYK halftone where there are no edges and black beside a step")
+    func comic() throws {
+        let out = try renderFloat(Self.step.comicEffect())
+        let halftone = try renderFloat(Self.step.cmykHalftone(center: .zero))
+        for p in 0..<200 {
+            if p % 20 < 6 || p % 20 > 13 { #expect(pixel(out, p) == pixel(halftone, p), "column \(p % 20)") }
+            if p % 20 == 9 || p % 20 == 10 { #expect(pixel(out, p) == SIMD4(0, 0, 0, 1), "column \(p % 20)") }
+        }
+    }
+
+    @Test("HeightFieldFromMask across a step: √(1 − (1 − t)²), t = 2Φ(x/σ) − 1 from the Gaussian-blurred edge")
+    func heightField() throws {
+        let mask = Image(
+            buffer: PixelBuffer(
+                width: 80, height: 6, format: .rgbaFloat,
+                components: (0..<480).flatMap { p -> [Float] in p % 80 < 40 ? [0, 0, 0, 1] : [1, 1, 1, 1] }))
+        let out = try renderFloat(mask.heightFieldFromMask(radius: 4))
+        var checked = 0
+        for x in 0..<80 {
+            let b = 0.5 * (1 + erf((Double(x) + 0.5 - 40) / (4 * 2.0.squareRoot())))
+            let t = min(max(2 * b - 1, 0), 1)
+            let h = pixel(out, 2 * 80 + x)
+            #expect(h.w == 1)
+            if b < 0.499 { #expect(h.x == 0, "column \(x)") }
+            guard t > 0.2 else { continue }
+            #expect(abs(h.x - (1 - (1 - t) * (1 - t)).squareRoot()) < 5e-3, "column \(x)")
+            checked += 1
+        }
+        #expect(checked > 30)
+    }
+
+    @Test("ShadedMaterial on a tilted plane reads the sphere at its centre + (nx, ny)·half its size, hand-computed")
+    func shadedMaterial() throws {
+        let height = Image(
+            buffer: PixelBuffer(
+                width: 60, height: 10, format: .rgbaFloat,
+                components: (0..<600).flatMap { p -> [Float] in
+                    let v = 0.01 * Float(p % 60)
+                    return [v, v, v, 1]
+                }))
+        var c = [Float](repeating: 1, count: 4 * 40 * 40)
+        for y in 0..<40 {
+            for x in 0..<40 {
+                c[4 * (y * 40 + x)] = Float(x) + 0.5
+                c[4 * (y * 40 + x) + 1] = Float(y) + 0.5
+            }
+        }
+        let sphere = Image(buffer: PixelBuffer(width: 40, height: 40, format: .rgbaFloat, components: c))
+        let out = try renderFloat(height.shadedMaterial(shading: sphere, scale: 30))
+        // Slope 0.01 per pixel times 30: normal (−0.3, 0, 1)/√1.09.
+        let expected = 20 - 0.3 / 1.09.squareRoot() * 20
+        for y in 0..<10 {
+            for x in 1..<59 {
+                let p = pixel(out, y * 60 + x)
+                #expect(abs(p.x - expected) < 1e-3 && abs(p.y - 20) < 1e-3, "(\(x), \(y))")
+            }
+        }
+    }
 }
