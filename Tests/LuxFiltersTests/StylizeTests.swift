@@ -88,7 +88,10 @@ import Testing
 
     @Test(
         "rendering a part equals the same part of the whole (the ROIs cover every source position)",
-        arguments: ["hexagonal", "crystallize", "bumpLinear", "sixfold", "triangle", "kaleidoscope", "perspective"])
+        arguments: [
+            "hexagonal", "crystallize", "bumpLinear", "sixfold", "triangle", "kaleidoscope", "perspective", "mirrors",
+            "affine",
+        ])
     func regionOfInterest(name: String) throws {
         let c = Point(x: 30.5, y: 20.25)
         let image =
@@ -97,6 +100,8 @@ import Testing
             case "crystallize": Self.ramp.crystallize(radius: 13, center: c)
             case "bumpLinear": Self.ramp.bumpDistortionLinear(center: c, radius: 20, angle: 0.6, scale: -0.9)
             case "sixfold": Self.ramp.sixfoldReflectedTile(center: c, angle: 0.3, width: 25)
+            case "mirrors": Self.ramp.kaleidoscope(count: 5, center: c, angle: 0.7)
+            case "affine": Self.ramp.affineTile(AffineTransform(rotationAngle: 0.4).scaledBy(x: 0.7, y: 0.5))
             case "kaleidoscope": Self.ramp.triangleKaleidoscope(point: c, size: 30, rotation: 0.5, decay: 0.7)
             case "perspective":
                 Self.ramp.perspectiveTile(

@@ -50,13 +50,7 @@ extension Filters {
                 extent: extent, image: image, arguments: "center=\(center) radius=\(radius) angle=\(angle)"
             ) { rect in
                 // Sources lie on the rows radius − r for the rectangle's distances r, within π·radius of center.x.
-                let far = [
-                    (rect.minX, rect.minY), (rect.maxX, rect.minY), (rect.minX, rect.maxY), (rect.maxX, rect.maxY),
-                ]
-                .map { (($0.0 - c.x) * ($0.0 - c.x) + ($0.1 - c.y) * ($0.1 - c.y)).squareRoot() }.max()!
-                let nx = min(max(c.x, rect.minX), rect.maxX) - c.x
-                let ny = min(max(c.y, rect.minY), rect.maxY) - c.y
-                let near = (nx * nx + ny * ny).squareRoot()
+                let (near, far) = RadialWarp.radialRange(of: rect, around: c)
                 return Rect(
                     minX: c.x - Double.pi * r0, minY: c.y + r0 - far, maxX: c.x + Double.pi * r0, maxY: c.y + r0 - near)
             }
