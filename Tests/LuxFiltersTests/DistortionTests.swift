@@ -11,17 +11,7 @@ import Testing
     static let size = 96
     static let center = Point(x: 45.5, y: 50.25)
 
-    /// Red and green are the pixel centre's x and y; blue and alpha 1.
-    static let ramp: Image = {
-        var c = [Float](repeating: 1, count: 4 * size * size)
-        for y in 0..<size {
-            for x in 0..<size {
-                c[4 * (y * size + x)] = Float(x) + 0.5
-                c[4 * (y * size + x) + 1] = Float(y) + 0.5
-            }
-        }
-        return Image(buffer: PixelBuffer(width: size, height: size, format: .rgbaFloat, components: c))
-    }()
+    static let ramp = coordinateRamp(size: size)
 
     /// Checks that each pixel read the source at `formula(dx, dy)` (offsets from the centre), where that lies at
     /// least a pixel inside the ramp; returns how many pixels were checked.

@@ -10,16 +10,7 @@ import Testing
 /// the defining property of a Voronoi diagram.
 @Suite struct StylizeTests {
     static let size = 64
-    static let ramp: Image = {
-        var c = [Float](repeating: 1, count: 4 * size * size)
-        for y in 0..<size {
-            for x in 0..<size {
-                c[4 * (y * size + x)] = Float(x) + 0.5
-                c[4 * (y * size + x) + 1] = Float(y) + 0.5
-            }
-        }
-        return Image(buffer: PixelBuffer(width: size, height: size, format: .rgbaFloat, components: c))
-    }()
+    static let ramp = coordinateRamp(size: size)
 
     static func isInside(_ x: Double, _ y: Double) -> Bool {
         x > 1 && y > 1 && x < Double(size - 1) && y < Double(size - 1)
@@ -271,14 +262,7 @@ import Testing
                     let v = 0.01 * Float(p % 60)
                     return [v, v, v, 1]
                 }))
-        var c = [Float](repeating: 1, count: 4 * 40 * 40)
-        for y in 0..<40 {
-            for x in 0..<40 {
-                c[4 * (y * 40 + x)] = Float(x) + 0.5
-                c[4 * (y * 40 + x) + 1] = Float(y) + 0.5
-            }
-        }
-        let sphere = Image(buffer: PixelBuffer(width: 40, height: 40, format: .rgbaFloat, components: c))
+        let sphere = coordinateRamp(size: 40)
         let out = try renderFloat(height.shadedMaterial(shading: sphere, scale: 30))
         // Slope 0.01 per pixel times 30: normal (−0.3, 0, 1)/√1.09.
         let expected = 20 - 0.3 / 1.09.squareRoot() * 20

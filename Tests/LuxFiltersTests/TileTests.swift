@@ -9,17 +9,7 @@ import Testing
 /// invariant under the group's generators, and the base tile is the input unchanged.
 @Suite struct TileTests {
     static let size = 64
-    /// Red and green are the pixel centre's x and y.
-    static let ramp: Image = {
-        var c = [Float](repeating: 1, count: 4 * size * size)
-        for y in 0..<size {
-            for x in 0..<size {
-                c[4 * (y * size + x)] = Float(x) + 0.5
-                c[4 * (y * size + x) + 1] = Float(y) + 0.5
-            }
-        }
-        return Image(buffer: PixelBuffer(width: size, height: size, format: .rgbaFloat, components: c))
-    }()
+    static let ramp = coordinateRamp(size: size)
 
     static let window = 120
     static let center = Point(x: 10, y: 12)

@@ -142,14 +142,7 @@ import Testing
     @Test("cells of scale × scale aligned on center are constant and equal the source at the cell centre")
     func cells() throws {
         let size = 60
-        var c = [Float](repeating: 1, count: 4 * size * size)
-        for y in 0..<size {
-            for x in 0..<size {
-                c[4 * (y * size + x)] = Float(x) + 0.5
-                c[4 * (y * size + x) + 1] = Float(y) + 0.5
-            }
-        }
-        let ramp = Image(buffer: PixelBuffer(width: size, height: size, format: .rgbaFloat, components: c))
+        let ramp = coordinateRamp(size: size)
         let out = try renderFloat(ramp.pixellate(center: Point(x: 3, y: 5), scale: 6))
         for y in 8..<(size - 8) {
             for x in 8..<(size - 8) {

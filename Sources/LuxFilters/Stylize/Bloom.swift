@@ -6,24 +6,17 @@ extension Filters {
     /// The output is `image + intensity·(b − image)` with `b` the screen blend of the image and its copy blurred by a
     /// Gaussian of standard deviation `radius` (edge pixels extended), on premultiplied colour in the working space.
     /// The extent is the input's.
-    public struct Bloom: DeclaredFilter {
+    public struct Bloom: GlowFilter {
         public static let declaration = FilterDeclaration<Self>(
             "Bloom", categories: [.stylize, .stillImage, .video, .highDynamicRange],
-            summary: "Softens edges and makes the image glow.", .image(\.image),
-            .parameter(
-                "radius", \.radius, slider: 0...100, allowed: 0...1e4, unit: .pixels,
-                summary: "The standard deviation of the blur."),
-            .parameter(
-                "intensity", \.intensity, slider: 0...1, allowed: 0...1, unit: .fraction,
-                summary: "How much of the effect to mix in."))
+            summary: "Softens edges and makes the image glow.", .glow)
+        public static let mode = BlendMode.screen
 
         public var image: Image = .empty
         public var radius: Double = 10
         public var intensity: Double = 0.5
 
         public init() {}
-
-        public var outputImage: Image { Glow.apply(image, radius: radius, intensity: intensity, mode: .screen) }
     }
 }
 

@@ -6,24 +6,17 @@ extension Filters {
     /// The output is `image + intensity·(b − image)` with `b` the multiply blend of the image and its copy blurred by a
     /// Gaussian of standard deviation `radius` (edge pixels extended), on premultiplied colour in the working space.
     /// The extent is the input's.
-    public struct Gloom: DeclaredFilter {
+    public struct Gloom: GlowFilter {
         public static let declaration = FilterDeclaration<Self>(
             "Gloom", categories: [.stylize, .stillImage, .video, .highDynamicRange],
-            summary: "Dulls the highlights with a dark, soft glow.", .image(\.image),
-            .parameter(
-                "radius", \.radius, slider: 0...100, allowed: 0...1e4, unit: .pixels,
-                summary: "The standard deviation of the blur."),
-            .parameter(
-                "intensity", \.intensity, slider: 0...1, allowed: 0...1, unit: .fraction,
-                summary: "How much of the effect to mix in."))
+            summary: "Dulls the highlights with a dark, soft glow.", .glow)
+        public static let mode = BlendMode.multiply
 
         public var image: Image = .empty
         public var radius: Double = 10
         public var intensity: Double = 0.5
 
         public init() {}
-
-        public var outputImage: Image { Glow.apply(image, radius: radius, intensity: intensity, mode: .multiply) }
     }
 }
 
