@@ -144,7 +144,9 @@ struct FilterCommand: ParsableCommand {
         let samples = try OutputSamples(
             format: fileFormat, depth: depth,
             deep: [.rgba16, .gray16, .rgbaHalf, .rgbaFloat, .grayFloat].contains(reader.pixelFormat),
-            gray: outputSpace.model == .gray, opaque: reader.isOpaque)
+            gray: outputSpace.model == .gray,
+            // An opaque input stays opaque unless the chain uncovers part of the picture (a rotation's corners).
+            opaque: reader.isOpaque && (result.isOpaque || !result.mayUncoverExtent))
         var options = RenderOptions(
             workingFormat: Self.workingFormats[workingFormat]!, cacheIntermediates: false, threadCount: threads)
         if let workingSpace {
