@@ -12,7 +12,9 @@ struct FilterCommand: ParsableCommand {
             (0.8), vectors and points (x,y[,z,w]), rectangles (x,y,width,height), colours (r,g,b[,a] in sRGB, \
             #rrggbb, white, black...), transforms (a,b,c,d,tx,ty) and images as file paths. Each filter receives \
             the previous result as its image. `lux filters` lists the filters and their parameters. A result \
-            that covers the whole input (blurs grow the extent by their margin) is cropped to the input's size.
+            that covers the whole input (blurs grow the extent by their margin) is cropped to the input's size. \
+            An opaque input gives an opaque output unless the chain uncovers part of the picture (a rotation's \
+            corners): the output then keeps an alpha channel where the format has one.
 
             The input is colour-matched into the working space (extended linear sRGB unless --working-space \
             says otherwise) and the result is written in --color-space (default: the input's). Every output \
