@@ -69,13 +69,12 @@ public final class ImageRegionReader: Sendable {
         cache = Mutex(ChunkCache())
         let heif = try Self.openHEIF(url, options: options)
         var chunks = heif == nil ? try TIFFChunks(url: url, options: options) : nil
-        if let source = chunks?.source,
-            source.layout.photometric == 5
-                || ProfileConversion.profileNeedingConversion(
-                    source.metadata.iccProfile, model: source.layout.output.channelCount == 1 ? .gray : .rgb) != nil
-        {
+        if let source = chunks?.source {
+            let lutProfile = try ProfileConversion.profileNeedingConversion(
+                source.metadata.iccProfile, model: source.layout.output.channelCount == 1 ? .gray : .rgb,
+                name: url.lastPathComponent)
             // CMYK, or a profile Lux's engine cannot describe: the whole image is converted while decoding.
-            chunks = nil
+            if source.layout.photometric == 5 || lutProfile != nil { chunks = nil }
         }
         let jpeg = heif == nil && chunks == nil ? try Self.openJPEG(url, options: options) : nil
         if let chunks, options.imageIndex != 0 || options.component != .main {
