@@ -208,7 +208,9 @@ public final class ImageRegionReader: Sendable {
         metadata.xmp = header.xmp
         metadata.iccProfile = header.iccProfile
         if options.appliesOrientation, let o = metadata.exif.orientation, o != .up { return nil }
-        if ProfileConversion.profileNeedingConversion(header.iccProfile, model: gray ? .gray : .rgb) != nil {
+        if try ProfileConversion.profileNeedingConversion(
+            header.iccProfile, model: gray ? .gray : .rgb, name: url.lastPathComponent) != nil
+        {
             return nil
         }
         guard let window = try JPEGRowWindow(file, header: header, options: options) else { return nil }
