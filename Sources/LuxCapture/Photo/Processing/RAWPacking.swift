@@ -10,7 +10,7 @@ enum RAWPacking {
     /// Photosites the simulated sensor's DNGs record on each side of the picture (``RAWDescription/cropMargin``).
     static let simulatedCropMargin = 8
 
-    /// A raw image for `pixels` (Bayer14 or Bayer16) described by `description`, with `preview` embedded, from the
+    /// A raw image for `picture` (Bayer14 or Bayer16) described by `description`, with `preview` embedded, from the
     /// camera `cameraModel`.
     ///
     /// With a `margin`, the mosaic grows by that many photosites on every side (the edge photosites mirrored, which
