@@ -199,4 +199,44 @@ import Testing
             _ = try reader.read(x: 0, y: reader.height - 8, width: reader.width, height: 8)
         }
     }
+
+    @Test(
+        "CMYK JPEGs (vips, with a profile, Adobe-inverted; ImageMagick YCCK without one) are converted by rows: regions equal the whole decode and jpgicc / ImageMagick within 1.5 levels",
+        .needs("vips", "jpgicc", "convert"), arguments: ["vips", "magick"])
+    func cmykByRows(_ writer: String) throws {
+        let dir = try ExternalTool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let photo = try CMYKJPEGTests.photo(in: dir)
+        let cmyk = dir.appendingPathComponent("cmyk.jpg").path
+        let reference = dir.appendingPathComponent("reference.ppm").path
+        if writer == "vips" {
+            try CMYKJPEGTests.run("vips", ["icc_transform", photo, cmyk, "cmyk", "--intent", "relative"])
+            let jpgicc = dir.appendingPathComponent("jpgicc.jpg").path
+            try CMYKJPEGTests.run("jpgicc", ["-t1", "-q100", cmyk, jpgicc])
+            try CMYKJPEGTests.run("vips", ["copy", jpgicc, reference])
+        } else {
+            try CMYKJPEGTests.run("convert", [photo, "-colorspace", "CMYK", "-strip", "-quality", "95", cmyk])
+            try CMYKJPEGTests.run("convert", [cmyk, "-colorspace", "sRGB", reference])
+        }
+        let url = URL(fileURLWithPath: cmyk)
+        let reader = try ImageRegionReader(url: url)
+        #expect(reader.decodesByRows && reader.colorSpace == .sRGB && reader.metadata.iccProfile == nil)
+        // Bands of 16 rows top to bottom: each converted as it arrives.
+        var image = PixelBuffer(width: reader.width, height: reader.height, format: .rgba8)
+        let plane = image.unsafeSharedMutablePlane()
+        for y in stride(from: 0, to: reader.height, by: 16) {
+            let h = min(16, reader.height - y)
+            try reader.read(
+                x: 0, y: y, width: reader.width, height: h,
+                into: MutableRawPlane(
+                    baseAddress: plane.row(y), bytesPerRow: plane.bytesPerRow, width: reader.width, height: h))
+        }
+        image.colorSpace = .sRGB
+        let whole = try ImageFile.read(url: url).pixels
+        #expect(image.components(as: UInt8.self) == whole.components(as: UInt8.self))
+        let ours = dir.appendingPathComponent("rows.png")
+        try ImageFile.write(image, to: ours)
+        let d = try CMYKJPEGTests.meanDifference(ours.path, reference: reference)
+        #expect(d <= 1.5, "mean |d| against \(writer == "vips" ? "jpgicc" : "ImageMagick"): \(d)")
+    }
 }

@@ -13,20 +13,29 @@ import Synchronization
 final class RowWindow: Sendable {
     /// The library that decodes the rows, and the layout it gives.
     enum Decoder: Sendable {
-        /// libjpeg-turbo, to RGBA or gray (a CMYK file is converted whole instead).
+        /// libjpeg-turbo, to RGBA or gray.
         case jpeg
+        /// libjpeg-turbo to C, M, Y, K samples (YCCK converted), turned into sRGB RGBA as each band of rows arrives.
+        case jpegCMYK(ProfileConversion.CMYKConversion)
         /// libpng with the transformations of ``PNG`` (palettes and low depths expanded, samples in host order).
         case png
+
+        /// The file format the library reads.
+        var fileFormat: ImageFormat {
+            if case .png = self { return .png }
+            return .jpeg
+        }
     }
 
     let width: Int
     let height: Int
-    /// `.rgba8` or `.gray8` (a JPEG), or one of `.rgba8`, `.rgba16`, `.gray8`, `.gray16` (a PNG).
+    /// `.rgba8` or `.gray8` (a JPEG; `.rgba8` from CMYK), or one of `.rgba8`, `.rgba16`, `.gray8`, `.gray16` (a PNG).
     let format: PixelFormat
     let decoder: Decoder
     private let file: FileContents
     private let limits: DecodingLimits
     private let libraryBudget: Int
+    private let threads: Int
     private let state: Mutex<State>
 
     /// Opens the decode of `file` by `decoder` into `format`; the size and format come from the file's header, and
@@ -36,7 +45,7 @@ final class RowWindow: Sendable {
     ) throws(CodecError) {
         try options.limits.check(
             width: width, height: height, bytesPerPixel: format.bytesPerPixel(),
-            what: decoder == .jpeg ? "JPEG image" : "PNG image")
+            what: decoder.fileFormat == .png ? "PNG image" : "JPEG image")
         self.file = file
         self.decoder = decoder
         self.width = width
@@ -44,6 +53,7 @@ final class RowWindow: Sendable {
         self.format = format
         limits = options.limits
         libraryBudget = max(1, options.limits.maxByteCount)
+        threads = options.threads
         state = Mutex(State(decoder: decoder, rowBytes: width * format.bytesPerPixel()))
         try state.withLock { s throws(CodecError) in try s.restart(self) }
     }
@@ -72,7 +82,7 @@ final class RowWindow: Sendable {
     /// Maps the library's message to a typed error.
     fileprivate func error(_ message: [CChar]) -> CodecError {
         switch decoder {
-        case .jpeg:
+        case .jpeg, .jpegCMYK:
             JPEG.decodeError(
                 cMessage(message), dataSize: file.bytes.count, limits: limits, libraryBudget: libraryBudget)
         case .png: PNG.decodeError(cMessage(message), dataSize: file.bytes.count)
@@ -86,6 +96,9 @@ final class RowWindow: Sendable {
         var decoder: OpaquePointer?
         var ring: UnsafeMutableRawPointer?
         var capacity = 0
+        /// CMYK samples of the band being decoded, before their conversion into the ring.
+        var samples: UnsafeMutableRawPointer?
+        var sampleRows = 0
         /// The first row still held, and the next row the decoder gives.
         var top = 0
         var next = 0
@@ -99,11 +112,12 @@ final class RowWindow: Sendable {
         deinit {
             close()
             ring?.deallocate()
+            samples?.deallocate()
         }
 
         func close() {
             switch kind {
-            case .jpeg: lux_jpeg_rows_close(decoder)
+            case .jpeg, .jpegCMYK: lux_jpeg_rows_close(decoder)
             case .png: lux_png_rows_close(decoder)
             }
         }
@@ -133,9 +147,9 @@ final class RowWindow: Sendable {
             let rowBytes = rowBytes
             decoder = message.withUnsafeMutableBufferPointer { m in
                 switch kind {
-                case .jpeg:
+                case .jpeg, .jpegCMYK:
                     lux_jpeg_rows_open(
-                        data, bytes.count, Int32(format == .gray8 ? LUX_JPEG_OUT_GRAY : LUX_JPEG_OUT_RGBA),
+                        data, bytes.count, Int32(layout(format)),
                         Int32(window.width), Int32(window.height), window.libraryBudget,
                         Int32(clamping: window.limits.maxProgressiveScans), m.baseAddress, m.count)
                 case .png:
@@ -147,17 +161,37 @@ final class RowWindow: Sendable {
             guard decoder != nil else { throw window.error(message) }
         }
 
+        /// libjpeg's output layout for `format`.
+        private func layout(_ format: PixelFormat) -> Int {
+            if case .jpegCMYK = kind { return Int(LUX_JPEG_OUT_CMYK) }
+            return Int(format == .gray8 ? LUX_JPEG_OUT_GRAY : LUX_JPEG_OUT_RGBA)
+        }
+
         /// Decodes the next `n` rows into consecutive slots.
         mutating func decode(_ n: Int, _ window: RowWindow) throws(CodecError) {
             var message = [CChar](repeating: 0, count: 512)
-            let into = row(next).assumingMemoryBound(to: UInt8.self)
+            let slots = row(next)
+            if case .jpegCMYK = kind, n > sampleRows {
+                samples?.deallocate()
+                samples = UnsafeMutableRawPointer.allocate(byteCount: n * rowBytes, alignment: 64)
+                sampleRows = n
+            }
+            let into: UnsafeMutableRawPointer
+            if case .jpegCMYK = kind { into = samples! } else { into = slots }
             let status = message.withUnsafeMutableBufferPointer { m in
-                switch kind {
-                case .jpeg: lux_jpeg_rows_read(decoder, into, rowBytes, Int32(n), m.baseAddress, m.count)
-                case .png: lux_png_rows_read(decoder, into, rowBytes, Int32(n), m.baseAddress, m.count)
+                let pixels = into.assumingMemoryBound(to: UInt8.self)
+                return switch kind {
+                case .jpeg, .jpegCMYK: lux_jpeg_rows_read(decoder, pixels, rowBytes, Int32(n), m.baseAddress, m.count)
+                case .png: lux_png_rows_read(decoder, pixels, rowBytes, Int32(n), m.baseAddress, m.count)
                 }
             }
             guard status == 0 else { throw window.error(message) }
+            if case .jpegCMYK(let conversion) = kind {
+                conversion.convert(
+                    MutableRawPlane(baseAddress: into, bytesPerRow: rowBytes, width: window.width, height: n),
+                    into: MutableRawPlane(baseAddress: slots, bytesPerRow: rowBytes, width: window.width, height: n),
+                    threads: window.threads)
+            }
             next += n
             top = max(top, next - capacity)
         }

@@ -15,8 +15,9 @@ import Synchronization
 /// TIFF files are read a strip or tile at a time: only the directory is mapped, each chunk's bytes are read
 /// with `pread` when a region needs them, and a small cache of decoded chunks serves neighbouring regions.
 /// HEIC files are decoded by libheif into planes (3 bytes per pixel at 8 bits) and each region is interleaved from
-/// them when it is read, so no RGBA copy of the whole image is made. JPEGs and opaque, non-interlaced PNGs are decoded
-/// top to bottom as regions ask for their rows, keeping a window of recent rows (``RowWindow``). Other files (PNGs
+/// them when it is read, so no RGBA copy of the whole image is made. JPEGs (CMYK ones converted to sRGB band by band)
+/// and opaque, non-interlaced PNGs are decoded top to bottom as regions ask for their rows, keeping a window of recent
+/// rows (``RowWindow``). Other files (PNGs
 /// with alpha or interlacing, DNG previews, and TIFFs, JPEGs and PNGs whose orientation must be applied) are decoded
 /// once, whole, on first use. Regions come out in ``pixelFormat`` — what ``ImageFile/read(url:options:)`` would
 /// produce — and ``colorSpace``.
@@ -101,7 +102,7 @@ public final class ImageRegionReader: Sendable {
             isPremultiplied = false
             isOpaque = true
             metadata = rows.metadata
-            format = rows.window.decoder == .jpeg ? .jpeg : .png
+            format = rows.window.decoder.fileFormat
             backing = .rows(rows.window)
         } else if let chunks {
             let l = chunks.source.layout
@@ -199,9 +200,9 @@ public final class ImageRegionReader: Sendable {
     }
 
     /// A JPEG or PNG to decode by rows, or `nil` for other formats and for files decoded whole: another image than the
-    /// main one asked for (``ImageFile/read(url:options:)`` reports it), an orientation to apply, a profile Lux's
-    /// engine cannot describe, a CMYK JPEG or one whose restart markers let the whole decode run on several threads,
-    /// a PNG with alpha (whether it is all opaque is known only after decoding every row) or interlacing.
+    /// main one asked for (``ImageFile/read(url:options:)`` reports it), an orientation to apply, an RGB or gray
+    /// profile Lux's engine cannot describe, an RGB JPEG whose restart markers let the whole decode run on several
+    /// threads, a PNG with alpha (whether it is all opaque is known only after decoding every row) or interlacing.
     private static func openRows(_ url: URL, options: DecodingOptions) throws(CodecError) -> (
         window: RowWindow, metadata: ImageMetadata, colorSpace: ColorSpace
     )? {
@@ -214,17 +215,29 @@ public final class ImageRegionReader: Sendable {
         case .jpeg:
             let header = try JPEGHeader(file.bytes)
             try JPEG.checkDecodable(header)
-            guard !header.isCMYK, options.threads <= 1 || JPEGRestartBands(file.bytes) == nil else { return nil }
+            guard header.isCMYK || options.threads <= 1 || JPEGRestartBands(file.bytes) == nil else { return nil }
             let gray = header.componentCount == 1
             var m = ImageMetadata()
             if let e = header.exif, let exif = try? EXIF(tiffBytes: e) { m.exif = exif }
             m.xmp = header.xmp
-            m.iccProfile = header.iccProfile
+            let decoder: RowWindow.Decoder
+            if header.isCMYK {
+                // Converted to sRGB band by band: the CMYK profile does not describe the rows that come out.
+                decoder = .jpegCMYK(
+                    try ProfileConversion.CMYKConversion(
+                        profile: try ProfileConversion.cmykProfile(header.iccProfile, name: url.lastPathComponent),
+                        inverted: header.adobeTransform != nil, sixteen: false, intent: options.renderingIntent,
+                        name: url.lastPathComponent))
+                colorSpace = .sRGB
+            } else {
+                decoder = .jpeg
+                m.iccProfile = header.iccProfile
+                colorSpace = JPEG.colorSpace(icc: header.iccProfile, exif: m.exif, gray: gray)
+            }
             metadata = m
-            colorSpace = JPEG.colorSpace(icc: header.iccProfile, exif: m.exif, gray: gray)
             guard try rowsAllowed(metadata, model: gray ? .gray : .rgb, url: url, options: options) else { return nil }
             window = try RowWindow(
-                file, decoder: .jpeg, width: header.width, height: header.height, format: gray ? .gray8 : .rgba8,
+                file, decoder: decoder, width: header.width, height: header.height, format: gray ? .gray8 : .rgba8,
                 options: options)
         case .png:
             let header = try PNGHeader(
