@@ -85,6 +85,17 @@ import Testing
         #expect(malformed.status != 0 && malformed.errorText.contains("size=big"), "\(malformed.errorText)")
     }
 
+    @Test("capture --parallax photographs a photographic scene with a sliding hand-held camera", .needsLux)
+    func captureWithParallax() throws {
+        let lux = try #require(LuxExecutable.path)
+        let dir = try ExternalTool.temporaryFolder("lux-parallax")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try LuxExecutable.run(
+            lux, ["capture", "--scene", "photo-portrait", "--parallax", "--sensor", "320x240", "-o", dir.path])
+        #expect(r.status == 0, "\(r.errorText)")
+        #expect(try CLIFixtures.files(in: dir).contains { $0.hasSuffix(".jpg") || $0.hasSuffix(".heic") })
+    }
+
     @Test("scene list names the photographic scenes beside the procedural ones", .needsLux)
     func list() throws {
         let lux = try #require(LuxExecutable.path)

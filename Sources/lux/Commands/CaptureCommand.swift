@@ -59,6 +59,12 @@ struct CaptureCommand: AsyncParsableCommand {
     @Flag(help: "A hand-held camera (shake) instead of a tripod.")
     var handheld = false
 
+    @Flag(
+        help:
+            "A hand-held camera that also slides (0.5 mm RMS), so near parts of the scene move against far ones (parallax); implies --handheld."
+    )
+    var parallax = false
+
     @Option(
         name: [.customShort("o"), .customLong("out")], help: "The folder photos are written to (created if missing).",
         completion: .directory)
@@ -241,6 +247,7 @@ struct CaptureCommand: AsyncParsableCommand {
         sceneValue = try SceneArgument.scene(scene)
         if let lux { sceneValue.light.illuminance = lux }
         if handheld { sceneValue.cameraMotion = .handheld }
+        if parallax { sceneValue.cameraMotion = .handheldWithParallax }
         let folder = URL(fileURLWithPath: out)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
 
