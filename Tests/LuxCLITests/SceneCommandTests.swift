@@ -96,12 +96,31 @@ import Testing
         #expect(try CLIFixtures.files(in: dir).contains { $0.hasSuffix(".jpg") || $0.hasSuffix(".heic") })
     }
 
+    @Test(
+        "lux codes detect reads the QR and Aztec codes of photo-codes back from a hand-held capture", .needsLux)
+    func codesFromCapture() throws {
+        let lux = try #require(LuxExecutable.path)
+        let dir = try ExternalTool.temporaryFolder("lux-photo-codes")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try LuxExecutable.run(
+            lux, ["capture", "--scene", "photo-codes", "--handheld", "--sensor", "640x480", "-o", dir.path])
+        try #require(r.status == 0, "\(r.errorText)")
+        let photo = try #require(try CLIFixtures.files(in: dir).first { $0.hasSuffix(".jpg") })
+        let d = try LuxExecutable.run(lux, ["codes", "detect", dir.appendingPathComponent(photo).path])
+        #expect(d.status == 0, "\(d.errorText)")
+        let lines = d.text.split(separator: "\n")
+        #expect(lines.contains { $0.contains(" qr ") && $0.hasSuffix(" https://lux.example/photo-codes") }, "\(d.text)")
+        #expect(lines.contains { $0.contains(" aztec ") && $0.hasSuffix(" LUX AZTEC 30") }, "\(d.text)")
+    }
+
     @Test("scene list names the photographic scenes beside the procedural ones", .needsLux)
     func list() throws {
         let lux = try #require(LuxExecutable.path)
         let r = try LuxExecutable.run(lux, ["scene", "list"])
         #expect(r.status == 0, "\(r.errorText)")
-        for name in ["chart", "hdr-window", "photo-daylight", "photo-indoor", "photo-low-light", "photo-portrait"] {
+        for name in [
+            "chart", "hdr-window", "photo-daylight", "photo-indoor", "photo-low-light", "photo-portrait", "photo-codes",
+        ] {
             #expect(r.text.contains(name + " "), "\(name) missing from:\n\(r.text)")
         }
     }
