@@ -113,7 +113,8 @@ enum FiltersBenchSuite: BenchSuite {
         "SixfoldReflectedTile", "TriangleTile", "TriangleKaleidoscope", "PerspectiveTile", "HexagonalPixelate",
         "Crystallize", "Bloom", "Gloom", "Edges", "SpotLight", "BumpDistortionLinear", "CircularWrap", "CMYKHalftone",
         "SwipeTransition", "LineOverlay", "EdgeWork", "ComicEffect", "GlassDistortion", "HeightFieldFromMask",
-        "ShadedMaterial",
+        "ShadedMaterial", "TwelvefoldReflectedTile", "OpTile", "StretchCrop", "TorusLensDistortion", "GlassLozenge",
+        "Droste",
     ]
 
     /// `filter` applied to `source` by name, centred on the photo, with effect sizes for 12 MP.
@@ -131,6 +132,13 @@ enum FiltersBenchSuite: BenchSuite {
         if filter == "Pixellate" || filter == "HexagonalPixelate" { candidates["scale"] = 8 }
         // Cell and blur sizes of a typical use, not a distortion's reach.
         if ["Crystallize", "Bloom", "Gloom"].contains(filter) { candidates["radius"] = 20 }
+        // A 16:9 frame from the 4:3 photo; a ring, a lozenge and an inset of a size that shows on 12 MP.
+        candidates["size"] = .vector([e.width, e.width * 9 / 16])
+        if filter == "TorusLensDistortion" { candidates["width"] = 400 }
+        candidates["point0"] = .vector([e.midX - 1000, e.midY])
+        candidates["point1"] = .vector([e.midX + 1000, e.midY])
+        candidates["insetPoint0"] = .vector([e.midX - e.width / 6, e.midY - e.height / 6])
+        candidates["insetPoint1"] = .vector([e.midX + e.width / 6, e.midY + e.height / 6])
         let accepted = Set(try FilterRegistry.builtIn.descriptor(named: filter).parameters.map(\.name))
         let parameters = candidates.filter { accepted.contains($0.key) }
         return try FilterRegistry.builtIn.apply(filter, to: source, parameters: parameters).cropped(to: e)
