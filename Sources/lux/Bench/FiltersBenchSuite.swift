@@ -114,7 +114,7 @@ enum FiltersBenchSuite: BenchSuite {
         "Crystallize", "Bloom", "Gloom", "Edges", "SpotLight", "BumpDistortionLinear", "CircularWrap", "CMYKHalftone",
         "SwipeTransition", "LineOverlay", "EdgeWork", "ComicEffect", "GlassDistortion", "HeightFieldFromMask",
         "ShadedMaterial", "TwelvefoldReflectedTile", "OpTile", "StretchCrop", "TorusLensDistortion", "GlassLozenge",
-        "Droste",
+        "Droste", "Pointillize", "SpotColor", "DepthOfField",
     ]
 
     /// `filter` applied to `source` by name, centred on the photo, with effect sizes for 12 MP.
@@ -131,7 +131,8 @@ enum FiltersBenchSuite: BenchSuite {
         if filter.hasSuffix("Tile") { candidates["width"] = 200 }
         if filter == "Pixellate" || filter == "HexagonalPixelate" { candidates["scale"] = 8 }
         // Cell and blur sizes of a typical use, not a distortion's reach.
-        if ["Crystallize", "Bloom", "Gloom"].contains(filter) { candidates["radius"] = 20 }
+        if ["Crystallize", "Bloom", "Gloom", "Pointillize"].contains(filter) { candidates["radius"] = 20 }
+        if filter == "DepthOfField" { candidates["radius"] = 6 }
         // A 16:9 frame from the 4:3 photo; a ring, a lozenge and an inset of a size that shows on 12 MP.
         candidates["size"] = .vector([e.width, e.width * 9 / 16])
         if filter == "TorusLensDistortion" { candidates["width"] = 400 }
