@@ -30,7 +30,8 @@ import Testing
             ["mask": .image(Image.radialGradient(center: Point(x: 30, y: 20), radius0: 5, radius1: 30))]
         case "EdgePreserveUpsample": ["smallImage": .image(Image(buffer: randomBuffer(width: 9, height: 7, seed: 6)))]
         case "ZoomBlur": ["center": [30, 20]]
-        case "DissolveTransition", "BarsSwipeTransition", "SwipeTransition":
+        case "DissolveTransition", "BarsSwipeTransition", "SwipeTransition", "ModTransition", "CopyMachineTransition",
+            "FlashTransition":
             ["targetImage": .image(Image(buffer: randomBuffer(width: 60, height: 55, seed: 63, colorSpace: .sRGB)))]
         case "DisintegrateWithMaskTransition":
             [

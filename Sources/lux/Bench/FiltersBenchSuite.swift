@@ -116,7 +116,7 @@ enum FiltersBenchSuite: BenchSuite {
         "SwipeTransition", "LineOverlay", "EdgeWork", "ComicEffect", "GlassDistortion", "HeightFieldFromMask",
         "ShadedMaterial", "TwelvefoldReflectedTile", "OpTile", "StretchCrop", "TorusLensDistortion", "GlassLozenge",
         "Droste", "Pointillize", "SpotColor", "DepthOfField", "LenticularHaloGenerator", "StarShineGenerator",
-        "SunbeamsGenerator",
+        "SunbeamsGenerator", "ModTransition", "CopyMachineTransition", "FlashTransition",
     ]
 
     /// `filter` applied to `source` by name, centred on the photo, with effect sizes for 12 MP.
