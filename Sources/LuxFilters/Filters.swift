@@ -151,6 +151,7 @@ extension FilterRegistry {
         Filters.QRCodeGenerator.self,
         Filters.RadialGradient.self,
         Filters.RandomGenerator.self,
+        Filters.RippleTransition.self,
         Filters.RowAverage.self,
         Filters.SRGBToneCurveToLinear.self,
         Filters.SaturationBlendMode.self,

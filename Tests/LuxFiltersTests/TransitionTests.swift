@@ -32,6 +32,7 @@ import Testing
         case "swipe": source.swipeTransition(to: target, time: time, angle: 0.7, width: 12)
         case "mod": source.applyingFilter(mod(time))
         case "copy": source.applyingFilter(copyMachine(time))
+        case "ripple": source.applyingFilter(ripple(time))
         case "flash":
             source.applyingFilter(
                 Filters.FlashTransition {
@@ -53,7 +54,7 @@ import Testing
 
     @Test(
         "time 0 gives the source and time 1 the target, exactly",
-        arguments: ["dissolve", "disintegrate", "bars", "swipe", "mod", "copy", "flash"])
+        arguments: ["dissolve", "disintegrate", "bars", "swipe", "mod", "copy", "flash", "ripple"])
     func ends(name: String) throws {
         let s = try renderFloat(Self.source)
         let t = try renderFloat(Self.target)
@@ -154,6 +155,56 @@ import Testing
             $0.extent = Rect(x: 0, y: 0, width: 64, height: 64)
             $0.width = 16
             $0.time = time
+        }
+    }
+
+    static func ripple(_ time: Double) -> Filters.RippleTransition {
+        Filters.RippleTransition {
+            $0.target = target
+            $0.center = Point(x: 20.5, y: 24.5)
+            $0.extent = Rect(x: 0, y: 0, width: 64, height: 64)
+            $0.width = 12
+            $0.scale = 3
+            $0.time = time
+        }
+    }
+
+    @Test("Ripple: in the ring both images are read scale·sin(πs) nearer the centre and mixed by s; the wake grows")
+    func ripple() throws {
+        let s = try renderFloat(Self.source)
+        let t = try renderFloat(Self.target)
+        let out = try renderFloat(Self.transition("ripple", time: 0.5))
+        // The farthest corner is (64, 64): D = √(43.5² + 39.5²); the ring's outer edge is at 0.5·(D + 12).
+        let outer = 0.5 * ((43.5 * 43.5 + 39.5 * 39.5).squareRoot() + 12)
+        // Along row 24 (through the centre) a pixel at distance r reads at x = 20.5 + r' on the same row.
+        func lerp(_ c: [Float], _ x: Double) -> SIMD4<Double> {
+            let i = Int((x - 0.5).rounded(.down))
+            let f = x - 0.5 - Double(i)
+            return pixel(c, 24 * Self.size + i) * (1 - f) + pixel(c, 24 * Self.size + i + 1) * f
+        }
+        var ring = 0
+        for x in 21..<Self.size {
+            let r = Double(x) + 0.5 - 20.5
+            let p = pixel(out, 24 * Self.size + x)
+            if r >= outer {
+                #expect(p == pixel(s, 24 * Self.size + x))
+            } else if r <= outer - 12 {
+                #expect(p == pixel(t, 24 * Self.size + x))
+            } else {
+                let k = (outer - r) / 12
+                let q = 20.5 + r - 3 * sin(Double.pi * k)
+                let e = lerp(s, q) + (lerp(t, q) - lerp(s, q)) * k
+                let d = p - e
+                #expect(max(abs(d.x), abs(d.y), abs(d.z), abs(d.w)) < 1e-4, "x \(x)")
+                ring += 1
+            }
+        }
+        #expect(ring == 12)
+        var previous = Set<Int>()
+        for time in [0.2, 0.4, 0.6, 0.8] {
+            let now = Self.targetPixels(try renderFloat(Self.transition("ripple", time: time)), t)
+            #expect(now.isStrictSuperset(of: previous), "time \(time)")
+            previous = now
         }
     }
 

@@ -117,6 +117,7 @@ enum FiltersBenchSuite: BenchSuite {
         "ShadedMaterial", "TwelvefoldReflectedTile", "OpTile", "StretchCrop", "TorusLensDistortion", "GlassLozenge",
         "Droste", "Pointillize", "SpotColor", "DepthOfField", "LenticularHaloGenerator", "StarShineGenerator",
         "SunbeamsGenerator", "ModTransition", "CopyMachineTransition", "FlashTransition",
+        "RippleTransition",
     ]
 
     /// `filter` applied to `source` by name, centred on the photo, with effect sizes for 12 MP.
