@@ -30,8 +30,16 @@ import Testing
             ["mask": .image(Image.radialGradient(center: Point(x: 30, y: 20), radius0: 5, radius1: 30))]
         case "EdgePreserveUpsample": ["smallImage": .image(Image(buffer: randomBuffer(width: 9, height: 7, seed: 6)))]
         case "ZoomBlur": ["center": [30, 20]]
-        case "DissolveTransition", "BarsSwipeTransition", "SwipeTransition":
+        case "DissolveTransition", "BarsSwipeTransition", "SwipeTransition", "ModTransition", "CopyMachineTransition",
+            "FlashTransition":
             ["targetImage": .image(Image(buffer: randomBuffer(width: 60, height: 55, seed: 63, colorSpace: .sRGB)))]
+        case "RippleTransition":
+            [
+                "targetImage": .image(Image(buffer: randomBuffer(width: 60, height: 55, seed: 63, colorSpace: .sRGB))),
+                "shadingImage": .image(
+                    Image.radialGradient(center: Point(x: 8, y: 8), radius0: 0, radius1: 8).cropped(
+                        to: Rect(x: 0, y: 0, width: 16, height: 16))),
+            ]
         case "DisintegrateWithMaskTransition":
             [
                 "targetImage": .image(Image(buffer: randomBuffer(width: 60, height: 55, seed: 63, colorSpace: .sRGB))),

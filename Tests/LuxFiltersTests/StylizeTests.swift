@@ -77,11 +77,47 @@ import Testing
         #expect(checked > 3000)
     }
 
+    @Test("Pointillize: dots of one site colour within radius of their site, no nearer site, clear between them")
+    func pointillize() throws {
+        let radius = 5.0
+        let out = try renderFloat(Self.ramp.pointillize(radius: radius, center: Point(x: 3, y: 7)))
+        // Fully covered pixels tell their site (the ramp's value there).
+        var sites: Set<SIMD2<Float>> = []
+        for p in 0..<(Self.size * Self.size) where out[4 * p + 3] == 1 {
+            sites.insert(SIMD2(out[4 * p], out[4 * p + 1]))
+        }
+        let inside = sites.filter { Self.isInside(Double($0.x), Double($0.y)) }
+        // One site per 7.5-pixel square: about (64 / 7.5)² = 73.
+        #expect(inside.count > 45 && inside.count < 95, "\(inside.count) sites")
+        var dots = 0
+        var gaps = 0
+        for y in 0..<Self.size {
+            for x in 0..<Self.size {
+                let p = SIMD2(Float(x) + 0.5, Float(y) + 0.5)
+                let q = pixel(out, y * Self.size + x)
+                let nearest = inside.map { (($0 - p) * ($0 - p)).sum().squareRoot() }.min() ?? .infinity
+                if q.w == 1 {
+                    let own = SIMD2(Float(q.x), Float(q.y))
+                    guard inside.contains(own) else { continue }
+                    let d = ((own - p) * (own - p)).sum().squareRoot()
+                    #expect(d <= Float(radius) - 0.5 + 1e-3, "(\(x), \(y)) is \(d) from its site")
+                    #expect(d <= nearest + 1e-3, "(\(x), \(y)) took \(own), not the nearest site")
+                    dots += 1
+                } else if q.w == 0, x > 8, y > 8, x < Self.size - 8, y < Self.size - 8 {
+                    // Away from the border every site near the pixel was seen.
+                    #expect(nearest >= Float(radius) + 0.5 - 1e-3, "(\(x), \(y)) is clear \(nearest) from a site")
+                    gaps += 1
+                }
+            }
+        }
+        #expect(dots > 2000 && gaps > 50, "\(dots) dot pixels, \(gaps) clear ones")
+    }
+
     @Test(
         "rendering a part equals the same part of the whole (the ROIs cover every source position)",
         arguments: [
             "hexagonal", "crystallize", "bumpLinear", "sixfold", "triangle", "kaleidoscope", "perspective", "mirrors",
-            "affine",
+            "affine", "pointillize",
         ])
     func regionOfInterest(name: String) throws {
         let c = Point(x: 30.5, y: 20.25)
@@ -89,6 +125,7 @@ import Testing
             switch name {
             case "hexagonal": Self.ramp.hexagonalPixelate(center: c, scale: 11)
             case "crystallize": Self.ramp.crystallize(radius: 13, center: c)
+            case "pointillize": Self.ramp.pointillize(radius: 7, center: c)
             case "bumpLinear": Self.ramp.bumpDistortionLinear(center: c, radius: 20, angle: 0.6, scale: -0.9)
             case "sixfold": Self.ramp.sixfoldReflectedTile(center: c, angle: 0.3, width: 25)
             case "mirrors": Self.ramp.kaleidoscope(count: 5, center: c, angle: 0.7)

@@ -295,4 +295,79 @@ import Testing
         }
         #expect(checked > 8000)
     }
+
+    @Test(
+        "TwelvefoldReflectedTile reads the 15° wedge point that a turn or mirror about the nearest lattice point gives")
+    func twelvefold() throws {
+        let out = try Self.render(Self.ramp.twelvefoldReflectedTile(center: Self.center, width: 20))
+        let group =
+            (0..<12).map { Self.rotation(Double($0) * .pi / 6) } + (0..<12).map { Self.mirror(Double($0) * .pi / 12) }
+        let tan15 = tan(Double.pi / 12)
+        var checked = 0
+        var strays = 0
+        for y in 0..<Self.window {
+            for x in 0..<Self.window {
+                let p = ((Double(x) + 0.5 - Self.center.x) / 20, (Double(y) + 0.5 - Self.center.y) / 20)
+                // The nearest lattice point by brute force; pixels nearly equidistant from two are skipped.
+                var distances: [(Double, Double, Double)] = []
+                for j in -8...8 {
+                    for i in -8...8 {
+                        let q = (Double(i) + Double(j) / 2, Double(j) * Self.h)
+                        distances.append(((p.0 - q.0) * (p.0 - q.0) + (p.1 - q.1) * (p.1 - q.1), q.0, q.1))
+                    }
+                }
+                distances.sort { $0.0 < $1.0 }
+                guard distances[1].0.squareRoot() - distances[0].0.squareRoot() > 1e-3 else { continue }
+                let d = (p.0 - distances[0].1, p.1 - distances[0].2)
+                let r = out(x, y)!
+                let s = ((r.x - Self.center.x) / 20, (r.y - Self.center.y) / 20)
+                let inWedge = s.1 >= -Self.tolerance && s.1 <= s.0 * tan15 + Self.tolerance
+                let inOrbit = group.contains { m in
+                    abs(s.0 - (m.a * d.0 + m.b * d.1)) < 1e-3 && abs(s.1 - (m.c * d.0 + m.d * d.1)) < 1e-3
+                }
+                if !(inWedge && inOrbit) { strays += 1 }
+                checked += 1
+            }
+        }
+        #expect(strays == 0 && checked > 10000, "\(strays) of \(checked) pixels off their orbit or the wedge")
+        let p = try Self.render(Self.ramp.twelvefoldReflectedTile(center: Self.center, width: 20))(17, 12)!
+        #expect(abs(p.x - 17.5) < 1e-3 && abs(p.y - 12.5) < 1e-3, "the wedge reads itself")
+    }
+
+    @Test("OpTile: a pixel p in the cell centred on m reads m + scale·(p − m); rendering a part equals the whole")
+    func opTile() throws {
+        let (angle, scale, width) = (0.4, 1.5, 20.0)
+        let image = Self.ramp.opTile(center: Self.center, scale: scale, angle: angle, width: width)
+        #expect(image.extent.isInfinite)
+        let out = try Self.render(image)
+        // The cells' sides, as pixel vectors.
+        let e1 = (width * cos(angle), width * sin(angle))
+        let e2 = (-width * sin(angle), width * cos(angle))
+        var checked = 0
+        var worst = 0.0
+        for y in 0..<Self.window {
+            for x in 0..<Self.window {
+                let q = (Double(x) + 0.5 - Self.center.x, Double(y) + 0.5 - Self.center.y)
+                let i = ((q.0 * e1.0 + q.1 * e1.1) / (width * width)).rounded(.down)
+                let j = ((q.0 * e2.0 + q.1 * e2.1) / (width * width)).rounded(.down)
+                let m = (
+                    Self.center.x + (i + 0.5) * e1.0 + (j + 0.5) * e2.0,
+                    Self.center.y + (i + 0.5) * e1.1 + (j + 0.5) * e2.1
+                )
+                let expected = (m.0 + scale * (Double(x) + 0.5 - m.0), m.1 + scale * (Double(y) + 0.5 - m.1))
+                guard expected.0 > 1, expected.1 > 1, expected.0 < 63, expected.1 < 63 else { continue }
+                let p = out(x, y)!
+                worst = max(worst, abs(p.x - expected.0), abs(p.y - expected.1))
+                checked += 1
+            }
+        }
+        #expect(worst < 2e-3 && checked > 1500, "worst \(worst) over \(checked)")
+        let whole = try renderFloat(image, Rect(width: Self.window, height: Self.window))
+        let part = try renderFloat(image, Rect(x: 33, y: 21, width: 16, height: 16))
+        for y in 0..<16 {
+            for x in 0..<16 {
+                #expect(pixel(part, y * 16 + x) == pixel(whole, (y + 21) * Self.window + x + 33))
+            }
+        }
+    }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import LuxFilters
 import LuxPixels
 import LuxRender
@@ -29,6 +30,17 @@ import Testing
                     $0.time = time
                 })
         case "swipe": source.swipeTransition(to: target, time: time, angle: 0.7, width: 12)
+        case "mod": source.applyingFilter(mod(time))
+        case "copy": source.applyingFilter(copyMachine(time))
+        case "ripple": source.applyingFilter(ripple(time))
+        case "flash":
+            source.applyingFilter(
+                Filters.FlashTransition {
+                    $0.target = target
+                    $0.center = Point(x: 32, y: 32)
+                    $0.extent = Rect(x: 0, y: 0, width: 64, height: 64)
+                    $0.time = time
+                })
         default:
             source.applyingFilter(
                 Filters.BarsSwipeTransition {
@@ -42,7 +54,7 @@ import Testing
 
     @Test(
         "time 0 gives the source and time 1 the target, exactly",
-        arguments: ["dissolve", "disintegrate", "bars", "swipe"])
+        arguments: ["dissolve", "disintegrate", "bars", "swipe", "mod", "copy", "flash", "ripple"])
     func ends(name: String) throws {
         let s = try renderFloat(Self.source)
         let t = try renderFloat(Self.target)
@@ -124,6 +136,146 @@ import Testing
                 #expect(max(abs(d.x), abs(d.y), abs(d.z), abs(d.w)) < 1e-5, "(\(x), \(y))")
             }
         }
+    }
+
+    static func mod(_ time: Double) -> Filters.ModTransition {
+        Filters.ModTransition {
+            $0.target = target
+            $0.center = Point(x: 30, y: 30)
+            $0.angle = 0.5
+            $0.radius = 20
+            $0.compression = 35
+            $0.time = time
+        }
+    }
+
+    static func copyMachine(_ time: Double) -> Filters.CopyMachineTransition {
+        Filters.CopyMachineTransition {
+            $0.target = target
+            $0.extent = Rect(x: 0, y: 0, width: 64, height: 64)
+            $0.width = 16
+            $0.time = time
+        }
+    }
+
+    static func ripple(_ time: Double) -> Filters.RippleTransition {
+        Filters.RippleTransition {
+            $0.target = target
+            $0.center = Point(x: 20.5, y: 24.5)
+            $0.extent = Rect(x: 0, y: 0, width: 64, height: 64)
+            $0.width = 12
+            $0.scale = 3
+            $0.time = time
+        }
+    }
+
+    @Test("Ripple: in the ring both images are read scale·sin(πs) nearer the centre and mixed by s; the wake grows")
+    func ripple() throws {
+        let s = try renderFloat(Self.source)
+        let t = try renderFloat(Self.target)
+        let out = try renderFloat(Self.transition("ripple", time: 0.5))
+        // The farthest corner is (64, 64): D = √(43.5² + 39.5²); the ring's outer edge is at 0.5·(D + 12).
+        let outer = 0.5 * ((43.5 * 43.5 + 39.5 * 39.5).squareRoot() + 12)
+        // Along row 24 (through the centre) a pixel at distance r reads at x = 20.5 + r' on the same row.
+        func lerp(_ c: [Float], _ x: Double) -> SIMD4<Double> {
+            let i = Int((x - 0.5).rounded(.down))
+            let f = x - 0.5 - Double(i)
+            return pixel(c, 24 * Self.size + i) * (1 - f) + pixel(c, 24 * Self.size + i + 1) * f
+        }
+        var ring = 0
+        for x in 21..<Self.size {
+            let r = Double(x) + 0.5 - 20.5
+            let p = pixel(out, 24 * Self.size + x)
+            if r >= outer {
+                #expect(p == pixel(s, 24 * Self.size + x))
+            } else if r <= outer - 12 {
+                #expect(p == pixel(t, 24 * Self.size + x))
+            } else {
+                let k = (outer - r) / 12
+                let q = 20.5 + r - 3 * sin(Double.pi * k)
+                let e = lerp(s, q) + (lerp(t, q) - lerp(s, q)) * k
+                let d = p - e
+                #expect(max(abs(d.x), abs(d.y), abs(d.z), abs(d.w)) < 1e-4, "x \(x)")
+                ring += 1
+            }
+        }
+        #expect(ring == 12)
+        var previous = Set<Int>()
+        for time in [0.2, 0.4, 0.6, 0.8] {
+            let now = Self.targetPixels(try renderFloat(Self.transition("ripple", time: time)), t)
+            #expect(now.isStrictSuperset(of: previous), "time \(time)")
+            previous = now
+        }
+    }
+
+    /// The pixels that show exactly the target.
+    static func targetPixels(_ out: [Float], _ t: [Float]) -> Set<Int> {
+        Set((0..<(size * size)).filter { pixel(out, $0) == pixel(t, $0) })
+    }
+
+    @Test("Mod: k = clamp((time·1.05 − q)/0.05, 0, 1), q the documented pattern; holes only grow")
+    func mod() throws {
+        let s = try renderFloat(Self.source)
+        let t = try renderFloat(Self.target)
+        let out = try renderFloat(Self.transition("mod", time: 0.4))
+        var worst = 0.0
+        for y in 0..<Self.size {
+            for x in 0..<Self.size {
+                let (dx, dy) = (Double(x) + 0.5 - 30, Double(y) + 0.5 - 30)
+                let u = (cos(0.5) * dx + sin(0.5) * dy) / 20
+                let v = (-sin(0.5) * dx + cos(0.5) * dy) / 35
+                let q = 0.5 + 0.25 * sin(2 * Double.pi * u + sin(2 * Double.pi * v)) + 0.25 * sin(2 * Double.pi * v)
+                let k = min(max((0.4 * 1.05 - q) / 0.05, 0), 1)
+                let p = y * Self.size + x
+                let d = pixel(out, p) - (pixel(s, p) + (pixel(t, p) - pixel(s, p)) * k)
+                worst = max(worst, abs(d.x), abs(d.y), abs(d.z), abs(d.w))
+            }
+        }
+        #expect(worst < 1e-4, "worst \(worst)")
+        var previous = Set<Int>()
+        for time in [0.1, 0.3, 0.5, 0.7, 0.9] {
+            let now = Self.targetPixels(try renderFloat(Self.transition("mod", time: time)), t)
+            #expect(now.isStrictSuperset(of: previous), "time \(time): \(now.count) target pixels")
+            previous = now
+        }
+    }
+
+    @Test("CopyMachine: target behind the bar, source ahead, the bar's light hand-computed; the copied part only grows")
+    func copyMachine() throws {
+        let s = try renderFloat(Self.source)
+        let t = try renderFloat(Self.target)
+        let out = try renderFloat(Self.transition("copy", time: 0.5))
+        // Angle 0 over 64 pixels, width 16: the bar's middle is at 0.5·(64 + 16) − 8 = 32. Column 10 is copied and
+        // unlit; column 33 (u = 33.5) is the source lit by 1.3·(1 − (1.5/8)²) = 1.254296875 of (0.6, 1, 0.8).
+        let l = 1.254_296_875
+        for y in [0, 20, 63] {
+            #expect(pixel(out, y * Self.size + 10) == pixel(t, y * Self.size + 10))
+            let d = pixel(out, y * Self.size + 33) - (pixel(s, y * Self.size + 33) + SIMD4(0.6 * l, l, 0.8 * l, 0))
+            #expect(max(abs(d.x), abs(d.y), abs(d.z), abs(d.w)) < 1e-5, "\(d)")
+            #expect(pixel(out, y * Self.size + 50) == pixel(s, y * Self.size + 50))
+        }
+        var previous = Set<Int>()
+        for time in [0.3, 0.5, 0.7, 0.9] {
+            let now = Self.targetPixels(try renderFloat(Self.transition("copy", time: time)), t)
+            #expect(now.isStrictSuperset(of: previous), "time \(time)")
+            previous = now
+        }
+    }
+
+    @Test("Flash: strength 4t(1 − t) lights the sun of radius strength·diagonal/2; the cross-fade is half-way at 0.5")
+    func flash() throws {
+        let s = try renderFloat(Self.source)
+        let t = try renderFloat(Self.target)
+        let c = SIMD4<Double>(1, 0.8, 0.6, 0)
+        // At 0.5 the strength is 1 and k = (0.5 − 0.425)/0.15 = ½; the centre is inside the sun: light 1.
+        let half = try renderFloat(Self.transition("flash", time: 0.5))
+        let p = 32 * Self.size + 32
+        var d = pixel(half, p) - ((pixel(s, p) + pixel(t, p)) / 2 + c)
+        #expect(max(abs(d.x), abs(d.y), abs(d.z), abs(d.w)) < 1e-5, "\(d)")
+        // At 0.2 the strength is 0.64 and there is no cross-fade yet.
+        let early = try renderFloat(Self.transition("flash", time: 0.2))
+        d = pixel(early, p) - (pixel(s, p) + 0.64 * c)
+        #expect(max(abs(d.x), abs(d.y), abs(d.z), abs(d.w)) < 1e-5, "\(d)")
     }
 
     @Test("image inputs answer to inputTargetImage and inputMaskImage")

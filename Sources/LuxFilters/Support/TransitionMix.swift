@@ -31,6 +31,39 @@ enum TransitionMix {
             extent: image.extent.union(target.extent), inputs: [image, target] + inputs, arguments: arguments)
     }
 
+    /// The mix of ``apply(_:target:inputs:name:arguments:weight:)`` lit by `color`: `fill` writes each pixel's mix
+    /// weight into `k` and its light into `light`, which adds `color·light` to the premultiplied colour and
+    /// `(1 − alpha)·min(light·color.alpha, 1)` to alpha (no light, no change).
+    static func applyLit(
+        _ image: Image, target: Image, color: Color, name: String, arguments: String,
+        fill:
+            @escaping @Sendable (
+                _ row: ColorKernelRow, _ k: UnsafeMutablePointer<Float>, _ light: UnsafeMutablePointer<Float>
+            ) -> Void
+    ) -> Image {
+        let kernel = ColorKernel(name: name, inputCount: 2) { row in
+            let s = row.pixels
+            let t = row.input(1)
+            let c = row.color(0)
+            withUnsafeTemporaryAllocation(of: Float.self, capacity: 2 * row.count) { buffer in
+                let k = buffer.baseAddress!
+                let light = k + row.count
+                fill(row, k, light)
+                for i in 0..<row.count {
+                    let w = k[i]
+                    let l = light[i] * c.w
+                    s.red[i] += (t.red[i] - s.red[i]) * w + c.x * l
+                    s.green[i] += (t.green[i] - s.green[i]) * w + c.y * l
+                    s.blue[i] += (t.blue[i] - s.blue[i]) * w + c.z * l
+                    let a = s.alpha[i] + (t.alpha[i] - s.alpha[i]) * w
+                    s.alpha[i] = a + (1 - a) * min(l, 1)
+                }
+            }
+        }
+        return kernel.apply(
+            extent: image.extent.union(target.extent), inputs: [image, target], arguments: arguments, colors: [color])
+    }
+
     /// A front moving across a rectangle in a direction: distances are measured along the direction from the
     /// rectangle's corner that the front reaches first.
     struct Sweep: Sendable {

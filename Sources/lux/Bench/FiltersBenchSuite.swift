@@ -103,7 +103,8 @@ enum FiltersBenchSuite: BenchSuite {
         return cases
     }
 
-    /// The filters of "Built-in filters II" that take an image (the barcode generators make a few hundred pixels).
+    /// The filters of "Built-in filters II" (not the barcode generators, which make a few hundred pixels; the light
+    /// generators fill the photo's frame).
     static let newFilters = [
         "TwirlDistortion", "VortexDistortion", "BumpDistortion", "PinchDistortion", "HoleDistortion",
         "CircleSplashDistortion", "LightTunnel", "DisplacementDistortion", "FourfoldTranslatedTile",
@@ -113,7 +114,10 @@ enum FiltersBenchSuite: BenchSuite {
         "SixfoldReflectedTile", "TriangleTile", "TriangleKaleidoscope", "PerspectiveTile", "HexagonalPixelate",
         "Crystallize", "Bloom", "Gloom", "Edges", "SpotLight", "BumpDistortionLinear", "CircularWrap", "CMYKHalftone",
         "SwipeTransition", "LineOverlay", "EdgeWork", "ComicEffect", "GlassDistortion", "HeightFieldFromMask",
-        "ShadedMaterial",
+        "ShadedMaterial", "TwelvefoldReflectedTile", "OpTile", "StretchCrop", "TorusLensDistortion", "GlassLozenge",
+        "Droste", "Pointillize", "SpotColor", "DepthOfField", "LenticularHaloGenerator", "StarShineGenerator",
+        "SunbeamsGenerator", "ModTransition", "CopyMachineTransition", "FlashTransition",
+        "RippleTransition",
     ]
 
     /// `filter` applied to `source` by name, centred on the photo, with effect sizes for 12 MP.
@@ -130,10 +134,22 @@ enum FiltersBenchSuite: BenchSuite {
         if filter.hasSuffix("Tile") { candidates["width"] = 200 }
         if filter == "Pixellate" || filter == "HexagonalPixelate" { candidates["scale"] = 8 }
         // Cell and blur sizes of a typical use, not a distortion's reach.
-        if ["Crystallize", "Bloom", "Gloom"].contains(filter) { candidates["radius"] = 20 }
-        let accepted = Set(try FilterRegistry.builtIn.descriptor(named: filter).parameters.map(\.name))
+        if ["Crystallize", "Bloom", "Gloom", "Pointillize"].contains(filter) { candidates["radius"] = 20 }
+        if filter == "DepthOfField" { candidates["radius"] = 6 }
+        // A 16:9 frame from the 4:3 photo; a ring, a lozenge and an inset of a size that shows on 12 MP.
+        candidates["size"] = .vector([e.width, e.width * 9 / 16])
+        if filter == "TorusLensDistortion" { candidates["width"] = 400 }
+        candidates["point0"] = .vector([e.midX - 1000, e.midY])
+        candidates["point1"] = .vector([e.midX + 1000, e.midY])
+        candidates["insetPoint0"] = .vector([e.midX - e.width / 6, e.midY - e.height / 6])
+        candidates["insetPoint1"] = .vector([e.midX + e.width / 6, e.midY + e.height / 6])
+        let descriptor = try FilterRegistry.builtIn.descriptor(named: filter)
+        let accepted = Set(descriptor.parameters.map(\.name))
         let parameters = candidates.filter { accepted.contains($0.key) }
-        return try FilterRegistry.builtIn.apply(filter, to: source, parameters: parameters).cropped(to: e)
+        // Generators make the photo's frame of their own.
+        return try FilterRegistry.builtIn.apply(
+            filter, to: descriptor.takesImage ? source : nil, parameters: parameters
+        ).cropped(to: e)
     }
 
     static func work(job: String, arguments: [String]) throws -> Double {

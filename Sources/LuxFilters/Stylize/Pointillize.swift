@@ -1,0 +1,78 @@
+public import LuxPixels
+public import LuxRender
+
+extension Filters {
+    /// Dots of one colour each, as in a pointillist painting: every pixel near a site takes the image's colour at that
+    /// site.
+    ///
+    /// The sites are scattered as in ``Crystallize``, one in each square of side `1.5·radius` (a corner at
+    /// `center`), at a position drawn from a hash of the square's indices, so the pattern is the same in every render
+    /// and tile. A pixel within `radius` of its nearest site takes the bilinear sample at that site; where dots
+    /// would overlap the nearer site wins (the dots are clipped by the Voronoi diagram of the sites). The dots' rims
+    /// are smoothed over one pixel, and between dots the output is clear: composite it over a canvas (for example
+    /// ``SourceOverCompositing`` onto a ``ConstantColorGenerator``) for a painted ground. The extent is the input's.
+    public struct Pointillize: DeclaredFilter {
+        public static let declaration = FilterDeclaration<Self>(
+            "Pointillize", categories: [.stylize, .stillImage, .video, .highDynamicRange],
+            summary: "Renders the image as coloured dots.", .image(\.image),
+            .parameter(
+                "radius", \.radius, slider: 1...100, allowed: 1...1e5, unit: .pixels, summary: "The radius of a dot."),
+            .parameter("center", \.center, summary: "A corner of the grid the dots are scattered on."))
+
+        public var image: Image = .empty
+        public var radius: Double = 20
+        public var center: Point = Point(x: 150, y: 150)
+
+        public init() {}
+
+        /// The side of the squares that each hold one site, in radii.
+        static let spacing = 1.5
+
+        public var outputImage: Image {
+            let r = max(radius, 1)
+            let size = Self.spacing * r
+            let c = center
+            let kernel = GeneralKernel(name: "pointillize") { row in
+                let source = row.sampler(0)
+                let v = (Double(row.y) + 0.5 - c.y) / size
+                let j = Int(v.rounded(.down))
+                for k in 0..<row.count {
+                    let u = (Double(row.x + k) + 0.5 - c.x) / size
+                    let i = Int(u.rounded(.down))
+                    // As in Crystallize, the nearest site lies in the 5 × 5 block around the pixel's square.
+                    var best = (u, v)
+                    var bestDistance = Double.infinity
+                    for dj in -2...2 {
+                        for di in -2...2 {
+                            let s = Crystallize.site(i + di, j + dj)
+                            let d = (s.0 - u) * (s.0 - u) + (s.1 - v) * (s.1 - v)
+                            if d < bestDistance {
+                                bestDistance = d
+                                best = s
+                            }
+                        }
+                    }
+                    let coverage = Float(min(max(r - bestDistance.squareRoot() * size + 0.5, 0), 1))
+                    let color =
+                        coverage > 0
+                        ? source.sample(x: Float(c.x + best.0 * size), y: Float(c.y + best.1 * size)) : SIMD4()
+                    row.store(color * coverage, at: k)
+                }
+            }
+            return kernel.apply(extent: image.extent, inputs: [image], arguments: "radius=\(radius) center=\(center)") {
+                _, rect in rect.insetBy(dx: -3 * size - 1, dy: -3 * size - 1)
+            }
+        }
+    }
+}
+
+extension Image {
+    /// The image as dots of `radius` pixels (see ``Filters/Pointillize``).
+    public func pointillize(radius: Double = 20, center: Point = Point(x: 150, y: 150)) -> Image {
+        applyingFilter(
+            Filters.Pointillize {
+                $0.radius = radius
+                $0.center = center
+            })
+    }
+}
