@@ -1,0 +1,115 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import LuxCodecs
+import LuxPixels
+import LuxStudio
+import LuxTestSupport
+import Testing
+
+/// The RAW developer's and the filter lab's routes.
+@Suite struct EditorRouteTests {
+    /// A capture folder holding the Canon 550D DNG and a uniform mid-grey (128) 400 × 300 JPEG.
+    func makeStudio() throws -> (studio: Studio, folder: URL) {
+        let folder = try ExternalTool.temporaryFolder("lux-studio-editors")
+        try FileManager.default.copyItem(
+            at: try TestData.url("raw/canon_eos550d_magiclantern_14bit.dng"),
+            to: folder.appendingPathComponent("canon.dng"))
+        var pixels = PixelBuffer(width: 400, height: 300, format: .rgba8, colorSpace: .sRGB)
+        for y in 0..<300 {
+            for x in 0..<400 { pixels.setPixel(SIMD4(128.0 / 255, 128.0 / 255, 128.0 / 255, 1), x: x, y: y) }
+        }
+        try Data(try JPEG.encode(pixels)).write(to: folder.appendingPathComponent("grey.jpg"))
+        return (try Studio(configuration: StudioConfiguration(captureFolder: folder)), folder)
+    }
+
+    static func mean(_ jpeg: ByteBuffer) throws -> (mean: Double, width: Int, height: Int) {
+        let p = try JPEG.decode(Array(jpeg.readableBytesView)).pixels
+        var sum = 0.0
+        for y in 0..<p.height {
+            for x in 0..<p.width {
+                let v = p.pixel(x: x, y: y)
+                sum += Double(v.x + v.y + v.z) / 3
+            }
+        }
+        return (sum / Double(p.width * p.height) * 255, p.width, p.height)
+    }
+
+    @Test("a RAW preview fits the asked size, +1 EV brightens it, and the export writes a full-size JPEG")
+    func develop() async throws {
+        let (studio, folder) = try makeStudio()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await studio.application().test(.router) { client in
+            var means: [Double] = []
+            for exposure in [0, 1] {
+                try await client.execute(
+                    uri: "/api/develop/0/canon.dng?size=256", method: .post,
+                    body: ByteBuffer(string: #"{"exposure": \#(exposure)}"#)
+                ) { response in
+                    #expect(response.status == .ok)
+                    let (mean, width, height) = try Self.mean(response.body)
+                    #expect(max(width, height) <= 256 && max(width, height) >= 250)
+                    means.append(mean)
+                }
+            }
+            // Doubling the light raises every encoded value that is not clipped.
+            #expect(means[1] > means[0] + 10, "means at 0 and +1 EV: \(means)")
+            try await client.execute(uri: "/api/develop/0/canon.dng", method: .post, body: ByteBuffer(string: "[1,2")) {
+                response in
+                #expect(response.status == .badRequest)
+            }
+            try await client.execute(uri: "/api/develop/0/grey.jpg", method: .post, body: ByteBuffer(string: "{}")) {
+                response in
+                #expect(response.status == .unprocessableContent)
+            }
+            try await client.execute(
+                uri: "/api/export/0/canon.dng?format=jpeg", method: .post, body: ByteBuffer(string: "{}")
+            ) {
+                response in
+                #expect(response.status == .ok)
+            }
+            let developed = try ImageFile.info(url: folder.appendingPathComponent("canon_developed.jpg"))
+            #expect(developed.width > 1000)
+        }
+    }
+
+    @Test(
+        "the filter catalogue has generated controls; ColorInvert turns mid-grey 128 into 229 (inverted in linear light)"
+    )
+    func filterLab() async throws {
+        let (studio, folder) = try makeStudio()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await studio.application().test(.router) { client in
+            try await client.execute(uri: "/api/filters", method: .get) { response in
+                let filters = try #require(
+                    try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [[String: Any]])
+                let sepia = try #require(filters.first { $0["name"] as? String == "SepiaTone" })
+                let parameters = sepia["parameters"] as? [[String: Any]] ?? []
+                #expect(
+                    parameters.contains { $0["name"] as? String == "intensity" && $0["type"] as? String == "number" })
+            }
+            // sRGB 128 is linear 0.2159; 1 − 0.2159 = 0.7841 encodes as 0.8983, i.e. 229.
+            try await client.execute(
+                uri: "/api/filter/0/grey.jpg?size=200", method: .post, body: ByteBuffer(string: "ColorInvert")
+            ) { response in
+                #expect(response.status == .ok)
+                let (mean, width, height) = try Self.mean(response.body)
+                #expect(width == 200 && height == 150)
+                #expect(abs(mean - 229.1) < 3, "mean \(mean)")
+            }
+            try await client.execute(
+                uri: "/api/filter/0/grey.jpg", method: .post, body: ByteBuffer(string: "NoSuchFilter")
+            ) { response in
+                #expect(response.status == .unprocessableContent)
+                #expect(String(decoding: response.body.readableBytesView, as: UTF8.self).contains("NoSuchFilter"))
+            }
+            try await client.execute(
+                uri: "/api/filter-export/0/grey.jpg?format=png", method: .post, body: ByteBuffer(string: "ColorInvert")
+            ) { response in
+                #expect(response.status == .ok)
+            }
+            let exported = try ImageFile.read(url: folder.appendingPathComponent("grey_filtered.png"))
+            #expect(exported.pixels.width == 400)
+        }
+    }
+}
