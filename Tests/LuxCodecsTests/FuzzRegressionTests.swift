@@ -60,7 +60,7 @@ import Testing
     }
 
     /// Findings that must now decode (each with its own test against an outside decoder) rather than throw.
-    static let decodable: Set<String> = ["audio-14-channels.mov"]
+    static let decodable: Set<String> = ["audio-14-channels.mov", "gif-frame-off-canvas.gif"]
 
     @Test("every committed regression input has an expectation")
     func everyFileIsListed() throws {
@@ -128,6 +128,25 @@ import Testing
         #expect(count >= 14 * 512, "\(audio.samples.count) samples from Lux, \(expected.count) from ffmpeg")
         let worst = zip(audio.samples.prefix(count), expected.prefix(count)).map { abs(Int($0) - Int($1)) }.max() ?? 0
         #expect(worst <= 1, "largest difference from ffmpeg's decode: \(worst)")
+    }
+
+    /// A frame placed 34048 rows below a 16-row screen and disposed to the background, the gif fuzzer's finding.
+    ///
+    /// Clearing its (empty) area formed the range 34048..<16 and trapped; every frame now decodes as ImageMagick
+    /// coalesces it.
+    @Test("a GIF frame placed off the canvas decodes frame by frame as ImageMagick coalesces it", .needs("convert"))
+    func gifFrameOffCanvas() throws {
+        let folder = try #require(Bundle.module.url(forResource: "FuzzRegressions", withExtension: nil))
+        let url = folder.appendingPathComponent("gif-frame-off-canvas.gif")
+        let dir = try ExternalTool.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let coalesced = try ExternalTool.capture("convert", [url.path, "-coalesce", dir + "/frame-%d.ppm"])
+        try #require(coalesced.status == 0, "convert: \(coalesced.errorText)")
+        for i in 0..<3 {
+            let file = try ImageFile.read(url: url, options: DecodingOptions(imageIndex: i))
+            let reference = try NetPBM.readPPM(dir + "/frame-\(i).ppm")
+            #expect(WebPTests.meanDifference(file.pixels, reference) == 0, "frame \(i)")
+        }
     }
 
     @Test("fuzzer findings now throw a typed error naming the problem", arguments: expectations.keys.sorted())

@@ -99,7 +99,9 @@ final class GIFDecoder {
                 }
             }
             guard i < index else { break }
-            if disposal == DISPOSE_BACKGROUND, x1 > x0 {
+            // A frame placed wholly off the canvas (the gif fuzzer's finding: top 34048 on a 16-row screen) has nothing
+            // to clear.
+            if disposal == DISPOSE_BACKGROUND, x1 > x0, y1 > y0 {
                 for y in y0..<y1 {
                     (canvas.row(y) + 4 * x0).initializeMemory(as: UInt8.self, repeating: 0, count: 4 * (x1 - x0))
                 }
