@@ -6,6 +6,7 @@ import LuxFilters
 import LuxPixels
 import LuxRender
 import LuxScene
+import Synchronization
 
 /// The studio's simulated camera: one capture session shared by every browser, its viewfinder fanned out to the
 /// viewers, its commands run one at a time.
@@ -14,9 +15,12 @@ import LuxScene
 /// interleave. The viewfinder is pulled from the session's video output only while someone watches; each frame is
 /// resized to the viewfinder size and compressed to JPEG once for every viewer, and a slow viewer gets the newest
 /// frame rather than a queue. Photos are written with a temporary file and a rename, so stopping never leaves a
-/// partial file.
+/// partial file. The simulated camera itself (its scene and sensor are costly to prepare) is created on first use:
+/// the first control request, viewer or command, not when the server starts.
 actor StudioCamera {
-    let camera: SimulatedCamera
+    private let initialScene: Scene
+    private let sensor: SensorModel
+    private let simulated = Mutex<SimulatedCamera?>(nil)
     let session = CaptureSession()
     let photoOutput = PhotoOutput()
     let videoOutput = VideoDataOutput()
@@ -36,12 +40,23 @@ actor StudioCamera {
         throws(StudioError)
     {
         do {
-            camera = SimulatedCamera(scene: try Scene.named(scene), configuration: .init(sensor: sensor))
+            initialScene = try Scene.named(scene)
         } catch {
             throw .camera("\(error)")
         }
+        self.sensor = sensor
         self.folder = folder
         self.viewfinderSize = viewfinderSize
+    }
+
+    /// The simulated camera, created the first time it is asked for.
+    nonisolated var camera: SimulatedCamera {
+        simulated.withLock { camera in
+            if let camera { return camera }
+            let created = SimulatedCamera(scene: initialScene, configuration: .init(sensor: sensor))
+            camera = created
+            return created
+        }
     }
 
     /// Configures the session (camera → photo output + video output) and starts it, the first time only.
