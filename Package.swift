@@ -139,6 +139,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "DequeModule", package: "swift-collections"),
             ],
+            // The photographs of the built-in photographic scenes (licences in their SOURCES.md).
+            resources: [.copy("Resources/Photographs")],
             swiftSettings: swiftSettings),
         .target(
             name: "LuxLive",

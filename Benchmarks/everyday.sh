@@ -7,6 +7,9 @@
 #   swift build -c release                                        # the binary a user gets, no extra flags
 #   Benchmarks/everyday.sh [/tmp/lux-everyday]                    # LUX=path/to/lux RUNS=7 CASES='blur thumbnail'
 #
+# CPU s is the median user + system CPU time (/usr/bin/time %U + %S): on a loaded machine wall times mostly measure
+# how the scheduler shares the cores among processes, CPU time what each command costs.
+#
 # Cases: blur (JPEG → GaussianBlur σ 10 → JPEG, vips gaussblur), reencode (JPEG → JPEG q90, vips copy), tiffblur
 # (single-strip TIFF → blur → TIFF, vips gaussblur), p3 (sRGB → Display P3 TIFF → TIFF, tificc one thread),
 # thumbnail (160 px thumbnail of the JPEG, vipsthumbnail), resize (Lanczos-3 to 25 %, vips resize), pngblur
@@ -44,22 +47,22 @@ peer_cmd() {
     esac
 }
 
-# Prints "seconds kilobytes" for one run of a shell command.
+# Prints "microseconds kilobytes cpu-seconds" for one run of a shell command.
 measure() {
     rm -f "$out"/p.* "$out"/l.*
     local start end
     start=$(date +%s%N)
-    /usr/bin/time -f %M -o "$out/rss" sh -c "$1" >/dev/null 2>"$out/err" || { cat "$out/err" >&2; exit 1; }
+    /usr/bin/time -f '%M %U %S' -o "$out/rss" sh -c "$1" >/dev/null 2>"$out/err" || { cat "$out/err" >&2; exit 1; }
     end=$(date +%s%N)
-    echo "$(( (end - start) / 1000 )) $(tail -1 "$out/rss")"
+    echo "$(( (end - start) / 1000 )) $(tail -1 "$out/rss" | awk '{ print $1, $2 + $3 }')"
 }
 
 median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg); $runs alternated runs each; lux = $lux"
 echo
-echo "| case | Lux s | Lux MB | peer | peer s | peer MB | ratio |"
-echo "|---|---:|---:|---|---:|---:|---:|"
+echo "| case | Lux s | Lux CPU s | Lux MB | peer | peer s | peer CPU s | peer MB | ratio | CPU ratio |"
+echo "|---|---:|---:|---:|---|---:|---:|---:|---:|---:|"
 for c in $cases; do
     : >"$out/lux.t"; : >"$out/peer.t"
     sh -c "$(lux_cmd "$c")" >/dev/null 2>&1; sh -c "$(peer_cmd "$c")" >/dev/null 2>&1  # warm-up
@@ -69,9 +72,11 @@ for c in $cases; do
     done
     lt=$(cut -d' ' -f1 "$out/lux.t" | median); lm=$(cut -d' ' -f2 "$out/lux.t" | median)
     pt=$(cut -d' ' -f1 "$out/peer.t" | median); pm=$(cut -d' ' -f2 "$out/peer.t" | median)
+    lc=$(cut -d' ' -f3 "$out/lux.t" | median); pc=$(cut -d' ' -f3 "$out/peer.t" | median)
     peer=$(peer_cmd "$c" | cut -d' ' -f1-2)
-    awk -v c="$c" -v lt="$lt" -v lm="$lm" -v p="$peer" -v pt="$pt" -v pm="$pm" 'BEGIN {
-        printf "| %s | %.3f | %.0f | `%s` | %.3f | %.0f | %.2f× |\n", c, lt / 1e6, lm / 1024, p, pt / 1e6, pm / 1024, lt / pt }'
+    awk -v c="$c" -v lt="$lt" -v lm="$lm" -v p="$peer" -v pt="$pt" -v pm="$pm" -v lc="$lc" -v pc="$pc" 'BEGIN {
+        printf "| %s | %.3f | %.2f | %.0f | `%s` | %.3f | %.2f | %.0f | %.2f× | %.2f× |\n", c, lt / 1e6, lc, lm / 1024, p,
+            pt / 1e6, pc, pm / 1024, lt / pt, lc / pc }'
 done
 echo
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -92,6 +92,70 @@ static int lux_jpeg_fail(lux_jpeg_decoder *ctx) {
     return -1;
 }
 
+// Creates a decompressor for `data`, reads its header, checks the frame size and colour model and starts the
+// decode (scaled by 1/scale_denom). Called after the caller's setjmp on ctx->err.jump: libjpeg's errors jump there.
+// Returns 0, or -1 with a message (the caller then calls lux_jpeg_fail).
+static int lux_jpeg_begin(lux_jpeg_decoder *ctx, const uint8_t *data, size_t size, int out_layout,
+                          int expected_width, int expected_height, int scale_denom, size_t max_memory, int max_scans,
+                          char *message, size_t capacity) {
+    struct jpeg_decompress_struct *cinfo = &ctx->cinfo;
+    jpeg_create_decompress(cinfo);
+    // Virtual arrays beyond this fail with JERR_NO_BACKING_STORE (jmemnobs has no temporary files).
+    if (max_memory > 0) cinfo->mem->max_memory_to_use = (long)(max_memory > LONG_MAX ? LONG_MAX : max_memory);
+    ctx->max_scans = max_scans;
+    ctx->progress.progress_monitor = lux_jpeg_progress;
+    cinfo->progress = &ctx->progress;
+    jpeg_mem_src(cinfo, data, (unsigned long)size);
+    jpeg_read_header(cinfo, TRUE);
+    if ((int)cinfo->image_width != expected_width || (int)cinfo->image_height != expected_height) {
+        lux_copy_message(message, capacity, "the frame size differs from the size found in the header");
+        return -1;
+    }
+    const int cmyk = cinfo->jpeg_color_space == JCS_CMYK || cinfo->jpeg_color_space == JCS_YCCK;
+    if (cmyk != (out_layout == LUX_JPEG_OUT_CMYK)) {
+        lux_copy_message(message, capacity,
+                         cmyk ? "a CMYK JPEG must be decoded to CMYK samples" : "only CMYK JPEGs decode to CMYK");
+        return -1;
+    }
+    cinfo->out_color_space = out_layout == LUX_JPEG_OUT_GRAY   ? JCS_GRAYSCALE
+                             : out_layout == LUX_JPEG_OUT_CMYK ? JCS_CMYK
+                                                               : JCS_EXT_RGBA;
+    if (scale_denom > 1) {
+        cinfo->scale_num = 1;
+        cinfo->scale_denom = (unsigned int)scale_denom;
+    }
+    jpeg_start_decompress(cinfo);
+    if (scale_denom > 1 && ((int)cinfo->output_width != (expected_width + scale_denom - 1) / scale_denom ||
+                            (int)cinfo->output_height != (expected_height + scale_denom - 1) / scale_denom)) {
+        lux_copy_message(message, capacity, "the reduced frame size differs from the expected one");
+        return -1;
+    }
+    return 0;
+}
+
+// Decodes output rows up to `end` into row pointers from `row(ctx, y, info)`; returns 0, or -1 with the message set
+// (damage when strict, data ending early). Called after the caller's setjmp.
+static int lux_jpeg_read_until(lux_jpeg_decoder *ctx, JDIMENSION end, JDIMENSION first, uint8_t *pixels,
+                               size_t stride, char *message, size_t capacity) {
+    struct jpeg_decompress_struct *cinfo = &ctx->cinfo;
+    while (cinfo->output_scanline < end) {
+        JSAMPROW rows[8];
+        int n = 0;
+        while (n < 8 && cinfo->output_scanline + (JDIMENSION)n < end) {
+            const JDIMENSION y = cinfo->output_scanline + (JDIMENSION)n;
+            rows[n] = y < first ? ctx->scratch : pixels + (size_t)(y - first) * stride;
+            n++;
+        }
+        if (jpeg_read_scanlines(cinfo, rows, (JDIMENSION)n) == 0) break;
+        if (ctx->err.fatal_warning) return -1;
+    }
+    if (cinfo->output_scanline < end) {
+        lux_copy_message(message, capacity, "the image data ended before the last row");
+        return -1;
+    }
+    return 0;
+}
+
 // Decodes output rows first_row ..< first_row + row_count (row_count < 0: to the end) into `pixels` (which holds
 // row first_row); the rows before first_row are decoded into a scratch row and dropped, and decoding stops after
 // the last row asked for.
@@ -108,37 +172,9 @@ static int lux_jpeg_decode_impl(const uint8_t *data, size_t size, int out_layout
     lux_jpeg_install(&ctx->err, message, capacity, strict);
     cinfo->err = &ctx->err.pub;
     if (setjmp(ctx->err.jump)) return lux_jpeg_fail(ctx);
-    jpeg_create_decompress(cinfo);
-    // Virtual arrays beyond this fail with JERR_NO_BACKING_STORE (jmemnobs has no temporary files).
-    if (max_memory > 0) cinfo->mem->max_memory_to_use = (long)(max_memory > LONG_MAX ? LONG_MAX : max_memory);
-    ctx->max_scans = max_scans;
-    ctx->progress.progress_monitor = lux_jpeg_progress;
-    cinfo->progress = &ctx->progress;
-    jpeg_mem_src(cinfo, data, (unsigned long)size);
-    jpeg_read_header(cinfo, TRUE);
-    if ((int)cinfo->image_width != expected_width || (int)cinfo->image_height != expected_height) {
-        lux_copy_message(message, capacity, "the frame size differs from the size found in the header");
+    if (lux_jpeg_begin(ctx, data, size, out_layout, expected_width, expected_height, scale_denom, max_memory,
+                       max_scans, message, capacity) != 0)
         return lux_jpeg_fail(ctx);
-    }
-    const int cmyk = cinfo->jpeg_color_space == JCS_CMYK || cinfo->jpeg_color_space == JCS_YCCK;
-    if (cmyk != (out_layout == LUX_JPEG_OUT_CMYK)) {
-        lux_copy_message(message, capacity,
-                         cmyk ? "a CMYK JPEG must be decoded to CMYK samples" : "only CMYK JPEGs decode to CMYK");
-        return lux_jpeg_fail(ctx);
-    }
-    cinfo->out_color_space = out_layout == LUX_JPEG_OUT_GRAY   ? JCS_GRAYSCALE
-                             : out_layout == LUX_JPEG_OUT_CMYK ? JCS_CMYK
-                                                               : JCS_EXT_RGBA;
-    if (scale_denom > 1) {
-        cinfo->scale_num = 1;
-        cinfo->scale_denom = (unsigned int)scale_denom;
-    }
-    jpeg_start_decompress(cinfo);
-    if (scale_denom > 1 && ((int)cinfo->output_width != (expected_width + scale_denom - 1) / scale_denom ||
-                            (int)cinfo->output_height != (expected_height + scale_denom - 1) / scale_denom)) {
-        lux_copy_message(message, capacity, "the reduced frame size differs from the expected one");
-        return lux_jpeg_fail(ctx);
-    }
     const JDIMENSION first = (JDIMENSION)first_row;
     const JDIMENSION end = row_count < 0 ? cinfo->output_height : first + (JDIMENSION)row_count;
     if (first > 0) {
@@ -148,21 +184,7 @@ static int lux_jpeg_decode_impl(const uint8_t *data, size_t size, int out_layout
             return lux_jpeg_fail(ctx);
         }
     }
-    while (cinfo->output_scanline < end) {
-        JSAMPROW rows[8];
-        int n = 0;
-        while (n < 8 && cinfo->output_scanline + (JDIMENSION)n < end) {
-            const JDIMENSION y = cinfo->output_scanline + (JDIMENSION)n;
-            rows[n] = y < first ? ctx->scratch : pixels + (size_t)(y - first) * stride;
-            n++;
-        }
-        if (jpeg_read_scanlines(cinfo, rows, (JDIMENSION)n) == 0) break;
-        if (ctx->err.fatal_warning) return lux_jpeg_fail(ctx);
-    }
-    if (cinfo->output_scanline < end) {
-        lux_copy_message(message, capacity, "the image data ended before the last row");
-        return lux_jpeg_fail(ctx);
-    }
+    if (lux_jpeg_read_until(ctx, end, first, pixels, stride, message, capacity) != 0) return lux_jpeg_fail(ctx);
     if (end == cinfo->output_height) {
         jpeg_finish_decompress(cinfo);
         if (ctx->err.fatal_warning) return lux_jpeg_fail(ctx);
@@ -171,6 +193,58 @@ static int lux_jpeg_decode_impl(const uint8_t *data, size_t size, int out_layout
     free(ctx->scratch);
     free(ctx);
     return 0;
+}
+
+lux_jpeg_rows *lux_jpeg_rows_open(const uint8_t *data, size_t size, int out_layout, int expected_width,
+                                  int expected_height, size_t max_memory, int max_scans, char *message,
+                                  size_t capacity) {
+    lux_jpeg_decoder *const ctx = (lux_jpeg_decoder *)calloc(1, sizeof(lux_jpeg_decoder));
+    if (ctx == NULL) {
+        lux_copy_message(message, capacity, "out of memory");
+        return NULL;
+    }
+    lux_jpeg_install(&ctx->err, message, capacity, 1);
+    ctx->cinfo.err = &ctx->err.pub;
+    if (setjmp(ctx->err.jump)) {
+        lux_jpeg_fail(ctx);
+        return NULL;
+    }
+    if (lux_jpeg_begin(ctx, data, size, out_layout, expected_width, expected_height, 1, max_memory, max_scans,
+                       message, capacity) != 0) {
+        lux_jpeg_fail(ctx);
+        return NULL;
+    }
+    return (lux_jpeg_rows *)ctx;
+}
+
+int lux_jpeg_rows_read(lux_jpeg_rows *rows, uint8_t *pixels, size_t stride, int row_count, char *message,
+                       size_t capacity) {
+    lux_jpeg_decoder *const ctx = (lux_jpeg_decoder *)rows;
+    struct jpeg_decompress_struct *cinfo = &ctx->cinfo;
+    ctx->err.message = message;
+    ctx->err.capacity = capacity;
+    if (ctx->err.fatal_warning) {
+        lux_copy_message(message, capacity, "an earlier row of the image was damaged");
+        return -1;
+    }
+    if (row_count < 1 || (JDIMENSION)row_count > cinfo->output_height - cinfo->output_scanline) {
+        lux_copy_message(message, capacity, "the rows asked for are not inside the image");
+        return -1;
+    }
+    if (setjmp(ctx->err.jump)) {
+        ctx->err.fatal_warning = 1;  // libjpeg's state is undefined after an error: no more rows
+        return -1;
+    }
+    const JDIMENSION first = cinfo->output_scanline;
+    return lux_jpeg_read_until(ctx, first + (JDIMENSION)row_count, first, pixels, stride, message, capacity);
+}
+
+void lux_jpeg_rows_close(lux_jpeg_rows *rows) {
+    if (rows == NULL) return;
+    lux_jpeg_decoder *const ctx = (lux_jpeg_decoder *)rows;
+    jpeg_destroy_decompress(&ctx->cinfo);  // also ends a decode stopped before its last row
+    free(ctx->scratch);
+    free(ctx);
 }
 
 int lux_jpeg_decode(const uint8_t *data, size_t size, int out_layout, uint8_t *pixels, size_t stride,
@@ -272,12 +346,30 @@ static void lux_jpeg_stream_free(lux_jpeg_stream *ctx) {
 #define LUX_FIX(x) ((int32_t)((x) * 65536.0 + 0.5))
 #define LUX_CBCR_OFFSET ((int32_t)128 << 16)
 
-// Converts one RGBA row to Y, Cb and Cr at full resolution (luma_width samples, the last pixel repeated past the
-// image), as libjpeg's colour converter and edge expansion do.
-static void lux_ycc_row(const lux_jpeg_stream *ctx, const uint8_t *rgba, uint8_t *y, uint8_t *cb, uint8_t *cr) {
+// Where the R, G and B samples of the rows to convert are: interleaved RGBA (step 4, the channels one byte apart)
+// or three planes (step 1), each channel with its own row stride in bytes.
+typedef struct {
+    const uint8_t *channel[3];
+    size_t stride[3];
+} lux_rgb_source;
+
+static lux_rgb_source lux_rgba_source(const uint8_t *rgba, size_t stride) {
+    lux_rgb_source s = {{rgba, rgba + 1, rgba + 2}, {stride, stride, stride}};
+    return s;
+}
+
+// Converts row `row` of `src` to Y, Cb and Cr at full resolution (luma_width samples, the last pixel repeated past
+// the image), as libjpeg's colour converter and edge expansion do. `step` is a constant at each call, so the loop is
+// compiled once for interleaved and once for planar samples.
+static inline __attribute__((always_inline)) void lux_ycc_row_step(const lux_jpeg_stream *ctx,
+                                                                   const lux_rgb_source *src, int row, int step,
+                                                                   uint8_t *y, uint8_t *cb, uint8_t *cr) {
+    const uint8_t *const R = src->channel[0] + (size_t)row * src->stride[0];
+    const uint8_t *const G = src->channel[1] + (size_t)row * src->stride[1];
+    const uint8_t *const B = src->channel[2] + (size_t)row * src->stride[2];
     const int w = ctx->width;
     for (int x = 0; x < w; x++) {
-        const int32_t r = rgba[4 * x], g = rgba[4 * x + 1], b = rgba[4 * x + 2];
+        const int32_t r = R[step * x], g = G[step * x], b = B[step * x];
         y[x] = (uint8_t)((LUX_FIX(0.29900) * r + LUX_FIX(0.58700) * g + LUX_FIX(0.11400) * b + 32768) >> 16);
         cb[x] = (uint8_t)((-LUX_FIX(0.16874) * r - LUX_FIX(0.33126) * g + LUX_FIX(0.50000) * b + LUX_CBCR_OFFSET +
                            32767) >> 16);
@@ -290,10 +382,19 @@ static void lux_ycc_row(const lux_jpeg_stream *ctx, const uint8_t *rgba, uint8_t
     memset(cr + w, cr[w - 1], pad);
 }
 
-// Converts `groups` iMCU rows starting at `rgba` into `slot`; below `rows` it makes the bottom edge libjpeg's
+static void lux_ycc_row(const lux_jpeg_stream *ctx, const lux_rgb_source *src, int row, int planar, uint8_t *y,
+                        uint8_t *cb, uint8_t *cr) {
+    if (planar) {
+        lux_ycc_row_step(ctx, src, row, 1, y, cb, cr);
+    } else {
+        lux_ycc_row_step(ctx, src, row, 4, y, cb, cr);
+    }
+}
+
+// Converts `groups` iMCU rows starting at row 0 of `src` into `slot`; below `rows` it makes the bottom edge libjpeg's
 // preprocessor makes. Cb and Cr are downsampled as jcsample.c does: the mean of each 2×1 or
 // 2×2 cell with the rounding bias alternating 0, 1 (h2v1) or 1, 2 (h2v2) from column to column.
-static void lux_ycc_convert(lux_jpeg_stream *ctx, const uint8_t *rgba, size_t stride, int rows, int groups,
+static void lux_ycc_convert(lux_jpeg_stream *ctx, const lux_rgb_source *src, int planar, int rows, int groups,
                             int slot) {
     const int lw = ctx->luma_width, cw = ctx->chroma_width;
     uint8_t *const Y = ctx->planes[slot][0], *const Cb = ctx->planes[slot][1], *const Cr = ctx->planes[slot][2];
@@ -309,11 +410,11 @@ static void lux_ycc_convert(lux_jpeg_stream *ctx, const uint8_t *rgba, size_t st
             memcpy(cro, cro - cw, (size_t)cw);
             continue;
         }
-        lux_ycc_row(ctx, rgba + (size_t)r0 * stride, Y + (size_t)r0 * lw, cb0, cr0);
+        lux_ycc_row(ctx, src, r0, planar, Y + (size_t)r0 * lw, cb0, cr0);
         if (ctx->sub_v == 2) {
             // An odd last row is paired with itself, as libjpeg fills its last row group.
             const int s1 = r0 + 1 < rows ? r0 + 1 : rows - 1;
-            lux_ycc_row(ctx, rgba + (size_t)s1 * stride, Y + (size_t)(r0 + 1) * lw, cb1, cr1);
+            lux_ycc_row(ctx, src, s1, planar, Y + (size_t)(r0 + 1) * lw, cb1, cr1);
             for (int x = 0; x < cw; x++) {
                 const int bias = 1 + (x & 1);
                 cbo[x] = (uint8_t)((cb0[2 * x] + cb0[2 * x + 1] + cb1[2 * x] + cb1[2 * x + 1] + bias) >> 2);
@@ -450,7 +551,19 @@ int lux_jpeg_stream_convert(lux_jpeg_stream *ctx, int slot, const uint8_t *pixel
         rows % ctx->group_rows != 0 || rows > lux_jpeg_stream_slot_rows(ctx)) {
         return -1;
     }
-    lux_ycc_convert(ctx, pixels, stride, rows, rows / ctx->group_rows, slot);
+    const lux_rgb_source src = lux_rgba_source(pixels, stride);
+    lux_ycc_convert(ctx, &src, 0, rows, rows / ctx->group_rows, slot);
+    return 0;
+}
+
+int lux_jpeg_stream_convert_planes(lux_jpeg_stream *ctx, int slot, const uint8_t *const planes[3],
+                                   const size_t strides[3], int rows) {
+    if (!ctx->raw || ctx->carry_rows != 0 || slot < 0 || slot >= LUX_JPEG_SLOTS || rows < 1 ||
+        rows > lux_jpeg_stream_slot_rows(ctx)) {
+        return -1;
+    }
+    const lux_rgb_source src = {{planes[0], planes[1], planes[2]}, {strides[0], strides[1], strides[2]}};
+    lux_ycc_convert(ctx, &src, 1, rows, (rows + ctx->group_rows - 1) / ctx->group_rows, slot);
     return 0;
 }
 
@@ -491,14 +604,16 @@ int lux_jpeg_stream_write(lux_jpeg_stream *ctx, const uint8_t *pixels, size_t st
         int done = 0;
         while (done < rows) {
             if (ctx->carry_rows == 0 && rows - done >= ctx->group_rows) {
-                lux_ycc_convert(ctx, pixels + (size_t)done * stride, stride, ctx->group_rows, 1, 0);
+                const lux_rgb_source src = lux_rgba_source(pixels + (size_t)done * stride, stride);
+                lux_ycc_convert(ctx, &src, 0, ctx->group_rows, 1, 0);
                 done += ctx->group_rows;
             } else {
                 memcpy(ctx->carry + (size_t)ctx->carry_rows * row_bytes, pixels + (size_t)done * stride, row_bytes);
                 ctx->carry_rows++;
                 done++;
                 if (ctx->carry_rows < ctx->group_rows) continue;
-                lux_ycc_convert(ctx, ctx->carry, row_bytes, ctx->group_rows, 1, 0);
+                const lux_rgb_source src = lux_rgba_source(ctx->carry, row_bytes);
+                lux_ycc_convert(ctx, &src, 0, ctx->group_rows, 1, 0);
                 ctx->carry_rows = 0;
             }
             lux_ycc_write(ctx, 0);
@@ -524,7 +639,8 @@ int lux_jpeg_stream_finish(lux_jpeg_stream *ctx, uint8_t **out, size_t *out_size
     LUX_JPEG_STREAM_ENTER(ctx, message, capacity);
     if (ctx->raw && ctx->carry_rows > 0) {
         // The last, partial iMCU row: its missing rows repeat the image's last row.
-        lux_ycc_convert(ctx, ctx->carry, (size_t)ctx->width * 4, ctx->carry_rows, 1, 0);
+        const lux_rgb_source src = lux_rgba_source(ctx->carry, (size_t)ctx->width * 4);
+        lux_ycc_convert(ctx, &src, 0, ctx->carry_rows, 1, 0);
         ctx->carry_rows = 0;
         lux_ycc_write(ctx, 0);
     }

@@ -7,11 +7,14 @@
 
 #include <libavutil/error.h>
 #include <libavutil/log.h>
+#include <libavutil/mem.h>
 
 int lux_av_error_eof(void) { return AVERROR_EOF; }
 int lux_av_error_again(void) { return AVERROR(EAGAIN); }
 int lux_av_error_exit(void) { return AVERROR_EXIT; }
 int lux_av_error_invalid_data(void) { return AVERROR_INVALIDDATA; }
+int lux_av_error_no_memory(void) { return AVERROR(ENOMEM); }
+size_t lux_av_largest_allocation(void) { return (size_t)80 << 20; }
 
 static _Thread_local char last_message[512];
 
@@ -26,12 +29,13 @@ static void keep_message(void *avcl, int level, const char *format, va_list args
 }
 
 static void install(void) {
+    av_max_alloc(lux_av_largest_allocation());
     const char *debug = getenv("LUX_FFMPEG_LOG");
     if (debug && strcmp(debug, "1") == 0) return;
     av_log_set_callback(keep_message);
 }
 
-void lux_av_capture_log(void) {
+void lux_av_prepare(void) {
     static pthread_once_t once = PTHREAD_ONCE_INIT;
     pthread_once(&once, install);
 }

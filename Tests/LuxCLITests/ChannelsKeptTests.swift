@@ -37,6 +37,42 @@ struct ChannelsKeptTests {
     }
 
     @Test(
+        "lux filter keeps alpha for an opaque input when the chain uncovers corners (a rotation), not when it clamps (Straighten)",
+        .needsLux, .needs("vips", "vipsheader", "pngcheck"))
+    func rotationKeepsAlpha() throws {
+        let lux = try #require(LuxExecutable.path)
+        let dir = try ExternalTool.temporaryFolder("lux-channels")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let input = try Self.input("in.jpg", in: dir)
+        let rotated = dir.appendingPathComponent("rotated.png").path
+        // 30° about the origin: the corners of the bounding box lie outside the picture.
+        let r = try LuxExecutable.run(
+            lux,
+            ["filter", input, "--chain", "AffineTransform transform=0.866025,0.5,-0.5,0.866025,0,0", "-o", rotated])
+        try #require(r.status == 0, "\(r.errorText)")
+        #expect(try Self.header(rotated, "bands") == "4")
+        let check = try ExternalTool.capture("pngcheck", [rotated])
+        #expect(check.status == 0 && check.text.contains("RGB+alpha"), "\(check.text)")
+        func alpha(_ x: Int, _ y: Int) throws -> Double? {
+            let p = try ExternalTool.capture("vips", ["getpoint", rotated, "\(x)", "\(y)"])
+            return p.text.split(separator: " ").compactMap {
+                Double($0.trimmingCharacters(in: .whitespacesAndNewlines))
+            }
+            .last
+        }
+        let width = try #require(Int(try Self.header(rotated, "width")))
+        let height = try #require(Int(try Self.header(rotated, "height")))
+        #expect(try alpha(0, 0) == 0, "top-left corner is outside the rotated picture")
+        #expect(try alpha(width / 2, height / 2) == 255, "the centre is inside it")
+
+        let straightened = dir.appendingPathComponent("straightened.png").path
+        let s = try LuxExecutable.run(
+            lux, ["filter", input, "--chain", "StraightenFilter angle=0.2", "-o", straightened])
+        try #require(s.status == 0, "\(s.errorText)")
+        #expect(try Self.header(straightened, "bands") == "3", "Straighten clamps its edges: nothing is uncovered")
+    }
+
+    @Test(
         "an opaque JPEG or RGB PNG gives a PNG and a TIFF without alpha (pngcheck: 24-bit RGB; vipsheader: 3 bands)",
         .needsLux, .needs("vips", "vipsheader", "pngcheck"), arguments: ["in.jpg", "in.png"])
     func opaqueStaysOpaque(_ name: String) throws {

@@ -65,8 +65,8 @@ import Testing
     }
 
     @Test(
-        "--hdr-gain-map apply: HDR = SDR × (1 + (headroom − 1) × gain) in linear light, Apple's published formula with the headroom from exiftool's maker-note tags and heif-convert's gain map",
-        .needsLux, .needs("exiftool", "heif-convert", "vips", "vipsheader"))
+        "--hdr-gain-map apply --hdr-headroom 3: HDR = SDR × (1 + (headroom − 1) × gain) in linear light, Apple's published formula with heif-convert's gain map",
+        .needsLux, .needs("heif-convert", "vips", "vipsheader"))
     func apply() throws {
         let lux = try #require(LuxExecutable.path)
         let dir = try ExternalTool.temporaryFolder("lux-convert-hdr")
@@ -76,19 +76,13 @@ import Testing
         let hdr = dir.appendingPathComponent("hdr.tif").path
         for (out, mode) in [(sdr, "drop"), (hdr, "apply")] {
             let r = try LuxExecutable.run(
-                lux, ["convert", input, "-o", out, "--size", "1008x756", "--depth", "float", "--hdr-gain-map", mode])
+                lux,
+                ["convert", input, "-o", out, "--size", "1008x756", "--depth", "float", "--hdr-gain-map", mode]
+                    + (mode == "apply" ? ["--hdr-headroom", "3"] : []))
             try #require(r.status == 0, "\(r.errorText)")
         }
-        // Apple: stops from maker-note tags 33 and 48 (absent here: read as 0), headroom = 2^max(stops, 0).
-        let tags = try ExternalTool.capture("exiftool", ["-s3", "-n", "-HDRHeadroom", "-HDRGain", input]).text
-            .split(separator: "\n").compactMap { Double($0) }
-        let m33 = try #require(tags.first)
-        let m48 = tags.count > 1 ? tags[1] : 0
-        let stops =
-            m33 < 1
-            ? (m48 <= 0.01 ? -20 * m48 + 1.8 : -0.101 * m48 + 1.601)
-            : (m48 <= 0.01 ? -70 * m48 + 3 : -0.303 * m48 + 2.303)
-        let headroom = pow(2, max(stops, 0))
+        // The photo's maker note has tag 33 but not tag 48, so the headroom is given (see the test below).
+        let headroom = 3.0
         // libheif's gain map (2016 × 1512), halved to the outputs' 1008 × 756.
         let extracted = try ExternalTool.capture(
             "heif-convert", ["--with-aux", "--no-colons", "--quiet", input, dir.appendingPathComponent("ref.png").path])
@@ -128,6 +122,26 @@ import Testing
         #expect(worst < 0.03, "worst block off by \(worst * 100) %")
         // The highlights are brightened: the brightest block gains more than 25 % (this photo's gain map is dim).
         #expect(brightest > 1.25, "brightest gain \(brightest), headroom \(headroom)")
+    }
+
+    @Test(
+        "--hdr-gain-map apply refuses a photo whose maker note lacks tag 48 (exiftool: HDRHeadroom but no HDRGain), as Apple's document counts its gain map invalid, and writes nothing",
+        .needsLux, .needs("exiftool"))
+    func applyNeedsBothMakerNoteTags() throws {
+        let lux = try #require(LuxExecutable.path)
+        let dir = try ExternalTool.temporaryFolder("lux-convert-hdr")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let input = try TestData.path(Self.iPhone)
+        let tags = try ExternalTool.capture("exiftool", ["-s", "-n", "-HDRHeadroom", "-HDRGain", input]).text
+        #expect(tags.contains("HDRHeadroom") && !tags.contains("HDRGain"), "\(tags)")
+        let out = dir.appendingPathComponent("hdr.tif").path
+        let r = try LuxExecutable.run(
+            lux, ["convert", input, "-o", out, "--depth", "float", "--hdr-gain-map", "apply"])
+        #expect(r.status != 0)
+        #expect(r.errorText.contains("tags 33 and 48") && r.errorText.contains("--hdr-headroom"), "\(r.errorText)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+        let misuse = try LuxExecutable.run(lux, ["convert", input, "-o", out, "--hdr-headroom", "0.5"])
+        #expect(misuse.status != 0 && !FileManager.default.fileExists(atPath: out))
     }
 
     /// A gray HEIC of 128 × 128 patches with these code values (0…1), 10-bit, whose colour is described by an `nclx`

@@ -111,6 +111,76 @@ struct CMYKJPEGTests {
     }
 
     @Test(
+        "a planar CMYK TIFF (tiffcp -p separate) and a CMYK TIFF with alpha (vips) match tificc's conversion, alpha kept",
+        .needs("vips", "tificc", "tiffcp"))
+    func planarAndAlphaCMYKTIFF() throws {
+        let dir = try ExternalTool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let photo = try Self.photo(in: dir)
+        let cmyk = dir.appendingPathComponent("cmyk.tif").path
+        try Self.run("vips", ["icc_transform", photo, cmyk, "cmyk", "--intent", "relative"])
+        let planar = dir.appendingPathComponent("planar.tif").path
+        try Self.run("tiffcp", ["-p", "separate", cmyk, planar])
+        let green = dir.appendingPathComponent("green.v").path
+        try Self.run("vips", ["extract_band", photo, green, "1"])
+        let withAlpha = dir.appendingPathComponent("cmyka.tif").path
+        try Self.run("vips", ["bandjoin", "\(cmyk) \(green)", withAlpha])
+
+        for path in [planar, withAlpha] {
+            let name = URL(fileURLWithPath: path).lastPathComponent
+            let file = try ImageFile.read(url: URL(fileURLWithPath: path))
+            #expect(file.pixels.format == .rgba8 && file.metadata.iccProfile == nil, "\(name)")
+            let decoded = dir.appendingPathComponent(name + ".lux.png")
+            try ImageFile.write(file.pixels, to: decoded)
+            // tificc 2.14 writes planar input as a planar RGB file with empty strips: it converts tiffcp's source,
+            // which holds the same samples interleaved.
+            let tificc = dir.appendingPathComponent(name + ".tificc.tif").path
+            try Self.run("tificc", ["-t1", "-w8", path == planar ? cmyk : path, tificc])
+            let rgb = dir.appendingPathComponent(name + ".tificc.ppm").path
+            try Self.run("vips", ["extract_band", tificc, rgb, "0", "--n", "3"])
+            let d = try Self.meanDifference(decoded.path, reference: rgb)
+            #expect(d <= 1.5, "\(name): mean |d| against tificc: \(d)")
+            if path == withAlpha {
+                // tificc copies the alpha as it is; it is the photograph's green channel.
+                let alpha = dir.appendingPathComponent("alpha.pgm").path
+                try Self.run("vips", ["extract_band", tificc, alpha, "3"])
+                let expected = try NetpbmImage(Data(contentsOf: URL(fileURLWithPath: alpha)))
+                let ours = (0..<file.pixels.height).flatMap { y in
+                    (0..<file.pixels.width).map { x in UInt16(file.pixels.pixel(x: x, y: y)[3] * 255 + 0.5) }
+                }
+                #expect(ours == expected.samples, "alpha differs from the file's")
+                #expect(try ImageFile.info(url: URL(fileURLWithPath: path)).hasAlpha)
+            }
+        }
+    }
+
+    @Test(
+        "an old-style JPEG TIFF (compression 6) is refused with a typed error saying so",
+        .needs("vips"))
+    func oldStyleJPEG() throws {
+        let dir = try ExternalTool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let tiff = dir.appendingPathComponent("jpeg.tif").path
+        try Self.run("vips", ["tiffsave", try Self.photo(in: dir), tiff, "--compression", "jpeg"])
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: tiff)))
+        // vips writes little-endian TIFF: IFD0's Compression entry (tag 259, SHORT) gets the value 6.
+        #expect(bytes[0] == UInt8(ascii: "I"))
+        func u16(_ i: Int) -> Int { Int(bytes[i]) | Int(bytes[i + 1]) << 8 }
+        let ifd = u16(4) | u16(6) << 16
+        let entry = try #require((0..<u16(ifd)).map { ifd + 2 + 12 * $0 }.first { u16($0) == 259 })
+        #expect(u16(entry + 8) == 7)
+        bytes[entry + 8] = 6
+        let old = dir.appendingPathComponent("old.tif")
+        try Data(bytes).write(to: old)
+        #expect {
+            try ImageFile.read(url: old)
+        } throws: { error in
+            guard case CodecError.unsupported(let what, _) = error else { return false }
+            return what.contains("old-style JPEG")
+        }
+    }
+
+    @Test(
         "vips's JPEG-compressed TIFFs (tiles and strips, Y′CbCr 4:2:0 with JPEGTables; gray) decode like vips decodes them",
         .needs("vips", "tiffinfo"),
         arguments: [["--tile"], [], ["--tile", "--tile-width", "32", "--tile-height", "16"]])

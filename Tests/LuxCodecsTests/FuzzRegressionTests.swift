@@ -44,14 +44,17 @@ import Testing
         // An H.264 track whose ctts presents its third frame before its second (pts 2048, 4067072, 2048): the reader
         // handed out frames going back in time (the movie harness's check).
         "movie-time-goes-back.mov": "before frame 2",
-        // A video track whose 'stts' was renamed: six sized samples with no times, on which FFmpeg's demuxer spent
-        // seven seconds (under AddressSanitizer) before refusing the header, a timeout for the movie fuzzer.
+        // The next four were the movie fuzzer's timeouts: each moov-level 'keys' atom claims 83 or 134 million entries in
+        // 72 bytes, for which FFmpeg's demuxer allocated 0.7–1 GiB and freed it entry by entry (seconds) before
+        // refusing the header. FFmpeg's allocations are bounded now (`metaKeyCountIsBounded`). The first three carry
+        // other defects too, which Lux's reader refuses first: a video track whose 'stts' was renamed (six sized
+        // samples with no times), an edit starting at media time −16 777 176 (only −1, an empty edit, may be
+        // negative), tracks whose 'mdhd' atoms were renamed (no media timescale).
         "movie-no-time-table.mov": "have no time-to-sample table",
-        // An edit starting at media time −16 777 176 (only −1, an empty edit, may be negative): FFmpeg's demuxer spent
-        // seconds on it before refusing the header.
         "movie-negative-edit.mov": "starts at media time -16777176",
-        // Tracks whose 'mdhd' atoms were renamed (no media timescale): FFmpeg's demuxer spent two seconds on it.
         "movie-no-media-header.mov": "it has no 'mdhd' atom",
+        // The fourth has nothing else wrong that Lux's reader checks: FFmpeg's allocation bound refuses it.
+        "movie-meta-key-count.mov": "80 MiB FFmpeg may allocate at once",
     ]
 
     static func bytes(_ name: String) throws -> [UInt8] {
@@ -149,6 +152,24 @@ import Testing
         }
     }
 
+    /// FFmpeg's demuxer alone, without Lux's own reader in front, refuses every movie whose 'keys' atom claims millions of
+    /// entries with the allocation bound, at once.
+    ///
+    /// Before the bound, FFmpeg allocated the claimed table (8 bytes an entry: 671 MiB to 1 GiB here) and freed it entry
+    /// by entry: seconds and a gigabyte for a 9 KB file, which its interrupt callback cannot stop.
+    @Test(
+        "FFmpeg's demuxer refuses a 'keys' atom claiming millions of entries with its allocation bound",
+        arguments: [
+            "movie-no-time-table.mov", "movie-negative-edit.mov", "movie-no-media-header.mov",
+            "movie-meta-key-count.mov",
+        ])
+    func metaKeyCountIsBounded(_ name: String) throws {
+        let data = Data(try Self.bytes(name))
+        let error = #expect(throws: CodecError.self) { _ = try MediaInput(data: data, name: name, timeLimit: nil) }
+        let message = error.map { "\($0)" } ?? ""
+        #expect(message.contains(name) && message.contains("80 MiB FFmpeg may allocate at once"), "\(message)")
+    }
+
     @Test("fuzzer findings now throw a typed error naming the problem", arguments: expectations.keys.sorted())
     func regression(_ name: String) throws {
         let bytes = try Self.bytes(name)
@@ -181,12 +202,17 @@ import Testing
                     }
                 }
             case "movie":
-                // The movie harness's calls: every frame of every video track through FFmpeg.
+                // The movie harness's calls: every frame of every video track and the sound through FFmpeg.
                 let movie = try QuickTimeMovie(data: Data(bytes), limits: Self.options.limits)
-                for track in movie.tracks where track.kind == .video {
-                    let reader = try VideoFrameReader(
-                        movie: movie, track: track, options: VideoDecodingOptions(limits: Self.options.limits))
-                    while try reader.next() != nil {}
+                for track in movie.tracks {
+                    switch track.kind {
+                    case .video:
+                        let reader = try VideoFrameReader(
+                            movie: movie, track: track, options: VideoDecodingOptions(limits: Self.options.limits))
+                        while try reader.next() != nil {}
+                    case .audio: _ = try movie.audioSamples(of: track)
+                    case .timedMetadata, .other: continue
+                    }
                 }
             default:
                 Issue.record("unknown harness \(harness)")

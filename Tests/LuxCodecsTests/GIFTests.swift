@@ -56,7 +56,7 @@ import Testing
     }
 
     @Test(
-        "Lux's GIFs pass gifsicle, and the median-cut palette's error is within 1.6 times ImageMagick's",
+        "Lux's GIFs pass gifsicle, and the median-cut palette's error is within 1.25 times ImageMagick's",
         .needs("gifsicle", "convert", "djpeg"))
     func writesGIFs() throws {
         let dir = try ExternalTool.temporaryDirectory()
@@ -71,9 +71,9 @@ import Testing
         let lux = WebPTests.meanDifference(try Self.magick([path], in: dir), source)
         let im = WebPTests.meanDifference(
             try Self.magick([crop.path, "+dither", "-colors", "256"], in: dir), source)
-        // Measured 1.00 against ImageMagick's 0.66 (its octree adapts 256 leaves; median cut on a 5-bit histogram with
-        // k-means refinement comes within 1.5 times).
-        #expect(lux <= 1.6 * im, "Lux mean |d| \(lux), ImageMagick \(im)")
+        // Measured 0.75 against ImageMagick's 0.66 (its octree adapts 256 leaves; median cut on a 6-bit histogram with
+        // k-means refinement comes within 1.15 times; it was 1.00 with a 5-bit histogram and three rounds).
+        #expect(lux <= 1.25 * im, "Lux mean |d| \(lux), ImageMagick \(im)")
         // Dithering keeps the mean colour of areas: a box-blurred dithered image is closer to the blurred source.
         try ImageFile.write(source, to: URL(fileURLWithPath: path))
         let blur = ["-blur", "0x1.5"]

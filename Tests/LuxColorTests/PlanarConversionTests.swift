@@ -1,3 +1,4 @@
+import Foundation
 import LuxColor
 import Testing
 
@@ -64,5 +65,36 @@ import Testing
         var worst = 0
         for i in 0..<(4 * n) { worst = max(worst, abs(Int(out[i]) - Int(src[i]))) }
         #expect(worst <= 1, "worst \(worst)")
+    }
+}
+
+@Suite struct EightBitStoreRoundingTests {
+    /// IEC 61966-2-1's sRGB encoding, written out here as the oracle.
+    static func srgbDecode(_ e: Double) -> Double { e <= 0.04045 ? e / 12.92 : pow((e + 0.055) / 1.055, 2.4) }
+
+    // A pure power curve (gamma 2.2, no linear toe) misses codes 1…8 through the table indexed in 1/65535 steps of
+    // linear value (the curve is vertical at 0): a known limit of the table, not checked here.
+    @Test("every sRGB 8-bit output code is stored for linear values that encode to within 0.45 of it")
+    func rounding() throws {
+        let c = try ColorConverter(from: .linearSRGB, to: .sRGB)
+        let decode = Self.srgbDecode
+        // For each code k: the linear values whose exact encoding is k − 0.45, k and k + 0.45 levels.
+        var expected: [UInt8] = []
+        var r: [Float] = []
+        for k in 0...255 {
+            for offset in [-0.45, 0, 0.45] where (0...255).contains(Double(k) + offset) {
+                r.append(Float(decode((Double(k) + offset) / 255)))
+                expected.append(UInt8(k))
+            }
+        }
+        let n = r.count
+        var g = r
+        var b = r
+        let a = [Float](repeating: 1, count: n)
+        var out = [UInt8](repeating: 0, count: 4 * n)
+        c.convert(red: &r, green: &g, blue: &b, alpha: a, rgba8: &out, count: n)
+        var wrong: [String] = []
+        for i in 0..<n where out[4 * i] != expected[i] { wrong.append("\(expected[i])→\(out[4 * i])") }
+        #expect(wrong.isEmpty, "codes stored wrongly: \(wrong.prefix(20))")
     }
 }

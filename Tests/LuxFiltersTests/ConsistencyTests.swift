@@ -30,7 +30,7 @@ import Testing
             ["mask": .image(Image.radialGradient(center: Point(x: 30, y: 20), radius0: 5, radius1: 30))]
         case "EdgePreserveUpsample": ["smallImage": .image(Image(buffer: randomBuffer(width: 9, height: 7, seed: 6)))]
         case "ZoomBlur": ["center": [30, 20]]
-        case "DissolveTransition", "BarsSwipeTransition":
+        case "DissolveTransition", "BarsSwipeTransition", "SwipeTransition":
             ["targetImage": .image(Image(buffer: randomBuffer(width: 60, height: 55, seed: 63, colorSpace: .sRGB)))]
         case "DisintegrateWithMaskTransition":
             [
@@ -41,6 +41,14 @@ import Testing
             [
                 "displacementImage": .image(
                     Image(buffer: randomBuffer(width: 70, height: 50, seed: 64, colorSpace: .sRGB)))
+            ]
+        case "GlassDistortion":
+            ["texture": .image(Image(buffer: randomBuffer(width: 30, height: 20, seed: 65, colorSpace: .sRGB)))]
+        case "ShadedMaterial":
+            [
+                "shadingImage": .image(
+                    Image.radialGradient(center: Point(x: 16, y: 16), radius0: 0, radius1: 16).cropped(
+                        to: Rect(x: 0, y: 0, width: 32, height: 32)))
             ]
         case "PerspectiveTransform", "PerspectiveCorrection", "PerspectiveTransformWithExtent":
             ["topLeft": [5, 3], "topRight": [60, 8], "bottomRight": [66, 45], "bottomLeft": [2, 40]]

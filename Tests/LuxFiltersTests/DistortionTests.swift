@@ -11,17 +11,7 @@ import Testing
     static let size = 96
     static let center = Point(x: 45.5, y: 50.25)
 
-    /// Red and green are the pixel centre's x and y; blue and alpha 1.
-    static let ramp: Image = {
-        var c = [Float](repeating: 1, count: 4 * size * size)
-        for y in 0..<size {
-            for x in 0..<size {
-                c[4 * (y * size + x)] = Float(x) + 0.5
-                c[4 * (y * size + x) + 1] = Float(y) + 0.5
-            }
-        }
-        return Image(buffer: PixelBuffer(width: size, height: size, format: .rgbaFloat, components: c))
-    }()
+    static let ramp = coordinateRamp(size: size)
 
     /// Checks that each pixel read the source at `formula(dx, dy)` (offsets from the centre), where that lies at
     /// least a pixel inside the ramp; returns how many pixels were checked.
@@ -82,6 +72,31 @@ import Testing
         }
     }
 
+    @Test(
+        "BumpDistortionLinear reads at d·(1 − scale·(1 − d/R)²) across the line, unchanged along it",
+        arguments: [(0.5, 0.0), (-0.9, 2.1)])
+    func bumpLinear(scale: Double, angle: Double) throws {
+        let image = Self.ramp.bumpDistortionLinear(center: Self.center, radius: 25, angle: angle, scale: scale)
+        try Self.expectReads(image, "bump linear \(scale)") { dx, dy in
+            let along = cos(angle) * dx + sin(angle) * dy
+            let d = -sin(angle) * dx + cos(angle) * dy
+            let t = max(1 - abs(d) / 25, 0)
+            let e = d * (1 - scale * t * t)
+            return (along * cos(angle) - e * sin(angle), along * sin(angle) + e * cos(angle))
+        }
+    }
+
+    @Test("CircularWrap reads (R·φ, R − r) from the centre, φ the polar angle from angle in −π…π")
+    func circularWrap() throws {
+        let image = Self.ramp.circularWrap(center: Self.center, radius: 30, angle: 0.4)
+        try Self.expectReads(image, "circular wrap") { dx, dy in
+            var phi = atan2(dy, dx) - 0.4
+            if phi < -Double.pi { phi += 2 * Double.pi }
+            if phi > Double.pi { phi -= 2 * Double.pi }
+            return (30 * phi, 30 - (dx * dx + dy * dy).squareRoot())
+        }
+    }
+
     @Test("PinchDistortion reads at R·(r/R)^(1 − scale/2) along the ray", arguments: [0.5, 1.5])
     func pinch(scale: Double) throws {
         let image = Self.ramp.pinchDistortion(center: Self.center, radius: 38, scale: scale)
@@ -129,7 +144,7 @@ import Testing
 
     @Test(
         "rendering a part equals the same part of the whole (the ROIs cover every source position)",
-        arguments: ["twirl", "hole", "bump", "tunnel", "splash"])
+        arguments: ["twirl", "hole", "bump", "tunnel", "splash", "wrap"])
     func regionOfInterest(name: String) throws {
         let c = Self.center
         let image =
@@ -138,9 +153,10 @@ import Testing
             case "hole": Self.ramp.holeDistortion(center: c, radius: 10)
             case "bump": Self.ramp.bumpDistortion(center: c, radius: 30, scale: -1)
             case "tunnel": Self.ramp.lightTunnel(center: c, rotation: 2, radius: 15)
+            case "wrap": Self.ramp.circularWrap(center: c, radius: 25, angle: 1)
             default: Self.ramp.circleSplashDistortion(center: c, radius: 12)
             }
-        let whole = try renderFloat(image)
+        let whole = try renderFloat(image, Rect(width: Self.size, height: Self.size))
         for (x0, y0) in [(40, 40), (70, 5), (2, 80)] {
             let part = try renderFloat(image, Rect(x: x0, y: y0, width: 16, height: 16))
             for y in 0..<16 {
@@ -207,5 +223,38 @@ import Testing
         }
         #expect(checked > w * h / 2)
         #expect(worst <= 1.5, "worst difference \(worst) of 255")
+    }
+}
+
+/// GlassDistortion against its formula: central differences of the texture's luma, evaluated in Double.
+@Suite struct GlassDistortionTests {
+    @Test("a pixel reads at its centre + scale·(central-difference slope of the texture's luma)")
+    func slope() throws {
+        let size = DistortionTests.size
+        func relief(_ x: Int, _ y: Int) -> Double {
+            let cx = min(max(x, 0), 39)
+            let cy = min(max(y, 0), 29)
+            return 0.5 + 0.3 * sin(Double(cx) / 5) * cos(Double(cy) / 4)
+        }
+        var c = [Float](repeating: 1, count: 4 * 40 * 30)
+        for y in 0..<30 { for x in 0..<40 { for ch in 0..<3 { c[4 * (y * 40 + x) + ch] = Float(relief(x, y)) } } }
+        let texture = Image(buffer: PixelBuffer(width: 40, height: 30, format: .rgbaFloat, components: c))
+        // The texture's centre (20, 15) lands on (50, 45): texture pixel (x − 30, y − 30).
+        let out = try renderFloat(
+            DistortionTests.ramp.glassDistortion(texture: texture, center: Point(x: 50, y: 45), scale: 12),
+            Rect(width: size, height: size))
+        var checked = 0
+        for y in 0..<size {
+            for x in 0..<size {
+                let (tx, ty) = (x - 30, y - 30)
+                let sx = Double(x) + 0.5 + 12 * (relief(tx + 1, ty) - relief(tx - 1, ty)) / 2
+                let sy = Double(y) + 0.5 + 12 * (relief(tx, ty + 1) - relief(tx, ty - 1)) / 2
+                guard sx > 1, sy > 1, sx < Double(size - 1), sy < Double(size - 1) else { continue }
+                let p = pixel(out, y * size + x)
+                #expect(abs(p.x - sx) < 2e-3 && abs(p.y - sy) < 2e-3, "(\(x), \(y))")
+                checked += 1
+            }
+        }
+        #expect(checked > size * size / 2)
     }
 }

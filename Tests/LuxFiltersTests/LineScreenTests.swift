@@ -73,3 +73,49 @@ import Testing
         #expect(dots.width == 9 && dots.angle == 0.3)
     }
 }
+
+/// CMYKHalftone's dots cover the fraction of each cell that the ink's coverage asks for.
+@Suite struct CMYKHalftoneTests {
+    static func flat(_ r: Float, _ g: Float, _ b: Float) -> Image {
+        Image(
+            buffer: PixelBuffer(
+                width: 240, height: 240, format: .rgbaFloat,
+                components: [Float](
+                    (0..<(240 * 240)).flatMap { _ in [r, g, b, 1] })))
+    }
+
+    static func means(_ image: Image) throws -> SIMD3<Double> {
+        let out = try renderFloat(image)
+        var sum = SIMD3<Double>()
+        for p in 0..<(240 * 240) { sum += SIMD3(Double(out[4 * p]), Double(out[4 * p + 1]), Double(out[4 * p + 2])) }
+        return sum / Double(240 * 240)
+    }
+
+    @Test("without black, each channel's mean is 1 − its ink's coverage (small dots and large ones)")
+    // The screens are turned and their period is not a whole number of pixels, so pixel centres sample the dots at
+    // every phase.
+    func coverage() throws {
+        let m = try Self.means(
+            Self.flat(0.7, 0.35, 0.9).cmykHalftone(
+                center: Point(x: 3.3, y: 7.1), angle: 0.1, width: 7.3, sharpness: 1, gcr: 0, ucr: 0))
+        #expect(abs(m.x - 0.7) < 0.01 && abs(m.y - 0.35) < 0.01 && abs(m.z - 0.9) < 0.01, "\(m)")
+    }
+
+    @Test("with full grey replacement a grey is black ink alone: r = g = b = 1 − K at every pixel, mean 1 − K")
+    func grayReplacement() throws {
+        let image = Self.flat(0.4, 0.4, 0.4).cmykHalftone(
+            center: .zero, angle: 0.2, width: 10, sharpness: 1, gcr: 1, ucr: 1)
+        let out = try renderFloat(image)
+        for p in stride(from: 0, to: 240 * 240, by: 7) {
+            #expect(out[4 * p] == out[4 * p + 1] && out[4 * p] == out[4 * p + 2])
+        }
+        let m = try Self.means(image)
+        #expect(abs(m.x - 0.4) < 0.01, "\(m)")
+    }
+
+    @Test("white stays white and black black")
+    func extremes() throws {
+        #expect(try Self.means(Self.flat(1, 1, 1).cmykHalftone(center: .zero)) == SIMD3(1, 1, 1))
+        #expect(try Self.means(Self.flat(0, 0, 0).cmykHalftone(center: .zero)) == SIMD3(0, 0, 0))
+    }
+}

@@ -22,6 +22,19 @@ func randomBuffer(
     return PixelBuffer(width: width, height: height, format: .rgbaFloat, components: c, colorSpace: colorSpace)
 }
 
+/// A `size × size` coordinate ramp: red and green are the pixel centre's x and y, blue and alpha 1, so a warped
+/// render tells at each pixel where it read (bilinear sampling reproduces the ramp exactly inside it).
+func coordinateRamp(size: Int) -> Image {
+    var c = [Float](repeating: 1, count: 4 * size * size)
+    for y in 0..<size {
+        for x in 0..<size {
+            c[4 * (y * size + x)] = Float(x) + 0.5
+            c[4 * (y * size + x) + 1] = Float(y) + 0.5
+        }
+    }
+    return Image(buffer: PixelBuffer(width: size, height: size, format: .rgbaFloat, components: c))
+}
+
 /// A context that computes exactly in float with no colour management (for algebraic oracles).
 let exactContext = RenderContext(
     options: RenderOptions(workingColorSpace: nil, workingFormat: .rgbaFloat, threadCount: 2, tileSize: 64))

@@ -28,6 +28,7 @@ import Testing
                     $0.mask = mask
                     $0.time = time
                 })
+        case "swipe": source.swipeTransition(to: target, time: time, angle: 0.7, width: 12)
         default:
             source.applyingFilter(
                 Filters.BarsSwipeTransition {
@@ -39,7 +40,9 @@ import Testing
         }
     }
 
-    @Test("time 0 gives the source and time 1 the target, exactly", arguments: ["dissolve", "disintegrate", "bars"])
+    @Test(
+        "time 0 gives the source and time 1 the target, exactly",
+        arguments: ["dissolve", "disintegrate", "bars", "swipe"])
     func ends(name: String) throws {
         let s = try renderFloat(Self.source)
         let t = try renderFloat(Self.target)
@@ -95,6 +98,34 @@ import Testing
         #expect(switched > 1000 && switched < 3000)
     }
 
+    @Test("Swipe: k = clamp((time·(L + width) − u)/width, 0, 1) and the edge tinted by opacity·(1 − |2k − 1|)")
+    func swipe() throws {
+        let s = try renderFloat(Self.source)
+        let t = try renderFloat(Self.target)
+        let out = try renderFloat(
+            Self.source.applyingFilter(
+                Filters.SwipeTransition {
+                    $0.target = Self.target
+                    $0.extent = Rect(x: 0, y: 0, width: 64, height: 64)
+                    $0.time = 0.5
+                    $0.width = 16
+                    $0.opacity = 0.5
+                    $0.color = Color(red: 1, green: 0, blue: 0)
+                }))
+        // Angle 0: u = x + 0.5 over L = 64, the edge's middle at time·(64 + 16) − 8 = 32.
+        for y in 0..<Self.size {
+            for x in 0..<Self.size {
+                let k = min(max((40 - (Double(x) + 0.5)) / 16, 0), 1)
+                let a = 0.5 * (1 - abs(2 * k - 1))
+                let p = y * Self.size + x
+                let mix: SIMD4<Double> = pixel(s, p) + (pixel(t, p) - pixel(s, p)) * k
+                let expected: SIMD4<Double> = mix + (SIMD4<Double>(1, 0, 0, 1) - mix) * a
+                let d: SIMD4<Double> = pixel(out, p) - expected
+                #expect(max(abs(d.x), abs(d.y), abs(d.z), abs(d.w)) < 1e-5, "(\(x), \(y))")
+            }
+        }
+    }
+
     @Test("image inputs answer to inputTargetImage and inputMaskImage")
     func coreImageKeys() throws {
         let byName = try FilterRegistry.builtIn.apply(
@@ -111,14 +142,7 @@ import Testing
     @Test("cells of scale × scale aligned on center are constant and equal the source at the cell centre")
     func cells() throws {
         let size = 60
-        var c = [Float](repeating: 1, count: 4 * size * size)
-        for y in 0..<size {
-            for x in 0..<size {
-                c[4 * (y * size + x)] = Float(x) + 0.5
-                c[4 * (y * size + x) + 1] = Float(y) + 0.5
-            }
-        }
-        let ramp = Image(buffer: PixelBuffer(width: size, height: size, format: .rgbaFloat, components: c))
+        let ramp = coordinateRamp(size: size)
         let out = try renderFloat(ramp.pixellate(center: Point(x: 3, y: 5), scale: 6))
         for y in 8..<(size - 8) {
             for x in 8..<(size - 8) {

@@ -48,6 +48,24 @@ int lux_jpeg_decode_rows(const uint8_t *data, size_t size, int out_layout, uint8
                          int image_width, int image_height, int first_row, int row_count, size_t max_memory,
                          char *message, size_t capacity);
 
+/// A decoder handing out a JPEG's rows top to bottom, a band at a time (libjpeg's decompressor kept between calls;
+/// each call sets its own setjmp). The data must stay valid until lux_jpeg_rows_close.
+typedef struct lux_jpeg_rows lux_jpeg_rows;
+
+/// Reads the header of `data` and starts decoding (as lux_jpeg_decode with `strict` set). Returns NULL with a message
+/// (corrupt header, unsupported colour space, size other than expected_width × expected_height).
+lux_jpeg_rows *lux_jpeg_rows_open(const uint8_t *data, size_t size, int out_layout, int expected_width,
+                                  int expected_height, size_t max_memory, int max_scans, char *message,
+                                  size_t capacity);
+
+/// Decodes the next `row_count` rows into `pixels` (rows of `stride` bytes). Returns 0, or -1 with a message (damaged
+/// or truncated data, more rows than remain); after an error every later call fails.
+int lux_jpeg_rows_read(lux_jpeg_rows *rows, uint8_t *pixels, size_t stride, int row_count, char *message,
+                       size_t capacity);
+
+/// Frees the decoder (whether or not every row was read).
+void lux_jpeg_rows_close(lux_jpeg_rows *rows);
+
 /// Splits the entropy-coded data of a single-scan JPEG, starting at `start` (just after SOS), at its restart
 /// markers: interval i is data[starts[i] ..< ends[i]], ends[i] being where the marker after it (RSTn or EOI,
 /// with any fill bytes) starts. Returns the number of intervals, or -1 when the markers are not RST0, RST1 … RST7,
@@ -104,6 +122,11 @@ int lux_jpeg_stream_slot_rows(const lux_jpeg_stream *stream);
 /// libjpeg. Returns 0, or -1 for arguments it refuses (a gray stream, rows pending, a bad row count). It does not
 /// look at whether compressing failed (that flag belongs to the compressing thread); the writer reports failures.
 int lux_jpeg_stream_convert(lux_jpeg_stream *stream, int slot, const uint8_t *pixels, size_t stride, int rows);
+
+/// Like lux_jpeg_stream_convert, from three 8-bit planes (R, G, B, each with its row stride in bytes) instead of RGBA
+/// rows. `rows` may end with a partial iMCU row only when it ends the image (its missing rows repeat the last one).
+int lux_jpeg_stream_convert_planes(lux_jpeg_stream *stream, int slot, const uint8_t *const planes[3],
+                                   const size_t strides[3], int rows);
 
 /// Compresses the rows converted into `slot`. Returns 0, or -1 with a message (the encoder is then unusable).
 int lux_jpeg_stream_write_slot(lux_jpeg_stream *stream, int slot, char *message, size_t capacity);

@@ -6,12 +6,22 @@ import LuxPixels
 /// bands of rows on all threads, and the pixels come out in sRGB (gray: sGray).
 enum ProfileConversion {
     /// The validated profile when `bytes` need Little CMS for pixels of `model` (`nil`: Lux's own engine handles
-    /// them, there is nothing to convert, or the profile is damaged: a damaged RGB or gray profile is ignored and
-    /// the format's default space applies, as before Little CMS was used).
-    static func profileNeedingConversion(_ bytes: [UInt8]?, model: ICCProfile.ColorSpaceSignature) -> ICCProfile? {
+    /// them, there is nothing to convert, or the profile describes another colour model and is ignored, as web
+    /// browsers and vips ignore it).
+    ///
+    /// - Throws: ``CodecError/malformed(what:offset:reason:)`` naming the file when the profile is damaged (its
+    ///   header, tag table or a tag's offset or size is wrong): the pixels' colours cannot be known, and guessing
+    ///   sRGB would silently show them wrong.
+    static func profileNeedingConversion(
+        _ bytes: [UInt8]?, model: ICCProfile.ColorSpaceSignature, name: String?
+    ) throws(CodecError) -> ICCProfile? {
         guard let bytes, ColorProfiles.colorSpace(fromProfile: bytes) == nil else { return nil }
         let profile: ICCProfile
-        do { profile = try ICCProfile(data: bytes) } catch { return nil }
+        do { profile = try ICCProfile(data: bytes) } catch {
+            throw .malformed(
+                what: "\(name.map { $0 + ": " } ?? "")the image's embedded ICC profile", offset: 0,
+                reason: error.description)
+        }
         return profile.dataColorSpace == model ? profile : nil
     }
 

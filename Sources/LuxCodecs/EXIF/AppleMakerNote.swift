@@ -107,14 +107,16 @@ extension TIFFParser {
 
 extension AppleMakerNote {
     /// The HDR headroom of the photo's gain map: how much brighter than SDR white (a linear factor ≥ 1) the gain map's
-    /// maximum makes a pixel; `nil` without maker-note tag 33.
+    /// maximum makes a pixel; `nil` unless the maker note holds both tag 33 and tag 48.
     ///
-    /// Apple's published formula from maker-note tags 33 and 48 (48 read as 0 when absent): stops = −20·m48 + 1.8
-    /// (m33 < 1, m48 ≤ 0.01), −0.101·m48 + 1.601 (m33 < 1), −70·m48 + 3 (m48 ≤ 0.01), −0.303·m48 + 2.303
-    /// otherwise; headroom = 2^max(stops, 0).
+    /// Apple's "Applying Apple HDR effect to your photos" counts the gain map valid only when the maker note holds
+    /// both tags as numbers (and the gain map's XMP has `HDRGainMapVersion`); developers who built files for Photos
+    /// found it ignores a gain map without both. So a photo without tag 48 (an iPhone 13 Pro photo from iOS 16.2 has
+    /// only tag 33) has no documented headroom, and Lux does not guess one: apply its gain map with an explicit
+    /// headroom. Apple's formula: stops = −20·m48 + 1.8 (m33 < 1, m48 ≤ 0.01), −0.101·m48 + 1.601 (m33 < 1),
+    /// −70·m48 + 3 (m48 ≤ 0.01), −0.303·m48 + 2.303 otherwise; headroom = 2^max(stops, 0).
     public var hdrHeadroom: Double? {
-        guard let m33 = otherFields[33]?.doubles?.first else { return nil }
-        let m48 = otherFields[48]?.doubles?.first ?? 0
+        guard let m33 = otherFields[33]?.doubles?.first, let m48 = otherFields[48]?.doubles?.first else { return nil }
         let stops: Double =
             m33 < 1
             ? (m48 <= 0.01 ? -20 * m48 + 1.8 : -0.101 * m48 + 1.601)

@@ -10,8 +10,14 @@ enum FFmpeg {
     /// AVERROR_EXIT (an I/O or interrupt callback stopped the call).
     static let exit = lux_av_error_exit()
 
-    /// Routes FFmpeg's log away from standard error (see `lux_av_capture_log`); called before any FFmpeg use.
-    static func prepare() { lux_av_capture_log() }
+    /// AVERROR(ENOMEM): an allocation failed or asked for more than ``largestAllocation``.
+    static let outOfMemory = lux_av_error_no_memory()
+    /// The most FFmpeg may allocate in one piece (80 MiB; see `lux_av_largest_allocation`).
+    static let largestAllocation = lux_av_largest_allocation()
+
+    /// Bounds FFmpeg's allocations and routes its log away from standard error (see `lux_av_prepare`); called before
+    /// any FFmpeg use.
+    static func prepare() { lux_av_prepare() }
 
     /// Forgets the calling thread's last logged message, so the next ``message(_:)`` reports the next call's.
     static func clearLog() {
@@ -21,6 +27,11 @@ enum FFmpeg {
 
     /// What FFmpeg says about `code`: its description, with the last error FFmpeg logged on this thread.
     static func message(_ code: Int32) -> String {
+        if code == outOfMemory {
+            // Almost always the allocation bound: a header claiming a count whose table would pass it.
+            return "it needed more than the \(largestAllocation >> 20) MiB FFmpeg may allocate at once"
+                + " (a table or frame that large, or the memory ran out)"
+        }
         var text = [CChar](repeating: 0, count: 256)
         av_strerror(code, &text, text.count)
         var logged = [CChar](repeating: 0, count: 512)

@@ -67,7 +67,8 @@ extension ImageFile {
     static func convertingProfile(_ file: ImageFile, options: DecodingOptions) throws(CodecError) -> ImageFile {
         let model: ICCProfile.ColorSpaceSignature = file.pixels.format.channelCount == 1 ? .gray : .rgb
         guard
-            let profile = ProfileConversion.profileNeedingConversion(file.metadata.iccProfile, model: model)
+            let profile = try ProfileConversion.profileNeedingConversion(
+                file.metadata.iccProfile, model: model, name: options.sourceName)
         else { return file }
         var converted = file
         guard

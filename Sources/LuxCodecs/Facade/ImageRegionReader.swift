@@ -15,8 +15,9 @@ import Synchronization
 /// TIFF files are read a strip or tile at a time: only the directory is mapped, each chunk's bytes are read
 /// with `pread` when a region needs them, and a small cache of decoded chunks serves neighbouring regions.
 /// HEIC files are decoded by libheif into planes (3 bytes per pixel at 8 bits) and each region is interleaved from
-/// them when it is read, so no RGBA copy of the whole image is made. Other formats (JPEG, PNG, DNG previews and TIFFs
-/// whose orientation must be applied) are decoded once, whole, on first use. Regions come out in ``pixelFormat`` — what ``ImageFile/read(url:options:)`` would
+/// them when it is read, so no RGBA copy of the whole image is made. JPEGs are decoded top to bottom as regions ask
+/// for their rows, keeping a window of recent rows (``JPEGRowWindow``). Other formats (PNG, DNG previews, TIFFs and
+/// JPEGs whose orientation must be applied) are decoded once, whole, on first use. Regions come out in ``pixelFormat`` — what ``ImageFile/read(url:options:)`` would
 /// produce — and ``colorSpace``.
 ///
 /// The reader is thread-safe: render workers may read regions concurrently.
@@ -52,6 +53,7 @@ public final class ImageRegionReader: Sendable {
     private enum Backing: Sendable {
         case tiff(TIFFChunks)
         case heif(HEIFDecodedImage)
+        case jpeg(JPEGRowWindow)
         case whole(PixelBuffer)
     }
 
@@ -67,14 +69,14 @@ public final class ImageRegionReader: Sendable {
         cache = Mutex(ChunkCache())
         let heif = try Self.openHEIF(url, options: options)
         var chunks = heif == nil ? try TIFFChunks(url: url, options: options) : nil
-        if let source = chunks?.source,
-            source.layout.photometric == 5
-                || ProfileConversion.profileNeedingConversion(
-                    source.metadata.iccProfile, model: source.layout.output.channelCount == 1 ? .gray : .rgb) != nil
-        {
+        if let source = chunks?.source {
+            let lutProfile = try ProfileConversion.profileNeedingConversion(
+                source.metadata.iccProfile, model: source.layout.output.channelCount == 1 ? .gray : .rgb,
+                name: url.lastPathComponent)
             // CMYK, or a profile Lux's engine cannot describe: the whole image is converted while decoding.
-            chunks = nil
+            if source.layout.photometric == 5 || lutProfile != nil { chunks = nil }
         }
+        let jpeg = heif == nil && chunks == nil ? try Self.openJPEG(url, options: options) : nil
         if let chunks, options.imageIndex != 0 || options.component != .main {
             throw .unsupported(
                 what: "image \(options.imageIndex) (\(options.component)) of a TIFF file",
@@ -90,6 +92,16 @@ public final class ImageRegionReader: Sendable {
             metadata = heif.metadata
             format = heif.format
             backing = .heif(heif.image)
+        } else if let jpeg {
+            width = jpeg.window.width
+            height = jpeg.window.height
+            pixelFormat = jpeg.window.format
+            colorSpace = jpeg.colorSpace
+            isPremultiplied = false
+            isOpaque = true
+            metadata = jpeg.metadata
+            format = .jpeg
+            backing = .jpeg(jpeg.window)
         } else if let chunks {
             let l = chunks.source.layout
             width = l.width
@@ -115,6 +127,13 @@ public final class ImageRegionReader: Sendable {
         }
     }
 
+    /// The picture as 8-bit R, G and B planes a decoder holds (an 8-bit RGB HEIC's), whose interleaved values are
+    /// exactly what ``read(x:y:width:height:into:)`` gives; valid while the reader lives.
+    var planarRGB8: PlanarRGB8? {
+        guard case .heif(let image) = backing else { return nil }
+        return image.planarRGB8
+    }
+
     /// Reads a rectangle of the image into `destination` (at least `width` × `height` pixels of
     /// ``pixelFormat``; its row 0 receives image row `y`).
     ///
@@ -132,6 +151,8 @@ public final class ImageRegionReader: Sendable {
         switch backing {
         case .heif(let image):
             image.read(x: x, y: y, width: w, height: h, into: destination)
+        case .jpeg(let window):
+            try window.read(x: x, y: y, width: w, height: h, into: destination)
         case .whole(let pixels):
             pixels.withUnsafePlane { src in
                 for r in 0..<h {
@@ -168,6 +189,32 @@ public final class ImageRegionReader: Sendable {
             guard try HEIF.check(file.bytes) else { return nil }
             return try HEIF.open(file.bytes, options: options.budgeted())
         }
+    }
+
+    /// A JPEG to decode by rows, or `nil` for other formats and for JPEGs decoded whole: another image than the main
+    /// one asked for (``ImageFile/read(url:options:)`` reports it), an orientation to apply, a profile Lux's engine
+    /// cannot describe, CMYK, or restart markers that let the whole decode run on several threads.
+    private static func openJPEG(_ url: URL, options: DecodingOptions) throws(CodecError) -> (
+        window: JPEGRowWindow, metadata: ImageMetadata, colorSpace: ColorSpace
+    )? {
+        guard options.imageIndex == 0, options.component == .main else { return nil }
+        let file = try FileContents(url, limit: options.limits.maxByteCount)
+        guard try ImageFile.detect(file.bytes) == .jpeg else { return nil }
+        let header = try JPEGHeader(file.bytes)
+        try JPEG.checkDecodable(header)
+        let gray = header.componentCount == 1
+        var metadata = ImageMetadata()
+        if let e = header.exif, let exif = try? EXIF(tiffBytes: e) { metadata.exif = exif }
+        metadata.xmp = header.xmp
+        metadata.iccProfile = header.iccProfile
+        if options.appliesOrientation, let o = metadata.exif.orientation, o != .up { return nil }
+        if try ProfileConversion.profileNeedingConversion(
+            header.iccProfile, model: gray ? .gray : .rgb, name: url.lastPathComponent) != nil
+        {
+            return nil
+        }
+        guard let window = try JPEGRowWindow(file, header: header, options: options) else { return nil }
+        return (window, metadata, JPEG.colorSpace(icc: header.iccProfile, exif: metadata.exif, gray: gray))
     }
 
     /// Reads a rectangle of the image into a new buffer (with the reader's colour space).

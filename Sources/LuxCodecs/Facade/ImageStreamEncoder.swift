@@ -174,6 +174,27 @@ public final class ImageStreamEncoder {
         }
     }
 
+    /// Encodes all of `reader`'s rows straight from the decoder's memory, without rendering them, when that gives
+    /// the file ``append(_:)`` would give for the reader's regions.
+    ///
+    /// That is the case for an 8-bit RGB HEIC (libheif's R, G and B planes) written as a JPEG that stores the
+    /// reader's colour space (its Exif thumbnail, when one is made, reduced from the planes): the planes are converted to Y′CbCr as they
+    /// are compressed (on a second thread when ``EncodingOptions/threads`` allows), with no interleaved copy and no
+    /// render engine in between. Call it before any band.
+    ///
+    /// - Returns: Whether the rows were written; `false` writes nothing (render the image and append its bands).
+    /// - Throws: The encoder's errors.
+    public func appendRowsDirectly(from reader: ImageRegionReader) throws(CodecError) -> Bool {
+        guard case .jpeg(let e) = backend, reader.width == width, reader.height == height, reader.isOpaque,
+            e.acceptsPlanes(in: reader.colorSpace ?? bandSpace)
+        else { return false }
+        return try withExtendedLifetime(reader) { () throws(CodecError) -> Bool in
+            guard let planes = reader.planarRGB8 else { return false }
+            try e.append(planes: planes)
+            return true
+        }
+    }
+
     /// Completes the image.
     ///
     /// An encoder with a ``destination`` completes that file (renaming it into place) and returns nothing; otherwise

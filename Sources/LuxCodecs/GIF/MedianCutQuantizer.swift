@@ -3,17 +3,17 @@ import LuxPixels
 /// A palette of at most 256 colours for `.rgba8` pixels by Heckbert's median cut, and the mapping of pixels to it
 /// (nearest colour, optionally with Floyd–Steinberg error diffusion).
 ///
-/// Colours are counted in a 5-bit-per-channel histogram; the box of colours with the most pixels times the widest
+/// Colours are counted in a 6-bit-per-channel histogram; the box of colours with the most pixels times the widest
 /// side is split at its median along that side until there are enough boxes, and each box's colour is the mean of
-/// the pixels in it. Three rounds of Lloyd's k-means over the histogram's cells then move each entry to the mean of the
-/// colours nearest to it. Pixels are mapped through a 7-bit-per-channel table of nearest entries. When `transparent`
+/// the pixels in it. Up to eight rounds of Lloyd's k-means over the histogram's cells then move each entry to the mean
+/// of the colours nearest to it (stopping early once no entry moves). Pixels are mapped through a 7-bit-per-channel table of nearest entries. When `transparent`
 /// is set, index 0 is reserved for pixels whose alpha is below 128.
 struct MedianCutQuantizer {
     /// The palette, RGB triples.
     private(set) var palette: [(UInt8, UInt8, UInt8)] = []
     /// The palette index of transparent pixels, if any.
     let transparentIndex: Int?
-    /// The nearest palette entry of each 5-bit histogram cell (-1: not yet looked up).
+    /// The nearest palette entry of each 7-bit cell (-1: not yet looked up).
     private var nearest: [Int16]
 
     private struct Box {
@@ -22,15 +22,21 @@ struct MedianCutQuantizer {
         var count: Int
     }
 
-    private static func cell(_ r: Int, _ g: Int, _ b: Int) -> Int { (r >> 3) << 10 | (g >> 3) << 5 | b >> 3 }
+    /// Bits per channel of the histogram, and the largest cell coordinate.
+    private static let bits = 6
+    private static let top = (1 << bits) - 1
+
+    private static func cell(_ r: Int, _ g: Int, _ b: Int) -> Int {
+        (r >> (8 - bits)) << (2 * bits) | (g >> (8 - bits)) << bits | b >> (8 - bits)
+    }
 
     /// Builds a palette of at most `maximumColors` (2…256) entries for `pixels` (`.rgba8`).
     init(_ pixels: PixelBuffer, maximumColors: Int = 256, transparent: Bool) {
         precondition(pixels.format == .rgba8 && (2...256).contains(maximumColors))
         transparentIndex = transparent ? 0 : nil
         nearest = [Int16](repeating: -1, count: 1 << 21)
-        var counts = [Int](repeating: 0, count: 1 << 15)
-        var sums = [Int](repeating: 0, count: 3 << 15)
+        var counts = [Int](repeating: 0, count: 1 << (3 * Self.bits))
+        var sums = [Int](repeating: 0, count: 3 << (3 * Self.bits))
         pixels.withUnsafePlane { plane in
             for y in 0..<plane.height {
                 let row = plane.row(y, as: UInt8.self)
@@ -44,7 +50,7 @@ struct MedianCutQuantizer {
                 }
             }
         }
-        var boxes = [Box(lo: (0, 0, 0), hi: (31, 31, 31), count: counts.reduce(0, +))]
+        var boxes = [Box(lo: (0, 0, 0), hi: (Self.top, Self.top, Self.top), count: counts.reduce(0, +))]
         if let first = Self.shrink(boxes[0], counts) { boxes[0] = first } else { boxes = [] }
         let target = maximumColors - (transparent ? 1 : 0)
         while boxes.count < target {
@@ -82,7 +88,7 @@ struct MedianCutQuantizer {
 
     /// Lloyd's k-means over the histogram: every occupied cell (at its mean colour) goes to its nearest entry, and each
     /// entry moves to the mean of its cells' pixels.
-    private mutating func refine(counts: [Int], sums: [Int], rounds: Int = 3) {
+    private mutating func refine(counts: [Int], sums: [Int], rounds: Int = 8) {
         let first = transparentIndex == nil ? 0 : 1
         guard palette.count > first else { return }
         let cells = counts.indices.filter { counts[$0] > 0 }
@@ -98,12 +104,18 @@ struct MedianCutQuantizer {
                 acc[i].1 += sums[3 * c + 1]
                 acc[i].2 += sums[3 * c + 2]
             }
+            var moved = false
             for i in first..<palette.count where totals[i] > 0 {
                 let n = totals[i]
-                palette[i] = (
+                let mean = (
                     UInt8((acc[i].0 + n / 2) / n), UInt8((acc[i].1 + n / 2) / n), UInt8((acc[i].2 + n / 2) / n)
                 )
+                if mean != palette[i] {
+                    palette[i] = mean
+                    moved = true
+                }
             }
+            if !moved { return }
         }
     }
 
@@ -125,19 +137,19 @@ struct MedianCutQuantizer {
     private static func forEachCell(_ box: Box, _ body: (Int) -> Void) {
         for r in box.lo.0...box.hi.0 {
             for g in box.lo.1...box.hi.1 {
-                for b in box.lo.2...box.hi.2 { body(r << 10 | g << 5 | b) }
+                for b in box.lo.2...box.hi.2 { body(r << (2 * bits) | g << bits | b) }
             }
         }
     }
 
     /// The box shrunk to the cells that hold pixels (`nil` when it holds none).
     private static func shrink(_ box: Box, _ counts: [Int]) -> Box? {
-        var lo = (31, 31, 31)
+        var lo = (top, top, top)
         var hi = (0, 0, 0)
         var total = 0
         forEachCell(box) { c in
             guard counts[c] > 0 else { return }
-            let (r, g, b) = (c >> 10, c >> 5 & 31, c & 31)
+            let (r, g, b) = (c >> (2 * bits), c >> bits & top, c & top)
             lo = (min(lo.0, r), min(lo.1, g), min(lo.2, b))
             hi = (max(hi.0, r), max(hi.1, g), max(hi.2, b))
             total += counts[c]
@@ -151,9 +163,9 @@ struct MedianCutQuantizer {
         let axis = sides.firstIndex(of: sides.max()!)!
         let lo = [box.lo.0, box.lo.1, box.lo.2][axis]
         let hi = [box.hi.0, box.hi.1, box.hi.2][axis]
-        var perSlice = [Int](repeating: 0, count: 32)
-        let shift = [10, 5, 0][axis]
-        forEachCell(box) { c in perSlice[c >> shift & 31] += counts[c] }
+        var perSlice = [Int](repeating: 0, count: top + 1)
+        let shift = [2 * bits, bits, 0][axis]
+        forEachCell(box) { c in perSlice[c >> shift & top] += counts[c] }
         var cut = lo
         var running = perSlice[lo]
         while cut < hi - 1, running * 2 < box.count {

@@ -133,6 +133,14 @@ final class HEIFDecodedImage: @unchecked Sendable {
         }
     }
 
+    /// The planes as an 8-bit RGB picture, when regions would be exactly their values interleaved (8-bit colour, no
+    /// alpha, no PQ/HLG linearisation); valid while this image lives.
+    var planarRGB8: PlanarRGB8? {
+        guard pixelFormat == .rgba8, !hasAlpha, planes.count == 3 else { return nil }
+        let p = planes.map { PlanarRGB8.Plane(base: $0.base, stride: $0.stride) }
+        return PlanarRGB8(width: width, height: height, red: p[0], green: p[1], blue: p[2])
+    }
+
     /// The most bytes of memory the planes hold.
     var byteCount: Int { width * height * (planes.count + (hasAlpha ? 1 : 0)) * (bitDepth > 8 ? 2 : 1) }
 

@@ -25,30 +25,45 @@ struct ThumbnailReduction {
     /// Adds the next rows (`.rgba8` or `.rgba16`, the source's width).
     mutating func add(_ band: PixelBuffer) {
         let sixteen = band.format.componentType == .uint16
-        let columns = (0..<width).map { $0 * thumbWidth / width }
         band.withUnsafePlane { plane in
-            for r in 0..<band.height {
-                let ty = min((row + r) * thumbHeight / height, thumbHeight - 1)
-                let base = ty * thumbWidth
-                for x in 0..<width {
-                    let tx = columns[x]
-                    let i = base + tx
-                    let v: SIMD3<Float>
-                    if sixteen {
-                        let p = plane.row(r, as: UInt16.self) + 4 * x
-                        v = SIMD3(Float(p[0]), Float(p[1]), Float(p[2]))
-                    } else {
-                        let p = plane.row(r, as: UInt8.self) + 4 * x
-                        v = SIMD3(Float(p[0]), Float(p[1]), Float(p[2]))
-                    }
-                    sums[3 * i] += v.x
-                    sums[3 * i + 1] += v.y
-                    sums[3 * i + 2] += v.z
-                    counts[i] += 1
+            addRows(band.height) { r, x in
+                if sixteen {
+                    let p = plane.row(r, as: UInt16.self) + 4 * x
+                    return SIMD3(Float(p[0]), Float(p[1]), Float(p[2]))
                 }
+                let p = plane.row(r, as: UInt8.self) + 4 * x
+                return SIMD3(Float(p[0]), Float(p[1]), Float(p[2]))
             }
         }
-        row += band.height
+    }
+
+    /// Adds the next rows, `rows` of 8-bit planes.
+    mutating func add(planes: PlanarRGB8, rows: Range<Int>) {
+        let (red, green, blue) = (planes.red, planes.green, planes.blue)
+        addRows(rows.count) { r, x in
+            let y = rows.lowerBound + r
+            return SIMD3(
+                Float(red.base[y * red.stride + x]), Float(green.base[y * green.stride + x]),
+                Float(blue.base[y * blue.stride + x]))
+        }
+    }
+
+    /// Adds `count` rows whose pixel (`x`, row `r` of them) `sample` gives.
+    private mutating func addRows(_ count: Int, _ sample: (_ r: Int, _ x: Int) -> SIMD3<Float>) {
+        let columns = (0..<width).map { $0 * thumbWidth / width }
+        for r in 0..<count {
+            let ty = min((row + r) * thumbHeight / height, thumbHeight - 1)
+            let base = ty * thumbWidth
+            for x in 0..<width {
+                let i = base + columns[x]
+                let v = sample(r, x)
+                sums[3 * i] += v.x
+                sums[3 * i + 1] += v.y
+                sums[3 * i + 2] += v.z
+                counts[i] += 1
+            }
+        }
+        row += count
     }
 
     /// The thumbnail in `format` (`.rgba8` or `.rgba16`).

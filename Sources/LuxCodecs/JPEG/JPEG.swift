@@ -164,21 +164,25 @@ public enum JPEG {
             }
         }
         guard status == 0 else {
-            let text = cMessage(message)
-            if text.contains("Premature end") || text.contains("ended before") {
-                throw .truncated(what: "JPEG entropy-coded data (\(text))", offset: raw.count)
-            }
-            if text.contains("more than \(limits.maxProgressiveScans) scans") {
-                throw .limitExceeded(
-                    what: "progressive JPEG scan count", value: limits.maxProgressiveScans + 1,
-                    limit: limits.maxProgressiveScans)
-            }
-            if text.contains("Backing store not supported") {
-                throw .limitExceeded(
-                    what: "JPEG decoder memory (coefficient buffers)", value: libraryBudget + 1, limit: libraryBudget)
-            }
-            throw .library(name: "libjpeg", message: text)
+            throw decodeError(cMessage(message), dataSize: raw.count, limits: limits, libraryBudget: libraryBudget)
         }
+    }
+
+    /// The typed error for libjpeg's message `text` about a file of `dataSize` bytes.
+    static func decodeError(_ text: String, dataSize: Int, limits: DecodingLimits, libraryBudget: Int) -> CodecError {
+        if text.contains("Premature end") || text.contains("ended before") {
+            return .truncated(what: "JPEG entropy-coded data (\(text))", offset: dataSize)
+        }
+        if text.contains("more than \(limits.maxProgressiveScans) scans") {
+            return .limitExceeded(
+                what: "progressive JPEG scan count", value: limits.maxProgressiveScans + 1,
+                limit: limits.maxProgressiveScans)
+        }
+        if text.contains("Backing store not supported") {
+            return .limitExceeded(
+                what: "JPEG decoder memory (coefficient buffers)", value: libraryBudget + 1, limit: libraryBudget)
+        }
+        return .library(name: "libjpeg", message: text)
     }
 
     static func colorSpace(icc: [UInt8]?, exif: EXIF, gray: Bool) -> ColorSpace {

@@ -3,12 +3,16 @@ import Dispatch
 import Synchronization
 
 /// Whole iMCU rows of a colour stream compressed in slots: while libjpeg compresses slot i on one thread, the rows of
-/// slot i + 1 are converted to Y′CbCr on another.
+/// slot i + 1 are converted to Y′CbCr on another (with one thread, each slot is converted, then compressed).
 struct JPEGEncodePipeline: @unchecked Sendable {  // the threads touch disjoint slots of the stream
     let stream: OpaquePointer
-    let pixels: UnsafePointer<UInt8>
-    let stride: Int
+    /// The rows to compress.
     let rows: Int
+    /// Whether to convert on a second thread.
+    let isConcurrent: Bool
+    /// Converts `count` rows from row `first` (relative to the pipeline's first row) into a slot; returns the shim's
+    /// status.
+    let convert: (_ slot: Int32, _ first: Int, _ count: Int) -> Int32
 
     func run() throws(CodecError) {
         guard rows > 0 else { return }
@@ -19,10 +23,13 @@ struct JPEGEncodePipeline: @unchecked Sendable {  // the threads touch disjoint 
         for i in 1...slots {
             if i == slots {
                 write(i - 1, failure)
-            } else {
+            } else if isConcurrent {
                 DispatchQueue.concurrentPerform(iterations: 2) { k in
                     if k == 0 { write(i - 1, failure) } else { convert(i, slotRows: slotRows) }
                 }
+            } else {
+                write(i - 1, failure)
+                convert(i, slotRows: slotRows)
             }
             if let message = failure.withLock({ $0 }) { throw .library(name: "libjpeg", message: message) }
         }
@@ -30,8 +37,7 @@ struct JPEGEncodePipeline: @unchecked Sendable {  // the threads touch disjoint 
 
     private func convert(_ i: Int, slotRows: Int) {
         let first = i * slotRows
-        let status = lux_jpeg_stream_convert(
-            stream, Int32(i & 1), pixels + first * stride, stride, Int32(min(slotRows, rows - first)))
+        let status = convert(Int32(i & 1), first, min(slotRows, rows - first))
         precondition(status == 0, "the JPEG pipeline converted a slot out of turn")
     }
 

@@ -101,6 +101,32 @@ final class JPEGStreamEncoder {
         counter.advance(by: band.height)
     }
 
+    /// Whether ``append(planes:)`` can take the whole picture from 8-bit R, G and B planes in `space`: a colour
+    /// stream with no rows written yet, whose file stores values of that space.
+    func acceptsPlanes(in space: ColorSpace?) -> Bool {
+        guard !gray, counter.rowsWritten == 0, stream.map({ lux_jpeg_stream_group_rows($0) > 0 }) == true
+        else { return false }
+        guard let space, let target = self.space else { return true }
+        return space.isColorimetricallyEqual(to: target) && !space.isExtendedRange
+    }
+
+    /// Writes the whole picture from 8-bit R, G and B planes (``acceptsPlanes(in:)`` must hold): they are converted
+    /// to Y′CbCr straight from the planes, as ``append(_:)`` would convert the same values interleaved.
+    func append(planes: PlanarRGB8) throws(CodecError) {
+        guard let stream, planes.width == width, planes.height == height else {
+            throw .invalidArgument("the planes are not the JPEG's \(width)×\(height) picture")
+        }
+        try JPEGEncodePipeline(stream: stream, rows: height, isConcurrent: options.threads > 1) { slot, first, count in
+            // The slots are converted one after another (never two at once), so the reduction is touched by one
+            // thread at a time.
+            self.reduction?.add(planes: planes, rows: first..<(first + count))
+            let rows = [planes.red, planes.green, planes.blue].map { Optional($0.base + first * $0.stride) }
+            let strides = [planes.red.stride, planes.green.stride, planes.blue.stride]
+            return lux_jpeg_stream_convert_planes(stream, slot, rows, strides, Int32(count))
+        }.run()
+        counter.advance(by: height)
+    }
+
     /// Compresses `rows` RGBA or gray rows.
     ///
     /// With more than one thread, the whole iMCU rows of a colour band are converted to Y′CbCr a slot ahead on a second
@@ -115,7 +141,10 @@ final class JPEGStreamEncoder {
             done = min(rows, (group - Int(lux_jpeg_stream_pending_rows(stream))) % group)
             try callC("libjpeg") { lux_jpeg_stream_write(stream, pixels, stride, Int32(done), $0, $1) }
             let whole = (rows - done) / group * group
-            try JPEGEncodePipeline(stream: stream, pixels: pixels + done * stride, stride: stride, rows: whole).run()
+            let start = pixels + done * stride
+            try JPEGEncodePipeline(stream: stream, rows: whole, isConcurrent: true) { slot, first, count in
+                lux_jpeg_stream_convert(stream, slot, start + first * stride, stride, Int32(count))
+            }.run()
             done += whole
         }
         let rest = rows - done

@@ -74,8 +74,7 @@ extension MovieTrack {
             default: break
             }
         }
-        // Without 'mdhd' a track has no media timescale, so none of its times mean anything (and FFmpeg spends
-        // seconds on such a file before refusing it).
+        // Without 'mdhd' a track has no media timescale, so none of its times mean anything.
         guard hasMediaHeader else {
             throw .malformed(what: "track \(track.id)", offset: mdia.offset, reason: "it has no 'mdhd' atom")
         }
@@ -119,7 +118,7 @@ extension MovieTrack {
                 duration = Int64(r.u32Unchecked(e))
                 mediaTime = Int64(Int32(bitPattern: r.u32Unchecked(e + 4)))
             }
-            // −1 marks an empty edit; no other media time may be negative (FFmpeg spends a second on such a list).
+            // −1 marks an empty edit; no other media time may be negative.
             guard mediaTime >= -1 else {
                 throw .malformed(
                     what: "'elst'", offset: e,
@@ -240,8 +239,7 @@ extension MovieTrack {
                     what: "'stts' of track \(track.id)", offset: stbl.offset,
                     reason: "it times \(timed) samples, but the size table lists \(table.sampleCount)")
             }
-            // Samples without any time table (a missing or unreadable 'stts') have no place on the timeline; FFmpeg
-            // spends a second on such a file before refusing it.
+            // Samples without any time table (a missing or unreadable 'stts') have no place on the timeline.
             if timed == 0, table.sampleCount > 0 {
                 throw .malformed(
                     what: "'stbl' of track \(track.id)", offset: stbl.offset,

@@ -8,8 +8,10 @@ import LuxPixels
 /// without alpha, strips or tiles, chunky or planar, uncompressed, Deflate, LZW, PackBits or JPEG (compression 7:
 /// 8-bit Y′CbCr, RGB or gray decoded by libjpeg-turbo with the file's JPEGTables), with
 /// predictors 2 and 3; it returns `.gray8/.gray16/.grayFloat` or `.rgba8/.rgba16/.rgbaHalf/.rgbaFloat`
-/// and reads the ICC profile (tag 34675), XMP (700) and Exif. CMYK (separated, four 8- or 16-bit inks) images are
-/// converted to sRGB through their embedded profile by Little CMS, or as DeviceCMYK without one. Writing produces baseline-compatible files
+/// and reads the ICC profile (tag 34675), XMP (700) and Exif. CMYK (separated, four 8- or 16-bit inks, chunky or
+/// planar, with or without an unassociated alpha) images are converted to sRGB through their embedded profile by
+/// Little CMS, or as DeviceCMYK without one. Old-style JPEG (compression 6) is refused with
+/// ``CodecError/unsupported(what:reason:)``. Writing produces baseline-compatible files
 /// (strips by default, tiles on request; uncompressed or Deflate).
 public enum TIFF {
     /// Decodes a TIFF file held in memory.
@@ -47,6 +49,13 @@ public enum TIFF {
                 what: "TIFF with \(spp) samples of \(bpsList) bits", reason: "all samples must have the same size")
         }
         let photometric = try p.integer(d, TIFFTag.photometric) ?? (spp >= 3 ? 2 : 1)
+        let compression = try p.integer(d, TIFFTag.compression) ?? 1
+        guard compression != 6 else {
+            throw .unsupported(
+                what: "old-style JPEG TIFF (compression 6)",
+                reason: "TIFF 6.0's first JPEG scheme, replaced by compression 7 in 1995, is not read; "
+                    + "libtiff's tiffcp can often rewrite such a file (tiffcp -c lzw)")
+        }
         let sampleFormat = try p.integer(d, TIFFTag.sampleFormat) ?? 1
         guard sampleFormat == 1 || sampleFormat == 3 else {
             throw .unsupported(
@@ -75,15 +84,20 @@ public enum TIFF {
             }
         case 5:
             // C, M, Y, K go where R, G, B, A would; decoding converts them to sRGB (ProfileConversion).
-            guard spp == 4, !isFloat, bps == 8 || bps == 16, (try p.integer(d, 332) ?? 1) == 1 else {
+            // A fifth sample is an unassociated alpha (ExtraSamples 2), kept beside the inks while they are converted.
+            let extra = try p.integers(d, TIFFTag.extraSamples) ?? []
+            guard spp == 4 || spp == 5 && extra == [2], !isFloat, bps == 8 || bps == 16,
+                (try p.integer(d, 332) ?? 1) == 1
+            else {
                 throw .unsupported(
-                    what: "separated TIFF with \(spp) samples of \(bps) bits",
-                    reason: "CMYK TIFFs of four 8- or 16-bit inks are supported")
+                    what: "separated TIFF with \(spp) samples of \(bps) bits (extra samples \(extra))",
+                    reason: "CMYK TIFFs of four 8- or 16-bit inks, with or without an unassociated alpha, are supported"
+                )
             }
             colorSamples = 4
         case 6:
             // JPEG-compressed Y′CbCr: libjpeg-turbo turns the samples into R, G, B.
-            guard try p.integer(d, TIFFTag.compression) == 7, spp == 3, bps == 8 else {
+            guard compression == 7, spp == 3, bps == 8 else {
                 throw .unsupported(
                     what: "Y′CbCr TIFF", reason: "only JPEG-compressed (compression 7) 8-bit Y′CbCr is supported")
             }
@@ -120,7 +134,7 @@ public enum TIFF {
             width: w, height: h, bitsPerSample: bps, samplesPerPixel: spp, photometric: photometric, isFloat: isFloat,
             alphaIndex: alphaIndex, premultiplied: premultiplied,
             planar: (try p.integer(d, TIFFTag.planarConfiguration)) == 2,
-            compression: try p.integer(d, TIFFTag.compression) ?? 1,
+            compression: compression,
             predictor: try p.integer(d, TIFFTag.predictor) ?? 1,
             output: output)
     }
@@ -166,9 +180,10 @@ public enum TIFF {
         }
 
         /// Decodes chunk `i` (its stored bytes in `data`) into `out`, whose pixel (0, 0) is image pixel
-        /// (`origin.x`, `origin.y`).
+        /// (`origin.x`, `origin.y`); a CMYK image's alpha goes to `alpha` (one sample a pixel, `out`'s depth).
         func decodeChunk(
-            _ i: Int, data: UnsafeRawBufferPointer, into out: MutableRawPlane, origin: (x: Int, y: Int)
+            _ i: Int, data: UnsafeRawBufferPointer, into out: MutableRawPlane, alpha: MutableRawPlane? = nil,
+            origin: (x: Int, y: Int)
         ) throws(CodecError) {
             var region = chunks.region(i)
             let samples = try TIFFChunkDecoder.decode(
@@ -177,7 +192,8 @@ public enum TIFF {
             region.x -= origin.x
             region.y -= origin.y
             TIFF.place(
-                samples, region: region, chunkWidth: chunks.chunkWidth, layout: layout, palette: palette, into: out)
+                samples, region: region, chunkWidth: chunks.chunkWidth, layout: layout, palette: palette, into: out,
+                alpha: alpha)
         }
     }
 
@@ -196,6 +212,11 @@ public enum TIFF {
         var pixels = PixelBuffer(width: l.width, height: l.height, format: l.output)
         pixels.isPremultiplied = l.premultiplied
         let plane = pixels.unsafeSharedMutablePlane()
+        // A CMYK image's inks fill all four channels until they are converted: its alpha waits beside them.
+        var cmykAlpha =
+            l.photometric == 5 && l.alphaIndex != nil
+            ? PixelBuffer(width: l.width, height: l.height, format: l.output == .rgba8 ? .gray8 : .gray16) : nil
+        let alphaPlane = cmykAlpha?.unsafeSharedMutablePlane()
         let failure = FirstError()
         let reader = p.reader
         let chunks = source.chunks
@@ -204,7 +225,7 @@ public enum TIFF {
                 if failure.hasError { return }
                 do throws(CodecError) {
                     let data = try reader.view(chunks.offsets[i], chunks.counts[i], "TIFF chunk \(i)")
-                    try source.decodeChunk(i, data: data, into: plane, origin: (0, 0))
+                    try source.decodeChunk(i, data: data, into: plane, alpha: alphaPlane, origin: (0, 0))
                 } catch {
                     failure.record(error)
                 }
@@ -212,12 +233,14 @@ public enum TIFF {
         }
         if let e = failure.error { throw e }
         withExtendedLifetime(pixels) {}
+        withExtendedLifetime(cmykAlpha) {}
         var metadata = source.metadata
         if l.photometric == 5 {
             try ProfileConversion.convertCMYK(
                 &pixels, inverted: false,
                 profile: try ProfileConversion.cmykProfile(metadata.iccProfile, name: options.sourceName),
                 intent: options.renderingIntent, threads: options.threads, name: options.sourceName)
+            if let cmykAlpha { insertAlpha(cmykAlpha, into: &pixels) }
             // The pixels are sRGB now: the CMYK profile no longer describes them.
             metadata.iccProfile = nil
         }
@@ -225,6 +248,25 @@ public enum TIFF {
         var file = ImageFile(pixels: pixels, metadata: metadata, format: .tiff)
         if options.appliesOrientation { file.applyOrientation() }
         return file
+    }
+
+    /// Copies a one-channel `alpha` (8 or 16 bits) into the alpha channel of `pixels` (RGBA of the same depth).
+    private static func insertAlpha(_ alpha: PixelBuffer, into pixels: inout PixelBuffer) {
+        let width = pixels.width
+        let sixteen = pixels.format == .rgba16
+        pixels.withUnsafeMutablePlane { destination in
+            alpha.withUnsafePlane { source in
+                for y in 0..<destination.height {
+                    if sixteen {
+                        let (from, to) = (source.row(y, as: UInt16.self), destination.row(y, as: UInt16.self))
+                        for x in 0..<width { to[4 * x + 3] = from[x] }
+                    } else {
+                        let (from, to) = (source.row(y, as: UInt8.self), destination.row(y, as: UInt8.self))
+                        for x in 0..<width { to[4 * x + 3] = from[x] }
+                    }
+                }
+            }
+        }
     }
 
     static func colorSpace(icc: [UInt8]?, layout l: Layout) -> ColorSpace {
@@ -241,7 +283,7 @@ public enum TIFF {
     /// Writes a decoded chunk into the output plane, converting the sample layout.
     static func place(
         _ samples: ChunkSamples, region: (x: Int, y: Int, width: Int, height: Int, plane: Int), chunkWidth: Int,
-        layout l: Layout, palette: [UInt16], into out: MutableRawPlane
+        layout l: Layout, palette: [UInt16], into out: MutableRawPlane, alpha: MutableRawPlane? = nil
     ) {
         let spp = l.planar ? 1 : l.samplesPerPixel
         let rowSamples = chunkWidth * spp
@@ -259,7 +301,7 @@ public enum TIFF {
                     base.assumingMemoryBound(to: UInt32.self), rowSamples, region, spp, l,
                     opaque: Float(1).bitPattern, out)
             default:
-                placeGeneral(base, kind, rowSamples, region, spp, l, palette, out)
+                placeGeneral(base, kind, rowSamples, region, spp, l, palette, out, alpha)
             }
         }
     }
@@ -315,7 +357,7 @@ public enum TIFF {
     static func placeGeneral(
         _ base: UnsafeRawPointer, _ kind: ChunkSamples.Kind, _ rowSamples: Int,
         _ region: (x: Int, y: Int, width: Int, height: Int, plane: Int), _ spp: Int, _ l: Layout, _ palette: [UInt16],
-        _ out: MutableRawPlane
+        _ out: MutableRawPlane, _ alpha: MutableRawPlane?
     ) {
         let outChannels = l.output.channelCount == 1 ? 1 : 4
         let invert = l.photometric == 0
@@ -327,8 +369,9 @@ public enum TIFF {
                 if s == 0 { return outChannels == 1 ? [0] : [0, 1, 2] }
                 return s == l.alphaIndex ? [3] : []
             }
-            if s < 3 || l.photometric == 5 { return [s] }
-            return s == l.alphaIndex ? [3] : []
+            if s < 3 || l.photometric == 5 && s < 4 { return [s] }
+            // A CMYK image's alpha (channel 4) goes to the separate alpha plane.
+            return s == l.alphaIndex ? [l.photometric == 5 ? 4 : 3] : []
         }
         let sampleIndices = l.planar ? [region.plane] : Array(0..<l.samplesPerPixel)
         let targets = sampleIndices.map { channels($0) }
@@ -380,6 +423,16 @@ public enum TIFF {
                         continue
                     }
                     if invert, chans.first != 3 { v = maxCode - v }
+                    if chans == [4] {
+                        // CMYK inks are 8 or 16 bits, as their alpha is.
+                        guard let alpha else { continue }
+                        if kind == .u8 {
+                            alpha.row(region.y + r, as: UInt8.self)[region.x + x] = UInt8(truncatingIfNeeded: v)
+                        } else {
+                            alpha.row(region.y + r, as: UInt16.self)[region.x + x] = UInt16(truncatingIfNeeded: v)
+                        }
+                        continue
+                    }
                     if l.output.componentType == .uint8 {
                         let b = UInt8(clamping: l.bitsPerSample == 8 ? v : v * 255 / max(maxCode, 1))
                         for c in chans { out.row(region.y + r, as: UInt8.self)[pixel + c] = b }

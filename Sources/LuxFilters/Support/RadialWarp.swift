@@ -1,5 +1,6 @@
 import LuxPixels
 import LuxRender
+import RealModule
 
 /// The shared body of the distortions defined around a centre: each output pixel reads the source at a position
 /// given by its offset from the centre.
@@ -43,5 +44,36 @@ enum RadialWarp {
                 return r.union(Rect(minX: center.x - 1, minY: center.y - 1, maxX: center.x + 1, maxY: center.y + 1))
             }
         }
+    }
+
+    /// The nearest and farthest distances from `center` to points of `rect`.
+    static func radialRange(of rect: Rect, around center: Point) -> (near: Double, far: Double) {
+        let far = [(rect.minX, rect.minY), (rect.maxX, rect.minY), (rect.minX, rect.maxY), (rect.maxX, rect.maxY)]
+            .map { (($0.0 - center.x) * ($0.0 - center.x) + ($0.1 - center.y) * ($0.1 - center.y)).squareRoot() }
+            .max()!
+        let nx = min(max(center.x, rect.minX), rect.maxX) - center.x
+        let ny = min(max(center.y, rect.minY), rect.maxY) - center.y
+        return ((nx * nx + ny * ny).squareRoot(), far)
+    }
+
+    /// The bounding box of the points at distance `near…far` from `center` and polar angle `from…to` (radians,
+    /// `to − from` at most 2π).
+    static func sectorBounds(around center: Point, near: Double, far: Double, from: Double, to: Double) -> Rect {
+        var angles = [from, to]
+        // The outer arc reaches its extremes at the multiples of a quarter turn it passes.
+        var k = (from / (Double.pi / 2)).rounded(.up)
+        while k * Double.pi / 2 <= to {
+            angles.append(k * Double.pi / 2)
+            k += 1
+        }
+        var xs: [Double] = []
+        var ys: [Double] = []
+        for a in angles {
+            for r in [near, far] {
+                xs.append(center.x + r * Double.cos(a))
+                ys.append(center.y + r * Double.sin(a))
+            }
+        }
+        return Rect(minX: xs.min()!, minY: ys.min()!, maxX: xs.max()!, maxY: ys.max()!)
     }
 }

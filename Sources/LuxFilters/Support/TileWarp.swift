@@ -64,3 +64,86 @@ enum TileWarp {
         (p + q * Double.cos(a), q * Double.sin(a))
     }
 }
+
+/// The hexagonal lattice spanned by `(1, 0)` and `(1/2, √3/2)`: the lattice of the sixfold and threefold tiles and of
+/// the hexagonal pixels.
+enum HexagonalLattice {
+    static let rowHeight = 3.0.squareRoot() / 2
+
+    /// The lattice point nearest `(u, v)` (the centre of the hexagon containing it).
+    static func nearest(_ u: Double, _ v: Double) -> (Double, Double) {
+        // The nearest point is a corner of the lattice parallelogram holding (u, v).
+        let b = (v / rowHeight).rounded(.down)
+        let a = (u - (v / rowHeight) / 2).rounded(.down)
+        var best = (0.0, 0.0)
+        var bestDistance = Double.infinity
+        for (i, j) in [(a, b), (a + 1, b), (a, b + 1), (a + 1, b + 1)] {
+            let x = i + j / 2
+            let y = j * rowHeight
+            let d = (x - u) * (x - u) + (y - v) * (y - v)
+            if d < bestDistance {
+                bestDistance = d
+                best = (x, y)
+            }
+        }
+        return best
+    }
+
+    /// `(u, v)` taken, by a turn of a multiple of 60° about the nearest lattice point, into the triangle of its
+    /// hexagon between the corners at −30° and 30° (vertices `(0, 0)`, `(1/2, ∓1/(2√3))`); `mirrored` also
+    /// reflects the lower half of that triangle across the u axis.
+    static func sector(_ u: Double, _ v: Double, mirrored: Bool) -> (Double, Double) {
+        let (cu, cv) = nearest(u, v)
+        let du = u - cu
+        let dv = v - cv
+        let step = Double.pi / 3
+        let k = ((Double.atan2(y: dv, x: du) + step / 2) / step).rounded(.down)
+        let c = Double.cos(k * step)
+        let s = Double.sin(k * step)
+        let x = c * du + s * dv
+        let y = -s * du + c * dv
+        return (x, mirrored ? abs(y) : y)
+    }
+
+    /// The bounding box of ``sector(_:_:mirrored:)``'s triangle.
+    static func sectorBox(mirrored: Bool) -> Rect {
+        let h = 1 / (2 * 3.0.squareRoot())
+        return Rect(minX: 0, minY: mirrored ? 0 : -h, maxX: 0.5, maxY: h)
+    }
+}
+
+/// The fold of the p3m1 tiling: the plane folded by the mirrors along the sides of the triangle `(0, 0)`, `(1, 0)`,
+/// `(1/2, √3/2)` and of its mirror images.
+enum TriangleFold {
+    /// `(u, v)` folded into the triangle.
+    static func fold(_ u: Double, _ v: Double) -> (Double, Double) {
+        let h = HexagonalLattice.rowHeight
+        // First the translations by √3 across each side: the lattice spanned by (0, √3) and (3/2, √3/2), reduced about
+        // the triangle's centroid.
+        let cx = u - 0.5
+        let cy = v - h / 3
+        let b = (cx / 1.5).rounded()
+        let a = ((cy - b * h) / (2 * h)).rounded()
+        var x = cx - b * 1.5 + 0.5
+        var y = cy - a * 2 * h - b * h + h / 3
+        // Then the mirrors, until no side has the point outside.
+        for _ in 0..<16 {
+            if y < 0 {
+                y = -y
+            } else if 2 * h * x - y < 0 {
+                // Across the side through (0, 0) at 60°: normal (√3/2, −1/2).
+                let d = h * x - y / 2
+                x -= 2 * d * h
+                y += d
+            } else if 2 * h * (1 - x) - y < 0 {
+                // Across the side through (1, 0) at 120°: normal (−√3/2, −1/2).
+                let d = -h * (x - 1) - y / 2
+                x += 2 * d * h
+                y += d
+            } else {
+                break
+            }
+        }
+        return (x, y)
+    }
+}

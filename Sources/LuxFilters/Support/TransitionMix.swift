@@ -1,5 +1,6 @@
 import LuxPixels
 import LuxRender
+import RealModule
 
 /// The shared body of the transitions that show, at each pixel, a mix of the source and the target.
 enum TransitionMix {
@@ -28,5 +29,34 @@ enum TransitionMix {
         }
         return kernel.apply(
             extent: image.extent.union(target.extent), inputs: [image, target] + inputs, arguments: arguments)
+    }
+
+    /// A front moving across a rectangle in a direction: distances are measured along the direction from the
+    /// rectangle's corner that the front reaches first.
+    struct Sweep: Sendable {
+        /// The distance along the direction from the first corner to the last.
+        let length: Double
+        let start: Float
+        let ux: Float
+        let uy: Float
+
+        /// The front crossing `rect` (the 1000-pixel square at the origin when `rect` is infinite) in the direction
+        /// `angle`.
+        init(across rect: Rect, angle: Double) {
+            let e = rect.isInfinite ? Rect(x: 0, y: 0, width: 1000, height: 1000) : rect
+            let x = Double.cos(angle)
+            let y = Double.sin(angle)
+            let along = [
+                e.minX * x + e.minY * y, e.maxX * x + e.minY * y, e.minX * x + e.maxY * y, e.maxX * x + e.maxY * y,
+            ]
+            start = Float(along.min()!)
+            length = along.max()! - along.min()!
+            ux = Float(x)
+            uy = Float(y)
+        }
+
+        /// The distance of `(x, y)` along the direction from the first corner.
+        @inline(__always)
+        func distance(_ x: Float, _ y: Float) -> Float { x * ux + y * uy - start }
     }
 }

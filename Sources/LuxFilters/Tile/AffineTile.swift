@@ -34,9 +34,20 @@ extension Filters {
                     row.sourceY[i] = Float(e.minY + e.height * (v - v.rounded(.down)))
                 }
             }
-            // Seams read the edge pixels repeated, not the transparent outside.
+            // Seams read the edge pixels repeated, not the transparent outside. A rectangle reads its preimage wrapped
+            // into the extent: along each axis one interval, or the whole side when the preimage crosses a seam.
             return kernel.apply(extent: .infinite, image: image.clampedToExtent(), arguments: "transform=\(transform)")
-            { _ in e }
+            { rect in
+                let b = inverse.apply(to: rect).insetBy(dx: -1, dy: -1)
+                func wrapped(_ lo: Double, _ hi: Double, _ start: Double, _ side: Double) -> (Double, Double) {
+                    guard hi - lo < side else { return (start, start + side) }
+                    let shift = side * ((lo - start) / side).rounded(.down)
+                    return hi - shift <= start + side ? (lo - shift, hi - shift) : (start, start + side)
+                }
+                let (x0, x1) = wrapped(b.minX, b.maxX, e.minX, e.width)
+                let (y0, y1) = wrapped(b.minY, b.maxY, e.minY, e.height)
+                return Rect(minX: x0, minY: y0, maxX: x1, maxY: y1)
+            }
         }
     }
 }

@@ -44,11 +44,9 @@ extension Filters {
             return kernel.apply(
                 extent: .infinite, image: image, arguments: "count=\(count) center=\(center) angle=\(angle)"
             ) { rect in
-                // Sources lie no farther from the centre than the rectangle's farthest corner.
-                let far = [
-                    (rect.minX, rect.minY), (rect.maxX, rect.minY), (rect.minX, rect.maxY), (rect.maxX, rect.maxY),
-                ].map { (($0.0 - c.x) * ($0.0 - c.x) + ($0.1 - c.y) * ($0.1 - c.y)).squareRoot() }.max()!
-                return Rect(minX: c.x - far, minY: c.y - far, maxX: c.x + far, maxY: c.y + far)
+                // Sources lie at the rectangle's distances from the centre, inside the mirrored wedge.
+                let (near, far) = RadialWarp.radialRange(of: rect, around: c)
+                return RadialWarp.sectorBounds(around: c, near: near, far: far, from: start, to: start + sector / 2)
             }
         }
     }

@@ -38,14 +38,16 @@ extension LatticeTileFilter {
         set { lattice[keyPath: keyPath] = newValue }
     }
 
-    /// The infinite tiling whose pixel at square-lattice coordinates `(u, v)` reads `fold(u, v)` in the unit tile.
+    /// The infinite tiling whose pixel at tile coordinates `(u, v)` reads `fold(u, v)`, a point of `base` (default
+    /// the unit tile).
     func tiling(
-        _ name: String, fold: @escaping @Sendable (_ u: Double, _ v: Double) -> (Double, Double)
+        _ name: String, base: Rect = Rect(x: 0, y: 0, width: 1, height: 1),
+        fold: @escaping @Sendable (_ u: Double, _ v: Double) -> (Double, Double)
     ) -> Image {
         let l = lattice
         return TileWarp.apply(
             image, name: name, arguments: "center=\(l.center) angle=\(l.angle) width=\(l.width)", center: l.center,
-            angle: l.angle, width: l.width, fold: fold)
+            angle: l.angle, width: l.width, base: base, fold: fold)
     }
 }
 

@@ -36,20 +36,10 @@ extension Filters {
         public init() {}
 
         public var outputImage: Image {
-            let union = image.extent.union(target.extent)
-            let e = union.isInfinite ? Rect(x: 0, y: 0, width: 1000, height: 1000) : union
-            let ux = Double.cos(angle)
-            let uy = Double.sin(angle)
-            let along = [
-                e.minX * ux + e.minY * uy, e.maxX * ux + e.minY * uy, e.minX * ux + e.maxY * uy,
-                e.maxX * ux + e.maxY * uy,
-            ]
-            let start = along.min()!
-            let length = along.max()! - start
-            let front = Float(time * (length + barOffset))
+            let sweep = TransitionMix.Sweep(across: image.extent.union(target.extent), angle: angle)
+            let front = Float(time * (sweep.length + barOffset))
             let lag = Float(barOffset)
-            let (fx, fy, vx, vy) = (Float(ux), Float(uy), Float(-uy / width), Float(ux / width))
-            let origin = Float(start)
+            let (vx, vy) = (Float(-Double.sin(angle) / width), Float(Double.cos(angle) / width))
             return TransitionMix.apply(
                 image, target: target, name: "barsSwipe",
                 arguments: "angle=\(angle) width=\(width) barOffset=\(barOffset) time=\(time)"
@@ -58,7 +48,7 @@ extension Filters {
                 for i in 0..<row.count {
                     let x = Float(row.x + i) + 0.5
                     let bar = Int((x * vx + y * vy).rounded(.down))
-                    let u = x * fx + y * fy - origin
+                    let u = sweep.distance(x, y)
                     k[i] = u < front - (bar & 1 == 0 ? 0 : lag) ? 1 : 0
                 }
             }

@@ -1,3 +1,4 @@
+import LuxColor
 import LuxPixels
 
 /// Cuts optimised IR into steps: per-pixel nodes fuse into row programs; nodes that read neighbourhoods
@@ -27,11 +28,19 @@ final class PlanBuilder {
     func build(root ir: IRNode, rewrites: Int) -> Plan {
         let root = rowsStep(ir)
         let plan = Plan(root: root, steps: steps, sources: sources, registerDemand: registerDemand, rewrites: rewrites)
-        if case .rows(let op) = root.kind, let match = op as? MatchOp {
+        // A final match of float rows or of an 8-bit slot folds into an 8-bit store (both curves by table).
+        let outputMatch: (RowOp, ColorConverter)? =
+            switch root.kind {
+            case .rows(let match as MatchOp): (match.children[0], match.converter)
+            case .rows(let match as Match8Op):
+                if case .slot(let read) = match.input { (read, match.converter) } else { nil }
+            default: nil
+            }
+        if let (unmatched, converter) = outputMatch {
             let inner = Step(digest: root.digest, number: root.number)
-            inner.kind = .rows(match.children[0])
+            inner.kind = .rows(unmatched)
             inner.slots = root.slots
-            plan.outputMatch = (inner, match.converter)
+            plan.outputMatch = (inner, converter)
         }
         return plan
     }
@@ -119,12 +128,17 @@ final class PlanBuilder {
             let children = ir.inputs.map { buildRow($0, in: step) }
             return KernelOp(k, label: ir.label, colors: colors, bounds: bounds, children: children)
         case .colorMatch(let c):
-            // An 8-bit source matched straight into the working space loads through the decode table.
-            if case .source(let ref) = ir.inputs[0].op, ref.buffer.format == .rgba8 {
-                let load = buildRow(ir.inputs[0], in: step)
-                if let load = load as? LoadSourceOp { return LoadMatch8Op(load, converter: c, label: ir.label) }
+            // An 8-bit source or slot matched straight into the working space loads through the decode table.
+            let child = buildRow(ir.inputs[0], in: step)
+            if let load = child as? LoadSourceOp, load.format == .rgba8 {
+                return Match8Op(.source(load), converter: c, label: ir.label, bounds: bounds)
             }
-            return MatchOp(c, label: ir.label, child: buildRow(ir.inputs[0], in: step), bounds: bounds)
+            if let read = child as? SlotReadOp, step.slots[read.slot].format == .rgba8,
+                step.slots[read.slot].layout == .interleaved
+            {
+                return Match8Op(.slot(read), converter: c, label: ir.label, bounds: bounds)
+            }
+            return MatchOp(c, label: ir.label, child: child, bounds: bounds)
         case .premultiply:
             return AlphaOp(.premultiply, child: buildRow(ir.inputs[0], in: step), bounds: bounds)
         case .unpremultiply:

@@ -95,12 +95,12 @@ final class Executor {
     }
 
     /// A program that only reads one intermediate — through crops that keep `rect` and at most one edge clamp — copies
-    /// the rows into the target, converting float to 8-bit in one pass where the planar round trip took three; the
-    /// values are those the program would store.
+    /// the rows into the target, converting float to 8-bit in one pass where the planar round trip took three, and
+    /// 8-bit pixels through the target's colour match by table; the values are those the program would store.
     ///
     /// Returns false when the program does more.
     private func copyRows(_ root: RowOp, _ rect: PixelRect, _ buffers: [SlotBuffer], _ target: RowTarget) -> Bool {
-        guard target.quantize == nil, target.converter == nil, target.layout == .interleaved else { return false }
+        guard target.quantize == nil, target.layout == .interleaved else { return false }
         var op = Self.skippingCrops(root, rect)
         var edge: PixelRect? = nil
         var need = rect
@@ -114,12 +114,20 @@ final class Executor {
         guard b.region.contains(need), b.layout == .interleaved else { return false }
         let bpp = target.format.bytesPerPixel()
         let convert: (UnsafeMutableRawPointer, UnsafeMutableRawPointer, Int) -> Void
-        switch (b.format, target.format) {
-        case (.rgbaFloat, .rgba8):
+        switch (b.format, target.format, target.converter) {
+        case (.rgba8, .rgba8, let converter?):
+            // A final colour match of 8-bit pixels: both curves by table.
+            convert = { s, d, n in
+                converter.convert(
+                    rgba8: UnsafePointer(s.assumingMemoryBound(to: UInt8.self)),
+                    into: d.assumingMemoryBound(to: UInt8.self),
+                    count: n)
+            }
+        case (.rgbaFloat, .rgba8, nil):
             convert = { s, d, n in
                 lux_float4_to_rgba8(s.assumingMemoryBound(to: Float.self), d.assumingMemoryBound(to: UInt8.self), n)
             }
-        case (let s, let t) where s == t:
+        case (let s, let t, nil) where s == t:
             convert = { s, d, n in d.copyMemory(from: s, byteCount: n * bpp) }
         default:
             return false

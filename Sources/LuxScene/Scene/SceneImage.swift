@@ -1,5 +1,6 @@
 import LuxColor
 public import LuxPixels
+import RealModule
 
 /// An image used as scene content: its colours taken as surface reflectances seen under D65, with an
 /// optional depth map, stored as a mip-mapped texture of ``SurfaceColor`` coefficients.
@@ -16,14 +17,22 @@ public struct SceneImage: Sendable {
     public let hasDepth: Bool
     let levels: [PlanarBuffer<Float>]
 
+    /// The linear luminance (of the image's white) above which ``init(buffer:depthMap:highlightStops:)`` makes
+    /// colours brighter than a reflectance.
+    public static let highlightThreshold = 0.85
+
     /// Creates an image texture.
     ///
     /// - Parameters:
     ///   - buffer: The image; its `colorSpace` says how to read it (sRGB is assumed when it has none).
     ///   - depthMap: Distances in metres, one per pixel (any single-channel or RGB format; the first channel
     ///     is read), resampled to the image size when it differs.
+    ///   - highlightStops: How many stops above the image's white its brightest parts are: a photograph's windows,
+    ///     lamps and sky are clipped near its white, so colours whose luminance exceeds
+    ///     ``highlightThreshold`` are made brighter, up to 2^`highlightStops` times at the image's white (0: the
+    ///     image is all reflectances).
     /// - Throws: ``SceneError/unsupportedImage(_:)`` for Bayer or colour spaces without a matrix.
-    public init(buffer: PixelBuffer, depthMap: PixelBuffer? = nil) throws(SceneError) {
+    public init(buffer: PixelBuffer, depthMap: PixelBuffer? = nil, highlightStops: Double = 0) throws(SceneError) {
         if buffer.format.isBayer { throw .unsupportedImage("a Bayer mosaic cannot be scene content; develop it first") }
         let space = buffer.colorSpace ?? .sRGB
         let converter: ColorConverter
@@ -39,6 +48,8 @@ public struct SceneImage: Sendable {
         let scale = Matrix3x3.diagonal(white / WhitePoint.d65.xyz())
         let toCoefficients = (m.inverse ?? .identity) * scale * toXYZ
         let k = toCoefficients.entries.map(Float.init)
+        let boost = Float(max(highlightStops, 0))
+        let threshold = Float(Self.highlightThreshold)
         let w = buffer.width
         let h = buffer.height
         let level = PlanarBuffer<Float>(width: w, height: h, planes: 4)
@@ -51,9 +62,18 @@ public struct SceneImage: Sendable {
             let c1 = level.row(1, y)
             let c2 = level.row(2, y)
             for x in 0..<w {
-                let r = rgba[4 * x]
-                let g = rgba[4 * x + 1]
-                let b = rgba[4 * x + 2]
+                var r = rgba[4 * x]
+                var g = rgba[4 * x + 1]
+                var b = rgba[4 * x + 2]
+                if boost > 0 {
+                    let y = 0.2126 * r + 0.7152 * g + 0.0722 * b
+                    if y > threshold {
+                        let gain = Float.exp2(boost * min(1, (y - threshold) / (1 - threshold)))
+                        r *= gain
+                        g *= gain
+                        b *= gain
+                    }
+                }
                 c0[x] = k[0] * r + k[1] * g + k[2] * b
                 c1[x] = k[3] * r + k[4] * g + k[5] * b
                 c2[x] = k[6] * r + k[7] * g + k[8] * b
@@ -125,6 +145,8 @@ public enum SceneError: Error, Hashable, Sendable, CustomStringConvertible {
     case unsupportedImage(String)
     /// A render request is not valid (size, region or time).
     case invalidRequest(String)
+    /// A file cannot be read as scene content.
+    case unreadableFile(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -132,6 +154,7 @@ public enum SceneError: Error, Hashable, Sendable, CustomStringConvertible {
             "no scene is called “\(name)”; known scenes: \(known.joined(separator: ", "))"
         case .unsupportedImage(let reason): "image cannot be used as a scene: \(reason)"
         case .invalidRequest(let reason): "invalid render request: \(reason)"
+        case .unreadableFile(let path, let reason): "\(path): cannot be used as a scene: \(reason)"
         }
     }
 }

@@ -109,7 +109,11 @@ enum FiltersBenchSuite: BenchSuite {
         "CircleSplashDistortion", "LightTunnel", "DisplacementDistortion", "FourfoldTranslatedTile",
         "FourfoldReflectedTile", "ParallelogramTile", "FourfoldRotatedTile", "EightfoldReflectedTile",
         "GlideReflectedTile", "AffineTile", "Kaleidoscope", "DotScreen", "CircularScreen", "HatchedScreen", "Pixellate",
-        "DissolveTransition", "DisintegrateWithMaskTransition", "BarsSwipeTransition",
+        "DissolveTransition", "DisintegrateWithMaskTransition", "BarsSwipeTransition", "SixfoldRotatedTile",
+        "SixfoldReflectedTile", "TriangleTile", "TriangleKaleidoscope", "PerspectiveTile", "HexagonalPixelate",
+        "Crystallize", "Bloom", "Gloom", "Edges", "SpotLight", "BumpDistortionLinear", "CircularWrap", "CMYKHalftone",
+        "SwipeTransition", "LineOverlay", "EdgeWork", "ComicEffect", "GlassDistortion", "HeightFieldFromMask",
+        "ShadedMaterial",
     ]
 
     /// `filter` applied to `source` by name, centred on the photo, with effect sizes for 12 MP.
@@ -117,10 +121,16 @@ enum FiltersBenchSuite: BenchSuite {
         let e = source.extent
         var candidates: [String: FilterValue] = [
             "center": .vector([e.midX, e.midY]), "radius": 1000, "targetImage": .image(source.colorInvert()),
-            "mask": .image(source), "displacementImage": .image(source), "time": 0.5,
+            "mask": .image(source), "displacementImage": .image(source), "time": 0.5, "texture": .image(source),
+            // A 256-pixel sphere: the shading image is read whole by every tile.
+            "shadingImage": .image(
+                Image.radialGradient(center: Point(x: 128, y: 128), radius0: 0, radius1: 128).cropped(
+                    to: Rect(x: 0, y: 0, width: 256, height: 256))),
         ]
         if filter.hasSuffix("Tile") { candidates["width"] = 200 }
-        if filter == "Pixellate" { candidates["scale"] = 8 }
+        if filter == "Pixellate" || filter == "HexagonalPixelate" { candidates["scale"] = 8 }
+        // Cell and blur sizes of a typical use, not a distortion's reach.
+        if ["Crystallize", "Bloom", "Gloom"].contains(filter) { candidates["radius"] = 20 }
         let accepted = Set(try FilterRegistry.builtIn.descriptor(named: filter).parameters.map(\.name))
         let parameters = candidates.filter { accepted.contains($0.key) }
         return try FilterRegistry.builtIn.apply(filter, to: source, parameters: parameters).cropped(to: e)

@@ -28,6 +28,8 @@ struct CaptureCommand: AsyncParsableCommand {
 
             Examples:
               lux capture --scene still-life -o out
+              lux capture --scene photo:portrait.heic -o out      # a photograph (its depth map, if any)
+              lux capture --scene photo:room.jpg,depth=room-depth.tif --lens-position 0.6
               lux capture --raw --preview 160x160
               lux capture --raw-plus jpeg --color-space p3
               lux capture --bracket -2,0,2
@@ -48,7 +50,7 @@ struct CaptureCommand: AsyncParsableCommand {
 
     @OptionGroup var manual: ManualControlOptions
 
-    @Option(help: "A built-in scene (see `lux scene list`).")
+    @Option(help: ArgumentHelp(SceneArgument.help), completion: .file())
     var scene = "still-life"
 
     @Option(parsing: .unconditional, help: "Illuminance in lux of the scene's main light (default: the scene's own).")
@@ -236,7 +238,7 @@ struct CaptureCommand: AsyncParsableCommand {
             return
         }
         var sceneValue: Scene
-        do { sceneValue = try Scene.named(scene) } catch { throw ValidationError("\(error)") }
+        sceneValue = try SceneArgument.scene(scene)
         if let lux { sceneValue.light.illuminance = lux }
         if handheld { sceneValue.cameraMotion = .handheld }
         let folder = URL(fileURLWithPath: out)

@@ -29,14 +29,16 @@ struct ConvertCommand: ParsableCommand {
             --strip all (drop both) or \
             --strip location (drop the GPS fields). --size WxH scales the image to fit inside the box (Lanczos, \
             aspect ratio kept, never enlarged). The image is read, converted and encoded a strip at a time: a \
-            HEIC is decoded by libheif into planes and interleaved strip by strip, and a HEIC output is encoded \
-            as 512 x 512 grid tiles a tile row at a time.
+            HEIC is decoded by libheif into planes and interleaved strip by strip (an 8-bit HEIC written \
+            unchanged as a JPEG of its colour space goes from the planes straight to the JPEG's Y'CbCr), and a \
+            HEIC output is encoded as 512 x 512 grid tiles a tile row at a time.
 
             HEIC inputs: --image N picks one of several top-level images (0 = the primary, then heif-info's \
             order). An HDR gain map (Apple's urn:com:apple:photo:2020:aux:hdrgainmap) is kept when a HEIC is \
             written from a HEIC (--hdr-gain-map keep, the default; it is scaled with the image), left out with \
             drop, or applied with apply: the HDR rendition, linear light above 1 where the gain map brightens \
-            (Apple's formula: SDR x (1 + (headroom - 1) x gain), the headroom from the maker note), which needs \
+            (Apple's formula: SDR x (1 + (headroom - 1) x gain), the headroom from the maker note's tags 33 and \
+            48, or --hdr-headroom H when the maker note lacks one of them, as some iPhones' photos do), which needs \
             an output that keeps extended range (--depth half or float, a TIFF). PQ and HLG images (BT.2100) are \
             decoded to linear light with 203 cd/m2 as 1.0; an output that cannot hold values above 1 (any integer \
             depth) gets them tone-mapped by Reinhard's extended operator on luminance, L (1 + L / W^2) / (1 + L), \
@@ -104,6 +106,11 @@ struct ConvertCommand: ParsableCommand {
         help: "A HEIC's HDR gain map: keep (into HEIC outputs), apply (render the HDR rendition) or drop.")
     var gainMap: GainMapArgument = .keep
 
+    @Option(
+        name: .customLong("hdr-headroom"),
+        help: "The headroom for --hdr-gain-map apply (a linear factor, 1 or more), instead of the maker note's.")
+    var hdrHeadroom: Double?
+
     @Option(help: "Raw inputs: develop (LuxRAW's defaults) or preview (the largest embedded preview).")
     var raw: RawInputArgument = .develop
 
@@ -129,6 +136,12 @@ struct ConvertCommand: ParsableCommand {
             output = f
         }
         try depth?.check(for: output)
+        if let hdrHeadroom {
+            guard gainMap == .apply else { throw ValidationError("--hdr-headroom goes with --hdr-gain-map apply") }
+            guard hdrHeadroom >= 1, hdrHeadroom.isFinite else {
+                throw ValidationError("--hdr-headroom must be a finite factor of 1 or more, not \(hdrHeadroom)")
+            }
+        }
         if gainMap == .apply, let depth, ![.half, .float].contains(depth) {
             throw ValidationError("--hdr-gain-map apply renders values above 1: use --depth half or float (TIFF)")
         }
@@ -156,7 +169,7 @@ struct ConvertCommand: ParsableCommand {
             guard source.hdrGainMap != nil else {
                 throw CLIError("\(item.input): --hdr-gain-map apply: the image has no HDR gain map")
             }
-            try source.applyGainMap()
+            try source.applyGainMap(headroom: hdrHeadroom)
         }
         if let size { source.resize(toFit: (size.width, size.height)) }
         var metadata = source.metadata
@@ -196,9 +209,17 @@ struct ConvertCommand: ParsableCommand {
             writingTo: outputURL, format: fileFormat, width: Int(extent.width), height: Int(extent.height),
             pixelFormat: samples.encodedFormat, colorSpace: space, metadata: metadata, options: options)
         if fileFormat == .heic, let auxiliary = source.keptGainMap { encoder.auxiliaryImages = [auxiliary] }
-        let context = RenderContext(options: RenderOptions(cacheIntermediates: false, threadCount: threads))
-        try context.render(picture, bounds: extent, format: samples.pixelFormat, colorSpace: space) { strip in
-            try encoder.append(strip.buffer)
+        // An unchanged picture in its own sample format may go straight from the decoder to the encoder when the
+        // encoder can take it (an 8-bit HEIC to a JPEG of its colour space: libheif's planes to Y′CbCr).
+        var direct = false
+        if let reader = source.reader, source.hdrPeak == nil, samples.pixelFormat == reader.pixelFormat {
+            direct = try encoder.appendRowsDirectly(from: reader)
+        }
+        if !direct {
+            let context = RenderContext(options: RenderOptions(cacheIntermediates: false, threadCount: threads))
+            try context.render(picture, bounds: extent, format: samples.pixelFormat, colorSpace: space) { strip in
+                try encoder.append(strip.buffer)
+            }
         }
         try encoder.finish()
         return (Int(extent.width), Int(extent.height))

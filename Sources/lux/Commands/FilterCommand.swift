@@ -12,7 +12,9 @@ struct FilterCommand: ParsableCommand {
             (0.8), vectors and points (x,y[,z,w]), rectangles (x,y,width,height), colours (r,g,b[,a] in sRGB, \
             #rrggbb, white, black...), transforms (a,b,c,d,tx,ty) and images as file paths. Each filter receives \
             the previous result as its image. `lux filters` lists the filters and their parameters. A result \
-            that covers the whole input (blurs grow the extent by their margin) is cropped to the input's size.
+            that covers the whole input (blurs grow the extent by their margin) is cropped to the input's size. \
+            An opaque input gives an opaque output unless the chain uncovers part of the picture (a rotation's \
+            corners): the output then keeps an alpha channel where the format has one.
 
             The input is colour-matched into the working space (extended linear sRGB unless --working-space \
             says otherwise) and the result is written in --color-space (default: the input's). Every output \
@@ -144,7 +146,9 @@ struct FilterCommand: ParsableCommand {
         let samples = try OutputSamples(
             format: fileFormat, depth: depth,
             deep: [.rgba16, .gray16, .rgbaHalf, .rgbaFloat, .grayFloat].contains(reader.pixelFormat),
-            gray: outputSpace.model == .gray, opaque: reader.isOpaque)
+            gray: outputSpace.model == .gray,
+            // An opaque input stays opaque unless the chain uncovers part of the picture (a rotation's corners).
+            opaque: reader.isOpaque && (result.isOpaque || !result.mayUncoverExtent))
         var options = RenderOptions(
             workingFormat: Self.workingFormats[workingFormat]!, cacheIntermediates: false, threadCount: threads)
         if let workingSpace {

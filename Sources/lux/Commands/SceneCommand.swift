@@ -12,13 +12,14 @@ struct SceneCommand: AsyncParsableCommand {
 
 struct SceneListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "list", abstract: "List the built-in scenes with their layers and lights.")
+        commandName: "list",
+        abstract: "List the built-in scenes (procedural, then photographic) with their layers and lights.")
 
     func run() async throws {
-        for name in Scene.catalogNames {
-            let scene = try Scene.named(name)
+        for name in Scene.catalogNames + Scene.photographicCatalogNames {
+            let scene = try Scene.builtIn(named: name)
             let layers = scene.layers.map { "\($0.name) \(format($0.distance)) m" }.joined(separator: ", ")
-            print("\(name.padding(toLength: 14, withPad: " ", startingAt: 0)) \(scene.light) — \(layers)")
+            print("\(name.padding(toLength: 16, withPad: " ", startingAt: 0)) \(scene.light) — \(layers)")
         }
     }
 
@@ -33,10 +34,12 @@ struct SceneRenderCommand: AsyncParsableCommand {
             The extension picks the format (.jpg, .png, .tif). With --linear the picture is written as a \
             float TIFF in extended linear sRGB, keeping values above 1 (highlights of HDR scenes).
 
-            Example: lux scene render hdr-window -o window.tif --linear --width 2000
+            Examples:
+              lux scene render hdr-window -o window.tif --linear --width 2000
+              lux scene render photo:portrait.heic -o truth.png
             """)
 
-    @Argument(help: "A built-in scene (see `lux scene list`).")
+    @Argument(help: ArgumentHelp(SceneArgument.help), completion: .file())
     var name: String
 
     @Option(
@@ -75,7 +78,7 @@ struct SceneRenderCommand: AsyncParsableCommand {
 
     func run() async throws {
         var scene: Scene
-        do { scene = try Scene.named(name) } catch { throw ValidationError("\(error)") }
+        scene = try SceneArgument.scene(name)
         if let lux { scene.light.illuminance = lux }
         if let cct { scene.light.illuminant = .temperature(cct) }
         let url = URL(fileURLWithPath: out)

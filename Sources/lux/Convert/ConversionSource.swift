@@ -19,6 +19,9 @@ struct ConversionSource {
     var hdrGainMap: ImageFile?
     /// Whether the input stores a thumbnail (a HEIC's), so the output gets one too.
     var hasThumbnail = false
+    /// The reader whose regions ``image`` still is, unchanged (`nil` once the picture is resized or re-rendered, and
+    /// for raws): an encoder may take its rows directly.
+    var reader: ImageRegionReader?
 
     /// Opens `url`: a raw is developed (or its largest preview decoded), anything else read through an
     /// ``ImageRegionReader``; a HEIC's gain map is loaded when it will be kept in a HEIC output or applied.
@@ -34,6 +37,7 @@ struct ConversionSource {
         options.renderingIntent = intent
         let reader = try ImageRegionReader(url: url, options: options)
         image = Image(reading: reader, url: url)
+        self.reader = reader
         metadata = reader.metadata
         colorSpace = reader.colorSpace ?? .sRGB
         isDeep = ![PixelFormat.rgba8, .bgra8, .gray8].contains(reader.pixelFormat)
@@ -89,22 +93,27 @@ struct ConversionSource {
         hdrGainMap.map { AuxiliaryImage(type: HEIFAuxiliaryKind.appleHDRGainMapType, file: $0) }
     }
 
-    /// Replaces the picture with its HDR rendition (extended linear light of the same primaries).
-    mutating func applyGainMap() throws {
+    /// Replaces the picture with its HDR rendition (extended linear light of the same primaries), brightened up to
+    /// `headroom` (default: the maker note's, from Apple's tags 33 and 48).
+    mutating func applyGainMap(headroom given: Double?) throws {
         guard let gainMap = hdrGainMap else { return }
-        guard let headroom = metadata.exif.appleMakerNote?.hdrHeadroom else {
-            throw CLIError("the photo's maker note has no HDR headroom (tag 33): the gain map cannot be applied")
+        guard let headroom = given ?? metadata.exif.appleMakerNote?.hdrHeadroom else {
+            throw CLIError(
+                "the photo's maker note lacks Apple's HDR tags 33 and 48 (Apple counts the gain map valid only with both): give the headroom with --hdr-headroom"
+            )
         }
         image = image.applyingHDRGainMap(gainMap.pixels, headroom: headroom)
         colorSpace = colorSpace.linearized().withExtendedRange(true, name: "Extended Linear " + colorSpace.name)
         hdrPeak = headroom
         hdrGainMap = nil
+        reader = nil
     }
 
     /// Scales the picture (and a kept gain map by the same factors) to fit inside `box`.
     mutating func resize(toFit box: (width: Int, height: Int)) {
         let before = image.extent
         image = image.resizedToFit(box)
+        if image.extent.size != before.size { reader = nil }
         guard var gainMap = hdrGainMap, image.extent.size != before.size else { return }
         let scale = (x: image.extent.width / before.width, y: image.extent.height / before.height)
         let size = (

@@ -2,7 +2,8 @@ import LuxColor
 import LuxPixels
 import RealModule
 
-/// The processor's fused row kernel for 8-bit outputs: demosaic, white balance and colour matrix, highlight roll-off,
+/// The processor's fused row kernel for 8-bit outputs: demosaic, white balance and colour matrix, desaturation of
+/// clipped highlights, highlight roll-off,
 /// transfer function and the output format's encoding in one pass over each row (pair), with no full-frame intermediate
 /// image.
 ///
@@ -67,13 +68,15 @@ struct FusedDevelopment {
     struct Rows {
         let width: Int
         let half: Int
-        /// Four raw rows as floats, each as even and odd columns with one padding element on either side: eight rows of
+        /// Eight raw rows as floats, each as even and odd columns with one padding element on either side: sixteen rows of
         /// `half + 2`.
         ///
-        /// Raw row `y` lives in slot `y mod 4`, so consecutive output rows load each raw row once.
+        /// Raw row `y` lives in slot `y mod 8`, so consecutive output rows load each raw row once.
         let raw: UnsafeMutablePointer<Float>
         /// The raw row each slot holds (`Int.min`: none yet).
         let slotRows: UnsafeMutablePointer<Int>
+        /// Per column, the largest raw value of the five rows around the output row (for the desaturation).
+        let columnPeak: UnsafeMutablePointer<Float>
         /// The R′, G′, B′ of two output rows, each as even then odd columns: 2 × 6 rows of `half` (an output
         /// row's six are contiguous; linear until ``developRow(_:raw:height:rows:slot:)`` encodes them in place).
         let encoded: UnsafeMutablePointer<Float>
@@ -81,20 +84,22 @@ struct FusedDevelopment {
         init(width: Int) {
             self.width = width
             half = (width + 1) / 2
-            raw = .allocate(capacity: 8 * (half + 2))
-            raw.initialize(repeating: 0, count: 8 * (half + 2))
-            slotRows = .allocate(capacity: 4)
-            slotRows.initialize(repeating: .min, count: 4)
+            raw = .allocate(capacity: 16 * (half + 2))
+            raw.initialize(repeating: 0, count: 16 * (half + 2))
+            slotRows = .allocate(capacity: 8)
+            slotRows.initialize(repeating: .min, count: 8)
+            columnPeak = .allocate(capacity: width)
             encoded = .allocate(capacity: 12 * half)
         }
 
         func deallocate() {
             raw.deallocate()
             slotRows.deallocate()
+            columnPeak.deallocate()
             encoded.deallocate()
         }
 
-        /// Even (`odd` false) or odd columns of raw slot `k` (0…3), from index −1.
+        /// Even (`odd` false) or odd columns of raw slot `k` (0…7), from index −1.
         func raw(_ k: Int, odd: Bool) -> UnsafeMutablePointer<Float> { raw + (2 * k + (odd ? 1 : 0)) * (half + 2) + 1 }
 
         /// Channel `c` (R′, G′, B′) of output row `k` (0 or 1), even or odd columns.
@@ -124,9 +129,9 @@ struct FusedDevelopment {
         if w & 1 == 0 { even[half] = even[half - 1] } else { odd[half - 1] = w > 1 ? odd[half - 2] : even[0] }
     }
 
-    /// The raw slot holding row `y` (−1…h), loaded unless it already holds it.
+    /// The raw slot holding row `y` (−2…h + 1), loaded unless it already holds it.
     func rawSlot(_ y: Int, raw plane: RawPlane, height h: Int, rows: Rows) -> Int {
-        let slot = (y + 4) & 3
+        let slot = (y + 8) & 7
         if rows.slotRows[slot] != y {
             loadRaw(y, raw: plane, height: h, rows: rows, slot: slot)
             rows.slotRows[slot] = y
@@ -147,6 +152,18 @@ struct FusedDevelopment {
         let de = rows.raw(below, odd: false)
         let dO = rows.raw(below, odd: true)
         let curve = encoder
+        // Only rows whose raw neighbourhood (five rows) comes near the clip pay for the desaturation.
+        let outer = (
+            rawSlot(y - 2, raw: plane, height: h, rows: rows), rawSlot(y + 2, raw: plane, height: h, rows: rows)
+        )
+        var rawTop: Float = 0
+        for slot in 0..<8 where rows.slotRows[slot] >= y - 2 && rows.slotRows[slot] <= y + 2 {
+            let values = rows.raw(slot, odd: false)
+            // Even and odd columns lie back to back (with their padding): one vectorised scan.
+            for j in 0..<(2 * n + 2) { rawTop = max(rawTop, values[j]) }
+        }
+        let nearClip = rawTop > Self.desaturationStart
+        if nearClip { columnPeaks((outer.0, above, current, below, outer.1), rows: rows) }
         for parity in 0..<2 {
             let a = weights[(y & 1) * 2 + parity]
             let a0 = a[0]
@@ -192,6 +209,13 @@ struct FusedDevelopment {
                 g[j] = lg
                 bl[j] = lb
             }
+            if nearClip {
+                let columns = Self.columns(rows, odd: odd)
+                for j in 0..<columns {
+                    let peak = Self.neighbourhoodPeak(rows.columnPeak, column: 2 * j + parity, width: rows.width)
+                    (r[j], g[j], bl[j]) = Self.desaturated(r[j], g[j], bl[j], rawPeak: peak)
+                }
+            }
         }
         // The six linear rows (three channels, even and odd columns) lie back to back. Only a row with a value
         // in the roll-off's range pays for its division; the row's maximum is taken on bit patterns, which
@@ -213,6 +237,50 @@ struct FusedDevelopment {
         _ w0: Float, _ w1: Float, _ w2: Float, _ w3: Float, _ x0: Float, _ x1: Float, _ x2: Float, _ x3: Float
     ) -> Float {
         Relaxed.multiplyAdd(w3, x3, Relaxed.multiplyAdd(w2, x2, Relaxed.multiplyAdd(w1, x1, w0 * x0)))
+    }
+
+    /// The largest of `columnPeak` over columns `column − 2 … column + 2` (clamped to the frame).
+    @inline(__always)
+    static func neighbourhoodPeak(_ columnPeak: UnsafePointer<Float>, column c: Int, width w: Int) -> Float {
+        var peak: Float = 0
+        for k in max(c - 2, 0)...min(c + 2, w - 1) { peak = max(peak, columnPeak[k]) }
+        return peak
+    }
+
+    /// Fills `rows.columnPeak` with each column's largest value over the five raw slots `window`.
+    func columnPeaks(_ window: (Int, Int, Int, Int, Int), rows: Rows) {
+        let w = rows.width
+        for c in 0..<w { rows.columnPeak[c] = 0 }
+        for slot in [window.0, window.1, window.2, window.3, window.4] {
+            let even = rows.raw(slot, odd: false)
+            let odd = rows.raw(slot, odd: true)
+            for c in 0..<w {
+                let v = c & 1 == 0 ? even[c >> 1] : odd[c >> 1]
+                rows.columnPeak[c] = max(rows.columnPeak[c], v)
+            }
+        }
+    }
+
+    /// The raw level (0…1 of the sensor's range) above which colour starts to fade to neutral.
+    static let desaturationStart: Float = 0.9
+    /// The raw level at and above which a pixel is neutral.
+    static let desaturationEnd: Float = 0.98
+
+    /// Linear output RGB faded towards neutral by how close the brightest raw value around the pixel (5 × 5
+    /// photosites, wider than the demosaic's reach so the colour fringes of a blown edge fade too) comes to the
+    /// sensor's clip.
+    ///
+    /// A clipped channel has lost its value, so the colour the white balance and matrix make of it is wrong (a
+    /// clipped white turns magenta where green, the least-gained channel, clips first). As a camera does, the
+    /// colour fades to a neutral at the brightest channel's level between ``desaturationStart`` and
+    /// ``desaturationEnd``: a blown highlight is white at any white balance, and the fade keeps the transition
+    /// smooth.
+    @inline(__always)
+    static func desaturated(_ r: Float, _ g: Float, _ b: Float, rawPeak: Float) -> (Float, Float, Float) {
+        let ramp = (rawPeak - desaturationStart) * (1 / (desaturationEnd - desaturationStart))
+        let t = ramp > 0 ? (ramp < 1 ? ramp : 1) : 0
+        let n = max(r, max(g, b))
+        return (r + t * (n - r), g + t * (n - g), b + t * (n - b))
     }
 
     /// Where the highlight roll-off starts.

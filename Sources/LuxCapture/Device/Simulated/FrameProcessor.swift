@@ -3,7 +3,7 @@ public import LuxPixels
 
 /// The device's image signal processor for stream frames and quick stills: bilinear demosaic, white balance and
 /// camera → output colour in one matrix (the DNG path: camera → XYZ at the white the gains describe, Bradford
-/// to D65, XYZ → sRGB or Display P3), a highlight-compressing tone curve, the output transfer function, and the
+/// to D65, XYZ → sRGB or Display P3), clipped highlights faded to neutral, a highlight-compressing tone curve, the output transfer function, and the
 /// requested pixel format.
 public struct FrameProcessor: Sendable {
     /// The sensor whose frames are processed.
@@ -90,6 +90,8 @@ public struct FrameProcessor: Sendable {
         let inv = 1 / Float(sensor.whiteLevel - sensor.blackLevel)
         raw.withUnsafePlane { src in
             Parallel.forEachBand(h, threads: threads) { rows in
+                let columnPeak = UnsafeMutablePointer<Float>.allocate(capacity: w)
+                defer { columnPeak.deallocate() }
                 for y in rows {
                     func row(_ yy: Int) -> UnsafePointer<UInt16> {
                         let r = yy < 0 ? -yy : (yy >= h ? 2 * h - 2 - yy : yy)
@@ -103,6 +105,14 @@ public struct FrameProcessor: Sendable {
                         let xx = x < 0 ? -x : (x >= w ? 2 * w - 2 - x : x)
                         return (Float(r[xx]) - black) * inv
                     }
+                    // Each column's largest raw value over the five rows around (the desaturation's neighbourhood).
+                    for x in 0..<w { columnPeak[x] = 0 }
+                    for dy in -2...2 {
+                        let r = row(y + dy)
+                        for x in 0..<w { columnPeak[x] = max(columnPeak[x], v(r, x)) }
+                    }
+                    var nearClip = false
+                    for x in 0..<w where columnPeak[x] > FusedDevelopment.desaturationStart { nearClip = true }
                     for x in 0..<w {
                         let c = quad[(y & 1) * 2 + (x & 1)]
                         var rgb = SIMD3<Float>.zero
@@ -119,8 +129,14 @@ public struct FrameProcessor: Sendable {
                             let rowHasRed = quad[(y & 1) * 2 + ((x + 1) & 1)] == 0
                             rgb = rowHasRed ? SIMD3(horiz, centre, vert) : SIMD3(vert, centre, horiz)
                         }
+                        var out = SIMD3<Float>.zero
+                        for k in 0..<3 { out[k] = m[3 * k] * rgb.x + m[3 * k + 1] * rgb.y + m[3 * k + 2] * rgb.z }
+                        if nearClip {
+                            let peak = FusedDevelopment.neighbourhoodPeak(columnPeak, column: x, width: w)
+                            (out.x, out.y, out.z) = FusedDevelopment.desaturated(out.x, out.y, out.z, rawPeak: peak)
+                        }
                         for k in 0..<3 {
-                            let lin = max(0, m[3 * k] * rgb.x + m[3 * k + 1] * rgb.y + m[3 * k + 2] * rgb.z)
+                            let lin = max(0, out[k])
                             // Highlight roll-off: linear below 0.6, then compresses to reach 1 at 3.
                             o[4 * x + k] = lin < 0.6 ? lin : min(1, 0.6 + 0.4 * (1 - 1 / (1 + (lin - 0.6) * 1.4)) * 1.4)
                         }

@@ -1,0 +1,80 @@
+import Foundation
+import LuxColor
+public import LuxScene
+
+/// The built-in photographic scenes: photographs shipped with the package, with their lights.
+extension Scene {
+    /// The names of the built-in photographic scenes, for ``photographic(named:)``.
+    public static let photographicCatalogNames = [
+        "photo-daylight", "photo-indoor", "photo-low-light", "photo-portrait",
+    ]
+
+    /// A built-in photographic scene by name.
+    ///
+    /// - `photo-daylight`: a terrace with plants in daylight (D65, 20 000 lx), 6 m away.
+    /// - `photo-indoor`: a cup of coffee on a wooden table under 3000 K lamps at 150 lx, with a daylight window
+    ///   about five stops brighter in the corner.
+    /// - `photo-low-light`: a rocket on its pad at dusk (5 lx), its floodlights six stops above the scene.
+    /// - `photo-portrait`: a dog on a sofa, 0.23–0.67 m away from the iPhone portrait's depth map, at 250 lx.
+    ///
+    /// The procedural scenes (``named(_:)``) stay for measurement; these have natural texture, depth and dynamic
+    /// range.
+    ///
+    /// - Throws: ``SceneError/unknownScene(name:known:)`` naming the scenes that exist,
+    ///   ``SceneError/unreadableFile(path:reason:)`` when the package's photographs are missing.
+    public static func photographic(named name: String) throws(SceneError) -> Scene {
+        var scene: Scene
+        switch name {
+        case "photo-daylight":
+            scene = try photograph(
+                contentsOf: try photographURL("daylight.jpg"), distance: 6, light: Light(.d65, lux: 20_000),
+                highlightStops: 2)
+        case "photo-indoor":
+            let room = Light(.planckian(kelvin: 3000), lux: 150)
+            scene = try photograph(
+                contentsOf: try photographURL("indoor.jpg"), distance: 0.6, light: room, highlightStops: 3)
+            scene.layers.append(
+                SceneLayer(
+                    name: "window", distance: 4,
+                    shapes: [
+                        Shape(
+                            .rectangle(origin: SIMD2(0.8, 0), size: SIMD2(0.2, 0.18)),
+                            color: SurfaceColor(reflectance: 0.9))
+                    ],
+                    light: Light(.d65, lux: 5000)))
+        case "photo-low-light":
+            scene = try photograph(
+                contentsOf: try photographURL("low-light.jpg"), distance: 100,
+                light: Light(.planckian(kelvin: 4000), lux: 5), highlightStops: 6)
+        case "photo-portrait":
+            scene = try photograph(
+                contentsOf: try photographURL("portrait.jpg"), depth: try photographURL("portrait-depth.tif"),
+                light: Light(.d65, lux: 250), highlightStops: 2)
+        default:
+            throw .unknownScene(name: name, known: photographicCatalogNames)
+        }
+        scene.name = name
+        return scene
+    }
+
+    /// A built-in scene by name, procedural (``named(_:)``) or photographic (``photographic(named:)``).
+    ///
+    /// - Throws: ``SceneError/unknownScene(name:known:)`` naming every built-in scene.
+    public static func builtIn(named name: String) throws(SceneError) -> Scene {
+        if photographicCatalogNames.contains(name) { return try photographic(named: name) }
+        do {
+            return try named(name)
+        } catch {
+            throw .unknownScene(name: name, known: catalogNames + photographicCatalogNames)
+        }
+    }
+
+    /// The URL of one of the package's photographs.
+    static func photographURL(_ file: String) throws(SceneError) -> URL {
+        let url = Bundle.module.bundleURL.appendingPathComponent("Photographs").appendingPathComponent(file)
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw .unreadableFile(path: url.path, reason: "the package's photograph is missing")
+        }
+        return url
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import LuxCodecs
+import LuxPixels
+import LuxScene
+import LuxTestSupport
+import Testing
+
+@testable import LuxCapture
+
+@Suite struct PhotographSceneTests {
+    /// A 64×48 sRGB PNG: mid-grey (code 128) on the left, white (255) on the right.
+    static func greyAndWhite(in folder: URL) throws -> URL {
+        var buffer = PixelBuffer(width: 64, height: 48, format: .rgba8, colorSpace: .sRGB)
+        buffer.withUnsafeMutablePlane { plane in
+            for y in 0..<48 {
+                let row = plane.row(y, as: UInt8.self)
+                for x in 0..<64 {
+                    let v: UInt8 = x < 32 ? 128 : 255
+                    for c in 0..<3 { row[4 * x + c] = v }
+                    row[4 * x + 3] = 255
+                }
+            }
+        }
+        let url = folder.appendingPathComponent("grey-white.png")
+        try ImageFile.write(buffer, to: url)
+        return url
+    }
+
+    @Test(
+        "A photograph's colours are its reflectances (sRGB code 128 is 21.6 % grey) and its white shines 2^stops above")
+    func reflectanceAndHighlights() throws {
+        let folder = try ExternalTool.temporaryFolder("lux-photo-scene")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = try Self.greyAndWhite(in: folder)
+        for stops in [0.0, 3] {
+            let scene = try Scene.photograph(contentsOf: url, highlightStops: stops)
+            #expect(scene.layers.count == 1 && scene.layers[0].distance == 2)
+            let truth = try scene.groundTruth(width: 64, colorSpace: .extendedLinearSRGB)
+            // IEC 61966-2-1: code 128 → ((128/255 + 0.055)/1.055)^2.4 = 0.2158.
+            let grey = truth.pixel(x: 12, y: 24)
+            let white = truth.pixel(x: 52, y: 24)
+            for c in 0..<3 {
+                #expect(abs(grey[c] - 0.2158) < 0.004, "grey channel \(c): \(grey)")
+                #expect(abs(white[c] - Float(exp2(stops))) < 0.02 * Float(exp2(stops)), "white channel \(c): \(white)")
+            }
+        }
+    }
+
+    @Test(
+        "An iPhone portrait HEIC's disparity map slices the scene between 1/4.383 m and 1/1.498 m (heif-info's d-max, d-min)"
+    )
+    func depthFromHEIC() throws {
+        let scene = try Scene.photograph(contentsOf: try TestData.url("heic/iphone13pro_portrait_depth.heic"))
+        #expect(scene.layers.count == 8)
+        let distances = scene.layers.map(\.distance)
+        #expect(distances == distances.sorted(by: >), "back to front: \(distances)")
+        for d in distances { #expect(d > 1 / 4.383 - 0.001 && d < 1 / 1.498 + 0.001, "\(distances)") }
+        // A normalised-disparity PNG given as depth=: white is 0.5 m, mid-grey 1 m.
+        let folder = try ExternalTool.temporaryFolder("lux-photo-depth")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = try Self.greyAndWhite(in: folder)
+        let sliced = try Scene.photograph(contentsOf: url, depth: url)
+        let near = try #require(sliced.layers.last?.distance)
+        let far = try #require(sliced.layers.first?.distance)
+        #expect(near > 0.5 && near < 0.56 && far > 0.9 && far < 1, "\(sliced.layers.map(\.distance))")
+    }
+
+    @Test("A file that is not an image is refused with an error naming it")
+    func unreadable() throws {
+        let folder = try ExternalTool.temporaryFolder("lux-photo-bad")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("notes.jpg")
+        try Data("not a picture".utf8).write(to: url)
+        #expect {
+            try Scene.photograph(contentsOf: url)
+        } throws: { error in
+            guard case .unreadableFile(let path, _) = error as? SceneError else { return false }
+            return path == url.path
+        }
+    }
+}
