@@ -133,7 +133,8 @@ let package = Package(
         .target(
             name: "LuxCapture",
             dependencies: [
-                "LuxScene", "LuxFusion", "LuxRAW", "LuxIO", "LuxCodecs", "LuxRender", "LuxPixels", "LuxColor",
+                "LuxScene", "LuxFusion", "LuxRAW", "LuxIO", "LuxFilters", "LuxCodecs", "LuxRender", "LuxPixels",
+                "LuxColor",
                 "CLuxSystem",
                 .product(name: "RealModule", package: "swift-numerics"),
                 .product(name: "Logging", package: "swift-log"),

@@ -32,7 +32,7 @@ mode="$2"
 
 # Longest input per harness: enough for the structures each parser reads, small enough to stay fast.
 case "$name" in
-    tiff | quicktime | cameraraw | heif | movie) max_len=65536 ;;
+    tiff | quicktime | cameraraw | heif | movie | webp | gif) max_len=65536 ;;
     jpeg | png) max_len=32768 ;;
     icc) max_len=16384 ;;
     exif | ljpeg) max_len=8192 ;;

@@ -47,11 +47,13 @@ import Testing
     }
 
     @Test(
-        "An iPhone portrait HEIC's disparity map slices the scene between 1/4.383 m and 1/1.498 m (heif-info's d-max, d-min)"
+        "An iPhone portrait HEIC, reduced to 2048 × 1536, has its disparity map slice the scene between 1/4.383 m and 1/1.498 m (heif-info's d-max, d-min)"
     )
     func depthFromHEIC() throws {
         let scene = try Scene.photograph(contentsOf: try TestData.url("heic/iphone13pro_portrait_depth.heic"))
         #expect(scene.layers.count == 8)
+        // The 4032 × 3024 HEIC is reduced on load to 2048 pixels wide, its 768 × 576 depth map stretched to match.
+        #expect(try Self.textureSize(scene) == (2048, 1536))
         let distances = scene.layers.map(\.distance)
         #expect(distances == distances.sorted(by: >), "back to front: \(distances)")
         for d in distances { #expect(d > 1 / 4.383 - 0.001 && d < 1 / 1.498 + 0.001, "\(distances)") }
@@ -63,6 +65,24 @@ import Testing
         let near = try #require(sliced.layers.last?.distance)
         let far = try #require(sliced.layers.first?.distance)
         #expect(near > 0.5 && near < 0.56 && far > 0.9 && far < 1, "\(sliced.layers.map(\.distance))")
+    }
+
+    /// The size of the texture a photograph scene's first layer samples.
+    static func textureSize(_ scene: Scene) throws -> (width: Int, height: Int) {
+        guard case .image(let image, _, _, _) = try #require(scene.layers.first?.shapes.first).fill else {
+            Issue.record("the scene's first layer is not an image")
+            return (0, 0)
+        }
+        return (image.width, image.height)
+    }
+
+    @Test(
+        "A 4032 × 3024 JPEG is reduced on load to 2048 × 1536 (both sides × 2048/4032), or 640 × 480 when asked"
+    )
+    func largePhotographsAreReduced() throws {
+        let url = try TestData.url("livephoto/iphone6s_livephoto_train.jpg")
+        #expect(try Self.textureSize(try Scene.photograph(contentsOf: url)) == (2048, 1536))
+        #expect(try Self.textureSize(try Scene.photograph(contentsOf: url, maximumDimension: 640)) == (640, 480))
     }
 
     @Test("A file that is not an image is refused with an error naming it")

@@ -236,15 +236,22 @@ import Testing
 }
 
 @Suite struct ICCEmbeddingTests {
-    /// A profile-sized blob that no colour management would accept, so only the container is exercised.
-    static let blob: [UInt8] = (0..<150_000).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) }
+    /// Lux's sRGB profile padded to 150 000 bytes (its header's size updated, its profile ID cleared): a valid profile
+    /// too large for one APP2 segment, so reading checks it and the container must split and reassemble it.
+    static let blob: [UInt8] = {
+        var bytes = (try? ColorSpace.sRGB.iccProfile().data) ?? []
+        bytes += [UInt8](repeating: 0, count: 150_000 - bytes.count)
+        for (i, shift) in [24, 16, 8, 0].enumerated() { bytes[i] = UInt8(truncatingIfNeeded: 150_000 >> shift) }
+        for i in 84..<100 { bytes[i] = 0 }
+        return bytes
+    }()
 
     @Test(
         "a large ICC profile is split into APP2 chunks and reassembled; exiftool extracts the same bytes",
         .needs("exiftool"), arguments: [ImageFormat.jpeg, .png, .tiff])
     func largeProfileRoundTrip(_ format: ImageFormat) throws {
         var image = TestImages.gradient(width: 16, height: 16)
-        image.colorSpace = nil
+        image.colorSpace = .sRGB
         let metadata = ImageMetadata(iccProfile: Self.blob)
         let bytes = try ImageFile(pixels: image, metadata: metadata, format: format).encoded()
         #expect(try ImageFile.read(data: bytes).metadata.iccProfile == Self.blob)

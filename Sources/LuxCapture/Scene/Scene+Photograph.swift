@@ -1,6 +1,8 @@
 public import Foundation
 import LuxCodecs
 import LuxColor
+import LuxFilters
+import LuxIO
 import LuxPixels
 import LuxRAW
 import LuxRender
@@ -16,6 +18,10 @@ extension Scene {
     /// depth or disparity map (an iPhone portrait HEIC carries one): the scene is then sliced into layers by
     /// distance, so each part is defocused by the lens as its distance asks. Without a depth map the photograph is a
     /// flat print `distance` metres away.
+    ///
+    /// A photograph larger than `maximumDimension` on its longest side is reduced on load (a JPEG in libjpeg's DCT
+    /// domain through ``Thumbnail``, anything else with a Lanczos-3 step), so a 12-megapixel photo costs a 2048-pixel
+    /// texture rather than a quarter of a gigabyte; its depth map covers the same frame and stays aligned.
     ///
     /// A depth file is read as follows: a HEIC's depth auxiliary image through its depth representation
     /// (disparity in 1/m, as iPhones store it, or distance); a floating-point image (TIFF) as distances in metres;
@@ -34,12 +40,13 @@ extension Scene {
     ///   - light: The light on the scene (a room at 300 lx by default).
     ///   - highlightStops: How far above the room its brightest parts shine, in stops
     ///     (``SceneImage/init(buffer:depthMap:highlightStops:)``).
+    ///   - maximumDimension: The longest side in pixels the photograph is reduced to when it is larger.
     /// - Throws: ``SceneError/unreadableFile(path:reason:)`` naming the file that cannot be read or used.
     public static func photograph(
         contentsOf url: URL, depth: URL? = nil, distance: Double = 2, light: Light = Light(.d65, lux: 300),
-        highlightStops: Double = 4
+        highlightStops: Double = 4, maximumDimension: Int = 2048
     ) throws(SceneError) -> Scene {
-        let pixels = try PhotographFile.colors(url)
+        let pixels = try PhotographFile.colors(url, fitting: max(1, maximumDimension))
         let depthMap: PixelBuffer?
         if let depth {
             depthMap = try PhotographFile.distances(depth, main: false)
@@ -58,20 +65,33 @@ extension Scene {
     }
 }
 
-/// Reading a photograph's colours and depth for ``Scene/photograph(contentsOf:depth:distance:light:highlightStops:)``.
+/// Reading a photograph's colours and depth for ``Scene/photograph(contentsOf:depth:distance:light:highlightStops:maximumDimension:)``.
 enum PhotographFile {
-    /// The photograph's pixels, upright, with their colour space (a raw is developed).
-    static func colors(_ url: URL) throws(SceneError) -> PixelBuffer {
+    /// The photograph's pixels, upright, with their colour space (a raw is developed), reduced to fit `side` × `side`.
+    static func colors(_ url: URL, fitting side: Int) throws(SceneError) -> PixelBuffer {
+        let box = (width: side, height: side)
         do {
-            let file = try ImageFile.read(url: url, options: DecodingOptions(appliesOrientation: true))
-            guard file.raw != nil || file.pixels.format.isBayer else { return file.pixels }
+            let info = try ImageFile.info(url: url)
+            let fits = max(info.width, info.height) <= side
+            if info.raw == nil && info.format != .dng && info.format != .cameraRaw {
+                // libjpeg reduces a JPEG by 2, 4 or 8 while decoding: the cheapest way down.
+                if info.format == .jpeg && !fits { return try Thumbnail(contentsOf: url, fitting: box).pixels }
+                let file = try ImageFile.read(url: url, options: DecodingOptions(appliesOrientation: true))
+                let pixels = file.pixels
+                if !pixels.format.isBayer {
+                    if fits { return pixels }
+                    return try RenderContext().createBuffer(
+                        Image(buffer: pixels, colorSpace: pixels.colorSpace ?? .sRGB).resizedToFit(box),
+                        format: .rgbaFloat, colorSpace: .extendedLinearSRGB)
+                }
+            }
         } catch {
             throw .unreadableFile(path: url.path, reason: "\(error)")
         }
         do {
             let developer = try RAWDeveloper(url: url)
             return try RenderContext().createBuffer(
-                try developer.outputImage, format: .rgbaFloat, colorSpace: .extendedLinearSRGB)
+                try developer.outputImage.resizedToFit(box), format: .rgbaFloat, colorSpace: .extendedLinearSRGB)
         } catch {
             throw .unreadableFile(path: url.path, reason: "developing the raw failed: \(error)")
         }

@@ -15,7 +15,7 @@ extension Scene {
     /// - `photo-indoor`: a cup of coffee on a wooden table under 3000 K lamps at 150 lx, with a daylight window
     ///   about five stops brighter in the corner.
     /// - `photo-low-light`: a rocket on its pad at dusk (5 lx), its floodlights six stops above the scene.
-    /// - `photo-portrait`: a dog on a sofa, 0.23–0.67 m away from the iPhone portrait's depth map, at 250 lx.
+    /// - `photo-portrait`: a dog on a sofa, 0.23–0.67 m away from the iPhone portrait's depth map, in a bright room (600 lx).
     ///
     /// The procedural scenes (``named(_:)``) stay for measurement; these have natural texture, depth and dynamic
     /// range.
@@ -49,7 +49,7 @@ extension Scene {
         case "photo-portrait":
             scene = try photograph(
                 contentsOf: try photographURL("portrait.jpg"), depth: try photographURL("portrait-depth.tif"),
-                light: Light(.d65, lux: 250), highlightStops: 2)
+                light: Light(.d65, lux: 600), highlightStops: 2)
         default:
             throw .unknownScene(name: name, known: photographicCatalogNames)
         }

@@ -107,7 +107,7 @@ struct ConvertCommand: ParsableCommand {
     var gainMap: GainMapArgument = .keep
 
     @Option(
-        name: .customLong("hdr-headroom"),
+        name: .customLong("hdr-headroom"), parsing: .unconditional,
         help: "The headroom for --hdr-gain-map apply (a linear factor, 1 or more), instead of the maker note's.")
     var hdrHeadroom: Double?
 

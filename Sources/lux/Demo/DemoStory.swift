@@ -10,8 +10,8 @@ struct DemoStory {
     /// Runs every step and returns the contact sheet (not yet written).
     func run() async throws -> ContactSheet {
         var sections: [DemoSection] = []
-        let stillLife = try Scene.named("still-life")
-        let studio = try await DemoSession.start(scene: stillLife, sensor: size.sensor)
+        let portrait = try Scene.photographic(named: "photo-portrait")
+        let studio = try await DemoSession.start(scene: portrait, sensor: size.sensor)
         let output = studio.photoOutput
         let camera = studio.camera
         let recorder = CaptureRecorder(output: output, folder: folder)
@@ -67,7 +67,7 @@ struct DemoStory {
             ("monitored settings", "JPEG, flash auto"),
         ]
 
-        // 2. A balanced JPEG of the still life.
+        // 2. A balanced JPEG of the portrait.
         sections.append(setup)
         var section = try await recorder.capture(
             balanced, title: "Balanced JPEG",
@@ -88,12 +88,13 @@ struct DemoStory {
         sections.append(section)
 
         // 4. An auto-exposure bracket of the HDR window, fused.
-        camera.scene = try Scene.named("hdr-window")
+        camera.scene = try Scene.photographic(named: "photo-indoor")
         try await studio.settleExposure()
         let names = ["03-bracket-minus-2ev.jpg", "03-bracket-0ev.jpg", "03-bracket-plus-2ev.jpg"]
         section = try await recorder.capture(
             bracket, title: "Auto-exposure bracket −2/0/+2 EV",
-            story: "A dim room with a bright window: three exposures two stops apart, each developed on its own."
+            story: "A cup of coffee under dim lamps with a daylight window in the corner: three exposures two stops "
+                + "apart, each developed on its own."
         ) {
             photo in names[min(max(photo.sequenceCount - 1, 0), 2)]
         }
@@ -106,7 +107,7 @@ struct DemoStory {
             $0.milliseconds < $1.milliseconds
         }
         sections[0] = setup
-        let dark = try Scene.named("low-light")
+        let dark = try Scene.photographic(named: "photo-low-light")
         camera.scene = dark
         try await studio.settleExposure()
         section = try await recorder.capture(
@@ -121,13 +122,13 @@ struct DemoStory {
             ([
                 .init(
                     milliseconds: 0, name: "scene change",
-                    detail: "still life → low light (\(Int(dark.light.illuminance)) lx)")
+                    detail: "portrait → rocket at dusk (\(Int(dark.light.illuminance)) lx)")
             ]
             + monitor.events(from: dimmed) + section.events).sorted { $0.milliseconds < $1.milliseconds }
         sections.append(section)
 
-        // 6. A Live Photo of the still life, once exposure has followed the light back up.
-        camera.scene = stillLife
+        // 6. A Live Photo of the portrait, once exposure has followed the light back up.
+        camera.scene = portrait
         try await studio.settleExposure()
         output.photoSettingsForSceneMonitoring = nil
         section = try await recorder.capture(

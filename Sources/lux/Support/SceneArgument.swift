@@ -3,7 +3,7 @@ import Foundation
 import Lux
 
 /// A `--scene` or scene-name argument: a built-in scene's name, or `photo:FILE[,depth=FILE]` for a scene made from a
-/// photograph (``Scene/photograph(contentsOf:depth:distance:light:highlightStops:)``).
+/// photograph (``Scene/photograph(contentsOf:depth:distance:light:highlightStops:maximumDimension:)``).
 enum SceneArgument {
     /// The help text's description of the forms.
     static let help =
