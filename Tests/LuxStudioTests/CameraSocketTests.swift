@@ -35,16 +35,7 @@ import Testing
 
     /// The mean of a JPEG frame's samples, 0...255.
     static func mean(_ jpeg: [UInt8]) throws -> Double {
-        let file = try JPEG.decode(jpeg)
-        let p = file.pixels
-        var sum = 0.0
-        for y in 0..<p.height {
-            for x in 0..<p.width {
-                let v = p.pixel(x: x, y: y)
-                sum += Double(v.x + v.y + v.z) / 3
-            }
-        }
-        return sum / Double(p.width * p.height) * 255
+        try TestImages.mean(ofJPEG: jpeg).mean
     }
 
     @Test("hello with the format's ranges, then viewfinder JPEGs fitted to the viewfinder size and read-outs")

@@ -15,24 +15,13 @@ import Testing
         try FileManager.default.copyItem(
             at: try TestData.url("raw/canon_eos550d_magiclantern_14bit.dng"),
             to: folder.appendingPathComponent("canon.dng"))
-        var pixels = PixelBuffer(width: 400, height: 300, format: .rgba8, colorSpace: .sRGB)
-        for y in 0..<300 {
-            for x in 0..<400 { pixels.setPixel(SIMD4(128.0 / 255, 128.0 / 255, 128.0 / 255, 1), x: x, y: y) }
-        }
-        try Data(try JPEG.encode(pixels)).write(to: folder.appendingPathComponent("grey.jpg"))
+        let grey = try TestImages.jpeg(width: 400, height: 300) { _, _ in SIMD4(128, 128, 128, 255) }
+        try grey.write(to: folder.appendingPathComponent("grey.jpg"))
         return (try Studio(configuration: StudioConfiguration(captureFolder: folder)), folder)
     }
 
     static func mean(_ jpeg: ByteBuffer) throws -> (mean: Double, width: Int, height: Int) {
-        let p = try JPEG.decode(Array(jpeg.readableBytesView)).pixels
-        var sum = 0.0
-        for y in 0..<p.height {
-            for x in 0..<p.width {
-                let v = p.pixel(x: x, y: y)
-                sum += Double(v.x + v.y + v.z) / 3
-            }
-        }
-        return (sum / Double(p.width * p.height) * 255, p.width, p.height)
+        try TestImages.mean(ofJPEG: Array(jpeg.readableBytesView))
     }
 
     @Test("a RAW preview fits the asked size, +1 EV brightens it, and the export writes a full-size JPEG")

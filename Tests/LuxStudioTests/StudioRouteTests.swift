@@ -13,11 +13,10 @@ import Testing
         let base = try ExternalTool.temporaryFolder("lux-studio-routes")
         let captures = base.appendingPathComponent("captures")
         try FileManager.default.createDirectory(at: captures, withIntermediateDirectories: true)
-        var pixels = PixelBuffer(width: 400, height: 300, format: .rgba8, colorSpace: .sRGB)
-        for y in 0..<300 {
-            for x in 0..<400 { pixels.setPixel(SIMD4(Float(x) / 400, Float(y) / 300, 0.5, 1), x: x, y: y) }
+        let gradient = try TestImages.jpeg(width: 400, height: 300) { x, y in
+            SIMD4(UInt8(x * 255 / 400), UInt8(y * 255 / 300), 128, 255)
         }
-        try Data(try JPEG.encode(pixels)).write(to: captures.appendingPathComponent("IMG_1.jpg"))
+        try gradient.write(to: captures.appendingPathComponent("IMG_1.jpg"))
         try Data("secret".utf8).write(to: base.appendingPathComponent("secret.txt"))
         let studio = try Studio(configuration: StudioConfiguration(token: token, captureFolder: captures))
         return (studio, base)
