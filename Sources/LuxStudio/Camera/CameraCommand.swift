@@ -41,9 +41,15 @@ public enum CameraCommand: Equatable, Sendable {
         } catch {
             throw .malformedMessage("not JSON")
         }
+        // JSONSerialization gives numbers and booleans as NSNumber, and `is Bool` holds for the numbers 0 and 1 too
+        // (swift-corelibs-foundation): a JSON boolean is the NSNumber whose type is C's `char`.
+        func isBoolean(_ value: Any) -> Bool {
+            guard let n = value as? NSNumber else { return false }
+            return String(cString: n.objCType) == "c"
+        }
         func number(_ key: String) throws(StudioError) -> Double? {
             guard let value = object[key] else { return nil }
-            guard let n = value as? NSNumber, !(value is Bool), n.doubleValue.isFinite else {
+            guard let n = value as? NSNumber, !isBoolean(value), n.doubleValue.isFinite else {
                 throw .malformedMessage("'\(key)' must be a number")
             }
             return n.doubleValue
@@ -57,7 +63,9 @@ public enum CameraCommand: Equatable, Sendable {
         }
         func flag(_ key: String) throws(StudioError) -> Bool? {
             guard let value = object[key] else { return nil }
-            guard let b = value as? Bool else { throw .malformedMessage("'\(key)' must be true or false") }
+            guard isBoolean(value), let b = value as? Bool else {
+                throw .malformedMessage("'\(key)' must be true or false")
+            }
             return b
         }
         func required<T>(_ value: T?, _ key: String) throws(StudioError) -> T {
@@ -87,7 +95,7 @@ public enum CameraCommand: Equatable, Sendable {
             var bracket: [Float]?
             if let value = object["bracket"] {
                 guard let items = value as? [NSNumber], (1...8).contains(items.count),
-                    items.allSatisfy({ $0.doubleValue.isFinite })
+                    items.allSatisfy({ $0.doubleValue.isFinite && !isBoolean($0) })
                 else { throw .malformedMessage("'bracket' must be 1 to 8 numbers of EV") }
                 bracket = items.map { $0.floatValue }
             }

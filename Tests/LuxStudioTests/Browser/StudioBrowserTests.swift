@@ -61,7 +61,7 @@ import Testing
                         "exposure to settle at \(bias) EV",
                         until: """
                             const s = window.luxStudio.camera.status;
-                            return s && s.bias === \(bias) && !s.isAdjustingExposure;
+                            return s && s.bias === \(bias) && Math.abs(s.offset) < 0.2 && !s.isAdjustingExposure;
                             """)
                     let frames = try await browser.run("return window.luxStudio.camera.frames") as? Int ?? 0
                     try await browser.wait("new frames", until: "return window.luxStudio.camera.frames > \(frames + 3)")
