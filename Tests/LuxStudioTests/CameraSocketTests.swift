@@ -179,6 +179,16 @@ import Testing
                 let items = try JSONDecoder().decode([GalleryItem].self, from: Data(response.body.readableBytesView))
                 #expect(Set(items.map(\.name)) == Set(files))
             }
+            // The gallery shows both through the thumbnail path: 4:3 inside 128 × 128 is 128 × 96.
+            for file in files {
+                try await client.execute(uri: "/api/thumbnail/\(file)?size=128", method: .get) { response in
+                    #expect(response.status == .ok, "\(file): \(String(buffer: response.body))")
+                    if response.status == .ok {
+                        let pixels = try JPEG.decode(Array(response.body.readableBytesView)).pixels
+                        #expect(pixels.width == 128 && pixels.height == 96, "\(file)")
+                    }
+                }
+            }
         }
     }
 

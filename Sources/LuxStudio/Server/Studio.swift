@@ -56,10 +56,10 @@ public struct Studio: Sendable {
                 status: .ok, headers: [.contentType: Self.mediaType(of: url), .cacheControl: "no-cache"],
                 body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
         }
-        router.get("/api/thumbnail/**") { [gallery] request, context in
+        router.get("/api/thumbnail/**") { [gallery, development] request, context in
             let url = try Self.galleryFile(gallery, context)
             let size = request.uri.queryParameters["size"].flatMap { Int($0) } ?? 256
-            let jpeg = try Self.thumbnail(of: url, side: min(max(size, 16), 1024))
+            let jpeg = try await Self.thumbnail(of: url, side: min(max(size, 16), 1024), development: development)
             return Response(
                 status: .ok, headers: [.contentType: "image/jpeg", .cacheControl: "no-cache"],
                 body: .init(byteBuffer: ByteBuffer(bytes: jpeg)))
@@ -227,11 +227,16 @@ public struct Studio: Sendable {
         }
     }
 
-    /// A JPEG thumbnail fitting `side` × `side` through the fast thumbnail path.
-    static func thumbnail(of url: URL, side: Int) throws -> [UInt8] {
+    /// A JPEG thumbnail fitting `side` × `side` through the fast thumbnail path, or, for a RAW file without an
+    /// embedded preview that large (the camera's own DNGs), a binned development at its as-shot settings.
+    static func thumbnail(of url: URL, side: Int, development: RawDevelopment) async throws -> [UInt8] {
         do {
             let thumbnail = try Thumbnail(contentsOf: url, fitting: (side, side), colorSpace: .sRGB)
             return try JPEG.encode(thumbnail.pixels)
+        } catch CodecError.missingPixelData {
+            return try await answer { () async throws(StudioError) in
+                try await development.preview(of: url, adjustments: RAWDeveloper.Adjustments(), side: side)
+            }
         } catch {
             throw HTTPError(.unprocessableContent, message: "\(url.lastPathComponent): \(error)")
         }

@@ -1,9 +1,7 @@
 import Foundation
+import Hummingbird
+import HummingbirdTesting
 import LuxTestSupport
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 
 /// A headless Chromium driven through chromedriver's W3C WebDriver protocol, on loopback.
 final class WebDriver {
@@ -12,7 +10,7 @@ final class WebDriver {
     }
 
     let driver: Process
-    let base: URL
+    let port: Int
     let session: String
 
     /// Starts chromedriver on a free loopback port and opens a headless Chromium session.
@@ -24,14 +22,14 @@ final class WebDriver {
         driver.standardOutput = FileHandle.nullDevice
         driver.standardError = FileHandle.nullDevice
         try driver.run()
-        base = URL(string: "http://127.0.0.1:\(port)")!
+        self.port = port
         var ready = false
         for _ in 0..<100 where !ready {
             try await Task.sleep(for: .milliseconds(100))
-            ready = (try? await Self.request(base.appendingPathComponent("status"), method: "GET", body: nil)) != nil
+            ready = (try? await Self.request(port: port, "/status", method: .get, body: nil)) != nil
         }
         guard ready else {
-            driver.terminate()
+            Self.stop(driver)
             throw Failure(description: "chromedriver did not start on port \(port)")
         }
         let capabilities: [String: Any] = [
@@ -46,9 +44,9 @@ final class WebDriver {
                 ] as [String: Any]
             ]
         ]
-        let answer = try await Self.request(base.appendingPathComponent("session"), method: "POST", body: capabilities)
+        let answer = try await Self.request(port: port, "/session", method: .post, body: capabilities)
         guard let value = answer["value"] as? [String: Any], let id = value["sessionId"] as? String else {
-            driver.terminate()
+            Self.stop(driver)
             throw Failure(description: "no WebDriver session: \(answer)")
         }
         session = id
@@ -56,15 +54,22 @@ final class WebDriver {
 
     /// Ends the session and chromedriver.
     func quit() async {
-        _ = try? await Self.request(base.appendingPathComponent("session/\(session)"), method: "DELETE", body: nil)
-        driver.terminate()
+        _ = try? await Self.request(port: port, "/session/\(session)", method: .delete, body: nil)
+        Self.stop(driver)
+    }
+
+    /// Ends chromedriver with SIGKILL: a child of the test process inherits its blocked signals, so the SIGTERM of
+    /// `Process.terminate()` stays pending and `waitUntilExit()` would wait forever.
+    static func stop(_ driver: Process) {
+        guard driver.isRunning else { return }
+        kill(driver.processIdentifier, SIGKILL)
         driver.waitUntilExit()
     }
 
     @discardableResult
-    func command(_ path: String, method: String = "POST", _ body: [String: Any]? = [:]) async throws -> Any? {
-        let answer = try await Self.request(
-            base.appendingPathComponent("session/\(session)/\(path)"), method: method, body: body)
+    func command(_ path: String, method: HTTPRequest.Method = .post, _ body: [String: Any]? = [:]) async throws -> Any?
+    {
+        let answer = try await Self.request(port: port, "/session/\(session)/\(path)", method: method, body: body)
         if let value = answer["value"] as? [String: Any], let error = value["error"] as? String {
             throw Failure(description: "\(path): \(error): \(value["message"] ?? "")")
         }
@@ -90,7 +95,7 @@ final class WebDriver {
 
     /// A PNG screenshot of the page.
     func screenshot() async throws -> Data {
-        guard let text = try await command("screenshot", method: "GET", nil) as? String,
+        guard let text = try await command("screenshot", method: .get, nil) as? String,
             let data = Data(base64Encoded: text)
         else { throw Failure(description: "no screenshot") }
         return data
@@ -102,15 +107,27 @@ final class WebDriver {
         return entries.filter { $0["level"] as? String == "SEVERE" }.map { "\($0["message"] ?? "")" }
     }
 
-    static func request(_ url: URL, method: String, body: [String: Any]?) async throws -> [String: Any] {
-        var request = URLRequest(url: url)
-        request.httpMethod = method
-        request.timeoutInterval = 60
+    /// One WebDriver request on a fresh loopback connection, its JSON answer as an object.
+    ///
+    /// Through Hummingbird's test client: Foundation's URLSession on Linux fails every request to chromedriver
+    /// ("Failed writing header").
+    static func request(port: Int, _ path: String, method: HTTPRequest.Method, body: [String: Any]?) async throws
+        -> [String: Any]
+    {
+        var headers: HTTPFields = [:]
+        var buffer: ByteBuffer?
         if let body {
-            request.httpBody = try JSONSerialization.data(withJSONObject: body)
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            buffer = ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: body))
+            headers[.contentType] = "application/json"
         }
-        let (data, _) = try await URLSession.shared.data(for: request)
+        let request = TestClient.Request(
+            path, method: method, authority: "127.0.0.1:\(port)", headers: headers, body: buffer)
+        let response = try await TestClient.withClient(
+            host: "127.0.0.1", port: port, configuration: .init(timeout: .seconds(60))
+        ) { client in
+            try await client.execute(request)
+        }
+        let data = Data(response.body.map { Array($0.readableBytesView) } ?? [])
         return try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
     }
 }
