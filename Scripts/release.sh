@@ -22,6 +22,10 @@ scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT
 "$binary" scene render still-life --width 64 -o "$scratch/still-life.png"
 "$binary" info "$scratch/still-life.png"
+# A RAW + JPEG capture with a Display P3 preview: its preview conversion is where Swift 6.3's release-only
+# miscompile (swiftlang/swift#90477) trapped, and the scan below looks for any other place it could.
+"$binary" capture --raw-plus jpeg --color-space p3 --preview 160x160 -o "$scratch/capture" >/dev/null
+Scripts/check-swifterror-tailcalls.py "$binary"
 # The Swift runtime and Foundation must not be shared libraries of the binary.
 if ldd "$binary" | grep -E 'libswiftCore|libFoundation' >/dev/null; then
     echo "release.sh: $binary still links the Swift runtime dynamically:" >&2

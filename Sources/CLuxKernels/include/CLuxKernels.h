@@ -8,6 +8,14 @@
 extern "C" {
 #endif
 
+/// Copies `count` bytes from `src` to `dst` (the ranges may overlap).
+///
+/// An opaque call where Swift would emit a memmove: Swift 6.3's optimiser can end a closure that has a Swift
+/// error register with a tail jump to memmove that skips restoring the register, so the caller sees a phantom
+/// error and traps (swiftlang/swift#90477, fixed in LLVM after 6.3). Row copies inside closures given to
+/// `withUnsafePlane` or `withExtendedLifetime` go through this instead.
+void lux_copy_bytes(void *dst, const void *src, size_t count);
+
 /// Widens `count` IEEE half-precision values to single precision.
 /// Uses F16C when the CPU has it (checked once), a portable bit-exact path otherwise.
 void lux_half_to_float(const uint16_t *src, float *dst, size_t count);

@@ -31,7 +31,7 @@ extension PixelBuffer {
             case .rgbaHalf:
                 lux_half_to_float(plane.row(y, as: UInt16.self), out, 4 * w)
             case .rgbaFloat:
-                out.update(from: plane.row(y, as: Float.self), count: 4 * w)
+                lux_copy_bytes(out, plane.row(y, as: Float.self), 16 * w)  // not update(from:): see lux_copy_bytes
             case .gray8:
                 let s = plane.row(y, as: UInt8.self)
                 for i in 0..<w { Self.put(out, i, Float(s[i]) * (1 / 255)) }
@@ -122,7 +122,7 @@ extension PixelBuffer {
             case .rgbaHalf:
                 lux_float_to_half(src, plane.row(y, as: UInt16.self), 4 * w)
             case .rgbaFloat:
-                plane.row(y, as: Float.self).update(from: src, count: 4 * w)
+                lux_copy_bytes(plane.row(y, as: Float.self), src, 16 * w)  // not update(from:): see lux_copy_bytes
             case .gray8:
                 let d = plane.row(y, as: UInt8.self)
                 for i in 0..<w { d[i] = UInt8(truncatingIfNeeded: nearestIndex255(Self.luma(src, i))) }
