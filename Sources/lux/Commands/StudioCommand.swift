@@ -27,7 +27,7 @@ struct StudioCommand: AsyncParsableCommand {
               lux studio --host 0.0.0.0 --token "$(openssl rand -hex 16)"
             """)
 
-    @Option(help: "The TCP port (0 picks a free one).")
+    @Option(parsing: .unconditional, help: "The TCP port (0 picks a free one).")
     var port = 8080
 
     @Option(help: "The address to bind (default 127.0.0.1); anything but loopback needs --token.")
