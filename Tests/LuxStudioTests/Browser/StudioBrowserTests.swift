@@ -7,8 +7,7 @@ import Testing
 
 /// The studio end to end in a real headless Chromium, through chromedriver on loopback.
 ///
-/// Screenshots of each panel are kept in `.build/artefacts/studio/` for people to look at. A long test (minutes in a
-/// debug build: the camera, a capture, a RAW development and a filter chain, each seen through the browser).
+/// Screenshots of each panel are kept in `.build/artefacts/studio/` for people to look at.
 @Suite(.serialized) struct StudioBrowserTests {
     /// The mean of an `<img>`'s pixels (0...255), drawn into a canvas in the page.
     static let meanScript = """
@@ -33,7 +32,7 @@ import Testing
 
     @Test(
         "exposure slider brightens the viewfinder, RAW + JPEG appears in the gallery, a RAW slider changes the preview",
-        .needs("chromium", "chromedriver"), .tags(.long), .longRunning)
+        .needs("chromium", "chromedriver"))
     func endToEnd() async throws {
         let folder = try ExternalTool.temporaryFolder("lux-studio-browser")
         defer { try? FileManager.default.removeItem(at: folder) }
