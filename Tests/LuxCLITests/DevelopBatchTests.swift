@@ -16,10 +16,11 @@ import Testing
             try? FileManager.default.removeItem(at: out)
         }
         let good = try CLIFixtures.files(in: inputs)
-        // A text file and a DNG cut in half.
+        // A text file and a DNG cut inside its raw tiles (they come after the IFDs, in the first half; the second
+        // half holds the thumbnail and the preview, which developing does not need).
         try Data("not a raw file".utf8).write(to: inputs.appendingPathComponent("garbage.dng"))
         let whole = try Data(contentsOf: inputs.appendingPathComponent(good[0]))
-        try whole.prefix(whole.count / 2).write(to: inputs.appendingPathComponent("truncated.dng"))
+        try whole.prefix(whole.count / 4).write(to: inputs.appendingPathComponent("truncated.dng"))
 
         let r = try LuxExecutable.run(lux, ["develop", inputs.path, "-o", out.path, "--jobs", "2", "--json"])
         #expect(r.status == 1, "\(r.errorText)")

@@ -22,6 +22,10 @@ enum BinnedDemosaic {
             for j in 0..<(b * b) { counts[colors[k * b * b + j]] += 1 }
             return 1 / counts
         }
+        if b == 2, case .bayer = layout {
+            quads(rows, rowStride: rowStride, count: n, colors: colors, red: red, green: green, blue: blue)
+            return
+        }
         colors.withUnsafeBufferPointer { colors in
             for i in 0..<n {
                 let k = i % kinds
@@ -36,6 +40,26 @@ enum BinnedDemosaic {
                 green[i] = v.y
                 blue[i] = v.z
             }
+        }
+    }
+
+    /// The half-size case: 2×2 Bayer quads of one red, two greens (averaged in quad order) and one blue, each read at
+    /// its fixed offset — the same values as the general loop, without a colour lookup per photosite.
+    static func quads(
+        _ rows: UnsafePointer<Float>, rowStride: Int, count n: Int, colors: [Int],
+        red: UnsafeMutablePointer<Float>, green: UnsafeMutablePointer<Float>, blue: UnsafeMutablePointer<Float>
+    ) {
+        let offsets = (0..<4).map { ($0 / 2) * rowStride + $0 % 2 }
+        let greens = (0..<4).filter { colors[$0] == 1 }.map { offsets[$0] }
+        let r = offsets[colors.firstIndex(of: 0) ?? 0]
+        let g0 = greens.first ?? 0
+        let g1 = greens.last ?? 0
+        let bl = offsets[colors.firstIndex(of: 2) ?? 0]
+        for i in 0..<n {
+            let q = rows + 2 * i
+            red[i] = q[r]
+            green[i] = (q[g0] + q[g1]) * 0.5
+            blue[i] = q[bl]
         }
     }
 

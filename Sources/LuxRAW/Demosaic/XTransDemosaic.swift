@@ -31,7 +31,7 @@ enum XTransDemosaic {
     static let directions: [(dx: Int, dy: Int)] = [(1, 0), (0, 1), (1, 1), (1, -1)]
 
     /// Floats of scratch memory ``run(_:width:height:pattern:into:scratch:)`` needs for a plane of `width × height`.
-    static func scratchCount(width: Int, height: Int) -> Int { 20 * width * height }
+    static func scratchCount(width: Int, height: Int) -> Int { 22 * width * height }
 
     /// The per-phase tables: colours, green distances and colour-difference windows.
     struct Tables {
@@ -126,7 +126,65 @@ enum XTransDemosaic {
         return count > 0 ? sum / count : m[y * w + x]
     }
 
+    /// The tables of ``Tables`` as flat arrays for the inner loops, with each window tap's index offset in a plane
+    /// `width` wide (pixels whose whole support lies inside the plane use the offsets; the others clamp).
+    struct FlatTables {
+        /// Colour of each cell.
+        let colors: UnsafeMutablePointer<Int>
+        /// Steps to the nearest greens of direction `d` at cell `c`: `back[d * 36 + c]`, `forward[d * 36 + c]`.
+        let back: UnsafeMutablePointer<Int>
+        let forward: UnsafeMutablePointer<Int>
+        /// Taps of window `(d * 2 + target) * 36 + cell` are `tapStart[key]..<tapStart[key + 1]`.
+        let tapStart: UnsafeMutablePointer<Int>
+        let tapDX: UnsafeMutablePointer<Int>
+        let tapDY: UnsafeMutablePointer<Int>
+        let tapOffset: UnsafeMutablePointer<Int>
+        let tapWeight: UnsafeMutablePointer<Float>
+
+        init(_ t: Tables, width w: Int) {
+            colors = .allocate(capacity: 36)
+            back = .allocate(capacity: 4 * 36)
+            forward = .allocate(capacity: 4 * 36)
+            tapStart = .allocate(capacity: 8 * 36 + 1)
+            for c in 0..<36 { colors[c] = t.colors[c] }
+            for d in 0..<4 {
+                for c in 0..<36 {
+                    back[d * 36 + c] = t.greenSteps[d][c].back
+                    forward[d * 36 + c] = t.greenSteps[d][c].forward
+                }
+            }
+            var taps: [(dx: Int, dy: Int, w: Float)] = []
+            for d in 0..<4 {
+                for target in 0..<2 {
+                    for c in 0..<36 {
+                        tapStart[(d * 2 + target) * 36 + c] = taps.count
+                        taps += t.windows[d][target][c]
+                    }
+                }
+            }
+            tapStart[8 * 36] = taps.count
+            tapDX = .allocate(capacity: taps.count)
+            tapDY = .allocate(capacity: taps.count)
+            tapOffset = .allocate(capacity: taps.count)
+            tapWeight = .allocate(capacity: taps.count)
+            for (k, tap) in taps.enumerated() {
+                tapDX[k] = tap.dx
+                tapDY[k] = tap.dy
+                tapOffset[k] = tap.dy * w + tap.dx
+                tapWeight[k] = tap.w
+            }
+        }
+
+        func deallocate() {
+            for p in [colors, back, forward, tapStart, tapDX, tapDY, tapOffset] { p.deallocate() }
+            tapWeight.deallocate()
+        }
+    }
+
     /// Demosaics the whole plane into `out` (planes of `width × height`).
+    ///
+    /// The loops walk the 6×6 phase along each row and index neighbours by offset away from the edges (clamping
+    /// only within 3 photosites of them), so the tables cost no lookups through nested arrays per pixel.
     @inline(never)
     static func run(
         _ m: UnsafePointer<Float>, width w: Int, height h: Int, pattern: XTransPattern, into out: RGBPlanes,
@@ -135,10 +193,16 @@ enum XTransDemosaic {
         precondition(out.rowStride == w, "X-Trans planes are dense")
         let n = w * h
         let t = Tables(pattern)
+        let ft = FlatTables(t, width: w)
+        defer { ft.deallocate() }
+        let colorOf = ft.colors
         @inline(__always) func cx(_ x: Int) -> Int { min(max(x, 0), w - 1) }
         @inline(__always) func cy(_ y: Int) -> Int { min(max(y, 0), h - 1) }
-        @inline(__always) func cell(_ x: Int, _ y: Int) -> Int { (y % 6) * 6 + x % 6 }
-        // Per direction: red, green, blue planes; then the homogeneity planes and a difference plane.
+        /// Whether every neighbour within `r` photosites of `(x, y)` lies inside the plane.
+        @inline(__always) func inside(_ x: Int, _ y: Int, _ r: Int) -> Bool {
+            x >= r && x < w - r && y >= r && y < h - r
+        }
+        // Per direction: red, green, blue planes; then the homogeneity planes and the working planes.
         let planes = (0..<4).map { d in
             RGBPlanes(
                 red: scratch + (3 * d) * n, green: scratch + (3 * d + 1) * n, blue: scratch + (3 * d + 2) * n,
@@ -147,8 +211,10 @@ enum XTransDemosaic {
         let homogeneity = scratch + 12 * n  // 4 planes
         let epsY = scratch + 16 * n
         let epsC = scratch + 17 * n
-        let diff = scratch + 18 * n
+        let diff = scratch + 18 * n  // also the luminance of step 4
         let counts = scratch + 19 * n
+        let redDiff = scratch + 20 * n
+        let blueDiff = scratch + 21 * n
 
         /// Red and blue of direction `d` from its green and the colour differences of the window.
         func colors(_ d: Int) {
@@ -159,15 +225,27 @@ enum XTransDemosaic {
                 let plane = p.plane(c)
                 for i in 0..<n { diff[i] = m[i] - g[i] }
                 for y in 0..<h {
+                    let rowCell = (y % 6) * 6
+                    var phase = 0
                     for x in 0..<w {
                         let i = y * w + x
-                        let k = cell(x, y)
-                        if t.colors[k] == c {
+                        let cell = rowCell + phase
+                        phase = phase == 5 ? 0 : phase + 1
+                        if colorOf[cell] == c {
                             plane[i] = m[i]
                             continue
                         }
+                        let key = (d * 2 + target) * 36 + cell
                         var s: Float = 0
-                        for tap in t.windows[d][target][k] { s += tap.w * diff[cy(y + tap.dy) * w + cx(x + tap.dx)] }
+                        if inside(x, y, 2) {
+                            for k in ft.tapStart[key]..<ft.tapStart[key + 1] {
+                                s += ft.tapWeight[k] * diff[i + ft.tapOffset[k]]
+                            }
+                        } else {
+                            for k in ft.tapStart[key]..<ft.tapStart[key + 1] {
+                                s += ft.tapWeight[k] * diff[cy(y + ft.tapDY[k]) * w + cx(x + ft.tapDX[k])]
+                            }
+                        }
                         plane[i] = g[i] + s
                     }
                 }
@@ -176,23 +254,32 @@ enum XTransDemosaic {
 
         for (d, dir) in directions.enumerated() {
             let g = planes[d].green
+            let step = dir.dy * w + dir.dx
             // 1. Green along the direction.
             for y in 0..<h {
+                let rowCell = (y % 6) * 6
+                var phase = 0
                 for x in 0..<w {
                     let i = y * w + x
-                    let steps = t.greenSteps[d][cell(x, y)]
-                    if t.colors[cell(x, y)] == 1 {
+                    let cell = rowCell + phase
+                    phase = phase == 5 ? 0 : phase + 1
+                    if colorOf[cell] == 1 {
                         g[i] = m[i]
+                        continue
+                    }
+                    let a = ft.back[d * 36 + cell]
+                    let b = ft.forward[d * 36 + cell]
+                    let near = inside(x, y, 3)
+                    let back = near ? i - a * step : cy(y - a * dir.dy) * w + cx(x - a * dir.dx)
+                    let forward = near ? i + b * step : cy(y + b * dir.dy) * w + cx(x + b * dir.dx)
+                    if a > 0 && b > 0 {
+                        g[i] = (Float(b) * m[back] + Float(a) * m[forward]) / Float(a + b)
+                    } else if a > 0 {
+                        g[i] = m[back]
+                    } else if b > 0 {
+                        g[i] = m[forward]
                     } else {
-                        let (a, b) = (steps.back, steps.forward)
-                        let back = a > 0 ? m[cy(y - a * dir.dy) * w + cx(x - a * dir.dx)] : nil
-                        let forward = b > 0 ? m[cy(y + b * dir.dy) * w + cx(x + b * dir.dx)] : nil
-                        switch (back, forward) {
-                        case (let p?, let q?): g[i] = (Float(b) * p + Float(a) * q) / Float(a + b)
-                        case (let p?, nil): g[i] = p
-                        case (nil, let q?): g[i] = q
-                        default: g[i] = greenMean(m, w, h, x, y, t)
-                        }
+                        g[i] = greenMean(m, w, h, x, y, t)
                     }
                 }
             }
@@ -200,41 +287,66 @@ enum XTransDemosaic {
             // 3. Green again from the colour difference along the direction, then the colours with it.
             let p = planes[d]
             for y in 0..<h {
+                let rowCell = (y % 6) * 6
+                var phase = 0
                 for x in 0..<w {
                     let i = y * w + x
-                    let c = t.colors[cell(x, y)]
+                    let c = colorOf[rowCell + phase]
+                    phase = phase == 5 ? 0 : phase + 1
                     guard c != 1 else { continue }
                     let plane = p.plane(c)
-                    let (a, b) = (cy(y - dir.dy) * w + cx(x - dir.dx), cy(y + dir.dy) * w + cx(x + dir.dx))
+                    let near = inside(x, y, 1)
+                    let a = near ? i - step : cy(y - dir.dy) * w + cx(x - dir.dx)
+                    let b = near ? i + step : cy(y + dir.dy) * w + cx(x + dir.dx)
                     let mean = ((plane[a] - g[a]) + (plane[i] - g[i]) + (plane[b] - g[b])) * (1 / 3.0)
                     diff[i] = m[i] - mean
                 }
             }
-            for i in 0..<n where t.colors[cell(i % w, i / w)] != 1 { g[i] = diff[i] }
+            for y in 0..<h {
+                let rowCell = (y % 6) * 6
+                var phase = 0
+                for x in 0..<w {
+                    if colorOf[rowCell + phase] != 1 { g[y * w + x] = diff[y * w + x] }
+                    phase = phase == 5 ? 0 : phase + 1
+                }
+            }
             colors(d)
         }
 
-        // 4. Homogeneity: the tolerances first (smallest over the directions of the largest 4-neighbour change).
+        // 4. Homogeneity on the luminance `(R + 2G + B)/4` and the colour differences R − G, B − G of each
+        // direction: the tolerances first (smallest over the directions of the largest 4-neighbour change).
         epsY.update(repeating: .greatestFiniteMagnitude, count: n)
         epsC.update(repeating: .greatestFiniteMagnitude, count: n)
-        let n4 = [(1, 0), (-1, 0), (0, 1), (0, -1)]
-        let n8 = n4 + [(1, 1), (1, -1), (-1, 1), (-1, -1)]
-        @inline(__always) func lum(_ p: RGBPlanes, _ i: Int) -> Float { 0.25 * (p.red[i] + 2 * p.green[i] + p.blue[i]) }
-        @inline(__always) func chroma(_ p: RGBPlanes, _ i: Int, _ j: Int) -> Float {
-            let dr = (p.red[i] - p.green[i]) - (p.red[j] - p.green[j])
-            let db = (p.blue[i] - p.green[i]) - (p.blue[j] - p.green[j])
-            return dr * dr + db * db
+        let lum = diff
+        let dx8 = SIMD8(1, -1, 0, 0, 1, 1, -1, -1)
+        let dy8 = SIMD8(0, 0, 1, -1, 1, -1, 1, -1)
+        let offset8 = dx8 &+ dy8 &* w
+        /// The luminance and colour-difference planes of `p`.
+        func prepare(_ p: RGBPlanes) {
+            for i in 0..<n {
+                lum[i] = 0.25 * (p.red[i] + 2 * p.green[i] + p.blue[i])
+                redDiff[i] = p.red[i] - p.green[i]
+                blueDiff[i] = p.blue[i] - p.green[i]
+            }
+        }
+        /// The `k`th of the 8 neighbours of `(x, y)` (the first 4 are the 4-neighbours), clamped unless `near`.
+        @inline(__always) func neighbour(_ k: Int, _ i: Int, _ x: Int, _ y: Int, _ near: Bool) -> Int {
+            near ? i + offset8[k] : cy(y + dy8[k]) * w + cx(x + dx8[k])
         }
         for p in planes {
+            prepare(p)
             for y in 0..<h {
                 for x in 0..<w {
                     let i = y * w + x
+                    let near = inside(x, y, 1)
                     var maxY: Float = 0
                     var maxC: Float = 0
-                    for (dx, dy) in n4 {
-                        let j = cy(y + dy) * w + cx(x + dx)
-                        maxY = max(maxY, abs(lum(p, i) - lum(p, j)))
-                        maxC = max(maxC, chroma(p, i, j))
+                    for k in 0..<4 {
+                        let j = neighbour(k, i, x, y, near)
+                        let dr = redDiff[i] - redDiff[j]
+                        let db = blueDiff[i] - blueDiff[j]
+                        maxY = max(maxY, abs(lum[i] - lum[j]))
+                        maxC = max(maxC, dr * dr + db * db)
                     }
                     epsY[i] = min(epsY[i], maxY)
                     epsC[i] = min(epsC[i], maxC)
@@ -242,13 +354,17 @@ enum XTransDemosaic {
             }
         }
         for (d, p) in planes.enumerated() {
+            prepare(p)
             for y in 0..<h {
                 for x in 0..<w {
                     let i = y * w + x
+                    let near = inside(x, y, 1)
                     var count: Float = 0
-                    for (dx, dy) in n8 {
-                        let j = cy(y + dy) * w + cx(x + dx)
-                        if abs(lum(p, i) - lum(p, j)) <= epsY[i] && chroma(p, i, j) <= epsC[i] { count += 1 }
+                    for k in 0..<8 {
+                        let j = neighbour(k, i, x, y, near)
+                        let dr = redDiff[i] - redDiff[j]
+                        let db = blueDiff[i] - blueDiff[j]
+                        if abs(lum[i] - lum[j]) <= epsY[i] && dr * dr + db * db <= epsC[i] { count += 1 }
                     }
                     counts[i] = count
                 }
@@ -257,7 +373,12 @@ enum XTransDemosaic {
             for y in 0..<h {
                 for x in 0..<w {
                     var sum: Float = 0
-                    for dy in -1...1 { for dx in -1...1 { sum += counts[cy(y + dy) * w + cx(x + dx)] } }
+                    if inside(x, y, 1) {
+                        let i = y * w + x
+                        for dy in -1...1 { for dx in -1...1 { sum += counts[i + dy * w + dx] } }
+                    } else {
+                        for dy in -1...1 { for dx in -1...1 { sum += counts[cy(y + dy) * w + cx(x + dx)] } }
+                    }
                     hd[y * w + x] = sum
                 }
             }

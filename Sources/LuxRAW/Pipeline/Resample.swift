@@ -4,6 +4,10 @@ public import LuxRender
 /// Changes an image's size by a factor: area averaging for reductions (each output pixel is the mean of the input
 /// area it covers, partial pixels weighted by their coverage), bilinear interpolation for enlargements.
 ///
+/// Enlargements by a whole factor on both axes (draft mode's) interpolate rows directly, with weights that repeat
+/// every `factor` pixels, rather than through a general warp; they equal the warp's bilinear samples (edge pixels
+/// repeated beyond the extent) up to float rounding.
+///
 /// Used by the developer's scale factor (after the pipeline ran at the nearest larger binning) and draft mode
 /// (enlarging the binned render back to the output size).
 public struct Resample: Hashable, Sendable {
@@ -23,6 +27,9 @@ public struct Resample: Hashable, Sendable {
         let sx = Double(width) / image.extent.width
         let sy = Double(height) / image.extent.height
         if sx == 1 && sy == 1 { return image }
+        if sx == sy, sx >= 2, sx == sx.rounded(), image.extent.minX == 0, image.extent.minY == 0 {
+            return enlarged(image, by: Int(sx))
+        }
         if sx > 1 || sy > 1 {
             return image.clampedToExtent()
                 .transformed(by: AffineTransform(a: sx, b: 0, c: 0, d: sy, tx: 0, ty: 0), sampling: .linear)
@@ -75,6 +82,62 @@ public struct Resample: Hashable, Sendable {
                             var sum: Float = 0
                             for (x, wx) in columns[i] { sum += wx * d[x - ix0] }
                             plane[i] = sum
+                        }
+                    }
+                }
+            }
+        )
+        return processor.apply(
+            to: [image.clampedToExtent()], extent: Rect(width: width, height: height), isOpaque: true)
+    }
+
+    /// `image` enlarged `factor` times: output pixel `X` samples the input at `(X + ½)/factor − ½` (pixel centres),
+    /// bilinearly, along rows first.
+    func enlarged(_ image: Image, by factor: Int) -> Image {
+        let k = Double(factor)
+        let processor = ImageProcessor(
+            description: "enlarge", argumentDigest: "\(factor)x to \(width)x\(height)",
+            inputFormat: .rgbaFloat, inputLayout: .planarRows, outputFormat: .rgbaFloat, outputLayout: .planarRows,
+            roi: { _, r in
+                Rect(
+                    minX: (r.minX / k).rounded(.down) - 1, minY: (r.minY / k).rounded(.down) - 1,
+                    maxX: (r.maxX / k).rounded(.up) + 2, maxY: (r.maxY / k).rounded(.up) + 2)
+            },
+            process: { inputs, output in
+                let input = inputs[0]
+                let ix0 = Int(input.region.minX)
+                let iy0 = Int(input.region.minY)
+                let ox0 = Int(output.region.minX)
+                let ow = output.width
+                let scratch = output.scratch(byteCount: 8 * ow)
+                let left = scratch.assumingMemoryBound(to: Int32.self)
+                let weight = (scratch + 4 * ow).assumingMemoryBound(to: Float.self)
+                /// The input pixel at or left of output coordinate `o`'s sample, and the next pixel's weight.
+                func position(_ o: Int) -> (Int, Float) {
+                    let u = (Float(o) + 0.5) / Float(factor) - 0.5
+                    let f = u.rounded(.down)
+                    return (Int(f), u - f)
+                }
+                for i in 0..<ow {
+                    let (x, a) = position(ox0 + i)
+                    left[i] = Int32(x - ix0)
+                    weight[i] = a
+                }
+                for j in 0..<output.height {
+                    let (y, ay) = position(Int(output.region.minY) + j)
+                    let top = input.planes(y - iy0)
+                    let bottom = input.planes(y + 1 - iy0)
+                    let o = output.planes(j)
+                    for (t, b, d) in [
+                        (top.red, bottom.red, o.red), (top.green, bottom.green, o.green),
+                        (top.blue, bottom.blue, o.blue), (top.alpha, bottom.alpha, o.alpha),
+                    ] {
+                        for i in 0..<ow {
+                            let x = Int(left[i])
+                            let ax = weight[i]
+                            let upper = t[x] + (t[x + 1] - t[x]) * ax
+                            let lower = b[x] + (b[x + 1] - b[x]) * ax
+                            d[i] = upper + (lower - upper) * ay
                         }
                     }
                 }

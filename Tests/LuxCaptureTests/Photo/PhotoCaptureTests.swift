@@ -86,7 +86,9 @@ import Testing
         }
     }
 
-    @Test("RAW photos write a DNG with the preview embedded; dcraw reads back the delivered mosaic", .needs("dcraw"))
+    @Test(
+        "RAW photos write a DNG with the preview embedded and an 8-photosite margin outside the default crop, as cameras do; dcraw reads back the delivered mosaic inside it",
+        .needs("dcraw"))
     func dngFile() async throws {
         let rig = try await CaptureRig.make()
         var s = PhotoSettings(rawPixelFormat: .bayer14(.rggb))
@@ -100,11 +102,24 @@ import Testing
         let bytes = try photo.fileDataRepresentation()
         let file = try DNG.decode(bytes)
         let raw = try #require(file.rawImage)
-        #expect(raw.pixels.width == 320 && raw.pixels.height == 240)
+        // The 320 × 240 picture inside 8 more photosites on each side.
+        #expect(raw.pixels.width == 336 && raw.pixels.height == 256)
+        #expect(raw.properties.activeArea == RawArea(top: 0, left: 0, bottom: 256, right: 336))
+        #expect(raw.properties.defaultCrop == DefaultCrop(x: 8, y: 8, width: 320, height: 240))
         #expect(raw.properties.previews.contains { $0.width == 160 && $0.height == 120 })
         #expect(raw.properties.color.asShotNeutral != nil && raw.properties.noiseProfile != nil)
         let delivered = try #require(photo.rawBuffer).components(as: UInt16.self)
-        #expect(raw.pixels.components(as: UInt16.self) == delivered)
+        let stored = raw.pixels.components(as: UInt16.self)
+        let inside = (8..<248).flatMap { y in stored[(y * 336 + 8)..<(y * 336 + 328)] }
+        #expect(inside == delivered)
+        // The margin mirrors the picture's edge photosites (column 8 − k holds column 8 + k, row 247 + k row
+        // 247 − k), so every photosite keeps its colour.
+        func sample(_ x: Int, _ y: Int) -> UInt16 { stored[y * 336 + x] }
+        let leftMirrored = (0..<256).allSatisfy { (y: Int) -> Bool in
+            (1...8).allSatisfy { (k: Int) -> Bool in sample(8 - k, y) == sample(8 + k, y) }
+        }
+        let bottomMirrored = (1...8).allSatisfy { (k: Int) -> Bool in sample(100, 247 + k) == sample(100, 247 - k) }
+        #expect(leftMirrored && bottomMirrored)
         let dir = try ExternalTool.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let url = dir.appendingPathComponent("p.dng")
@@ -112,8 +127,8 @@ import Testing
         let run = try ExternalTool.capture("dcraw", ["-D", "-4", "-c", url.path])
         #expect(run.status == 0, "\(run.errorText)")
         let pgm = try NetpbmImage(run.stdout)
-        #expect(pgm.width == 320 && pgm.height == 240)
-        #expect(pgm.samples == delivered)
+        #expect(pgm.width == 336 && pgm.height == 256)
+        #expect(pgm.samples == stored)
     }
 
     @Test("Auto-exposure bracket: one photo per item in order, each with its bracket settings and sequence number")

@@ -48,6 +48,13 @@ public struct RAWDescription: Hashable, Sendable {
     public var noiseProfile: SIMD2<Double>
     /// Photosites per output pixel along each axis (1 for full-resolution stills; 4 for photo-format previews).
     public var binning: Double
+    /// Photosites a DNG of the frame records on each side of the picture, outside its default crop (an even number).
+    ///
+    /// Cameras read out a slightly larger area than the picture so a demosaicer has neighbours at its edges, and
+    /// the Adobe DNG SDK warns about a default crop without them. The simulated sensor records 8 (a 4032 × 3024
+    /// photo is a 4048 × 3040 DNG), filled with the picture's edge photosites mirrored; a V4L2 camera records
+    /// none (its DNG holds what the device delivered).
+    public var cropMargin: Int = 0
 }
 
 /// A frame from a capture device: its time on the device clock, its pixels and what produced them.

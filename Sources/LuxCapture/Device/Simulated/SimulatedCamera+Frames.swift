@@ -159,7 +159,8 @@ extension SimulatedCamera {
                 cfaPattern: sensor.cfaPattern, blackLevel: sensor.blackLevel, whiteLevel: sensor.whiteLevel,
                 calibration: calibration, asShotNeutral: neutral,
                 asShotWhite: calibration.chromaticity(ofCameraNeutral: neutral),
-                noiseProfile: SIMD2(noise.scale, noise.offset), binning: binning.squareRoot()))
+                noiseProfile: SIMD2(noise.scale, noise.offset), binning: binning.squareRoot(),
+                cropMargin: RAWPacking.simulatedCropMargin))
     }
 
     // MARK: Stills

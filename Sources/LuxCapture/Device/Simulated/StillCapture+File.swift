@@ -26,7 +26,8 @@ extension StillCapture {
             if wantsRAW {
                 guard hasBayerRAW else { throw CaptureError.unsupported("\(cameraModel) has no RAW (Bayer) format") }
                 let image = RAWPacking.rawImage(
-                    raw, description: metadata.raw, exif: exif, preview: self.image, cameraModel: cameraModel)
+                    raw, description: metadata.raw, exif: exif, preview: self.image, cameraModel: cameraModel,
+                    margin: metadata.raw.cropMargin)
                 return (try DNG.encode(image), "dng")
             }
             guard pixels.format.cfaPattern == nil else {

@@ -63,7 +63,8 @@ public struct CapturedPhoto: Sendable, CustomStringConvertible {
                     throw CaptureError.processing("the RAW photo has no mosaic")
                 }
                 let image = RAWPacking.rawImage(
-                    raw, description: description, exif: metadata, preview: previewPixelBuffer)
+                    raw, description: description, exif: metadata, preview: previewPixelBuffer,
+                    margin: description.cropMargin)
                 return try DNG.encode(image)
             }
             guard var pixels = pixelBuffer else { throw CaptureError.processing("the photo has no pixels") }
