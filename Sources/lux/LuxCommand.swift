@@ -52,6 +52,7 @@ struct LuxCommand: AsyncParsableCommand {
             DemosaicCommand.self,
             ExtractCommand.self,
             CodesCommand.self,
+            StudioCommand.self,
             BenchCommand.self,
             BenchWorkerCommand.self,
         ])

@@ -1,0 +1,29 @@
+#!/bin/sh
+# Lux Studio's benchmarks (issue 26): slider-to-preview latency of the RAW developer on a 12 MP DNG, and viewfinder
+# frames per second for 1 and for 10 viewers, with the server's memory after 30 s of 10 viewers.
+#
+#   swift build -c release && Benchmarks/studio.sh
+#
+# The slider-to-preview time is a whole HTTP request as the page makes it (curl, POST of the adjustments, the
+# 1024-pixel JPEG preview back), timed by hyperfine after the DNG is decoded once. Record the figures with
+# `uptime`'s load average in Benchmarks/RESULTS.md.
+set -eu
+cd "$(dirname "$0")/.."
+lux=.build/release/lux
+work=$(mktemp -d)
+trap 'kill "$pid" 2>/dev/null; rm -rf "$work"' EXIT
+"$lux" capture --raw -o "$work" >/dev/null
+dng=$(cd "$work" && ls *.dng | head -1)
+"$lux" studio --port 0 -o "$work" >"$work/url" &
+pid=$!
+while ! grep -q http "$work/url" 2>/dev/null; do sleep 0.2; done
+url=$(sed -n 's/^Lux Studio: \(http[^ ]*\)\/ .*/\1/p' "$work/url")
+address=${url#http://}
+uptime
+curl -s -o /dev/null -X POST --data '{}' "$url/api/develop/0/$dng?size=1024"   # decode once
+hyperfine -N --warmup 3 --runs 20 \
+    "curl -s -o /dev/null -X POST --data {\"exposure\":0.5} $url/api/develop/0/$dng?size=1024" \
+    "curl -s -o /dev/null -X POST --data {\"exposure\":-0.5,\"contrastAmount\":0.3} $url/api/develop/0/$dng?size=1024"
+python3 Benchmarks/studio_viewers.py "$address" 1 15
+python3 Benchmarks/studio_viewers.py "$address" 10 30 --pid "$pid"
+uptime

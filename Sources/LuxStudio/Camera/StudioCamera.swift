@@ -1,0 +1,342 @@
+import Foundation
+import LuxCapture
+import LuxCodecs
+import LuxColor
+import LuxFilters
+import LuxPixels
+import LuxRender
+import LuxScene
+import Synchronization
+
+/// The studio's simulated camera: one capture session shared by every browser, its viewfinder fanned out to the
+/// viewers, its commands run one at a time.
+///
+/// Commands from several browsers are serialised: each waits its turn, so a capture and a control change never
+/// interleave. The viewfinder is pulled from the session's video output only while someone watches; each frame is
+/// resized to the viewfinder size and compressed to JPEG once for every viewer, and a slow viewer gets the newest
+/// frame rather than a queue. Photos are written with a temporary file and a rename, so stopping never leaves a
+/// partial file. The simulated camera itself (its scene and sensor are costly to prepare) is created on first use:
+/// the first control request, viewer or command, not when the server starts.
+actor StudioCamera {
+    private let initialScene: Scene
+    private let sensor: SensorModel
+    private let simulated = Mutex<SimulatedCamera?>(nil)
+    let session = CaptureSession()
+    let photoOutput = PhotoOutput()
+    let videoOutput = VideoDataOutput()
+    let folder: URL
+    let viewfinderSize: (width: Int, height: Int)
+    private let render = RenderContext(options: RenderOptions(cacheIntermediates: false))
+
+    private var viewers: [Int: AsyncStream<[UInt8]>.Continuation] = [:]
+    private var nextViewer = 0
+    private var pump: Task<Void, Never>?
+    private let turns = TurnLock()
+    private var isStopped = false
+    private var isStarted = false
+
+    /// Creates the camera on a built-in scene; photos go to `folder`.
+    init(scene: String, sensor: SensorModel, folder: URL, viewfinderSize: (width: Int, height: Int))
+        throws(StudioError)
+    {
+        do {
+            initialScene = try Scene.named(scene)
+        } catch {
+            throw .camera("\(error)")
+        }
+        self.sensor = sensor
+        self.folder = folder
+        self.viewfinderSize = viewfinderSize
+    }
+
+    /// The simulated camera, created the first time it is asked for.
+    nonisolated var camera: SimulatedCamera {
+        simulated.withLock { camera in
+            if let camera { return camera }
+            let created = SimulatedCamera(scene: initialScene, configuration: .init(sensor: sensor))
+            camera = created
+            return created
+        }
+    }
+
+    /// Configures the session (camera → photo output + video output) and starts it, the first time only.
+    func startIfNeeded() async throws(StudioError) {
+        guard !isStarted else { return }
+        isStarted = true
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            session.beginConfiguration()
+            try session.setSessionPreset(.photo)
+            try session.addInput(DeviceInput(camera: camera))
+            try session.addOutput(photoOutput)
+            try session.addOutput(videoOutput)
+            try session.commitConfiguration()
+            photoOutput.maxPhotoQualityPrioritization = .quality
+            var monitoring = PhotoSettings()
+            monitoring.flashMode = .auto
+            monitoring.isAutoStillImageStabilizationEnabled = true
+            photoOutput.photoSettingsForSceneMonitoring = monitoring
+            try await session.startRunning()
+        } catch {
+            throw .camera("cannot start the capture session: \(error)")
+        }
+    }
+
+    /// Starts the session if it is not running yet, in turn with the commands.
+    func prepare() async throws(StudioError) {
+        await turns.acquire()
+        do {
+            try await startIfNeeded()
+        } catch {
+            await turns.release()
+            throw error
+        }
+        await turns.release()
+    }
+
+    /// Ends the viewfinder streams, waits for the command in progress and stops the session.
+    func stop() async {
+        isStopped = true
+        pump?.cancel()
+        pump = nil
+        for viewer in viewers.values { viewer.finish() }
+        viewers = [:]
+        await turns.acquire()
+        if isStarted { await session.stopRunning() }
+        await turns.release()
+    }
+
+    // MARK: Viewfinder
+
+    /// A stream of the viewfinder's JPEG frames for one viewer (the newest frame only, if the viewer lags).
+    func subscribe() -> (id: Int, frames: AsyncStream<[UInt8]>) {
+        let (stream, continuation) = AsyncStream.makeStream(of: [UInt8].self, bufferingPolicy: .bufferingNewest(1))
+        guard !isStopped else {
+            continuation.finish()
+            return (-1, stream)
+        }
+        let id = nextViewer
+        nextViewer += 1
+        viewers[id] = continuation
+        if pump == nil { startPump() }
+        return (id, stream)
+    }
+
+    /// Ends a viewer's stream; the viewfinder stops when nobody watches.
+    func unsubscribe(_ id: Int) {
+        viewers.removeValue(forKey: id)?.finish()
+        if viewers.isEmpty {
+            pump?.cancel()
+            pump = nil
+        }
+    }
+
+    private func startPump() {
+        let frames = videoOutput.frames
+        let size = viewfinderSize
+        let render = self.render
+        pump = Task.detached { [weak self] in
+            do {
+                for try await frame in frames {
+                    if Task.isCancelled { break }
+                    guard let jpeg = try? Self.viewfinderJPEG(frame.pixelBuffer, size: size, render: render) else {
+                        continue
+                    }
+                    await self?.broadcast(jpeg)
+                }
+            } catch {}
+        }
+    }
+
+    private func broadcast(_ jpeg: [UInt8]) {
+        for viewer in viewers.values { viewer.yield(jpeg) }
+    }
+
+    /// A frame resized to fit `size` (aspect kept) and compressed to an sRGB JPEG.
+    static func viewfinderJPEG(_ pixels: PixelBuffer, size: (width: Int, height: Int), render: RenderContext) throws
+        -> [UInt8]
+    {
+        let fitted = Image.sizeToFit(width: pixels.width, height: pixels.height, inside: size)
+        let image = Image(buffer: pixels, colorSpace: pixels.colorSpace ?? .sRGB).resized(to: fitted)
+        let small = try render.createBuffer(image, format: .rgba8, colorSpace: .sRGB)
+        var options = EncodingOptions.default
+        options.quality = 0.75
+        return try JPEG.encode(small, options: options)
+    }
+
+    // MARK: Commands
+
+    /// Runs a command in its turn; `report` receives the JSON messages it produces (a capture's events and files).
+    func perform(_ command: CameraCommand, report: @escaping @Sendable (String) async -> Void) async throws(StudioError)
+    {
+        await turns.acquire()
+        do {
+            guard !isStopped else { throw StudioError.camera("the studio is stopping") }
+            try await startIfNeeded()
+            switch command {
+            case .focus(let mode, let lensPosition):
+                switch mode {
+                case "locked":
+                    try await camera.setFocusModeLocked(lensPosition: lensPosition.map { .value($0) } ?? .current)
+                case "autoFocus": try camera.setFocusMode(.autoFocus)
+                case "continuousAutoFocus": try camera.setFocusMode(.continuousAutoFocus)
+                default: throw StudioError.malformedMessage("unknown focus mode '\(mode)'")
+                }
+            case .exposure(let mode, let iso, let duration):
+                switch mode {
+                case "custom":
+                    let d: ControlValue<MediaTime> =
+                        try duration.map { seconds throws(StudioError) in
+                            guard seconds > 0 else { throw .malformedMessage("'duration' must be positive") }
+                            return .value(MediaTime(seconds: seconds, preferredTimescale: 1_000_000))
+                        } ?? .current
+                    try await camera.setExposureModeCustom(duration: d, iso: iso.map { .value($0) } ?? .current)
+                case "continuousAutoExposure": try camera.setExposureMode(.continuousAutoExposure)
+                case "locked": try camera.setExposureMode(.locked)
+                default: throw StudioError.malformedMessage("unknown exposure mode '\(mode)'")
+                }
+            case .bias(let value):
+                try await camera.setExposureTargetBias(value)
+            case .whiteBalance(let mode, let temperature, let tint):
+                switch mode {
+                case "locked":
+                    guard let temperature else { throw StudioError.malformedMessage("'temperature' is missing") }
+                    try await camera.setWhiteBalanceModeLocked(
+                        temperatureAndTint: TemperatureAndTint(
+                            temperature: Double(temperature), tint: Double(tint ?? 0)))
+                case "grayWorld":
+                    try await camera.setWhiteBalanceModeLocked(gains: .value(camera.status.grayWorldWhiteBalanceGains))
+                case "continuousAutoWhiteBalance": try camera.setWhiteBalanceMode(.continuousAutoWhiteBalance)
+                default: throw StudioError.malformedMessage("unknown white balance mode '\(mode)'")
+                }
+            case .scene(let name, let lux, let handheld):
+                var scene = camera.scene
+                if let name { scene = try Scene.named(name) }
+                if let lux {
+                    guard lux > 0, lux <= 200_000 else {
+                        throw StudioError.malformedMessage("'lux' must be 0...200000")
+                    }
+                    scene.light.illuminance = lux
+                }
+                if let handheld { scene.cameraMotion = handheld ? .handheld : .tripod }
+                camera.scene = scene
+            case .livePhotoMode(let enabled):
+                try photoOutput.setLivePhotoCaptureEnabled(enabled)
+            case .capture(let kind, let prioritization, let bracket):
+                try await capture(kind: kind, prioritization: prioritization, bracket: bracket, report: report)
+            }
+        } catch let error as StudioError {
+            await turns.release()
+            throw error
+        } catch {
+            await turns.release()
+            throw .camera("\(error)")
+        }
+        await turns.release()
+    }
+
+    private func settings(kind: String, prioritization: String?, bracket: [Float]?) throws(StudioError)
+        -> PhotoSettings
+    {
+        let raw = photoOutput.availableRawPhotoPixelFormatTypes.first
+        var settings: PhotoSettings
+        switch kind {
+        case "photo", "livePhoto": settings = PhotoSettings(format: .jpeg)
+        case "raw", "rawPlusJPEG":
+            guard let raw else { throw .camera("the active format has no RAW") }
+            settings = PhotoSettings(rawPixelFormat: raw, processedFormat: kind == "raw" ? nil : .jpeg)
+        case "bracket":
+            settings = PhotoSettings(bracket: (bracket ?? [-2, 0, 2]).map { .auto(bias: $0) }, processedFormat: .jpeg)
+        default: throw .malformedMessage("unknown capture kind '\(kind)'")
+        }
+        switch prioritization ?? "balanced" {
+        case "speed": settings.qualityPrioritization = .speed
+        case "balanced": settings.qualityPrioritization = .balanced
+        case "quality": settings.qualityPrioritization = .quality
+        case let other: throw .malformedMessage("unknown quality prioritization '\(other)'")
+        }
+        if kind == "livePhoto" {
+            settings.livePhotoMovieURL = folder.appendingPathComponent("IMG_\(settings.uniqueID).mov")
+        }
+        return settings
+    }
+
+    private func capture(
+        kind: String, prioritization: String?, bracket: [Float]?, report: @Sendable (String) async -> Void
+    ) async throws {
+        let settings = try settings(kind: kind, prioritization: prioritization, bracket: bracket)
+        let start = ContinuousClock.now
+        let stream = try photoOutput.capturePhoto(settings)
+        var files: [String] = []
+        for try await event in stream {
+            let elapsed = ContinuousClock.now - start
+            let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+            var message: [String: Any] = ["type": "event", "request": settings.uniqueID, "name": event.name, "ms": ms]
+            switch event {
+            case .didFinishProcessingPhoto(let photo):
+                let name =
+                    kind == "livePhoto"
+                    ? "IMG_\(settings.uniqueID).\(photo.fileExtension)"
+                    : "IMG_\(settings.uniqueID)_\(photo.photoCount).\(photo.fileExtension)"
+                let url = folder.appendingPathComponent(name)
+                try Data(try photo.fileDataRepresentation()).write(to: url, options: .atomic)
+                files.append(name)
+                message["file"] = "0/" + name
+                message["isRaw"] = photo.isRawPhoto
+            case .didFinishProcessingLivePhotoMovie(_, let url, _, _):
+                files.append(url.lastPathComponent)
+                message["file"] = "0/" + url.lastPathComponent
+            default: break
+            }
+            await report(Self.json(message))
+        }
+        await report(Self.json(["type": "captured", "request": settings.uniqueID, "files": files.map { "0/" + $0 }]))
+    }
+
+    // MARK: Read-outs
+
+    /// The control ranges of the active format, for the browser's sliders.
+    nonisolated var ranges: [String: Any] {
+        let f = camera.activeFormat
+        return [
+            "iso": [Double(f.minISO), Double(f.maxISO)],
+            "duration": [f.minExposureDuration.seconds, f.maxExposureDuration.seconds],
+            "bias": [Double(f.exposureTargetBiasRange.lowerBound), Double(f.exposureTargetBiasRange.upperBound)],
+            "lensPosition": [0.0, 1.0], "temperature": [2500.0, 10000.0], "tint": [-150.0, 150.0],
+            "maxWhiteBalanceGain": Double(f.maxWhiteBalanceGain), "format": "\(f)",
+            "scenes": Scene.catalogNames, "scene": camera.scene.name,
+            "livePhoto": photoOutput.isLivePhotoCaptureSupported,
+            "raw": !photoOutput.availableRawPhotoPixelFormatTypes.isEmpty,
+        ]
+    }
+
+    /// The live read-outs: the controls' current values, the 3A flags and the scene-monitoring flags.
+    nonisolated var readouts: [String: Any] {
+        let s = camera.status
+        var wb: TemperatureAndTint?
+        wb = try? camera.temperatureAndTint(for: s.deviceWhiteBalanceGains)
+        return [
+            "type": "status", "focusMode": s.focusMode.rawValue, "lensPosition": Double(s.lensPosition),
+            "isAdjustingFocus": s.isAdjustingFocus, "exposureMode": s.exposureMode.rawValue,
+            "duration": s.exposureDuration.seconds, "iso": Double(s.iso), "bias": Double(s.exposureTargetBias),
+            "offset": Double(s.exposureTargetOffset), "isAdjustingExposure": s.isAdjustingExposure,
+            "whiteBalanceMode": s.whiteBalanceMode.rawValue,
+            "gains": [
+                s.deviceWhiteBalanceGains.red, s.deviceWhiteBalanceGains.green,
+                s.deviceWhiteBalanceGains.blue,
+            ],
+            "temperature": wb?.temperature ?? 0, "tint": wb?.tint ?? 0,
+            "isAdjustingWhiteBalance": s.isAdjustingWhiteBalance, "isFlashScene": photoOutput.isFlashScene,
+            "isStabilizationScene": photoOutput.isStillImageStabilizationScene, "frameCount": s.frameCount,
+            "livePhotoMode": photoOutput.isLivePhotoCaptureEnabled,
+        ]
+    }
+
+    /// A JSON object as text (keys sorted).
+    static func json(_ object: [String: Any]) -> String {
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else {
+            return "{}"
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

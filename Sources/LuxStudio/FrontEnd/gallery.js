@@ -1,0 +1,77 @@
+// The gallery panel: the session's captures and --folder images as thumbnails, a metadata panel, Live Photos
+// played as one item.
+
+const path = (name) => name.split("/").map(encodeURIComponent).join("/");
+
+export class Gallery {
+  constructor(root, onDevelop, onFilter) {
+    this.root = root;
+    this.onDevelop = onDevelop;
+    this.onFilter = onFilter;
+    this.items = [];
+  }
+
+  async refresh() {
+    const response = await fetch("/api/gallery");
+    if (!response.ok) return;
+    this.items = await response.json();
+    const grid = this.root.querySelector("#items");
+    grid.replaceChildren(...this.items.map((item) => this.tile(item)));
+  }
+
+  tile(item) {
+    const div = document.createElement("div");
+    div.className = "item";
+    div.dataset.name = item.name;
+    const img = document.createElement("img");
+    img.loading = "lazy";
+    img.alt = item.name;
+    img.src = `/api/thumbnail/${path(item.name)}?size=256`;
+    const label = document.createElement("div");
+    label.innerHTML = `<span class="kind"></span> <span class="name"></span>`;
+    label.querySelector(".kind").textContent = item.kind === "livePhoto" ? "LIVE" : item.kind === "raw" ? "RAW" : "";
+    label.querySelector(".name").textContent = item.name.split("/").pop();
+    div.append(img, label);
+    div.addEventListener("click", () => this.select(item, div));
+    return div;
+  }
+
+  async select(item, div) {
+    for (const d of this.root.querySelectorAll(".item")) d.classList.toggle("selected", d === div);
+    const details = this.root.querySelector("#details");
+    const response = await fetch(`/api/info/${path(item.name)}`);
+    const info = response.ok ? await response.json() : { error: await response.text() };
+    const table = document.createElement("table");
+    for (const [key, value] of Object.entries(info)) {
+      const row = table.insertRow();
+      row.insertCell().textContent = key;
+      row.insertCell().textContent = String(value);
+    }
+    const preview = document.createElement("img");
+    preview.src = `/api/thumbnail/${path(item.name)}?size=1024`;
+    const children = [preview];
+    if (item.movie) {
+      const video = document.createElement("video");
+      video.src = `/api/file/${path(item.movie)}`;
+      video.controls = true;
+      video.muted = true;
+      preview.addEventListener("mouseenter", () => video.play());
+      children.push(video);
+    }
+    const download = document.createElement("a");
+    download.href = `/api/file/${path(item.name)}`;
+    download.download = item.name.split("/").pop();
+    download.textContent = "Download";
+    details.replaceChildren(...children, table, download);
+    const filter = document.createElement("button");
+    filter.textContent = "Filter lab";
+    filter.addEventListener("click", () => this.onFilter(item.name));
+    details.append(" ", filter);
+    if (item.kind === "raw") {
+      const develop = document.createElement("button");
+      develop.textContent = "Develop";
+      develop.addEventListener("click", () => this.onDevelop(item.name));
+      details.append(" ", develop);
+    }
+  }
+}

@@ -1,0 +1,267 @@
+public import Foundation
+public import Hummingbird
+import HummingbirdWebSocket
+import LuxCodecs
+import LuxIO
+import LuxPixels
+import LuxRAW
+
+/// The studio server: the front end, the gallery's files and the camera's WebSocket (`lux studio`).
+///
+/// ```swift
+/// let studio = try Studio(configuration: StudioConfiguration(captureFolder: URL(fileURLWithPath: "captures")))
+/// try await studio.run { url in print("open \(url)") }
+/// ```
+///
+/// Routes: `/` and `/static/<file>` (the front end), `/api/gallery` (the items as JSON), `/api/file/<name>`,
+/// `/api/thumbnail/<name>` and `/api/info/<name>` for a gallery name (`<folder>/<path>`), `/api/camera` (the
+/// camera's control ranges) and the WebSocket `/ws/camera` (viewfinder frames as binary JPEG messages, read-outs,
+/// events and errors as JSON text; commands as ``CameraCommand`` JSON).
+public struct Studio: Sendable {
+    /// The configuration the server runs with.
+    public let configuration: StudioConfiguration
+    let gallery: GalleryFolders
+    let camera: StudioCamera
+    let development = RawDevelopment()
+    let lab = FilterLab()
+
+    /// Checks the configuration and prepares the camera (started on first use).
+    ///
+    /// - Throws: ``StudioError`` for a configuration ``StudioConfiguration/validate()`` refuses or an unknown scene.
+    public init(configuration: StudioConfiguration) throws(StudioError) {
+        try configuration.validate()
+        self.configuration = configuration
+        gallery = GalleryFolders(captureFolder: configuration.captureFolder, folders: configuration.folders)
+        camera = try StudioCamera(
+            scene: configuration.scene, sensor: configuration.sensor, folder: configuration.captureFolder,
+            viewfinderSize: configuration.viewfinderSize)
+    }
+
+    /// The router of every route, behind the access check.
+    func router() -> Router<BasicWebSocketRequestContext> {
+        let router = Router(context: BasicWebSocketRequestContext.self)
+        router.middlewares.add(AccessMiddleware(token: configuration.token, isLoopback: configuration.isLoopback))
+        router.get("/") { _, _ in try Self.frontEndFile("index.html") }
+        router.get("/static/{name}") { _, context in try Self.frontEndFile(try context.parameters.require("name")) }
+        router.get("/api/gallery") { [gallery] _, _ in
+            Self.json(try JSONEncoder().encode(gallery.items()))
+        }
+        router.get("/api/camera") { [camera] _, _ in
+            Self.json(Data(StudioCamera.json(camera.ranges).utf8))
+        }
+        router.get("/api/file/**") { [gallery] _, context in
+            let url = try Self.galleryFile(gallery, context)
+            let bytes = try Data(contentsOf: url)
+            return Response(
+                status: .ok, headers: [.contentType: Self.mediaType(of: url), .cacheControl: "no-cache"],
+                body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+        }
+        router.get("/api/thumbnail/**") { [gallery, development] request, context in
+            let url = try Self.galleryFile(gallery, context)
+            let size = request.uri.queryParameters["size"].flatMap { Int($0) } ?? 256
+            let jpeg = try await Self.thumbnail(of: url, side: min(max(size, 16), 1024), development: development)
+            return Response(
+                status: .ok, headers: [.contentType: "image/jpeg", .cacheControl: "no-cache"],
+                body: .init(byteBuffer: ByteBuffer(bytes: jpeg)))
+        }
+        router.get("/api/info/**") { [gallery] _, context in
+            let url = try Self.galleryFile(gallery, context)
+            return Self.json(Data(StudioCamera.json(try Self.info(of: url)).utf8))
+        }
+        let limit = configuration.maxMessageBytes
+        router.get("/api/develop/**") { [gallery, development] _, context in
+            let url = try Self.galleryFile(gallery, context)
+            let text = try await Self.answer { () async throws(StudioError) in try await development.defaults(for: url)
+            }
+            return Self.json(Data(text.utf8))
+        }
+        router.post("/api/develop/**") { [gallery, development] request, context in
+            let url = try Self.galleryFile(gallery, context)
+            let adjustments = try await Self.adjustments(request, limit: limit)
+            let side = request.uri.queryParameters["size"].flatMap { Int($0) } ?? 1024
+            let jpeg = try await Self.answer { () async throws(StudioError) in
+                try await development.preview(of: url, adjustments: adjustments, side: min(max(side, 64), 4096))
+            }
+            return Response(
+                status: .ok, headers: [.contentType: "image/jpeg", .cacheControl: "no-store"],
+                body: .init(byteBuffer: ByteBuffer(bytes: jpeg)))
+        }
+        router.post("/api/export/**") { [gallery, development, folder = configuration.captureFolder] request, context in
+            let url = try Self.galleryFile(gallery, context)
+            let adjustments = try await Self.adjustments(request, limit: limit)
+            let format = request.uri.queryParameters["format"].map(String.init) ?? "jpeg"
+            let written = try await Self.answer { () async throws(StudioError) in
+                try await development.export(url, adjustments: adjustments, format: format, to: folder)
+            }
+            let name = gallery.name(of: written, inFolder: 0) ?? written.lastPathComponent
+            return Self.json(Data(StudioCamera.json(["file": name]).utf8))
+        }
+        router.get("/api/filters") { _, _ in
+            Self.json(try JSONSerialization.data(withJSONObject: FilterLab.catalog(), options: [.sortedKeys]))
+        }
+        router.post("/api/filter/**") { [gallery, lab] request, context in
+            let url = try Self.galleryFile(gallery, context)
+            let chain = try await Self.chain(request, limit: limit)
+            let side = request.uri.queryParameters["size"].flatMap { Int($0) } ?? 1024
+            let jpeg = try await Self.answer { () async throws(StudioError) in
+                try await lab.preview(of: url, chain: chain, side: min(max(side, 64), 4096))
+            }
+            return Response(
+                status: .ok, headers: [.contentType: "image/jpeg", .cacheControl: "no-store"],
+                body: .init(byteBuffer: ByteBuffer(bytes: jpeg)))
+        }
+        router.post("/api/filter-export/**") { [gallery, lab, folder = configuration.captureFolder] request, context in
+            let url = try Self.galleryFile(gallery, context)
+            let chain = try await Self.chain(request, limit: limit)
+            let format = request.uri.queryParameters["format"].map(String.init) ?? "jpeg"
+            let written = try await Self.answer { () async throws(StudioError) in
+                try await lab.export(url, chain: chain, format: format, to: folder)
+            }
+            let name = gallery.name(of: written, inFolder: 0) ?? written.lastPathComponent
+            return Self.json(Data(StudioCamera.json(["file": name]).utf8))
+        }
+        router.ws("/ws/camera") { [camera] inbound, outbound, _ in
+            try await CameraSocket(camera: camera, maxMessageBytes: limit).run(inbound: inbound, outbound: outbound)
+        }
+        return router
+    }
+
+    /// The application: the router on an HTTP/1 server with WebSocket upgrades, bound as configured.
+    ///
+    /// - Parameter onReady: Called with the studio's address once the server listens (the port is the real one
+    ///   when the configuration asked for port 0).
+    public func application(onReady: @escaping @Sendable (URL) async -> Void = { _ in }) -> some ApplicationProtocol {
+        let router = router()
+        let host = configuration.host
+        let token = configuration.token
+        return Application(
+            router: router,
+            server: .http1WebSocketUpgrade(
+                webSocketRouter: router, configuration: .init(maxFrameSize: max(configuration.maxMessageBytes, 1 << 16))
+            ),
+            configuration: .init(address: .hostname(host, port: configuration.port), serverName: "lux studio"),
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? 0
+                let shown = host.contains(":") ? "[\(host)]" : host
+                let query = token.map { "?token=\($0)" } ?? ""
+                if let url = URL(string: "http://\(shown):\(port)/\(query)") { await onReady(url) }
+            })
+    }
+
+    /// Serves until SIGINT or SIGTERM, then stops the camera session (a capture in progress finishes first; no
+    /// partial file is left).
+    public func run(onReady: @escaping @Sendable (URL) async -> Void = { _ in }) async throws {
+        do {
+            try await application(onReady: onReady).runService()
+        } catch {
+            await camera.stop()
+            throw error
+        }
+        await camera.stop()
+    }
+
+    // MARK: Responses
+
+    static func frontEndFile(_ name: String) throws -> Response {
+        guard let bytes = FrontEnd.files[name] else { throw HTTPError(.notFound) }
+        return Response(
+            status: .ok,
+            headers: [
+                .contentType: FrontEnd.contentType(of: name), .cacheControl: "no-cache",
+                .contentSecurityPolicy:
+                    "default-src 'self'; img-src 'self' blob: data:; media-src 'self' blob:; connect-src 'self'",
+                .init("X-Content-Type-Options")!: "nosniff",
+            ],
+            body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    /// The RAW adjustments of a request's JSON body (missing keys keep their defaults).
+    static func adjustments(_ request: Request, limit: Int) async throws -> RAWDeveloper.Adjustments {
+        let body = try await request.body.collect(upTo: limit)
+        guard body.readableBytes > 0 else { return RAWDeveloper.Adjustments() }
+        do {
+            return try JSONDecoder().decode(RAWDeveloper.Adjustments.self, from: Data(body.readableBytesView))
+        } catch {
+            throw HTTPError(.badRequest, message: "the body must be RAW adjustments as JSON: \(error)")
+        }
+    }
+
+    /// The filter chain of a request's body: the text `lux filter --chain` takes.
+    static func chain(_ request: Request, limit: Int) async throws -> String {
+        let body = try await request.body.collect(upTo: limit)
+        return String(decoding: body.readableBytesView, as: UTF8.self)
+    }
+
+    /// Runs a studio operation, turning its error into a 422 answer that names it.
+    static func answer<T>(_ body: () async throws(StudioError) -> T) async throws -> T {
+        do { return try await body() } catch { throw HTTPError(.unprocessableContent, message: "\(error)") }
+    }
+
+    static func json(_ data: Data) -> Response {
+        Response(
+            status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-cache"],
+            body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// The gallery file a catch-all route names, or 404 for anything outside the gallery.
+    static func galleryFile(_ gallery: GalleryFolders, _ context: some RequestContext) throws -> URL {
+        let name = context.parameters.getCatchAll().joined(separator: "/")
+        do {
+            return try gallery.file(named: name)
+        } catch {
+            throw HTTPError(.notFound, message: "\(error)")
+        }
+    }
+
+    static func mediaType(of url: URL) -> String {
+        switch url.pathExtension.lowercased() {
+        case "jpg", "jpeg": "image/jpeg"
+        case "png": "image/png"
+        case "heic", "heif": "image/heic"
+        case "avif": "image/avif"
+        case "webp": "image/webp"
+        case "gif": "image/gif"
+        case "tif", "tiff": "image/tiff"
+        case "mov": "video/quicktime"
+        default: "application/octet-stream"
+        }
+    }
+
+    /// A JPEG thumbnail fitting `side` × `side` through the fast thumbnail path, or, for a RAW file without an
+    /// embedded preview that large (the camera's own DNGs), a binned development at its as-shot settings.
+    static func thumbnail(of url: URL, side: Int, development: RawDevelopment) async throws -> [UInt8] {
+        do {
+            let thumbnail = try Thumbnail(contentsOf: url, fitting: (side, side), colorSpace: .sRGB)
+            return try JPEG.encode(thumbnail.pixels)
+        } catch CodecError.missingPixelData {
+            return try await answer { () async throws(StudioError) in
+                try await development.preview(of: url, adjustments: RAWDeveloper.Adjustments(), side: side)
+            }
+        } catch {
+            throw HTTPError(.unprocessableContent, message: "\(url.lastPathComponent): \(error)")
+        }
+    }
+
+    /// The file's format, size, colour and camera metadata.
+    static func info(of url: URL) throws -> [String: Any] {
+        let info: ImageInfo
+        do { info = try ImageFile.info(url: url) } catch {
+            throw HTTPError(.unprocessableContent, message: "\(url.lastPathComponent): \(error)")
+        }
+        let exif = info.metadata.exif
+        var object: [String: Any] = [
+            "file": url.lastPathComponent, "format": "\(info.format)", "width": info.width, "height": info.height,
+            "pixelFormat": "\(info.pixelFormat)", "bitsPerSample": info.bitsPerSample,
+            "colorSpace": info.colorSpace?.name ?? "unknown", "storage": info.storage,
+            "orientation": "\(info.metadata.orientation)",
+        ]
+        if let make = exif.make { object["make"] = make }
+        if let model = exif.model { object["model"] = model }
+        if let iso = exif.isoSpeed { object["iso"] = iso }
+        if let t = exif.exposureTime { object["exposureTime"] = "\(t)" }
+        if let f = exif.fNumber { object["fNumber"] = "\(f)" }
+        if let focal = exif.focalLength { object["focalLength"] = "\(focal)" }
+        if let date = exif.dateTimeOriginal { object["dateTimeOriginal"] = "\(date)" }
+        return object
+    }
+}

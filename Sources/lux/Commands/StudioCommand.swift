@@ -1,0 +1,73 @@
+import ArgumentParser
+import Foundation
+import LuxStudio
+
+struct StudioCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "studio",
+        abstract: "Serve Lux Studio, a local web app: the camera's viewfinder and controls, and a gallery.",
+        discussion: """
+            Starts an HTTP and WebSocket server with the studio's page (plain HTML, CSS and JavaScript carried in \
+            the binary: nothing is fetched from the network). The camera panel shows the simulated camera's \
+            viewfinder (640x480 JPEG frames over a WebSocket), its manual controls with the active format's ranges \
+            (focus, exposure mode/ISO/duration/bias, white balance temperature/tint and grey-world lock), live \
+            read-outs and the scene flags, and a shutter for photos, RAW, RAW + JPEG, brackets and Live Photos with \
+            each request's event timeline. The gallery lists the captures (written to --out) and the images of \
+            every --folder, with thumbnails, metadata and Live Photos as one item.
+
+            The server binds 127.0.0.1 unless --host says otherwise; a host beyond loopback needs --token, and \
+            every request must then carry it (open the printed address, which includes ?token=...). Files outside \
+            the gallery folders are never served. Ctrl-C stops the server and the camera session; no partial \
+            file is left.
+
+            Examples:
+              lux studio
+              lux studio --open --folder ~/Pictures
+              lux studio --port 0 -o captures
+              lux studio --host 0.0.0.0 --token "$(openssl rand -hex 16)"
+            """)
+
+    @Option(parsing: .unconditional, help: "The TCP port (0 picks a free one).")
+    var port = 8080
+
+    @Option(help: "The address to bind (default 127.0.0.1); anything but loopback needs --token.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The access token every request must carry (8+ characters of A-Z a-z 0-9 - _ . ~).")
+    var token: String?
+
+    @Flag(help: "Open the studio in the default browser (xdg-open).")
+    var open = false
+
+    @Option(
+        parsing: .singleValue, help: "A folder of images the gallery also shows, read-only (repeatable).",
+        completion: .directory)
+    var folder: [String] = []
+
+    @Option(
+        name: [.customShort("o"), .customLong("out")], help: "The folder captures are written to (created if missing).",
+        completion: .directory)
+    var out = "."
+
+    @Option(help: "The simulated camera's scene (see `lux scene list`).")
+    var scene = "still-life"
+
+    func run() async throws {
+        let configuration = StudioConfiguration(
+            host: host, port: port, token: token, captureFolder: URL(fileURLWithPath: out),
+            folders: folder.map { URL(fileURLWithPath: $0) }, scene: scene)
+        let studio: Studio
+        do { studio = try Studio(configuration: configuration) } catch { throw CLIError("\(error)") }
+        let open = self.open
+        try await studio.run { url in
+            print("Lux Studio: \(url.absoluteString)  (Ctrl-C stops)")
+            fflush(nil)
+            if open {
+                let browser = Process()
+                browser.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+                browser.arguments = ["xdg-open", url.absoluteString]
+                try? browser.run()
+            }
+        }
+    }
+}

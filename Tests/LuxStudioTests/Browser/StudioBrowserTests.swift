@@ -1,0 +1,165 @@
+import Foundation
+import HummingbirdTesting
+import LuxCapture
+import LuxStudio
+import LuxTestSupport
+import Testing
+
+/// The studio end to end in a real headless Chromium, through chromedriver on loopback.
+///
+/// Screenshots of each panel are kept in `.build/artefacts/studio/` for people to look at.
+@Suite(.serialized) struct StudioBrowserTests {
+    /// The mean of an `<img>`'s pixels (0...255), drawn into a canvas in the page.
+    static let meanScript = """
+        const img = document.querySelector(arguments[0]);
+        if (!img || !img.complete || img.naturalWidth === 0) return -1;
+        const c = document.createElement("canvas");
+        c.width = img.naturalWidth; c.height = img.naturalHeight;
+        const g = c.getContext("2d");
+        g.drawImage(img, 0, 0);
+        const d = g.getImageData(0, 0, c.width, c.height).data;
+        let sum = 0;
+        for (let i = 0; i < d.length; i += 4) sum += (d[i] + d[i + 1] + d[i + 2]) / 3;
+        return sum / (d.length / 4);
+        """
+
+    static let artefacts = URL(fileURLWithPath: TestData.packageRoot + "/.build/artefacts/studio")
+
+    func save(_ png: Data, _ name: String) throws {
+        try FileManager.default.createDirectory(at: Self.artefacts, withIntermediateDirectories: true)
+        try png.write(to: Self.artefacts.appendingPathComponent(name))
+    }
+
+    @Test(
+        "exposure slider brightens the viewfinder, RAW + JPEG appears in the gallery, a RAW slider changes the preview",
+        .needs("chromium", "chromedriver"))
+    func endToEnd() async throws {
+        let folder = try ExternalTool.temporaryFolder("lux-studio-browser")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var sensor = SensorModel.phone12MP
+        sensor.pixelPitch = sensor.sensorWidth / 1008
+        sensor.width = 1008
+        sensor.height = 756
+        let studio = try Studio(
+            configuration: StudioConfiguration(port: 0, captureFolder: folder, scene: "gray-card", sensor: sensor))
+        try await studio.application().test(.live) { client in
+            let port = try #require(client.port)
+            let browser = try await WebDriver()
+            do {
+                try await browser.open("http://127.0.0.1:\(port)/")
+                try await browser.wait("viewfinder frames", until: "return (window.luxStudio?.camera.frames ?? 0) > 3")
+
+                // Exposure: bias -2 EV, then +2 EV, each given time for auto exposure to settle.
+                var means: [Double] = []
+                for bias in [-2, 2] {
+                    _ = try await browser.run(
+                        """
+                        const s = document.querySelector("#bias"); s.value = arguments[0];
+                        s.dispatchEvent(new Event("input"));
+                        """, [bias])
+                    try await browser.wait(
+                        "exposure to settle at \(bias) EV",
+                        until: """
+                            const s = window.luxStudio.camera.status;
+                            return s && s.bias === \(bias) && Math.abs(s.offset) < 0.2 && !s.isAdjustingExposure;
+                            """)
+                    let frames = try await browser.run("return window.luxStudio.camera.frames") as? Int ?? 0
+                    try await browser.wait("new frames", until: "return window.luxStudio.camera.frames > \(frames + 3)")
+                    means.append(try await browser.run(Self.meanScript, ["#viewfinder"]) as? Double ?? -1)
+                }
+                #expect(means[1] > means[0] + 30, "viewfinder means at -2 and +2 EV: \(means)")
+                try save(try await browser.screenshot(), "camera.png")
+
+                // RAW + JPEG: both files appear in the gallery.
+                _ = try await browser.run(
+                    """
+                    document.querySelector("#captureKind").value = "rawPlusJPEG";
+                    document.querySelector("#prioritization").value = "speed";
+                    document.querySelector("#shutter").click();
+                    """)
+                try await browser.wait(
+                    "the capture", seconds: 60,
+                    until: "return document.querySelector('#timeline').textContent.includes('request')")
+                _ = try await browser.run("document.querySelector('nav button[data-panel=gallery]').click()")
+                try await browser.wait(
+                    "two gallery items", until: "return document.querySelectorAll('#items .item').length === 2")
+                let names =
+                    try await browser.run(
+                        "return [...document.querySelectorAll('#items .item')].map(e => e.dataset.name)") as? [String]
+                    ?? []
+                #expect(Set(names.map { ($0 as NSString).pathExtension }) == ["dng", "jpg"])
+                try await browser.wait(
+                    "thumbnails",
+                    until:
+                        "return [...document.querySelectorAll('#items img')].every(i => i.complete && i.naturalWidth > 0)"
+                )
+                try save(try await browser.screenshot(), "gallery.png")
+
+                // The RAW developer: +2 EV brightens the preview.
+                _ = try await browser.run(
+                    "[...document.querySelectorAll('#items .item')].find(e => e.dataset.name.endsWith('.dng')).click()")
+                let develop = "[...document.querySelectorAll('#details button')].find(b => b.textContent === 'Develop')"
+                try await browser.wait("the Develop button", until: "return !!\(develop)")
+                _ = try await browser.run("\(develop).click()")
+                try await browser.wait(
+                    "the first preview",
+                    until: "return document.querySelector('#rawStatus').textContent.startsWith('preview')")
+                let before = try await browser.run(Self.meanScript, ["#rawPreview"]) as? Double ?? -1
+                _ = try await browser.run(
+                    """
+                    document.querySelector('#rawStatus').textContent = "";
+                    const s = document.querySelector("#raw-exposure"); s.value = 2; s.dispatchEvent(new Event("input"));
+                    """)
+                try await browser.wait(
+                    "the new preview",
+                    until: "return document.querySelector('#rawStatus').textContent.startsWith('preview')")
+                try await browser.wait(
+                    "the preview image",
+                    until: "const i = document.querySelector('#rawPreview'); return i.complete && i.naturalWidth > 0")
+                let after = try await browser.run(Self.meanScript, ["#rawPreview"]) as? Double ?? -1
+                #expect(after > before + 20, "RAW preview means at 0 and +2 EV: \(before), \(after)")
+                try save(try await browser.screenshot(), "developer.png")
+
+                // The filter lab: SepiaTone on the JPEG warms it (red above blue) and shows the chain's text.
+                _ = try await browser.run("document.querySelector('nav button[data-panel=gallery]').click()")
+                _ = try await browser.run(
+                    "[...document.querySelectorAll('#items .item')].find(e => e.dataset.name.endsWith('.jpg')).click()")
+                let lab = "[...document.querySelectorAll('#details button')].find(b => b.textContent === 'Filter lab')"
+                try await browser.wait("the Filter lab button", until: "return !!\(lab)")
+                _ = try await browser.run("\(lab).click()")
+                try await browser.wait(
+                    "the filter list", until: "return document.querySelector('#filterName').options.length > 10")
+                _ = try await browser.run(
+                    "document.querySelector('#filterName').value = 'SepiaTone'; document.querySelector('#addFilter').click()"
+                )
+                try await browser.wait(
+                    "the sepia preview",
+                    until: """
+                        const i = document.querySelector('#labPreview');
+                        return i.src.startsWith('blob:') && i.complete && i.naturalWidth > 0 && !window.luxStudio.lab.busy;
+                        """)
+                let chainText =
+                    try await browser.run("return document.querySelector('#chainText').textContent") as? String
+                #expect(chainText?.contains("--chain 'SepiaTone intensity=1'") == true, "\(chainText ?? "")")
+                let warmth =
+                    try await browser.run(
+                        """
+                        const img = document.querySelector('#labPreview');
+                        const c = document.createElement('canvas'); c.width = img.naturalWidth; c.height = img.naturalHeight;
+                        const g = c.getContext('2d'); g.drawImage(img, 0, 0);
+                        const d = g.getImageData(0, 0, c.width, c.height).data;
+                        let r = 0, b = 0; for (let i = 0; i < d.length; i += 4) { r += d[i]; b += d[i + 2]; }
+                        return (r - b) / (d.length / 4);
+                        """) as? Double ?? 0
+                #expect(warmth > 10, "sepia's red minus blue: \(warmth)")
+                try save(try await browser.screenshot(), "filterlab.png")
+
+                #expect(try await browser.consoleErrors() == [])
+            } catch {
+                await browser.quit()
+                throw error
+            }
+            await browser.quit()
+        }
+    }
+}
