@@ -48,10 +48,14 @@ actor RawDevelopment {
     func preview(of url: URL, adjustments: RAWDeveloper.Adjustments, side: Int) throws(StudioError) -> [UInt8] {
         var developer = try developer(for: url)
         var adjustments = adjustments
-        let native = developer.nativeSize
-        adjustments.scaleFactor = min(1, max(0.01, Double(side) / max(native.width, native.height)))
+        // The size the development gives at scale 1: the default crop's when the file has one (a camera's DNG keeps
+        // a margin of photosites around the picture), not the whole active area.
+        adjustments.scaleFactor = 1
         developer.adjustments = adjustments
         do {
+            let full = try developer.outputImage.extent
+            adjustments.scaleFactor = min(1, max(0.01, Double(side) / max(full.width, full.height)))
+            developer.adjustments = adjustments
             try developer.validate()
             let pixels = try render.createBuffer(developer.outputImage, format: .rgba8, colorSpace: .sRGB)
             var options = EncodingOptions.default
