@@ -27,8 +27,7 @@ struct CaptureCommand: AsyncParsableCommand {
             photoCount}] and, for Live Photos, "livePhotoMovie" {file, duration, photoTime}.
 
             Examples:
-              lux capture -o out                     # photo-portrait: a photograph with depth
-              lux capture --scene still-life -o out  # a procedural scene, for measurement
+              lux capture --scene still-life -o out
               lux capture --scene photo:portrait.heic -o out      # a photograph (its depth map, if any)
               lux capture --scene photo:room.jpg,depth=room-depth.tif --lens-position 0.6
               lux capture --raw --preview 160x160
@@ -51,12 +50,8 @@ struct CaptureCommand: AsyncParsableCommand {
 
     @OptionGroup var manual: ManualControlOptions
 
-    @Option(
-        help: ArgumentHelp(
-            SceneArgument.help
-                + " The default, photo-portrait, is a photograph with depth; the procedural scenes (chart, still-life, …) are for measurement."
-        ), completion: .file())
-    var scene = "photo-portrait"
+    @Option(help: ArgumentHelp(SceneArgument.help), completion: .file())
+    var scene = "still-life"
 
     @Option(parsing: .unconditional, help: "Illuminance in lux of the scene's main light (default: the scene's own).")
     var lux: Double?
