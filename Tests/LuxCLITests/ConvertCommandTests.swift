@@ -29,6 +29,18 @@ import Testing
         return try NetpbmImage(Data(contentsOf: out))
     }
 
+    /// The mean and largest absolute differences of two images of the same size, in levels, by vips.
+    static func difference(_ a: String, _ b: String, in dir: URL) throws -> (mean: Double, worst: Double) {
+        let d = dir.appendingPathComponent(UUID().uuidString + ".v").path
+        try ExternalTool.capture("vips", ["subtract", a, b, d]).succeeded()
+        try ExternalTool.capture("vips", ["abs", d, d + ".abs.v"]).succeeded()
+        func statistic(_ name: String) throws -> Double {
+            let text = try ExternalTool.capture("vips", [name, d + ".abs.v"]).succeeded().text
+            return try #require(Double(text.trimmingCharacters(in: .whitespacesAndNewlines)), "vips \(name): \(text)")
+        }
+        return (try statistic("avg"), try statistic("max"))
+    }
+
     /// exiftool's `-json -n` fields of `path`.
     static func exiftool(_ path: String) throws -> [String: Any] {
         let r = try ExternalTool.capture("exiftool", ["-json", "-n", path])
@@ -192,6 +204,26 @@ import Testing
         #expect(a.width == 96 && a.height == 64 && b.width == 96 && b.height == 64)
         let worst = zip(a.samples, b.samples).map { abs(Int($0) - Int($1)) }.max() ?? .max
         #expect(worst <= 2, "worst difference \(worst)")
+    }
+
+    @Test(
+        "--image 1 converts the Vision Pro pair's second eye: heif-convert's second image within 2 levels (the eyes differ by ~30 on average)",
+        .needsLux, .needs("heif-convert", "vips"))
+    func secondEyeOfStereoPair() throws {
+        let lux = try #require(LuxExecutable.path)
+        let dir = try ExternalTool.temporaryFolder("lux-convert")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let input = try TestData.path("heic/visionpro_spatial_stereo.heic")
+        let ours = dir.appendingPathComponent("right.png").path
+        let r = try LuxExecutable.run(lux, ["convert", input, "--image", "1", "-o", ours])
+        try #require(r.status == 0, "\(r.errorText)")
+        // heif-convert writes every top-level image, numbered from 1 in heif-info's order.
+        try ExternalTool.capture("heif-convert", ["--quiet", input, dir.appendingPathComponent("eye.png").path])
+            .succeeded()
+        let right = try Self.difference(ours, dir.appendingPathComponent("eye-2.png").path, in: dir)
+        #expect(right.worst <= 2, "worst difference from the second image \(right.worst)")
+        let left = try Self.difference(ours, dir.appendingPathComponent("eye-1.png").path, in: dir)
+        #expect(left.mean >= 10, "mean difference from the first image \(left.mean)")
     }
 
     @Test(
