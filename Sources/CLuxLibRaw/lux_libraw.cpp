@@ -9,6 +9,11 @@
 #include <string.h>
 #include <time.h>
 
+#include <new>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 struct lux_libraw {
     LibRaw processor;
     long long first_data_error;  // -2: none, -1: end of file, otherwise the offset
@@ -21,6 +26,8 @@ static void record_data_error(void *context, const char *, const int offset) {
 }
 
 static void ignore_memory_error(void *, const char *, const char *) {}
+
+static void ignore_data_error(void *, const char *, const int) {}
 
 static void copy_text(char *dst, size_t capacity, const char *src) {
     size_t n = strnlen(src, capacity - 1);
@@ -153,6 +160,59 @@ const char *lux_libraw_version(void) { return libraw_version(); }
 const char *lux_libraw_strerror(int error) { return libraw_strerror(error); }
 
 int lux_libraw_camera_count(void) { return libraw_cameraCount(); }
+
+int lux_libraw_probe(const void *data, size_t size, unsigned max_memory_mb, int timeout_ms) {
+    int channel[2];
+    if (pipe(channel) != 0) return LUX_LIBRAW_PROBE_UNAVAILABLE;
+    const pid_t child = fork();
+    if (child < 0) {
+        close(channel[0]);
+        close(channel[1]);
+        return LUX_LIBRAW_PROBE_UNAVAILABLE;
+    }
+    if (child == 0) {
+        // Only this thread exists here: identify, report the status and leave without running any exit handler.
+        close(channel[0]);
+        int status = LIBRAW_UNSUFFICIENT_MEMORY;
+        LibRaw *p = new (std::nothrow) LibRaw();
+        if (p != nullptr) {
+            p->set_dataerror_handler(ignore_data_error, nullptr);
+            p->set_memerror_handler(ignore_memory_error, nullptr);
+            if (max_memory_mb > 0) p->imgdata.params.max_raw_memory_mb = max_memory_mb;
+            status = p->open_buffer(const_cast<void *>(data), size);
+        }
+        ssize_t written = write(channel[1], &status, sizeof status);
+        _exit(written == (ssize_t)sizeof status ? 0 : 1);
+    }
+    close(channel[1]);
+    int result = LUX_LIBRAW_PROBE_CRASHED;
+    int wstatus = 0;
+    const long limit_us = (long)timeout_ms * 1000;
+    for (long elapsed_us = 0;;) {
+        const pid_t done = waitpid(child, &wstatus, WNOHANG);
+        if (done == child) break;
+        if (done < 0) {
+            result = LUX_LIBRAW_PROBE_UNAVAILABLE;
+            break;
+        }
+        if (elapsed_us >= limit_us) {
+            kill(child, SIGKILL);
+            waitpid(child, &wstatus, 0);
+            close(channel[0]);
+            return LUX_LIBRAW_PROBE_TIMED_OUT;
+        }
+        const long step_us = elapsed_us < 5000 ? 200 : 2000;  // a header takes milliseconds: poll finely at first
+        struct timespec pause = {0, step_us * 1000};
+        nanosleep(&pause, nullptr);
+        elapsed_us += step_us;
+    }
+    int status = 0;
+    if (result == LUX_LIBRAW_PROBE_CRASHED && WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0 &&
+        read(channel[0], &status, sizeof status) == (ssize_t)sizeof status)
+        result = status;
+    close(channel[0]);
+    return result;
+}
 
 lux_libraw *lux_libraw_open(const void *data, size_t size, unsigned max_memory_mb, lux_libraw_info *info,
                             int *error) {

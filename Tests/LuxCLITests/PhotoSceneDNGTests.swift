@@ -50,3 +50,74 @@ import Testing
         #expect(size.text.split(separator: "\n") == ["320", "240"], "\(size.text)")
     }
 }
+
+extension PhotoSceneDNGTests {
+    /// The mean of each cell of a `columns` × `rows` grid over an image's (R + G + B) / 3, row by row.
+    static func cellMeans(_ image: NetpbmImage, columns: Int = 8, rows: Int = 6) -> [Double] {
+        var out: [Double] = []
+        for cy in 0..<rows {
+            for cx in 0..<columns {
+                var sum = 0.0
+                var n = 0.0
+                for y in (cy * image.height / rows)..<((cy + 1) * image.height / rows) {
+                    for x in (cx * image.width / columns)..<((cx + 1) * image.width / columns) {
+                        let i = (y * image.width + x) * image.channels
+                        for c in 0..<min(3, image.channels) { sum += Double(image.samples[i + c]) }
+                        n += Double(min(3, image.channels))
+                    }
+                }
+                out.append(sum / n)
+            }
+        }
+        return out
+    }
+
+    /// Pearson's correlation coefficient.
+    static func correlation(_ a: [Double], _ b: [Double]) -> Double {
+        let ma = a.reduce(0, +) / Double(a.count)
+        let mb = b.reduce(0, +) / Double(b.count)
+        var ab = 0.0
+        var aa = 0.0
+        var bb = 0.0
+        for (x, y) in zip(a, b) {
+            ab += (x - ma) * (y - mb)
+            aa += (x - ma) * (x - ma)
+            bb += (y - mb) * (y - mb)
+        }
+        return ab / (aa * bb).squareRoot()
+    }
+
+    @Test(
+        "darktable-cli develops a DNG captured from photo-portrait at the sensor's 320 × 240, and its picture follows the scene's ground truth",
+        .needsLux, .needs("darktable-cli", "vips"), .timeLimit(.minutes(3)))
+    func darktableDevelops() throws {
+        let lux = try #require(LuxExecutable.path)
+        let dir = try ExternalTool.temporaryFolder("lux-photo-darktable")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try LuxExecutable.run(
+            lux, ["capture", "--raw", "--scene", "photo-portrait", "--sensor", "320x240", "-o", dir.path])
+        try #require(r.status == 0, "\(r.errorText)")
+        let dng = dir.appendingPathComponent(
+            try #require(try CLIFixtures.files(in: dir).first { $0.hasSuffix(".dng") }))
+        let developed = dir.appendingPathComponent("darktable.ppm")
+        let run = try ExternalTool.capture(
+            "darktable-cli",
+            [
+                dng.path, developed.path, "--core", "--configdir", dir.appendingPathComponent("dtconf").path,
+                "--library", ":memory:", "--disable-opencl",
+            ])
+        try #require(FileManager.default.fileExists(atPath: developed.path), "darktable-cli: \(run.errorText)")
+        let picture = try NetpbmImage(Data(contentsOf: developed))
+        #expect(picture.width == 320 && picture.height == 240, "\(picture.width) × \(picture.height)")
+        // The ground truth, rendered by lux and converted by vips, against darktable's picture: cell by cell, the
+        // brightness (whatever the two tone curves) rises and falls together.
+        let truthPNG = dir.appendingPathComponent("truth.png").path
+        let t = try LuxExecutable.run(lux, ["scene", "render", "photo-portrait", "-o", truthPNG, "--width", "320"])
+        try #require(t.status == 0, "\(t.errorText)")
+        let truthPPM = dir.appendingPathComponent("truth.ppm").path
+        try ExternalTool.capture("vips", ["copy", truthPNG, truthPPM]).succeeded()
+        let truth = try NetpbmImage(Data(contentsOf: URL(fileURLWithPath: truthPPM)))
+        let rho = Self.correlation(Self.cellMeans(picture), Self.cellMeans(truth))
+        #expect(rho > 0.9, "correlation of 8 × 6 cell means with the ground truth: \(rho)")
+    }
+}

@@ -55,6 +55,10 @@ import Testing
         "movie-no-media-header.mov": "it has no 'mdhd' atom",
         // The fourth has nothing else wrong that Lux's reader checks: FFmpeg's allocation bound refuses it.
         "movie-meta-key-count.mov": "80 MiB FFmpeg may allocate at once",
+        // A TIFF naming a Hasselblad camera whose model text overflows a buffer inside LibRaw 0.20's model parsing
+        // (parseHassyModel's strcat): glibc's fortified copy aborted the whole process. LibRaw now reads every
+        // header first in a child process (lux_libraw_probe), so the abort ends the child and the file is refused.
+        "cameraraw-hasselblad-model.tif": "crashed reading its header",
     ]
 
     static func bytes(_ name: String) throws -> [UInt8] {
@@ -214,6 +218,8 @@ import Testing
                     case .timedMetadata, .other: continue
                     }
                 }
+            case "cameraraw":
+                _ = try CameraRaw.properties(bytes, options: Self.options)
             default:
                 Issue.record("unknown harness \(harness)")
             }

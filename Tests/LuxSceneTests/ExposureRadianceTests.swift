@@ -131,6 +131,18 @@ import Testing
         #expect(mean < 0.01 && worst < 0.25, "mean \(mean), worst \(worst)")
     }
 
+    @Test("A sliding camera (parallax) renders every layer per exposure, as the reference does")
+    func slidingCameraMatchesReference() throws {
+        var scene = Scene.stillLife()
+        scene.cameraMotion = CameraMotion(shakeRMSDegrees: 0.1, shakeTranslationRMSMillimetres: 2, seed: 3)
+        let request = Self.request(width: 400, start: 0.5, duration: 1.0 / 20, focus: 0.6)
+        let e = RadianceCache().exposure(of: scene, sceneID: 1, request: request, threads: 2)
+        #expect(e.overlay != nil)
+        let (mean, worst) = Self.compare(
+            Self.mosaic(e), Self.mosaic(try SceneRenderer(scene: scene).render(request, threads: 2)))
+        #expect(mean < 0.01 && worst < 0.25, "mean \(mean), worst \(worst)")
+    }
+
     @Test("The cache is reused while scene, lens and light stay the same, and renders again when any changes")
     func cacheReuse() throws {
         var scene = Scene.stillLife()

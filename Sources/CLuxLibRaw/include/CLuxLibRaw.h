@@ -99,6 +99,16 @@ typedef struct lux_libraw lux_libraw;
 /// LibRaw's version, such as "0.20.2-Release".
 const char *lux_libraw_version(void);
 
+/// lux_libraw_probe's outcomes besides a LibRaw status: LibRaw crashed on the data, did not finish in time, or the
+/// probe could not run (no process could be made; the caller then goes on without it).
+enum { LUX_LIBRAW_PROBE_CRASHED = -200001, LUX_LIBRAW_PROBE_TIMED_OUT = -200002, LUX_LIBRAW_PROBE_UNAVAILABLE = -200003 };
+
+/// Identifies `size` bytes at `data` in a forked child process that exits at once, so that a defect of LibRaw's
+/// header parsing (an abort or a fault inside the library) ends the child, not the caller. Returns 0 when LibRaw
+/// identified the data in the child, its error code when it refused them, or one of the LUX_LIBRAW_PROBE values.
+/// `timeout_ms` bounds the child's run (it is killed after it).
+int lux_libraw_probe(const void *data, size_t size, unsigned max_memory_mb, int timeout_ms);
+
 /// Creates a LibRaw instance, identifies `size` bytes at `data` (which must stay valid until lux_libraw_close) and
 /// fills `info`. `max_memory_mb` caps LibRaw's raw buffer (0: LibRaw's default). Returns NULL with *error set to a
 /// LibRaw error code (or to -100007 when the instance cannot be allocated); the handle otherwise.

@@ -6,8 +6,11 @@ public import LuxScene
 extension Scene {
     /// The names of the built-in photographic scenes, for ``photographic(named:)``.
     public static let photographicCatalogNames = [
-        "photo-daylight", "photo-indoor", "photo-low-light", "photo-portrait",
+        "photo-daylight", "photo-indoor", "photo-low-light", "photo-portrait", "photo-codes",
     ]
+
+    /// The messages printed in `photo-codes`: a QR code on the left card, an Aztec code on the middle one.
+    public static let photoCodesMessages = (qr: "https://lux.example/photo-codes", aztec: "LUX AZTEC 30")
 
     /// A built-in photographic scene by name.
     ///
@@ -16,6 +19,8 @@ extension Scene {
     ///   about five stops brighter in the corner.
     /// - `photo-low-light`: a rocket on its pad at dusk (5 lx), its floodlights six stops above the scene.
     /// - `photo-portrait`: a dog on a sofa, 0.23–0.67 m away from the iPhone portrait's depth map, in a bright room (600 lx).
+    /// - `photo-codes`: the coffee table of `photo-indoor` under brighter lamps (3000 K, 400 lx) with two cards on it
+    ///   (left and middle), a QR code and an Aztec code (``photoCodesMessages``) printed with Lux's ``CodeWriter``.
     ///
     /// The procedural scenes (``named(_:)``) stay for measurement; these have natural texture, depth and dynamic
     /// range.
@@ -50,6 +55,23 @@ extension Scene {
             scene = try photograph(
                 contentsOf: try photographURL("portrait.jpg"), depth: try photographURL("portrait-depth.tif"),
                 light: Light(.d65, lux: 600), highlightStops: 2)
+        case "photo-codes":
+            scene = try photograph(
+                contentsOf: try photographURL("indoor.jpg"), distance: 0.6,
+                light: Light(.planckian(kelvin: 3000), lux: 400), highlightStops: 3)
+            let cards = [
+                try Print.code(.qr, photoCodesMessages.qr, origin: SIMD2(0.03, 0.38), size: 0.3),
+                // In the middle: ZXing's Aztec detector looks for the bullseye from the centre of the picture.
+                try Print.code(.aztec, photoCodesMessages.aztec, origin: SIMD2(0.37, 0.255), size: 0.26),
+            ]
+            scene.layers.append(
+                SceneLayer(
+                    name: "cards", distance: 0.55,
+                    shapes: cards.map { card in
+                        Shape(
+                            .rectangle(origin: card.origin, size: card.size),
+                            fill: .image(card.image, origin: card.origin, size: card.size, depthRange: nil))
+                    }))
         default:
             throw .unknownScene(name: name, known: photographicCatalogNames)
         }

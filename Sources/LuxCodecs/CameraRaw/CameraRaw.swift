@@ -206,6 +206,15 @@ public enum CameraRaw {
                 what: what, reason: "\(libRaw) read past the end of the \(size)-byte file (a truncated file)")
         case -100011:  // LIBRAW_BAD_CROP
             return .malformed(what: what, offset: 0, reason: "\(libRaw): the crop lies outside the image")
+        case Int32(LUX_LIBRAW_PROBE_CRASHED):
+            return .malformed(
+                what: what, offset: 0,
+                reason: "\(libRaw) crashed reading its header (a damaged file, or a defect of that LibRaw release)")
+        case Int32(LUX_LIBRAW_PROBE_TIMED_OUT):
+            return .malformed(
+                what: what, offset: 0,
+                reason:
+                    "\(libRaw) did not finish reading its header in \(LibRawHandle.probeTimeoutMilliseconds / 1000) s")
         default:  // LIBRAW_UNSPECIFIED_ERROR, OUT_OF_ORDER_CALL, INPUT_CLOSED, CANCELLED_BY_CALLBACK, …
             return .library(name: "LibRaw", message: "\(what): \(status.message) (code \(status.code))")
         }

@@ -14,15 +14,26 @@ final class LibRawHandle {
     /// LibRaw's version number alone, such as "0.20.2".
     static let versionNumber: String = String(version.prefix { $0 != "-" })
 
+    /// How long LibRaw may take to read a header in the probe process before the file is refused.
+    static let probeTimeoutMilliseconds: Int32 = 10_000
+
     /// Identifies `bytes`, letting LibRaw's raw buffer take at most `maxMemoryMB` megabytes.
     ///
-    /// - Throws: the LibRaw error code when LibRaw does not recognise the data or cannot read its header.
+    /// LibRaw first reads the header in a child process (``lux_libraw_probe``): LibRaw 0.20 aborts the whole process
+    /// on some damaged files (a Hasselblad model name longer than its buffer, found by fuzzing), which must become
+    /// an error for that file, not the end of the caller.
+    ///
+    /// - Throws: the LibRaw error code when LibRaw does not recognise the data or cannot read its header, or the
+    ///   probe's code when LibRaw crashed or hung on it.
     init(_ bytes: UnsafeRawBufferPointer, maxMemoryMB: Int) throws(LibRawStatus) {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { throw LibRawStatus(code: -2) }
+        let probe = lux_libraw_probe(base, bytes.count, UInt32(clamping: maxMemoryMB), Self.probeTimeoutMilliseconds)
+        guard probe == 0 || probe == Int32(LUX_LIBRAW_PROBE_UNAVAILABLE) else { throw LibRawStatus(code: probe) }
         var info = lux_libraw_info()
         var error: Int32 = 0
-        guard let base = bytes.baseAddress, bytes.count > 0,
-            let h = lux_libraw_open(base, bytes.count, UInt32(clamping: maxMemoryMB), &info, &error)
-        else { throw LibRawStatus(code: bytes.isEmpty ? -2 : error) }
+        guard let h = lux_libraw_open(base, bytes.count, UInt32(clamping: maxMemoryMB), &info, &error) else {
+            throw LibRawStatus(code: error)
+        }
         handle = h
         self.info = info
     }

@@ -122,7 +122,9 @@ extension SceneRenderer {
         let sy = request.regionSize.y / Double(request.height)
         let angles = atRest ? .zero : scene.cameraMotion.angles(at: t)
         let f = request.focalLengthInFrameWidths
-        let shift = SIMD2(-angles.x * f, -angles.y * f)
+        // Turning moves every layer by f·angle; sliding by T moves a layer at distance Z by f·T/Z (parallax).
+        let slide = atRest ? .zero : scene.cameraMotion.translation(at: t) * (f / layer.distance)
+        let shift = SIMD2(-angles.x * f, -angles.y * f) - slide
         let roll = angles.z
         let cr = Double.cos(-roll)
         let sr = Double.sin(-roll)

@@ -47,7 +47,9 @@ package final class RadianceCache: Sendable {
     /// path, and the moving layers rendered for this exposure.
     package func exposure(of scene: Scene, sceneID: UInt64, request: RenderRequest, threads: Int) -> ExposureRadiance {
         let renderer = SceneRenderer(scene: scene)
-        let still = scene.layers.firstIndex { !$0.motion.isStill } ?? scene.layers.count
+        // A sliding camera moves each layer by its own parallax: none can be rendered once and shifted.
+        let still =
+            scene.cameraMotion.translates ? 0 : scene.layers.firstIndex { !$0.motion.isStill } ?? scene.layers.count
         let key = Key(
             sceneID: sceneID, regionOrigin: request.regionOrigin, regionSize: request.regionSize, width: request.width,
             height: request.height, response: request.response, optics: request.optics, flash: request.flash)

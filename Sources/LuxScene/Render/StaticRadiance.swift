@@ -21,7 +21,7 @@ package final class StaticRadiance: Sendable {
     let gridHeight: Int
     /// How many layers (from the back) the image holds.
     let layerCount: Int
-    /// Stored values are radiance × scale (so the brightest light's white is about 1).
+    /// Stored values (here and in the moving layers' overlay) are radiance × scale: the brightest light's white is about 1.
     let scale: Float
 
     /// Renders layers `0..<layerCount` of `renderer`'s scene at rest over a grid of `request`'s pixel size whose pixel
@@ -39,8 +39,10 @@ package final class StaticRadiance: Sendable {
         self.gridHeight = gridHeight
         self.layerCount = layerCount
         let scene = renderer.scene
+        // The brightest light of every layer, moving ones included: the overlay of moving layers is stored at the same
+        // scale, and a sliding camera puts every layer there (with no still layer at all).
         var brightest = 0.0
-        for layer in scene.layers.prefix(layerCount) {
+        for layer in scene.layers {
             var e = scene.light(for: layer).illuminance
             if let flash = request.flash { e += flash.illuminance(atDistance: layer.distance) }
             brightest = max(brightest, e)

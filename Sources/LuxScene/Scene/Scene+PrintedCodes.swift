@@ -18,8 +18,9 @@ extension Scene {
     }
 
     /// Prints pinned to a mid-grey board 0.5 m away, evenly lit: the scene for detecting machine-readable codes
-    /// during capture (make the prints with Lux's barcode generators or `CodeWriter`; draw each module several
-    /// texture pixels wide so the texture's filtering keeps the edges).
+    /// during capture (make the prints with LuxCapture's `Scene.Print.code(_:_:origin:size:modulePixels:margin:)`, or
+    /// from Lux's barcode generators with each module several texture pixels wide so the texture's filtering keeps the
+    /// edges).
     public static func printedCodes(
         _ prints: [Print], motion: CameraMotion = .handheld, light: Light = Light(.d65, lux: 800)
     ) -> Scene {

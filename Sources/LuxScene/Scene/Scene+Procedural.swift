@@ -303,7 +303,9 @@ extension Scene {
 
     /// A scene made of an image at one distance (or, with a depth map, sliced into layers by depth), lit by `light`.
     ///
-    /// The image fills the frame (cropped to 4:3 around its centre).
+    /// The image fills the frame (cropped to 4:3 around its centre). A depth map is cut into `slices` intervals equal
+    /// in dioptres between its nearest and farthest distance; each interval that holds pixels becomes a layer at their
+    /// mean dioptre, so a map of a few distinct distances puts each part at its own distance.
     public static func image(
         _ image: SceneImage, distance: Double = 2, light: Light = Light(.d65, lux: 1000), slices: Int = 8
     ) -> Scene {
@@ -329,16 +331,19 @@ extension Scene {
         // Slices equal in dioptres (defocus is linear in 1/distance), far to near.
         let dNear = 1 / max(near, 0.01)
         let dFar = 1 / max(far, 0.01)
+        let bounds = (0...slices).map { dFar + (dNear - dFar) * Double($0) / Double(slices) }
+        // Each slice stands at the mean dioptre of its pixels (its blur is then the mean blur of what it holds, and
+        // a map of a few distances puts each at its own distance); a slice with no pixels is left out.
+        let mean = image.meanDioptres(from: dFar, to: dNear, slices: slices)
         var layers: [SceneLayer] = []
         for k in 0..<slices {
-            let a = dFar + (dNear - dFar) * Double(k) / Double(slices)
-            let b = dFar + (dNear - dFar) * Double(k + 1) / Double(slices)
-            let lo = 1 / b
-            let hi = k == 0 ? Double.greatestFiniteMagnitude : 1 / a
+            guard let dioptres = mean[k] else { continue }
+            let lo = 1 / bounds[k + 1]
+            let hi = k == 0 ? Double.greatestFiniteMagnitude : 1 / bounds[k]
             let range = (k == slices - 1 ? 0 : lo)...hi
             layers.append(
                 SceneLayer(
-                    name: "slice \(k)", distance: 2 / (a + b),
+                    name: "slice \(k)", distance: 1 / dioptres,
                     shapes: [
                         Shape(
                             .rectangle(origin: origin, size: size),
@@ -364,5 +369,24 @@ extension SceneImage {
             }
         }
         return lo <= hi ? (Double(lo), Double(hi)) : (1, 1)
+    }
+
+    /// The mean dioptre (1/metres) of the depth map's pixels in each of `slices` equal intervals from `far` to `near`
+    /// dioptres (pixels beyond either end count in the end intervals), `nil` for an interval no pixel falls in.
+    func meanDioptres(from far: Double, to near: Double, slices n: Int) -> [Double?] {
+        var sum = [Double](repeating: 0, count: n)
+        var count = [Int](repeating: 0, count: n)
+        let perSlice = Double(n) / max(near - far, .ulpOfOne)
+        let l = levels[0]
+        for y in 0..<l.height {
+            let r = l.row(3, y)
+            for x in 0..<l.width where r[x] > 0 {
+                let d = 1 / Double(r[x])
+                let k = Int(min(Double(n - 1), max(0, (d - far) * perSlice)))
+                sum[k] += d
+                count[k] += 1
+            }
+        }
+        return (0..<n).map { count[$0] > 0 ? sum[$0] / Double(count[$0]) : nil }
     }
 }

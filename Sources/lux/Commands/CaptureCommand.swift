@@ -27,7 +27,8 @@ struct CaptureCommand: AsyncParsableCommand {
             photoCount}] and, for Live Photos, "livePhotoMovie" {file, duration, photoTime}.
 
             Examples:
-              lux capture --scene still-life -o out
+              lux capture -o out                     # photo-portrait: a photograph with depth
+              lux capture --scene still-life -o out  # a procedural scene, for measurement
               lux capture --scene photo:portrait.heic -o out      # a photograph (its depth map, if any)
               lux capture --scene photo:room.jpg,depth=room-depth.tif --lens-position 0.6
               lux capture --raw --preview 160x160
@@ -50,14 +51,24 @@ struct CaptureCommand: AsyncParsableCommand {
 
     @OptionGroup var manual: ManualControlOptions
 
-    @Option(help: ArgumentHelp(SceneArgument.help), completion: .file())
-    var scene = "still-life"
+    @Option(
+        help: ArgumentHelp(
+            SceneArgument.help
+                + " The default, photo-portrait, is a photograph with depth; the procedural scenes (chart, still-life, …) are for measurement."
+        ), completion: .file())
+    var scene = "photo-portrait"
 
     @Option(parsing: .unconditional, help: "Illuminance in lux of the scene's main light (default: the scene's own).")
     var lux: Double?
 
     @Flag(help: "A hand-held camera (shake) instead of a tripod.")
     var handheld = false
+
+    @Flag(
+        help:
+            "A hand-held camera that also slides (0.5 mm RMS), so near parts of the scene move against far ones (parallax); implies --handheld."
+    )
+    var parallax = false
 
     @Option(
         name: [.customShort("o"), .customLong("out")], help: "The folder photos are written to (created if missing).",
@@ -241,6 +252,7 @@ struct CaptureCommand: AsyncParsableCommand {
         sceneValue = try SceneArgument.scene(scene)
         if let lux { sceneValue.light.illuminance = lux }
         if handheld { sceneValue.cameraMotion = .handheld }
+        if parallax { sceneValue.cameraMotion = .handheldWithParallax }
         let folder = URL(fileURLWithPath: out)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
 

@@ -8,28 +8,10 @@ import Testing
 
 /// A MetadataOutput finds the codes printed in a simulated scene while the hand-held camera shakes.
 @Suite struct MetadataOutputTests {
-    /// `message` as a symbol, `scale` texture pixels per module with a 2-module white margin, as a scene print.
-    static func print(
-        _ symbology: Symbology, _ message: String, origin: SIMD2<Double>, size: Double, scale: Int = 8
-    ) throws -> Scene.Print {
-        let m = try CodeWriter(symbology: symbology).matrix(for: Array(message.utf8))
-        let side = (max(m.width, m.height) + 4) * scale
-        var gray = [UInt8](repeating: 255, count: side * side)
-        for y in 0..<side {
-            for x in 0..<side {
-                let mx = x / scale - 2
-                let my = y / scale - 2
-                if mx >= 0, my >= 0, mx < m.width, my < m.height, m[mx, my] { gray[y * side + x] = 0 }
-            }
-        }
-        let buffer = PixelBuffer(width: side, height: side, format: .gray8, components: gray, colorSpace: .sRGB)
-        return Scene.Print(try SceneImage(buffer: buffer), origin: origin, size: SIMD2(size, size))
-    }
-
     static func scene() throws -> Scene {
         Scene.printedCodes([
-            try print(.qr, "Lux capture QR", origin: SIMD2(0.06, 0.18), size: 0.38),
-            try print(.dataMatrix, "DM-42", origin: SIMD2(0.58, 0.22), size: 0.3),
+            try Scene.Print.code(.qr, "Lux capture QR", origin: SIMD2(0.06, 0.18), size: 0.38),
+            try Scene.Print.code(.dataMatrix, "DM-42", origin: SIMD2(0.58, 0.22), size: 0.3),
         ])
     }
 
