@@ -47,12 +47,10 @@ static void lux_png_read_data(png_structp png, png_bytep out, size_t length) {
     ctx->position += length;
 }
 
-// Creates the read structures for `data` and sets the transformations that give `channels` (1 or 4) samples of
-// `bit_depth` (8 or 16) bits; libpng errors longjmp to the caller's setjmp on ctx->png. Returns the context with
-// the image's interlace method in *interlace, or NULL when out of memory.
-static lux_png_context *lux_png_context_create(const uint8_t *data, size_t size, char *message, size_t capacity) {
+int lux_png_decode(const uint8_t *data, size_t size, int channels, int bit_depth, uint8_t *pixels,
+                   size_t stride, int expected_width, int expected_height, char *message, size_t capacity) {
     lux_png_context *const ctx = (lux_png_context *)calloc(1, sizeof(lux_png_context));
-    if (ctx == NULL) return NULL;
+    if (ctx == NULL) return -1;
     ctx->data = data;
     ctx->size = size;
     ctx->message = message;
@@ -60,33 +58,21 @@ static lux_png_context *lux_png_context_create(const uint8_t *data, size_t size,
     ctx->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, ctx, lux_png_error, lux_png_warning);
     if (ctx->png == NULL) {
         free(ctx);
-        return NULL;
+        return -1;
     }
     ctx->info = png_create_info_struct(ctx->png);
-    if (ctx->info == NULL) {
-        png_destroy_read_struct(&ctx->png, NULL, NULL);
+    if (ctx->info == NULL || setjmp(png_jmpbuf(ctx->png))) {
+        png_destroy_read_struct(&ctx->png, &ctx->info, NULL);
+        free(ctx->rows);
         free(ctx);
-        return NULL;
+        return -1;
     }
-    return ctx;
-}
-
-static void lux_png_context_destroy(lux_png_context *ctx) {
-    if (ctx == NULL) return;
-    png_destroy_read_struct(&ctx->png, &ctx->info, NULL);
-    free(ctx->rows);
-    free(ctx);
-}
-
-// Reads the header and sets the transformations (must run under a setjmp on ctx->png).
-static void lux_png_prepare(lux_png_context *ctx, int channels, int bit_depth, size_t stride, int expected_width,
-                            int expected_height, int *interlace) {
     png_set_read_fn(ctx->png, ctx, lux_png_read_data);
     png_set_user_limits(ctx->png, 0x7fffffff, 0x7fffffff);
     png_read_info(ctx->png, ctx->info);
     png_uint_32 width = 0, height = 0;
-    int depth = 0, color = 0;
-    png_get_IHDR(ctx->png, ctx->info, &width, &height, &depth, &color, interlace, NULL, NULL);
+    int depth = 0, color = 0, interlace = 0;
+    png_get_IHDR(ctx->png, ctx->info, &width, &height, &depth, &color, &interlace, NULL, NULL);
     if ((int)width != expected_width || (int)height != expected_height) {
         png_error(ctx->png, "the image size differs from the size found in the header");
     }
@@ -106,64 +92,22 @@ static void lux_png_prepare(lux_png_context *ctx, int channels, int bit_depth, s
     } else if (color & PNG_COLOR_MASK_ALPHA) {
         png_set_strip_alpha(ctx->png);
     }
-    if (*interlace != PNG_INTERLACE_NONE) png_set_interlace_handling(ctx->png);
+    png_set_interlace_handling(ctx->png);
     png_read_update_info(ctx->png, ctx->info);
     size_t rowbytes = png_get_rowbytes(ctx->png, ctx->info);
     if (rowbytes > stride || (size_t)png_get_channels(ctx->png, ctx->info) != (size_t)channels) {
         png_error(ctx->png, "internal: the decoded row layout does not match the buffer");
     }
-}
-
-int lux_png_decode(const uint8_t *data, size_t size, int channels, int bit_depth, uint8_t *pixels,
-                   size_t stride, int expected_width, int expected_height, char *message, size_t capacity) {
-    lux_png_context *const ctx = lux_png_context_create(data, size, message, capacity);
-    if (ctx == NULL) return -1;
-    if (setjmp(png_jmpbuf(ctx->png))) {
-        lux_png_context_destroy(ctx);
-        return -1;
-    }
-    int interlace = 0;
-    lux_png_prepare(ctx, channels, bit_depth, stride, expected_width, expected_height, &interlace);
-    ctx->rows = (png_bytep *)malloc(sizeof(png_bytep) * (size_t)expected_height);
+    ctx->rows = (png_bytep *)malloc(sizeof(png_bytep) * height);
     if (ctx->rows == NULL) png_error(ctx->png, "out of memory");
-    for (int y = 0; y < expected_height; y++) ctx->rows[y] = pixels + (size_t)y * stride;
+    for (png_uint_32 y = 0; y < height; y++) ctx->rows[y] = pixels + (size_t)y * stride;
     png_read_image(ctx->png, ctx->rows);
     png_read_end(ctx->png, NULL);
-    lux_png_context_destroy(ctx);
+    png_destroy_read_struct(&ctx->png, &ctx->info, NULL);
+    free(ctx->rows);
+    free(ctx);
     return 0;
 }
-
-struct lux_png_rows {
-    lux_png_context ctx;
-};
-
-lux_png_rows *lux_png_rows_open(const uint8_t *data, size_t size, int channels, int bit_depth, size_t stride,
-                                int expected_width, int expected_height, char *message, size_t capacity) {
-    lux_png_context *const ctx = lux_png_context_create(data, size, message, capacity);
-    if (ctx == NULL) return NULL;
-    if (setjmp(png_jmpbuf(ctx->png))) {
-        lux_png_context_destroy(ctx);
-        return NULL;
-    }
-    int interlace = 0;
-    lux_png_prepare(ctx, channels, bit_depth, stride, expected_width, expected_height, &interlace);
-    if (interlace != PNG_INTERLACE_NONE) png_error(ctx->png, "internal: an interlaced PNG is decoded whole");
-    ctx->message = NULL;  // each read names its own message buffer
-    ctx->capacity = 0;
-    return (lux_png_rows *)ctx;
-}
-
-int lux_png_rows_read(lux_png_rows *rows, uint8_t *pixels, size_t stride, int row_count, char *message,
-                      size_t capacity) {
-    lux_png_context *const ctx = (lux_png_context *)rows;
-    ctx->message = message;
-    ctx->capacity = capacity;
-    if (setjmp(png_jmpbuf(ctx->png))) return -1;
-    for (int r = 0; r < row_count; r++) png_read_row(ctx->png, pixels + (size_t)r * stride, NULL);
-    return 0;
-}
-
-void lux_png_rows_close(lux_png_rows *rows) { lux_png_context_destroy((lux_png_context *)rows); }
 
 static void lux_png_write_data(png_structp png, png_bytep data, size_t length) {
     lux_png_context *ctx = (lux_png_context *)png_get_io_ptr(png);

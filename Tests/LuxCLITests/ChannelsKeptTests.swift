@@ -21,12 +21,7 @@ struct ChannelsKeptTests {
 
     /// The mean absolute difference of two images in levels, by vips.
     static func meanDifference(_ a: String, _ b: String, in dir: URL) throws -> Double {
-        let d = dir.appendingPathComponent(UUID().uuidString + ".v").path
-        let m = dir.appendingPathComponent(UUID().uuidString + ".v").path
-        try run("vips", ["subtract", a, b, d])
-        try run("vips", ["abs", d, m])
-        let r = try ExternalTool.capture("vips", ["avg", m])
-        return try #require(Double(r.text.trimmingCharacters(in: .whitespacesAndNewlines)))
+        try ConvertCommandTests.difference(a, b, in: dir).mean
     }
 
     /// A 96 × 64 photograph cut by vips from a sample and saved as `name` (any format vips writes).

@@ -29,6 +29,18 @@ import Testing
         return try NetpbmImage(Data(contentsOf: out))
     }
 
+    /// The mean and largest absolute differences of two images of the same size, in levels, by vips.
+    static func difference(_ a: String, _ b: String, in dir: URL) throws -> (mean: Double, worst: Double) {
+        let d = dir.appendingPathComponent(UUID().uuidString + ".v").path
+        try ExternalTool.capture("vips", ["subtract", a, b, d]).succeeded()
+        try ExternalTool.capture("vips", ["abs", d, d + ".abs.v"]).succeeded()
+        func statistic(_ name: String) throws -> Double {
+            let text = try ExternalTool.capture("vips", [name, d + ".abs.v"]).succeeded().text
+            return try #require(Double(text.trimmingCharacters(in: .whitespacesAndNewlines)), "vips \(name): \(text)")
+        }
+        return (try statistic("avg"), try statistic("max"))
+    }
+
     /// exiftool's `-json -n` fields of `path`.
     static func exiftool(_ path: String) throws -> [String: Any] {
         let r = try ExternalTool.capture("exiftool", ["-json", "-n", path])
@@ -112,6 +124,106 @@ import Testing
             #expect(r.errorText.contains("burst.heic") && r.errorText.contains("image sequence"), "\(r.errorText)")
         }
         #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
+    /// An image-sequence file that also holds a still image, as ISO/IEC 23008-12 allows: the HEIC `still` with its
+    /// `ftyp` major brand made `msf1` (`mif1` stays compatible; same size, so the items' offsets hold), followed by
+    /// `movie`'s `moov` and `mdat`, the track's chunk offsets (`stco`) moved by as much as its `mdat` moved.
+    static func sequenceWithStill(still: [UInt8], movie: [UInt8]) throws -> [UInt8] {
+        var file = still
+        try #require(try ISOBMFFBox.boxes(still, in: 0..<still.count).first?.type == "ftyp")
+        file.replaceSubrange(8..<12, with: Array("msf1".utf8))
+        let top = try ISOBMFFBox.boxes(movie, in: 0..<movie.count)
+        let moov = try #require(top.first { $0.type == "moov" })
+        let mdat = try #require(top.first { $0.type == "mdat" })
+        var header = Array(movie[moov.whole])
+        let delta = still.count + moov.whole.count - mdat.whole.lowerBound
+        var offsets = 0
+        func patch(_ range: Range<Int>) throws {
+            for box in try ISOBMFFBox.boxes(header, in: range) {
+                if ["moov", "trak", "mdia", "minf", "stbl"].contains(box.type) {
+                    try patch(box.payload)
+                } else if box.type == "stco" {
+                    let count = header[box.payload.lowerBound + 4..<box.payload.lowerBound + 8].reduce(0) {
+                        $0 << 8 | Int($1)
+                    }
+                    for i in 0..<count {
+                        let at = box.payload.lowerBound + 8 + 4 * i
+                        let moved = header[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } + delta
+                        header.replaceSubrange(
+                            at..<at + 4, with: (0..<4).map { UInt8(truncatingIfNeeded: moved >> (24 - 8 * $0)) })
+                        offsets += 1
+                    }
+                }
+            }
+        }
+        try patch(0..<header.count)
+        try #require(offsets > 0, "the movie has no stco chunk offsets")
+        return file + header + movie[mdat.whole]
+    }
+
+    @Test(
+        "a HEIF image sequence that also holds a still image (brand msf1, mif1 compatible: heif-enc's still + ffmpeg's HEVC track) converts its still like heif-convert converts that still (within 2 levels; heif-convert refuses the msf1 brand), and ffprobe still reads its three-frame track",
+        .needsLux, .needs("ffmpeg", "ffprobe", "heif-enc", "heif-convert", "heif-info", "vips"))
+    func imageSequenceWithStill() throws {
+        let lux = try #require(LuxExecutable.path)
+        let dir = try ExternalTool.temporaryFolder("lux-convert")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let png = dir.appendingPathComponent("still.png").path
+        let still = dir.appendingPathComponent("still.heic").path
+        let movie = dir.appendingPathComponent("movie.mp4").path
+        let source = ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=96x64:rate=10"]
+        try ExternalTool.capture("ffmpeg", source + ["-frames:v", "1", png]).succeeded()
+        try ExternalTool.capture("heif-enc", ["-q", "90", "-o", still, png]).succeeded()
+        try ExternalTool.capture(
+            "ffmpeg",
+            source + [
+                "-frames:v", "3", "-c:v", "libx265", "-x265-params", "log-level=none", "-tag:v", "hvc1", "-brand",
+                "msf1", "-f", "mp4", movie,
+            ]
+        ).succeeded()
+        let combined = try Self.sequenceWithStill(
+            still: [UInt8](Data(contentsOf: URL(fileURLWithPath: still))),
+            movie: [UInt8](Data(contentsOf: URL(fileURLWithPath: movie))))
+        let sequence = dir.appendingPathComponent("burst.heic").path
+        try Data(combined).write(to: URL(fileURLWithPath: sequence))
+        let frames = try ExternalTool.capture(
+            "ffprobe",
+            ["-v", "error", "-count_frames", "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", sequence])
+        #expect(frames.text.trimmingCharacters(in: .whitespacesAndNewlines) == "3", "\(frames.errorText)")
+        let info = try ExternalTool.capture("heif-info", [sequence]).text
+        #expect(info.contains("main brand: msf1") && info.contains("image: 96x64"), "\(info)")
+
+        let ours = dir.appendingPathComponent("ours.png").path
+        let theirs = dir.appendingPathComponent("theirs.png").path
+        let r = try LuxExecutable.run(lux, ["convert", sequence, "-o", ours])
+        try #require(r.status == 0, "\(r.errorText)")
+        try ExternalTool.capture("heif-convert", ["--quiet", still, theirs]).succeeded()
+        let a = try Self.samples(ours, in: dir)
+        let b = try Self.samples(theirs, in: dir)
+        #expect(a.width == 96 && a.height == 64 && b.width == 96 && b.height == 64)
+        let worst = zip(a.samples, b.samples).map { abs(Int($0) - Int($1)) }.max() ?? .max
+        #expect(worst <= 2, "worst difference \(worst)")
+    }
+
+    @Test(
+        "--image 1 converts the Vision Pro pair's second eye: heif-convert's second image within 2 levels (the eyes differ by ~30 on average)",
+        .needsLux, .needs("heif-convert", "vips"))
+    func secondEyeOfStereoPair() throws {
+        let lux = try #require(LuxExecutable.path)
+        let dir = try ExternalTool.temporaryFolder("lux-convert")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let input = try TestData.path("heic/visionpro_spatial_stereo.heic")
+        let ours = dir.appendingPathComponent("right.png").path
+        let r = try LuxExecutable.run(lux, ["convert", input, "--image", "1", "-o", ours])
+        try #require(r.status == 0, "\(r.errorText)")
+        // heif-convert writes every top-level image, numbered from 1 in heif-info's order.
+        try ExternalTool.capture("heif-convert", ["--quiet", input, dir.appendingPathComponent("eye.png").path])
+            .succeeded()
+        let right = try Self.difference(ours, dir.appendingPathComponent("eye-2.png").path, in: dir)
+        #expect(right.worst <= 2, "worst difference from the second image \(right.worst)")
+        let left = try Self.difference(ours, dir.appendingPathComponent("eye-1.png").path, in: dir)
+        #expect(left.mean >= 10, "mean difference from the first image \(left.mean)")
     }
 
     @Test(

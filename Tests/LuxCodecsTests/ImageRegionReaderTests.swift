@@ -143,7 +143,7 @@ import Testing
         #expect(try ImageRegionReader(url: jpeg).isOpaque)
     }
 
-    @Test("PNG and JPEG regions equal the whole decode")
+    @Test("PNG (decoded whole) and JPEG (decoded by rows) regions equal the whole decode")
     func otherFormats() throws {
         let dir = try ExternalTool.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }

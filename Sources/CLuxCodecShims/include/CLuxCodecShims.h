@@ -146,22 +146,6 @@ void lux_jpeg_stream_destroy(lux_jpeg_stream *stream);
 int lux_png_decode(const uint8_t *data, size_t size, int channels, int bit_depth, uint8_t *pixels,
                    size_t stride, int expected_width, int expected_height, char *message, size_t capacity);
 
-/// A non-interlaced PNG decoded a few rows at a time, with the transformations of lux_png_decode. libpng's errors
-/// are kept inside C (each call sets its own setjmp). The data must stay valid until lux_png_rows_close.
-typedef struct lux_png_rows lux_png_rows;
-
-/// Reads the header and prepares the decode; returns NULL with a message for a damaged or interlaced file.
-lux_png_rows *lux_png_rows_open(const uint8_t *data, size_t size, int channels, int bit_depth, size_t stride,
-                                int expected_width, int expected_height, char *message, size_t capacity);
-
-/// Decodes the next `row_count` rows into `pixels` (rows `stride` bytes apart). Returns 0, or -1 with a message
-/// (the decoder is then unusable).
-int lux_png_rows_read(lux_png_rows *rows, uint8_t *pixels, size_t stride, int row_count, char *message,
-                      size_t capacity);
-
-/// Releases a row decoder (NULL is allowed).
-void lux_png_rows_close(lux_png_rows *rows);
-
 /// PNG encoder settings. Chunks are passed ready-made (already compressed where PNG requires it) and
 /// written before IDAT in the order given.
 typedef struct {

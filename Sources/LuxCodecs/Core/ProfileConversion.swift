@@ -78,46 +78,35 @@ enum ProfileConversion {
         _ samples: inout PixelBuffer, inverted: Bool, profile: ICCProfile?, intent: RenderingIntent, threads: Int,
         name: String?
     ) throws(CodecError) {
-        let conversion = try CMYKConversion(
-            profile: profile, inverted: inverted, sixteen: samples.format == .rgba16, intent: intent, name: name)
+        let sixteen = samples.format == .rgba16
         var output = PixelBuffer(width: samples.width, height: samples.height, format: samples.format)
-        output.withUnsafeMutablePlane { destination in
-            samples.withUnsafeMutablePlane { source in conversion.convert(source, into: destination, threads: threads) }
+        if let profile {
+            let transform = try makeTransform(
+                from: profile, layout: sixteen ? .cmyk16 : .cmyk8(inverted: inverted), to: .sRGB,
+                layout: sixteen ? .rgba16 : .rgba8, intent, name)
+            output.withUnsafeMutablePlane { destination in
+                samples.withUnsafeMutablePlane { source in
+                    run(transform, source, destination, threads: threads)
+                    if sixteen {
+                        deviceCMYK(source, destination, UInt16.self, inverted, threads, alphaOnly: true)
+                    } else {
+                        deviceCMYK(source, destination, UInt8.self, inverted, threads, alphaOnly: true)
+                    }
+                }
+            }
+        } else {
+            output.withUnsafeMutablePlane { destination in
+                samples.withUnsafeMutablePlane { source in
+                    if sixteen {
+                        deviceCMYK(source, destination, UInt16.self, inverted, threads, alphaOnly: false)
+                    } else {
+                        deviceCMYK(source, destination, UInt8.self, inverted, threads, alphaOnly: false)
+                    }
+                }
+            }
         }
         output.colorSpace = .sRGB
         samples = output
-    }
-
-    /// CMYK samples to sRGB RGBA of the same depth, built once per image and run over any rows.
-    struct CMYKConversion: Sendable {
-        let transform: ICCTransform?
-        let inverted: Bool
-        let sixteen: Bool
-
-        /// Through `profile` by Little CMS, or DeviceCMYK without one (see ``ProfileConversion/convertCMYK``).
-        init(profile: ICCProfile?, inverted: Bool, sixteen: Bool, intent: RenderingIntent, name: String?)
-            throws(CodecError)
-        {
-            self.inverted = inverted
-            self.sixteen = sixteen
-            transform =
-                try profile.map { p throws(CodecError) in
-                    try makeTransform(
-                        from: p, layout: sixteen ? .cmyk16 : .cmyk8(inverted: inverted), to: .sRGB,
-                        layout: sixteen ? .rgba16 : .rgba8, intent, name)
-                }
-        }
-
-        /// Converts the CMYK samples in `source` (C, M, Y, K where R, G, B, A would be) into opaque sRGB pixels in
-        /// `destination` (the same size), on up to `threads` threads.
-        func convert(_ source: MutableRawPlane, into destination: MutableRawPlane, threads: Int) {
-            if let transform { run(transform, source, destination, threads: threads) }
-            if sixteen {
-                deviceCMYK(source, destination, UInt16.self, inverted, threads, alphaOnly: transform != nil)
-            } else {
-                deviceCMYK(source, destination, UInt8.self, inverted, threads, alphaOnly: transform != nil)
-            }
-        }
     }
 
     /// DeviceCMYK → RGB of `source` into `destination` with opaque alpha (only the alpha when `alphaOnly`).

@@ -15,11 +15,9 @@ import Synchronization
 /// TIFF files are read a strip or tile at a time: only the directory is mapped, each chunk's bytes are read
 /// with `pread` when a region needs them, and a small cache of decoded chunks serves neighbouring regions.
 /// HEIC files are decoded by libheif into planes (3 bytes per pixel at 8 bits) and each region is interleaved from
-/// them when it is read, so no RGBA copy of the whole image is made. JPEGs (CMYK ones converted to sRGB band by band)
-/// and opaque, non-interlaced PNGs are decoded top to bottom as regions ask for their rows, keeping a window of recent
-/// rows (``RowWindow``). Other files (PNGs
-/// with alpha or interlacing, DNG previews, and TIFFs, JPEGs and PNGs whose orientation must be applied) are decoded
-/// once, whole, on first use. Regions come out in ``pixelFormat`` — what ``ImageFile/read(url:options:)`` would
+/// them when it is read, so no RGBA copy of the whole image is made. JPEGs are decoded top to bottom as regions ask
+/// for their rows, keeping a window of recent rows (``JPEGRowWindow``). Other formats (PNG, DNG previews, TIFFs and
+/// JPEGs whose orientation must be applied) are decoded once, whole, on first use. Regions come out in ``pixelFormat`` — what ``ImageFile/read(url:options:)`` would
 /// produce — and ``colorSpace``.
 ///
 /// The reader is thread-safe: render workers may read regions concurrently.
@@ -55,7 +53,7 @@ public final class ImageRegionReader: Sendable {
     private enum Backing: Sendable {
         case tiff(TIFFChunks)
         case heif(HEIFDecodedImage)
-        case rows(RowWindow)
+        case jpeg(JPEGRowWindow)
         case whole(PixelBuffer)
     }
 
@@ -78,7 +76,7 @@ public final class ImageRegionReader: Sendable {
             // CMYK, or a profile Lux's engine cannot describe: the whole image is converted while decoding.
             if source.layout.photometric == 5 || lutProfile != nil { chunks = nil }
         }
-        let rows = heif == nil && chunks == nil ? try Self.openRows(url, options: options) : nil
+        let jpeg = heif == nil && chunks == nil ? try Self.openJPEG(url, options: options) : nil
         if let chunks, options.imageIndex != 0 || options.component != .main {
             throw .unsupported(
                 what: "image \(options.imageIndex) (\(options.component)) of a TIFF file",
@@ -94,16 +92,16 @@ public final class ImageRegionReader: Sendable {
             metadata = heif.metadata
             format = heif.format
             backing = .heif(heif.image)
-        } else if let rows {
-            width = rows.window.width
-            height = rows.window.height
-            pixelFormat = rows.window.format
-            colorSpace = rows.colorSpace
+        } else if let jpeg {
+            width = jpeg.window.width
+            height = jpeg.window.height
+            pixelFormat = jpeg.window.format
+            colorSpace = jpeg.colorSpace
             isPremultiplied = false
             isOpaque = true
-            metadata = rows.metadata
-            format = rows.window.decoder.fileFormat
-            backing = .rows(rows.window)
+            metadata = jpeg.metadata
+            format = .jpeg
+            backing = .jpeg(jpeg.window)
         } else if let chunks {
             let l = chunks.source.layout
             width = l.width
@@ -127,12 +125,6 @@ public final class ImageRegionReader: Sendable {
             format = file.format
             backing = .whole(file.pixels)
         }
-    }
-
-    /// Whether the file is decoded top to bottom as regions ask for rows (a ``RowWindow``), not whole.
-    var decodesByRows: Bool {
-        if case .rows = backing { return true }
-        return false
     }
 
     /// The picture as 8-bit R, G and B planes a decoder holds (an 8-bit RGB HEIC's), whose interleaved values are
@@ -159,7 +151,7 @@ public final class ImageRegionReader: Sendable {
         switch backing {
         case .heif(let image):
             image.read(x: x, y: y, width: w, height: h, into: destination)
-        case .rows(let window):
+        case .jpeg(let window):
             try window.read(x: x, y: y, width: w, height: h, into: destination)
         case .whole(let pixels):
             pixels.withUnsafePlane { src in
@@ -199,71 +191,30 @@ public final class ImageRegionReader: Sendable {
         }
     }
 
-    /// A JPEG or PNG to decode by rows, or `nil` for other formats and for files decoded whole: another image than the
-    /// main one asked for (``ImageFile/read(url:options:)`` reports it), an orientation to apply, an RGB or gray
-    /// profile Lux's engine cannot describe, an RGB JPEG whose restart markers let the whole decode run on several
-    /// threads, a PNG with alpha (whether it is all opaque is known only after decoding every row) or interlacing.
-    private static func openRows(_ url: URL, options: DecodingOptions) throws(CodecError) -> (
-        window: RowWindow, metadata: ImageMetadata, colorSpace: ColorSpace
+    /// A JPEG to decode by rows, or `nil` for other formats and for JPEGs decoded whole: another image than the main
+    /// one asked for (``ImageFile/read(url:options:)`` reports it), an orientation to apply, a profile Lux's engine
+    /// cannot describe, CMYK, or restart markers that let the whole decode run on several threads.
+    private static func openJPEG(_ url: URL, options: DecodingOptions) throws(CodecError) -> (
+        window: JPEGRowWindow, metadata: ImageMetadata, colorSpace: ColorSpace
     )? {
         guard options.imageIndex == 0, options.component == .main else { return nil }
         let file = try FileContents(url, limit: options.limits.maxByteCount)
-        let metadata: ImageMetadata
-        let colorSpace: ColorSpace
-        let window: RowWindow
-        switch try ImageFile.detect(file.bytes) {
-        case .jpeg:
-            let header = try JPEGHeader(file.bytes)
-            try JPEG.checkDecodable(header)
-            guard header.isCMYK || options.threads <= 1 || JPEGRestartBands(file.bytes) == nil else { return nil }
-            let gray = header.componentCount == 1
-            var m = ImageMetadata()
-            if let e = header.exif, let exif = try? EXIF(tiffBytes: e) { m.exif = exif }
-            m.xmp = header.xmp
-            let decoder: RowWindow.Decoder
-            if header.isCMYK {
-                // Converted to sRGB band by band: the CMYK profile does not describe the rows that come out.
-                decoder = .jpegCMYK(
-                    try ProfileConversion.CMYKConversion(
-                        profile: try ProfileConversion.cmykProfile(header.iccProfile, name: url.lastPathComponent),
-                        inverted: header.adobeTransform != nil, sixteen: false, intent: options.renderingIntent,
-                        name: url.lastPathComponent))
-                colorSpace = .sRGB
-            } else {
-                decoder = .jpeg
-                m.iccProfile = header.iccProfile
-                colorSpace = JPEG.colorSpace(icc: header.iccProfile, exif: m.exif, gray: gray)
-            }
-            metadata = m
-            guard try rowsAllowed(metadata, model: gray ? .gray : .rgb, url: url, options: options) else { return nil }
-            window = try RowWindow(
-                file, decoder: decoder, width: header.width, height: header.height, format: gray ? .gray8 : .rgba8,
-                options: options)
-        case .png:
-            let header = try PNGHeader(
-                file.bytes, inflateLimit: min(PNGHeader.defaultInflateLimit, options.budgeted().remainingBytes))
-            guard !header.hasAlpha, !header.isInterlaced else { return nil }
-            metadata = PNG.metadata(header)
-            colorSpace = PNG.colorSpace(header)
-            let format = PNG.pixelFormat(header)
-            guard try rowsAllowed(metadata, model: format.channelCount == 1 ? .gray : .rgb, url: url, options: options)
-            else { return nil }
-            window = try RowWindow(
-                file, decoder: .png, width: header.width, height: header.height, format: format, options: options)
-        default:
+        guard try ImageFile.detect(file.bytes) == .jpeg else { return nil }
+        let header = try JPEGHeader(file.bytes)
+        try JPEG.checkDecodable(header)
+        let gray = header.componentCount == 1
+        var metadata = ImageMetadata()
+        if let e = header.exif, let exif = try? EXIF(tiffBytes: e) { metadata.exif = exif }
+        metadata.xmp = header.xmp
+        metadata.iccProfile = header.iccProfile
+        if options.appliesOrientation, let o = metadata.exif.orientation, o != .up { return nil }
+        if try ProfileConversion.profileNeedingConversion(
+            header.iccProfile, model: gray ? .gray : .rgb, name: url.lastPathComponent) != nil
+        {
             return nil
         }
-        return (window, metadata, colorSpace)
-    }
-
-    /// Whether a file with `metadata` may be read by rows: no orientation to apply and no profile the engine cannot
-    /// describe (both make the whole decode do the work).
-    private static func rowsAllowed(
-        _ metadata: ImageMetadata, model: ICCProfile.ColorSpaceSignature, url: URL, options: DecodingOptions
-    ) throws(CodecError) -> Bool {
-        if options.appliesOrientation, let o = metadata.exif.orientation, o != .up { return false }
-        return try ProfileConversion.profileNeedingConversion(
-            metadata.iccProfile, model: model, name: url.lastPathComponent) == nil
+        guard let window = try JPEGRowWindow(file, header: header, options: options) else { return nil }
+        return (window, metadata, JPEG.colorSpace(icc: header.iccProfile, exif: metadata.exif, gray: gray))
     }
 
     /// Reads a rectangle of the image into a new buffer (with the reader's colour space).

@@ -18,9 +18,9 @@ public enum PNG {
     static func decode(_ raw: UnsafeRawBufferPointer, options: DecodingOptions) throws(CodecError) -> ImageFile {
         let options = options.budgeted()
         let header = try PNGHeader(raw, inflateLimit: min(PNGHeader.defaultInflateLimit, options.remainingBytes))
-        let format = pixelFormat(header)
-        let gray = format.channelCount == 1
+        let gray = header.isGray && !header.hasAlpha
         let sixteen = header.bitDepth == 16
+        let format: PixelFormat = gray ? (sixteen ? .gray16 : .gray8) : (sixteen ? .rgba16 : .rgba8)
         try options.limits.check(
             width: header.width, height: header.height, bytesPerPixel: format.bytesPerPixel(), what: "PNG image")
         try options.reserve((header.iccProfile?.count ?? 0) + (header.xmp?.count ?? 0), for: "PNG inflated metadata")
@@ -36,36 +36,21 @@ public enum PNG {
                     Int32(header.height), m.baseAddress, m.count)
             }
         }
-        guard status == 0 else { throw decodeError(cMessage(message), dataSize: raw.count) }
-        pixels.colorSpace = colorSpace(header)
-        var file = ImageFile(pixels: pixels, metadata: metadata(header), format: .png)
-        if options.appliesOrientation { file.applyOrientation() }
-        return file
-    }
-
-    /// The Exif, XMP and ICC profile the chunks hold.
-    static func metadata(_ header: PNGHeader) -> ImageMetadata {
+        guard status == 0 else {
+            let text = cMessage(message)
+            if text.contains("truncated") || text.contains("Not enough image data") {
+                throw .truncated(what: "PNG image data (\(text))", offset: raw.count)
+            }
+            throw .library(name: "libpng", message: text)
+        }
         var metadata = ImageMetadata()
         if let e = header.exif, let exif = try? EXIF(tiffBytes: e) { metadata.exif = exif }
         metadata.xmp = header.xmp
         metadata.iccProfile = header.iccProfile
-        return metadata
-    }
-
-    /// The typed error for libpng's message `text` about a file of `dataSize` bytes.
-    static func decodeError(_ text: String, dataSize: Int) -> CodecError {
-        if text.contains("truncated") || text.contains("Not enough image data") {
-            return .truncated(what: "PNG image data (\(text))", offset: dataSize)
-        }
-        return .library(name: "libpng", message: text)
-    }
-
-    /// The pixel format a decode gives for `header`: gray without alpha stays gray, everything else is RGBA; 16-bit
-    /// samples stay 16-bit.
-    static func pixelFormat(_ header: PNGHeader) -> PixelFormat {
-        let gray = header.isGray && !header.hasAlpha
-        let sixteen = header.bitDepth == 16
-        return gray ? (sixteen ? .gray16 : .gray8) : (sixteen ? .rgba16 : .rgba8)
+        pixels.colorSpace = colorSpace(header)
+        var file = ImageFile(pixels: pixels, metadata: metadata, format: .png)
+        if options.appliesOrientation { file.applyOrientation() }
+        return file
     }
 
     /// The colour space the chunks describe.
