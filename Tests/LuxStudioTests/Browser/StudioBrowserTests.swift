@@ -32,7 +32,8 @@ import Testing
 
     @Test(
         "exposure slider brightens the viewfinder, RAW + JPEG appears in the gallery, a RAW slider changes the preview",
-        .needs("chromium", "chromedriver"))
+        // Long: ~50 s alone, and in the whole suite's parallel load the viewfinder's first frames missed their 30 s.
+        .tags(.long), .longRunning, .needs("chromium", "chromedriver"))
     func endToEnd() async throws {
         let folder = try ExternalTool.temporaryFolder("lux-studio-browser")
         defer { try? FileManager.default.removeItem(at: folder) }
