@@ -33,29 +33,36 @@ extension Filters {
             )
         }
 
+        /// The site nearest to `(u, v)` (in squares from `center`) and its squared distance.
+        ///
+        /// A site two squares away is at least one square away; the own square's is within √2, so the nearest site
+        /// lies in the 5 × 5 block around the point's square.
+        static func nearestSite(_ u: Double, _ v: Double) -> (site: (Double, Double), distanceSquared: Double) {
+            let i = Int(u.rounded(.down))
+            let j = Int(v.rounded(.down))
+            var best = (u, v)
+            var bestDistance = Double.infinity
+            for dj in -2...2 {
+                for di in -2...2 {
+                    let s = site(i + di, j + dj)
+                    let d = (s.0 - u) * (s.0 - u) + (s.1 - v) * (s.1 - v)
+                    if d < bestDistance {
+                        bestDistance = d
+                        best = s
+                    }
+                }
+            }
+            return (best, bestDistance)
+        }
+
         public var outputImage: Image {
             let size = max(radius, 1)
             let c = center
             let kernel = WarpKernel(name: "crystallize") { row in
                 let v = (Double(row.y) + 0.5 - c.y) / size
-                let j = Int(v.rounded(.down))
                 for k in 0..<row.count {
                     let u = (Double(row.x + k) + 0.5 - c.x) / size
-                    let i = Int(u.rounded(.down))
-                    // A site two squares away is at least one square away; the own square's within √2, so the
-                    // nearest site lies in the 5 × 5 block around the pixel's square.
-                    var best = (u, v)
-                    var bestDistance = Double.infinity
-                    for dj in -2...2 {
-                        for di in -2...2 {
-                            let s = Self.site(i + di, j + dj)
-                            let d = (s.0 - u) * (s.0 - u) + (s.1 - v) * (s.1 - v)
-                            if d < bestDistance {
-                                bestDistance = d
-                                best = s
-                            }
-                        }
-                    }
+                    let best = Self.nearestSite(u, v).site
                     row.sourceX[k] = Float(c.x + best.0 * size)
                     row.sourceY[k] = Float(c.y + best.1 * size)
                 }

@@ -35,23 +35,9 @@ extension Filters {
             let kernel = GeneralKernel(name: "pointillize") { row in
                 let source = row.sampler(0)
                 let v = (Double(row.y) + 0.5 - c.y) / size
-                let j = Int(v.rounded(.down))
                 for k in 0..<row.count {
                     let u = (Double(row.x + k) + 0.5 - c.x) / size
-                    let i = Int(u.rounded(.down))
-                    // As in Crystallize, the nearest site lies in the 5 × 5 block around the pixel's square.
-                    var best = (u, v)
-                    var bestDistance = Double.infinity
-                    for dj in -2...2 {
-                        for di in -2...2 {
-                            let s = Crystallize.site(i + di, j + dj)
-                            let d = (s.0 - u) * (s.0 - u) + (s.1 - v) * (s.1 - v)
-                            if d < bestDistance {
-                                bestDistance = d
-                                best = s
-                            }
-                        }
-                    }
+                    let (best, bestDistance) = Crystallize.nearestSite(u, v)
                     let coverage = Float(min(max(r - bestDistance.squareRoot() * size + 0.5, 0), 1))
                     let color =
                         coverage > 0

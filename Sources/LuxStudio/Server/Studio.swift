@@ -78,13 +78,10 @@ public struct Studio: Sendable {
         router.post("/api/develop/**") { [gallery, development] request, context in
             let url = try Self.galleryFile(gallery, context)
             let adjustments = try await Self.adjustments(request, limit: limit)
-            let side = request.uri.queryParameters["size"].flatMap { Int($0) } ?? 1024
             let jpeg = try await Self.answer { () async throws(StudioError) in
-                try await development.preview(of: url, adjustments: adjustments, side: min(max(side, 64), 4096))
+                try await development.preview(of: url, adjustments: adjustments, side: Self.previewSide(request))
             }
-            return Response(
-                status: .ok, headers: [.contentType: "image/jpeg", .cacheControl: "no-store"],
-                body: .init(byteBuffer: ByteBuffer(bytes: jpeg)))
+            return Self.previewResponse(jpeg)
         }
         router.post("/api/export/**") { [gallery, development, folder = configuration.captureFolder] request, context in
             let url = try Self.galleryFile(gallery, context)
@@ -93,8 +90,7 @@ public struct Studio: Sendable {
             let written = try await Self.answer { () async throws(StudioError) in
                 try await development.export(url, adjustments: adjustments, format: format, to: folder)
             }
-            let name = gallery.name(of: written, inFolder: 0) ?? written.lastPathComponent
-            return Self.json(Data(StudioCamera.json(["file": name]).utf8))
+            return Self.writtenResponse(written, gallery)
         }
         router.get("/api/filters") { _, _ in
             Self.json(try JSONSerialization.data(withJSONObject: FilterLab.catalog(), options: [.sortedKeys]))
@@ -102,13 +98,10 @@ public struct Studio: Sendable {
         router.post("/api/filter/**") { [gallery, lab] request, context in
             let url = try Self.galleryFile(gallery, context)
             let chain = try await Self.chain(request, limit: limit)
-            let side = request.uri.queryParameters["size"].flatMap { Int($0) } ?? 1024
             let jpeg = try await Self.answer { () async throws(StudioError) in
-                try await lab.preview(of: url, chain: chain, side: min(max(side, 64), 4096))
+                try await lab.preview(of: url, chain: chain, side: Self.previewSide(request))
             }
-            return Response(
-                status: .ok, headers: [.contentType: "image/jpeg", .cacheControl: "no-store"],
-                body: .init(byteBuffer: ByteBuffer(bytes: jpeg)))
+            return Self.previewResponse(jpeg)
         }
         router.post("/api/filter-export/**") { [gallery, lab, folder = configuration.captureFolder] request, context in
             let url = try Self.galleryFile(gallery, context)
@@ -117,8 +110,7 @@ public struct Studio: Sendable {
             let written = try await Self.answer { () async throws(StudioError) in
                 try await lab.export(url, chain: chain, format: format, to: folder)
             }
-            let name = gallery.name(of: written, inFolder: 0) ?? written.lastPathComponent
-            return Self.json(Data(StudioCamera.json(["file": name]).utf8))
+            return Self.writtenResponse(written, gallery)
         }
         router.ws("/ws/camera") { [camera] inbound, outbound, _ in
             try await CameraSocket(camera: camera, maxMessageBytes: limit).run(inbound: inbound, outbound: outbound)
@@ -225,6 +217,25 @@ public struct Studio: Sendable {
         case "mov": "video/quicktime"
         default: "application/octet-stream"
         }
+    }
+
+    /// The long side a preview request asks for (`?size=`, default 1024), kept within 64…4096.
+    static func previewSide(_ request: Request) -> Int {
+        let side = request.uri.queryParameters["size"].flatMap { Int($0) } ?? 1024
+        return min(max(side, 64), 4096)
+    }
+
+    /// A preview JPEG, never cached (it changes with every slider move).
+    static func previewResponse(_ jpeg: [UInt8]) -> Response {
+        Response(
+            status: .ok, headers: [.contentType: "image/jpeg", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(bytes: jpeg)))
+    }
+
+    /// The gallery name of a file an export wrote, as `{"file": name}`.
+    static func writtenResponse(_ written: URL, _ gallery: GalleryFolders) -> Response {
+        let name = gallery.name(of: written, inFolder: 0) ?? written.lastPathComponent
+        return json(Data(StudioCamera.json(["file": name]).utf8))
     }
 
     /// A JPEG thumbnail fitting `side` × `side` through the fast thumbnail path, or, for a RAW file without an
