@@ -29,7 +29,7 @@ public struct CodeReader: Sendable, Hashable {
     ///
     /// zxing-cpp's Aztec detector looks for the bullseye from the centre of the picture only; with ``tryHarder`` an
     /// Aztec code elsewhere is found too, by reading windows of the picture centred on a grid of points
-    /// (``aztecWindows(width:height:)``).
+    /// (``aztecWindows(width:height:)``), on a copy reduced to about 1024 pixels on its shorter side when larger.
     ///
     /// - Throws: ``CodeError/library(_:)`` when zxing-cpp fails.
     public func codes(in buffer: PixelBuffer) throws(CodeError) -> [DetectedCode] {
@@ -37,30 +37,67 @@ public struct CodeReader: Sendable, Hashable {
         let gray = buffer.converted(to: .gray8)
         let formats = symbologies.reduce(Int32(0)) { $0 | $1.zxingFormat }
         let limit = min(max(maximumCount, 1), 255)
-        let searchesAztec = tryHarder && symbologies.contains(.aztec)
-        let result = gray.withUnsafePlane { plane -> Result<[DetectedCode], CodeError> in
-            let base = plane.row(0, as: UInt8.self)
-            let stride = plane.bytesPerRow
+        let whole = gray.withUnsafePlane { plane -> Result<[DetectedCode], CodeError> in
             do throws(CodeError) {
-                var found = try read(
-                    base, x0: 0, y0: 0, width: gray.width, height: gray.height, stride: stride, formats: formats,
-                    limit: limit)
-                guard searchesAztec else { return .success(found) }
-                for window in Self.aztecWindows(width: gray.width, height: gray.height) where found.count < limit {
-                    guard Self.hasContrast(base, stride: stride, around: window) else { continue }
-                    let codes = try read(
-                        base + window.y0 * stride + window.x0, x0: window.x0, y0: window.y0, width: window.side,
-                        height: window.side, stride: stride, formats: Symbology.aztec.zxingFormat, limit: 1)
-                    for code in codes where !found.contains(where: { $0.isSameSymbol(as: code) }) {
-                        found.append(code)
-                    }
-                }
-                return .success(found)
+                return .success(
+                    try read(
+                        plane.row(0, as: UInt8.self), x0: 0, y0: 0, width: gray.width, height: gray.height,
+                        stride: plane.bytesPerRow, formats: formats, limit: limit))
             } catch {
                 return .failure(error)
             }
         }
-        return try result.get()
+        var found = try whole.get()
+        guard tryHarder, symbologies.contains(.aztec), found.count < limit else { return found }
+        let factor = max(1, (min(gray.width, gray.height) + 1023) / 1024)
+        let small = Self.reduced(gray, by: factor)
+        let w = gray.width / factor
+        let h = gray.height / factor
+        let windows = small.withUnsafeBufferPointer { pixels -> Result<[DetectedCode], CodeError> in
+            guard let base = pixels.baseAddress else { return .success([]) }
+            var codes: [DetectedCode] = []
+            do throws(CodeError) {
+                for window in Self.aztecWindows(width: w, height: h) {
+                    guard Self.hasContrast(base, stride: w, around: window) else { continue }
+                    codes += try read(
+                        base + window.y0 * w + window.x0, x0: window.x0, y0: window.y0, width: window.side,
+                        height: window.side, stride: w, formats: Symbology.aztec.zxingFormat, limit: 1,
+                        scale: factor)
+                }
+                return .success(codes)
+            } catch {
+                return .failure(error)
+            }
+        }
+        for code in try windows.get() where found.count < limit && !found.contains(where: { $0.isSameSymbol(as: code) })
+        {
+            found.append(code)
+        }
+        return found
+    }
+
+    /// The 8-bit luma of `gray` averaged over `factor` × `factor` blocks (row-major, `width / factor` per row).
+    static func reduced(_ gray: PixelBuffer, by factor: Int) -> [UInt8] {
+        let w = gray.width / factor
+        let h = gray.height / factor
+        let source = gray.components(as: UInt8.self)
+        guard factor > 1 else { return Array(source.prefix(w * h)) }
+        var out = [UInt8](repeating: 0, count: w * h)
+        var sums = [Int](repeating: 0, count: w)
+        let area = factor * factor
+        for y in 0..<h {
+            for x in 0..<w { sums[x] = 0 }
+            for sy in (y * factor)..<((y + 1) * factor) {
+                let row = sy * gray.width
+                for x in 0..<w {
+                    var sum = 0
+                    for sx in (x * factor)..<((x + 1) * factor) { sum += Int(source[row + sx]) }
+                    sums[x] += sum
+                }
+            }
+            for x in 0..<w { out[y * w + x] = UInt8((sums[x] + area / 2) / area) }
+        }
+        return out
     }
 
     /// The square windows searched for off-centre Aztec codes: sides of ½ and ¼ of the picture's shorter side, their
@@ -100,10 +137,11 @@ public struct CodeReader: Sendable, Hashable {
         return Int(hi) - Int(lo) >= 64
     }
 
-    /// The codes zxing-cpp finds in a `width` × `height` view at `luminance`, their corners moved by (`x0`, `y0`).
+    /// The codes zxing-cpp finds in a `width` × `height` view at `luminance`, their corners moved by (`x0`, `y0`) and
+    /// scaled by `scale` (the view is of a picture reduced that many times).
     private func read(
         _ luminance: UnsafePointer<UInt8>, x0: Int, y0: Int, width: Int, height: Int, stride: Int, formats: Int32,
-        limit: Int
+        limit: Int, scale: Int = 1
     ) throws(CodeError) -> [DetectedCode] {
         var codes: UnsafeMutablePointer<LuxZXCode>? = nil
         var error = [CChar](repeating: 0, count: 256)
@@ -126,7 +164,9 @@ public struct CodeReader: Sendable, Hashable {
                 c.corners.0, c.corners.1, c.corners.2, c.corners.3, c.corners.4, c.corners.5, c.corners.6,
                 c.corners.7,
             ]
-            let corners = (0..<4).map { Point(x: Double(Int(k[2 * $0]) + x0), y: Double(Int(k[2 * $0 + 1]) + y0)) }
+            let corners = (0..<4).map {
+                Point(x: Double((Int(k[2 * $0]) + x0) * scale), y: Double((Int(k[2 * $0 + 1]) + y0) * scale))
+            }
             let level = withUnsafeBytes(of: c.ecLevel) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
             out.append(
                 DetectedCode(
