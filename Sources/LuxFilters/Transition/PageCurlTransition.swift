@@ -22,8 +22,10 @@ extension Filters {
             "PageCurlTransition", categories: [.transition, .stillImage, .video],
             summary: "Rolls the image away like a turning page, revealing the target.",
             .image(\.image, summary: "Shown at time 0."), .image(\.target, "targetImage", summary: "Shown at time 1."),
-            .image(\.backside, "backsideImage", summary: "Shown on the back of the page."),
-            .image(\.shading, "shadingImage", summary: "A picture of a lit sphere that lights the rolled page."),
+            .parameter("backsideImage", \.backside, summary: "Shown on the back of the page; none: the image."),
+            .parameter(
+                "shadingImage", \.shading,
+                summary: "A picture of a lit sphere that lights the rolled page; none: unlit."),
             .parameter("extent", \.extent, summary: "The page."),
             .parameter("time", \.time, slider: 0...1, allowed: 0...1, unit: .fraction, summary: "The progress."),
             .parameter(

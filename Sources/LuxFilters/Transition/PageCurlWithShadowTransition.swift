@@ -15,7 +15,7 @@ extension Filters {
             "PageCurlWithShadowTransition", categories: [.transition, .stillImage, .video],
             summary: "Rolls the image away like a turning page that casts a shadow on the target.",
             .image(\.image, summary: "Shown at time 0."), .image(\.target, "targetImage", summary: "Shown at time 1."),
-            .image(\.backside, "backsideImage", summary: "Shown on the back of the page."),
+            .parameter("backsideImage", \.backside, summary: "Shown on the back of the page; none: the image."),
             .parameter("extent", \.extent, summary: "The page."),
             .parameter("time", \.time, slider: 0...1, allowed: 0...1, unit: .fraction, summary: "The progress."),
             .parameter(
