@@ -105,16 +105,19 @@ struct CodesGenerateCommand: ParsableCommand {
             """)
     var correctionLevel: String?
 
-    @Option(help: "Aztec: the number of data layers (1...4 compact, 1...32 full; default: the fewest that fit).")
+    @Option(
+        parsing: .unconditional,
+        help: "Aztec: the number of data layers (1...4 compact, 1...32 full; default: the fewest that fit).")
     var layers: Int?
 
     @Flag(help: "Aztec: a compact symbol (1...4 layers). PDF417: compact PDF417 (no right row indicator).")
     var compact = false
 
-    @Option(help: "PDF417: the number of data columns (1...30; default: the encoder's choice).")
+    @Option(
+        parsing: .unconditional, help: "PDF417: the number of data columns (1...30; default: the encoder's choice).")
     var columns: Int?
 
-    @Option(help: "PDF417: the number of rows (3...90; default: the encoder's choice).")
+    @Option(parsing: .unconditional, help: "PDF417: the number of rows (3...90; default: the encoder's choice).")
     var rows: Int?
 
     @Option(help: "PDF417: the compaction mode: auto, numeric, text or byte (default auto).")
