@@ -107,7 +107,7 @@ final class AudioEncoder {
             frame.pointee.nb_samples = Int32(count)
             frame.pointee.format = AV_SAMPLE_FMT_FLTP.rawValue
             frame.pointee.sample_rate = context.pointee.sample_rate
-            av.av_channel_layout_copy(&frame.pointee.ch_layout, &context.pointee.ch_layout)
+            _ = av.av_channel_layout_copy(&frame.pointee.ch_layout, &context.pointee.ch_layout)
             guard av.av_frame_get_buffer(frame, 0) >= 0 else {
                 throw .io(path: name, reason: "out of memory for audio")
             }

@@ -49,7 +49,7 @@ enum FFmpeg {
                 + " (a table or frame that large, or the memory ran out)"
         }
         var text = [CChar](repeating: 0, count: 256)
-        av.av_strerror(code, &text, text.count)
+        _ = av.av_strerror(code, &text, text.count)
         var logged = [CChar](repeating: 0, count: 512)
         lux_av_take_log_message(&logged, logged.count)
         let description = cMessage(text)

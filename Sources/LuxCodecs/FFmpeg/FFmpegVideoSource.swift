@@ -119,7 +119,7 @@ final class FFmpegVideoSource {
                     reason: "swscale cannot convert it to RGB")
             }
             let table = av.sws_getCoefficients(coefficients)
-            av.sws_setColorspaceDetails(
+            _ = av.sws_setColorspaceDetails(
                 scaler, table, full, av.sws_getCoefficients(SWS_CS_DEFAULT), 1, 0, 1 << 16, 1 << 16)
         }
         let (pointers, strides) = frame.planes

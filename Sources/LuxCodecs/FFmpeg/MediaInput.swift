@@ -66,8 +66,8 @@ final class MediaInput {
         context.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
         context.pointee.interrupt_callback = AVIOInterruptCB(callback: Self.interrupt, opaque: opaque)
         var options: OpaquePointer?
-        av.av_dict_set(&options, "enable_drefs", "0", 0)
-        av.av_dict_set(&options, "use_mfra_for", "none", 0)
+        _ = av.av_dict_set(&options, "enable_drefs", "0", 0)
+        _ = av.av_dict_set(&options, "use_mfra_for", "none", 0)
         var opened: UnsafeMutablePointer<AVFormatContext>? = context
         FFmpeg.clearLog()
         let status = av.avformat_open_input(&opened, nil, av.av_find_input_format("mov"), &options)

@@ -58,11 +58,11 @@ final class VideoEncoder {
         context.pointee.color_primaries =
             settings.colorSpace.isColorimetricallyEqual(to: .displayP3) ? AVCOL_PRI_SMPTE432 : AVCOL_PRI_BT709
         var options: OpaquePointer?
-        av.av_dict_set(&options, "preset", c.preset.rawValue, 0)
-        av.av_dict_set(&options, "crf", String(c.constantRateFactor), 0)
+        _ = av.av_dict_set(&options, "preset", c.preset.rawValue, 0)
+        _ = av.av_dict_set(&options, "crf", String(c.constantRateFactor), 0)
         if settings.codec == .hevc {
-            av.av_dict_set(&options, "x265-params", "log-level=error", 0)
-            av.av_dict_set(&options, "tag", "hvc1", 0)
+            _ = av.av_dict_set(&options, "x265-params", "log-level=error", 0)
+            _ = av.av_dict_set(&options, "tag", "hvc1", 0)
         }
         FFmpeg.clearLog()
         let status = av.avcodec_open2(context, encoder, &options)

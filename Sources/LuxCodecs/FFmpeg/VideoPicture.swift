@@ -30,7 +30,7 @@ final class VideoPicture: @unchecked Sendable {
         else { throw .io(path: "video frame", reason: "out of memory for a \(pixels.width)×\(pixels.height) picture") }
         defer { av.sws_freeContext(scaler) }
         let bt709 = av.sws_getCoefficients(SWS_CS_ITU709)
-        av.sws_setColorspaceDetails(scaler, bt709, 1, bt709, 0, 0, 1 << 16, 1 << 16)
+        _ = av.sws_setColorspaceDetails(scaler, bt709, 1, bt709, 0, 0, 1 << 16, 1 << 16)
         let (destination, strides) = frame.planes
         pixels.withUnsafePlane(0) { plane in
             let source: [UnsafePointer<UInt8>?] = [
