@@ -3,6 +3,7 @@ public import Hummingbird
 import HummingbirdWebSocket
 import LuxCodecs
 import LuxIO
+import LuxInfo
 import LuxPixels
 import LuxRAW
 
@@ -14,9 +15,9 @@ import LuxRAW
 /// ```
 ///
 /// Routes: `/` and `/static/<file>` (the front end), `/api/gallery` (the items as JSON), `/api/file/<name>`,
-/// `/api/thumbnail/<name>` and `/api/info/<name>` for a gallery name (`<folder>/<path>`), `/api/camera` (the
-/// camera's control ranges) and the WebSocket `/ws/camera` (viewfinder frames as binary JPEG messages, read-outs,
-/// events and errors as JSON text; commands as ``CameraCommand`` JSON).
+/// `/api/thumbnail/<name>` and `/api/info/<name>` (its ``FileReport``, as `lux info --json`) for a gallery name
+/// (`<folder>/<path>`), `/api/camera` (the camera's control ranges) and the WebSocket `/ws/camera` (viewfinder
+/// frames as binary JPEG messages, read-outs, events and errors as JSON text; commands as ``CameraCommand`` JSON).
 public struct Studio: Sendable {
     /// The configuration the server runs with.
     public let configuration: StudioConfiguration
@@ -66,7 +67,8 @@ public struct Studio: Sendable {
         }
         router.get("/api/info/**") { [gallery] _, context in
             let url = try Self.galleryFile(gallery, context)
-            return Self.json(Data(StudioCamera.json(try Self.info(of: url)).utf8))
+            let name = context.parameters.getCatchAll().joined(separator: "/")
+            return Self.json(try Self.report(of: url, named: name.removingPercentEncoding ?? name))
         }
         let limit = configuration.maxMessageBytes
         router.get("/api/develop/**") { [gallery, development] _, context in
@@ -253,26 +255,22 @@ public struct Studio: Sendable {
         }
     }
 
-    /// The file's format, size, colour and camera metadata.
-    static func info(of url: URL) throws -> [String: Any] {
-        let info: ImageInfo
-        do { info = try ImageFile.info(url: url) } catch {
+    /// The `lux info` report of a gallery file as JSON, naming it and its Live Photo partner by their gallery names
+    /// (the browser never sees a server path).
+    static func report(of url: URL, named name: String) throws -> Data {
+        var report: FileReport
+        do { report = try FileReport(path: url.path) } catch {
             throw HTTPError(.unprocessableContent, message: "\(url.lastPathComponent): \(error)")
         }
-        let exif = info.metadata.exif
-        var object: [String: Any] = [
-            "file": url.lastPathComponent, "format": "\(info.format)", "width": info.width, "height": info.height,
-            "pixelFormat": "\(info.pixelFormat)", "bitsPerSample": info.bitsPerSample,
-            "colorSpace": info.colorSpace?.name ?? "unknown", "storage": info.storage,
-            "orientation": "\(info.metadata.orientation)",
-        ]
-        if let make = exif.make { object["make"] = make }
-        if let model = exif.model { object["model"] = model }
-        if let iso = exif.isoSpeed { object["iso"] = iso }
-        if let t = exif.exposureTime { object["exposureTime"] = "\(t)" }
-        if let f = exif.fNumber { object["fNumber"] = "\(f)" }
-        if let focal = exif.focalLength { object["focalLength"] = "\(focal)" }
-        if let date = exif.dateTimeOriginal { object["dateTimeOriginal"] = "\(date)" }
-        return object
+        let folder = name.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        report.file = name
+        if let partner = report.livePhoto?.partner {
+            report.livePhoto?.partner = folder + "/" + URL(fileURLWithPath: partner).lastPathComponent
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(
+            positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        return try encoder.encode(report)
     }
 }
