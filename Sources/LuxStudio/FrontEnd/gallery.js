@@ -43,6 +43,28 @@ export class Gallery {
     this.onDevelop = onDevelop;
     this.onFilter = onFilter;
     this.items = [];
+    root.addEventListener("dragover", (event) => event.preventDefault());
+    root.addEventListener("drop", (event) => {
+      event.preventDefault();
+      this.upload([...event.dataTransfer.files]);
+    });
+    const chooser = root.querySelector("#uploadFiles");
+    chooser.addEventListener("change", () => this.upload([...chooser.files]));
+  }
+
+  // Sends each file to the capture folder (the server checks its size and content and never replaces a file),
+  // then shows what was saved, under which name, and what was refused and why.
+  async upload(files) {
+    const status = this.root.querySelector("#uploadStatus");
+    const lines = [];
+    for (const file of files) {
+      status.textContent = `uploading ${file.name}…`;
+      const response = await fetch(`/api/upload/${encodeURIComponent(file.name)}`, { method: "POST", body: file });
+      const answer = await response.json().catch(() => ({ message: `${file.name}: HTTP ${response.status}` }));
+      lines.push(response.ok ? `saved ${answer.file}` : answer.message);
+    }
+    status.textContent = lines.join("; ");
+    await this.refresh();
   }
 
   async refresh() {

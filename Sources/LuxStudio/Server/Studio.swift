@@ -25,6 +25,7 @@ public struct Studio: Sendable {
     let camera: StudioCamera
     let development = RawDevelopment()
     let lab = FilterLab()
+    let upload: GalleryUpload
 
     /// Checks the configuration and prepares the camera (started on first use).
     ///
@@ -33,6 +34,7 @@ public struct Studio: Sendable {
         try configuration.validate()
         self.configuration = configuration
         gallery = GalleryFolders(captureFolder: configuration.captureFolder, folders: configuration.folders)
+        upload = GalleryUpload(folder: configuration.captureFolder, limit: configuration.maxUploadBytes)
         camera = try StudioCamera(
             scene: configuration.scene, sensor: configuration.sensor, folder: configuration.captureFolder,
             viewfinderSize: configuration.viewfinderSize)
@@ -93,6 +95,10 @@ public struct Studio: Sendable {
                 try await development.export(url, adjustments: adjustments, format: format, to: folder)
             }
             return Self.writtenResponse(written, gallery)
+        }
+        router.post("/api/upload/{name}") { [upload] request, context in
+            let raw = try context.parameters.require("name")
+            return await Self.uploadResponse(upload, request, name: raw.removingPercentEncoding ?? raw)
         }
         router.get("/api/filters") { _, _ in
             Self.json(try JSONSerialization.data(withJSONObject: FilterLab.catalog(), options: [.sortedKeys]))
@@ -232,6 +238,35 @@ public struct Studio: Sendable {
         Response(
             status: .ok, headers: [.contentType: "image/jpeg", .cacheControl: "no-store"],
             body: .init(byteBuffer: ByteBuffer(bytes: jpeg)))
+    }
+
+    /// Saves an upload into the capture folder: 201 with `{"file": name}` (its gallery name), or the refusal as
+    /// `{"error": kind, "message": text}` with 400 (a bad name), 413 (too large), 415 (not an image, RAW file or
+    /// movie, or not the format its name says) or 500 (cannot be written).
+    static func uploadResponse(_ upload: GalleryUpload, _ request: Request, name: String) async -> Response {
+        do throws(StudioError) {
+            if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > upload.limit {
+                throw .uploadTooLarge(name: name, limit: upload.limit)
+            }
+            let saved = try await upload.save(request.body, named: name)
+            return jsonResponse(.created, ["file": "0/" + saved.lastPathComponent])
+        } catch {
+            let (kind, status): (String, HTTPResponse.Status) =
+                switch error {
+                case .uploadTooLarge: ("tooLarge", .contentTooLarge)
+                case .unsupportedUpload: ("unsupportedType", .unsupportedMediaType)
+                case .invalidUploadName: ("invalidName", .badRequest)
+                default: ("writeFailed", .internalServerError)
+                }
+            return jsonResponse(status, ["error": kind, "message": error.description])
+        }
+    }
+
+    /// A small JSON object answer that is never cached.
+    static func jsonResponse(_ status: HTTPResponse.Status, _ object: [String: String]) -> Response {
+        Response(
+            status: status, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(string: StudioCamera.json(object))))
     }
 
     /// The gallery name of a file an export wrote, as `{"file": name}`.
