@@ -62,12 +62,18 @@ let package = Package(
         // configuration for HEVC grid tiles.
         .target(name: "CLuxCodecShims", dependencies: ["CJPEG", "CPNG", "CZlib", "CX265"]),
         // FFmpeg's libraries (5.1): demuxing and decoding movies, H.264/HEVC/AAC encoding, Y′CbCr ↔ RGB conversion.
-        .systemLibrary(name: "CAVUtil", pkgConfig: "libavutil", providers: [.apt(["libavutil-dev"])]),
-        .systemLibrary(name: "CAVCodec", pkgConfig: "libavcodec", providers: [.apt(["libavcodec-dev"])]),
-        .systemLibrary(name: "CAVFormat", pkgConfig: "libavformat", providers: [.apt(["libavformat-dev"])]),
-        .systemLibrary(name: "CSWScale", pkgConfig: "libswscale", providers: [.apt(["libswscale-dev"])]),
-        // FFmpeg's error macros and its log callback (a va_list), which Swift cannot reach.
-        .target(name: "CLuxMediaShims", dependencies: ["CAVUtil"]),
+        // Headers only (Debian's libavcodec-dev, libavformat-dev, libavutil-dev, libswscale-dev install them where
+        // the compiler looks): the libraries are not linked but loaded on first use by CLuxMediaShims, so a command
+        // that never touches a movie does not map FFmpeg and the ~130 libraries it depends on. Linking them through
+        // pkg-config would add them to every executable that uses LuxCodecs.
+        .systemLibrary(name: "CAVUtil"),
+        .systemLibrary(name: "CAVCodec"),
+        .systemLibrary(name: "CAVFormat"),
+        .systemLibrary(name: "CSWScale"),
+        // FFmpeg loaded on first use (its function table), its error macros and its log callback (a va_list).
+        .target(
+            name: "CLuxMediaShims", dependencies: ["CAVUtil", "CAVCodec", "CAVFormat", "CSWScale"],
+            linkerSettings: [.linkedLibrary("dl")]),
         // LibRaw's identify, unpack and thumbnail behind a flat C interface (one LibRaw instance per decode).
         .target(name: "CLuxLibRaw", dependencies: ["CLibRaw"]),
         // zxing-cpp's reader and writer behind a C interface (its API is C++), for LuxCodecs' CodeReader/CodeWriter.

@@ -1,4 +1,5 @@
 internal import CAVUtil
+internal import CLuxMediaShims
 
 extension UnsafeMutablePointer where Pointee == AVFrame {
     /// The address of plane `i`.

@@ -1,5 +1,6 @@
 internal import CAVCodec
 internal import CAVUtil
+internal import CLuxMediaShims
 
 /// An AAC-LC encoder (FFmpeg's own): interleaved 16-bit samples in, packets of 1024 frames out, with the
 /// AudioSpecificConfig the `esds` needs and the encoder's priming (the frames of silence it adds in front).
@@ -29,24 +30,24 @@ final class AudioEncoder {
     ///
     /// - Throws: ``CodecError/library(name:message:)`` when FFmpeg refuses the settings.
     init(sampleRate: Int, channelCount: Int, file: String) throws(CodecError) {
-        FFmpeg.prepare()
+        try FFmpeg.prepare()
         name = file
         channels = channelCount
-        guard let encoder = avcodec_find_encoder(AV_CODEC_ID_AAC), let context = avcodec_alloc_context3(encoder),
-            let frame = av_frame_alloc(), let packet = av_packet_alloc()
+        guard let encoder = av.avcodec_find_encoder(AV_CODEC_ID_AAC), let context = av.avcodec_alloc_context3(encoder),
+            let frame = av.av_frame_alloc(), let packet = av.av_packet_alloc()
         else { throw .unsupported(what: "AAC encoding", reason: "this FFmpeg \(FFmpeg.version) has no AAC encoder") }
         self.context = context
         self.frame = frame
         self.packet = packet
         context.pointee.sample_rate = Int32(sampleRate)
         context.pointee.sample_fmt = AV_SAMPLE_FMT_FLTP
-        av_channel_layout_default(&context.pointee.ch_layout, Int32(channelCount))
+        av.av_channel_layout_default(&context.pointee.ch_layout, Int32(channelCount))
         bitRate = 64_000 * min(channelCount, 2) + 32_000 * max(0, channelCount - 2)
         context.pointee.bit_rate = Int64(bitRate)
         context.pointee.time_base = AVRational(num: 1, den: Int32(sampleRate))
         context.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER
         FFmpeg.clearLog()
-        let status = avcodec_open2(context, encoder, nil)
+        let status = av.avcodec_open2(context, encoder, nil)
         guard status >= 0, context.pointee.frame_size > 0 else {
             let message = FFmpeg.message(status)
             Self.free(context, frame, packet)
@@ -67,11 +68,11 @@ final class AudioEncoder {
         _ packet: UnsafeMutablePointer<AVPacket>
     ) {
         var c: UnsafeMutablePointer<AVCodecContext>? = context
-        avcodec_free_context(&c)
+        av.avcodec_free_context(&c)
         var f: UnsafeMutablePointer<AVFrame>? = frame
-        av_frame_free(&f)
+        av.av_frame_free(&f)
         var p: UnsafeMutablePointer<AVPacket>? = packet
-        av_packet_free(&p)
+        av.av_packet_free(&p)
     }
 
     /// Encodes interleaved samples (whole frames); returns the packets finished so far.
@@ -101,13 +102,15 @@ final class AudioEncoder {
         FFmpeg.clearLog()
         var status: Int32
         if let samples {
-            av_frame_unref(frame)
+            av.av_frame_unref(frame)
             let count = samples.count / channels
             frame.pointee.nb_samples = Int32(count)
             frame.pointee.format = AV_SAMPLE_FMT_FLTP.rawValue
             frame.pointee.sample_rate = context.pointee.sample_rate
-            av_channel_layout_copy(&frame.pointee.ch_layout, &context.pointee.ch_layout)
-            guard av_frame_get_buffer(frame, 0) >= 0 else { throw .io(path: name, reason: "out of memory for audio") }
+            av.av_channel_layout_copy(&frame.pointee.ch_layout, &context.pointee.ch_layout)
+            guard av.av_frame_get_buffer(frame, 0) >= 0 else {
+                throw .io(path: name, reason: "out of memory for audio")
+            }
             for c in 0..<channels {
                 // `extended_data` lists every channel's plane (`data` holds only eight).
                 guard let bytes = frame.pointee.extended_data?[c] else {
@@ -122,16 +125,16 @@ final class AudioEncoder {
             }
             frame.pointee.pts = nextPTS
             nextPTS += Int64(count)
-            status = avcodec_send_frame(context, frame)
+            status = av.avcodec_send_frame(context, frame)
         } else {
-            status = avcodec_send_frame(context, nil)
+            status = av.avcodec_send_frame(context, nil)
         }
         if status < 0, status != FFmpeg.endOfFile {
             throw .library(name: "AAC encoder", message: "\(name): \(FFmpeg.message(status))")
         }
         var out: [Packet] = []
         while true {
-            status = avcodec_receive_packet(context, packet)
+            status = av.avcodec_receive_packet(context, packet)
             if status == FFmpeg.tryAgain || status == FFmpeg.endOfFile { break }
             guard status >= 0 else {
                 throw .library(name: "AAC encoder", message: "\(name): \(FFmpeg.message(status))")
@@ -140,7 +143,7 @@ final class AudioEncoder {
                 Packet(
                     data: Array(UnsafeBufferPointer(start: packet.pointee.data, count: Int(packet.pointee.size))),
                     frameCount: Int(packet.pointee.duration)))
-            av_packet_unref(packet)
+            av.av_packet_unref(packet)
         }
         return out
     }

@@ -1,6 +1,9 @@
 internal import CAVUtil
 internal import CLuxMediaShims
 
+/// FFmpeg's functions, loaded on first use: valid only after ``FFmpeg/prepare()`` has succeeded.
+var av: lux_av_api { lux_av().pointee }
+
 /// FFmpeg's status codes and messages, as LuxCodecs reports them.
 enum FFmpeg {
     /// AVERROR_EOF.
@@ -15,9 +18,22 @@ enum FFmpeg {
     /// The most FFmpeg may allocate in one piece (80 MiB; see `lux_av_largest_allocation`).
     static let largestAllocation = lux_av_largest_allocation()
 
-    /// Bounds FFmpeg's allocations and routes its log away from standard error (see `lux_av_prepare`); called before
-    /// any FFmpeg use.
-    static func prepare() { lux_av_prepare() }
+    /// Loads FFmpeg's libraries on first use, bounds their allocations and routes their log away from standard
+    /// error (see `lux_av_load`); called before any other FFmpeg use.
+    ///
+    /// - Throws: ``CodecError/library(name:message:)`` when FFmpeg's libraries (or a function Lux needs) are
+    ///   missing: movies cannot be read or written, everything else works.
+    static func prepare() throws(CodecError) {
+        guard lux_av_load() == 0 else {
+            throw .library(
+                name: "FFmpeg",
+                message: "its libraries could not be loaded (\(String(cString: lux_av_load_failure()))); install"
+                    + " FFmpeg 5.1's libavcodec, libavformat, libavutil and libswscale to read or write movies")
+        }
+    }
+
+    /// Whether FFmpeg's libraries are loaded and ready (loading them if they are not yet).
+    static var isAvailable: Bool { lux_av_load() == 0 }
 
     /// Forgets the calling thread's last logged message, so the next ``message(_:)`` reports the next call's.
     static func clearLog() {
@@ -33,7 +49,7 @@ enum FFmpeg {
                 + " (a table or frame that large, or the memory ran out)"
         }
         var text = [CChar](repeating: 0, count: 256)
-        av_strerror(code, &text, text.count)
+        av.av_strerror(code, &text, text.count)
         var logged = [CChar](repeating: 0, count: 512)
         lux_av_take_log_message(&logged, logged.count)
         let description = cMessage(text)
@@ -48,5 +64,8 @@ enum FFmpeg {
 
 extension FFmpeg {
     /// FFmpeg's version ("5.1.6").
-    static var version: String { String(cString: av_version_info()) }
+    static var version: String {
+        guard isAvailable, let version = av.av_version_info() else { return "(not installed)" }
+        return String(cString: version)
+    }
 }

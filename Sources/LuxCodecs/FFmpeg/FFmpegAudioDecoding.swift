@@ -1,5 +1,6 @@
 internal import CAVCodec
 internal import CAVUtil
+internal import CLuxMediaShims
 import LuxPixels
 
 extension QuickTimeMovie {
@@ -9,10 +10,10 @@ extension QuickTimeMovie {
         let input = try MediaInput(data: data, name: name, timeLimit: timeLimit)
         let decoder = try StreamDecoder(
             input: input, track: track, what: "\(track.codecName) audio", threads: 1, maxPixels: 0)
-        guard let frame = av_frame_alloc() else { throw .io(path: name, reason: "out of memory for audio") }
+        guard let frame = av.av_frame_alloc() else { throw .io(path: name, reason: "out of memory for audio") }
         defer {
             var f: UnsafeMutablePointer<AVFrame>? = frame
-            av_frame_free(&f)
+            av.av_frame_free(&f)
         }
         let channels = Int(decoder.context.pointee.ch_layout.nb_channels)
         let rate = Int(decoder.context.pointee.sample_rate)
@@ -26,7 +27,7 @@ extension QuickTimeMovie {
         var samples: [Int16] = []
         var start: MediaTime?
         while try decoder.decode(into: frame) {
-            defer { av_frame_unref(frame) }
+            defer { av.av_frame_unref(frame) }
             if start == nil {
                 let pts = frame.pointee.best_effort_timestamp
                 start = pts == Int64.min ? .zero : max(.zero, decoder.time(pts))
@@ -53,8 +54,8 @@ extension QuickTimeMovie {
         _ frame: UnsafeMutablePointer<AVFrame>, count: Int, channels: Int, to samples: inout [Int16], file: String
     ) throws(CodecError) {
         let format = AVSampleFormat(rawValue: frame.pointee.format)
-        let planar = av_sample_fmt_is_planar(format) != 0
-        let packed = av_get_packed_sample_fmt(format)
+        let planar = av.av_sample_fmt_is_planar(format) != 0
+        let packed = av.av_get_packed_sample_fmt(format)
         // A planar frame has a plane per channel; past eight channels only `extended_data` lists them all (`data`
         // holds eight), so the planes come from there, each checked.
         var planes: [UnsafeMutablePointer<UInt8>] = []

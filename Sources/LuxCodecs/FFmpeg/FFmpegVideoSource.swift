@@ -1,5 +1,6 @@
 internal import CAVCodec
 internal import CAVUtil
+internal import CLuxMediaShims
 internal import CSWScale
 import FoundationEssentials
 import LuxColor
@@ -18,19 +19,19 @@ final class FFmpegVideoSource {
         decoder = try StreamDecoder(
             input: input, track: track, what: "\(track.codecName) video", threads: options.threads,
             maxPixels: options.limits.maxPixelCount)
-        guard let frame = av_frame_alloc() else { throw .io(path: name, reason: "out of memory for a video frame") }
+        guard let frame = av.av_frame_alloc() else { throw .io(path: name, reason: "out of memory for a video frame") }
         self.frame = frame
     }
 
     deinit {
         var f: UnsafeMutablePointer<AVFrame>? = frame
-        av_frame_free(&f)
-        sws_freeContext(scaler)
+        av.av_frame_free(&f)
+        av.sws_freeContext(scaler)
     }
 
     /// Decodes the next picture; returns its presentation time and duration in stream ticks, or `nil` at the end.
     func next() throws(CodecError) -> (time: MediaTime, duration: MediaTime)? {
-        av_frame_unref(frame)
+        av.av_frame_unref(frame)
         guard try decoder.decode(into: frame) else { return nil }
         let pts = frame.pointee.best_effort_timestamp
         return (decoder.time(pts == Int64.min ? frame.pointee.pts : pts), decoder.time(frame.pointee.pkt_duration))
@@ -42,7 +43,7 @@ final class FFmpegVideoSource {
     /// What the current picture's pixel format is: bit depth, chroma subsampling (as shifts), whether it is Y′CbCr in
     /// three planes.
     private var layout: (depth: Int, chromaShift: (Int, Int), planarYCbCr: Bool)? {
-        guard let d = av_pix_fmt_desc_get(frame.pixelFormat)?.pointee else { return nil }
+        guard let d = av.av_pix_fmt_desc_get(frame.pixelFormat)?.pointee else { return nil }
         let planar =
             d.flags & UInt64(AV_PIX_FMT_FLAG_PLANAR) != 0 && d.flags & UInt64(AV_PIX_FMT_FLAG_RGB) == 0
             && d.nb_components >= 3 && d.comp.0.plane == 0 && d.comp.1.plane == 1 && d.comp.2.plane == 2
@@ -105,9 +106,9 @@ final class FFmpegVideoSource {
             deep ? 1 : 0,
         ]
         if key != scalerKey {
-            sws_freeContext(scaler)
+            av.sws_freeContext(scaler)
             let flags = (reduction > 1 ? SWS_AREA : SWS_BILINEAR) | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT
-            scaler = sws_getContext(
+            scaler = av.sws_getContext(
                 Int32(w), Int32(h), source, Int32(dw), Int32(dh), deep ? AV_PIX_FMT_RGBA64LE : AV_PIX_FMT_RGBA,
                 flags, nil, nil, nil)
             scalerKey = key
@@ -117,8 +118,9 @@ final class FFmpegVideoSource {
                     what: "\(decoder.what) pixel format \(Self.name(of: frame.pixelFormat)) in \(decoder.input.name)",
                     reason: "swscale cannot convert it to RGB")
             }
-            let table = sws_getCoefficients(coefficients)
-            sws_setColorspaceDetails(scaler, table, full, sws_getCoefficients(SWS_CS_DEFAULT), 1, 0, 1 << 16, 1 << 16)
+            let table = av.sws_getCoefficients(coefficients)
+            av.sws_setColorspaceDetails(
+                scaler, table, full, av.sws_getCoefficients(SWS_CS_DEFAULT), 1, 0, 1 << 16, 1 << 16)
         }
         let (pointers, strides) = frame.planes
         let rows = buffer.withUnsafeMutablePlane(0) { plane in
@@ -126,7 +128,7 @@ final class FFmpegVideoSource {
                 plane.baseAddress.assumingMemoryBound(to: UInt8.self), nil, nil, nil,
             ]
             var destinationStrides: [Int32] = [Int32(plane.bytesPerRow), 0, 0, 0]
-            return sws_scale(scaler, pointers, strides, 0, Int32(h), &destination, &destinationStrides)
+            return av.sws_scale(scaler, pointers, strides, 0, Int32(h), &destination, &destinationStrides)
         }
         guard rows == Int32(dh) else {
             throw .malformed(
@@ -165,6 +167,6 @@ final class FFmpegVideoSource {
     }
 
     static func name(of format: AVPixelFormat) -> String {
-        av_get_pix_fmt_name(format).map { String(cString: $0) } ?? "\(format.rawValue)"
+        av.av_get_pix_fmt_name(format).map { String(cString: $0) } ?? "\(format.rawValue)"
     }
 }

@@ -1,6 +1,7 @@
 internal import CAVCodec
 internal import CAVFormat
 internal import CAVUtil
+internal import CLuxMediaShims
 import FoundationEssentials
 
 /// FFmpeg's QuickTime/MPEG-4 demuxer over a movie held in memory (the bytes a ``QuickTimeMovie`` mapped).
@@ -40,23 +41,24 @@ final class MediaInput {
     /// Opens the demuxer.
     ///
     /// - Throws: ``CodecError/malformed(what:offset:reason:)`` when FFmpeg cannot read the movie's structure.
+    ///   ``CodecError/library(name:message:)`` when FFmpeg is not installed.
     init(data: Data, name: String, timeLimit: Duration?) throws(CodecError) {
-        FFmpeg.prepare()
+        try FFmpeg.prepare()
         self.name = name
         self.timeLimit = timeLimit
         source = Source(data: data, deadline: timeLimit.map { ContinuousClock.now + $0 })
         let bufferSize: Int32 = 1 << 15
-        guard let buffer = av_malloc(Int(bufferSize))?.assumingMemoryBound(to: UInt8.self) else {
+        guard let buffer = av.av_malloc(Int(bufferSize))?.assumingMemoryBound(to: UInt8.self) else {
             throw .io(path: name, reason: "out of memory for FFmpeg's read buffer")
         }
         let opaque = Unmanaged.passUnretained(source).toOpaque()
-        var io: UnsafeMutablePointer<AVIOContext>? = avio_alloc_context(
+        var io: UnsafeMutablePointer<AVIOContext>? = av.avio_alloc_context(
             buffer, bufferSize, 0, opaque, Self.read, nil, Self.seek)
         guard io != nil else {
-            av_free(buffer)
+            av.av_free(buffer)
             throw .io(path: name, reason: "out of memory for FFmpeg's reader")
         }
-        guard let context = avformat_alloc_context() else {
+        guard let context = av.avformat_alloc_context() else {
             Self.free(&io)
             throw .io(path: name, reason: "out of memory for FFmpeg's demuxer")
         }
@@ -64,12 +66,12 @@ final class MediaInput {
         context.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
         context.pointee.interrupt_callback = AVIOInterruptCB(callback: Self.interrupt, opaque: opaque)
         var options: OpaquePointer?
-        av_dict_set(&options, "enable_drefs", "0", 0)
-        av_dict_set(&options, "use_mfra_for", "none", 0)
+        av.av_dict_set(&options, "enable_drefs", "0", 0)
+        av.av_dict_set(&options, "use_mfra_for", "none", 0)
         var opened: UnsafeMutablePointer<AVFormatContext>? = context
         FFmpeg.clearLog()
-        let status = avformat_open_input(&opened, nil, av_find_input_format("mov"), &options)
-        av_dict_free(&options)
+        let status = av.avformat_open_input(&opened, nil, av.av_find_input_format("mov"), &options)
+        av.av_dict_free(&options)
         guard status >= 0, let opened else {
             // avformat_open_input frees the context on failure, but not a custom reader.
             let error = source.timedOut ? Self.timeout(name, timeLimit) : FFmpeg.error(status, "movie", in: name)
@@ -82,7 +84,7 @@ final class MediaInput {
     deinit {
         var io: UnsafeMutablePointer<AVIOContext>? = format.pointee.pb
         var context: UnsafeMutablePointer<AVFormatContext>? = format
-        avformat_close_input(&context)
+        av.avformat_close_input(&context)
         Self.free(&io)
     }
 
@@ -103,7 +105,7 @@ final class MediaInput {
         // A movie held in memory is read by FFmpeg in a few large reads, so the limit is checked per packet too.
         try checkTimeLimit()
         FFmpeg.clearLog()
-        let status = av_read_frame(format, packet)
+        let status = av.av_read_frame(format, packet)
         if status == FFmpeg.endOfFile { return false }
         if status < 0 { throw error(status, "movie data") }
         return true
@@ -122,8 +124,8 @@ final class MediaInput {
     }
 
     private static func free(_ io: inout UnsafeMutablePointer<AVIOContext>?) {
-        if io != nil { av_freep(&io!.pointee.buffer) }
-        avio_context_free(&io)
+        if io != nil { av.av_freep(&io!.pointee.buffer) }
+        av.avio_context_free(&io)
     }
 
     private static let read: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<UInt8>?, Int32) -> Int32 = {

@@ -1,6 +1,7 @@
 internal import CAVCodec
 internal import CAVFormat
 internal import CAVUtil
+internal import CLuxMediaShims
 import LuxPixels
 
 /// An FFmpeg decoder for one stream of a ``MediaInput``: packets in, frames out.
@@ -39,21 +40,21 @@ final class StreamDecoder {
         // Only this stream's packets are read.
         for other in input.streams where other != stream { other.pointee.discard = AVDISCARD_ALL }
         let parameters = stream.pointee.codecpar!
-        guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
+        guard let codec = av.avcodec_find_decoder(parameters.pointee.codec_id) else {
             throw .unsupported(
                 what: "\(what) in \(input.name)", reason: "FFmpeg \(FFmpeg.version) has no decoder for this codec")
         }
-        guard let context = avcodec_alloc_context3(codec) else {
+        guard let context = av.avcodec_alloc_context3(codec) else {
             throw .io(path: input.name, reason: "out of memory for FFmpeg's decoder")
         }
         self.context = context
-        guard let packet = av_packet_alloc() else {
+        guard let packet = av.av_packet_alloc() else {
             var c: UnsafeMutablePointer<AVCodecContext>? = context
-            avcodec_free_context(&c)
+            av.avcodec_free_context(&c)
             throw .io(path: input.name, reason: "out of memory for FFmpeg's decoder")
         }
         self.packet = packet
-        var status = avcodec_parameters_to_context(context, parameters)
+        var status = av.avcodec_parameters_to_context(context, parameters)
         context.pointee.pkt_timebase = stream.pointee.time_base
         context.pointee.thread_count = Int32(clamping: threads)
         context.pointee.max_pixels = Int64(maxPixels)
@@ -61,16 +62,16 @@ final class StreamDecoder {
         context.pointee.err_recognition |= AV_EF_EXPLODE
         if status >= 0 {
             FFmpeg.clearLog()
-            status = avcodec_open2(context, codec, nil)
+            status = av.avcodec_open2(context, codec, nil)
         }
         if status < 0 { throw input.error(status, "\(what) configuration") }
     }
 
     deinit {
         var c: UnsafeMutablePointer<AVCodecContext>? = context
-        avcodec_free_context(&c)
+        av.avcodec_free_context(&c)
         var p: UnsafeMutablePointer<AVPacket>? = packet
-        av_packet_free(&p)
+        av.av_packet_free(&p)
     }
 
     /// Decodes the next frame into `frame`; `false` once the stream has ended.
@@ -80,7 +81,7 @@ final class StreamDecoder {
         while !drained {
             try input.checkTimeLimit()
             FFmpeg.clearLog()
-            let status = avcodec_receive_frame(context, frame)
+            let status = av.avcodec_receive_frame(context, frame)
             if status >= 0 {
                 if frame.pointee.decode_error_flags != 0 || frame.pointee.flags & AV_FRAME_FLAG_CORRUPT != 0 {
                     throw .malformed(
@@ -104,11 +105,11 @@ final class StreamDecoder {
         guard !sentEnd else { throw .malformed(what: "\(what) in \(input.name)", offset: 0, reason: "decoder stalled") }
         while true {
             let more = try input.read(into: packet)
-            defer { av_packet_unref(packet) }
+            defer { av.av_packet_unref(packet) }
             if !more {
                 sentEnd = true
                 FFmpeg.clearLog()
-                let status = avcodec_send_packet(context, nil)
+                let status = av.avcodec_send_packet(context, nil)
                 if status < 0, status != FFmpeg.endOfFile { throw input.error(status, what) }
                 return
             }
@@ -120,7 +121,7 @@ final class StreamDecoder {
                     reason: "FFmpeg demuxed more than the \(packetLimit) samples the track's tables list")
             }
             FFmpeg.clearLog()
-            let status = avcodec_send_packet(context, packet)
+            let status = av.avcodec_send_packet(context, packet)
             if status < 0 { throw input.error(status, what, offset: Int(packet.pointee.pos)) }
             return
         }

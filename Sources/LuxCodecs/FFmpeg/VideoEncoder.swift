@@ -1,5 +1,6 @@
 internal import CAVCodec
 internal import CAVUtil
+internal import CLuxMediaShims
 import LuxColor
 
 /// An H.264 (libx264) or HEVC (libx265) encoder through FFmpeg: pictures in presentation order in, compressed
@@ -28,15 +29,15 @@ final class VideoEncoder {
     /// - Throws: ``CodecError/unsupported(what:reason:)`` when FFmpeg lacks the encoder;
     ///   ``CodecError/library(name:message:)`` when it refuses the settings.
     init(settings: QuickTimeWriter.VideoSettings, file: String) throws(CodecError) {
-        FFmpeg.prepare()
+        try FFmpeg.prepare()
         codec = settings.codec
         name = file
         let encoderName = settings.codec == .hevc ? "libx265" : "libx264"
-        guard let encoder = avcodec_find_encoder_by_name(encoderName) else {
+        guard let encoder = av.avcodec_find_encoder_by_name(encoderName) else {
             throw .unsupported(
                 what: "\(settings.codec.name) encoding", reason: "this FFmpeg \(FFmpeg.version) has no \(encoderName)")
         }
-        guard let context = avcodec_alloc_context3(encoder), let packet = av_packet_alloc() else {
+        guard let context = av.avcodec_alloc_context3(encoder), let packet = av.av_packet_alloc() else {
             throw .io(path: file, reason: "out of memory for the \(settings.codec.name) encoder")
         }
         self.context = context
@@ -47,7 +48,7 @@ final class VideoEncoder {
         context.pointee.pix_fmt = AV_PIX_FMT_YUV420P
         context.pointee.time_base = AVRational(num: 1, den: settings.timescale)
         let fps = 1 / max(settings.frameDuration.seconds, 1e-3)
-        context.pointee.framerate = av_d2q(fps, 100_000)
+        context.pointee.framerate = av.av_d2q(fps, 100_000)
         context.pointee.gop_size = Int32(clamping: c.keyFrameInterval)
         context.pointee.thread_count = Int32(clamping: c.threads)
         context.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER
@@ -57,15 +58,15 @@ final class VideoEncoder {
         context.pointee.color_primaries =
             settings.colorSpace.isColorimetricallyEqual(to: .displayP3) ? AVCOL_PRI_SMPTE432 : AVCOL_PRI_BT709
         var options: OpaquePointer?
-        av_dict_set(&options, "preset", c.preset.rawValue, 0)
-        av_dict_set(&options, "crf", String(c.constantRateFactor), 0)
+        av.av_dict_set(&options, "preset", c.preset.rawValue, 0)
+        av.av_dict_set(&options, "crf", String(c.constantRateFactor), 0)
         if settings.codec == .hevc {
-            av_dict_set(&options, "x265-params", "log-level=error", 0)
-            av_dict_set(&options, "tag", "hvc1", 0)
+            av.av_dict_set(&options, "x265-params", "log-level=error", 0)
+            av.av_dict_set(&options, "tag", "hvc1", 0)
         }
         FFmpeg.clearLog()
-        let status = avcodec_open2(context, encoder, &options)
-        av_dict_free(&options)
+        let status = av.avcodec_open2(context, encoder, &options)
+        av.av_dict_free(&options)
         guard status >= 0 else {
             let message = FFmpeg.message(status)
             Self.free(context, packet)
@@ -92,9 +93,9 @@ final class VideoEncoder {
     private static func free(_ context: UnsafeMutablePointer<AVCodecContext>, _ packet: UnsafeMutablePointer<AVPacket>)
     {
         var c: UnsafeMutablePointer<AVCodecContext>? = context
-        avcodec_free_context(&c)
+        av.avcodec_free_context(&c)
         var p: UnsafeMutablePointer<AVPacket>? = packet
-        av_packet_free(&p)
+        av.av_packet_free(&p)
     }
 
     /// Encodes `picture` shown from `tick`, or flushes the encoder at the end of the track (`nil`).
@@ -105,16 +106,16 @@ final class VideoEncoder {
         var status: Int32
         if let picture {
             picture.frame.pointee.pts = tick
-            status = avcodec_send_frame(context, picture.frame)
+            status = av.avcodec_send_frame(context, picture.frame)
         } else {
-            status = avcodec_send_frame(context, nil)
+            status = av.avcodec_send_frame(context, nil)
         }
         if status < 0, status != FFmpeg.endOfFile {
             throw .library(name: codec.name + " encoder", message: "\(name): \(FFmpeg.message(status))")
         }
         var samples: [Sample] = []
         while true {
-            status = avcodec_receive_packet(context, packet)
+            status = av.avcodec_receive_packet(context, packet)
             if status == FFmpeg.tryAgain || status == FFmpeg.endOfFile { break }
             guard status >= 0 else {
                 throw .library(name: codec.name + " encoder", message: "\(name): \(FFmpeg.message(status))")
@@ -126,7 +127,7 @@ final class VideoEncoder {
                 Sample(
                     data: ParameterSets.lengthPrefixed(units), presentationTick: packet.pointee.pts,
                     decodeTick: packet.pointee.dts, isSync: packet.pointee.flags & AV_PKT_FLAG_KEY != 0))
-            av_packet_unref(packet)
+            av.av_packet_unref(packet)
         }
         return samples
     }
