@@ -54,7 +54,7 @@ struct StudioCommand: AsyncParsableCommand {
     @Option(help: "The simulated camera's scene (see `lux scene list`).")
     var scene = "still-life"
 
-    @Option(help: "The largest file a browser may upload into --out, in MiB.")
+    @Option(parsing: .unconditional, help: "The largest file a browser may upload into --out, in MiB.")
     var uploadLimit = 256
 
     func validate() throws {
