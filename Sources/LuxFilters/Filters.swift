@@ -12,6 +12,7 @@ public enum Filters {}
 extension FilterRegistry {
     /// Every built-in filter.
     public static let builtIn = FilterRegistry([
+        Filters.AccordionFoldTransition.self,
         Filters.AdditionCompositing.self,
         Filters.AffineClamp.self,
         Filters.AffineTile.self,
@@ -131,6 +132,8 @@ extension FilterRegistry {
         Filters.OpTile.self,
         Filters.OverlayBlendMode.self,
         Filters.PDF417BarcodeGenerator.self,
+        Filters.PageCurlTransition.self,
+        Filters.PageCurlWithShadowTransition.self,
         Filters.ParallelogramTile.self,
         Filters.PerspectiveCorrection.self,
         Filters.PerspectiveTile.self,

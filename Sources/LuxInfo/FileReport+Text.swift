@@ -148,6 +148,14 @@ extension HEIFContents {
             if let icc = image.iccProfileDescription { text += ", ICC \(icc)" }
             if let nclx = image.nclx { text += ", nclx \(nclx)" }
             out.append(("image \(image.index)", text))
+            if let g = image.grid {
+                out.append(
+                    (
+                        "  grid",
+                        "\(g.columns) columns × \(g.rows) rows of \(g.tileWidth) × \(g.tileHeight) \(g.tileCodec) tiles, "
+                            + "output \(g.width) × \(g.height)"
+                    ))
+            }
             for t in image.thumbnails { out.append(("  thumbnail", "\(t.width) × \(t.height), \(t.bitDepth)-bit")) }
             for a in image.auxiliaryImages {
                 out.append(

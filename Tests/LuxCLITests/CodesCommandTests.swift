@@ -50,4 +50,35 @@ import Testing
         #expect(try LuxExecutable.run(lux, ["codes", "detect", dm, "--types", "qr"]).text.isEmpty)
         #expect(try LuxExecutable.run(lux, ["codes", "detect", dir + "/missing.png"]).status != 0)
     }
+
+    @Test(
+        "generate takes Aztec's layers and compact style and PDF417's layout; the symbols have the standards' sizes",
+        .needsLux, .needs("vipsheader"))
+    func generateLayouts() throws {
+        let lux = try #require(LuxExecutable.path)
+        let dir = try ExternalTool.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // Size in pixels at scale 1, quiet zone included: a compact 3-layer Aztec symbol is 11 + 4·3 modules square;
+        // a full 2-layer one 23; PDF417 of 4 data columns 17·4 + 69 modules wide (17·4 + 35 compact), 8 rows 4·8 tall.
+        let cases: [([String], Int, Int)] = [
+            (["aztec", "Lux", "--layers", "3", "--compact"], 25, 25),
+            (["aztec", "Lux", "--layers", "2"], 25, 25),
+            (["pdf417", "Lux", "--columns", "4", "--rows", "8"], 139, 34),
+            (["pdf417", "Lux", "--columns", "4", "--rows", "8", "--compact", "--compaction", "byte"], 105, 34),
+        ]
+        for (i, (arguments, width, height)) in cases.enumerated() {
+            let out = dir + "/\(i).png"
+            let r = try LuxExecutable.run(lux, ["codes", "generate"] + arguments + ["-o", out])
+            #expect(r.status == 0, "\(arguments): \(r.errorText)")
+            let w = try ExternalTool.run("vipsheader", ["-f", "width", out])
+            let h = try ExternalTool.run("vipsheader", ["-f", "height", out])
+            #expect(String(decoding: w.output, as: UTF8.self) == "\(width)\n", "\(arguments)")
+            #expect(String(decoding: h.output, as: UTF8.self) == "\(height)\n", "\(arguments)")
+        }
+        let wrong = try LuxExecutable.run(lux, ["codes", "generate", "qr", "x", "--layers", "2", "-o", dir + "/q.png"])
+        #expect(wrong.status != 0 && wrong.errorText.contains("--layers"))
+        let tooMany = try LuxExecutable.run(
+            lux, ["codes", "generate", "aztec", "x", "--layers", "5", "--compact", "-o", dir + "/a.png"])
+        #expect(tooMany.status != 0 && tooMany.errorText.contains("layers"))
+    }
 }

@@ -344,4 +344,45 @@ import Testing
         #expect(
             missing.status == 1 && missing.errorText.contains("visionpro_spatial_stereo.heic"), "\(missing.errorText)")
     }
+
+    @Test(
+        "lux info describes an iPhone HEIC's grid (text and --json) as exiftool reads the grid's data",
+        .needsLux, .needs("exiftool"))
+    func infoDescribesGrid() throws {
+        struct Info: Decodable {
+            struct HEIF: Decodable {
+                struct Image: Decodable { var grid: [String: Value]? }
+                var images: [Image]
+            }
+            enum Value: Decodable, Equatable {
+                case number(Int)
+                case text(String)
+                init(from decoder: any Decoder) throws {
+                    let c = try decoder.singleValueContainer()
+                    self = try (try? c.decode(Int.self)).map(Value.number) ?? .text(c.decode(String.self))
+                }
+            }
+            var heif: HEIF?
+        }
+        let lux = try #require(LuxExecutable.path)
+        let path = try TestData.path("heic/iphone13pro_portrait_depth.heic")
+        // exiftool -n prints the grid item's data (ISO/IEC 23008-12 ImageGrid) as four 16-bit numbers: version and
+        // flags, (rows − 1) × 256 + (columns − 1), output width, output height.
+        let exif = try ExternalTool.capture("exiftool", ["-n", "-s3", "-MetaImageSize", path]).succeeded().text
+        let grid = exif.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
+        try #require(grid.count == 4, "exiftool: \(exif)")
+        let (rows, columns) = ((grid[1] >> 8) + 1, (grid[1] & 255) + 1)
+        let json = try CLIFixtures.decode(Info.self, try LuxExecutable.run(lux, ["info", path, "--json"]))
+        #expect(
+            json.heif?.images.first?.grid
+                == [
+                    "rows": .number(rows), "columns": .number(columns), "tileWidth": .number(512),
+                    "tileHeight": .number(512), "tileCodec": .text("hvc1"), "width": .number(grid[2]),
+                    "height": .number(grid[3]),
+                ])
+        let text = try LuxExecutable.run(lux, ["info", path])
+        #expect(
+            text.text.contains("\(columns) columns × \(rows) rows of 512 × 512 hvc1 tiles, output 4032 × 3024"),
+            "\(text.text)")
+    }
 }

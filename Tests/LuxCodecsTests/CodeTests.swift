@@ -194,6 +194,42 @@ import Testing
         #expect(abs((codes.first?.bounds.minX ?? 0) - 26) <= 2)
     }
 
+    @Test(
+        "Aztec codes away from the centre are found (zint's symbols in two corners and beside a QR code)",
+        .needs("zint"))
+    func aztecOffCentre() throws {
+        let left = try Self.toolImage("zint", ["-b", "92", "-d", "Aztec top left", "--scale=3", "--whitesp=2"])
+        let right = try Self.toolImage("zint", ["-b", "92", "-d", "Aztec bottom right", "--scale=3", "--whitesp=2"])
+        let qr = Self.render(try CodeWriter(symbology: .qr).matrix(for: Array("centre".utf8)))
+        let w = 960
+        let h = 720
+        let image = Self.canvas(
+            width: w, height: h,
+            [
+                (left, x: 40, y: 30), (right, x: w - right.width - 50, y: h - right.height - 40),
+                (qr, x: (w - qr.width) / 2, y: (h - qr.height) / 2),
+            ])
+        let codes = try CodeReader().codes(in: image)
+        let aztec = codes.filter { $0.symbology == .aztec }.sorted { $0.bounds.minX < $1.bounds.minX }
+        #expect(aztec.map(\.stringValue) == ["Aztec top left", "Aztec bottom right"], "\(codes)")
+        #expect(codes.contains { $0.symbology == .qr && $0.stringValue == "centre" })
+        // Each inside the image it was pasted from.
+        if aztec.count == 2 {
+            let pasted = [
+                (x: 40, y: 30, piece: left), (x: w - right.width - 50, y: h - right.height - 40, piece: right),
+            ]
+            for (code, p) in zip(aztec, pasted) {
+                let b = code.bounds
+                #expect(
+                    b.minX >= Double(p.x) && b.minY >= Double(p.y) && b.maxX <= Double(p.x + p.piece.width)
+                        && b.maxY <= Double(p.y + p.piece.height) && b.width > Double(p.piece.width) / 2,
+                    "\(b) from \(p.x), \(p.y), \(p.piece.width) × \(p.piece.height)")
+            }
+        }
+        // Found once each, however many windows hold them.
+        #expect(codes.count == 3)
+    }
+
     @Test("an image without codes gives none")
     func empty() throws {
         let blank = PixelBuffer(

@@ -5,15 +5,63 @@ import LuxPixels
 import LuxTestSupport
 import Testing
 
-/// RGB files carrying a LUT-based ICC profile (A2B tags holding a CLUT, no colorants or tone curves) written by
+/// RGB and gray files carrying a LUT-based ICC profile (A2B tags holding a CLUT, no colorants or tone curves) written by
 /// Little CMS itself, decoded by Lux to sRGB and compared with `jpgicc`'s, `tificc`'s and vips's conversions.
-@Suite("LUT-based RGB profiles")
+@Suite("LUT-based RGB and gray profiles")
 struct LUTProfileTests {
     /// Writes the LUT profile (`Tests/Data/reference/lut_rgb_profile.py`: sRGB with its channels rotated) in `dir`.
-    static func lutProfile(in dir: URL) throws -> String {
-        let path = dir.appendingPathComponent("lut.icc").path
-        try CMYKJPEGTests.run("python3", [TestData.root + "/reference/lut_rgb_profile.py", path])
+    ///
+    /// With `gray`, the gray LUT profile (device gray v is the sRGB gray v^0.6).
+    static func lutProfile(in dir: URL, gray: Bool = false) throws -> String {
+        let path = dir.appendingPathComponent(gray ? "lut-gray.icc" : "lut.icc").path
+        try CMYKJPEGTests.run(
+            "python3", [TestData.root + "/reference/lut_rgb_profile.py"] + (gray ? ["--gray"] : []) + [path])
         return path
+    }
+
+    @Test(
+        "a gray JPEG and PNG with a LUT-based gray profile match jpgicc's and vips's sRGB conversions",
+        .needs("python3", "vips", "jpgicc"))
+    func lutGray() throws {
+        let dir = try ExternalTool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let profile = try Self.lutProfile(in: dir, gray: true)
+        // A horizontal ramp 0…255 made by vips, saved with the profile embedded.
+        let ramp = dir.appendingPathComponent("ramp.v").path
+        try CMYKJPEGTests.run("vips", ["xyz", ramp + ".xy.v", "256", "48"])
+        try CMYKJPEGTests.run("vips", ["extract_band", ramp + ".xy.v", ramp + ".x.v", "0"])
+        try CMYKJPEGTests.run("vips", ["cast", ramp + ".x.v", ramp, "uchar"])
+        let jpeg = dir.appendingPathComponent("gray.jpg").path
+        let png = dir.appendingPathComponent("gray.png").path
+        try CMYKJPEGTests.run("vips", ["jpegsave", ramp, jpeg, "--Q", "100", "--profile", profile])
+        try CMYKJPEGTests.run("vips", ["pngsave", ramp, png, "--profile", profile])
+        #expect(try ImageFile.info(url: URL(fileURLWithPath: png)).iccProfileDescription == "Lux test LUT gray")
+
+        func decoded(_ path: String) throws -> String {
+            let file = try ImageFile.read(url: URL(fileURLWithPath: path))
+            #expect(file.metadata.iccProfile == nil, "the profile is applied, not carried")
+            let out = path + ".lux.png"
+            try ImageFile.write(file.pixels, to: URL(fileURLWithPath: out))
+            return out
+        }
+        let jpgicc = dir.appendingPathComponent("jpgicc.jpg").path
+        try CMYKJPEGTests.run("jpgicc", ["-t1", "-q100", "-o", "*sRGB", jpeg, jpgicc])
+        let jpgiccPPM = jpgicc + ".ppm"
+        try CMYKJPEGTests.run("vips", ["copy", jpgicc, jpgiccPPM])
+        let j = try CMYKJPEGTests.meanDifference(try decoded(jpeg), reference: jpgiccPPM)
+        #expect(j <= 1.5, "JPEG: mean |d| against jpgicc: \(j)")
+
+        let vips = dir.appendingPathComponent("vips.ppm").path
+        try CMYKJPEGTests.run("vips", ["icc_transform", png, vips, "srgb", "--embedded", "--intent", "relative"])
+        let luxPNG = try decoded(png)
+        let v = try CMYKJPEGTests.meanDifference(luxPNG, reference: vips)
+        #expect(v <= 1.5, "PNG: mean |d| against vips: \(v)")
+
+        // The profile matters: the ramp read as sRGB gray is far from the conversion (up to 40 levels at mid-grey).
+        let unconverted = dir.appendingPathComponent("ramp.ppm").path
+        try CMYKJPEGTests.run("vips", ["colourspace", ramp, unconverted, "srgb"])
+        let ignored = try CMYKJPEGTests.meanDifference(luxPNG, reference: unconverted)
+        #expect(ignored > 10, "mean |d| between the conversion and the unconverted ramp: \(ignored)")
     }
 
     @Test(

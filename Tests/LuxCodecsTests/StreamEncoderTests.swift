@@ -43,6 +43,52 @@ import Testing
         #expect(try ImageFile.read(data: streamed).pixels.colorSpace?.isColorimetricallyEqual(to: .displayP3) == true)
     }
 
+    /// A 77 × 61 gradient, opaque in its top 30 rows and translucent below (alpha varying along each row).
+    static func partlyTransparent() -> PixelBuffer {
+        var image = TestImages.gradient(width: 77, height: 61, format: .rgba8, alpha: false)
+        image.withUnsafeMutablePlane { plane in
+            for y in 30..<plane.height {
+                let row = plane.row(y, as: UInt8.self)
+                for x in 0..<plane.width { row[4 * x + 3] = UInt8(40 + 2 * x) }
+            }
+        }
+        return image
+    }
+
+    @Test(
+        "streamed WebP (lossy/lossless, opaque/translucent, odd bands) equals one-shot encodes; dwebp agrees",
+        .needs("dwebp"),
+        arguments: [false, true], [false, true])
+    func identicalWebP(lossless: Bool, transparent: Bool) throws {
+        var image =
+            transparent
+            ? Self.partlyTransparent() : TestImages.gradient(width: 77, height: 61, format: .rgba8, alpha: false)
+        image.colorSpace = .sRGB
+        var options = EncodingOptions(quality: 0.8)
+        options.isLossless = lossless
+        let whole = try ImageFile(pixels: image, format: .webp).encoded(options: options)
+        let encoder = try ImageStreamEncoder(
+            format: .webp, width: image.width, height: image.height, pixelFormat: image.format,
+            colorSpace: image.colorSpace, options: options)
+        for band in try Self.bands(of: image, heights: [7, 16, 1, 5]) { try encoder.append(band) }
+        let streamed = try encoder.finish()
+        #expect(streamed == whole)
+        if lossless {
+            let dir = try ExternalTool.temporaryFolder()
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let file = dir.appendingPathComponent("s.webp")
+            try Data(streamed).write(to: file)
+            let pam = dir.appendingPathComponent("s.pam").path
+            let run = try ExternalTool.capture("dwebp", [file.path, "-pam", "-o", pam])
+            try #require(run.status == 0, "dwebp: \(run.errorText)")
+            let decoded = try Data(contentsOf: URL(fileURLWithPath: pam))
+            // PAM: a text header ending in "ENDHDR\n", then RGBA rows.
+            let header = try #require(decoded.range(of: Data("ENDHDR\n".utf8)))
+            let samples = [UInt8](decoded[header.upperBound...])
+            #expect(samples == image.components(as: UInt8.self), "dwebp's RGBA equals the source")
+        }
+    }
+
     @Test("misuse is refused: wrong width, too many or too few rows, appending after finishing, DNG, tiled TIFF")
     func misuse() throws {
         let image = TestImages.gradient(width: 16, height: 8)

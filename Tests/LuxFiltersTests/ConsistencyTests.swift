@@ -7,6 +7,10 @@ import Testing
 /// Properties every built-in filter must have, checked on all of them.
 @Suite struct ConsistencyTests {
     static let image = Image(buffer: randomBuffer(width: 70, height: 50, seed: 61, colorSpace: .sRGB, alpha: true))
+    /// A lit sphere for the filters that take a shading image.
+    static let sphere: FilterValue = .image(
+        Image.radialGradient(center: Point(x: 8, y: 8), radius0: 0, radius1: 8).cropped(
+            to: Rect(x: 0, y: 0, width: 16, height: 16)))
 
     /// Parameters beyond the defaults that a filter needs to run.
     static func required(_ name: String) -> [String: FilterValue] {
@@ -33,6 +37,18 @@ import Testing
         case "DissolveTransition", "BarsSwipeTransition", "SwipeTransition", "ModTransition", "CopyMachineTransition",
             "FlashTransition":
             ["targetImage": .image(Image(buffer: randomBuffer(width: 60, height: 55, seed: 63, colorSpace: .sRGB)))]
+        case "AccordionFoldTransition":
+            [
+                "targetImage": .image(Image(buffer: randomBuffer(width: 60, height: 55, seed: 63, colorSpace: .sRGB))),
+                "time": 0.4, "bottomHeight": 10,
+            ]
+        case "PageCurlTransition", "PageCurlWithShadowTransition":
+            [
+                "targetImage": .image(Image(buffer: randomBuffer(width: 60, height: 55, seed: 63, colorSpace: .sRGB))),
+                "backsideImage": .image(
+                    Image(buffer: randomBuffer(width: 70, height: 50, seed: 66, colorSpace: .sRGB))),
+                "extent": [0, 0, 70, 50], "time": 0.45, "angle": 0.6, "radius": 9,
+            ].merging(name == "PageCurlTransition" ? ["shadingImage": Self.sphere] : [:]) { a, _ in a }
         case "RippleTransition":
             [
                 "targetImage": .image(Image(buffer: randomBuffer(width: 60, height: 55, seed: 63, colorSpace: .sRGB))),

@@ -268,6 +268,26 @@ func expectPremultiplied(
         for i in half.indices { #expect(abs(half[i] - blur3[i]) < 1e-5) }
     }
 
+    @Test("UnsharpMask keeps alpha within 0…1 across a transparent-to-opaque edge, clearing the undershoot")
+    func unsharpTranslucentEdge() throws {
+        // Columns 0…7 transparent, 8…15 opaque grey: premultiplied, the transparent side's alpha would become
+        // 0 + 2·(0 − blur) < 0 and the opaque side's 1 + 2·(1 − blur) > 1 next to the edge.
+        var c = [Float](repeating: 0, count: 4 * 16 * 4)
+        for y in 0..<4 { for x in 8..<16 { for ch in 0..<4 { c[4 * (y * 16 + x) + ch] = ch == 3 ? 1 : 0.5 } } }
+        let edge = Image(buffer: PixelBuffer(width: 16, height: 4, format: .rgbaFloat, components: c))
+        let out = try renderFloat(edge.unsharpMask(radius: 1.5, intensity: 2))
+        for y in 0..<4 {
+            for x in 0..<16 {
+                let p = pixel(out, y * 16 + x)
+                if x < 8 {
+                    #expect(p == .zero, "(\(x), \(y))")
+                } else {
+                    #expect(p.w == 1, "(\(x), \(y))")
+                }
+            }
+        }
+    }
+
     @Test("UnsharpMask is c + k·(c − Gaussian(c)); SharpenLuminance adds the same luma detail to every channel")
     func sharpening() throws {
         let e = Self.source.extent
@@ -280,7 +300,9 @@ func expectPremultiplied(
             let b = pixel(blur, p)
             let cp = SIMD4(c.x * c.w, c.y * c.w, c.z * c.w, c.w)
             let bp = SIMD4(b.x * b.w, b.y * b.w, b.z * b.w, b.w)
-            return cp + 0.7 * (cp - bp)
+            let e = cp + 0.7 * (cp - bp)
+            // Alpha clamps to 0…1; a pixel that would be less than transparent is cleared.
+            return e.w <= 0 ? .zero : SIMD4(e.x, e.y, e.z, min(e.w, 1))
         }
         // On an opaque image: out − in is the same on red, green and blue, and equals k·(Y − Y(blur)).
         let opaque = Image(buffer: randomBuffer(width: 30, height: 20, seed: 5))

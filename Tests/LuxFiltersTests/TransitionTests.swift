@@ -28,11 +28,16 @@ import Testing
                     $0.target = target
                     $0.mask = mask
                     $0.time = time
+                    $0.shadowRadius = 4
+                    $0.shadowOffset = Point(x: -3, y: 0)
                 })
         case "swipe": source.swipeTransition(to: target, time: time, angle: 0.7, width: 12)
         case "mod": source.applyingFilter(mod(time))
         case "copy": source.applyingFilter(copyMachine(time))
         case "ripple": source.applyingFilter(ripple(time))
+        case "accordion": source.applyingFilter(accordion(time))
+        case "curl": source.applyingFilter(pageCurl(time))
+        case "curlShadow": source.applyingFilter(pageCurlWithShadow(time))
         case "flash":
             source.applyingFilter(
                 Filters.FlashTransition {
@@ -54,7 +59,10 @@ import Testing
 
     @Test(
         "time 0 gives the source and time 1 the target, exactly",
-        arguments: ["dissolve", "disintegrate", "bars", "swipe", "mod", "copy", "flash", "ripple"])
+        arguments: [
+            "dissolve", "disintegrate", "bars", "swipe", "mod", "copy", "flash", "ripple", "accordion", "curl",
+            "curlShadow",
+        ])
     func ends(name: String) throws {
         let s = try renderFloat(Self.source)
         let t = try renderFloat(Self.target)
@@ -70,18 +78,48 @@ import Testing
         for i in 0..<out.count { #expect(abs(Double(out[i]) - (Double(s[i]) + 0.3 * Double(t[i] - s[i]))) < 1e-6) }
     }
 
-    @Test("DisintegrateWithMask reveals the target where the mask is below time (columns left of 0.4·size)")
+    @Test("DisintegrateWithMask reveals the target where the mask is below time, shadowed by 0.65·Φ((x + 3 − 26)/4)")
     func disintegrate() throws {
         let s = try renderFloat(Self.source)
         let t = try renderFloat(Self.target)
         let out = try renderFloat(Self.transition("disintegrate", time: 0.4))
+        var worst = 0.0
         for y in 0..<Self.size {
             for x in 0..<Self.size {
                 let p = y * Self.size + x
-                let expected = (Double(x) + 0.5) / Double(Self.size) < 0.4 ? pixel(t, p) : pixel(s, p)
-                #expect(pixel(out, p) == expected)
+                guard (Double(x) + 0.5) / Double(Self.size) < 0.4 else {
+                    #expect(pixel(out, p) == pixel(s, p))
+                    continue
+                }
+                // The picture stands from column 26; its shadow, moved 3 pixels left, at the pixel centre x + 0.5.
+                let shade = 0.65 * 0.5 * erfc(-(Double(x) + 0.5 + 3 - 26) / (4 * 2.0.squareRoot()))
+                let e = pixel(t, p)
+                let expected = SIMD4(e.x * (1 - shade), e.y * (1 - shade), e.z * (1 - shade), e.w)
+                // Rows within 3σ of the mask's top and bottom edges get less shadow (nothing stands beyond them).
+                if y >= 12, y < Self.size - 12 {
+                    let d = pixel(out, p) - expected
+                    worst = max(worst, abs(d.x), abs(d.y), abs(d.z), abs(d.w))
+                } else {
+                    #expect(pixel(out, p).w == e.w)
+                }
             }
         }
+        #expect(worst < 0.01, "worst \(worst)")
+    }
+
+    @Test("DisintegrateWithMask's shadow offset is a displacement: Core Image's (0, −10) is Lux's (0, 10)")
+    func disintegrateOffsetFromCoreImage() throws {
+        let d = try FilterRegistry.builtIn.descriptor(named: "DisintegrateWithMaskTransition")
+        let offset = try #require(d.parameters.first { $0.name == "shadowOffset" })
+        let ci = CoreImageCoordinates(extent: Rect(x: 0, y: 0, width: 64, height: 64))
+        guard case .vector(let converted) = ci.value([0, -10], for: offset),
+            case .vector(let standard)? = offset.defaultValue
+        else {
+            Issue.record("the offset is not a vector")
+            return
+        }
+        #expect(converted == [0, 10])
+        #expect(standard == [0, 10])
     }
 
     @Test("BarsSwipe: target where u < time·(L + offset) − offset·(bar mod 2), hand-computed geometry")
@@ -284,6 +322,7 @@ import Testing
             "CIDisintegrateWithMaskTransition", to: Self.source,
             parameters: [
                 "inputTargetImage": .image(Self.target), "inputMaskImage": .image(Self.mask), "inputTime": 0.4,
+                "inputShadowRadius": 4, "inputShadowOffset": [-3, 0],
             ])
         #expect(try renderFloat(byName) == renderFloat(Self.transition("disintegrate", time: 0.4)))
     }

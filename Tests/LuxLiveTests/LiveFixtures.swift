@@ -106,6 +106,33 @@ enum LiveFixtures {
         return sum / Double(max(n, 1))
     }
 
+    /// Where two same-size `.rgba8` buffers differ: how many pixels, their bounding box and the largest difference
+    /// (a race shows as whole frames or bands, stale memory as edges or blocks, encoder noise as small spread values).
+    static func differences(_ a: PixelBuffer, _ b: PixelBuffer) -> String {
+        guard a.width == b.width, a.height == b.height else {
+            return "\(a.width)×\(a.height) against \(b.width)×\(b.height)"
+        }
+        let ca = a.components(as: UInt8.self)
+        let cb = b.components(as: UInt8.self)
+        var count = 0
+        var largest = 0
+        var box = (minX: Int.max, minY: Int.max, maxX: -1, maxY: -1)
+        for y in 0..<a.height {
+            for x in 0..<a.width {
+                let o = 4 * (y * a.width + x)
+                let d = (0..<4).map { abs(Int(ca[o + $0]) - Int(cb[o + $0])) }.max() ?? 0
+                guard d > 0 else { continue }
+                count += 1
+                largest = max(largest, d)
+                box = (min(box.minX, x), min(box.minY, y), max(box.maxX, x), max(box.maxY, y))
+            }
+        }
+        guard count > 0 else { return "identical" }
+        return
+            "\(count) pixels differ (up to \(largest) levels) in x \(box.minX)…\(box.maxX), y \(box.minY)…\(box.maxY) "
+            + "of \(a.width)×\(a.height); mean |d| \(meanDifference(a, b))"
+    }
+
     /// ffprobe's streams and format as JSON.
     static func probe(_ path: String) throws -> (streams: [[String: Any]], format: [String: Any]) {
         let out = try ExternalTool.capture(

@@ -95,16 +95,18 @@ import Testing
         let redone = try await LivePhotoEditingContext(
             livePhoto: try LivePhoto(photoURL: record.original.photoURL), adjustments: again
         ).save(to: second)
-        let redoneStill = try ImageFile.read(url: redone.photoURL).pixels.components(as: UInt8.self)
-        let editedStill = try ImageFile.read(url: edited.photoURL).pixels.components(as: UInt8.self)
-        #expect(redoneStill == editedStill)
+        let redoneStill = try ImageFile.read(url: redone.photoURL).pixels.converted(to: .rgba8)
+        let editedStill = try ImageFile.read(url: edited.photoURL).pixels.converted(to: .rgba8)
+        #expect(
+            redoneStill.components(as: UInt8.self) == editedStill.components(as: UInt8.self),
+            "the re-applied still differs: \(LiveFixtures.differences(editedStill, redoneStill))")
         let a = try LiveFixtures.frames(edited.movieURL)
         let b = try LiveFixtures.frames(redone.movieURL)
         // Which frames differ, and by how much, tells a race (whole frames swapped or mixed) from encoder noise.
         let differing = zip(a, b).enumerated().filter {
             $1.0.components(as: UInt8.self) != $1.1.components(as: UInt8.self)
         }
-        .map { "frame \($0.offset): mean |d| \(LiveFixtures.meanDifference($0.element.0, $0.element.1))" }
+        .map { "frame \($0.offset): \(LiveFixtures.differences($0.element.0, $0.element.1))" }
         #expect(a.count == b.count && differing.isEmpty, "the re-applied movie differs: \(differing)")
         // Revert: the edited files go, the original is untouched.
         let restored = try record.revert(removingSidecar: output.adjustmentDataURL)

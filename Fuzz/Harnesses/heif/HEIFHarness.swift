@@ -3,11 +3,18 @@ import LuxPixels
 
 @testable import LuxCodecs
 
-/// HEIF/HEIC: Lux's wrapper of libheif — the description of every top-level image (thumbnails, auxiliary images,
-/// nclx, depth representation, metadata blocks), the Exif/XMP/ICC metadata handling, and the decode of the primary
+/// HEIF/HEIC: Lux's grid-layout parse of the `meta` box (on every input, whatever libheif makes of it), and its
+/// wrapper of libheif — the description of every top-level image (thumbnails, auxiliary images, nclx, depth
+/// representation, metadata blocks, grid layout), the Exif/XMP/ICC metadata handling, and the decode of the primary
 /// and second image, a thumbnail, the depth map and the HDR gain map with orientation; a decoded image is non-empty.
 func fuzzHEIF(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let bytes = Fuzz.bytes(data, count)
+    // The grid-layout parse runs whatever libheif thinks of the file: it must throw, never trap or hang.
+    let grids = bytes.withUnsafeBytes { raw in (try? HEIFGridParser(raw).layouts()) ?? [:] }
+    for grid in grids.values {
+        precondition(grid.rows >= 1 && grid.columns >= 1 && grid.tileWidth > 0 && grid.tileHeight > 0)
+        precondition(grid.columns * grid.tileWidth >= grid.width && grid.rows * grid.tileHeight >= grid.height)
+    }
     guard let info = try? ImageFile.info(data: bytes, limits: Fuzz.options.limits) else { return 0 }
     let images = info.heif?.images.count ?? 0
     if images > 1 { _ = try? ImageFile.info(data: bytes, limits: Fuzz.options.limits, imageIndex: images - 1) }

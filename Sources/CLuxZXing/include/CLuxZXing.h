@@ -52,7 +52,19 @@ void lux_zx_free_codes(LuxZXCode *codes, int count);
 int lux_zx_write(int format, const uint8_t *message, size_t count, int eccLevel, uint8_t **modules, int *width,
                  int *height, char *error, size_t errorCapacity);
 
-// Frees memory returned by lux_zx_write.
+// lux_zx_write for Aztec with the symbol's form: `eccPercent` the minimum share of error correction (5…95), `layers`
+// 0 to let the encoder choose, −1…−4 for a compact symbol of that many layers, 1…32 for a full one. *compact tells
+// which form was written.
+int lux_zx_write_aztec(const uint8_t *message, size_t count, int eccPercent, int layers, uint8_t **modules, int *width,
+                       int *height, int *compact, char *error, size_t errorCapacity);
+
+// lux_zx_write for PDF417 with its layout: `eccLevel` 0…8, `columns` (data columns, 1…30) and `rows` (3…90), each 0
+// to let the encoder choose; `compaction` 0 automatic, 1 text, 2 byte, 3 numeric; `compact` non-zero for compact
+// (truncated) PDF417. Each symbol row is 4 modules tall; the start pattern is at the left.
+int lux_zx_write_pdf417(const uint8_t *message, size_t count, int eccLevel, int columns, int rows, int compaction,
+                        int compact, uint8_t **modules, int *width, int *height, char *error, size_t errorCapacity);
+
+// Frees memory returned by the lux_zx_write functions.
 void lux_zx_free(void *pointer);
 
 #ifdef __cplusplus

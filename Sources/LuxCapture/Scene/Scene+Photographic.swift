@@ -9,18 +9,18 @@ extension Scene {
         "photo-daylight", "photo-indoor", "photo-low-light", "photo-portrait", "photo-codes",
     ]
 
-    /// The messages printed in `photo-codes`: a QR code on the left card, an Aztec code on the middle one.
+    /// The messages printed in `photo-codes`: a QR code on the left card, an Aztec code on the right one.
     public static let photoCodesMessages = (qr: "https://lux.example/photo-codes", aztec: "LUX AZTEC 30")
 
     /// A built-in photographic scene by name.
     ///
     /// - `photo-daylight`: a terrace with plants in daylight (D65, 20 000 lx), 6 m away.
-    /// - `photo-indoor`: a cup of coffee on a wooden table under 3000 K lamps at 150 lx, with a daylight window
-    ///   about five stops brighter in the corner.
+    /// - `photo-indoor`: a colour chart on a table 0.55 m away under 3000 K lamps at 150 lx, in front of a window
+    ///   5 m away lit by daylight four stops brighter (a photograph with a depth map).
     /// - `photo-low-light`: a rocket on its pad at dusk (5 lx), its floodlights six stops above the scene.
     /// - `photo-portrait`: a dog on a sofa, 0.23–0.67 m away from the iPhone portrait's depth map, in a bright room (600 lx).
-    /// - `photo-codes`: the coffee table of `photo-indoor` under brighter lamps (3000 K, 400 lx) with two cards on it
-    ///   (left and middle), a QR code and an Aztec code (``photoCodesMessages``) printed with Lux's ``CodeWriter``.
+    /// - `photo-codes`: a cup of coffee on a wooden table under lamps (3000 K, 400 lx) with two cards on it
+    ///   (left and right), a QR code and an Aztec code (``photoCodesMessages``) printed with Lux's ``CodeWriter``.
     ///
     /// The procedural scenes (``named(_:)``) stay for measurement; these have natural texture, depth and dynamic
     /// range.
@@ -35,18 +35,14 @@ extension Scene {
                 contentsOf: try photographURL("daylight.jpg"), distance: 6, light: Light(.d65, lux: 20_000),
                 highlightStops: 2)
         case "photo-indoor":
+            // The photograph's depth map puts the window 5 m away: that layer alone is lit by the daylight outside.
             let room = Light(.planckian(kelvin: 3000), lux: 150)
             scene = try photograph(
-                contentsOf: try photographURL("indoor.jpg"), distance: 0.6, light: room, highlightStops: 3)
-            scene.layers.append(
-                SceneLayer(
-                    name: "window", distance: 4,
-                    shapes: [
-                        Shape(
-                            .rectangle(origin: SIMD2(0.8, 0), size: SIMD2(0.2, 0.18)),
-                            color: SurfaceColor(reflectance: 0.9))
-                    ],
-                    light: Light(.d65, lux: 5000)))
+                contentsOf: try photographURL("indoor.jpg"), depth: try photographURL("indoor-depth.tif"),
+                light: room, highlightStops: 2)
+            for i in scene.layers.indices where scene.layers[i].distance > 2 {
+                scene.layers[i].light = Light(.d65, lux: room.illuminance * 16)
+            }
         case "photo-low-light":
             scene = try photograph(
                 contentsOf: try photographURL("low-light.jpg"), distance: 100,
@@ -57,12 +53,11 @@ extension Scene {
                 light: Light(.d65, lux: 600), highlightStops: 2)
         case "photo-codes":
             scene = try photograph(
-                contentsOf: try photographURL("indoor.jpg"), distance: 0.6,
+                contentsOf: try photographURL("coffee.jpg"), distance: 0.6,
                 light: Light(.planckian(kelvin: 3000), lux: 400), highlightStops: 3)
             let cards = [
                 try Print.code(.qr, photoCodesMessages.qr, origin: SIMD2(0.03, 0.38), size: 0.3),
-                // In the middle: ZXing's Aztec detector looks for the bullseye from the centre of the picture.
-                try Print.code(.aztec, photoCodesMessages.aztec, origin: SIMD2(0.37, 0.255), size: 0.26),
+                try Print.code(.aztec, photoCodesMessages.aztec, origin: SIMD2(0.69, 0.42), size: 0.26),
             ]
             scene.layers.append(
                 SceneLayer(

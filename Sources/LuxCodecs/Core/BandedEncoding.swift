@@ -1,3 +1,4 @@
+import LuxColor
 import LuxPixels
 
 /// The band bookkeeping shared by the streaming JPEG and PNG encoders: width and row checks, the row count,
@@ -44,4 +45,26 @@ func callC(_ library: String, _ body: (UnsafeMutablePointer<CChar>, Int) -> Int3
     var message = [CChar](repeating: 0, count: 512)
     let status = message.withUnsafeMutableBufferPointer { body($0.baseAddress!, $0.count) }
     guard status == 0 else { throw .library(name: library, message: cMessage(message)) }
+}
+
+extension PixelBuffer {
+    /// The band as an encoder that gathers bands stores it: colour-matched into `space` (a band without a colour
+    /// space is taken to be in it) and converted to `format`.
+    ///
+    /// - Throws: ``CodecError/invalidArgument(_:)`` when the colours cannot be matched.
+    func preparedForStreaming(in space: ColorSpace?, format: PixelFormat, threads: Int) throws(CodecError)
+        -> PixelBuffer
+    {
+        var source = self
+        if source.colorSpace == nil { source.colorSpace = space }
+        if let from = source.colorSpace, let to = space, !from.isColorimetricallyEqual(to: to) {
+            do {
+                source = try source.converted(to: .rgbaFloat, threads: threads).matchingColors(to: to, threads: threads)
+            } catch {
+                throw .invalidArgument("cannot convert a band to \(to.name): \(error)")
+            }
+        }
+        if source.format != format { source = source.converted(to: format, threads: threads) }
+        return source
+    }
 }

@@ -8,7 +8,8 @@ public import LuxPixels
 /// they are complete when the encoder is made with
 /// ``init(writingTo:format:width:height:pixelFormat:colorSpace:metadata:options:)``).
 ///
-/// WebP, AVIF and GIF, whose libraries encode a whole picture, gather the bands and encode them at the end.
+/// WebP imports each band into libwebp's picture (Y′CbCr or ARGB) as it arrives; AVIF and GIF, whose libraries
+/// encode a whole picture, gather the bands and encode them at the end.
 ///
 /// Bands are ``PixelBuffer`` values of the image's width, in any RGB(A) or gray format, top to bottom; each
 /// is colour-matched into the output space like a whole image would be. The pixels are identical to those of
@@ -26,6 +27,7 @@ public final class ImageStreamEncoder {
         case png(PNGStreamEncoder)
         case tiff(TIFFStreamEncoder)
         case heic(HEIFStreamEncoder)
+        case webp(WebPStreamEncoder)
         case whole(WholeImageStreamEncoder)
     }
 
@@ -138,7 +140,12 @@ public final class ImageStreamEncoder {
                 try HEIFStreamEncoder(
                     width: width, height: height, pixelFormat: pixelFormat, colorSpace: colorSpace, metadata: metadata,
                     options: options))
-        case .webp, .avif, .gif:
+        case .webp:
+            backend = .webp(
+                try WebPStreamEncoder(
+                    width: width, height: height, pixelFormat: pixelFormat, colorSpace: colorSpace, metadata: metadata,
+                    options: options))
+        case .avif, .gif:
             backend = .whole(
                 try WholeImageStreamEncoder(
                     format: format, width: width, height: height, pixelFormat: pixelFormat, colorSpace: colorSpace,
@@ -157,6 +164,7 @@ public final class ImageStreamEncoder {
         case .png(let e): e.rowsWritten
         case .tiff(let e): e.rowsWritten
         case .heic(let e): e.rowsWritten
+        case .webp(let e): e.rowsWritten
         case .whole(let e): e.rowsWritten
         }
     }
@@ -170,6 +178,7 @@ public final class ImageStreamEncoder {
         case .png(let e): try e.append(band)
         case .tiff(let e): try e.append(band)
         case .heic(let e): try e.append(band, colorSpace: bandSpace)
+        case .webp(let e): try e.append(band)
         case .whole(let e): try e.append(band)
         }
     }
@@ -210,6 +219,7 @@ public final class ImageStreamEncoder {
         case .png(let e): bytes = try e.finish()
         case .tiff(let e): bytes = try e.finish()
         case .heic(let e): bytes = try e.finish()
+        case .webp(let e): bytes = try e.finish()
         case .whole(let e): bytes = try e.finish()
         }
         guard let destination else { return bytes }

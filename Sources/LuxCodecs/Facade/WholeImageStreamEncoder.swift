@@ -31,17 +31,8 @@ final class WholeImageStreamEncoder {
     /// Copies the next band into the picture (converted to its format and colour space).
     func append(_ band: PixelBuffer) throws(CodecError) {
         try counter.check(band)
-        var source = band
-        if source.colorSpace == nil { source.colorSpace = picture.colorSpace }
-        if let from = source.colorSpace, let to = picture.colorSpace, !from.isColorimetricallyEqual(to: to) {
-            do {
-                source = try source.converted(to: .rgbaFloat, threads: options.threads).matchingColors(
-                    to: to, threads: options.threads)
-            } catch {
-                throw .invalidArgument("cannot convert a band to \(to.name): \(error)")
-            }
-        }
-        if source.format != picture.format { source = source.converted(to: picture.format, threads: options.threads) }
+        let source = try band.preparedForStreaming(
+            in: picture.colorSpace, format: picture.format, threads: options.threads)
         let rowBytes = picture.width * picture.format.bytesPerPixel()
         let top = counter.rowsWritten
         picture.withUnsafeMutablePlane { destination in

@@ -86,8 +86,15 @@ public enum HEIF {
     {
         let context = try HEIFContext(raw, limits: limits, threads: 1)
         let ids = context.topLevelImageIDs
+        // The grid layout is only described, never needed to decode: a file whose grid boxes Lux cannot read is still
+        // described (without it) as long as libheif reads it.
+        let grids = (try? HEIFGridParser(raw).layouts()) ?? [:]
         var images: [HEIFImageDescription] = []
-        for i in ids.indices { images.append(try context.image(at: i).describe(index: i)) }
+        for i in ids.indices {
+            var image = try context.image(at: i).describe(index: i)
+            image.grid = grids[image.itemID]
+            images.append(image)
+        }
         let top = try context.image(at: imageIndex)
         let (space, transfer) = colorSpace(icc: top.iccProfile, nclx: top.nclx)
         var metadata = top.metadata
@@ -100,6 +107,9 @@ public enum HEIF {
         var storage = "\(fileFormat == .avif ? "AV1" : "HEVC") \(bits)-bit"
         if description.storedWidth != description.width || description.storedHeight != description.height {
             storage += ", coded \(description.storedWidth)×\(description.storedHeight)"
+        }
+        if let grid = description.grid {
+            storage += ", grid of \(grid.columns)×\(grid.rows) \(grid.tileWidth)×\(grid.tileHeight) tiles"
         }
         storage += ", \(ids.count) image\(ids.count == 1 ? "" : "s")"
         return ImageInfo(

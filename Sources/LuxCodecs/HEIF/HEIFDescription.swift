@@ -51,6 +51,9 @@ public struct HEIFImageDescription: Hashable, Sendable, Codable {
     public var depth: DepthRepresentation?
     /// The metadata items attached to the image.
     public var metadata: [HEIFMetadataBlock]
+    /// How the image is tiled when it is a grid image (iPhones' 512 × 512 HEVC tiles); `nil` for an image coded
+    /// whole, or when the grid's boxes cannot be read (libheif may still decode it).
+    public var grid: HEIFGridLayout? = nil
 }
 
 /// A thumbnail or auxiliary image of a HEIF image.

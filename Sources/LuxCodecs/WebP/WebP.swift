@@ -169,6 +169,11 @@ public enum WebP {
         var config = try configuration(options)
         var picture = try picture(from: pixels, alpha: alpha, lossless: options.isLossless)
         defer { WebPPictureFree(&picture) }
+        return try encodeBitstream(&picture, config: &config)
+    }
+
+    /// Encodes a filled libwebp picture as a bare VP8/VP8L (+ALPH) RIFF file.
+    static func encodeBitstream(_ picture: inout WebPPicture, config: inout WebPConfig) throws(CodecError) -> [UInt8] {
         var writer = WebPMemoryWriter()
         WebPMemoryWriterInit(&writer)
         defer { WebPMemoryWriterClear(&writer) }

@@ -4,7 +4,9 @@ extension Filters {
     /// Sharpens by adding back the difference from a Gaussian blur: `c′ = c + intensity·(c − blur(c))`, on sRGB-encoded
     /// values (as ImageMagick's `-unsharp` and photo editors do).
     ///
-    /// Edge pixels repeat under the blur; the extent is the input's.
+    /// It runs on premultiplied values, alpha included, so a translucent edge sharpens with its colour; the alpha is
+    /// then clamped to 0…1 (an overshoot would make a pixel more than opaque, an undershoot less than transparent),
+    /// and a pixel whose alpha clamps to 0 is cleared. Edge pixels repeat under the blur; the extent is the input's.
     public struct UnsharpMask: DeclaredFilter {
         public static let declaration = FilterDeclaration<Self>(
             "UnsharpMask", categories: [.sharpen, .stillImage, .video],
@@ -32,6 +34,13 @@ extension Filters {
                 amplifyDifference(p.green, b.green, k, n)
                 amplifyDifference(p.blue, b.blue, k, n)
                 amplifyDifference(p.alpha, b.alpha, k, n)
+                for i in 0..<n where !(p.alpha[i] > 0 && p.alpha[i] <= 1) {
+                    if p.alpha[i] > 1 {
+                        p.alpha[i] = 1
+                    } else {
+                        (p.red[i], p.green[i], p.blue[i], p.alpha[i]) = (0, 0, 0, 0)
+                    }
+                }
             }
             let e = image.extent
             let r = radius

@@ -1,4 +1,3 @@
-public import LuxPixels
 public import LuxRender
 
 extension Filters {

@@ -16,7 +16,7 @@ public import LuxPixels
 /// ```
 ///
 /// Filters declare how each parameter converts (``FilterParameter/geometry``): points and rectangles are
-/// positions, numbers in radians are angles, transforms are transforms.
+/// positions, numbers in radians are angles, transforms are transforms, offsets are displacements.
 public struct CoreImageCoordinates: Sendable, Hashable {
     /// The rectangle whose bottom edge is Core Image's y origin side (an image's extent, or a generator's canvas).
     public var extent: Rect
@@ -59,6 +59,10 @@ public struct CoreImageCoordinates: Sendable, Hashable {
         case (.position, .vector(let v)) where v.count >= 2:
             var w = v
             w[1] = y(v[1])
+            return .vector(w)
+        case (.displacement, .vector(let v)) where v.count >= 2:
+            var w = v
+            w[1] = -v[1]
             return .vector(w)
         case (.angle, .number(let a)):
             return .number(angle(a))

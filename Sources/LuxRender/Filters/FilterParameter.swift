@@ -55,6 +55,8 @@ public struct FilterParameter: Sendable, CustomStringConvertible {
         case angle
         /// An affine transform: conjugated by the flip.
         case transform
+        /// A displacement such as a shadow's offset: its y component changes sign.
+        case displacement
     }
 
     /// The parameter's name (`intensity`, `radius`, `image`…).

@@ -162,7 +162,7 @@ extension SceneRenderer {
         var lo = SIMD2<Double>(repeating: .infinity)
         var hi = SIMD2<Double>(repeating: -.infinity)
         for shape in layer.shapes {
-            guard let b = shape.pixelBounds else {
+            guard let b = shape.paintBounds(pixel: maps[0].pixel) else {
                 lo = SIMD2(Double(limit.x0), Double(limit.y0))
                 hi = SIMD2(Double(limit.x1), Double(limit.y1))
                 break
@@ -190,7 +190,7 @@ extension SceneRenderer {
             var ry0 = 0
             var rx1 = box.width
             var ry1 = box.height
-            if let b = shape.geometry.bounds {
+            if let b = shape.paintBounds(pixel: map.pixel) {
                 let (lo, hi) = map.pixelBounds(of: b)
                 rx0 = max(rx0, Int((lo.x - 2).rounded(.down)) - box.x0)
                 ry0 = max(ry0, Int((lo.y - 2).rounded(.down)) - box.y0)
@@ -209,11 +209,26 @@ extension SceneRenderer {
 }
 
 extension Shape {
-    /// The scene-unit bounds that can receive paint (an image fill also limits it), nil for an infinite plane.
-    var pixelBounds: (min: SIMD2<Double>, max: SIMD2<Double>)? {
-        var bounds = geometry.bounds
-        if case .image(_, let origin, let size, _) = fill, let b = bounds {
-            bounds = (pointwiseMax(b.min, origin), pointwiseMin(b.max, origin + size))
+    /// The scene-unit bounds that can receive paint when an output pixel is `pixel` scene units wide, nil for an
+    /// infinite plane.
+    ///
+    /// An image fill also limits it, and a depth slice of an image to the blocks of the sampled level that hold its
+    /// depths (one texel more each side, for the nearest-texel depth test), so a slice of a photograph paints and
+    /// blurs only around its part of the picture.
+    func paintBounds(pixel: Double) -> (min: SIMD2<Double>, max: SIMD2<Double>)? {
+        guard var bounds = geometry.bounds else { return nil }
+        if case .image(let image, let origin, let size, let depthRange) = fill {
+            bounds = (pointwiseMax(bounds.min, origin), pointwiseMin(bounds.max, origin + size))
+            if let depthRange {
+                let l = image.level(pixel: pixel, size: size.x)
+                let range = Float(depthRange.lowerBound)...Float(depthRange.upperBound)
+                guard let t = image.texelBounds(depth: range, level: l) else { return (origin, origin) }
+                let level = image.levels[l]
+                let texel = size / SIMD2(Double(level.width), Double(level.height))
+                let lo = origin + SIMD2(Double(t.x0 - 1), Double(t.y0 - 1)) * texel
+                let hi = origin + SIMD2(Double(t.x1 + 1), Double(t.y1 + 1)) * texel
+                bounds = (pointwiseMax(bounds.min, lo), pointwiseMin(bounds.max, hi))
+            }
         }
         return bounds
     }

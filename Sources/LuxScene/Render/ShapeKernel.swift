@@ -83,9 +83,7 @@ struct ShapeKernel: @unchecked Sendable {
                 base: apply(color), contrast: Float(contrast), frequency: Float(1 / max(featureSize, 1e-6)),
                 seed: UInt32(truncatingIfNeeded: seed ^ (seed >> 32)))
         case .image(let image, let origin, let size, let depthRange):
-            let texelsPerPixel = pixel / (size.x / Double(image.width))
-            let l = image.level(forTexelsPerPixel: texelsPerPixel)
-            let level = image.levels[l]
+            let level = image.levels[image.level(pixel: pixel, size: size.x)]
             paint = .image(
                 ImagePaint(
                     level: level, origin: f2(origin),
@@ -136,6 +134,8 @@ struct ShapeKernel: @unchecked Sendable {
     }
 
     /// Bilinear texture lookups along a row; pixels outside the image (or outside the depth range) get no coverage.
+    ///
+    /// The depth test (nearest texel) comes first, so a depth slice pays for the colour lookups of its own pixels only.
     static func sampleImage(
         _ img: ImagePaint, _ n: Int, q: SIMD2<Float>, step: SIMD2<Float>, cov: UnsafeMutablePointer<Float>,
         c0: UnsafeMutablePointer<Float>, c1: UnsafeMutablePointer<Float>, c2: UnsafeMutablePointer<Float>
@@ -144,20 +144,27 @@ struct ShapeKernel: @unchecked Sendable {
         let w = level.width
         let h = level.height
         let m = img.matrix
-        let hasDepth = level.planeCount > 3 && img.depthRange != nil
+        let (m0, m1, m2, m3, m4, m5, m6, m7, m8) = (m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8])
+        let range = level.planeCount > 3 ? img.depthRange : nil
+        let fw = Float(w)
+        let fh = Float(h)
         for i in 0..<n {
             let fi = Float(i)
             let u = (q.x + fi * step.x - img.origin.x) * img.texelsPerUnit.x - 0.5
             let v = (q.y + fi * step.y - img.origin.y) * img.texelsPerUnit.y - 0.5
-            guard u > -1, v > -1, u < Float(w), v < Float(h) else {
+            let xf = min(max(u, 0), fw - 1)
+            let yf = min(max(v, 0), fh - 1)
+            var inside = u > -1 && v > -1 && u < fw && v < fh
+            if inside, let range {
+                inside = range.contains(level.row(3, Int(yf + 0.5))[Int(xf + 0.5)])
+            }
+            guard inside else {
                 cov[i] = 0
                 c0[i] = 0
                 c1[i] = 0
                 c2[i] = 0
                 continue
             }
-            let xf = min(max(u, 0), Float(w - 1))
-            let yf = min(max(v, 0), Float(h - 1))
             let x0 = Int(xf)
             let y0 = Int(yf)
             let x1 = min(x0 + 1, w - 1)
@@ -172,13 +179,9 @@ struct ShapeKernel: @unchecked Sendable {
                 let bottom = r1[x0] + (r1[x1] - r1[x0]) * fx
                 k[p] = top + (bottom - top) * fy
             }
-            c0[i] = m[0] * k.x + m[1] * k.y + m[2] * k.z
-            c1[i] = m[3] * k.x + m[4] * k.y + m[5] * k.z
-            c2[i] = m[6] * k.x + m[7] * k.y + m[8] * k.z
-            if hasDepth, let range = img.depthRange {
-                let d = level.row(3, Int(yf + 0.5))[Int(xf + 0.5)]
-                if !range.contains(d) { cov[i] = 0 }
-            }
+            c0[i] = m0 * k.x + m1 * k.y + m2 * k.z
+            c1[i] = m3 * k.x + m4 * k.y + m5 * k.z
+            c2[i] = m6 * k.x + m7 * k.y + m8 * k.z
         }
     }
 }

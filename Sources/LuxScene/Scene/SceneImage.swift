@@ -16,6 +16,8 @@ public struct SceneImage: Sendable {
     /// Whether a depth map came with the image.
     public let hasDepth: Bool
     let levels: [PlanarBuffer<Float>]
+    /// For each level with depth, the nearest and farthest depth in each block of texels (empty without depth).
+    let depthBlocks: [DepthBlocks]
 
     /// The linear luminance (of the image's white) above which ``init(buffer:depthMap:highlightStops:)`` makes
     /// colours brighter than a reflectance.
@@ -103,6 +105,7 @@ public struct SceneImage: Sendable {
             pyramid.append(Self.halved(last))
         }
         levels = pyramid
+        depthBlocks = hasDepth ? pyramid.map(DepthBlocks.init) : []
     }
 
     /// A 2×2 box-filtered level (depth is averaged too, which only matters at depth edges).
@@ -125,6 +128,36 @@ public struct SceneImage: Sendable {
         return dst
     }
 
+    /// The level a shape `size` scene units wide samples when an output pixel is `pixel` scene units wide.
+    func level(pixel: Double, size: Double) -> Int {
+        level(forTexelsPerPixel: pixel / (size / Double(width)))
+    }
+
+    /// The texels of level `l` whose depth lies in `range` (rows `y0..<y1`, columns `x0..<x1`, whole blocks), or nil
+    /// when none does; the whole level without a depth map.
+    func texelBounds(depth range: ClosedRange<Float>, level l: Int) -> (x0: Int, y0: Int, x1: Int, y1: Int)? {
+        let level = levels[l]
+        guard hasDepth else { return (0, 0, level.width, level.height) }
+        let blocks = depthBlocks[l]
+        var x0 = Int.max
+        var y0 = Int.max
+        var x1 = Int.min
+        var y1 = Int.min
+        for by in 0..<blocks.rows {
+            for bx in 0..<blocks.columns {
+                let i = by * blocks.columns + bx
+                guard blocks.low[i] <= range.upperBound, blocks.high[i] >= range.lowerBound else { continue }
+                x0 = min(x0, bx)
+                y0 = min(y0, by)
+                x1 = max(x1, bx + 1)
+                y1 = max(y1, by + 1)
+            }
+        }
+        guard x1 > x0 else { return nil }
+        let s = DepthBlocks.side
+        return (x0 * s, y0 * s, min(level.width, x1 * s), min(level.height, y1 * s))
+    }
+
     /// The level to sample when one output pixel spans `texelsPerPixel` full-resolution texels.
     func level(forTexelsPerPixel t: Double) -> Int {
         var l = 0
@@ -134,6 +167,35 @@ public struct SceneImage: Sendable {
             l += 1
         }
         return l
+    }
+}
+
+/// The depth range of each `side` × `side` block of one texture level, so that a depth slice finds the part of the
+/// image it covers without reading every texel.
+struct DepthBlocks: Sendable {
+    static let side = 16
+    let columns: Int
+    let rows: Int
+    let low: [Float]
+    let high: [Float]
+
+    init(_ level: PlanarBuffer<Float>) {
+        let s = Self.side
+        columns = (level.width + s - 1) / s
+        rows = (level.height + s - 1) / s
+        var low = [Float](repeating: .greatestFiniteMagnitude, count: columns * rows)
+        var high = [Float](repeating: -.greatestFiniteMagnitude, count: columns * rows)
+        for y in 0..<level.height {
+            let r = level.row(3, y)
+            let base = (y / s) * columns
+            for x in 0..<level.width {
+                let i = base + x / s
+                low[i] = min(low[i], r[x])
+                high[i] = max(high[i], r[x])
+            }
+        }
+        self.low = low
+        self.high = high
     }
 }
 

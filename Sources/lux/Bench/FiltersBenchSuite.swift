@@ -117,7 +117,7 @@ enum FiltersBenchSuite: BenchSuite {
         "ShadedMaterial", "TwelvefoldReflectedTile", "OpTile", "StretchCrop", "TorusLensDistortion", "GlassLozenge",
         "Droste", "Pointillize", "SpotColor", "DepthOfField", "LenticularHaloGenerator", "StarShineGenerator",
         "SunbeamsGenerator", "ModTransition", "CopyMachineTransition", "FlashTransition",
-        "RippleTransition",
+        "RippleTransition", "AccordionFoldTransition", "PageCurlTransition", "PageCurlWithShadowTransition",
     ]
 
     /// `filter` applied to `source` by name, centred on the photo, with effect sizes for 12 MP.
@@ -132,6 +132,10 @@ enum FiltersBenchSuite: BenchSuite {
                     to: Rect(x: 0, y: 0, width: 256, height: 256))),
         ]
         if filter.hasSuffix("Tile") { candidates["width"] = 200 }
+        // The page is the photo; a curl of a typical size.
+        if filter.hasPrefix("PageCurl") {
+            (candidates["extent"], candidates["radius"]) = ([e.minX, e.minY, e.width, e.height], 300)
+        }
         if filter == "Pixellate" || filter == "HexagonalPixelate" { candidates["scale"] = 8 }
         // Cell and blur sizes of a typical use, not a distortion's reach.
         if ["Crystallize", "Bloom", "Gloom", "Pointillize"].contains(filter) { candidates["radius"] = 20 }

@@ -66,6 +66,12 @@ struct CaptureCommand: AsyncParsableCommand {
     var parallax = false
 
     @Option(
+        name: .customLong("shake-seed"),
+        help: "The seed of the hand-held shake (with --handheld or --parallax): each seed is another path (default: 1)."
+    )
+    var shakeSeed: UInt64?
+
+    @Option(
         name: [.customShort("o"), .customLong("out")], help: "The folder photos are written to (created if missing).",
         completion: .directory)
     var out = "."
@@ -155,6 +161,9 @@ struct CaptureCommand: AsyncParsableCommand {
     func validate() throws {
         guard (1...1000).contains(count) else { throw ValidationError("--count must be 1...1000") }
         if raw && rawPlus != nil { throw ValidationError("use --raw or --raw-plus, not both") }
+        if shakeSeed != nil && !handheld && !parallax {
+            throw ValidationError("--shake-seed needs --handheld or --parallax")
+        }
         if bracket != nil && bracketManual != nil {
             throw ValidationError("use --bracket or --bracket-manual, not both")
         }
@@ -248,6 +257,7 @@ struct CaptureCommand: AsyncParsableCommand {
         if let lux { sceneValue.light.illuminance = lux }
         if handheld { sceneValue.cameraMotion = .handheld }
         if parallax { sceneValue.cameraMotion = .handheldWithParallax }
+        if let shakeSeed { sceneValue.cameraMotion.seed = shakeSeed }
         let folder = URL(fileURLWithPath: out)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
 

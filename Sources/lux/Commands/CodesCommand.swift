@@ -105,6 +105,24 @@ struct CodesGenerateCommand: ParsableCommand {
             """)
     var correctionLevel: String?
 
+    @Option(
+        parsing: .unconditional,
+        help: "Aztec: the number of data layers (1...4 compact, 1...32 full; default: the fewest that fit).")
+    var layers: Int?
+
+    @Flag(help: "Aztec: a compact symbol (1...4 layers). PDF417: compact PDF417 (no right row indicator).")
+    var compact = false
+
+    @Option(
+        parsing: .unconditional, help: "PDF417: the number of data columns (1...30; default: the encoder's choice).")
+    var columns: Int?
+
+    @Option(parsing: .unconditional, help: "PDF417: the number of rows (3...90; default: the encoder's choice).")
+    var rows: Int?
+
+    @Option(help: "PDF417: the compaction mode: auto, numeric, text or byte (default auto).")
+    var compaction: Compaction = .auto
+
     @Option(parsing: .unconditional, help: "Pixels per module (1...100).")
     var scale: Int = 1
 
@@ -113,8 +131,27 @@ struct CodesGenerateCommand: ParsableCommand {
 
     @OptionGroup var overwriteOptions: OverwriteOptions
 
+    /// PDF417 compaction modes as the command line spells them.
+    enum Compaction: String, ExpressibleByArgument, CaseIterable {
+        case auto, numeric, text, byte
+
+        var mode: CodeWriter.PDF417Layout.Compaction {
+            switch self {
+            case .auto: .automatic
+            case .numeric: .numeric
+            case .text: .text
+            case .byte: .byte
+            }
+        }
+    }
+
     func validate() throws {
         guard (1...100).contains(scale) else { throw ValidationError("--scale is 1...100, not \(scale)") }
+        if type != .aztec, layers != nil { throw ValidationError("--layers applies to Aztec codes") }
+        if type != .pdf417, columns != nil || rows != nil || compaction != .auto {
+            throw ValidationError("--columns, --rows and --compaction apply to PDF417 codes")
+        }
+        if compact, type != .aztec, type != .pdf417 { throw ValidationError("--compact applies to Aztec and PDF417") }
     }
 
     func symbol() throws -> Image {
@@ -128,11 +165,14 @@ struct CodesGenerateCommand: ParsableCommand {
         case .aztec:
             let p = level.map { Double($0) } ?? 23
             guard let p else { throw ValidationError("an Aztec correction level is a percentage 5...95") }
-            return try Image.aztecCode(message: bytes, correctionLevel: p)
+            return try Image.aztecCode(message: bytes, correctionLevel: p, layers: layers ?? 0, compactStyle: compact)
         case .pdf417:
             let l = level.map { Int($0) } ?? 2
             guard let l else { throw ValidationError("a PDF417 correction level is 0...8") }
-            return try Image.pdf417Code(message: bytes, correctionLevel: l)
+            return try Image.pdf417Code(
+                message: bytes, correctionLevel: l,
+                layout: CodeWriter.PDF417Layout(
+                    columns: columns ?? 0, rows: rows ?? 0, compaction: compaction.mode, isCompact: compact))
         case .code128:
             guard level == nil else { throw ValidationError("Code 128 has no correction level") }
             return try Image.code128Barcode(message: message)

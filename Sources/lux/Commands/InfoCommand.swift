@@ -36,7 +36,9 @@ struct InfoCommand: ParsableCommand {
             storedHeight, bitDepth, chromaBitDepth, hasAlpha, iccProfileDescription, nclx {colorPrimaries, \
             transferCharacteristics, matrixCoefficients, isFullRange}, thumbnails and auxiliaryImages [{itemID, \
             type, kind, width, height, bitDepth}], depth {kind, zNear, zFar, minimumDisparity, \
-            maximumDisparity, disparityReferenceView}, metadata [{type, contentType, byteCount}]}]}, "movie" \
+            maximumDisparity, disparityReferenceView}, metadata [{type, contentType, byteCount}], grid {rows, \
+            columns, tileWidth, tileHeight, tileCodec, width, height} (a grid image's tiles and output size, \
+            before rotation)}]}, "movie" \
             {brand, duration, stillImageTime, tracks [{id, kind, codec, codecName, duration, samples, width, \
             height, frameRate, sampleRate, channels}]} and "livePhoto" {contentIdentifier, partner, \
             partnerContentIdentifier, paired}. Keys without a value are left out. Several files give an array \

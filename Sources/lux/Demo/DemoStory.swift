@@ -93,8 +93,8 @@ struct DemoStory {
         let names = ["03-bracket-minus-2ev.jpg", "03-bracket-0ev.jpg", "03-bracket-plus-2ev.jpg"]
         section = try await recorder.capture(
             bracket, title: "Auto-exposure bracket −2/0/+2 EV",
-            story: "A cup of coffee under dim lamps with a daylight window in the corner: three exposures two stops "
-                + "apart, each developed on its own."
+            story: "A colour chart on a table under dim lamps in front of a window in daylight: three exposures two "
+                + "stops apart, each developed on its own."
         ) {
             photo in names[min(max(photo.sequenceCount - 1, 0), 2)]
         }

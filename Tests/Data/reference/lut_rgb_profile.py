@@ -6,7 +6,10 @@ curves, so only a CLUT-capable engine can use it. The CLUT maps device (r, g, b)
 (g ** 0.8, b, r) -- channels rotated and one brightened -- so a reader that ignores the profile (or treats the
 pixels as sRGB) is far off.
 
-usage: lut_rgb_profile.py OUT.icc
+With --gray it writes a LUT-based gray input profile instead (colour space 'GRAY', a one-input 33-point CLUT): device
+gray v maps to the Lab of the sRGB gray v ** 0.6, so a reader that treats the samples as sRGB gray is far off.
+
+usage: lut_rgb_profile.py [--gray] OUT.icc
 """
 
 import ctypes
@@ -51,10 +54,19 @@ SAMPLER = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.POINTER(ctypes.c_uint16), ctypes
                            ctypes.c_void_p)
 
 
+GRAY = sys.argv[1] == "--gray"
+CHANNELS = 1 if GRAY else 3
+
+
 @SAMPLER
 def sample(inputs, outputs, _cargo):
-    r, g, b = (inputs[i] / 65535 for i in range(3))
-    rgb = (ctypes.c_uint16 * 3)(*(round(v * 65535) for v in (g ** 0.8, b, r)))
+    if GRAY:
+        r = g = b = (inputs[0] / 65535) ** 0.6
+        rotated = (r, g, b)
+    else:
+        r, g, b = (inputs[i] / 65535 for i in range(3))
+        rotated = (g ** 0.8, b, r)
+    rgb = (ctypes.c_uint16 * 3)(*(round(v * 65535) for v in rotated))
     lab = (ctypes.c_uint16 * 3)()
     lcms.cmsDoTransform(to_lab, rgb, lab, 1)
     for i in range(3):
@@ -65,21 +77,21 @@ def sample(inputs, outputs, _cargo):
 profile = lcms.cmsCreateProfilePlaceholder(None)
 lcms.cmsSetProfileVersion(profile, 4.3)
 lcms.cmsSetDeviceClass(profile, sig("scnr"))
-lcms.cmsSetColorSpace(profile, sig("RGB "))
+lcms.cmsSetColorSpace(profile, sig("GRAY" if GRAY else "RGB "))
 lcms.cmsSetPCS(profile, sig("Lab "))
-for tag, text in (("desc", b"Lux test LUT RGB"), ("cprt", b"No copyright, use freely")):
+for tag, text in (("desc", b"Lux test LUT gray" if GRAY else b"Lux test LUT RGB"), ("cprt", b"No copyright, use freely")):
     mlu = lcms.cmsMLUalloc(None, 1)
     lcms.cmsMLUsetASCII(mlu, b"en", b"US", text)
     lcms.cmsWriteTag(profile, sig(tag), mlu)
 lcms.cmsWriteTag(profile, sig("wtpt"), lcms.cmsD50_XYZ())
-pipeline = lcms.cmsPipelineAlloc(None, 3, 3)
-clut = lcms.cmsStageAllocCLut16bit(None, 17, 3, 3, None)
+pipeline = lcms.cmsPipelineAlloc(None, CHANNELS, 3)
+clut = lcms.cmsStageAllocCLut16bit(None, 33 if GRAY else 17, CHANNELS, 3, None)
 if not lcms.cmsStageSampleCLut16bit(ctypes.c_void_p(clut), sample, None, 0):
     sys.exit("sampling the CLUT failed")
-lcms.cmsPipelineInsertStage(pipeline, 1, lcms.cmsStageAllocToneCurves(None, 3, None))
+lcms.cmsPipelineInsertStage(pipeline, 1, lcms.cmsStageAllocToneCurves(None, CHANNELS, None))
 lcms.cmsPipelineInsertStage(pipeline, 1, clut)
 lcms.cmsPipelineInsertStage(pipeline, 1, lcms.cmsStageAllocToneCurves(None, 3, None))
 for intent in range(3):  # perceptual, relative colorimetric, saturation: the same table
     lcms.cmsWriteTag(profile, sig(f"A2B{intent}"), pipeline)
-if not lcms.cmsSaveProfileToFile(profile, sys.argv[1].encode()):
+if not lcms.cmsSaveProfileToFile(profile, sys.argv[-1].encode()):
     sys.exit("writing the profile failed")
