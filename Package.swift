@@ -26,6 +26,7 @@ let package = Package(
         .library(name: "LuxScene", targets: ["LuxScene"]),
         .library(name: "LuxCapture", targets: ["LuxCapture"]),
         .library(name: "LuxLive", targets: ["LuxLive"]),
+        .library(name: "LuxInfo", targets: ["LuxInfo"]),
         .executable(name: "lux", targets: ["lux"]),
     ],
     dependencies: [
@@ -153,11 +154,15 @@ let package = Package(
             name: "LuxLive",
             dependencies: ["LuxFusion", "LuxFilters", "LuxIO", "LuxCodecs", "LuxRender", "LuxPixels", "LuxColor"],
             swiftSettings: swiftSettings),
+        // What a file holds, from its headers: the report `lux info` prints and the studio's metadata panel shows.
+        .target(
+            name: "LuxInfo", dependencies: ["LuxLive", "LuxCodecs", "LuxPixels", "LuxColor"],
+            swiftSettings: swiftSettings),
         .target(
             name: "Lux",
             dependencies: [
                 "LuxColor", "LuxPixels", "LuxRender", "LuxFilters", "LuxCodecs", "LuxIO", "LuxRAW", "LuxFusion",
-                "LuxScene", "LuxCapture", "LuxLive",
+                "LuxScene", "LuxCapture", "LuxLive", "LuxInfo",
             ],
             swiftSettings: swiftSettings),
         // `lux studio`: the local web app (HTTP + WebSocket on loopback) over the libraries; its front end is
@@ -166,8 +171,8 @@ let package = Package(
         .target(
             name: "LuxStudio",
             dependencies: [
-                "LuxCapture", "LuxScene", "LuxIO", "LuxRAW", "LuxFilters", "LuxRender", "LuxCodecs", "LuxPixels",
-                "LuxColor",
+                "LuxInfo", "LuxCapture", "LuxScene", "LuxIO", "LuxRAW", "LuxFilters", "LuxRender", "LuxCodecs",
+                "LuxPixels", "LuxColor",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             ],

@@ -1,12 +1,14 @@
 #!/bin/sh
-# Lux Studio's benchmarks (issue 26): slider-to-preview latency of the RAW developer on a 12 MP DNG, and viewfinder
-# frames per second for 1 and for 10 viewers, with the server's memory after 30 s of 10 viewers.
+# Lux Studio's benchmarks (issue 26), whole process against the release binary: slider-to-preview latency of the RAW
+# developer on a 12 MP DNG (goal: at most 100 ms on 2 cores), viewfinder frames per second and frame latency for 1
+# and for 10 viewers, the server's memory after 30 s of 10 viewers and its peak.
 #
 #   swift build -c release && Benchmarks/studio.sh
 #
 # The slider-to-preview time is a whole HTTP request as the page makes it (curl, POST of the adjustments, the
-# 1024-pixel JPEG preview back), timed by hyperfine after the DNG is decoded once. Record the figures with
-# `uptime`'s load average in Benchmarks/RESULTS.md.
+# 1024-pixel JPEG preview back), timed by hyperfine after the DNG is decoded once, two different slider positions
+# alternated. The viewfinder figures come from Benchmarks/studio_viewers.py (needs Pillow, Debian's python3-pil; its
+# docstring defines the frame latency). Record the figures with `uptime`'s load average in Benchmarks/RESULTS.md.
 set -eu
 cd "$(dirname "$0")/.."
 lux=.build/release/lux
@@ -26,4 +28,5 @@ hyperfine -N --warmup 3 --runs 20 \
     "curl -s -o /dev/null -X POST --data {\"exposure\":-0.5,\"contrastAmount\":0.3} $url/api/develop/0/$dng?size=1024"
 python3 Benchmarks/studio_viewers.py "$address" 1 15
 python3 Benchmarks/studio_viewers.py "$address" 10 30 --pid "$pid"
+grep -E '^Vm(HWM|RSS)' "/proc/$pid/status"
 uptime

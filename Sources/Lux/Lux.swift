@@ -5,6 +5,7 @@
 @_exported public import LuxFilters
 @_exported public import LuxFusion
 @_exported public import LuxIO
+@_exported public import LuxInfo
 @_exported public import LuxLive
 @_exported public import LuxPixels
 @_exported public import LuxRAW

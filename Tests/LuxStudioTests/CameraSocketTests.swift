@@ -230,4 +230,50 @@ import Testing
             }
         }
     }
+
+    /// Sends `commands` on a new camera socket and reads until `until` holds for a text message (or the socket ends).
+    static func send(
+        _ commands: [String], client: some TestClientProtocol, until: @escaping @Sendable ([String: Any]) -> Bool
+    ) async throws {
+        try await client.ws("/ws/camera") { inbound, outbound, _ in
+            for command in commands { try await outbound.write(.text(command)) }
+            for try await message in inbound.messages(maxSize: 1 << 22) {
+                guard case .text(let text) = message else { continue }
+                if until(Self.object(text)) { break }
+            }
+        }
+    }
+
+    /// A Live Photo records 3 s of movie frames at the format's size, about a minute in a debug build (hence long).
+    ///
+    /// The socket stays open that long because the server keeps reading (and answering pings) while it captures.
+    @Test(
+        "a browser leaving in the middle of a Live Photo (before the still, or after it and before the movie) leaves a whole pair or nothing",
+        .tags(.long), .longRunning, arguments: ["willCapturePhoto", "didFinishProcessingPhoto"])
+    func livePhotoInterrupted(at event: String) async throws {
+        let (studio, folder) = try makeStudio()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await studio.application().test(.live) { client in
+            try await Self.send(
+                [#"{"type":"livePhotoMode","enabled":true}"#, #"{"type":"capture","kind":"livePhoto"}"#],
+                client: client
+            ) { $0["type"] as? String == "event" && $0["name"] as? String == event }
+            // The socket is gone mid-capture. Commands take turns, so once a second browser's command is done the
+            // interrupted capture has ended, one way or the other.
+            try await Self.send([#"{"type":"bias","value":0}"#], client: client) { $0["type"] as? String == "done" }
+        }
+        let listed = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        let stills = listed.filter { $0.hasSuffix(".jpg") }
+        let movies = listed.filter { $0.hasSuffix(".mov") }
+        // Nothing else (no temporary or partial file, hidden or not), and each still has its movie.
+        #expect(listed.count == stills.count + movies.count, "\(listed)")
+        #expect(stills.map { $0.dropLast(4) }.sorted() == movies.map { $0.dropLast(4) }.sorted(), "\(listed)")
+        for still in stills {
+            // Whatever was kept is a complete Live Photo: exiftool-independent, the pair's identifiers match.
+            let url = folder.appendingPathComponent(still)
+            let movie = try QuickTimeMovie(contentsOf: url.deletingPathExtension().appendingPathExtension("mov"))
+            let identifier = try ImageFile.info(url: url).metadata.livePhotoContentIdentifier
+            #expect(identifier != nil && identifier == movie.contentIdentifier)
+        }
+    }
 }

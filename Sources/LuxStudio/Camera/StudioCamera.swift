@@ -255,19 +255,32 @@ actor StudioCamera {
         case "quality": settings.qualityPrioritization = .quality
         case let other: throw .malformedMessage("unknown quality prioritization '\(other)'")
         }
-        if kind == "livePhoto" {
-            settings.livePhotoMovieURL = folder.appendingPathComponent("IMG_\(settings.uniqueID).mov")
-        }
         return settings
     }
 
+    /// Takes a photo, RAW, RAW + JPEG, bracket or Live Photo and reports its events as they arrive.
+    ///
+    /// Each file is written under a hidden temporary name and linked to its visible one (``FolderWriting``): the
+    /// names share a stem no file of the folder begins with (`IMG_<request>`, or `IMG_<request>-2` when an earlier
+    /// session used it), and nothing is ever replaced. A Live Photo's still and movie both wait hidden until the
+    /// movie is written, so a capture that fails or is cancelled in between (the browser left, the studio stopped)
+    /// leaves neither half.
     private func capture(
         kind: String, prioritization: String?, bracket: [Float]?, report: @Sendable (String) async -> Void
     ) async throws {
-        let settings = try settings(kind: kind, prioritization: prioritization, bracket: bracket)
+        var settings = try settings(kind: kind, prioritization: prioritization, bracket: bracket)
+        let stem = FolderWriting.freeStem("IMG_\(settings.uniqueID)", in: folder)
+        let hiddenMovie = folder.appendingPathComponent(".\(stem).mov.partial")
+        var hidden: [URL] = []
+        defer { for url in hidden { try? FileManager.default.removeItem(at: url) } }
+        if kind == "livePhoto" {
+            settings.livePhotoMovieURL = hiddenMovie
+            hidden.append(hiddenMovie)
+        }
         let start = ContinuousClock.now
         let stream = try photoOutput.capturePhoto(settings)
         var files: [String] = []
+        var heldStill: (hidden: URL, name: String)?
         for try await event in stream {
             let elapsed = ContinuousClock.now - start
             let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
@@ -276,16 +289,37 @@ actor StudioCamera {
             case .didFinishProcessingPhoto(let photo):
                 let name =
                     kind == "livePhoto"
-                    ? "IMG_\(settings.uniqueID).\(photo.fileExtension)"
-                    : "IMG_\(settings.uniqueID)_\(photo.photoCount).\(photo.fileExtension)"
-                let url = folder.appendingPathComponent(name)
-                try Data(try photo.fileDataRepresentation()).write(to: url, options: .atomic)
-                files.append(name)
-                message["file"] = "0/" + name
+                    ? "\(stem).\(photo.fileExtension)" : "\(stem)_\(photo.photoCount).\(photo.fileExtension)"
+                let temporary = folder.appendingPathComponent(".\(name).partial")
+                hidden.append(temporary)
+                try Data(try photo.fileDataRepresentation()).write(to: temporary)
+                if kind == "livePhoto" {
+                    heldStill = (temporary, name)
+                    message["file"] = "0/" + name
+                } else {
+                    let saved = try FolderWriting.link(temporary, into: folder, as: name)
+                    files.append(saved.lastPathComponent)
+                    message["file"] = "0/" + saved.lastPathComponent
+                }
                 message["isRaw"] = photo.isRawPhoto
-            case .didFinishProcessingLivePhotoMovie(_, let url, _, _):
-                files.append(url.lastPathComponent)
-                message["file"] = "0/" + url.lastPathComponent
+            case .didFinishProcessingLivePhotoMovie:
+                guard let still = heldStill else {
+                    throw StudioError.camera("a Live Photo movie came without its still")
+                }
+                // The still's name is kept whole (the pair shares its stem): a name taken meanwhile is an error,
+                // never an overwrite.
+                let movieName = stem + ".mov"
+                guard
+                    let movie = try FolderWriting.linkIfFree(hiddenMovie, to: folder.appendingPathComponent(movieName))
+                else { throw StudioError.cannotSave(name: movieName, reason: "a file of that name appeared") }
+                guard try FolderWriting.linkIfFree(still.hidden, to: folder.appendingPathComponent(still.name)) != nil
+                else {
+                    try? FileManager.default.removeItem(at: movie)
+                    throw StudioError.cannotSave(name: still.name, reason: "a file of that name appeared")
+                }
+                heldStill = nil
+                files += [still.name, movieName]
+                message["file"] = "0/" + movieName
             default: break
             }
             await report(Self.json(message))

@@ -3,12 +3,68 @@
 
 const path = (name) => name.split("/").map(encodeURIComponent).join("/");
 
+// A value of the `lux info` report as text: lists joined, objects as "key value" pairs.
+const text = (value) => {
+  if (Array.isArray(value)) return value.map(text).join(value.some((v) => typeof v === "object") ? "; " : " ");
+  if (value !== null && typeof value === "object") {
+    return Object.entries(value).map(([k, v]) => `${k} ${text(v)}`).join(", ");
+  }
+  return String(value);
+};
+
+// The `lux info` report (or an error) as a table: the top-level fields, then one headed section per group (exif,
+// raw, heif, movie, livePhoto, ...).
+const reportTable = (report) => {
+  const table = document.createElement("table");
+  table.className = "report";
+  const row = (key, value) => {
+    const r = table.insertRow();
+    r.insertCell().textContent = key;
+    r.insertCell().textContent = value;
+  };
+  const groups = [];
+  for (const [key, value] of Object.entries(report)) {
+    if (value !== null && typeof value === "object" && !Array.isArray(value)) groups.push([key, value]);
+    else row(key, text(value));
+  }
+  for (const [group, fields] of groups) {
+    const header = table.insertRow().insertCell();
+    header.colSpan = 2;
+    header.className = "group";
+    header.textContent = group;
+    for (const [key, value] of Object.entries(fields)) row(key, text(value));
+  }
+  return table;
+};
+
 export class Gallery {
   constructor(root, onDevelop, onFilter) {
     this.root = root;
     this.onDevelop = onDevelop;
     this.onFilter = onFilter;
     this.items = [];
+    root.addEventListener("dragover", (event) => event.preventDefault());
+    root.addEventListener("drop", (event) => {
+      event.preventDefault();
+      this.upload([...event.dataTransfer.files]);
+    });
+    const chooser = root.querySelector("#uploadFiles");
+    chooser.addEventListener("change", () => this.upload([...chooser.files]));
+  }
+
+  // Sends each file to the capture folder (the server checks its size and content and never replaces a file),
+  // then shows what was saved, under which name, and what was refused and why.
+  async upload(files) {
+    const status = this.root.querySelector("#uploadStatus");
+    const lines = [];
+    for (const file of files) {
+      status.textContent = `uploading ${file.name}…`;
+      const response = await fetch(`/api/upload/${encodeURIComponent(file.name)}`, { method: "POST", body: file });
+      const answer = await response.json().catch(() => ({ message: `${file.name}: HTTP ${response.status}` }));
+      lines.push(response.ok ? `saved ${answer.file}` : answer.message);
+    }
+    status.textContent = lines.join("; ");
+    await this.refresh();
   }
 
   async refresh() {
@@ -41,12 +97,7 @@ export class Gallery {
     const details = this.root.querySelector("#details");
     const response = await fetch(`/api/info/${path(item.name)}`);
     const info = response.ok ? await response.json() : { error: await response.text() };
-    const table = document.createElement("table");
-    for (const [key, value] of Object.entries(info)) {
-      const row = table.insertRow();
-      row.insertCell().textContent = key;
-      row.insertCell().textContent = String(value);
-    }
+    const table = reportTable(info);
     const preview = document.createElement("img");
     preview.src = `/api/thumbnail/${path(item.name)}?size=1024`;
     const children = [preview];

@@ -42,29 +42,47 @@ struct CameraSocket {
                     try? await Task.sleep(for: .milliseconds(200))
                 }
             }
+            // Commands run in order in a task of their own, so the inbound loop keeps reading while a long capture
+            // runs: the server's pings get their pongs and the socket is not closed as dead.
+            let (commands, queue) = AsyncStream.makeStream(
+                of: String?.self, bufferingPolicy: .bufferingOldest(Self.maxWaitingCommands))
+            group.addTask {
+                // A binary message is queued as nil, so the answers keep the messages' order.
+                for await message in commands {
+                    guard let text = message else {
+                        await send(Self.error("commands are JSON text messages"))
+                        continue
+                    }
+                    do {
+                        let command = try CameraCommand(json: text)
+                        try await camera.perform(command, report: send)
+                        await send(StudioCamera.json(["type": "done", "command": text]))
+                    } catch {
+                        await send(Self.error("\(error)"))
+                    }
+                }
+            }
             group.addTask {
                 do {
                     for try await message in inbound.messages(maxSize: maxMessageBytes) {
-                        guard case .text(let text) = message else {
-                            await send(Self.error("commands are JSON text messages"))
-                            continue
-                        }
-                        do {
-                            let command = try CameraCommand(json: text)
-                            try await camera.perform(command, report: send)
-                            await send(StudioCamera.json(["type": "done", "command": text]))
-                        } catch {
-                            await send(Self.error("\(error)"))
+                        let text: String? = if case .text(let text) = message { text } else { nil }
+                        if case .dropped = queue.yield(text) {
+                            await send(Self.error("too many commands waiting (\(Self.maxWaitingCommands))"))
                         }
                     }
                 } catch {}
+                queue.finish()
             }
-            // The inbound loop ends when the browser goes away: stop the others.
+            // The inbound loop ends when the browser goes away (and a capture in progress is cancelled: the
+            // camera leaves no partial file): stop the others.
             await group.next()
             group.cancelAll()
         }
         await camera.unsubscribe(viewer.id)
     }
+
+    /// How many commands may wait behind the one running before more are refused.
+    static let maxWaitingCommands = 32
 
     static func error(_ message: String) -> String {
         StudioCamera.json(["type": "error", "message": message])

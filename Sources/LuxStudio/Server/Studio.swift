@@ -3,6 +3,7 @@ public import Hummingbird
 import HummingbirdWebSocket
 import LuxCodecs
 import LuxIO
+import LuxInfo
 import LuxPixels
 import LuxRAW
 
@@ -14,9 +15,9 @@ import LuxRAW
 /// ```
 ///
 /// Routes: `/` and `/static/<file>` (the front end), `/api/gallery` (the items as JSON), `/api/file/<name>`,
-/// `/api/thumbnail/<name>` and `/api/info/<name>` for a gallery name (`<folder>/<path>`), `/api/camera` (the
-/// camera's control ranges) and the WebSocket `/ws/camera` (viewfinder frames as binary JPEG messages, read-outs,
-/// events and errors as JSON text; commands as ``CameraCommand`` JSON).
+/// `/api/thumbnail/<name>` and `/api/info/<name>` (its ``FileReport``, as `lux info --json`) for a gallery name
+/// (`<folder>/<path>`), `/api/camera` (the camera's control ranges) and the WebSocket `/ws/camera` (viewfinder
+/// frames as binary JPEG messages, read-outs, events and errors as JSON text; commands as ``CameraCommand`` JSON).
 public struct Studio: Sendable {
     /// The configuration the server runs with.
     public let configuration: StudioConfiguration
@@ -24,6 +25,7 @@ public struct Studio: Sendable {
     let camera: StudioCamera
     let development = RawDevelopment()
     let lab = FilterLab()
+    let upload: GalleryUpload
 
     /// Checks the configuration and prepares the camera (started on first use).
     ///
@@ -32,6 +34,7 @@ public struct Studio: Sendable {
         try configuration.validate()
         self.configuration = configuration
         gallery = GalleryFolders(captureFolder: configuration.captureFolder, folders: configuration.folders)
+        upload = GalleryUpload(folder: configuration.captureFolder, limit: configuration.maxUploadBytes)
         camera = try StudioCamera(
             scene: configuration.scene, sensor: configuration.sensor, folder: configuration.captureFolder,
             viewfinderSize: configuration.viewfinderSize)
@@ -66,7 +69,8 @@ public struct Studio: Sendable {
         }
         router.get("/api/info/**") { [gallery] _, context in
             let url = try Self.galleryFile(gallery, context)
-            return Self.json(Data(StudioCamera.json(try Self.info(of: url)).utf8))
+            let name = context.parameters.getCatchAll().joined(separator: "/")
+            return Self.json(try Self.report(of: url, named: name.removingPercentEncoding ?? name))
         }
         let limit = configuration.maxMessageBytes
         router.get("/api/develop/**") { [gallery, development] _, context in
@@ -91,6 +95,10 @@ public struct Studio: Sendable {
                 try await development.export(url, adjustments: adjustments, format: format, to: folder)
             }
             return Self.writtenResponse(written, gallery)
+        }
+        router.post("/api/upload/{name}") { [upload] request, context in
+            let raw = try context.parameters.require("name")
+            return await Self.uploadResponse(upload, request, name: raw.removingPercentEncoding ?? raw)
         }
         router.get("/api/filters") { _, _ in
             Self.json(try JSONSerialization.data(withJSONObject: FilterLab.catalog(), options: [.sortedKeys]))
@@ -232,6 +240,35 @@ public struct Studio: Sendable {
             body: .init(byteBuffer: ByteBuffer(bytes: jpeg)))
     }
 
+    /// Saves an upload into the capture folder: 201 with `{"file": name}` (its gallery name), or the refusal as
+    /// `{"error": kind, "message": text}` with 400 (a bad name), 413 (too large), 415 (not an image, RAW file or
+    /// movie, or not the format its name says) or 500 (cannot be written).
+    static func uploadResponse(_ upload: GalleryUpload, _ request: Request, name: String) async -> Response {
+        do throws(StudioError) {
+            if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > upload.limit {
+                throw .uploadTooLarge(name: name, limit: upload.limit)
+            }
+            let saved = try await upload.save(request.body, named: name)
+            return jsonResponse(.created, ["file": "0/" + saved.lastPathComponent])
+        } catch {
+            let (kind, status): (String, HTTPResponse.Status) =
+                switch error {
+                case .uploadTooLarge: ("tooLarge", .contentTooLarge)
+                case .unsupportedUpload: ("unsupportedType", .unsupportedMediaType)
+                case .invalidUploadName: ("invalidName", .badRequest)
+                default: ("writeFailed", .internalServerError)
+                }
+            return jsonResponse(status, ["error": kind, "message": error.description])
+        }
+    }
+
+    /// A small JSON object answer that is never cached.
+    static func jsonResponse(_ status: HTTPResponse.Status, _ object: [String: String]) -> Response {
+        Response(
+            status: status, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(string: StudioCamera.json(object))))
+    }
+
     /// The gallery name of a file an export wrote, as `{"file": name}`.
     static func writtenResponse(_ written: URL, _ gallery: GalleryFolders) -> Response {
         let name = gallery.name(of: written, inFolder: 0) ?? written.lastPathComponent
@@ -253,26 +290,22 @@ public struct Studio: Sendable {
         }
     }
 
-    /// The file's format, size, colour and camera metadata.
-    static func info(of url: URL) throws -> [String: Any] {
-        let info: ImageInfo
-        do { info = try ImageFile.info(url: url) } catch {
+    /// The `lux info` report of a gallery file as JSON, naming it and its Live Photo partner by their gallery names
+    /// (the browser never sees a server path).
+    static func report(of url: URL, named name: String) throws -> Data {
+        var report: FileReport
+        do { report = try FileReport(path: url.path) } catch {
             throw HTTPError(.unprocessableContent, message: "\(url.lastPathComponent): \(error)")
         }
-        let exif = info.metadata.exif
-        var object: [String: Any] = [
-            "file": url.lastPathComponent, "format": "\(info.format)", "width": info.width, "height": info.height,
-            "pixelFormat": "\(info.pixelFormat)", "bitsPerSample": info.bitsPerSample,
-            "colorSpace": info.colorSpace?.name ?? "unknown", "storage": info.storage,
-            "orientation": "\(info.metadata.orientation)",
-        ]
-        if let make = exif.make { object["make"] = make }
-        if let model = exif.model { object["model"] = model }
-        if let iso = exif.isoSpeed { object["iso"] = iso }
-        if let t = exif.exposureTime { object["exposureTime"] = "\(t)" }
-        if let f = exif.fNumber { object["fNumber"] = "\(f)" }
-        if let focal = exif.focalLength { object["focalLength"] = "\(focal)" }
-        if let date = exif.dateTimeOriginal { object["dateTimeOriginal"] = "\(date)" }
-        return object
+        let folder = name.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        report.file = name
+        if let partner = report.livePhoto?.partner {
+            report.livePhoto?.partner = folder + "/" + URL(fileURLWithPath: partner).lastPathComponent
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(
+            positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        return try encoder.encode(report)
     }
 }

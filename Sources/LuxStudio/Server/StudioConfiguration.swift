@@ -18,6 +18,8 @@ public struct StudioConfiguration: Sendable {
     public var folders: [URL]
     /// The largest WebSocket message or request body accepted, in bytes (default 64 KiB).
     public var maxMessageBytes: Int
+    /// The largest file a browser may upload into the capture folder, in bytes (default 256 MiB).
+    public var maxUploadBytes: Int
     /// The viewfinder's size in pixels (default 640 × 480).
     public var viewfinderSize: (width: Int, height: Int)
     /// The simulated camera's scene (a name from `Scene.named`, default `still-life`).
@@ -29,8 +31,9 @@ public struct StudioConfiguration: Sendable {
     /// Creates a configuration.
     public init(
         host: String = "127.0.0.1", port: Int = 8080, token: String? = nil, captureFolder: URL,
-        folders: [URL] = [], maxMessageBytes: Int = 64 * 1024, viewfinderSize: (width: Int, height: Int) = (640, 480),
-        scene: String = "still-life", sensor: SensorModel = .phone12MP
+        folders: [URL] = [], maxMessageBytes: Int = 64 * 1024, maxUploadBytes: Int = 256 << 20,
+        viewfinderSize: (width: Int, height: Int) = (640, 480), scene: String = "still-life",
+        sensor: SensorModel = .phone12MP
     ) {
         self.host = host
         self.port = port
@@ -38,6 +41,7 @@ public struct StudioConfiguration: Sendable {
         self.captureFolder = captureFolder
         self.folders = folders
         self.maxMessageBytes = maxMessageBytes
+        self.maxUploadBytes = maxUploadBytes
         self.viewfinderSize = viewfinderSize
         self.scene = scene
         self.sensor = sensor
@@ -73,6 +77,9 @@ public struct StudioConfiguration: Sendable {
         }
         guard maxMessageBytes >= 1024 else {
             throw .invalidConfiguration("the message limit must be at least 1024 bytes, not \(maxMessageBytes)")
+        }
+        guard maxUploadBytes >= 1024 else {
+            throw .invalidConfiguration("the upload limit must be at least 1024 bytes, not \(maxUploadBytes)")
         }
         guard viewfinderSize.width >= 16, viewfinderSize.height >= 16, viewfinderSize.width <= 4096,
             viewfinderSize.height <= 4096

@@ -12,6 +12,14 @@ public enum StudioError: Error, Equatable, Sendable, CustomStringConvertible {
     case malformedMessage(String)
     /// The camera refused or failed an operation.
     case camera(String)
+    /// An upload's name is not one visible file name with an extension the gallery shows.
+    case invalidUploadName(String)
+    /// An upload is larger than ``StudioConfiguration/maxUploadBytes``.
+    case uploadTooLarge(name: String, limit: Int)
+    /// An upload's content is not an image, RAW file or movie Lux reads, or not the format its name says.
+    case unsupportedUpload(name: String, reason: String)
+    /// A file (an upload, a capture) could not be written to the capture folder.
+    case cannotSave(name: String, reason: String)
 
     public var description: String {
         switch self {
@@ -22,6 +30,11 @@ public enum StudioError: Error, Equatable, Sendable, CustomStringConvertible {
         case .outsideGallery(let path): "\(path): not a file of the gallery folders"
         case .malformedMessage(let reason): "malformed message: \(reason)"
         case .camera(let reason): "camera: \(reason)"
+        case .invalidUploadName(let name):
+            "\(name): not a file name to upload (a visible name, no folders, ending in an image, RAW or .mov extension)"
+        case .uploadTooLarge(let name, let limit): "\(name): larger than the upload limit of \(limit) bytes"
+        case .unsupportedUpload(let name, let reason): "\(name): \(reason)"
+        case .cannotSave(let name, let reason): "\(name): cannot be saved: \(reason)"
         }
     }
 }

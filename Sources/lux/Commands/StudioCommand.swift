@@ -13,7 +13,9 @@ struct StudioCommand: AsyncParsableCommand {
             (focus, exposure mode/ISO/duration/bias, white balance temperature/tint and grey-world lock), live \
             read-outs and the scene flags, and a shutter for photos, RAW, RAW + JPEG, brackets and Live Photos with \
             each request's event timeline. The gallery lists the captures (written to --out) and the images of \
-            every --folder, with thumbnails, metadata and Live Photos as one item.
+            every --folder, with thumbnails, the `lux info` report of each file and Live Photos as one item. Files \
+            dropped on the gallery are uploaded into --out: up to --upload-limit, only images, RAW files and .mov \
+            movies whose content is what their name says, never replacing a file (a taken name becomes name-2.ext).
 
             The server binds 127.0.0.1 unless --host says otherwise; a host beyond loopback needs --token, and \
             every request must then carry it (open the printed address, which includes ?token=...). Files outside \
@@ -52,10 +54,19 @@ struct StudioCommand: AsyncParsableCommand {
     @Option(help: "The simulated camera's scene (see `lux scene list`).")
     var scene = "still-life"
 
+    @Option(parsing: .unconditional, help: "The largest file a browser may upload into --out, in MiB.")
+    var uploadLimit = 256
+
+    func validate() throws {
+        guard (1...65536).contains(uploadLimit) else {
+            throw ValidationError("--upload-limit must be 1...65536 MiB, not \(uploadLimit)")
+        }
+    }
+
     func run() async throws {
         let configuration = StudioConfiguration(
             host: host, port: port, token: token, captureFolder: URL(fileURLWithPath: out),
-            folders: folder.map { URL(fileURLWithPath: $0) }, scene: scene)
+            folders: folder.map { URL(fileURLWithPath: $0) }, maxUploadBytes: uploadLimit << 20, scene: scene)
         let studio: Studio
         do { studio = try Studio(configuration: configuration) } catch { throw CLIError("\(error)") }
         let open = self.open

@@ -1,21 +1,24 @@
-import Foundation
-import Lux
+public import Foundation
+public import LuxCodecs
+import LuxColor
+import LuxLive
+import LuxPixels
 
 extension FileReport {
-    /// Reads what `path` holds from its headers and metadata (pixels are not decoded); for a HEIF file holding
-    /// several images, the top-level fields describe image `imageIndex`.
-    init(path: String, imageIndex: Int = 0) throws {
+    /// Reads what `path` holds from its headers and metadata (pixels are not decoded).
+    ///
+    /// - Parameters:
+    ///   - path: An image file (JPEG, PNG, TIFF, HEIC, DNG, a camera raw, ...) or a QuickTime movie (`.mov`, `.qt`,
+    ///     `.mp4`, `.m4v`); ``file`` keeps it as given.
+    ///   - imageIndex: For a HEIF file holding several images, the one the top-level fields describe (0 is the
+    ///     primary).
+    /// - Throws: ``CodecError`` when the file cannot be read or is not an image or movie Lux understands.
+    public init(path: String, imageIndex: Int = 0) throws(CodecError) {
         let url = URL(fileURLWithPath: path)
         if ["mov", "qt", "mp4", "m4v"].contains(url.pathExtension.lowercased()) {
-            let movie: QuickTimeMovie
-            do { movie = try QuickTimeMovie(contentsOf: url) } catch { throw CLIError(error, file: path) }
-            self.init(path: path, movie: movie)
+            self.init(path: path, movie: try QuickTimeMovie(contentsOf: url))
         } else {
-            let info: ImageInfo
-            do { info = try ImageFile.info(url: url, imageIndex: imageIndex) } catch {
-                throw CLIError(error, file: path)
-            }
-            self.init(path: path, info: info)
+            self.init(path: path, info: try ImageFile.info(url: url, imageIndex: imageIndex))
         }
         livePhoto = Self.pairing(url, identifier: livePhoto?.contentIdentifier)
     }

@@ -1,10 +1,11 @@
 import Foundation
-import Lux
+import LuxCodecs
 
 extension FileReport {
-    /// The report as "label  value" lines for the terminal.
-    var lines: [(String, String)] {
-        var out: [(String, String)] = [("format", formatName), ("size", "\(width) × \(height)")]
+    /// The report as labelled lines for people to read, the way `lux info` prints them (nested items' labels begin
+    /// with two spaces).
+    public var lines: [(label: String, value: String)] {
+        var out: [(label: String, value: String)] = [("format", formatName), ("size", "\(width) × \(height)")]
         func add(_ label: String, _ value: String?) { if let value { out.append((label, value)) } }
         if let p = pixels {
             add(
@@ -57,8 +58,8 @@ extension FileReport {
 }
 
 extension FileReport.EXIFSummary {
-    var lines: [(String, String)] {
-        var out: [(String, String)] = []
+    var lines: [(label: String, value: String)] {
+        var out: [(label: String, value: String)] = []
         let camera = [make, model].compactMap { $0 }.joined(separator: " ")
         if !camera.isEmpty { out.append(("camera", camera)) }
         if let lensModel { out.append(("lens", lensModel)) }
@@ -81,8 +82,8 @@ extension FileReport.EXIFSummary {
 }
 
 extension FileReport.RawSummary {
-    var lines: [(String, String)] {
-        var out: [(String, String)] = []
+    var lines: [(label: String, value: String)] {
+        var out: [(label: String, value: String)] = []
         func add(_ label: String, _ value: String?) { if let value { out.append((label, value)) } }
         func matrix(_ m: [Double]?) -> String? {
             m.map { $0.map { String(format: "%.4f", $0) }.joined(separator: " ") }
@@ -128,8 +129,8 @@ extension FileReport.RawSummary {
 
 extension HEIFContents {
     /// The brands, then each top-level image with its thumbnails, auxiliary images and metadata items.
-    var lines: [(String, String)] {
-        var out: [(String, String)] = [
+    var lines: [(label: String, value: String)] {
+        var out: [(label: String, value: String)] = [
             (
                 "HEIF",
                 "brand \(mainBrand) (\(compatibleBrands.joined(separator: ", "))), \(images.count) image\(images.count == 1 ? "" : "s")"
