@@ -10,7 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs="${1:-7}"
-swift build -c release --product lux >&2
+[ -n "${SKIP_BUILD:-}" ] || swift build -c release --product lux >&2
 lux="$PWD/.build/release/lux"
 work="$(mktemp -d /tmp/lux-webp-bench.XXXXXX)"
 trap 'rm -rf "$work"' EXIT
