@@ -5,6 +5,7 @@
 #include <ZXing/BitMatrix.h>
 #include <ZXing/MultiFormatWriter.h>
 #include <ZXing/ReadBarcode.h>
+#include <ZXing/ZXVersion.h>
 
 #include <cstdlib>
 #include <cstring>
@@ -14,7 +15,12 @@
 
 // zxing-cpp 1.4 installs only its multi-format API; the Aztec encoder and the PDF417 writer, whose layout options
 // that API does not reach, are exported from libZXing but their headers are not installed. These declarations
-// state the parts of their 1.4 interface used here.
+// state the parts of their 1.4 interface used here; with any other zxing-cpp version the two layout entry points
+// refuse with an error instead of calling classes whose layout may differ.
+#define LUX_ZX_TEXT(x) #x
+#define LUX_ZX_STRING(x) LUX_ZX_TEXT(x)
+#define LUX_ZX_LAYOUTS (ZXING_VERSION_MAJOR == 1 && ZXING_VERSION_MINOR == 4)
+#if LUX_ZX_LAYOUTS
 namespace ZXing {
 namespace Aztec {
 struct EncodeResult {
@@ -57,6 +63,7 @@ private:
 };
 }  // namespace Pdf417
 }  // namespace ZXing
+#endif
 
 namespace {
 
@@ -183,6 +190,7 @@ extern "C" int lux_zx_write(int format, const uint8_t *message, size_t count, in
 extern "C" int lux_zx_write_aztec(const uint8_t *message, size_t count, int eccPercent, int layers, uint8_t **modules,
                                   int *width, int *height, int *compact, char *error, size_t errorCapacity) {
     *modules = nullptr;
+#if LUX_ZX_LAYOUTS
     try {
         std::string bytes(reinterpret_cast<const char *>(message), count);
         ZXing::Aztec::EncodeResult result = ZXing::Aztec::Encoder::Encode(bytes, eccPercent, layers);
@@ -194,12 +202,19 @@ extern "C" int lux_zx_write_aztec(const uint8_t *message, size_t count, int eccP
         report(error, errorCapacity, "unknown zxing-cpp failure");
     }
     return -1;
+#else
+    report(error, errorCapacity,
+           "symbol layouts need zxing-cpp 1.4 (this is " LUX_ZX_STRING(ZXING_VERSION_MAJOR) "." LUX_ZX_STRING(
+               ZXING_VERSION_MINOR) ")");
+    return -1;
+#endif
 }
 
 extern "C" int lux_zx_write_pdf417(const uint8_t *message, size_t count, int eccLevel, int columns, int rows,
                                    int compaction, int compact, uint8_t **modules, int *width, int *height,
                                    char *error, size_t errorCapacity) {
     *modules = nullptr;
+#if LUX_ZX_LAYOUTS
     try {
         std::wstring text(count, L'\0');
         for (size_t i = 0; i < count; ++i) text[i] = static_cast<wchar_t>(message[i]);
@@ -233,6 +248,12 @@ extern "C" int lux_zx_write_pdf417(const uint8_t *message, size_t count, int ecc
         report(error, errorCapacity, "unknown zxing-cpp failure");
     }
     return -1;
+#else
+    report(error, errorCapacity,
+           "symbol layouts need zxing-cpp 1.4 (this is " LUX_ZX_STRING(ZXING_VERSION_MAJOR) "." LUX_ZX_STRING(
+               ZXING_VERSION_MINOR) ")");
+    return -1;
+#endif
 }
 
 extern "C" void lux_zx_free(void *pointer) { std::free(pointer); }
