@@ -142,6 +142,7 @@ enum FiltersBenchSuite: BenchSuite {
         if filter == "DepthOfField" { candidates["radius"] = 6 }
         // A 16:9 frame from the 4:3 photo; a ring, a lozenge and an inset of a size that shows on 12 MP.
         candidates["size"] = .vector([e.width, e.width * 9 / 16])
+        if filter == "TriangleKaleidoscope" { candidates["size"] = 700 }  // a triangle's size (Core Image's default)
         if filter == "TorusLensDistortion" { candidates["width"] = 400 }
         candidates["point0"] = .vector([e.midX - 1000, e.midY])
         candidates["point1"] = .vector([e.midX + 1000, e.midY])
