@@ -21,18 +21,28 @@ enum RGBEncoding {
     static func prepare(_ pixels: PixelBuffer, format: String, maximumDimension: Int, options: EncodingOptions)
         throws(CodecError) -> Prepared
     {
-        guard !pixels.format.isBayer else {
-            throw .invalidArgument("a Bayer mosaic cannot be written as \(format); develop it first (or write a DNG)")
-        }
-        guard pixels.width <= maximumDimension, pixels.height <= maximumDimension else {
-            throw .invalidArgument(
-                "\(format) images are at most \(maximumDimension) × \(maximumDimension) pixels, not "
-                    + "\(pixels.width) × \(pixels.height)")
-        }
+        try checkShape(
+            pixels.format, width: pixels.width, height: pixels.height, format: format,
+            maximumDimension: maximumDimension)
         let alpha = IntegerEncoding.writesAlpha(pixels, policy: options.alpha)
         let (converted, space) = try IntegerEncoding.prepare(
             pixels, format: .rgba8, options: colorOptions(pixels, options))
         return Prepared(pixels: converted, colorSpace: space, hasAlpha: alpha)
+    }
+
+    /// Throws unless a `format` encoder takes pixels of `pixelFormat` and this size: no Bayer mosaics, no side beyond
+    /// `maximumDimension`.
+    static func checkShape(
+        _ pixelFormat: PixelFormat, width: Int, height: Int, format: String, maximumDimension: Int
+    ) throws(CodecError) {
+        guard !pixelFormat.isBayer else {
+            throw .invalidArgument("a Bayer mosaic cannot be written as \(format); develop it first (or write a DNG)")
+        }
+        guard width <= maximumDimension, height <= maximumDimension else {
+            throw .invalidArgument(
+                "\(format) images are at most \(maximumDimension) × \(maximumDimension) pixels, not "
+                    + "\(width) × \(height)")
+        }
     }
 
     /// `options` with an RGB output space when the pixels (or the requested space) are gray: the formats store colour

@@ -35,14 +35,8 @@ final class WebPStreamEncoder {
         options: EncodingOptions
     ) throws(CodecError) {
         guard width > 0, height > 0 else { throw .invalidArgument("invalid WebP size \(width)×\(height)") }
-        guard !pixelFormat.isBayer else {
-            throw .invalidArgument("a Bayer mosaic cannot be written as WebP; develop it first (or write a DNG)")
-        }
-        guard width <= WebP.maximumDimension, height <= WebP.maximumDimension else {
-            throw .invalidArgument(
-                "WebP images are at most \(WebP.maximumDimension) × \(WebP.maximumDimension) pixels, not "
-                    + "\(width) × \(height)")
-        }
+        try RGBEncoding.checkShape(
+            pixelFormat, width: width, height: height, format: "WebP", maximumDimension: WebP.maximumDimension)
         counter = BandCounter(width: width, height: height, name: "WebP")
         bandSpace = colorSpace
         bandFormat = pixelFormat
@@ -102,22 +96,8 @@ final class WebPStreamEncoder {
 
     /// Imports `.rgba8` rows (an even number of them, or the last rows of the image) into the picture.
     private func importRows(_ rows: PixelBuffer, alpha: Bool) throws(CodecError) {
-        var part = WebPPicture()
-        guard WebPPictureInitInternal(&part, Int32(WEBP_ENCODER_ABI_VERSION)) != 0 else {
-            throw .library(name: "libwebp", message: "version mismatch")
-        }
+        var part = try WebP.picture(from: rows, alpha: alpha, lossless: picture.use_argb != 0)
         defer { WebPPictureFree(&part) }
-        part.width = picture.width
-        part.height = Int32(rows.height)
-        part.use_argb = picture.use_argb
-        let imported = rows.withUnsafePlane { plane in
-            let base = plane.baseAddress.assumingMemoryBound(to: UInt8.self)
-            let stride = Int32(plane.bytesPerRow)
-            return alpha ? WebPPictureImportRGBA(&part, base, stride) : WebPPictureImportRGBX(&part, base, stride)
-        }
-        guard imported != 0 else {
-            throw .library(name: "libwebp", message: "cannot import the pixels (out of memory)")
-        }
         let width = Int(picture.width)
         let top = rowsImported
         if picture.use_argb != 0 {
