@@ -1,4 +1,3 @@
-import LuxIO
 import LuxPixels
 import LuxScene
 import LuxTestSupport
@@ -60,7 +59,8 @@ import Testing
         let processing = events[0].resolvedSettings.processing
         #expect(processing.method == .fastMerge, "the balanced default merges frames: \(processing)")
         let photo = try #require(events.photos.first?.pixelBuffer)
-        let source = try Thumbnail(contentsOf: url, fitting: (width: photo.width, height: photo.height)).pixels
+        // The photograph as the scene reads it, reduced to the photo's size.
+        let source = try PhotographFile.colors(url, fitting: max(photo.width, photo.height))
         let captured = Self.magentaShares(photo)
         let original = Self.magentaShares(source)
         for k in 1...8 {

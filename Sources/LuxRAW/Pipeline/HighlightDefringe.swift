@@ -54,9 +54,12 @@ public struct HighlightDefringe: Hashable, Sendable {
                 // `radius` along the row.
                 var top: Float = 0
                 for j in 0..<h {
-                    let p = input.planes(j)
-                    top = max(top, Self.rawLevels(p, gains: inverseGains, into: level + j * w, count: w))
-                    Self.rowMaximum(level + j * w, radius: r, into: across + j * w, count: w)
+                    top = max(top, Self.rawLevels(input.planes(j), gains: inverseGains, into: level + j * w, count: w))
+                }
+                // Most tiles are nowhere near the clip: they are copied as they are.
+                let nearClip = top > start
+                if nearClip {
+                    for j in 0..<h { Self.rowMaximum(level + j * w, radius: r, into: across + j * w, count: w) }
                 }
                 for j in 0..<output.height {
                     let p = input.planes(j + oy)
@@ -67,8 +70,7 @@ public struct HighlightDefringe: Hashable, Sendable {
                         o.blue[i] = p.blue[i + ox]
                         o.alpha[i] = 1
                     }
-                    // Most rows are nowhere near the clip.
-                    guard top > start else { continue }
+                    guard nearClip else { continue }
                     let y = j + oy
                     for i in 0..<ow { peak[i] = across[max(y - r, 0) * w + ox + i] }
                     for k in max(y - r, 0)...min(y + r, h - 1) {
