@@ -55,4 +55,14 @@ import Testing
             }
         }
     }
+
+    @Test("--only picks cases by name or by their first word")
+    func onlySelectsCases() throws {
+        let bench = try #require(
+            try LuxCommand.parseAsRoot(["bench", "filters", "--only", "GaussianBlur,BumpDistortion"]) as? BenchCommand)
+        #expect(bench.selects("GaussianBlur σ=10, 12 MP"))
+        #expect(bench.selects("BumpDistortion, 12 MP"))
+        #expect(!bench.selects("BumpDistortionLinear, 12 MP"))
+        #expect(!bench.selects("Droste, 12 MP"))
+    }
 }
