@@ -134,7 +134,7 @@ struct CodesGenerateCommand: ParsableCommand {
     @Option(
         parsing: .unconditional,
         help: """
-            PDF417: the width ÷ height to come nearest to, choosing the column count (default: the encoder's choice, \
+            PDF417: the width/height ratio to come nearest to, choosing the column count (default: the encoder's choice, \
             or the smallest symbol within the size bounds).
             """)
     var preferredAspectRatio: Double?
