@@ -18,7 +18,8 @@ enum RadialWarp {
 
     /// `image` warped: the pixel at offset `(dx, dy)` from `center` reads the source at `center + map(dx, dy)`.
     ///
-    /// The output keeps the input's extent.
+    /// The output keeps the input's extent. Inlined, so that each filter's `map` is known where the kernel is made and inlined into its pixel loop.
+    @inline(__always)
     static func apply(
         _ image: Image, name: String, arguments: String, center: Point, radius: Double, reach: Reach,
         map: @escaping @Sendable (_ dx: Float, _ dy: Float) -> (Float, Float)
