@@ -12,7 +12,7 @@ extension Filters {
     /// `falloff` is half the distance between the points: sharp on the line, wholly blurred from `falloff` away. The
     /// extent is the input's.
     ///
-    /// It costs a colour adjustment, an unsharp mask (itself a blur) and a Gaussian blur of every pixel, about 4.5
+    /// It costs a colour adjustment, an unsharp mask (itself a blur) and a Gaussian blur of every pixel, about 5
     /// times one GaussianBlur of radius 10 on 12 MP (`lux bench filters`): both copies are needed wherever the fall-off
     /// mixes them, which on a photograph is most of the frame.
     public struct DepthOfField: DeclaredFilter {
