@@ -244,7 +244,7 @@ let package = Package(
         .testTarget(
             name: "LuxCLITests",
             dependencies: [
-                "lux", "LuxCodecs", "LuxPixels", "LuxTestSupport",
+                "lux", "Lux", "LuxCodecs", "LuxPixels", "LuxTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings),

@@ -81,4 +81,40 @@ import Testing
             lux, ["codes", "generate", "aztec", "x", "--layers", "5", "--compact", "-o", dir + "/a.png"])
         #expect(tooMany.status != 0 && tooMany.errorText.contains("layers"))
     }
+
+    @Test(
+        "generate shapes PDF417 by --preferred-aspect-ratio and the size bounds; each symbol reads back",
+        .needsLux, .needs("vipsheader"))
+    func generatePDF417Shape() throws {
+        let lux = try #require(LuxExecutable.path)
+        let dir = try ExternalTool.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let text = "Lux shapes a PDF417 symbol"
+        let cases: [([String], (Double, Double) -> Bool)] = [
+            (["--preferred-aspect-ratio", "1"], { w, h in w / h < 1.5 }),
+            (["--preferred-aspect-ratio", "8"], { w, h in w / h > 5 }),
+            (["--min-width", "300"], { w, _ in w >= 300 }),
+            (["--max-height", "30", "--always-specify-compaction"], { _, h in h <= 30 }),
+        ]
+        for (i, (options, fits)) in cases.enumerated() {
+            let out = dir + "/\(i).png"
+            let r = try LuxExecutable.run(lux, ["codes", "generate", "pdf417", text, "-o", out] + options)
+            #expect(r.status == 0, "\(options): \(r.errorText)")
+            let w = try ExternalTool.run("vipsheader", ["-f", "width", out])
+            let h = try ExternalTool.run("vipsheader", ["-f", "height", out])
+            let size = [w, h].map {
+                Double(String(decoding: $0.output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+            }
+            #expect(fits(size[0], size[1]), "\(options): \(size)")
+            let read = try LuxExecutable.run(lux, ["codes", "detect", out])
+            #expect(read.text.hasSuffix(" \(text)\n"), "\(options): \(read.text)")
+        }
+        let none = try LuxExecutable.run(
+            lux,
+            ["codes", "generate", "pdf417", text, "--max-width", "100", "--max-height", "20", "-o", dir + "/n.png"])
+        #expect(none.status != 0 && none.errorText.contains("fits"))
+        let qr = try LuxExecutable.run(
+            lux, ["codes", "generate", "qr", "x", "--min-width", "50", "-o", dir + "/q.png"])
+        #expect(qr.status != 0 && qr.errorText.contains("PDF417"))
+    }
 }

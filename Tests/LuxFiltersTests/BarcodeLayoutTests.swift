@@ -112,4 +112,75 @@ import Testing
             try Image.pdf417Code(message: [1, 2, 3], layout: CodeWriter.PDF417Layout(rows: 2))
         }
     }
+
+    static let shapeText = "Lux shapes a PDF417 symbol by its column count: 0123456789 abcdefghij"
+
+    /// The symbol of every column count 1…30 the message fits, each laid out by hand.
+    static func everyLayout() -> [Image] {
+        (1...30).compactMap {
+            try? Image.pdf417Code(message: Array(shapeText.utf8), layout: CodeWriter.PDF417Layout(columns: $0))
+        }
+    }
+
+    @Test(
+        "PDF417: the preferred aspect ratio picks the column count whose symbol's width ÷ height is nearest",
+        arguments: [1.0, 3.0, 8.0])
+    func pdf417PreferredAspectRatio(ratio: Double) throws {
+        let image = try Image.pdf417Code(
+            message: Array(Self.shapeText.utf8), shape: .init(preferredAspectRatio: ratio))
+        #expect(try Self.read(image, .pdf417) == [Self.shapeText])
+        // Every column count the encoder accepts, drawn by hand-chosen layouts: none is nearer the ratio.
+        let chosen = abs(log(image.extent.width / image.extent.height / ratio))
+        for other in Self.everyLayout() {
+            #expect(chosen <= abs(log(other.extent.width / other.extent.height / ratio)) + 1e-12, "\(other.extent)")
+        }
+        // 17c + 69 modules and a quiet module each side.
+        #expect((Int(image.extent.width) - 2 - 69) % 17 == 0)
+    }
+
+    @Test("PDF417: minimum and maximum sizes bound the symbol; bounds nothing fits are a typed error")
+    func pdf417SizeBounds() throws {
+        let message = Array(Self.shapeText.utf8)
+        let narrow = try Image.pdf417Code(message: message, shape: .init(preferredAspectRatio: 20, maxWidth: 200))
+        #expect(narrow.extent.width <= 200)
+        let wide = try Image.pdf417Code(message: message, shape: .init(minWidth: 400))
+        #expect(wide.extent.width >= 400)
+        let short = try Image.pdf417Code(message: message, shape: .init(maxHeight: 40))
+        #expect(short.extent.height <= 40)
+        let tall = try Image.pdf417Code(message: message, shape: .init(minHeight: 150))
+        #expect(tall.extent.height >= 150)
+        for image in [narrow, wide, short, tall] { #expect(try Self.read(image, .pdf417) == [Self.shapeText]) }
+        // Without a preferred ratio the smallest symbol within the bounds: no smaller one is admitted.
+        for other in Self.everyLayout() where other.extent.width >= 400 {
+            #expect(wide.extent.width * wide.extent.height <= other.extent.width * other.extent.height)
+        }
+        #expect(throws: CodeError.self) {
+            try Image.pdf417Code(message: message, shape: .init(maxWidth: 120, maxHeight: 30))
+        }
+        // Core Image's keys reach the same filter.
+        let byName = try FilterRegistry.builtIn.apply(
+            "CIPDF417BarcodeGenerator", to: nil,
+            parameters: ["inputMessage": .string(Self.shapeText), "inputMaxHeight": 40])
+        #expect(byName.extent == short.extent)
+    }
+
+    @Test("PDF417: always specifying the compaction states byte compaction for an automatic message; text is refused")
+    func pdf417AlwaysSpecifyCompaction() throws {
+        let message = Array(Self.shapeText.utf8)
+        let implicit = try Image.pdf417Code(message: message, layout: CodeWriter.PDF417Layout(columns: 4))
+        let stated = try Image.pdf417Code(
+            message: message, layout: CodeWriter.PDF417Layout(columns: 4), alwaysSpecifyCompaction: true)
+        let bytes = try Image.pdf417Code(
+            message: message, layout: CodeWriter.PDF417Layout(columns: 4, compaction: .byte))
+        #expect(try Self.read(stated, .pdf417) == [Self.shapeText])
+        // Byte compaction packs 6 bytes in 5 codewords, text about 2 characters a codeword: a taller symbol.
+        #expect(stated.extent.height > implicit.extent.height)
+        #expect(
+            try BarcodeGeneratorTests.pixels(stated, scale: 1).components(as: UInt8.self)
+                == BarcodeGeneratorTests.pixels(bytes, scale: 1).components(as: UInt8.self))
+        #expect(throws: CodeError.self) {
+            try Image.pdf417Code(
+                message: message, layout: CodeWriter.PDF417Layout(compaction: .text), alwaysSpecifyCompaction: true)
+        }
+    }
 }

@@ -25,7 +25,7 @@ extension Filters {
             let r0 = Float(radius)
             return RadialWarp.apply(
                 image, name: "circleSplash", arguments: "center=\(center) radius=\(radius)", center: center,
-                radius: radius, reach: .intoDisc
+                radius: radius, reach: .ontoCircle(twist: 0)
             ) { dx, dy in
                 let r = (dx * dx + dy * dy).squareRoot()
                 guard r > r0 else { return (dx, dy) }

@@ -51,8 +51,14 @@ extension Filters {
             ) { rect in
                 // Sources lie on the rows radius − r for the rectangle's distances r, within π·radius of center.x.
                 let (near, far) = RadialWarp.radialRange(of: rect, around: c)
-                return Rect(
-                    minX: c.x - Double.pi * r0, minY: c.y + r0 - far, maxX: c.x + Double.pi * r0, maxY: c.y + r0 - near)
+                var (x0, x1) = (c.x - Double.pi * r0, c.x + Double.pi * r0)
+                // Columns r0·φ for the rectangle's angles φ (from `angle`, in −π…π), unless they cross the seam at ±π.
+                if let (from, to) = RadialWarp.angularRange(of: rect, around: c) {
+                    var phi = from - a0
+                    phi -= 2 * Double.pi * ((phi + Double.pi) / (2 * Double.pi)).rounded(.down)
+                    if phi + (to - from) < Double.pi { (x0, x1) = (c.x + r0 * phi, c.x + r0 * (phi + to - from)) }
+                }
+                return Rect(minX: x0, minY: c.y + r0 - far, maxX: x1, maxY: c.y + r0 - near)
             }
         }
     }

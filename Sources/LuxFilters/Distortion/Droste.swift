@@ -82,12 +82,24 @@ extension Filters {
                 }
             }
             let band = Rect(minX: c.x - f * hw, minY: c.y - f * hh, maxX: c.x + f * hw, maxY: c.y + f * hh)
+            // How far a source position moves per pixel at distance d from the centre: |dw/dz| = |β|·|s|/|z|, with |s|
+            // at most the band's half diagonal. Pieces of the map inside a tile (cut out by the reductions' spirals)
+            // reach its edges, which are probed at every pixel, except near the centre, where the band is read whole.
+            let reach = (br * br + bi * bi).squareRoot() * f * (hw * hw + hh * hh).squareRoot()
+            let step = 4
+            let roi: @Sendable (Rect) -> Rect = { r in
+                let dx = max(r.minX - c.x, 0, c.x - r.maxX)
+                let dy = max(r.minY - c.y, 0, c.y - r.maxY)
+                let d = (dx * dx + dy * dy).squareRoot()
+                guard d > 16, let probed = kernel.sourceBounds(of: r, step: step) else { return band }
+                let pad = reach / d * Double(step) + 2
+                return probed.insetBy(dx: -pad, dy: -pad).intersection(band)
+            }
             return kernel.apply(
                 extent: e, image: image,
                 arguments:
                     "insetPoint0=\(insetPoint0) insetPoint1=\(insetPoint1) strands=\(strands) "
-                    + "periodicity=\(periodicity) rotation=\(rotation) zoom=\(zoom)"
-            ) { _ in band }
+                    + "periodicity=\(periodicity) rotation=\(rotation) zoom=\(zoom)", roi: roi)
         }
     }
 }

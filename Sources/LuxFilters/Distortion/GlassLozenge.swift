@@ -60,9 +60,9 @@ extension Filters {
             return kernel.apply(
                 extent: image.extent, image: image,
                 arguments: "point0=\(point0) point1=\(point1) radius=\(radius) refraction=\(refraction)"
-            ) { rect in
-                // Pixels under the glass read under the glass; the others read themselves.
-                rect.intersects(capsule) ? rect.union(capsule) : rect
+            ) { [reach = GlassRefraction.largestShift(radius: a, index: n)] rect in
+                // Pixels under the glass read towards its axis, at most `reach` away; the others read themselves.
+                rect.intersects(capsule) ? rect.insetBy(dx: -reach, dy: -reach) : rect
             }
         }
     }

@@ -32,7 +32,7 @@ extension Filters {
             let turn = Float(rotation)
             return RadialWarp.apply(
                 image, name: "lightTunnel", arguments: "center=\(center) rotation=\(rotation) radius=\(radius)",
-                center: center, radius: radius, reach: .intoDisc
+                center: center, radius: radius, reach: .ontoCircle(twist: rotation)
             ) { dx, dy in
                 let r = (dx * dx + dy * dy).squareRoot()
                 guard r > r0 else { return (dx, dy) }

@@ -58,9 +58,9 @@ extension Filters {
             return kernel.apply(
                 extent: image.extent, image: image,
                 arguments: "center=\(center) radius=\(radius) width=\(width) refraction=\(refraction)"
-            ) { rect in
-                // Pixels in the tube read in the tube; the others read themselves.
-                rect.intersects(ring) ? rect.union(ring) : rect
+            ) { [reach = GlassRefraction.largestShift(radius: a, index: n)] rect in
+                // Pixels in the tube read along their radius, at most `reach` away; the others read themselves.
+                rect.intersects(ring) ? rect.insetBy(dx: -reach, dy: -reach) : rect
             }
         }
     }

@@ -33,39 +33,65 @@ extension Filters {
             )
         }
 
-        /// The site nearest to `(u, v)` (in squares from `center`) and its squared distance.
+        /// The nearest site to each pixel of a row span: its position in pixels into `siteX`, `siteY` and its squared
+        /// distance, in squares, into `distanceSquared` (when given).
         ///
-        /// A site two squares away is at least one square away; the own square's is within √2, so the nearest site
-        /// lies in the 5 × 5 block around the point's square.
-        static func nearestSite(_ u: Double, _ v: Double) -> (site: (Double, Double), distanceSquared: Double) {
-            let i = Int(u.rounded(.down))
+        /// A site two squares away is at least one square away and the own square's is within √2, so the nearest site
+        /// lies in the 5 × 5 block around the pixel's square, and in the 3 × 3 block when one there is nearer than one
+        /// square. The sites of the row's five rows of squares are drawn once per span, not per pixel.
+        static func nearestSites(
+            y: Int, x: Int, count: Int, center c: Point, size: Double, siteX: UnsafeMutablePointer<Float>,
+            siteY: UnsafeMutablePointer<Float>, distanceSquared: UnsafeMutablePointer<Float>?
+        ) {
+            let v = (Double(y) + 0.5 - c.y) / size
             let j = Int(v.rounded(.down))
-            var best = (u, v)
-            var bestDistance = Double.infinity
-            for dj in -2...2 {
-                for di in -2...2 {
-                    let s = site(i + di, j + dj)
-                    let d = (s.0 - u) * (s.0 - u) + (s.1 - v) * (s.1 - v)
-                    if d < bestDistance {
-                        bestDistance = d
-                        best = s
+            let u0 = (Double(x) + 0.5 - c.x) / size
+            let first = Int(u0.rounded(.down)) - 2
+            let columns = Int(((Double(x + count) - 0.5 - c.x) / size).rounded(.down)) + 3 - first
+            // Per square of the block: the site's u, its v and its squared distance from the row in v.
+            withUnsafeTemporaryAllocation(of: SIMD3<Double>.self, capacity: columns * 5) { sites in
+                for column in 0..<columns {
+                    for row in 0..<5 {
+                        let s = site(first + column, j - 2 + row)
+                        sites[column * 5 + row] = SIMD3(s.0, s.1, (s.1 - v) * (s.1 - v))
                     }
                 }
+                for k in 0..<count {
+                    let u = (Double(x + k) + 0.5 - c.x) / size
+                    let own = Int(u.rounded(.down)) - first
+                    var best = sites[own * 5 + 2]
+                    var bestDistance = Double.infinity
+                    // The 3 × 3 block, then the ring of 16 around it unless a site nearer than one square was found.
+                    for column in (own - 1)...(own + 1) {
+                        for row in 1...3 {
+                            let s = sites[column * 5 + row]
+                            let d = (s.x - u) * (s.x - u) + s.z
+                            if d < bestDistance { (best, bestDistance) = (s, d) }
+                        }
+                    }
+                    if bestDistance > 1 {
+                        for column in (own - 2)...(own + 2) {
+                            for row in 0..<5 where row == 0 || row == 4 || column == own - 2 || column == own + 2 {
+                                let s = sites[column * 5 + row]
+                                let d = (s.x - u) * (s.x - u) + s.z
+                                if d < bestDistance { (best, bestDistance) = (s, d) }
+                            }
+                        }
+                    }
+                    siteX[k] = Float(c.x + best.x * size)
+                    siteY[k] = Float(c.y + best.y * size)
+                    distanceSquared?[k] = Float(bestDistance)
+                }
             }
-            return (best, bestDistance)
         }
 
         public var outputImage: Image {
             let size = max(radius, 1)
             let c = center
             let kernel = WarpKernel(name: "crystallize") { row in
-                let v = (Double(row.y) + 0.5 - c.y) / size
-                for k in 0..<row.count {
-                    let u = (Double(row.x + k) + 0.5 - c.x) / size
-                    let best = Self.nearestSite(u, v).site
-                    row.sourceX[k] = Float(c.x + best.0 * size)
-                    row.sourceY[k] = Float(c.y + best.1 * size)
-                }
+                Self.nearestSites(
+                    y: row.y, x: row.x, count: row.count, center: c, size: size, siteX: row.sourceX,
+                    siteY: row.sourceY, distanceSquared: nil)
             }
             return kernel.apply(extent: image.extent, image: image, arguments: "radius=\(radius) center=\(center)") {
                 $0.insetBy(dx: -3 * size, dy: -3 * size)

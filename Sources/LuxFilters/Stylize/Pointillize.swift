@@ -34,15 +34,17 @@ extension Filters {
             let c = center
             let kernel = GeneralKernel(name: "pointillize") { row in
                 let source = row.sampler(0)
-                let v = (Double(row.y) + 0.5 - c.y) / size
-                for k in 0..<row.count {
-                    let u = (Double(row.x + k) + 0.5 - c.x) / size
-                    let (best, bestDistance) = Crystallize.nearestSite(u, v)
-                    let coverage = Float(min(max(r - bestDistance.squareRoot() * size + 0.5, 0), 1))
-                    let color =
-                        coverage > 0
-                        ? source.sample(x: Float(c.x + best.0 * size), y: Float(c.y + best.1 * size)) : SIMD4()
-                    row.store(color * coverage, at: k)
+                // Sites and squared distances (in squares) for the span, then one sample per pixel inside a dot.
+                withUnsafeTemporaryAllocation(of: Float.self, capacity: 3 * row.count) { scratch in
+                    let xs = scratch.baseAddress!
+                    let (ys, ds) = (xs + row.count, xs + 2 * row.count)
+                    Crystallize.nearestSites(
+                        y: row.y, x: row.x, count: row.count, center: c, size: size, siteX: xs, siteY: ys,
+                        distanceSquared: ds)
+                    for k in 0..<row.count {
+                        let coverage = min(max(Float(r) - ds[k].squareRoot() * Float(size) + 0.5, 0), 1)
+                        row.store(coverage > 0 ? source.sample(x: xs[k], y: ys[k]) * coverage : SIMD4(), at: k)
+                    }
                 }
             }
             return kernel.apply(extent: image.extent, inputs: [image], arguments: "radius=\(radius) center=\(center)") {

@@ -19,4 +19,13 @@ enum GlassRefraction {
         let z = (a * a - d * d).squareRoot()
         return z * Float.tan(Float.asin(sinI) - Float.asin(sinT))
     }
+
+    /// The largest distance any point of a lens moves the image it shows (`shift` sampled densely across the
+    /// cross-section, with a margin): a tile reads no farther than this around itself.
+    static func largestShift(radius a: Float, index n: Float) -> Double {
+        guard a > 0 else { return 0 }
+        var largest: Float = 0
+        for k in 0..<4096 { largest = max(largest, abs(shift(a * Float(k) / 4096, radius: a, index: n))) }
+        return Double(largest) * 1.05 + 2
+    }
 }

@@ -11,13 +11,15 @@ enum RadialWarp {
         case disc
         /// A pixel reads on the segment between itself and the centre (hole).
         case towardsCentre
-        /// A pixel inside `radius` reads itself; one outside reads inside the disc (splash, tunnel).
-        case intoDisc
+        /// A pixel inside `radius` reads itself; one outside at distance `d` and polar angle `a` reads on the circle of
+        /// `radius` at angle `a − twist·(d − radius)/radius` (splash with no twist, tunnel).
+        case ontoCircle(twist: Double)
     }
 
     /// `image` warped: the pixel at offset `(dx, dy)` from `center` reads the source at `center + map(dx, dy)`.
     ///
-    /// The output keeps the input's extent.
+    /// The output keeps the input's extent. Inlined, so that each filter's `map` is known where the kernel is made and inlined into its pixel loop.
+    @inline(__always)
     static func apply(
         _ image: Image, name: String, arguments: String, center: Point, radius: Double, reach: Reach,
         map: @escaping @Sendable (_ dx: Float, _ dy: Float) -> (Float, Float)
@@ -38,8 +40,17 @@ enum RadialWarp {
             switch reach {
             case .disc:
                 return r.intersects(disc) ? r.union(disc) : r
-            case .intoDisc:
-                return r.union(disc)
+            case .ontoCircle(let twist):
+                let (near, far) = radialRange(of: r, around: center)
+                guard far > radius else { return r }
+                guard let (from, to) = angularRange(of: r, around: center) else { return r.union(disc) }
+                // The arc the rectangle's pixels outside the disc read, turned back by the twist at their distances.
+                let turns = [max(near, radius), far].map { twist * ($0 - radius) / max(radius, 1e-9) }
+                let (low, high) = (from - turns.max()!, to - turns.min()!)
+                let arc =
+                    high - low >= 2 * Double.pi
+                    ? disc : sectorBounds(around: center, near: radius, far: radius, from: low, to: high)
+                return near < radius ? r.union(arc) : arc
             case .towardsCentre:
                 return r.union(Rect(minX: center.x - 1, minY: center.y - 1, maxX: center.x + 1, maxY: center.y + 1))
             }
@@ -54,6 +65,23 @@ enum RadialWarp {
         let nx = min(max(center.x, rect.minX), rect.maxX) - center.x
         let ny = min(max(center.y, rect.minY), rect.maxY) - center.y
         return ((nx * nx + ny * ny).squareRoot(), far)
+    }
+
+    /// The polar angles `from…to` (radians, continuous, `to − from` under π) that the points of `rect` span around
+    /// `center`, or `nil` when `rect` holds the centre (all angles).
+    static func angularRange(of rect: Rect, around center: Point) -> (from: Double, to: Double)? {
+        guard center.x < rect.minX || center.x > rect.maxX || center.y < rect.minY || center.y > rect.maxY else {
+            return nil
+        }
+        // The rectangle's own direction; each corner within half a turn of it.
+        let mid = Double.atan2(y: rect.midY - center.y, x: rect.midX - center.x)
+        var (from, to) = (Double.infinity, -Double.infinity)
+        for (x, y) in [(rect.minX, rect.minY), (rect.maxX, rect.minY), (rect.minX, rect.maxY), (rect.maxX, rect.maxY)] {
+            var a = Double.atan2(y: y - center.y, x: x - center.x) - mid
+            a -= 2 * Double.pi * ((a + Double.pi) / (2 * Double.pi)).rounded(.down)
+            (from, to) = (min(from, mid + a), max(to, mid + a))
+        }
+        return (from, to)
     }
 
     /// The bounding box of the points at distance `near…far` from `center` and polar angle `from…to` (radians,

@@ -8,7 +8,12 @@ extension Filters {
     ///
     /// An output pixel is taken to the plane of the tiling by the projective transform that maps the quadrilateral
     /// onto the extent, wrapped into the extent and sampled there (edge pixels extended, so copies meet without a
-    /// seam). Pixels at or beyond the horizon are transparent. The extent is infinite.
+    /// seam). Pixels at or beyond the horizon are transparent. The extent is infinite. A tile of the output reads only
+    /// the part of the image its copies show: all of it only where the tile spans a copy's edge or the horizon.
+    ///
+    /// Seen from afar the tiling costs more than most filters: where the image lands on a quadrilateral much smaller
+    /// than itself (Core Image's default corners take a 12 MP photo to about 500 pixels), every output tile shows whole
+    /// copies and reads the whole image, about 10 times a GaussianBlur of radius 10 on 12 MP (`lux bench filters`).
     public struct PerspectiveTile: DeclaredFilter {
         public static let declaration = FilterDeclaration<Self>(
             "PerspectiveTile", categories: [.tileEffect, .stillImage, .video, .highDynamicRange],
@@ -38,7 +43,22 @@ extension Filters {
             }
             return kernel.apply(
                 extent: .infinite, image: image.clampedToExtent(), arguments: "corners=\(quadrilateral.digest)"
-            ) { _ in e.insetBy(dx: -1, dy: -1) }
+            ) { r in Self.region(of: toUnit.apply(r), in: e) }
+        }
+
+        /// The part of extent `e` that a tile whose image in the tiling's unit coordinates is `unit` reads: per axis,
+        /// the span of the one copy it lies in, or the whole side where it crosses a copy's edge (`nil`: the tile
+        /// reaches the horizon).
+        static func region(of unit: Rect?, in e: Rect) -> Rect {
+            guard let unit else { return e.insetBy(dx: -1, dy: -1) }
+            func span(_ low: Double, _ high: Double, _ origin: Double, _ length: Double) -> (Double, Double) {
+                let cell = low.rounded(.down)
+                guard high - cell <= 1 else { return (origin, origin + length) }
+                return (origin + (low - cell) * length, origin + (high - cell) * length)
+            }
+            let (x0, x1) = span(unit.minX, unit.maxX, e.minX, e.width)
+            let (y0, y1) = span(unit.minY, unit.maxY, e.minY, e.height)
+            return Rect(minX: x0, minY: y0, maxX: x1, maxY: y1).insetBy(dx: -1, dy: -1)
         }
     }
 }

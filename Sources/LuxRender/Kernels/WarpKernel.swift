@@ -50,6 +50,43 @@ public struct WarpKernel: Sendable {
     }
 }
 
+extension WarpKernel {
+    /// The bounding box of the source positions the body gives the pixels of `rect`: every pixel along its edges and
+    /// every `step`-th pixel inside (a probe for a region of interest; `nil` when no position is finite).
+    ///
+    /// Between the probed pixels positions may reach further: a caller pads the box by how far the map can move over
+    /// `step` pixels, and treats separately what the edges cannot reveal (a region of the map wholly inside `rect`).
+    public func sourceBounds(of rect: Rect, step: Int) -> Rect? {
+        let r = rect.integral
+        guard !r.isEmpty, !r.isInfinite, step >= 1 else { return nil }
+        let (x0, y0, w, h) = (Int(r.minX), Int(r.minY), Int(r.width), Int(r.height))
+        let xs = UnsafeMutablePointer<Float>.allocate(capacity: 2 * w)
+        defer { xs.deallocate() }
+        let ys = xs + w
+        var (minX, minY, maxX, maxY) = (Float.infinity, Float.infinity, -Float.infinity, -Float.infinity)
+        func probe(x: Int, y: Int, count: Int) {
+            body(WarpKernelRow(count: count, x: x, y: y, sourceX: xs, sourceY: ys))
+            for i in 0..<count where xs[i].isFinite && ys[i].isFinite {
+                (minX, maxX) = (min(minX, xs[i]), max(maxX, xs[i]))
+                (minY, maxY) = (min(minY, ys[i]), max(maxY, ys[i]))
+            }
+        }
+        for y in y0..<(y0 + h) {
+            if y == y0 || y == y0 + h - 1 {
+                probe(x: x0, y: y, count: w)
+                continue
+            }
+            probe(x: x0, y: y, count: 1)
+            probe(x: x0 + w - 1, y: y, count: 1)
+            if (y - y0) % step == 0 {
+                for x in stride(from: x0 + step, to: x0 + w - 1, by: step) { probe(x: x, y: y, count: 1) }
+            }
+        }
+        guard minX <= maxX, minY <= maxY else { return nil }
+        return Rect(minX: Double(minX), minY: Double(minY), maxX: Double(maxX), maxY: Double(maxY))
+    }
+}
+
 /// One row span handed to a ``WarpKernel`` body.
 public struct WarpKernelRow {
     /// The number of pixels.

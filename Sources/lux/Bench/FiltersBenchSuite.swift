@@ -120,10 +120,22 @@ enum FiltersBenchSuite: BenchSuite {
         "RippleTransition", "AccordionFoldTransition", "PageCurlTransition", "PageCurlWithShadowTransition",
     ]
 
-    /// `filter` applied to `source` by name, centred on the photo, with effect sizes for 12 MP.
+    /// `filter` applied to `source` by name with ``parameters(_:_:)``.
     static func named(_ filter: String, _ source: Image) throws -> Image {
+        let descriptor = try FilterRegistry.builtIn.descriptor(named: filter)
+        // Generators make the photo's frame of their own.
+        return try FilterRegistry.builtIn.apply(
+            filter, to: descriptor.takesImage ? source : nil, parameters: try parameters(filter, source)
+        ).cropped(to: source.extent)
+    }
+
+    /// The parameters the bench gives `filter` on `source`: centred on it, with effect sizes of a typical use on a
+    /// 4032-pixel-wide photo, scaled to `source`'s width (so a small test frame gets the same picture).
+    static func parameters(_ filter: String, _ source: Image) throws -> [String: FilterValue] {
         let e = source.extent
         let descriptor = try FilterRegistry.builtIn.descriptor(named: filter)
+        // A length chosen for 12 MP, at this frame's scale (at least one pixel).
+        func length(_ pixels: Double) -> FilterValue { .number(max(1, pixels * e.width / 4032)) }
         var candidates: [String: FilterValue] = [
             "center": .vector([e.midX, e.midY]), "targetImage": .image(source.colorInvert()),
             "mask": .image(source), "displacementImage": .image(source), "time": 0.5, "texture": .image(source),
@@ -134,30 +146,27 @@ enum FiltersBenchSuite: BenchSuite {
         ]
         // A distortion's reach that shows on 12 MP; other filters keep their own default radius unless set below (a
         // stylize or blur radius of 1000 is no typical use: EdgeWork took 10 s at 1000 and 0.25 s at its default).
-        if descriptor.categories.contains(.distortionEffect) { candidates["radius"] = 1000 }
-        if filter.hasSuffix("Tile") { candidates["width"] = 200 }
+        if descriptor.categories.contains(.distortionEffect) { candidates["radius"] = length(1000) }
+        if filter.hasSuffix("Tile") { candidates["width"] = length(200) }
         // The page is the photo; a curl of a typical size.
         if filter.hasPrefix("PageCurl") {
-            (candidates["extent"], candidates["radius"]) = ([e.minX, e.minY, e.width, e.height], 300)
+            (candidates["extent"], candidates["radius"]) = ([e.minX, e.minY, e.width, e.height], length(300))
         }
-        if filter == "Pixellate" || filter == "HexagonalPixelate" { candidates["scale"] = 8 }
+        if filter == "Pixellate" || filter == "HexagonalPixelate" { candidates["scale"] = length(8) }
         // Cell and blur sizes of a typical use, not a distortion's reach.
-        if ["Crystallize", "Bloom", "Gloom", "Pointillize"].contains(filter) { candidates["radius"] = 20 }
-        if filter == "DepthOfField" { candidates["radius"] = 6 }
+        if ["Crystallize", "Bloom", "Gloom", "Pointillize"].contains(filter) { candidates["radius"] = length(20) }
+        if filter == "DepthOfField" { candidates["radius"] = length(6) }
         // A 16:9 frame from the 4:3 photo; a ring, a lozenge and an inset of a size that shows on 12 MP.
         candidates["size"] = .vector([e.width, e.width * 9 / 16])
-        if filter == "TriangleKaleidoscope" { candidates["size"] = 700 }  // a triangle's size (Core Image's default)
-        if filter == "TorusLensDistortion" { candidates["width"] = 400 }
-        candidates["point0"] = .vector([e.midX - 1000, e.midY])
-        candidates["point1"] = .vector([e.midX + 1000, e.midY])
+        if filter == "TriangleKaleidoscope" { candidates["size"] = length(700) }  // a triangle's size (Core Image's)
+        if filter == "TorusLensDistortion" { candidates["width"] = length(200) }
+        let reach = e.width * 1000 / 4032
+        candidates["point0"] = .vector([e.midX - reach, e.midY])
+        candidates["point1"] = .vector([e.midX + reach, e.midY])
         candidates["insetPoint0"] = .vector([e.midX - e.width / 6, e.midY - e.height / 6])
         candidates["insetPoint1"] = .vector([e.midX + e.width / 6, e.midY + e.height / 6])
         let accepted = Set(descriptor.parameters.map(\.name))
-        let parameters = candidates.filter { accepted.contains($0.key) }
-        // Generators make the photo's frame of their own.
-        return try FilterRegistry.builtIn.apply(
-            filter, to: descriptor.takesImage ? source : nil, parameters: parameters
-        ).cropped(to: e)
+        return candidates.filter { accepted.contains($0.key) }
     }
 
     static func work(job: String, arguments: [String]) throws -> Double {

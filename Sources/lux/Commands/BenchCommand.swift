@@ -14,6 +14,7 @@ struct BenchCommand: ParsableCommand {
             Examples:
               lux bench --list
               lux bench color --runs 7
+              lux bench filters --only GaussianBlur,Droste,PerspectiveTile
               lux bench --markdown          # appends the table to Benchmarks/RESULTS.md
             """)
 
@@ -22,6 +23,13 @@ struct BenchCommand: ParsableCommand {
 
     @Option(parsing: .unconditional, help: "Counted runs per case (after one warm-up).")
     var runs: Int = 5
+
+    @Option(
+        help: """
+            Run only the cases named (comma-separated): a case's name or the words before its first space or comma \
+            (GaussianBlur runs the three radii).
+            """)
+    var only: String?
 
     @Flag(help: "List the suites and exit.")
     var list = false
@@ -37,6 +45,14 @@ struct BenchCommand: ParsableCommand {
         let known = Set(benchSuites.map { $0.name })
         for s in suites where !known.contains(s) {
             throw ValidationError("unknown suite '\(s)'; known: \(known.sorted().joined(separator: ", "))")
+        }
+    }
+
+    /// Whether `--only` (when given) names the case `name`.
+    func selects(_ name: String) -> Bool {
+        guard let only else { return true }
+        return only.split(separator: ",").contains { item in
+            name == item || name.hasPrefix(item + ",") || name.hasPrefix(item + " ")
         }
     }
 
@@ -62,7 +78,7 @@ struct BenchCommand: ParsableCommand {
         var results: [BenchResult] = []
         for suite in selected {
             print("suite \(suite.name): preparing inputs...")
-            for c in try suite.cases(in: context) {
+            for c in try suite.cases(in: context) where selects(c.name) {
                 print("  \(c.name)...")
                 let r = try runner.run(c)
                 results.append(r)

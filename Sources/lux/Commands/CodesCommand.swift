@@ -86,6 +86,7 @@ struct CodesGenerateCommand: ParsableCommand {
             Examples:
               lux codes generate qr 'https://example.com' -o code.png --scale 8
               lux codes generate code128 'LUX-0042' -o label.png --correction-level 0
+              lux codes generate pdf417 'Lux' -o wide.png --preferred-aspect-ratio 4 --max-height 60
             """)
 
     enum Kind: String, ExpressibleByArgument, CaseIterable {
@@ -123,6 +124,33 @@ struct CodesGenerateCommand: ParsableCommand {
     @Option(help: "PDF417: the compaction mode: auto, numeric, text or byte (default auto).")
     var compaction: Compaction = .auto
 
+    @Flag(
+        help: """
+            PDF417: state the compaction mode in the symbol (a latch codeword first; auto then packs bytes, and text \
+            cannot be stated).
+            """)
+    var alwaysSpecifyCompaction = false
+
+    @Option(
+        parsing: .unconditional,
+        help: """
+            PDF417: the width/height ratio to come nearest to, choosing the column count (default: the encoder's choice, \
+            or the smallest symbol within the size bounds).
+            """)
+    var preferredAspectRatio: Double?
+
+    @Option(parsing: .unconditional, help: "PDF417: the least width of the symbol in modules, quiet zone included.")
+    var minWidth: Double?
+
+    @Option(parsing: .unconditional, help: "PDF417: the greatest width in modules, quiet zone included.")
+    var maxWidth: Double?
+
+    @Option(parsing: .unconditional, help: "PDF417: the least height in modules (4 a row), quiet zone included.")
+    var minHeight: Double?
+
+    @Option(parsing: .unconditional, help: "PDF417: the greatest height in modules, quiet zone included.")
+    var maxHeight: Double?
+
     @Option(parsing: .unconditional, help: "Pixels per module (1...100).")
     var scale: Int = 1
 
@@ -148,8 +176,17 @@ struct CodesGenerateCommand: ParsableCommand {
     func validate() throws {
         guard (1...100).contains(scale) else { throw ValidationError("--scale is 1...100, not \(scale)") }
         if type != .aztec, layers != nil { throw ValidationError("--layers applies to Aztec codes") }
-        if type != .pdf417, columns != nil || rows != nil || compaction != .auto {
-            throw ValidationError("--columns, --rows and --compaction apply to PDF417 codes")
+        let shape = [preferredAspectRatio, minWidth, maxWidth, minHeight, maxHeight]
+        if type != .pdf417,
+            columns != nil || rows != nil || compaction != .auto || alwaysSpecifyCompaction
+                || shape.contains(where: { $0 != nil })
+        {
+            throw ValidationError(
+                "--columns, --rows, --compaction, --always-specify-compaction, --preferred-aspect-ratio and the "
+                    + "--min/--max sizes apply to PDF417 codes")
+        }
+        for case let value? in shape where !(value.isFinite && value > 0) {
+            throw ValidationError("a PDF417 aspect ratio or size is a positive number, not \(value)")
         }
         if compact, type != .aztec, type != .pdf417 { throw ValidationError("--compact applies to Aztec and PDF417") }
     }
@@ -172,7 +209,11 @@ struct CodesGenerateCommand: ParsableCommand {
             return try Image.pdf417Code(
                 message: bytes, correctionLevel: l,
                 layout: CodeWriter.PDF417Layout(
-                    columns: columns ?? 0, rows: rows ?? 0, compaction: compaction.mode, isCompact: compact))
+                    columns: columns ?? 0, rows: rows ?? 0, compaction: compaction.mode, isCompact: compact),
+                shape: Filters.PDF417BarcodeGenerator.Shape(
+                    preferredAspectRatio: preferredAspectRatio ?? 0, minWidth: minWidth ?? 0, maxWidth: maxWidth ?? 0,
+                    minHeight: minHeight ?? 0, maxHeight: maxHeight ?? 0),
+                alwaysSpecifyCompaction: alwaysSpecifyCompaction)
         case .code128:
             guard level == nil else { throw ValidationError("Code 128 has no correction level") }
             return try Image.code128Barcode(message: message)
