@@ -583,8 +583,8 @@ extension FrontEnd {
         dW5kOiAjMDAwOyBjdXJzb3I6IGNyb3NzaGFpcjsgfQojY2hhaW4gbGkgeyBtYXJnaW4tYm90dG9tOiAwLjZlbTsgfQojY2hhaW5U
         ZXh0IHsgZGlzcGxheTogYmxvY2s7IGZvbnQtc2l6ZTogMTJweDsgd2hpdGUtc3BhY2U6IHByZS13cmFwOyBtYXJnaW4tdG9wOiAw
         LjVlbTsgfQoucGFpciB7IGRpc3BsYXk6IGZsZXg7IGdhcDogMC41ZW07IGFsaWduLWl0ZW1zOiBmbGV4LXN0YXJ0OyB9CiNsaXZl
-        VmlkZW8sICNsaXZlU3RpbGwgeyBtYXgtd2lkdGg6IDQ4JTsgbWF4LWhlaWdodDogY2FsYygxMDB2aCAtIDE2ZW0pOyBiYWNrZ3Jv
-        dW5kOiAjMDAwOyB9CiNsaXZlQ2hhaW4sICNsaXZlUGhvdG9DaGFpbiB7IGZsZXg6IDE7IH0K
+        VmlkZW8sICNsaXZlU3RpbGwgeyB3aWR0aDogNDglOyBtYXgtaGVpZ2h0OiBjYWxjKDEwMHZoIC0gMTZlbSk7IG9iamVjdC1maXQ6
+        IGNvbnRhaW47IGJhY2tncm91bmQ6ICMwMDA7IH0KI2xpdmVDaGFpbiwgI2xpdmVQaG90b0NoYWluIHsgZmxleDogMTsgfQo=
         """,
         "studio.js": """
         Ly8gTHV4IFN0dWRpbydzIHBhZ2U6IHRoZSBwYW5lbHMsIHRoZSBjYW1lcmEgc29ja2V0IGFuZCB0aGUgZ2FsbGVyeS4gTm8gYnVp

@@ -65,12 +65,10 @@ public struct Studio: Sendable {
             list["active"] = camera.devicePath ?? "simulated"
             return Self.json(Data(StudioCamera.json(list).utf8))
         }
-        router.get("/api/file/**") { [gallery] _, context in
+        router.get("/api/file/**") { [gallery] request, context in
             let url = try Self.galleryFile(gallery, context)
-            let bytes = try Data(contentsOf: url)
-            return Response(
-                status: .ok, headers: [.contentType: Self.mediaType(of: url), .cacheControl: "no-cache"],
-                body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+            return Self.fileResponse(
+                try Data(contentsOf: url), type: Self.mediaType(of: url), cacheControl: "no-cache", request: request)
         }
         router.get("/api/thumbnail/**") { [gallery, development] request, context in
             let url = try Self.galleryFile(gallery, context)
@@ -152,15 +150,13 @@ public struct Studio: Sendable {
                     StudioCamera.json(["still": "/api/live-play/\(id)/still", "movie": "/api/live-play/\(id)/movie"])
                         .utf8))
         }
-        router.get("/api/live-play/{id}/{part}") { [live] _, context in
+        router.get("/api/live-play/{id}/{part}") { [live] request, context in
             let id = try context.parameters.require("id")
             let part = try context.parameters.require("part")
             guard let url = await live.previewFile(id, part: part), let bytes = try? Data(contentsOf: url) else {
                 throw HTTPError(.notFound)
             }
-            return Response(
-                status: .ok, headers: [.contentType: Self.mediaType(of: url), .cacheControl: "no-store"],
-                body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+            return Self.fileResponse(bytes, type: Self.mediaType(of: url), cacheControl: "no-store", request: request)
         }
         router.post("/api/live-save/**") { [gallery, live, folder = configuration.captureFolder] request, context in
             let still = try Self.galleryFile(gallery, context)
