@@ -37,6 +37,8 @@ let package = Package(
         // Only LuxStudio, the `lux` executable and their tests may use the web server.
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
+        // The server's services (Hummingbird runs on it): the studio stops its camera session as one of them.
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
     ],
     targets: [
         // System libraries (pkg-config names as on Debian 12).
@@ -171,10 +173,11 @@ let package = Package(
         .target(
             name: "LuxStudio",
             dependencies: [
-                "LuxInfo", "LuxCapture", "LuxScene", "LuxIO", "LuxRAW", "LuxFilters", "LuxRender", "LuxCodecs",
-                "LuxPixels", "LuxColor",
+                "LuxInfo", "LuxCapture", "LuxLive", "LuxScene", "LuxIO", "LuxRAW", "LuxFilters", "LuxRender",
+                "LuxCodecs", "LuxPixels", "LuxColor",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             exclude: ["FrontEnd"],
             swiftSettings: swiftSettings),
@@ -251,7 +254,7 @@ let package = Package(
         .testTarget(
             name: "LuxStudioTests",
             dependencies: [
-                "LuxStudio", "LuxCapture", "LuxCodecs", "LuxPixels", "LuxTestSupport",
+                "LuxStudio", "LuxCapture", "LuxCodecs", "LuxLive", "LuxPixels", "LuxTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),

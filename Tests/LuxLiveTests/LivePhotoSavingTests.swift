@@ -189,6 +189,38 @@ import Testing
         #expect(try movie.audioSamples().samples == Array(original[8820..<35_280]))
     }
 
+    @Test(
+        "a key photo: the still becomes the movie frame at that time, scaled to the still's size; the pair follows it")
+    func keyPhoto() async throws {
+        let dir = try LiveFixtures.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // Frame i is one flat colour (8i, 100, 240 - 8i); the original still is grey.
+        let live = try LiveFixtures.pair(
+            in: dir, frames: 30,
+            framePicture: { i in
+                LiveFixtures.picture(width: 144, height: 108) { _, _ in (UInt8(8 * i), 100, UInt8(240 - 8 * i)) }
+            },
+            stillPicture: LiveFixtures.picture(width: 400, height: 300) { _, _ in (128, 128, 128) })
+        var context = try LivePhotoEditingContext(
+            livePhoto: live, adjustments: LivePhotoAdjustments(keyPhotoTime: MediaTime(value: 2, timescale: 3)))
+        var output = LivePhotoEditingOutput(directory: dir, baseName: "key")
+        output.synchronizesFiles = false
+        let edited = try await context.save(to: output)
+        // 2/3 s at 30 fps is frame 20: (160, 100, 80).
+        let still = try ImageFile.read(url: edited.photoURL).pixels
+        #expect(still.width == 400 && still.height == 300)
+        let centre = LiveFixtures.rgb(try still.converted(to: .rgba8), 200, 150)
+        #expect(abs(centre.x - 160) < 6 && abs(centre.y - 100) < 6 && abs(centre.z - 80) < 6, "\(centre)")
+        #expect(edited.photoTime == MediaTime(value: 2, timescale: 3))
+        #expect(try QuickTimeMovie(contentsOf: edited.movieURL).stillImageTime == MediaTime(value: 2, timescale: 3))
+        // A key photo outside the kept range is refused before anything is written.
+        context.timeRange = .zero..<MediaTime(value: 1, timescale: 2)
+        await #expect(throws: LivePhotoError.self) {
+            try await context.save(to: LivePhotoEditingOutput(directory: dir, baseName: "refused"))
+        }
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("refused.JPG").path))
+    }
+
     @Test("bad edits throw before anything is written; a failing processor and cancellation leave no files")
     func badInput() async throws {
         let dir = try LiveFixtures.folder()

@@ -16,6 +16,8 @@ import Testing
             ),
             (#"{"type":"livePhotoMode","enabled":true}"#, .livePhotoMode(true)),
             (#"{"type":"scene","handheld":false}"#, .scene(name: nil, lux: nil, handheld: false)),
+            (#"{"type":"device","path":"/dev/video2"}"#, .device(path: "/dev/video2")),
+            (#"{"type":"device","path":"simulated"}"#, .device(path: nil)),
         ])
     func reads(json: String, command: CameraCommand) throws {
         #expect(try CameraCommand(json: json) == command)

@@ -93,6 +93,40 @@ import Testing
         }
     }
 
+    @Test("gallery files are served by byte range (a movie can be seeked): 206 with Content-Range, 416 past the end")
+    func byteRanges() async throws {
+        let (studio, base) = try makeStudio()
+        defer { try? FileManager.default.removeItem(at: base) }
+        let onDisk = try Data(contentsOf: base.appendingPathComponent("captures/IMG_1.jpg"))
+        let n = onDisk.count
+        try await studio.application().test(.router) { client in
+            for (range, expected) in [
+                ("bytes=0-9", 0..<10), ("bytes=10-", 10..<n), ("bytes=-5", (n - 5)..<n), ("bytes=5-99999999", 5..<n),
+            ] {
+                try await client.execute(uri: "/api/file/0/IMG_1.jpg", method: .get, headers: [.range: range]) {
+                    response in
+                    #expect(response.status == .partialContent, "\(range)")
+                    #expect(
+                        response.headers[.contentRange]
+                            == "bytes \(expected.lowerBound)-\(expected.upperBound - 1)/\(n)")
+                    #expect(Data(response.body.readableBytesView) == onDisk[expected], "\(range)")
+                }
+            }
+            try await client.execute(uri: "/api/file/0/IMG_1.jpg", method: .get, headers: [.range: "bytes=\(n)-"]) {
+                response in
+                #expect(response.status == .rangeNotSatisfiable)
+                #expect(response.headers[.contentRange] == "bytes */\(n)")
+            }
+            // No range, or several (which the server may ignore): the whole file, saying ranges are accepted.
+            for headers: HTTPFields in [[:], [.range: "bytes=0-1,4-5"]] {
+                try await client.execute(uri: "/api/file/0/IMG_1.jpg", method: .get, headers: headers) { response in
+                    #expect(response.status == .ok && response.headers[.acceptRanges] == "bytes")
+                    #expect(Data(response.body.readableBytesView) == onDisk)
+                }
+            }
+        }
+    }
+
     @Test("with a token, requests without it are refused; the query parameter, a bearer header and the cookie pass")
     func token() async throws {
         let (studio, base) = try makeStudio(token: "0123456789abcdef")

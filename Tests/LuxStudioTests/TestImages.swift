@@ -5,8 +5,8 @@ import LuxPixels
 /// The studio tests' images, made and measured a whole buffer at a time (per-pixel access converts a whole row for
 /// every pixel, which made each test's set-up take seconds in a debug build).
 enum TestImages {
-    /// A JPEG of an sRGB RGBA image whose 8-bit samples at (x, y) are `sample(x, y)`.
-    static func jpeg(width: Int, height: Int, _ sample: (Int, Int) -> SIMD4<UInt8>) throws -> Data {
+    /// An sRGB RGBA image whose 8-bit samples at (x, y) are `sample(x, y)`.
+    static func pixels(width: Int, height: Int, _ sample: (Int, Int) -> SIMD4<UInt8>) -> PixelBuffer {
         var components: [UInt8] = []
         components.reserveCapacity(width * height * 4)
         for y in 0..<height {
@@ -15,9 +15,12 @@ enum TestImages {
                 components += [s.x, s.y, s.z, s.w]
             }
         }
-        let pixels = PixelBuffer(
-            width: width, height: height, format: .rgba8, components: components, colorSpace: .sRGB)
-        return Data(try JPEG.encode(pixels))
+        return PixelBuffer(width: width, height: height, format: .rgba8, components: components, colorSpace: .sRGB)
+    }
+
+    /// A JPEG of ``pixels(width:height:_:)``.
+    static func jpeg(width: Int, height: Int, _ sample: (Int, Int) -> SIMD4<UInt8>) throws -> Data {
+        Data(try JPEG.encode(pixels(width: width, height: height, sample)))
     }
 
     /// The mean of a JPEG's red, green and blue samples (0...255) and its size.

@@ -91,6 +91,47 @@ import Testing
     }
 
     @Test(
+        "a body streamed without Content-Length (chunked, as curl sends a file) is saved within the limit, refused over it",
+        .needs("curl"))
+    func chunked() async throws {
+        let (studio, folder, _) = try makeStudio(limit: 4096)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let small = try Self.photo()
+        let big = try TestImages.jpeg(width: 96, height: 96) { x, y in
+            let h = UInt32(truncatingIfNeeded: x &* 73_856_093 ^ y &* 19_349_663)
+            return SIMD4(UInt8(truncatingIfNeeded: h), UInt8(truncatingIfNeeded: h >> 8), 40, 255)
+        }
+        #expect(small.count < 4096 && big.count > 4096, "\(small.count), \(big.count) bytes")
+        let bodies = try ExternalTool.temporaryFolder("lux-studio-chunked")
+        defer { try? FileManager.default.removeItem(at: bodies) }
+        try small.write(to: bodies.appendingPathComponent("small.jpg"))
+        try big.write(to: bodies.appendingPathComponent("big.jpg"))
+        try await studio.application().test(.live) { client in
+            let port = try #require(client.port)
+            /// curl's answer to a chunked POST of `file` as `name`: the status and the JSON object.
+            func post(_ file: String, as name: String) throws -> (Int, [String: String]) {
+                let (_, output) = try ExternalTool.run(
+                    "curl",
+                    [
+                        "-sS", "-H", "Transfer-Encoding: chunked", "-H", "Expect:", "--data-binary",
+                        "@" + bodies.appendingPathComponent(file).path, "-w", "\n%{http_code}",
+                        "http://localhost:\(port)/api/upload/\(name)",
+                    ])
+                let lines = String(decoding: output, as: UTF8.self).split(separator: "\n")
+                let answer = lines.dropLast().joined(separator: "\n")
+                let object = (try? JSONSerialization.jsonObject(with: Data(answer.utf8))) as? [String: String]
+                return (Int(lines.last ?? "") ?? 0, object ?? [:])
+            }
+            let (saved, savedAnswer) = try post("small.jpg", as: "streamed.jpg")
+            #expect(saved == 201 && savedAnswer["file"] == "0/streamed.jpg", "\(saved) \(savedAnswer)")
+            let (refused, refusedAnswer) = try post("big.jpg", as: "too-big.jpg")
+            #expect(refused == 413 && refusedAnswer["error"] == "tooLarge", "\(refused) \(refusedAnswer)")
+        }
+        #expect(try Data(contentsOf: folder.appendingPathComponent("streamed.jpg")) == small)
+        #expect(try Self.listing(folder) == ["IMG_1.jpg", "streamed.jpg"])
+    }
+
+    @Test(
         "content that is not what the name says is refused with 415, naming the file; nothing is left",
         arguments: [
             ("notes.jpg", Data("just some text, not a photo\n".utf8)),

@@ -6,7 +6,8 @@ public import LuxFusion
 public import LuxPixels
 public import LuxRender
 
-/// Lux's own serialisable Live Photo edit: filter chains, a crop, a trim, the audio volume and the orientation.
+/// Lux's own serialisable Live Photo edit: filter chains, a crop, a trim, the key photo, the audio volume and the
+/// orientation.
 ///
 /// It becomes a frame processor and context settings, and round-trips through ``AdjustmentData`` (JSON), so a saved
 /// edit can be re-applied to the original.
@@ -36,6 +37,9 @@ public struct LivePhotoAdjustments: Hashable, Sendable, Codable {
     public var aspectRatio: Double?
     /// The part of the movie kept (`nil`: all).
     public var timeRange: Range<MediaTime>?
+    /// The time of the movie frame that becomes the still (``LivePhotoEditingContext/keyPhotoTime``; `nil`: the
+    /// original still).
+    public var keyPhotoTime: MediaTime?
     /// The audio gain 0…1.
     public var audioVolume: Double
     /// The output orientation (`nil`: the still's).
@@ -54,8 +58,8 @@ public struct LivePhotoAdjustments: Hashable, Sendable, Codable {
     /// Creates a recipe that changes nothing.
     public init(
         filterChain: String? = nil, photoFilterChain: String? = nil, crop: Rect? = nil, aspectRatio: Double? = nil,
-        timeRange: Range<MediaTime>? = nil, audioVolume: Double = 1, orientation: Orientation? = nil,
-        autoTrim: LivePhotoAutoTrimmer? = nil,
+        timeRange: Range<MediaTime>? = nil, keyPhotoTime: MediaTime? = nil, audioVolume: Double = 1,
+        orientation: Orientation? = nil, autoTrim: LivePhotoAutoTrimmer? = nil,
         stabilization: LivePhotoStabilizer? = nil
     ) {
         self.filterChain = filterChain
@@ -63,6 +67,7 @@ public struct LivePhotoAdjustments: Hashable, Sendable, Codable {
         self.crop = crop
         self.aspectRatio = aspectRatio
         self.timeRange = timeRange
+        self.keyPhotoTime = keyPhotoTime
         self.audioVolume = audioVolume
         self.orientation = orientation
         self.autoTrim = autoTrim
@@ -164,7 +169,8 @@ public struct LivePhotoAdjustments: Hashable, Sendable, Codable {
 }
 
 extension LivePhotoEditingContext {
-    /// Opens a Live Photo for editing with a recipe applied (processor, trim, volume, orientation, stabilisation).
+    /// Opens a Live Photo for editing with a recipe applied (processor, trim, key photo, volume, orientation,
+    /// stabilisation).
     ///
     /// Auto-trimming and stabilisation measure the movie's motion now (each frame is decoded once); they are skipped
     /// when the movie cannot be rendered (``movieProblem``), so the still can still be edited alone.
@@ -175,11 +181,12 @@ extension LivePhotoEditingContext {
     {
         try self.init(livePhoto: livePhoto)
         frameProcessor = try adjustments.makeFrameProcessor(registry: registry)
+        keyPhotoTime = adjustments.keyPhotoTime
         if movieProblem == nil, adjustments.autoTrim != nil || adjustments.stabilization != nil {
             let analysis = try analyzeVideo(motion: adjustments.autoTrim != nil, stabilizer: adjustments.stabilization)
             if let trimmer = adjustments.autoTrim {
                 timeRange = trimmer.trimRange(
-                    motion: analysis.motion, frameTimes: videoFrameTimes, frameWidth: videoWidth, photoTime: photoTime,
+                    motion: analysis.motion, frameTimes: videoFrameTimes, frameWidth: videoWidth, photoTime: stillTime,
                     duration: duration)
             }
             if adjustments.stabilization != nil { videoFrameTransforms = analysis.transforms }

@@ -41,8 +41,15 @@ public struct LivePhotoEditingContext: Sendable {
     public var audioVolume: Double
     /// Produces the edited image of each frame (`nil`: frames unchanged).
     public var frameProcessor: FrameProcessor?
-    /// The part of the movie kept (default: all of it); it must contain ``photoTime``.
+    /// The part of the movie kept (default: all of it); it must contain ``photoTime`` (or ``keyPhotoTime``).
     public var timeRange: Range<MediaTime>
+    /// The time of the movie frame that becomes the edited still, the key photo (`nil`, the default: the original
+    /// still).
+    ///
+    /// The frame showing at that time is decoded at the movie's resolution and scaled to the still's size, then
+    /// processed as the ``LivePhotoFrame/FrameType/photo`` frame; the still's metadata is kept and the edited
+    /// movie's still-image time moves to the frame. It needs a movie that can be rendered.
+    public var keyPhotoTime: MediaTime?
     /// Per movie frame (in the order of ``videoFrameTimes``), a transform applied to the frame before the
     /// processor sees it — the output of ``LivePhotoStabilizer`` (`nil`: none).
     public var videoFrameTransforms: [AffineTransform]?
@@ -104,6 +111,7 @@ public struct LivePhotoEditingContext: Sendable {
         audioVolume = 1
         frameProcessor = nil
         timeRange = .zero..<max(livePhoto.duration, MediaTime(value: 1, timescale: 600))
+        keyPhotoTime = nil
         videoFrameTransforms = nil
         renderOptions = RenderOptions(cacheIntermediates: false)
         threads = nil
@@ -114,6 +122,9 @@ public struct LivePhotoEditingContext: Sendable {
         guard videoWidth > 0, photoWidth > 0 else { return 1 }
         return Double(max(videoWidth, videoHeight)) / Double(max(photoWidth, photoHeight))
     }
+
+    /// When the edited still is taken, on the original movie's timeline: ``keyPhotoTime`` or ``photoTime``.
+    var stillTime: MediaTime { keyPhotoTime ?? photoTime }
 
     /// Whether the movie's frames can be decoded and re-rendered (H.264, HEVC, Motion-JPEG and the other codecs
     /// FFmpeg decodes); see ``movieProblem`` when not.
@@ -197,10 +208,16 @@ public struct LivePhotoEditingContext: Sendable {
             throw .invalidEdit(
                 "the time range \(timeRange.lowerBound.seconds)…\(timeRange.upperBound.seconds) s is empty or negative")
         }
-        guard timeRange.contains(photoTime) else {
+        if let key = keyPhotoTime {
+            if let movieProblem { throw movieProblem }
+            guard key >= .zero, key < duration else {
+                throw .invalidEdit("the key photo time \(key.seconds) s is outside the movie (0…\(duration.seconds) s)")
+            }
+        }
+        guard timeRange.contains(stillTime) else {
             throw .invalidEdit(
-                "the time range \(timeRange.lowerBound.seconds)…\(timeRange.upperBound.seconds) s must contain the photo "
-                    + "time \(photoTime.seconds) s")
+                "the time range \(timeRange.lowerBound.seconds)…\(timeRange.upperBound.seconds) s must contain the "
+                    + "\(keyPhotoTime == nil ? "photo" : "key photo") time \(stillTime.seconds) s")
         }
         if let t = videoFrameTransforms, t.count != videoFrameTimes.count {
             throw .invalidEdit("\(t.count) frame transforms for \(videoFrameTimes.count) movie frames")

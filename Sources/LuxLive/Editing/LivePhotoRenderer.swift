@@ -60,18 +60,47 @@ struct LivePhotoRenderer: Sendable {
         var metadata: ImageMetadata
     }
 
-    /// Decodes the still (scaled for a preview) and runs the processor on it.
+    /// Decodes the still, or the key photo's movie frame (scaled for a preview), and runs the processor on it.
     func planStill() throws(LivePhotoError) -> StillPlan {
         let ctx = context
-        let still = try decodeStill(threads: threads)
+        let pixels: PixelBuffer
+        let metadata: ImageMetadata
+        if let key = ctx.keyPhotoTime {
+            pixels = try decodeKeyFrame(at: key)
+            metadata = ctx.photoInfo.metadata
+        } else {
+            let still = try decodeStill(threads: threads)
+            pixels = still.pixels
+            metadata = still.metadata
+        }
         let photoFrame = LivePhotoFrame(
             image: Self.resized(
-                Image(buffer: still.pixels), to: (Double(ctx.photoWidth) * scale, Double(ctx.photoHeight) * scale)),
-            type: .photo, time: ctx.photoTime, renderScale: scale)
+                Image(buffer: pixels), to: (Double(ctx.photoWidth) * scale, Double(ctx.photoHeight) * scale)),
+            type: .photo, time: ctx.stillTime, renderScale: scale)
         let image = try process(photoFrame)
         return StillPlan(
             image: image, rect: try Self.outputRect(image, frame: photoFrame),
-            colorSpace: still.pixels.colorSpace ?? .sRGB, metadata: still.metadata)
+            colorSpace: pixels.colorSpace ?? .sRGB, metadata: metadata)
+    }
+
+    /// The movie frame showing at `time`, at the movie's resolution (the key photo).
+    func decodeKeyFrame(at time: MediaTime) throws(LivePhotoError) -> PixelBuffer {
+        let url = context.livePhoto.movieURL
+        guard let movie = context.movie, let video = movie.videoTrack, context.movieProblem == nil else {
+            throw context.movieProblem ?? .noVideo(url)
+        }
+        let frame: DecodedVideoFrame?
+        do {
+            let reader = try VideoFrameReader(
+                movie: movie, track: video,
+                options: VideoDecodingOptions(
+                    threads: threads, timeRange: time..<(time + MediaTime(value: 1, timescale: 6000))))
+            frame = try reader.next()
+        } catch {
+            throw .unreadable(url, error)
+        }
+        guard let frame else { throw .invalidEdit("no movie frame shows at the key photo time \(time.seconds) s") }
+        return frame.pixels
     }
 
     /// Renders the still strip by strip into its JPEG encoder (a temporary file, renamed when complete).
@@ -210,7 +239,7 @@ struct LivePhotoRenderer: Sendable {
         if flag.isCancelled { throw .cancelled }
 
         let movieEnd = min(range.upperBound, lastEnd) - range.lowerBound
-        return try writer.finish(photoTime: ctx.photoTime - range.lowerBound, movieEnd: movieEnd) {
+        return try writer.finish(photoTime: ctx.stillTime - range.lowerBound, movieEnd: movieEnd) {
             () throws(LivePhotoError) in try stillRender.commit()
         }
     }

@@ -24,6 +24,9 @@ public enum CameraCommand: Equatable, Sendable {
     /// The shutter: `photo`, `raw`, `rawPlusJPEG`, `bracket` (with EV biases) or `livePhoto`, at a quality
     /// prioritisation (`speed`, `balanced`, `quality`).
     case capture(kind: String, prioritization: String?, bracket: [Float]?)
+    /// The camera the session streams from: a V4L2 camera by its node (`/dev/video0`, one that `/api/cameras`
+    /// lists), or the simulated camera (`nil`; `"simulated"` in JSON, or no `path`).
+    case device(path: String?)
 
     /// Reads a message.
     ///
@@ -102,6 +105,9 @@ public enum CameraCommand: Equatable, Sendable {
             self = .capture(
                 kind: try required(try string("kind"), "kind"), prioritization: try string("prioritization"),
                 bracket: bracket)
+        case "device":
+            let path = try string("path")
+            self = .device(path: path == "simulated" ? nil : path)
         case let other?:
             throw .malformedMessage("unknown message type '\(other)'")
         case nil:

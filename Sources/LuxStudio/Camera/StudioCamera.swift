@@ -8,8 +8,11 @@ import LuxRender
 import LuxScene
 import Synchronization
 
-/// The studio's simulated camera: one capture session shared by every browser, its viewfinder fanned out to the
-/// viewers, its commands run one at a time.
+/// The studio's camera: one capture session shared by every browser, its viewfinder fanned out to the viewers, its
+/// commands run one at a time.
+///
+/// It streams from the simulated camera unless a browser chooses a V4L2 camera of the machine
+/// (``CameraCommand/device(path:)``); the manual controls then go to that camera, within its own ranges.
 ///
 /// Commands from several browsers are serialised: each waits its turn, so a capture and a control change never
 /// interleave. The viewfinder is pulled from the session's video output only while someone watches; each frame is
@@ -21,7 +24,9 @@ actor StudioCamera {
     private let initialScene: Scene
     private let sensor: SensorModel
     private let simulated = Mutex<SimulatedCamera?>(nil)
-    let session = CaptureSession()
+    /// The V4L2 camera streaming in place of the simulated one, with its node (`nil`: the simulated camera).
+    private let chosen = Mutex<(path: String, camera: any CaptureDevice)?>(nil)
+    nonisolated let session = CaptureSession()
     let photoOutput = PhotoOutput()
     let videoOutput = VideoDataOutput()
     let folder: URL
@@ -56,6 +61,59 @@ actor StudioCamera {
             let created = SimulatedCamera(scene: initialScene, configuration: .init(sensor: sensor))
             camera = created
             return created
+        }
+    }
+
+    /// The camera the session streams from: the chosen V4L2 camera, or the simulated one.
+    nonisolated var device: any CaptureDevice { chosen.withLock { $0?.camera } ?? camera }
+
+    /// The node of the chosen V4L2 camera (`nil`: the simulated camera).
+    nonisolated var devicePath: String? { chosen.withLock { $0?.path } }
+
+    /// The V4L2 cameras of this machine and the video nodes that cannot be used, for the browser's camera choice.
+    static func cameraList() -> [String: Any] {
+        let found = CaptureDeviceDiscoverySession(mediaTypes: [.video], includesSimulatedDevices: false).devices()
+        return [
+            "cameras": found.cameras.map { camera -> [String: Any] in
+                [
+                    "path": camera.path ?? "", "name": camera.localizedName, "driver": camera.driverName ?? "",
+                    "formats": camera.formats.map { "\($0)" },
+                ]
+            },
+            "unusable": found.unusableNodes.map { ["path": $0.path, "reason": "\($0.reason)"] },
+        ]
+    }
+
+    /// Makes the session stream from the V4L2 camera at `path` (one the discovery lists), or from the simulated
+    /// camera for `nil`; a running session is stopped and started again around the change.
+    private func use(_ path: String?) async throws(StudioError) {
+        guard path != devicePath else { return }
+        let next: any CaptureDevice
+        if let path {
+            let listed = CaptureDeviceDiscoverySession(mediaTypes: [.video], includesSimulatedDevices: false)
+                .devices().cameras.compactMap(\.path)
+            guard listed.contains(path) else {
+                throw .camera("\(path): not a V4L2 camera of this machine (the cameras: \(listed))")
+            }
+            do { next = try V4L2Camera(path: path) } catch { throw .camera("\(path): \(error)") }
+        } else {
+            next = camera
+        }
+        let running = session.isRunning
+        if running { await session.stopRunning() }
+        session.beginConfiguration()
+        for input in session.inputs { session.removeInput(input) }
+        do {
+            try session.addInput(DeviceInput(camera: next))
+            try session.commitConfiguration()
+        } catch {
+            throw .camera("cannot stream from \(path ?? "the simulated camera"): \(error)")
+        }
+        chosen.withLock { $0 = path.map { ($0, next) } }
+        if running {
+            do { try await session.startRunning() } catch {
+                throw .camera("cannot start \(path ?? "the simulated camera"): \(error)")
+            }
         }
     }
 
@@ -177,9 +235,9 @@ actor StudioCamera {
             case .focus(let mode, let lensPosition):
                 switch mode {
                 case "locked":
-                    try await camera.setFocusModeLocked(lensPosition: lensPosition.map { .value($0) } ?? .current)
-                case "autoFocus": try camera.setFocusMode(.autoFocus)
-                case "continuousAutoFocus": try camera.setFocusMode(.continuousAutoFocus)
+                    try await device.setFocusModeLocked(lensPosition: lensPosition.map { .value($0) } ?? .current)
+                case "autoFocus": try device.setFocusMode(.autoFocus)
+                case "continuousAutoFocus": try device.setFocusMode(.continuousAutoFocus)
                 default: throw StudioError.malformedMessage("unknown focus mode '\(mode)'")
                 }
             case .exposure(let mode, let iso, let duration):
@@ -190,26 +248,30 @@ actor StudioCamera {
                             guard seconds > 0 else { throw .malformedMessage("'duration' must be positive") }
                             return .value(MediaTime(seconds: seconds, preferredTimescale: 1_000_000))
                         } ?? .current
-                    try await camera.setExposureModeCustom(duration: d, iso: iso.map { .value($0) } ?? .current)
-                case "continuousAutoExposure": try camera.setExposureMode(.continuousAutoExposure)
-                case "locked": try camera.setExposureMode(.locked)
+                    try await device.setExposureModeCustom(duration: d, iso: iso.map { .value($0) } ?? .current)
+                case "continuousAutoExposure": try device.setExposureMode(.continuousAutoExposure)
+                case "locked": try device.setExposureMode(.locked)
                 default: throw StudioError.malformedMessage("unknown exposure mode '\(mode)'")
                 }
             case .bias(let value):
-                try await camera.setExposureTargetBias(value)
+                try await device.setExposureTargetBias(value)
             case .whiteBalance(let mode, let temperature, let tint):
                 switch mode {
                 case "locked":
                     guard let temperature else { throw StudioError.malformedMessage("'temperature' is missing") }
-                    try await camera.setWhiteBalanceModeLocked(
+                    try await device.setWhiteBalanceModeLocked(
                         temperatureAndTint: TemperatureAndTint(
                             temperature: Double(temperature), tint: Double(tint ?? 0)))
                 case "grayWorld":
-                    try await camera.setWhiteBalanceModeLocked(gains: .value(camera.status.grayWorldWhiteBalanceGains))
-                case "continuousAutoWhiteBalance": try camera.setWhiteBalanceMode(.continuousAutoWhiteBalance)
+                    try await device.setWhiteBalanceModeLocked(gains: .value(device.status.grayWorldWhiteBalanceGains))
+                case "continuousAutoWhiteBalance": try device.setWhiteBalanceMode(.continuousAutoWhiteBalance)
                 default: throw StudioError.malformedMessage("unknown white balance mode '\(mode)'")
                 }
             case .scene(let name, let lux, let handheld):
+                if let path = devicePath {
+                    throw StudioError.camera(
+                        "the scene belongs to the simulated camera; the studio streams from \(path)")
+                }
                 var scene = camera.scene
                 if let name { scene = try Scene.named(name) }
                 if let lux {
@@ -224,6 +286,8 @@ actor StudioCamera {
                 try photoOutput.setLivePhotoCaptureEnabled(enabled)
             case .capture(let kind, let prioritization, let bracket):
                 try await capture(kind: kind, prioritization: prioritization, bracket: bracket, report: report)
+            case .device(let path):
+                try await use(path)
             }
         } catch let error as StudioError {
             await turns.release()
@@ -331,7 +395,7 @@ actor StudioCamera {
 
     /// The control ranges of the active format, for the browser's sliders.
     nonisolated var ranges: [String: Any] {
-        let f = camera.activeFormat
+        let f = device.activeFormat
         return [
             "iso": [Double(f.minISO), Double(f.maxISO)],
             "duration": [f.minExposureDuration.seconds, f.maxExposureDuration.seconds],
@@ -339,16 +403,16 @@ actor StudioCamera {
             "lensPosition": [0.0, 1.0], "temperature": [2500.0, 10000.0], "tint": [-150.0, 150.0],
             "maxWhiteBalanceGain": Double(f.maxWhiteBalanceGain), "format": "\(f)",
             "scenes": Scene.catalogNames, "scene": camera.scene.name,
-            "livePhoto": photoOutput.isLivePhotoCaptureSupported,
+            "livePhoto": photoOutput.isLivePhotoCaptureSupported, "device": devicePath ?? "simulated",
             "raw": !photoOutput.availableRawPhotoPixelFormatTypes.isEmpty,
         ]
     }
 
     /// The live read-outs: the controls' current values, the 3A flags and the scene-monitoring flags.
     nonisolated var readouts: [String: Any] {
-        let s = camera.status
+        let s = device.status
         var wb: TemperatureAndTint?
-        wb = try? camera.temperatureAndTint(for: s.deviceWhiteBalanceGains)
+        if devicePath == nil { wb = try? camera.temperatureAndTint(for: s.deviceWhiteBalanceGains) }
         return [
             "type": "status", "focusMode": s.focusMode.rawValue, "lensPosition": Double(s.lensPosition),
             "isAdjustingFocus": s.isAdjustingFocus, "exposureMode": s.exposureMode.rawValue,

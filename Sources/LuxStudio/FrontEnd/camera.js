@@ -17,6 +17,7 @@ export class Camera {
     this.socket.binaryType = "blob";
     const status = document.querySelector("#connection");
     this.socket.onopen = () => { status.textContent = "connected"; };
+    this.loadCameras();
     this.socket.onclose = () => { status.textContent = "disconnected"; };
     this.socket.onmessage = (event) => {
       if (typeof event.data === "string") this.message(JSON.parse(event.data));
@@ -41,8 +42,29 @@ export class Camera {
       case "event": this.addEvent(m); break;
       case "captured": this.addLine(`request ${m.request}: ${m.files.join(", ")}`); this.onCapture(); break;
       case "error": this.$("error").textContent = m.message; break;
-      case "done": this.$("error").textContent = ""; break;
+      case "done":
+        this.$("error").textContent = "";
+        if (JSON.parse(m.command).type === "device") this.reloadRanges();
+        break;
     }
+  }
+
+  // The cameras to choose from: the simulated one, then the machine's V4L2 cameras (/api/cameras).
+  async loadCameras() {
+    const response = await fetch("/api/cameras");
+    if (!response.ok) return;
+    const found = await response.json();
+    const options = [new Option("simulated camera", "simulated")];
+    for (const c of found.cameras) options.push(new Option(`${c.name} (${c.path})`, c.path));
+    this.$("device").replaceChildren(...options);
+    this.$("device").value = found.active;
+    this.$("device").title = found.cameras.length ? "" : "no V4L2 camera on this machine";
+  }
+
+  // The control ranges of the camera now streaming.
+  async reloadRanges() {
+    const response = await fetch("/api/camera");
+    if (response.ok) this.setRanges(await response.json());
   }
 
   setRanges(r) {
@@ -55,6 +77,8 @@ export class Camera {
     const scene = this.$("scene");
     scene.replaceChildren(...r.scenes.map((n) => new Option(n, n, false, n === r.scene)));
     this.$("livePhotoMode").disabled = !r.livePhoto;
+    const simulated = r.device === "simulated";
+    for (const id of ["scene", "lux", "handheld"]) this.$(id).disabled = !simulated;
   }
 
   // The duration slider is logarithmic between the format's shortest and longest exposure.
@@ -103,6 +127,7 @@ export class Camera {
     on("whiteBalanceMode", "change", () => this.sendWhiteBalance());
     on("temperature", "input", () => { this.$("whiteBalanceMode").value = "locked"; this.sendWhiteBalance(); });
     on("tint", "input", () => { this.$("whiteBalanceMode").value = "locked"; this.sendWhiteBalance(); });
+    on("device", "change", () => this.send({ type: "device", path: this.$("device").value }));
     on("scene", "change", () => this.send({ type: "scene", name: this.$("scene").value }));
     on("lux", "change", () => this.send({ type: "scene", lux: value("lux") }));
     on("handheld", "change", () => this.send({ type: "scene", handheld: this.$("handheld").checked }));

@@ -38,10 +38,11 @@ const reportTable = (report) => {
 };
 
 export class Gallery {
-  constructor(root, onDevelop, onFilter) {
+  constructor(root, onDevelop, onFilter, onEditLive) {
     this.root = root;
     this.onDevelop = onDevelop;
     this.onFilter = onFilter;
+    this.onEditLive = onEditLive;
     this.items = [];
     root.addEventListener("dragover", (event) => event.preventDefault());
     root.addEventListener("drop", (event) => {
@@ -118,6 +119,12 @@ export class Gallery {
     filter.textContent = "Filter lab";
     filter.addEventListener("click", () => this.onFilter(item.name));
     details.append(" ", filter);
+    if (item.kind === "livePhoto") {
+      const edit = document.createElement("button");
+      edit.textContent = "Edit Live Photo";
+      edit.addEventListener("click", () => this.onEditLive(item));
+      details.append(" ", edit);
+    }
     if (item.kind === "raw") {
       const develop = document.createElement("button");
       develop.textContent = "Develop";

@@ -3,6 +3,7 @@ import { Camera } from "/static/camera.js";
 import { Developer } from "/static/developer.js";
 import { FilterLab } from "/static/filterlab.js";
 import { Gallery } from "/static/gallery.js";
+import { LiveEditor } from "/static/live.js";
 
 const panels = document.querySelectorAll(".panel");
 function showPanel(id) {
@@ -11,10 +12,12 @@ function showPanel(id) {
 }
 const developer = new Developer(document.querySelector("#developer"), () => gallery.refresh());
 const lab = new FilterLab(document.querySelector("#lab"), () => gallery.refresh());
+const live = new LiveEditor(document.querySelector("#live"), () => gallery.refresh());
 const gallery = new Gallery(
   document.querySelector("#gallery"),
   (name) => { showPanel("developer"); developer.open(name); },
-  (name) => { showPanel("lab"); lab.open(name); });
+  (name) => { showPanel("lab"); lab.open(name); },
+  (item) => { showPanel("live"); live.open(item.name, item.movie); });
 const camera = new Camera(document.querySelector("#camera"), () => gallery.refresh());
 
 for (const button of document.querySelectorAll("nav button")) {
@@ -25,4 +28,4 @@ for (const button of document.querySelectorAll("nav button")) {
 }
 
 camera.connect();
-window.luxStudio = { camera, gallery, developer, lab };
+window.luxStudio = { camera, gallery, developer, lab, live };

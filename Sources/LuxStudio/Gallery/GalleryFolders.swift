@@ -40,6 +40,12 @@ public struct GalleryFolders: Sendable {
         return URL(fileURLWithPath: resolved)
     }
 
+    /// Whether `url` (symlinks followed) is an existing file inside one of the folders.
+    public func contains(_ url: URL) -> Bool {
+        guard let resolved = Self.resolvedPath(url.path) else { return false }
+        return roots.contains { resolved.hasPrefix($0.path + "/") }
+    }
+
     /// The gallery name of a file inside folder `index` (its path relative to the folder).
     public func name(of url: URL, inFolder index: Int) -> String? {
         let path = url.standardizedFileURL.path

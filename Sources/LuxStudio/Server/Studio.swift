@@ -4,6 +4,7 @@ import HummingbirdWebSocket
 import LuxCodecs
 import LuxIO
 import LuxInfo
+import LuxLive
 import LuxPixels
 import LuxRAW
 
@@ -16,8 +17,14 @@ import LuxRAW
 ///
 /// Routes: `/` and `/static/<file>` (the front end), `/api/gallery` (the items as JSON), `/api/file/<name>`,
 /// `/api/thumbnail/<name>` and `/api/info/<name>` (its ``FileReport``, as `lux info --json`) for a gallery name
-/// (`<folder>/<path>`), `/api/camera` (the camera's control ranges) and the WebSocket `/ws/camera` (viewfinder
+/// (`<folder>/<path>`), `/api/camera` (the camera's control ranges), `/api/cameras` (the V4L2 cameras one may
+/// choose instead of the simulated one, the unusable video nodes and the active camera) and the WebSocket `/ws/camera` (viewfinder
 /// frames as binary JPEG messages, read-outs, events and errors as JSON text; commands as ``CameraCommand`` JSON).
+/// The Live Photo editor: `GET /api/live/<still>` (the pair's timeline), `POST /api/live-preview/<still>` (a
+/// playback preview of the JSON edit in the body, answered with the addresses of its still and movie under
+/// `/api/live-play/`) and `POST /api/live-save/<still>` (the edited pair saved into the capture folder, answered with
+/// its gallery names); the edit's keys are `chain`, `photoChain`, `square`, `trim` (`[start, end]` seconds),
+/// `keyPhoto` (seconds) and `volume` (0…1).
 public struct Studio: Sendable {
     /// The configuration the server runs with.
     public let configuration: StudioConfiguration
@@ -25,6 +32,7 @@ public struct Studio: Sendable {
     let camera: StudioCamera
     let development = RawDevelopment()
     let lab = FilterLab()
+    let live = LiveEditor()
     let upload: GalleryUpload
 
     /// Checks the configuration and prepares the camera (started on first use).
@@ -52,12 +60,15 @@ public struct Studio: Sendable {
         router.get("/api/camera") { [camera] _, _ in
             Self.json(Data(StudioCamera.json(camera.ranges).utf8))
         }
-        router.get("/api/file/**") { [gallery] _, context in
+        router.get("/api/cameras") { [camera] _, _ in
+            var list = StudioCamera.cameraList()
+            list["active"] = camera.devicePath ?? "simulated"
+            return Self.json(Data(StudioCamera.json(list).utf8))
+        }
+        router.get("/api/file/**") { [gallery] request, context in
             let url = try Self.galleryFile(gallery, context)
-            let bytes = try Data(contentsOf: url)
-            return Response(
-                status: .ok, headers: [.contentType: Self.mediaType(of: url), .cacheControl: "no-cache"],
-                body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+            return Self.fileResponse(
+                try Data(contentsOf: url), type: Self.mediaType(of: url), cacheControl: "no-cache", request: request)
         }
         router.get("/api/thumbnail/**") { [gallery, development] request, context in
             let url = try Self.galleryFile(gallery, context)
@@ -120,6 +131,43 @@ public struct Studio: Sendable {
             }
             return Self.writtenResponse(written, gallery)
         }
+        router.get("/api/live/**") { [gallery] _, context in
+            let still = try Self.galleryFile(gallery, context)
+            let text = try await Self.answer { () async throws(StudioError) in
+                try LiveEditor.timeline(of: try LiveEditor.livePhoto(still, gallery: gallery))
+            }
+            return Self.json(Data(text.utf8))
+        }
+        router.post("/api/live-preview/**") { [gallery, live] request, context in
+            let still = try Self.galleryFile(gallery, context)
+            let edit = try await Self.liveEdit(request, limit: limit)
+            let id = try await Self.answer { () async throws(StudioError) in
+                let pair = try LiveEditor.livePhoto(still, gallery: gallery)
+                return try await live.preview(of: pair, edit: edit, side: Self.previewSide(request, default: 480))
+            }
+            return Self.json(
+                Data(
+                    StudioCamera.json(["still": "/api/live-play/\(id)/still", "movie": "/api/live-play/\(id)/movie"])
+                        .utf8))
+        }
+        router.get("/api/live-play/{id}/{part}") { [live] request, context in
+            let id = try context.parameters.require("id")
+            let part = try context.parameters.require("part")
+            guard let url = await live.previewFile(id, part: part), let bytes = try? Data(contentsOf: url) else {
+                throw HTTPError(.notFound)
+            }
+            return Self.fileResponse(bytes, type: Self.mediaType(of: url), cacheControl: "no-store", request: request)
+        }
+        router.post("/api/live-save/**") { [gallery, live, folder = configuration.captureFolder] request, context in
+            let still = try Self.galleryFile(gallery, context)
+            let edit = try await Self.liveEdit(request, limit: limit)
+            let saved = try await Self.answer { () async throws(StudioError) in
+                let pair = try LiveEditor.livePhoto(still, gallery: gallery)
+                return try await live.save(pair, edit: edit, to: folder)
+            }
+            let names = [saved.still, saved.movie].map { gallery.name(of: $0, inFolder: 0) ?? $0.lastPathComponent }
+            return Self.json(Data(StudioCamera.json(["file": names[0], "movie": names[1]]).utf8))
+        }
         router.ws("/ws/camera") { [camera] inbound, outbound, _ in
             try await CameraSocket(camera: camera, maxMessageBytes: limit).run(inbound: inbound, outbound: outbound)
         }
@@ -127,6 +175,10 @@ public struct Studio: Sendable {
     }
 
     /// The application: the router on an HTTP/1 server with WebSocket upgrades, bound as configured.
+    ///
+    /// Stopping it (a graceful shutdown or a cancellation of its service group) ends the camera session: a capture in
+    /// progress finishes first and no partial file is left. The session cannot be started again: make a new
+    /// ``Studio`` to serve again.
     ///
     /// - Parameter onReady: Called with the studio's address once the server listens (the port is the real one
     ///   when the configuration asked for port 0).
@@ -140,6 +192,7 @@ public struct Studio: Sendable {
                 webSocketRouter: router, configuration: .init(maxFrameSize: max(configuration.maxMessageBytes, 1 << 16))
             ),
             configuration: .init(address: .hostname(host, port: configuration.port), serverName: "lux studio"),
+            services: [StudioShutdown(camera: camera, live: live)],
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
                 let shown = host.contains(":") ? "[\(host)]" : host
@@ -151,13 +204,7 @@ public struct Studio: Sendable {
     /// Serves until SIGINT or SIGTERM, then stops the camera session (a capture in progress finishes first; no
     /// partial file is left).
     public func run(onReady: @escaping @Sendable (URL) async -> Void = { _ in }) async throws {
-        do {
-            try await application(onReady: onReady).runService()
-        } catch {
-            await camera.stop()
-            throw error
-        }
-        await camera.stop()
+        try await application(onReady: onReady).runService()
     }
 
     // MARK: Responses
@@ -183,6 +230,17 @@ public struct Studio: Sendable {
             return try JSONDecoder().decode(RAWDeveloper.Adjustments.self, from: Data(body.readableBytesView))
         } catch {
             throw HTTPError(.badRequest, message: "the body must be RAW adjustments as JSON: \(error)")
+        }
+    }
+
+    /// The Live Photo edit of a request's JSON body (an empty body changes nothing).
+    static func liveEdit(_ request: Request, limit: Int) async throws -> LiveEdit {
+        let body = try await request.body.collect(upTo: limit)
+        guard body.readableBytes > 0 else { return LiveEdit() }
+        do {
+            return try JSONDecoder().decode(LiveEdit.self, from: Data(body.readableBytesView))
+        } catch {
+            throw HTTPError(.badRequest, message: "the body must be a Live Photo edit as JSON: \(error)")
         }
     }
 
@@ -227,9 +285,9 @@ public struct Studio: Sendable {
         }
     }
 
-    /// The long side a preview request asks for (`?size=`, default 1024), kept within 64…4096.
-    static func previewSide(_ request: Request) -> Int {
-        let side = request.uri.queryParameters["size"].flatMap { Int($0) } ?? 1024
+    /// The long side a preview request asks for (`?size=`, default `default`), kept within 64…4096.
+    static func previewSide(_ request: Request, default: Int = 1024) -> Int {
+        let side = request.uri.queryParameters["size"].flatMap { Int($0) } ?? `default`
         return min(max(side, 64), 4096)
     }
 

@@ -9,11 +9,15 @@ struct StudioCommand: AsyncParsableCommand {
         discussion: """
             Starts an HTTP and WebSocket server with the studio's page (plain HTML, CSS and JavaScript carried in \
             the binary: nothing is fetched from the network). The camera panel shows the simulated camera's \
-            viewfinder (640x480 JPEG frames over a WebSocket), its manual controls with the active format's ranges \
+            viewfinder (640x480 JPEG frames over a WebSocket), or that of a V4L2 camera of the machine chosen in \
+            the panel (/dev/video*, as `lux devices` lists them), its manual controls with the active format's ranges \
             (focus, exposure mode/ISO/duration/bias, white balance temperature/tint and grey-world lock), live \
             read-outs and the scene flags, and a shutter for photos, RAW, RAW + JPEG, brackets and Live Photos with \
             each request's event timeline. The gallery lists the captures (written to --out) and the images of \
-            every --folder, with thumbnails, the `lux info` report of each file and Live Photos as one item. Files \
+            every --folder, with thumbnails, the `lux info` report of each file and Live Photos as one item. The \
+            RAW developer, the filter lab and the Live Photo editor (play and scrub, choose the key photo, trim, \
+            volume or mute, a square crop, a line screen, any filter chain for every frame or the still only; \
+            saved as a new pair with a new content identifier) write their results into --out. Files \
             dropped on the gallery are uploaded into --out: up to --upload-limit, only images, RAW files and .mov \
             movies whose content is what their name says, never replacing a file (a taken name becomes name-2.ext).
 

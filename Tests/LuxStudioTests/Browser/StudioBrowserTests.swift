@@ -1,6 +1,8 @@
 import Foundation
 import HummingbirdTesting
 import LuxCapture
+import LuxCodecs
+import LuxLive
 import LuxStudio
 import LuxTestSupport
 import Testing
@@ -162,5 +164,99 @@ import Testing
             }
             await browser.quit()
         }
+    }
+
+    @Test(
+        "edit and save a Live Photo: play and scrub, a key photo, a trim, mute, a square sepia preview, saved as a new pair",
+        .tags(.long), .longRunning, .needs("chromium", "chromedriver"))
+    func liveEditor() async throws {
+        let folder = try ExternalTool.temporaryFolder("lux-studio-browser-live")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try TestLivePhoto.write(in: folder)
+        let studio = try Studio(configuration: StudioConfiguration(port: 0, captureFolder: folder, scene: "gray-card"))
+        try await studio.application().test(.live) { client in
+            let port = try #require(client.port)
+            let browser = try await WebDriver()
+            do {
+                try await browser.open("http://127.0.0.1:\(port)/")
+                _ = try await browser.run("document.querySelector('nav button[data-panel=gallery]').click()")
+                try await browser.wait(
+                    "the Live Photo", until: "return document.querySelectorAll('#items .item').length === 1")
+                _ = try await browser.run("document.querySelector('#items .item').click()")
+                let edit =
+                    "[...document.querySelectorAll('#details button')].find(b => b.textContent === 'Edit Live Photo')"
+                try await browser.wait("the Edit Live Photo button", until: "return !!\(edit)")
+                _ = try await browser.run("\(edit).click()")
+                try await browser.wait(
+                    "the timeline",
+                    until: "return document.querySelector('#liveInfo').textContent.includes('30 frames')")
+
+                // Play, then scrub to 0.4 s (frame 12) and make it the key photo.
+                try await browser.wait(
+                    "the movie to load", until: "return document.querySelector('#liveVideo').readyState >= 2")
+                _ = try await browser.run("document.querySelector('#livePlay').click()")
+                try await browser.wait(
+                    "the movie to play", until: "return document.querySelector('#liveVideo').currentTime > 0.55")
+                _ = try await browser.run(
+                    """
+                    const s = document.querySelector('#liveScrub'); s.value = 0.4; s.dispatchEvent(new Event('input'));
+                    """)
+                try await browser.wait(
+                    "the scrubbed frame",
+                    until: """
+                        const v = document.querySelector('#liveVideo');
+                        return v.paused && Math.abs(v.currentTime - 0.4) < 0.02 && !v.seeking;
+                        """)
+                _ = try await browser.run("document.querySelector('#liveKeyHere').click()")
+                let key = try await browser.run("return document.querySelector('#liveKey').textContent") as? String
+                #expect(key == "the frame at 0.40 s", "\(key ?? "")")
+
+                // Trim to 0.2…0.8 s, mute, the seed's square crop and a sepia chain; preview.
+                _ = try await browser.run(
+                    """
+                    const set = (id, v) => { const e = document.querySelector(id); e.value = v; e.dispatchEvent(new Event('input')); };
+                    set('#liveTrimStart', 0.2); set('#liveTrimEnd', 0.8);
+                    document.querySelector('#liveMute').click();
+                    const p = document.querySelector('#liveProcessor'); p.value = 'square'; p.dispatchEvent(new Event('change'));
+                    document.querySelector('#liveChain').value = 'SepiaTone intensity=1';
+                    document.querySelector('#livePreview').click();
+                    """)
+                try await browser.wait(
+                    "the preview", seconds: 60,
+                    until: """
+                        const i = document.querySelector('#liveStill');
+                        return document.querySelector('#liveStatus').textContent === 'preview' && i.complete
+                            && i.naturalWidth > 0 && document.querySelector('#liveVideo').readyState >= 2;
+                        """)
+                let size =
+                    try await browser.run(
+                        "const i = document.querySelector('#liveStill'); return [i.naturalWidth, i.naturalHeight]")
+                    as? [Int]
+                #expect(size?.count == 2 && size?.first == size?.last, "preview still \(size ?? [])")
+                try save(try await browser.screenshot(), "live.png")
+
+                // Save: a new pair beside the original, shown in the gallery.
+                _ = try await browser.run("document.querySelector('#liveSave').click()")
+                try await browser.wait(
+                    "the save", seconds: 60,
+                    until: "return document.querySelector('#liveStatus').textContent.startsWith('saved')")
+                let status =
+                    try await browser.run("return document.querySelector('#liveStatus').textContent") as? String
+                #expect(status == "saved 0/IMG_0001_edit.JPG and 0/IMG_0001_edit.MOV", "\(status ?? "")")
+                _ = try await browser.run("document.querySelector('nav button[data-panel=gallery]').click()")
+                try await browser.wait(
+                    "two gallery items", until: "return document.querySelectorAll('#items .item').length === 2")
+                #expect(try await browser.consoleErrors() == [])
+            } catch {
+                await browser.quit()
+                throw error
+            }
+            await browser.quit()
+        }
+        // The saved pair: a square still of the key frame's size class and a 0.6 s movie with silent sound.
+        let saved = try LivePhoto(photoURL: folder.appendingPathComponent("IMG_0001_edit.JPG"))
+        #expect(abs(saved.duration.seconds - 0.6) < 0.05 && abs(saved.photoTime.seconds - 0.2) < 0.02)
+        let still = try ImageFile.info(url: saved.photoURL)
+        #expect(still.width == 240 && still.height == 240)
     }
 }
