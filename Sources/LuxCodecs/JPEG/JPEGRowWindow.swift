@@ -14,9 +14,11 @@ final class JPEGRowWindow: Sendable {
     let height: Int
     /// `.rgba8`, or `.gray8` for a one-component file.
     let format: PixelFormat
-    private let file: FileContents
-    private let limits: DecodingLimits
-    private let libraryBudget: Int
+    /// The file's bytes.
+    let file: FileContents
+    let limits: DecodingLimits
+    /// The most bytes libjpeg's own buffers may take.
+    let libraryBudget: Int
     private let state: Mutex<State>
 
     /// Opens the decode of `file` (whose header is `header`), or returns `nil` for a file decoded whole instead:
@@ -60,7 +62,7 @@ final class JPEGRowWindow: Sendable {
     }
 
     /// Maps libjpeg's message to a typed error.
-    fileprivate func error(_ message: [CChar]) -> CodecError {
+    func error(_ message: [CChar]) -> CodecError {
         JPEG.decodeError(cMessage(message), dataSize: file.bytes.count, limits: limits, libraryBudget: libraryBudget)
     }
 
