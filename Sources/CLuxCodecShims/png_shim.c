@@ -127,8 +127,6 @@ static void lux_png_flush(png_structp png) { (void)png; }
 
 struct lux_png_stream {
     lux_png_context ctx;
-    int height;
-    int rows_written;
     int failed;
 };
 
@@ -146,7 +144,6 @@ lux_png_stream *lux_png_stream_create(const lux_png_encode_params *params, const
     lux_png_context *ctx = &st->ctx;
     ctx->message = message;
     ctx->capacity = capacity;
-    st->height = params->height;
     ctx->png = png_create_write_struct(PNG_LIBPNG_VER_STRING, ctx, lux_png_error, lux_png_warning);
     if (ctx->png == NULL) {
         free(st);
@@ -161,19 +158,15 @@ lux_png_stream *lux_png_stream_create(const lux_png_encode_params *params, const
     png_set_write_fn(ctx->png, ctx, lux_png_write_data, lux_png_flush);
     png_set_IHDR(ctx->png, ctx->info, (png_uint_32)params->width, (png_uint_32)params->height, params->bit_depth,
                  params->color_type, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-    png_set_compression_level(ctx->png, params->compression_level);
     png_write_info(ctx->png, ctx->info);
     for (int i = 0; i < chunk_count; i++) {
         png_write_chunk(ctx->png, (png_const_bytep)chunks[i].type, chunks[i].data, chunks[i].length);
     }
-    if (params->bit_depth == 16) png_set_swap(ctx->png);
-    int file_channels = params->color_type == 0 ? 1 : params->color_type == 2 ? 3 : params->color_type == 4 ? 2 : 4;
-    if (params->input_channels == file_channels + 1) png_set_filler(ctx->png, 0, PNG_FILLER_AFTER);
     return st;
 }
 
-int lux_png_stream_write(lux_png_stream *st, const uint8_t *pixels, size_t stride, int rows, char *message,
-                         size_t capacity) {
+int lux_png_stream_write_chunk(lux_png_stream *st, const char *type, const uint8_t *data, size_t size,
+                               char *message, size_t capacity) {
     if (st->failed) return -1;
     st->ctx.message = message;
     st->ctx.capacity = capacity;
@@ -181,9 +174,7 @@ int lux_png_stream_write(lux_png_stream *st, const uint8_t *pixels, size_t strid
         lux_png_stream_release(st);
         return -1;
     }
-    for (int y = 0; y < rows && st->rows_written < st->height; y++, st->rows_written++) {
-        png_write_row(st->ctx.png, (png_const_bytep)(pixels + (size_t)y * stride));
-    }
+    png_write_chunk(st->ctx.png, (png_const_bytep)type, data, size);
     return 0;
 }
 
@@ -197,7 +188,8 @@ int lux_png_stream_finish(lux_png_stream *st, uint8_t **out, size_t *out_size, c
         lux_png_stream_release(st);
         return -1;
     }
-    png_write_end(st->ctx.png, NULL);
+    // The image data went out as IDAT chunks Lux compressed itself, which libpng's png_write_end does not count.
+    png_write_chunk(st->ctx.png, (png_const_bytep)"IEND", NULL, 0);
     png_destroy_write_struct(&st->ctx.png, &st->ctx.info);
     *out = st->ctx.out;
     *out_size = st->ctx.out_size;
@@ -211,17 +203,4 @@ void lux_png_stream_destroy(lux_png_stream *st) {
     if (!st->failed) lux_png_stream_release(st);
     free(st->ctx.out);
     free(st);
-}
-
-int lux_png_encode(const lux_png_encode_params *params, const uint8_t *pixels, size_t stride,
-                   const lux_png_chunk *chunks, int chunk_count, uint8_t **out, size_t *out_size,
-                   char *message, size_t capacity) {
-    *out = NULL;
-    *out_size = 0;
-    lux_png_stream *st = lux_png_stream_create(params, chunks, chunk_count, message, capacity);
-    if (st == NULL) return -1;
-    int status = lux_png_stream_write(st, pixels, stride, params->height, message, capacity);
-    if (status == 0) status = lux_png_stream_finish(st, out, out_size, message, capacity);
-    lux_png_stream_destroy(st);
-    return status;
 }

@@ -74,3 +74,69 @@ int lux_deflate(const uint8_t *src, size_t src_size, int level, uint8_t **out, s
     *out_size = (size_t)length;
     return 0;
 }
+
+int lux_deflate_segment(const uint8_t *src, size_t size, const uint8_t *dictionary, size_t dictionary_size,
+                        int level, int strategy, int last, uint8_t **out, size_t *out_size, char *message,
+                        size_t capacity) {
+    *out = NULL;
+    *out_size = 0;
+    z_stream stream;
+    memset(&stream, 0, sizeof stream);
+    if (deflateInit2(&stream, level, Z_DEFLATED, -15, 8, strategy == 1 ? Z_FILTERED : Z_DEFAULT_STRATEGY) != Z_OK) {
+        lux_zlib_message(message, capacity, "zlib could not start");
+        return -1;
+    }
+    if (dictionary_size > 0 && deflateSetDictionary(&stream, dictionary, (uInt)dictionary_size) != Z_OK) {
+        deflateEnd(&stream);
+        lux_zlib_message(message, capacity, "zlib refused the dictionary");
+        return -1;
+    }
+    // Room for the worst case plus the sync flush's empty stored block.
+    size_t bound = (size_t)deflateBound(&stream, (uLong)size) + 16;
+    uint8_t *buffer = (uint8_t *)malloc(bound);
+    if (buffer == NULL) {
+        deflateEnd(&stream);
+        lux_zlib_message(message, capacity, "out of memory");
+        return -1;
+    }
+    stream.next_out = buffer;
+    stream.avail_out = (uInt)bound;
+    size_t consumed = 0;
+    int status = Z_OK;
+    do {
+        // avail_in is 32-bit: feed at most 1 GiB per call.
+        size_t chunk = size - consumed;
+        if (chunk > (1u << 30)) chunk = 1u << 30;
+        stream.next_in = (Bytef *)(src + consumed);
+        stream.avail_in = (uInt)chunk;
+        consumed += chunk;
+        int flush = consumed < size ? Z_NO_FLUSH : (last ? Z_FINISH : Z_SYNC_FLUSH);
+        status = deflate(&stream, flush);
+    } while (consumed < size && status == Z_OK);
+    int complete = last ? status == Z_STREAM_END : (status == Z_OK && stream.avail_in == 0);
+    size_t produced = bound - stream.avail_out;
+    deflateEnd(&stream);
+    if (!complete) {
+        free(buffer);
+        lux_zlib_message(message, capacity, "zlib could not compress the data");
+        return -1;
+    }
+    *out = buffer;
+    *out_size = produced;
+    return 0;
+}
+
+uint32_t lux_adler32(uint32_t adler, const uint8_t *data, size_t size) {
+    uLong value = adler;
+    while (size > 0) {
+        uInt chunk = size > (1u << 30) ? (1u << 30) : (uInt)size;
+        value = adler32(value, data, chunk);
+        data += chunk;
+        size -= chunk;
+    }
+    return (uint32_t)value;
+}
+
+uint32_t lux_adler32_combine(uint32_t first, uint32_t second, size_t second_size) {
+    return (uint32_t)adler32_combine(first, second, (z_off_t)second_size);
+}

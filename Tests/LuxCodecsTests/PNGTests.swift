@@ -31,6 +31,69 @@ import Testing
         #expect(check.status == 0, "\(check.text)")
     }
 
+    /// A gradient with pseudo-random texture (so deflate cannot shrink it to nothing): `segments` of
+    /// ``SegmentedDeflate/segmentSize`` and more once filtered.
+    static func texturedImage(format: PixelFormat, alpha: Bool, segments: Int) -> PixelBuffer {
+        let bytesPerPixel = (format.channelCount == 1 ? 1 : alpha ? 4 : 3) * (format.componentType == .uint16 ? 2 : 1)
+        let width = 523
+        let height = segments * SegmentedDeflate.segmentSize / (1 + width * bytesPerPixel) + 3
+        var image = TestImages.gradient(width: width, height: height, format: .rgba16, alpha: alpha)
+        var state: UInt32 = 12345
+        image.withUnsafeMutablePlane { plane in
+            for y in 0..<plane.height {
+                let row = plane.row(y, as: UInt16.self)
+                for i in 0..<(4 * plane.width) where i % 4 != 3 {
+                    state = state &* 1_103_515_245 &+ 12345
+                    row[i] = row[i] &+ UInt16(state >> 22)
+                }
+            }
+        }
+        return image.converted(to: format)
+    }
+
+    @Test(
+        "PNG data deflated in segments on several threads is one zlib stream whose pixels ImageMagick reads exactly",
+        .needs("convert"), .needs("python3"), .needs("pngcheck"),
+        arguments: [(PixelFormat.rgba16, true), (.rgba8, false), (.gray8, false)])
+    func segmentedDeflate(_ format: PixelFormat, _ alpha: Bool) throws {
+        let image = Self.texturedImage(format: format, alpha: alpha, segments: 5)
+        let bytes = try PNG.encode(image, options: EncodingOptions(threads: 3))
+        #expect(try PNG.encode(image, options: EncodingOptions(threads: 1)) == bytes)
+        let dir = try ExternalTool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let url = dir.appendingPathComponent("t.png")
+        try Data(bytes).write(to: url)
+        let check = try ExternalTool.capture("pngcheck", ["-v", url.path])
+        #expect(check.status == 0, "\(check.text)")
+        // The IDAT chunks joined must inflate (zlib verifies the header and the Adler-32) to one filter byte and
+        // the packed samples per row.
+        let script = """
+            import struct, sys, zlib
+            b = open(sys.argv[1], 'rb').read(); i = 8; data = b''
+            while i < len(b):
+                n, t = struct.unpack('>I4s', b[i:i + 8])
+                if t == b'IDAT': data += b[i + 8:i + 8 + n]
+                i += 12 + n
+            print(len(zlib.decompress(data)))
+            """
+        let inflated = try ExternalTool.capture("python3", ["-c", script, url.path])
+        let sampleBytes = (format.channelCount == 1 ? 1 : alpha ? 4 : 3) * (format.componentType == .uint16 ? 2 : 1)
+        #expect(
+            inflated.text.trimmingCharacters(in: .whitespacesAndNewlines)
+                == "\(image.height * (1 + image.width * sampleBytes))")
+        let channels = format.channelCount == 1 ? "gray" : alpha ? "rgba" : "rgb"
+        let dump = try ExternalTool.capture("convert", [url.path, "-endian", "MSB", "-depth", "16", "\(channels):-"])
+            .stdout
+        let theirs = stride(from: 0, to: dump.count, by: 2).map { UInt16(dump[$0]) << 8 | UInt16(dump[$0 + 1]) }
+        let wide = image.converted(to: format.channelCount == 1 ? .gray16 : .rgba16).components(as: UInt16.self)
+        let step = format.channelCount == 1 ? 1 : 4
+        let kept = format.channelCount == 1 ? 1 : alpha ? 4 : 3
+        let ours = wide.indices.filter { $0 % step < kept }.map { wide[$0] }
+        #expect(theirs.count == ours.count)
+        let wrong = zip(theirs, ours).enumerated().filter { $0.element.0 != $0.element.1 }
+        #expect(wrong.isEmpty, "\(wrong.count) samples differ, the first \(wrong.first.map { "\($0)" } ?? "")")
+    }
+
     /// ImageMagick writes each variant; its raw RGBA dump is the oracle.
     static let variants: [(String, [String])] = [
         ("palette", ["-type", "Palette", "-depth", "8"]), ("gray 4-bit", ["-type", "Grayscale", "-depth", "4"]),

@@ -167,35 +167,41 @@ void lux_jpeg_stream_destroy(lux_jpeg_stream *stream);
 int lux_png_decode(const uint8_t *data, size_t size, int channels, int bit_depth, uint8_t *pixels,
                    size_t stride, int expected_width, int expected_height, char *message, size_t capacity);
 
-/// PNG encoder settings. Chunks are passed ready-made (already compressed where PNG requires it) and
-/// written before IDAT in the order given.
+/// The PNG header: size, colour type (0 gray, 2 RGB, 6 RGBA) and bit depth (8 or 16).
 typedef struct {
     int width, height;
-    int color_type;         // 0 gray, 2 RGB, 4 gray+alpha, 6 RGBA
-    int bit_depth;          // 8 or 16 (16-bit rows are in host byte order)
-    int compression_level;  // 0 … 9
-    int input_channels;     // samples per pixel in the rows passed (1, 2, 3 or 4; RGBA rows with color_type 2 drop alpha)
+    int color_type;
+    int bit_depth;
 } lux_png_encode_params;
 
+/// An ancillary chunk, passed ready-made (already compressed where PNG requires it).
 typedef struct {
     char type[5];           // four ASCII letters + NUL
     const uint8_t *data;
     size_t length;
 } lux_png_chunk;
 
-int lux_png_encode(const lux_png_encode_params *params, const uint8_t *pixels, size_t stride,
-                   const lux_png_chunk *chunks, int chunk_count, uint8_t **out, size_t *out_size,
-                   char *message, size_t capacity);
-
-/// A PNG encoder fed band by band.
+/// A PNG written through libpng: the header and `chunks` (in the order given) at creation, then IDAT chunks whose
+/// data the caller compressed (libpng's own compressor runs on one thread), then IEND at finish.
 typedef struct lux_png_stream lux_png_stream;
 
 lux_png_stream *lux_png_stream_create(const lux_png_encode_params *params, const lux_png_chunk *chunks, int chunk_count,
                                       char *message, size_t capacity);
-int lux_png_stream_write(lux_png_stream *stream, const uint8_t *pixels, size_t stride, int rows, char *message,
-                         size_t capacity);
+/// Writes a chunk of `size` bytes (`type` is four ASCII letters). Returns 0, or -1 with a message.
+int lux_png_stream_write_chunk(lux_png_stream *stream, const char *type, const uint8_t *data, size_t size,
+                               char *message, size_t capacity);
+/// Writes IEND and hands over the file (a malloc'd buffer: free with lux_free). Returns 0, or -1 with a message.
 int lux_png_stream_finish(lux_png_stream *stream, uint8_t **out, size_t *out_size, char *message, size_t capacity);
 void lux_png_stream_destroy(lux_png_stream *stream);
+
+/// Converts `count` rows (`stride` bytes apart; 8-bit samples, or 16-bit in host order) of `input_channels`
+/// samples per pixel to PNG's layout of `file_channels` (RGBA input for an RGB file drops alpha; 16-bit samples
+/// become big-endian) and filters each row with the PNG filter (none, sub, up, average, Paeth) whose output has the
+/// smallest sum of absolute signed bytes, as libpng chooses by default. `previous` is the row above the first in
+/// the same input layout, NULL for the image's first row. Writes `count × (1 + width × file_channels × bytes per
+/// sample)` bytes to `out`; returns 0, or -1 when out of memory.
+int lux_png_filter_rows(const uint8_t *rows, size_t stride, int count, const uint8_t *previous, int width,
+                        int input_channels, int file_channels, int bit_depth, uint8_t *out);
 
 // MARK: zlib
 
@@ -208,6 +214,20 @@ long lux_inflate(const uint8_t *src, size_t src_size, uint8_t *dst, size_t dst_c
 /// Deflates `src` into a zlib stream. Returns 0 and a malloc'd buffer (free with lux_free), or -1.
 int lux_deflate(const uint8_t *src, size_t src_size, int level, uint8_t **out, size_t *out_size,
                 char *message, size_t capacity);
+
+/// Deflates `size` bytes as one segment of a longer raw deflate stream, so segments can be compressed on several
+/// threads and concatenated: `dictionary` (up to 32 KiB of the stream's bytes just before the segment) primes
+/// the window; the segment ends byte-aligned with a sync flush, or with the final block when `last` is set.
+/// `strategy` is zlib's (0 default, 1 filtered). Returns 0 and a malloc'd buffer (free with lux_free), or -1.
+int lux_deflate_segment(const uint8_t *src, size_t size, const uint8_t *dictionary, size_t dictionary_size,
+                        int level, int strategy, int last, uint8_t **out, size_t *out_size, char *message,
+                        size_t capacity);
+
+/// zlib's Adler-32 of `size` bytes, continuing from `adler` (1 to start).
+uint32_t lux_adler32(uint32_t adler, const uint8_t *data, size_t size);
+
+/// The Adler-32 of two byte runs joined, from each run's checksum and the second run's length.
+uint32_t lux_adler32_combine(uint32_t first, uint32_t second, size_t second_size);
 
 // MARK: HEVC (x265)
 
