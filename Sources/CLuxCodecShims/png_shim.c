@@ -47,10 +47,10 @@ static void lux_png_read_data(png_structp png, png_bytep out, size_t length) {
     ctx->position += length;
 }
 
-int lux_png_decode(const uint8_t *data, size_t size, int channels, int bit_depth, uint8_t *pixels,
-                   size_t stride, int expected_width, int expected_height, char *message, size_t capacity) {
+/// A libpng reader of `data`, or NULL when libpng cannot start; the caller sets its setjmp before using it.
+static lux_png_context *lux_png_reader_create(const uint8_t *data, size_t size, char *message, size_t capacity) {
     lux_png_context *const ctx = (lux_png_context *)calloc(1, sizeof(lux_png_context));
-    if (ctx == NULL) return -1;
+    if (ctx == NULL) return NULL;
     ctx->data = data;
     ctx->size = size;
     ctx->message = message;
@@ -58,15 +58,28 @@ int lux_png_decode(const uint8_t *data, size_t size, int channels, int bit_depth
     ctx->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, ctx, lux_png_error, lux_png_warning);
     if (ctx->png == NULL) {
         free(ctx);
-        return -1;
+        return NULL;
     }
     ctx->info = png_create_info_struct(ctx->png);
-    if (ctx->info == NULL || setjmp(png_jmpbuf(ctx->png))) {
-        png_destroy_read_struct(&ctx->png, &ctx->info, NULL);
-        free(ctx->rows);
+    if (ctx->info == NULL) {
+        png_destroy_read_struct(&ctx->png, NULL, NULL);
         free(ctx);
-        return -1;
+        return NULL;
     }
+    return ctx;
+}
+
+static void lux_png_reader_destroy(lux_png_context *ctx) {
+    if (ctx == NULL) return;
+    png_destroy_read_struct(&ctx->png, &ctx->info, NULL);
+    free(ctx->rows);
+    free(ctx);
+}
+
+/// Reads the header and sets libpng's transforms so rows come out with `channels` samples of `bit_depth` bits
+/// (must run under the caller's setjmp). Returns the number of interlace passes.
+static int lux_png_reader_start(lux_png_context *ctx, int channels, int bit_depth, int expected_width,
+                                int expected_height, size_t stride) {
     png_set_read_fn(ctx->png, ctx, lux_png_read_data);
     png_set_user_limits(ctx->png, 0x7fffffff, 0x7fffffff);
     png_read_info(ctx->png, ctx->info);
@@ -92,21 +105,79 @@ int lux_png_decode(const uint8_t *data, size_t size, int channels, int bit_depth
     } else if (color & PNG_COLOR_MASK_ALPHA) {
         png_set_strip_alpha(ctx->png);
     }
-    png_set_interlace_handling(ctx->png);
+    int passes = png_set_interlace_handling(ctx->png);
     png_read_update_info(ctx->png, ctx->info);
     size_t rowbytes = png_get_rowbytes(ctx->png, ctx->info);
     if (rowbytes > stride || (size_t)png_get_channels(ctx->png, ctx->info) != (size_t)channels) {
         png_error(ctx->png, "internal: the decoded row layout does not match the buffer");
     }
+    return passes;
+}
+
+int lux_png_decode(const uint8_t *data, size_t size, int channels, int bit_depth, uint8_t *pixels,
+                   size_t stride, int expected_width, int expected_height, char *message, size_t capacity) {
+    lux_png_context *const ctx = lux_png_reader_create(data, size, message, capacity);
+    if (ctx == NULL) return -1;
+    if (setjmp(png_jmpbuf(ctx->png))) {
+        lux_png_reader_destroy(ctx);
+        return -1;
+    }
+    lux_png_reader_start(ctx, channels, bit_depth, expected_width, expected_height, stride);
+    png_uint_32 height = (png_uint_32)expected_height;
     ctx->rows = (png_bytep *)malloc(sizeof(png_bytep) * height);
     if (ctx->rows == NULL) png_error(ctx->png, "out of memory");
     for (png_uint_32 y = 0; y < height; y++) ctx->rows[y] = pixels + (size_t)y * stride;
     png_read_image(ctx->png, ctx->rows);
     png_read_end(ctx->png, NULL);
-    png_destroy_read_struct(&ctx->png, &ctx->info, NULL);
-    free(ctx->rows);
-    free(ctx);
+    lux_png_reader_destroy(ctx);
     return 0;
+}
+
+struct lux_png_rows {
+    lux_png_context *ctx;
+};
+
+lux_png_rows *lux_png_rows_open(const uint8_t *data, size_t size, int channels, int bit_depth, int expected_width,
+                                int expected_height, char *message, size_t capacity) {
+    lux_png_rows *const rows = (lux_png_rows *)calloc(1, sizeof(lux_png_rows));
+    if (rows == NULL) return NULL;
+    lux_png_context *const ctx = lux_png_reader_create(data, size, message, capacity);
+    if (ctx == NULL) {
+        free(rows);
+        return NULL;
+    }
+    if (setjmp(png_jmpbuf(ctx->png))) {
+        lux_png_reader_destroy(ctx);
+        free(rows);
+        return NULL;
+    }
+    size_t stride = (size_t)expected_width * (size_t)channels * (size_t)(bit_depth / 8);
+    if (lux_png_reader_start(ctx, channels, bit_depth, expected_width, expected_height, stride) != 1) {
+        png_error(ctx->png, "internal: an interlaced PNG cannot be read row by row");
+    }
+    rows->ctx = ctx;
+    return rows;
+}
+
+int lux_png_rows_read(lux_png_rows *rows, uint8_t *pixels, size_t stride, int row_count, char *message,
+                      size_t capacity) {
+    lux_png_context *const ctx = rows->ctx;
+    if (ctx == NULL) return -1;
+    ctx->message = message;
+    ctx->capacity = capacity;
+    if (setjmp(png_jmpbuf(ctx->png))) {
+        lux_png_reader_destroy(ctx);
+        rows->ctx = NULL;
+        return -1;
+    }
+    for (int y = 0; y < row_count; y++) png_read_row(ctx->png, pixels + (size_t)y * stride, NULL);
+    return 0;
+}
+
+void lux_png_rows_close(lux_png_rows *rows) {
+    if (rows == NULL) return;
+    lux_png_reader_destroy(rows->ctx);
+    free(rows);
 }
 
 static void lux_png_write_data(png_structp png, png_bytep data, size_t length) {

@@ -167,6 +167,18 @@ void lux_jpeg_stream_destroy(lux_jpeg_stream *stream);
 int lux_png_decode(const uint8_t *data, size_t size, int channels, int bit_depth, uint8_t *pixels,
                    size_t stride, int expected_width, int expected_height, char *message, size_t capacity);
 
+/// A PNG decoded a few rows at a time (non-interlaced files only); the data must stay valid until
+/// lux_png_rows_close. Rows come out as lux_png_decode gives them.
+typedef struct lux_png_rows lux_png_rows;
+
+/// Reads the header; NULL with a message for damaged, interlaced or unexpected files.
+lux_png_rows *lux_png_rows_open(const uint8_t *data, size_t size, int channels, int bit_depth, int expected_width,
+                                int expected_height, char *message, size_t capacity);
+/// Decodes the next `row_count` rows. Returns 0, or -1 with a message (the reader is then unusable).
+int lux_png_rows_read(lux_png_rows *rows, uint8_t *pixels, size_t stride, int row_count, char *message,
+                      size_t capacity);
+void lux_png_rows_close(lux_png_rows *rows);
+
 /// The PNG header: size, colour type (0 gray, 2 RGB, 6 RGBA) and bit depth (8 or 16).
 typedef struct {
     int width, height;

@@ -18,13 +18,25 @@ import Synchronization
 /// ``metadataObjectTypes`` (none by default, as in AVFoundation); codes whose centre lies outside
 /// ``rectOfInterest`` are left out. Frames come from the same stream as a ``VideoDataOutput``'s; the sequence ends
 /// when the session stops or the connection is disabled.
+///
+/// Aztec codes away from the frame's centre need a search of windows of the frame, which costs about as much again as
+/// the rest of the search: it runs on every ``aztecWindowInterval``th frame, and on every frame while the last such
+/// search found an Aztec code, so a code that comes into view is found within that many frames and then in each
+/// frame.
 public final class MetadataOutput: SessionOutput {
     private struct State {
         var session = WeakReference<CaptureSession>(nil)
         var connections: [Connection] = []
         var types: Set<Symbology> = []
         var rectOfInterest = Rect(x: 0, y: 0, width: 1, height: 1)
+        /// Frames searched so far.
+        var framesSearched = 0
+        /// Whether the last window search found an Aztec code.
+        var aztecInView = false
     }
+
+    /// Every how many frames the windows are searched for off-centre Aztec codes while none is in view.
+    public static let aztecWindowInterval = 4
 
     private let state = Mutex(State())
 
@@ -85,14 +97,24 @@ public final class MetadataOutput: SessionOutput {
 
     /// The codes of `frame`.
     func search(_ frame: CaptureFrame) throws(CaptureError) -> MetadataFrame {
-        let (types, roi) = state.withLock { ($0.types, $0.rectOfInterest) }
+        let (types, roi, windows) = state.withLock { s in
+            let windows = s.aztecInView || s.framesSearched % Self.aztecWindowInterval == 0
+            s.framesSearched += 1
+            return (s.types, s.rectOfInterest, windows)
+        }
         var objects: [MachineReadableCodeObject] = []
         if let pixels = frame.image, !types.isEmpty {
             let codes: [DetectedCode]
             do {
-                codes = try CodeReader(symbologies: types).codes(in: pixels)
+                var reader = CodeReader(symbologies: types)
+                reader.searchesOffCentreAztec = windows
+                codes = try reader.codes(in: pixels)
             } catch {
                 throw .processing("code detection failed: \(error)")
+            }
+            if windows && types.contains(.aztec) {
+                let found = codes.contains { $0.symbology == .aztec }
+                state.withLock { $0.aztecInView = found }
             }
             for code in codes {
                 let object = MachineReadableCodeObject(

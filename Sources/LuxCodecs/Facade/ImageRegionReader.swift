@@ -15,9 +15,10 @@ import Synchronization
 /// TIFF files are read a strip or tile at a time: only the directory is mapped, each chunk's bytes are read
 /// with `pread` when a region needs them, and a small cache of decoded chunks serves neighbouring regions.
 /// HEIC files are decoded by libheif into planes (3 bytes per pixel at 8 bits) and each region is interleaved from
-/// them when it is read, so no RGBA copy of the whole image is made. JPEGs are decoded top to bottom as regions ask
-/// for their rows, keeping a window of recent rows (``JPEGRowWindow``). Other formats (PNG, DNG previews, TIFFs and
-/// JPEGs whose orientation must be applied) are decoded once, whole, on first use. Regions come out in ``pixelFormat`` — what ``ImageFile/read(url:options:)`` would
+/// them when it is read, so no RGBA copy of the whole image is made. JPEGs and opaque, non-interlaced PNGs are
+/// decoded top to bottom as regions ask for their rows, keeping a window of recent rows (``RowWindow``). Other
+/// files (PNGs with alpha, WebP, DNG previews, TIFFs and JPEGs whose orientation must be applied) are decoded once,
+/// whole, on first use. Regions come out in ``pixelFormat`` — what ``ImageFile/read(url:options:)`` would
 /// produce — and ``colorSpace``.
 ///
 /// The reader is thread-safe: render workers may read regions concurrently.
@@ -53,7 +54,7 @@ public final class ImageRegionReader: Sendable {
     private enum Backing: Sendable {
         case tiff(TIFFChunks)
         case heif(HEIFDecodedImage)
-        case jpeg(JPEGRowWindow)
+        case rows(RowWindow)
         case whole(PixelBuffer)
     }
 
@@ -76,7 +77,7 @@ public final class ImageRegionReader: Sendable {
             // CMYK, or a profile Lux's engine cannot describe: the whole image is converted while decoding.
             if source.layout.photometric == 5 || lutProfile != nil { chunks = nil }
         }
-        let jpeg = heif == nil && chunks == nil ? try Self.openJPEG(url, options: options) : nil
+        let rows = heif == nil && chunks == nil ? try Self.openRows(url, options: options) : nil
         if let chunks, options.imageIndex != 0 || options.component != .main {
             throw .unsupported(
                 what: "image \(options.imageIndex) (\(options.component)) of a TIFF file",
@@ -92,16 +93,16 @@ public final class ImageRegionReader: Sendable {
             metadata = heif.metadata
             format = heif.format
             backing = .heif(heif.image)
-        } else if let jpeg {
-            width = jpeg.window.width
-            height = jpeg.window.height
-            pixelFormat = jpeg.window.format
-            colorSpace = jpeg.colorSpace
+        } else if let rows {
+            width = rows.window.width
+            height = rows.window.height
+            pixelFormat = rows.window.format
+            colorSpace = rows.colorSpace
             isPremultiplied = false
             isOpaque = true
-            metadata = jpeg.metadata
-            format = .jpeg
-            backing = .jpeg(jpeg.window)
+            metadata = rows.metadata
+            format = rows.window.codec == .jpeg ? .jpeg : .png
+            backing = .rows(rows.window)
         } else if let chunks {
             let l = chunks.source.layout
             width = l.width
@@ -135,8 +136,8 @@ public final class ImageRegionReader: Sendable {
     }
 
     /// The JPEG decode behind the regions, when they are a JPEG's rows decoded top to bottom (not decoded whole).
-    var jpegRows: JPEGRowWindow? {
-        guard case .jpeg(let window) = backing else { return nil }
+    var jpegRows: RowWindow? {
+        guard case .rows(let window) = backing, window.codec == .jpeg else { return nil }
         return window
     }
 
@@ -157,7 +158,7 @@ public final class ImageRegionReader: Sendable {
         switch backing {
         case .heif(let image):
             image.read(x: x, y: y, width: w, height: h, into: destination)
-        case .jpeg(let window):
+        case .rows(let window):
             try window.read(x: x, y: y, width: w, height: h, into: destination)
         case .whole(let pixels):
             pixels.withUnsafePlane { src in
@@ -197,15 +198,26 @@ public final class ImageRegionReader: Sendable {
         }
     }
 
-    /// A JPEG to decode by rows, or `nil` for other formats and for JPEGs decoded whole: another image than the main
-    /// one asked for (``ImageFile/read(url:options:)`` reports it), an orientation to apply, a profile Lux's engine
-    /// cannot describe, CMYK, or restart markers that let the whole decode run on several threads.
-    private static func openJPEG(_ url: URL, options: DecodingOptions) throws(CodecError) -> (
-        window: JPEGRowWindow, metadata: ImageMetadata, colorSpace: ColorSpace
+    /// A JPEG or PNG to decode by rows, or `nil` for other formats and for files decoded whole (see
+    /// ``openJPEG(_:options:)`` and ``RowWindow/init(png:header:options:)``).
+    private static func openRows(_ url: URL, options: DecodingOptions) throws(CodecError) -> (
+        window: RowWindow, metadata: ImageMetadata, colorSpace: ColorSpace
     )? {
         guard options.imageIndex == 0, options.component == .main else { return nil }
         let file = try FileContents(url, limit: options.limits.maxByteCount)
-        guard try ImageFile.detect(file.bytes) == .jpeg else { return nil }
+        switch try ImageFile.detect(file.bytes) {
+        case .jpeg: return try openJPEG(file, name: url.lastPathComponent, options: options)
+        case .png: return try openPNG(file, name: url.lastPathComponent, options: options)
+        default: return nil
+        }
+    }
+
+    /// A JPEG to decode by rows, or `nil` for one decoded whole: another image than the main one asked for
+    /// (``ImageFile/read(url:options:)`` reports it), an orientation to apply, a profile Lux's engine cannot
+    /// describe, CMYK, or restart markers that let the whole decode run on several threads.
+    private static func openJPEG(_ file: FileContents, name: String, options: DecodingOptions) throws(CodecError)
+        -> (window: RowWindow, metadata: ImageMetadata, colorSpace: ColorSpace)?
+    {
         let header = try JPEGHeader(file.bytes)
         try JPEG.checkDecodable(header)
         let gray = header.componentCount == 1
@@ -214,13 +226,32 @@ public final class ImageRegionReader: Sendable {
         metadata.xmp = header.xmp
         metadata.iccProfile = header.iccProfile
         if options.appliesOrientation, let o = metadata.exif.orientation, o != .up { return nil }
-        if try ProfileConversion.profileNeedingConversion(
-            header.iccProfile, model: gray ? .gray : .rgb, name: url.lastPathComponent) != nil
+        if try ProfileConversion.profileNeedingConversion(header.iccProfile, model: gray ? .gray : .rgb, name: name)
+            != nil
         {
             return nil
         }
-        guard let window = try JPEGRowWindow(file, header: header, options: options) else { return nil }
+        guard let window = try RowWindow(jpeg: file, header: header, options: options) else { return nil }
         return (window, metadata, JPEG.colorSpace(icc: header.iccProfile, exif: metadata.exif, gray: gray))
+    }
+
+    /// A PNG to decode by rows, or `nil` for one decoded whole: with alpha, interlaced, an orientation to apply or
+    /// a profile Lux's engine cannot describe.
+    private static func openPNG(_ file: FileContents, name: String, options: DecodingOptions) throws(CodecError)
+        -> (window: RowWindow, metadata: ImageMetadata, colorSpace: ColorSpace)?
+    {
+        let budgeted = options.budgeted()
+        let header = try PNGHeader(
+            file.bytes, inflateLimit: min(PNGHeader.defaultInflateLimit, budgeted.remainingBytes))
+        let metadata = PNG.metadata(header)
+        if options.appliesOrientation, let o = metadata.exif.orientation, o != .up { return nil }
+        if try ProfileConversion.profileNeedingConversion(
+            header.iccProfile, model: header.isGray ? .gray : .rgb, name: name) != nil
+        {
+            return nil
+        }
+        guard let window = try RowWindow(png: file, header: header, options: options) else { return nil }
+        return (window, metadata, PNG.colorSpace(header))
     }
 
     /// Reads a rectangle of the image into a new buffer (with the reader's colour space).

@@ -136,7 +136,7 @@ final class JPEGStreamEncoder {
     /// ``EncodingOptions/threads`` allows.
     ///
     /// - Returns: Whether the rows were written; `false` writes nothing.
-    func append(yCbCrOf window: JPEGRowWindow) throws(CodecError) -> Bool {
+    func append(yCbCrOf window: RowWindow) throws(CodecError) -> Bool {
         guard let stream, reduction == nil, counter.rowsWritten == 0, window.width == width, window.height == height,
             let source = try JPEGYCbCrSource(window, stream: stream)
         else { return false }

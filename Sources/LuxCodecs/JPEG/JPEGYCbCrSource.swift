@@ -8,7 +8,7 @@ internal import CLuxCodecShims
 /// to RGB and an encode from it, and the RGB rows between them, are skipped.
 final class JPEGYCbCrSource {
     /// The window whose file is read (kept alive: the decoder reads its bytes).
-    private let window: JPEGRowWindow
+    private let window: RowWindow
     private let source: OpaquePointer
 
     /// Opens the file `window` reads for `stream`, or returns `nil` when the pass-through does not apply: the file is
@@ -16,7 +16,7 @@ final class JPEGYCbCrSource {
     /// stream is gray or has rows already.
     ///
     /// - Throws: The decoder's errors for a header libjpeg refuses, and limits.
-    init?(_ window: JPEGRowWindow, stream: OpaquePointer) throws(CodecError) {
+    init?(_ window: RowWindow, stream: OpaquePointer) throws(CodecError) {
         var message = [CChar](repeating: 0, count: 512)
         var opened: OpaquePointer?
         let bytes = window.file.bytes

@@ -36,21 +36,28 @@ public enum PNG {
                     Int32(header.height), m.baseAddress, m.count)
             }
         }
-        guard status == 0 else {
-            let text = cMessage(message)
-            if text.contains("truncated") || text.contains("Not enough image data") {
-                throw .truncated(what: "PNG image data (\(text))", offset: raw.count)
-            }
-            throw .library(name: "libpng", message: text)
-        }
+        guard status == 0 else { throw decodeError(cMessage(message), dataSize: raw.count) }
+        pixels.colorSpace = colorSpace(header)
+        var file = ImageFile(pixels: pixels, metadata: metadata(header), format: .png)
+        if options.appliesOrientation { file.applyOrientation() }
+        return file
+    }
+
+    /// The Exif, XMP and ICC profile the chunks hold.
+    static func metadata(_ header: PNGHeader) -> ImageMetadata {
         var metadata = ImageMetadata()
         if let e = header.exif, let exif = try? EXIF(tiffBytes: e) { metadata.exif = exif }
         metadata.xmp = header.xmp
         metadata.iccProfile = header.iccProfile
-        pixels.colorSpace = colorSpace(header)
-        var file = ImageFile(pixels: pixels, metadata: metadata, format: .png)
-        if options.appliesOrientation { file.applyOrientation() }
-        return file
+        return metadata
+    }
+
+    /// The error for libpng's message while decoding `dataSize` bytes: truncation, or the library's complaint.
+    static func decodeError(_ text: String, dataSize: Int) -> CodecError {
+        if text.contains("truncated") || text.contains("Not enough image data") {
+            return .truncated(what: "PNG image data (\(text))", offset: dataSize)
+        }
+        return .library(name: "libpng", message: text)
     }
 
     /// The colour space the chunks describe.

@@ -27,6 +27,13 @@ extension RAWDeveloper {
             let wb = SIMD3<Float>(Float(g.x), Float(g.y), Float(g.z))
             let b = binning
             var image = try sensorImage(gains: wb, binning: b)
+            // v3: clipped highlights are rebuilt, and the false colour the demosaic gave their surroundings removed,
+            // before anything spreads colour (moiré and noise reduction would carry it pixels further).
+            let rebuildsEarly = a.version.rawValue >= RAWDeveloper.Version.v3.rawValue
+            if rebuildsEarly && a.isHighlightRecoveryEnabled {
+                image = HighlightRecovery().apply(to: image)
+                image = HighlightDefringe(gains: wb).apply(to: image)
+            }
             if isV2 { image = MoireReduction(amount: Float(a.moireReductionAmount)).apply(to: image) }
             if a.isLensCorrectionEnabled, let warp = LensCorrection.warp(in: rawImage.properties) {
                 image = LensCorrection(warp: warp).apply(to: image)
@@ -41,6 +48,7 @@ extension RAWDeveloper {
                 detail: Float(a.noiseReductionDetailAmount), sharpness: Float(a.noiseReductionSharpnessAmount),
                 contrast: Float(a.noiseReductionContrastAmount)
             ).apply(to: image)
+            // Noise reduction carries the colour around a clipped area into it, where colour is unknown: rebuilt (again).
             if a.isHighlightRecoveryEnabled { image = HighlightRecovery().apply(to: image) }
             let color = try CameraColorTransform(calibration: calibration, neutral: neutral)
             if isV2, let map = rawImage.properties.profileGainTableMap {

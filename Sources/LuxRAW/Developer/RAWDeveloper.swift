@@ -35,9 +35,13 @@ public struct RAWDeveloper: Sendable {
         /// contrast, the linear-space filter); with their defaults it renders v1's pixels wherever no colour leaves
         /// Rec. 2020.
         case v2 = 2
+        /// v2 with clipped highlights rebuilt right after the demosaic (and again after noise reduction) and the
+        /// purple fringes around them faded (``HighlightDefringe``), so that noise reduction no longer spreads their
+        /// false colour into a magenta ring; it renders v2's pixels away from clipped photosites.
+        case v3 = 3
 
         /// The newest version (what new developers use).
-        public static let latest = Version.v2
+        public static let latest = Version.v3
 
         /// "v1", "v2" and so on.
         public var description: String { "v\(rawValue)" }

@@ -82,4 +82,44 @@ import Testing
         #expect(try await iterator.next()?.objects.isEmpty == true)
         await session.stopRunning()
     }
+
+    @Test(
+        "photo-codes' off-centre Aztec code is found by the window search within the first frames and then in every frame; without the window search it is not"
+    )
+    func offCentreAztecOnPhotoCodes() async throws {
+        var configuration = SimulatedCamera.Configuration(sensor: .small(width: 640, height: 480), seed: 3)
+        var format = Self.format()
+        (format.width, format.height, format.streamWidth, format.streamHeight) = (640, 480, 640, 480)
+        configuration.formats = DeviceFormat.smallTestFormats(sensor: .small(width: 640, height: 480)) + [format]
+        let camera = SimulatedCamera(scene: try Scene.photographic(named: "photo-codes"), configuration: configuration)
+        camera.setFocusMode(.locked)
+        try await camera.setFocusModeLocked(
+            lensPosition: .value(Float(ThinLens.phoneWide.lensPosition(focusDistance: 0.55))))
+        let metadata = MetadataOutput()
+        let session = CaptureSession()
+        session.beginConfiguration()
+        try session.addInput(DeviceInput(camera: camera))
+        try session.setSessionPreset(.inputPriority)
+        try camera.setActiveFormat(format)
+        try session.addOutput(metadata)
+        try session.commitConfiguration()
+        try await session.startRunning()
+        metadata.metadataObjectTypes = [.qr, .aztec]
+        var found: [Bool] = []
+        for try await f in metadata.frames {
+            found.append(
+                f.objects.contains { $0.symbology == .aztec && $0.stringValue == Scene.photoCodesMessages.aztec })
+            if found.count == MetadataOutput.aztecWindowInterval + 2 { break }
+        }
+        let first = try #require(found.firstIndex(of: true), "the Aztec code in none of \(found.count) frames")
+        #expect(first < MetadataOutput.aztecWindowInterval, "first found in frame \(first): \(found)")
+        #expect(found[first...].allSatisfy { $0 }, "once found, in every frame: \(found)")
+        await session.stopRunning()
+        // The window search is what finds it: the plain search alone misses it in the scene's sharp ground truth.
+        let truth = try Scene.photographic(named: "photo-codes").groundTruth(width: 640)
+        var reader = CodeReader(symbologies: [.aztec])
+        #expect(try reader.codes(in: truth).contains { $0.stringValue == Scene.photoCodesMessages.aztec })
+        reader.searchesOffCentreAztec = false
+        #expect(try reader.codes(in: truth).isEmpty)
+    }
 }

@@ -1,0 +1,129 @@
+public import LuxRender
+
+/// Stage 2b: the purple fringes around clipped highlights faded to neutral, in white-balanced camera RGB.
+///
+/// Where photosites clip, the pixels around them come out of the demosaic with a false colour, mostly magenta or
+/// purple: colour differences are interpolated across the clip, where the least-gained channel (green) has stopped
+/// rising while red and blue have not. Any filter that spreads colour afterwards (colour noise reduction above all)
+/// would carry that colour several pixels further. As phones do, this stage removes the magenta part of a pixel's
+/// colour (green below both red and blue, by `m = min(R, B) − G`) where a photosite within ``radius`` pixels comes
+/// near the sensor's clip: not at all below ``fadeStart``, fully from ``fadeEnd`` (fractions of the sensor's range,
+/// read through the white-balance ``gains``). Other hues, and pixels away from clipped photosites, are unchanged; the
+/// pixel's R + G + B is kept.
+public struct HighlightDefringe: Hashable, Sendable {
+    /// How far (pixels) from a clipped photosite fringes are faded.
+    public var radius: Int
+    /// The white-balance gains the mosaic was multiplied by (red, green, blue).
+    public var gains: SIMD3<Float>
+    /// The raw level (fraction of the sensor's range) at which fading starts.
+    public var fadeStart: Float
+    /// The raw level from which the magenta part is removed entirely.
+    public var fadeEnd: Float
+
+    /// Creates the stage.
+    public init(radius: Int = 4, gains: SIMD3<Float>, fadeStart: Float = 0.9, fadeEnd: Float = 0.98) {
+        self.radius = max(radius, 0)
+        self.gains = gains
+        self.fadeStart = fadeStart
+        self.fadeEnd = max(fadeEnd, fadeStart + 1e-3)
+    }
+
+    /// Applies the stage.
+    public func apply(to image: Image) -> Image {
+        let r = radius
+        let m = Double(r)
+        let inverseGains = 1 / gains
+        let start = fadeStart
+        let slope = 1 / (fadeEnd - fadeStart)
+        let processor = ImageProcessor(
+            description: "highlightDefringe", argumentDigest: "radius=\(r) gains=\(gains) fade=\(start)…\(fadeEnd)",
+            inputFormat: .rgbaFloat, inputLayout: .planarRows, outputFormat: .rgbaFloat, outputLayout: .planarRows,
+            roi: { _, rect in rect.insetBy(dx: -m, dy: -m) },
+            process: { inputs, output in
+                let input = inputs[0]
+                let w = input.width
+                let h = input.height
+                let ox = Int(output.region.minX - input.region.minX)
+                let oy = Int(output.region.minY - input.region.minY)
+                let ow = output.width
+                let scratch = output.scratch(byteCount: 4 * (2 * w * h + ow)).assumingMemoryBound(to: Float.self)
+                let level = scratch
+                let across = scratch + w * h
+                let peak = scratch + 2 * w * h
+                // Each pixel's brightest channel as a fraction of the sensor's range, then its largest within
+                // `radius` along the row.
+                var top: Float = 0
+                for j in 0..<h {
+                    top = max(top, Self.rawLevels(input.planes(j), gains: inverseGains, into: level + j * w, count: w))
+                }
+                // Most tiles are nowhere near the clip: they are copied as they are.
+                let nearClip = top > start
+                if nearClip {
+                    for j in 0..<h { Self.rowMaximum(level + j * w, radius: r, into: across + j * w, count: w) }
+                }
+                for j in 0..<output.height {
+                    let p = input.planes(j + oy)
+                    let o = output.planes(j)
+                    for i in 0..<ow {
+                        o.red[i] = p.red[i + ox]
+                        o.green[i] = p.green[i + ox]
+                        o.blue[i] = p.blue[i + ox]
+                        o.alpha[i] = 1
+                    }
+                    guard nearClip else { continue }
+                    let y = j + oy
+                    for i in 0..<ow { peak[i] = across[max(y - r, 0) * w + ox + i] }
+                    for k in max(y - r, 0)...min(y + r, h - 1) {
+                        let row = across + k * w + ox
+                        for i in 0..<ow { peak[i] = max(peak[i], row[i]) }
+                    }
+                    Self.fade(o, peaks: peak, start: start, slope: slope, count: ow)
+                }
+            }
+        )
+        return processor.apply(to: [image.clampedToExtent()], extent: image.extent, isOpaque: true)
+    }
+
+    /// Each pixel's largest channel divided by its gain (the raw level of its brightest photosite colour); returns
+    /// the row's largest.
+    @inline(never)
+    static func rawLevels(
+        _ p: ReadOnlyPlanarPixels, gains g: SIMD3<Float>, into out: UnsafeMutablePointer<Float>, count n: Int
+    ) -> Float {
+        var top: Float = 0
+        for i in 0..<n {
+            let v = max(p.red[i] * g.x, max(p.green[i] * g.y, p.blue[i] * g.z))
+            out[i] = v
+            top = max(top, v)
+        }
+        return top
+    }
+
+    /// The largest of `values` within `radius` of each index (clamped to the row).
+    @inline(never)
+    static func rowMaximum(
+        _ values: UnsafePointer<Float>, radius r: Int, into out: UnsafeMutablePointer<Float>, count n: Int
+    ) {
+        for i in 0..<n {
+            var m = values[i]
+            for k in max(i - r, 0)...min(i + r, n - 1) { m = max(m, values[k]) }
+            out[i] = m
+        }
+    }
+
+    /// Removes `t·m` of each pixel's magenta part `m = max(min(R, B) − G, 0)`, `t` ramping from 0 at `start` to 1
+    /// at `start + 1/slope` of its neighbourhood's raw peak, keeping R + G + B.
+    @inline(never)
+    static func fade(_ o: PlanarPixels, peaks: UnsafePointer<Float>, start: Float, slope: Float, count n: Int) {
+        for i in 0..<n {
+            let t = min(max((peaks[i] - start) * slope, 0), 1)
+            let r = o.red[i]
+            let g = o.green[i]
+            let b = o.blue[i]
+            let k = t * max(min(r, b) - g, 0) * (1 / 3.0)
+            o.red[i] = r - k
+            o.green[i] = g + 2 * k
+            o.blue[i] = b - k
+        }
+    }
+}
