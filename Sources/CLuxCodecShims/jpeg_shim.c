@@ -311,8 +311,10 @@ enum { LUX_JPEG_SLOTS = 2, LUX_JPEG_SLOT_GROUPS = 16 };  // 128 or 256 rows: few
 struct lux_jpeg_stream {
     struct jpeg_compress_struct cinfo;
     lux_jpeg_error err;
+    struct jpeg_destination_mgr dest;  // the compressed file grows in `buffer` (owned here, even after an error)
     unsigned char *buffer;
-    unsigned long buffer_size;
+    size_t buffer_size;      // bytes written, once finished
+    size_t buffer_capacity;
     int failed;
     int raw;                 // colour input converted here (0 for gray)
     int width;
@@ -326,6 +328,36 @@ struct lux_jpeg_stream {
     uint8_t *carry;          // RGBA rows waiting for a whole iMCU row
     int carry_rows;
 };
+
+// The destination: libjpeg's memory destination keeps the buffer it grows to itself until the file is finished, so
+// after an error the caller could neither free it nor tell it from the first one it freed; this one owns its buffer.
+static void lux_jpeg_dest_init(j_compress_ptr cinfo) {
+    lux_jpeg_stream *ctx = (lux_jpeg_stream *)cinfo;  // cinfo is the first member
+    if (ctx->buffer == NULL) {
+        ctx->buffer_capacity = 1 << 16;
+        ctx->buffer = (unsigned char *)malloc(ctx->buffer_capacity);
+        if (ctx->buffer == NULL) ERREXIT1(cinfo, JERR_OUT_OF_MEMORY, 10);
+    }
+    ctx->dest.next_output_byte = ctx->buffer;
+    ctx->dest.free_in_buffer = ctx->buffer_capacity;
+}
+
+static boolean lux_jpeg_dest_grow(j_compress_ptr cinfo) {
+    lux_jpeg_stream *ctx = (lux_jpeg_stream *)cinfo;
+    const size_t used = ctx->buffer_capacity;  // libjpeg calls this only when the buffer is full
+    unsigned char *grown = (unsigned char *)realloc(ctx->buffer, 2 * used);
+    if (grown == NULL) ERREXIT1(cinfo, JERR_OUT_OF_MEMORY, 10);
+    ctx->buffer = grown;
+    ctx->buffer_capacity = 2 * used;
+    ctx->dest.next_output_byte = grown + used;
+    ctx->dest.free_in_buffer = used;
+    return TRUE;
+}
+
+static void lux_jpeg_dest_term(j_compress_ptr cinfo) {
+    lux_jpeg_stream *ctx = (lux_jpeg_stream *)cinfo;
+    ctx->buffer_size = ctx->buffer_capacity - ctx->dest.free_in_buffer;
+}
 
 static void lux_jpeg_stream_release(lux_jpeg_stream *ctx) {
     jpeg_destroy_compress(&ctx->cinfo);
@@ -391,9 +423,26 @@ static void lux_ycc_row(const lux_jpeg_stream *ctx, const lux_rgb_source *src, i
     }
 }
 
+// Downsamples one row of full-resolution chroma (`top`, and `bottom` below it for 2×2) into `out` (chroma_width
+// samples) as jcsample.c does: the mean of each 2×1 or 2×2 cell with the rounding bias alternating 0, 1 (h2v1) or
+// 1, 2 (h2v2) from column to column.
+static void lux_chroma_downsample(const lux_jpeg_stream *ctx, const uint8_t *top, const uint8_t *bottom,
+                                  uint8_t *out) {
+    const int cw = ctx->chroma_width;
+    if (ctx->sub_v == 2) {
+        for (int x = 0; x < cw; x++) {
+            const int bias = 1 + (x & 1);
+            out[x] = (uint8_t)((top[2 * x] + top[2 * x + 1] + bottom[2 * x] + bottom[2 * x + 1] + bias) >> 2);
+        }
+    } else if (ctx->sub_h == 2) {
+        for (int x = 0; x < cw; x++) out[x] = (uint8_t)((top[2 * x] + top[2 * x + 1] + (x & 1)) >> 1);
+    } else {
+        memcpy(out, top, (size_t)cw);
+    }
+}
+
 // Converts `groups` iMCU rows starting at row 0 of `src` into `slot`; below `rows` it makes the bottom edge libjpeg's
-// preprocessor makes. Cb and Cr are downsampled as jcsample.c does: the mean of each 2×1 or
-// 2×2 cell with the rounding bias alternating 0, 1 (h2v1) or 1, 2 (h2v2) from column to column.
+// preprocessor makes; Cb and Cr are downsampled by lux_chroma_downsample.
 static void lux_ycc_convert(lux_jpeg_stream *ctx, const lux_rgb_source *src, int planar, int rows, int groups,
                             int slot) {
     const int lw = ctx->luma_width, cw = ctx->chroma_width;
@@ -415,21 +464,9 @@ static void lux_ycc_convert(lux_jpeg_stream *ctx, const lux_rgb_source *src, int
             // An odd last row is paired with itself, as libjpeg fills its last row group.
             const int s1 = r0 + 1 < rows ? r0 + 1 : rows - 1;
             lux_ycc_row(ctx, src, s1, planar, Y + (size_t)(r0 + 1) * lw, cb1, cr1);
-            for (int x = 0; x < cw; x++) {
-                const int bias = 1 + (x & 1);
-                cbo[x] = (uint8_t)((cb0[2 * x] + cb0[2 * x + 1] + cb1[2 * x] + cb1[2 * x + 1] + bias) >> 2);
-                cro[x] = (uint8_t)((cr0[2 * x] + cr0[2 * x + 1] + cr1[2 * x] + cr1[2 * x + 1] + bias) >> 2);
-            }
-        } else if (ctx->sub_h == 2) {
-            for (int x = 0; x < cw; x++) {
-                const int bias = x & 1;
-                cbo[x] = (uint8_t)((cb0[2 * x] + cb0[2 * x + 1] + bias) >> 1);
-                cro[x] = (uint8_t)((cr0[2 * x] + cr0[2 * x + 1] + bias) >> 1);
-            }
-        } else {
-            memcpy(cbo, cb0, (size_t)cw);
-            memcpy(cro, cr0, (size_t)cw);
         }
+        lux_chroma_downsample(ctx, cb0, cb1, cbo);
+        lux_chroma_downsample(ctx, cr0, cr1, cro);
     }
     ctx->slot_groups[slot] = groups;
 }
@@ -501,7 +538,10 @@ lux_jpeg_stream *lux_jpeg_stream_create(const lux_jpeg_encode_params *params, co
         return NULL;
     }
     jpeg_create_compress(cinfo);
-    jpeg_mem_dest(cinfo, &ctx->buffer, &ctx->buffer_size);
+    ctx->dest.init_destination = lux_jpeg_dest_init;
+    ctx->dest.empty_output_buffer = lux_jpeg_dest_grow;
+    ctx->dest.term_destination = lux_jpeg_dest_term;
+    cinfo->dest = &ctx->dest;
     cinfo->image_width = (JDIMENSION)params->width;
     cinfo->image_height = (JDIMENSION)params->height;
     if (params->input_components == 1) {
@@ -565,6 +605,164 @@ int lux_jpeg_stream_convert_planes(lux_jpeg_stream *ctx, int slot, const uint8_t
     const lux_rgb_source src = {{planes[0], planes[1], planes[2]}, {strides[0], strides[1], strides[2]}};
     lux_ycc_convert(ctx, &src, 1, rows, (rows + ctx->group_rows - 1) / ctx->group_rows, slot);
     return 0;
+}
+
+// MARK: Y'CbCr pass-through
+
+// A JPEG decoded to its raw Y'CbCr planes (libjpeg's raw_data_out: no upsampling, no colour conversion) straight into
+// a colour stream's slots, for a re-encode that changes nothing but the compression.
+struct lux_jpeg_ycc_source {
+    lux_jpeg_decoder dec;  // first: libjpeg's callbacks cast the decompressor to it
+    int downsample;        // 4:4:4 source, subsampled stream: Cb and Cr are downsampled here
+    int height;
+    int next;              // the next image row to decode
+    uint8_t *full[2];      // downsampling: full-resolution Cb and Cr of an iMCU row of the stream (16 rows)
+};
+
+static void lux_jpeg_ycc_free(lux_jpeg_ycc_source *src) {
+    jpeg_destroy_decompress(&src->dec.cinfo);
+    free(src->full[0]);
+    free(src);
+}
+
+int lux_jpeg_ycc_open(const uint8_t *data, size_t size, const lux_jpeg_stream *stream, size_t max_memory,
+                      int max_scans, lux_jpeg_ycc_source **out, char *message, size_t capacity) {
+    *out = NULL;
+    if (!stream->raw || stream->failed || stream->carry_rows != 0 || stream->cinfo.next_scanline != 0) return 1;
+    lux_jpeg_ycc_source *const src = (lux_jpeg_ycc_source *)calloc(1, sizeof(lux_jpeg_ycc_source));
+    if (src == NULL) {
+        lux_copy_message(message, capacity, "out of memory");
+        return -1;
+    }
+    struct jpeg_decompress_struct *cinfo = &src->dec.cinfo;
+    lux_jpeg_install(&src->dec.err, message, capacity, 1);
+    cinfo->err = &src->dec.err.pub;
+    if (setjmp(src->dec.err.jump)) {
+        lux_jpeg_ycc_free(src);
+        return -1;
+    }
+    jpeg_create_decompress(cinfo);
+    if (max_memory > 0) cinfo->mem->max_memory_to_use = (long)(max_memory > LONG_MAX ? LONG_MAX : max_memory);
+    src->dec.max_scans = max_scans;
+    src->dec.progress.progress_monitor = lux_jpeg_progress;
+    cinfo->progress = &src->dec.progress;
+    jpeg_mem_src(cinfo, data, (unsigned long)size);
+    jpeg_read_header(cinfo, TRUE);
+    // Y'CbCr with 1×1 chroma, one scan (a progressive file's coefficients would be held whole), the stream's size;
+    // the stream's sampling, or 4:4:4 downsampled to it.
+    const jpeg_component_info *c = cinfo->comp_info;
+    const int h = c[0].h_samp_factor, v = c[0].v_samp_factor;
+    const int same = h == stream->sub_h && v == stream->sub_v;
+    const int applies = cinfo->jpeg_color_space == JCS_YCbCr && cinfo->num_components == 3 &&
+                        !jpeg_has_multiple_scans(cinfo) && (int)cinfo->image_width == stream->width &&
+                        (int)cinfo->image_height == (int)stream->cinfo.image_height && c[1].h_samp_factor == 1 &&
+                        c[1].v_samp_factor == 1 && c[2].h_samp_factor == 1 && c[2].v_samp_factor == 1 &&
+                        (same || (h == 1 && v == 1));
+    if (!applies) {
+        lux_jpeg_ycc_free(src);
+        return 1;
+    }
+    cinfo->raw_data_out = TRUE;
+    jpeg_start_decompress(cinfo);
+    src->height = (int)cinfo->image_height;
+    src->downsample = !same;
+    if (src->downsample) {
+        const size_t plane = (size_t)stream->luma_width * (size_t)stream->group_rows;
+        src->full[0] = (uint8_t *)malloc(2 * plane);
+        if (src->full[0] == NULL) {
+            lux_copy_message(message, capacity, "out of memory");
+            lux_jpeg_ycc_free(src);
+            return -1;
+        }
+        src->full[1] = src->full[0] + plane;
+    }
+    *out = src;
+    return 0;
+}
+
+// Decodes the stream's iMCU row `g` of `slot` (rows `first` … of the image): Y into the slot, Cb and Cr into the slot
+// or, when downsampling, into full-resolution rows that are then downsampled into it. Called after the setjmp.
+static void lux_jpeg_ycc_group(lux_jpeg_ycc_source *src, lux_jpeg_stream *stream, int slot, int g, int first) {
+    struct jpeg_decompress_struct *cinfo = &src->dec.cinfo;
+    const int G = stream->group_rows, lw = stream->luma_width, cw = stream->chroma_width;
+    uint8_t *const Y = stream->planes[slot][0] + (size_t)g * (size_t)G * (size_t)lw;
+    uint8_t *const Cb = stream->planes[slot][1] + (size_t)g * 8 * (size_t)cw;
+    uint8_t *const Cr = stream->planes[slot][2] + (size_t)g * 8 * (size_t)cw;
+    if (!src->downsample) {
+        JSAMPROW y[16], cb[8], cr[8];
+        for (int i = 0; i < G; i++) y[i] = Y + (size_t)i * (size_t)lw;
+        for (int i = 0; i < 8; i++) {
+            cb[i] = Cb + (size_t)i * (size_t)cw;
+            cr[i] = Cr + (size_t)i * (size_t)cw;
+        }
+        JSAMPARRAY planes[3] = {y, cb, cr};
+        jpeg_read_raw_data(cinfo, planes, (JDIMENSION)G);
+        return;
+    }
+    // The source's iMCU rows are 8 rows: one or two per iMCU row of the stream (the last may have only one).
+    for (int k = 0; k < stream->sub_v && cinfo->output_scanline < cinfo->output_height; k++) {
+        JSAMPROW y[8], cb[8], cr[8];
+        for (int i = 0; i < 8; i++) {
+            y[i] = Y + (size_t)(8 * k + i) * (size_t)lw;
+            cb[i] = src->full[0] + (size_t)(8 * k + i) * (size_t)lw;
+            cr[i] = src->full[1] + (size_t)(8 * k + i) * (size_t)lw;
+        }
+        JSAMPARRAY planes[3] = {y, cb, cr};
+        jpeg_read_raw_data(cinfo, planes, 8);
+    }
+    // The edges the normal path's converter makes: the last column repeated to the MCU's width, the last row below
+    // the image; then jcsample.c's means.
+    const int w = stream->width;
+    for (int i = 0; i < G; i++) {
+        const int row = first + i < src->height ? i : src->height - 1 - first;
+        for (int p = 0; p < 2; p++) {
+            uint8_t *const r = src->full[p] + (size_t)i * (size_t)lw;
+            if (row != i) memcpy(r, src->full[p] + (size_t)row * (size_t)lw, (size_t)w);
+            memset(r + w, r[w - 1], (size_t)(lw - w));
+        }
+    }
+    for (int j = 0; j < 8; j++) {
+        const size_t top = (size_t)(j * stream->sub_v) * (size_t)lw;
+        const size_t bottom = top + (size_t)(stream->sub_v - 1) * (size_t)lw;
+        lux_chroma_downsample(stream, src->full[0] + top, src->full[0] + bottom, Cb + (size_t)j * (size_t)cw);
+        lux_chroma_downsample(stream, src->full[1] + top, src->full[1] + bottom, Cr + (size_t)j * (size_t)cw);
+    }
+}
+
+int lux_jpeg_ycc_read(lux_jpeg_ycc_source *src, lux_jpeg_stream *stream, int slot, int first, int rows,
+                      char *message, size_t capacity) {
+    src->dec.err.message = message;
+    src->dec.err.capacity = capacity;
+    if (src->dec.err.fatal_warning) {
+        lux_copy_message(message, capacity, "an earlier row of the image was damaged");
+        return -1;
+    }
+    if (slot < 0 || slot >= LUX_JPEG_SLOTS || rows < 1 || rows > lux_jpeg_stream_slot_rows(stream) ||
+        first != src->next || first + rows > src->height ||
+        (first + rows < src->height && rows % stream->group_rows != 0)) {
+        lux_copy_message(message, capacity, "the rows asked for are not whole iMCU rows of the image");
+        return -1;
+    }
+    if (setjmp(src->dec.err.jump)) {
+        src->dec.err.fatal_warning = 1;  // libjpeg's state is undefined after an error: no more rows
+        return -1;
+    }
+    const int groups = (rows + stream->group_rows - 1) / stream->group_rows;
+    for (int g = 0; g < groups; g++) {
+        lux_jpeg_ycc_group(src, stream, slot, g, first + g * stream->group_rows);
+        if (src->dec.err.fatal_warning) return -1;
+    }
+    if (first + rows == src->height) {
+        jpeg_finish_decompress(&src->dec.cinfo);
+        if (src->dec.err.fatal_warning) return -1;
+    }
+    stream->slot_groups[slot] = groups;
+    src->next = first + rows;
+    return 0;
+}
+
+void lux_jpeg_ycc_close(lux_jpeg_ycc_source *src) {
+    if (src != NULL) lux_jpeg_ycc_free(src);
 }
 
 // The start of every stream call that may reach libjpeg: refuses a failed stream, routes libjpeg's message to the
@@ -647,7 +845,7 @@ int lux_jpeg_stream_finish(lux_jpeg_stream *ctx, uint8_t **out, size_t *out_size
     jpeg_finish_compress(&ctx->cinfo);
     jpeg_destroy_compress(&ctx->cinfo);
     *out = ctx->buffer;
-    *out_size = (size_t)ctx->buffer_size;
+    *out_size = ctx->buffer_size;
     ctx->buffer = NULL;
     ctx->failed = 1;  // finished: nothing more may be written
     return 0;

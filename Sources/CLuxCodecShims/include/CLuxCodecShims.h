@@ -128,6 +128,27 @@ int lux_jpeg_stream_convert(lux_jpeg_stream *stream, int slot, const uint8_t *pi
 int lux_jpeg_stream_convert_planes(lux_jpeg_stream *stream, int slot, const uint8_t *const planes[3],
                                    const size_t strides[3], int rows);
 
+/// A JPEG read as its raw Y'CbCr planes (no upsampling, no colour conversion) into a colour stream's slots, for a
+/// re-encode that changes only the compression. The data must stay valid until lux_jpeg_ycc_close.
+typedef struct lux_jpeg_ycc_source lux_jpeg_ycc_source;
+
+/// Opens `data` for `stream` (a colour stream with no rows written) when the pass-through applies: a single-scan
+/// Y'CbCr JPEG of the stream's size whose chroma is 1×1 and whose luma sampling is the stream's, or 4:4:4 (its
+/// chroma is then downsampled as the stream's converter downsamples). Returns 0 with *out set, 1 when it does not
+/// apply (nothing opened, no message), or -1 with a message (an unreadable header, out of memory, limits).
+int lux_jpeg_ycc_open(const uint8_t *data, size_t size, const lux_jpeg_stream *stream, size_t max_memory,
+                      int max_scans, lux_jpeg_ycc_source **out, char *message, size_t capacity);
+
+/// Decodes image rows first ..< first + rows (whole iMCU rows of the stream, the last ones possibly partial at the
+/// image's end) into slot 0 or 1 of `stream`, like lux_jpeg_stream_convert_planes; call it for the rows in order.
+/// Returns 0, or -1 with a message (damaged or truncated data, rows out of order); after an error every later call
+/// fails.
+int lux_jpeg_ycc_read(lux_jpeg_ycc_source *source, lux_jpeg_stream *stream, int slot, int first, int rows,
+                      char *message, size_t capacity);
+
+/// Frees the decoder (whether or not every row was read).
+void lux_jpeg_ycc_close(lux_jpeg_ycc_source *source);
+
 /// Compresses the rows converted into `slot`. Returns 0, or -1 with a message (the encoder is then unusable).
 int lux_jpeg_stream_write_slot(lux_jpeg_stream *stream, int slot, char *message, size_t capacity);
 

@@ -22,9 +22,11 @@ final class RowWindow: Sendable {
     /// `.rgba8`, `.gray8`, or for a PNG also `.rgba16` and `.gray16`.
     let format: PixelFormat
     let codec: Codec
-    private let file: FileContents
-    private let limits: DecodingLimits
-    private let libraryBudget: Int
+    /// The file's bytes.
+    let file: FileContents
+    let limits: DecodingLimits
+    /// The most bytes the decoder's own buffers may take.
+    let libraryBudget: Int
     private let state: Mutex<State>
 
     /// Opens the decode of a JPEG `file` (whose header is `header`), or returns `nil` for a file decoded whole
@@ -88,7 +90,7 @@ final class RowWindow: Sendable {
     }
 
     /// Maps the decoder's message to a typed error.
-    fileprivate func error(_ message: [CChar]) -> CodecError {
+    func error(_ message: [CChar]) -> CodecError {
         switch codec {
         case .jpeg:
             JPEG.decodeError(

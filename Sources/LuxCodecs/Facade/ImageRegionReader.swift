@@ -135,6 +135,12 @@ public final class ImageRegionReader: Sendable {
         return image.planarRGB8
     }
 
+    /// The JPEG decode behind the regions, when they are a JPEG's rows decoded top to bottom (not decoded whole).
+    var jpegRows: RowWindow? {
+        guard case .rows(let window) = backing, window.codec == .jpeg else { return nil }
+        return window
+    }
+
     /// Reads a rectangle of the image into `destination` (at least `width` × `height` pixels of
     /// ``pixelFormat``; its row 0 receives image row `y`).
     ///

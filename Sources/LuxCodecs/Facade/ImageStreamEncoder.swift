@@ -186,17 +186,25 @@ public final class ImageStreamEncoder {
     /// Encodes all of `reader`'s rows straight from the decoder's memory, without rendering them, when that gives
     /// the file ``append(_:)`` would give for the reader's regions.
     ///
-    /// That is the case for an 8-bit RGB HEIC (libheif's R, G and B planes) written as a JPEG that stores the
-    /// reader's colour space (its Exif thumbnail, when one is made, reduced from the planes): the planes are converted to Y′CbCr as they
-    /// are compressed (on a second thread when ``EncodingOptions/threads`` allows), with no interleaved copy and no
-    /// render engine in between. Call it before any band.
+    /// That is the case for a JPEG written as a JPEG that stores the reader's colour space:
+    /// - from a JPEG read top to bottom (upright, not decoded whole), single-scan Y′CbCr whose chroma sampling is the
+    ///   output's (``EncodingOptions/chromaSubsampling``) or 4:4:4, when no thumbnail is reduced from the pixels: its
+    ///   raw Y′CbCr planes go to the encoder as they are (4:4:4 chroma downsampled as the encoder downsamples), with no
+    ///   colour conversion either way. The file differs from the rendered one only by the rounding of the two
+    ///   conversions skipped (a level or two);
+    /// - from an 8-bit RGB HEIC (libheif's R, G and B planes; the Exif thumbnail, when one is made, reduced from the
+    ///   planes): the planes are converted to Y′CbCr as they are compressed, with no interleaved copy.
+    ///
+    /// Decoding or converting runs a slot ahead of the compression on a second thread when ``EncodingOptions/threads``
+    /// allows, with no render engine in between. Call it before any band.
     ///
     /// - Returns: Whether the rows were written; `false` writes nothing (render the image and append its bands).
     /// - Throws: The encoder's errors.
     public func appendRowsDirectly(from reader: ImageRegionReader) throws(CodecError) -> Bool {
         guard case .jpeg(let e) = backend, reader.width == width, reader.height == height, reader.isOpaque,
-            e.acceptsPlanes(in: reader.colorSpace ?? bandSpace)
+            e.acceptsDirectRows(in: reader.colorSpace ?? bandSpace)
         else { return false }
+        if let window = reader.jpegRows { return try e.append(yCbCrOf: window) }
         return try withExtendedLifetime(reader) { () throws(CodecError) -> Bool in
             guard let planes = reader.planarRGB8 else { return false }
             try e.append(planes: planes)

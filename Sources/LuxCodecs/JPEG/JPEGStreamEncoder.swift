@@ -101,16 +101,16 @@ final class JPEGStreamEncoder {
         counter.advance(by: band.height)
     }
 
-    /// Whether ``append(planes:)`` can take the whole picture from 8-bit R, G and B planes in `space`: a colour
-    /// stream with no rows written yet, whose file stores values of that space.
-    func acceptsPlanes(in space: ColorSpace?) -> Bool {
+    /// Whether ``append(planes:)`` or ``append(yCbCrOf:)`` can take the whole picture from a decoder's memory
+    /// holding values of `space`: a colour stream with no rows written yet, whose file stores values of that space.
+    func acceptsDirectRows(in space: ColorSpace?) -> Bool {
         guard !gray, counter.rowsWritten == 0, stream.map({ lux_jpeg_stream_group_rows($0) > 0 }) == true
         else { return false }
         guard let space, let target = self.space else { return true }
         return space.isColorimetricallyEqual(to: target) && !space.isExtendedRange
     }
 
-    /// Writes the whole picture from 8-bit R, G and B planes (``acceptsPlanes(in:)`` must hold): they are converted
+    /// Writes the whole picture from 8-bit R, G and B planes (``acceptsDirectRows(in:)`` must hold): they are converted
     /// to Y′CbCr straight from the planes, as ``append(_:)`` would convert the same values interleaved.
     func append(planes: PlanarRGB8) throws(CodecError) {
         guard let stream, planes.width == width, planes.height == height else {
@@ -122,9 +122,29 @@ final class JPEGStreamEncoder {
             self.reduction?.add(planes: planes, rows: first..<(first + count))
             let rows = [planes.red, planes.green, planes.blue].map { Optional($0.base + first * $0.stride) }
             let strides = [planes.red.stride, planes.green.stride, planes.blue.stride]
-            return lux_jpeg_stream_convert_planes(stream, slot, rows, strides, Int32(count))
+            return JPEGEncodePipeline.converted(
+                lux_jpeg_stream_convert_planes(stream, slot, rows, strides, Int32(count)))
         }.run()
         counter.advance(by: height)
+    }
+
+    /// Writes the whole picture from the raw Y′CbCr planes of the JPEG that `window` reads, when it can.
+    ///
+    /// It can when the planes go to the encoder unconverted (see ``JPEGYCbCrSource``) and no thumbnail is reduced
+    /// from the pixels; the caller has checked that the file stores the window's colour space
+    /// (``acceptsDirectRows(in:)``). Decoding runs on a second thread, a slot ahead of the compression, when
+    /// ``EncodingOptions/threads`` allows.
+    ///
+    /// - Returns: Whether the rows were written; `false` writes nothing.
+    func append(yCbCrOf window: RowWindow) throws(CodecError) -> Bool {
+        guard let stream, reduction == nil, counter.rowsWritten == 0, window.width == width, window.height == height,
+            let source = try JPEGYCbCrSource(window, stream: stream)
+        else { return false }
+        try JPEGEncodePipeline(stream: stream, rows: height, isConcurrent: options.threads > 1) { slot, first, count in
+            source.read(into: stream, slot: slot, first: first, count: count)
+        }.run()
+        counter.advance(by: height)
+        return true
     }
 
     /// Compresses `rows` RGBA or gray rows.
@@ -143,7 +163,8 @@ final class JPEGStreamEncoder {
             let whole = (rows - done) / group * group
             let start = pixels + done * stride
             try JPEGEncodePipeline(stream: stream, rows: whole, isConcurrent: true) { slot, first, count in
-                lux_jpeg_stream_convert(stream, slot, start + first * stride, stride, Int32(count))
+                JPEGEncodePipeline.converted(
+                    lux_jpeg_stream_convert(stream, slot, start + first * stride, stride, Int32(count)))
             }.run()
             done += whole
         }
