@@ -58,22 +58,31 @@ import Testing
         let reader = try ImageRegionReader(url: url)
         #expect(reader.width == width && reader.height == height)
         #expect(reader.pixelFormat == (channels == 1 ? .gray8 : .rgba8))
-        // Strips of 100 rows with 20 rows of overlap, as a streaming blur asks; then back to the top (a restart),
-        // then regions anywhere.
+        try Self.expectRegions(of: reader, equal: samples.map { UInt16($0) * 257 }, channels: channels)
+    }
+
+    /// Reads strips of 100 rows overlapping by 20 (as a streaming blur asks), then back from the top (a restart),
+    /// then regions anywhere, and expects each to hold `samples` (`channels` per pixel, row by row, 16-bit; an
+    /// 8-bit region's values count × 257).
+    static func expectRegions(of reader: ImageRegionReader, equal samples: [UInt16], channels: Int) throws {
+        let (width, height) = (reader.width, reader.height)
         var regions: [(Int, Int, Int, Int)] = []
         for y in stride(from: 0, to: height, by: 100) {
             let top = max(0, y - 20)
             regions.append((0, top, width, min(height, y + 120) - top))
         }
         regions += ImageRegionReaderTests.regions(width: width, height: height)
-        let stride = reader.pixelFormat.bytesPerPixel()
+        let step = reader.pixelFormat.channelCount
         for (x, y, w, h) in regions {
-            let ours = try reader.read(x: x, y: y, width: w, height: h).components(as: UInt8.self)
+            let region = try reader.read(x: x, y: y, width: w, height: h)
+            let ours =
+                region.format.componentType == .uint16
+                ? region.components(as: UInt16.self) : region.components(as: UInt8.self).map { UInt16($0) * 257 }
             var mismatches = 0
             for r in 0..<h {
                 for c in 0..<w {
                     for k in 0..<channels
-                    where ours[(r * w + c) * stride + k] != samples[((y + r) * width + x + c) * channels + k] {
+                    where ours[(r * w + c) * step + k] != samples[((y + r) * width + x + c) * channels + k] {
                         mismatches += 1
                     }
                 }

@@ -50,29 +50,7 @@ import Testing
         #expect(samples.count == width * height * channels)
         #expect(reader.pixelFormat == (gray ? .gray16 : .rgba8))
         #expect(reader.isOpaque)
-        var regions: [(Int, Int, Int, Int)] = []
-        for y in stride(from: 0, to: height, by: 100) {
-            let top = max(0, y - 20)
-            regions.append((0, top, width, min(height, y + 120) - top))
-        }
-        regions += ImageRegionReaderTests.regions(width: width, height: height)
-        let step = reader.pixelFormat.channelCount
-        for (x, y, w, h) in regions {
-            let region = try reader.read(x: x, y: y, width: w, height: h)
-            let ours =
-                gray
-                ? region.components(as: UInt16.self) : region.components(as: UInt8.self).map { UInt16($0) * 257 }
-            var mismatches = 0
-            for r in 0..<h {
-                for c in 0..<w {
-                    for k in 0..<channels
-                    where ours[(r * w + c) * step + k] != samples[((y + r) * width + x + c) * channels + k] {
-                        mismatches += 1
-                    }
-                }
-            }
-            #expect(mismatches == 0, "region \(x),\(y) \(w)×\(h): \(mismatches) samples differ")
-        }
+        try JPEGRowWindowTests.expectRegions(of: reader, equal: samples, channels: channels)
     }
 
     @Test(

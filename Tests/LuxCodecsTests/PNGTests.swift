@@ -25,10 +25,16 @@ import Testing
         #expect(header.bitDepth == (format.componentType == .uint16 ? 16 : 8))
         let dir = try ExternalTool.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
+        _ = try Self.writeChecked(bytes, in: dir)
+    }
+
+    /// Writes `bytes` as `t.png` in `dir` and expects pngcheck to accept it.
+    static func writeChecked(_ bytes: [UInt8], in dir: URL) throws -> URL {
         let url = dir.appendingPathComponent("t.png")
         try Data(bytes).write(to: url)
         let check = try ExternalTool.capture("pngcheck", ["-v", url.path])
         #expect(check.status == 0, "\(check.text)")
+        return url
     }
 
     /// A gradient with pseudo-random texture (so deflate cannot shrink it to nothing): `segments` of
@@ -61,10 +67,7 @@ import Testing
         #expect(try PNG.encode(image, options: EncodingOptions(threads: 1)) == bytes)
         let dir = try ExternalTool.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let url = dir.appendingPathComponent("t.png")
-        try Data(bytes).write(to: url)
-        let check = try ExternalTool.capture("pngcheck", ["-v", url.path])
-        #expect(check.status == 0, "\(check.text)")
+        let url = try Self.writeChecked(bytes, in: dir)
         // The IDAT chunks joined must inflate (zlib verifies the header and the Adler-32) to one filter byte and
         // the packed samples per row.
         let script = """
