@@ -163,7 +163,11 @@ public struct EncodingOptions: Hashable, Sendable {
     public var tiffCompression: TIFFCompression
     /// TIFF tile size (a multiple of 16), or `nil` (the default) to write strips.
     public var tiffTileSize: Int?
-    /// PNG zlib level 0…9 (default 6).
+    /// PNG zlib level 0…9 (default 3).
+    ///
+    /// With libpng's adaptive row filters, level 3 makes a 12-megapixel photograph about 2 % larger than level 6
+    /// (zlib's own default) in about a third of the compression time, and still about 25 % smaller than an
+    /// unfiltered level-6 file (vips' default); 9 gives the smallest files, 1 the fastest.
     public var pngCompressionLevel: Int
     /// DNG options (compression, tiles, preview).
     public var dng: DNGEncodingOptions
@@ -188,7 +192,7 @@ public struct EncodingOptions: Hashable, Sendable {
         quality: Double = 0.9, chromaSubsampling: ChromaSubsampling = .both, optimizesHuffmanTables: Bool = true,
         isProgressive: Bool = false, colorSpace: ColorSpace? = nil, optimizesColorForSharing: Bool = false,
         embedsColorProfile: Bool = true, sampleType: SampleType = .automatic, alpha: AlphaPolicy = .automatic,
-        tiffCompression: TIFFCompression = .none, tiffTileSize: Int? = nil, pngCompressionLevel: Int = 6,
+        tiffCompression: TIFFCompression = .none, tiffTileSize: Int? = nil, pngCompressionLevel: Int = 3,
         dng: DNGEncodingOptions = DNGEncodingOptions(), embedsThumbnail: Bool? = nil, synchronizesFile: Bool = true,
         threads: Int? = nil
     ) {
