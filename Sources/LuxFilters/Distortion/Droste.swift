@@ -14,6 +14,10 @@ extension Filters {
     /// power of `f` into the band. The formula is Lux's (Core Image documents none); it is the usual conformal Droste
     /// map. An input of infinite or empty extent, or an inset too large to recurse into, is returned unchanged; the
     /// extent is the input's.
+    ///
+    /// It costs a little over three Gaussian blurs of radius 10 on 12 MP (0.68 s against 0.21 s in Lux's benchmark):
+    /// every output pixel takes a complex logarithm and exponential (a logarithm, an arctangent, an exponential, a
+    /// sine and a cosine), and the spiral reaches the whole band of the source from most tiles.
     public struct Droste: DeclaredFilter {
         public static let declaration = FilterDeclaration<Self>(
             "Droste", categories: [.distortionEffect, .stillImage, .video, .highDynamicRange],
