@@ -82,6 +82,53 @@ import Testing
         #expect(reapply.status != 0 && reapply.errorText.contains("IMG_0001.AAE"), "\(reapply.errorText)")
     }
 
+    /// The mean absolute difference of two images shrunk by vips to 64 × 48 (8-bit RGB levels).
+    static func difference(_ a: String, _ b: String, in dir: URL) throws -> Double {
+        var shrunk: [[UInt8]] = []
+        for (i, path) in [a, b].enumerated() {
+            let out = dir.appendingPathComponent("small\(i).v").path
+            _ = try ExternalTool.capture("vips", ["thumbnail", path, out, "64", "--height", "48", "--size", "force"])
+                .succeeded()
+            let raw = dir.appendingPathComponent("small\(i).raw").path
+            _ = try ExternalTool.capture("vips", ["rawsave", out, raw]).succeeded()
+            shrunk.append([UInt8](try Data(contentsOf: URL(fileURLWithPath: raw))))
+        }
+        try #require(shrunk[0].count == shrunk[1].count && !shrunk[0].isEmpty)
+        return Double(zip(shrunk[0], shrunk[1]).map { abs(Int($0) - Int($1)) }.reduce(0, +)) / Double(shrunk[0].count)
+    }
+
+    @Test(
+        "live edit --key-photo makes ffmpeg's frame at that time the still; outside the trim it is refused",
+        .needsLux, .needs("ffmpeg", "vips"))
+    func keyPhoto() throws {
+        let lux = try #require(LuxExecutable.path)
+        let dir = try Self.applePair()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let original = dir.appendingPathComponent("IMG_0001.JPG").path
+        let frame = dir.appendingPathComponent("frame.png").path
+        _ = try ExternalTool.capture(
+            "ffmpeg",
+            [
+                "-v", "error", "-ss", "1.2", "-i", dir.appendingPathComponent("IMG_0001.MOV").path, "-frames:v", "1",
+                frame,
+            ]
+        ).succeeded()
+        let out = dir.appendingPathComponent("edited")
+        let edit = try LuxExecutable.run(
+            lux, ["live", "edit", original, "-o", out.path, "--key-photo", "1.2", "--preset", "ultrafast"])
+        try #require(edit.status == 0, "\(edit.errorText)")
+        let still = out.appendingPathComponent("IMG_E0001.JPG").path
+        let toFrame = try Self.difference(still, frame, in: dir)
+        let toOriginal = try Self.difference(still, original, in: dir)
+        #expect(toFrame < 3 && toFrame < toOriginal / 2, "to the frame \(toFrame), to the original \(toOriginal)")
+
+        let refused = dir.appendingPathComponent("refused")
+        let outside = try LuxExecutable.run(
+            lux, ["live", "edit", original, "-o", refused.path, "--trim", "0.1,0.8", "--key-photo", "1.2"])
+        #expect(outside.status != 0, "\(outside.text)")
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: refused.path)) ?? []).isEmpty)
+    }
+
     @Test("live extract decodes all 22 H.264 frames and the frame at the photo time", .needsLux, .needs("ffprobe"))
     func extractFrames() throws {
         let lux = try #require(LuxExecutable.path)

@@ -10,14 +10,15 @@ import RealModule
 /// (`d ≥ a`) nothing moves.
 enum GlassRefraction {
     /// How far towards the ridge the image seen at distance `d` from it lies (`a`: the cross-section's radius, `n`:
-    /// the refractive index).
+    /// the refractive index), at most `a` either way: with `n < 1`, rays past the critical angle would leave the
+    /// glass sideways (the tangent grows without bound), and they are taken from the cross-section's edge instead.
     @inline(__always)
     static func shift(_ d: Float, radius a: Float, index n: Float) -> Float {
         guard d < a, a > 0 else { return 0 }
         let sinI = d / a
         let sinT = min(sinI / max(n, 1e-3), 1)
         let z = (a * a - d * d).squareRoot()
-        return z * Float.tan(Float.asin(sinI) - Float.asin(sinT))
+        return max(-a, min(a, z * Float.tan(Float.asin(sinI) - Float.asin(sinT))))
     }
 
     /// The largest distance any point of a lens moves the image it shows (`shift` sampled densely across the

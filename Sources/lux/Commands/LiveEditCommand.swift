@@ -22,6 +22,7 @@ struct LiveEditCommand: AsyncParsableCommand {
               lux live edit IMG_0001.JPG -o edited --chain 'SepiaTone intensity=0.6 | GaussianBlur radius=8'
               lux live edit IMG_0001.JPG -o edited --square --volume 0.3 --trim 0.4,2.6
               lux live edit IMG_0001.JPG -o edited --auto-trim --stabilize --preview 480x360
+              lux live edit IMG_0001.JPG -o edited --trim 0.2,1.2 --key-photo 1.0
               lux live edit IMG_0001.HEIC -o edited --chain 'SepiaTone' --codec hevc --crf 24
               lux live edit --reapply edited/IMG_E0001.luxedit -o again
               lux live edit --revert edited/IMG_E0001.luxedit
@@ -55,6 +56,11 @@ struct LiveEditCommand: AsyncParsableCommand {
 
     @Option(help: "Keep only START,END seconds of the movie.")
     var trim: String?
+
+    @Option(
+        name: .customLong("key-photo"), parsing: .unconditional,
+        help: "Make the movie frame showing at this many seconds the still (inside --trim).")
+    var keyPhoto: Double?
 
     @Flag(help: "Trim a shoe shot (the camera raised or lowered) detected from the frames' motion.")
     var autoTrim = false
@@ -106,6 +112,9 @@ struct LiveEditCommand: AsyncParsableCommand {
         }
         if let trim, Self.numbers(trim)?.count != 2 {
             throw ValidationError("--trim takes START,END seconds, e.g. 0.5,2.5")
+        }
+        if let keyPhoto, !(keyPhoto.isFinite && keyPhoto >= 0) {
+            throw ValidationError("--key-photo takes a time in seconds from the movie's start, not \(keyPhoto)")
         }
         if let preview, Self.size(preview) == nil {
             throw ValidationError("--preview takes WIDTHxHEIGHT, e.g. 480x360")
@@ -247,6 +256,7 @@ struct LiveEditCommand: AsyncParsableCommand {
             recipe.timeRange =
                 MediaTime(seconds: v[0], preferredTimescale: 600)..<MediaTime(seconds: v[1], preferredTimescale: 600)
         }
+        if let keyPhoto { recipe.keyPhotoTime = MediaTime(seconds: keyPhoto, preferredTimescale: 600) }
         if autoTrim { recipe.autoTrim = LivePhotoAutoTrimmer() }
         if stabilize { recipe.stabilization = LivePhotoStabilizer() }
         if let orientation { recipe.orientation = Orientation(rawValue: UInt16(orientation)) }
