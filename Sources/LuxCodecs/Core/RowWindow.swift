@@ -117,15 +117,18 @@ final class RowWindow: Sendable {
 
         init(rowBytes: Int) { self.rowBytes = rowBytes }
 
-        deinit { close() }
+        deinit {
+            closeDecoder()
+            ring?.deallocate()
+        }
 
-        func close() {
+        /// Ends the decoder's work, if it has one.
+        func closeDecoder() {
             switch decoder {
             case .jpeg(let d): lux_jpeg_rows_close(d)
             case .png(let d): lux_png_rows_close(d)
             case nil: break
             }
-            ring?.deallocate()
         }
 
         func row(_ y: Int) -> UnsafeMutableRawPointer { ring! + (y % capacity) * rowBytes }
@@ -142,11 +145,7 @@ final class RowWindow: Sendable {
 
         /// Starts decoding again from the first row.
         mutating func restart(_ window: RowWindow) throws(CodecError) {
-            switch decoder {
-            case .jpeg(let d): lux_jpeg_rows_close(d)
-            case .png(let d): lux_png_rows_close(d)
-            case nil: break
-            }
+            closeDecoder()
             decoder = nil
             top = 0
             next = 0
