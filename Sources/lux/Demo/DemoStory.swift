@@ -9,6 +9,31 @@ struct DemoStory {
 
     /// Runs every step and returns the contact sheet (not yet written).
     func run() async throws -> ContactSheet {
+        // The capture session, its camera and their buffers are released once the captures are done, before the
+        // development and the Live Photo edits: `capture()` owns them.
+        var (sections, subtitle) = try await capture()
+
+        // 7. Develop the DNG; 8. edit the Live Photo.
+        sections.append(try develop("02-raw.dng", into: "06-developed-p3.jpg"))
+        sections.append(try await editLivePhoto("05-live-photo.jpg"))
+
+        // Thumbnails and histograms of every image.
+        for s in sections.indices {
+            for i in sections[s].items.indices {
+                try describe(&sections[s].items[i])
+            }
+        }
+        var sizes: [String: Int] = [:]
+        for item in sections.flatMap(\.items) {
+            let attributes = try? FileManager.default.attributesOfItem(
+                atPath: folder.appendingPathComponent(item.file).path)
+            sizes[item.file] = (attributes?[.size] as? NSNumber)?.intValue
+        }
+        return ContactSheet(title: "Lux demo", subtitle: subtitle, sections: sections, sizes: sizes)
+    }
+
+    /// Runs the capture steps (1–6) on a session of their own and returns their sections and the sheet's subtitle.
+    func capture() async throws -> ([DemoSection], String) {
         var sections: [DemoSection] = []
         let portrait = try Scene.photographic(named: "photo-portrait")
         let studio = try await DemoSession.start(scene: portrait, sensor: size.sensor)
@@ -140,24 +165,7 @@ struct DemoStory {
         }
         sections.append(section)
         await studio.session.stopRunning()
-
-        // 7. Develop the DNG; 8. edit the Live Photo.
-        sections.append(try develop("02-raw.dng", into: "06-developed-p3.jpg"))
-        sections.append(try await editLivePhoto("05-live-photo.jpg"))
-
-        // Thumbnails and histograms of every image.
-        for s in sections.indices {
-            for i in sections[s].items.indices {
-                try describe(&sections[s].items[i])
-            }
-        }
-        var sizes: [String: Int] = [:]
-        for item in sections.flatMap(\.items) {
-            let attributes = try? FileManager.default.attributesOfItem(
-                atPath: folder.appendingPathComponent(item.file).path)
-            sizes[item.file] = (attributes?[.size] as? NSNumber)?.intValue
-        }
-        return ContactSheet(title: "Lux demo", subtitle: subtitle, sections: sections, sizes: sizes)
+        return (sections, subtitle)
     }
 
     /// Exposure fusion of the bracket, in Display P3, with the 0 EV frame's metadata.
