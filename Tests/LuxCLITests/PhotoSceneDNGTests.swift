@@ -1,4 +1,5 @@
 import Foundation
+import Lux
 import LuxTestSupport
 import Testing
 
@@ -16,7 +17,7 @@ import Testing
 
     @Test(
         "A DNG captured from a photographic scene passes exiftool -validate; it records 336 × 256 photosites with the 320 × 240 picture as its default crop, and dcraw_emu (LibRaw 0.20 ignores the crop) develops them all",
-        .needsLux, .needs("exiftool", "dcraw_emu"), arguments: ["photo-portrait", "photo-low-light"])
+        .needsLux, .needs("exiftool", "dcraw_emu"), arguments: Scene.photographicCatalogNames)
     func dngFromPhotoScene(scene: String) throws {
         let dir = try ExternalTool.temporaryFolder("lux-photo-dng")
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -88,36 +89,45 @@ extension PhotoSceneDNGTests {
     }
 
     @Test(
-        "darktable-cli develops a DNG captured from photo-portrait at the sensor's 320 × 240, and its picture follows the scene's ground truth",
+        "darktable-cli develops a DNG captured from every photographic scene (one run over a folder of them) at the sensor's 320 × 240, and each picture follows its scene's ground truth",
         .needsLux, .needs("darktable-cli", "vips"), .timeLimit(.minutes(3)))
     func darktableDevelops() throws {
         let lux = try #require(LuxExecutable.path)
-        let dir = try ExternalTool.temporaryFolder("lux-photo-darktable")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let r = try LuxExecutable.run(
-            lux, ["capture", "--raw", "--scene", "photo-portrait", "--sensor", "320x240", "-o", dir.path])
-        try #require(r.status == 0, "\(r.errorText)")
-        let dng = dir.appendingPathComponent(
-            try #require(try CLIFixtures.files(in: dir).first { $0.hasSuffix(".dng") }))
-        let developed = dir.appendingPathComponent("darktable.ppm")
+        let root = try ExternalTool.temporaryFolder("lux-photo-darktable")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let inputs = root.appendingPathComponent("dng")
+        try FileManager.default.createDirectory(at: inputs, withIntermediateDirectories: true)
+        for scene in Scene.photographicCatalogNames {
+            let dir = root.appendingPathComponent(scene)
+            let dng = try Self.capture(scene, into: dir)
+            try FileManager.default.moveItem(
+                atPath: dng, toPath: inputs.appendingPathComponent(scene + ".dng").path)
+        }
+        // darktable starts once (its start-up, not the development, is most of its time) and exports the folder.
+        let outputs = root.appendingPathComponent("developed")
         let run = try ExternalTool.capture(
             "darktable-cli",
             [
-                dng.path, developed.path, "--core", "--configdir", dir.appendingPathComponent("dtconf").path,
-                "--library", ":memory:", "--disable-opencl",
+                inputs.path, outputs.appendingPathComponent("$(FILE_NAME)").path, "--out-ext", "ppm", "--core",
+                "--configdir", root.appendingPathComponent("dtconf").path, "--library", ":memory:", "--disable-opencl",
             ])
-        try #require(FileManager.default.fileExists(atPath: developed.path), "darktable-cli: \(run.errorText)")
-        let picture = try NetpbmImage(Data(contentsOf: developed))
-        #expect(picture.width == 320 && picture.height == 240, "\(picture.width) × \(picture.height)")
-        // The ground truth, rendered by lux and converted by vips, against darktable's picture: cell by cell, the
-        // brightness (whatever the two tone curves) rises and falls together.
-        let truthPNG = dir.appendingPathComponent("truth.png").path
-        let t = try LuxExecutable.run(lux, ["scene", "render", "photo-portrait", "-o", truthPNG, "--width", "320"])
-        try #require(t.status == 0, "\(t.errorText)")
-        let truthPPM = dir.appendingPathComponent("truth.ppm").path
-        try ExternalTool.capture("vips", ["copy", truthPNG, truthPPM]).succeeded()
-        let truth = try NetpbmImage(Data(contentsOf: URL(fileURLWithPath: truthPPM)))
-        let rho = Self.correlation(Self.cellMeans(picture), Self.cellMeans(truth))
-        #expect(rho > 0.9, "correlation of 8 × 6 cell means with the ground truth: \(rho)")
+        for scene in Scene.photographicCatalogNames {
+            let developed = outputs.appendingPathComponent(scene + ".ppm")
+            try #require(
+                FileManager.default.fileExists(atPath: developed.path), "\(scene): darktable-cli: \(run.errorText)")
+            let picture = try NetpbmImage(Data(contentsOf: developed))
+            #expect(picture.width == 320 && picture.height == 240, "\(scene): \(picture.width) × \(picture.height)")
+            // The ground truth, rendered by lux and converted by vips, against darktable's picture: cell by cell, the
+            // brightness (whatever the two tone curves) rises and falls together.
+            let dir = root.appendingPathComponent(scene)
+            let truthPNG = dir.appendingPathComponent("truth.png").path
+            let t = try LuxExecutable.run(lux, ["scene", "render", scene, "-o", truthPNG, "--width", "320"])
+            try #require(t.status == 0, "\(t.errorText)")
+            let truthPPM = dir.appendingPathComponent("truth.ppm").path
+            try ExternalTool.capture("vips", ["copy", truthPNG, truthPPM]).succeeded()
+            let truth = try NetpbmImage(Data(contentsOf: URL(fileURLWithPath: truthPPM)))
+            let rho = Self.correlation(Self.cellMeans(picture), Self.cellMeans(truth))
+            #expect(rho > 0.9, "\(scene): correlation of 8 × 6 cell means with the ground truth: \(rho)")
+        }
     }
 }

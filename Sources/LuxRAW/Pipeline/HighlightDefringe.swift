@@ -46,38 +46,37 @@ public struct HighlightDefringe: Hashable, Sendable {
                 let ox = Int(output.region.minX - input.region.minX)
                 let oy = Int(output.region.minY - input.region.minY)
                 let ow = output.width
-                let scratch = output.scratch(byteCount: 4 * (2 * w * h + ow)).assumingMemoryBound(to: Float.self)
+                let scratch = output.scratch(byteCount: 4 * (2 * w * h + ow + h)).assumingMemoryBound(to: Float.self)
                 let level = scratch
                 let across = scratch + w * h
-                let peak = scratch + 2 * w * h
-                // Each pixel's brightest channel as a fraction of the sensor's range, then its largest within
-                // `radius` along the row.
+                let peak = across + w * h
+                let rowTops = peak + ow
+                // Each pixel's brightest channel as a fraction of the sensor's range, and each row's largest.
                 var top: Float = 0
                 for j in 0..<h {
-                    top = max(top, Self.rawLevels(input.planes(j), gains: inverseGains, into: level + j * w, count: w))
-                }
-                // Most tiles are nowhere near the clip: they are copied as they are.
-                let nearClip = top > start
-                if nearClip {
-                    for j in 0..<h { Self.rowMaximum(level + j * w, radius: r, into: across + j * w, count: w) }
+                    rowTops[j] = Self.rawLevels(input.planes(j), gains: inverseGains, into: level + j * w, count: w)
+                    top = max(top, rowTops[j])
                 }
                 for j in 0..<output.height {
-                    let p = input.planes(j + oy)
-                    let o = output.planes(j)
-                    for i in 0..<ow {
-                        o.red[i] = p.red[i + ox]
-                        o.green[i] = p.green[i + ox]
-                        o.blue[i] = p.blue[i + ox]
-                        o.alpha[i] = 1
-                    }
-                    guard nearClip else { continue }
+                    Self.copy(input.planes(j + oy), from: ox, into: output.planes(j), count: ow)
+                }
+                // Most tiles, and most rows of the others, are nowhere near the clip: they stay as copied. Rows whose
+                // levels all stay at or below `start` cannot raise a peak above it (nor change a fade), so only the
+                // rows above it are searched: the result is the same as searching them all.
+                guard top > start else { return }
+                for j in 0..<h where rowTops[j] > start {
+                    Self.rowMaximum(level + j * w, radius: r, into: across + j * w, count: w)
+                }
+                for j in 0..<output.height {
                     let y = j + oy
-                    for i in 0..<ow { peak[i] = across[max(y - r, 0) * w + ox + i] }
-                    for k in max(y - r, 0)...min(y + r, h - 1) {
-                        let row = across + k * w + ox
-                        for i in 0..<ow { peak[i] = max(peak[i], row[i]) }
+                    let rows = max(y - r, 0)...min(y + r, h - 1)
+                    var found = false
+                    for k in rows where rowTops[k] > start {
+                        let row = UnsafePointer(across + k * w + ox)
+                        Self.raise(peak, to: row, count: ow, first: !found)
+                        found = true
                     }
-                    Self.fade(o, peaks: peak, start: start, slope: slope, count: ow)
+                    if found { Self.fade(output.planes(j), peaks: peak, start: start, slope: slope, count: ow) }
                 }
             }
         )
@@ -97,6 +96,26 @@ public struct HighlightDefringe: Hashable, Sendable {
             top = max(top, v)
         }
         return top
+    }
+
+    /// Copies `n` pixels of `p` from column `x` into `o`, opaque.
+    @inline(never)
+    static func copy(_ p: ReadOnlyPlanarPixels, from x: Int, into o: PlanarPixels, count n: Int) {
+        o.red.update(from: p.red + x, count: n)
+        o.green.update(from: p.green + x, count: n)
+        o.blue.update(from: p.blue + x, count: n)
+        o.alpha.update(repeating: 1, count: n)
+    }
+
+    /// Raises each of `peaks` to the matching value of `row` where that is larger (sets them to `row` when
+    /// `first`).
+    @inline(never)
+    static func raise(_ peaks: UnsafeMutablePointer<Float>, to row: UnsafePointer<Float>, count n: Int, first: Bool) {
+        if first {
+            peaks.update(from: row, count: n)
+        } else {
+            for i in 0..<n { peaks[i] = max(peaks[i], row[i]) }
+        }
     }
 
     /// The largest of `values` within `radius` of each index (clamped to the row).

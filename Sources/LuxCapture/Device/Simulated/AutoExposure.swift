@@ -15,6 +15,9 @@ struct AutoExposure: Sendable {
 
     /// The centre-weighted log-average of the green channel with a highlight guard, as an EV offset from the
     /// target before bias: `log2(Y / target) + guard`.
+    ///
+    /// The guard gives up at most 1 EV of the scene to keep clipped highlights down: as a phone does, a window far
+    /// brighter than the room it lights is let clip rather than leave the room dark.
     static func meter(_ stats: FrameStatistics, pointOfInterest: SIMD2<Double>) -> Double {
         var wsum = 0.0
         var lsum = 0.0
@@ -30,7 +33,7 @@ struct AutoExposure: Sendable {
         }
         let y = Double.exp(lsum / wsum)
         let clippedFraction = clipped / Double(stats.means.count)
-        let guardEV = min(2, max(0, clippedFraction - 0.02) * 20)
+        let guardEV = min(1, max(0, clippedFraction - 0.02) * 20)
         return Double.log2(y / target) + guardEV
     }
 

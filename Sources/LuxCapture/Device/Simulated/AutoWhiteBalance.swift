@@ -26,13 +26,41 @@ enum AutoWhiteBalance {
         return gains / gains.min()
     }
 
-    /// The illuminant's camera neutral by shades of grey (Minkowski p = 6) over all usable cells.
+    /// How many times brighter than the frame's median cell (in green) a cell may be and still count towards the
+    /// illuminant estimate.
+    ///
+    /// Under mixed light the brightest cells show the brighter light, not the one that lights most of the frame: a
+    /// window four stops above a lamp-lit room would otherwise outweigh the room (shades of grey weighs cells by their
+    /// sixth power), and the room would come out in the window's colour.
+    static let brightCellRatio: Float = 4
+
+    /// The cells that clip or touch a clipped cell (8-neighbourhood): the rim of a blown light source mixes its
+    /// light with the scene's.
+    static func nearClipped(_ stats: FrameStatistics) -> [Bool] {
+        var near = [Bool](repeating: false, count: stats.means.count)
+        for r in 0..<stats.rows {
+            for c in 0..<stats.columns where stats.clippedFractions[r * stats.columns + c] >= 0.01 {
+                for v in max(r - 1, 0)...min(r + 1, stats.rows - 1) {
+                    for u in max(c - 1, 0)...min(c + 1, stats.columns - 1) { near[v * stats.columns + u] = true }
+                }
+            }
+        }
+        return near
+    }
+
+    /// The illuminant's camera neutral by shades of grey (Minkowski p = 6) over the usable cells that neither touch a
+    /// clipped cell nor are brighter than ``brightCellRatio`` times the frame's median: the light of most of the
+    /// frame, not of a brighter window or lamp in it.
     static func shadesOfGrayNeutral(_ stats: FrameStatistics, p: Double = 6) -> SIMD3<Double>? {
+        let greens = stats.means.map(\.y).sorted()
+        guard !greens.isEmpty else { return nil }
+        let limit = brightCellRatio * greens[greens.count / 2]
+        let near = nearClipped(stats)
         var sum = SIMD3<Double>.zero
         var n = 0
         for i in 0..<stats.means.count {
             let m = stats.means[i]
-            guard isUsable(m, clipped: stats.clippedFractions[i]) else { continue }
+            guard isUsable(m, clipped: stats.clippedFractions[i]), m.y <= limit, !near[i] else { continue }
             let v = SIMD3(Double(m.x), Double(m.y), Double(m.z))
             sum += SIMD3(Double.pow(v.x, p), Double.pow(v.y, p), Double.pow(v.z, p))
             n += 1
