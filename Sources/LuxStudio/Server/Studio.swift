@@ -143,7 +143,8 @@ public struct Studio: Sendable {
             let edit = try await Self.liveEdit(request, limit: limit)
             let id = try await Self.answer { () async throws(StudioError) in
                 let pair = try LiveEditor.livePhoto(still, gallery: gallery)
-                return try await live.preview(of: pair, edit: edit, side: Self.previewSide(request, default: 480))
+                return try await live.preview(
+                    of: pair, edit: edit, side: Self.previewSide(request, default: 480), gallery: gallery)
             }
             return Self.json(
                 Data(
@@ -163,7 +164,7 @@ public struct Studio: Sendable {
             let edit = try await Self.liveEdit(request, limit: limit)
             let saved = try await Self.answer { () async throws(StudioError) in
                 let pair = try LiveEditor.livePhoto(still, gallery: gallery)
-                return try await live.save(pair, edit: edit, to: folder)
+                return try await live.save(pair, edit: edit, to: folder, gallery: gallery)
             }
             let names = [saved.still, saved.movie].map { gallery.name(of: $0, inFolder: 0) ?? $0.lastPathComponent }
             return Self.json(Data(StudioCamera.json(["file": names[0], "movie": names[1]]).utf8))
