@@ -134,7 +134,10 @@ export class LiveEditor {
     const response = await fetch(`/api/upload/${encodeURIComponent(file.name)}`, { method: "POST", body: file });
     const text = await response.text();
     if (!response.ok) {
-      this.$("liveStatus").textContent = text || `HTTP ${response.status}`;
+      // The upload route refuses with {"error", "message"}.
+      let message = text || `HTTP ${response.status}`;
+      try { message = JSON.parse(text).message ?? message; } catch { /* not JSON: the text itself */ }
+      this.$("liveStatus").textContent = message;
       return;
     }
     const saved = JSON.parse(text).file;

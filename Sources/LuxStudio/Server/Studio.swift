@@ -23,8 +23,8 @@ import LuxRAW
 /// The Live Photo editor: `GET /api/live/<still>` (the pair's timeline), `POST /api/live-preview/<still>` (a
 /// playback preview of the JSON edit in the body, answered with the addresses of its still and movie under
 /// `/api/live-play/`) and `POST /api/live-save/<still>` (the edited pair saved into the capture folder, answered with
-/// its gallery names); the edit's keys are `chain`, `photoChain`, `square`, `trim` (`[start, end]` seconds),
-/// `keyPhoto` (seconds) and `volume` (0…1).
+/// its gallery names); the edit's keys are `chain`, `photoChain`, `square`, `crop`, `slideCrop`, `watermark`,
+/// `stabilize`, `autoTrim`, `trim` (`[start, end]` seconds), `keyPhoto` (seconds) and `volume` (0…1).
 public struct Studio: Sendable {
     /// The configuration the server runs with.
     public let configuration: StudioConfiguration
