@@ -173,7 +173,8 @@ let package = Package(
         .target(
             name: "LuxStudio",
             dependencies: [
-                "LuxInfo", "LuxCapture", "LuxLive", "LuxScene", "LuxIO", "LuxRAW", "LuxFilters", "LuxRender",
+                "LuxInfo", "LuxCapture", "LuxFusion", "LuxLive", "LuxScene", "LuxIO", "LuxRAW", "LuxFilters",
+                "LuxRender",
                 "LuxCodecs", "LuxPixels", "LuxColor",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -254,7 +255,8 @@ let package = Package(
         .testTarget(
             name: "LuxStudioTests",
             dependencies: [
-                "LuxStudio", "LuxCapture", "LuxCodecs", "LuxLive", "LuxPixels", "LuxTestSupport",
+                "LuxStudio", "LuxCapture", "LuxCodecs", "LuxColor", "LuxLive", "LuxPixels", "LuxScene",
+                "LuxTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),

@@ -82,6 +82,46 @@ import Testing
         #expect(reapply.status != 0 && reapply.errorText.contains("IMG_0001.AAE"), "\(reapply.errorText)")
     }
 
+    @Test(
+        "live edit --square --slide-crop --watermark: a 240 × 240 preview with ImageMagick's magenta logo top left (read by vips); --slide-crop alone and a bad corner are refused",
+        .needsLux, .needs("vips", "convert", "ffprobe"))
+    func slidingCropAndWatermark() throws {
+        let lux = try #require(LuxExecutable.path)
+        let dir = try Self.applePair()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let logo = dir.appendingPathComponent("logo.png").path
+        try ExternalTool.capture("convert", ["-size", "40x20", "xc:#ff00ff", "PNG32:" + logo]).succeeded()
+        let still = dir.appendingPathComponent("IMG_0001.JPG").path
+        let out = dir.appendingPathComponent("edited")
+        let edit = try LuxExecutable.run(
+            lux,
+            [
+                "live", "edit", still, "-o", out.path, "--square", "--slide-crop", "--watermark", logo,
+                "--watermark-corner", "top-left", "--watermark-width", "0.25", "--preview", "320x240", "--preset",
+                "ultrafast",
+            ])
+        try #require(edit.status == 0, "\(edit.errorText)")
+        // The 320 × 240 preview cropped to 240 × 240; the logo is 60 × 30 at (7.2, 7.2).
+        let preview = out.appendingPathComponent("preview.JPG").path
+        let size = try ExternalTool.capture("vipsheader", ["-f", "width", preview]).succeeded().text
+        #expect(size.trimmingCharacters(in: .whitespacesAndNewlines) == "240")
+        let point = try ExternalTool.capture("vips", ["getpoint", preview, "30", "20"]).succeeded().text
+        let rgb = point.split(separator: " ").compactMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        #expect(rgb.count == 3 && rgb[0] > 230 && rgb[1] < 30 && rgb[2] > 230, "\(point)")
+        let probe = try ExternalTool.capture(
+            "ffprobe",
+            [
+                "-v", "error", "-show_entries", "stream=width,height", "-of", "csv=p=0",
+                out.appendingPathComponent("preview.MOV").path,
+            ]
+        ).succeeded()
+        #expect(probe.text.hasPrefix("240,240"), "\(probe.text)")
+        for bad in [["--slide-crop"], ["--watermark", logo, "--watermark-corner", "middle"]] {
+            let refused = try LuxExecutable.run(lux, ["live", "edit", still, "-o", out.path] + bad)
+            #expect(refused.status == 64, "\(bad): \(refused.errorText)")
+        }
+    }
+
     /// The mean absolute difference of two images shrunk by vips to 64 × 48 (8-bit RGB levels).
     static func difference(_ a: String, _ b: String, in dir: URL) throws -> Double {
         var shrunk: [[UInt8]] = []

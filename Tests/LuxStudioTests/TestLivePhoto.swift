@@ -12,8 +12,11 @@ enum TestLivePhoto {
     /// The colour of movie frame `i`: each frame is one flat colour, so a key photo shows which frame it is.
     static func colour(_ i: Int) -> (UInt8, UInt8, UInt8) { (UInt8(8 * i), 100, UInt8(240 - 8 * i)) }
 
-    /// Writes the pair into `folder`.
-    static func write(in folder: URL) throws {
+    /// The colour of movie frame `i` at column `x` when the frames are gradients: red is the column.
+    static func gradient(_ i: Int, _ x: Int) -> (UInt8, UInt8, UInt8) { (UInt8(x), 100, 150) }
+
+    /// Writes the pair into `folder`; with `gradient`, every frame is ``gradient(_:_:)`` instead of flat.
+    static func write(in folder: URL, gradient: Bool = false) throws {
         var settings = QuickTimeWriter.Settings(
             video: .init(width: 160, height: 120, codec: .h264, quality: 0.95),
             audio: .init(sampleRate: 44_100, channelCount: 1, codec: .aac), synchronizesFile: false)
@@ -22,8 +25,10 @@ enum TestLivePhoto {
             photoURL: folder.appendingPathComponent("IMG_0001.JPG"),
             movieURL: folder.appendingPathComponent("IMG_0001.MOV"), contentIdentifier: identifier, movie: settings)
         for i in 0..<30 {
-            let (r, g, b) = colour(i)
-            let frame = TestImages.pixels(width: 160, height: 120) { _, _ in SIMD4(r, g, b, 255) }
+            let frame = TestImages.pixels(width: 160, height: 120) { x, _ in
+                let (r, g, b) = gradient ? Self.gradient(i, x) : colour(i)
+                return SIMD4(r, g, b, 255)
+            }
             try writer.appendVideoFrame(frame, at: MediaTime(value: Int64(i), timescale: 30))
         }
         try writer.appendAudio(

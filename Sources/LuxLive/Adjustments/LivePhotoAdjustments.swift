@@ -6,8 +6,8 @@ public import LuxFusion
 public import LuxPixels
 public import LuxRender
 
-/// Lux's own serialisable Live Photo edit: filter chains, a crop, a trim, the key photo, the audio volume and the
-/// orientation.
+/// Lux's own serialisable Live Photo edit: filter chains, a crop (fixed or sliding over time), a watermark, a trim,
+/// the key photo, the audio volume and the orientation.
 ///
 /// It becomes a frame processor and context settings, and round-trips through ``AdjustmentData`` (JSON), so a saved
 /// edit can be re-applied to the original.
@@ -35,6 +35,11 @@ public struct LivePhotoAdjustments: Hashable, Sendable, Codable {
     public var crop: Rect?
     /// Crops (after ``crop``) to the largest centred rectangle of this width-to-height ratio (1: a square).
     public var aspectRatio: Double?
+    /// How the crop (``crop`` and ``aspectRatio``) moves over the movie (`nil`: it stays put); the still always
+    /// shows it in place.
+    public var cropMotion: LivePhotoCropMotion?
+    /// A logo composited in a corner of the still and of every movie frame, after the crop (`nil`: none).
+    public var watermark: LivePhotoWatermark?
     /// The part of the movie kept (`nil`: all).
     public var timeRange: Range<MediaTime>?
     /// The time of the movie frame that becomes the still (``LivePhotoEditingContext/keyPhotoTime``; `nil`: the
@@ -60,7 +65,8 @@ public struct LivePhotoAdjustments: Hashable, Sendable, Codable {
         filterChain: String? = nil, photoFilterChain: String? = nil, crop: Rect? = nil, aspectRatio: Double? = nil,
         timeRange: Range<MediaTime>? = nil, keyPhotoTime: MediaTime? = nil, audioVolume: Double = 1,
         orientation: Orientation? = nil, autoTrim: LivePhotoAutoTrimmer? = nil,
-        stabilization: LivePhotoStabilizer? = nil
+        stabilization: LivePhotoStabilizer? = nil, cropMotion: LivePhotoCropMotion? = nil,
+        watermark: LivePhotoWatermark? = nil
     ) {
         self.filterChain = filterChain
         self.photoFilterChain = photoFilterChain
@@ -72,6 +78,8 @@ public struct LivePhotoAdjustments: Hashable, Sendable, Codable {
         self.orientation = orientation
         self.autoTrim = autoTrim
         self.stabilization = stabilization
+        self.cropMotion = cropMotion
+        self.watermark = watermark
     }
 
     /// Reads a recipe from adjustment data Lux wrote.
@@ -105,13 +113,17 @@ public struct LivePhotoAdjustments: Hashable, Sendable, Codable {
         }
     }
 
-    /// A frame processor applying the chains and the crop.
+    /// A frame processor applying the chains, the crop and the watermark.
     ///
+    /// - Parameters:
+    ///   - registry: Where the chains' filters are looked up.
+    ///   - stillTime: When the still is taken on the movie's timeline, and `duration` the movie's length: the
+    ///     pivot and the end of ``cropMotion``'s ramp (without them the crop stays put).
     /// - Throws: ``LivePhotoError/adjustments(_:)`` when a chain does not parse or names unknown filters or
-    ///   parameters (checked now, not at render time).
-    public func makeFrameProcessor(registry: FilterRegistry = .builtIn) throws(LivePhotoError)
-        -> LivePhotoEditingContext.FrameProcessor
-    {
+    ///   parameters, or the watermark's settings or image are bad (checked now, not at render time).
+    public func makeFrameProcessor(
+        registry: FilterRegistry = .builtIn, stillTime: MediaTime? = nil, duration: MediaTime? = nil
+    ) throws(LivePhotoError) -> LivePhotoEditingContext.FrameProcessor {
         let all = try filterChain.map { (text) throws(LivePhotoError) in try Self.parse(text, registry: registry) }
         let photo = try photoFilterChain.map { (text) throws(LivePhotoError) in try Self.parse(text, registry: registry)
         }
@@ -129,6 +141,8 @@ public struct LivePhotoAdjustments: Hashable, Sendable, Codable {
         }
         let crop = crop
         let aspect = aspectRatio
+        let motion = cropMotion
+        let logo = try watermark.map { (w) throws(LivePhotoError) in (w, try w.decodedLogo()) }
         return { frame in
             // Edges are extended before the chains so neighbourhood filters do not darken the borders; the
             // result is cropped back to the frame.
@@ -147,18 +161,25 @@ public struct LivePhotoAdjustments: Hashable, Sendable, Codable {
                     to: image, registry: registry, loadImage: noImages)
             }
             if image.extent.contains(source) { image = image.cropped(to: source) }
+            let uncropped = image.extent
+            var window = uncropped
             if let c = crop {
-                image = image.cropped(
-                    to: Rect(
+                window = window.intersection(
+                    Rect(
                         x: source.minX + c.minX * source.width, y: source.minY + c.minY * source.height,
                         width: c.width * source.width, height: c.height * source.height))
             }
             if let ratio = aspect, ratio > 0 {
-                let e = image.extent
-                let w = min(e.width, e.height * ratio)
+                let w = min(window.width, window.height * ratio)
                 let h = w / ratio
-                image = image.cropped(to: Rect(x: e.midX - w / 2, y: e.midY - h / 2, width: w, height: h))
+                window = Rect(x: window.midX - w / 2, y: window.midY - h / 2, width: w, height: h)
             }
+            if motion == .slide, frame.type == .video, let stillTime, let duration {
+                let dt = LivePhotoCropMotion.ramp(at: frame.time, pivot: stillTime, duration: duration)
+                window = LivePhotoCropMotion.slid(window, by: dt, in: uncropped)
+            }
+            if window != uncropped { image = image.cropped(to: window) }
+            if let (w, logo) = logo { image = w.composite(logo, over: image, frame: image.extent) }
             return image
         }
     }
@@ -170,7 +191,7 @@ public struct LivePhotoAdjustments: Hashable, Sendable, Codable {
 
 extension LivePhotoEditingContext {
     /// Opens a Live Photo for editing with a recipe applied (processor, trim, key photo, volume, orientation,
-    /// stabilisation).
+    /// stabilisation); a sliding crop pivots on the still's time (the key photo's when one is chosen).
     ///
     /// Auto-trimming and stabilisation measure the movie's motion now (each frame is decoded once); they are skipped
     /// when the movie cannot be rendered (``movieProblem``), so the still can still be edited alone.
@@ -180,8 +201,9 @@ extension LivePhotoEditingContext {
         throws(LivePhotoError)
     {
         try self.init(livePhoto: livePhoto)
-        frameProcessor = try adjustments.makeFrameProcessor(registry: registry)
         keyPhotoTime = adjustments.keyPhotoTime
+        frameProcessor = try adjustments.makeFrameProcessor(
+            registry: registry, stillTime: stillTime, duration: duration)
         if movieProblem == nil, adjustments.autoTrim != nil || adjustments.stabilization != nil {
             let analysis = try analyzeVideo(motion: adjustments.autoTrim != nil, stabilizer: adjustments.stabilization)
             if let trimmer = adjustments.autoTrim {

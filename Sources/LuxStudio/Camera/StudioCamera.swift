@@ -400,7 +400,7 @@ actor StudioCamera {
             "iso": [Double(f.minISO), Double(f.maxISO)],
             "duration": [f.minExposureDuration.seconds, f.maxExposureDuration.seconds],
             "bias": [Double(f.exposureTargetBiasRange.lowerBound), Double(f.exposureTargetBiasRange.upperBound)],
-            "lensPosition": [0.0, 1.0], "temperature": [2500.0, 10000.0], "tint": [-150.0, 150.0],
+            "lensPosition": [0.0, 1.0], "temperature": temperatureRange, "tint": [-150.0, 150.0],
             "maxWhiteBalanceGain": Double(f.maxWhiteBalanceGain), "format": "\(f)",
             "scenes": Scene.catalogNames, "scene": camera.scene.name,
             "livePhoto": photoOutput.isLivePhotoCaptureSupported, "device": devicePath ?? "simulated",
@@ -408,11 +408,33 @@ actor StudioCamera {
         ]
     }
 
-    /// The live read-outs: the controls' current values, the 3A flags and the scene-monitoring flags.
+    /// The white-balance temperature slider's range: a V4L2 camera's white_balance_temperature control range, or
+    /// 2500…10000 K.
+    nonisolated var temperatureRange: [Double] {
+        guard let v4l2 = device as? V4L2Camera, let c = v4l2.controls[.whiteBalanceTemperature] else {
+            return [2500, 10000]
+        }
+        return [Double(c.minimum), Double(c.maximum)]
+    }
+
+    /// The temperature and tint the read-outs show for `gains`: the simulated camera's conversion of its gains
+    /// (`simulated`); for a V4L2 camera the temperature its white_balance_temperature control reports
+    /// (`reportedTemperature`) with tint 0 (V4L2 has no tint); otherwise nothing, shown as "—", since a V4L2
+    /// camera's red and blue balance are in the device's own units, which no calibration converts to kelvin.
+    nonisolated static func whiteBalanceReadout(
+        gains: WhiteBalanceGains, simulated: SimulatedCamera?, reportedTemperature: Float?
+    ) -> TemperatureAndTint? {
+        if let simulated { return try? simulated.temperatureAndTint(for: gains) }
+        return reportedTemperature.map { TemperatureAndTint(temperature: Double($0), tint: 0) }
+    }
+
+    /// The live read-outs: the controls' current values, the 3A flags and the scene-monitoring flags (a temperature
+    /// and tint the camera cannot report are `null`).
     nonisolated var readouts: [String: Any] {
         let s = device.status
-        var wb: TemperatureAndTint?
-        if devicePath == nil { wb = try? camera.temperatureAndTint(for: s.deviceWhiteBalanceGains) }
+        let wb = Self.whiteBalanceReadout(
+            gains: s.deviceWhiteBalanceGains, simulated: devicePath == nil ? camera : nil,
+            reportedTemperature: (device as? V4L2Camera)?.whiteBalanceTemperature)
         return [
             "type": "status", "focusMode": s.focusMode.rawValue, "lensPosition": Double(s.lensPosition),
             "isAdjustingFocus": s.isAdjustingFocus, "exposureMode": s.exposureMode.rawValue,
@@ -423,7 +445,7 @@ actor StudioCamera {
                 s.deviceWhiteBalanceGains.red, s.deviceWhiteBalanceGains.green,
                 s.deviceWhiteBalanceGains.blue,
             ],
-            "temperature": wb?.temperature ?? 0, "tint": wb?.tint ?? 0,
+            "temperature": wb.map { $0.temperature as Any } ?? NSNull(), "tint": wb.map { $0.tint as Any } ?? NSNull(),
             "isAdjustingWhiteBalance": s.isAdjustingWhiteBalance, "isFlashScene": photoOutput.isFlashScene,
             "isStabilizationScene": photoOutput.isStillImageStabilizationScene, "frameCount": s.frameCount,
             "livePhotoMode": photoOutput.isLivePhotoCaptureEnabled,

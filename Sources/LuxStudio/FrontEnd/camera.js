@@ -90,11 +90,14 @@ export class Camera {
   showStatus(s) {
     this.status = s;
     const wb = s.gains.map((g) => g.toFixed(2)).join(" / ");
+    // A V4L2 camera without a white_balance_temperature control cannot report them: "—", not a wrong 0.
+    const kelvin = s.temperature === null ? "—" : s.temperature.toFixed(0);
+    const tint = s.tint === null ? "—" : s.tint.toFixed(0);
     this.$("readouts").textContent =
       `focus ${s.focusMode} · lens ${s.lensPosition.toFixed(3)}${s.isAdjustingFocus ? " (adjusting)" : ""}\n` +
       `exposure ${s.exposureMode} · ISO ${s.iso.toFixed(0)} · 1/${(1 / s.duration).toFixed(0)} s · ` +
       `bias ${s.bias.toFixed(1)} · offset ${s.offset.toFixed(2)}${s.isAdjustingExposure ? " (adjusting)" : ""}\n` +
-      `white balance ${s.whiteBalanceMode} · gains ${wb} · ${s.temperature.toFixed(0)} K, tint ${s.tint.toFixed(0)}` +
+      `white balance ${s.whiteBalanceMode} · gains ${wb} · ${kelvin} K, tint ${tint}` +
       `${s.isAdjustingWhiteBalance ? " (adjusting)" : ""}\nframes ${s.frameCount}`;
     const badges = [];
     if (s.isFlashScene) badges.push("⚡ flash");

@@ -5,11 +5,13 @@
 const path = (name) => name.split("/").map(encodeURIComponent).join("/");
 const seconds = (t) => `${Number(t).toFixed(2)} s`;
 
-// The seed's frame processors as LuxLive recipes: a static square crop, a line screen whose width in pixels follows
-// each frame's render scale, and an effect on the still only.
+// The seed's frame processors as LuxLive recipes: a static square crop, a time-based crop (the square slides from
+// one corner through its place on the still to the other), a line screen whose width in pixels follows each frame's
+// render scale, and an effect on the still only.
 const processors = {
   none: {},
   square: { square: true },
+  slidingSquare: { square: true, slideCrop: true },
   lineScreen: { chain: "LineScreen angle=2.356 width=6" },
   stillOnly: { photoChain: "Vignette intensity=0.8 radius=1" },
 };
@@ -38,9 +40,11 @@ export class LiveEditor {
     this.$("liveProcessor").addEventListener("change", () => {
       const p = processors[this.$("liveProcessor").value] ?? {};
       this.$("liveSquare").checked = p.square ?? false;
+      this.$("liveSlide").checked = p.slideCrop ?? false;
       if (p.chain !== undefined) this.$("liveChain").value = p.chain;
       if (p.photoChain !== undefined) this.$("livePhotoChain").value = p.photoChain;
     });
+    this.$("liveWatermarkFile").addEventListener("change", () => this.uploadWatermark());
     this.$("livePreview").addEventListener("click", () => this.preview());
     this.$("liveSave").addEventListener("click", () => this.save());
     this.$("liveOriginal").addEventListener("click", () => this.showOriginal());
@@ -104,12 +108,42 @@ export class LiveEditor {
     if (chain) edit.chain = chain;
     if (photoChain) edit.photoChain = photoChain;
     if (this.$("liveSquare").checked) edit.square = true;
+    if (this.$("liveSlide").checked) edit.slideCrop = true;
+    const logo = this.$("liveWatermark").value;
+    if (logo) {
+      edit.watermark = {
+        corner: this.$("liveWatermarkCorner").value, width: Number(this.$("liveWatermarkWidth").value),
+      };
+      if (logo !== "bundled") edit.watermark.file = logo;
+    }
+    if (this.$("liveStabilize").checked) edit.stabilize = true;
+    if (this.$("liveAutoTrim").checked) edit.autoTrim = true;
     const start = Number(this.$("liveTrimStart").value);
     const end = Number(this.$("liveTrimEnd").value);
     if (start > 0 || end < this.timeline.duration) edit.trim = [start, end];
     if (this.key !== null) edit.keyPhoto = this.key;
     edit.volume = this.$("liveMute").checked ? 0 : Number(this.$("liveVolume").value);
     return edit;
+  }
+
+  // Uploads the chosen PNG into the capture folder and makes it the watermark.
+  async uploadWatermark() {
+    const file = this.$("liveWatermarkFile").files[0];
+    if (!file) return;
+    this.$("liveStatus").textContent = `uploading ${file.name}…`;
+    const response = await fetch(`/api/upload/${encodeURIComponent(file.name)}`, { method: "POST", body: file });
+    const text = await response.text();
+    if (!response.ok) {
+      // The upload route refuses with {"error", "message"}.
+      let message = text || `HTTP ${response.status}`;
+      try { message = JSON.parse(text).message ?? message; } catch { /* not JSON: the text itself */ }
+      this.$("liveStatus").textContent = message;
+      return;
+    }
+    const saved = JSON.parse(text).file;
+    this.$("liveWatermark").append(new Option(saved.split("/").pop(), saved));
+    this.$("liveWatermark").value = saved;
+    this.$("liveStatus").textContent = `watermark: ${saved}`;
   }
 
   async post(route, edit) {

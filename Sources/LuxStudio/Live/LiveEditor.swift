@@ -52,8 +52,10 @@ actor LiveEditor {
 
     /// Renders a playback preview of `edit` no larger than `side` × `side` and returns its identifier; its files are
     /// ``previewFile(_:part:)``.
-    func preview(of live: LivePhoto, edit: LiveEdit, side: Int) async throws(StudioError) -> String {
-        let context = try Self.context(live, edit)
+    func preview(of live: LivePhoto, edit: LiveEdit, side: Int, gallery: GalleryFolders) async throws(StudioError)
+        -> String
+    {
+        let context = try Self.context(live, edit, gallery: gallery)
         let id = UUID().uuidString
         let folder = previewFolder.appendingPathComponent(id)
         do {
@@ -83,12 +85,15 @@ actor LiveEditor {
 
     /// Saves the edited pair into `folder` as `<stem>_edit.JPG` and `.MOV` (or the first free `<stem>_edit-2`, ...)
     /// with its `.luxedit` recipe; returns the still and the movie.
-    func save(_ live: LivePhoto, edit: LiveEdit, to folder: URL) async throws(StudioError) -> (still: URL, movie: URL) {
-        let context = try Self.context(live, edit)
+    func save(_ live: LivePhoto, edit: LiveEdit, to folder: URL, gallery: GalleryFolders) async throws(StudioError)
+        -> (still: URL, movie: URL)
+    {
+        let recipe = try edit.adjustments(gallery: gallery)
+        let context = try Self.context(live, recipe)
         let stem = FolderWriting.freeStem(live.photoURL.deletingPathExtension().lastPathComponent + "_edit", in: folder)
         do {
             let output = LivePhotoEditingOutput(
-                directory: folder, baseName: stem, adjustmentData: try edit.adjustments().adjustmentData())
+                directory: folder, baseName: stem, adjustmentData: try recipe.adjustmentData())
             let saved = try await context.save(to: output)
             return (saved.photoURL, saved.movieURL)
         } catch {
@@ -102,9 +107,17 @@ actor LiveEditor {
         try? FileManager.default.removeItem(at: previewFolder)
     }
 
-    /// The editing context of `live` under `edit`'s recipe.
-    static func context(_ live: LivePhoto, _ edit: LiveEdit) throws(StudioError) -> LivePhotoEditingContext {
-        let recipe = try edit.adjustments()
+    /// The editing context of `live` under `edit`'s recipe (a watermark's file read from `gallery`).
+    static func context(_ live: LivePhoto, _ edit: LiveEdit, gallery: GalleryFolders) throws(StudioError)
+        -> LivePhotoEditingContext
+    {
+        try context(live, try edit.adjustments(gallery: gallery))
+    }
+
+    /// The editing context of `live` under `recipe`.
+    static func context(_ live: LivePhoto, _ recipe: LivePhotoAdjustments) throws(StudioError)
+        -> LivePhotoEditingContext
+    {
         do { return try LivePhotoEditingContext(livePhoto: live, adjustments: recipe) } catch {
             throw .malformedMessage("\(error)")
         }

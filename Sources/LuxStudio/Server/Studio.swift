@@ -23,8 +23,8 @@ import LuxRAW
 /// The Live Photo editor: `GET /api/live/<still>` (the pair's timeline), `POST /api/live-preview/<still>` (a
 /// playback preview of the JSON edit in the body, answered with the addresses of its still and movie under
 /// `/api/live-play/`) and `POST /api/live-save/<still>` (the edited pair saved into the capture folder, answered with
-/// its gallery names); the edit's keys are `chain`, `photoChain`, `square`, `trim` (`[start, end]` seconds),
-/// `keyPhoto` (seconds) and `volume` (0…1).
+/// its gallery names); the edit's keys are `chain`, `photoChain`, `square`, `crop`, `slideCrop`, `watermark`,
+/// `stabilize`, `autoTrim`, `trim` (`[start, end]` seconds), `keyPhoto` (seconds) and `volume` (0…1).
 public struct Studio: Sendable {
     /// The configuration the server runs with.
     public let configuration: StudioConfiguration
@@ -143,7 +143,8 @@ public struct Studio: Sendable {
             let edit = try await Self.liveEdit(request, limit: limit)
             let id = try await Self.answer { () async throws(StudioError) in
                 let pair = try LiveEditor.livePhoto(still, gallery: gallery)
-                return try await live.preview(of: pair, edit: edit, side: Self.previewSide(request, default: 480))
+                return try await live.preview(
+                    of: pair, edit: edit, side: Self.previewSide(request, default: 480), gallery: gallery)
             }
             return Self.json(
                 Data(
@@ -163,7 +164,7 @@ public struct Studio: Sendable {
             let edit = try await Self.liveEdit(request, limit: limit)
             let saved = try await Self.answer { () async throws(StudioError) in
                 let pair = try LiveEditor.livePhoto(still, gallery: gallery)
-                return try await live.save(pair, edit: edit, to: folder)
+                return try await live.save(pair, edit: edit, to: folder, gallery: gallery)
             }
             let names = [saved.still, saved.movie].map { gallery.name(of: $0, inFolder: 0) ?? $0.lastPathComponent }
             return Self.json(Data(StudioCamera.json(["file": names[0], "movie": names[1]]).utf8))

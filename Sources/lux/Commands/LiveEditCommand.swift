@@ -21,6 +21,7 @@ struct LiveEditCommand: AsyncParsableCommand {
             Examples:
               lux live edit IMG_0001.JPG -o edited --chain 'SepiaTone intensity=0.6 | GaussianBlur radius=8'
               lux live edit IMG_0001.JPG -o edited --square --volume 0.3 --trim 0.4,2.6
+              lux live edit IMG_0001.JPG -o edited --square --slide-crop --watermark logo.png
               lux live edit IMG_0001.JPG -o edited --auto-trim --stabilize --preview 480x360
               lux live edit IMG_0001.JPG -o edited --trim 0.2,1.2 --key-photo 1.0
               lux live edit IMG_0001.HEIC -o edited --chain 'SepiaTone' --codec hevc --crf 24
@@ -50,6 +51,22 @@ struct LiveEditCommand: AsyncParsableCommand {
 
     @Flag(help: "Crop to the centred square.")
     var square = false
+
+    @Flag(
+        help: """
+            Slide the crop over the movie (the seed's time-based crop): from the frame's top-left corner at the \
+            start, through its place at the still, to the opposite corner at the end.
+            """)
+    var slideCrop = false
+
+    @Option(help: "Composite this logo (PNG with transparency, or any still Lux reads) on the still and every frame.")
+    var watermark: String?
+
+    @Option(help: "The watermark's corner: top-left, top-right, bottom-left or bottom-right.")
+    var watermarkCorner = "bottom-right"
+
+    @Option(parsing: .unconditional, help: "The watermark's width as a fraction of the frame's width (0...1).")
+    var watermarkWidth = 0.2
 
     @Option(parsing: .unconditional, help: "Audio volume 0...1.")
     var volume: Double = 1
@@ -107,6 +124,14 @@ struct LiveEditCommand: AsyncParsableCommand {
         try validatePositive(threads, "--threads")
         if let orientation, !(1...8).contains(orientation) { throw ValidationError("--orientation must be 1...8") }
         if square && crop != nil { throw ValidationError("choose --square or --crop, not both") }
+        if slideCrop && !square && crop == nil { throw ValidationError("--slide-crop moves --crop or --square") }
+        if Self.corner(watermarkCorner) == nil {
+            throw ValidationError(
+                "--watermark-corner must be top-left, top-right, bottom-left or bottom-right, not \(watermarkCorner)")
+        }
+        guard watermarkWidth > 0, watermarkWidth <= 1 else {
+            throw ValidationError("--watermark-width must be 0 < width ≤ 1, not \(watermarkWidth)")
+        }
         if let crop, Self.numbers(crop)?.count != 4 {
             throw ValidationError("--crop takes x,y,width,height fractions, e.g. 0.1,0,0.8,1")
         }
@@ -150,7 +175,7 @@ struct LiveEditCommand: AsyncParsableCommand {
                 live = try Self.pair(photoURL: record.original.photoURL, movieURL: record.original.movieURL)
             } else {
                 live = try Self.pair(URL(fileURLWithPath: pair!))
-                recipe = makeRecipe()
+                recipe = try makeRecipe()
             }
             if let apple = AppleAdjustmentSidecar.url(besidePhoto: live.photoURL) {
                 print(
@@ -248,10 +273,26 @@ struct LiveEditCommand: AsyncParsableCommand {
         }
     }
 
-    private func makeRecipe() -> LivePhotoAdjustments {
+    /// `top-left` … as a watermark corner.
+    static func corner(_ text: String) -> LivePhotoWatermark.Corner? {
+        LivePhotoWatermark.Corner.allCases.first { corner in
+            corner.rawValue.map { $0.isUppercase ? "-" + $0.lowercased() : String($0) }.joined() == text
+        }
+    }
+
+    private func makeRecipe() throws -> LivePhotoAdjustments {
         var recipe = LivePhotoAdjustments(filterChain: chain, photoFilterChain: photoChain, audioVolume: volume)
         if let crop, let v = Self.numbers(crop) { recipe.crop = Rect(x: v[0], y: v[1], width: v[2], height: v[3]) }
         if square { recipe.aspectRatio = 1 }
+        if slideCrop { recipe.cropMotion = .slide }
+        if let watermark {
+            let data: Data
+            do { data = try Data(contentsOf: URL(fileURLWithPath: watermark)) } catch {
+                throw CLIError("\(watermark): the watermark cannot be read (\(error.localizedDescription))")
+            }
+            recipe.watermark = LivePhotoWatermark(
+                imageData: data, corner: Self.corner(watermarkCorner) ?? .bottomRight, width: watermarkWidth)
+        }
         if let trim, let v = Self.numbers(trim) {
             recipe.timeRange =
                 MediaTime(seconds: v[0], preferredTimescale: 600)..<MediaTime(seconds: v[1], preferredTimescale: 600)

@@ -5,7 +5,8 @@ import LuxStudio
 struct StudioCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "studio",
-        abstract: "Serve Lux Studio, a local web app: the camera's viewfinder and controls, and a gallery.",
+        abstract:
+            "Serve Lux Studio, a local web app: camera, gallery, RAW developer, Live Photo editor and filter lab.",
         discussion: """
             Starts an HTTP and WebSocket server with the studio's page (plain HTML, CSS and JavaScript carried in \
             the binary: nothing is fetched from the network). The camera panel shows the simulated camera's \
@@ -16,7 +17,8 @@ struct StudioCommand: AsyncParsableCommand {
             each request's event timeline. The gallery lists the captures (written to --out) and the images of \
             every --folder, with thumbnails, the `lux info` report of each file and Live Photos as one item. The \
             RAW developer, the filter lab and the Live Photo editor (play and scrub, choose the key photo, trim, \
-            volume or mute, a square crop, a line screen, any filter chain for every frame or the still only; \
+            volume or mute, a square crop fixed or sliding over time, a line screen, a logo watermark (Lux's or an \
+            uploaded PNG), stabilisation, shoe-shot auto-trim, any filter chain for every frame or the still only; \
             saved as a new pair with a new content identifier) write their results into --out. Files \
             dropped on the gallery are uploaded into --out: up to --upload-limit, only images, RAW files and .mov \
             movies whose content is what their name says, never replacing a file (a taken name becomes name-2.ext).
