@@ -101,6 +101,41 @@ import Testing
         #expect(blurred.regionOfInterest(for: source, in: crop) == Rect(x: 992, y: 1992, width: 80, height: 80))
     }
 
+    @Test("a warp whose every tile reads the whole source materialises it once per render, strips included")
+    func sharedIntermediate() throws {
+        let (w, h) = (97, 61)
+        let buf = TestImages.random(width: w, height: h, format: .rgbaFloat, colorSpace: .extendedLinearSRGB, seed: 9)
+        // Output pixel (x, y) shows source pixel (7x mod w, 5y mod h): every tile reads pixels from all over.
+        let scramble = WarpKernel(name: "scramble") { row in
+            for i in 0..<row.count {
+                row.sourceX[i] = Float((7 * (row.x + i)) % w) + 0.5
+                row.sourceY[i] = Float((5 * row.y) % h) + 0.5
+            }
+        }
+        let extent = Rect(x: 0, y: 0, width: 400, height: 300)
+        let image = scramble.apply(extent: .infinite, image: Image(buffer: buf)) { _ in Rect(width: w, height: h) }
+            .cropped(to: extent)
+        let s = buf.components(as: Float.self)
+        var expected: [Float] = []
+        for y in 0..<300 {
+            for x in 0..<400 { expected += s[(4 * ((5 * y) % h * w + (7 * x) % w))...].prefix(4) }
+        }
+        // The warp's input, with the one-pixel margin of its bilinear reads, once: not once per 64×64 tile (35 tiles).
+        let once = (w + 2) * (h + 2)
+        let context = RenderContext(
+            options: RenderOptions(workingFormat: .rgbaFloat, cacheIntermediates: false, threadCount: 2, tileSize: 64))
+        var out = PixelBuffer(width: 400, height: 300, format: .rgbaFloat)
+        let stats = try context.render(image, to: &out, bounds: extent, colorSpace: .extendedLinearSRGB)
+        #expect(out.components(as: Float.self) == expected)
+        #expect(stats.intermediates == 1 && stats.intermediatePixels == once, "\(stats)")
+        var streamed: [Float] = []
+        let strips = try context.render(image, format: .rgbaFloat, colorSpace: .extendedLinearSRGB, rowsPerStrip: 40) {
+            streamed += $0.buffer.components(as: Float.self)
+        }
+        #expect(streamed == expected)
+        #expect(strips.intermediates == 1 && strips.intermediatePixels == once, "\(strips)")
+    }
+
     @Test("the box blur kernel equals a brute-force blur, and clamping repeats the edges")
     func generalKernelMatchesBruteForce() throws {
         let w = 40

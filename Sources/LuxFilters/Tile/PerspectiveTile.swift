@@ -11,9 +11,9 @@ extension Filters {
     /// seam). Pixels at or beyond the horizon are transparent. The extent is infinite. A tile of the output reads only
     /// the part of the image its copies show: all of it only where the tile spans a copy's edge or the horizon.
     ///
-    /// Seen from afar the tiling costs more than most filters: where the image lands on a quadrilateral much smaller
-    /// than itself (Core Image's default corners take a 12 MP photo to about 500 pixels), every output tile shows whole
-    /// copies and reads the whole image, about 10 times a GaussianBlur of radius 10 on 12 MP (`lux bench filters`).
+    /// Seen from afar (Core Image's default corners take a 12 MP photo to about 500 pixels) every output tile shows
+    /// whole copies and reads the whole image: the engine then materialises the image once for the render and every
+    /// tile samples it.
     public struct PerspectiveTile: DeclaredFilter {
         public static let declaration = FilterDeclaration<Self>(
             "PerspectiveTile", categories: [.tileEffect, .stillImage, .video, .highDynamicRange],

@@ -13,4 +13,6 @@ struct PreparedRender: @unchecked Sendable {
     ///
     /// Peak memory is the same; the streaming render trims once at the end.
     var keepsWorkerMemory = false
+    /// The intermediates the strips of one render share (see ``SharedIntermediates``).
+    var shared: SharedIntermediates? = nil
 }

@@ -18,6 +18,8 @@ struct StripStreamer {
     /// Renders every strip and hands it to `consumer`; returns what the render did.
     func run(_ consumer: (RenderedStrip) throws -> Void) throws -> RenderStatistics {
         defer { renderer.pool.trimIdle(keepBytes: BufferArena.idleLimit) }
+        var prepared = self.prepared
+        prepared.shared = renderer.sharedIntermediates(prepared.plan, pixels)
         var bands: [PixelRect] = []
         var y = pixels.minY
         while y < pixels.maxY {

@@ -10,9 +10,15 @@ final class Executor {
     /// Where reductions borrow extra workers, and how many threads they may use.
     let pool: WorkerPool
     let threads: Int
+    /// The render's intermediates materialised once for all its tiles.
+    let shared: SharedIntermediates?
 
-    init(plan: Plan, cache: IntermediateCache?, cacheAll: Bool, pool: WorkerPool, threads: Int) {
+    init(
+        plan: Plan, cache: IntermediateCache?, cacheAll: Bool, pool: WorkerPool, threads: Int,
+        shared: SharedIntermediates? = nil
+    ) {
         self.plan = plan
+        self.shared = shared
         self.cache = cache
         self.cacheAll = cacheAll
         self.pool = pool
@@ -225,6 +231,7 @@ final class Executor {
             if region.isInfinite { throw .unboundedRegion(label) }
             if region.isEmpty { return .none }
         }
+        if let view = shared?.buffer(for: slot, covering: region) { return view }
         let bpp = slot.format.bytesPerPixel()
         let bytesPerRow = (region.width * bpp + 63) & ~63
         let bytes = bytesPerRow * region.height
@@ -270,7 +277,7 @@ final class Executor {
                     base: buffer.base, bytesPerRow: bytesPerRow, originX: region.minX, originY: region.minY,
                     format: slot.format, quantize: slot.quantize, layout: slot.layout, planeStride: region.width)
                 guard !useCache, let s = Self.inPlaceSlot(slot, root, region) else {
-                    try runRows(slot.producer, region, target, w)
+                    try produce(slot, into: buffer, w)
                     break
                 }
                 // A per-pixel program over a planar intermediate: it runs in that intermediate's rows when they are
@@ -285,8 +292,8 @@ final class Executor {
                 }
                 defer { if input.base != buffer.base { release(input, w) } }
                 try runRows(slot.producer, region, target, w, given: (s, input))
-            case .processor(let p, let bounds):
-                try runProcessor(p, slot.producer, bounds: bounds, buffer: buffer, w)
+            case .processor:
+                try produce(slot, into: buffer, w)
             }
         } catch {
             release(buffer, w)
@@ -296,6 +303,20 @@ final class Executor {
         w.stats.intermediatePixels += region.area
         if useCache, let c = buffer.cached { cache!.store(key, c, bytesPerRow: bytesPerRow) }
         return buffer
+    }
+
+    /// Computes `slot`'s pixels over `buffer`'s region into it.
+    func produce(_ slot: Slot, into buffer: SlotBuffer, _ w: Worker) throws(RenderError) {
+        switch slot.producer.kind {
+        case .rows:
+            let target = RowTarget(
+                base: buffer.base, bytesPerRow: buffer.bytesPerRow, originX: buffer.region.minX,
+                originY: buffer.region.minY, format: slot.format, quantize: slot.quantize, layout: slot.layout,
+                planeStride: buffer.region.width)
+            try runRows(slot.producer, buffer.region, target, w)
+        case .processor(let p, let bounds):
+            try runProcessor(p, slot.producer, bounds: bounds, buffer: buffer, w)
+        }
     }
 
     private func runProcessor(_ p: ImageProcessor, _ step: Step, bounds: PixelRect, buffer: SlotBuffer, _ w: Worker)

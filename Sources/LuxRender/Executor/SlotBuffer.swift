@@ -21,6 +21,14 @@ struct SlotBuffer {
         base + (y - region.minY) * bytesPerRow + (x - region.minX) * layout.pixelStride(format)
     }
 
+    /// `part` (inside ``region``) of an interleaved buffer, in the same memory.
+    func view(_ part: PixelRect) -> SlotBuffer {
+        var v = self
+        v.base = pointer(x: part.minX, y: part.minY)
+        v.region = part
+        return v
+    }
+
     /// The whole buffer as a processor input.
     var processorInput: ImageProcessorInput {
         ImageProcessorInput(

@@ -30,6 +30,23 @@ final class TileRenderer: Sendable {
         pool.removeAll()
     }
 
+    /// The side of the square tiles `rect` is rendered in: the context's tile size, halved (down to 64) until every
+    /// worker gets about three tiles.
+    func tileSide(_ rect: PixelRect) -> Int {
+        var size = options.tileSize
+        while size > 64 && rect.tiles(width: size, height: size).count < 3 * threads && rect.area > 256 * 256 {
+            size /= 2
+        }
+        return size
+    }
+
+    /// The intermediates of `plan` worth materialising once for a render of `rect` (`nil`: none).
+    func sharedIntermediates(_ plan: Plan, _ rect: PixelRect) -> SharedIntermediates? {
+        guard !plan.root.slots.isEmpty else { return nil }
+        let shared = SharedIntermediates(plan: plan, rect: rect, tileSize: tileSide(rect), threads: threads)
+        return shared.choices.isEmpty ? nil : shared
+    }
+
     /// Renders into a buffer of any format (through a float buffer when the format has no direct writer).
     func render(_ prepared: PreparedRender, _ pixels: PixelRect, into buffer: inout PixelBuffer) throws(RenderError)
         -> RenderStatistics
@@ -57,7 +74,7 @@ final class TileRenderer: Sendable {
     {
         let isCancelled = prepared.isCancelled
         let plan = prepared.plan
-        var size = options.tileSize
+        let size: Int
         let list: [PixelRect]
         if plan.root.slots.isEmpty {
             // A single fused pass with no intermediates: full-width bands stream memory best (long
@@ -67,16 +84,18 @@ final class TileRenderer: Sendable {
             list = rect.tiles(width: rect.width, height: bandRows)
             size = bandRows
         } else {
-            while size > 64 && rect.tiles(width: size, height: size).count < 3 * threads && rect.area > 256 * 256 {
-                size /= 2
-            }
+            size = tileSide(rect)
             list = rect.tiles(width: size, height: size)
         }
         let workers = pool.take(min(threads, max(list.count, 1)), registers: plan.registerDemand + 1)
         defer { pool.give(workers, keepBytes: prepared.keepsWorkerMemory ? .max : BufferArena.idleLimit) }
         for w in workers { w.beginRender(sources: plan.sources.count) }
+        // A render in strips shares intermediates across its strips; a single call shares them across its tiles.
+        let shared = prepared.shared ?? sharedIntermediates(plan, rect)
         let executor = Executor(
-            plan: plan, cache: cache, cacheAll: options.cacheIntermediates, pool: pool, threads: threads)
+            plan: plan, cache: cache, cacheAll: options.cacheIntermediates, pool: pool, threads: threads,
+            shared: shared)
+        try shared?.build(executor, workers: workers, isCancelled: isCancelled)
         var target = target
         target.streaming = rect.area * target.format.bytesPerPixel() > 8 << 20
         try forEachTile(list, workers: workers, isCancelled: isCancelled) { (tile, w) throws(RenderError) in
