@@ -19,16 +19,6 @@ import Testing
         return try await context.save(to: output)
     }
 
-    /// FFmpeg's RGB frames of a movie whose frames are `width` × `height`.
-    static func ffmpegFrames(_ url: URL, width: Int, height: Int) throws -> [[UInt8]] {
-        let raw = try ExternalTool.capture(
-            "ffmpeg", ["-v", "error", "-i", url.path, "-map", "0:v", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"]
-        ).succeeded()
-        let size = width * height * 3
-        let bytes = [UInt8](raw.stdout)
-        return stride(from: 0, to: bytes.count - size + 1, by: size).map { Array(bytes[$0..<$0 + size]) }
-    }
-
     static func rgb(_ frame: [UInt8], width: Int, _ x: Int, _ y: Int) -> SIMD3<Double> {
         let o = (y * width + x) * 3
         return SIMD3(Double(frame[o]), Double(frame[o + 1]), Double(frame[o + 2]))
@@ -53,7 +43,7 @@ import Testing
         #expect(streams[0]["width"] as? Int == 108 && streams[0]["height"] as? Int == 108)
         #expect(abs((Double(format["duration"] as? String ?? "") ?? 0) - 1) < 0.05)
         // The photo is at 0.5 s of 1 s: dt = (t − 0.5) ÷ 0.5, so the square's left edge moves 0 → 18 → 36.
-        let frames = try Self.ffmpegFrames(edited.movieURL, width: 108, height: 108)
+        let frames = try ExternalTool.ffmpegRGBFrames(edited.movieURL, width: 108, height: 108)
         try #require(frames.count == 30)
         for k in [0, 8, 15, 22, 29] {
             let dt = (Double(k) / 30 - 0.5) / 0.5
@@ -103,7 +93,7 @@ import Testing
         #expect(abs(LiveFixtures.rgb(still, 370, 262).x - Self.sceneRed(370, width: 400)) < 8)
         #expect(abs(LiveFixtures.rgb(still, 280, 262).x - Self.sceneRed(280, width: 400)) < 8)
         // Frames 144 × 108: the logo is 36 × 18 at x 103.7…139.7, y 85.7…103.7; magenta on x 103.7…121.7.
-        let frames = try Self.ffmpegFrames(edited.movieURL, width: 144, height: 108)
+        let frames = try ExternalTool.ffmpegRGBFrames(edited.movieURL, width: 144, height: 108)
         try #require(frames.count == 30)
         for k in [0, 15, 29] {
             #expect(maxDifference(Self.rgb(frames[k], width: 144, 112, 95), magenta) < 30, "frame \(k)")

@@ -17,16 +17,6 @@ import Testing
         return (try Studio(configuration: StudioConfiguration(captureFolder: folder)), folder)
     }
 
-    /// FFmpeg's RGB frames of a movie whose frames are `width` × `height`.
-    static func ffmpegFrames(_ url: URL, width: Int, height: Int) throws -> [[UInt8]] {
-        let raw = try ExternalTool.capture(
-            "ffmpeg", ["-v", "error", "-i", url.path, "-map", "0:v", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"]
-        ).succeeded()
-        let size = width * height * 3
-        let bytes = [UInt8](raw.stdout)
-        return stride(from: 0, to: bytes.count - size + 1, by: size).map { Array(bytes[$0..<$0 + size]) }
-    }
-
     static func rgb(_ frame: [UInt8], width: Int, _ x: Int, _ y: Int) -> SIMD3<Int> {
         let o = (y * width + x) * 3
         return SIMD3(Int(frame[o]), Int(frame[o + 1]), Int(frame[o + 2]))
@@ -61,7 +51,7 @@ import Testing
         #expect(abs(duration - 1) < 0.05, "duration \(duration) s")
         // The photo is at 0.5 s of 1 s; the centred square starts at x = 20, so frame k's starts at 20 · (1 + dt),
         // dt = (k/30 − 0.5) ÷ 0.5; red is the input's column.
-        let frames = try Self.ffmpegFrames(movie, width: 120, height: 120)
+        let frames = try ExternalTool.ffmpegRGBFrames(movie, width: 120, height: 120)
         try #require(frames.count == 30)
         for (k, x0) in [(0, 0), (15, 20), (29, 39)] {
             #expect(abs(Self.rgb(frames[k], width: 120, 4, 40).x - (x0 + 4)) <= 4, "frame \(k): square at \(x0)")
@@ -108,7 +98,7 @@ import Testing
         let s = Self.rgb(still, 40, 30)
         #expect(s.x > 230 && s.y < 30 && s.z > 230, "\(s)")
         #expect(abs(Self.rgb(still, 120, 30).x - 128) < 6)
-        let frames = try Self.ffmpegFrames(
+        let frames = try ExternalTool.ffmpegRGBFrames(
             folder.appendingPathComponent("IMG_0001_edit.MOV"), width: 160, height: 120)
         try #require(frames.count == 30)
         let f = Self.rgb(frames[10], width: 160, 20, 15)
