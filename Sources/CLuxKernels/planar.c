@@ -221,3 +221,72 @@ void lux_planar_to_rgba8_table(const float *r, const float *g, const float *b, c
     LUX_DISPATCH(lux_planar_to_rgba8_table_avx2(r, g, b, a, table, dst, count),
                  lux_planar_to_rgba8_table_portable(r, g, b, a, table, dst, count));
 }
+
+// MARK: 8-bit RGBA colour conversion by tables and a matrix
+
+// One pixel of lux_rgba8_convert_table: decode, matrix (each row summed left to right), encode; alpha copied.
+static inline uint32_t lux_rgba8_convert_pixel(const uint8_t *s, const float *decode, const float *m,
+                                               const uint8_t *encode) {
+    float x = decode[s[0]], y = decode[s[1]], z = decode[s[2]];
+    if (m != NULL) {
+        const float r = m[0] * x + m[1] * y + m[2] * z;
+        const float g = m[3] * x + m[4] * y + m[5] * z;
+        const float b = m[6] * x + m[7] * y + m[8] * z;
+        x = r;
+        y = g;
+        z = b;
+    }
+    return (uint32_t)encode[lux_index16(x)] | (uint32_t)encode[lux_index16(y)] << 8 |
+           (uint32_t)encode[lux_index16(z)] << 16 | (uint32_t)s[3] << 24;
+}
+
+static void lux_rgba8_convert_table_portable(const uint8_t *src, uint8_t *dst, size_t n, const float *decode,
+                                             const float *matrix, const uint8_t *encode) {
+    for (size_t i = 0; i < n; i++) {
+        const uint32_t p = lux_rgba8_convert_pixel(src + 4 * i, decode, matrix, encode);
+        memcpy(dst + 4 * i, &p, 4);
+    }
+}
+
+#if LUX_X86
+__attribute__((target("avx2")))
+static void lux_rgba8_convert_table_avx2(const uint8_t *src, uint8_t *dst, size_t n, const float *decode,
+                                         const float *m, const uint8_t *encode) {
+    // Eight pixels a step: the decode table gathered (256 entries, every index in range), the matrix and the
+    // quantisation in vectors, the encode table read scalar (as fast as gathers, never past its end).
+    const __m256i low = _mm256_set1_epi32(0xFF);
+    uint32_t q[24];
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        const __m256i p = _mm256_loadu_si256((const __m256i *)(src + 4 * i));
+        __m256 x = _mm256_i32gather_ps(decode, _mm256_and_si256(p, low), 4);
+        __m256 y = _mm256_i32gather_ps(decode, _mm256_and_si256(_mm256_srli_epi32(p, 8), low), 4);
+        __m256 z = _mm256_i32gather_ps(decode, _mm256_and_si256(_mm256_srli_epi32(p, 16), low), 4);
+        if (m != NULL) {
+#define LUX_ROW(k)                                                                                                 \
+    _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(_mm256_set1_ps(m[k]), x), _mm256_mul_ps(_mm256_set1_ps(m[k + 1]), y)), \
+                  _mm256_mul_ps(_mm256_set1_ps(m[k + 2]), z))
+            const __m256 r = LUX_ROW(0), g = LUX_ROW(3), b = LUX_ROW(6);
+#undef LUX_ROW
+            x = r;
+            y = g;
+            z = b;
+        }
+        _mm256_storeu_si256((__m256i *)q, lux_quantize_avx2(x, 65535.0f, 0xFFFF));
+        _mm256_storeu_si256((__m256i *)(q + 8), lux_quantize_avx2(y, 65535.0f, 0xFFFF));
+        _mm256_storeu_si256((__m256i *)(q + 16), lux_quantize_avx2(z, 65535.0f, 0xFFFF));
+        for (int k = 0; k < 8; k++) {
+            const uint32_t v = (uint32_t)encode[q[k]] | (uint32_t)encode[q[8 + k]] << 8 |
+                               (uint32_t)encode[q[16 + k]] << 16 | (uint32_t)src[4 * (i + (size_t)k) + 3] << 24;
+            memcpy(dst + 4 * (i + (size_t)k), &v, 4);
+        }
+    }
+    lux_rgba8_convert_table_portable(src + 4 * i, dst + 4 * i, n - i, decode, m, encode);
+}
+#endif
+
+void lux_rgba8_convert_table(const uint8_t *src, uint8_t *dst, size_t count, const float *decode,
+                             const float *matrix, const uint8_t *encode) {
+    LUX_DISPATCH(lux_rgba8_convert_table_avx2(src, dst, count, decode, matrix, encode),
+                 lux_rgba8_convert_table_portable(src, dst, count, decode, matrix, encode));
+}

@@ -208,6 +208,18 @@ public struct ColorConverter: Sendable {
     /// Values go through 8-bit decode and 16-bit-precision encode tables, so the result is within 0.06 levels of the
     /// exact conversion before rounding.
     public func convert(rgba8 src: UnsafePointer<UInt8>, into dst: UnsafeMutablePointer<UInt8>, count: Int) {
+        if !sourceIsLab, !destinationIsLab, !sourceIsGray {
+            // The same tables and arithmetic in one pass, eight pixels at a time.
+            decode8.withUnsafeBufferPointer { dec in
+                encodeTable16.withUnsafeBufferPointer { enc in
+                    linearMatrix.withUnsafeBufferPointer { m in
+                        lux_rgba8_convert_table(
+                            src, dst, count, dec.baseAddress, matrixIsIdentity ? nil : m.baseAddress, enc.baseAddress)
+                    }
+                }
+            }
+            return
+        }
         decode8.withUnsafeBufferPointer { dec in
             encodeTable16.withUnsafeBufferPointer { enc in
                 withUnsafeTemporaryAllocation(of: Float.self, capacity: 3 * Self.chunk) { scratch in
