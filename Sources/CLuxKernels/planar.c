@@ -222,71 +222,46 @@ void lux_planar_to_rgba8_table(const float *r, const float *g, const float *b, c
                  lux_planar_to_rgba8_table_portable(r, g, b, a, table, dst, count));
 }
 
-// MARK: 8-bit RGBA colour conversion by tables and a matrix
+// MARK: 8-bit RGBA colour conversion by tables
 
-// One pixel of lux_rgba8_convert_table: decode, matrix (each row summed left to right), encode; alpha copied.
-static inline uint32_t lux_rgba8_convert_pixel(const uint8_t *s, const float *decode, const float *m,
-                                               const uint8_t *encode) {
-    float x = decode[s[0]], y = decode[s[1]], z = decode[s[2]];
-    if (m != NULL) {
-        const float r = m[0] * x + m[1] * y + m[2] * z;
-        const float g = m[3] * x + m[4] * y + m[5] * z;
-        const float b = m[6] * x + m[7] * y + m[8] * z;
-        x = r;
-        y = g;
-        z = b;
-    }
-    return (uint32_t)encode[lux_index16(x)] | (uint32_t)encode[lux_index16(y)] << 8 |
-           (uint32_t)encode[lux_index16(z)] << 16 | (uint32_t)s[3] << 24;
+// One pixel of lux_rgba8_convert_table: three table rows summed, each channel encoded; alpha copied.
+static inline uint32_t lux_rgba8_convert_pixel(const uint8_t *s, const float *table, const uint8_t *encode) {
+    const float *r = table + 4 * s[0], *g = table + 1024 + 4 * s[1], *b = table + 2048 + 4 * s[2];
+    return (uint32_t)encode[lux_index16(r[0] + g[0] + b[0])] | (uint32_t)encode[lux_index16(r[1] + g[1] + b[1])] << 8 |
+           (uint32_t)encode[lux_index16(r[2] + g[2] + b[2])] << 16 | (uint32_t)s[3] << 24;
 }
 
-static void lux_rgba8_convert_table_portable(const uint8_t *src, uint8_t *dst, size_t n, const float *decode,
-                                             const float *matrix, const uint8_t *encode) {
+static void lux_rgba8_convert_table_portable(const uint8_t *src, uint8_t *dst, size_t n, const float *table,
+                                             const uint8_t *encode) {
     for (size_t i = 0; i < n; i++) {
-        const uint32_t p = lux_rgba8_convert_pixel(src + 4 * i, decode, matrix, encode);
+        const uint32_t p = lux_rgba8_convert_pixel(src + 4 * i, table, encode);
         memcpy(dst + 4 * i, &p, 4);
     }
 }
 
 #if LUX_X86
 __attribute__((target("avx2")))
-static void lux_rgba8_convert_table_avx2(const uint8_t *src, uint8_t *dst, size_t n, const float *decode,
-                                         const float *m, const uint8_t *encode) {
-    // Eight pixels a step: the decode table gathered (256 entries, every index in range), the matrix and the
-    // quantisation in vectors, the encode table read scalar (as fast as gathers, never past its end).
-    const __m256i low = _mm256_set1_epi32(0xFF);
-    uint32_t q[24];
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        const __m256i p = _mm256_loadu_si256((const __m256i *)(src + 4 * i));
-        __m256 x = _mm256_i32gather_ps(decode, _mm256_and_si256(p, low), 4);
-        __m256 y = _mm256_i32gather_ps(decode, _mm256_and_si256(_mm256_srli_epi32(p, 8), low), 4);
-        __m256 z = _mm256_i32gather_ps(decode, _mm256_and_si256(_mm256_srli_epi32(p, 16), low), 4);
-        if (m != NULL) {
-#define LUX_ROW(k)                                                                                                 \
-    _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(_mm256_set1_ps(m[k]), x), _mm256_mul_ps(_mm256_set1_ps(m[k + 1]), y)), \
-                  _mm256_mul_ps(_mm256_set1_ps(m[k + 2]), z))
-            const __m256 r = LUX_ROW(0), g = LUX_ROW(3), b = LUX_ROW(6);
-#undef LUX_ROW
-            x = r;
-            y = g;
-            z = b;
-        }
-        _mm256_storeu_si256((__m256i *)q, lux_quantize_avx2(x, 65535.0f, 0xFFFF));
-        _mm256_storeu_si256((__m256i *)(q + 8), lux_quantize_avx2(y, 65535.0f, 0xFFFF));
-        _mm256_storeu_si256((__m256i *)(q + 16), lux_quantize_avx2(z, 65535.0f, 0xFFFF));
-        for (int k = 0; k < 8; k++) {
-            const uint32_t v = (uint32_t)encode[q[k]] | (uint32_t)encode[q[8 + k]] << 8 |
-                               (uint32_t)encode[q[16 + k]] << 16 | (uint32_t)src[4 * (i + (size_t)k) + 3] << 24;
-            memcpy(dst + 4 * (i + (size_t)k), &v, 4);
-        }
+static void lux_rgba8_convert_table_avx2(const uint8_t *src, uint8_t *dst, size_t n, const float *table,
+                                         const uint8_t *encode) {
+    // A pixel a step, its three channels in one vector: the same sums and quantisation as the portable path.
+    const __m128 zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f);
+    const __m128 scale = _mm_set1_ps(65535.0f), magic = _mm_set1_ps(12582912.0f);
+    const __m128i mask = _mm_set1_epi32(0xFFFF);
+    for (size_t i = 0; i < n; i++) {
+        const uint8_t *s = src + 4 * i;
+        __m128 v = _mm_add_ps(_mm_add_ps(_mm_loadu_ps(table + 4 * s[0]), _mm_loadu_ps(table + 1024 + 4 * s[1])),
+                              _mm_loadu_ps(table + 2048 + 4 * s[2]));
+        v = _mm_min_ps(_mm_max_ps(v, zero), one);
+        const __m128i q = _mm_and_si128(_mm_castps_si128(_mm_add_ps(_mm_mul_ps(v, scale), magic)), mask);
+        const uint32_t p = (uint32_t)encode[_mm_extract_epi32(q, 0)] | (uint32_t)encode[_mm_extract_epi32(q, 1)] << 8 |
+                           (uint32_t)encode[_mm_extract_epi32(q, 2)] << 16 | (uint32_t)s[3] << 24;
+        memcpy(dst + 4 * i, &p, 4);
     }
-    lux_rgba8_convert_table_portable(src + 4 * i, dst + 4 * i, n - i, decode, m, encode);
 }
 #endif
 
-void lux_rgba8_convert_table(const uint8_t *src, uint8_t *dst, size_t count, const float *decode,
-                             const float *matrix, const uint8_t *encode) {
-    LUX_DISPATCH(lux_rgba8_convert_table_avx2(src, dst, count, decode, matrix, encode),
-                 lux_rgba8_convert_table_portable(src, dst, count, decode, matrix, encode));
+void lux_rgba8_convert_table(const uint8_t *src, uint8_t *dst, size_t count, const float *table,
+                             const uint8_t *encode) {
+    LUX_DISPATCH(lux_rgba8_convert_table_avx2(src, dst, count, table, encode),
+                 lux_rgba8_convert_table_portable(src, dst, count, table, encode));
 }

@@ -27,12 +27,13 @@ void lux_box_reduce_rows(const void *const channels[3], size_t element_size, siz
                          size_t first_row, size_t rows, size_t width, size_t height, size_t target_width,
                          size_t target_height, uint64_t *sums, uint64_t *counts);
 
-/// Converts `count` interleaved 8-bit RGBA pixels by tables: each of R, G, B is decoded by `decode` (256 floats),
-/// the three values multiplied by the row-major 3 × 3 `matrix` (each row summed left to right; `NULL`: none), and
-/// each result `v` encoded as `encode[round(clamp(v, 0, 1) · 65535)]` (ties to even, NaN as 0); alpha is copied.
-/// `src` and `dst` may be the same.
-void lux_rgba8_convert_table(const uint8_t *src, uint8_t *dst, size_t count, const float *decode,
-                             const float *matrix, const uint8_t *encode);
+/// Converts `count` interleaved 8-bit RGBA pixels by tables: with `table` holding three blocks of 256 × 4 floats
+/// (block k, entry c: the contribution of code c in channel k to the three results, then a pad), each result `v` is
+/// `table[4·R + j] + table[1024 + 4·G + j] + table[2048 + 4·B + j]` (summed left to right), encoded as
+/// `encode[round(clamp(v, 0, 1) · 65535)]` (ties to even, NaN as 0); alpha is copied. `src` and `dst` may be the
+/// same.
+void lux_rgba8_convert_table(const uint8_t *src, uint8_t *dst, size_t count, const float *table,
+                             const uint8_t *encode);
 
 /// Widens `count` IEEE half-precision values to single precision.
 /// Uses F16C when the CPU has it (checked once), a portable bit-exact path otherwise.
