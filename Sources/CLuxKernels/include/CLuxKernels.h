@@ -16,6 +16,25 @@ extern "C" {
 /// `withUnsafePlane` or `withExtendedLifetime` go through this instead.
 void lux_copy_bytes(void *dst, const void *src, size_t count);
 
+/// Adds `rows` rows of an RGB picture `width` × `height` (rows `first_row`… of it) into the box sums of a
+/// `target_width` × `target_height` reduction: source pixel (x, y) goes to target pixel
+/// (x·target_width / width, min(y·target_height / height, target_height − 1)), whose three sums
+/// (`sums[3·i + k]`, i = ty·target_width + tx) gain its samples and whose count (`counts[i]`) gains one.
+///
+/// Channel `k` of the pixel at column x of row r is `channels[k][r·stride + x·step]`, in elements of
+/// `element_size` bytes (1: uint8_t, 2: uint16_t): planes have step 1, interleaved RGBA step 4.
+void lux_box_reduce_rows(const void *const channels[3], size_t element_size, size_t step, size_t stride,
+                         size_t first_row, size_t rows, size_t width, size_t height, size_t target_width,
+                         size_t target_height, uint64_t *sums, uint64_t *counts);
+
+/// Converts `count` interleaved 8-bit RGBA pixels by tables: with `table` holding three blocks of 256 × 4 floats
+/// (block k, entry c: the contribution of code c in channel k to the three results, then a pad), each result `v` is
+/// `table[4·R + j] + table[1024 + 4·G + j] + table[2048 + 4·B + j]` (summed left to right), encoded as
+/// `encode[round(clamp(v, 0, 1) · 65535)]` (ties to even, NaN as 0); alpha is copied. `src` and `dst` may be the
+/// same.
+void lux_rgba8_convert_table(const uint8_t *src, uint8_t *dst, size_t count, const float *table,
+                             const uint8_t *encode);
+
 /// Widens `count` IEEE half-precision values to single precision.
 /// Uses F16C when the CPU has it (checked once), a portable bit-exact path otherwise.
 void lux_half_to_float(const uint16_t *src, float *dst, size_t count);

@@ -31,6 +31,9 @@ public struct ColorConverter: Sendable {
     let destinationIsLab: Bool
     let sourceIsGray: Bool
     let decode8: [Float]
+    /// For channel k and code c, the products `matrix[j][k] · decode8[c]` (j = 0, 1, 2, then a pad) at
+    /// `1024·k + 4·c + j`: an 8-bit pixel's linear destination values are three entries summed.
+    let decodeMatrix8: [Float]
     let encodeTable16: [UInt8]
     let halfTables = HalfCurveTables()
 
@@ -90,6 +93,11 @@ public struct ColorConverter: Sendable {
         let decodeStage = decode
         d8.withUnsafeMutableBufferPointer { decodeStage.apply($0.baseAddress!, 256) }
         decode8 = d8
+        let columns = matrixIsIdentity ? [1, 0, 0, 0, 1, 0, 0, 0, 1] : linearMatrix
+        decodeMatrix8 = (0..<3072).map { i in
+            let (k, c, j) = (i / 1024, i % 1024 / 4, i % 4)
+            return j == 3 ? 0 : columns[3 * j + k] * d8[c]
+        }
         var e16 = [Float](repeating: 0, count: 65536)
         for i in 0..<65536 { e16[i] = Float(i) / 65535 }
         let encodeStage = encode
@@ -208,6 +216,15 @@ public struct ColorConverter: Sendable {
     /// Values go through 8-bit decode and 16-bit-precision encode tables, so the result is within 0.06 levels of the
     /// exact conversion before rounding.
     public func convert(rgba8 src: UnsafePointer<UInt8>, into dst: UnsafeMutablePointer<UInt8>, count: Int) {
+        if !sourceIsLab, !destinationIsLab, !sourceIsGray {
+            // The same products and sums in one pass: each code's decoded value times a matrix column, by table.
+            decodeMatrix8.withUnsafeBufferPointer { table in
+                encodeTable16.withUnsafeBufferPointer { enc in
+                    lux_rgba8_convert_table(src, dst, count, table.baseAddress, enc.baseAddress)
+                }
+            }
+            return
+        }
         decode8.withUnsafeBufferPointer { dec in
             encodeTable16.withUnsafeBufferPointer { enc in
                 withUnsafeTemporaryAllocation(of: Float.self, capacity: 3 * Self.chunk) { scratch in
