@@ -327,20 +327,30 @@ actor StudioCamera {
     /// Each file is written under a hidden temporary name and linked to its visible one (``FolderWriting``): the
     /// names share a stem no file of the folder begins with (`IMG_<request>`, or `IMG_<request>-2` when an earlier
     /// session used it), and nothing is ever replaced. A Live Photo's still and movie both wait hidden until the
-    /// movie is written, so a capture that fails or is cancelled in between (the browser left, the studio stopped)
-    /// leaves neither half.
+    /// movie is written, so a capture that fails in between leaves neither half. A capture whose browser leaves runs
+    /// to its end and is saved whole: the photo output goes on writing the Live Photo's movie after the socket's task
+    /// is cancelled, so the capture is followed in a task of its own (stopping to listen would delete the hidden
+    /// files before the movie is finished and leave its partial file behind), and the next command waits for it.
     private func capture(
-        kind: String, prioritization: String?, bracket: [Float]?, report: @Sendable (String) async -> Void
+        kind: String, prioritization: String?, bracket: [Float]?, report: @escaping @Sendable (String) async -> Void
     ) async throws {
         var settings = try settings(kind: kind, prioritization: prioritization, bracket: bracket)
         let stem = FolderWriting.freeStem("IMG_\(settings.uniqueID)", in: folder)
         let hiddenMovie = folder.appendingPathComponent(".\(stem).mov.partial")
-        var hidden: [URL] = []
+        if kind == "livePhoto" { settings.livePhotoMovieURL = hiddenMovie }
+        let request = settings
+        try await Task {
+            try await self.follow(request, kind: kind, stem: stem, hiddenMovie: hiddenMovie, report: report)
+        }.value
+    }
+
+    /// Takes the photo `settings` asks for and saves its files as their events arrive (see ``capture(kind:prioritization:bracket:report:)``).
+    private func follow(
+        _ settings: PhotoSettings, kind: String, stem: String, hiddenMovie: URL,
+        report: @Sendable (String) async -> Void
+    ) async throws {
+        var hidden: [URL] = kind == "livePhoto" ? [hiddenMovie] : []
         defer { for url in hidden { try? FileManager.default.removeItem(at: url) } }
-        if kind == "livePhoto" {
-            settings.livePhotoMovieURL = hiddenMovie
-            hidden.append(hiddenMovie)
-        }
         let start = ContinuousClock.now
         let stream = try photoOutput.capturePhoto(settings)
         var files: [String] = []
