@@ -232,8 +232,7 @@ final class Executor {
             if region.isEmpty { return .none }
         }
         if let view = shared?.buffer(for: slot, covering: region) { return view }
-        let bpp = slot.format.bytesPerPixel()
-        let bytesPerRow = (region.width * bpp + 63) & ~63
+        let bytesPerRow = SlotBuffer.bytesPerRow(width: region.width, format: slot.format)
         let bytes = bytesPerRow * region.height
         // With caching on, processor outputs (the expensive intermediates: blurs, resamplers…) are kept;
         // explicit intermediates are kept when their recipe asks. Cheap per-pixel inputs are recomputed.

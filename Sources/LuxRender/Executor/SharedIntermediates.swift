@@ -75,11 +75,9 @@ final class SharedIntermediates: Sendable {
             let key = Key(choice.slot)
             if built.withLock({ $0[key] != nil }) { continue }
             let region = choice.region
-            let bytesPerRow = (region.width * choice.slot.format.bytesPerPixel() + 63) & ~63
-            let storage = CachedBuffer(byteCount: bytesPerRow * region.height)
-            let whole = SlotBuffer(
-                base: storage.pointer, bytesPerRow: bytesPerRow, region: region, format: choice.slot.format,
-                arenaBlock: nil, cached: storage, layout: choice.slot.layout)
+            let storage = CachedBuffer(
+                byteCount: SlotBuffer.bytesPerRow(width: region.width, format: choice.slot.format) * region.height)
+            let whole = Self.whole(choice, storage)
             let parts = region.tiles(width: tileSize, height: tileSize)
             try forEachTile(parts, workers: workers, isCancelled: isCancelled) { (part, w) throws(RenderError) in
                 try executor.produce(choice.slot, into: whole.view(part), w)
@@ -96,11 +94,16 @@ final class SharedIntermediates: Sendable {
         guard let choice = choices.first(where: { Key($0.slot) == key }), choice.region.contains(region),
             let storage = built.withLock({ $0[key] })
         else { return nil }
-        let bytesPerRow = (choice.region.width * slot.format.bytesPerPixel() + 63) & ~63
-        let whole = SlotBuffer(
-            base: storage.pointer, bytesPerRow: bytesPerRow, region: choice.region, format: slot.format,
-            arenaBlock: nil, cached: storage, layout: slot.layout)
-        return whole.view(region)
+        return Self.whole(choice, storage).view(region)
+    }
+
+    /// The whole of `choice`'s region in `storage`.
+    private static func whole(_ choice: Choice, _ storage: CachedBuffer) -> SlotBuffer {
+        SlotBuffer(
+            base: storage.pointer,
+            bytesPerRow: SlotBuffer.bytesPerRow(width: choice.region.width, format: choice.slot.format),
+            region: choice.region, format: choice.slot.format, arenaBlock: nil, cached: storage,
+            layout: choice.slot.layout)
     }
 }
 

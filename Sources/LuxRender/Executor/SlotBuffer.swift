@@ -10,6 +10,11 @@ struct SlotBuffer {
     var cached: CachedBuffer?
     var layout: PixelLayout = .interleaved
 
+    /// The bytes a row of `width` pixels of `format` takes, rounded up so that every row starts on 64 bytes.
+    static func bytesPerRow(width: Int, format: PixelFormat) -> Int {
+        (width * format.bytesPerPixel() + 63) & ~63
+    }
+
     static var none: SlotBuffer {
         SlotBuffer(
             base: UnsafeMutableRawPointer(bitPattern: 64)!, bytesPerRow: 0, region: .empty, format: .rgbaFloat,
