@@ -113,36 +113,39 @@ final class AtomicFile {
 
     /// Writes bytes at `offset` (the file grows as needed).
     func write(_ bytes: [UInt8], at offset: Int) throws(CodecError) {
+        try withBytes(of: bytes) { raw throws(CodecError) in try write(raw, at: offset) }
+    }
+
+    /// Writes bytes at `offset` (the file grows as needed).
+    func write(_ raw: UnsafeRawBufferPointer, at offset: Int) throws(CodecError) {
         guard fd >= 0 else { throw .io(path: destination.path, reason: "the file was already closed") }
         var failure: String?
         var room = Int.max
         switch fault {
         case .diskFull(let limit): room = max(0, limit - offset)
-        case .removedMidWrite(let limit) where offset + bytes.count >= limit: unlink(temporaryPath)
+        case .removedMidWrite(let limit) where offset + raw.count >= limit: unlink(temporaryPath)
         default: break
         }
-        bytes.withUnsafeBytes { raw in
-            var written = 0
-            while written < raw.count {
-                if written >= room {
-                    failure = String(cString: strerror(ENOSPC))
-                    return
-                }
-                let n = pwrite(
-                    fd, raw.baseAddress! + written, min(raw.count - written, room - written), off_t(offset + written))
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    failure = String(cString: strerror(errno))
-                    return
-                }
-                written += n
+        var written = 0
+        while written < raw.count {
+            if written >= room {
+                failure = String(cString: strerror(ENOSPC))
+                break
             }
+            let n = pwrite(
+                fd, raw.baseAddress! + written, min(raw.count - written, room - written), off_t(offset + written))
+            if n < 0 {
+                if errno == EINTR { continue }
+                failure = String(cString: strerror(errno))
+                break
+            }
+            written += n
         }
         if let failure {
             abandon()
             throw .io(path: destination.path, reason: failure)
         }
-        size = max(size, offset + bytes.count)
+        size = max(size, offset + raw.count)
     }
 
     /// Reads `count` bytes at `offset` back from what has been written so far (short at the end of the file).

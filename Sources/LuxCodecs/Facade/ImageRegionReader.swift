@@ -135,6 +135,29 @@ public final class ImageRegionReader: Sendable {
         return image.planarRGB8
     }
 
+    /// Whether the regions are an uncompressed 8-bit RGB TIFF's strips, whose stored rows
+    /// ``readStoredRGB8(rows:into:)`` reads.
+    var hasStoredRGB8Rows: Bool {
+        guard case .tiff(let tiff) = backing else { return false }
+        return tiff.storesRGB8Rows
+    }
+
+    /// Reads `rows` of an uncompressed 8-bit RGB TIFF as the file stores them — 3 bytes a pixel, `width` × 3 bytes a
+    /// row, the values ``read(x:y:width:height:into:)`` widens to RGBA with alpha 255 — into `destination`, with no
+    /// decode and no cache (see ``hasStoredRGB8Rows``).
+    ///
+    /// - Throws: ``CodecError/invalidArgument(_:)`` for another file or rows outside the image; the file's read
+    ///   errors.
+    func readStoredRGB8(rows: Range<Int>, into destination: UnsafeMutableRawPointer) throws(CodecError) {
+        guard case .tiff(let tiff) = backing, tiff.storesRGB8Rows else {
+            throw .invalidArgument("the image does not store uncompressed 8-bit RGB strips")
+        }
+        guard rows.lowerBound >= 0, rows.upperBound <= height else {
+            throw .invalidArgument("rows \(rows) are not inside the \(height) rows of the image")
+        }
+        try tiff.readStoredRows(rows, into: destination)
+    }
+
     /// The JPEG decode behind the regions, when they are a JPEG's rows decoded top to bottom (not decoded whole).
     var jpegRows: RowWindow? {
         guard case .rows(let window) = backing, window.codec == .jpeg else { return nil }
@@ -376,9 +399,41 @@ private final class TIFFChunks: Sendable {
         }
         let block = blocks.withLock { $0.take(count) }.bytes
         defer { blocks.withLock { $0.give(ReadBlock(bytes: block)) } }
+        try read(into: block.baseAddress!, count: count, at: offset)
+        try source.decodeChunk(i, data: UnsafeRawBufferPointer(rebasing: block[0..<count]), into: out, origin: origin)
+    }
+
+    /// Whether the file stores uncompressed, chunky 8-bit RGB strips without alpha: its rows are the regions' values
+    /// as they lie in the file.
+    var storesRGB8Rows: Bool {
+        let l = source.layout
+        return !source.chunks.isTiled && l.compression == 1 && l.bitsPerSample == 8 && l.samplesPerPixel == 3
+            && l.photometric == 2 && !l.planar && !l.isFloat && l.alphaIndex == nil && l.output == .rgba8
+    }
+
+    /// Reads `rows` as stored (see ``storesRGB8Rows``) into `destination`, `width` × 3 bytes a row.
+    func readStoredRows(_ rows: Range<Int>, into destination: UnsafeMutableRawPointer) throws(CodecError) {
+        let c = source.chunks
+        let rowBytes = c.width * 3
+        var y = rows.lowerBound
+        while y < rows.upperBound {
+            let i = y / c.chunkHeight
+            let first = y - i * c.chunkHeight
+            let n = min(rows.upperBound, (i + 1) * c.chunkHeight) - y
+            let offset = c.offsets[i] + first * rowBytes
+            guard c.counts[i] >= (first + n) * rowBytes, offset + n * rowBytes <= fileSize else {
+                throw .truncated(what: "TIFF strip \(i)", offset: c.offsets[i])
+            }
+            try read(into: destination + (y - rows.lowerBound) * rowBytes, count: n * rowBytes, at: offset)
+            y += n
+        }
+    }
+
+    /// Reads `count` bytes of the file at `offset`.
+    private func read(into destination: UnsafeMutableRawPointer, count: Int, at offset: Int) throws(CodecError) {
         var got = 0
         while got < count {
-            let n = pread(descriptor, block.baseAddress! + got, count - got, off_t(offset + got))
+            let n = pread(descriptor, destination + got, count - got, off_t(offset + got))
             if n < 0 {
                 if errno == EINTR { continue }
                 throw .io(path: path, reason: String(cString: strerror(errno)))
@@ -386,7 +441,6 @@ private final class TIFFChunks: Sendable {
             if n == 0 { throw .io(path: path, reason: "the file ended early") }
             got += n
         }
-        try source.decodeChunk(i, data: UnsafeRawBufferPointer(rebasing: block[0..<count]), into: out, origin: origin)
     }
 }
 

@@ -196,11 +196,27 @@ public final class ImageStreamEncoder {
     ///   planes): the planes are converted to Y′CbCr as they are compressed, with no interleaved copy.
     ///
     /// Decoding or converting runs a slot ahead of the compression on a second thread when ``EncodingOptions/threads``
-    /// allows, with no render engine in between. Call it before any band.
+    /// allows, with no render engine in between.
+    ///
+    /// It is also the case for an uncompressed 8-bit RGB TIFF (in strips, as Pillow and vips write it) written as an
+    /// 8-bit RGB TIFF without alpha or compression: the stored rows are read, converted from the reader's colour space
+    /// to the output's by table where the spaces differ, and written strip by strip on ``EncodingOptions/threads``
+    /// threads, with no RGBA copy. The values are those of a render whose final 8-bit colour match is by table (as
+    /// `lux convert --color-space` renders them); ``append(_:)`` matches 8-bit bands in float, which may round a value
+    /// the other way.
+    ///
+    /// Call it before any band.
     ///
     /// - Returns: Whether the rows were written; `false` writes nothing (render the image and append its bands).
     /// - Throws: The encoder's errors.
     public func appendRowsDirectly(from reader: ImageRegionReader) throws(CodecError) -> Bool {
+        if case .tiff(let e) = backend {
+            guard reader.width == width, reader.height == height, e.acceptsStoredRGB8, reader.hasStoredRGB8Rows else {
+                return false
+            }
+            try e.append(storedRGB8Of: reader)
+            return true
+        }
         guard case .jpeg(let e) = backend, reader.width == width, reader.height == height, reader.isOpaque,
             e.acceptsDirectRows(in: reader.colorSpace ?? bandSpace)
         else { return false }

@@ -1,6 +1,8 @@
+internal import CLuxKernels
 import FoundationEssentials
 import LuxColor
 import LuxPixels
+import Synchronization
 
 /// A TIFF encoder fed band by band: complete strips are converted (and compressed) in parallel and written
 /// out as soon as they are full, so only a strip's worth of rows is held between bands; the directory goes
@@ -96,6 +98,120 @@ final class TIFFStreamEncoder {
                 try writeStrips(of: rest, from: 0, count: 1)
             } else {
                 pending = rest
+            }
+        }
+    }
+
+    /// Whether ``append(storedRGB8Of:)`` can write the rows: 8-bit RGB strips without alpha, uncompressed, and no
+    /// band appended yet.
+    var acceptsStoredRGB8: Bool {
+        plan.sample == .uint8 && !plan.gray && plan.samplesPerPixel == 3 && !plan.deflate && counter.rowsWritten == 0
+    }
+
+    /// Writes every row of an uncompressed 8-bit RGB TIFF (``ImageRegionReader/hasStoredRGB8Rows``) as the file's
+    /// strips: rows are read as the input stores them, converted in place from the reader's colour space to the
+    /// file's by table (``ColorConverter/convert(rgba8:into:count:)``) and written at their strip's place — uncompressed
+    /// strips have known sizes, so every place is known before any strip is written — in groups of strips spread
+    /// over ``EncodingOptions/threads`` threads, each with one reused buffer.
+    ///
+    /// The file's values are those of a render whose final 8-bit colour match is by table (not the float match that
+    /// ``append(_:)`` applies to 8-bit bands of another colour space, which may round a value the other way).
+    func append(storedRGB8Of reader: ImageRegionReader) throws(CodecError) {
+        guard acceptsStoredRGB8, reader.hasStoredRGB8Rows, reader.width == width, reader.height == height else {
+            throw .invalidArgument("the rows of this reader cannot be written as they are stored")
+        }
+        let target = IntegerEncoding.outputSpace(for: colorSpace, format: plan.memoryFormat, options: options)
+        let converter: ColorConverter?
+        if let s = reader.colorSpace, let t = target, !s.isColorimetricallyEqual(to: t) || s.isExtendedRange {
+            do { converter = try ColorConverter(from: s, to: t) } catch {
+                throw .invalidArgument("cannot convert the pixels to \(t.name): \(error)")
+            }
+        } else {
+            converter = nil
+        }
+        outputSpace = target
+        premultiplied = false
+        counter.advance(by: height)
+        let rowBytes = width * 3
+        let per = rowsPerStrip
+        let strips = (height + per - 1) / per
+        for i in 0..<strips {
+            position += position & 1
+            stripOffsets.append(position)
+            stripCounts.append(min(per, height - i * per) * rowBytes)
+            position += stripCounts[i]
+        }
+        // Groups of about 512 KiB: few reads and writes, and several groups a thread to balance the load.
+        let group = max(1, (512 << 10) / (per * rowBytes))
+        let offsets = stripOffsets
+        let w = width
+        let h = height
+        let failure = FirstError()
+        func run(_ write: @Sendable (UnsafeRawBufferPointer, Int) throws(CodecError) -> Void) {
+            Parallel.forEachBand((strips + group - 1) / group, threads: options.threads, minimumBand: 1) { groups in
+                let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: group * per * rowBytes, alignment: 64)
+                defer { buffer.deallocate() }
+                let base = buffer.baseAddress!
+                for g in groups where !failure.hasError {
+                    let first = g * group
+                    let last = min(strips, first + group) - 1
+                    let rows = (first * per)..<min(h, (last + 1) * per)
+                    do throws(CodecError) {
+                        try reader.readStoredRGB8(rows: rows, into: base)
+                        let p = base.assumingMemoryBound(to: UInt8.self)
+                        if let converter { Self.convert(rgb8: p, count: rows.count * w, converter) }
+                        // Padding between odd-sized strips breaks a group into one write a strip.
+                        if offsets[last] - offsets[first] == (last - first) * per * rowBytes {
+                            try write(UnsafeRawBufferPointer(start: base, count: rows.count * rowBytes), offsets[first])
+                        } else {
+                            for i in first...last {
+                                let start = base + (i - first) * per * rowBytes
+                                let count = (min(h, (i + 1) * per) - i * per) * rowBytes
+                                try write(UnsafeRawBufferPointer(start: start, count: count), offsets[i])
+                            }
+                        }
+                    } catch {
+                        failure.record(error)
+                    }
+                }
+            }
+        }
+        switch sink {
+        case .memory(var bytes):
+            sink = .memory([])
+            bytes += [UInt8](repeating: 0, count: position - bytes.count)
+            bytes.withUnsafeMutableBytes { all in
+                nonisolated(unsafe) let file = all
+                run { (chunk: UnsafeRawBufferPointer, offset: Int) in
+                    UnsafeMutableRawBufferPointer(rebasing: file[offset..<(offset + chunk.count)]).copyMemory(
+                        from: chunk)
+                }
+            }
+            sink = .memory(bytes)
+        case .file(let file):
+            // Writes go to the file one at a time (the file's size is updated by each).
+            nonisolated(unsafe) let shared = file
+            let lock = Mutex(())
+            run { (chunk: UnsafeRawBufferPointer, offset: Int) throws(CodecError) in
+                try lock.withLock { (_: inout ()) throws(CodecError) in try shared.write(chunk, at: offset) }
+            }
+        }
+        if let error = failure.error { throw error }
+    }
+
+    /// Converts packed 8-bit RGB pixels in place by `converter`'s 8-bit tables, widened to RGBA a stack chunk at a
+    /// time (the values of ``ColorConverter/convert(rgba8:into:count:)``).
+    private static func convert(rgb8 p: UnsafeMutablePointer<UInt8>, count: Int, _ converter: ColorConverter) {
+        let chunk = 1024
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 4 * chunk) { scratch in
+            let rgba = scratch.baseAddress!
+            var start = 0
+            while start < count {
+                let n = min(chunk, count - start)
+                lux_rgb8_to_rgba8(p + 3 * start, rgba, n)
+                converter.convert(rgba8: rgba, into: rgba, count: n)
+                lux_rgba8_to_rgb8(rgba, p + 3 * start, n)
+                start += n
             }
         }
     }
