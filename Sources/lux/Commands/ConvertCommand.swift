@@ -33,7 +33,9 @@ struct ConvertCommand: ParsableCommand {
             unchanged as a JPEG of its colour space goes from the planes straight to the JPEG's Y'CbCr), a \
             JPEG re-encoded as a JPEG with nothing else changed (same colour space, no --size, upright, one scan, \
             4:4:4 or the output's chroma sampling) goes from its Y'CbCr blocks to the output's with no colour \
-            conversion either way, and a HEIC output is encoded as 512 x 512 grid tiles a tile row at a time.
+            conversion either way, an uncompressed 8-bit RGB TIFF written as an 8-bit RGB TIFF (no --size, \
+            upright, opaque) goes from its stored rows to the output's strips, colour-matched in place by table on \
+            all threads, and a HEIC output is encoded as 512 x 512 grid tiles a tile row at a time.
 
             HEIC inputs: --image N picks one of several top-level images (0 = the primary, then heif-info's \
             order). An HDR gain map (Apple's urn:com:apple:photo:2020:aux:hdrgainmap) is kept when a HEIC is \
