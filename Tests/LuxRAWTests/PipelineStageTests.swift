@@ -198,6 +198,26 @@ import Testing
         }
     }
 
+    @Test(
+        "contrast follows its S-curve on grey luminances from 0.0001 to 0.99 within 0.1 % (q′ = q + c·q·(1 − q)·(q − 0.46), q = y^(1/2.4), c = 1.8·amount)",
+        arguments: [0.6, -0.6, 1] as [Float])
+    func contrastCurve(amount: Float) throws {
+        let greys: [Float] = [0.0001, 0.001, 0.01, 0.05, 0.1, 0.18, 0.3, 0.5, 0.7, 0.9, 0.99]
+        let input = PixelBuffer(
+            width: greys.count, height: 1, format: .rgbaFloat, components: greys.flatMap { [$0, $0, $0, 1] })
+        let image = ColorAdjustments(contrast: amount).applyingContrast(to: Image(buffer: input))
+        let out = try RenderContext(options: RenderOptions(workingFormat: .rgbaFloat)).createBuffer(
+            image, format: .rgbaFloat, colorSpace: nil
+        ).components(as: Float.self)
+        let c = 1.8 * Double(amount)
+        for (i, y) in greys.enumerated() {
+            let q = Double.pow(Double(y), 1 / 2.4)
+            let expected = Double.pow(q + c * q * (1 - q) * (q - 0.46), 2.4)
+            #expect(
+                abs(Double(out[4 * i]) - expected) <= 1e-3 * expected, "y \(y): \(out[4 * i]), expected \(expected)")
+        }
+    }
+
     @Test("contrast spreads the greys around mid-grey (and −contrast pulls them in); vibrance favours dull colours")
     func contrastAndVibrance() throws {
         let raw = SyntheticRaw.colorChecker(illuminant: WhitePoint.d65, asShotWhite: WhitePoint.d65)

@@ -3,6 +3,7 @@ import LuxColor
 public import LuxPixels
 public import LuxRender
 import RealModule
+import Synchronization
 
 extension RAWDeveloper {
     /// Throws for the first parameter outside its documented range.
@@ -20,66 +21,80 @@ extension RAWDeveloper {
         get throws(RAWError) {
             try validate()
             let a = adjustments
-            let isV2 = a.version != .v1
             let neutral = try neutral()
-            let gains = 1 / neutral
-            let g = gains / gains.min()
-            let wb = SIMD3<Float>(Float(g.x), Float(g.y), Float(g.z))
-            let b = binning
-            var image = try sensorImage(gains: wb, binning: b)
-            // v3: clipped highlights are rebuilt, and the false colour the demosaic gave their surroundings removed,
-            // before anything spreads colour (moiré and noise reduction would carry it pixels further).
-            let rebuildsEarly = a.version.rawValue >= RAWDeveloper.Version.v3.rawValue
-            if rebuildsEarly && a.isHighlightRecoveryEnabled {
-                image = HighlightRecovery().apply(to: image)
-                image = HighlightDefringe(gains: wb).apply(to: image)
-            }
-            if isV2 { image = MoireReduction(amount: Float(a.moireReductionAmount)).apply(to: image) }
-            if a.isLensCorrectionEnabled, let warp = LensCorrection.warp(in: rawImage.properties) {
-                image = LensCorrection(warp: warp).apply(to: image)
-            }
-            // Averaging n photosites of a colour divides their noise variance by n (relative to Bayer quads, which
-            // the noise model was tuned on at binning 2).
-            let averaged = Float(Self.photositesPerColor(binning: b, layout: rawImage.properties))
-            image = NoiseReduction(
-                luminanceAmount: Float(a.luminanceNoiseReductionAmount),
-                colorAmount: Float(a.colorNoiseReductionAmount),
-                noiseModel: SIMD2(Float(noiseModel.x), Float(noiseModel.y)) / max(averaged, 1), gains: wb,
-                detail: Float(a.noiseReductionDetailAmount), sharpness: Float(a.noiseReductionSharpnessAmount),
-                contrast: Float(a.noiseReductionContrastAmount)
-            ).apply(to: image)
-            // Noise reduction carries the colour around a clipped area into it, where colour is unknown: rebuilt (again).
-            if a.isHighlightRecoveryEnabled { image = HighlightRecovery().apply(to: image) }
-            let color = try CameraColorTransform(calibration: calibration, neutral: neutral)
-            if isV2, let map = rawImage.properties.profileGainTableMap {
-                // The gain tables expect BaselineExposure applied, and come before the user's exposure.
-                image = color.apply(to: image, gain: Double.exp2(a.baselineExposure))
-                image = GainTableMapStage(map: map).apply(to: image)
-                image = CameraColorTransform(matrix: .identity).apply(to: image, gain: Double.exp2(a.exposure))
-            } else {
-                image = color.apply(to: image, gain: Double.exp2(a.exposure + a.baselineExposure))
-            }
-            if isV2 && a.isGamutMappingEnabled { image = GamutMapping().apply(to: image) }
-            if let filter = linearSpaceFilter {
-                let space = CameraColorTransform.workingSpace
-                image = filter(image.matchedToWorkingSpace(from: space)).matchedFromWorkingSpace(to: space)
-            }
-            let look = ColorAdjustments(
-                saturation: Float(a.saturationAmount), vibrance: Float(a.vibranceAmount),
-                contrast: Float(a.contrastAmount), shadowBoost: Float(a.shadowBoostAmount))
-            image = look.applyingChroma(to: image)
-            image = ToneCurve(
-                boost: Float(a.boostAmount), profileCurve: isV2 ? rawImage.properties.profileToneCurve : nil
-            ).apply(to: image)
-            image = look.applyingShadowBoost(to: image)
-            image = look.applyingContrast(to: image)
-            // The radius is in output pixels of the full-size image: at a reduced size it shrinks with it.
-            let sharpenRadius = a.sharpnessRadius / Double(b)
-            image = Sharpening(amount: Float(a.sharpnessAmount), radius: Float(max(sharpenRadius, 0.3)))
-                .apply(to: image)
+            var image = try sceneImage(neutral: neutral, exposure: a.exposure)
+            image = finished(image, sharpenRadius: a.sharpnessRadius / Double(binning))
             image = geometry(image)
             return image.matchedToWorkingSpace(from: CameraColorTransform.workingSpace)
         }
+    }
+
+    /// Stages 2–7a: the sensor data white-balanced, demosaiced (or binned), its highlights rebuilt, moiré and noise
+    /// reduced, lens-corrected, then converted to linear BT.2020 with the baseline exposure plus `exposure` (EV; with
+    /// v2 and later through the profile's gain table map, which comes before the user's exposure).
+    func sceneImage(neutral: SIMD3<Double>, exposure: Double) throws(RAWError) -> Image {
+        let a = adjustments
+        let isV2 = a.version != .v1
+        let gains = 1 / neutral
+        let g = gains / gains.min()
+        let wb = SIMD3<Float>(Float(g.x), Float(g.y), Float(g.z))
+        let b = binning
+        var image = try sensorImage(gains: wb, binning: b)
+        // v3: clipped highlights are rebuilt, and the false colour the demosaic gave their surroundings removed,
+        // before anything spreads colour (moiré and noise reduction would carry it pixels further).
+        let rebuildsEarly = a.version.rawValue >= RAWDeveloper.Version.v3.rawValue
+        if rebuildsEarly && a.isHighlightRecoveryEnabled {
+            image = HighlightRecovery().apply(to: image)
+            image = HighlightDefringe(gains: wb).apply(to: image)
+        }
+        if isV2 { image = MoireReduction(amount: Float(a.moireReductionAmount)).apply(to: image) }
+        if a.isLensCorrectionEnabled, let warp = LensCorrection.warp(in: rawImage.properties) {
+            image = LensCorrection(warp: warp).apply(to: image)
+        }
+        // Averaging n photosites of a colour divides their noise variance by n (relative to Bayer quads, which
+        // the noise model was tuned on at binning 2).
+        let averaged = Float(Self.photositesPerColor(binning: b, layout: rawImage.properties))
+        image = NoiseReduction(
+            luminanceAmount: Float(a.luminanceNoiseReductionAmount),
+            colorAmount: Float(a.colorNoiseReductionAmount),
+            noiseModel: SIMD2(Float(noiseModel.x), Float(noiseModel.y)) / max(averaged, 1), gains: wb,
+            detail: Float(a.noiseReductionDetailAmount), sharpness: Float(a.noiseReductionSharpnessAmount),
+            contrast: Float(a.noiseReductionContrastAmount)
+        ).apply(to: image)
+        // Noise reduction carries the colour around a clipped area into it, where colour is unknown: rebuilt (again).
+        if a.isHighlightRecoveryEnabled { image = HighlightRecovery().apply(to: image) }
+        let color = try CameraColorTransform(calibration: calibration, neutral: neutral)
+        if isV2, let map = rawImage.properties.profileGainTableMap {
+            // The gain tables expect BaselineExposure applied, and come before the user's exposure.
+            image = color.apply(to: image, gain: Double.exp2(a.baselineExposure))
+            image = GainTableMapStage(map: map).apply(to: image)
+            return CameraColorTransform(matrix: .identity).apply(to: image, gain: Double.exp2(exposure))
+        }
+        return color.apply(to: image, gain: Double.exp2(exposure + a.baselineExposure))
+    }
+
+    /// Stages 7b–9 on linear BT.2020: gamut mapping, ``linearSpaceFilter``, saturation and vibrance, the tone curve,
+    /// shadow boost, contrast and sharpening at `sharpenRadius` pixels of `image`.
+    func finished(_ image: Image, sharpenRadius: Double) -> Image {
+        let a = adjustments
+        let isV2 = a.version != .v1
+        var image = image
+        if isV2 && a.isGamutMappingEnabled { image = GamutMapping().apply(to: image) }
+        if let filter = linearSpaceFilter {
+            let space = CameraColorTransform.workingSpace
+            image = filter(image.matchedToWorkingSpace(from: space)).matchedFromWorkingSpace(to: space)
+        }
+        let look = ColorAdjustments(
+            saturation: Float(a.saturationAmount), vibrance: Float(a.vibranceAmount),
+            contrast: Float(a.contrastAmount), shadowBoost: Float(a.shadowBoostAmount))
+        image = look.applyingChroma(to: image)
+        image = ToneCurve(
+            boost: Float(a.boostAmount), profileCurve: isV2 ? rawImage.properties.profileToneCurve : nil
+        ).apply(to: image)
+        image = look.applyingShadowBoost(to: image)
+        image = look.applyingContrast(to: image)
+        // The radius is in output pixels of the full-size image: at a reduced size it shrinks with it.
+        return Sharpening(amount: Float(a.sharpnessAmount), radius: Float(max(sharpenRadius, 0.3))).apply(to: image)
     }
 
     /// Stages 2–3: the white-balanced camera RGB of the sensor data, demosaiced (or averaged over `binning`).
@@ -170,6 +185,11 @@ extension RAWDeveloper {
 
     /// Crop, scale and orientation.
     func geometry(_ image: Image) -> Image {
+        oriented(scaled(image))
+    }
+
+    /// Crop and scale: the image at ``scaledSize``, with its origin at (0, 0).
+    func scaled(_ image: Image) -> Image {
         let crop = cropRectangle
         var out = image.cropped(to: crop)
         if crop.minX != 0 || crop.minY != 0 { out = out.translatedBy(x: -crop.minX, y: -crop.minY) }
@@ -177,15 +197,87 @@ extension RAWDeveloper {
         if size.width != crop.width || size.height != crop.height {
             out = Resample(width: Int(size.width), height: Int(size.height)).apply(to: out)
         }
-        if adjustments.orientation != .up {
-            out = out.transformed(by: orientationTransform(width: size.width, height: size.height), sampling: .nearest)
-        }
         return out
+    }
+
+    /// The scaled image turned to ``Adjustments/orientation``.
+    func oriented(_ image: Image) -> Image {
+        guard adjustments.orientation != .up else { return image }
+        let size = scaledSize
+        return image.transformed(by: orientationTransform(width: size.width, height: size.height), sampling: .nearest)
     }
 
     /// The size of ``outputImage`` in pixels.
     public var outputSize: Size {
         let s = scaledSize
         return adjustments.orientation.swapsDimensions ? Size(width: s.height, height: s.width) : s
+    }
+}
+
+extension RAWDeveloper {
+    /// The developed image for an interactive preview, reusing `draft`'s pixels for the stages that the last change
+    /// of the adjustments did not touch.
+    ///
+    /// The stages up to the camera-to-BT.2020 transform (decode, white balance, demosaic or binning, highlight
+    /// recovery, moiré and noise reduction, lens corrections, the gain table map) are rendered once with `context`
+    /// at the preview's size (cropped and scaled by ``Adjustments/scaleFactor``, not yet oriented) and kept in
+    /// `draft`. While white balance, noise reduction, the crop and the scale stay the same, a change of exposure,
+    /// saturation, vibrance, boost, shadow boost, contrast, gamut mapping, sharpening or orientation re-runs only the
+    /// stages after them, on preview-sized pixels: this is what keeps a slider interactive on a 12-megapixel file.
+    ///
+    /// ``outputImage`` scales last; a preview scales before the tone and look stages (sharpening's radius scales
+    /// with it), so the two agree closely but not bit for bit. Use one draft per raw image.
+    ///
+    /// - Throws: what ``outputImage`` throws, and ``RAWError/rendering(_:)`` when the early stages fail to render.
+    public func previewImage(draft: PreviewDraft, context: RenderContext) throws(RAWError) -> Image {
+        try validate()
+        let a = adjustments
+        var key = a
+        key.exposure = 0
+        key.saturationAmount = 0
+        key.vibranceAmount = 0
+        key.boostAmount = 0
+        key.shadowBoostAmount = 0
+        key.contrastAmount = 0
+        key.isGamutMappingEnabled = false
+        key.sharpnessAmount = 0
+        key.sharpnessRadius = 0
+        key.orientation = .up
+        let base: Image
+        if let kept = draft.image(for: key) {
+            base = kept
+        } else {
+            let scene = scaled(try sceneImage(neutral: try neutral(), exposure: 0))
+            do {
+                base = Image(buffer: try context.createBuffer(scene, format: .rgbaFloat, colorSpace: nil))
+            } catch {
+                throw .rendering(error)
+            }
+            draft.keep(base, for: key)
+        }
+        var image = base
+        if a.exposure != 0 { image = CameraColorTransform(matrix: .identity).apply(to: image, gain: .exp2(a.exposure)) }
+        // outputImage sharpens at the binned size (radius / binning); here the pixels are already scaled from it.
+        let scale = scaledSize.width / cropRectangle.width
+        image = finished(image, sharpenRadius: a.sharpnessRadius / Double(binning) * scale)
+        return oriented(image).matchedToWorkingSpace(from: CameraColorTransform.workingSpace)
+    }
+
+    /// The rendered early stages of one raw image's previews, kept between adjustments.
+    ///
+    /// See ``RAWDeveloper/previewImage(draft:context:)``. It holds one preview-sized float image at a time.
+    public final class PreviewDraft: Sendable {
+        private let kept = Mutex<(key: Adjustments, image: Image)?>(nil)
+
+        /// An empty draft.
+        public init() {}
+
+        func image(for key: Adjustments) -> Image? {
+            kept.withLock { $0?.key == key ? $0?.image : nil }
+        }
+
+        func keep(_ image: Image, for key: Adjustments) {
+            kept.withLock { $0 = (key, image) }
+        }
     }
 }

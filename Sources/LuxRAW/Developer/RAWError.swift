@@ -1,5 +1,6 @@
 public import LuxCodecs
 public import LuxColor
+public import LuxRender
 
 /// Errors thrown by LuxRAW.
 ///
@@ -19,6 +20,8 @@ public enum RAWError: Error, Hashable, Sendable, CustomStringConvertible {
     case invalidParameter(name: String, value: Double, allowed: ClosedRange<Double>)
     /// A colour computation failed (singular matrix, impossible white).
     case color(ColorError)
+    /// Rendering a stage failed (see the render error).
+    case rendering(RenderError)
 
     /// What went wrong, in a sentence that names the parameter or the file structure.
     public var description: String {
@@ -31,6 +34,7 @@ public enum RAWError: Error, Hashable, Sendable, CustomStringConvertible {
         case .invalidParameter(let name, let value, let allowed):
             "\(name) \(value) is outside \(allowed.lowerBound)…\(allowed.upperBound)"
         case .color(let e): "colour conversion failed: \(e)"
+        case .rendering(let e): "rendering failed: \(e)"
         }
     }
 }

@@ -1,5 +1,6 @@
 import LuxColor
 public import LuxRender
+import RealModule
 
 /// Stage 7c: saturation and vibrance (scene-referred, before the tone curve), shadow boost and contrast
 /// (display-referred, after it), on linear BT.2020 values.
@@ -81,27 +82,54 @@ public struct ColorAdjustments: Hashable, Sendable {
     }
 
     /// The contrast step (identity at 0).
+    ///
+    /// The factor `y′/y` depends on the luminance only: it is tabulated once per step over `√y` (``contrastTable``)
+    /// and read with linear interpolation, so the pixel loop has no power function.
     public func applyingContrast(to image: Image) -> Image {
         guard contrast != 0 else { return image }
-        let c = min(max(contrast, -1), 1) * 1.8
-        let pivot: Float = 0.46
+        let table = Self.contrastTable(contrast)
+        let n = Float(table.count - 2)
         let (kr, kg, kb) = Self.luma
         let kernel = ColorKernel(name: "contrast", alphaHandling: .premultiplied, preservesAlpha: true) { row in
             let p = row.pixels
-            for i in 0..<row.count {
-                let r = p.red[i]
-                let g = p.green[i]
-                let b = p.blue[i]
-                let y = max(kr * r + kg * g + kb * b, 0)
-                let q = min(fastPow(y, 1 / 2.4), 1)
-                let q2 = q + c * q * (1 - q) * (q - pivot)
-                let y2 = fastPow(q2, 2.4)
-                let f = y > 1e-7 && y < 1 ? y2 / y : 1
-                p.red[i] = r * f
-                p.green[i] = g * f
-                p.blue[i] = b * f
+            table.withUnsafeBufferPointer { t in
+                for i in 0..<row.count {
+                    let r = p.red[i]
+                    let g = p.green[i]
+                    let b = p.blue[i]
+                    let y = kr * r + kg * g + kb * b
+                    var f: Float = 1
+                    if y > 1e-7 && y < 1 {
+                        let s = y.squareRoot() * n
+                        let k = Int(s)
+                        f = t[k] + (t[k + 1] - t[k]) * (s - Float(k))
+                    }
+                    p.red[i] = r * f
+                    p.green[i] = g * f
+                    p.blue[i] = b * f
+                }
             }
         }
         return image.applying(kernel, arguments: "contrast=\(contrast)")
+    }
+
+    /// The contrast factor `y′/y` at `√y = k / 1024` (k = 0…1024, and a repeat of the last entry): an S-curve on
+    /// the luminance in the 1/2.4-power domain, `q′ = q + c·q·(1 − q)·(q − 0.46)` with `c = 1.8·contrast`.
+    static func contrastTable(_ contrast: Float) -> [Float] {
+        let c = Double(min(max(contrast, -1), 1)) * 1.8
+        let pivot = 0.46
+        var table = (0...1024).map { k -> Float in
+            let s = Double(k) / 1024
+            let y = s * s
+            guard y > 0 else {
+                // The limit at black: (1 − c·pivot)^2.4.
+                return Float(Double.pow(1 - c * pivot, 2.4))
+            }
+            let q = min(Double.pow(y, 1 / 2.4), 1)
+            let q2 = q + c * q * (1 - q) * (q - pivot)
+            return Float(Double.pow(max(q2, 0), 2.4) / y)
+        }
+        table.append(table[1024])
+        return table
     }
 }

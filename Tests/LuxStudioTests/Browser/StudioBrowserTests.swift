@@ -167,8 +167,8 @@ import Testing
     }
 
     @Test(
-        "edit and save a Live Photo: play and scrub, a key photo, a trim, mute, a square sepia preview, saved as a new pair",
-        .tags(.long), .longRunning, .needs("chromium", "chromedriver"))
+        "edit and save a Live Photo: play and scrub, a key photo, a trim, mute, a sepia time-based square crop with the bundled logo, saved as a new pair",
+        .tags(.long), .longRunning, .needs("chromium", "chromedriver", "ffmpeg"))
     func liveEditor() async throws {
         let folder = try ExternalTool.temporaryFolder("lux-studio-browser-live")
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -211,16 +211,25 @@ import Testing
                 let key = try await browser.run("return document.querySelector('#liveKey').textContent") as? String
                 #expect(key == "the frame at 0.40 s", "\(key ?? "")")
 
-                // Trim to 0.2…0.8 s, mute, the seed's square crop and a sepia chain; preview.
+                // Trim to 0.2…0.8 s, mute, the seed's time-based crop (a square sliding through the movie), a sepia
+                // chain and the bundled logo, 40 % wide in the bottom right corner; preview.
                 _ = try await browser.run(
                     """
                     const set = (id, v) => { const e = document.querySelector(id); e.value = v; e.dispatchEvent(new Event('input')); };
                     set('#liveTrimStart', 0.2); set('#liveTrimEnd', 0.8);
                     document.querySelector('#liveMute').click();
-                    const p = document.querySelector('#liveProcessor'); p.value = 'square'; p.dispatchEvent(new Event('change'));
+                    const p = document.querySelector('#liveProcessor'); p.value = 'slidingSquare'; p.dispatchEvent(new Event('change'));
                     document.querySelector('#liveChain').value = 'SepiaTone intensity=1';
+                    const w = document.querySelector('#liveWatermark'); w.value = 'bundled'; w.dispatchEvent(new Event('change'));
+                    set('#liveWatermarkWidth', 0.4);
                     document.querySelector('#livePreview').click();
                     """)
+                let controls =
+                    try await browser.run(
+                        "return [document.querySelector('#liveSquare').checked, document.querySelector('#liveSlide').checked]"
+                    )
+                    as? [Bool]
+                #expect(controls == [true, true], "the time-based crop preset sets both crop boxes")
                 try await browser.wait(
                     "the preview", seconds: 60,
                     until: """
@@ -256,7 +265,17 @@ import Testing
         // The saved pair: a square still of the key frame's size class and a 0.6 s movie with silent sound.
         let saved = try LivePhoto(photoURL: folder.appendingPathComponent("IMG_0001_edit.JPG"))
         #expect(abs(saved.duration.seconds - 0.6) < 0.05 && abs(saved.photoTime.seconds - 0.2) < 0.02)
-        let still = try ImageFile.info(url: saved.photoURL)
+        let still = try ImageFile.read(url: saved.photoURL).pixels
         #expect(still.width == 240 && still.height == 240)
+        // The logo, 96 px wide with a 7.2 px margin: its yellow left border at (144, 214); the middle is sepia.
+        #expect(LiveEffectRouteTests.isLogoYellow(LiveEffectRouteTests.rgb(still, 144, 214)))
+        #expect(!LiveEffectRouteTests.isLogoYellow(LiveEffectRouteTests.rgb(still, 120, 120)))
+        // Every frame of the 120 × 120 movie (0.6 s at 30 fps) has it too: 48 px wide, its border at (72, 107).
+        let frames = try ExternalTool.ffmpegRGBFrames(saved.movieURL, width: 120, height: 120)
+        #expect(frames.count == 18)
+        for (k, frame) in frames.enumerated() {
+            #expect(
+                LiveEffectRouteTests.isLogoYellow(LiveEffectRouteTests.rgb(frame, width: 120, 72, 107)), "frame \(k)")
+        }
     }
 }
