@@ -308,6 +308,16 @@ int lux_libraw_copy_data(const lux_libraw *raw, void *dst, size_t dst_row_bytes)
     return 0;
 }
 
+const void *lux_libraw_mosaic(const lux_libraw *raw, size_t *row_bytes) {
+    int spp = 0;
+    const int layout = lux_libraw_data_layout(raw, &spp);
+    const libraw_rawdata_t &r = raw->processor.imgdata.rawdata;
+    *row_bytes = r.sizes.raw_pitch;
+    if (layout == LUX_LIBRAW_MOSAIC) return r.raw_image;
+    if (layout == LUX_LIBRAW_FLOAT_MOSAIC) return r.float_image;
+    return nullptr;
+}
+
 int lux_libraw_unpack_thumbnail(lux_libraw *raw) { return raw->processor.unpack_thumb(); }
 
 const uint8_t *lux_libraw_thumbnail(const lux_libraw *raw, size_t *length) {

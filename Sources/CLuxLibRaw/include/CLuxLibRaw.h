@@ -133,6 +133,10 @@ int lux_libraw_data_layout(const lux_libraw *raw, int *samples_per_pixel);
 /// fourth at full scale (65535 or 1). Returns 0, or -1 when nothing was unpacked.
 int lux_libraw_copy_data(const lux_libraw *raw, void *dst, size_t dst_row_bytes);
 
+/// The unpacked one-sample mosaic in LibRaw's own buffer (uint16 or float samples, raw_height rows *row_bytes apart),
+/// valid until lux_libraw_close; NULL for colour data or before unpacking.
+const void *lux_libraw_mosaic(const lux_libraw *raw, size_t *row_bytes);
+
 /// Loads the embedded thumbnail LibRaw picks (the largest preview it knows). Returns 0 or a LibRaw error code.
 int lux_libraw_unpack_thumbnail(lux_libraw *raw);
 

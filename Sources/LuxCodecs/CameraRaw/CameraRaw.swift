@@ -77,11 +77,11 @@ public enum CameraRaw {
                     "its raw data (\(info.data_size > 0 ? "\(info.data_size) bytes " : "")at byte \(info.data_offset)) "
                     + "lies beyond the end of the \(raw.count)-byte file (a stripped or truncated file)")
         }
-        // LibRaw's buffer (with the 8 spare rows it allocates) and the copy made of it.
+        // LibRaw's buffer (with the 8 spare rows it allocates); a mosaic is lent from it, colour data is copied.
         let libRawBytes = Int(info.raw_width) * (Int(info.raw_height) + 8) * storedBytes
         let available = options.remainingBytes
         try options.reserve(libRawBytes, for: "\(what) (LibRaw)")
-        try options.reserve(Int(info.raw_width) * Int(info.raw_height) * storedBytes, for: what)
+        if !isCFA { try options.reserve(Int(info.raw_width) * Int(info.raw_height) * storedBytes, for: what) }
         let dataError: Int?
         do { dataError = try handle.unpack() } catch {
             throw codecError(error, what: what, size: raw.count, memory: (libRawBytes, available))
@@ -100,7 +100,7 @@ public enum CameraRaw {
                 what: "\(what): Fujifilm SuperCCD data", reason: "its 45°-rotated photosite layout is not developed")
         }
         var props = RawProperties(libRaw: handle, exif: TIFFCameraRaw.exif(raw))
-        let pixels = try copyPixels(handle, props, what: what)
+        let pixels = try sensorData(handle, props, what: what)
         props.previews = try previews(handle, options: options, what: what)
         var file = ImageFile(raw: RawImage(pixels: pixels, properties: props))
         file.format = format
@@ -109,7 +109,10 @@ public enum CameraRaw {
 
     /// The stored data as a buffer: a `.bayer16` or `.xTrans16` mosaic (`.gray16` for other CFAs), `.rgba16` for
     /// colour data, or the float equivalents.
-    static func copyPixels(_ handle: LibRawHandle, _ props: RawProperties, what: String) throws(CodecError)
+    ///
+    /// A mosaic is lent from LibRaw's buffer, which the returned pixels keep alive with the LibRaw instance (a copy
+    /// cost a whole-image write into fresh, page-faulting memory); colour data is copied out as RGBA.
+    static func sensorData(_ handle: LibRawHandle, _ props: RawProperties, what: String) throws(CodecError)
         -> PixelBuffer
     {
         guard let layout = handle.layout else {
@@ -121,6 +124,15 @@ public enum CameraRaw {
         case Int32(LUX_LIBRAW_FLOAT_MOSAIC): format = .grayFloat
         case Int32(LUX_LIBRAW_COLOR): format = .rgba16
         default: format = .rgbaFloat
+        }
+        let sampleBytes = format.bytesPerPixel()
+        if format.channelCount == 1, let mosaic = handle.mosaic, props.width > 0, props.height > 0,
+            mosaic.bytesPerRow >= props.width * sampleBytes, mosaic.bytesPerRow % sampleBytes == 0,
+            Int(bitPattern: mosaic.base) % sampleBytes == 0
+        {
+            return PixelBuffer(
+                borrowing: mosaic.base, byteCount: mosaic.bytesPerRow * props.height, bytesPerRow: mosaic.bytesPerRow,
+                width: props.width, height: props.height, format: format, owner: LibRawPixelsOwner(handle))
         }
         let out = PixelBuffer(width: props.width, height: props.height, format: format)
         let plane = out.unsafeSharedMutablePlane()

@@ -63,6 +63,14 @@ final class LibRawHandle {
         lux_libraw_copy_data(handle, base, rowBytes) == 0
     }
 
+    /// The unpacked one-sample mosaic in LibRaw's own buffer and the bytes between its rows (`nil` for colour data),
+    /// valid while the handle lives.
+    var mosaic: (base: UnsafeRawPointer, bytesPerRow: Int)? {
+        var rowBytes = 0
+        guard let base = lux_libraw_mosaic(handle, &rowBytes) else { return nil }
+        return (base, rowBytes)
+    }
+
     /// The repeating black pattern, row by row (empty without one).
     var blackPattern: [UInt32] {
         let capacity = Int(info.black_rows * info.black_cols)
@@ -79,6 +87,16 @@ final class LibRawHandle {
         guard let bytes = lux_libraw_thumbnail(handle, &length), length > 0 else { return nil }
         return Array(UnsafeBufferPointer(start: bytes, count: length))
     }
+}
+
+/// Keeps a LibRaw instance, and with it the mosaic it unpacked, alive for the pixel buffers that lend that mosaic.
+///
+/// `@unchecked Sendable`: the handle is only closed by `deinit`; lent pixels are read-only (a buffer over them copies
+/// before writing) and nothing else calls into the instance once it is handed over.
+final class LibRawPixelsOwner: @unchecked Sendable {
+    let handle: LibRawHandle
+
+    init(_ handle: LibRawHandle) { self.handle = handle }
 }
 
 /// A LibRaw return code (`LibRaw_errors`).

@@ -46,16 +46,18 @@ public struct HighlightDefringe: Hashable, Sendable {
                 let ox = Int(output.region.minX - input.region.minX)
                 let oy = Int(output.region.minY - input.region.minY)
                 let ow = output.width
-                let scratch = output.scratch(byteCount: 4 * (2 * w * h + ow + h)).assumingMemoryBound(to: Float.self)
+                let scratch = output.scratch(byteCount: 4 * (2 * w * h + ow) + h).assumingMemoryBound(to: Float.self)
                 let level = scratch
                 let across = scratch + w * h
                 let peak = across + w * h
-                let rowTops = peak + ow
-                // Each pixel's brightest channel as a fraction of the sensor's range, and each row's largest.
-                var top: Float = 0
+                let isAbove = UnsafeMutableRawPointer(peak + ow).assumingMemoryBound(to: Bool.self)
+                // Each pixel's brightest channel as a fraction of the sensor's range, and whether a row's exceed the
+                // fade's start.
+                var anyAbove = false
                 for j in 0..<h {
-                    rowTops[j] = Self.rawLevels(input.planes(j), gains: inverseGains, into: level + j * w, count: w)
-                    top = max(top, rowTops[j])
+                    isAbove[j] = Self.rawLevels(
+                        input.planes(j), gains: inverseGains, into: level + j * w, count: w, above: start)
+                    anyAbove = anyAbove || isAbove[j]
                 }
                 for j in 0..<output.height {
                     Self.copy(input.planes(j + oy), from: ox, into: output.planes(j), count: ow)
@@ -63,15 +65,15 @@ public struct HighlightDefringe: Hashable, Sendable {
                 // Most tiles, and most rows of the others, are nowhere near the clip: they stay as copied. Rows whose
                 // levels all stay at or below `start` cannot raise a peak above it (nor change a fade), so only the
                 // rows above it are searched: the result is the same as searching them all.
-                guard top > start else { return }
-                for j in 0..<h where rowTops[j] > start {
+                guard anyAbove else { return }
+                for j in 0..<h where isAbove[j] {
                     Self.rowMaximum(level + j * w, radius: r, into: across + j * w, count: w)
                 }
                 for j in 0..<output.height {
                     let y = j + oy
                     let rows = max(y - r, 0)...min(y + r, h - 1)
                     var found = false
-                    for k in rows where rowTops[k] > start {
+                    for k in rows where isAbove[k] {
                         let row = UnsafePointer(across + k * w + ox)
                         Self.raise(peak, to: row, count: ow, first: !found)
                         found = true
@@ -84,18 +86,24 @@ public struct HighlightDefringe: Hashable, Sendable {
     }
 
     /// Each pixel's largest channel divided by its gain (the raw level of its brightest photosite colour); returns
-    /// the row's largest.
+    /// whether any exceeds `level`.
+    ///
+    /// The test is an OR of comparisons, not a running maximum, so that the loop vectorises (see
+    /// ``HighlightRecovery/exceeds(_:_:_:_:count:)``).
     @inline(never)
     static func rawLevels(
-        _ p: ReadOnlyPlanarPixels, gains g: SIMD3<Float>, into out: UnsafeMutablePointer<Float>, count n: Int
-    ) -> Float {
-        var top: Float = 0
+        _ p: ReadOnlyPlanarPixels, gains g: SIMD3<Float>, into out: UnsafeMutablePointer<Float>, count n: Int,
+        above level: Float
+    ) -> Bool {
+        let (r, gr, b) = (p.red, p.green, p.blue)
+        let (kr, kg, kb) = (g.x, g.y, g.z)
+        var found: UInt32 = 0
         for i in 0..<n {
-            let v = max(p.red[i] * g.x, max(p.green[i] * g.y, p.blue[i] * g.z))
+            let v = max(r[i] * kr, max(gr[i] * kg, b[i] * kb))
             out[i] = v
-            top = max(top, v)
+            found |= v > level ? 1 : 0
         }
-        return top
+        return found != 0
     }
 
     /// Copies `n` pixels of `p` from column `x` into `o`, opaque.
@@ -119,14 +127,31 @@ public struct HighlightDefringe: Hashable, Sendable {
     }
 
     /// The largest of `values` within `radius` of each index (clamped to the row).
+    ///
+    /// Away from the row's ends every window is whole: there the maximum is taken as `2r + 1` passes over shifted
+    /// whole rows, which vectorise (a window loop per index did not); the ends take their clamped windows one by one.
     @inline(never)
     static func rowMaximum(
         _ values: UnsafePointer<Float>, radius r: Int, into out: UnsafeMutablePointer<Float>, count n: Int
     ) {
-        for i in 0..<n {
+        func clamped(_ i: Int) -> Float {
             var m = values[i]
             for k in max(i - r, 0)...min(i + r, n - 1) { m = max(m, values[k]) }
-            out[i] = m
+            return m
+        }
+        guard r > 0, n > 2 * r else {
+            for i in 0..<n { out[i] = clamped(i) }
+            return
+        }
+        for i in 0..<r { out[i] = clamped(i) }
+        for i in (n - r)..<n { out[i] = clamped(i) }
+        // Interior index r + i: the window values[i … i + 2r].
+        let inner = out + r
+        let m = n - 2 * r
+        inner.update(from: values + r, count: m)
+        for k in 0...(2 * r) where k != r {
+            let shifted = values + k
+            for i in 0..<m { inner[i] = max(inner[i], shifted[i]) }
         }
     }
 

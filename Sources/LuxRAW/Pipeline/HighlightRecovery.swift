@@ -24,9 +24,7 @@ public struct HighlightRecovery: Hashable, Sendable {
             row in
             let p = row.pixels
             // Most rows hold no clipped pixel: find out with a cheap scan and leave them as they are.
-            var peak: Float = 0
-            for i in 0..<row.count { peak = max(peak, max(p.red[i], max(p.green[i], p.blue[i]))) }
-            guard peak > clip else { return }
+            guard Self.exceeds(clip, p.red, p.green, p.blue, count: row.count) else { return }
             for i in 0..<row.count {
                 let r = p.red[i]
                 let g = p.green[i]
@@ -56,5 +54,18 @@ public struct HighlightRecovery: Hashable, Sendable {
             }
         }
         return image.applying(kernel, arguments: "clip=\(clip)")
+    }
+
+    /// Whether any pixel's largest channel exceeds `level`.
+    ///
+    /// An OR of the comparisons rather than a running maximum: LLVM vectorises the former, not the latter (a float
+    /// maximum reduction needs fast-math flags Swift does not give), and the scan runs on every row of the image.
+    @inline(never)
+    static func exceeds(
+        _ level: Float, _ r: UnsafePointer<Float>, _ g: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count n: Int
+    ) -> Bool {
+        var found: UInt32 = 0
+        for i in 0..<n { found |= max(r[i], max(g[i], b[i])) > level ? 1 : 0 }
+        return found != 0
     }
 }
