@@ -76,4 +76,22 @@ import Testing
         // And the two matrices differ: the sensor does not meet the Luther condition.
         #expect(f.metadata.raw.calibration.colorMatrix1.maxDifference(to: cm2) > 0.01)
     }
+
+    @Test(
+        "A capture right after the light changes from 6500 K to 2856 K waits for auto white balance, as for exposure: the grey card comes out neutral (|a*|, |b*| ≤ 1.5; without waiting b* was +39) and the camera is no longer adjusting, within the 12-frame bound"
+    )
+    func captureWaitsForWhiteBalance() async throws {
+        let rig = try await CaptureRig.make(scene: grayCard(kelvin: 6500, lux: 400))
+        let before = rig.camera.status.frameCount
+        rig.camera.scene = grayCard(kelvin: 2856, lux: 400)
+        let events = try await collect(try rig.photo.capturePhoto(PhotoSettings()))
+        let photo = try #require(events.photos.first?.pixelBuffer)
+        let lab = MixedLightWhiteBalanceTests.lab(
+            displayP3: MixedLightWhiteBalanceTests.patch(photo, at: SIMD2(0.5, 0.5)))
+        #expect(photo.colorSpace == .displayP3)
+        #expect(abs(lab.y) <= 1.5 && abs(lab.z) <= 1.5, "\(lab)")
+        #expect(!rig.camera.status.isAdjustingWhiteBalance)
+        let waited = rig.camera.status.frameCount - before
+        #expect(waited <= FramePump.maximumSettleFrames + 2, "\(waited) frames")
+    }
 }

@@ -123,11 +123,23 @@ final class FramePump: Sendable {
         return try await meter()
     }
 
-    /// Runs stream frames until auto exposure settles (at most 12).
-    func settle() async throws(CaptureError) {
-        for i in 0..<12 {
+    /// The most stream frames ``settle(minimumFrames:)`` runs: 0.4 s at 30 fps, so a capture in a light that auto
+    /// exposure or white balance cannot follow (beyond the exposure range, a flickering lamp) is not held up longer.
+    static let maximumSettleFrames = 12
+
+    /// Whether the device's auto exposure and auto white balance have converged: AVFoundation's `isAdjustingExposure`
+    /// and `isAdjustingWhiteBalance` both `false` (a loop at the end of its range, in the dark, is not adjusting).
+    var isSettled: Bool {
+        let s = device.status
+        return !s.isAdjustingExposure && !s.isAdjustingWhiteBalance
+    }
+
+    /// Runs stream frames until auto exposure and auto white balance settle: at least `minimumFrames`, at most
+    /// ``maximumSettleFrames``.
+    func settle(minimumFrames: Int = 3) async throws(CaptureError) {
+        for i in 0..<Self.maximumSettleFrames {
+            if i >= minimumFrames, isSettled { break }
             _ = try await produce(raw: false)
-            if i >= 2, !device.status.isAdjustingExposure, abs(device.status.exposureTargetOffset) < 1.0 / 3 { break }
         }
     }
 

@@ -148,6 +148,10 @@ struct ShapeKernel: @unchecked Sendable {
         let range = level.planeCount > 3 ? img.depthRange : nil
         let fw = Float(w)
         let fh = Float(h)
+        if step.y == 0 {
+            sampleImageRow(img, n, q: q, step: step.x, cov: cov, c0: c0, c1: c1, c2: c2)
+            return
+        }
         for i in 0..<n {
             let fi = Float(i)
             let u = (q.x + fi * step.x - img.origin.x) * img.texelsPerUnit.x - 0.5
@@ -182,6 +186,63 @@ struct ShapeKernel: @unchecked Sendable {
             c0[i] = m0 * k.x + m1 * k.y + m2 * k.z
             c1[i] = m3 * k.x + m4 * k.y + m5 * k.z
             c2[i] = m6 * k.x + m7 * k.y + m8 * k.z
+        }
+    }
+
+    /// Bilinear texture lookups along a segment with no vertical step (the usual case).
+    ///
+    /// As ``sampleImage(_:_:q:step:cov:c0:c1:c2:)``, with the same arithmetic and result, but the two texel rows, their
+    /// weight and the depth row are found once for the segment instead of per pixel.
+    static func sampleImageRow(
+        _ img: ImagePaint, _ n: Int, q: SIMD2<Float>, step: Float, cov: UnsafeMutablePointer<Float>,
+        c0: UnsafeMutablePointer<Float>, c1: UnsafeMutablePointer<Float>, c2: UnsafeMutablePointer<Float>
+    ) {
+        let level = img.level
+        let w = level.width
+        let h = level.height
+        let m = img.matrix
+        let (m0, m1, m2, m3, m4, m5, m6, m7, m8) = (m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8])
+        let fw = Float(w)
+        let v = (q.y - img.origin.y) * img.texelsPerUnit.y - 0.5
+        let yf = min(max(v, 0), Float(h) - 1)
+        guard v > -1, v < Float(h) else {
+            cov.update(repeating: 0, count: n)
+            c0.update(repeating: 0, count: n)
+            c1.update(repeating: 0, count: n)
+            c2.update(repeating: 0, count: n)
+            return
+        }
+        let y0 = Int(yf)
+        let y1 = min(y0 + 1, h - 1)
+        let fy = yf - Float(y0)
+        let (a0, a1, a2) = (level.row(0, y0), level.row(1, y0), level.row(2, y0))
+        let (b0, b1, b2) = (level.row(0, y1), level.row(1, y1), level.row(2, y1))
+        let range = level.planeCount > 3 ? img.depthRange : nil
+        let depth = range == nil ? nil : level.row(3, Int(yf + 0.5))
+        for i in 0..<n {
+            let u = (q.x + Float(i) * step - img.origin.x) * img.texelsPerUnit.x - 0.5
+            let xf = min(max(u, 0), fw - 1)
+            var inside = u > -1 && u < fw
+            if inside, let range, let depth { inside = range.contains(depth[Int(xf + 0.5)]) }
+            guard inside else {
+                cov[i] = 0
+                c0[i] = 0
+                c1[i] = 0
+                c2[i] = 0
+                continue
+            }
+            let x0 = Int(xf)
+            let x1 = min(x0 + 1, w - 1)
+            let fx = xf - Float(x0)
+            let t0 = a0[x0] + (a0[x1] - a0[x0]) * fx
+            let t1 = a1[x0] + (a1[x1] - a1[x0]) * fx
+            let t2 = a2[x0] + (a2[x1] - a2[x0]) * fx
+            let k0 = t0 + (b0[x0] + (b0[x1] - b0[x0]) * fx - t0) * fy
+            let k1 = t1 + (b1[x0] + (b1[x1] - b1[x0]) * fx - t1) * fy
+            let k2 = t2 + (b2[x0] + (b2[x1] - b2[x0]) * fx - t2) * fy
+            c0[i] = m0 * k0 + m1 * k1 + m2 * k2
+            c1[i] = m3 * k0 + m4 * k1 + m5 * k2
+            c2[i] = m6 * k0 + m7 * k1 + m8 * k2
         }
     }
 }

@@ -27,17 +27,18 @@ struct DemoSession {
         return DemoSession(session: session, camera: camera, photoOutput: photoOutput)
     }
 
-    /// Waits until auto exposure has had time to follow a scene change: until it stops adjusting after at least 3
-    /// stream frames, or 12 frames (in the dark it may keep adjusting at the end of its range), at most `timeout`.
+    /// Waits until auto exposure and auto white balance have had time to follow a scene change: until neither is
+    /// adjusting after at least 3 stream frames, or 12 frames (a light the loops cannot follow), at most `timeout`.
     ///
     /// Frames come from the session's scene monitoring, which must be on.
-    func settleExposure(timeout: Duration = .seconds(10)) async throws {
+    func settle(timeout: Duration = .seconds(10)) async throws {
         let start = camera.status.frameCount
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             let status = camera.status
             let frames = status.frameCount - start
-            if (frames >= 3 && !status.isAdjustingExposure) || frames >= 12 { return }
+            let adjusting = status.isAdjustingExposure || status.isAdjustingWhiteBalance
+            if (frames >= 3 && !adjusting) || frames >= 12 { return }
             try await Task.sleep(for: .milliseconds(20))
         }
     }

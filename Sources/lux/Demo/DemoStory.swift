@@ -114,7 +114,7 @@ struct DemoStory {
 
         // 4. An auto-exposure bracket of the HDR window, fused.
         camera.scene = try Scene.photographic(named: "photo-indoor")
-        try await studio.settleExposure()
+        try await studio.settle()
         let names = ["03-bracket-minus-2ev.jpg", "03-bracket-0ev.jpg", "03-bracket-plus-2ev.jpg"]
         section = try await recorder.capture(
             bracket, title: "Auto-exposure bracket −2/0/+2 EV",
@@ -134,7 +134,7 @@ struct DemoStory {
         sections[0] = setup
         let dark = try Scene.photographic(named: "photo-low-light")
         camera.scene = dark
-        try await studio.settleExposure()
+        try await studio.settle()
         section = try await recorder.capture(
             lowLight, title: "Low light, quality prioritisation",
             story: "The light drops: scene monitoring reports a flash scene and a stabilisation scene. With the flash "
@@ -154,7 +154,7 @@ struct DemoStory {
 
         // 6. A Live Photo of the portrait, once exposure has followed the light back up.
         camera.scene = portrait
-        try await studio.settleExposure()
+        try await studio.settle()
         output.photoSettingsForSceneMonitoring = nil
         section = try await recorder.capture(
             live, title: "Live Photo",

@@ -27,7 +27,12 @@ extension SimulatedCamera {
     /// Everything mutable about the device.
     struct State {
         var scene: Scene {
-            didSet { sceneID &+= 1 }
+            didSet {
+                sceneID &+= 1
+                // A new scene is a change of light no frame has metered yet: the loops adjust until one has.
+                if exposureMode == .continuousAutoExposure { adjustingExposure = true }
+                if whiteBalanceMode == .continuousAutoWhiteBalance { adjustingWhiteBalance = true }
+            }
         }
         var sceneID: UInt64 = 0
         var format: DeviceFormat
@@ -133,7 +138,8 @@ extension SimulatedCamera {
             if exposureMode == .continuousAutoExposure {
                 if let step = AutoExposure.step(offset: off) {
                     applyProduct(product * Double.exp2(step), sensor: sensor)
-                    adjustingExposure = true
+                    // At the end of the exposure range the loop cannot follow: it is not adjusting any more.
+                    adjustingExposure = duration != plan.duration || iso != plan.iso
                 } else {
                     adjustingExposure = false
                 }
@@ -145,14 +151,13 @@ extension SimulatedCamera {
             if let g = AutoWhiteBalance.grayWorldGains(stats) {
                 grayWorldGains = WhiteBalanceGains(clamping: g, maximum: maxGain)
             }
-            if whiteBalanceMode == .continuousAutoWhiteBalance, let n = AutoWhiteBalance.shadesOfGrayNeutral(stats) {
+            if whiteBalanceMode == .continuousAutoWhiteBalance, let n = AutoWhiteBalance.illuminantNeutral(stats) {
                 let xy = calibration.chromaticity(ofCameraNeutral: n)
-                let tt = TemperatureAndTint(chromaticity: xy)
-                // Prior: lights lie near the Planckian/daylight locus, 2000…10000 K, |Duv| ≤ 0.02.
-                let estimate = SIMD2(1e6 / min(max(tt.temperature, 2000), 10000), min(max(tt.tint, -60), 60))
+                let kelvin = min(max(TemperatureAndTint(chromaticity: xy).temperature, 2000), 10000)
+                let estimate = SIMD2(1e6 / kelvin, AutoWhiteBalance.naturalTint(kelvin: kelvin))
                 let smoothed: SIMD2<Double>
                 if let previous = autoWhiteBalanceState {
-                    smoothed = previous + 0.35 * (estimate - previous)
+                    smoothed = previous + 0.5 * (estimate - previous)
                     adjustingWhiteBalance = abs(smoothed.x - previous.x) > 0.5 || abs(smoothed.y - previous.y) > 0.2
                 } else {
                     smoothed = estimate

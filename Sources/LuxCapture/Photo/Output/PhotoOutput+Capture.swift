@@ -116,6 +116,9 @@ extension PhotoOutput {
             let caps = capabilities
             // The processing time the cost model learns from runs on the session's clock, from the turn to the end.
             let start = session.clock.now
+            // A light that changed since the last stream frame: exposure and white balance follow it first, as a
+            // phone's pre-capture sequence waits for 3A to converge (at most a bounded number of frames).
+            if !pump.isSettled { try await pump.settle(minimumFrames: 0) }
             // Pre-capture metering: the stream's last frame when it is fresh (video running, scene monitored),
             // else a new one.
             let metering = try await pump.freshMetering()
