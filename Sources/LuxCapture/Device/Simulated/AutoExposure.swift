@@ -13,30 +13,28 @@ struct AutoExposure: Sendable {
     /// Largest error (EV) the loop acts on at once; with the gain it limits a step to 1 EV.
     static let errorClamp = 2.0
 
-    /// How far above the frame's median cell (EV) a cell counts in the metered average: a brighter cell (a window, a
-    /// lamp, the sky) counts as this bright.
-    static let highlightCeiling = 0.5
-
-    /// The centre-weighted log-average of the green channel with highlights capped, as an EV offset from the target
-    /// before bias: `log2(Y / target)`.
+    /// The centre-weighted log-average of the green channel with a highlight guard, as an EV offset from the
+    /// target before bias: `log2(Y / target) + guard`.
     ///
-    /// A camera meters a backlit room for the room: each cell counts at most ``highlightCeiling`` above the frame's
-    /// median, so a window four stops above the room that fills a quarter of the frame moves the exposure by an eighth
-    /// of a stop instead of a whole one, and the window is let clip rather than leave the room dark, as a phone does.
+    /// The guard gives up at most 1 EV of the scene to keep clipped highlights down: as a phone does, a window far
+    /// brighter than the room it lights is let clip rather than leave the room dark.
     static func meter(_ stats: FrameStatistics, pointOfInterest: SIMD2<Double>) -> Double {
-        let logs = stats.means.map { Double.log(Double(max($0.y, 0)) + 1e-4) }
-        guard !logs.isEmpty else { return 0 }
-        let ceiling = logs.sorted()[logs.count / 2] + highlightCeiling * Double.log(2)
         var wsum = 0.0
         var lsum = 0.0
+        var clipped = 0.0
         let sigma2 = 0.25 * 0.25 * 2  // σ = 0.25 of the normalised diagonal (√2)
-        for i in logs.indices {
+        for i in 0..<stats.means.count {
             let c = stats.cellCenter(i) - pointOfInterest
             let w = Double.exp(-(c * c).sum() / (2 * sigma2))
-            lsum += w * min(logs[i], ceiling)
+            let y = Double(stats.means[i].y)
+            lsum += w * Double.log(max(y, 0) + 1e-4)
             wsum += w
+            clipped += Double(stats.clippedFractions[i])
         }
-        return Double.log2(Double.exp(lsum / wsum) / target)
+        let y = Double.exp(lsum / wsum)
+        let clippedFraction = clipped / Double(stats.means.count)
+        let guardEV = min(1, max(0, clippedFraction - 0.02) * 20)
+        return Double.log2(y / target) + guardEV
     }
 
     /// The exposure change (EV) the loop makes after measuring `offset` (already including bias), or nil when

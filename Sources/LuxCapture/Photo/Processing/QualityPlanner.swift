@@ -54,12 +54,8 @@ enum QualityPlanner {
         return p
     }
 
-    /// The exposure bias of an exposure-fusion burst: one stop under for a little clipping, two for more, four when a
-    /// tenth of the frame clips (auto exposure meters a backlit room for the room and lets a window clip, so the
-    /// burst goes further down to keep it).
-    static func exposureFusionBias(_ p: PhotoProcessing) -> Float {
-        p.clippedFraction > 0.1 ? -4 : p.clippedFraction > 0.03 ? -2 : -1
-    }
+    /// The exposure bias of an exposure-fusion burst: one stop under for a little clipping, two for more.
+    static func exposureFusionBias(_ p: PhotoProcessing) -> Float { p.clippedFraction > 0.03 ? -2 : -1 }
 
     /// Whether the flash fires for `mode` in a scene metered at `metering`.
     static func flashFires(_ mode: FlashMode, metering: SceneMetering?, isBracket: Bool) -> Bool {
