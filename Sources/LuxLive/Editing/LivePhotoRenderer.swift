@@ -60,25 +60,27 @@ struct LivePhotoRenderer: Sendable {
         var metadata: ImageMetadata
     }
 
-    /// Opens the still (its header only: its rows are decoded while its render streams them), or decodes the key
-    /// photo's movie frame or a preview's reduced still, and runs the processor on it.
+    /// Decodes the still, or the key photo's movie frame (scaled for a preview), and runs the processor on it.
     func planStill() throws(LivePhotoError) -> StillPlan {
         let ctx = context
-        let source: (image: Image, colorSpace: ColorSpace, metadata: ImageMetadata)
+        let pixels: PixelBuffer
+        let metadata: ImageMetadata
         if let key = ctx.keyPhotoTime {
-            let pixels = try decodeKeyFrame(at: key)
-            source = (Image(buffer: pixels), pixels.colorSpace ?? .sRGB, ctx.photoInfo.metadata)
+            pixels = try decodeKeyFrame(at: key)
+            metadata = ctx.photoInfo.metadata
         } else {
-            source = try openStill(threads: threads)
+            let still = try decodeStill(threads: threads)
+            pixels = still.pixels
+            metadata = still.metadata
         }
         let photoFrame = LivePhotoFrame(
             image: Self.resized(
-                source.image, to: (Double(ctx.photoWidth) * scale, Double(ctx.photoHeight) * scale)),
+                Image(buffer: pixels), to: (Double(ctx.photoWidth) * scale, Double(ctx.photoHeight) * scale)),
             type: .photo, time: ctx.stillTime, renderScale: scale)
         let image = try process(photoFrame)
         return StillPlan(
-            image: image, rect: try Self.outputRect(image, frame: photoFrame), colorSpace: source.colorSpace,
-            metadata: source.metadata)
+            image: image, rect: try Self.outputRect(image, frame: photoFrame),
+            colorSpace: pixels.colorSpace ?? .sRGB, metadata: metadata)
     }
 
     /// The movie frame showing at `time`, at the movie's resolution (the key photo).
@@ -212,9 +214,6 @@ struct LivePhotoRenderer: Sendable {
         // Decoding (one thread), rendering (the workers) and encoding (this thread, and the encoder's own) overlap;
         // a few frames are in flight at a time.
         let source = FrameSource(reader: reader, flag: flag, movieURL: movieURL)
-        // The frames render into recycled buffers (one per worker, back in the pool once the frame is converted for
-        // the encoder): a fresh 6 MB buffer per frame costs more in page faults than the render itself.
-        let targets = BufferPool(capacityPerKey: threads + 2)
         var lastEnd: MediaTime?
         try runFramePipeline(
             window: threads + 2, workers: threads,
@@ -224,7 +223,7 @@ struct LivePhotoRenderer: Sendable {
                     frame,
                     try renderFrame(
                         frame, track: video, reduction: reduction, renderScale: frameScale, settings: videoSettings,
-                        renderer: frameRenderer, targets: targets)
+                        renderer: frameRenderer)
                 )
             },
             sink: { (_, result) throws(LivePhotoError) in
@@ -245,11 +244,10 @@ struct LivePhotoRenderer: Sendable {
         }
     }
 
-    /// Transforms, processes, renders (into a buffer of `targets`) and prepares one decoded movie frame for the
-    /// writer.
+    /// Transforms, processes, renders and prepares one decoded movie frame for the writer.
     func renderFrame(
         _ decoded: DecodedVideoFrame, track: MovieTrack, reduction: Double, renderScale: Double,
-        settings: QuickTimeWriter.VideoSettings, renderer: RenderContext, targets: BufferPool
+        settings: QuickTimeWriter.VideoSettings, renderer: RenderContext
     ) throws(LivePhotoError) -> PreparedVideoFrame {
         let ctx = context
         var image = Image(buffer: decoded.pixels)
@@ -268,32 +266,24 @@ struct LivePhotoRenderer: Sendable {
         let w = Double(settings.width)
         let h = Double(settings.height)
         let rect = Rect(x: (e.midX - w / 2).rounded(), y: (e.midY - h / 2).rounded(), width: w, height: h)
+        var buffer = PixelBuffer(width: settings.width, height: settings.height, format: .rgba8)
         do {
-            var buffer = try targets.buffer(format: .rgba8, width: settings.width, height: settings.height)
             return try renderer.prepareVideoFrame(out, bounds: rect, settings: settings, reusing: &buffer)
         } catch {
             throw Self.writeError(error, url: output.movieURL)
         }
     }
 
-    /// The still as an image, its colour space and metadata: read on demand when saving (the JPEG's rows are
-    /// decoded top to bottom as the still's strips ask for them, on the still's own thread, so the movie starts
-    /// without waiting for a 12 MP decode), decoded reduced in the DCT domain when a preview needs a fraction of it.
-    func openStill(threads: Int) throws(LivePhotoError) -> (
-        image: Image, colorSpace: ColorSpace, metadata: ImageMetadata
-    ) {
+    /// The still, decoded reduced in the DCT domain when a preview needs a fraction of it.
+    func decodeStill(threads: Int) throws(LivePhotoError) -> ImageFile {
         let url = context.livePhoto.photoURL
         let denominator = Self.denominator(for: scale)
         do {
-            if denominator > 1 {
-                let still =
-                    context.photoInfo.format == .jpeg
-                    ? try JPEG.decode([UInt8](try Data(contentsOf: url)), reducedBy: denominator)
-                    : try ImageFile.read(url: url, options: DecodingOptions(threads: threads))
-                return (Image(buffer: still.pixels), still.pixels.colorSpace ?? .sRGB, still.metadata)
+            if denominator > 1, context.photoInfo.format == .jpeg {
+                let bytes = [UInt8](try Data(contentsOf: url))
+                return try JPEG.decode(bytes, reducedBy: denominator)
             }
-            let reader = try ImageRegionReader(url: url, options: DecodingOptions(threads: threads))
-            return (Image(reading: reader, url: url), reader.colorSpace ?? .sRGB, reader.metadata)
+            return try ImageFile.read(url: url, options: DecodingOptions(threads: threads))
         } catch let e as CodecError {
             throw .unreadable(url, e)
         } catch {
