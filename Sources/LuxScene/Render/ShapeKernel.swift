@@ -144,7 +144,7 @@ struct ShapeKernel: @unchecked Sendable {
         let w = level.width
         let h = level.height
         let m = img.matrix
-        let (m0, m1, m2, m3, m4, m5, m6, m7, m8) = (m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8])
+        let matrix = (m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8])
         let range = level.planeCount > 3 ? img.depthRange : nil
         let fw = Float(w)
         let fh = Float(h)
@@ -163,10 +163,7 @@ struct ShapeKernel: @unchecked Sendable {
                 inside = range.contains(level.row(3, Int(yf + 0.5))[Int(xf + 0.5)])
             }
             guard inside else {
-                cov[i] = 0
-                c0[i] = 0
-                c1[i] = 0
-                c2[i] = 0
+                clear(i, cov: cov, c0: c0, c1: c1, c2: c2)
                 continue
             }
             let x0 = Int(xf)
@@ -183,9 +180,7 @@ struct ShapeKernel: @unchecked Sendable {
                 let bottom = r1[x0] + (r1[x1] - r1[x0]) * fx
                 k[p] = top + (bottom - top) * fy
             }
-            c0[i] = m0 * k.x + m1 * k.y + m2 * k.z
-            c1[i] = m3 * k.x + m4 * k.y + m5 * k.z
-            c2[i] = m6 * k.x + m7 * k.y + m8 * k.z
+            store(k.x, k.y, k.z, at: i, matrix: matrix, c0: c0, c1: c1, c2: c2)
         }
     }
 
@@ -201,7 +196,7 @@ struct ShapeKernel: @unchecked Sendable {
         let w = level.width
         let h = level.height
         let m = img.matrix
-        let (m0, m1, m2, m3, m4, m5, m6, m7, m8) = (m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8])
+        let matrix = (m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8])
         let fw = Float(w)
         let v = (q.y - img.origin.y) * img.texelsPerUnit.y - 0.5
         let yf = min(max(v, 0), Float(h) - 1)
@@ -225,10 +220,7 @@ struct ShapeKernel: @unchecked Sendable {
             var inside = u > -1 && u < fw
             if inside, let range, let depth { inside = range.contains(depth[Int(xf + 0.5)]) }
             guard inside else {
-                cov[i] = 0
-                c0[i] = 0
-                c1[i] = 0
-                c2[i] = 0
+                clear(i, cov: cov, c0: c0, c1: c1, c2: c2)
                 continue
             }
             let x0 = Int(xf)
@@ -240,9 +232,31 @@ struct ShapeKernel: @unchecked Sendable {
             let k0 = t0 + (b0[x0] + (b0[x1] - b0[x0]) * fx - t0) * fy
             let k1 = t1 + (b1[x0] + (b1[x1] - b1[x0]) * fx - t1) * fy
             let k2 = t2 + (b2[x0] + (b2[x1] - b2[x0]) * fx - t2) * fy
-            c0[i] = m0 * k0 + m1 * k1 + m2 * k2
-            c1[i] = m3 * k0 + m4 * k1 + m5 * k2
-            c2[i] = m6 * k0 + m7 * k1 + m8 * k2
+            store(k0, k1, k2, at: i, matrix: matrix, c0: c0, c1: c1, c2: c2)
         }
+    }
+
+    /// A pixel with no coverage and no colour.
+    @inline(__always)
+    static func clear(
+        _ i: Int, cov: UnsafeMutablePointer<Float>, c0: UnsafeMutablePointer<Float>, c1: UnsafeMutablePointer<Float>,
+        c2: UnsafeMutablePointer<Float>
+    ) {
+        cov[i] = 0
+        c0[i] = 0
+        c1[i] = 0
+        c2[i] = 0
+    }
+
+    /// Stores a texel's colour `(k0, k1, k2)` through the paint's 3 × 3 matrix (row-major).
+    @inline(__always)
+    static func store(
+        _ k0: Float, _ k1: Float, _ k2: Float, at i: Int,
+        matrix m: (Float, Float, Float, Float, Float, Float, Float, Float, Float), c0: UnsafeMutablePointer<Float>,
+        c1: UnsafeMutablePointer<Float>, c2: UnsafeMutablePointer<Float>
+    ) {
+        c0[i] = m.0 * k0 + m.1 * k1 + m.2 * k2
+        c1[i] = m.3 * k0 + m.4 * k1 + m.5 * k2
+        c2[i] = m.6 * k0 + m.7 * k1 + m.8 * k2
     }
 }
