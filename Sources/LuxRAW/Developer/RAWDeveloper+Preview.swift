@@ -21,17 +21,7 @@ extension RAWDeveloper {
     public func previewImage(draft: PreviewDraft, context: RenderContext) throws(RAWError) -> Image {
         try validate()
         let a = adjustments
-        var key = a
-        key.exposure = 0
-        key.saturationAmount = 0
-        key.vibranceAmount = 0
-        key.boostAmount = 0
-        key.shadowBoostAmount = 0
-        key.contrastAmount = 0
-        key.isGamutMappingEnabled = false
-        key.sharpnessAmount = 0
-        key.sharpnessRadius = 0
-        key.orientation = .up
+        let key = a.draftKey
         let base: Image
         if let kept = draft.image(for: key) {
             base = kept
@@ -68,5 +58,24 @@ extension RAWDeveloper {
         func keep(_ image: Image, for key: Adjustments) {
             kept.withLock { $0 = (key, image) }
         }
+    }
+}
+
+extension RAWDeveloper.Adjustments {
+    /// These adjustments with every control that ``RAWDeveloper/previewImage(draft:context:)`` applies after the
+    /// draft set to its neutral value: two adjustments share a draft when their keys are equal.
+    var draftKey: Self {
+        var key = self
+        key.exposure = 0
+        key.saturationAmount = 0
+        key.vibranceAmount = 0
+        key.boostAmount = 0
+        key.shadowBoostAmount = 0
+        key.contrastAmount = 0
+        key.isGamutMappingEnabled = false
+        key.sharpnessAmount = 0
+        key.sharpnessRadius = 0
+        key.orientation = .up
+        return key
     }
 }
