@@ -130,6 +130,13 @@ void lux_rgb8_to_rgba8(const uint8_t *src, uint8_t *dst, size_t count);
 /// Packs `count` 8-bit RGBA pixels into RGB, dropping alpha (`src` and `dst` must not overlap).
 void lux_rgba8_to_rgb8(const uint8_t *src, uint8_t *dst, size_t count);
 
+/// Block matching's inner loop: lane i of `l1` and `l2` receives the sums of |r − a| and (r − a)² over columns
+/// i, i + 8, … (`width` a multiple of 8) of `rows` rows, row by row, where row y of the reference starts at
+/// `ref + y·ref_stride` and of the other frame at `alt + y·alt_stride` (strides in floats). No fused multiply-add;
+/// the AVX2 and portable paths agree bit for bit.
+void lux_tile_cost_lanes(const float *ref, ptrdiff_t ref_stride, const float *alt, ptrdiff_t alt_stride,
+                         size_t width, size_t rows, float l1[8], float l2[8]);
+
 /// Returns 1 when the F16C/AVX2/FMA paths are in use, 0 for the portable paths.
 int lux_has_f16c(void);
 

@@ -1,3 +1,4 @@
+import CLuxKernels
 import LuxPixels
 import RealModule
 
@@ -51,7 +52,8 @@ enum TileCost {
         return total
     }
 
-    /// (Σ|r − a|, Σ(r − a)²) of an inside tile whose width is a multiple of 8, with 8-wide accumulators.
+    /// (Σ|r − a|, Σ(r − a)²) of an inside tile whose width is a multiple of 8, with 8-wide accumulators (the C
+    /// kernel `lux_tile_cost_lanes`, AVX2 where the CPU has it), reduced here.
     @inline(__always)
     static func wideCosts(
         _ ref: PlanarBuffer<Float>, _ alt: PlanarBuffer<Float>, _ t: (x0: Int, y0: Int, x1: Int, y1: Int), _ dx: Int,
@@ -59,18 +61,12 @@ enum TileCost {
     ) -> SIMD2<Float> {
         var s1 = SIMD8<Float>()
         var s2 = SIMD8<Float>()
-        let n = t.x1 - t.x0
-        for y in t.y0..<t.y1 {
-            let r = UnsafeRawPointer(ref.row(0, y) + t.x0)
-            let a = UnsafeRawPointer(alt.row(0, y + dy) + t.x0 + dx)
-            var k = 0
-            while k < n {
-                let d =
-                    r.loadUnaligned(fromByteOffset: 4 * k, as: SIMD8<Float>.self)
-                    - a.loadUnaligned(fromByteOffset: 4 * k, as: SIMD8<Float>.self)
-                s1 += unsafeBitCast(unsafeBitCast(d, to: SIMD8<UInt32>.self) & 0x7FFF_FFFF, to: SIMD8<Float>.self)
-                s2 += d * d
-                k += 8
+        withUnsafeMutableBytes(of: &s1) { l1 in
+            withUnsafeMutableBytes(of: &s2) { l2 in
+                lux_tile_cost_lanes(
+                    ref.row(0, t.y0) + t.x0, ref.rowStride, alt.row(0, t.y0 + dy) + t.x0 + dx, alt.rowStride,
+                    t.x1 - t.x0, t.y1 - t.y0, l1.baseAddress!.assumingMemoryBound(to: Float.self),
+                    l2.baseAddress!.assumingMemoryBound(to: Float.self))
             }
         }
         return SIMD2(s1.sum(), s2.sum())
