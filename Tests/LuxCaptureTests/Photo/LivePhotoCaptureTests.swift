@@ -154,6 +154,46 @@ import Testing
         #expect(duration == MediaTime(value: 1, timescale: 30) && photoTime == .zero, "\(duration), \(photoTime)")
     }
 
+    @Test(
+        "a Live Photo taken while a viewer reads the video data output keeps its 1.5 s on each side of the still",
+        .timeLimit(.minutes(3)))
+    func whileViewing() async throws {
+        let dir = try ExternalTool.temporaryFolder("lux-live-capture")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let video = VideoDataOutput()
+        let rig = try await CaptureRig.make(extraOutputs: [video], clock: ManualClock())
+        try rig.photo.setLivePhotoCaptureEnabled(true)
+        rig.photo.isLivePhotoStabilizationEnabled = false
+        rig.photo.isLivePhotoAutoTrimmingEnabled = false
+        // The viewer takes every other device frame slot from the movie recorder (the studio's viewfinder): the
+        // ring buffer used to start over at each gap, so the pre-roll never grew and the capture ran a thousand
+        // frames before failing.
+        let viewer = Task {
+            var count = 0
+            for try await _ in video.frames where !Task.isCancelled { count += 1 }
+            return count
+        }
+        let url = dir.appendingPathComponent("IMG_0001.MOV")
+        let events = try await collect(try rig.photo.capturePhoto(Self.settings(url)))
+        viewer.cancel()
+        #expect(events.names.last == "didFinishCapture")
+        guard
+            case .didFinishProcessingLivePhotoMovie(_, _, let duration, let photoTime)? = events.first(where: {
+                $0.name == "didFinishProcessingLivePhotoMovie"
+            })
+        else {
+            Issue.record("no movie event: \(events.names)")
+            return
+        }
+        // 1.5 s of device time on each side of the still, to within a frame slot of 1/30 s and the viewer's slot
+        // beside it at either end (the recorder's frames are two slots apart).
+        let slot = 1.0 / 30
+        #expect(abs(duration.seconds - 3) <= 4.01 * slot, "duration \(duration.seconds) s")
+        #expect(abs(photoTime.seconds - 1.5) <= 2.01 * slot, "photo at \(photoTime.seconds) s")
+        let movie = try QuickTimeMovie(contentsOf: url)
+        #expect(abs(movie.duration.seconds - duration.seconds) < 1e-3)
+    }
+
     @Test("Live Photo requests need Live Photo capture enabled and a processed still")
     func rules() async throws {
         let rig = try await CaptureRig.make()

@@ -18,14 +18,23 @@ struct LivePhotoMovieFrame: Sendable {
 /// device's ring buffer): a Live Photo's movie starts with what it holds when the shutter is pressed.
 ///
 /// Frames are kept compressed (about 0.2–0.4 MB each at 1440×1080, not the 2.3 MB of a Y′CbCr frame) and only while
-/// they are contiguous: a gap in the device clock (a still exposure, frames taken by another consumer) starts over.
+/// they follow each other closely: the few frame slots other consumers take in between (a viewer of the video data
+/// output takes every other one) are skipped over, a longer gap in the device clock starts over.
 final class LivePhotoRingBuffer: Sendable {
     private let frames = Mutex(Deque<LivePhotoMovieFrame>())
+
+    /// The longest gap between two kept frames, in frame durations of the earlier one.
+    ///
+    /// Starting over at every gap kept a ring that shared the stream with a viewer at one frame, so its pre-roll
+    /// never grew.
+    static let maximumGap = 3.5
 
     /// Keeps `frame` and forgets frames that ended more than `span` before it.
     func append(_ frame: LivePhotoMovieFrame, span: MediaTime) {
         frames.withLock { d in
-            if let last = d.last, frame.time - last.end > last.duration.multiplied(by: 0.5) || frame.time < last.time {
+            if let last = d.last,
+                frame.time - last.end > last.duration.multiplied(by: Self.maximumGap) || frame.time < last.time
+            {
                 d.removeAll()
             }
             d.append(frame)
