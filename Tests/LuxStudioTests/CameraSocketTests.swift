@@ -273,9 +273,14 @@ import Testing
         let still = try #require(listed.first { $0.hasSuffix(".jpg") }, "\(listed)")
         let url = folder.appendingPathComponent(still)
         let movie = try QuickTimeMovie(contentsOf: url.deletingPathExtension().appendingPathExtension("mov"))
-        // A complete Live Photo: the pair's identifiers match (exiftool's reading is StudioBrowserTests').
+        // A complete Live Photo: the pair's identifiers match, as Lux and (when installed) exiftool read them.
         let identifier = try ImageFile.info(url: url).metadata.livePhotoContentIdentifier
         #expect(identifier != nil && identifier == movie.contentIdentifier)
+        if ExternalTool.isAvailable("exiftool") {
+            let (stillID, movieID) = try LiveRouteTests.identifiers(
+                url, url.deletingPathExtension().appendingPathExtension("mov"))
+            #expect(stillID != nil && stillID == movieID && stillID == identifier)
+        }
         // More than the still's own frame (up to 3 s; automatic trimming may shorten a hand-held movie).
         #expect(movie.duration.seconds >= 1 && movie.duration.seconds <= 3.2, "\(movie.duration.seconds) s")
     }
