@@ -251,7 +251,7 @@ import Testing
     /// The socket stays open that long because the server keeps reading (and answering pings) while it captures.
     @Test(
         "a browser leaving in the middle of a Live Photo (before the still at the automatic exposure, or after it and before the movie at a 1/10 s custom one) still gets the whole pair saved",
-        .timeLimit(.minutes(3)),
+        .timeLimit(.minutes(5)),
         arguments: [("willCapturePhoto", nil), ("didFinishProcessingPhoto", 0.1)] as [(String, Double?)])
     func livePhotoInterrupted(at event: String, duration: Double?) async throws {
         let (studio, folder) = try makeStudio(sensorWidth: 160, sensorHeight: 120)

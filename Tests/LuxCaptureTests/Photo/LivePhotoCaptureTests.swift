@@ -157,7 +157,7 @@ import Testing
 
     @Test(
         "a Live Photo taken while a viewer reads the video data output keeps its 1.5 s on each side of the still",
-        .timeLimit(.minutes(3)))
+        .timeLimit(.minutes(5)))
     func whileViewing() async throws {
         let dir = try ExternalTool.temporaryFolder("lux-live-capture")
         defer { try? FileManager.default.removeItem(at: dir) }
