@@ -17,26 +17,19 @@ struct LivePhotoMovieFrame: Sendable {
 /// The last seconds of movie-resolution frames a photo output keeps while Live Photo capture is enabled (the
 /// device's ring buffer): a Live Photo's movie starts with what it holds when the shutter is pressed.
 ///
-/// Frames are kept compressed (about 0.2–0.4 MB each at 1440×1080, not the 2.3 MB of a Y′CbCr frame) and only while
-/// they follow each other closely: the few frame slots other consumers take in between (a viewer of the video data
-/// output takes every other one) are skipped over, a longer gap in the device clock starts over.
+/// Frames are kept compressed (about 0.2–0.4 MB each at 1440×1080, not the 2.3 MB of a Y′CbCr frame) for as long as
+/// they are within the span of the newest one. The frame slots other consumers take meanwhile (a viewer of the video
+/// data output, a still's exposure) leave gaps in the movie rather than starting it over: starting over at every gap
+/// kept a ring that shared the stream with a viewer at a frame or two, so its pre-roll never grew, and the viewer's
+/// share of the slots varies with how fast each side processes its frames.
 final class LivePhotoRingBuffer: Sendable {
     private let frames = Mutex(Deque<LivePhotoMovieFrame>())
 
-    /// The longest gap between two kept frames, in frame durations of the earlier one.
-    ///
-    /// Starting over at every gap kept a ring that shared the stream with a viewer at one frame, so its pre-roll
-    /// never grew.
-    static let maximumGap = 3.5
-
-    /// Keeps `frame` and forgets frames that ended more than `span` before it.
+    /// Keeps `frame` and forgets frames that ended more than `span` before it (every frame when the device clock
+    /// went back).
     func append(_ frame: LivePhotoMovieFrame, span: MediaTime) {
         frames.withLock { d in
-            if let last = d.last,
-                frame.time - last.end > last.duration.multiplied(by: Self.maximumGap) || frame.time < last.time
-            {
-                d.removeAll()
-            }
+            if let last = d.last, frame.time < last.time { d.removeAll() }
             d.append(frame)
             while let first = d.first, frame.end - first.end >= span { d.removeFirst() }
         }
