@@ -10,8 +10,9 @@
 #
 # The slider-to-preview time is a whole HTTP request as the page makes it (curl, POST of the adjustments, the
 # 1024-pixel JPEG preview back), timed by hyperfine after the DNG is decoded once, two different slider positions
-# alternated. The viewfinder figures come from Benchmarks/studio_viewers.py (needs Pillow, Debian's python3-pil; its
-# docstring defines the frame latency). Record the figures with `uptime`'s load average in Benchmarks/RESULTS.md.
+# alternated; Benchmarks/studio_sliders.py then moves each of four sliders request by request. The viewfinder
+# figures come from Benchmarks/studio_viewers.py (needs Pillow, Debian's python3-pil; its docstring defines the frame
+# latency). Record the figures with `uptime`'s load average in Benchmarks/RESULTS.md.
 set -eu
 cd "$(dirname "$0")/.."
 lux=${LUX:-.build/release/lux}
@@ -32,6 +33,10 @@ curl -sS --fail -o /dev/null -X POST --data '{}' "$url/api/develop/0/$dng?size=1
 hyperfine -N --warmup 3 --runs "$runs" \
     "curl -sS --fail -o /dev/null -X POST --data '{\"exposure\":0.5}' $url/api/develop/0/$dng?size=1024" \
     "curl -sS --fail -o /dev/null -X POST --data '{\"exposure\":-0.5,\"contrastAmount\":0.3}' $url/api/develop/0/$dng?size=1024"
+# Every slider moved request by request (hyperfine repeats one request, which for white balance and noise reduction
+# would time the kept draft): exposure, contrast, temperature, noise reduction. Give it more URLs (another binary's
+# server) to alternate them request by request.
+python3 Benchmarks/studio_sliders.py "0/$dng" "$runs" 1024 "$url"
 python3 Benchmarks/studio_viewers.py "$address" 1 "$short"
 python3 Benchmarks/studio_viewers.py "$address" 10 "$long" --pid "$pid"
 grep -E '^Vm(HWM|RSS)' "/proc/$pid/status"

@@ -42,7 +42,11 @@ import Testing
         let white = TemperatureAndTint(chromaticity: WhitePoint.d65)
         developer.neutralTemperature = white.temperature
         developer.neutralTint = white.tint
+        let sensorGains = try #require(draft.sensor.value(for: developer.adjustments.sensorDraftKey)?.gains)
         let deltas = Self.deltas(try Self.preview(developer, draft))
+        // The sensor stages were kept (made at the as-shot gains of illuminant A): the new white balance is a gain
+        // per channel on them, then noise reduction and the colour transform run again.
+        #expect(draft.sensor.value(for: developer.adjustments.sensorDraftKey)?.gains == sensorGains)
         let mean = deltas.reduce(0, +) / Double(deltas.count)
         #expect(mean < 2 && deltas.max()! < 5, "ΔE00 per patch \(deltas)")
         #expect(Self.deltas(stale).reduce(0, +) / 24 > 5, "the as-shot white of illuminant A under D65 is visibly off")
@@ -56,5 +60,45 @@ import Testing
             let ratio = SyntheticRaw.mean(brighter, half).y / SyntheticRaw.mean(kept, half).y
             #expect(abs(ratio - 2) < 0.01, "patch \(number): ×\(ratio)")
         }
+    }
+
+    @Test(
+        "noise reduction re-runs on the kept sensor stages: a noisy flat grey gets smoother and keeps its level within 1 %"
+    )
+    func followsNoiseReduction() throws {
+        // A flat grey at 18 % of the white level with ±6 % uniform noise per photosite (a fixed hash: repeatable).
+        let raw = SyntheticRaw.field(width: 240, height: 160) { x, y in
+            var h = UInt64(truncatingIfNeeded: x &* 73_856_093 ^ y &* 19_349_663)
+            h = (h ^ (h >> 16)) &* 0x45D9_F3B
+            h = (h ^ (h >> 16)) &* 0x45D9_F3B
+            h ^= h >> 16
+            return SIMD3(repeating: 0.18 * (1 + 0.12 * (Double(h % 1000) / 999 - 0.5)))
+        }
+        var developer = try RAWDeveloper(rawImage: raw).plain()
+        developer.scaleFactor = 0.5
+        let draft = RAWDeveloper.PreviewDraft()
+        let noisy = try Self.preview(developer, draft)
+        developer.luminanceNoiseReductionAmount = 1
+        developer.colorNoiseReductionAmount = 1
+        let smooth = try Self.preview(developer, draft)
+        #expect(draft.sensor.value(for: developer.adjustments.sensorDraftKey) != nil, "the sensor stages kept")
+        // Luma statistics inside a margin of 8 pixels (the filters' borders).
+        func statistics(_ b: PixelBuffer) -> (mean: Double, deviation: Double) {
+            let v = b.components(as: Float.self)
+            var values: [Double] = []
+            for y in 8..<(b.height - 8) {
+                for x in 8..<(b.width - 8) {
+                    let o = 4 * (y * b.width + x)
+                    values.append(0.2126 * Double(v[o]) + 0.7152 * Double(v[o + 1]) + 0.0722 * Double(v[o + 2]))
+                }
+            }
+            let mean = values.reduce(0, +) / Double(values.count)
+            let variance = values.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(values.count)
+            return (mean, variance.squareRoot())
+        }
+        let before = statistics(noisy)
+        let after = statistics(smooth)
+        #expect(after.deviation < 0.7 * before.deviation, "σ \(before.deviation) → \(after.deviation)")
+        #expect(abs(after.mean / before.mean - 1) < 0.01, "mean \(before.mean) → \(after.mean)")
     }
 }

@@ -32,13 +32,24 @@ extension RAWDeveloper {
     /// reduced, lens-corrected, then converted to linear BT.2020 with the baseline exposure plus `exposure` (EV; with
     /// v2 and later through the profile's gain table map, which comes before the user's exposure).
     func sceneImage(neutral: SIMD3<Double>, exposure: Double) throws(RAWError) -> Image {
-        let a = adjustments
-        let isV2 = a.version != .v1
+        let wb = Self.mosaicGains(neutral: neutral)
+        let averaged = Self.photositesPerColor(binning: binning, layout: rawImage.properties)
+        return try sceneStages(
+            try sensorStages(gains: wb), neutral: neutral, gains: wb, exposure: exposure, averaged: averaged)
+    }
+
+    /// The white-balance gains applied to the mosaic for `neutral`: 1/neutral, the smallest 1.
+    static func mosaicGains(neutral: SIMD3<Double>) -> SIMD3<Float> {
         let gains = 1 / neutral
         let g = gains / gains.min()
-        let wb = SIMD3<Float>(Float(g.x), Float(g.y), Float(g.z))
-        let b = binning
-        var image = try sensorImage(gains: wb, binning: b)
+        return SIMD3<Float>(Float(g.x), Float(g.y), Float(g.z))
+    }
+
+    /// Stages 2–4 of ``sceneImage(neutral:exposure:)``: the sensor data white-balanced by `wb`, demosaiced (or
+    /// binned), its highlights rebuilt (v3), moiré reduced (v2) and lens-corrected, in camera RGB.
+    func sensorStages(gains wb: SIMD3<Float>) throws(RAWError) -> Image {
+        let a = adjustments
+        var image = try sensorImage(gains: wb, binning: binning)
         // v3: clipped highlights are rebuilt, and the false colour the demosaic gave their surroundings removed,
         // before anything spreads colour (moiré and noise reduction would carry it pixels further).
         let rebuildsEarly = a.version.rawValue >= RAWDeveloper.Version.v3.rawValue
@@ -46,24 +57,32 @@ extension RAWDeveloper {
             image = HighlightRecovery().apply(to: image)
             image = HighlightDefringe(gains: wb).apply(to: image)
         }
-        if isV2 { image = MoireReduction(amount: Float(a.moireReductionAmount)).apply(to: image) }
+        if a.version != .v1 { image = MoireReduction(amount: Float(a.moireReductionAmount)).apply(to: image) }
         if a.isLensCorrectionEnabled, let warp = LensCorrection.warp(in: rawImage.properties) {
             image = LensCorrection(warp: warp).apply(to: image)
         }
-        // Averaging n photosites of a colour divides their noise variance by n (relative to Bayer quads, which
-        // the noise model was tuned on at binning 2).
-        let averaged = Float(Self.photositesPerColor(binning: b, layout: rawImage.properties))
-        image = NoiseReduction(
+        return image
+    }
+
+    /// Stages 5–7a of ``sceneImage(neutral:exposure:)`` on the white-balanced camera RGB `image`: noise reduction
+    /// for pixels that each average `averaged` photosites of a colour (relative to a 2×2 Bayer quad's, see
+    /// ``photositesPerColor(binning:layout:)``), highlights rebuilt again, then linear BT.2020 at `exposure`.
+    func sceneStages(
+        _ image: Image, neutral: SIMD3<Double>, gains wb: SIMD3<Float>, exposure: Double, averaged: Double
+    ) throws(RAWError) -> Image {
+        let a = adjustments
+        // Averaging n photosites of a colour divides their noise variance by n.
+        var image = NoiseReduction(
             luminanceAmount: Float(a.luminanceNoiseReductionAmount),
             colorAmount: Float(a.colorNoiseReductionAmount),
-            noiseModel: SIMD2(Float(noiseModel.x), Float(noiseModel.y)) / max(averaged, 1), gains: wb,
+            noiseModel: SIMD2(Float(noiseModel.x), Float(noiseModel.y)) / Float(max(averaged, 1)), gains: wb,
             detail: Float(a.noiseReductionDetailAmount), sharpness: Float(a.noiseReductionSharpnessAmount),
             contrast: Float(a.noiseReductionContrastAmount)
         ).apply(to: image)
         // Noise reduction carries the colour around a clipped area into it, where colour is unknown: rebuilt (again).
         if a.isHighlightRecoveryEnabled { image = HighlightRecovery().apply(to: image) }
         let color = try CameraColorTransform(calibration: calibration, neutral: neutral)
-        if isV2, let map = rawImage.properties.profileGainTableMap {
+        if a.version != .v1, let map = rawImage.properties.profileGainTableMap {
             // The gain tables expect BaselineExposure applied, and come before the user's exposure.
             image = color.apply(to: image, gain: Double.exp2(a.baselineExposure))
             image = GainTableMapStage(map: map).apply(to: image)

@@ -28,6 +28,14 @@ import Testing
         return rig
     }
 
+    /// The duration and still time of the movie a capture's events report.
+    static func movieTimes(_ events: [PhotoCaptureEvent]) -> (MediaTime, MediaTime)? {
+        for case .didFinishProcessingLivePhotoMovie(_, _, let duration, let photoTime) in events {
+            return (duration, photoTime)
+        }
+        return nil
+    }
+
     static func settings(_ url: URL) -> PhotoSettings {
         var s = PhotoSettings()
         s.livePhotoMovieURL = url
@@ -141,17 +149,48 @@ import Testing
         rig.photo.isLivePhotoCaptureSuspended = true
         let url2 = dir.appendingPathComponent("b.mov")
         let suspended = try await collect(try rig.photo.capturePhoto(Self.settings(url2)))
-        guard
-            case .didFinishProcessingLivePhotoMovie(_, _, let duration, let photoTime)? = suspended.first(where: {
-                $0.name == "didFinishProcessingLivePhotoMovie"
-            })
-        else {
-            Issue.record("no movie event")
-            return
-        }
+        let (duration, photoTime) = try #require(Self.movieTimes(suspended), "no movie event")
         // No pre-roll kept while suspended and only the first frame after the still: one frame slot of 1/30 s,
         // showing the still from its start.
         #expect(duration == MediaTime(value: 1, timescale: 30) && photoTime == .zero, "\(duration), \(photoTime)")
+    }
+
+    @Test(
+        "a Live Photo taken while a viewer reads the video data output keeps its 1.5 s on each side of the still",
+        .timeLimit(.minutes(5)))
+    func whileViewing() async throws {
+        let dir = try ExternalTool.temporaryFolder("lux-live-capture")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let video = VideoDataOutput()
+        let rig = try await CaptureRig.make(extraOutputs: [video], clock: ManualClock())
+        try rig.photo.setLivePhotoCaptureEnabled(true)
+        rig.photo.isLivePhotoStabilizationEnabled = false
+        rig.photo.isLivePhotoAutoTrimmingEnabled = false
+        // The viewer takes every other device frame slot from the movie recorder (the studio's viewfinder): the
+        // ring buffer used to start over at each gap, so the pre-roll never grew and the capture ran a thousand
+        // frames before failing.
+        let viewer = Task {
+            var count = 0
+            var frames = video.frames.makeAsyncIterator()
+            while !Task.isCancelled, try await frames.next() != nil { count += 1 }
+            return count
+        }
+        let url = dir.appendingPathComponent("IMG_0001.MOV")
+        let events = try await collect(try rig.photo.capturePhoto(Self.settings(url)))
+        viewer.cancel()
+        // The viewer was served meanwhile (about every other of the capture's ~100 frame slots).
+        let viewed = try await viewer.value
+        #expect(viewed > 20, "\(viewed) frames viewed")
+        #expect(events.names.last == "didFinishCapture")
+        let (duration, photoTime) = try #require(Self.movieTimes(events), "no movie event: \(events.names)")
+        // At least 1.5 s of device time on each side of the still, and at most a quarter second more (a frame slot
+        // of 1/30 s and the slots the viewer took at either end; how many varies with the two sides' speeds).
+        let before = photoTime.seconds
+        let after = duration.seconds - photoTime.seconds
+        #expect(before >= 1.5 - 1e-6 - 1.0 / 30 && before <= 1.75, "\(before) s before the still")
+        #expect(after >= 1.5 - 1e-6 && after <= 1.75, "\(after) s after the still")
+        let movie = try QuickTimeMovie(contentsOf: url)
+        #expect(abs(movie.duration.seconds - duration.seconds) < 1e-3)
     }
 
     @Test("Live Photo requests need Live Photo capture enabled and a processed still")

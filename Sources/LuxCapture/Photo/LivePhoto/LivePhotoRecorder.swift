@@ -53,12 +53,18 @@ struct LivePhotoRecorder: Sendable {
 
     /// Tops the ring buffer up until it holds the pre-roll (frames made now stand for the ones a continuously
     /// running device would already hold).
+    ///
+    /// It is bounded by the device clock, not by a count of frames: once twice the pre-roll has passed since it
+    /// began, the capture goes on with what the ring holds (a shorter pre-roll), however the stream's frames were
+    /// shared out meanwhile.
     func fillPreRoll() async throws(CaptureError) {
-        var guardCount = 0
+        var start: MediaTime?
         while ring.span < Self.preRoll {
-            ring.append(try await record(), span: Self.preRoll)
-            guardCount += 1
-            if guardCount > 1000 { throw .processing("the camera's frame rate is too low for a Live Photo movie") }
+            let frame = try await record()
+            ring.append(frame, span: Self.preRoll)
+            let first = start ?? frame.time
+            start = first
+            if frame.end - first >= Self.preRoll.multiplied(by: 2) { break }
         }
     }
 

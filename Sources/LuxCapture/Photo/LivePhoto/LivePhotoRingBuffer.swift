@@ -17,17 +17,19 @@ struct LivePhotoMovieFrame: Sendable {
 /// The last seconds of movie-resolution frames a photo output keeps while Live Photo capture is enabled (the
 /// device's ring buffer): a Live Photo's movie starts with what it holds when the shutter is pressed.
 ///
-/// Frames are kept compressed (about 0.2–0.4 MB each at 1440×1080, not the 2.3 MB of a Y′CbCr frame) and only while
-/// they are contiguous: a gap in the device clock (a still exposure, frames taken by another consumer) starts over.
+/// Frames are kept compressed (about 0.2–0.4 MB each at 1440×1080, not the 2.3 MB of a Y′CbCr frame) for as long as
+/// they are within the span of the newest one. The frame slots other consumers take meanwhile (a viewer of the video
+/// data output, a still's exposure) leave gaps in the movie rather than starting it over: starting over at every gap
+/// kept a ring that shared the stream with a viewer at a frame or two, so its pre-roll never grew, and the viewer's
+/// share of the slots varies with how fast each side processes its frames.
 final class LivePhotoRingBuffer: Sendable {
     private let frames = Mutex(Deque<LivePhotoMovieFrame>())
 
-    /// Keeps `frame` and forgets frames that ended more than `span` before it.
+    /// Keeps `frame` and forgets frames that ended more than `span` before it (every frame when the device clock
+    /// went back).
     func append(_ frame: LivePhotoMovieFrame, span: MediaTime) {
         frames.withLock { d in
-            if let last = d.last, frame.time - last.end > last.duration.multiplied(by: 0.5) || frame.time < last.time {
-                d.removeAll()
-            }
+            if let last = d.last, frame.time < last.time { d.removeAll() }
             d.append(frame)
             while let first = d.first, frame.end - first.end >= span { d.removeFirst() }
         }
