@@ -34,6 +34,7 @@ extern "C" {
     X(avutil, av_frame_alloc) \
     X(avutil, av_frame_free) \
     X(avutil, av_frame_get_buffer) \
+    X(avutil, av_frame_is_writable) \
     X(avutil, av_frame_unref) \
     X(avutil, av_free) \
     X(avutil, av_freep) \
@@ -130,6 +131,27 @@ size_t lux_av_largest_allocation(void);
 /// Copies the last error FFmpeg logged on the calling thread since the previous call into `message` (at most
 /// `capacity` bytes, NUL-terminated; empty when there was none) and forgets it.
 void lux_av_take_log_message(char *_Nonnull message, size_t capacity);
+
+/// Converts rows `first_row`… (`rows` of them) of an 8-bit planar Y′CbCr 4:2:0 picture `width` × `height` (a
+/// decoder's picture) into 8-bit RGBA (alpha 255). Chroma is interpolated linearly: vertically between the two
+/// nearest chroma rows (which sit midway between luma rows), horizontally between samples sited on the even luma
+/// columns (`centred` 0: H.264's and HEVC's default) or midway between them (`centred` 1: JPEG's). With u = Cb − 128,
+/// v = Cr − 128 and `matrix` = {ys, yo, rv, gu, gv, bu}: R = ys·(Y − yo) + rv·v, G = ys·(Y − yo) − gu·u − gv·v,
+/// B = ys·(Y − yo) + bu·u, each rounded and clamped to 0…255. Returns 0, or −1 when the rows lie outside the picture
+/// or memory runs out. Uses AVX2 when the CPU has it (the same values).
+int lux_yuv420_rows_to_rgba8(const uint8_t *_Nonnull luma, size_t luma_stride, const uint8_t *_Nonnull cb,
+                             size_t cb_stride, const uint8_t *_Nonnull cr, size_t cr_stride, size_t width,
+                             size_t height, const float matrix[_Nonnull 6], int centred, uint8_t *_Nonnull dst,
+                             size_t dst_stride, size_t first_row, size_t rows);
+
+/// Converts row pairs `first_pair`… (`pairs` of them) of an 8-bit RGBA picture `width` × `height` into planar
+/// Y′CbCr 4:2:0 (an encoder's picture): Y = yo + yr·R + yg·G + yb·B for each pixel, and Cb = uo + ur·ΣR + ug·ΣG +
+/// ub·ΣB (Cr likewise with the v row) over the sums of each 2 × 2 block (the edge pixels repeated at an odd width or
+/// height), with `matrix` = {yr, yg, yb, yo, ur, ug, ub, uo, vr, vg, vb, vo}; codes rounded and clamped to 0…255.
+void lux_rgba8_to_yuv420(const uint8_t *_Nonnull src, size_t src_stride, size_t width, size_t height,
+                         const float matrix[_Nonnull 12], uint8_t *_Nonnull luma, size_t luma_stride,
+                         uint8_t *_Nonnull cb, size_t cb_stride, uint8_t *_Nonnull cr, size_t cr_stride,
+                         size_t first_pair, size_t pairs);
 
 #ifdef __cplusplus
 }

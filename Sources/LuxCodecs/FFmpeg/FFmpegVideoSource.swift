@@ -92,6 +92,10 @@ final class FFmpegVideoSource {
             buffer = PixelBuffer(width: dw, height: dh, format: format)
         }
         let source = Self.fullRangeFormats[frame.pixelFormat] ?? frame.pixelFormat
+        if reduction == 1, source == AV_PIX_FMT_YUV420P, let matrix = kernelMatrix {
+            try convert420(into: &buffer, matrix: matrix)
+            return
+        }
         let coefficients: Int32 =
             switch frame.pointee.colorspace {
             case AVCOL_SPC_BT709: SWS_CS_ITU709
@@ -135,6 +139,43 @@ final class FFmpegVideoSource {
                 what: "\(decoder.what) frame in \(decoder.input.name)", offset: 0,
                 reason: "swscale converted \(rows) of \(dh) rows")
         }
+        buffer.colorSpace = colorSpace
+    }
+
+    /// The R′G′B′ equations of the current picture for `lux_yuv420_rows_to_rgba8` ({ys, yo, rv, gu, gv, bu}, codes in
+    /// 0…255), or `nil` for a matrix other than BT.601, BT.709 and BT.2020 (swscale converts those).
+    private var kernelMatrix: [Float]? {
+        switch frame.pointee.colorspace {
+        case AVCOL_SPC_BT709, AVCOL_SPC_BT2020_NCL, AVCOL_SPC_BT470BG, AVCOL_SPC_SMPTE170M, AVCOL_SPC_UNSPECIFIED,
+            AVCOL_SPC_RESERVED:
+            break
+        default: return nil
+        }
+        let (kr, kb) = matrix.coefficients
+        let kg = 1 - kr - kb
+        let full = isFullRange
+        let chroma: Float = full ? 1 : 255 / 224
+        return [
+            full ? 1 : 255 / 219, full ? 0 : 16, 2 * (1 - kr) * chroma, 2 * (1 - kb) * kb / kg * chroma,
+            2 * (1 - kr) * kr / kg * chroma, 2 * (1 - kb) * chroma,
+        ]
+    }
+
+    /// Converts the current 8-bit 4:2:0 picture to `.rgba8` at full size with LuxCodecs' kernel (chroma interpolated
+    /// linearly at the siting the stream declares).
+    private func convert420(into buffer: inout PixelBuffer, matrix: [Float]) throws(CodecError) {
+        let (w, h) = size
+        guard let luma = frame.plane(0), let cb = frame.plane(1), let cr = frame.plane(2) else {
+            throw .malformed(
+                what: "\(decoder.what) frame in \(decoder.input.name)", offset: 0, reason: "a plane is missing")
+        }
+        let centred: Int32 = frame.pointee.chroma_location == AVCHROMA_LOC_CENTER ? 1 : 0
+        let status = buffer.withUnsafeMutablePlane(0) { plane in
+            lux_yuv420_rows_to_rgba8(
+                luma, frame.bytesPerRow(0), cb, frame.bytesPerRow(1), cr, frame.bytesPerRow(2), w, h, matrix, centred,
+                plane.baseAddress.assumingMemoryBound(to: UInt8.self), plane.bytesPerRow, 0, h)
+        }
+        guard status == 0 else { throw .io(path: decoder.input.name, reason: "out of memory converting a frame") }
         buffer.colorSpace = colorSpace
     }
 

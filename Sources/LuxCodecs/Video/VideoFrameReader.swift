@@ -33,7 +33,11 @@ public final class VideoFrameReader: @unchecked Sendable {
     private var position = 0
     /// The presentation time of the last frame FFmpeg gave, which the next may not precede.
     private var lastTime: MediaTime?
-    private var buffer = PixelBuffer(width: 1, height: 1, format: .rgba8)
+    /// The pixel buffers of frames handed out earlier, reused once those frames are gone (a fresh buffer for each
+    /// frame costs a page fault and a page clear per 4 KB while several frames are in flight).
+    private var buffers: [PixelBuffer] = []
+    /// The most idle buffers kept.
+    private static let keptBuffers = 8
 
     /// Opens `track` (default: the movie's first enabled video track) for decoding.
     ///
@@ -113,7 +117,9 @@ public final class VideoFrameReader: @unchecked Sendable {
                     what: "\(track.codecName) video in \(name)", offset: 0,
                     reason: "frame \(index + 1) is \(w)×\(h), but the track declares \(track.width)×\(track.height)")
             }
+            var buffer = idleBuffer()
             try ffmpeg.convert(into: &buffer, reduction: options.reduction)
+            keep(buffer)
             return DecodedVideoFrame(
                 index: index, time: time, duration: duration, pixels: buffer,
                 planes: options.keepsPlanes ? ffmpeg.planes() : nil)
@@ -134,15 +140,29 @@ public final class VideoFrameReader: @unchecked Sendable {
             guard shows(sample.time, sample.duration) else { continue }
             var options = DecodingOptions.default
             options.limits = self.options.limits
+            var buffer = idleBuffer()
             do throws(CodecError) {
                 try movie.decodeVideoFrame(
                     sample, of: track, into: &buffer, reducedBy: self.options.reduction, options: options)
             } catch {
                 throw error.inFile(name)
             }
+            keep(buffer)
             return DecodedVideoFrame(index: index, time: sample.time, duration: sample.duration, pixels: buffer)
         }
         return nil
+    }
+
+    /// A kept buffer that no frame uses any more (the decoders replace it when its size or format differs), or a
+    /// placeholder they replace.
+    private func idleBuffer() -> PixelBuffer {
+        for i in buffers.indices where buffers[i].isUniquelyReferenced { return buffers.remove(at: i) }
+        return PixelBuffer(width: 1, height: 1, format: .rgba8)
+    }
+
+    /// Keeps `buffer` for reuse after its frame is gone.
+    private func keep(_ buffer: PixelBuffer) {
+        if buffers.count < Self.keptBuffers { buffers.append(buffer) }
     }
 
     /// Whether a frame showing from `time` for `duration` falls in the requested time range.

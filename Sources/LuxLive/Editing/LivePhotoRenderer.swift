@@ -128,21 +128,29 @@ struct LivePhotoRenderer: Sendable {
         guard let movie = ctx.movie, let video = movie.videoTrack, ctx.movieProblem == nil else {
             throw ctx.movieProblem ?? .noVideo(movieURL)
         }
-        var audio: AudioSamples?
-        if let track = movie.audioTrack {
-            do {
-                audio = try movie.audioSamples(of: track)
-            } catch {
-                if case .unsupported = error { throw .audioNotDecodable(movieURL, codec: track.codecName) }
-                throw .unreadable(movieURL, error)
+        // Saving keeps the frames' resolution; a preview reduces them to at most its own.
+        let frameScale = scale >= 1 ? ctx.videoRenderScale : min(ctx.videoRenderScale, scale)
+        let reduction = frameScale / ctx.videoRenderScale
+        let range = ctx.timeRange
+
+        // The sound and the movie's decoder open on a thread of their own (FFmpeg's libraries load on first use)
+        // while the still is decoded.
+        let opening = MovieOpening()
+        let opener = DetachedThread {
+            opening.finish { () throws(LivePhotoError) in
+                try openMovie(movie, video: video, reduction: reduction, range: range)
             }
         }
-        if flag.isCancelled { throw .cancelled }
-
         // The still: decoded, scaled for a preview, processed. Its extent decides the movie's size. It renders and
         // encodes on a thread of its own beside the movie (strip by strip, so in bounded memory) and is renamed into
         // place once the movie is complete.
-        let still = try planStill()
+        let planned = Result { () throws(LivePhotoError) in try planStill() }
+        opener.join()
+        let opened = try opening.result()
+        var audio = opened.0
+        let reader = opened.1
+        if flag.isCancelled { throw .cancelled }
+        let still = try planned.get()
         let photoRect = still.rect
         var metadata = still.metadata
         metadata.orientation = ctx.orientation
@@ -153,15 +161,11 @@ struct LivePhotoRenderer: Sendable {
         defer { stillRender.discard() }
 
         // The movie: frames overlapping the time range, at the still's geometry scaled to the frames' resolution.
-        // Saving keeps the frames' resolution; a preview reduces them to at most its own.
-        let frameScale = scale >= 1 ? ctx.videoRenderScale : min(ctx.videoRenderScale, scale)
-        let reduction = frameScale / ctx.videoRenderScale
         let codec = output.videoCodec
         // H.264 and HEVC code 4:2:0 chroma over pixel pairs: their frames have an even size.
         let even = codec == .motionJPEG ? 1.0 : 2.0
         let width = max(Int(even), Int((photoRect.width * frameScale / scale / even).rounded() * even))
         let height = max(Int(even), Int((photoRect.height * frameScale / scale / even).rounded() * even))
-        let range = ctx.timeRange
         let frameDuration =
             video.nominalFrameRate > 0
             ? MediaTime(seconds: 1 / video.nominalFrameRate, preferredTimescale: 600)
@@ -184,15 +188,6 @@ struct LivePhotoRenderer: Sendable {
             metadata: movie.metadata.filter { $0.key != .contentIdentifier && $0.key != .stillImageTime },
             creationDate: movie.creationDate, synchronizesFile: output.synchronizesFiles)
         movieSettings.movieTimescale = 600
-        let reader: VideoFrameReader
-        do {
-            reader = try VideoFrameReader(
-                movie: movie, track: video,
-                options: VideoDecodingOptions(
-                    threads: 1, reduction: Self.denominator(for: reduction), timeRange: range))
-        } catch {
-            throw .unreadable(movieURL, error)
-        }
         let writer = try LivePhotoWriter(
             photoURL: output.photoURL, movieURL: output.movieURL, contentIdentifier: output.contentIdentifier,
             movie: movieSettings)
@@ -214,23 +209,26 @@ struct LivePhotoRenderer: Sendable {
         // Decoding (one thread), rendering (the workers) and encoding (this thread, and the encoder's own) overlap;
         // a few frames are in flight at a time.
         let source = FrameSource(reader: reader, flag: flag, movieURL: movieURL)
+        // The frames render into recycled buffers (back in the pool once the frame is converted for the encoder).
+        let targets = BufferPool(capacityPerKey: threads + 2)
         var lastEnd: MediaTime?
         try runFramePipeline(
             window: threads + 2, workers: threads,
             source: { () throws(LivePhotoError) in try source.next() },
             transform: { (_, frame) throws(LivePhotoError) in
+                // The decoded pixels are let go here, so the reader reuses their buffer for a later frame.
                 (
-                    frame,
+                    frame.time, frame.time + frame.duration,
                     try renderFrame(
                         frame, track: video, reduction: reduction, renderScale: frameScale, settings: videoSettings,
-                        renderer: frameRenderer)
+                        renderer: frameRenderer, targets: targets)
                 )
             },
             sink: { (_, result) throws(LivePhotoError) in
-                let (frame, prepared) = result
-                try writer.appendVideoFrame(prepared, at: max(.zero, frame.time - range.lowerBound))
-                try appendAudio(until: frame.time + frame.duration - range.lowerBound)
-                lastEnd = frame.time + frame.duration
+                let (time, end, prepared) = result
+                try writer.appendVideoFrame(prepared, at: max(.zero, time - range.lowerBound))
+                try appendAudio(until: end - range.lowerBound)
+                lastEnd = end
             })
         guard let lastEnd else {
             throw .invalidEdit("no movie frame lies in \(range.lowerBound.seconds)…\(range.upperBound.seconds) s")
@@ -244,10 +242,36 @@ struct LivePhotoRenderer: Sendable {
         }
     }
 
-    /// Transforms, processes, renders and prepares one decoded movie frame for the writer.
+    /// The movie's sound and a reader of its frames in `range`, reduced for a preview.
+    func openMovie(_ movie: QuickTimeMovie, video: MovieTrack, reduction: Double, range: Range<MediaTime>)
+        throws(LivePhotoError) -> (AudioSamples?, VideoFrameReader)
+    {
+        let movieURL = context.livePhoto.movieURL
+        var audio: AudioSamples?
+        if let track = movie.audioTrack {
+            do {
+                audio = try movie.audioSamples(of: track)
+            } catch {
+                if case .unsupported = error { throw .audioNotDecodable(movieURL, codec: track.codecName) }
+                throw .unreadable(movieURL, error)
+            }
+        }
+        do {
+            let reader = try VideoFrameReader(
+                movie: movie, track: video,
+                options: VideoDecodingOptions(
+                    threads: 1, reduction: Self.denominator(for: reduction), timeRange: range))
+            return (audio, reader)
+        } catch {
+            throw .unreadable(movieURL, error)
+        }
+    }
+
+    /// Transforms, processes, renders (into a buffer of `targets`) and prepares one decoded movie frame for the
+    /// writer.
     func renderFrame(
         _ decoded: DecodedVideoFrame, track: MovieTrack, reduction: Double, renderScale: Double,
-        settings: QuickTimeWriter.VideoSettings, renderer: RenderContext
+        settings: QuickTimeWriter.VideoSettings, renderer: RenderContext, targets: BufferPool
     ) throws(LivePhotoError) -> PreparedVideoFrame {
         let ctx = context
         var image = Image(buffer: decoded.pixels)
@@ -266,8 +290,8 @@ struct LivePhotoRenderer: Sendable {
         let w = Double(settings.width)
         let h = Double(settings.height)
         let rect = Rect(x: (e.midX - w / 2).rounded(), y: (e.midY - h / 2).rounded(), width: w, height: h)
-        var buffer = PixelBuffer(width: settings.width, height: settings.height, format: .rgba8)
         do {
+            var buffer = try targets.buffer(format: .rgba8, width: settings.width, height: settings.height)
             return try renderer.prepareVideoFrame(out, bounds: rect, settings: settings, reusing: &buffer)
         } catch {
             throw Self.writeError(error, url: output.movieURL)
@@ -351,6 +375,22 @@ final class FrameSource: @unchecked Sendable {
     func next() throws(LivePhotoError) -> DecodedVideoFrame? {
         if flag.isCancelled { throw .cancelled }
         do { return try reader.next() } catch { throw .unreadable(movieURL, error) }
+    }
+}
+
+/// What opening a movie on another thread gave: its sound and frame reader, or the error.
+final class MovieOpening: Sendable {
+    private let outcome = Mutex<Result<(AudioSamples?, VideoFrameReader), LivePhotoError>?>(nil)
+
+    /// Runs `open` and keeps what it gives.
+    func finish(_ open: () throws(LivePhotoError) -> (AudioSamples?, VideoFrameReader)) {
+        let result = Result { () throws(LivePhotoError) in try open() }
+        outcome.withLock { $0 = result }
+    }
+
+    /// What the opening gave (after the thread that ran ``finish(_:)`` is joined).
+    func result() throws(LivePhotoError) -> (AudioSamples?, VideoFrameReader) {
+        try (outcome.withLock { $0 } ?? .failure(.cancelled)).get()
     }
 }
 
