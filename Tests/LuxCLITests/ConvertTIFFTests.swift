@@ -44,14 +44,7 @@ import Testing
             let ours = try ConvertCommandTests.samples(out, in: dir)
             let theirs = try ConvertCommandTests.samples(reference, in: dir)
             try #require(ours.width == 1001 && ours.height == 777 && ours.samples.count == theirs.samples.count)
-            var most = 0
-            var total = 0
-            for (a, b) in zip(ours.samples, theirs.samples) {
-                let d = abs(Int(a) - Int(b))
-                most = max(most, d)
-                total += d
-            }
-            let mean = Double(total) / Double(ours.samples.count)
+            let (most, mean) = absoluteDifferences(ours.samples, theirs.samples)
             #expect(most <= 1 && mean <= 0.05, "\(name): max \(most), mean \(mean)")
 
             let copy = dir.appendingPathComponent("srgb-" + name).path
