@@ -63,14 +63,7 @@ import Testing
                 let ours = try Self.samples(out)
                 try #require(
                     ours.width == size.0 && ours.height == size.1 && theirs.samples.count == ours.samples.count)
-                var most = 0
-                var total = 0
-                for (a, b) in zip(ours.samples, theirs.samples) {
-                    let d = abs(Int(a) - Int(b))
-                    most = max(most, d)
-                    total += d
-                }
-                let mean = Double(total) / Double(ours.samples.count)
+                let (most, mean) = absoluteDifferences(ours.samples, theirs.samples)
                 #expect(most <= 1 && mean <= 0.05, "\(name), \(threads) threads: max \(most), mean \(mean)")
                 outputs.append(ours.samples)
             }

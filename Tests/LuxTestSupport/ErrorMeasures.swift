@@ -33,6 +33,20 @@ private func psnr(count: Int, peak: Double, _ included: (Int) -> Bool, _ differe
     return n == 0 ? .infinity : psnr(meanSquaredError: sum / Double(n), peak: peak)
 }
 
+/// The largest and the mean absolute difference of integer `values` against `reference`, sample by sample.
+public func absoluteDifferences<Sample: BinaryInteger>(_ values: [Sample], _ reference: [Sample]) -> (
+    largest: Int, mean: Double
+) {
+    var largest = 0
+    var total = 0
+    for (a, b) in zip(values, reference) {
+        let d = abs(Int(a) - Int(b))
+        largest = max(largest, d)
+        total += d
+    }
+    return (largest, Double(total) / Double(max(1, min(values.count, reference.count))))
+}
+
 /// The largest component difference of two colours or vectors.
 public func maxDifference(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> Double {
     let d = a - b

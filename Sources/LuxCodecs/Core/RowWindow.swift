@@ -6,8 +6,10 @@ import Synchronization
 /// reader's backing for those files, so a streaming render never holds (or zeroes the pages of) the whole image,
 /// and the decode runs beside the work on the rows already given.
 ///
-/// One decoder (libjpeg's or libpng's) reads on while requests move down the image. The window holds twice the
-/// tallest request (at least 256 rows), so neighbouring strips that overlap by a filter's margin are served from it.
+/// One decoder (libjpeg's or libpng's) reads on while requests move down the image. The window holds the tallest
+/// request and a quarter more (at least 256 rows): a streaming render renders its strips one after another, the
+/// tiles of a strip asking for rows of one span, so the next strip's rows, which overlap the last span by a filter's
+/// margin, are either held or still to come.
 /// A request for rows above the window restarts the decode from the top with a window of the whole image, so a
 /// render that reads in another order decodes the file at most twice.
 final class RowWindow: Sendable {
@@ -76,7 +78,7 @@ final class RowWindow: Sendable {
                 try s.restart(self)
                 s.reserve(rows: height)  // read out of order: keep every row from now on
             }
-            s.reserve(rows: min(max(2 * h, 256), height))
+            s.reserve(rows: min(max(h + h / 4, 256), height))
             while s.next < y + h {
                 // Up to the end of the ring, never over rows `y ...` still to be copied.
                 let slot = s.next % s.capacity

@@ -7,7 +7,8 @@ extension Filters {
     /// The extent grows by three standard deviations; outside the input's extent the image is transparent, so blur
     /// `image.clampedToExtent()` and crop to avoid dark edges.
     ///
-    /// Separable float FIR over ±3σ (normalised weights), vectorised over blocks of 32 floats.
+    /// Separable float FIR over ±3σ (normalised weights), vectorised over blocks of 32 floats; above
+    /// ``directLimit`` the same at half resolution between a 2×2 box average and a linear 2× upsampling.
     public struct GaussianBlur: DeclaredFilter {
         public static let declaration = FilterDeclaration<Self>(
             "GaussianBlur", categories: [.blur, .stillImage, .video, .highDynamicRange],
@@ -24,9 +25,17 @@ extension Filters {
         /// Half the kernel width in pixels for standard deviation `sigma`.
         public static func kernelRadius(sigma: Double) -> Int { Int((3 * sigma).rounded(.up)) }
 
-        /// Above this standard deviation the blur runs at half resolution (recursively), so its cost stops
-        /// growing with the radius.
-        public static let directLimit = 12.0
+        /// Above this standard deviation the blur runs at half resolution, so its cost stops growing with the
+        /// radius.
+        ///
+        /// From σ 8 up, the half-resolution blur differs from the direct one by at most 0.23 levels of 255 on the
+        /// 12 MP photos the tests use (0.56 on uniform white noise, whose blur keeps the most aliasing); at σ 10 it
+        /// takes a 12 MP JPEG → blur → JPEG `lux filter` from 0.43 to 0.23 s of CPU time.
+        public static let directLimit = 8.0
+
+        /// Above this standard deviation the half-resolution blur is itself run at half resolution (and so on):
+        /// each level adds its resampling margins to the region read, and below it a level costs little.
+        static let recursionLimit = 12.0
 
         public var outputImage: Image {
             guard radius >= 0.25 else { return image }
@@ -40,10 +49,13 @@ extension Filters {
         /// so the total stays σ². The half-resolution grid is anchored at the origin, so tiles still agree exactly.
         private var decimated: Image {
             let residual = (radius * radius - 0.25 - 0.75).squareRoot() / 2
-            let blurred = Filters.GaussianBlur {
-                $0.image = image.halvedResolution()
-                $0.radius = residual
-            }.outputImage
+            let halved = image.halvedResolution()
+            let blurred =
+                residual > Self.recursionLimit
+                ? Filters.GaussianBlur {
+                    $0.image = halved
+                    $0.radius = residual
+                }.outputImage : direct(sigma: residual, image: halved)
             let r = Double(Self.kernelRadius(sigma: radius))
             return blurred.doubledResolution().cropped(to: image.extent.insetBy(dx: -r, dy: -r))
         }

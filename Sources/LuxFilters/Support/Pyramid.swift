@@ -12,13 +12,16 @@ extension Image {
     func halvedResolution() -> Image {
         let kernel = GeneralKernel(name: "box2x2Down") { row in
             let s = row.sampler(0)
-            let a = s.row(2 * row.y) + 4 * (2 * row.x - s.minX)
-            let b = s.row(2 * row.y + 1) + 4 * (2 * row.x - s.minX)
-            let out = row.output
+            let a = UnsafeRawPointer(s.row(2 * row.y) + 4 * (2 * row.x - s.minX))
+            let b = UnsafeRawPointer(s.row(2 * row.y + 1) + 4 * (2 * row.x - s.minX))
+            let out = UnsafeMutableRawPointer(row.output)
+            // One RGBA pixel per four-lane vector: the two pixels of each row, summed pairwise as (a + a′) + (b + b′).
             for i in 0..<row.count {
-                for c in 0..<4 {
-                    out[4 * i + c] = 0.25 * ((a[8 * i + c] + a[8 * i + 4 + c]) + (b[8 * i + c] + b[8 * i + 4 + c]))
-                }
+                let a0 = a.loadUnaligned(fromByteOffset: 32 * i, as: SIMD4<Float>.self)
+                let a1 = a.loadUnaligned(fromByteOffset: 32 * i + 16, as: SIMD4<Float>.self)
+                let b0 = b.loadUnaligned(fromByteOffset: 32 * i, as: SIMD4<Float>.self)
+                let b1 = b.loadUnaligned(fromByteOffset: 32 * i + 16, as: SIMD4<Float>.self)
+                out.storeBytes(of: 0.25 * ((a0 + a1) + (b0 + b1)), toByteOffset: 16 * i, as: SIMD4<Float>.self)
             }
         }
         let e = extent
@@ -43,20 +46,38 @@ extension Image {
             let y = row.y
             let even = y & 1 == 0
             let t: Float = even ? 0.75 : 0.25
-            let top = s.row(floorDiv(y, 2) - (even ? 1 : 0))
-            let bottom = top + s.rowStride
-            let out = row.output
-            for i in 0..<row.count {
-                let x = row.x + i
-                let k0 = x & 1 == 0 ? floorDiv(x, 2) - 1 : floorDiv(x, 2)
-                let u: Float = x & 1 == 0 ? 0.75 : 0.25
-                let p = 4 * (k0 - s.minX)
-                for c in 0..<4 {
-                    let upper = top[p + c] + (top[p + 4 + c] - top[p + c]) * u
-                    let lower = bottom[p + c] + (bottom[p + 4 + c] - bottom[p + c]) * u
-                    out[4 * i + c] = upper + (lower - upper) * t
-                }
+            let top = UnsafeRawPointer(s.row(floorDiv(y, 2) - (even ? 1 : 0)))
+            let bottom = top + 4 * s.rowStride
+            let out = UnsafeMutableRawPointer(row.output)
+            // Half-resolution column k blended between the two rows, one RGBA pixel per four-lane vector.
+            @inline(__always) func column(_ k: Int) -> SIMD4<Float> {
+                let upper = top.loadUnaligned(fromByteOffset: 16 * (k - s.minX), as: SIMD4<Float>.self)
+                let lower = bottom.loadUnaligned(fromByteOffset: 16 * (k - s.minX), as: SIMD4<Float>.self)
+                return upper + (lower - upper) * t
             }
+            @inline(__always) func store(_ v: SIMD4<Float>, _ i: Int) {
+                out.storeBytes(of: v, toByteOffset: 16 * i, as: SIMD4<Float>.self)
+            }
+            // Output column 2k is ¾ of the way from column k − 1 to k, 2k + 1 is ¼ of the way from k to k + 1: with
+            // `a` = column k − 1 and `b` = column k, each pair of outputs blends one new column.
+            var i = 0
+            var k = floorDiv(row.x, 2)
+            var a: SIMD4<Float>
+            var b = column(k)
+            if row.x & 1 != 0 {
+                let c = column(k + 1)
+                store(b + (c - b) * 0.25, 0)
+                (i, k, a, b) = (1, k + 1, b, c)
+            } else {
+                a = column(k - 1)
+            }
+            while i + 1 < row.count {
+                let c = column(k + 1)
+                store(a + (b - a) * 0.75, i)
+                store(b + (c - b) * 0.25, i + 1)
+                (i, k, a, b) = (i + 2, k + 1, b, c)
+            }
+            if i < row.count { store(a + (b - a) * 0.75, i) }
         }
         let e = extent
         let out = e.isInfinite ? e : Rect(minX: 2 * e.minX, minY: 2 * e.minY, maxX: 2 * e.maxX, maxY: 2 * e.maxY)

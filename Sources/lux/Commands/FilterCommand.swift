@@ -18,7 +18,9 @@ struct FilterCommand: ParsableCommand {
 
             The input is colour-matched into the working space (extended linear sRGB unless --working-space \
             says otherwise) and the result is written in --color-space (default: the input's). Every output \
-            format (JPEG, PNG, TIFF, HEIC) is rendered and encoded a strip at a time. --image N picks the image \
+            format (JPEG, PNG, TIFF, HEIC) is rendered and encoded a strip at a time (a JPEG with the standard Huffman \
+            tables, as `lux convert` writes it: optimised tables would keep every DCT coefficient of the image in \
+            memory). --image N picks the image \
             of a HEIC holding several (0 = the primary). Set LUX_PRINT_TREE=1 or 8 to see the graph and the \
             fused programs.
 
@@ -160,6 +162,7 @@ struct FilterCommand: ParsableCommand {
             result, to: url, format: fileFormat, pixelFormat: samples.encodedFormat, colorSpace: outputSpace,
             bounds: result.extent.integral, metadata: metadata,
             options: EncodingOptions(
-                quality: Double(quality) / 100, sampleType: samples.sampleType, alpha: samples.alpha, threads: threads))
+                quality: Double(quality) / 100, optimizesHuffmanTables: false, sampleType: samples.sampleType,
+                alpha: samples.alpha, threads: threads))
     }
 }
