@@ -6,13 +6,26 @@
 
 // Per thread: a test forcing a width must not switch the paths of tests running beside it.
 static _Thread_local int lux_forced_lanes = 0;
+// Whether any thread ever forced a width: until then the thread-local is not read (every row kernel call asks).
+static int lux_lanes_forced_once = 0;
 
-void lux_force_lanes(int lanes) { lux_forced_lanes = lanes; }
+void lux_force_lanes(int lanes) {
+    __atomic_store_n(&lux_lanes_forced_once, 1, __ATOMIC_RELAXED);
+    lux_forced_lanes = lanes;
+}
 
 int lux_lanes(void) {
-    if (lux_forced_lanes > 0) return lux_forced_lanes;
+    if (__atomic_load_n(&lux_lanes_forced_once, __ATOMIC_RELAXED) && lux_forced_lanes > 0) return lux_forced_lanes;
 #if LUX_X86
-    return lux_has_f16c() ? 8 : 4;
+    // Detected once; threads may race to fill it and all store the same value.
+    static int detected = 0;
+    int lanes = __atomic_load_n(&detected, __ATOMIC_RELAXED);
+    if (lanes == 0) {
+        __builtin_cpu_init();
+        lanes = __builtin_cpu_supports("avx2") ? 8 : 4;
+        __atomic_store_n(&detected, lanes, __ATOMIC_RELAXED);
+    }
+    return lanes;
 #else
     return 1;
 #endif

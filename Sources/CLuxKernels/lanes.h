@@ -3,9 +3,14 @@
 // after defining LUX_LANES as 1, 4 or 8; it defines the vector type `vf`, `LUX_FN(name)` (the name with the width
 // appended), `LUX_TARGET` (the function attribute of the width) and the operations below. Every operation rounds as
 // the scalar IEEE one does, and `vmax`/`vmin`/`vselect_lt` follow Swift's `max`, `min` and `a < b ? x : y` exactly
-// (NaN included), so each width gives the same bits as Swift's scalar code with the same expression tree.
+// (NaN included; `vselect_le` is `a <= b ? x : y`), so each width gives the same bits as Swift's scalar code with the same expression tree.
+//
+// `vset2(e, o)` (wider than one lane only) alternates e and o across the lanes; `vload_u16` widens unsigned 16-bit
+// samples exactly.
 //
 // Include with LUX_LANES undefined afterwards to clear the definitions.
+#include <stdint.h>
+
 #include "x86.h"
 
 #undef LUX_FN
@@ -26,6 +31,9 @@
 #undef vmax
 #undef vmin
 #undef vselect_lt
+#undef vselect_le
+#undef vset2
+#undef vload_u16
 #undef LUX_W
 
 #ifdef LUX_LANES
@@ -52,6 +60,8 @@ LUX_OP float lux1_neg(float a) { return -a; }
 LUX_OP float lux1_max(float x, float y) { return y >= x ? y : x; }
 LUX_OP float lux1_min(float x, float y) { return y < x ? y : x; }
 LUX_OP float lux1_select_lt(float a, float b, float x, float y) { return a < b ? x : y; }
+LUX_OP float lux1_select_le(float a, float b, float x, float y) { return a <= b ? x : y; }
+LUX_OP float lux1_load_u16(const uint16_t *p) { return (float)*p; }
 #define LUX_W lux1
 
 #elif LUX_LANES == 4 && LUX_X86
@@ -75,6 +85,11 @@ LUX_OP __m128 lux4_blend(__m128 mask, __m128 x, __m128 y) {
 LUX_OP __m128 lux4_max(__m128 x, __m128 y) { return lux4_blend(_mm_cmpge_ps(y, x), y, x); }
 LUX_OP __m128 lux4_min(__m128 x, __m128 y) { return lux4_blend(_mm_cmplt_ps(y, x), y, x); }
 LUX_OP __m128 lux4_select_lt(__m128 a, __m128 b, __m128 x, __m128 y) { return lux4_blend(_mm_cmplt_ps(a, b), x, y); }
+LUX_OP __m128 lux4_select_le(__m128 a, __m128 b, __m128 x, __m128 y) { return lux4_blend(_mm_cmple_ps(a, b), x, y); }
+LUX_OP __m128 lux4_set2(float even, float odd) { return _mm_setr_ps(even, odd, even, odd); }
+LUX_OP __m128 lux4_load_u16(const uint16_t *p) {
+    return _mm_cvtepi32_ps(_mm_unpacklo_epi16(_mm_loadl_epi64((const __m128i *)p), _mm_setzero_si128()));
+}
 #define LUX_W lux4
 
 #elif LUX_LANES == 8 && LUX_X86
@@ -97,6 +112,13 @@ LUX_OP __m256 lux8_min(__m256 x, __m256 y) { return _mm256_blendv_ps(x, y, _mm25
 LUX_OP __m256 lux8_select_lt(__m256 a, __m256 b, __m256 x, __m256 y) {
     return _mm256_blendv_ps(y, x, _mm256_cmp_ps(a, b, _CMP_LT_OQ));
 }
+LUX_OP __m256 lux8_select_le(__m256 a, __m256 b, __m256 x, __m256 y) {
+    return _mm256_blendv_ps(y, x, _mm256_cmp_ps(a, b, _CMP_LE_OQ));
+}
+LUX_OP __m256 lux8_set2(float even, float odd) { return _mm256_setr_ps(even, odd, even, odd, even, odd, even, odd); }
+LUX_OP __m256 lux8_load_u16(const uint16_t *p) {
+    return _mm256_cvtepi32_ps(_mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)p)));
+}
 #define LUX_W lux8
 
 #else
@@ -117,6 +139,9 @@ LUX_OP __m256 lux8_select_lt(__m256 a, __m256 b, __m256 x, __m256 y) {
 #define vmax LUX_PASTE(LUX_W, max)
 #define vmin LUX_PASTE(LUX_W, min)
 #define vselect_lt LUX_PASTE(LUX_W, select_lt)
+#define vselect_le LUX_PASTE(LUX_W, select_le)
+#define vset2 LUX_PASTE(LUX_W, set2)
+#define vload_u16 LUX_PASTE(LUX_W, load_u16)
 
 #endif
 

@@ -4,21 +4,8 @@
 
 #pragma clang fp contract(off)
 
-#define LUX_LANES 1
-#include "lanes.h"
-#include "nr_rows.h"
-#undef LUX_LANES
-#if LUX_X86
-#define LUX_LANES 4
-#include "lanes.h"
-#include "nr_rows.h"
-#undef LUX_LANES
-#define LUX_LANES 8
-#include "lanes.h"
-#include "nr_rows.h"
-#undef LUX_LANES
-#endif
-#include "lanes.h"
+#define LUX_ROWS "nr_rows.h"
+#include "lanes_instances.h"
 
 void lux_nr_taps5(const float *c, const float *a1, const float *b1, const float *a2, const float *b2, float *o,
                   float k0, float k1, float k2, ptrdiff_t start, ptrdiff_t end) {

@@ -4,21 +4,8 @@
 
 #pragma clang fp contract(off)
 
-#define LUX_LANES 1
-#include "lanes.h"
-#include "rcd_rows.h"
-#undef LUX_LANES
-#if LUX_X86
-#define LUX_LANES 4
-#include "lanes.h"
-#include "rcd_rows.h"
-#undef LUX_LANES
-#define LUX_LANES 8
-#include "lanes.h"
-#include "rcd_rows.h"
-#undef LUX_LANES
-#endif
-#include "lanes.h"
+#define LUX_ROWS "rcd_rows.h"
+#include "lanes_instances.h"
 
 void lux_rcd_vertical_hpf(const float *p, ptrdiff_t w, float *d, ptrdiff_t start, ptrdiff_t end) {
     LUX_RUN(lux_rcd_vertical_hpf, start, end, p, w, d);

@@ -111,4 +111,46 @@ import Testing
             #expect(vector.map(\.bitPattern) == scalar.map(\.bitPattern), "\(lanes) lanes")
         }
     }
+
+    @Test("sharpening's and linearisation's kernels give the same bits at every width")
+    func sharpeningAndLinearization() {
+        let n = 203
+        let step = 211
+        let radius = 3
+        let input = Self.samples(3 * step + n + 2 * radius * step, width: 50, seed: 23).map { max($0, 0) * $0 }
+        let raw: [UInt16] = (0..<n).map { UInt16(truncatingIfNeeded: $0 &* 2_654_435_761 >> 7) & 0x3FFF }
+        let taps: [Float] = [0.4, 0.2, 0.08, 0.02]
+        func run(_ lanes: Int32) -> [Float] {
+            withLanes(lanes) {
+                var out = [Float](repeating: .nan, count: 8 * n)
+                input.withUnsafeBufferPointer { p in
+                    out.withUnsafeMutableBufferPointer { o in
+                        let i = p.baseAddress!
+                        let d = o.baseAddress!
+                        taps.withUnsafeBufferPointer { t in
+                            Sharpening.blurRow(
+                                i + radius * step, step: step, taps: t, radius: radius, count: n, into: d)
+                        }
+                        Sharpening.luma(i, i + n, i + 2 * n, weights: (0.2126, 0.7152, 0.0722), count: n, into: d + n)
+                        Sharpening.mask(
+                            i, i + 1, i + 2, luma: d + n, blurred: d, amount: 1.5, threshold: 0.004, count: n,
+                            red: d + 2 * n, green: d + 3 * n, blue: d + 4 * n)
+                        for parity in 0..<2 {
+                            SensorLinearization.linearize(
+                                raw, n, parity, 512.5, 511, 1 / 15000, 1.1 / 15000, d + (5 + parity) * n)
+                        }
+                    }
+                }
+                return out
+            }
+        }
+        let scalar = run(1)
+        // The mask sharpens: the red plane is not the input's.
+        #expect(zip(scalar[(2 * n)..<(3 * n)], input[..<n]).contains { $0 != $1 })
+        #expect(scalar[(5 * n)..<(7 * n)].allSatisfy { $0.isFinite })
+        for lanes in Self.widths.dropFirst() {
+            let vector = run(lanes)
+            #expect(vector.map(\.bitPattern) == scalar.map(\.bitPattern), "\(lanes) lanes")
+        }
+    }
 }

@@ -137,12 +137,14 @@ int lux_has_f16c(void);
 /// concurrently with other tests); pass 0 to restore detection.
 void lux_force_portable(int force);
 
-/// The vector width of the lane-generic row kernels (`lux_rcd_*`, `lux_nr_*`): 8 with AVX2, 4 on other x86 CPUs,
-/// 1 elsewhere, or what ``lux_force_lanes`` set on the calling thread. Every width gives the same bits.
+/// The vector width of the lane-generic row kernels (`lux_rcd_*`, `lux_nr_*`, `lux_sharpen_*`,
+/// `lux_linearize_u16`): 8 with AVX2, 4 on other x86 CPUs, 1 elsewhere, or what ``lux_force_lanes`` set on the
+/// calling thread. Every width gives the same bits.
 int lux_lanes(void);
 
 /// Forces the width of the lane-generic row kernels on the calling thread only (for tests that compare the widths):
-/// 1 (scalar), 4 (SSE, x86 only) or 8 (AVX2: only when ``lux_has_f16c`` is 1); 0 restores detection.
+/// 1 (scalar), 4 (SSE, x86 only) or 8 (AVX2: only when the CPU has it, ``lux_lanes`` 8 unforced); 0 restores
+/// detection.
 void lux_force_lanes(int lanes);
 
 // RCD demosaicing's row kernels (LuxRAW's RCDDemosaic: its doc comments give the formulas). Each computes indices
@@ -212,6 +214,23 @@ void lux_nr_correct(float *c, const float *coarse, const float *correction, cons
 void lux_nr_split(const float *r, const float *g, const float *b, float *y, float *cr, float *cb, ptrdiff_t count);
 /// `g = y − 0.25·(cr + cb)`, `r = cr + g`, `b = cb + g`.
 void lux_nr_merge(const float *y, const float *cr, const float *cb, float *r, float *g, float *b, ptrdiff_t count);
+
+// RAW sharpening's and linearisation's row kernels (LuxRAW's Sharpening and SensorLinearization), over `0..<count`;
+// as the RCD kernels, every width of ``lux_lanes`` gives the same bits as Swift's scalar code.
+
+/// `out[i] = t[0]·c[i] + t[1]·(c[i − step] + c[i + step]) + … + t[radius]·(…)`, each tap added in turn (no fused
+/// multiply-add).
+void lux_sharpen_blur(const float *c, ptrdiff_t step, const float *taps, int radius, float *out, ptrdiff_t count);
+/// `luma[i] = (wr·r[i] + wg·g[i]) + wb·b[i]`.
+void lux_sharpen_luma(const float *r, const float *g, const float *b, float wr, float wg, float wb, float *luma,
+                      ptrdiff_t count);
+/// The unsharp mask: `y′ = max(y + amount·shrink(y − blurred, threshold), 0)` with `y = luma[i]`, then each colour
+/// `c·f + add` with `f = 1, add = y′ − y` where `y ≤ 1e-4` and `f = y′/y, add = 0` elsewhere.
+void lux_sharpen_mask(const float *r, const float *g, const float *b, const float *luma, const float *blurred,
+                      float amount, float threshold, float *red, float *green, float *blue, ptrdiff_t count);
+/// `out[i] = (s[i] − black) · scale` with the `_even` values at even `i` and the `_odd` ones at odd `i`.
+void lux_linearize_u16(const uint16_t *s, float black_even, float black_odd, float scale_even, float scale_odd,
+                       float *out, ptrdiff_t count);
 
 #ifdef __cplusplus
 }
