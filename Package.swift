@@ -122,7 +122,7 @@ let package = Package(
         .target(
             name: "LuxRAW",
             dependencies: [
-                "LuxRender", "LuxCodecs", "LuxPixels", "LuxColor",
+                "LuxRender", "LuxCodecs", "LuxPixels", "LuxColor", "CLuxKernels",
                 .product(name: "RealModule", package: "swift-numerics"),
             ],
             swiftSettings: swiftSettings),
@@ -232,7 +232,7 @@ let package = Package(
         .testTarget(
             name: "LuxRAWTests",
             dependencies: [
-                "LuxRAW", "LuxIO", "LuxRender", "LuxCodecs", "LuxPixels", "LuxColor", "LuxTestSupport",
+                "LuxRAW", "LuxIO", "LuxRender", "LuxCodecs", "LuxPixels", "LuxColor", "LuxTestSupport", "CLuxKernels",
                 .product(name: "RealModule", package: "swift-numerics"),
             ],
             swiftSettings: swiftSettings),

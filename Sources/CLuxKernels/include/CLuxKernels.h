@@ -144,6 +144,101 @@ int lux_has_f16c(void);
 /// concurrently with other tests); pass 0 to restore detection.
 void lux_force_portable(int force);
 
+/// The vector width of the lane-generic row kernels (`lux_rcd_*`, `lux_nr_*`, `lux_sharpen_*`,
+/// `lux_linearize_u16`): 8 with AVX2, 4 on other x86 CPUs, 1 elsewhere, or what ``lux_force_lanes`` set on the
+/// calling thread. Every width gives the same bits.
+int lux_lanes(void);
+
+/// Forces the width of the lane-generic row kernels on the calling thread only (for tests that compare the widths):
+/// 1 (scalar), 4 (SSE, x86 only) or 8 (AVX2: only when the CPU has it, ``lux_lanes`` 8 unforced); 0 restores
+/// detection.
+void lux_force_lanes(int lanes);
+
+// RCD demosaicing's row kernels (LuxRAW's RCDDemosaic: its doc comments give the formulas). Each computes indices
+// `start..<end` of a row of split planes: `s`/`*_s` is a row seen from the sites of one column parity, `t`/`*_t` its
+// other half (so column x − 1 of site i is t[i − 1], x + 1 is t[i]); `w` is the row stride of the working planes,
+// `os` of the output planes. Every operation rounds as Swift's scalar code did (no fused multiply-add), so every
+// width of ``lux_lanes`` gives the same bits.
+
+/// `d[i] = v²`, `v = (p[i−3w] − p[i−w] − p[i+w] + p[i+3w]) − 3(p[i−2w] + p[i+2w]) + 6p[i]`.
+void lux_rcd_vertical_hpf(const float *p, ptrdiff_t w, float *d, ptrdiff_t start, ptrdiff_t end);
+/// `d[i] = v²`, `v = (t[i−2] − t[i−1] − t[i] + t[i+1]) − 3(s[i−1] + s[i+1]) + 6s[i]`.
+void lux_rcd_horizontal_hpf(const float *s, const float *t, float *d, ptrdiff_t start, ptrdiff_t end);
+/// `d[i] = V / (V + H)`, `V = max(ε², r0[i] + r1[i] + r2[i])`, `H = max(ε², ht[i−1] + hs[i] + ht[i])`.
+void lux_rcd_direction(const float *r0, const float *r1, const float *r2, const float *hs, const float *ht, float *d,
+                       float epssq, ptrdiff_t start, ptrdiff_t end);
+/// The 1-2-1 ⊗ 1-2-1 low-pass of the mosaic at the sites.
+void lux_rcd_low_pass(const float *s, const float *t, float *d, ptrdiff_t w, ptrdiff_t start, ptrdiff_t end);
+/// The soft direction: `central[i]`, or the mean of `above[i−1], above[i], below[i−1], below[i]` where further
+/// from ½.
+void lux_rcd_discrimination(const float *above, const float *central, const float *below, float *d, ptrdiff_t start,
+                            ptrdiff_t end);
+/// Green at red/blue sites (RCD step 3).
+void lux_rcd_green(const float *s, const float *t, const float *low_pass, const float *disc, float *g, ptrdiff_t w,
+                   ptrdiff_t start, ptrdiff_t end);
+/// The squared diagonal high-passes (P = NW–SE into `dp`, Q = NE–SW into `dq`) at red/blue sites.
+void lux_rcd_diagonal_hpf(const float *s, const float *t, float *dp, float *dq, ptrdiff_t w, ptrdiff_t start,
+                          ptrdiff_t end);
+/// `d[i] = P / (P + Q)`, `P = max(ε², pa[i−1] + pc[i] + pb[i])`, `Q = max(ε², qa[i] + qc[i] + qb[i−1])`.
+void lux_rcd_diagonal_direction(const float *pa, const float *pc, const float *pb, const float *qa, const float *qc,
+                                const float *qb, float *d, float epssq, ptrdiff_t start, ptrdiff_t end);
+/// Red at blue sites or blue at red sites into `ms` (RCD step 4.3); `dir_same`/`dir_other` the P/Q direction row.
+void lux_rcd_diagonal_color(float *ms, const float *mt, const float *gs, const float *gt, const float *dir_same,
+                            const float *dir_other, ptrdiff_t w, ptrdiff_t os, ptrdiff_t start, ptrdiff_t end);
+/// Red and blue at green sites (RCD step 4.4).
+void lux_rcd_cardinal_color(float *rs, const float *rt, float *bs, const float *bt, const float *gs, const float *gt,
+                            const float *disc, ptrdiff_t os, ptrdiff_t start, ptrdiff_t end);
+/// Refinement 5.1, in place: green at red/blue sites from the colour difference with the site's own colour.
+void lux_rcd_refine_green(const float *own_s, const float *own_t, float *gs, const float *gt, const float *disc,
+                          ptrdiff_t os, ptrdiff_t start, ptrdiff_t end);
+/// Refinement 5.2: the row's colour (`rs`) and the column's (`cs`) at green sites.
+void lux_rcd_refine_at_green(float *rs, const float *rt, float *cs, const float *gs, const float *gt, ptrdiff_t os,
+                             ptrdiff_t start, ptrdiff_t end);
+/// Refinement 5.3, in place: blue at red sites (`red_row` 1) or red at blue sites (0) from R − B.
+void lux_rcd_refine_red_blue(float *rs, const float *rt, float *bs, const float *bt, const float *disc, int red_row,
+                             ptrdiff_t os, ptrdiff_t start, ptrdiff_t end);
+
+// Noise reduction's row kernels (LuxRAW's NoiseReduction and Wavelet: their doc comments give the formulas), over
+// `start..<end` or `0..<count`; as the RCD kernels, every width of ``lux_lanes`` gives the same bits as Swift's scalar
+// code. `shrink(d, t)` below is `d − min(max(d, −t), t)`.
+
+/// `o[i] = (k0·c[i] + k1·(a1[i] + b1[i])) + k2·(a2[i] + b2[i])`: the à-trous B3 smoothing taps.
+void lux_nr_taps5(const float *c, const float *a1, const float *b1, const float *a2, const float *b2, float *o,
+                  float k0, float k1, float k2, ptrdiff_t start, ptrdiff_t end);
+/// `acc[i] += gain · shrink(fine[i] − coarse[i], factor · sigma[i])`.
+void lux_nr_shrink(const float *fine, const float *coarse, const float *sigma, float factor, float gain, float *acc,
+                   ptrdiff_t count);
+/// `p[i] = c + gain · shrink(p[i] − c, factor · √max(a·c + b, b, 0))` with `c = coarse[i]`.
+void lux_nr_shrink_finest(float *p, const float *coarse, float a, float b, float factor, float gain,
+                          ptrdiff_t count);
+/// `out[i] = scale · √max(a·signal[i] + b, b, 0)`; `out` may be `signal`.
+void lux_nr_noise_sigma(const float *signal, float *out, float a, float b, float scale, ptrdiff_t count);
+/// `c[i] = ((coarse[i] + correction[i]) + f) − min(max(f, −t), t)` with `f = c[i] − coarse[i]`,
+/// `t = factor · sigma[i]`.
+void lux_nr_correct(float *c, const float *coarse, const float *correction, const float *sigma, float factor,
+                    ptrdiff_t count);
+/// `y = 0.25·((r + 2g) + b)`, `cr = r − g`, `cb = b − g`.
+void lux_nr_split(const float *r, const float *g, const float *b, float *y, float *cr, float *cb, ptrdiff_t count);
+/// `g = y − 0.25·(cr + cb)`, `r = cr + g`, `b = cb + g`.
+void lux_nr_merge(const float *y, const float *cr, const float *cb, float *r, float *g, float *b, ptrdiff_t count);
+
+// RAW sharpening's and linearisation's row kernels (LuxRAW's Sharpening and SensorLinearization), over `0..<count`;
+// as the RCD kernels, every width of ``lux_lanes`` gives the same bits as Swift's scalar code.
+
+/// `out[i] = t[0]·c[i] + t[1]·(c[i − step] + c[i + step]) + … + t[radius]·(…)`, each tap added in turn (no fused
+/// multiply-add).
+void lux_sharpen_blur(const float *c, ptrdiff_t step, const float *taps, int radius, float *out, ptrdiff_t count);
+/// `luma[i] = (wr·r[i] + wg·g[i]) + wb·b[i]`.
+void lux_sharpen_luma(const float *r, const float *g, const float *b, float wr, float wg, float wb, float *luma,
+                      ptrdiff_t count);
+/// The unsharp mask: `y′ = max(y + amount·shrink(y − blurred, threshold), 0)` with `y = luma[i]`, then each colour
+/// `c·f + add` with `f = 1, add = y′ − y` where `y ≤ 1e-4` and `f = y′/y, add = 0` elsewhere.
+void lux_sharpen_mask(const float *r, const float *g, const float *b, const float *luma, const float *blurred,
+                      float amount, float threshold, float *red, float *green, float *blue, ptrdiff_t count);
+/// `out[i] = (s[i] − black) · scale` with the `_even` values at even `i` and the `_odd` ones at odd `i`.
+void lux_linearize_u16(const uint16_t *s, float black_even, float black_odd, float scale_even, float scale_odd,
+                       float *out, ptrdiff_t count);
+
 #ifdef __cplusplus
 }
 #endif

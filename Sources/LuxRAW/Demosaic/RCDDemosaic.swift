@@ -1,3 +1,5 @@
+import CLuxKernels
+
 /// Ratio Corrected Demosaicing (Sanz Rodríguez, 2017), as in RawTherapee and darktable.
 ///
 /// 1. Direction: a 6th-order vertical and horizontal high-pass on the raw samples, squared and summed over
@@ -93,9 +95,6 @@ enum RCDDemosaic {
         let gp = cfa.greenParity
         let redRow = cfa.redRow
         let epssq: Float = 1e-10
-        let w1 = w
-        let w2 = 2 * w
-        let w3 = 3 * w
         /// Row `y` of a plane of row stride `stride`, seen from the sites of column parity `parity`.
         func siteRow(_ plane: UnsafeMutablePointer<Float>, _ y: Int, _ stride: Int, _ parity: Int) -> SiteRow {
             SiteRow(plane + y * stride, parity: parity, width: w)
@@ -114,11 +113,7 @@ enum RCDDemosaic {
         let hRow = rings + 3 * w
         let vhRing = rings + 4 * w
         func verticalHPF(_ y: Int, into dst: UnsafeMutablePointer<Float>) {
-            let p = c + y * w
-            for x in 0..<w {
-                let v = (p[x &- w3] - p[x &- w1] - p[x &+ w1] + p[x &+ w3]) - 3 * (p[x &- w2] + p[x &+ w2]) + 6 * p[x]
-                dst[x] = v * v
-            }
+            lux_rcd_vertical_hpf(c + y * w, w, dst, 0, w)
         }
         verticalHPF(3, into: ring)
         verticalHPF(4, into: ring + w)
@@ -148,7 +143,7 @@ enum RCDDemosaic {
         // Step 2: low-pass of the mosaic at red/blue sites (the only ones step 3 reads).
         for y in 3..<(h - 3) {
             let q = (gp ^ y ^ 1) & 1
-            lowPassRow(siteRow(c, y, w, q), siteRow(lpf, y, w, q).same, sites(3, w - 3, q), w1)
+            lowPassRow(siteRow(c, y, w, q), siteRow(lpf, y, w, q).same, sites(3, w - 3, q), w)
         }
 
         // The samples into their own planes (and, in the frame RCD does not reach, into all three).
@@ -206,7 +201,7 @@ enum RCDDemosaic {
                 siteRow(red, y, os, q), siteRow(blue, y, os, q), siteRow(green, y, os, q), siteRow(disc, y, w, q).same,
                 sites(10, w - 10, q), os)
         }
-        refine(out, disc: disc, width: w, height: h, greenParity: gp, redRow: redRow, tmp: rowTmp)
+        refine(out, disc: disc, width: w, height: h, greenParity: gp, redRow: redRow)
     }
 
     /// One row of a plane in split layout (its even columns, then its odd ones), seen from the sites of one parity.
@@ -263,20 +258,13 @@ enum RCDDemosaic {
     // MARK: Row kernels
     //
     // Each computes its formula at the sites of one column parity of a row of split planes (`SiteRow`), the
-    // indices `i` of `sites`, with contiguous loads and stores that vectorise. The comments give the site's
-    // column `x` offsets they stand for. Index arithmetic with a run-time stride is wrapping (`i &- w`): a
-    // checked `i - w` is a possible trap inside the loop, which stops LLVM from vectorising it. Kernels that
-    // read the sites they write compute into `tmp` and copy it over (writing those in place measured slower).
+    // indices `i` of `sites`, with contiguous loads and stores, in C (`lux_rcd_*` in CLuxKernels' rcd_rows.h, where
+    // the formulas are written out): 8 lanes wide with AVX2 when the CPU has it (plain `swift build -c release`
+    // targets baseline x86-64, whose SSE gives 4), bit-identical to the scalar expressions on every width.
 
     @inline(never)
     static func horizontalHPFRow(_ p: SiteRow, _ d: UnsafeMutablePointer<Float>, _ sites: Range<Int>) {
-        let s = p.same
-        let t = p.other
-        for i in sites {
-            // (x−3 − x−1 − x+1 + x+3) − 3 (x−2 + x+2) + 6 x
-            let v = (t[i &- 2] - t[i &- 1] - t[i] + t[i &+ 1]) - 3 * (s[i &- 1] + s[i &+ 1]) + 6 * s[i]
-            d[i] = v * v
-        }
+        lux_rcd_horizontal_hpf(p.same, p.other, d, sites.lowerBound, sites.upperBound)
     }
 
     @inline(never)
@@ -284,24 +272,12 @@ enum RCDDemosaic {
         _ r0: UnsafePointer<Float>, _ r1: UnsafePointer<Float>, _ r2: UnsafePointer<Float>, _ hpf: SiteRow,
         _ d: UnsafeMutablePointer<Float>, _ sites: Range<Int>, _ epssq: Float
     ) {
-        let hs = hpf.same
-        let ht = hpf.other
-        for i in sites {
-            let vStat = max(epssq, r0[i] + r1[i] + r2[i])
-            let hStat = max(epssq, ht[i &- 1] + hs[i] + ht[i])
-            d[i] = vStat / (vStat + hStat)
-        }
+        lux_rcd_direction(r0, r1, r2, hpf.same, hpf.other, d, epssq, sites.lowerBound, sites.upperBound)
     }
 
     @inline(never)
-    static func lowPassRow(_ p: SiteRow, _ d: UnsafeMutablePointer<Float>, _ sites: Range<Int>, _ w1: Int) {
-        let s = p.same
-        let t = p.other
-        for i in sites {
-            d[i] =
-                s[i] + 0.5 * (s[i &- w1] + s[i &+ w1] + t[i &- 1] + t[i])
-                + 0.25 * (t[i &- w1 &- 1] + t[i &- w1] + t[i &+ w1 &- 1] + t[i &+ w1])
-        }
+    static func lowPassRow(_ p: SiteRow, _ d: UnsafeMutablePointer<Float>, _ sites: Range<Int>, _ w: Int) {
+        lux_rcd_low_pass(p.same, p.other, d, w, sites.lowerBound, sites.upperBound)
     }
 
     /// The samples of each colour into its plane at every site; in the frame of ``margin`` photosites that the RCD
@@ -343,26 +319,12 @@ enum RCDDemosaic {
         }
     }
 
-    /// The soft direction at a site: the direction statistic, or its diagonal neighbours' mean if more decided.
-    ///
-    /// `above` and `below` are the rows above and below `central`'s.
-    @inline(__always)
-    static func discrimination(
-        _ above: UnsafePointer<Float>, _ central: Float, _ below: UnsafePointer<Float>, _ i: Int
-    ) -> Float {
-        // x−w−1, x−w+1, x+w−1, x+w+1
-        let neighbourhood = 0.25 * (above[i &- 1] + above[i] + below[i &- 1] + below[i])
-        return abs(0.5 - central) < abs(0.5 - neighbourhood) ? neighbourhood : central
-    }
-
     @inline(never)
     static func discriminationRow(
         _ above: SiteRow, _ central: UnsafePointer<Float>, _ below: SiteRow, _ d: UnsafeMutablePointer<Float>,
         _ sites: Range<Int>
     ) {
-        let a = above.other
-        let b = below.other
-        for i in sites { d[i] = discrimination(a, central[i], b, i) }
+        lux_rcd_discrimination(above.other, central, below.other, d, sites.lowerBound, sites.upperBound)
     }
 
     @inline(never)
@@ -370,41 +332,7 @@ enum RCDDemosaic {
         _ p: SiteRow, _ l: UnsafePointer<Float>, _ disc: UnsafePointer<Float>, _ g: UnsafeMutablePointer<Float>,
         _ sites: Range<Int>, _ w: Int
     ) {
-        let eps: Float = 1e-5
-        let w1 = w
-        let w2 = 2 * w
-        let w3 = 3 * w
-        let w4 = 4 * w
-        let s = p.same
-        let t = p.other
-        for i in sites {
-            let nGrad =
-                eps + abs(s[i &- w1] - s[i &+ w1]) + abs(s[i] - s[i &- w2]) + abs(s[i &- w1] - s[i &- w3])
-                + abs(s[i &- w2] - s[i &- w4])
-            let sGrad =
-                eps + abs(s[i &- w1] - s[i &+ w1]) + abs(s[i] - s[i &+ w2]) + abs(s[i &+ w1] - s[i &+ w3])
-                + abs(s[i &+ w2] - s[i &+ w4])
-            // |x−1 − x+1| + |x − x−2| + |x−1 − x−3| + |x−2 − x−4|
-            let wGrad =
-                eps + abs(t[i &- 1] - t[i]) + abs(s[i] - s[i &- 1]) + abs(t[i &- 1] - t[i &- 2])
-                + abs(s[i &- 1] - s[i &- 2])
-            // |x−1 − x+1| + |x − x+2| + |x+1 − x+3| + |x+2 − x+4|
-            let eGrad =
-                eps + abs(t[i &- 1] - t[i]) + abs(s[i] - s[i &+ 1]) + abs(t[i] - t[i &+ 1])
-                + abs(s[i &+ 1] - s[i &+ 2])
-            let li = l[i]
-            let ln = l[i &- w2]
-            let ls = l[i &+ w2]
-            let lw = l[i &- 1]
-            let le = l[i &+ 1]
-            let nEst = s[i &- w1] * (1 + (li - ln) / (eps + li + ln))
-            let sEst = s[i &+ w1] * (1 + (li - ls) / (eps + li + ls))
-            let wEst = t[i &- 1] * (1 + (li - lw) / (eps + li + lw))
-            let eEst = t[i] * (1 + (li - le) / (eps + li + le))
-            let vEst = (sGrad * nEst + nGrad * sEst) / (nGrad + sGrad)
-            let hEst = (wGrad * eEst + eGrad * wEst) / (eGrad + wGrad)
-            g[i] = vEst + disc[i] * (hEst - vEst)
-        }
+        lux_rcd_green(p.same, p.other, l, disc, g, w, sites.lowerBound, sites.upperBound)
     }
 
     @inline(never)
@@ -412,25 +340,7 @@ enum RCDDemosaic {
         _ p: SiteRow, _ dp: UnsafeMutablePointer<Float>, _ dq: UnsafeMutablePointer<Float>, _ sites: Range<Int>,
         _ w: Int
     ) {
-        let w1 = w
-        let w2 = 2 * w
-        let w3 = 3 * w
-        let s = p.same
-        let t = p.other
-        for i in sites {
-            // (x−3w−3 − x−w−1 − x+w+1 + x+3w+3) − 3 (x−2w−2 + x+2w+2) + 6 x
-            let a =
-                (t[i &- w3 &- 2] - t[i &- w1 &- 1] - t[i &+ w1] + t[i &+ w3 &+ 1]) - 3
-                * (s[i &- w2 &- 1] + s[i &+ w2 &+ 1])
-                + 6 * s[i]
-            // (x−3w+3 − x−w+1 − x+w−1 + x+3w−3) − 3 (x−2w+2 + x+2w−2) + 6 x
-            let b =
-                (t[i &- w3 &+ 1] - t[i &- w1] - t[i &+ w1 &- 1] + t[i &+ w3 &- 2]) - 3
-                * (s[i &- w2 &+ 1] + s[i &+ w2 &- 1])
-                + 6 * s[i]
-            dp[i] = a * a
-            dq[i] = b * b
-        }
+        lux_rcd_diagonal_hpf(p.same, p.other, dp, dq, w, sites.lowerBound, sites.upperBound)
     }
 
     /// The P/Q direction of a row from the squared P and Q high-passes of the rows above, at and below it.
@@ -439,55 +349,17 @@ enum RCDDemosaic {
         _ pAbove: SiteRow, _ pc: UnsafePointer<Float>, _ pBelow: SiteRow, _ qAbove: SiteRow, _ qc: UnsafePointer<Float>,
         _ qBelow: SiteRow, _ d: UnsafeMutablePointer<Float>, _ sites: Range<Int>, _ epssq: Float
     ) {
-        let pa = pAbove.other
-        let pb = pBelow.other
-        let qa = qAbove.other
-        let qb = qBelow.other
-        for i in sites {
-            // x−w−1 + x + x+w+1; x−w+1 + x + x+w−1
-            let pStat = max(epssq, pa[i &- 1] + pc[i] + pb[i])
-            let qStat = max(epssq, qa[i] + qc[i] + qb[i &- 1])
-            d[i] = pStat / (pStat + qStat)
-        }
+        lux_rcd_diagonal_direction(
+            pAbove.other, pc, pBelow.other, qAbove.other, qc, qBelow.other, d, epssq, sites.lowerBound,
+            sites.upperBound)
     }
 
     @inline(never)
     static func diagonalColorRow(
         _ m: SiteRow, _ g: SiteRow, _ dir: SiteRow, _ sites: Range<Int>, _ os: Int, _ w: Int
     ) {
-        let eps: Float = 1e-5
-        let ms = m.same
-        let mt = m.other
-        let gs = g.same
-        let gt = g.other
-        let os2 = 2 &* os
-        let os3 = 3 &* os
-        let dirAbove = dir.other - w
-        let dirBelow = dir.other + w
-        for i in sites {
-            let disc = discrimination(dirAbove, dir.same[i], dirBelow, i)
-            // Diagonal neighbours: x−os−1 = mt[i−os−1], x−os+1 = mt[i−os], x+os−1 = mt[i+os−1],
-            // x+os+1 = mt[i+os].
-            let nwGrad =
-                eps + abs(mt[i &- os &- 1] - mt[i &+ os]) + abs(mt[i &- os &- 1] - mt[i &- os3 &- 2])
-                + abs(gs[i] - gs[i &- os2 &- 1])
-            let neGrad =
-                eps + abs(mt[i &- os] - mt[i &+ os &- 1]) + abs(mt[i &- os] - mt[i &- os3 &+ 1])
-                + abs(gs[i] - gs[i &- os2 &+ 1])
-            let swGrad =
-                eps + abs(mt[i &- os] - mt[i &+ os &- 1]) + abs(mt[i &+ os &- 1] - mt[i &+ os3 &- 2])
-                + abs(gs[i] - gs[i &+ os2 &- 1])
-            let seGrad =
-                eps + abs(mt[i &- os &- 1] - mt[i &+ os]) + abs(mt[i &+ os] - mt[i &+ os3 &+ 1])
-                + abs(gs[i] - gs[i &+ os2 &+ 1])
-            let nwEst = mt[i &- os &- 1] - gt[i &- os &- 1]
-            let neEst = mt[i &- os] - gt[i &- os]
-            let swEst = mt[i &+ os &- 1] - gt[i &+ os &- 1]
-            let seEst = mt[i &+ os] - gt[i &+ os]
-            let pEst = (nwGrad * seEst + seGrad * nwEst) / (nwGrad + seGrad)
-            let qEst = (neGrad * swEst + swGrad * neEst) / (neGrad + swGrad)
-            ms[i] = gs[i] + pEst + disc * (qEst - pEst)
-        }
+        lux_rcd_diagonal_color(
+            m.same, m.other, g.same, g.other, dir.same, dir.other, w, os, sites.lowerBound, sites.upperBound)
     }
 
     /// Red and blue at the green sites of a row.
@@ -495,107 +367,38 @@ enum RCDDemosaic {
     static func cardinalColorRow(
         _ r: SiteRow, _ b: SiteRow, _ g: SiteRow, _ disc: UnsafePointer<Float>, _ sites: Range<Int>, _ os: Int
     ) {
-        let eps: Float = 1e-5
-        let gs = g.same
-        let gt = g.other
-        let os2 = 2 &* os
-        for i in sites {
-            let g0 = gs[i]
-            // The green terms of the four gradients and estimates, the same for both colours.
-            let green = CardinalGreen(
-                g0: g0, nGrad: eps + abs(g0 - gs[i &- os2]), sGrad: eps + abs(g0 - gs[i &+ os2]),
-                wGrad: eps + abs(g0 - gs[i &- 1]), eGrad: eps + abs(g0 - gs[i &+ 1]), n: gs[i &- os], s: gs[i &+ os],
-                w: gt[i &- 1], e: gt[i], disc: disc[i])
-            r.same[i] = cardinalEstimate(r, green, i, os)
-            b.same[i] = cardinalEstimate(b, green, i, os)
-        }
-    }
-
-    /// What the red and blue estimates at a green site share: the green sample, the green terms of the four
-    /// gradients (`eps + |g − g two sites away|`), the green cardinal neighbours and the soft direction.
-    struct CardinalGreen {
-        let g0, nGrad, sGrad, wGrad, eGrad, n, s, w, e, disc: Float
-    }
-
-    /// A colour at a green site from its cardinal neighbours' colour differences.
-    @inline(__always)
-    static func cardinalEstimate(_ c: SiteRow, _ g: CardinalGreen, _ i: Int, _ os: Int) -> Float {
-        let cs = c.same
-        let ct = c.other
-        let os3 = 3 &* os
-        let snAbs = abs(cs[i &- os] - cs[i &+ os])
-        let ewAbs = abs(ct[i &- 1] - ct[i])
-        let nGrad = g.nGrad + snAbs + abs(cs[i &- os] - cs[i &- os3])
-        let sGrad = g.sGrad + snAbs + abs(cs[i &+ os] - cs[i &+ os3])
-        // |x−1 − x+1| + |x−1 − x−3|, and to the east
-        let wGrad = g.wGrad + ewAbs + abs(ct[i &- 1] - ct[i &- 2])
-        let eGrad = g.eGrad + ewAbs + abs(ct[i] - ct[i &+ 1])
-        let nEst = cs[i &- os] - g.n
-        let sEst = cs[i &+ os] - g.s
-        let wEst = ct[i &- 1] - g.w
-        let eEst = ct[i] - g.e
-        let vEst = (nGrad * sEst + sGrad * nEst) / (nGrad + sGrad)
-        let hEst = (eGrad * wEst + wGrad * eEst) / (eGrad + wGrad)
-        return g.g0 + vEst + g.disc * (hEst - vEst)
-    }
-
-    /// `a − b` at site `i` from 3-tap means along the row and the column, blended by `disc` (weight of the row).
-    @inline(__always)
-    static func softDifference(_ a: SiteRow, _ b: SiteRow, _ disc: Float, _ i: Int, _ os: Int) -> Float {
-        let third: Float = 1.0 / 3.0
-        let (sa, oa, sb, ob) = (a.same, a.other, b.same, b.other)
-        let d0 = sa[i] - sb[i]
-        let dH = (oa[i &- 1] - ob[i &- 1] + d0 + oa[i] - ob[i]) * third
-        let dV = (sa[i &- os] - sb[i &- os] + d0 + sa[i &+ os] - sb[i &+ os]) * third
-        return dV + disc * (dH - dV)
+        lux_rcd_cardinal_color(
+            r.same, r.other, b.same, b.other, g.same, g.other, disc, os, sites.lowerBound, sites.upperBound)
     }
 
     @inline(never)
     static func refineGreenRow(
-        _ own: SiteRow, _ g: SiteRow, _ disc: UnsafePointer<Float>, _ sites: Range<Int>, _ os: Int,
-        tmp: UnsafeMutablePointer<Float>
+        _ own: SiteRow, _ g: SiteRow, _ disc: UnsafePointer<Float>, _ sites: Range<Int>, _ os: Int
     ) {
-        let ows = own.same
-        for i in sites {
-            tmp[i] = ows[i] - softDifference(own, g, disc[i], i, os)
-        }
-        (g.same + sites.lowerBound).update(from: tmp + sites.lowerBound, count: sites.count)
+        lux_rcd_refine_green(own.same, own.other, g.same, g.other, disc, os, sites.lowerBound, sites.upperBound)
     }
 
     @inline(never)
     static func refineAtGreenRow(
         _ rowColor: SiteRow, _ columnColor: SiteRow, _ g: SiteRow, _ sites: Range<Int>, _ os: Int
     ) {
-        let rs = rowColor.same
-        let rt = rowColor.other
-        let cs = columnColor.same
-        let gs = g.same
-        let gt = g.other
-        for i in sites {
-            rs[i] = gs[i] + 0.5 * (rt[i &- 1] - gt[i &- 1] + rt[i] - gt[i])
-            cs[i] = gs[i] + 0.5 * (cs[i &- os] - gs[i &- os] + cs[i &+ os] - gs[i &+ os])
-        }
+        lux_rcd_refine_at_green(
+            rowColor.same, rowColor.other, columnColor.same, g.same, g.other, os, sites.lowerBound, sites.upperBound)
     }
 
     @inline(never)
     static func refineRedBlueRow(
-        _ r: SiteRow, _ b: SiteRow, _ disc: UnsafePointer<Float>, _ sites: Range<Int>, isRedRow: Bool, _ os: Int,
-        tmp: UnsafeMutablePointer<Float>
+        _ r: SiteRow, _ b: SiteRow, _ disc: UnsafePointer<Float>, _ sites: Range<Int>, isRedRow: Bool, _ os: Int
     ) {
-        let rs = r.same
-        let bs = b.same
-        for i in sites {
-            let d = softDifference(r, b, disc[i], i, os)
-            tmp[i] = isRedRow ? rs[i] - d : bs[i] + d
-        }
-        ((isRedRow ? bs : rs) + sites.lowerBound).update(from: tmp + sites.lowerBound, count: sites.count)
+        lux_rcd_refine_red_blue(
+            r.same, r.other, b.same, b.other, disc, isRedRow ? 1 : 0, os, sites.lowerBound, sites.upperBound)
     }
 
     /// Step 5: Menon's refining step with RCD's soft direction (weight of horizontal = `disc`).
     @inline(never)
     static func refine(
         _ out: RGBPlanes, disc: UnsafeMutablePointer<Float>, width w: Int, height h: Int, greenParity gp: Int,
-        redRow: Int, tmp: UnsafeMutablePointer<Float>
+        redRow: Int
     ) {
         let os = out.rowStride
         func siteRow(_ plane: UnsafeMutablePointer<Float>, _ y: Int, _ stride: Int, _ parity: Int) -> SiteRow {
@@ -610,8 +413,7 @@ enum RCDDemosaic {
             let own = (y & 1) == redRow ? out.red : out.blue
             refineGreenRow(
                 siteRow(own, y, os, q), siteRow(out.green, y, os, q), siteRow(disc, y, w, q).same, sites(11, w - 11, q),
-                os,
-                tmp: tmp)
+                os)
         }
         // 5.2: red and blue at green sites from the two neighbours of that colour.
         for y in 12..<(h - 12) {
@@ -629,7 +431,7 @@ enum RCDDemosaic {
             refineRedBlueRow(
                 siteRow(out.red, y, os, q), siteRow(out.blue, y, os, q), siteRow(disc, y, w, q).same,
                 sites(13, w - 13, q),
-                isRedRow: (y & 1) == redRow, os, tmp: tmp)
+                isRedRow: (y & 1) == redRow, os)
         }
     }
 }

@@ -1,3 +1,4 @@
+import CLuxKernels
 import LuxCodecs
 import LuxPixels
 public import LuxRender
@@ -197,7 +198,8 @@ public struct NoiseReduction: Hashable, Sendable {
     }
 }
 
-/// Plane helpers of ``NoiseReduction``: whole-row pointer loops that vectorise.
+/// Plane helpers of ``NoiseReduction``: whole-row pointer loops, the arithmetic ones in C (`lux_nr_*`, 8 lanes wide
+/// with AVX2 when the CPU has it, bit-identical on every width).
 enum NRPlanes {
     /// Planar-rows RGBA → `Y = (R + 2G + B)/4`, `R − G`, `B − G`, a row at a time.
     static func split(
@@ -217,11 +219,7 @@ enum NRPlanes {
         _ y: UnsafeMutablePointer<Float>,
         _ cr: UnsafeMutablePointer<Float>, _ cb: UnsafeMutablePointer<Float>, _ n: Int
     ) {
-        for i in 0..<n {
-            y[i] = 0.25 * (r[i] + 2 * g[i] + b[i])
-            cr[i] = r[i] - g[i]
-            cb[i] = b[i] - g[i]
-        }
+        lux_nr_split(r, g, b, y, cr, cb, n)
     }
 
     /// `Y, R − G, B − G` → red, green and blue planes.
@@ -230,25 +228,17 @@ enum NRPlanes {
         _ y: UnsafePointer<Float>, _ cr: UnsafePointer<Float>, _ cb: UnsafePointer<Float>, count n: Int,
         red: UnsafeMutablePointer<Float>, green: UnsafeMutablePointer<Float>, blue: UnsafeMutablePointer<Float>
     ) {
-        for i in 0..<n {
-            let g = y[i] - 0.25 * (cr[i] + cb[i])
-            red[i] = cr[i] + g
-            green[i] = g
-            blue[i] = cb[i] + g
-        }
+        lux_nr_merge(y, cr, cb, red, green, blue, n)
     }
 
-    /// `σ = scale · √max(v.x · signal + v.y, v.y)`; `out` may be `signal`. (The extra `max(…, 0)` changes
-    /// nothing for a valid model, `v.y ≥ 0`, but lets LLVM call the square-root instruction without the libm
-    /// `errno` fallback, so the loop vectorises; the same in ``shrinkFinest(_:coarse:variance:factor:count:)``.)
+    /// `σ = scale · √max(v.x · signal + v.y, v.y, 0)`; `out` may be `signal`. (The `max(…, 0)` changes nothing
+    /// for a valid model, `v.y ≥ 0`; it stays so the result is what it was when it let Swift's loop vectorise.)
     @inline(never)
     static func sigma(
         _ signal: UnsafePointer<Float>, into out: UnsafeMutablePointer<Float>, variance v: SIMD2<Float>, scale: Float,
         count n: Int
     ) {
-        let a = v.x
-        let b = v.y
-        for i in 0..<n { out[i] = scale * max(a * signal[i] + b, b, 0).squareRoot() }
+        lux_nr_noise_sigma(signal, out, v.x, v.y, scale, n)
     }
 
     /// One-scale denoising in place: `p = coarse + gain · shrink(p − coarse, factor·σ(coarse))`, with
@@ -258,14 +248,7 @@ enum NRPlanes {
         _ p: UnsafeMutablePointer<Float>, coarse: UnsafePointer<Float>, variance v: SIMD2<Float>, factor f: Float,
         gain: Float = 1, count n: Int
     ) {
-        let a = v.x
-        let b = v.y
-        for i in 0..<n {
-            let c = coarse[i]
-            let d = p[i] - c
-            let t = f * max(a * c + b, b, 0).squareRoot()
-            p[i] = c + gain * (d - min(max(d, -t), t))
-        }
+        lux_nr_shrink_finest(p, coarse, v.x, v.y, f, gain, n)
     }
 
     /// 2×2 box mean of a `w × h` plane (both even) into a `w/2 × h/2` plane.
@@ -317,10 +300,6 @@ enum NRPlanes {
         _ c: UnsafeMutablePointer<Float>, coarse: UnsafePointer<Float>, correction: UnsafePointer<Float>,
         sigma: UnsafePointer<Float>, factor f: Float, count n: Int
     ) {
-        for i in 0..<n {
-            let fine = c[i] - coarse[i]
-            let t = f * sigma[i]
-            c[i] = coarse[i] + correction[i] + fine - min(max(fine, -t), t)
-        }
+        lux_nr_correct(c, coarse, correction, sigma, f, n)
     }
 }

@@ -1,3 +1,4 @@
+import CLuxKernels
 public import LuxRender
 import RealModule
 
@@ -55,7 +56,7 @@ public struct Sharpening: Hashable, Sendable {
                 }
                 taps.withUnsafeBufferPointer { t in
                     // Horizontal pass over all rows of the output's columns, then per output row the vertical
-                    // pass and the mask; tap loops are outside the pixel loops so those vectorise.
+                    // pass and the mask (C row kernels, 8 lanes wide with AVX2).
                     for j in 0..<h {
                         let l = luma + j * w + ox
                         Self.blurRow(l, step: 1, taps: t, radius: r, count: ow, into: horizontal + j * ow)
@@ -81,14 +82,7 @@ public struct Sharpening: Hashable, Sendable {
         _ c: UnsafePointer<Float>, step: Int, taps t: UnsafeBufferPointer<Float>, radius r: Int, count n: Int,
         into o: UnsafeMutablePointer<Float>
     ) {
-        let t0 = t[0]
-        for i in 0..<n { o[i] = t0 * c[i] }
-        for k in stride(from: 1, through: r, by: 1) {
-            let tk = t[k]
-            let a = c - k * step
-            let b = c + k * step
-            for i in 0..<n { o[i] += tk * (a[i] + b[i]) }
-        }
+        lux_sharpen_blur(c, step, t.baseAddress!, Int32(r), o, n)
     }
 
     /// `l[i] = wr·r[i] + wg·g[i] + wb·b[i]`.
@@ -97,8 +91,7 @@ public struct Sharpening: Hashable, Sendable {
         _ r: UnsafePointer<Float>, _ g: UnsafePointer<Float>, _ b: UnsafePointer<Float>,
         weights: (Float, Float, Float), count n: Int, into l: UnsafeMutablePointer<Float>
     ) {
-        let (wr, wg, wb) = weights
-        for i in 0..<n { l[i] = wr * r[i] + wg * g[i] + wb * b[i] }
+        lux_sharpen_luma(r, g, b, weights.0, weights.1, weights.2, l, n)
     }
 
     /// The unsharp mask on one row: the luminance detail shrunk by the threshold, scaled by `amount`, applied
@@ -109,17 +102,6 @@ public struct Sharpening: Hashable, Sendable {
         blurred: UnsafePointer<Float>, amount: Float, threshold: Float, count n: Int,
         red: UnsafeMutablePointer<Float>, green: UnsafeMutablePointer<Float>, blue: UnsafeMutablePointer<Float>
     ) {
-        for i in 0..<n {
-            let y = l[i]
-            let detail = y - blurred[i]
-            let shrunk = detail - min(max(detail, -threshold), threshold)
-            let y2 = max(y + amount * shrunk, 0)
-            let dark = y <= 1e-4
-            let f = dark ? 1 : y2 / y
-            let add = dark ? y2 - y : 0
-            red[i] = r[i] * f + add
-            green[i] = g[i] * f + add
-            blue[i] = b[i] * f + add
-        }
+        lux_sharpen_mask(r, g, b, l, blurred, amount, threshold, red, green, blue, n)
     }
 }

@@ -1,0 +1,156 @@
+import CLuxKernels
+import LuxPixels
+import Testing
+
+@testable import LuxRAW
+
+/// RCD's and noise reduction's C row kernels give the same bits at every vector width.
+///
+/// The widths: AVX2 (8 lanes, where the CPU has it), SSE (4, on x86) and scalar (1, the tails of rows and other
+/// CPUs), each forced on this thread through `lux_force_lanes`. Widths and sizes are odd so that every kernel runs
+/// its vector loop and a scalar tail.
+@Suite(.serialized) struct RowKernelWidthTests {
+    /// The widths this CPU can run.
+    static var widths: [Int32] {
+        #if arch(x86_64) || arch(i386)
+            return lux_has_f16c() != 0 ? [1, 4, 8] : [1, 4]
+        #else
+            return [1]
+        #endif
+    }
+
+    /// Deterministic values in about −0.05…1.2: a gradient, a sharp edge and noise.
+    static func samples(_ count: Int, width: Int, seed: UInt32) -> [Float] {
+        var state = seed
+        return (0..<count).map { i in
+            state = state &* 1_664_525 &+ 1_013_904_223
+            let noise = Float(state >> 8) / Float(1 << 24) - 0.5
+            let x = i % width
+            let y = i / width
+            let edge: Float = x + y / 2 > width / 2 ? 0.7 : 0.1
+            return edge + 0.3 * Float(y) / Float(max(count / width, 1)) + 0.15 * noise
+        }
+    }
+
+    func withLanes<T>(_ lanes: Int32, _ body: () -> T) -> T {
+        lux_force_lanes(lanes)
+        defer { lux_force_lanes(0) }
+        return body()
+    }
+
+    @Test("RCD demosaics to the same bits at every width", arguments: CFAPattern.allCases)
+    func rcd(pattern: CFAPattern) {
+        let w = 61
+        let h = 47
+        let mosaic = Self.samples(w * h, width: w, seed: 5)
+        func run(_ lanes: Int32) -> [Float] {
+            var out = [Float](repeating: .nan, count: 3 * w * h)
+            var scratch = [Float](repeating: 0, count: RCDDemosaic.scratchCount(width: w, height: h))
+            withLanes(lanes) {
+                mosaic.withUnsafeBufferPointer { m in
+                    out.withUnsafeMutableBufferPointer { o in
+                        let base = o.baseAddress!
+                        let cfa = CFAPlane(base: m.baseAddress!, width: w, height: h, rowStride: w, pattern: pattern)
+                        let planes = RGBPlanes(red: base, green: base + w * h, blue: base + 2 * w * h, rowStride: w)
+                        RCDDemosaic.run(cfa, into: planes, scratch: &scratch)
+                    }
+                }
+            }
+            return out
+        }
+        let scalar = run(1)
+        // Not the mosaic: every plane holds interpolated values inside the margin.
+        let centre = (h / 2) * w + w / 2
+        #expect(Set([scalar[centre], scalar[w * h + centre], scalar[2 * w * h + centre]]).count == 3)
+        for lanes in Self.widths.dropFirst() {
+            let vector = run(lanes)
+            #expect(vector.map(\.bitPattern) == scalar.map(\.bitPattern), "\(lanes) lanes, \(pattern)")
+        }
+    }
+
+    @Test("noise reduction's wavelet and plane kernels give the same bits at every width")
+    func noiseReduction() {
+        let w = 37
+        let h = 29
+        let n = w * h
+        let input = Self.samples(3 * n, width: w, seed: 11)
+        func run(_ lanes: Int32) -> [Float] {
+            withLanes(lanes) {
+                var y = [Float](repeating: 0, count: n)
+                var cr = y
+                var cb = y
+                var sigma = y
+                var rgb = [Float](repeating: 0, count: 3 * n)
+                var scratch = [Float](repeating: 0, count: 3 * n)
+                var finest = y
+                var coarse = y
+                input.withUnsafeBufferPointer { p in
+                    let i = p.baseAddress!
+                    NRPlanes.splitRow(i, i + n, i + 2 * n, &y, &cr, &cb, n)
+                }
+                Wavelet.smooth(y, into: &coarse, width: w, height: h, step: 2, tmp: &scratch)
+                NRPlanes.sigma(coarse, into: &sigma, variance: SIMD2(0.004, 0.0001), scale: 1, count: n)
+                finest = y
+                NRPlanes.shrinkFinest(
+                    &finest, coarse: coarse, variance: SIMD2(0.004, 0.0001), factor: 2.5, gain: 1.3, count: n)
+                Wavelet.denoise(&y, width: w, height: h, scales: 3, strength: 3, sigma: sigma, scratch: &scratch)
+                NRPlanes.correct(&cr, coarse: cb, correction: finest, sigma: sigma, factor: 1.7, count: n)
+                rgb.withUnsafeMutableBufferPointer { o in
+                    let r = o.baseAddress!
+                    NRPlanes.merge(y, cr, cb, count: n, red: r, green: r + n, blue: r + 2 * n)
+                }
+                return rgb + sigma + finest
+            }
+        }
+        let scalar = run(1)
+        // The thresholds bite: the planes come back changed.
+        let changed = zip(scalar[..<(3 * n)], input).filter { $0 != $1 }.count
+        #expect(changed > 0)
+        for lanes in Self.widths.dropFirst() {
+            let vector = run(lanes)
+            #expect(vector.map(\.bitPattern) == scalar.map(\.bitPattern), "\(lanes) lanes")
+        }
+    }
+
+    @Test("sharpening's and linearisation's kernels give the same bits at every width")
+    func sharpeningAndLinearization() {
+        let n = 203
+        let step = 211
+        let radius = 3
+        let input = Self.samples(3 * step + n + 2 * radius * step, width: 50, seed: 23).map { max($0, 0) * $0 }
+        let raw: [UInt16] = (0..<n).map { UInt16(truncatingIfNeeded: $0 &* 2_654_435_761 >> 7) & 0x3FFF }
+        let taps: [Float] = [0.4, 0.2, 0.08, 0.02]
+        func run(_ lanes: Int32) -> [Float] {
+            withLanes(lanes) {
+                var out = [Float](repeating: .nan, count: 8 * n)
+                input.withUnsafeBufferPointer { p in
+                    out.withUnsafeMutableBufferPointer { o in
+                        let i = p.baseAddress!
+                        let d = o.baseAddress!
+                        taps.withUnsafeBufferPointer { t in
+                            Sharpening.blurRow(
+                                i + radius * step, step: step, taps: t, radius: radius, count: n, into: d)
+                        }
+                        Sharpening.luma(i, i + n, i + 2 * n, weights: (0.2126, 0.7152, 0.0722), count: n, into: d + n)
+                        Sharpening.mask(
+                            i, i + 1, i + 2, luma: d + n, blurred: d, amount: 1.5, threshold: 0.004, count: n,
+                            red: d + 2 * n, green: d + 3 * n, blue: d + 4 * n)
+                        for parity in 0..<2 {
+                            SensorLinearization.linearize(
+                                raw, n, parity, 512.5, 511, 1 / 15000, 1.1 / 15000, d + (5 + parity) * n)
+                        }
+                    }
+                }
+                return out
+            }
+        }
+        let scalar = run(1)
+        // The mask sharpens: the red plane is not the input's.
+        #expect(zip(scalar[(2 * n)..<(3 * n)], input[..<n]).contains { $0 != $1 })
+        #expect(scalar[(5 * n)..<(7 * n)].allSatisfy { $0.isFinite })
+        for lanes in Self.widths.dropFirst() {
+            let vector = run(lanes)
+            #expect(vector.map(\.bitPattern) == scalar.map(\.bitPattern), "\(lanes) lanes")
+        }
+    }
+}
