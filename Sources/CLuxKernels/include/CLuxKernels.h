@@ -130,6 +130,15 @@ void lux_rgb8_to_rgba8(const uint8_t *src, uint8_t *dst, size_t count);
 /// Packs `count` 8-bit RGBA pixels into RGB, dropping alpha (`src` and `dst` must not overlap).
 void lux_rgba8_to_rgb8(const uint8_t *src, uint8_t *dst, size_t count);
 
+/// The vertical pass of resamplers: `out[k] = Σ_t weights[t] · rows[t][k]` for `k` in `0..<count`, each sum
+/// started from zero and taken in tap order (products rounded before the sum), in blocks of 32 floats.
+void lux_weighted_rows(const float *const *rows, const float *weights, size_t taps, float *out, size_t count);
+
+/// The horizontal pass of resamplers over RGBA pixels: pixel `x` of `out` is `Σ_t weights[x·taps + t] ·
+/// src[4·(first[x] + t) …]`, four channels, started from zero in tap order (products rounded before the sum).
+void lux_weighted_pixels(const float *src, const ptrdiff_t *first, const float *weights, size_t taps, float *out,
+                         size_t count);
+
 /// Block matching's inner loop: lane i of `l1` and `l2` receives the sums of |r − a| and (r − a)² over columns
 /// i, i + 8, … (`width` a multiple of 8) of `rows` rows, row by row, where row y of the reference starts at
 /// `ref + y·ref_stride` and of the other frame at `alt + y·alt_stride` (strides in floats). No fused multiply-add;
