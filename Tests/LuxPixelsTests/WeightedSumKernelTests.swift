@@ -26,8 +26,8 @@ import Testing
             expected[k] = s
         }
         var out = [Float](repeating: .nan, count: n)
-        let pointers = rows.map { row in UnsafeMutablePointer<Float>.allocate(capacity: n) }
-        defer { pointers.forEach { $0.deallocate() } }
+        let pointers = rows.map { _ in UnsafeMutablePointer<Float>.allocate(capacity: n) }
+        defer { for p in pointers { p.deallocate() } }
         for (p, row) in zip(pointers, rows) { p.initialize(from: row, count: n) }
         let list: [UnsafePointer<Float>?] = pointers.map { UnsafePointer($0) }
         lux_weighted_rows(list, weights, taps, &out, n)
