@@ -130,6 +130,11 @@ void lux_rgb8_to_rgba8(const uint8_t *src, uint8_t *dst, size_t count);
 /// Packs `count` 8-bit RGBA pixels into RGB, dropping alpha (`src` and `dst` must not overlap).
 void lux_rgba8_to_rgb8(const uint8_t *src, uint8_t *dst, size_t count);
 
+/// One extended-box pass over a zero-padded row of `n` RGBA float pixels (`src` readable from pixel −r − 1 to
+/// n + r): `dst[x] = (Σ src[x − r … x + r] + fraction·(src[x − r − 1] + src[x + r + 1]))·scale`, as four running sums
+/// over quarters of the row (each window summed from zero in pixel order; products rounded before sums).
+void lux_extended_box_rgba(const float *src, float *dst, ptrdiff_t n, ptrdiff_t r, float fraction, float scale);
+
 /// The vertical pass of resamplers: `out[k] = Σ_t weights[t] · rows[t][k]` for `k` in `0..<count`, each sum
 /// started from zero and taken in tap order (products rounded before the sum), in blocks of 32 floats.
 void lux_weighted_rows(const float *const *rows, const float *weights, size_t taps, float *out, size_t count);

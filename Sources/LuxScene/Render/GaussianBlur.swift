@@ -1,3 +1,5 @@
+import CLuxKernels
+
 /// A Gaussian blur whose cost does not depend on the radius: three passes of an *extended box* filter in each direction
 /// (Gwosdek, Grewenig, Bruhn and Weickert, "Theoretical foundations of Gaussian convolution by extended box filtering",
 /// SSVM 2011).
@@ -136,70 +138,14 @@ struct HorizontalBlur {
 
     /// One extended-box pass over a zero-padded row:
     /// `dst[x] = (Σ src[x − r … x + r] + f·(src[x − r − 1] + src[x + r + 1])) / (2r + 1 + 2f)`,
-    /// as four interleaved running sums over quarters of the row.
+    /// as four interleaved running sums over quarters of the row (the C kernel `lux_extended_box_rgba`).
+    @inline(__always)
     static func extendedBox(
         _ src: UnsafePointer<SIMD4<Float>>, _ dst: UnsafeMutablePointer<SIMD4<Float>>, count n: Int, radius r: Int,
         fraction: Float, scale: Float
     ) {
-        let f = SIMD4<Float>(repeating: fraction)
-        let k = SIMD4<Float>(repeating: scale)
-        let q = n / 4
-        let x0 = 0
-        let x1 = q
-        let x2 = 2 * q
-        let x3 = 3 * q
-        @inline(__always) func window(_ x: Int) -> SIMD4<Float> {
-            var s = SIMD4<Float>.zero
-            for j in (x - r)...(x + r) { s += src[j] }
-            return s
-        }
-        var s0 = window(x0)
-        var s1 = window(x1)
-        var s2 = window(x2)
-        var s3 = window(x3)
-        // Per quarter: the entering pixel (x + r + 1), the pixel leaving the inner sum (x − r), the pixel
-        // before the window (x − r − 1), and the output; indexed by i alone so no index arithmetic can overflow.
-        let e0 = src + (x0 + r + 1)
-        let e1 = src + (x1 + r + 1)
-        let e2 = src + (x2 + r + 1)
-        let e3 = src + (x3 + r + 1)
-        let l0 = src + (x0 - r)
-        let l1 = src + (x1 - r)
-        let l2 = src + (x2 - r)
-        let l3 = src + (x3 - r)
-        let d0 = dst + x0
-        let d1 = dst + x1
-        let d2 = dst + x2
-        let d3 = dst + x3
-        for i in 0..<q {
-            let a0 = e0[i]
-            let a1 = e1[i]
-            let a2 = e2[i]
-            let a3 = e3[i]
-            let b0 = l0[i]
-            let b1 = l1[i]
-            let b2 = l2[i]
-            let b3 = l3[i]
-            let c0 = (l0 - 1)[i]
-            let c1 = (l1 - 1)[i]
-            let c2 = (l2 - 1)[i]
-            let c3 = (l3 - 1)[i]
-            d0[i] = (s0 + f * (c0 + a0)) * k
-            d1[i] = (s1 + f * (c1 + a1)) * k
-            d2[i] = (s2 + f * (c2 + a2)) * k
-            d3[i] = (s3 + f * (c3 + a3)) * k
-            s0 += a0 - b0
-            s1 += a1 - b1
-            s2 += a2 - b2
-            s3 += a3 - b3
-        }
-        // The last quarter runs to the end of the row.
-        var x = 4 * q
-        while x < n {
-            let e = src[x + r + 1]
-            dst[x] = (s3 + f * (src[x - r - 1] + e)) * k
-            s3 += e - src[x - r]
-            x += 1
-        }
+        lux_extended_box_rgba(
+            UnsafeRawPointer(src).assumingMemoryBound(to: Float.self),
+            UnsafeMutableRawPointer(dst).assumingMemoryBound(to: Float.self), n, r, fraction, scale)
     }
 }
