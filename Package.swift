@@ -74,7 +74,7 @@ let package = Package(
         .systemLibrary(name: "CSWScale"),
         // FFmpeg loaded on first use (its function table), its error macros and its log callback (a va_list).
         .target(
-            name: "CLuxMediaShims", dependencies: ["CAVUtil", "CAVCodec", "CAVFormat", "CSWScale"],
+            name: "CLuxMediaShims", dependencies: ["CAVUtil", "CAVCodec", "CAVFormat", "CSWScale", "CLuxKernels"],
             linkerSettings: [.linkedLibrary("dl")]),
         // LibRaw's identify, unpack and thumbnail behind a flat C interface (one LibRaw instance per decode).
         .target(name: "CLuxLibRaw", dependencies: ["CLibRaw"]),

@@ -17,15 +17,8 @@ void lux_force_lanes(int lanes) {
 int lux_lanes(void) {
     if (__atomic_load_n(&lux_lanes_forced_once, __ATOMIC_RELAXED) && lux_forced_lanes > 0) return lux_forced_lanes;
 #if LUX_X86
-    // Detected once; threads may race to fill it and all store the same value.
-    static int detected = 0;
-    int lanes = __atomic_load_n(&detected, __ATOMIC_RELAXED);
-    if (lanes == 0) {
-        __builtin_cpu_init();
-        lanes = __builtin_cpu_supports("avx2") ? 8 : 4;
-        __atomic_store_n(&detected, lanes, __ATOMIC_RELAXED);
-    }
-    return lanes;
+    // The CPU detection the other kernels use (x86.h's LUX_DISPATCH): 8 lanes where their AVX2 paths run.
+    return lux_has_f16c() ? 8 : 4;
 #else
     return 1;
 #endif

@@ -1,6 +1,7 @@
 // 8-bit planar Y′CbCr 4:2:0 (a video decoder's pictures, an encoder's input) <-> 8-bit RGBA, row by row,
 // with AVX2 when the CPU has it. Both paths run the same C (the AVX2 one compiled for AVX2), without fused
 // operations, so they agree bit for bit.
+#include "CLuxKernels.h"
 #include "CLuxMediaShims.h"
 
 #include <stdlib.h>
@@ -11,21 +12,9 @@
 #define LUX_YUV_X86 0
 #endif
 
-// Whether the CPU has AVX2 (checked once; racing threads store the same value).
-static int lux_yuv_has_avx2(void) {
-#if LUX_YUV_X86
-    static int cached = -1;
-    int known = __atomic_load_n(&cached, __ATOMIC_RELAXED);
-    if (known < 0) {
-        __builtin_cpu_init();
-        known = __builtin_cpu_supports("avx2") ? 1 : 0;
-        __atomic_store_n(&cached, known, __ATOMIC_RELAXED);
-    }
-    return known;
-#else
-    return 0;
-#endif
-}
+// Whether the AVX2 loops run: CLuxKernels' detection (checked once; `lux_force_portable` forces the portable loops on
+// the calling thread, as for the other kernels).
+static int lux_yuv_has_avx2(void) { return LUX_YUV_X86 && lux_has_f16c(); }
 
 #pragma clang fp contract(off)
 
