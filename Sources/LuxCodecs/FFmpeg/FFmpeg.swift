@@ -1,8 +1,12 @@
 internal import CAVUtil
 internal import CLuxMediaShims
 
-/// FFmpeg's functions, loaded on first use: valid only after ``FFmpeg/prepare()`` has succeeded.
-var av: lux_av_api { lux_av().pointee }
+/// FFmpeg's functions, loaded on first use (each read makes sure the load has run: `pthread_once`'s fast path), so
+/// no path can reach a function pointer before the table is filled; they are usable when ``FFmpeg/prepare()`` succeeds.
+var av: lux_av_api {
+    _ = lux_av_load()
+    return lux_av().pointee
+}
 
 /// FFmpeg's status codes and messages, as LuxCodecs reports them.
 enum FFmpeg {
