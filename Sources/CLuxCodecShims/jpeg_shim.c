@@ -239,6 +239,11 @@ int lux_jpeg_rows_read(lux_jpeg_rows *rows, uint8_t *pixels, size_t stride, int 
     return lux_jpeg_read_until(ctx, first + (JDIMENSION)row_count, first, pixels, stride, message, capacity);
 }
 
+size_t lux_jpeg_rows_remaining(const lux_jpeg_rows *rows) {
+    const lux_jpeg_decoder *const ctx = (const lux_jpeg_decoder *)rows;
+    return ctx->cinfo.src == NULL ? 0 : ctx->cinfo.src->bytes_in_buffer;
+}
+
 void lux_jpeg_rows_close(lux_jpeg_rows *rows) {
     if (rows == NULL) return;
     lux_jpeg_decoder *const ctx = (lux_jpeg_decoder *)rows;

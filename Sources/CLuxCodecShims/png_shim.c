@@ -174,6 +174,11 @@ int lux_png_rows_read(lux_png_rows *rows, uint8_t *pixels, size_t stride, int ro
     return 0;
 }
 
+size_t lux_png_rows_remaining(const lux_png_rows *rows) {
+    const lux_png_context *const ctx = rows->ctx;
+    return ctx == NULL ? 0 : ctx->size - ctx->position;
+}
+
 void lux_png_rows_close(lux_png_rows *rows) {
     if (rows == NULL) return;
     lux_png_reader_destroy(rows->ctx);
@@ -247,6 +252,13 @@ int lux_png_stream_write_chunk(lux_png_stream *st, const char *type, const uint8
     }
     png_write_chunk(st->ctx.png, (png_const_bytep)type, data, size);
     return 0;
+}
+
+size_t lux_png_stream_take(lux_png_stream *st, const uint8_t **bytes) {
+    *bytes = st->ctx.out;
+    const size_t size = st->failed ? 0 : st->ctx.out_size;
+    st->ctx.out_size = 0;
+    return size;
 }
 
 int lux_png_stream_finish(lux_png_stream *st, uint8_t **out, size_t *out_size, char *message, size_t capacity) {

@@ -112,6 +112,21 @@ import Testing
         }
     }
 
+    /// Streams `image` to `url` in odd bands; nothing may appear under the destination name until the file is complete.
+    static func stream(
+        _ image: PixelBuffer, to url: URL, metadata: ImageMetadata = ImageMetadata(),
+        options: EncodingOptions = .default
+    ) throws {
+        let encoder = try ImageStreamEncoder(
+            writingTo: url, width: image.width, height: image.height, pixelFormat: image.format,
+            colorSpace: image.colorSpace, metadata: metadata, options: options)
+        for band in try bands(of: image, heights: [7, 64, 1, 23]) {
+            try encoder.append(band)
+            #expect(!FileManager.default.fileExists(atPath: url.path))
+        }
+        try encoder.finish()
+    }
+
     static let tiffCases: [(String, PixelFormat, EncodingOptions)] = [
         ("8-bit RGB", .rgba8, EncodingOptions(alpha: .discard)),
         ("16-bit RGBA deflate", .rgba16, EncodingOptions(tiffCompression: .deflate)),
@@ -132,15 +147,7 @@ import Testing
         let whole = dir.appendingPathComponent("whole.tif")
         let streamed = dir.appendingPathComponent("streamed.tif")
         try ImageFile.write(image, to: whole, format: .tiff, options: options)
-        let encoder = try ImageStreamEncoder(
-            writingTo: streamed, width: image.width, height: image.height, pixelFormat: image.format,
-            colorSpace: image.colorSpace, options: options)
-        for band in try Self.bands(of: image, heights: [7, 64, 1, 23]) {
-            try encoder.append(band)
-            // Nothing appears under the destination name until the file is complete.
-            #expect(!FileManager.default.fileExists(atPath: streamed.path))
-        }
-        try encoder.finish()
+        try Self.stream(image, to: streamed, options: options)
         let back = try ImageFile.read(url: streamed)
         let reference = try ImageFile.read(url: whole)
         #expect(back.pixels.format == reference.pixels.format)
@@ -156,11 +163,35 @@ import Testing
         #expect(info.status == 0 && !info.errorText.contains("Error"), "\(info.errorText)")
     }
 
-    @Test("an abandoned or failing streamed TIFF leaves the original file untouched and no temporary file")
-    func abandonedTIFF() throws {
+    @Test(
+        "a PNG streamed to a file in odd bands holds the pixels and chunks it was given (pngcheck; decoded back)",
+        .needs("pngcheck"), arguments: [PixelFormat.rgba8, .rgba16])
+    func streamedPNG(_ format: PixelFormat) throws {
+        var image = TestImages.gradient(width: 301, height: 97, format: format, alpha: false)
+        image.colorSpace = .displayP3
         let dir = try ExternalTool.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let url = dir.appendingPathComponent("keep.tif")
+        let streamed = dir.appendingPathComponent("streamed.png")
+        var metadata = ImageMetadata()
+        metadata.exif.make = "Lux"
+        try Self.stream(image, to: streamed, metadata: metadata)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["streamed.png"])
+        let check = try ExternalTool.capture("pngcheck", ["-v", streamed.path])
+        #expect(check.status == 0 && check.text.contains("No errors"), "\(check.text)")
+        #expect(check.text.contains("IDAT") && check.text.contains("IEND") && check.text.contains("eXIf"))
+        let back = try ImageFile.read(url: streamed)
+        #expect(back.pixels.format == format)
+        #expect(back.pixels.components(as: UInt8.self) == image.components(as: UInt8.self))
+        #expect(back.metadata.exif.make == "Lux")
+    }
+
+    @Test(
+        "an abandoned or failing streamed TIFF or PNG leaves the original file untouched and no temporary file",
+        arguments: ["tif", "png"])
+    func abandoned(_ suffix: String) throws {
+        let dir = try ExternalTool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let url = dir.appendingPathComponent("keep." + suffix)
         try Data("original".utf8).write(to: url)
         let image = TestImages.gradient(width: 40, height: 30)
         do {
@@ -170,10 +201,10 @@ import Testing
             #expect(throws: CodecError.self) { try encoder.finish() }  // rows missing
         }
         #expect(try Data(contentsOf: url) == Data("original".utf8))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["keep.tif"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["keep." + suffix])
         #expect(throws: CodecError.self) {
             _ = try ImageStreamEncoder(
-                writingTo: dir.appendingPathComponent("missing/x.tif"), width: 4, height: 4, pixelFormat: .rgba8,
+                writingTo: dir.appendingPathComponent("missing/x." + suffix), width: 4, height: 4, pixelFormat: .rgba8,
                 colorSpace: .sRGB)
         }
     }

@@ -64,6 +64,8 @@ int lux_jpeg_rows_read(lux_jpeg_rows *rows, uint8_t *pixels, size_t stride, int 
                        size_t capacity);
 
 /// Frees the decoder (whether or not every row was read).
+/// The bytes of the data the decoder has not read yet (those before them are no longer needed).
+size_t lux_jpeg_rows_remaining(const lux_jpeg_rows *rows);
 void lux_jpeg_rows_close(lux_jpeg_rows *rows);
 
 /// Splits the entropy-coded data of a single-scan JPEG, starting at `start` (just after SOS), at its restart
@@ -177,6 +179,8 @@ lux_png_rows *lux_png_rows_open(const uint8_t *data, size_t size, int channels, 
 /// Decodes the next `row_count` rows. Returns 0, or -1 with a message (the reader is then unusable).
 int lux_png_rows_read(lux_png_rows *rows, uint8_t *pixels, size_t stride, int row_count, char *message,
                       size_t capacity);
+/// The bytes of the data the decoder has not read yet (those before them are no longer needed).
+size_t lux_png_rows_remaining(const lux_png_rows *rows);
 void lux_png_rows_close(lux_png_rows *rows);
 
 /// The PNG header: size, colour type (0 gray, 2 RGB, 6 RGBA) and bit depth (8 or 16).
@@ -202,7 +206,11 @@ lux_png_stream *lux_png_stream_create(const lux_png_encode_params *params, const
 /// Writes a chunk of `size` bytes (`type` is four ASCII letters). Returns 0, or -1 with a message.
 int lux_png_stream_write_chunk(lux_png_stream *stream, const char *type, const uint8_t *data, size_t size,
                                char *message, size_t capacity);
-/// Writes IEND and hands over the file (a malloc'd buffer: free with lux_free). Returns 0, or -1 with a message.
+/// The bytes written since the stream began or since the last call (none after finish), which the caller takes: `*bytes`
+/// stays valid until the next call on the stream. A caller that writes them out keeps only a chunk in memory.
+size_t lux_png_stream_take(lux_png_stream *stream, const uint8_t **bytes);
+/// Writes IEND and hands over the bytes not yet taken (a malloc'd buffer: free with lux_free). Returns 0, or -1 with a
+/// message.
 int lux_png_stream_finish(lux_png_stream *stream, uint8_t **out, size_t *out_size, char *message, size_t capacity);
 void lux_png_stream_destroy(lux_png_stream *stream);
 

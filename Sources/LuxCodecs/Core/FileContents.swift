@@ -48,6 +48,22 @@ final class FileContents: Sendable {
         isMapped = false
     }
 
+    /// Drops the mapped pages that lie wholly inside `range` (byte offsets) from the process's memory.
+    ///
+    /// A decoder reading the file front to back has no more use for the bytes behind it; releasing them keeps a long
+    /// decode from holding the whole file resident. The pages stay in the kernel's page cache and are read back if
+    /// touched again. Copied bytes are kept.
+    func releasePages(_ range: Range<Int>) {
+        guard isMapped, let base = bytes.baseAddress else { return }
+        let page = Self.pageSize
+        let start = (max(range.lowerBound, 0) + page - 1) / page * page
+        let end = min(range.upperBound, bytes.count) / page * page
+        guard end > start else { return }
+        _ = madvise(UnsafeMutableRawPointer(mutating: base + start), end - start, MADV_DONTNEED)
+    }
+
+    private static let pageSize = Int(getpagesize())
+
     /// Reads a descriptor to its end into a new allocation, at most `limit` bytes.
     private static func readAll(_ fd: Int32, path: String, limit: Int) throws(CodecError)
         -> UnsafeMutableRawBufferPointer

@@ -6,10 +6,10 @@ import Synchronization
 /// reader's backing for those files, so a streaming render never holds (or zeroes the pages of) the whole image,
 /// and the decode runs beside the work on the rows already given.
 ///
-/// One decoder (libjpeg's or libpng's) reads on while requests move down the image. The window holds the tallest
-/// request and a quarter more (at least 256 rows): a streaming render renders its strips one after another, the
-/// tiles of a strip asking for rows of one span, so the next strip's rows, which overlap the last span by a filter's
-/// margin, are either held or still to come.
+/// One decoder (libjpeg's or libpng's) reads on while requests move down the image. The window holds at least the
+/// tallest request (a quarter more than the first request that did not fit, and at least 256 rows): a streaming render
+/// renders its strips one after another, the tiles of a strip asking for rows of one span, so the next strip's rows,
+/// which overlap the last span by a filter's margin, are either held or still to come.
 /// A request for rows above the window restarts the decode from the top with a window of the whole image, so a
 /// render that reads in another order decodes the file at most twice.
 final class RowWindow: Sendable {
@@ -78,7 +78,10 @@ final class RowWindow: Sendable {
                 try s.restart(self)
                 s.reserve(rows: height)  // read out of order: keep every row from now on
             }
-            s.reserve(rows: min(max(h + h / 4, 256), height))
+            // Grown only for a request that does not fit: growing copies the rows held into a second ring, and
+            // both are in memory for a moment (a render's first strip, clipped by the image's top edge, asks for
+            // fewer rows than the next ones, which still fit in its quarter more).
+            if h > s.capacity { s.reserve(rows: min(max(h + h / 4, 256), height)) }
             while s.next < y + h {
                 // Up to the end of the ring, never over rows `y ...` still to be copied.
                 let slot = s.next % s.capacity
@@ -110,7 +113,11 @@ final class RowWindow: Sendable {
         /// The first row still held, and the next row the decoder gives.
         var top = 0
         var next = 0
+        /// The file's bytes handed back to the kernel (see ``FileContents/releasePages(before:)``).
+        var released = 0
         let rowBytes: Int
+        /// Bytes read between releases of the file's pages (a multiple of the page size).
+        static let releaseStep = 64 << 10
 
         enum Decoder {
             case jpeg(OpaquePointer)
@@ -151,6 +158,10 @@ final class RowWindow: Sendable {
             decoder = nil
             top = 0
             next = 0
+            // Reading the headers may have brought in pages all over the file (a PNG's chunk list): from here on only
+            // the decoder's way through it stays mapped in.
+            window.file.releasePages(0..<window.file.bytes.count)
+            released = 0
             var message = [CChar](repeating: 0, count: 512)
             let bytes = window.file.bytes
             let data = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
@@ -188,6 +199,18 @@ final class RowWindow: Sendable {
             guard status == 0 else { throw window.error(message) }
             next += n
             top = max(top, next - capacity)
+            // The file's bytes the decoder has read lie behind it: only the decoder's way forward stays mapped in.
+            let remaining =
+                switch decoder {
+                case .jpeg(let d): lux_jpeg_rows_remaining(d)
+                case .png(let d): lux_png_rows_remaining(d)
+                case nil: window.file.bytes.count
+                }
+            let read = window.file.bytes.count - remaining
+            if read - released >= Self.releaseStep {
+                window.file.releasePages(released / Self.releaseStep * Self.releaseStep..<read)
+                released = read
+            }
         }
     }
 }

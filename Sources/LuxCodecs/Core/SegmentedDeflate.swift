@@ -21,7 +21,7 @@ struct SegmentedDeflate {
     let isFiltered: Bool
     /// Threads the segments are shared among.
     let threads: Int
-    /// Input not compressed yet (less than one segment after each ``append(_:)``).
+    /// Input not compressed yet (less than one segment after each ``append(count:_:)``).
     private var pending: [UInt8] = []
     /// The last ≤ 32 KiB of the input compressed so far.
     private var dictionary: [UInt8] = []
@@ -35,9 +35,33 @@ struct SegmentedDeflate {
         self.threads = max(1, threads)
     }
 
-    /// Adds input and returns the compressed bytes of every segment it completed (possibly none).
-    mutating func append(_ bytes: [UInt8]) throws(CodecError) -> [UInt8] {
-        pending += bytes
+    /// Adds `count` bytes of input that `fill` writes in place (no copy of the input is made), and returns the
+    /// compressed bytes of every segment completed (possibly none).
+    ///
+    /// The input held between calls keeps its memory: after the first call, input of the same size is written where
+    /// the last was, without allocating.
+    mutating func append(
+        count: Int, _ fill: (UnsafeMutableBufferPointer<UInt8>) throws(CodecError) -> Void
+    ) throws(CodecError) -> [UInt8] {
+        let start = pending.count
+        if pending.capacity < start + count {
+            // Exactly what is needed: a doubling array would hold up to twice the input.
+            var grown: [UInt8] = []
+            grown.reserveCapacity(start + count)
+            grown += pending
+            pending = grown
+        }
+        pending += repeatElement(0, count: count)
+        var failure: CodecError?
+        pending.withUnsafeMutableBufferPointer { all in
+            do throws(CodecError) { try fill(UnsafeMutableBufferPointer(rebasing: all[start...])) } catch {
+                failure = error
+            }
+        }
+        if let failure {
+            pending.removeLast(count)
+            throw failure
+        }
         let complete = pending.count / Self.segmentSize
         guard complete > 0 else { return [] }
         let cut = complete * Self.segmentSize

@@ -45,7 +45,7 @@ public final class ImageRegionReader: Sendable {
     public let metadata: ImageMetadata
     /// The file's format.
     public let format: ImageFormat
-    /// Bytes of decoded chunks kept for neighbouring regions.
+    /// The most bytes of decoded chunks kept for neighbouring regions.
     public let cacheLimit: Int
 
     private let backing: Backing
@@ -63,7 +63,8 @@ public final class ImageRegionReader: Sendable {
     /// - Parameters:
     ///   - options: Limits (checked before anything is allocated), orientation (TIFFs whose orientation is to
     ///     be applied are decoded whole), and the thread count for whole decodes.
-    ///   - cacheLimit: Bytes of decoded chunks to keep (default 12 MiB; at least one chunk row is kept).
+    ///   - cacheLimit: The most bytes of decoded chunks to keep (default 12 MiB): the cache holds the chunk rows of
+    ///     the tallest region read so far and two more, within this limit, and at least one chunk row.
     /// - Throws: ``CodecError`` for unreadable, unknown or damaged files.
     public init(url: URL, options: DecodingOptions = .default, cacheLimit: Int = 12 << 20) throws(CodecError) {
         self.cacheLimit = cacheLimit
@@ -191,6 +192,7 @@ public final class ImageRegionReader: Sendable {
             }
         case .tiff(let tiff):
             let c = tiff.source.chunks
+            cache.withLock { $0.tallestRequest = max($0.tallestRequest, h) }
             for cy in (y / c.chunkHeight)...((y + h - 1) / c.chunkHeight) {
                 for cx in (x / c.chunkWidth)...((x + w - 1) / c.chunkWidth) {
                     let cell = try decodedCell(cy * c.across + cx, tiff)
@@ -305,8 +307,16 @@ public final class ImageRegionReader: Sendable {
             try tiff.decode(index + p * c.across * c.down, into: plane, origin: origin)
         }
         withExtendedLifetime(cell) {}
-        let limit = max(cacheLimit, cell.height * cell.width * pixelFormat.bytesPerPixel() * (c.across + 1))
-        cache.withLock { $0.insert(cell, for: index, limit: limit) }
+        cache.withLock { cache in
+            // The cells of the tallest region asked for, two more cell rows for a span that straddles them, and
+            // no more (up to `cacheLimit`): a streaming render asks for the rows of one span at a time, strip
+            // after strip, and the next strip's span begins inside the last one's most recent cells.
+            let rowBytes = c.chunkHeight * width * pixelFormat.bytesPerPixel()
+            let needed = ((cache.tallestRequest + c.chunkHeight - 1) / c.chunkHeight + 2) * rowBytes
+            let limit = max(
+                min(cacheLimit, needed), cell.height * cell.width * pixelFormat.bytesPerPixel() * (c.across + 1))
+            cache.insert(cell, for: index, limit: limit)
+        }
         return cell
     }
 }
@@ -316,6 +326,8 @@ private struct ChunkCache: Sendable {
     private var cells: [Int: PixelBuffer] = [:]
     private var order: [Int] = []
     private var bytes = 0
+    /// The most rows one read has asked for.
+    var tallestRequest = 0
 
     static func size(_ cell: PixelBuffer) -> Int { cell.width * cell.height * cell.format.bytesPerPixel() }
 
@@ -337,19 +349,25 @@ private struct ChunkCache: Sendable {
             let old = order.removeFirst()
             if let gone = cells.removeValue(forKey: old) {
                 bytes -= Self.size(gone)
-                spare = gone
+                spares.append(gone)
+                if spares.count > Self.spareLimit { spares.removeFirst() }
             }
         }
     }
 
-    /// The last evicted cell, kept for reuse (a decode usually follows an eviction closely).
-    private var spare: PixelBuffer?
+    /// The last few evicted cells, kept for reuse (a decode usually follows an eviction closely; with several
+    /// workers decoding, an evicted cell may still be being read when the next decode starts).
+    private var spares: [PixelBuffer] = []
+    private static let spareLimit = 3
 
-    /// The evicted cell if it has this size and no reader still holds it, to be overwritten.
+    /// An evicted cell of this size that no reader still holds, to be overwritten.
     mutating func takeSpare(width: Int, height: Int) -> PixelBuffer? {
-        guard var cell = spare, cell.width == width, cell.height == height else { return nil }
-        spare = nil
-        return cell.isUniquelyReferenced ? cell : nil
+        for i in spares.indices.reversed() where spares[i].width == width && spares[i].height == height {
+            var cell = spares.remove(at: i)
+            if cell.isUniquelyReferenced { return cell }
+            spares.insert(cell, at: i)
+        }
+        return nil
     }
 }
 

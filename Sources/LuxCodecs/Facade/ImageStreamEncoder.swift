@@ -3,9 +3,9 @@ public import LuxColor
 public import LuxPixels
 
 /// Encodes a JPEG, PNG, TIFF or HEIC band by band, so a renderer can write a large picture while holding only a
-/// strip of it (libjpeg's and libpng's encoders stay open between bands and keep only the compressed output;
-/// HEIC keeps one row of 512 × 512 tiles and encodes it when it is complete; TIFF strips go to the file as soon as
-/// they are complete when the encoder is made with
+/// strip of it (libjpeg's encoder stays open between bands and keeps only the compressed output;
+/// HEIC keeps one row of 512 × 512 tiles and encodes it when it is complete; PNG's image data and TIFF strips go to
+/// the file as soon as they are compressed when the encoder is made with
 /// ``init(writingTo:format:width:height:pixelFormat:colorSpace:metadata:options:)``).
 ///
 /// WebP imports each band into libwebp's picture (Y′CbCr or ARGB) as it arrives; AVIF and GIF, whose libraries
@@ -90,8 +90,8 @@ public final class ImageStreamEncoder {
             colorSpace: colorSpace, metadata: metadata, options: options)
     }
 
-    /// Starts an image that goes to `url`: a temporary file beside it receives TIFF strips as they complete
-    /// (JPEG and PNG output is small and is written at the end) and ``finish()`` renames it into place; if the
+    /// Starts an image that goes to `url`: a temporary file beside it receives TIFF strips and PNG data as they
+    /// complete (JPEG output is small and is written at the end) and ``finish()`` renames it into place; if the
     /// encoder is abandoned or fails, the temporary file is removed and `url` is untouched.
     ///
     /// - Parameter format: the format to write (default: from the file name's extension).
@@ -129,7 +129,7 @@ public final class ImageStreamEncoder {
             backend = .png(
                 try PNGStreamEncoder(
                     width: width, height: height, pixelFormat: pixelFormat, colorSpace: colorSpace, metadata: metadata,
-                    options: options))
+                    options: options, destination: destination))
         case .tiff:
             backend = .tiff(
                 try TIFFStreamEncoder(
@@ -247,7 +247,10 @@ public final class ImageStreamEncoder {
         case .whole(let e): bytes = try e.finish()
         }
         guard let destination else { return bytes }
-        if case .tiff = backend { return [] }
+        switch backend {
+        case .tiff, .png: return []
+        default: break
+        }
         try FileIO.writeAtomically(bytes, to: destination, synchronize: synchronizesFile)
         return []
     }

@@ -1,4 +1,5 @@
 internal import CLuxCodecShims
+import FoundationEssentials
 import LuxColor
 import LuxPixels
 
@@ -6,7 +7,8 @@ import LuxPixels
 ///
 /// libpng writes the header, the ancillary chunks and the end; the image data is filtered as libpng would filter it
 /// (the best of the five filters per row) and compressed by ``SegmentedDeflate`` on all threads, each band's IDAT
-/// chunk written as soon as it is compressed.
+/// chunk written as soon as it is compressed — to the file, for an encoder given one, so only a chunk of the output
+/// is ever in memory.
 final class PNGStreamEncoder {
     let width: Int
     let height: Int
@@ -16,6 +18,8 @@ final class PNGStreamEncoder {
     let rowFormat: PixelFormat
     private var counter: BandCounter
     private var stream: OpaquePointer?
+    /// The file the bytes go to as they are made (`nil`: kept for ``finish()``).
+    private let file: AtomicFile?
     private var deflate: SegmentedDeflate
     /// Samples per pixel in the file (1 gray, 3 RGB, 4 RGBA) and bits per sample.
     private let fileChannels: Int
@@ -26,11 +30,14 @@ final class PNGStreamEncoder {
     /// The rows written so far.
     var rowsWritten: Int { counter.rowsWritten }
 
-    /// - Parameter writesAlpha: whether RGBA input keeps its alpha; `nil` decides from the options (automatic
-    ///   keeps alpha for formats that have it, since a stream cannot look ahead at later bands).
+    /// - Parameters:
+    ///   - writesAlpha: whether RGBA input keeps its alpha; `nil` decides from the options (automatic keeps alpha for
+    ///     formats that have it, since a stream cannot look ahead at later bands).
+    ///   - destination: the file to write as the bands arrive (through a temporary file beside it, renamed into place
+    ///     by ``finish()``), or `nil` to keep the bytes for ``finish()``.
     init(
         width: Int, height: Int, pixelFormat: PixelFormat, colorSpace: ColorSpace?, metadata: ImageMetadata,
-        options: EncodingOptions, writesAlpha: Bool? = nil
+        options: EncodingOptions, writesAlpha: Bool? = nil, destination: URL? = nil
     ) throws(CodecError) {
         guard !pixelFormat.isBayer else {
             throw .invalidArgument("a Bayer mosaic cannot be written as PNG; develop it first (or write a DNG)")
@@ -70,6 +77,17 @@ final class PNGStreamEncoder {
             }
         }
         guard stream != nil else { throw .library(name: "libpng", message: cMessage(message)) }
+        file = try destination.map { url throws(CodecError) in try AtomicFile(destination: url) }
+        try writeOut()
+    }
+
+    /// Moves the bytes libpng has written so far to the file (nothing without one).
+    private func writeOut() throws(CodecError) {
+        guard let file, let stream else { return }
+        var bytes: UnsafePointer<UInt8>?
+        let count = lux_png_stream_take(stream, &bytes)
+        guard count > 0, let bytes else { return }
+        try file.write(UnsafeRawBufferPointer(start: bytes, count: count), at: file.size)
     }
 
     deinit { lux_png_stream_destroy(stream) }
@@ -85,43 +103,44 @@ final class PNGStreamEncoder {
         var source = band
         if source.colorSpace == nil { source.colorSpace = colorSpace }
         let prepared = try prepare(source)
-        let filtered = try filter(prepared)
-        try writeData(try deflate.append(filtered), to: stream)
+        let rowBytes = 1 + width * fileChannels * bitDepth / 8
+        let compressed = try deflate.append(count: prepared.height * rowBytes) {
+            (out: UnsafeMutableBufferPointer<UInt8>) throws(CodecError) in try filter(prepared, into: out)
+        }
+        try writeData(compressed, to: stream)
+        try writeOut()
         counter.advance(by: band.height)
     }
 
-    /// The band's rows in PNG's layout, each led by its filter type, filtered on all threads.
-    private func filter(_ band: PixelBuffer) throws(CodecError) -> [UInt8] {
+    /// Writes the band's rows in PNG's layout into `out` (one row after another, each led by its filter type),
+    /// filtered on all threads.
+    private func filter(_ band: PixelBuffer, into out: UnsafeMutableBufferPointer<UInt8>) throws(CodecError) {
         let rowBytes = 1 + width * fileChannels * bitDepth / 8
         let rows = band.height
         let inputChannels = Int32(rowFormat.channelCount)
         let (width, fileChannels, bitDepth) = (Int32(width), Int32(fileChannels), Int32(bitDepth))
         let failure = FirstError()
-        let filtered = [UInt8](unsafeUninitializedCapacity: rows * rowBytes) { out, count in
-            band.withUnsafePlane { plane in
-                nonisolated(unsafe) let out = out
-                let stride = plane.bytesPerRow
-                let base = plane.baseAddress.assumingMemoryBound(to: UInt8.self)
-                nonisolated(unsafe) let first = UnsafePointer(base)
-                previousRow.withUnsafeBufferPointer { previous in
-                    nonisolated(unsafe) let above = previous.baseAddress
-                    Parallel.forEachBand(rows, threads: options.threads, minimumBand: 32, bandsPerThread: 2) { r in
-                        let status = lux_png_filter_rows(
-                            first + r.lowerBound * stride, stride, Int32(r.count),
-                            r.lowerBound == 0 ? above : first + (r.lowerBound - 1) * stride, width, inputChannels,
-                            fileChannels, bitDepth, out.baseAddress! + r.lowerBound * rowBytes)
-                        if status != 0 {
-                            failure.record(.library(name: "libc", message: "out of memory filtering PNG rows"))
-                        }
+        band.withUnsafePlane { plane in
+            nonisolated(unsafe) let out = out
+            let stride = plane.bytesPerRow
+            let base = plane.baseAddress.assumingMemoryBound(to: UInt8.self)
+            nonisolated(unsafe) let first = UnsafePointer(base)
+            previousRow.withUnsafeBufferPointer { previous in
+                nonisolated(unsafe) let above = previous.baseAddress
+                Parallel.forEachBand(rows, threads: options.threads, minimumBand: 32, bandsPerThread: 2) { r in
+                    let status = lux_png_filter_rows(
+                        first + r.lowerBound * stride, stride, Int32(r.count),
+                        r.lowerBound == 0 ? above : first + (r.lowerBound - 1) * stride, width, inputChannels,
+                        fileChannels, bitDepth, out.baseAddress! + r.lowerBound * rowBytes)
+                    if status != 0 {
+                        failure.record(.library(name: "libc", message: "out of memory filtering PNG rows"))
                     }
                 }
-                previousRow = Array(
-                    UnsafeRawBufferPointer(start: plane.row(rows - 1), count: Int(width) * band.format.bytesPerPixel()))
             }
-            count = rows * rowBytes
+            previousRow = Array(
+                UnsafeRawBufferPointer(start: plane.row(rows - 1), count: Int(width) * band.format.bytesPerPixel()))
         }
         if let error = failure.error { throw error }
-        return filtered
     }
 
     /// Writes compressed image data as an IDAT chunk (nothing when empty).
@@ -135,15 +154,21 @@ final class PNGStreamEncoder {
     }
 
     /// Completes the file.
+    ///
+    /// Returns the bytes for an encoder without a file, nothing for a file (which is renamed into place).
     func finish() throws(CodecError) -> [UInt8] {
         try counter.finish()
         guard let stream else { throw .invalidArgument("the PNG encoder could not start") }
         try writeData(try deflate.finish(), to: stream)
+        try writeOut()
         var out: UnsafeMutablePointer<UInt8>?
         var size = 0
         try callC("libpng") { message, capacity in lux_png_stream_finish(stream, &out, &size, message, capacity) }
         guard let out else { throw .library(name: "libpng", message: "no output") }
         defer { lux_free(out) }
-        return Array(UnsafeBufferPointer(start: out, count: size))
+        guard let file else { return Array(UnsafeBufferPointer(start: out, count: size)) }
+        try file.write(UnsafeRawBufferPointer(start: out, count: size), at: file.size)
+        try file.commit(synchronize: options.synchronizesFile)
+        return []
     }
 }

@@ -179,6 +179,20 @@ extension TIFF {
     static func chunkBytes(
         _ image: PixelBuffer, x0: Int, y0: Int, width: Int, rows: Int, plan: SamplePlan
     ) -> ([UInt8], width: Int) {
+        let count = width * plan.samplesPerPixel * plan.bytesPerSample * rows
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            pack(image, x0: x0, y0: y0, width: width, rows: rows, plan: plan, into: buffer.baseAddress!)
+            initialized = count
+        }
+        return (bytes, width)
+    }
+
+    /// Stores one chunk's little-endian bytes at `destination` (`width` × `rows` pixels of the plan's samples; edge
+    /// tiles padded by repeating the last column/row).
+    static func pack(
+        _ image: PixelBuffer, x0: Int, y0: Int, width: Int, rows: Int, plan: SamplePlan,
+        into destination: UnsafeMutableRawPointer
+    ) {
         let spp = plan.samplesPerPixel
         let bytesPerSample = plan.bytesPerSample
         let sample = plan.sample
@@ -188,31 +202,26 @@ extension TIFF {
         let pixelBytes = spp * bytesPerSample
         let rowBytes = width * pixelBytes
         let inside = min(width, w - x0)  // pixels of the chunk row that lie in the image
-        let bytes = [UInt8](unsafeUninitializedCapacity: rowBytes * rows) { buffer, initialized in
-            let dst = UnsafeMutableRawPointer(buffer.baseAddress!)
-            image.withUnsafePlane { plane in
-                for r in 0..<rows {
-                    let y = min(y0 + r, h - 1)
-                    let d = dst + r * rowBytes
-                    if sample == .float16, channels == 1 {
-                        // Gray float16 is stored as grayFloat in memory: narrow it here.
-                        lux_float_to_half(
-                            plane.row(y, as: Float.self) + x0, d.assumingMemoryBound(to: UInt16.self), inside)
-                    } else {
-                        switch bytesPerSample {
-                        case 1: packRow(plane.row(y, as: UInt8.self) + x0 * channels, d, inside, channels, spp)
-                        case 2: packRow(plane.row(y, as: UInt16.self) + x0 * channels, d, inside, channels, spp)
-                        default: packRow(plane.row(y, as: UInt32.self) + x0 * channels, d, inside, channels, spp)
-                        }
-                    }
-                    for x in inside..<width {
-                        (d + x * pixelBytes).copyMemory(from: d + (inside - 1) * pixelBytes, byteCount: pixelBytes)
+        image.withUnsafePlane { plane in
+            for r in 0..<rows {
+                let y = min(y0 + r, h - 1)
+                let d = destination + r * rowBytes
+                if sample == .float16, channels == 1 {
+                    // Gray float16 is stored as grayFloat in memory: narrow it here.
+                    lux_float_to_half(
+                        plane.row(y, as: Float.self) + x0, d.assumingMemoryBound(to: UInt16.self), inside)
+                } else {
+                    switch bytesPerSample {
+                    case 1: packRow(plane.row(y, as: UInt8.self) + x0 * channels, d, inside, channels, spp)
+                    case 2: packRow(plane.row(y, as: UInt16.self) + x0 * channels, d, inside, channels, spp)
+                    default: packRow(plane.row(y, as: UInt32.self) + x0 * channels, d, inside, channels, spp)
                     }
                 }
+                for x in inside..<width {
+                    (d + x * pixelBytes).copyMemory(from: d + (inside - 1) * pixelBytes, byteCount: pixelBytes)
+                }
             }
-            initialized = rowBytes * rows
         }
-        return (bytes, width)
     }
 
     /// Stores `count` pixels of `channels` samples as `spp` little-endian samples (dropping alpha for 4 → 3).

@@ -34,6 +34,8 @@ final class TIFFStreamEncoder {
     /// The rows written so far.
     var rowsWritten: Int { counter.rowsWritten }
 
+    deinit { packed.deallocate() }
+
     /// - Parameter destination: the file to write (through a temporary file beside it), or `nil` to keep the
     ///   bytes in memory for ``finish()``.
     init(
@@ -248,31 +250,56 @@ final class TIFFStreamEncoder {
         }
     }
 
-    /// Converts `count` strips of `rows` starting at row `first` in parallel and writes them in order.
+    /// Converts `count` strips of `rows` starting at row `first` and writes them in order: uncompressed strips one
+    /// after another through one reused buffer (packing is cheaper than the memory of a strip set in flight), others
+    /// compressed in parallel.
     private func writeStrips(of rows: PixelBuffer, from first: Int, count: Int) throws(CodecError) {
         guard count > 0 else { return }
         let per = rowsPerStrip
         let l = plan
         let w = width
+        if !l.deflate {
+            let rowBytes = w * l.samplesPerPixel * l.bytesPerSample
+            if packed.count < per * rowBytes {
+                packed.deallocate()
+                packed = .allocate(byteCount: per * rowBytes, alignment: 64)
+            }
+            for i in 0..<count {
+                let y0 = first + i * per
+                let n = min(per, rows.height - y0) * rowBytes
+                TIFF.pack(
+                    rows, x0: 0, y0: y0, width: w, rows: min(per, rows.height - y0), plan: l, into: packed.baseAddress!)
+                try place(UnsafeRawBufferPointer(rebasing: packed[0..<n]))
+            }
+            return
+        }
         let chunks = try TIFF.encodeChunks(count: count, plan: l, options: options) { i in
             let y0 = first + i * per
             return TIFF.chunkBytes(rows, x0: 0, y0: y0, width: w, rows: min(per, rows.height - y0), plan: l)
         }
         for chunk in chunks {
-            position += position & 1
-            stripOffsets.append(position)
-            stripCounts.append(chunk.count)
-            switch sink {
-            case .memory(var bytes):
-                sink = .memory([])
-                if bytes.count < position { bytes.append(0) }
-                bytes += chunk
-                sink = .memory(bytes)
-            case .file(let file):
-                try file.write(chunk, at: position)
-            }
-            position += chunk.count
+            try withBytes(of: chunk) { raw throws(CodecError) in try place(raw) }
         }
+    }
+
+    /// Memory uncompressed strips are packed into, reused from strip to strip.
+    private var packed = UnsafeMutableRawBufferPointer(start: nil, count: 0)
+
+    /// Writes one strip's bytes at the next (even) position and records where it went.
+    private func place(_ chunk: UnsafeRawBufferPointer) throws(CodecError) {
+        position += position & 1
+        stripOffsets.append(position)
+        stripCounts.append(chunk.count)
+        switch sink {
+        case .memory(var bytes):
+            sink = .memory([])
+            if bytes.count < position { bytes.append(0) }
+            bytes.append(contentsOf: chunk)
+            sink = .memory(bytes)
+        case .file(let file):
+            try file.write(chunk, at: position)
+        }
+        position += chunk.count
     }
 
     /// The given row ranges of buffers of one width and format, one after another in a new buffer.
