@@ -45,9 +45,10 @@ struct SegmentedDeflate {
     ) throws(CodecError) -> [UInt8] {
         let start = pending.count
         if pending.capacity < start + count {
-            // Exactly what is needed: a doubling array would hold up to twice the input.
+            // Room for input of this size after any rest (less than a segment) a call leaves, and no more: a
+            // doubling array would hold up to twice the input, and growing again would copy it.
             var grown: [UInt8] = []
-            grown.reserveCapacity(start + count)
+            grown.reserveCapacity(count + Self.segmentSize)
             grown += pending
             pending = grown
         }

@@ -104,30 +104,42 @@ final class PNGStreamEncoder {
         if source.colorSpace == nil { source.colorSpace = colorSpace }
         let prepared = try prepare(source)
         let rowBytes = 1 + width * fileChannels * bitDepth / 8
-        let compressed = try deflate.append(count: prepared.height * rowBytes) {
-            (out: UnsafeMutableBufferPointer<UInt8>) throws(CodecError) in try filter(prepared, into: out)
+        // A few deflate segments at a time (two per thread on two cores), so the filtered rows waiting for
+        // compression stay small; not a count from the threads, which would change where IDAT chunks end.
+        let step = max(1, SegmentedDeflate.segmentSize * 4 / rowBytes)
+        var y = 0
+        while y < prepared.height {
+            let rows = y..<min(prepared.height, y + step)
+            let compressed = try deflate.append(count: rows.count * rowBytes) {
+                (out: UnsafeMutableBufferPointer<UInt8>) throws(CodecError) in
+                try filter(prepared, rows: rows, into: out)
+            }
+            try writeData(compressed, to: stream)
+            try writeOut()
+            y = rows.upperBound
         }
-        try writeData(compressed, to: stream)
-        try writeOut()
         counter.advance(by: band.height)
     }
 
-    /// Writes the band's rows in PNG's layout into `out` (one row after another, each led by its filter type),
-    /// filtered on all threads.
-    private func filter(_ band: PixelBuffer, into out: UnsafeMutableBufferPointer<UInt8>) throws(CodecError) {
+    /// Writes `rows` of the band in PNG's layout into `out`, one row after another, each led by its filter type.
+    ///
+    /// Rows are filtered on all threads against the row above them (the last band's last row for the band's first);
+    /// the rows of a band are given in order.
+    private func filter(_ band: PixelBuffer, rows: Range<Int>, into out: UnsafeMutableBufferPointer<UInt8>)
+        throws(CodecError)
+    {
         let rowBytes = 1 + width * fileChannels * bitDepth / 8
-        let rows = band.height
         let inputChannels = Int32(rowFormat.channelCount)
         let (width, fileChannels, bitDepth) = (Int32(width), Int32(fileChannels), Int32(bitDepth))
         let failure = FirstError()
         band.withUnsafePlane { plane in
             nonisolated(unsafe) let out = out
             let stride = plane.bytesPerRow
-            let base = plane.baseAddress.assumingMemoryBound(to: UInt8.self)
+            let base = plane.baseAddress.assumingMemoryBound(to: UInt8.self) + rows.lowerBound * stride
             nonisolated(unsafe) let first = UnsafePointer(base)
             previousRow.withUnsafeBufferPointer { previous in
-                nonisolated(unsafe) let above = previous.baseAddress
-                Parallel.forEachBand(rows, threads: options.threads, minimumBand: 32, bandsPerThread: 2) { r in
+                nonisolated(unsafe) let above = rows.lowerBound == 0 ? previous.baseAddress : first - stride
+                Parallel.forEachBand(rows.count, threads: options.threads, minimumBand: 32, bandsPerThread: 2) { r in
                     let status = lux_png_filter_rows(
                         first + r.lowerBound * stride, stride, Int32(r.count),
                         r.lowerBound == 0 ? above : first + (r.lowerBound - 1) * stride, width, inputChannels,
@@ -137,8 +149,11 @@ final class PNGStreamEncoder {
                     }
                 }
             }
-            previousRow = Array(
-                UnsafeRawBufferPointer(start: plane.row(rows - 1), count: Int(width) * band.format.bytesPerPixel()))
+            if rows.upperBound == band.height {
+                previousRow = Array(
+                    UnsafeRawBufferPointer(
+                        start: plane.row(band.height - 1), count: Int(width) * band.format.bytesPerPixel()))
+            }
         }
         if let error = failure.error { throw error }
     }
