@@ -1,6 +1,10 @@
 import LuxPixels
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 @Suite struct BufferPoolTests {
     @Test func exhaustionThrowsAndReturnedBuffersAreReused() throws {
         let pool = BufferPool(capacityPerKey: 2)
@@ -45,6 +49,49 @@ import Testing
         pool.reclaim()
         #expect(pool.allocatedBytes == 0)
     }
+
+    @Test("reclaim(beyond:) frees idle buffers past the count and leaves buffers in use alone")
+    func reclaimBeyondACount() throws {
+        let pool = BufferPool(capacityPerKey: 6)
+        try pool.preallocate(format: .rgba8, width: 16, height: 16, count: 5)
+        let held = try pool.buffer(format: .rgba8, width: 16, height: 16)
+        pool.reclaim(beyond: 2, format: .rgba8, width: 16, height: 16)
+        var s = pool.statistics(format: .rgba8, width: 16, height: 16)
+        #expect(s.allocated == 2 && s.outstanding == 1 && s.idle == 1)
+        pool.reclaim(beyond: 0, format: .rgba8, width: 16, height: 16)
+        s = pool.statistics(format: .rgba8, width: 16, height: 16)
+        #expect(s.allocated == 1 && s.idle == 0)
+        #expect(held.width == 16)
+    }
+
+    #if os(Linux)
+        @Test("A large prepared buffer reads as zeros and has no resident page until written (mincore)")
+        func largePreparedBuffersAreNotResident() throws {
+            let pool = BufferPool(capacityPerKey: 2)
+            // 24 MB, a 12 MP Bayer frame: above the 4 MiB page-map threshold.
+            try pool.preallocate(format: .bayer14(.rggb), width: 4032, height: 3024, count: 1)
+            var buffer = try pool.buffer(format: .bayer14(.rggb), width: 4032, height: 3024)
+            func residentPages() -> Int {
+                buffer.withUnsafePlane { plane in
+                    let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+                    let start = Int(bitPattern: plane.baseAddress) & ~(page - 1)
+                    let end = Int(bitPattern: plane.baseAddress) + plane.bytesPerRow * plane.height
+                    var vector = [UInt8](repeating: 0, count: (end - start + page - 1) / page)
+                    _ = mincore(UnsafeMutableRawPointer(bitPattern: start), end - start, &vector)
+                    return vector.reduce(0) { $0 + Int($1 & 1) }
+                }
+            }
+            #expect(residentPages() == 0)
+            let row = buffer.withUnsafePlane { plane in
+                Array(UnsafeBufferPointer(start: plane.row(1500).assumingMemoryBound(to: UInt16.self), count: 4032))
+            }
+            #expect(row.allSatisfy { $0 == 0 })
+            buffer.withUnsafeMutablePlane { plane in
+                for y in 0..<plane.height { plane.row(y).initializeMemory(as: UInt8.self, repeating: 1, count: 8064) }
+            }
+            #expect(residentPages() >= 4032 * 3024 * 2 / Int(sysconf(Int32(_SC_PAGESIZE))))
+        }
+    #endif
 
     @Test func concurrentUseNeverExceedsTheCap() async throws {
         let pool = BufferPool(capacityPerKey: 3)

@@ -157,6 +157,7 @@ import Testing
         #expect(cache.renderCount == 1)
         _ = cache.exposure(of: scene, sceneID: 2, request: request, threads: 1)  // the scene changed
         #expect(cache.renderCount == 2)
+        #expect(cache.entryCount == 1)  // the first scene's view is dropped, not kept until the byte limit
         request.optics?.focusDistance = 1  // the lens moved
         _ = cache.exposure(of: scene, sceneID: 2, request: request, threads: 1)
         #expect(cache.renderCount == 3)

@@ -120,6 +120,12 @@ public final class BufferPool: Sendable {
         for (key, r) in all where !keep.contains(key) { r.retire() }
     }
 
+    /// Frees the idle memory of one key beyond `count` buffers in all (in use plus idle); buffers in use stay valid.
+    public func reclaim(beyond count: Int, format: PixelFormat, width: Int, height: Int) {
+        guard let r = recyclers.withLock({ $0[Key(format: format, width: width, height: height)] }) else { return }
+        r.trim(to: count)
+    }
+
     /// The keys the pool has seen.
     public var keys: [Key] { recyclers.withLock { Array($0.keys) } }
 
@@ -163,6 +169,8 @@ final class PoolRecycler: Sendable {
         var allocations = 0
         var capacity: Int
         var retired = false
+        /// The map behind each idle or outstanding mapped allocation, by the allocation's address.
+        var mappings: [UInt: (base: UInt, length: Int)] = [:]
     }
 
     private let state: Mutex<State>
@@ -201,10 +209,28 @@ final class PoolRecycler: Sendable {
         switch result {
         case .failure(let error): throw error
         case .success(let address?): return UnsafeMutableRawPointer(bitPattern: address)!
-        case .success(nil):
-            let p = UnsafeMutableRawPointer.allocate(byteCount: max(byteCount, 1), alignment: 64)
-            p.initializeMemory(as: UInt8.self, repeating: 0, count: max(byteCount, 1))
-            return p
+        case .success(nil): return allocateZeroed()
+        }
+    }
+
+    /// New zeroed memory for one buffer: a page map (``PageMapping``) for a large buffer, whose pages become
+    /// resident only once written, so a prepared buffer a capture never uses costs address space, not memory.
+    private func allocateZeroed() -> UnsafeMutableRawPointer {
+        if byteCount >= PageMapping.threshold, let m = PageMapping.map(byteCount) {
+            state.withLock { $0.mappings[UInt(bitPattern: m.bytes)] = (UInt(bitPattern: m.base), m.length) }
+            return m.bytes
+        }
+        let p = UnsafeMutableRawPointer.allocate(byteCount: max(byteCount, 1), alignment: 64)
+        p.initializeMemory(as: UInt8.self, repeating: 0, count: max(byteCount, 1))
+        return p
+    }
+
+    /// Returns one allocation's memory to the system.
+    private func release(_ address: UInt) {
+        if let m = state.withLock({ $0.mappings.removeValue(forKey: address) }) {
+            PageMapping.unmap(base: UnsafeMutableRawPointer(bitPattern: m.base)!, length: m.length)
+        } else {
+            UnsafeMutableRawPointer(bitPattern: address)?.deallocate()
         }
     }
 
@@ -217,11 +243,7 @@ final class PoolRecycler: Sendable {
             return max(0, count - (s.free.count + s.outstanding))
         }
         var fresh: [UInt] = []
-        for _ in 0..<needed {
-            let p = UnsafeMutableRawPointer.allocate(byteCount: max(byteCount, 1), alignment: 64)
-            p.initializeMemory(as: UInt8.self, repeating: 0, count: max(byteCount, 1))
-            fresh.append(UInt(bitPattern: p))
-        }
+        for _ in 0..<needed { fresh.append(UInt(bitPattern: allocateZeroed())) }
         let copy = fresh
         state.withLock { s in
             s.free.append(contentsOf: copy)
@@ -241,7 +263,18 @@ final class PoolRecycler: Sendable {
             s.free.append(address)
             return true
         }
-        if !keep { pointer.deallocate() }
+        if !keep { release(address) }
+    }
+
+    /// Frees idle memory beyond `count` buffers in all (in use plus idle).
+    func trim(to count: Int) {
+        let idle = state.withLock { s in
+            var dropped: [UInt] = []
+            while s.free.count + s.outstanding > count, let address = s.free.popLast() { dropped.append(address) }
+            s.allocated -= dropped.count
+            return dropped
+        }
+        for address in idle { release(address) }
     }
 
     /// Frees idle memory; buffers in use are freed (not kept) when they return.
@@ -253,7 +286,7 @@ final class PoolRecycler: Sendable {
             s.allocated -= f.count
             return f
         }
-        for address in idle { UnsafeMutableRawPointer(bitPattern: address)?.deallocate() }
+        for address in idle { release(address) }
     }
 
     var statistics: BufferPool.Statistics {

@@ -4,8 +4,8 @@ import Synchronization
 /// Keeps the ``StaticRadiance`` of recent views so that consecutive frames of a scene (bursts, streams,
 /// brackets) pay only for resampling along the camera's path, sensor noise and the moving layers.
 ///
-/// An entry is reused when the scene (identified by the caller's `sceneID`, which must change whenever the
-/// scene does), the region, size, detector, lens state and flash are the same and the exposure's camera path
+/// An entry is reused when the scene (identified by the caller's `sceneID`, which must grow whenever the
+/// scene changes), the region, size, detector, lens state and flash are the same and the exposure's camera path
 /// stays inside the rendered margin; otherwise the view is rendered again. Entries are evicted least recently
 /// used first, beyond `byteLimit` bytes.
 package final class RadianceCache: Sendable {
@@ -42,6 +42,9 @@ package final class RadianceCache: Sendable {
 
     /// How many views have been rendered (cache misses) so far.
     package var renderCount: Int { state.withLock { $0.renders } }
+
+    /// How many views are kept.
+    package var entryCount: Int { state.withLock { $0.entries.count } }
 
     /// The radiance of `request`'s exposure of `scene`: the cached still layers resampled along the camera's
     /// path, and the moving layers rendered for this exposure.
@@ -80,7 +83,7 @@ package final class RadianceCache: Sendable {
             offset = SIMD2(fp.0 - margin, fp.1 - margin)
             let gridWidth = fp.2 - fp.0 + 2 * margin
             let gridHeight = fp.3 - fp.1 + 2 * margin
-            var victim = evictForInsertion(bytes: gridWidth * gridHeight * 3 * 2)
+            var victim = evictForInsertion(bytes: gridWidth * gridHeight * 3 * 2, sceneID: sceneID)
             var recycled: StaticRadiance? = nil
             if victim != nil, isKnownUniquelyReferenced(&victim!) { recycled = victim }
             background = StaticRadiance(
@@ -109,24 +112,31 @@ package final class RadianceCache: Sendable {
         return max(8, request.width / 256) + Int(panPixels.rounded(.up))
     }
 
-    /// Removes and returns the least recently used entry's radiance when an entry of `bytes` more would
-    /// exceed the limit (its memory can then be reused for the new entry instead of being freed).
-    private func evictForInsertion(bytes: Int) -> StaticRadiance? {
+    /// Removes the views of earlier scenes (scene IDs only grow, so no exposure asks for them again) and, when an
+    /// entry of `bytes` more would still exceed the limit, the least recently used one, before the new view is
+    /// rendered; returns the largest removed radiance, whose memory can then be reused for the new entry instead of
+    /// being freed.
+    private func evictForInsertion(bytes: Int, sceneID: UInt64) -> StaticRadiance? {
         state.withLock { s in
+            var removed = s.entries.filter { $0.key.sceneID < sceneID }.map(\.radiance)
+            s.entries.removeAll { $0.key.sceneID < sceneID }
             let total = s.entries.reduce(0) { $0 + $1.radiance.byteCount }
-            guard total + bytes > byteLimit,
+            if total + bytes > byteLimit,
                 let oldest = s.entries.indices.min(by: { s.entries[$0].lastUse < s.entries[$1].lastUse })
-            else { return nil }
-            return s.entries.remove(at: oldest).radiance
+            {
+                removed.append(s.entries.remove(at: oldest).radiance)
+            }
+            return removed.max { $0.byteCount < $1.byteCount }
         }
     }
 
+    /// Adds `entry`, dropping the views of earlier scenes: scene IDs only grow, so no exposure asks for them again.
     private func insert(_ entry: Entry) {
         state.withLock { s in
             s.renders += 1
             var e = entry
             e.lastUse = s.clock
-            s.entries.removeAll { $0.key == e.key }
+            s.entries.removeAll { $0.key == e.key || $0.key.sceneID < e.key.sceneID }
             s.entries.append(e)
             var total = s.entries.reduce(0) { $0 + $1.radiance.byteCount }
             while total > byteLimit, s.entries.count > 1 {

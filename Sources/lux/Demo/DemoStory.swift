@@ -10,10 +10,11 @@ struct DemoStory {
     /// Runs every step and returns the contact sheet (not yet written).
     func run() async throws -> ContactSheet {
         // The capture session, its camera and their buffers are released once the captures are done, before the
-        // development and the Live Photo edits: `capture()` owns them.
-        var (sections, subtitle) = try await capture()
+        // HDR merge, the development and the Live Photo edits: `capture()` owns them.
+        var (sections, subtitle, merge) = try await capture()
 
-        // 7. Develop the DNG; 8. edit the Live Photo.
+        // 4b. Merge the bracket (shown after it); 7. develop the DNG; 8. edit the Live Photo.
+        sections.insert(try fuse(Self.bracketNames, into: "03-hdr-fused.jpg"), at: merge)
         sections.append(try develop("02-raw.dng", into: "06-developed-p3.jpg"))
         sections.append(try await editLivePhoto("05-live-photo.jpg"))
 
@@ -32,8 +33,12 @@ struct DemoStory {
         return ContactSheet(title: "Lux demo", subtitle: subtitle, sections: sections, sizes: sizes)
     }
 
-    /// Runs the capture steps (1–6) on a session of their own and returns their sections and the sheet's subtitle.
-    func capture() async throws -> ([DemoSection], String) {
+    /// The bracket's files, −2, 0 and +2 EV.
+    static let bracketNames = ["03-bracket-minus-2ev.jpg", "03-bracket-0ev.jpg", "03-bracket-plus-2ev.jpg"]
+
+    /// Runs the capture steps (1–6) on a session of their own and returns their sections, the sheet's subtitle and
+    /// where the HDR merge's section goes (after the bracket's).
+    func capture() async throws -> ([DemoSection], String, Int) {
         var sections: [DemoSection] = []
         let portrait = try Scene.photographic(named: "photo-portrait")
         let studio = try await DemoSession.start(scene: portrait, sensor: size.sensor)
@@ -112,10 +117,10 @@ struct DemoStory {
         }
         sections.append(section)
 
-        // 4. An auto-exposure bracket of the HDR window, fused.
+        // 4. An auto-exposure bracket of the HDR window (fused in `run()`, once the session is gone).
         camera.scene = try Scene.photographic(named: "photo-indoor")
         try await studio.settle()
-        let names = ["03-bracket-minus-2ev.jpg", "03-bracket-0ev.jpg", "03-bracket-plus-2ev.jpg"]
+        let names = Self.bracketNames
         section = try await recorder.capture(
             bracket, title: "Auto-exposure bracket −2/0/+2 EV",
             story: "A colour chart on a table under dim lamps in front of a window in daylight: three exposures two "
@@ -124,7 +129,7 @@ struct DemoStory {
             photo in names[min(max(photo.sequenceCount - 1, 0), 2)]
         }
         sections.append(section)
-        sections.append(try fuse(names, into: "03-hdr-fused.jpg"))
+        let merge = sections.count
 
         // 5. Low light at quality prioritisation: the monitored flags flip, the output merges a burst.
         let dimmed = ContinuousClock.now
@@ -152,20 +157,27 @@ struct DemoStory {
             + monitor.events(from: dimmed) + section.events).sorted { $0.milliseconds < $1.milliseconds }
         sections.append(section)
 
-        // 6. A Live Photo of the portrait, once exposure has followed the light back up.
+        // 6. A Live Photo of the portrait, once exposure has followed the light back up. Only the Live Photo is
+        // left to capture: preparing for it alone frees the buffers of the longer bursts (AVCam's reclamation).
         camera.scene = portrait
+        let reclaim = ContinuousClock.now
+        try await output.prepare([live])
         try await studio.settle()
         output.photoSettingsForSceneMonitoring = nil
         section = try await recorder.capture(
             live, title: "Live Photo",
             story: "A still and a movie of 1.5 s either side, with the microphone's sound, tied by a content "
-                + "identifier (Apple's maker note in the JPEG, QuickTime metadata in the movie)."
+                + "identifier (Apple's maker note in the JPEG, QuickTime metadata in the movie). Before it, the "
+                + "output is prepared for the Live Photo alone, which reclaims what the bursts used.",
+            start: reclaim
         ) { _ in
             "05-live-photo.jpg"
         }
+        section.events.insert(
+            .init(milliseconds: 0, name: "prepare", detail: "Live Photo only: the bursts' buffers reclaimed"), at: 0)
         sections.append(section)
         await studio.session.stopRunning()
-        return (sections, subtitle)
+        return (sections, subtitle, merge)
     }
 
     /// Exposure fusion of the bracket, in Display P3, with the 0 EV frame's metadata.

@@ -77,6 +77,23 @@ import Testing
         #expect(events.photos.count == 1)
     }
 
+    @Test("prepare frees the frames a kept kind no longer needs: a shorter burst keeps fewer RAW frames")
+    func reclaimsBeyondTheBurst() async throws {
+        let rig = try await CaptureRig.make()
+        let key = rawKey(rig)
+        rig.photo.maxPhotoQualityPrioritization = .quality
+        // Planned for the longest burst of each level (a low-light scene): 8 frames at quality, 4 at balanced.
+        var quality = PhotoSettings()
+        quality.qualityPrioritization = .quality
+        try await rig.photo.prepare([quality])
+        let before = rig.camera.pool.statistics(format: key.format, width: key.width, height: key.height)
+        #expect(before.allocated >= QualityPlanner.qualityFrames(lowLight: true))
+        try await rig.photo.prepare([PhotoSettings()])
+        let after = rig.camera.pool.statistics(format: key.format, width: key.width, height: key.height)
+        #expect(after.allocated - after.outstanding <= QualityPlanner.balancedFrames(lowLight: true))
+        #expect(after.allocated < before.allocated)
+    }
+
     @Test("prepare takes part in begin/commitConfiguration: it completes at the commit")
     func deferredByConfiguration() async throws {
         let rig = try await CaptureRig.make()

@@ -22,8 +22,9 @@ extension PhotoOutput {
     }
 
     /// Prepares the buffers (RAW frames, merge and noise-reduction scratch, developed photos, previews) for
-    /// exactly the kinds of capture in `settings`, and frees what other kinds used; an empty array frees
-    /// everything (seed 001, "Resource Preparation and Reclamation").
+    /// exactly the kinds of capture in `settings`, and frees what other kinds used — including buffers of a kept
+    /// kind beyond what `settings` need, such as the frames of a longer burst; an empty array frees everything
+    /// (seed 001, "Resource Preparation and Reclamation").
     ///
     /// The preparation persists across ``CaptureSession/startRunning()``/``CaptureSession/stopRunning()`` and
     /// configuration changes, takes part in ``CaptureSession/beginConfiguration()``'s deferred work (it is
@@ -146,7 +147,8 @@ extension PhotoOutput {
         return (out, dev)
     }
 
-    /// Preallocates the buffers of `settings` and frees the idle buffers of kinds no longer prepared.
+    /// Preallocates the buffers of `settings` and frees the idle buffers of kinds no longer prepared, and those of
+    /// kept kinds beyond their count.
     func allocate(for settings: [PhotoSettings]) throws(CaptureError) {
         let c = capabilities
         var out: [BufferPool.Key: Int] = [:]
@@ -163,6 +165,7 @@ extension PhotoOutput {
                     max(pool.defaultCapacity, count), format: key.format, width: key.width, height: key.height)
                 try pool.preallocate(
                     format: key.format, width: key.width, height: key.height, count: min(count, pool.defaultCapacity))
+                pool.reclaim(beyond: count, format: key.format, width: key.width, height: key.height)
             } catch {
                 throw CaptureError(error)
             }
@@ -177,6 +180,7 @@ extension PhotoOutput {
                     try sim.pool.raiseCapacity(toAtLeast: cap, format: key.format, width: key.width, height: key.height)
                     try sim.pool.preallocate(
                         format: key.format, width: key.width, height: key.height, count: min(count, cap))
+                    sim.pool.reclaim(beyond: min(count, cap), format: key.format, width: key.width, height: key.height)
                 } catch {
                     throw CaptureError(error)
                 }

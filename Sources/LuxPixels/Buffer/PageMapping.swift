@@ -1,0 +1,40 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Large pixel allocations as anonymous memory maps.
+///
+/// The kernel hands out their pages already zeroed when they are first touched (no memset pass, and no resident
+/// memory for pages never written) and, on Linux, backs them by transparent huge pages where allowed, which removes
+/// most of the page faults a full-size image would otherwise take on first touch (12 000 for a 12 MP RGBA8
+/// buffer). Unmapping returns the memory to the system at once, where a freed heap block may stay in the
+/// allocator's arenas.
+enum PageMapping {
+    /// Allocations of at least this many bytes are mapped.
+    static let threshold = 4 << 20
+    static let hugePageSize = 2 << 20
+
+    /// A map of at least `byteCount` zeroed bytes: the map's start and length, and `bytes`, its first huge-page
+    /// boundary (so the whole buffer can use huge pages); `nil` when mapping is unavailable or fails.
+    static func map(_ byteCount: Int) -> (base: UnsafeMutableRawPointer, length: Int, bytes: UnsafeMutableRawPointer)? {
+        #if os(Linux)
+            let length = byteCount + hugePageSize
+            let p = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+            guard let p, p != MAP_FAILED else { return nil }
+            _ = madvise(p, length, MADV_HUGEPAGE)
+            let aligned = (Int(bitPattern: p) + hugePageSize - 1) & ~(hugePageSize - 1)
+            return (p, length, UnsafeMutableRawPointer(bitPattern: aligned)!)
+        #else
+            return nil
+        #endif
+    }
+
+    /// Releases a map made by ``map(_:)``.
+    static func unmap(base: UnsafeMutableRawPointer, length: Int) {
+        #if os(Linux)
+            munmap(base, length)
+        #endif
+    }
+}
