@@ -419,6 +419,11 @@ static inline __attribute__((always_inline)) void lux_ycc_row_step(const lux_jpe
     memset(cr + w, cr[w - 1], pad);
 }
 
+// Compiled for AVX2 as well as the baseline (the compiler picks the clone once, by CPU): the same integer arithmetic,
+// eight pixels a step.
+#if defined(__x86_64__)
+__attribute__((target_clones("avx2", "default")))
+#endif
 static void lux_ycc_row(const lux_jpeg_stream *ctx, const lux_rgb_source *src, int row, int planar, uint8_t *y,
                         uint8_t *cb, uint8_t *cr) {
     if (planar) {
@@ -430,7 +435,10 @@ static void lux_ycc_row(const lux_jpeg_stream *ctx, const lux_rgb_source *src, i
 
 // Downsamples one row of full-resolution chroma (`top`, and `bottom` below it for 2×2) into `out` (chroma_width
 // samples) as jcsample.c does: the mean of each 2×1 or 2×2 cell with the rounding bias alternating 0, 1 (h2v1) or
-// 1, 2 (h2v2) from column to column.
+// 1, 2 (h2v2) from column to column. Compiled for AVX2 as well, like lux_ycc_row.
+#if defined(__x86_64__)
+__attribute__((target_clones("avx2", "default")))
+#endif
 static void lux_chroma_downsample(const lux_jpeg_stream *ctx, const uint8_t *top, const uint8_t *bottom,
                                   uint8_t *out) {
     const int cw = ctx->chroma_width;

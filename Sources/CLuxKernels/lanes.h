@@ -6,7 +6,7 @@
 // (NaN included; `vselect_le` is `a <= b ? x : y`), so each width gives the same bits as Swift's scalar code with the same expression tree.
 //
 // `vset2(e, o)` (wider than one lane only) alternates e and o across the lanes; `vload_u16` widens unsigned 16-bit
-// samples exactly.
+// samples exactly; `vany_gt(a, b)` is nonzero when `a > b` in any lane (an ordered comparison: NaN is never greater).
 //
 // Include with LUX_LANES undefined afterwards to clear the definitions.
 #include <stdint.h>
@@ -34,6 +34,7 @@
 #undef vselect_le
 #undef vset2
 #undef vload_u16
+#undef vany_gt
 #undef LUX_W
 
 #ifdef LUX_LANES
@@ -62,6 +63,7 @@ LUX_OP float lux1_min(float x, float y) { return y < x ? y : x; }
 LUX_OP float lux1_select_lt(float a, float b, float x, float y) { return a < b ? x : y; }
 LUX_OP float lux1_select_le(float a, float b, float x, float y) { return a <= b ? x : y; }
 LUX_OP float lux1_load_u16(const uint16_t *p) { return (float)*p; }
+LUX_OP int lux1_any_gt(float a, float b) { return a > b; }
 #define LUX_W lux1
 
 #elif LUX_LANES == 4 && LUX_X86
@@ -90,6 +92,7 @@ LUX_OP __m128 lux4_set2(float even, float odd) { return _mm_setr_ps(even, odd, e
 LUX_OP __m128 lux4_load_u16(const uint16_t *p) {
     return _mm_cvtepi32_ps(_mm_unpacklo_epi16(_mm_loadl_epi64((const __m128i *)p), _mm_setzero_si128()));
 }
+LUX_OP int lux4_any_gt(__m128 a, __m128 b) { return _mm_movemask_ps(_mm_cmpgt_ps(a, b)); }
 #define LUX_W lux4
 
 #elif LUX_LANES == 8 && LUX_X86
@@ -119,6 +122,7 @@ LUX_OP __m256 lux8_set2(float even, float odd) { return _mm256_setr_ps(even, odd
 LUX_OP __m256 lux8_load_u16(const uint16_t *p) {
     return _mm256_cvtepi32_ps(_mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)p)));
 }
+LUX_OP int lux8_any_gt(__m256 a, __m256 b) { return _mm256_movemask_ps(_mm256_cmp_ps(a, b, _CMP_GT_OQ)); }
 #define LUX_W lux8
 
 #else
@@ -142,6 +146,7 @@ LUX_OP __m256 lux8_load_u16(const uint16_t *p) {
 #define vselect_le LUX_PASTE(LUX_W, select_le)
 #define vset2 LUX_PASTE(LUX_W, set2)
 #define vload_u16 LUX_PASTE(LUX_W, load_u16)
+#define vany_gt LUX_PASTE(LUX_W, any_gt)
 
 #endif
 

@@ -4,7 +4,8 @@ import Testing
 
 @testable import LuxRAW
 
-/// RCD's and noise reduction's C row kernels give the same bits at every vector width.
+/// RAW development's C row kernels (RCD, noise reduction, sharpening, linearisation, highlights, gamut, tone) give
+/// the same bits at every vector width.
 ///
 /// The widths: AVX2 (8 lanes, where the CPU has it), SSE (4, on x86) and scalar (1, the tails of rows and other
 /// CPUs), each forced on this thread through `lux_force_lanes`. Widths and sizes are odd so that every kernel runs
@@ -151,6 +152,76 @@ import Testing
         for lanes in Self.widths.dropFirst() {
             let vector = run(lanes)
             #expect(vector.map(\.bitPattern) == scalar.map(\.bitPattern), "\(lanes) lanes")
+        }
+    }
+
+    @Test("the highlight, gamut and tone kernels give the bits of the Swift loops they replaced, at every width")
+    func highlightGamutAndTone() {
+        let n = 203
+        // Red lowered so that some pixels leave the gamut (negative red), values up to about 1.2 so that some clip.
+        let input = Self.samples(3 * n, width: 50, seed: 31)
+        let red = input[..<n].map { $0 - 0.2 }
+        let green = Array(input[n..<(2 * n)])
+        let blue = Array(input[(2 * n)...])
+        let (kr, kg, kb): (Float, Float, Float) = (0.2627, 0.6780, 0.0593)
+        let gains: (Float, Float, Float) = (1 / 2.1, 1, 1 / 1.6)
+        let k: Float = 0.8
+        // The loops as Swift ran them before they moved to C.
+        var expected = [Float]()
+        for i in 0..<n {
+            let (r, g, b) = (red[i], green[i], blue[i])
+            let lo = min(r, min(g, b))
+            let y = kr * r + kg * g + kb * b
+            let t: Float = lo >= 0 ? 1 : (y > 0 ? y / (y - lo) : 0)
+            let base: Float = lo >= 0 || y > 0 ? y : 0
+            expected += [base + t * (r - base), base + t * (g - base), base + t * (b - base)]
+        }
+        for i in 0..<n {
+            let (r, g, b) = (red[i], green[i], blue[i])
+            let m = max(max(r, g), max(b, 1e-9))
+            let u = m * (2.531 * m + 0.855)
+            let ratio = 1 / (1 + u) * (2.531 * m + 0.855)
+            let f = 1 - k + k * ratio
+            expected += [r * f, g * f, b * f]
+        }
+        expected += (0..<n).map { max(red[$0] * gains.0, max(green[$0] * gains.1, blue[$0] * gains.2)) }
+        #expect(expected[..<(3 * n)].contains { $0 != 0 } && red.contains { $0 < 0 })
+        func run(_ lanes: Int32) -> [Float] {
+            withLanes(lanes) {
+                var r = red
+                var g = green
+                var b = blue
+                lux_gamut_map(&r, &g, &b, kr, kg, kb, n)
+                var out = (0..<n).flatMap { [r[$0], g[$0], b[$0]] }
+                r = red
+                g = green
+                b = blue
+                lux_tone_base(&r, &g, &b, k, n)
+                out += (0..<n).flatMap { [r[$0], g[$0], b[$0]] }
+                var levels = [Float](repeating: .nan, count: n)
+                _ = lux_defringe_levels(red, green, blue, gains.0, gains.1, gains.2, 0.5, &levels, n)
+                return out + levels
+            }
+        }
+        for lanes in Self.widths {
+            #expect(run(lanes).map(\.bitPattern) == expected.map(\.bitPattern), "\(lanes) lanes")
+        }
+        // Whether a pixel exceeds a level: none, one in the vector part, one in the scalar tail, from the first pixel.
+        let peak = (0..<n).map { max(red[$0], max(green[$0], blue[$0])) }
+        let top = peak.max()!
+        for (count, level) in [(n, top), (n, top.nextDown), (64, 0.5), (n - 3, 1.0), (5, 0.0)] {
+            let truth = peak[..<count].contains { $0 > level }
+            let levelTruth = (0..<count).contains {
+                max(red[$0] * gains.0, max(green[$0] * gains.1, blue[$0] * gains.2)) > level
+            }
+            for lanes in Self.widths {
+                withLanes(lanes) {
+                    #expect((lux_highlight_exceeds(red, green, blue, level, count) != 0) == truth, "\(lanes) lanes")
+                    var levels = [Float](repeating: 0, count: count)
+                    let found = lux_defringe_levels(red, green, blue, gains.0, gains.1, gains.2, level, &levels, count)
+                    #expect((found != 0) == levelTruth, "\(lanes) lanes")
+                }
+            }
         }
     }
 }

@@ -159,7 +159,7 @@ int lux_has_f16c(void);
 void lux_force_portable(int force);
 
 /// The vector width of the lane-generic row kernels (`lux_rcd_*`, `lux_nr_*`, `lux_sharpen_*`,
-/// `lux_linearize_u16`): 8 with AVX2, 4 on other x86 CPUs, 1 elsewhere, or what ``lux_force_lanes`` set on the
+/// `lux_linearize_u16`, the highlight, gamut and tone kernels): 8 with AVX2, 4 on other x86 CPUs, 1 elsewhere, or what ``lux_force_lanes`` set on the
 /// calling thread. Every width gives the same bits.
 int lux_lanes(void);
 
@@ -252,6 +252,22 @@ void lux_sharpen_mask(const float *r, const float *g, const float *b, const floa
 /// `out[i] = (s[i] − black) · scale` with the `_even` values at even `i` and the `_odd` ones at odd `i`.
 void lux_linearize_u16(const uint16_t *s, float black_even, float black_odd, float scale_even, float scale_odd,
                        float *out, ptrdiff_t count);
+
+// RAW highlight, gamut and tone row kernels (LuxRAW's HighlightRecovery, HighlightDefringe, GamutMapping and
+// ToneCurve), over `0..<count`; every width of ``lux_lanes`` gives the same bits as Swift's scalar code (`max`/`min`
+// as Swift's).
+
+/// Whether `max(r[i], max(g[i], b[i])) > level` at some `i` (1) or not (0); the scan stops at the first.
+int lux_highlight_exceeds(const float *r, const float *g, const float *b, float level, ptrdiff_t count);
+/// `out[i] = max(r[i]·kr, max(g[i]·kg, b[i]·kb))`; returns whether any exceeds `level` (1) or not (0).
+int lux_defringe_levels(const float *r, const float *g, const float *b, float kr, float kg, float kb, float level,
+                        float *out, ptrdiff_t count);
+/// In place, with `lo = min(r, min(g, b))` and `Y = (kr·r + kg·g) + kb·b`: `c = base + t·(c − base)` for each
+/// channel, `t = lo ≥ 0 ? 1 : (Y > 0 ? Y / (Y − lo) : 0)`, `base = lo ≥ 0 || Y > 0 ? Y : 0`.
+void lux_gamut_map(float *r, float *g, float *b, float kr, float kg, float kb, ptrdiff_t count);
+/// In place: each channel times `(1 − k) + k·(1 / (1 + u))·(2.531n + 0.855)` with `n = max(max(r, g), max(b, 1e-9))`
+/// and `u = n·(2.531n + 0.855)` (the base tone curve's `T(n)/n`, blended by `k`).
+void lux_tone_base(float *r, float *g, float *b, float k, ptrdiff_t count);
 
 #ifdef __cplusplus
 }

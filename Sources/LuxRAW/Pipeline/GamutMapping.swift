@@ -1,3 +1,4 @@
+import CLuxKernels
 public import LuxRender
 
 /// Stage 6b: colours the camera matrix puts outside linear BT.2020 brought back inside it.
@@ -15,20 +16,10 @@ public struct GamutMapping: Hashable, Sendable {
     public func apply(to image: Image) -> Image {
         let (kr, kg, kb) = ColorAdjustments.luma
         let kernel = ColorKernel(name: "gamutMapRec2020", alphaHandling: .premultiplied, preservesAlpha: true) { row in
+            // With lo = min(R, G, B): t = 1 for in-gamut pixels, Y / (Y − lo) for the others, 0 (black) without
+            // positive luminance; in C (`lux_gamut_map`, 8 lanes wide with AVX2).
             let p = row.pixels
-            for i in 0..<row.count {
-                let r = p.red[i]
-                let g = p.green[i]
-                let b = p.blue[i]
-                let lo = min(r, min(g, b))
-                let y = kr * r + kg * g + kb * b
-                // t = 1 for in-gamut pixels, Y / (Y − min) for the others, 0 (black) without positive luminance.
-                let t: Float = lo >= 0 ? 1 : (y > 0 ? y / (y - lo) : 0)
-                let base: Float = lo >= 0 || y > 0 ? y : 0
-                p.red[i] = base + t * (r - base)
-                p.green[i] = base + t * (g - base)
-                p.blue[i] = base + t * (b - base)
-            }
+            lux_gamut_map(p.red, p.green, p.blue, kr, kg, kb, row.count)
         }
         return image.applying(kernel, arguments: "rec2020")
     }

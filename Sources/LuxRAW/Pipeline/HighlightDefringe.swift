@@ -1,3 +1,4 @@
+import CLuxKernels
 public import LuxRender
 
 /// Stage 2b: the purple fringes around clipped highlights faded to neutral, in white-balanced camera RGB.
@@ -88,22 +89,13 @@ public struct HighlightDefringe: Hashable, Sendable {
     /// Each pixel's largest channel divided by its gain (the raw level of its brightest photosite colour); returns
     /// whether any exceeds `level`.
     ///
-    /// The test is an OR of comparisons, not a running maximum, so that the loop vectorises (see
-    /// ``HighlightRecovery/exceeds(_:_:_:_:count:)``).
+    /// In C (`lux_defringe_levels`, 8 lanes wide with AVX2): `max(r·kr, max(g·kg, b·kb))` as Swift's `max` gives it.
     @inline(never)
     static func rawLevels(
         _ p: ReadOnlyPlanarPixels, gains g: SIMD3<Float>, into out: UnsafeMutablePointer<Float>, count n: Int,
         above level: Float
     ) -> Bool {
-        let (r, gr, b) = (p.red, p.green, p.blue)
-        let (kr, kg, kb) = (g.x, g.y, g.z)
-        var found: UInt32 = 0
-        for i in 0..<n {
-            let v = max(r[i] * kr, max(gr[i] * kg, b[i] * kb))
-            out[i] = v
-            found |= v > level ? 1 : 0
-        }
-        return found != 0
+        lux_defringe_levels(p.red, p.green, p.blue, g.x, g.y, g.z, level, out, n) != 0
     }
 
     /// Copies `n` pixels of `p` from column `x` into `o`, opaque.

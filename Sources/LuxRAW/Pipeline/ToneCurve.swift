@@ -1,3 +1,4 @@
+import CLuxKernels
 public import LuxRender
 
 /// Stage 7b: the default tone curve that turns scene-referred values into a display rendering.
@@ -73,19 +74,9 @@ public struct ToneCurve: Hashable, Sendable {
             return applyProfile(points, boost: k, to: image)
         }
         let kernel = ColorKernel(name: "toneCurve", alphaHandling: .premultiplied, preservesAlpha: true) { row in
+            // Each pixel times 1 − k + k·T(n)/n, n its largest channel (at least 1e-9), in C (`lux_tone_base`).
             let p = row.pixels
-            for i in 0..<row.count {
-                let r = p.red[i]
-                let g = p.green[i]
-                let b = p.blue[i]
-                let n = max(max(r, g), max(b, 1e-9))
-                let u = n * (2.531 * n + 0.855)
-                let ratio = 1 / (1 + u) * (2.531 * n + 0.855)  // T(n) / n
-                let f = 1 - k + k * ratio
-                p.red[i] = r * f
-                p.green[i] = g * f
-                p.blue[i] = b * f
-            }
+            lux_tone_base(p.red, p.green, p.blue, k, row.count)
         }
         return image.applying(kernel, arguments: "boost=\(k)")
     }
