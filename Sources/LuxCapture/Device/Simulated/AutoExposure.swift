@@ -13,28 +13,84 @@ struct AutoExposure: Sendable {
     /// Largest error (EV) the loop acts on at once; with the gain it limits a step to 1 EV.
     static let errorClamp = 2.0
 
-    /// The centre-weighted log-average of the green channel with a highlight guard, as an EV offset from the
-    /// target before bias: `log2(Y / target) + guard`.
+    /// One frame's meter readings, with the exposure it was taken at.
+    struct Reading: Sendable {
+        /// ``meter(_:pointOfInterest:)`` (before bias): what the stream and single photos are exposed by.
+        var photo: Double
+        /// ``highlightMeter(_:pointOfInterest:)`` (before bias): what brackets and exposure fusion start from.
+        var highlights: Double
+        /// The fraction of the frame's photosites that clipped.
+        var clippedFraction: Double
+        /// The frame's exposure product (duration × analog gain, seconds at unity gain).
+        var product: Double
+        /// The frame's index.
+        var frameIndex: Int
+        /// The product at which ``highlights`` reads 0, once found (``SimulatedCamera`` fills it in).
+        var highlightProduct: Double? = nil
+
+        init(_ stats: FrameStatistics, pointOfInterest: SIMD2<Double>, product: Double, frameIndex: Int) {
+            photo = AutoExposure.meter(stats, pointOfInterest: pointOfInterest)
+            highlights = AutoExposure.highlightMeter(stats, pointOfInterest: pointOfInterest)
+            clippedFraction = AutoExposure.clippedFraction(stats)
+            self.product = product
+            self.frameIndex = frameIndex
+        }
+    }
+
+    /// How far above the frame's median cell (EV) a cell counts in ``meter(_:pointOfInterest:)``: a brighter cell (a
+    /// window, a lamp, the sky) counts as this bright.
+    static let highlightCeiling = 0.5
+
+    /// The photo meter: the centre-weighted log-average of the green channel with each cell capped at
+    /// ``highlightCeiling`` above the frame's median cell, as an EV offset from the target before bias:
+    /// `log2(Y / target)`.
     ///
-    /// The guard gives up at most 1 EV of the scene to keep clipped highlights down: as a phone does, a window far
-    /// brighter than the room it lights is let clip rather than leave the room dark.
+    /// A phone meters a backlit room for the room: a window four stops above the room that fills a quarter of the
+    /// frame moves this meter by an eighth of a stop instead of a whole one, and the window is let clip rather than
+    /// leave the room dark. The stream and single photos are exposed by it; brackets and exposure fusion start from
+    /// ``highlightMeter(_:pointOfInterest:)`` instead.
     static func meter(_ stats: FrameStatistics, pointOfInterest: SIMD2<Double>) -> Double {
+        let logs = stats.means.map { Double.log(Double(max($0.y, 0)) + 1e-4) }
+        guard !logs.isEmpty else { return 0 }
+        let ceiling = logs.sorted()[logs.count / 2] + highlightCeiling * Double.log(2)
+        return Double.log2(
+            Double.exp(centreWeightedMean(logs.map { min($0, ceiling) }, stats, pointOfInterest)) / target)
+    }
+
+    /// The highlight meter: the centre-weighted log-average of the green channel with a highlight guard, as an EV
+    /// offset from the target before bias: `log2(Y / target) + guard`.
+    ///
+    /// The guard gives up at most 1 EV of the scene to keep clipped highlights down, and no cell is capped: the base
+    /// of an auto-exposure bracket or an exposure-fusion burst, whose darker frames must still hold a window that the
+    /// photo meter lets clip (hdr-window's façade, 800 times its skirting, within a −2 EV frame).
+    static func highlightMeter(_ stats: FrameStatistics, pointOfInterest: SIMD2<Double>) -> Double {
+        let logs = stats.means.map { Double.log(Double(max($0.y, 0)) + 1e-4) }
+        guard !logs.isEmpty else { return 0 }
+        let y = Double.exp(centreWeightedMean(logs, stats, pointOfInterest))
+        let guardEV = min(1, max(0, clippedFraction(stats) - 0.02) * 20)
+        return Double.log2(y / target) + guardEV
+    }
+
+    /// The fraction of the frame's photosites that clipped (the mean over the cells).
+    static func clippedFraction(_ stats: FrameStatistics) -> Double {
+        stats.clippedFractions.reduce(0) { $0 + Double($1) } / Double(max(stats.clippedFractions.count, 1))
+    }
+
+    /// The mean of one value per cell, weighted by a Gaussian (σ = 0.25 of the normalised diagonal) around
+    /// `pointOfInterest`.
+    static func centreWeightedMean(_ values: [Double], _ stats: FrameStatistics, _ pointOfInterest: SIMD2<Double>)
+        -> Double
+    {
         var wsum = 0.0
-        var lsum = 0.0
-        var clipped = 0.0
+        var sum = 0.0
         let sigma2 = 0.25 * 0.25 * 2  // σ = 0.25 of the normalised diagonal (√2)
-        for i in 0..<stats.means.count {
+        for i in values.indices {
             let c = stats.cellCenter(i) - pointOfInterest
             let w = Double.exp(-(c * c).sum() / (2 * sigma2))
-            let y = Double(stats.means[i].y)
-            lsum += w * Double.log(max(y, 0) + 1e-4)
+            sum += w * values[i]
             wsum += w
-            clipped += Double(stats.clippedFractions[i])
         }
-        let y = Double.exp(lsum / wsum)
-        let clippedFraction = clipped / Double(stats.means.count)
-        let guardEV = min(1, max(0, clippedFraction - 0.02) * 20)
-        return Double.log2(y / target) + guardEV
+        return sum / wsum
     }
 
     /// The exposure change (EV) the loop makes after measuring `offset` (already including bias), or nil when

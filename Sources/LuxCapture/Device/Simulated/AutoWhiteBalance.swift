@@ -32,8 +32,11 @@ enum AutoWhiteBalance {
     ///
     /// Under mixed light the brightest cells show the brighter light, not the one that lights most of the frame: a
     /// window four stops above a lamp-lit room would otherwise outweigh the room (shades of grey weighs cells by their
-    /// sixth power), and the room would come out in the window's colour.
-    static let brightCellRatio: Float = 4
+    /// sixth power), and the room would come out in the window's colour. Three stops keep the scene's whites, five
+    /// times a mid-grey and often its only neutral surfaces (a white cup, a rocket against a dusk sky): with a ratio
+    /// of 4 photo-low-light's rocket and floodlit pad were left out, and shades of grey saw only the blue sky (5890 K
+    /// for its 4000 K light).
+    static let brightCellRatio: Float = 8
 
     /// The cells that clip or are brighter than `limit` in green, and the cells touching them (8-neighbourhood): the
     /// rim of a window or lamp mixes its light with the scene's, and the dark parts of a window (its frame, a blind)

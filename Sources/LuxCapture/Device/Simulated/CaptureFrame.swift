@@ -117,6 +117,10 @@ public struct StillRequest: Hashable, Sendable {
         /// With the device's current duration and ISO.
         case current
         /// With the auto-exposure target shifted by `bias` EV (an auto-exposure bracket frame).
+        ///
+        /// The 0 EV base keeps highlights: where the stream is metered for a room and lets a bright window clip, the
+        /// base is the exposure that gives up at most 1 EV of the scene to the highlights, so a −2 EV frame still
+        /// holds the window.
         case auto(bias: Float)
         /// With an explicit duration and ISO (a manual bracket frame).
         case manual(duration: MediaTime, iso: Float)

@@ -190,13 +190,13 @@ extension SimulatedCamera {
                     name: "exposure target bias", value: Double(bias),
                     range: Double(f.exposureTargetBiasRange.lowerBound)...Double(f.exposureTargetBiasRange.upperBound))
             }
-            let metered: (ev: Double, product: Double)
+            let metered: AutoExposure.Reading
             if let stored = state.withLock({ $0.metered }) {
                 metered = stored
             } else {
                 metered = try meterPreview(plan)
             }
-            let product = metered.product * Double.exp2(Double(bias) - metered.ev)
+            let product = try highlightProduct(plan, from: metered) * Double.exp2(Double(bias))
             var scratch = state.withLock { $0 }
             scratch.applyProduct(product, sensor: sensor)
             plan.duration = scratch.duration
@@ -227,8 +227,49 @@ extension SimulatedCamera {
         return StillCapture(presentationTime: plan.time, raw: raw, image: image, metadata: metadata)
     }
 
+    /// Preview exposures the search for a bracket's base exposure may take.
+    static let highlightMeteringFrames = 4
+
+    /// The exposure product of an auto-exposure bracket's or exposure-fusion burst's 0 EV frame: where
+    /// ``AutoExposure/highlightMeter(_:pointOfInterest:)`` reads 0 (within 1/12 EV), found from `reading`.
+    ///
+    /// The stream is exposed for the room and may clip a window; a clipped cell reads no brighter than the sensor's
+    /// white, so a frame that clipped cannot say how much darker the highlight meter wants it. Preview-resolution
+    /// exposures (the clock does not move) then close in on it, as a phone meters a bracket on short frames. Without
+    /// clipping one reading suffices: a darker frame reads exactly that much less. The product found is kept with
+    /// the stream's reading, so every frame of a bracket or burst starts from the same base.
+    func highlightProduct(_ plan: FramePlan, from reading: AutoExposure.Reading) throws(CaptureError) -> Double {
+        if let found = reading.highlightProduct { return found }
+        var x = Double.log2(reading.product)
+        var next = x - reading.highlights
+        if reading.clippedFraction >= 0.001 || reading.highlights < 0 {
+            // A bracket on log2(product): the reading is below 0 at `low`, above it at `high`.
+            var low = -Double.infinity
+            var high = Double.infinity
+            var r = reading
+            for _ in 0..<Self.highlightMeteringFrames {
+                if r.highlights > 0 { high = min(high, x) } else { low = max(low, x) }
+                if next <= low || next >= high, low.isFinite, high.isFinite { next = (low + high) / 2 }
+                var p = plan
+                var scratch = state.withLock { $0 }
+                scratch.applyProduct(Double.exp2(next), sensor: sensor)
+                p.duration = scratch.duration
+                p.iso = scratch.iso
+                r = try meterPreview(p)
+                x = Double.log2(r.product)
+                next = x - r.highlights
+                if abs(r.highlights) < 1.0 / 12 { break }
+            }
+        }
+        let product = Double.exp2(next)
+        state.withLock { s in
+            if s.metered?.frameIndex == reading.frameIndex { s.metered?.highlightProduct = product }
+        }
+        return product
+    }
+
     /// Pre-capture metering: one preview-resolution exposure at the current settings (the clock does not move).
-    func meterPreview(_ plan: FramePlan) throws(CaptureError) -> (ev: Double, product: Double) {
+    func meterPreview(_ plan: FramePlan) throws(CaptureError) -> AutoExposure.Reading {
         let f = plan.format
         var raw = PixelBuffer(width: f.streamWidth, height: f.streamHeight, format: .bayer14(sensor.cfaPattern))
         expose(
@@ -236,10 +277,10 @@ extension SimulatedCamera {
             regionSize: f.sensorRegionSize, seed: CounterRandom.hash(configuration.seed, UInt64(plan.index), 0x3E),
             into: &raw)
         let stats = FrameStatistics(raw: raw, blackLevel: sensor.blackLevel, whiteLevel: sensor.whiteLevel)
-        return (
-            AutoExposure.meter(stats, pointOfInterest: plan.exposurePoint),
-            plan.duration.seconds * Double(plan.iso / sensor.baseISO)
-        )
+        return AutoExposure.Reading(
+            stats, pointOfInterest: plan.exposurePoint,
+            product: plan.duration.seconds * Double(plan.iso / sensor.baseISO),
+            frameIndex: plan.index)
     }
 
     func validateExposure(duration: MediaTime?, iso: Float?, format f: DeviceFormat) throws(CaptureError) {

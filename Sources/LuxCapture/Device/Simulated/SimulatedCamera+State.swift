@@ -56,7 +56,7 @@ extension SimulatedCamera {
         var iso: Float = 100
         var bias: Float = 0
         var offset: Float = 0
-        var metered: (ev: Double, product: Double)?
+        var metered: AutoExposure.Reading?
         var adjustingExposure = false
         // White balance
         var whiteBalanceMode: WhiteBalanceMode = .continuousAutoWhiteBalance
@@ -131,8 +131,10 @@ extension SimulatedCamera {
         ) {
             // Auto exposure: meter this frame (exposed with plan's settings).
             let product = plan.duration.seconds * Double(plan.iso / sensor.baseISO)
-            let ev = AutoExposure.meter(stats, pointOfInterest: plan.exposurePoint)
-            metered = (ev, product)
+            let reading = AutoExposure.Reading(
+                stats, pointOfInterest: plan.exposurePoint, product: product, frameIndex: plan.index)
+            metered = reading
+            let ev = reading.photo
             let off = ev - Double(bias)
             offset = Float(off)
             if exposureMode == .continuousAutoExposure {
