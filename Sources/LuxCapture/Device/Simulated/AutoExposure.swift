@@ -50,7 +50,7 @@ struct AutoExposure: Sendable {
     /// leave the room dark. The stream and single photos are exposed by it; brackets and exposure fusion start from
     /// ``highlightMeter(_:pointOfInterest:)`` instead.
     static func meter(_ stats: FrameStatistics, pointOfInterest: SIMD2<Double>) -> Double {
-        let logs = stats.means.map { Double.log(Double(max($0.y, 0)) + 1e-4) }
+        let logs = greenLogs(stats)
         guard !logs.isEmpty else { return 0 }
         let ceiling = logs.sorted()[logs.count / 2] + highlightCeiling * Double.log(2)
         return Double.log2(
@@ -64,11 +64,16 @@ struct AutoExposure: Sendable {
     /// of an auto-exposure bracket or an exposure-fusion burst, whose darker frames must still hold a window that the
     /// photo meter lets clip (hdr-window's façade, 800 times its skirting, within a −2 EV frame).
     static func highlightMeter(_ stats: FrameStatistics, pointOfInterest: SIMD2<Double>) -> Double {
-        let logs = stats.means.map { Double.log(Double(max($0.y, 0)) + 1e-4) }
+        let logs = greenLogs(stats)
         guard !logs.isEmpty else { return 0 }
         let y = Double.exp(centreWeightedMean(logs, stats, pointOfInterest))
         let guardEV = min(1, max(0, clippedFraction(stats) - 0.02) * 20)
         return Double.log2(y / target) + guardEV
+    }
+
+    /// The natural logarithm of each cell's mean green (floored just above zero), what both meters average.
+    static func greenLogs(_ stats: FrameStatistics) -> [Double] {
+        stats.means.map { Double.log(Double(max($0.y, 0)) + 1e-4) }
     }
 
     /// The fraction of the frame's photosites that clipped (the mean over the cells).
