@@ -65,22 +65,49 @@ import Testing
     }
 
     #if os(Linux)
+        /// Resident pages under `buffer`'s first plane, as the kernel reports them (mincore).
+        static func residentPages(_ buffer: PixelBuffer) -> Int {
+            buffer.withUnsafePlane { plane in
+                let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+                let start = Int(bitPattern: plane.baseAddress) & ~(page - 1)
+                let end = Int(bitPattern: plane.baseAddress) + plane.bytesPerRow * plane.height
+                var vector = [UInt8](repeating: 0, count: (end - start + page - 1) / page)
+                _ = mincore(UnsafeMutableRawPointer(bitPattern: start), end - start, &vector)
+                return vector.reduce(0) { $0 + Int($1 & 1) }
+            }
+        }
+
+        @Test("releaseIdleMemory() drops an idle large buffer's pages (mincore) and keeps the buffer for reuse")
+        func releasingIdleMemoryKeepsTheBuffer() throws {
+            let pool = BufferPool(capacityPerKey: 2)
+            let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+            var buffer = try pool.buffer(format: .bayer14(.rggb), width: 4032, height: 3024)
+            buffer.withUnsafeMutablePlane { plane in
+                for y in 0..<plane.height { plane.row(y).initializeMemory(as: UInt8.self, repeating: 7, count: 8064) }
+            }
+            #expect(Self.residentPages(buffer) >= 4032 * 3024 * 2 / page)
+            // A buffer in use keeps its pages.
+            #expect(pool.releaseIdleMemory() == 0)
+            #expect(Self.residentPages(buffer) >= 4032 * 3024 * 2 / page)
+            buffer = PixelBuffer(width: 1, height: 1, format: .rgba8)
+            #expect(pool.releaseIdleMemory() == 4032 * 3024 * 2)
+            let again = try pool.buffer(format: .bayer14(.rggb), width: 4032, height: 3024)
+            let s = pool.statistics(format: .bayer14(.rggb), width: 4032, height: 3024)
+            #expect(s.allocations == 1 && s.reuses == 1 && s.allocated == 1)
+            #expect(Self.residentPages(again) == 0)
+            let row = again.withUnsafePlane { plane in
+                Array(UnsafeBufferPointer(start: plane.row(2000).assumingMemoryBound(to: UInt16.self), count: 4032))
+            }
+            #expect(row.allSatisfy { $0 == 0 })
+        }
+
         @Test("A large prepared buffer reads as zeros and has no resident page until written (mincore)")
         func largePreparedBuffersAreNotResident() throws {
             let pool = BufferPool(capacityPerKey: 2)
             // 24 MB, a 12 MP Bayer frame: above the 4 MiB page-map threshold.
             try pool.preallocate(format: .bayer14(.rggb), width: 4032, height: 3024, count: 1)
             var buffer = try pool.buffer(format: .bayer14(.rggb), width: 4032, height: 3024)
-            func residentPages() -> Int {
-                buffer.withUnsafePlane { plane in
-                    let page = Int(sysconf(Int32(_SC_PAGESIZE)))
-                    let start = Int(bitPattern: plane.baseAddress) & ~(page - 1)
-                    let end = Int(bitPattern: plane.baseAddress) + plane.bytesPerRow * plane.height
-                    var vector = [UInt8](repeating: 0, count: (end - start + page - 1) / page)
-                    _ = mincore(UnsafeMutableRawPointer(bitPattern: start), end - start, &vector)
-                    return vector.reduce(0) { $0 + Int($1 & 1) }
-                }
-            }
+            func residentPages() -> Int { Self.residentPages(buffer) }
             #expect(residentPages() == 0)
             let row = buffer.withUnsafePlane { plane in
                 Array(UnsafeBufferPointer(start: plane.row(1500).assumingMemoryBound(to: UInt16.self), count: 4032))

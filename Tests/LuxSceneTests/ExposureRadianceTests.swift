@@ -173,6 +173,23 @@ import Testing
         #expect(cache.renderCount == 6)
     }
 
+    @Test("removeViews(width:height:) forgets the views of one size only; that size renders again")
+    func removingViewsOfOneSize() throws {
+        let scene = Scene.stillLife()
+        let cache = RadianceCache()
+        let still = Self.request(width: 240, start: 0, duration: 1.0 / 60, focus: 0.6)
+        let stream = Self.request(width: 120, start: 0, duration: 1.0 / 60, focus: 0.6)
+        _ = cache.exposure(of: scene, sceneID: 1, request: still, threads: 1)
+        _ = cache.exposure(of: scene, sceneID: 1, request: stream, threads: 1)
+        #expect(cache.renderCount == 2 && cache.entryCount == 2)
+        cache.removeViews(width: still.width, height: still.height)
+        #expect(cache.entryCount == 1)
+        _ = cache.exposure(of: scene, sceneID: 1, request: stream, threads: 1)
+        #expect(cache.renderCount == 2)  // the other size's view is still there
+        _ = cache.exposure(of: scene, sceneID: 1, request: still, threads: 1)
+        #expect(cache.renderCount == 3 && cache.entryCount == 2)
+    }
+
     @Test("The resampled mosaic is bit-identical on any number of threads and any split into rows")
     func determinism() {
         var scene = Scene.stillLife()

@@ -60,7 +60,12 @@ final class VideoEncoder {
         var options: OpaquePointer?
         _ = av.av_dict_set(&options, "preset", c.preset.rawValue, 0)
         _ = av.av_dict_set(&options, "crf", String(c.constantRateFactor), 0)
-        if settings.codec == .hevc {
+        if settings.codec == .h264 {
+            // No frames queued for a lookahead thread of its own (x264's default with frame threads: B-frames + 1
+            // whole frames, about 5 MB each at 1440×1080): the lookahead runs on the thread that sends the
+            // pictures, with the same decisions, so the stream is the same and holds less memory.
+            _ = av.av_dict_set(&options, "x264-params", "sync-lookahead=0", 0)
+        } else if settings.codec == .hevc {
             _ = av.av_dict_set(&options, "x265-params", "log-level=error", 0)
             _ = av.av_dict_set(&options, "tag", "hvc1", 0)
         }

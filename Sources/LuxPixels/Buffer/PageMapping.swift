@@ -31,6 +31,15 @@ enum PageMapping {
         #endif
     }
 
+    /// Returns the pages under `count` bytes from `bytes` (the `bytes` of a map made by ``map(_:)``) to the
+    /// system: the map stays valid, reads zeros, and its pages become resident again only as they are written.
+    static func discard(_ bytes: UnsafeMutableRawPointer, count: Int) {
+        #if os(Linux)
+            let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+            _ = madvise(bytes, (count + page - 1) & ~(page - 1), MADV_DONTNEED)
+        #endif
+    }
+
     /// Releases a map made by ``map(_:)``.
     static func unmap(base: UnsafeMutableRawPointer, length: Int) {
         #if os(Linux)

@@ -126,6 +126,18 @@ public final class BufferPool: Sendable {
         r.trim(to: count)
     }
 
+    /// Returns the memory of idle large buffers (page maps, 4 MiB and more) to the system, keeping the buffers.
+    ///
+    /// The counts do not change, the next requests reuse the buffers without allocating, and their pages become
+    /// resident (zeroed) again only as they are written. For a pause in which the idle buffers are not needed,
+    /// such as a Live Photo's movie being encoded after its still was delivered.
+    ///
+    /// - Returns: The bytes of the buffers whose memory was returned.
+    @discardableResult
+    public func releaseIdleMemory() -> Int {
+        recyclers.withLock { Array($0.values) }.reduce(0) { $0 + $1.releaseIdlePages() }
+    }
+
     /// The keys the pool has seen.
     public var keys: [Key] { recyclers.withLock { Array($0.keys) } }
 
@@ -275,6 +287,20 @@ final class PoolRecycler: Sendable {
             return dropped
         }
         for address in idle { release(address) }
+    }
+
+    /// Returns the pages of idle mapped allocations to the system, keeping the allocations; returns their bytes.
+    ///
+    /// The lock is held throughout, so no buffer is handed out while its pages are being dropped.
+    func releaseIdlePages() -> Int {
+        state.withLock { s in
+            var released = 0
+            for address in s.free where s.mappings[address] != nil {
+                PageMapping.discard(UnsafeMutableRawPointer(bitPattern: address)!, count: byteCount)
+                released += byteCount
+            }
+            return released
+        }
     }
 
     /// Frees idle memory; buffers in use are freed (not kept) when they return.

@@ -46,6 +46,17 @@ package final class RadianceCache: Sendable {
     /// How many views are kept.
     package var entryCount: Int { state.withLock { $0.entries.count } }
 
+    /// Forgets the views rendered for `width` × `height` exposures (say, the stills of a size no capture takes for a
+    /// while), so their memory goes back to the system; a later exposure of that size renders its view again.
+    package func removeViews(width: Int, height: Int) {
+        // The removed views are returned so that their memory is freed outside the lock.
+        _ = state.withLock { s -> [Entry] in
+            let views = s.entries.filter { $0.key.width == width && $0.key.height == height }
+            s.entries.removeAll { $0.key.width == width && $0.key.height == height }
+            return views
+        }
+    }
+
     /// The radiance of `request`'s exposure of `scene`: the cached still layers resampled along the camera's
     /// path, and the moving layers rendered for this exposure.
     package func exposure(of scene: Scene, sceneID: UInt64, request: RenderRequest, threads: Int) -> ExposureRadiance {

@@ -156,6 +156,8 @@ extension PhotoOutput {
             }
             exposureTurnstile.release()
             holdsTurn = false
+            // A burst of stills merges for seconds after its last exposure.
+            if plan.frameCount > 1, !plan.usesStreamFrames { releaseStillMemory(device: pump.device) }
             var delivered = 0
             for (item, frames) in exposures.enumerated() {
                 try checkCancellation()
@@ -172,6 +174,8 @@ extension PhotoOutput {
             if let live, let url = settings.livePhotoMovieURL, let identifier {
                 try checkCancellation()
                 emit(.didFinishRecordingLivePhotoMovie(resolved, url: url))
+                // The still is delivered: its buffers and its view of the scene are idle while the movie is encoded.
+                releaseStillMemory(device: pump.device)
                 let frames = movieFrames
                 movieFrames = []
                 let (trim, stabilize) = state.withLock {
@@ -198,6 +202,16 @@ extension PhotoOutput {
         } catch {
             return .processing("\(error)")
         }
+    }
+
+    /// Lets the memory of full-size stills go back to the system while a request's long processing runs (a merged
+    /// burst, a Live Photo's movie), unless another request is waiting: idle pooled buffers, the output's and the
+    /// device's, keep their place but not their pages (a buffer used again is zeroed by the kernel as it is
+    /// written), and the device forgets its view of the scene at still size (the next still renders it again).
+    func releaseStillMemory(device: any CaptureDevice) {
+        guard inFlight.load(ordering: .relaxed) == 1 else { return }
+        pool.releaseIdleMemory()
+        (device as? any SensorPipelineDevice)?.releaseStillMemory()
     }
 
     /// What the output's own settings allow.

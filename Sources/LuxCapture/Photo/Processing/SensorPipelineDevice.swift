@@ -12,6 +12,15 @@ protocol SensorPipelineDevice: CaptureDevice {
     var calibration: CameraCalibration { get }
     /// The pool the device's RAW frames come from.
     var pool: BufferPool { get }
+    /// Returns to the system the memory only full-size stills use (idle frames, a rendered view of the scene) while
+    /// no still is expected for a while; the next still pays to make them again.
+    func releaseStillMemory()
 }
 
-extension SimulatedCamera: SensorPipelineDevice {}
+extension SimulatedCamera: SensorPipelineDevice {
+    func releaseStillMemory() {
+        let f = activeFormat
+        radianceCache.removeViews(width: f.width, height: f.height)
+        pool.releaseIdleMemory()
+    }
+}
