@@ -85,6 +85,37 @@ import Testing
                 duration: times[35]) == MediaTime.zero..<times[35])
     }
 
+    @Test(
+        "a featureless clip on a tripod (a uniform grey, a grey with independent noise) shows no motion and is kept whole"
+    )
+    func featureless() {
+        // A grey card: nothing in the picture moves, so every shift matches as well as none but for the noise, which
+        // is drawn afresh for each frame (a sensor's). 45 frames at 30 fps, the photo in the middle.
+        let times = (0..<45).map { MediaTime(value: Int64($0), timescale: 30) }
+        let duration = MediaTime(value: 3, timescale: 2)
+        for amplitude in [0, 12] {
+            let frames = (0..<45).map { i in
+                LiveFixtures.picture(
+                    width: 160, height: 120,
+                    pattern: { x, y in
+                        var h = UInt64(i * 160 * 120 + y * 160 + x) &* 0x9E37_79B9_7F4A_7C15
+                        h = (h ^ (h >> 29)) &* 0xBF58_476D_1CE4_E5B9
+                        let v = UInt8(128 + Int((h >> 33) % UInt64(amplitude + 1)) - amplitude / 2)
+                        return (v, v, v)
+                    })
+            }
+            let motion = FrameMotion.measure(frames)
+            for m in motion {
+                let length = (m.translation.x * m.translation.x + m.translation.y * m.translation.y).squareRoot()
+                #expect(length <= 1, "noise ±\(amplitude / 2): \(m.translation)")
+            }
+            let range = LivePhotoAutoTrimmer().trimRange(
+                motion: motion, frameTimes: times, frameWidth: 160, photoTime: MediaTime(value: 3, timescale: 4),
+                duration: duration)
+            #expect(range == MediaTime.zero..<duration, "noise ±\(amplitude / 2)")
+        }
+    }
+
     @Test("stabilised frames move much less than the shaky input (residual motion measured independently)")
     func stabilisation() async throws {
         // Smooth pan (1 px/frame) plus ±3 px shake.

@@ -256,6 +256,7 @@ import Testing
     func livePhotoInterrupted(at event: String, duration: Double?) async throws {
         let (studio, folder) = try makeStudio(sensorWidth: 160, sensorHeight: 120)
         defer { try? FileManager.default.removeItem(at: folder) }
+        let listedAtDone = Mutex<[String]>([])
         try await studio.application().test(.live) { client in
             var commands = [#"{"type":"livePhotoMode","enabled":true}"#]
             if let duration { commands.append(#"{"type":"exposure","mode":"custom","duration":\#(duration)}"#) }
@@ -263,11 +264,14 @@ import Testing
             try await Self.send(commands, client: client) {
                 $0["type"] as? String == "event" && $0["name"] as? String == event
             }
-            // The socket is gone mid-capture. Commands take turns, so once a second browser's command is done the
-            // interrupted capture has ended.
+            // The socket is gone mid-capture. A new socket (what a second browser opens) is answered only in turn,
+            // after the interrupted capture has ended and its files are in place: they are listed as soon as its
+            // command is done, before the server stops (stopping waits for a capture too).
             try await Self.send([#"{"type":"bias","value":0}"#], client: client) { $0["type"] as? String == "done" }
+            let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            listedAtDone.withLock { $0 = names }
         }
-        let listed = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        let listed = listedAtDone.withLock { $0 }
         // One still and its movie, nothing else (no temporary or partial file, hidden or not).
         #expect(listed.count == 2, "\(listed)")
         let still = try #require(listed.first { $0.hasSuffix(".jpg") }, "\(listed)")
@@ -281,7 +285,12 @@ import Testing
                 url, url.deletingPathExtension().appendingPathExtension("mov"))
             #expect(stillID != nil && stillID == movieID && stillID == identifier)
         }
-        // More than the still's own frame (up to 3 s; automatic trimming may shorten a hand-held movie).
-        #expect(movie.duration.seconds >= 1 && movie.duration.seconds <= 3.2, "\(movie.duration.seconds) s")
+        // The whole movie: about 1.5 s on each side of the still (frames the viewer took leave gaps, never a
+        // shorter span), nothing trimmed (a grey card on a tripod does not move), 3.2 s at most.
+        let photoTime = try #require(movie.stillImageTime).seconds
+        let duration = movie.duration.seconds
+        #expect(
+            photoTime >= 1.4 && duration - photoTime >= 1.4 && duration <= 3.2,
+            "still at \(photoTime) s of \(duration) s")
     }
 }

@@ -95,6 +95,10 @@ struct AnalysisFrame: Sendable {
 /// Frame-to-frame translation by block matching on a three-level pyramid (exhaustive search at the coarsest
 /// level, ±2 refinement above, parabolic sub-pixel fit): the camera's global motion between two frames.
 enum TranslationEstimator {
+    /// How much lower than the unshifted frames' difference a shift's must be to be believed (a tenth: sensor noise
+    /// moves the difference of a featureless pair by a few hundredths from one offset to another).
+    static let minimumImprovement = 0.1
+
     /// The shift `d` (in frame pixels) such that `current(p + d) ≈ previous(p)`, and the mean absolute grey
     /// difference after alignment (0…1).
     static func estimate(from previous: AnalysisFrame, to current: AnalysisFrame) -> (
@@ -108,7 +112,11 @@ enum TranslationEstimator {
         var best = search(p2, c2, centre: (0, 0), radius: 6).offset
         // ±2 at the finer levels: a half-pixel shift at a coarse level can make a neighbouring offset look better.
         best = search(levels0[1], levels1[1], centre: (2 * best.0, 2 * best.1), radius: 2).offset
-        let fine = search(levels0[0], levels1[0], centre: (2 * best.0, 2 * best.1), radius: 2)
+        var fine = search(levels0[0], levels1[0], centre: (2 * best.0, 2 * best.1), radius: 2)
+        // A shift must explain the frames clearly better than none: on a featureless picture (a grey card, a
+        // clipped sky) every offset costs the same but for noise, and the search would pick one at random.
+        let still = cost(previous, current, 0, 0)
+        if !(fine.cost < still * (1 - minimumImprovement)) { fine = ((0, 0), still) }
         best = fine.offset
         // Sub-pixel: a parabola through the costs either side on each axis.
         func vertex(_ m: Double, _ c: Double, _ p: Double) -> Double {

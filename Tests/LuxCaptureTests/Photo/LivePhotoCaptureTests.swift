@@ -91,6 +91,50 @@ import Testing
     }
 
     @Test(
+        "a movie trimmed 0.5 s after the still (a shoe shot) drops the frame that begins 5 ns before that end (it would show for no time at 1/600 s)"
+    )
+    func trimmedEndBetweenTicks() async throws {
+        let dir = try ExternalTool.temporaryFolder("lux-live-trim")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let rig = try await Self.rig(microphone: false)
+        let capabilities = rig.photo.capabilities
+        let recorder = LivePhotoRecorder(
+            pump: try #require(rig.session.pump), ring: LivePhotoRingBuffer(),
+            dimensions: capabilities.livePhotoMovieDimensions, colorSpace: capabilities.colorSpace, codec: .h264)
+        let made = try await recorder.record()
+        // 90 frames 33 333 333 ns apart (a device clock's 1/30 s), the still at frame 45; the picture is steady,
+        // then from frame 46 the camera drops 10 px a frame: the trimmer ends the movie at the still + 0.5 s,
+        // 5 ns after frame 60 begins (1999999985 ns, tick 1200 of 1/600 s, and frame 60 rounds to tick 1200 too).
+        let slot = MediaTime(value: 33_333_333, timescale: 1_000_000_000)
+        let frames = (0..<90).map { k in
+            var frame = made
+            frame.time = slot * k
+            frame.duration = slot
+            let drop = Double(max(0, k - 45) * 10)
+            frame.reduced = PixelBuffer(
+                width: 96, height: 72, format: .rgba8,
+                components: (0..<(96 * 72)).flatMap { i -> [UInt8] in
+                    let u = Double(i % 96)
+                    let v = Double(i / 96) + drop
+                    let t = 0.5 + 0.25 * sin(u * 0.21) * cos(v * 0.17) + 0.2 * sin(u * 0.05 + v * 0.09)
+                    let g = UInt8((255 * t).rounded())
+                    return [g, g, g, 255]
+                }, colorSpace: .sRGB)
+            return frame
+        }
+        let url = dir.appendingPathComponent("IMG_0001.MOV")
+        let movie = try recorder.write(
+            frames, stillTime: frames[45].time, to: url, identifier: UUID().uuidString, metadata: [],
+            microphone: nil, autoTrim: true, stabilize: false, renderer: rig.photo.renderContext)
+        #expect(movie.wasTrimmed && movie.frameCount == 60, "\(movie.frameCount) frames")
+        let written = try QuickTimeMovie(contentsOf: url)
+        #expect(written.duration == MediaTime(value: 2, timescale: 1), "\(written.duration)")
+        #expect(
+            written.stillImageTime == MediaTime(value: 3, timescale: 2), "\(String(describing: written.stillImageTime))"
+        )
+    }
+
+    @Test(
         "a 3 s Live Photo movie of 1440×1080 camera frames with sound is at most 6 MB (Motion-JPEG made 13.6 MB)",
         .needs("ffprobe"))
     func movieSize() async throws {

@@ -111,7 +111,7 @@ struct LivePhotoRecorder: Sendable {
             range = LivePhotoAutoTrimmer().trimRange(
                 motion: motion, frameTimes: times, frameWidth: first.reduced.width, photoTime: photo, duration: end)
         }
-        let kept = frames.indices.filter {
+        var kept = frames.indices.filter {
             times[$0] < range.upperBound && times[$0] + frames[$0].duration > range.lowerBound
         }
         guard !kept.isEmpty else { throw .processing("the Live Photo movie's trim kept no frame") }
@@ -128,6 +128,13 @@ struct LivePhotoRecorder: Sendable {
         }
         let movieEnd =
             min(range.upperBound, times[kept[kept.count - 1]] + frames[kept[kept.count - 1]].duration) - start
+        // A frame that begins within half a tick of a trimmed end would show for no time in the movie's timescale
+        // (the writer refuses it): the frame before it shows to the end instead.
+        let timescale = videoSettings.timescale
+        let endTick = movieEnd.converted(toTimescale: timescale).value
+        while kept.count > 1, (times[kept[kept.count - 1]] - start).converted(toTimescale: timescale).value >= endTick {
+            kept.removeLast()
+        }
         var items = [MovieMetadataItem(key: .contentIdentifier, value: .string(identifier))]
         for item in metadata {
             let key = item.key.contains(".") ? item.key : "com.apple.quicktime.\(item.key)"
