@@ -159,8 +159,13 @@ import Testing
         #expect(cache.renderCount == 2)
         #expect(cache.entryCount == 1)  // the first scene's view is dropped, not kept until the byte limit
         request.optics?.focusDistance = 1  // the lens moved
-        _ = cache.exposure(of: scene, sceneID: 2, request: request, threads: 1)
+        let moved = cache.exposure(of: scene, sceneID: 2, request: request, threads: 1)
         #expect(cache.renderCount == 3)
+        // The new lens state's view replaces the old one's and reuses its memory: one full-size view, not two,
+        // with the same radiance as a view rendered into fresh memory.
+        #expect(cache.entryCount == 1)
+        let fresh = RadianceCache().exposure(of: scene, sceneID: 2, request: request, threads: 1)
+        #expect(Self.mosaic(moved) == Self.mosaic(fresh))
         request.flash = Flash()
         _ = cache.exposure(of: scene, sceneID: 2, request: request, threads: 1)
         #expect(cache.renderCount == 4)

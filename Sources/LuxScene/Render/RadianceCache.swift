@@ -6,8 +6,11 @@ import Synchronization
 ///
 /// An entry is reused when the scene (identified by the caller's `sceneID`, which must grow whenever the
 /// scene changes), the region, size, detector, lens state and flash are the same and the exposure's camera path
-/// stays inside the rendered margin; otherwise the view is rendered again. Entries are evicted least recently
-/// used first, beyond `byteLimit` bytes.
+/// stays inside the rendered margin; otherwise the view is rendered again. A view rendered again replaces the
+/// cache's view of the same framing (scene, region, size and response) taken with another lens state or flash, and
+/// reuses its memory: a lens that has moved on (autofocus between stills, a flash still after an ambient one) seldom
+/// comes back, and two full-size views alive at once would double a still's memory. Entries are evicted least
+/// recently used first, beyond `byteLimit` bytes.
 package final class RadianceCache: Sendable {
     struct Key: Hashable {
         var sceneID: UInt64
@@ -18,6 +21,13 @@ package final class RadianceCache: Sendable {
         var response: SpectralResponse
         var optics: RenderRequest.Optics?
         var flash: Flash?
+
+        /// Whether `other` sees the same framing: the same scene, region, size and response, whatever the lens
+        /// state and flash.
+        func hasFraming(of other: Key) -> Bool {
+            sceneID == other.sceneID && regionOrigin == other.regionOrigin && regionSize == other.regionSize
+                && width == other.width && height == other.height && response == other.response
+        }
     }
 
     struct Entry {
@@ -94,7 +104,7 @@ package final class RadianceCache: Sendable {
             offset = SIMD2(fp.0 - margin, fp.1 - margin)
             let gridWidth = fp.2 - fp.0 + 2 * margin
             let gridHeight = fp.3 - fp.1 + 2 * margin
-            var victim = evictForInsertion(bytes: gridWidth * gridHeight * 3 * 2, sceneID: sceneID)
+            var victim = evictForInsertion(bytes: gridWidth * gridHeight * 3 * 2, key: key)
             var recycled: StaticRadiance? = nil
             if victim != nil, isKnownUniquelyReferenced(&victim!) { recycled = victim }
             background = StaticRadiance(
@@ -123,14 +133,15 @@ package final class RadianceCache: Sendable {
         return max(8, request.width / 256) + Int(panPixels.rounded(.up))
     }
 
-    /// Removes the views of earlier scenes (scene IDs only grow, so no exposure asks for them again) and, when an
-    /// entry of `bytes` more would still exceed the limit, the least recently used one, before the new view is
-    /// rendered; returns the largest removed radiance, whose memory can then be reused for the new entry instead of
-    /// being freed.
-    private func evictForInsertion(bytes: Int, sceneID: UInt64) -> StaticRadiance? {
+    /// Removes the views of earlier scenes (scene IDs only grow, so no exposure asks for them again), the view of
+    /// `key`'s framing that the new one replaces and, when an entry of `bytes` more would still exceed the limit, the
+    /// least recently used one, before the new view is rendered; returns the largest removed radiance, whose memory
+    /// can then be reused for the new entry instead of being freed.
+    private func evictForInsertion(bytes: Int, key: Key) -> StaticRadiance? {
         state.withLock { s in
-            var removed = s.entries.filter { $0.key.sceneID < sceneID }.map(\.radiance)
-            s.entries.removeAll { $0.key.sceneID < sceneID }
+            func replaced(_ e: Entry) -> Bool { e.key.sceneID < key.sceneID || e.key.hasFraming(of: key) }
+            var removed = s.entries.filter(replaced).map(\.radiance)
+            s.entries.removeAll(where: replaced)
             let total = s.entries.reduce(0) { $0 + $1.radiance.byteCount }
             if total + bytes > byteLimit,
                 let oldest = s.entries.indices.min(by: { s.entries[$0].lastUse < s.entries[$1].lastUse })
@@ -141,13 +152,14 @@ package final class RadianceCache: Sendable {
         }
     }
 
-    /// Adds `entry`, dropping the views of earlier scenes: scene IDs only grow, so no exposure asks for them again.
+    /// Adds `entry`, dropping the views of earlier scenes (scene IDs only grow, so no exposure asks for them again)
+    /// and the view of its framing it replaces.
     private func insert(_ entry: Entry) {
         state.withLock { s in
             s.renders += 1
             var e = entry
             e.lastUse = s.clock
-            s.entries.removeAll { $0.key == e.key || $0.key.sceneID < e.key.sceneID }
+            s.entries.removeAll { $0.key.hasFraming(of: e.key) || $0.key.sceneID < e.key.sceneID }
             s.entries.append(e)
             var total = s.entries.reduce(0) { $0 + $1.radiance.byteCount }
             while total > byteLimit, s.entries.count > 1 {

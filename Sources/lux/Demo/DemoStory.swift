@@ -13,15 +13,19 @@ struct DemoStory {
         // HDR merge, the development and the Live Photo edits: `capture()` owns them.
         var (sections, subtitle, merge) = try await capture()
 
-        // 4b. Merge the bracket (shown after it); 7. develop the DNG; 8. edit the Live Photo.
+        // 4b. Merge the bracket (shown after it); 7. develop the DNG; 8. edit the Live Photo. No step renders what
+        // an earlier one did: the context's cached intermediates are dropped after each, not kept up to its limit.
         sections.insert(try fuse(Self.bracketNames, into: "03-hdr-fused.jpg"), at: merge)
+        context.clearCaches()
         sections.append(try develop("02-raw.dng", into: "06-developed-p3.jpg"))
+        context.clearCaches()
         sections.append(try await editLivePhoto("05-live-photo.jpg"))
 
-        // Thumbnails and histograms of every image.
+        // Thumbnails and histograms of every image (each image's two renders share its intermediates).
         for s in sections.indices {
             for i in sections[s].items.indices {
                 try describe(&sections[s].items[i])
+                context.clearCaches()
             }
         }
         var sizes: [String: Int] = [:]

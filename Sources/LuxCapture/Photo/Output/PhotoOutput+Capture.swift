@@ -139,6 +139,13 @@ extension PhotoOutput {
             let identifier = live == nil ? nil : UUID().uuidString.uppercased()
             if let live, !isLivePhotoCaptureSuspended { try await live.fillPreRoll() }
             emit(.willCapturePhoto(resolved))
+            // A bracket or a burst of stills is exposed for seconds before any of it is developed: meanwhile the
+            // output's idle buffers give their pages back (unless another request waits); developing writes them again.
+            if settings.bracket != nil || (plan.frameCount > 1 && !plan.usesStreamFrames),
+                inFlight.load(ordering: .relaxed) == 1
+            {
+                pool.releaseIdleMemory()
+            }
             let job = PhotoJob(
                 output: self, settings: settings, resolved: resolved, capabilities: caps, pump: pump,
                 camera: pump.device, livePhotoContentIdentifier: identifier)
@@ -159,9 +166,12 @@ extension PhotoOutput {
             // A burst of stills merges for seconds after its last exposure.
             if plan.frameCount > 1, !plan.usesStreamFrames { releaseStillMemory(device: pump.device) }
             var delivered = 0
-            for (item, frames) in exposures.enumerated() {
+            for item in exposures.indices {
                 try checkCancellation()
                 let first = delivered + 1
+                // The processing takes the item's frames: a merged burst lets them go before it is developed.
+                let frames = ExposedFrames(exposures[item])
+                exposures[item] = []
                 let photos = try await offloaded { () throws(CaptureError) in
                     try job.process(frames, item: item, firstPhotoCount: first)
                 }

@@ -108,8 +108,16 @@ struct PhotoJob: Sendable {
     }
 
     /// The photos of one item: the processed photo, then the RAW photo (as the settings ask).
-    func process(_ frames: [RawFrame], item: Int, firstPhotoCount: Int) throws(CaptureError) -> [CapturedPhoto] {
-        guard let reference = frames.first else { throw .processing("no frames were exposed") }
+    ///
+    /// The item's frames are taken from `exposed`; a burst's frames are let go as soon as they are merged.
+    func process(_ exposed: ExposedFrames, item: Int, firstPhotoCount: Int) throws(CaptureError) -> [CapturedPhoto] {
+        var frames = exposed.take()
+        guard !frames.isEmpty else { throw .processing("no frames were exposed") }
+        // What the photos take from the first frame; its mosaic is kept only for the RAW photo.
+        let referenceMetadata = frames[0].metadata
+        let referenceTime = frames[0].presentationTime
+        let rawReference = settings.wantsRAW ? frames[0] : nil
+        let frameCount = frames.count
         let pool = output.pool
         // Without a sensor pipeline, photos are the camera's processed frames.
         let developer = (camera as? any SensorPipelineDevice).map {
@@ -121,8 +129,8 @@ struct PhotoJob: Sendable {
         var preview: PixelBuffer?
         func exif(_ dims: PixelDimensions, frameCount: Int) -> EXIF {
             var e = PhotoMetadata.exif(
-                reference.metadata, dimensions: dims, flashMode: settings.flashMode,
-                flashFired: reference.metadata.flashFired, hasFlash: capabilities.hasFlash, bracket: bracketItem,
+                referenceMetadata, dimensions: dims, flashMode: settings.flashMode,
+                flashFired: referenceMetadata.flashFired, hasFlash: capabilities.hasFlash, bracket: bracketItem,
                 frameCount: frameCount)
             if let id = livePhotoContentIdentifier {
                 var note = e.appleMakerNote ?? AppleMakerNote(contentIdentifier: nil)
@@ -133,13 +141,13 @@ struct PhotoJob: Sendable {
         }
         if let format = settings.processedFormat {
             let developed: PixelBuffer
-            let mp = Double(reference.pixels.width * reference.pixels.height) / 1e6
+            let mp = Double(frames[0].pixels.width * frames[0].pixels.height) / 1e6
             if let developer {
-                developed = try develop(frames, with: developer, megapixels: mp)
+                developed = try develop(&frames, with: developer, megapixels: mp)
             } else {
                 developed = try measure(.develop, megapixels: mp) { () throws(CaptureError) in
                     try PhotoDeveloper.deviceProcessed(
-                        reference, size: resolved.photoDimensions, pool: pool, threads: threads)
+                        frames[0], size: resolved.photoDimensions, pool: pool, threads: threads)
                 }
             }
 
@@ -148,9 +156,9 @@ struct PhotoJob: Sendable {
                     of: developed, size: resolved.previewDimensions, format: p.pixelFormat, pool: pool, threads: threads
                 )
             }
-            let metadata = exif(resolved.photoDimensions, frameCount: method == .bracket ? 1 : frames.count)
+            let metadata = exif(resolved.photoDimensions, frameCount: method == .bracket ? 1 : frameCount)
             var photo = CapturedPhoto(
-                resolvedSettings: resolved, timestamp: reference.presentationTime, isRawPhoto: false,
+                resolvedSettings: resolved, timestamp: referenceTime, isRawPhoto: false,
                 pixelBuffer: developed,
                 rawBuffer: nil, previewPixelBuffer: preview, metadata: metadata, bracketSettings: bracketItem,
                 sequenceCount: item + 1, photoCount: firstPhotoCount, processedFormat: format, rawDescription: nil)
@@ -179,7 +187,7 @@ struct PhotoJob: Sendable {
             }
             photos.append(photo)
         }
-        if settings.wantsRAW {
+        if let reference = rawReference {
             if preview == nil, let p = settings.previewFormat {
                 let image: PixelBuffer
                 if let developer {
@@ -193,7 +201,7 @@ struct PhotoJob: Sendable {
             }
             photos.append(
                 CapturedPhoto(
-                    resolvedSettings: resolved, timestamp: reference.presentationTime, isRawPhoto: true,
+                    resolvedSettings: resolved, timestamp: referenceTime, isRawPhoto: true,
                     pixelBuffer: nil,
                     rawBuffer: PipelineBuffers.copy(reference.pixels, pool: pool), previewPixelBuffer: preview,
                     metadata: exif(resolved.rawPhotoDimensions, frameCount: 1), bracketSettings: bracketItem,
@@ -204,17 +212,21 @@ struct PhotoJob: Sendable {
     }
 
     /// The processed photo the output develops from a sensor-pipeline camera's frames, by the planned method.
-    func develop(_ frames: [RawFrame], with developer: PhotoDeveloper, megapixels mp: Double) throws(CaptureError)
-        -> PixelBuffer
+    ///
+    /// A merged burst's `frames` are emptied once merged and, unless another request waits, the memory they and
+    /// the still's view of the scene held goes back to the system while the merged frame is developed.
+    func develop(_ frames: inout [RawFrame], with developer: PhotoDeveloper, megapixels mp: Double)
+        throws(CaptureError) -> PixelBuffer
     {
         let pool = output.pool
-        let reference = frames[0]
         let method = resolved.processing.method
         switch method {
         case .fastMerge, .fullMerge:
             let merged = try measure(.merge, megapixels: mp * Double(frames.count)) { () throws(CaptureError) in
                 try PhotoFusion.merge(frames, method: method, pool: pool, threads: threads)
             }
+            frames = []
+            output.releaseStillMemory(device: camera)
             let stage: ProcessingCostModel.Stage = resolved.processing.usesExposureFusion ? .toneMap : .developFused
             return try measure(stage, megapixels: mp) { () throws(CaptureError) in
                 try developer.developFused(
@@ -222,6 +234,7 @@ struct PhotoJob: Sendable {
                     exposureFusion: resolved.processing.usesExposureFusion, pool: pool)
             }
         case .singleFrame:
+            let reference = frames[0]
             let cleaned = measure(.noiseReduction, megapixels: mp) {
                 LightNoiseReduction.apply(
                     reference, noise: reference.metadata.raw.noiseProfile, pool: pool, threads: threads)
@@ -232,7 +245,7 @@ struct PhotoJob: Sendable {
         case .bracket:
             return measure(.develop, megapixels: mp) {
                 developer.develop(
-                    reference, colorSpace: resolved.colorSpace, size: resolved.photoDimensions, pool: pool)
+                    frames[0], colorSpace: resolved.colorSpace, size: resolved.photoDimensions, pool: pool)
             }
         }
     }
