@@ -7,6 +7,8 @@
 //
 // `vset2(e, o)` (wider than one lane only) alternates e and o across the lanes; `vload_u16` widens unsigned 16-bit
 // samples exactly; `vany_gt(a, b)` is nonzero when `a > b` in any lane (an ordered comparison: NaN is never greater).
+// Moving values only: `veven(x, y)` and `vodd(x, y)` are the even and odd elements of the 2·LUX_LANES consecutive
+// values x then y; `vzip_lo(a, b)` and `vzip_hi(a, b)` are the first and second LUX_LANES values of a₀ b₀ a₁ b₁ ….
 //
 // Include with LUX_LANES undefined afterwards to clear the definitions.
 #include <stdint.h>
@@ -35,6 +37,10 @@
 #undef vset2
 #undef vload_u16
 #undef vany_gt
+#undef veven
+#undef vodd
+#undef vzip_lo
+#undef vzip_hi
 #undef LUX_W
 
 #ifdef LUX_LANES
@@ -64,6 +70,10 @@ LUX_OP float lux1_select_lt(float a, float b, float x, float y) { return a < b ?
 LUX_OP float lux1_select_le(float a, float b, float x, float y) { return a <= b ? x : y; }
 LUX_OP float lux1_load_u16(const uint16_t *p) { return (float)*p; }
 LUX_OP int lux1_any_gt(float a, float b) { return a > b; }
+LUX_OP float lux1_even(float x, float y) { return (void)y, x; }
+LUX_OP float lux1_odd(float x, float y) { return (void)x, y; }
+LUX_OP float lux1_zip_lo(float a, float b) { return (void)b, a; }
+LUX_OP float lux1_zip_hi(float a, float b) { return (void)a, b; }
 #define LUX_W lux1
 
 #elif LUX_LANES == 4 && LUX_X86
@@ -93,6 +103,10 @@ LUX_OP __m128 lux4_load_u16(const uint16_t *p) {
     return _mm_cvtepi32_ps(_mm_unpacklo_epi16(_mm_loadl_epi64((const __m128i *)p), _mm_setzero_si128()));
 }
 LUX_OP int lux4_any_gt(__m128 a, __m128 b) { return _mm_movemask_ps(_mm_cmpgt_ps(a, b)); }
+LUX_OP __m128 lux4_even(__m128 x, __m128 y) { return _mm_shuffle_ps(x, y, _MM_SHUFFLE(2, 0, 2, 0)); }
+LUX_OP __m128 lux4_odd(__m128 x, __m128 y) { return _mm_shuffle_ps(x, y, _MM_SHUFFLE(3, 1, 3, 1)); }
+LUX_OP __m128 lux4_zip_lo(__m128 a, __m128 b) { return _mm_unpacklo_ps(a, b); }
+LUX_OP __m128 lux4_zip_hi(__m128 a, __m128 b) { return _mm_unpackhi_ps(a, b); }
 #define LUX_W lux4
 
 #elif LUX_LANES == 8 && LUX_X86
@@ -123,6 +137,19 @@ LUX_OP __m256 lux8_load_u16(const uint16_t *p) {
     return _mm256_cvtepi32_ps(_mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)p)));
 }
 LUX_OP int lux8_any_gt(__m256 a, __m256 b) { return _mm256_movemask_ps(_mm256_cmp_ps(a, b, _CMP_GT_OQ)); }
+// Within each 128-bit half, then the halves' 64-bit quarters put in order (x's before y's).
+LUX_OP __m256 lux8_even(__m256 x, __m256 y) {
+    return _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(_mm256_shuffle_ps(x, y, 0x88)), 0xD8));
+}
+LUX_OP __m256 lux8_odd(__m256 x, __m256 y) {
+    return _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(_mm256_shuffle_ps(x, y, 0xDD)), 0xD8));
+}
+LUX_OP __m256 lux8_zip_lo(__m256 a, __m256 b) {
+    return _mm256_permute2f128_ps(_mm256_unpacklo_ps(a, b), _mm256_unpackhi_ps(a, b), 0x20);
+}
+LUX_OP __m256 lux8_zip_hi(__m256 a, __m256 b) {
+    return _mm256_permute2f128_ps(_mm256_unpacklo_ps(a, b), _mm256_unpackhi_ps(a, b), 0x31);
+}
 #define LUX_W lux8
 
 #else
@@ -147,6 +174,10 @@ LUX_OP int lux8_any_gt(__m256 a, __m256 b) { return _mm256_movemask_ps(_mm256_cm
 #define vset2 LUX_PASTE(LUX_W, set2)
 #define vload_u16 LUX_PASTE(LUX_W, load_u16)
 #define vany_gt LUX_PASTE(LUX_W, any_gt)
+#define veven LUX_PASTE(LUX_W, even)
+#define vodd LUX_PASTE(LUX_W, odd)
+#define vzip_lo LUX_PASTE(LUX_W, zip_lo)
+#define vzip_hi LUX_PASTE(LUX_W, zip_hi)
 
 #endif
 

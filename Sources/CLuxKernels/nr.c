@@ -38,3 +38,20 @@ void lux_nr_split(const float *r, const float *g, const float *b, float *y, floa
 void lux_nr_merge(const float *y, const float *cr, const float *cb, float *r, float *g, float *b, ptrdiff_t count) {
     LUX_RUN(lux_nr_merge, 0, count, y, cr, cb, r, g, b);
 }
+
+void lux_nr_downsample(const float *s, float *d, ptrdiff_t w, ptrdiff_t h) {
+    ptrdiff_t hw = w / 2;
+    for (ptrdiff_t k = 0; k < h / 2; k++) {
+        const float *a = s + 2 * k * w;
+        LUX_RUN(lux_nr_downsample, 0, hw, a, a + w, d + k * hw);
+    }
+}
+
+void lux_nr_subtract(float *a, const float *b, ptrdiff_t count) { LUX_RUN(lux_nr_subtract, 0, count, a, b); }
+
+void lux_nr_upsample_row(const float *a, const float *b, float *v, float *d, ptrdiff_t hw) {
+    LUX_RUN(lux_nr_blend, 0, hw, a, b, v);
+    d[0] = v[0];
+    d[2 * hw - 1] = v[hw - 1];
+    LUX_RUN(lux_nr_upsample_pairs, 1, hw, v, d);
+}

@@ -95,4 +95,43 @@ LUX_TARGET static ptrdiff_t LUX_FN(lux_nr_merge)(const float *y, const float *cr
     return i;
 }
 
+// o[i] = 0.25·(((a[2i] + a[2i+1]) + b[2i]) + b[2i+1]).
+LUX_TARGET static ptrdiff_t LUX_FN(lux_nr_downsample)(const float *a, const float *b, float *o, ptrdiff_t i,
+                                                        ptrdiff_t end) {
+    vf quarter = vset(0.25f);
+    for (; i + LUX_LANES <= end; i += LUX_LANES) {
+        vf a0 = vload(a + 2 * i), a1 = vload(a + 2 * i + LUX_LANES);
+        vf b0 = vload(b + 2 * i), b1 = vload(b + 2 * i + LUX_LANES);
+        vf sum = vadd(vadd(vadd(veven(a0, a1), vodd(a0, a1)), veven(b0, b1)), vodd(b0, b1));
+        vstore(o + i, vmul(quarter, sum));
+    }
+    return i;
+}
+
+LUX_TARGET static ptrdiff_t LUX_FN(lux_nr_subtract)(float *a, const float *b, ptrdiff_t i, ptrdiff_t end) {
+    for (; i + LUX_LANES <= end; i += LUX_LANES) vstore(a + i, vsub(vload(a + i), vload(b + i)));
+    return i;
+}
+
+// v[i] = 0.75·a[i] + 0.25·b[i].
+LUX_TARGET static ptrdiff_t LUX_FN(lux_nr_blend)(const float *a, const float *b, float *v, ptrdiff_t i,
+                                                   ptrdiff_t end) {
+    vf k = vset(0.75f), l = vset(0.25f);
+    for (; i + LUX_LANES <= end; i += LUX_LANES) vstore(v + i, vadd(vmul(k, vload(a + i)), vmul(l, vload(b + i))));
+    return i;
+}
+
+// d[2i − 1] = 0.75·v[i − 1] + 0.25·v[i], d[2i] = 0.75·v[i] + 0.25·v[i − 1].
+LUX_TARGET static ptrdiff_t LUX_FN(lux_nr_upsample_pairs)(const float *v, float *d, ptrdiff_t i, ptrdiff_t end) {
+    vf k = vset(0.75f), l = vset(0.25f);
+    for (; i + LUX_LANES <= end; i += LUX_LANES) {
+        vf left = vload(v + i - 1), right = vload(v + i);
+        vf odd = vadd(vmul(k, left), vmul(l, right));
+        vf even = vadd(vmul(k, right), vmul(l, left));
+        vstore(d + 2 * i - 1, vzip_lo(odd, even));
+        vstore(d + 2 * i - 1 + LUX_LANES, vzip_hi(odd, even));
+    }
+    return i;
+}
+
 #undef LUX_INLINE

@@ -68,3 +68,27 @@ void lux_rcd_refine_red_blue(float *rs, const float *rt, float *bs, const float 
                              ptrdiff_t os, ptrdiff_t start, ptrdiff_t end) {
     LUX_RUN(lux_rcd_refine_red_blue, start, end, rs, rt, bs, bt, disc, red_row, os);
 }
+
+void lux_rcd_split(const float *p, float *d, ptrdiff_t w) {
+    ptrdiff_t evens = (w + 1) >> 1;
+    LUX_RUN(lux_rcd_split, 0, w >> 1, p, d, d + evens);
+    if (w & 1) d[evens - 1] = p[w - 1];
+}
+
+void lux_rcd_interleave(const float *p, ptrdiff_t w, ptrdiff_t x0, ptrdiff_t n, float *d) {
+    const float *odd = p + ((w + 1) >> 1);
+    ptrdiff_t j = 0;
+    if ((x0 & 1) && n > 0) {
+        d[0] = odd[x0 >> 1];
+        j = 1;
+    }
+    // Column x0 + j is even from here: pairs of (even, odd) columns.
+    ptrdiff_t e = (x0 + j) >> 1;
+    ptrdiff_t pairs = (n - j) >> 1;
+    LUX_RUN(lux_rcd_interleave, 0, pairs, p + e, odd + e, d + j);
+    if ((n - j) & 1) d[n - 1] = p[e + pairs];
+}
+
+void lux_rcd_copy2(const float *p, float *a, float *b, ptrdiff_t start, ptrdiff_t end) {
+    LUX_RUN(lux_rcd_copy2, start, end, p, a, b);
+}

@@ -277,4 +277,35 @@ LUX_TARGET static ptrdiff_t LUX_FN(lux_rcd_refine_red_blue)(float *rs, const flo
     return i;
 }
 
+// e[i] = p[2i], o[i] = p[2i + 1].
+LUX_TARGET static ptrdiff_t LUX_FN(lux_rcd_split)(const float *p, float *e, float *o, ptrdiff_t i, ptrdiff_t end) {
+    for (; i + LUX_LANES <= end; i += LUX_LANES) {
+        vf x = vload(p + 2 * i), y = vload(p + 2 * i + LUX_LANES);
+        vstore(e + i, veven(x, y));
+        vstore(o + i, vodd(x, y));
+    }
+    return i;
+}
+
+// d[2i] = e[i], d[2i + 1] = o[i].
+LUX_TARGET static ptrdiff_t LUX_FN(lux_rcd_interleave)(const float *e, const float *o, float *d, ptrdiff_t i,
+                                                         ptrdiff_t end) {
+    for (; i + LUX_LANES <= end; i += LUX_LANES) {
+        vf a = vload(e + i), b = vload(o + i);
+        vstore(d + 2 * i, vzip_lo(a, b));
+        vstore(d + 2 * i + LUX_LANES, vzip_hi(a, b));
+    }
+    return i;
+}
+
+// a[i] = b[i] = p[i].
+LUX_TARGET static ptrdiff_t LUX_FN(lux_rcd_copy2)(const float *p, float *a, float *b, ptrdiff_t i, ptrdiff_t end) {
+    for (; i + LUX_LANES <= end; i += LUX_LANES) {
+        vf x = vload(p + i);
+        vstore(a + i, x);
+        vstore(b + i, x);
+    }
+    return i;
+}
+
 #undef LUX_INLINE

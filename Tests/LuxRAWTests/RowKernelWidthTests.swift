@@ -224,4 +224,92 @@ import Testing
             }
         }
     }
+
+    @Test("the plane moves and resamplings give the bits of the Swift loops they replaced, at every width")
+    func movesAndResampling() {
+        // Odd sizes: every kernel runs its vector loop and a scalar tail; odd columns exercise the split tails.
+        let w = 46
+        let h = 14
+        let hw = w / 2
+        let hh = h / 2
+        let plane = Self.samples(w * h, width: w, seed: 41)
+        let other = Self.samples(w * h, width: w, seed: 43)
+        let m: [Float] = [1.6, -0.4, -0.2, -0.15, 1.3, -0.15, 0.05, -0.3, 1.25]
+        // The loops as Swift ran them before they moved to C.
+        var expected = [Float]()
+        for k in 0..<hh {
+            for i in 0..<hw {
+                let a = k * 2 * w + 2 * i
+                expected.append(0.25 * (plane[a] + plane[a + 1] + plane[a + w] + plane[a + w + 1]))
+            }
+        }
+        expected += (0..<(w * h)).map { plane[$0] - other[$0] }
+        for row in 0..<(2 * hh) {
+            let k0 = min(row >> 1, hh - 1)
+            let kn = min(max((row & 1) == 0 ? k0 - 1 : k0 + 1, 0), hh - 1)
+            let v = (0..<hw).map { 0.75 * other[k0 * hw + $0] + 0.25 * other[kn * hw + $0] }
+            var d = [Float](repeating: .nan, count: 2 * hw)
+            d[0] = v[0]
+            d[2 * hw - 1] = v[hw - 1]
+            for i in 1..<hw {
+                d[2 * i - 1] = 0.75 * v[i - 1] + 0.25 * v[i]
+                d[2 * i] = 0.75 * v[i] + 0.25 * v[i - 1]
+            }
+            expected += d
+        }
+        for cw in [w - 1, w] {
+            let evens = (cw + 1) / 2
+            let split = (0..<cw).map { $0 < evens ? plane[2 * $0] : plane[2 * ($0 - evens) + 1] }
+            expected += split
+            // Columns 3..<3+n and 4..<4+n back out of the split row: odd and even starts, odd and even counts.
+            for (x0, n) in [(3, cw - 6), (4, cw - 7), (1, 0)] { expected += plane[x0..<(x0 + n)] }
+        }
+        expected += plane[5..<(w * h - 3)] + plane[5..<(w * h - 3)]
+        for i in 0..<(w * h / 3) {
+            let (x, y, z) = (plane[3 * i], plane[3 * i + 1], plane[3 * i + 2])
+            expected += [
+                m[0] * x + m[1] * y + m[2] * z, m[3] * x + m[4] * y + m[5] * z, m[6] * x + m[7] * y + m[8] * z,
+            ]
+        }
+        func run(_ lanes: Int32) -> [Float] {
+            withLanes(lanes) {
+                var half = [Float](repeating: .nan, count: hw * hh)
+                NRPlanes.downsample(plane, into: &half, width: w, height: h)
+                var difference = plane
+                NRPlanes.subtract(other, from: &difference, count: w * h)
+                var out = half + difference
+                var v = [Float](repeating: .nan, count: hw)
+                var d = [Float](repeating: .nan, count: 2 * hw)
+                for row in 0..<(2 * hh) {
+                    NRPlanes.upsampleRow(other, width: hw, height: hh, row: row, scratch: &v, into: &d)
+                    out += d
+                }
+                for cw in [w - 1, w] {
+                    var split = [Float](repeating: .nan, count: cw)
+                    RCDDemosaic.split(plane, into: &split, cw)
+                    out += split
+                    for (x0, n) in [(3, cw - 6), (4, cw - 7), (1, 0)] {
+                        var row = [Float](repeating: .nan, count: n)
+                        RCDDemosaic.interleave(split, width: cw, from: x0, count: n, into: &row)
+                        out += row
+                    }
+                }
+                var a = [Float](repeating: .nan, count: w * h)
+                var b = a
+                RCDDemosaic.copy(plane, &a, &b, from: 5, to: w * h - 3)
+                out += a[5..<(w * h - 3)] + b[5..<(w * h - 3)]
+                var r = (0..<(w * h / 3)).map { plane[3 * $0] }
+                var g = (0..<(w * h / 3)).map { plane[3 * $0 + 1] }
+                var bl = (0..<(w * h / 3)).map { plane[3 * $0 + 2] }
+                lux_matrix3_planes(m, &r, &g, &bl, w * h / 3)
+                out += (0..<(w * h / 3)).flatMap { [r[$0], g[$0], bl[$0]] }
+                return out
+            }
+        }
+        for lanes in Self.widths {
+            let result = run(lanes)
+            #expect(result.count == expected.count)
+            #expect(result.map(\.bitPattern) == expected.map(\.bitPattern), "\(lanes) lanes")
+        }
+    }
 }

@@ -85,6 +85,10 @@ void lux_accumulate_taps(float *acc, const float *even, const float *odd, float 
 void lux_symmetric_fir_pair(const float *src, ptrdiff_t step, const float *weights, int radius, float *out0,
                             float *out1, size_t count);
 
+/// Multiplies float planes in place by the row-major 3×3 matrix `m`: `r' = (m₀·r + m₁·g) + m₂·b` and so on, rounded
+/// as Swift's scalar expression (no fused multiply-add) at every width of ``lux_lanes``.
+void lux_matrix3_planes(const float *m, float *r, float *g, float *b, ptrdiff_t count);
+
 /// Multiplies premultiplied colour planes in place by a 3×3 matrix with an alpha term, alpha unchanged:
 /// `(r, g, b) ← M·(r, g, b) + (K·a + B)·a`. Each channel is computed as `fma(m2, b, fma(m1, g, fma(m0, r,
 /// fma(k, a, bias)·a)))` (one rounding per step; AVX2+FMA when available, `fmaf` otherwise: both agree bit for
@@ -211,6 +215,13 @@ void lux_rcd_refine_at_green(float *rs, const float *rt, float *cs, const float 
 /// Refinement 5.3, in place: blue at red sites (`red_row` 1) or red at blue sites (0) from R − B.
 void lux_rcd_refine_red_blue(float *rs, const float *rt, float *bs, const float *bt, const float *disc, int red_row,
                              ptrdiff_t os, ptrdiff_t start, ptrdiff_t end);
+/// A row `p` of `w` columns into split layout at `d`: its even columns, then its odd ones.
+void lux_rcd_split(const float *p, float *d, ptrdiff_t w);
+/// The inverse of ``lux_rcd_split`` for columns `x0..<x0+n` of a split row `p`, `w` columns wide: `d[j]` is column
+/// `x0 + j`.
+void lux_rcd_interleave(const float *p, ptrdiff_t w, ptrdiff_t x0, ptrdiff_t n, float *d);
+/// `a[i] = b[i] = p[i]` for `start..<end`.
+void lux_rcd_copy2(const float *p, float *a, float *b, ptrdiff_t start, ptrdiff_t end);
 
 // Noise reduction's row kernels (LuxRAW's NoiseReduction and Wavelet: their doc comments give the formulas), over
 // `start..<end` or `0..<count`; as the RCD kernels, every width of ``lux_lanes`` gives the same bits as Swift's scalar
@@ -235,6 +246,16 @@ void lux_nr_correct(float *c, const float *coarse, const float *correction, cons
 void lux_nr_split(const float *r, const float *g, const float *b, float *y, float *cr, float *cb, ptrdiff_t count);
 /// `g = y − 0.25·(cr + cb)`, `r = cr + g`, `b = cb + g`.
 void lux_nr_merge(const float *y, const float *cr, const float *cb, float *r, float *g, float *b, ptrdiff_t count);
+/// The 2×2 means of a `w × h` plane `s` (both even) into the `w/2 × h/2` plane `d`:
+/// `0.25·(((a[2i] + a[2i+1]) + b[2i]) + b[2i+1])` with `a`, `b` two rows of `s`.
+void lux_nr_downsample(const float *s, float *d, ptrdiff_t w, ptrdiff_t h);
+/// `a[i] −= b[i]`.
+void lux_nr_subtract(float *a, const float *b, ptrdiff_t count);
+/// A row of the bilinear 2× upsampling of a plane `hw` wide (half-pixel centres, edges clamped) from its rows `a`
+/// (nearer, weight ¾) and `b` (¼): `v[i] = 0.75·a[i] + 0.25·b[i]` (`hw` values of scratch), then `d[0] = v[0]`,
+/// `d[2hw − 1] = v[hw − 1]`, and for `0 < i < hw` `d[2i − 1] = 0.75·v[i − 1] + 0.25·v[i]`,
+/// `d[2i] = 0.75·v[i] + 0.25·v[i − 1]`.
+void lux_nr_upsample_row(const float *a, const float *b, float *v, float *d, ptrdiff_t hw);
 
 // RAW sharpening's and linearisation's row kernels (LuxRAW's Sharpening and SensorLinearization), over `0..<count`;
 // as the RCD kernels, every width of ``lux_lanes`` gives the same bits as Swift's scalar code.

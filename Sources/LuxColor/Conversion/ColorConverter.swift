@@ -314,15 +314,7 @@ public struct ColorConverter: Sendable {
         _ m: UnsafePointer<Float>, _ r: UnsafeMutablePointer<Float>, _ g: UnsafeMutablePointer<Float>,
         _ b: UnsafeMutablePointer<Float>, _ n: Int
     ) {
-        let (m0, m1, m2, m3, m4, m5, m6, m7, m8) = (m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8])
-        for i in 0..<n {
-            let x = r[i]
-            let y = g[i]
-            let z = b[i]
-            r[i] = m0 * x + m1 * y + m2 * z
-            g[i] = m3 * x + m4 * y + m5 * z
-            b[i] = m6 * x + m7 * y + m8 * z
-        }
+        lux_matrix3_planes(m, r, g, b, n)
     }
 
     @inline(never)

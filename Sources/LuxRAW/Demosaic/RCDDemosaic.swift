@@ -220,39 +220,19 @@ enum RCDDemosaic {
         }
     }
 
-    /// Row `p` of `w` columns as its even columns, then its odd ones, into `d`.
+    /// Row `p` of `w` columns as its even columns, then its odd ones, into `d` (in C: `lux_rcd_split`).
     @inline(never)
     static func split(_ p: UnsafePointer<Float>, into d: UnsafeMutablePointer<Float>, _ w: Int) {
-        let evens = (w + 1) >> 1
-        let odd = d + evens
-        for i in 0..<(w >> 1) {
-            d[i] = p[2 &* i]
-            odd[i] = p[2 &* i &+ 1]
-        }
-        if w & 1 == 1 { d[evens - 1] = p[w - 1] }
+        lux_rcd_split(p, d, w)
     }
 
     /// The inverse of ``split(_:into:_:)`` for columns `x0..<x0+count` of a split row `w` columns wide: `d[j]` is
-    /// column `x0 + j`.
+    /// column `x0 + j` (in C: `lux_rcd_interleave`).
     @inline(never)
     static func interleave(
         _ p: UnsafePointer<Float>, width w: Int, from x0: Int, count n: Int, into d: UnsafeMutablePointer<Float>
     ) {
-        let odd = p + (w + 1) >> 1
-        var j = 0
-        if x0 & 1 == 1, n > 0 {
-            d[0] = odd[x0 >> 1]
-            j = 1
-        }
-        // Column x0 + j is even from here: pairs of (even, odd) columns.
-        let e = (x0 + j) >> 1
-        let pairs = (n - j) >> 1
-        let pd = d + j
-        for i in 0..<pairs {
-            pd[2 &* i] = p[e &+ i]
-            pd[2 &* i &+ 1] = odd[e &+ i]
-        }
-        if (n - j) & 1 == 1 { d[n - 1] = p[e + pairs] }
+        lux_rcd_interleave(p, w, x0, n, d)
     }
 
     // MARK: Row kernels
@@ -313,10 +293,7 @@ enum RCDDemosaic {
         _ p: UnsafePointer<Float>, _ a: UnsafeMutablePointer<Float>, _ b: UnsafeMutablePointer<Float>, from x0: Int,
         to x1: Int
     ) {
-        for x in x0..<x1 {
-            a[x] = p[x]
-            b[x] = p[x]
-        }
+        lux_rcd_copy2(p, a, b, x0, x1)
     }
 
     @inline(never)

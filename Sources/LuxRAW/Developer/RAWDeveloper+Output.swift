@@ -34,8 +34,10 @@ extension RAWDeveloper {
     func sceneImage(neutral: SIMD3<Double>, exposure: Double) throws(RAWError) -> Image {
         let wb = Self.mosaicGains(neutral: neutral)
         let averaged = Self.photositesPerColor(binning: binning, layout: rawImage.properties)
+        let sensor = try sensorStages(gains: wb, handsOverDefringe: true)
         return try sceneStages(
-            try sensorStages(gains: wb), neutral: neutral, gains: wb, exposure: exposure, averaged: averaged)
+            sensor.image, neutral: neutral, gains: wb, exposure: exposure, averaged: averaged,
+            defringe: sensor.defringe)
     }
 
     /// The white-balance gains applied to the mosaic for `neutral`: 1/neutral, the smallest 1.
@@ -46,29 +48,43 @@ extension RAWDeveloper {
     }
 
     /// Stages 2–4 of ``sceneImage(neutral:exposure:)``: the sensor data white-balanced by `wb`, demosaiced (or
-    /// binned), its highlights rebuilt (v3), moiré reduced (v2) and lens-corrected, in camera RGB.
-    func sensorStages(gains wb: SIMD3<Float>) throws(RAWError) -> Image {
+    /// binned), its highlights rebuilt and their fringes removed (v3), moiré reduced (v2) and lens-corrected, in
+    /// camera RGB.
+    ///
+    /// With `handsOverDefringe`, when no stage here follows the defringe, it is returned instead of applied, for the
+    /// noise reduction of ``sceneStages(_:neutral:gains:exposure:averaged:defringe:)`` to fuse (the same pixels).
+    func sensorStages(gains wb: SIMD3<Float>, handsOverDefringe: Bool = false) throws(RAWError) -> (
+        image: Image, defringe: HighlightDefringe?
+    ) {
         let a = adjustments
         var image = try sensorImage(gains: wb, binning: binning)
         // v3: clipped highlights are rebuilt, and the false colour the demosaic gave their surroundings removed,
         // before anything spreads colour (moiré and noise reduction would carry it pixels further).
         let rebuildsEarly = a.version.rawValue >= RAWDeveloper.Version.v3.rawValue
+        var defringe: HighlightDefringe? = nil
         if rebuildsEarly && a.isHighlightRecoveryEnabled {
             image = HighlightRecovery().apply(to: image)
-            image = HighlightDefringe(gains: wb).apply(to: image)
+            defringe = HighlightDefringe(gains: wb)
+        }
+        let warp = a.isLensCorrectionEnabled ? LensCorrection.warp(in: rawImage.properties) : nil
+        let reducesMoire = a.version != .v1 && a.moireReductionAmount > 0
+        if let d = defringe, !handsOverDefringe || reducesMoire || warp != nil {
+            image = d.apply(to: image)
+            defringe = nil
         }
         if a.version != .v1 { image = MoireReduction(amount: Float(a.moireReductionAmount)).apply(to: image) }
-        if a.isLensCorrectionEnabled, let warp = LensCorrection.warp(in: rawImage.properties) {
-            image = LensCorrection(warp: warp).apply(to: image)
-        }
-        return image
+        if let warp { image = LensCorrection(warp: warp).apply(to: image) }
+        return (image, defringe)
     }
 
     /// Stages 5–7a of ``sceneImage(neutral:exposure:)`` on the white-balanced camera RGB `image`: noise reduction
     /// for pixels that each average `averaged` photosites of a colour (relative to a 2×2 Bayer quad's, see
     /// ``photositesPerColor(binning:layout:)``), highlights rebuilt again, then linear BT.2020 at `exposure`.
+    ///
+    /// `defringe`, handed over by ``sensorStages(gains:handsOverDefringe:)``, is fused into the noise reduction.
     func sceneStages(
-        _ image: Image, neutral: SIMD3<Double>, gains wb: SIMD3<Float>, exposure: Double, averaged: Double
+        _ image: Image, neutral: SIMD3<Double>, gains wb: SIMD3<Float>, exposure: Double, averaged: Double,
+        defringe: HighlightDefringe? = nil
     ) throws(RAWError) -> Image {
         let a = adjustments
         // Averaging n photosites of a colour divides their noise variance by n.
@@ -77,7 +93,7 @@ extension RAWDeveloper {
             colorAmount: Float(a.colorNoiseReductionAmount),
             noiseModel: SIMD2(Float(noiseModel.x), Float(noiseModel.y)) / Float(max(averaged, 1)), gains: wb,
             detail: Float(a.noiseReductionDetailAmount), sharpness: Float(a.noiseReductionSharpnessAmount),
-            contrast: Float(a.noiseReductionContrastAmount)
+            contrast: Float(a.noiseReductionContrastAmount), defringe: defringe
         ).apply(to: image)
         // Noise reduction carries the colour around a clipped area into it, where colour is unknown: rebuilt (again).
         if a.isHighlightRecoveryEnabled { image = HighlightRecovery().apply(to: image) }

@@ -58,7 +58,7 @@ extension RAWDeveloper {
                 image = CameraColorTransform(matrix: .diagonal(ratio)).apply(to: image)
             }
         } else {
-            image = try Self.rendered(scaled(try sensorStages(gains: wb)), context: context)
+            image = try Self.rendered(scaled(try sensorStages(gains: wb).image), context: context)
             draft.sensor.keep((image, wb), for: key)
         }
         // Each preview pixel averages the binned pixels the scale reduces to it: their noise variance divides by that

@@ -1,4 +1,5 @@
 import CLuxKernels
+import LuxPixels
 public import LuxRender
 
 /// Stage 2b: the purple fringes around clipped highlights faded to neutral, in white-balanced camera RGB.
@@ -79,7 +80,10 @@ public struct HighlightDefringe: Hashable, Sendable {
                         Self.raise(peak, to: row, count: ow, first: !found)
                         found = true
                     }
-                    if found { Self.fade(output.planes(j), peaks: peak, start: start, slope: slope, count: ow) }
+                    if found {
+                        let o = output.planes(j)
+                        Self.fade(o.red, o.green, o.blue, peaks: peak, start: start, slope: slope, count: ow)
+                    }
                 }
             }
         )
@@ -150,16 +154,94 @@ public struct HighlightDefringe: Hashable, Sendable {
     /// Removes `t·m` of each pixel's magenta part `m = max(min(R, B) − G, 0)`, `t` ramping from 0 at `start` to 1
     /// at `start + 1/slope` of its neighbourhood's raw peak, keeping R + G + B.
     @inline(never)
-    static func fade(_ o: PlanarPixels, peaks: UnsafePointer<Float>, start: Float, slope: Float, count n: Int) {
+    static func fade(
+        _ red: UnsafeMutablePointer<Float>, _ green: UnsafeMutablePointer<Float>, _ blue: UnsafeMutablePointer<Float>,
+        peaks: UnsafePointer<Float>, start: Float, slope: Float, count n: Int
+    ) {
         for i in 0..<n {
             let t = min(max((peaks[i] - start) * slope, 0), 1)
-            let r = o.red[i]
-            let g = o.green[i]
-            let b = o.blue[i]
+            let r = red[i]
+            let g = green[i]
+            let b = blue[i]
             let k = t * max(min(r, b) - g, 0) * (1 / 3.0)
-            o.red[i] = r - k
-            o.green[i] = g + 2 * k
-            o.blue[i] = b - k
+            red[i] = r - k
+            green[i] = g + 2 * k
+            blue[i] = b - k
+        }
+    }
+
+    /// Floats of scratch ``split(_:extent:y:cr:cb:scratch:)`` needs for an input of `width × height` pixels.
+    static func splitScratchCount(width: Int, height: Int) -> Int { 2 * width * height + 5 * width + height / 4 + 1 }
+
+    /// Noise reduction's first pass with this stage fused into it: the fringes of `input` faded, and the result split
+    /// into `Y, R − G, B − G` planes (``NRPlanes/splitRow(_:_:_:_:_:_:_:)``), with no copy of the pixels that stay
+    /// as they are.
+    ///
+    /// The planes are the input less ``radius`` pixels on every side. `input` is read clamped to `extent`, and a
+    /// pixel of the planes outside `extent` is the faded pixel of `extent` nearest to it: the values noise reduction
+    /// reads when this stage runs on its own and its output is clamped to the extent.
+    func split(
+        _ input: ImageProcessorInput, extent: Rect, y: UnsafeMutablePointer<Float>, cr: UnsafeMutablePointer<Float>,
+        cb: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>
+    ) {
+        let r = radius
+        let iw = input.width
+        let ih = input.height
+        let w = iw - 2 * r
+        let h = ih - 2 * r
+        let level = scratch
+        let across = level + iw * ih
+        let peak = across + iw * ih
+        let mapped = peak + iw
+        let rows = mapped + w
+        let isAbove = UnsafeMutableRawPointer(rows + 3 * w).assumingMemoryBound(to: Bool.self)
+        let inverseGains = 1 / gains
+        let start = fadeStart
+        let slope = 1 / (fadeEnd - fadeStart)
+        var anyAbove = false
+        for j in 0..<ih {
+            isAbove[j] = Self.rawLevels(
+                input.planes(j), gains: inverseGains, into: level + j * iw, count: iw, above: start)
+            anyAbove = anyAbove || isAbove[j]
+        }
+        if anyAbove {
+            for j in 0..<ih where isAbove[j] {
+                Self.rowMaximum(level + j * iw, radius: r, into: across + j * iw, count: iw)
+            }
+        }
+        // Input coordinates of the planes' first pixel, and of the extent's first and last.
+        let ix = Int(input.region.minX)
+        let iy = Int(input.region.minY)
+        let (ex0, ex1) = (Int(extent.minX) - ix, Int(extent.maxX) - 1 - ix)
+        let (ey0, ey1) = (Int(extent.minY) - iy, Int(extent.maxY) - 1 - iy)
+        let columnsInside = r >= ex0 && r + w - 1 <= ex1
+        for j in 0..<h {
+            let p = input.planes(j + r)
+            let o = j * w
+            var found = false
+            if anyAbove {
+                // The row whose fade this one takes: itself, or the extent's nearest.
+                let cy = min(max(j + r, ey0), ey1)
+                for k in (cy - r)...(cy + r) where isAbove[k] {
+                    Self.raise(peak, to: across + k * iw, count: iw, first: !found)
+                    found = true
+                }
+            }
+            guard found else {
+                NRPlanes.splitRow(p.red + r, p.green + r, p.blue + r, y + o, cr + o, cb + o, w)
+                continue
+            }
+            let red = rows
+            let green = rows + w
+            let blue = rows + 2 * w
+            red.update(from: p.red + r, count: w)
+            green.update(from: p.green + r, count: w)
+            blue.update(from: p.blue + r, count: w)
+            if !columnsInside {
+                for i in 0..<w { mapped[i] = peak[min(max(i + r, ex0), ex1)] }
+            }
+            Self.fade(red, green, blue, peaks: columnsInside ? peak + r : mapped, start: start, slope: slope, count: w)
+            NRPlanes.splitRow(red, green, blue, y + o, cr + o, cb + o, w)
         }
     }
 }

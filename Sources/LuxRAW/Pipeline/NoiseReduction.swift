@@ -37,11 +37,14 @@ public struct NoiseReduction: Hashable, Sendable {
     public var sharpness: Float
     /// Amplification of the coarser luminance detail (local contrast), 0…1 (default 0).
     public var contrast: Float
+    /// Highlight fringes faded in the input first (`nil`: none): the result of ``HighlightDefringe/apply(to:)`` before
+    /// this stage, in one pass over each tile fewer.
+    public var defringe: HighlightDefringe?
 
     /// Creates the stage.
     public init(
         luminanceAmount: Float, colorAmount: Float, noiseModel: SIMD2<Float>, gains: SIMD3<Float>, detail: Float = 0.5,
-        sharpness: Float = 0, contrast: Float = 0
+        sharpness: Float = 0, contrast: Float = 0, defringe: HighlightDefringe? = nil
     ) {
         self.luminanceAmount = luminanceAmount
         self.colorAmount = colorAmount
@@ -50,6 +53,7 @@ public struct NoiseReduction: Hashable, Sendable {
         self.detail = detail
         self.sharpness = sharpness
         self.contrast = contrast
+        self.defringe = defringe
     }
 
     /// Luminance scales for the amount (0 when off), at least one with sharpness and two with contrast.
@@ -79,12 +83,15 @@ public struct NoiseReduction: Hashable, Sendable {
         return ((luminance * 100).rounded() / 100, (color * 100).rounded() / 100)
     }
 
-    /// Applies the filter (the image itself when both amounts are 0).
+    /// Applies the filter (the image itself, or only ``defringe``'s, when both amounts are 0).
     public func apply(to image: Image) -> Image {
         let ls = luminanceScales
         let cs = colorScales
-        guard ls > 0 || cs > 0 else { return image }
+        guard ls > 0 || cs > 0 else { return defringe?.apply(to: image) ?? image }
         let m = Double(margin)
+        let defringe = defringe
+        let fringe = defringe?.radius ?? 0
+        let extent = image.extent
         let g = gains
         // Variances of Y and of a colour difference at grey level Y (independent channel noise).
         let s = noiseModel.x
@@ -99,7 +106,8 @@ public struct NoiseReduction: Hashable, Sendable {
             description: "rawNoiseReduction",
             argumentDigest:
                 "v2 luma=\(luminanceAmount) color=\(colorAmount) noise=\(noiseModel) gains=\(gains) detail=\(detail) "
-                + "sharpness=\(sharpness) contrast=\(contrast)",
+                + "sharpness=\(sharpness) contrast=\(contrast)"
+                + (defringe.map { " defringe=\($0.radius) \($0.gains) \($0.fadeStart)…\($0.fadeEnd)" } ?? ""),
             inputFormat: .rgbaFloat, inputLayout: .planarRows, outputFormat: .rgbaFloat, outputLayout: .planarRows,
             roi: { _, r in
                 // Grown by the margin and aligned to even image coordinates (the half-resolution grid).
@@ -108,25 +116,33 @@ public struct NoiseReduction: Hashable, Sendable {
                 let y0: Double = 2 * (g.minY / 2).rounded(.down)
                 let x1: Double = 2 * (g.maxX / 2).rounded(.up)
                 let y1: Double = 2 * (g.maxY / 2).rounded(.up)
-                return Rect(minX: x0, minY: y0, maxX: x1, maxY: y1)
+                // And by the defringe's radius, fused in.
+                return Rect(minX: x0, minY: y0, maxX: x1, maxY: y1).insetBy(dx: -Double(fringe), dy: -Double(fringe))
             },
             process: { inputs, output in
                 let input = inputs[0]
-                let w = input.width
-                let h = input.height
+                // The planes: the input less the fused defringe's radius on every side.
+                let w = input.width - 2 * fringe
+                let h = input.height - 2 * fringe
                 let n = w * h
                 let hw = w / 2
                 let hh = h / 2
                 let hn = hw * hh
                 let count = 7 * n + 8 * hn + 8 * w + 64
-                let base = output.scratch(byteCount: 4 * count).assumingMemoryBound(to: Float.self)
+                let defringeCount =
+                    defringe == nil ? 0 : HighlightDefringe.splitScratchCount(width: input.width, height: input.height)
+                let base = output.scratch(byteCount: 4 * (count + defringeCount)).assumingMemoryBound(to: Float.self)
                 let y = base
                 let cr = base + n
                 let cb = base + 2 * n
                 let work = base + 3 * n  // 4n: luma σ, first smoothing, 2n scratch
                 let half = base + 7 * n  // 8hn
                 let rows = half + 8 * hn  // 8w
-                NRPlanes.split(input, y: y, cr: cr, cb: cb)
+                if let defringe {
+                    defringe.split(input, extent: extent, y: y, cr: cr, cb: cb, scratch: base + count)
+                } else {
+                    NRPlanes.split(input, y: y, cr: cr, cb: cb)
+                }
                 if ls == 1 {
                     // One scale (the usual low-ISO default): smoothing, threshold and reconstruction in one pass.
                     let first = work + n
@@ -143,8 +159,8 @@ public struct NoiseReduction: Hashable, Sendable {
                         y, width: w, height: h, scales: ls, strength: lStrength, sigma: sigma, scratch: work + 2 * n,
                         firstSmooth: first, finestFactor: finest, gains: bandGains)
                 }
-                let ox = Int(output.region.minX - input.region.minX)
-                let oy = Int(output.region.minY - input.region.minY)
+                let ox = Int(output.region.minX - input.region.minX) - fringe
+                let oy = Int(output.region.minY - input.region.minY) - fringe
                 if cs > 0 && hw > 0 && hh > 0 {
                     let crh = half
                     let cbh = half + hn
@@ -255,23 +271,17 @@ enum NRPlanes {
     @inline(never)
     static func downsample(_ s: UnsafePointer<Float>, into d: UnsafeMutablePointer<Float>, width w: Int, height h: Int)
     {
-        let hw = w / 2
-        for k in 0..<(h / 2) {
-            let a = s + 2 * k * w
-            let b = a + w
-            let o = d + k * hw
-            for i in 0..<hw { o[i] = 0.25 * (a[2 * i] + a[2 * i + 1] + b[2 * i] + b[2 * i + 1]) }
-        }
+        lux_nr_downsample(s, d, w, h)
     }
 
     /// `a −= b`.
     @inline(never)
     static func subtract(_ b: UnsafePointer<Float>, from a: UnsafeMutablePointer<Float>, count n: Int) {
-        for i in 0..<n { a[i] -= b[i] }
+        lux_nr_subtract(a, b, n)
     }
 
     /// Full-resolution row `row` of the bilinear 2× upsampling of a `hw × hh` plane (half-pixel centres:
-    /// weights ¾ and ¼, edges clamped).
+    /// weights ¾ and ¼, edges clamped); `v` is `hw` values of scratch.
     @inline(never)
     static func upsampleRow(
         _ p: UnsafePointer<Float>, width hw: Int, height hh: Int, row: Int, scratch v: UnsafeMutablePointer<Float>,
@@ -279,18 +289,7 @@ enum NRPlanes {
     ) {
         let k0 = min(row >> 1, hh - 1)
         let kn = min(max((row & 1) == 0 ? k0 - 1 : k0 + 1, 0), hh - 1)
-        let a = p + k0 * hw
-        let b = p + kn * hw
-        for i in 0..<hw { v[i] = 0.75 * a[i] + 0.25 * b[i] }
-        d[0] = v[0]
-        d[2 * hw - 1] = v[hw - 1]
-        // The pair (2i − 1, 2i) between samples i − 1 and i: one loop storing both vectorises.
-        for i in stride(from: 1, to: hw, by: 1) {
-            let l = v[i &- 1]
-            let r = v[i]
-            d[2 &* i &- 1] = 0.75 * l + 0.25 * r
-            d[2 &* i] = 0.75 * r + 0.25 * l
-        }
+        lux_nr_upsample_row(p + k0 * hw, p + kn * hw, v, d, hw)
     }
 
     /// `c += correction − (fine − shrink(fine, factor·σ))` with `fine = c − coarse`: the half-resolution
