@@ -38,8 +38,17 @@ struct LivePhotoRecorder: Sendable {
 
     /// Makes one movie-size stream frame, compresses it and returns it.
     func record() async throws(CaptureError) -> LivePhotoMovieFrame {
+        try compress(try await produceFrame())
+    }
+
+    /// Makes one movie-size stream frame.
+    func produceFrame() async throws(CaptureError) -> CaptureFrame {
         let size = StreamConfiguration.Dimensions(width: dimensions.width, height: dimensions.height)
-        let frame = try await pump.produce(raw: false, processed: true, outputDimensions: size)
+        return try await pump.produce(raw: false, processed: true, outputDimensions: size)
+    }
+
+    /// Compresses a movie-size stream frame for the ring buffer and reduces it for motion analysis.
+    func compress(_ frame: CaptureFrame) throws(CaptureError) -> LivePhotoMovieFrame {
         guard var image = frame.image else { throw .processing("the camera delivered a movie frame without pixels") }
         if image.colorSpace == nil { image.colorSpace = colorSpace.colorSpace }
         do {
@@ -51,6 +60,30 @@ struct LivePhotoRecorder: Sendable {
         }
     }
 
+    /// Records movie frames until `isLast` says a frame is the last.
+    ///
+    /// Each frame is compressed (on one thread) while the camera makes the next (on all of them), and `keep`
+    /// receives the frames in order, each before `isLast` sees the next one: the frames made and their order are
+    /// those of recording one frame after another.
+    func record(
+        until isLast: (CaptureFrame) -> Bool, keep: (LivePhotoMovieFrame) -> Void
+    ) async throws(CaptureError) {
+        var compressing: Task<Result<LivePhotoMovieFrame, CaptureError>, Never>?
+        while true {
+            let frame = try await produceFrame()
+            let previous = compressing
+            compressing = Task { () -> Result<LivePhotoMovieFrame, CaptureError> in
+                do throws(CaptureError) { return .success(try compress(frame)) } catch { return .failure(error) }
+            }
+            if let previous { keep(try await previous.value.get()) }
+            if isLast(frame) { break }
+        }
+        if let last = compressing {
+            compressing = nil
+            keep(try await last.value.get())
+        }
+    }
+
     /// Tops the ring buffer up until it holds the pre-roll (frames made now stand for the ones a continuously
     /// running device would already hold).
     ///
@@ -58,14 +91,17 @@ struct LivePhotoRecorder: Sendable {
     /// began, the capture goes on with what the ring holds (a shorter pre-roll), however the stream's frames were
     /// shared out meanwhile.
     func fillPreRoll() async throws(CaptureError) {
+        guard ring.span < Self.preRoll else { return }
         var start: MediaTime?
-        while ring.span < Self.preRoll {
-            let frame = try await record()
-            ring.append(frame, span: Self.preRoll)
-            let first = start ?? frame.time
-            start = first
-            if frame.end - first >= Self.preRoll.multiplied(by: 2) { break }
-        }
+        try await record(
+            until: { frame in
+                let first = start ?? frame.presentationTime
+                start = first
+                let end = frame.presentationTime + frame.duration
+                return ring.span(appendingFrom: frame.presentationTime, to: end, span: Self.preRoll) >= Self.preRoll
+                    || end - first >= Self.preRoll.multiplied(by: 2)
+            },
+            keep: { ring.append($0, span: Self.preRoll) })
     }
 
     /// The frames after the still, until ``postRoll`` past it; stops after the first frame when `isSuspended`
@@ -74,12 +110,12 @@ struct LivePhotoRecorder: Sendable {
         -> [LivePhotoMovieFrame]
     {
         var frames: [LivePhotoMovieFrame] = []
-        repeat {
-            let f = try await record()
-            frames.append(f)
-            ring.append(f, span: Self.preRoll)
-            if f.end - stillTime >= Self.postRoll { break }
-        } while !isSuspended()
+        try await record(
+            until: { frame in frame.presentationTime + frame.duration - stillTime >= Self.postRoll || isSuspended() },
+            keep: { f in
+                frames.append(f)
+                ring.append(f, span: Self.preRoll)
+            })
         return frames
     }
 

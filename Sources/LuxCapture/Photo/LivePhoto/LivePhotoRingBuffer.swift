@@ -35,6 +35,15 @@ final class LivePhotoRingBuffer: Sendable {
         }
     }
 
+    /// How much time the kept frames would cover once a frame from `time` to `end` were appended with `span`
+    /// (what ``span`` reads after ``append(_:span:)``).
+    func span(appendingFrom time: MediaTime, to end: MediaTime, span: MediaTime) -> MediaTime {
+        frames.withLock { d in
+            guard let last = d.last, time >= last.time else { return end - time }
+            return end - (d.first { end - $0.end < span }?.time ?? time)
+        }
+    }
+
     /// How much time the kept frames cover.
     var span: MediaTime { frames.withLock { d in d.first.map { d.last!.end - $0.time } ?? .zero } }
 
