@@ -118,6 +118,26 @@ import Testing
             }
             #expect(residentPages() >= 4032 * 3024 * 2 / Int(sysconf(Int32(_SC_PAGESIZE))))
         }
+
+        @Test("mapsPages: a buffer below the page-map threshold is mapped: zeros, no resident page until written")
+        func mappedBufferBelowTheThreshold() {
+            // 256 rows of 4032 RGBA8 pixels: 4 128 768 bytes, just under the 4 MiB threshold.
+            let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+            let heap = PixelBuffer(width: 4032, height: 256, format: .rgba8)
+            #expect(Self.residentPages(heap) >= 4032 * 4 * 256 / page)  // zeroed in one pass when made
+            var mapped = PixelBuffer(width: 4032, height: 256, format: .rgba8, colorSpace: nil, mapsPages: true)
+            #expect(Self.residentPages(mapped) == 0)
+            let row = mapped.withUnsafePlane { plane in
+                Array(UnsafeBufferPointer(start: plane.row(200).assumingMemoryBound(to: UInt8.self), count: 4032 * 4))
+            }
+            #expect(row.allSatisfy { $0 == 0 })
+            mapped.withUnsafeMutablePlane { plane in
+                for y in 0..<plane.height {
+                    plane.row(y).initializeMemory(as: UInt8.self, repeating: 9, count: 4032 * 4)
+                }
+            }
+            #expect(Self.residentPages(mapped) >= 4032 * 4 * 256 / page)
+        }
     #endif
 
     @Test func concurrentUseNeverExceedsTheCap() async throws {

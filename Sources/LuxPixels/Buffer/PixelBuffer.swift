@@ -48,11 +48,23 @@ public struct PixelBuffer: @unchecked Sendable {
         width: Int, height: Int, format: PixelFormat, colorSpace: ColorSpace? = nil,
         metadata: [String: MetadataValue] = [:]
     ) {
+        self.init(width: width, height: height, format: format, colorSpace: colorSpace, mapsPages: false)
+        self.metadata = metadata
+    }
+
+    /// Creates a zero-filled buffer; `mapsPages` makes its memory a page map (``PageMapping``) whatever its size.
+    ///
+    /// The kernel then zeroes each page as it is first written, by the thread that writes it, where a heap block
+    /// is zeroed in one pass by the allocating thread: for a buffer written in full right after it is made, such
+    /// as a strip of a streaming render (4 MB for 256 rows of 4032 RGBA8 pixels), that pass is serial time saved.
+    ///
+    /// - Precondition: `width > 0`, `height > 0`.
+    package init(width: Int, height: Int, format: PixelFormat, colorSpace: ColorSpace?, mapsPages: Bool) {
         precondition(width > 0 && height > 0, "a pixel buffer needs a positive size, not \(width)×\(height)")
         let (layouts, total) = Self.layout(width: width, height: height, format: format)
         self.init(
-            storage: PixelStorage(byteCount: total), planes: layouts, format: format, width: width, height: height,
-            colorSpace: colorSpace, metadata: metadata)
+            storage: PixelStorage(byteCount: total, mapsPages: mapsPages), planes: layouts, format: format,
+            width: width, height: height, colorSpace: colorSpace, metadata: [:])
     }
 
     init(

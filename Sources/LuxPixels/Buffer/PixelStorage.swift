@@ -14,12 +14,12 @@ final class PixelStorage {
     /// The start and length of the memory map, for large allocations.
     private let mapping: (base: UnsafeMutableRawPointer, length: Int)?
 
-    /// Allocates `byteCount` zeroed bytes.
-    init(byteCount: Int) {
+    /// Allocates `byteCount` zeroed bytes; `mapsPages` maps them (``PageMapping``) below the size threshold too.
+    init(byteCount: Int, mapsPages: Bool = false) {
         self.byteCount = byteCount
         recycler = nil
         owner = nil
-        if byteCount >= PageMapping.threshold, let m = PageMapping.map(byteCount) {
+        if byteCount >= PageMapping.threshold || mapsPages, let m = PageMapping.map(byteCount) {
             mapping = (m.base, m.length)
             bytes = m.bytes
             return
