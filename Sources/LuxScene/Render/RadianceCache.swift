@@ -61,9 +61,9 @@ package final class RadianceCache: Sendable {
     package func removeViews(width: Int, height: Int) {
         // The removed views are returned so that their memory is freed outside the lock.
         _ = state.withLock { s -> [Entry] in
-            let views = s.entries.filter { $0.key.width == width && $0.key.height == height }
-            s.entries.removeAll { $0.key.width == width && $0.key.height == height }
-            return views
+            let split = s.entries.partition { $0.key.width == width && $0.key.height == height }
+            defer { s.entries.removeSubrange(split...) }
+            return Array(s.entries[split...])
         }
     }
 

@@ -141,11 +141,8 @@ extension PhotoOutput {
             emit(.willCapturePhoto(resolved))
             // A bracket or a burst of stills is exposed for seconds before any of it is developed: meanwhile the
             // output's idle buffers give their pages back (unless another request waits); developing writes them again.
-            if settings.bracket != nil || (plan.frameCount > 1 && !plan.usesStreamFrames),
-                inFlight.load(ordering: .relaxed) == 1
-            {
-                pool.releaseIdleMemory()
-            }
+            let mergesStills = plan.frameCount > 1 && !plan.usesStreamFrames
+            if settings.bracket != nil || mergesStills, isAlone { pool.releaseIdleMemory() }
             let job = PhotoJob(
                 output: self, settings: settings, resolved: resolved, capabilities: caps, pump: pump,
                 camera: pump.device, livePhotoContentIdentifier: identifier)
@@ -164,7 +161,7 @@ extension PhotoOutput {
             exposureTurnstile.release()
             holdsTurn = false
             // A burst of stills merges for seconds after its last exposure.
-            if plan.frameCount > 1, !plan.usesStreamFrames { releaseStillMemory(device: pump.device) }
+            if mergesStills { releaseStillMemory(device: pump.device) }
             var delivered = 0
             for item in exposures.indices {
                 try checkCancellation()
@@ -219,10 +216,13 @@ extension PhotoOutput {
     /// device's, keep their place but not their pages (a buffer used again is zeroed by the kernel as it is
     /// written), and the device forgets its view of the scene at still size (the next still renders it again).
     func releaseStillMemory(device: any CaptureDevice) {
-        guard inFlight.load(ordering: .relaxed) == 1 else { return }
+        guard isAlone else { return }
         pool.releaseIdleMemory()
         (device as? any SensorPipelineDevice)?.releaseStillMemory()
     }
+
+    /// Whether the request in hand is the only one in flight (memory given back now is not what another needs).
+    private var isAlone: Bool { inFlight.load(ordering: .relaxed) == 1 }
 
     /// What the output's own settings allow.
     var outputLimits: PhotoSettingsValidation.OutputLimits {
