@@ -9,7 +9,10 @@
 // Per thread: a test forcing the portable loops must not switch the paths of tests running beside it.
 static _Thread_local int lux_forced_portable = 0;
 
-void lux_force_portable(int force) { lux_forced_portable = force; }
+void lux_force_portable(int force) {
+    lux_lanes_forget();  // the lane kernels' width follows lux_has_f16c: LUX_RUN must ask again
+    lux_forced_portable = force;
+}
 
 int lux_has_f16c(void) {
 #if LUX_X86

@@ -183,17 +183,26 @@ LUX_OP __m256 lux8_zip_hi(__m256 a, __m256 b) {
 
 #ifndef LUX_LANES_DISPATCH_H
 #define LUX_LANES_DISPATCH_H
+// lux_lanes_unforced (x86.h): the width ``lux_lanes`` gave while no thread had forced a width or the portable loops
+// (0 until then, and for good once one has): LUX_RUN reads it instead of calling ``lux_lanes`` for every row.
+
+static inline __attribute__((always_inline, unused)) int lux_lanes_now(void) {
+    int lanes = __atomic_load_n(&lux_lanes_unforced, __ATOMIC_SEQ_CST);
+    return lanes ? lanes : lux_lanes();
+}
+
 // Runs kernel `name` (instantiated for each width by including a row template under lanes.h) over indices
-// `start..<end`: the widest vectors the CPU (or ``lux_force_lanes``) allows, then one lane for the rest. The kernel
-// takes its arguments, then the first index and the end, and returns the first index it did not compute.
+// `start..<end`: the widest vectors the CPU (or ``lux_force_lanes``) allows, four lanes for what is left after eight,
+// then one lane for the rest (every width gives the same bits, so the split changes no value). The kernel takes its
+// arguments, then the first index and the end, and returns the first index it did not compute.
 #if LUX_X86
-#define LUX_RUN(name, start, end, ...)                                            \
-    do {                                                                           \
-        ptrdiff_t lux_i_ = (start);                                                \
-        int lux_lanes_ = lux_lanes();                                              \
-        if (lux_lanes_ == 8) lux_i_ = name##_lanes8(__VA_ARGS__, lux_i_, (end));   \
-        else if (lux_lanes_ == 4) lux_i_ = name##_lanes4(__VA_ARGS__, lux_i_, (end)); \
-        name##_lanes1(__VA_ARGS__, lux_i_, (end));                                 \
+#define LUX_RUN(name, start, end, ...)                                              \
+    do {                                                                             \
+        ptrdiff_t lux_i_ = (start);                                                  \
+        int lux_lanes_ = lux_lanes_now();                                            \
+        if (lux_lanes_ == 8) lux_i_ = name##_lanes8(__VA_ARGS__, lux_i_, (end));     \
+        if (lux_lanes_ >= 4) lux_i_ = name##_lanes4(__VA_ARGS__, lux_i_, (end));     \
+        name##_lanes1(__VA_ARGS__, lux_i_, (end));                                   \
     } while (0)
 #else
 #define LUX_RUN(name, start, end, ...)             \

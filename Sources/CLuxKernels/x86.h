@@ -9,16 +9,23 @@
 #define LUX_X86 0
 #endif
 
+// Called by the functions that force kernel paths for tests (`lux_force_lanes`, `lux_force_portable`): from then on
+// the lane kernels ask `lux_lanes` on every call instead of reading the width it cached (lanes.h's LUX_RUN).
+void lux_lanes_forget(void);
+
+// lanes.c's cached width (see lanes.h's LUX_RUN): 8 means AVX2 with nothing forced, so LUX_DISPATCH needs no call.
+extern int lux_lanes_unforced;
+
 // Runs `fast` (a loop for AVX2, F16C and FMA) when the CPU has those units and `portable` otherwise; elsewhere than
 // x86 only `portable` is compiled. Both must compute the same values.
 #if LUX_X86
-#define LUX_DISPATCH(fast, portable) \
-    do {                             \
-        if (lux_has_f16c()) {        \
-            fast;                    \
-        } else {                     \
-            portable;                \
-        }                            \
+#define LUX_DISPATCH(fast, portable)                                                              \
+    do {                                                                                          \
+        if (__atomic_load_n(&lux_lanes_unforced, __ATOMIC_SEQ_CST) == 8 || lux_has_f16c()) {     \
+            fast;                                                                                 \
+        } else {                                                                                  \
+            portable;                                                                             \
+        }                                                                                         \
     } while (0)
 #else
 #define LUX_DISPATCH(fast, portable) \

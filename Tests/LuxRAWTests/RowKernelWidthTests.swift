@@ -312,4 +312,29 @@ import Testing
             #expect(result.map(\.bitPattern) == expected.map(\.bitPattern), "\(lanes) lanes")
         }
     }
+
+    @Test("eight lanes leave what is over a multiple of eight to four lanes, then one: the same bits at every count")
+    func mixedWidths() {
+        let m: [Float] = [1.6, -0.4, -0.2, -0.15, 1.3, -0.15, 0.05, -0.3, 1.25]
+        let input = Self.samples(3 * 40, width: 40, seed: 59)
+        // The matrix loop as Swift ran it before it moved to C.
+        func expected(_ n: Int) -> [Float] {
+            (0..<n).flatMap { i -> [Float] in
+                let (x, y, z) = (input[i], input[40 + i], input[80 + i])
+                return [
+                    m[0] * x + m[1] * y + m[2] * z, m[3] * x + m[4] * y + m[5] * z, m[6] * x + m[7] * y + m[8] * z,
+                ]
+            }
+        }
+        for lanes in Self.widths {
+            for n in 1...40 {
+                var r = Array(input[0..<n])
+                var g = Array(input[40..<(40 + n)])
+                var b = Array(input[80..<(80 + n)])
+                withLanes(lanes) { lux_matrix3_planes(m, &r, &g, &b, n) }
+                let out = (0..<n).flatMap { [r[$0], g[$0], b[$0]] }
+                #expect(out.map(\.bitPattern) == expected(n).map(\.bitPattern), "\(lanes) lanes, \(n) values")
+            }
+        }
+    }
 }
