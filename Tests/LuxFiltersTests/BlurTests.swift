@@ -81,24 +81,20 @@ import Testing
         func edit(_ source: PixelBuffer) -> Image {
             let image = Image(buffer: source)
             return image.clampedToExtent().exposureAdjust(ev: 0.5).gaussianBlur(radius: 3.6).cropped(to: image.extent)
-                .cropped(to: Rect(x: 0, y: 0, width: 72, height: 54))
+                .cropped(to: Rect(x: 0, y: 0, width: source.width / 2, height: source.height / 2))
         }
         let options = RenderOptions(threadCount: 1)
         var fresh = PixelBuffer(width: 72, height: 54, format: .rgba8)
         try RenderContext(options: options).render(edit(frame), to: &fresh, colorSpace: .sRGB)
-        // A context whose workers, arenas and cache held NaN intermediates of the same chain and of a larger one.
+        // A context whose workers' blocks and registers and whose cache held NaN intermediates of the same chain on
+        // larger frames (so every byte the frame's intermediates reuse was written with NaN, whatever they leave out).
         let used = RenderContext(options: options)
-        let nan = { (w: Int, h: Int) in
-            PixelBuffer(
-                width: w, height: h, format: .rgbaFloat, components: [Float](repeating: .nan, count: 4 * w * h),
+        for (nw, nh) in [(288, 216), (200, 150)] {
+            let nan = PixelBuffer(
+                width: nw, height: nh, format: .rgbaFloat, components: [Float](repeating: .nan, count: 4 * nw * nh),
                 colorSpace: .sRGB)
-        }
-        for (nw, nh) in [(144, 108), (300, 220)] {
-            var sink = PixelBuffer(width: 72, height: 54, format: .rgba8)
-            try used.render(edit(nan(nw, nh)), to: &sink, colorSpace: .sRGB)
-            _ = try used.createBuffer(
-                Image(buffer: nan(nw, nh)).clampedToExtent().gaussianBlur(radius: 6).cropped(
-                    to: Rect(x: 0, y: 0, width: nw, height: nh)), format: .rgbaFloat, colorSpace: nil)
+            var sink = PixelBuffer(width: nw / 2, height: nh / 2, format: .rgba8)
+            try used.render(edit(nan), to: &sink, colorSpace: .sRGB)
         }
         var garbage = PixelBuffer(
             width: 72, height: 54, format: .rgba8, components: [UInt8](repeating: 0xA5, count: 72 * 54 * 4),
