@@ -67,6 +67,74 @@ import Testing
     }
 
     @Test(
+        "a Live Photo movie frame's cropped blur (clamped 144×108 frame, exposure, σ 3.6, top-left 72×54): the same bits on a context whose reused memory held NaN renders, into a target full of garbage, as on a fresh one, and a brute-force blur within 1 level"
+    )
+    func croppedClampedBlurIgnoresReusedMemory() throws {
+        let (w, h) = (144, 108)
+        var rng = SplitMix(seed: 44)
+        var bytes = [UInt8](repeating: 255, count: 4 * w * h)
+        for p in 0..<(w * h) { for c in 0..<3 { bytes[4 * p + c] = UInt8(rng.unit() * 255) } }
+        let frame = PixelBuffer(width: w, height: h, format: .rgba8, components: bytes, colorSpace: .sRGB)
+        // The chain LivePhotoAdjustments builds for "ExposureAdjust ev=0.5 | GaussianBlur radius=10" at render scale
+        // 0.36 with the crop (0, 0, 0.5, 0.5): its blur reads past the crop's right and bottom edges (inside the frame)
+        // and past the frame's top and left edges (the clamp).
+        func edit(_ source: PixelBuffer) -> Image {
+            let image = Image(buffer: source)
+            return image.clampedToExtent().exposureAdjust(ev: 0.5).gaussianBlur(radius: 3.6).cropped(to: image.extent)
+                .cropped(to: Rect(x: 0, y: 0, width: source.width / 2, height: source.height / 2))
+        }
+        let options = RenderOptions(threadCount: 1)
+        var fresh = PixelBuffer(width: 72, height: 54, format: .rgba8)
+        try RenderContext(options: options).render(edit(frame), to: &fresh, colorSpace: .sRGB)
+        // A context whose workers' blocks and registers and whose cache held NaN intermediates of the same chain on
+        // larger frames (so every byte the frame's intermediates reuse was written with NaN, whatever they leave out).
+        let used = RenderContext(options: options)
+        for (nw, nh) in [(288, 216), (200, 150)] {
+            let nan = PixelBuffer(
+                width: nw, height: nh, format: .rgbaFloat, components: [Float](repeating: .nan, count: 4 * nw * nh),
+                colorSpace: .sRGB)
+            var sink = PixelBuffer(width: nw / 2, height: nh / 2, format: .rgba8)
+            try used.render(edit(nan), to: &sink, colorSpace: .sRGB)
+        }
+        var garbage = PixelBuffer(
+            width: 72, height: 54, format: .rgba8, components: [UInt8](repeating: 0xA5, count: 72 * 54 * 4),
+            colorSpace: .sRGB)
+        try used.render(edit(frame), to: &garbage, colorSpace: .sRGB)
+        #expect(garbage.components(as: UInt8.self) == fresh.components(as: UInt8.self))
+        // Brute force in Double: decode, 2^0.5 in linear light, separable Gaussian over ±11 with the edge repeated,
+        // encode.
+        let sigma = 3.6
+        let r = Filters.GaussianBlur.kernelRadius(sigma: sigma)
+        var k = (-r...r).map { Foundation.exp(-Double($0 * $0) / (2 * sigma * sigma)) }
+        let total = k.reduce(0, +)
+        k = k.map { $0 / total }
+        // sRGB's curves as IEC 61966-2-1 publishes them.
+        func decode(_ v: Double) -> Double { v <= 0.04045 ? v / 12.92 : Foundation.pow((v + 0.055) / 1.055, 2.4) }
+        func encode(_ v: Double) -> Double { v <= 0.003_130_8 ? 12.92 * v : 1.055 * Foundation.pow(v, 1 / 2.4) - 0.055 }
+        let linear = bytes.map { decode(Double($0) / 255) * 2.0.squareRoot() }
+        func src(_ x: Int, _ y: Int, _ c: Int) -> Double {
+            linear[4 * (min(max(y, 0), h - 1) * w + min(max(x, 0), w - 1)) + c]
+        }
+        let out = fresh.components(as: UInt8.self)
+        var worst = 0.0
+        for y in 0..<54 {
+            for x in 0..<72 {
+                for c in 0..<3 {
+                    var v = 0.0
+                    for j in -r...r {
+                        var row = 0.0
+                        for i in -r...r { row += k[i + r] * src(x + i, y + j, c) }
+                        v += k[j + r] * row
+                    }
+                    let e = min(max(encode(v), 0), 1) * 255
+                    worst = max(worst, abs(Double(out[4 * (y * 72 + x) + c]) - e))
+                }
+            }
+        }
+        #expect(worst <= 1, "max difference \(worst) levels")
+    }
+
+    @Test(
         "Gaussian blur of a real photo agrees with vips' float Gaussian within 0.3 levels (direct and decimated)",
         .enabled(
             if: ExternalTool.isAvailable("vips") && ExternalTool.isAvailable("djpeg"),

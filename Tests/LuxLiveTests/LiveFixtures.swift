@@ -133,6 +133,30 @@ enum LiveFixtures {
             + "of \(a.width)×\(a.height); mean |d| \(meanDifference(a, b))"
     }
 
+    /// Which compressed video samples of two movies differ (index, sizes, first differing byte), telling a
+    /// difference in what the encoder was given (or in the file) from one in decoding.
+    static func sampleDifferences(_ a: URL, _ b: URL) -> String {
+        do {
+            let ma = try QuickTimeMovie(contentsOf: a)
+            let mb = try QuickTimeMovie(contentsOf: b)
+            guard let ta = ma.videoTrack, let tb = mb.videoTrack else { return "no video track" }
+            let sa = try ma.samples(of: ta)
+            let sb = try mb.samples(of: tb)
+            var out: [String] = []
+            for (x, y) in zip(sa, sb) {
+                let da = try ma.sampleData(x)
+                let db = try mb.sampleData(y)
+                guard da != db else { continue }
+                let first =
+                    zip(da, db).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(da.count, db.count)
+                out.append("sample \(x.index): \(da.count) vs \(db.count) bytes, first difference at byte \(first)")
+            }
+            return out.isEmpty ? "identical (\(sa.count) vs \(sb.count) samples)" : out.joined(separator: "; ")
+        } catch {
+            return "unreadable: \(error)"
+        }
+    }
+
     /// ffprobe's streams and format as JSON.
     static func probe(_ path: String) throws -> (streams: [[String: Any]], format: [String: Any]) {
         let out = try ExternalTool.capture(
