@@ -144,7 +144,7 @@ let package = Package(
             dependencies: [
                 "LuxScene", "LuxFusion", "LuxRAW", "LuxIO", "LuxFilters", "LuxCodecs", "LuxRender", "LuxPixels",
                 "LuxColor",
-                "CLuxSystem",
+                "CLuxKernels", "CLuxSystem",
                 .product(name: "RealModule", package: "swift-numerics"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "DequeModule", package: "swift-collections"),
@@ -217,7 +217,7 @@ let package = Package(
         .testTarget(
             name: "LuxCaptureTests",
             dependencies: [
-                "LuxCapture", "LuxScene", "LuxCodecs", "LuxPixels", "LuxColor", "LuxTestSupport",
+                "LuxCapture", "LuxScene", "LuxCodecs", "LuxPixels", "LuxColor", "LuxTestSupport", "CLuxKernels",
                 .product(name: "RealModule", package: "swift-numerics"),
             ],
             swiftSettings: swiftSettings),

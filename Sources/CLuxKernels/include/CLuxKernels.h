@@ -155,6 +155,51 @@ void lux_weighted_pixels(const float *src, const ptrdiff_t *first, const float *
 void lux_tile_cost_lanes(const float *ref, ptrdiff_t ref_stride, const float *alt, ptrdiff_t alt_stride,
                          size_t width, size_t rows, float l1[8], float l2[8]);
 
+/// The simulated sensor's constants for one frame (LuxCapture's `SensorReadout.Parameters`).
+typedef struct {
+    float electrons_per_unit;  ///< photo-electrons per unit of radiance over the exposure
+    float dark_electrons;      ///< dark-current electrons over the exposure
+    float full_well;           ///< electrons at which a pixel clips
+    float codes_per_electron;  ///< ADC codes per electron at the frame's ISO
+    float read_noise;          ///< read noise in ADC codes
+    float black_level;
+    int32_t white_level;
+    uint32_t seed_a;  ///< shot-noise hashes
+    uint32_t seed_b;  ///< read-noise hashes
+    uint32_t seed_c;  ///< Poisson uniforms
+} lux_sensor_parameters;
+
+/// Reads out one row of `count` pixels of CFA radiance into 14-bit codes; pixel x's random numbers are hashes of
+/// (base + x)·0x9E3779B9 with the three seeds. For each pixel: λ = max(radiance·electrons_per_unit + dark, 0);
+/// electrons = λ + √λ·z₁ clamped to 0…full_well, z₁ and z₂ the centred, scaled byte sums of two hashes;
+/// code = round(black + gain·electrons + read_noise·z₂) clipped to 0…white. Pixels with λ < 24 then take an exact
+/// Poisson count (CDF inversion of a uniform from the third hash, in chunks of 64, ≤ 160 terms) in place of
+/// λ + √λ·z₁. `scratch` has room for 5 rows of `count` rounded up to a multiple of
+/// 16 floats. No fused multiply-add: the AVX2 and portable paths give the bits of the Swift reference in the tests.
+void lux_sensor_row(const float *radiance, uint16_t *out, size_t count, uint32_t base, const lux_sensor_parameters *p,
+                    float *scratch);
+
+/// One row segment's bilinear lookups in a three-plane float texture (LuxScene's image paint).
+typedef struct {
+    const float *top[3];     ///< the planes' texel rows at or above the sample row
+    const float *bottom[3];  ///< the planes' texel rows below it (the same rows at the bottom edge)
+    float fy;                ///< the weight of `bottom`
+    ptrdiff_t width;         ///< texels per row
+    const float *depth;      ///< the depth plane's nearest row, or NULL for no depth test
+    float depth_min, depth_max;
+    float x, step;                 ///< scene x of the first pixel centre, scene units per pixel
+    float origin, texels_per_unit; ///< the texture's scene x at texel edge 0, texels per scene unit
+    float matrix[9];               ///< row-major 3 × 3 applied to each lookup
+} lux_texture_row_source;
+
+/// Bilinear lookups for pixels `0..<count`: u = ((x + i·step) − origin)·texels_per_unit − 0.5, clamped to
+/// 0…width − 1 for the lookup; a pixel with u ≤ −1 or u ≥ width, or whose nearest depth texel lies outside
+/// depth_min…depth_max, gets 0 in `cov`, `c0`, `c1` and `c2`; any other keeps its `cov` and gets the matrix times
+/// its lookup (sums left to right, no fused multiply-add). The AVX2 path (gathers) and the portable one agree bit
+/// for bit.
+void lux_texture_row(const lux_texture_row_source *source, ptrdiff_t count, float *cov, float *c0, float *c1,
+                     float *c2);
+
 /// Returns 1 when the F16C/AVX2/FMA paths are in use, 0 for the portable paths.
 int lux_has_f16c(void);
 

@@ -18,7 +18,7 @@ extension Filters {
         public init() {}
 
         public var outputImage: Image {
-            screened("circularScreen", angle: nil) { u, v in HalftoneScreen.wave((u * u + v * v).squareRoot()) }
+            screened("circularScreen", angle: nil, shape: .rings)
         }
     }
 }

@@ -19,7 +19,7 @@ extension Filters {
         public init() {}
 
         public var outputImage: Image {
-            screened("dotScreen", angle: angle) { u, v in HalftoneScreen.wave(u) / 2 + HalftoneScreen.wave(v) / 2 }
+            screened("dotScreen", angle: angle, shape: .dots)
         }
     }
 }

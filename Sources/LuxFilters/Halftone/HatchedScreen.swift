@@ -20,7 +20,7 @@ extension Filters {
         public init() {}
 
         public var outputImage: Image {
-            screened("hatchedScreen", angle: angle) { u, v in max(HalftoneScreen.wave(u), HalftoneScreen.wave(v)) }
+            screened("hatchedScreen", angle: angle, shape: .hatches)
         }
     }
 }

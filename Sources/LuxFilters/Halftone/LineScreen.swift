@@ -24,7 +24,7 @@ extension Filters {
         public init() {}
 
         public var outputImage: Image {
-            screened("lineScreen", angle: angle) { u, _ in HalftoneScreen.wave(u) }
+            screened("lineScreen", angle: angle, shape: .lines)
         }
     }
 }

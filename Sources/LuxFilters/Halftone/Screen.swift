@@ -39,21 +39,15 @@ extension HalftoneScreenFilter {
     }
 
     /// The halftone whose screen value at frame coordinates `(u, v)` (in periods from `center`, along `angle` and
-    /// across it; `nil`: the screen has no direction) is `shape(u, v)`.
-    func screened(
-        _ name: String, angle: Double?, shape: @escaping @Sendable (_ u: Float, _ v: Float) -> Float
-    ) -> Image {
+    /// across it; `nil`: the screen has no direction) is `shape`'s.
+    func screened(_ name: String, angle: Double?, shape: HalftoneScreen.Shape) -> Image {
         let s = screen
-        let frame = HalftoneScreen.Frame(center: s.center, angle: angle ?? 0, width: s.width)
         return HalftoneScreen.apply(
             image, name: name,
             arguments: "center=\(s.center.x),\(s.center.y)\(angle.map { " angle=\($0)" } ?? "") width=\(s.width) "
                 + "sharpness=\(s.sharpness)",
-            sharpness: s.sharpness
-        ) { x, y in
-            let (u, v) = frame.coordinates(x, y)
-            return shape(u, v)
-        }
+            sharpness: s.sharpness, frame: HalftoneScreen.Frame(center: s.center, angle: angle ?? 0, width: s.width),
+            shape: shape)
     }
 }
 

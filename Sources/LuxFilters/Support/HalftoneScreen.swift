@@ -31,25 +31,63 @@ enum HalftoneScreen {
         }
     }
 
+    /// The screens' shapes: the screen value from the frame coordinates `(u, v)` of a pixel centre.
+    enum Shape: Sendable {
+        /// Lines across `u`: wave(u).
+        case lines
+        /// Dots: wave(u)/2 + wave(v)/2.
+        case dots
+        /// Rings around the centre: wave(√(u² + v²)).
+        case rings
+        /// Crossed lines: max(wave(u), wave(v)).
+        case hatches
+
+        /// The screen values of the centres of pixels `x..<x + count` of a row whose centre is at `y`, into `out`.
+        func values(_ frame: Frame, x: Int, y: Float, count: Int, into out: UnsafeMutablePointer<Float>) {
+            switch self {
+            case .lines:
+                for i in 0..<count { out[i] = wave(frame.coordinates(Float(x + i) + 0.5, y).u) }
+            case .dots:
+                for i in 0..<count {
+                    let (u, v) = frame.coordinates(Float(x + i) + 0.5, y)
+                    out[i] = wave(u) / 2 + wave(v) / 2
+                }
+            case .rings:
+                for i in 0..<count {
+                    let (u, v) = frame.coordinates(Float(x + i) + 0.5, y)
+                    out[i] = wave((u * u + v * v).squareRoot())
+                }
+            case .hatches:
+                for i in 0..<count {
+                    let (u, v) = frame.coordinates(Float(x + i) + 0.5, y)
+                    out[i] = max(wave(u), wave(v))
+                }
+            }
+        }
+    }
+
     /// ½ + ½·cos(2π·t).
     static func wave(_ t: Float) -> Float { 0.5 + 0.5 * Float.cos(2 * Float.pi * t) }
 
-    /// The halftone of `image` with the screen `s(x, y)` of pixel centres.
+    /// The halftone of `image` with the screen `shape` in `frame`, a row at a time.
     static func apply(
-        _ image: Image, name: String, arguments: String, sharpness: Double,
-        screen: @escaping @Sendable (_ x: Float, _ y: Float) -> Float
+        _ image: Image, name: String, arguments: String, sharpness: Double, frame: Frame, shape: Shape
     ) -> Image {
         let gain = 1 / max(Float(1 - sharpness), 1e-3)
         let kernel = ColorKernel(name: name, alphaHandling: .unpremultiplied, preservesAlpha: true) { row in
             let p = row.pixels
-            let y = Float(row.y) + 0.5
-            for i in 0..<row.count {
-                let luma = 0.2126 * p.red[i] + 0.7152 * p.green[i] + 0.0722 * p.blue[i]
-                let l = min(max(luma, 0), 1)
-                let v = min(max(0.5 + (l - screen(Float(row.x + i) + 0.5, y)) * gain, 0), 1)
-                p.red[i] = v
-                p.green[i] = v
-                p.blue[i] = v
+            let n = row.count
+            withUnsafeTemporaryAllocation(of: Float.self, capacity: n) { screen in
+                let s = screen.baseAddress!
+                shape.values(frame, x: row.x, y: Float(row.y) + 0.5, count: n, into: s)
+                for i in 0..<n {
+                    let luma = 0.2126 * p.red[i] + 0.7152 * p.green[i] + 0.0722 * p.blue[i]
+                    let l = min(max(luma, 0), 1)
+                    let v = min(max(0.5 + (l - s[i]) * gain, 0), 1)
+                    p.red[i] = v
+                    p.green[i] = v
+                    p.blue[i] = v
+                }
             }
         }
         return image.applying(kernel, arguments: arguments)

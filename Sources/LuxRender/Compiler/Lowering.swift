@@ -26,7 +26,7 @@ struct Lowering {
         let lossless = !(a.isExtendedRange && !b.isExtendedRange)
         if lossless && a.isColorimetricallyEqual(to: b) { return nil }
         do {
-            let c = try ColorConverter(from: a, to: b)
+            let c = try ConverterCache.converter(from: a, to: b)
             return lossless && c.isIdentity ? nil : c
         } catch {
             throw .colorSpace("cannot match \(a.name) to \(b.name): \(error)")

@@ -72,7 +72,7 @@ struct Optimizer {
             if a.isColorimetricallyEqual(to: b) && !(a.isExtendedRange && !b.isExtendedRange) {
                 return c.inputs[0]
             }
-            guard let composed = try? ColorConverter(from: a, to: b) else { return nil }
+            guard let composed = try? ConverterCache.converter(from: a, to: b) else { return nil }
             return IRNode(unary: .colorMatch(composed), c.inputs[0], isOpaque: n.isOpaque)
         case .translate(let dx, let dy):
             guard let c = child else { return nil }

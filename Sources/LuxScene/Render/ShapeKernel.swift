@@ -1,3 +1,4 @@
+import CLuxKernels
 import LuxPixels
 
 /// One shape prepared for rasterisation: geometry and fill in `Float`, the fill's colours already turned into the
@@ -187,17 +188,15 @@ struct ShapeKernel: @unchecked Sendable {
     /// Bilinear texture lookups along a segment with no vertical step (the usual case).
     ///
     /// As ``sampleImage(_:_:q:step:cov:c0:c1:c2:)``, with the same arithmetic and result, but the two texel rows, their
-    /// weight and the depth row are found once for the segment instead of per pixel.
+    /// weight and the depth row are found once for the segment, and the pixels run in the C kernel
+    /// `lux_texture_row` (eight at a time with AVX2 gathers when the CPU has them).
     static func sampleImageRow(
         _ img: ImagePaint, _ n: Int, q: SIMD2<Float>, step: Float, cov: UnsafeMutablePointer<Float>,
         c0: UnsafeMutablePointer<Float>, c1: UnsafeMutablePointer<Float>, c2: UnsafeMutablePointer<Float>
     ) {
         let level = img.level
-        let w = level.width
         let h = level.height
         let m = img.matrix
-        let matrix = (m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8])
-        let fw = Float(w)
         let v = (q.y - img.origin.y) * img.texelsPerUnit.y - 0.5
         let yf = min(max(v, 0), Float(h) - 1)
         guard v > -1, v < Float(h) else {
@@ -209,31 +208,15 @@ struct ShapeKernel: @unchecked Sendable {
         }
         let y0 = Int(yf)
         let y1 = min(y0 + 1, h - 1)
-        let fy = yf - Float(y0)
-        let (a0, a1, a2) = (level.row(0, y0), level.row(1, y0), level.row(2, y0))
-        let (b0, b1, b2) = (level.row(0, y1), level.row(1, y1), level.row(2, y1))
         let range = level.planeCount > 3 ? img.depthRange : nil
-        let depth = range == nil ? nil : level.row(3, Int(yf + 0.5))
-        for i in 0..<n {
-            let u = (q.x + Float(i) * step - img.origin.x) * img.texelsPerUnit.x - 0.5
-            let xf = min(max(u, 0), fw - 1)
-            var inside = u > -1 && u < fw
-            if inside, let range, let depth { inside = range.contains(depth[Int(xf + 0.5)]) }
-            guard inside else {
-                clear(i, cov: cov, c0: c0, c1: c1, c2: c2)
-                continue
-            }
-            let x0 = Int(xf)
-            let x1 = min(x0 + 1, w - 1)
-            let fx = xf - Float(x0)
-            let t0 = a0[x0] + (a0[x1] - a0[x0]) * fx
-            let t1 = a1[x0] + (a1[x1] - a1[x0]) * fx
-            let t2 = a2[x0] + (a2[x1] - a2[x0]) * fx
-            let k0 = t0 + (b0[x0] + (b0[x1] - b0[x0]) * fx - t0) * fy
-            let k1 = t1 + (b1[x0] + (b1[x1] - b1[x0]) * fx - t1) * fy
-            let k2 = t2 + (b2[x0] + (b2[x1] - b2[x0]) * fx - t2) * fy
-            store(k0, k1, k2, at: i, matrix: matrix, c0: c0, c1: c1, c2: c2)
-        }
+        func row(_ p: Int, _ y: Int) -> UnsafePointer<Float>? { UnsafePointer(level.row(p, y)) }
+        var source = lux_texture_row_source(
+            top: (row(0, y0), row(1, y0), row(2, y0)), bottom: (row(0, y1), row(1, y1), row(2, y1)),
+            fy: yf - Float(y0), width: level.width, depth: range == nil ? nil : row(3, Int(yf + 0.5)),
+            depth_min: range?.lowerBound ?? 0,
+            depth_max: range?.upperBound ?? 0, x: q.x, step: step, origin: img.origin.x,
+            texels_per_unit: img.texelsPerUnit.x, matrix: (m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8]))
+        lux_texture_row(&source, n, cov, c0, c1, c2)
     }
 
     /// A pixel with no coverage and no colour.
