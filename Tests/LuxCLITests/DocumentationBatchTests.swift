@@ -128,8 +128,10 @@ import Testing
         for count in [1, 3, 4, 25] {
             var seen: [String] = []
             for index in 0..<count {
-                let forms: [(String, [String: String])] = [
-                    ("\(index)/\(count)", [:]),
+                // Every index from the argument; the runners' variables (the same index, read elsewhere) at the
+                // first and the last index of each count, where an off-by-one (Slurm's from 1) shows.
+                let argument: [(String, [String: String])] = [("\(index)/\(count)", [:])]
+                let variables: [(String, [String: String])] = [
                     ("auto/\(count)", ["JOB_COMPLETION_INDEX": "\(index)"]),
                     (
                         "auto",
@@ -140,6 +142,7 @@ import Testing
                     ),
                     ("auto", ["LUX_SHARD_INDEX": "\(index)", "LUX_SHARD_COUNT": "\(count)"]),
                 ]
+                let forms = index == 0 || index == count - 1 ? argument + variables : argument
                 var plans: [[String]] = []
                 for (shard, env) in forms {
                     let r = try LuxExecutable.run(

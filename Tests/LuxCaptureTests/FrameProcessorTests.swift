@@ -8,8 +8,12 @@ import Testing
 
 @Suite struct FrameProcessorTests {
     /// A RAW preview frame of the chart (every colour, edges and a grey ramp), with some pixels clipped.
+    ///
+    /// The sensor has half the phone's photosites across (same field of view and exposure per photosite), so the
+    /// frame is 504 × 378: the same chart at a quarter of the pixels for the debug build's float reference path.
     static func chartRAW() async throws -> (SimulatedCamera, CaptureFrame) {
-        let camera = SimulatedCamera(scene: .chart())
+        let camera = SimulatedCamera(
+            scene: .chart(), configuration: .init(sensor: .small(width: 2016, height: 1512)))
         camera.setFocusMode(.locked)
         try await camera.setFocusModeLocked(lensPosition: .value(0.9))
         try await camera.startStreaming()
@@ -18,12 +22,18 @@ import Testing
         return (camera, frame)
     }
 
+    /// The chart frame every pixel format's case develops, made once.
+    static let sharedChartRAW = Task { try await chartRAW() }
+
     @Test(
         "The fused 8-bit development matches the general float path (LuxColor transfer and Y′CbCr conversion) within one code",
         arguments: [PixelFormat.yCbCr420VideoRange, .yCbCr420FullRange, .yCbCr444VideoRange, .bgra8, .rgba8])
     func fusedMatchesFloatPath(format: PixelFormat) async throws {
-        let (camera, frame) = try await Self.chartRAW()
+        let (camera, frame) = try await Self.sharedChartRAW.value
         let full = try #require(frame.raw)
+        #expect(full.width == 504 && full.height == 378)
+        let white = UInt16(camera.sensor.whiteLevel)
+        #expect(full.components(as: UInt16.self).contains { $0 >= white }, "no photosite is clipped")
         let gains = frame.metadata.whiteBalanceGains
         // The whole frame, and an odd-sized crop (a last column without a partner, a last row alone).
         let crop = try full.view(x: 400, y: 300, width: 37, height: 21).converted(to: full.format)

@@ -43,8 +43,18 @@ public struct NetpbmImage: Sendable {
         let n = w * h * channels
         let wide = m > 255
         guard bytes.count - p >= n * (wide ? 2 : 1) else { throw NSError(domain: "Netpbm", code: 3) }
-        samples = (0..<n).map { i in
-            wide ? UInt16(bytes[p + 2 * i]) << 8 | UInt16(bytes[p + 2 * i + 1]) : UInt16(bytes[p + i])
+        // Through raw pointers: tests run in debug builds, where a closure per sample of a 12 MP picture took seconds.
+        let start = p
+        samples = bytes.withUnsafeBufferPointer { source in
+            [UInt16](unsafeUninitializedCapacity: n) { out, initialized in
+                guard let s = source.baseAddress.map({ $0 + start }), let d = out.baseAddress else { return }
+                if wide {
+                    for i in 0..<n { d[i] = UInt16(s[2 * i]) << 8 | UInt16(s[2 * i + 1]) }
+                } else {
+                    for i in 0..<n { d[i] = UInt16(s[i]) }
+                }
+                initialized = n
+            }
         }
     }
 }
