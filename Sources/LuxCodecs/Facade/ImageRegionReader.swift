@@ -79,7 +79,7 @@ public final class ImageRegionReader: Sendable {
             if source.layout.photometric == 5 || lutProfile != nil { chunks = nil }
         }
         let rows = heif == nil && chunks == nil ? try Self.openRows(url, options: options) : nil
-        if let chunks, options.imageIndex != 0 || options.component != .main {
+        if chunks != nil, options.imageIndex != 0 || options.component != .main {
             throw .unsupported(
                 what: "image \(options.imageIndex) (\(options.component)) of a TIFF file",
                 reason: "only HEIF files hold several images, thumbnails and auxiliary images")

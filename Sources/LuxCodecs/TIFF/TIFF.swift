@@ -213,7 +213,7 @@ public enum TIFF {
         pixels.isPremultiplied = l.premultiplied
         let plane = pixels.unsafeSharedMutablePlane()
         // A CMYK image's inks fill all four channels until they are converted: its alpha waits beside them.
-        var cmykAlpha =
+        let cmykAlpha =
             l.photometric == 5 && l.alphaIndex != nil
             ? PixelBuffer(width: l.width, height: l.height, format: l.output == .rgba8 ? .gray8 : .gray16) : nil
         let alphaPlane = cmykAlpha?.unsafeSharedMutablePlane()
