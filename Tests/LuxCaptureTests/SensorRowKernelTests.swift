@@ -32,7 +32,7 @@ import Testing
             lux_force_portable(portable ? 1 : 0)
             defer { lux_force_portable(0) }
             var out = [UInt16](repeating: 0xFFFF, count: width)
-            var scratch = [Float](repeating: .nan, count: 5 * ((width + 15) & ~15))
+            var scratch = [Float](repeating: .nan, count: lux_sensor_scratch_count(width))
             withUnsafePointer(to: Self.parameters) { lux_sensor_row(radiance, &out, width, base, $0, &scratch) }
             #expect(out == expected, "portable: \(portable)")
         }

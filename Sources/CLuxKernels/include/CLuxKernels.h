@@ -174,10 +174,13 @@ typedef struct {
 /// electrons = λ + √λ·z₁ clamped to 0…full_well, z₁ and z₂ the centred, scaled byte sums of two hashes;
 /// code = round(black + gain·electrons + read_noise·z₂) clipped to 0…white. Pixels with λ < 24 then take an exact
 /// Poisson count (CDF inversion of a uniform from the third hash, in chunks of 64, ≤ 160 terms) in place of
-/// λ + √λ·z₁. `scratch` has room for 5 rows of `count` rounded up to a multiple of
-/// 16 floats. No fused multiply-add: the AVX2 and portable paths give the bits of the Swift reference in the tests.
+/// λ + √λ·z₁. `scratch` has room for ``lux_sensor_scratch_count``(count) floats. No fused multiply-add: the AVX2 and
+/// portable paths give the bits of the Swift reference in the tests.
 void lux_sensor_row(const float *radiance, uint16_t *out, size_t count, uint32_t base, const lux_sensor_parameters *p,
                     float *scratch);
+
+/// The floats of scratch `lux_sensor_row` needs for rows of `count` pixels: 5 rows of `count` rounded up to 16.
+static inline size_t lux_sensor_scratch_count(size_t count) { return 5 * ((count + 15) & ~(size_t)15); }
 
 /// One row segment's bilinear lookups in a three-plane float texture (LuxScene's image paint).
 typedef struct {

@@ -41,8 +41,7 @@ enum SensorReadout {
         let constants = kernelParameters(p)
         withExtendedLifetime(raw) {
             Parallel.forEachBand(h, threads: threads, minimumBand: 8) { rows in
-                // The kernel's per-thread rows: 5 of the width rounded up to a multiple of 16.
-                let scratch = UnsafeMutablePointer<Float>.allocate(capacity: 5 * ((w + 15) & ~15))
+                let scratch = UnsafeMutablePointer<Float>.allocate(capacity: lux_sensor_scratch_count(w))
                 defer { scratch.deallocate() }
                 withUnsafePointer(to: constants) { k in
                     source(rows) { y, radiance in
