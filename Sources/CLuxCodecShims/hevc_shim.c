@@ -1,4 +1,5 @@
 // HEVC still pictures through x265 (its C API reports errors by return value; no setjmp needed).
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,56 @@ static int lux_hevc_fail(char *message, size_t capacity, const char *format, ...
         va_end(arguments);
     }
     return -1;
+}
+
+/// x265 fills process-wide tables (its function table of primitives, the CTU globals of x265_set_globals) in the
+/// first encoder_open of each bit depth, unguarded: a second encoder opened meanwhile on another thread sees the
+/// table half filled and can call a null entry (a crash seen in CI, x265 issue #245). Every encoder Lux opens is
+/// opened under this lock, and lux_x265_prepare does a first open before FFmpeg's libx265 opens encoders of its own.
+static pthread_mutex_t lux_x265_lock = PTHREAD_MUTEX_INITIALIZER;
+/// The bit depths (8…16) whose first encoder has been opened; guarded by lux_x265_lock.
+static int lux_x265_ready[17];
+
+static x265_encoder *lux_x265_open(const x265_api *api, x265_param *p) {
+    pthread_mutex_lock(&lux_x265_lock);
+    x265_encoder *encoder = api->encoder_open(p);
+    if (encoder != NULL && p->internalBitDepth >= 8 && p->internalBitDepth <= 16)
+        lux_x265_ready[p->internalBitDepth] = 1;
+    pthread_mutex_unlock(&lux_x265_lock);
+    return encoder;
+}
+
+int lux_x265_prepare(int bit_depth, const char *preset) {
+    if (bit_depth < 8 || bit_depth > 16) return -1;
+    pthread_mutex_lock(&lux_x265_lock);
+    int status = 0;
+    if (!lux_x265_ready[bit_depth]) {
+        status = -1;
+        const x265_api *api = x265_api_get(bit_depth);
+        x265_param *p = api != NULL ? api->param_alloc() : NULL;
+        if (p != NULL && api->param_default_preset(p, preset, NULL) == 0) {
+            p->sourceWidth = 64;
+            p->sourceHeight = 64;
+            p->internalBitDepth = bit_depth;
+            p->internalCsp = X265_CSP_I420;
+            p->fpsNum = 1;
+            p->fpsDenom = 1;
+            p->logLevel = X265_LOG_NONE;
+            p->frameNumThreads = 1;
+            p->bEnableWavefront = 0;
+            p->numaPools = "none";
+            p->lookaheadThreads = 0;
+            x265_encoder *encoder = api->encoder_open(p);
+            if (encoder != NULL) {
+                api->encoder_close(encoder);
+                lux_x265_ready[bit_depth] = 1;
+                status = 0;
+            }
+        }
+        if (p != NULL) api->param_free(p);
+    }
+    pthread_mutex_unlock(&lux_x265_lock);
+    return status;
 }
 
 /// Appends the NAL units of `nals` whose type is (or, with `parameter_sets` 0, is not) a VPS, SPS or PPS. x265 is
@@ -93,7 +144,7 @@ int lux_hevc_encode_picture(const lux_hevc_encode_params *params, const void *co
         lux_hevc_fail(message, capacity, "x265 cannot apply the profile %s", profile);
         goto done;
     }
-    encoder = api->encoder_open(p);
+    encoder = lux_x265_open(api, p);
     if (encoder == NULL) {
         lux_hevc_fail(message, capacity, "x265 could not open a %dx%d %d-bit encoder", params->width,
                       params->height, params->bit_depth);

@@ -279,6 +279,11 @@ int lux_hevc_encode_picture(const lux_hevc_encode_params *params, const void *co
                             const size_t strides[3], uint8_t **headers, size_t *headers_size, uint8_t **data,
                             size_t *data_size, char *message, size_t capacity);
 
+/// Opens (and closes) a first x265 encoder of `bit_depth` with `preset` unless Lux has opened one already, so that
+/// x265's process-wide tables are filled before another library (FFmpeg's libx265) opens encoders on other threads
+/// while Lux encodes. Returns 0, or -1 when x265 cannot open such an encoder (the real open then reports why).
+int lux_x265_prepare(int bit_depth, const char *preset);
+
 /// Frees a buffer returned by this module.
 void lux_free(void *pointer);
 

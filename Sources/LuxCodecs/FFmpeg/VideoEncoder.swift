@@ -1,5 +1,6 @@
 internal import CAVCodec
 internal import CAVUtil
+internal import CLuxCodecShims
 internal import CLuxMediaShims
 import LuxColor
 
@@ -68,6 +69,9 @@ final class VideoEncoder {
         } else if settings.codec == .hevc {
             _ = av.av_dict_set(&options, "x265-params", "log-level=error", 0)
             _ = av.av_dict_set(&options, "tag", "hvc1", 0)
+            // x265 fills process-wide tables in its first encoder open, unguarded; HEIC tiles may be opening
+            // encoders on other threads (see lux_x265_prepare).
+            _ = lux_x265_prepare(8, c.preset.rawValue)
         }
         FFmpeg.clearLog()
         let status = av.avcodec_open2(context, encoder, &options)
