@@ -251,7 +251,8 @@ import Testing
     /// The socket stays open that long because the server keeps reading (and answering pings) while it captures.
     @Test(
         "a browser leaving in the middle of a Live Photo (before the still at the automatic exposure, or after it and before the movie at a 1/10 s custom one) still gets the whole pair saved",
-        .timeLimit(.minutes(5)),
+        // A guard against a capture that never ends (the whole suite on two loaded cores delays it), not a speed check.
+        .timeLimit(.minutes(10)),
         arguments: [("willCapturePhoto", nil), ("didFinishProcessingPhoto", 0.1)] as [(String, Double?)])
     func livePhotoInterrupted(at event: String, duration: Double?) async throws {
         let (studio, folder) = try makeStudio(sensorWidth: 160, sensorHeight: 120)
