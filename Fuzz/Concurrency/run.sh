@@ -15,6 +15,7 @@ $cc "$here/heifrace.c" -o "$out/heifrace" $(pkg-config --cflags --libs libheif)
 $cc "$here/miscrace.c" -o "$out/miscrace" $(pkg-config --cflags --libs libjpeg libwebp lcms2 libpng zlib)
 $cc "$here/rawrace.c" -o "$out/rawrace" $(pkg-config --cflags --libs libraw_r)
 $cc "$here/x265race.c" -o "$out/x265race" $(pkg-config --cflags --libs x265)
+$cc "$here/ffcaps.c" -o "$out/ffcaps" $(pkg-config --cflags --libs libavcodec)
 c++ -O2 -std=c++17 -pthread "$here/zxrace.cpp" -o "$out/zxrace" $(pkg-config --cflags --libs zxing) 2>/dev/null
 
 
@@ -31,6 +32,7 @@ loop() {
         "$runs" "$same" "$bad" "$crashed" "$(cut -d' ' -f1-3 /proc/loadavg)"
 }
 
+"$out/ffcaps"
 for stagger in "" 1; do
     if [ -n "$stagger" ]; then export STAGGER=spread; else unset STAGGER; fi
     loop "x265 (control)" "$out/x265race"
