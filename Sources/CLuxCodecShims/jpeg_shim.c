@@ -419,11 +419,24 @@ static inline __attribute__((always_inline)) void lux_ycc_row_step(const lux_jpe
     memset(cr + w, cr[w - 1], pad);
 }
 
+// target_clones compiles a function for AVX2 as well as the baseline and adds a resolver that picks one by CPU, which
+// the dynamic loader runs while relocating, before ThreadSanitizer's runtime is initialised: with the sanitizer's call
+// on function entry in the resolver, the process crashed at load (SIGSEGV in __tsan_func_entry under
+// lux_ycc_row[resolver]). Under ThreadSanitizer only the baseline is compiled.
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define LUX_JPEG_THREAD_SANITIZER 1
+#endif
+#endif
+#if defined(__x86_64__) && !defined(LUX_JPEG_THREAD_SANITIZER)
+#define LUX_JPEG_AVX2_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define LUX_JPEG_AVX2_CLONES
+#endif
+
 // Compiled for AVX2 as well as the baseline (the compiler picks the clone once, by CPU): the same integer arithmetic,
 // eight pixels a step.
-#if defined(__x86_64__)
-__attribute__((target_clones("avx2", "default")))
-#endif
+LUX_JPEG_AVX2_CLONES
 static void lux_ycc_row(const lux_jpeg_stream *ctx, const lux_rgb_source *src, int row, int planar, uint8_t *y,
                         uint8_t *cb, uint8_t *cr) {
     if (planar) {
@@ -436,9 +449,7 @@ static void lux_ycc_row(const lux_jpeg_stream *ctx, const lux_rgb_source *src, i
 // Downsamples one row of full-resolution chroma (`top`, and `bottom` below it for 2×2) into `out` (chroma_width
 // samples) as jcsample.c does: the mean of each 2×1 or 2×2 cell with the rounding bias alternating 0, 1 (h2v1) or
 // 1, 2 (h2v2) from column to column. Compiled for AVX2 as well, like lux_ycc_row.
-#if defined(__x86_64__)
-__attribute__((target_clones("avx2", "default")))
-#endif
+LUX_JPEG_AVX2_CLONES
 static void lux_chroma_downsample(const lux_jpeg_stream *ctx, const uint8_t *top, const uint8_t *bottom,
                                   uint8_t *out) {
     const int cw = ctx->chroma_width;
