@@ -1,7 +1,10 @@
-// One extended-box pass of the scene renderer's Gaussian (defocus) blur over a zero-padded row of RGBA pixels, as
-// four running sums over quarters of the row, with the operations and order of the Swift loop it replaces.
+// The extended-box passes of the scene renderer's Gaussian (defocus) blur: the horizontal pass over a zero-padded row
+// of RGBA pixels, as four running sums over quarters of the row, and the vertical passes' running-sum updates over
+// rows of floats, with the operations and order of the Swift loops they replace.
 #include "CLuxKernels.h"
 #include <string.h>
+
+#include "x86.h"
 
 #pragma clang fp contract(off)
 
@@ -43,4 +46,57 @@ void lux_extended_box_rgba(const float *src, float *dst, ptrdiff_t n, ptrdiff_t 
         memcpy(dst + 4 * x, &d, sizeof d);
         s[3] += e - lux_b4_load(src + 4 * (x - r));
     }
+}
+
+// The vertical passes' element-wise loops. Each is one expression per element, so the compiler vectorises it with
+// the registers of the target it is compiled for; with contraction off both targets round every operation alike.
+static inline __attribute__((always_inline)) void lux_vertical_box_slide_body(float *restrict sum,
+                                                                             const float *restrict enter,
+                                                                             const float *restrict leave,
+                                                                             size_t count) {
+    for (size_t i = 0; i < count; i++) sum[i] += enter[i] - leave[i];
+}
+
+static inline __attribute__((always_inline)) void lux_vertical_box_emit_body(
+    float *restrict sum, const float *restrict enter, const float *restrict leave, const float *restrict newest,
+    float *restrict out, size_t count, float fraction, float scale) {
+    for (size_t i = 0; i < count; i++) {
+        const float t = sum[i] + enter[i] - leave[i];
+        sum[i] = t;
+        out[i] = (t + fraction * (leave[i] + newest[i])) * scale;
+    }
+}
+
+static void lux_vertical_box_slide_portable(float *sum, const float *enter, const float *leave, size_t count) {
+    lux_vertical_box_slide_body(sum, enter, leave, count);
+}
+
+static void lux_vertical_box_emit_portable(float *sum, const float *enter, const float *leave, const float *newest,
+                                           float *out, size_t count, float fraction, float scale) {
+    lux_vertical_box_emit_body(sum, enter, leave, newest, out, count, fraction, scale);
+}
+
+#if LUX_X86
+__attribute__((target("avx2"))) static void lux_vertical_box_slide_avx2(float *sum, const float *enter,
+                                                                        const float *leave, size_t count) {
+    lux_vertical_box_slide_body(sum, enter, leave, count);
+}
+
+__attribute__((target("avx2"))) static void lux_vertical_box_emit_avx2(float *sum, const float *enter,
+                                                                       const float *leave, const float *newest,
+                                                                       float *out, size_t count, float fraction,
+                                                                       float scale) {
+    lux_vertical_box_emit_body(sum, enter, leave, newest, out, count, fraction, scale);
+}
+#endif
+
+void lux_vertical_box_slide(float *sum, const float *enter, const float *leave, size_t count) {
+    LUX_DISPATCH(lux_vertical_box_slide_avx2(sum, enter, leave, count),
+                 lux_vertical_box_slide_portable(sum, enter, leave, count));
+}
+
+void lux_vertical_box_emit(float *sum, const float *enter, const float *leave, const float *newest, float *out,
+                           size_t count, float fraction, float scale) {
+    LUX_DISPATCH(lux_vertical_box_emit_avx2(sum, enter, leave, newest, out, count, fraction, scale),
+                 lux_vertical_box_emit_portable(sum, enter, leave, newest, out, count, fraction, scale));
 }

@@ -139,6 +139,22 @@ void lux_rgba8_to_rgb8(const uint8_t *src, uint8_t *dst, size_t count);
 /// over quarters of the row (each window summed from zero in pixel order; products rounded before sums).
 void lux_extended_box_rgba(const float *src, float *dst, ptrdiff_t n, ptrdiff_t r, float fraction, float scale);
 
+/// A vertical extended-box pass (LuxScene's VerticalBlur) moving its running sum by one row without an output:
+/// `sum[i] += enter[i] − leave[i]` for `i` in `0..<count`. AVX2 and portable paths give the same bits.
+void lux_vertical_box_slide(float *sum, const float *enter, const float *leave, size_t count);
+
+/// A vertical extended-box pass moving its running sum by one row and writing an output row: `t = (sum[i] + enter[i])
+/// − leave[i]`, `sum[i] = t`, `out[i] = (t + fraction·(leave[i] + newest[i]))·scale` (no fused multiply-add). The
+/// rows must not overlap; AVX2 and portable paths give the same bits.
+void lux_vertical_box_emit(float *sum, const float *enter, const float *leave, const float *newest, float *out,
+                           size_t count, float fraction, float scale);
+
+/// The halftone screens' wave `out[i] = ½ + ½·cos(2π·t[i])` for `i` in `0..<count`: `t` reduced to its distance
+/// from the nearest integer, then to a quarter period by symmetry, and the cosine's Taylor series to x¹² (error
+/// below 1e-8 before rounding; within a few float ulps of libm's `cosf`). `t` may be `out`. AVX2 and portable paths
+/// give the same bits.
+void lux_cos_wave(const float *t, float *out, size_t count);
+
 /// The vertical pass of resamplers: `out[k] = Σ_t weights[t] · rows[t][k]` for `k` in `0..<count`, each sum
 /// started from zero and taken in tap order (products rounded before the sum), in blocks of 32 floats.
 void lux_weighted_rows(const float *const *rows, const float *weights, size_t taps, float *out, size_t count);

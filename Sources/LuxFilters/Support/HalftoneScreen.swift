@@ -1,3 +1,4 @@
+import CLuxKernels
 import LuxPixels
 import LuxRender
 import RealModule
@@ -31,7 +32,8 @@ enum HalftoneScreen {
         }
     }
 
-    /// The screens' shapes: the screen value from the frame coordinates `(u, v)` of a pixel centre.
+    /// The screens' shapes: the screen value from the frame coordinates `(u, v)` of a pixel centre, with
+    /// wave(t) = ½ + ½·cos(2π·t) (the C kernel `lux_cos_wave`, a row at a time).
     enum Shape: Sendable {
         /// Lines across `u`: wave(u).
         case lines
@@ -42,32 +44,34 @@ enum HalftoneScreen {
         /// Crossed lines: max(wave(u), wave(v)).
         case hatches
 
-        /// The screen values of the centres of pixels `x..<x + count` of a row whose centre is at `y`, into `out`.
-        func values(_ frame: Frame, x: Int, y: Float, count: Int, into out: UnsafeMutablePointer<Float>) {
+        /// The screen values of the centres of pixels `x..<x + count` of a row whose centre is at `y`, into `out`;
+        /// `scratch` holds `count` floats.
+        func values(
+            _ frame: Frame, x: Int, y: Float, count: Int, into out: UnsafeMutablePointer<Float>,
+            scratch: UnsafeMutablePointer<Float>
+        ) {
             switch self {
             case .lines:
-                for i in 0..<count { out[i] = wave(frame.coordinates(Float(x + i) + 0.5, y).u) }
-            case .dots:
-                for i in 0..<count {
-                    let (u, v) = frame.coordinates(Float(x + i) + 0.5, y)
-                    out[i] = wave(u) / 2 + wave(v) / 2
+                for i in 0..<count { out[i] = frame.coordinates(Float(x + i) + 0.5, y).u }
+                lux_cos_wave(out, out, count)
+            case .dots, .hatches:
+                for i in 0..<count { (out[i], scratch[i]) = frame.coordinates(Float(x + i) + 0.5, y) }
+                lux_cos_wave(out, out, count)
+                lux_cos_wave(scratch, scratch, count)
+                if case .dots = self {
+                    for i in 0..<count { out[i] = out[i] / 2 + scratch[i] / 2 }
+                } else {
+                    for i in 0..<count { out[i] = max(out[i], scratch[i]) }
                 }
             case .rings:
                 for i in 0..<count {
                     let (u, v) = frame.coordinates(Float(x + i) + 0.5, y)
-                    out[i] = wave((u * u + v * v).squareRoot())
+                    out[i] = (u * u + v * v).squareRoot()
                 }
-            case .hatches:
-                for i in 0..<count {
-                    let (u, v) = frame.coordinates(Float(x + i) + 0.5, y)
-                    out[i] = max(wave(u), wave(v))
-                }
+                lux_cos_wave(out, out, count)
             }
         }
     }
-
-    /// ½ + ½·cos(2π·t).
-    static func wave(_ t: Float) -> Float { 0.5 + 0.5 * Float.cos(2 * Float.pi * t) }
 
     /// The halftone of `image` with the screen `shape` in `frame`, a row at a time.
     static func apply(
@@ -77,9 +81,9 @@ enum HalftoneScreen {
         let kernel = ColorKernel(name: name, alphaHandling: .unpremultiplied, preservesAlpha: true) { row in
             let p = row.pixels
             let n = row.count
-            withUnsafeTemporaryAllocation(of: Float.self, capacity: n) { screen in
+            withUnsafeTemporaryAllocation(of: Float.self, capacity: 2 * n) { screen in
                 let s = screen.baseAddress!
-                shape.values(frame, x: row.x, y: Float(row.y) + 0.5, count: n, into: s)
+                shape.values(frame, x: row.x, y: Float(row.y) + 0.5, count: n, into: s, scratch: s + n)
                 for i in 0..<n {
                     let luma = 0.2126 * p.red[i] + 0.7152 * p.green[i] + 0.0722 * p.blue[i]
                     let l = min(max(luma, 0), 1)

@@ -91,49 +91,23 @@ struct HorizontalBlur {
         Self.deinterleave(src, planes: planes, stride: stride, count: count, into: row)
     }
 
+    /// Interleaves planes `0..<planes` of `row` into RGBA pixels (`lux_planar_to_float4`); with three planes the
+    /// fourth lane is 1, which no other lane's pass reads.
     static func interleave(
         _ row: UnsafePointer<Float>, planes: Int, stride: Int, count n: Int,
         into out: UnsafeMutablePointer<SIMD4<Float>>
     ) {
         let f = UnsafeMutableRawPointer(out).assumingMemoryBound(to: Float.self)
-        let p0 = row
-        let p1 = row + stride
-        let p2 = row + 2 * stride
-        if planes == 4 {
-            let p3 = row + 3 * stride
-            for i in 0..<n {
-                f[4 * i] = p0[i]
-                f[4 * i + 1] = p1[i]
-                f[4 * i + 2] = p2[i]
-                f[4 * i + 3] = p3[i]
-            }
-        } else {
-            for i in 0..<n {
-                f[4 * i] = p0[i]
-                f[4 * i + 1] = p1[i]
-                f[4 * i + 2] = p2[i]
-                f[4 * i + 3] = 0
-            }
-        }
+        lux_planar_to_float4(row, row + stride, row + 2 * stride, planes == 4 ? row + 3 * stride : nil, f, n)
     }
 
+    /// Splits RGBA pixels back into planes `0..<planes` of `row` (`lux_float4_to_planar`).
     static func deinterleave(
         _ src: UnsafePointer<SIMD4<Float>>, planes: Int, stride: Int, count n: Int,
         into row: UnsafeMutablePointer<Float>
     ) {
         let f = UnsafeRawPointer(src).assumingMemoryBound(to: Float.self)
-        let p0 = row
-        let p1 = row + stride
-        let p2 = row + 2 * stride
-        for i in 0..<n {
-            p0[i] = f[4 * i]
-            p1[i] = f[4 * i + 1]
-            p2[i] = f[4 * i + 2]
-        }
-        if planes == 4 {
-            let p3 = row + 3 * stride
-            for i in 0..<n { p3[i] = f[4 * i + 3] }
-        }
+        lux_float4_to_planar(f, row, row + stride, row + 2 * stride, planes == 4 ? row + 3 * stride : nil, n)
     }
 
     /// One extended-box pass over a zero-padded row:

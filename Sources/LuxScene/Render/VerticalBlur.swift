@@ -1,10 +1,13 @@
+import CLuxKernels
+
 /// The vertical passes of a ``BlurPlan`` as a stream over rows: each pass keeps a ring of the rows in its window and
 /// their running sum, so a band of output rows needs only the rows around it, never a full-height buffer.
 ///
 /// Rows beyond the source are zero; a pass whose window holds only zero rows reports an empty row.
 ///
 /// Rows are flat arrays of `rowLength` floats (any number of planes side by side); every pass works on them
-/// element by element, which vectorises.
+/// element by element, in the C kernels `lux_vertical_box_slide` and `lux_vertical_box_emit` (AVX2 when the CPU
+/// has it).
 final class VerticalBlur {
     struct Stage {
         /// Rows in the ring: the window `k − r − 1 … k + r + 1` of output row k.
@@ -94,16 +97,10 @@ final class VerticalBlur {
             if stages[s].nonZero == 0 {
                 sum.update(repeating: 0, count: n)  // exact zero, no rounding residue
             } else if j == k + r + 1 {
-                let f = fraction
-                let c = scale
-                for i in 0..<n {
-                    let t = sum[i] + enter[i] - leave[i]
-                    sum[i] = t
-                    out[i] = (t + f * (leave[i] + dst[i])) * c
-                }
+                lux_vertical_box_emit(sum, enter, leave, dst, out, n, fraction, scale)
                 emitted = true
             } else {
-                for i in 0..<n { sum[i] += enter[i] - leave[i] }
+                lux_vertical_box_slide(sum, enter, leave, n)
             }
         }
         return emitted
