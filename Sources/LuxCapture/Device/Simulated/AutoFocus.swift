@@ -3,7 +3,11 @@ import RealModule
 /// Contrast-detect autofocus (ALGORITHMS.md §6.2): a full sweep with local refinement for one-shot focus, a hill climb
 /// with re-trigger hysteresis for continuous focus.
 ///
-/// It only sees focus scores of frames, never the scene's distances.
+/// It only sees focus scores and brightness of frames, never the scene's distances. Continuous focus searches again
+/// when the scene's brightness moves by more than ``sceneChangeStops`` from the one it focused in (a new scene), once
+/// auto exposure has settled on it: the normalised score of a new subject says nothing about the old one's, so the
+/// score hysteresis alone can leave the lens where the previous scene put it. A climb only compares frames exposed
+/// alike: while auto exposure moves, it waits (a noisier, underexposed frame scores higher than a sharp one).
 struct AutoFocus: Sendable {
     enum Phase: Sendable, Equatable {
         case idle
@@ -13,12 +17,19 @@ struct AutoFocus: Sendable {
         case climb(step: Double, lastScore: Double)
         /// Continuous: holding focus, watching for the score to drop.
         case monitor(lockedScore: Double, lowFrames: Int)
+        /// Continuous: a new scene, or exposure moving under a climb; the climb starts once exposure has settled.
+        case awaitingExposure
     }
+
+    /// How far (stops) the scene's brightness moves from the one continuous focus searched in before it searches again.
+    static let sceneChangeStops = 1.0
 
     var phase: Phase = .idle
     var samples: [(position: Double, score: Double)] = []
     var range: ClosedRange<Double> = 0...1
     var smooth = false
+    /// The scene brightness (log2 of luminance, any fixed offset) continuous focus last searched in.
+    var sceneBrightness: Double?
 
     var isActive: Bool {
         switch phase {
@@ -71,12 +82,38 @@ struct AutoFocus: Sendable {
 
     static func logScore(_ s: Double) -> Double { s > 0 ? s.logApprox : -100 }
 
+    /// Watches a continuous search's scene: `brightness` is the frame's scene brightness in stops (independent of
+    /// its exposure), `exposureSettled` whether auto exposure has stopped moving.
+    ///
+    /// A change of more than ``sceneChangeStops`` starts a new search, which waits for exposure to settle; so does a
+    /// climb whose exposure starts moving.
+    mutating func observeScene(brightness: Double, exposureSettled: Bool) {
+        switch phase {
+        case .idle, .sweep:
+            return
+        case .awaitingExposure:
+            guard exposureSettled else { return }
+            sceneBrightness = brightness
+            startClimb(range: range)
+        case .climb where !exposureSettled:
+            // The normalised score still rises with noise and falls with clipping: frames exposed differently
+            // cannot be compared, so the climb starts again once exposure holds still.
+            phase = .awaitingExposure
+        case .climb, .monitor:
+            guard let reference = sceneBrightness else {
+                if exposureSettled { sceneBrightness = brightness }
+                return
+            }
+            if abs(brightness - reference) > Self.sceneChangeStops { phase = .awaitingExposure }
+        }
+    }
+
     /// Feeds the score of a frame taken at `position`; returns the lens target for the next frame, or nil to stay.
     ///
     /// When a one-shot sweep finishes, `finished` becomes true.
     mutating func update(position: Double, score: Double) -> (target: Double?, finished: Bool) {
         switch phase {
-        case .idle:
+        case .idle, .awaitingExposure:
             return (nil, false)
         case .sweep(let positions, let next, let fine):
             if next > 0 { samples.append((position, score)) }
