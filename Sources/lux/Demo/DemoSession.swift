@@ -28,7 +28,7 @@ struct DemoSession {
     }
 
     /// Waits until auto exposure, auto white balance and continuous autofocus have had time to follow a scene change:
-    /// until none is adjusting after at least 3 stream frames, or 12 frames (a light the loops cannot follow; 48 while
+    /// until none is adjusting after at least 3 stream frames, or 12 frames (a light the loops cannot follow; 64 while
     /// focus searches, which starts once exposure has settled), at most `timeout`.
     ///
     /// Frames come from the session's scene monitoring, which must be on.
@@ -39,7 +39,7 @@ struct DemoSession {
             let status = camera.status
             let frames = status.frameCount - start
             let adjusting = status.isAdjustingExposure || status.isAdjustingWhiteBalance || status.isAdjustingFocus
-            if (frames >= 3 && !adjusting) || frames >= (status.isAdjustingFocus ? 48 : 12) { return }
+            if (frames >= 3 && !adjusting) || frames >= (status.isAdjustingFocus ? 64 : 12) { return }
             try await Task.sleep(for: .milliseconds(20))
         }
     }
