@@ -66,6 +66,46 @@ import Testing
             abs(Double(camera.lensPosition) - lens.lensPosition(focusDistance: Scene.stillLifeDistances.book)) < 0.03)
     }
 
+    /// The still life in daylight of `lux`, with the vase `vaseDistance` metres away.
+    static func stillLife(lux: Double, vaseDistance: Double) -> Scene {
+        var scene = Scene.stillLife(light: Light(.daylight(kelvin: 5500), lux: lux))
+        for i in scene.layers.indices where scene.layers[i].name == "vase" { scene.layers[i].distance = vaseDistance }
+        return scene
+    }
+
+    /// A scene change as the demo's Live Photo step makes it: the vase, focused on in one light at one distance, is
+    /// replaced by one three stops brighter or darker at another distance (a new subject under the focus point).
+    @Test(
+        "Continuous autofocus refocuses when the scene changes to a subject at another distance and brightness",
+        arguments: [(lux: 600.0, vase: 0.6, newLux: 75.0, newVase: 1.0), (75, 1.0, 600, 0.6), (600, 0.6, 75, 0.35)])
+    func sceneChange(_ change: (lux: Double, vase: Double, newLux: Double, newVase: Double)) async throws {
+        let camera = Self.stillLifeCamera()
+        let lens = camera.sensor.lens
+        camera.scene = Self.stillLife(lux: change.lux, vaseDistance: change.vase)
+        try camera.setFocusPointOfInterest(Self.vase)
+        camera.setFocusMode(.continuousAutoFocus)
+        _ = try await camera.run(40)
+        let before = lens.lensPosition(focusDistance: change.vase)
+        #expect(abs(Double(camera.lensPosition) - before) < 0.03, "lens \(camera.lensPosition), truth \(before)")
+        camera.scene = Self.stillLife(lux: change.newLux, vaseDistance: change.newVase)
+        // Exposure follows three stops in about 6 frames; the sweep takes about 40 more. The first frame at which
+        // the camera no longer reports adjusting focus (what `lux demo` waits for) must be in focus too.
+        let after = lens.lensPosition(focusDistance: change.newVase)
+        var ready: (frames: Int, lens: Float)?
+        for frame in 1...64 {
+            _ = try await camera.run(1)
+            if ready == nil, frame >= 3, !camera.status.isAdjustingFocus { ready = (frame, camera.lensPosition) }
+        }
+        let settled = try #require(ready)
+        #expect(
+            abs(Double(settled.lens) - after) < 0.03,
+            "lens \(settled.lens) when focus was reported settled after \(settled.frames) frames, truth \(after)")
+        #expect(
+            abs(Double(camera.lensPosition) - after) < 0.03,
+            "lens \(camera.lensPosition) after 64 frames, truth \(after) (before \(before))")
+        #expect(!camera.status.isAdjustingFocus)
+    }
+
     @Test("setFocusModeLocked returns the presentation time of the first frame at the new lens position")
     func syncTime() async throws {
         let camera = Self.stillLifeCamera()

@@ -27,8 +27,9 @@ struct DemoSession {
         return DemoSession(session: session, camera: camera, photoOutput: photoOutput)
     }
 
-    /// Waits until auto exposure and auto white balance have had time to follow a scene change: until neither is
-    /// adjusting after at least 3 stream frames, or 12 frames (a light the loops cannot follow), at most `timeout`.
+    /// Waits until auto exposure, auto white balance and continuous autofocus have had time to follow a scene change:
+    /// until none is adjusting after at least 3 stream frames, or 12 frames (a light the loops cannot follow; 64 while
+    /// focus searches, which starts once exposure has settled), at most `timeout`.
     ///
     /// Frames come from the session's scene monitoring, which must be on.
     func settle(timeout: Duration = .seconds(10)) async throws {
@@ -37,8 +38,8 @@ struct DemoSession {
         while ContinuousClock.now < deadline {
             let status = camera.status
             let frames = status.frameCount - start
-            let adjusting = status.isAdjustingExposure || status.isAdjustingWhiteBalance
-            if (frames >= 3 && !adjusting) || frames >= 12 { return }
+            let adjusting = status.isAdjustingExposure || status.isAdjustingWhiteBalance || status.isAdjustingFocus
+            if (frames >= 3 && !adjusting) || frames >= (status.isAdjustingFocus ? 64 : 12) { return }
             try await Task.sleep(for: .milliseconds(20))
         }
     }

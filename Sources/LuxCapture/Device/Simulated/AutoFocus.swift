@@ -3,7 +3,11 @@ import RealModule
 /// Contrast-detect autofocus (ALGORITHMS.md §6.2): a full sweep with local refinement for one-shot focus, a hill climb
 /// with re-trigger hysteresis for continuous focus.
 ///
-/// It only sees focus scores of frames, never the scene's distances.
+/// It only sees focus scores and brightness of frames, never the scene's distances. Continuous focus sweeps the whole
+/// range again when the scene's brightness moves by more than ``sceneChangeStops`` from the one it focused in (a new
+/// scene), once auto exposure has settled on it: the normalised score of a new subject says nothing about the old
+/// one's, so the score hysteresis alone can leave the lens where the previous scene put it. A climb only compares frames exposed
+/// alike: while auto exposure moves, it waits (a noisier, underexposed frame scores higher than a sharp one).
 struct AutoFocus: Sendable {
     enum Phase: Sendable, Equatable {
         case idle
@@ -13,12 +17,22 @@ struct AutoFocus: Sendable {
         case climb(step: Double, lastScore: Double)
         /// Continuous: holding focus, watching for the score to drop.
         case monitor(lockedScore: Double, lowFrames: Int)
+        /// Continuous: a new scene (then a full sweep follows), or exposure moving under a climb (then the climb
+        /// starts again); the search starts once exposure has settled.
+        case awaitingExposure(sweep: Bool)
     }
+
+    /// How far (stops) the scene's brightness moves from the one continuous focus searched in before it searches again.
+    static let sceneChangeStops = 1.0
 
     var phase: Phase = .idle
     var samples: [(position: Double, score: Double)] = []
     var range: ClosedRange<Double> = 0...1
     var smooth = false
+    /// The scene brightness (log2 of luminance, any fixed offset) continuous focus last searched in.
+    var sceneBrightness: Double?
+    /// Whether a finished sweep hands over to monitoring (continuous focus) instead of stopping (one-shot).
+    var monitorsAfterSweep = false
 
     var isActive: Bool {
         switch phase {
@@ -31,6 +45,7 @@ struct AutoFocus: Sendable {
     mutating func startSweep(range: ClosedRange<Double>) {
         self.range = range
         samples = []
+        monitorsAfterSweep = false
         let n = 13
         let positions = (0..<n).map {
             range.lowerBound + (range.upperBound - range.lowerBound) * Double($0) / Double(n - 1)
@@ -71,12 +86,45 @@ struct AutoFocus: Sendable {
 
     static func logScore(_ s: Double) -> Double { s > 0 ? s.logApprox : -100 }
 
+    /// Watches a continuous search's scene: `brightness` is the frame's scene brightness in stops (independent of
+    /// its exposure), `exposureSettled` whether auto exposure has stopped moving.
+    ///
+    /// A change of more than ``sceneChangeStops`` starts a sweep once exposure has settled; a climb whose exposure
+    /// starts moving starts again once it has.
+    mutating func observeScene(brightness: Double, exposureSettled: Bool) {
+        switch phase {
+        case .idle, .sweep:
+            return
+        case .awaitingExposure(let sweep):
+            guard exposureSettled else { return }
+            sceneBrightness = brightness
+            if sweep {
+                // A new subject's focus curve can have several peaks (a deep subject, its background): a climb from
+                // where the last scene left the lens stops at the nearest one, a sweep finds the highest.
+                startSweep(range: range)
+                monitorsAfterSweep = true
+            } else {
+                startClimb(range: range)
+            }
+        case .climb where !exposureSettled:
+            // The normalised score still rises with noise and falls with clipping: frames exposed differently
+            // cannot be compared, so the climb starts again once exposure holds still.
+            phase = .awaitingExposure(sweep: false)
+        case .climb, .monitor:
+            guard let reference = sceneBrightness else {
+                if exposureSettled { sceneBrightness = brightness }
+                return
+            }
+            if abs(brightness - reference) > Self.sceneChangeStops { phase = .awaitingExposure(sweep: true) }
+        }
+    }
+
     /// Feeds the score of a frame taken at `position`; returns the lens target for the next frame, or nil to stay.
     ///
     /// When a one-shot sweep finishes, `finished` becomes true.
     mutating func update(position: Double, score: Double) -> (target: Double?, finished: Bool) {
         switch phase {
-        case .idle:
+        case .idle, .awaitingExposure:
             return (nil, false)
         case .sweep(let positions, let next, let fine):
             if next > 0 { samples.append((position, score)) }
@@ -94,7 +142,7 @@ struct AutoFocus: Sendable {
                 return update(position: position, score: score)
             }
             let peak = Self.refinedPeak(samples)
-            phase = .idle
+            phase = monitorsAfterSweep ? .monitor(lockedScore: 0, lowFrames: 0) : .idle
             return (peak, true)
         case .climb(let step, let last):
             samples.append((position, score))

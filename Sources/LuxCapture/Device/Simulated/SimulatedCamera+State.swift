@@ -173,7 +173,11 @@ extension SimulatedCamera {
             } else {
                 adjustingWhiteBalance = false
             }
-            // Autofocus.
+            // Autofocus: a new scene (its brightness, independent of exposure) or moving exposure restarts a search.
+            if focusMode == .continuousAutoFocus {
+                autoFocus.observeScene(
+                    brightness: reading.photo - Double.log2(product), exposureSettled: !adjustingExposure)
+            }
             if let score = focusScore, focusMode != .locked {
                 let r = autoFocus.update(position: plan.lensPosition, score: score)
                 if let t = r.target { lensTarget = min(max(t, 0), 1) }
