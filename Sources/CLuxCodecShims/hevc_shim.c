@@ -26,6 +26,22 @@ static pthread_mutex_t lux_x265_lock = PTHREAD_MUTEX_INITIALIZER;
 /// The bit depths (8…16) whose first encoder has been opened; guarded by lux_x265_lock.
 static int lux_x265_ready[17];
 
+/// Sets a picture's size, bit depth and chroma format, no logging, and one thread per picture: Lux encodes the tiles
+/// of a grid in parallel, and a fixed single-threaded encode gives the same bytes on any machine.
+static void lux_x265_configure(x265_param *p, int width, int height, int bit_depth, int csp) {
+    p->sourceWidth = width;
+    p->sourceHeight = height;
+    p->internalBitDepth = bit_depth;
+    p->internalCsp = csp;
+    p->fpsNum = 1;
+    p->fpsDenom = 1;
+    p->logLevel = X265_LOG_NONE;
+    p->frameNumThreads = 1;
+    p->bEnableWavefront = 0;
+    p->numaPools = "none";
+    p->lookaheadThreads = 0;
+}
+
 static x265_encoder *lux_x265_open(const x265_api *api, x265_param *p) {
     pthread_mutex_lock(&lux_x265_lock);
     x265_encoder *encoder = api->encoder_open(p);
@@ -44,17 +60,7 @@ int lux_x265_prepare(int bit_depth, const char *preset) {
         const x265_api *api = x265_api_get(bit_depth);
         x265_param *p = api != NULL ? api->param_alloc() : NULL;
         if (p != NULL && api->param_default_preset(p, preset, NULL) == 0) {
-            p->sourceWidth = 64;
-            p->sourceHeight = 64;
-            p->internalBitDepth = bit_depth;
-            p->internalCsp = X265_CSP_I420;
-            p->fpsNum = 1;
-            p->fpsDenom = 1;
-            p->logLevel = X265_LOG_NONE;
-            p->frameNumThreads = 1;
-            p->bEnableWavefront = 0;
-            p->numaPools = "none";
-            p->lookaheadThreads = 0;
+            lux_x265_configure(p, 64, 64, bit_depth, X265_CSP_I420);
             x265_encoder *encoder = api->encoder_open(p);
             if (encoder != NULL) {
                 api->encoder_close(encoder);
@@ -109,12 +115,8 @@ int lux_hevc_encode_picture(const lux_hevc_encode_params *params, const void *co
         lux_hevc_fail(message, capacity, "x265 does not know the preset '%s'", params->preset);
         goto done;
     }
-    p->sourceWidth = params->width;
-    p->sourceHeight = params->height;
-    p->internalBitDepth = params->bit_depth;
-    p->internalCsp = params->chroma == LUX_HEVC_CHROMA_400 ? X265_CSP_I400 : X265_CSP_I420;
-    p->fpsNum = 1;
-    p->fpsDenom = 1;
+    lux_x265_configure(p, params->width, params->height, params->bit_depth,
+                       params->chroma == LUX_HEVC_CHROMA_400 ? X265_CSP_I400 : X265_CSP_I420);
     p->totalFrames = 1;
     p->keyframeMax = 1;
     p->bframes = 0;
@@ -122,13 +124,6 @@ int lux_hevc_encode_picture(const lux_hevc_encode_params *params, const void *co
     p->bAnnexB = 0;
     p->bRepeatHeaders = 0;
     p->bEmitInfoSEI = 0;
-    p->logLevel = X265_LOG_NONE;
-    // One thread per picture: Lux encodes the tiles of a grid in parallel, and a fixed single-threaded encode gives
-    // the same bytes on any machine.
-    p->frameNumThreads = 1;
-    p->bEnableWavefront = 0;
-    p->numaPools = "none";
-    p->lookaheadThreads = 0;
     p->rc.rateControlMode = X265_RC_CRF;
     p->rc.rfConstant = params->crf;
     p->vui.bEnableVideoSignalTypePresentFlag = 1;
