@@ -1,7 +1,8 @@
-// N threads wait at a barrier (STAGGER=1: then 0-3 ms apart), then each makes the process's first use of an FFmpeg path
+// RACE_THREADS threads wait at a barrier (STAGGER=1: then 0-3 ms apart), then each makes the process's first use of an FFmpeg path
 // Lux drives from several threads at once (libx264 through avcodec_open2, the H.264 decoder, swscale) and hashes its
 // output; the hashes are compared with a sequential run of the same work afterwards in the same process. Exit status 1
 // on a mismatch.
+#include "race.h"
 #include <libavcodec/avcodec.h>
 #include <libavutil/opt.h>
 #include <libswscale/swscale.h>
@@ -12,17 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { W = 362, H = 278, FRAMES = 8, N = 4, MAXBYTES = 4 << 20 };
-static pthread_barrier_t barrier;
+enum { W = 362, H = 278, FRAMES = 8, MAXBYTES = 4 << 20 };
 static const char *mode;
 static uint8_t *stream;  // an Annex B H.264 stream made by the sequential reference (for the decode mode)
 static int stream_size;
 static int packet_end[64], packets;  // where each packet of `stream` ends (the first: the extradata)
-
-static uint64_t fnv(uint64_t h, const uint8_t *p, size_t n) {
-    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 1099511628211ull;
-    return h;
-}
 
 static void fill(AVFrame *f, int k) {
     for (int y = 0; y < H; y++)
@@ -48,7 +43,7 @@ static uint64_t encode(uint8_t *out, int *out_size) {
     AVFrame *f = av_frame_alloc(); f->width = W; f->height = H; f->format = AV_PIX_FMT_YUV420P;
     av_frame_get_buffer(f, 0);
     AVPacket *p = av_packet_alloc();
-    uint64_t h = fnv(1469598103934665603ull, c->extradata, c->extradata_size);
+    uint64_t h = fnv(RACE_FNV_START, c->extradata, c->extradata_size);
     int size = 0;
     if (out) { memcpy(out, c->extradata, c->extradata_size); size = c->extradata_size; packet_end[packets++] = size; }
     for (int k = 0; k <= FRAMES; k++) {
@@ -74,7 +69,7 @@ static uint64_t decode_and_scale(int scale) {
     AVFrame *f = av_frame_alloc();
     uint8_t *rgba = malloc(W * H * 4);
     struct SwsContext *s = NULL;
-    uint64_t h = 1469598103934665603ull;
+    uint64_t h = RACE_FNV_START;
     for (int k = 1; k <= packets; k++) {
         int flush = k == packets;
         if (!flush) {  // the parameter sets travel with the first picture
@@ -108,14 +103,6 @@ static uint64_t work(void) {
     return decode_and_scale(1);
 }
 
-static void *run(void *arg) {
-    pthread_barrier_wait(&barrier);
-    if (getenv("STAGGER"))  /* a spread of start times (0-3 ms): first uses that overlap part way, not only at once */
-        usleep((unsigned)(((uintptr_t)arg * 2654435761u ^ (unsigned)getpid() * 40503u) % 3000));
-    *(uint64_t *)arg = work();
-    return NULL;
-}
-
 int main(int argc, char **argv) {
     mode = argc > 1 ? argv[1] : "x264";
     av_log_set_level(AV_LOG_ERROR);
@@ -123,13 +110,5 @@ int main(int argc, char **argv) {
         stream = malloc(MAXBYTES);
         encode(stream, &stream_size);
     }
-    pthread_t t[N]; uint64_t got[N];
-    pthread_barrier_init(&barrier, NULL, N);
-    for (int i = 0; i < N; i++) pthread_create(&t[i], NULL, run, &got[i]);
-    for (int i = 0; i < N; i++) pthread_join(t[i], NULL);
-    uint64_t ref = work();
-    int bad = 0;
-    for (int i = 0; i < N; i++) bad |= got[i] != ref;
-    printf("%s ref %016llx %s\n", mode, (unsigned long long)ref, bad ? "MISMATCH" : "same");
-    return bad;
+    return race_run(mode, work);
 }

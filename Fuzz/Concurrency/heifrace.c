@@ -1,7 +1,8 @@
-// N threads wait at a barrier (STAGGER=1: then 0-3 ms apart), then each makes the process's first use of libheif the
+// RACE_THREADS threads wait at a barrier (STAGGER=1: then 0-3 ms apart), then each makes the process's first use of libheif the
 // way Lux does from several threads at once: "decode" reads a small HEIC (libde265 through libheif's plugin) to interleaved
 // RGB; "avif" encodes a small RGB image to AVIF (libaom through libheif's plugin). Each hashes its output; the hashes
 // are compared with a sequential run afterwards in the same process. Exit status 1 on a mismatch.
+#include "race.h"
 #include <libheif/heif.h>
 #include <pthread.h>
 #include <unistd.h>
@@ -10,16 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { N = 4 };
-static pthread_barrier_t barrier;
 static const char *mode;
 static uint8_t *heic;  // the HEIC the decode mode reads: made by libheif's x265 plugin before the concurrent phase
 static size_t heic_size;
-
-static uint64_t fnv(uint64_t h, const uint8_t *p, size_t n) {
-    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 1099511628211ull;
-    return h;
-}
 
 static uint64_t decode(void) {
     struct heif_context *c = heif_context_alloc();
@@ -31,7 +25,7 @@ static uint64_t decode(void) {
     int stride;
     const uint8_t *p = heif_image_get_plane_readonly(img, heif_channel_interleaved, &stride);
     int w = heif_image_get_width(img, heif_channel_interleaved), ht = heif_image_get_height(img, heif_channel_interleaved);
-    uint64_t hash = 1469598103934665603ull;
+    uint64_t hash = RACE_FNV_START;
     for (int y = 0; y < ht; y++) hash = fnv(hash, p + (size_t)y * stride, (size_t)w * 3);
     heif_image_release(img); heif_image_handle_release(h); heif_context_free(c);
     return hash;
@@ -67,7 +61,7 @@ static uint64_t encode(enum heif_compression_format format, int keep) {
         for (int x = 0; x < W * 3; x++) p[y * stride + x] = (uint8_t)(x * 7 + y * 3 + ((x * y) >> 5));
     struct heif_image_handle *h;
     if (heif_context_encode_image(c, img, e, NULL, &h).code) exit(2);
-    uint64_t hash = 1469598103934665603ull;
+    uint64_t hash = RACE_FNV_START;
     struct heif_writer w = {1, keep ? append : writer};
     heif_context_write(c, &w, &hash);
     heif_image_handle_release(h); heif_image_release(img); heif_encoder_release(e); heif_context_free(c);
@@ -76,25 +70,9 @@ static uint64_t encode(enum heif_compression_format format, int keep) {
 
 static uint64_t work(void) { return strcmp(mode, "avif") ? decode() : encode(heif_compression_AV1, 0); }
 
-static void *run(void *arg) {
-    pthread_barrier_wait(&barrier);
-    if (getenv("STAGGER"))  /* a spread of start times (0-3 ms): first uses that overlap part way, not only at once */
-        usleep((unsigned)(((uintptr_t)arg * 2654435761u ^ (unsigned)getpid() * 40503u) % 3000));
-    *(uint64_t *)arg = work();
-    return NULL;
-}
-
 int main(int argc, char **argv) {
     mode = argc > 1 ? argv[1] : "decode";
     heif_init(NULL);  // as Lux does, once, before any other use
     if (strcmp(mode, "avif")) encode(heif_compression_HEVC, 1);
-    pthread_t t[N]; uint64_t got[N];
-    pthread_barrier_init(&barrier, NULL, N);
-    for (int i = 0; i < N; i++) pthread_create(&t[i], NULL, run, &got[i]);
-    for (int i = 0; i < N; i++) pthread_join(t[i], NULL);
-    uint64_t ref = work();
-    int bad = 0;
-    for (int i = 0; i < N; i++) bad |= got[i] != ref;
-    printf("%s ref %016llx %s\n", mode, (unsigned long long)ref, bad ? "MISMATCH" : "same");
-    return bad;
+    return race_run(mode, work);
 }

@@ -1,8 +1,9 @@
-// N threads wait at a barrier (STAGGER=1: then 0-3 ms apart), then each makes the process's first use of one library
+// RACE_THREADS threads wait at a barrier (STAGGER=1: then 0-3 ms apart), then each makes the process's first use of one library
 // Lux drives from several threads at once and hashes its output; the hashes are compared with a sequential run
 // afterwards in the same process. Modes: jpeg (libjpeg-turbo compress + decompress, its SIMD detection), webp (libwebp
 // encode + decode, its DSP init), lcms (lcms2: a context, two profiles and a transform each, as LuxColor's
 // ICCTransform), png (libpng write + read), zlib (deflate at level 9). Exit status 1 on a mismatch.
+#include "race.h"
 #include <stddef.h>
 #include <stdio.h>
 #include <jpeglib.h>
@@ -18,15 +19,9 @@
 #include <webp/encode.h>
 #include <zlib.h>
 
-enum { N = 4, W = 301, H = 203 };
-static pthread_barrier_t barrier;
+enum { W = 301, H = 203 };
 static const char *mode;
 static uint8_t rgb[W * H * 3];
-
-static uint64_t fnv(uint64_t h, const uint8_t *p, size_t n) {
-    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 1099511628211ull;
-    return h;
-}
 
 static uint64_t jpeg(void) {
     struct jpeg_compress_struct c; struct jpeg_error_mgr e;
@@ -37,7 +32,7 @@ static uint64_t jpeg(void) {
     jpeg_set_defaults(&c); jpeg_set_quality(&c, 85, TRUE); jpeg_start_compress(&c, TRUE);
     while (c.next_scanline < H) { JSAMPROW r = rgb + c.next_scanline * W * 3; jpeg_write_scanlines(&c, &r, 1); }
     jpeg_finish_compress(&c); jpeg_destroy_compress(&c);
-    uint64_t h = fnv(1469598103934665603ull, buf, size);
+    uint64_t h = fnv(RACE_FNV_START, buf, size);
     struct jpeg_decompress_struct d; d.err = jpeg_std_error(&e); jpeg_create_decompress(&d);
     jpeg_mem_src(&d, buf, size); jpeg_read_header(&d, TRUE); jpeg_start_decompress(&d);
     uint8_t row[W * 3];
@@ -48,7 +43,7 @@ static uint64_t jpeg(void) {
 
 static uint64_t webp(void) {
     uint8_t *out; size_t n = WebPEncodeRGB(rgb, W, H, W * 3, 80, &out);
-    uint64_t h = fnv(1469598103934665603ull, out, n);
+    uint64_t h = fnv(RACE_FNV_START, out, n);
     int w, ht; uint8_t *px = WebPDecodeRGB(out, n, &w, &ht);
     h = fnv(h, px, (size_t)w * ht * 3);
     WebPFree(px); WebPFree(out);
@@ -66,7 +61,7 @@ static uint64_t lcms(void) {
     static uint16_t lab[W * H * 3];
     uint16_t *o = malloc(sizeof lab);
     cmsDoTransformLineStride(t, rgb, o, W, H, W * 3, W * 6, 0, 0);
-    uint64_t h = fnv(1469598103934665603ull, (uint8_t *)o, sizeof lab);
+    uint64_t h = fnv(RACE_FNV_START, (uint8_t *)o, sizeof lab);
     free(o); cmsDeleteTransform(t); cmsCloseProfile(a); cmsCloseProfile(b); cmsDeleteContext(ctx);
     return h;
 }
@@ -87,7 +82,7 @@ static uint64_t png(void) {
     png_set_IHDR(w, wi, W, H, 8, PNG_COLOR_TYPE_RGB, 0, 0, 0); png_write_info(w, wi);
     for (int y = 0; y < H; y++) png_write_row(w, rgb + y * W * 3);
     png_write_end(w, wi); png_destroy_write_struct(&w, &wi);
-    uint64_t h = fnv(1469598103934665603ull, m.p, m.n);
+    uint64_t h = fnv(RACE_FNV_START, m.p, m.n);
     png_structp r = png_create_read_struct(PNG_LIBPNG_VER_STRING, 0, 0, 0); png_infop ri = png_create_info_struct(r);
     png_set_read_fn(r, &m, pr); png_read_info(r, ri);
     uint8_t row[W * 3];
@@ -99,7 +94,7 @@ static uint64_t png(void) {
 static uint64_t zlib(void) {
     uLongf n = compressBound(sizeof rgb); uint8_t *o = malloc(n);
     compress2(o, &n, rgb, sizeof rgb, 9);
-    uint64_t h = fnv(1469598103934665603ull, o, n) ^ crc32(0, rgb, sizeof rgb);
+    uint64_t h = fnv(RACE_FNV_START, o, n) ^ crc32(0, rgb, sizeof rgb);
     free(o);
     return h;
 }
@@ -112,20 +107,8 @@ static uint64_t work(void) {
     return zlib();
 }
 
-static void *run(void *arg) { pthread_barrier_wait(&barrier);
-    if (getenv("STAGGER"))  /* a spread of start times (0-3 ms): first uses that overlap part way, not only at once */
-        usleep((unsigned)(((uintptr_t)arg * 2654435761u ^ (unsigned)getpid() * 40503u) % 3000)); *(uint64_t *)arg = work(); return NULL; }
-
 int main(int argc, char **argv) {
     mode = argv[1];
     for (int i = 0; i < W * H * 3; i++) rgb[i] = (uint8_t)(i * 13 ^ (i >> 7));
-    pthread_t t[N]; uint64_t got[N];
-    pthread_barrier_init(&barrier, NULL, N);
-    for (int i = 0; i < N; i++) pthread_create(&t[i], NULL, run, &got[i]);
-    for (int i = 0; i < N; i++) pthread_join(t[i], NULL);
-    uint64_t ref = work();
-    int bad = 0;
-    for (int i = 0; i < N; i++) bad |= got[i] != ref;
-    printf("%s ref %016llx %s\n", mode, (unsigned long long)ref, bad ? "MISMATCH" : "same");
-    return bad;
+    return race_run(mode, work);
 }

@@ -1,6 +1,7 @@
-// N threads wait at a barrier (STAGGER=1: then 0-3 ms apart), then each makes the process's first use of LibRaw
+// RACE_THREADS threads wait at a barrier (STAGGER=1: then 0-3 ms apart), then each makes the process's first use of LibRaw
 // (libraw_r, as Lux links it): open a camera raw from memory, unpack, develop with defaults, hash the image; compared
 // with a sequential run afterwards. Exit status 1 on a mismatch.
+#include "race.h"
 #include <libraw.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -8,8 +9,6 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-enum { N = 4 };
-static pthread_barrier_t barrier;
 static void *file; static size_t file_size;
 
 static uint64_t work(void) {
@@ -17,28 +16,14 @@ static uint64_t work(void) {
     r->params.use_camera_wb = 1; r->params.half_size = 1;
     if (libraw_open_buffer(r, file, file_size) || libraw_unpack(r) || libraw_dcraw_process(r)) exit(2);
     int err; libraw_processed_image_t *img = libraw_dcraw_make_mem_image(r, &err);
-    uint64_t h = 1469598103934665603ull;
+    uint64_t h = RACE_FNV_START;
     for (unsigned i = 0; i < img->data_size; i++) h = (h ^ img->data[i]) * 1099511628211ull;
     libraw_dcraw_clear_mem(img); libraw_close(r);
     return h;
 }
 
-static void *run(void *arg) {
-    pthread_barrier_wait(&barrier);
-    if (getenv("STAGGER")) usleep((unsigned)(((uintptr_t)arg * 2654435761u ^ (unsigned)getpid() * 40503u) % 3000));
-    *(uint64_t *)arg = work();
-    return NULL;
-}
-
 int main(int argc, char **argv) {
     FILE *f = fopen(argv[1], "rb"); fseek(f, 0, SEEK_END); file_size = ftell(f); rewind(f);
     file = malloc(file_size); fread(file, 1, file_size, f); fclose(f);
-    pthread_t t[N]; uint64_t got[N];
-    pthread_barrier_init(&barrier, NULL, N);
-    for (int i = 0; i < N; i++) pthread_create(&t[i], NULL, run, &got[i]);
-    for (int i = 0; i < N; i++) pthread_join(t[i], NULL);
-    uint64_t ref = work(); int bad = 0;
-    for (int i = 0; i < N; i++) bad |= got[i] != ref;
-    printf("libraw ref %016llx %s\n", (unsigned long long)ref, bad ? "MISMATCH" : "same");
-    return bad;
+    return race_run("libraw", work);
 }

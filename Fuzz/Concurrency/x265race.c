@@ -1,6 +1,7 @@
-// The positive control: N threads wait at a barrier (STAGGER=1: then 0-3 ms apart) and make the process's first
+// The positive control: RACE_THREADS threads wait at a barrier (STAGGER=1: then 0-3 ms apart) and make the process's first
 // x265_encoder_open (x265's unguarded x265_setup_primitives / x265_set_globals, x265 issue #245); each encodes one
 // frame and hashes it; compared with a sequential run afterwards. Exit status 1 on a mismatch; a crash is the bug.
+#include "race.h"
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -9,8 +10,7 @@
 #include <unistd.h>
 #include <x265.h>
 
-enum { N = 4, W = 256, H = 128 };
-static pthread_barrier_t barrier;
+enum { W = 256, H = 128 };
 static uint8_t planes[3][W * H];
 
 static uint64_t work(void) {
@@ -23,7 +23,7 @@ static uint64_t work(void) {
     if (!e) exit(2);
     x265_picture pic; api->picture_init(p, &pic);
     for (int i = 0; i < 3; i++) { pic.planes[i] = planes[i]; pic.stride[i] = i ? W / 2 : W; }
-    x265_nal *nal; uint32_t n; uint64_t h = 1469598103934665603ull;
+    x265_nal *nal; uint32_t n; uint64_t h = RACE_FNV_START;
     for (int call = 0; call < 8; call++) {  // the picture, then flushes until the encoder is empty
         int r = api->encoder_encode(e, &nal, &n, call ? NULL : &pic, NULL);
         for (uint32_t i = 0; i < n; i++) for (uint32_t k = 0; k < nal[i].sizeBytes; k++) h = (h ^ nal[i].payload[k]) * 1099511628211ull;
@@ -33,22 +33,7 @@ static uint64_t work(void) {
     return h;
 }
 
-static void *run(void *arg) {
-    pthread_barrier_wait(&barrier);
-    if (getenv("STAGGER"))  /* a spread of start times (0-3 ms): first uses that overlap part way, not only at once */
-        usleep((unsigned)(((uintptr_t)arg * 2654435761u ^ (unsigned)getpid() * 40503u) % 3000));
-    *(uint64_t *)arg = work();
-    return NULL;
-}
-
 int main(void) {
     for (int i = 0; i < W * H; i++) { planes[0][i] = (uint8_t)(i * 7 ^ (i >> 5)); planes[1][i] = 128; planes[2][i] = 100; }
-    pthread_t t[N]; uint64_t got[N];
-    pthread_barrier_init(&barrier, NULL, N);
-    for (int i = 0; i < N; i++) pthread_create(&t[i], NULL, run, &got[i]);
-    for (int i = 0; i < N; i++) pthread_join(t[i], NULL);
-    uint64_t ref = work(); int bad = 0;
-    for (int i = 0; i < N; i++) bad |= got[i] != ref;
-    printf("x265 ref %016llx %s\n", (unsigned long long)ref, bad ? "MISMATCH" : "same");
-    return bad;
+    return race_run("x265", work);
 }

@@ -1,6 +1,7 @@
-// N threads wait at a barrier (STAGGER=1: then 0-3 ms apart), then each makes the process's first use of zxing-cpp as
+// RACE_THREADS threads wait at a barrier (STAGGER=1: then 0-3 ms apart), then each makes the process's first use of zxing-cpp as
 // Lux's CodeWriter/CodeReader do (write a QR code, an Aztec code and a Data Matrix, read each back) and hashes the
 // modules and the texts; compared with a sequential run afterwards. Exit status 1 on a mismatch.
+#include "race.h"
 #include <ZXing/BitMatrix.h>
 #include <ZXing/MultiFormatWriter.h>
 #include <ZXing/ReadBarcode.h>
@@ -12,8 +13,6 @@
 #include <cstdlib>
 #include <string>
 
-enum { N = 4 };
-static pthread_barrier_t barrier;
 
 static uint64_t fnv(uint64_t h, const void *p, size_t n) {
     auto b = static_cast<const uint8_t *>(p);
@@ -22,7 +21,7 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n) {
 }
 
 static uint64_t work() {
-    uint64_t h = 1469598103934665603ull;
+    uint64_t h = RACE_FNV_START;
     for (auto f : {ZXing::BarcodeFormat::QRCode, ZXing::BarcodeFormat::Aztec, ZXing::BarcodeFormat::DataMatrix}) {
         ZXing::MultiFormatWriter w(f);
         w.setMargin(4);
@@ -36,22 +35,6 @@ static uint64_t work() {
     return h;
 }
 
-static void *run(void *arg) {
-    pthread_barrier_wait(&barrier);
-    if (getenv("STAGGER")) usleep((unsigned)(((uintptr_t)arg * 2654435761u ^ (unsigned)getpid() * 40503u) % 3000));
-    *static_cast<uint64_t *>(arg) = work();
-    return nullptr;
-}
-
 int main() {
-    pthread_t t[N];
-    uint64_t got[N];
-    pthread_barrier_init(&barrier, nullptr, N);
-    for (int i = 0; i < N; i++) pthread_create(&t[i], nullptr, run, &got[i]);
-    for (int i = 0; i < N; i++) pthread_join(t[i], nullptr);
-    uint64_t ref = work();
-    int bad = 0;
-    for (int i = 0; i < N; i++) bad |= got[i] != ref;
-    printf("zxing ref %016llx %s\n", (unsigned long long)ref, bad ? "MISMATCH" : "same");
-    return bad;
+    return race_run("zxing", work);
 }
