@@ -41,11 +41,13 @@ struct AutoFocus: Sendable {
         }
     }
 
-    /// Starts a one-shot sweep over `range`: 13 coarse positions, then a fine pass around the best.
-    mutating func startSweep(range: ClosedRange<Double>) {
+    /// Starts a sweep over `range`: 13 coarse positions, then a fine pass around the best.
+    ///
+    /// - Parameter monitors: Hand over to monitoring when the sweep ends (continuous focus) instead of stopping.
+    mutating func startSweep(range: ClosedRange<Double>, thenMonitor monitors: Bool = false) {
         self.range = range
         samples = []
-        monitorsAfterSweep = false
+        monitorsAfterSweep = monitors
         let n = 13
         let positions = (0..<n).map {
             range.lowerBound + (range.upperBound - range.lowerBound) * Double($0) / Double(n - 1)
@@ -101,8 +103,7 @@ struct AutoFocus: Sendable {
             if sweep {
                 // A new subject's focus curve can have several peaks (a deep subject, its background): a climb from
                 // where the last scene left the lens stops at the nearest one, a sweep finds the highest.
-                startSweep(range: range)
-                monitorsAfterSweep = true
+                startSweep(range: range, thenMonitor: true)
             } else {
                 startClimb(range: range)
             }
