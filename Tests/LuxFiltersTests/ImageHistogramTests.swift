@@ -17,11 +17,15 @@ import Testing
         return PixelBuffer(width: width, height: height, format: .rgba8, components: bytes, colorSpace: .sRGB)
     }
 
-    @Test("RGB and luma histograms of sRGB pixels equal counts of the encoded values (Rec. 709 luma weights)")
-    func countsMatchReference() throws {
+    /// 8-bit pixels are counted from their codes, 16-bit ones (the same values: code × 257) rendered in float.
+    @Test(
+        "RGB and luma histograms of sRGB pixels equal counts of the encoded values (Rec. 709 luma weights)",
+        arguments: [PixelFormat.rgba8, .rgba16])
+    func countsMatchReference(format: PixelFormat) throws {
         let (w, h, bins) = (61, 43, 32)
         let buffer = Self.randomSRGB(width: w, height: h, seed: 7)
-        let histogram = try ImageHistogram(of: Image(buffer: buffer), binCount: bins)
+        let histogram = try ImageHistogram(
+            of: Image(buffer: buffer.converted(to: format, threads: 1)), binCount: bins)
         #expect(histogram.binCount == bins)
         let bytes = buffer.components(as: UInt8.self)
         var reference = [[Double]](repeating: [Double](repeating: 0, count: bins), count: 4)
@@ -70,6 +74,31 @@ import Testing
         // In sRGB, P3 green is (−0.22, 1.04, −0.08) linear: red and blue below 0, green above 1.
         let srgb = try ImageHistogram(of: image, colorSpace: .sRGB, binCount: 100)
         #expect(srgb.red[0] == 1 && srgb.green[99] == 1 && srgb.blue[0] == 1)
+    }
+
+    @Test("transparent pixels count as black: an 8-bit buffer with any non-opaque pixel is rendered, not counted")
+    func transparentPixels() throws {
+        var buffer = PixelBuffer(width: 4, height: 2, format: .rgba8, colorSpace: .sRGB)
+        for x in 0..<4 {
+            buffer.setPixel([1, 1, 1, 1], x: x, y: 0)
+            buffer.setPixel([1, 1, 1, 0], x: x, y: 1)
+        }
+        let histogram = try ImageHistogram(of: Image(buffer: buffer), binCount: 8)
+        #expect(histogram.red[7] == 0.5 && histogram.red[0] == 0.5, "\(histogram.red)")
+        #expect(histogram.luminance[7] == 0.5 && histogram.luminance[0] == 0.5, "\(histogram.luminance)")
+    }
+
+    @Test("a bin edge at a code: with 255 bins, code c is in bin c")
+    func binEdgesAtCodes() throws {
+        var buffer = PixelBuffer(width: 256, height: 1, format: .rgba8, colorSpace: .sRGB)
+        for x in 0..<256 {
+            let v = Float(x) / 255
+            buffer.setPixel([v, v, v, 1], x: x, y: 0)
+        }
+        let histogram = try ImageHistogram(of: Image(buffer: buffer), binCount: 255)
+        // Code c is the value c/255: bin ⌊c/255 · 255⌋ = c; code 255 (value 1) joins the last bin.
+        for c in 0..<254 { #expect(histogram.red[c] == 1.0 / 256, "bin \(c)") }
+        #expect(histogram.red[254] == 2.0 / 256)
     }
 
     @Test("bad arguments throw instead of rendering")

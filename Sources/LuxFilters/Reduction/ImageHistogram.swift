@@ -53,7 +53,9 @@ public struct ImageHistogram: Hashable, Sendable {
     ///   - colorSpace: The RGB display space whose encoded values are counted (default sRGB).
     ///   - binCount: Bins per histogram, 1…2048 (default 64).
     ///   - context: The context that renders the counts (its working format sets the precision of the values
-    ///     counted; the default context renders in 32-bit float).
+    ///     counted; the default context renders in 32-bit float). An opaque 8-bit RGBA buffer already in
+    ///     `colorSpace` (a decoded JPEG, for instance) is not rendered: its stored codes are counted directly, and
+    ///     exactly.
     /// - Throws: ``RenderError/invalidOptions(_:)`` for a bin count out of range,
     ///   ``RenderError/invalidBounds(_:reason:)`` for an empty or infinite region, ``RenderError/colorSpace(_:)``
     ///   for a colour space that is not RGB; the render's errors otherwise.
@@ -72,6 +74,13 @@ public struct ImageHistogram: Hashable, Sendable {
             throw .colorSpace("a histogram counts the values of an RGB space, not \(colorSpace)")
         }
         let weights = toXYZ.row(1)
+        if let direct = Self.counted(
+            bytesOf: image, area: area, colorSpace: colorSpace, binCount: binCount,
+            lumaWeights: SIMD3(weights.x, weights.y, weights.z))
+        {
+            self = direct
+            return
+        }
         let encoded = image.matchedFromWorkingSpace(to: colorSpace)
         let luma = SIMD4(weights.x, weights.y, weights.z, 0)
         let gray = encoded.colorMatrix(red: luma, green: luma, blue: luma)
