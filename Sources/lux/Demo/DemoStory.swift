@@ -10,15 +10,11 @@ struct DemoStory {
     /// Runs every step and returns the contact sheet (not yet written).
     func run() async throws -> ContactSheet {
         // The capture session, its camera and their buffers are released once the captures are done, before the
-        // HDR merge, the development and the Live Photo edits: `capture()` owns them.
-        var (sections, subtitle, merge) = try await capture()
-
-        // 4b. Merge the bracket (shown after it); 7. develop the DNG; 8. edit the Live Photo. No step renders what
-        // an earlier one did: the context's cached intermediates are dropped after each, not kept up to its limit.
-        sections.insert(try fuse(Self.bracketNames, into: "03-hdr-fused.jpg"), at: merge)
-        context.clearCaches()
-        sections.append(try develop("02-raw.dng", into: "06-developed-p3.jpg"))
-        context.clearCaches()
+        // Live Photo edits: `capture()` owns them. The HDR merge and the development run meanwhile (see `capture()`).
+        var (sections, subtitle, merge, developed) = try await capture()
+        let (fused, development) = try await developed.value
+        sections.insert(fused, at: merge)
+        sections.append(development)
         sections.append(try await editLivePhoto("05-live-photo.jpg"))
 
         // Thumbnails and histograms of every image (each image's two renders share its intermediates).
@@ -40,9 +36,15 @@ struct DemoStory {
     /// The bracket's files, −2, 0 and +2 EV.
     static let bracketNames = ["03-bracket-minus-2ev.jpg", "03-bracket-0ev.jpg", "03-bracket-plus-2ev.jpg"]
 
-    /// Runs the capture steps (1–6) on a session of their own and returns their sections, the sheet's subtitle and
-    /// where the HDR merge's section goes (after the bracket's).
-    func capture() async throws -> ([DemoSection], String, Int) {
+    /// Runs the capture steps (1–6) on a session of their own and returns their sections, the sheet's subtitle,
+    /// where the HDR merge's section goes (after the bracket's) and the task merging the bracket and developing the
+    /// DNG.
+    ///
+    /// That task starts once the low-light photo is delivered, so it runs while the Live Photo is captured: the
+    /// camera spends much of that step waiting for exposure and focus to follow the scene change, and the merge and
+    /// the development need only files already written. No step renders what an earlier one did: the context's
+    /// cached intermediates are dropped after each, not kept up to its limit.
+    func capture() async throws -> ([DemoSection], String, Int, Task<(DemoSection, DemoSection), any Error>) {
         var sections: [DemoSection] = []
         let portrait = try Scene.photographic(named: "photo-portrait")
         let studio = try await DemoSession.start(scene: portrait, sensor: size.sensor)
@@ -161,27 +163,43 @@ struct DemoStory {
             + monitor.events(from: dimmed) + section.events).sorted { $0.milliseconds < $1.milliseconds }
         sections.append(section)
 
-        // 6. A Live Photo of the portrait, once exposure has followed the light back up. Only the Live Photo is
-        // left to capture: preparing for it alone frees the buffers of the longer bursts (AVCam's reclamation).
-        camera.scene = portrait
-        let reclaim = ContinuousClock.now
-        try await output.prepare([live])
-        try await studio.settle()
-        output.photoSettingsForSceneMonitoring = nil
-        section = try await recorder.capture(
-            live, title: "Live Photo",
-            story: "A still and a movie of 1.5 s either side, with the microphone's sound, tied by a content "
-                + "identifier (Apple's maker note in the JPEG, QuickTime metadata in the movie). Before it, the "
-                + "output is prepared for the Live Photo alone, which reclaims what the bursts used.",
-            start: reclaim
-        ) { _ in
-            "05-live-photo.jpg"
+        // 4b. Merge the bracket, 7. develop the DNG: meanwhile.
+        let developed = Task.detached { [self] () throws -> (DemoSection, DemoSection) in
+            let fused = try fuse(Self.bracketNames, into: "03-hdr-fused.jpg")
+            context.clearCaches()
+            let development = try develop("02-raw.dng", into: "06-developed-p3.jpg")
+            context.clearCaches()
+            return (fused, development)
         }
-        section.events.insert(
-            .init(milliseconds: 0, name: "prepare", detail: "Live Photo only: the bursts' buffers reclaimed"), at: 0)
-        sections.append(section)
-        await studio.session.stopRunning()
-        return (sections, subtitle, merge)
+
+        // A failed Live Photo ends the demo: the merge and development are not waited for.
+        do {
+            // 6. A Live Photo of the portrait, once exposure has followed the light back up. Only the Live Photo is
+            // left to capture: preparing for it alone frees the buffers of the longer bursts (AVCam's reclamation).
+            camera.scene = portrait
+            let reclaim = ContinuousClock.now
+            try await output.prepare([live])
+            try await studio.settle()
+            output.photoSettingsForSceneMonitoring = nil
+            section = try await recorder.capture(
+                live, title: "Live Photo",
+                story: "A still and a movie of 1.5 s either side, with the microphone's sound, tied by a content "
+                    + "identifier (Apple's maker note in the JPEG, QuickTime metadata in the movie). Before it, the "
+                    + "output is prepared for the Live Photo alone, which reclaims what the bursts used.",
+                start: reclaim
+            ) { _ in
+                "05-live-photo.jpg"
+            }
+            section.events.insert(
+                .init(milliseconds: 0, name: "prepare", detail: "Live Photo only: the bursts' buffers reclaimed"), at: 0
+            )
+            sections.append(section)
+            await studio.session.stopRunning()
+        } catch {
+            developed.cancel()
+            throw error
+        }
+        return (sections, subtitle, merge, developed)
     }
 
     /// Exposure fusion of the bracket, in Display P3, with the 0 EV frame's metadata.
