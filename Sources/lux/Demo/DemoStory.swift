@@ -17,12 +17,25 @@ struct DemoStory {
         sections.append(development)
         sections.append(try await editLivePhoto("05-live-photo.jpg"))
 
-        // Thumbnails and histograms of every image (each image's two renders share its intermediates).
-        for s in sections.indices {
-            for i in sections[s].items.indices {
-                try describe(&sections[s].items[i])
-                context.clearCaches()
+        // Thumbnails and histograms of every image: a DNG's preview alone (its development uses every processor and
+        // the most memory), then the JPEGs as many at once as there are processors (a JPEG decodes on one thread),
+        // each with a context of its own, whose intermediates go with it.
+        let slots = sections.indices.flatMap { s in sections[s].items.indices.map { (s, $0) } }
+        let isRAW = { (slot: (Int, Int)) in sections[slot.0].items[slot.1].file.lowercased().hasSuffix(".dng") }
+        for (s, i) in slots where isRAW((s, i)) { try describe(&sections[s].items[i], context: context) }
+        context.clearCaches()
+        let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        try await withThrowingTaskGroup(of: (Int, Int, DemoSection.Item).self) { group in
+            for (k, (s, i)) in slots.filter({ !isRAW($0) }).enumerated() {
+                if k >= width, let (s, i, item) = try await group.next() { sections[s].items[i] = item }
+                let item = sections[s].items[i]
+                group.addTask {
+                    var described = item
+                    try describe(&described, context: RenderContext())
+                    return (s, i, described)
+                }
             }
+            for try await (s, i, item) in group { sections[s].items[i] = item }
         }
         var sizes: [String: Int] = [:]
         for item in sections.flatMap(\.items) {
@@ -297,7 +310,7 @@ struct DemoStory {
     }
 
     /// Fills in an item's caption and preview from its file.
-    func describe(_ item: inout DemoSection.Item) throws {
+    func describe(_ item: inout DemoSection.Item, context: RenderContext) throws {
         let url = folder.appendingPathComponent(item.file)
         switch url.pathExtension.lowercased() {
         case "dng":
