@@ -1,6 +1,7 @@
 import LuxPixels
 import LuxScene
 import LuxTestSupport
+import Synchronization
 import Testing
 
 @testable import LuxCapture
@@ -53,6 +54,51 @@ import Testing
         rig.photo.photoSettingsForSceneMonitoring = nil
         try await Self.step(clock, by: period, 3)
         #expect(rig.camera.status.frameCount == start + 7)
+    }
+
+    @Test(
+        "Monitoring frames begin a frame duration apart however long each takes; a late one begins at once, with no burst after"
+    )
+    func deadlineSchedule() async throws {
+        let clock = ManualClock()
+        // How long (ms of the test's clock) each monitored frame takes to make: quicker than a frame duration, then
+        // three that overrun it, then quick again.
+        let making = [20, 20, 20, 20, 50, 50, 50, 20, 20, 20]
+        let starts = Mutex<[Duration]?>(nil)  // nil until the test arms the camera
+        var configuration = SimulatedCamera.Configuration(sensor: .small(), seed: 1)
+        configuration.formats = DeviceFormat.smallTestFormats()
+        let inner = SimulatedCamera(scene: .stillLife(), configuration: configuration)
+        inner.setFocusMode(.locked)
+        let camera = ForwardingCamera(inner) {
+            let took = starts.withLock { s -> Int? in
+                guard let n = s?.count, n < making.count else { return nil }
+                s?.append(clock.now.offset)
+                return making[n]
+            }
+            if let took { clock.advance(by: .milliseconds(took)) }
+        }
+        let session = CaptureSession(clock: clock)
+        let photo = PhotoOutput()
+        session.beginConfiguration()
+        try session.addInput(DeviceInput(camera: camera))
+        try session.setSessionPreset(.photo)
+        try session.addOutput(photo)
+        try session.commitConfiguration()
+        try await session.startRunning()
+        let period = Duration(camera.activeFrameDuration)
+        try #require(await clock.sleepers(atLeast: 1))
+        starts.withLock { $0 = [] }
+        photo.photoSettingsForSceneMonitoring = PhotoSettings()
+        while starts.withLock({ $0!.count }) < making.count {
+            try #require(await clock.sleepers(atLeast: 1))
+            clock.advance(to: try #require(clock.nextDeadline))
+        }
+        let times = try #require(starts.withLock { $0 })
+        let gaps = zip(times.dropFirst(), times).map { $0 - $1 }
+        let ms = Duration.milliseconds(50)
+        // A frame duration after the quick ones began; right after each overrun; then a frame duration again.
+        #expect(gaps == [period, period, period, period, ms, ms, ms, period, period], "\(gaps)")
+        await session.stopRunning()
     }
 
     @Test("A dark scene is a flash and stabilisation scene; flash off makes isFlashScene false; light clears both")
