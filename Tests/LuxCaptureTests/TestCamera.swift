@@ -38,15 +38,16 @@ func grayCard(kelvin: Double, lux: Double) -> Scene {
     Scene.grayCard(light: Light(.temperature(kelvin), lux: lux))
 }
 
-/// A camera that hands every call to a simulated camera, but reports no flash (the protocol's default) and runs
-/// `beforeFrame` as each stream frame begins (a test's clock can advance there, as if making frames took time).
+/// A camera that hands every call to a simulated camera, but reports no flash (the protocol's default), takes its
+/// photos from stream frames (it is not a ``SensorPipelineDevice``), and runs `beforeFrame` as each stream frame
+/// begins (a test's clock can advance there, as if making frames took time, or the test can hold the frame there).
 final class ForwardingCamera: CaptureDevice {
     let inner: SimulatedCamera
-    let beforeFrame: @Sendable () -> Void
+    let beforeFrame: @Sendable () async -> Void
 
     init(
         _ inner: SimulatedCamera = SimulatedCamera(scene: .grayCard(), configuration: .init(sensor: .small())),
-        beforeFrame: @escaping @Sendable () -> Void = {}
+        beforeFrame: @escaping @Sendable () async -> Void = {}
     ) {
         self.inner = inner
         self.beforeFrame = beforeFrame
@@ -69,7 +70,7 @@ final class ForwardingCamera: CaptureDevice {
     func startStreaming() async throws(CaptureError) { try await inner.startStreaming() }
     func stopStreaming() async { await inner.stopStreaming() }
     func nextFrame(_ configuration: StreamConfiguration) async throws(CaptureError) -> CaptureFrame {
-        beforeFrame()
+        await beforeFrame()
         return try await inner.nextFrame(configuration)
     }
     func captureStill(_ request: StillRequest) async throws(CaptureError) -> StillCapture {

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import LuxPixels
 
 extension CaptureSession {
@@ -114,6 +113,11 @@ extension CaptureSession {
     /// keeps its Live Photo ring buffer filled, and no other consumer began a frame within a frame duration, make a
     /// stream frame, so ``PhotoOutput/isFlashScene`` follows the live scene (and the ring holds the last 1.5 s).
     ///
+    /// Monitoring pauses while a capture request is in flight: the request meters its own frames, and every frame
+    /// here is rendered on the processors that expose and develop the request (a phone's preview runs on its image
+    /// signal processor instead); with monitoring beside it, `lux demo`'s first capture took more than twice as long. The flags
+    /// follow the scene again at the turn after the request ends.
+    ///
     /// Turns keep a deadline schedule, as a camera's frame clock does: each is due a frame duration after the
     /// previous one began, however long its frame took to make; a turn that is already due starts at once, without
     /// catching up on the turns it missed.
@@ -129,7 +133,7 @@ extension CaptureSession {
                 do throws(CaptureError) {
                     if photo.recordsLivePhotoRing {
                         try await photo.ringRecorder(pump: pump).recordIntoRing()
-                    } else if photo.isMonitoringScene, !(Self.pausesWhileCapturing && photo.pendingCaptureCount > 0) {
+                    } else if photo.isMonitoringScene, photo.pendingCaptureCount == 0 {
                         _ = try await pump.meter()
                     }
                 } catch {
@@ -144,6 +148,4 @@ extension CaptureSession {
             try? await clock.sleep(until: turn)
         }
     }
-
-    static let pausesWhileCapturing = ProcessInfo.processInfo.environment["LUX_MONITOR_PAUSE"] != nil
 }

@@ -56,6 +56,74 @@ import Testing
         #expect(rig.camera.status.frameCount == start + 7)
     }
 
+    /// The small test sensor's camera, focus locked.
+    static func smallCamera() -> SimulatedCamera {
+        var configuration = SimulatedCamera.Configuration(sensor: .small(), seed: 1)
+        configuration.formats = DeviceFormat.smallTestFormats()
+        let camera = SimulatedCamera(scene: .stillLife(), configuration: configuration)
+        camera.setFocusMode(.locked)
+        return camera
+    }
+
+    /// A running session of `camera` and a photo output, on `clock`: the photo preset, or `format`.
+    static func run(_ camera: any CaptureDevice, clock: ManualClock, format: DeviceFormat? = nil) async throws
+        -> (CaptureSession, PhotoOutput)
+    {
+        let session = CaptureSession(clock: clock)
+        let photo = PhotoOutput()
+        session.beginConfiguration()
+        try session.addInput(DeviceInput(camera: camera))
+        if let format {
+            try session.setSessionPreset(.inputPriority)
+            try camera.setActiveFormat(format)
+        } else {
+            try session.setSessionPreset(.photo)
+        }
+        try session.addOutput(photo)
+        try session.commitConfiguration()
+        try await session.startRunning()
+        return (session, photo)
+    }
+
+    @Test("Monitoring makes no frames while a capture request is in flight, and resumes at the turn after it ends")
+    func pausesForRequests() async throws {
+        let clock = ManualClock()
+        let (gate, open) = AsyncStream<Void>.makeStream()
+        let made = Mutex((count: 0, holdsNext: false))
+        let camera = ForwardingCamera(Self.smallCamera()) {
+            let holds = made.withLock { m in
+                m.count += 1
+                defer { m.holdsNext = false }
+                return m.holdsNext
+            }
+            if holds {
+                var opened = gate.makeAsyncIterator()
+                _ = await opened.next()
+            }
+        }
+        // A video format: the request's photo is a stream frame, which the camera holds until the gate opens.
+        let (session, photo) = try await Self.run(
+            camera, clock: clock, format: CaptureRig.videoFormat(highQuality: false))
+        let period = Duration(camera.activeFrameDuration)
+        photo.photoSettingsForSceneMonitoring = PhotoSettings()
+        try await Self.step(clock, by: period, 3)
+        made.withLock { $0.holdsNext = true }
+        var speed = PhotoSettings()
+        speed.qualityPrioritization = .speed
+        var events = try photo.capturePhoto(speed).makeAsyncIterator()
+        while made.withLock({ $0.holdsNext }) { await Task.yield() }
+        let held = made.withLock { $0.count }
+        // A monitor that took its turns would wait behind the held frame and never sleep again (`step` would fail).
+        try await Self.step(clock, by: period, 5)
+        #expect(made.withLock { $0.count } == held, "monitored while the request was in flight")
+        open.yield()
+        while try await events.next() != nil {}
+        let after = made.withLock { $0.count }
+        try await Self.step(clock, by: period, 3)
+        #expect(made.withLock { $0.count } == after + 3)
+        await session.stopRunning()
+    }
+
     @Test(
         "Monitoring frames begin a frame duration apart however long each takes; a late one begins at once, with no burst after"
     )
@@ -65,11 +133,7 @@ import Testing
         // three that overrun it, then quick again.
         let making = [20, 20, 20, 20, 50, 50, 50, 20, 20, 20]
         let starts = Mutex<[Duration]?>(nil)  // nil until the test arms the camera
-        var configuration = SimulatedCamera.Configuration(sensor: .small(), seed: 1)
-        configuration.formats = DeviceFormat.smallTestFormats()
-        let inner = SimulatedCamera(scene: .stillLife(), configuration: configuration)
-        inner.setFocusMode(.locked)
-        let camera = ForwardingCamera(inner) {
+        let camera = ForwardingCamera(Self.smallCamera()) {
             let took = starts.withLock { s -> Int? in
                 guard let n = s?.count, n < making.count else { return nil }
                 s?.append(clock.now.offset)
@@ -77,14 +141,7 @@ import Testing
             }
             if let took { clock.advance(by: .milliseconds(took)) }
         }
-        let session = CaptureSession(clock: clock)
-        let photo = PhotoOutput()
-        session.beginConfiguration()
-        try session.addInput(DeviceInput(camera: camera))
-        try session.setSessionPreset(.photo)
-        try session.addOutput(photo)
-        try session.commitConfiguration()
-        try await session.startRunning()
+        let (session, photo) = try await Self.run(camera, clock: clock)
         let period = Duration(camera.activeFrameDuration)
         try #require(await clock.sleepers(atLeast: 1))
         starts.withLock { $0 = [] }
