@@ -65,26 +65,6 @@ import Testing
         return camera
     }
 
-    /// A running session of `camera` and a photo output, on `clock`: the photo preset, or `format`.
-    static func run(_ camera: any CaptureDevice, clock: ManualClock, format: DeviceFormat? = nil) async throws
-        -> (CaptureSession, PhotoOutput)
-    {
-        let session = CaptureSession(clock: clock)
-        let photo = PhotoOutput()
-        session.beginConfiguration()
-        try session.addInput(DeviceInput(camera: camera))
-        if let format {
-            try session.setSessionPreset(.inputPriority)
-            try camera.setActiveFormat(format)
-        } else {
-            try session.setSessionPreset(.photo)
-        }
-        try session.addOutput(photo)
-        try session.commitConfiguration()
-        try await session.startRunning()
-        return (session, photo)
-    }
-
     @Test("Monitoring makes no frames while a capture request is in flight, and resumes at the turn after it ends")
     func pausesForRequests() async throws {
         let clock = ManualClock()
@@ -102,8 +82,8 @@ import Testing
             }
         }
         // A video format: the request's photo is a stream frame, which the camera holds until the gate opens.
-        let (session, photo) = try await Self.run(
-            camera, clock: clock, format: CaptureRig.videoFormat(highQuality: false))
+        let (session, photo) = try await CaptureRig.session(
+            camera: camera, format: CaptureRig.videoFormat(highQuality: false), clock: clock)
         let period = Duration(camera.activeFrameDuration)
         photo.photoSettingsForSceneMonitoring = PhotoSettings()
         try await Self.step(clock, by: period, 3)
@@ -141,7 +121,7 @@ import Testing
             }
             if let took { clock.advance(by: .milliseconds(took)) }
         }
-        let (session, photo) = try await Self.run(camera, clock: clock)
+        let (session, photo) = try await CaptureRig.session(camera: camera, clock: clock)
         let period = Duration(camera.activeFrameDuration)
         try #require(await clock.sleepers(atLeast: 1))
         starts.withLock { $0 = [] }
