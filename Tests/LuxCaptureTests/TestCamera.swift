@@ -37,3 +37,43 @@ extension SimulatedCamera {
 func grayCard(kelvin: Double, lux: Double) -> Scene {
     Scene.grayCard(light: Light(.temperature(kelvin), lux: lux))
 }
+
+/// A camera that hands every call to a simulated camera, but reports no flash (the protocol's default), takes its
+/// photos from stream frames (it is not a ``SensorPipelineDevice``), and runs `beforeFrame` as each stream frame
+/// begins (a test's clock can advance there, as if making frames took time, or the test can hold the frame there).
+final class ForwardingCamera: CaptureDevice {
+    let inner: SimulatedCamera
+    let beforeFrame: @Sendable () async -> Void
+
+    init(
+        _ inner: SimulatedCamera = SimulatedCamera(scene: .grayCard(), configuration: .init(sensor: .small())),
+        beforeFrame: @escaping @Sendable () async -> Void = {}
+    ) {
+        self.inner = inner
+        self.beforeFrame = beforeFrame
+    }
+
+    var uniqueID: String { "forwarding" }
+    var localizedName: String { "Forwarding camera" }
+    var formats: [DeviceFormat] { inner.formats }
+    var activeFormat: DeviceFormat { inner.activeFormat }
+    func setActiveFormat(_ format: DeviceFormat) throws(CaptureError) { try inner.setActiveFormat(format) }
+    var activeFrameDuration: MediaTime { inner.activeFrameDuration }
+    var activeColorSpace: CaptureColorSpace { inner.activeColorSpace }
+    func setActiveColorSpace(_ colorSpace: CaptureColorSpace) throws(CaptureError) {
+        try inner.setActiveColorSpace(colorSpace)
+    }
+    var status: DeviceStatus { inner.status }
+    func values<Value: Sendable & Equatable>(of property: DeviceProperty<Value>) -> AsyncStream<Value> {
+        inner.values(of: property)
+    }
+    func startStreaming() async throws(CaptureError) { try await inner.startStreaming() }
+    func stopStreaming() async { await inner.stopStreaming() }
+    func nextFrame(_ configuration: StreamConfiguration) async throws(CaptureError) -> CaptureFrame {
+        await beforeFrame()
+        return try await inner.nextFrame(configuration)
+    }
+    func captureStill(_ request: StillRequest) async throws(CaptureError) -> StillCapture {
+        try await inner.captureStill(request)
+    }
+}

@@ -109,18 +109,34 @@ extension CaptureSession {
         if changed { eventBroadcaster.send(.interruptionEnded) }
     }
 
-    /// While running: once per frame duration on the session's clock, when the photo output monitors the scene and no
-    /// other consumer produced a frame within a frame duration, meter a stream frame, so ``PhotoOutput/isFlashScene``
-    /// follows the live scene.
+    /// While running: once per frame duration on the session's clock, when the photo output monitors the scene or
+    /// keeps its Live Photo ring buffer filled, and no other consumer began a frame within a frame duration, make a
+    /// stream frame, so ``PhotoOutput/isFlashScene`` follows the live scene (and the ring holds the last 1.5 s).
+    ///
+    /// Monitoring pauses while a capture request is in flight: the request meters its own frames, and every frame
+    /// here is rendered on the processors that expose and develop the request (a phone's preview runs on its image
+    /// signal processor instead); with monitoring beside it, `lux demo`'s first capture took more than twice as long. The flags
+    /// follow the scene again at the turn after the request ends.
+    ///
+    /// Turns keep a deadline schedule, as a camera's frame clock does: each is due a frame duration after the
+    /// previous one began, however long its frame took to make; a turn that is already due starts at once, without
+    /// catching up on the turns it missed.
     func monitorScene() async {
+        var turn = clock.now
         while !Task.isCancelled {
             let (pump, photo, interrupted) = state.withLock {
                 ($0.pump, $0.outputs.lazy.compactMap { $0 as? PhotoOutput }.first, $0.interruption != nil)
             }
             guard let pump else { return }
             let period = pump.frameDuration
-            if !interrupted, let photo, photo.isMonitoringScene, pump.timeSinceLastFrame.map({ $0 >= period }) ?? true {
-                do { _ = try await pump.meter() } catch {
+            if !interrupted, let photo, pump.timeSinceLastFrameStarted.map({ $0 >= period }) ?? true {
+                do throws(CaptureError) {
+                    if photo.recordsLivePhotoRing {
+                        try await photo.ringRecorder(pump: pump).recordIntoRing()
+                    } else if photo.isMonitoringScene, photo.pendingCaptureCount == 0 {
+                        _ = try await pump.meter()
+                    }
+                } catch {
                     if case .bufferPoolExhausted = error {
                     } else {
                         await fail(with: error)
@@ -128,7 +144,8 @@ extension CaptureSession {
                     }
                 }
             }
-            try? await clock.sleep(for: period)
+            turn = max(turn.advanced(by: period), clock.now)
+            try? await clock.sleep(until: turn)
         }
     }
 }

@@ -34,6 +34,8 @@ final class FramePump: Sendable {
         var readers: [UInt64: Deque<CaptureFrame>] = [:]
         var nextReader: UInt64 = 0
         var lastFrameInstant: CaptureClock.Instant?
+        /// When the last frame began (its production started).
+        var lastFrameStart: CaptureClock.Instant?
         var metering: SceneMetering?
     }
 
@@ -57,6 +59,11 @@ final class FramePump: Sendable {
         state.withLock { $0.lastFrameInstant }.map { $0.duration(to: clock.now) }
     }
 
+    /// The time on the session's clock since any consumer last began making a frame (`nil` before the first).
+    var timeSinceLastFrameStarted: Duration? {
+        state.withLock { $0.lastFrameStart }.map { $0.duration(to: clock.now) }
+    }
+
     /// The latest metering.
     var metering: SceneMetering? { state.withLock { $0.metering } }
 
@@ -75,6 +82,7 @@ final class FramePump: Sendable {
         var config = StreamConfiguration(deliversProcessedFrames: processed || readers > 0, deliversRAW: true)
         config.outputDimensions = outputDimensions
         let started = clock.now
+        state.withLock { $0.lastFrameStart = started }
         let frame: CaptureFrame
         do { frame = try await device.nextFrame(config) } catch {
             // A camera that is gone or stopped delivering ends the session with a runtime error.

@@ -14,8 +14,10 @@ import Testing
     /// A photo-preset session with Live Photo capture enabled and, optionally, a microphone.
     ///
     /// Its clock stands still, so every frame is one a capture asked for.
-    static func rig(microphone: Bool = true, sensor: SensorModel = .small()) async throws -> CaptureRig {
-        let rig = try await CaptureRig.make(sensor: sensor, start: false, clock: ManualClock())
+    static func rig(microphone: Bool = true, sensor: SensorModel = .small(), clock: ManualClock = ManualClock())
+        async throws -> CaptureRig
+    {
+        let rig = try await CaptureRig.make(sensor: sensor, start: false, clock: clock)
         if microphone {
             rig.session.beginConfiguration()
             try rig.session.addInput(
@@ -88,6 +90,44 @@ import Testing
         #expect(streams.compactMap { $0["codec_name"] as? String }.prefix(2) == ["h264", "aac"])
         let tags = (json["format"] as? [String: Any])?["tags"] as? [String: Any] ?? [:]
         #expect(tags["com.apple.quicktime.content.identifier"] as? String == identifier)
+    }
+
+    @Test(
+        "prepared for Live Photos alone, the idle session fills the ring buffer: the shutter records no pre-roll (45 frames without), the movie still spans 1.5 s either side"
+    )
+    func preRollBeforeTheShutter() async throws {
+        let dir = try ExternalTool.temporaryFolder("lux-live-ring")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        /// The frames the camera makes for a capture, and the movie's duration and still time.
+        func capture(_ rig: CaptureRig, _ name: String) async throws -> (Int, MediaTime, MediaTime) {
+            let before = rig.camera.status.frameCount
+            let events = try await collect(try rig.photo.capturePhoto(Self.settings(dir.appendingPathComponent(name))))
+            let (duration, photoTime) = try #require(Self.movieTimes(events), "no movie event: \(events.names)")
+            return (rig.camera.status.frameCount - before, duration, photoTime)
+        }
+        let control = try await Self.rig(microphone: false)
+        control.photo.isLivePhotoAutoTrimmingEnabled = false
+        let (recordedAtShutter, _, _) = try await capture(control, "control.mov")
+
+        let clock = ManualClock()
+        let rig = try await Self.rig(microphone: false, clock: clock)
+        rig.photo.isLivePhotoAutoTrimmingEnabled = false
+        let period = Duration(rig.camera.activeFrameDuration)
+        let frames = rig.camera.status.frameCount
+        // Other kinds prepared too: the idle session makes no frames for the ring.
+        try await rig.photo.prepare([PhotoSettings(), Self.settings(dir.appendingPathComponent("x.mov"))])
+        try await SceneMonitoringTests.step(clock, by: period, 10)
+        #expect(rig.camera.status.frameCount == frames && rig.photo.livePhotoRing.span == .zero)
+        // Live Photos alone: each frame duration of idle time records a frame, and the ring keeps the last 1.5 s.
+        try await rig.photo.prepare([Self.settings(dir.appendingPathComponent("x.mov"))])
+        try await SceneMonitoringTests.step(clock, by: period, 50)
+        await rig.photo.livePhotoRing.waitForPendingFrame()
+        #expect(rig.camera.status.frameCount == frames + 50)
+        #expect(rig.photo.livePhotoRing.span == MediaTime(value: 3, timescale: 2), "\(rig.photo.livePhotoRing.span)")
+        let (recorded, duration, photoTime) = try await capture(rig, "live.mov")
+        #expect(
+            recordedAtShutter - recorded == 45, "\(recordedAtShutter) frames with the pre-roll, \(recorded) without")
+        #expect(duration == MediaTime(value: 3, timescale: 1) && photoTime == MediaTime(value: 3, timescale: 2))
     }
 
     @Test(

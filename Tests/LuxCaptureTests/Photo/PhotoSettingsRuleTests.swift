@@ -175,7 +175,7 @@ import Testing
     func flashModes() async throws {
         let session = CaptureSession()
         let photo = PhotoOutput()
-        try session.addInput(DeviceInput(camera: NoFlashCamera()))
+        try session.addInput(DeviceInput(camera: ForwardingCamera()))
         try session.addOutput(photo)
         #expect(photo.supportedFlashModes == [.off])
     }
@@ -193,31 +193,5 @@ import Testing
         var s = PhotoSettings()
         s.livePhotoMovieURL = .init(filePath: "/tmp/live.mov")
         #expect(throws: CaptureError.self) { _ = try rig.photo.capturePhoto(s) }
-    }
-}
-
-/// A simulated camera that reports no flash.
-final class NoFlashCamera: CaptureDevice {
-    let inner = SimulatedCamera(scene: .grayCard(), configuration: .init(sensor: .small()))
-    var uniqueID: String { "noflash" }
-    var localizedName: String { "No-flash camera" }
-    var formats: [DeviceFormat] { inner.formats }
-    var activeFormat: DeviceFormat { inner.activeFormat }
-    func setActiveFormat(_ format: DeviceFormat) throws(CaptureError) { try inner.setActiveFormat(format) }
-    var activeColorSpace: CaptureColorSpace { inner.activeColorSpace }
-    func setActiveColorSpace(_ colorSpace: CaptureColorSpace) throws(CaptureError) {
-        try inner.setActiveColorSpace(colorSpace)
-    }
-    var status: DeviceStatus { inner.status }
-    func values<Value: Sendable & Equatable>(of property: DeviceProperty<Value>) -> AsyncStream<Value> {
-        inner.values(of: property)
-    }
-    func startStreaming() async throws(CaptureError) { try await inner.startStreaming() }
-    func stopStreaming() async { await inner.stopStreaming() }
-    func nextFrame(_ configuration: StreamConfiguration) async throws(CaptureError) -> CaptureFrame {
-        try await inner.nextFrame(configuration)
-    }
-    func captureStill(_ request: StillRequest) async throws(CaptureError) -> StillCapture {
-        try await inner.captureStill(request)
     }
 }

@@ -1,6 +1,7 @@
 import LuxPixels
 import LuxScene
 import LuxTestSupport
+import Synchronization
 import Testing
 
 @testable import LuxCapture
@@ -53,6 +54,88 @@ import Testing
         rig.photo.photoSettingsForSceneMonitoring = nil
         try await Self.step(clock, by: period, 3)
         #expect(rig.camera.status.frameCount == start + 7)
+    }
+
+    /// The small test sensor's camera, focus locked.
+    static func smallCamera() -> SimulatedCamera {
+        var configuration = SimulatedCamera.Configuration(sensor: .small(), seed: 1)
+        configuration.formats = DeviceFormat.smallTestFormats()
+        let camera = SimulatedCamera(scene: .stillLife(), configuration: configuration)
+        camera.setFocusMode(.locked)
+        return camera
+    }
+
+    @Test("Monitoring makes no frames while a capture request is in flight, and resumes at the turn after it ends")
+    func pausesForRequests() async throws {
+        let clock = ManualClock()
+        let (gate, open) = AsyncStream<Void>.makeStream()
+        let made = Mutex((count: 0, holdsNext: false))
+        let camera = ForwardingCamera(Self.smallCamera()) {
+            let holds = made.withLock { m in
+                m.count += 1
+                defer { m.holdsNext = false }
+                return m.holdsNext
+            }
+            if holds {
+                var opened = gate.makeAsyncIterator()
+                _ = await opened.next()
+            }
+        }
+        // A video format: the request's photo is a stream frame, which the camera holds until the gate opens.
+        let (session, photo) = try await CaptureRig.session(
+            camera: camera, format: CaptureRig.videoFormat(highQuality: false), clock: clock)
+        let period = Duration(camera.activeFrameDuration)
+        photo.photoSettingsForSceneMonitoring = PhotoSettings()
+        try await Self.step(clock, by: period, 3)
+        made.withLock { $0.holdsNext = true }
+        var speed = PhotoSettings()
+        speed.qualityPrioritization = .speed
+        var events = try photo.capturePhoto(speed).makeAsyncIterator()
+        while made.withLock({ $0.holdsNext }) { await Task.yield() }
+        let held = made.withLock { $0.count }
+        // A monitor that took its turns would wait behind the held frame and never sleep again (`step` would fail).
+        try await Self.step(clock, by: period, 5)
+        #expect(made.withLock { $0.count } == held, "monitored while the request was in flight")
+        open.yield()
+        while try await events.next() != nil {}
+        let after = made.withLock { $0.count }
+        try await Self.step(clock, by: period, 3)
+        #expect(made.withLock { $0.count } == after + 3)
+        await session.stopRunning()
+    }
+
+    @Test(
+        "Monitoring frames begin a frame duration apart however long each takes; a late one begins at once, with no burst after"
+    )
+    func deadlineSchedule() async throws {
+        let clock = ManualClock()
+        // How long (ms of the test's clock) each monitored frame takes to make: quicker than a frame duration, then
+        // three that overrun it, then quick again.
+        let making = [20, 20, 20, 20, 50, 50, 50, 20, 20, 20]
+        let starts = Mutex<[Duration]?>(nil)  // nil until the test arms the camera
+        let camera = ForwardingCamera(Self.smallCamera()) {
+            let took = starts.withLock { s -> Int? in
+                guard let n = s?.count, n < making.count else { return nil }
+                s?.append(clock.now.offset)
+                return making[n]
+            }
+            if let took { clock.advance(by: .milliseconds(took)) }
+        }
+        let (session, photo) = try await CaptureRig.session(camera: camera, clock: clock)
+        let period = Duration(camera.activeFrameDuration)
+        try #require(await clock.sleepers(atLeast: 1))
+        starts.withLock { $0 = [] }
+        photo.photoSettingsForSceneMonitoring = PhotoSettings()
+        while starts.withLock({ $0!.count }) < making.count {
+            try #require(await clock.sleepers(atLeast: 1))
+            clock.advance(to: try #require(clock.nextDeadline))
+        }
+        let times = try #require(starts.withLock { $0 })
+        let gaps = zip(times.dropFirst(), times).map { $0 - $1 }
+        let ms = Duration.milliseconds(50)
+        // A frame duration after the quick ones began; right after each overrun; then a frame duration again.
+        #expect(gaps == [period, period, period, period, ms, ms, ms, period, period], "\(gaps)")
+        await session.stopRunning()
     }
 
     @Test("A dark scene is a flash and stabilisation scene; flash off makes isFlashScene false; light clears both")

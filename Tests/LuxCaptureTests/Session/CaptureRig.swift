@@ -54,6 +54,17 @@ struct CaptureRig {
         configuration.formats = DeviceFormat.smallTestFormats(sensor: sensor)
         let camera = SimulatedCamera(scene: scene, configuration: configuration)
         camera.setFocusMode(.locked)
+        let (session, photo) = try await session(
+            camera: camera, preset: preset, extraOutputs: extraOutputs, start: start, format: format, clock: clock)
+        return CaptureRig(camera: camera, session: session, photo: photo)
+    }
+
+    /// A session of `camera` → a photo output (and `extraOutputs`) on `preset`, or on `format` with the input
+    /// priority preset; on the system's clock or `clock`; running when `start` is set.
+    static func session(
+        camera: any CaptureDevice, preset: SessionPreset = .photo, extraOutputs: [any CaptureOutput] = [],
+        start: Bool = true, format: DeviceFormat? = nil, clock: ManualClock? = nil
+    ) async throws -> (CaptureSession, PhotoOutput) {
         let session = clock.map { CaptureSession(clock: $0) } ?? CaptureSession()
         let photo = PhotoOutput()
         session.beginConfiguration()
@@ -68,7 +79,7 @@ struct CaptureRig {
         for o in extraOutputs { try session.addOutput(o) }
         try session.commitConfiguration()
         if start { try await session.startRunning() }
-        return CaptureRig(camera: camera, session: session, photo: photo)
+        return (session, photo)
     }
 }
 

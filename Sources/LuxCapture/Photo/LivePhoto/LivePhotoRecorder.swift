@@ -84,6 +84,13 @@ struct LivePhotoRecorder: Sendable {
         }
     }
 
+    /// Makes one movie-size stream frame for the ring buffer while the session idles (``PhotoOutput``'s
+    /// ``PhotoOutput/recordsLivePhotoRing``); it is compressed and appended while the caller makes the next frame.
+    func recordIntoRing() async throws(CaptureError) {
+        let frame = try await produceFrame()
+        await ring.append(compressing: { try? compress(frame) }, span: Self.preRoll)
+    }
+
     /// Tops the ring buffer up until it holds the pre-roll (frames made now stand for the ones a continuously
     /// running device would already hold).
     ///
@@ -91,6 +98,7 @@ struct LivePhotoRecorder: Sendable {
     /// began, the capture goes on with what the ring holds (a shorter pre-roll), however the stream's frames were
     /// shared out meanwhile.
     func fillPreRoll() async throws(CaptureError) {
+        await ring.waitForPendingFrame()
         guard ring.span < Self.preRoll else { return }
         var start: MediaTime?
         try await record(

@@ -24,6 +24,23 @@ struct LivePhotoMovieFrame: Sendable {
 /// share of the slots varies with how fast each side processes its frames.
 final class LivePhotoRingBuffer: Sendable {
     private let frames = Mutex(Deque<LivePhotoMovieFrame>())
+    /// The frame being compressed for ``append(compressing:span:)``, appended when it is done.
+    private let pending = Mutex<Task<Void, Never>?>(nil)
+
+    /// Compresses a frame on another task while the caller goes on (makes the next frame), then appends it.
+    ///
+    /// One frame is compressed at a time: a call waits for the previous frame to be in, so frames arrive in order.
+    /// A frame `compress` cannot make (`nil`) leaves a gap.
+    func append(compressing compress: @escaping @Sendable () -> LivePhotoMovieFrame?, span: MediaTime) async {
+        await pending.withLock { $0 }?.value
+        let task = Task {
+            if let frame = compress() { self.append(frame, span: span) }
+        }
+        pending.withLock { $0 = task }
+    }
+
+    /// Waits until the frame being compressed, if any, is in.
+    func waitForPendingFrame() async { await pending.withLock { $0 }?.value }
 
     /// Keeps `frame` and forgets frames that ended more than `span` before it (every frame when the device clock
     /// went back).
