@@ -205,14 +205,18 @@ let package = Package(
             name: "LuxPixelsTests", dependencies: ["LuxPixels", "LuxColor", "CLuxKernels"],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "LuxRenderTests", dependencies: ["LuxRender", "LuxPixels", "LuxColor", "LuxTestSupport"],
+            name: "LuxRenderTests",
+            dependencies: ["LuxRender", "LuxPixels", "LuxColor", "LuxTestSupport", "CLuxKernels"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "LuxFiltersTests",
             dependencies: ["LuxFilters", "LuxRender", "LuxCodecs", "LuxPixels", "LuxColor", "LuxTestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "LuxCodecsTests", dependencies: ["LuxCodecs", "LuxPixels", "LuxColor", "LuxTestSupport"],
+            name: "LuxCodecsTests",
+            dependencies: [
+                "LuxCodecs", "LuxPixels", "LuxColor", "LuxTestSupport", "CLuxKernels", "CLuxMediaShims",
+            ],
             resources: [.copy("Resources/FuzzRegressions")], swiftSettings: swiftSettings),
         .testTarget(
             name: "LuxCaptureTests",

@@ -164,6 +164,16 @@ void lux_weighted_rows(const float *const *rows, const float *weights, size_t ta
 void lux_weighted_pixels(const float *src, const ptrdiff_t *first, const float *weights, size_t taps, float *out,
                          size_t count);
 
+/// Bilinear samples of an interleaved RGBA `Float` region (`width` × `height` pixels from column `min_x`, row `min_y`;
+/// rows `row_stride` floats apart) at the positions `(xs[i], ys[i])`, pixel centres at `k + 0.5`: with
+/// u = x − 0.5, fu = ⌊u⌋ clamped to ±1e9 and a = u − fu (v, fv, b likewise), top = p00 + (p10 − p00)·a,
+/// bottom = p01 + (p11 − p01)·a and the sample top + (bottom − top)·b, four floats at `out + 4·i`. Positions whose
+/// four pixels are not all in the region are left alone: their indices go to `outside` (room for `count`), and the
+/// return value is how many. No fused multiply-add; the AVX2 and portable paths agree bit for bit.
+size_t lux_bilinear_samples(const float *base, ptrdiff_t row_stride, ptrdiff_t min_x, ptrdiff_t min_y,
+                            ptrdiff_t width, ptrdiff_t height, const float *xs, const float *ys, size_t count,
+                            float *out, int32_t *outside);
+
 /// Block matching's inner loop: lane i of `l1` and `l2` receives the sums of |r − a| and (r − a)² over columns
 /// i, i + 8, … (`width` a multiple of 8) of `rows` rows, row by row, where row y of the reference starts at
 /// `ref + y·ref_stride` and of the other frame at `alt + y·alt_stride` (strides in floats). No fused multiply-add;

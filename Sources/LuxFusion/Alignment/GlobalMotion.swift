@@ -156,14 +156,17 @@ public struct GlobalMotion: Hashable, Sendable {
 
     /// The weighted median of `values`.
     static func weightedMedian(_ values: [Double], _ weights: [Double]) -> Double {
-        let order = values.indices.sorted { values[$0] < values[$1] }
+        // (value, weight) pairs in order of value, equal values in index order: the order a stable sort of the indices
+        // leaves them in (the same sums), with the pairs side by side for the sort.
+        var pairs = (0..<values.count).map { (values[$0], weights[$0], $0) }
+        pairs.sort { $0.0 < $1.0 || ($0.0 == $1.0 && $0.2 < $1.2) }
         let half = weights.reduce(0, +) / 2
         var acc = 0.0
-        for i in order {
-            acc += weights[i]
-            if acc >= half { return values[i] }
+        for (value, weight, _) in pairs {
+            acc += weight
+            if acc >= half { return value }
         }
-        return values[order.last ?? 0]
+        return pairs.last?.0 ?? values[0]
     }
 }
 

@@ -53,21 +53,29 @@ struct AnalysisFrame: Sendable {
         var out = PixelBuffer(width: w, height: h, format: .rgba8, colorSpace: source.colorSpace)
         source.withUnsafePlane { src in
             out.withUnsafeMutablePlane { dst in
-                var sums = [Int](repeating: 0, count: 4 * w)
-                for y in 0..<h {
-                    for i in 0..<sums.count { sums[i] = 0 }
-                    for dy in 0..<f {
-                        let row = src.row(y * f + dy, as: UInt8.self)
-                        for x in 0..<w {
-                            for dx in 0..<f {
-                                let p = 4 * (x * f + dx)
-                                for c in 0..<4 { sums[4 * x + c] += Int(row[p + c]) }
+                // One pixel's four channel sums per vector.
+                withUnsafeTemporaryAllocation(of: SIMD4<UInt32>.self, capacity: w) { sums in
+                    let n = SIMD4<UInt32>(repeating: UInt32(f * f))
+                    for y in 0..<h {
+                        sums.initialize(repeating: .zero)
+                        for dy in 0..<f {
+                            let row = src.row(y * f + dy)
+                            for x in 0..<w {
+                                var sum = sums[x]
+                                for dx in 0..<f {
+                                    let pixel = row.loadUnaligned(
+                                        fromByteOffset: 4 &* (x &* f &+ dx), as: SIMD4<UInt8>.self)
+                                    sum &+= SIMD4(truncatingIfNeeded: pixel)
+                                }
+                                sums[x] = sum
                             }
                         }
+                        let o = dst.row(y)
+                        for x in 0..<w {
+                            let mean = SIMD4<UInt8>(truncatingIfNeeded: (sums[x] &+ n / 2) / n)
+                            o.storeBytes(of: mean, toByteOffset: 4 &* x, as: SIMD4<UInt8>.self)
+                        }
                     }
-                    let o = dst.row(y, as: UInt8.self)
-                    let n = f * f
-                    for i in 0..<(4 * w) { o[i] = UInt8((sums[i] + n / 2) / n) }
                 }
             }
         }

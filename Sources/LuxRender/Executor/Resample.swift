@@ -1,17 +1,25 @@
+import CLuxKernels
 import LuxPixels
 
 /// Resampling reads of a materialised `rgbaFloat` slot at continuous positions.
 enum Resample {
-    /// Bilinear (or nearest) samples at `(xs[i], ys[i])` into `dst`, through `scratch` (`4 n` floats):
-    /// whole pixels are stored interleaved, then split into planes in one vectorised pass.
+    /// Bilinear (or nearest) samples at `(xs[i], ys[i])` into `dst`, through `scratch` (`4 n` floats) and `outside`
+    /// (`n` indices): whole pixels are stored interleaved, then split into planes in one vectorised pass.
     @inline(__always)
     static func sample(
         _ s: Sampler, xs: UnsafePointer<Float>, ys: UnsafePointer<Float>, _ n: Int, _ mode: SamplingMode,
-        into dst: PlanarPixels, scratch: UnsafeMutablePointer<Float>
+        into dst: PlanarPixels, scratch: UnsafeMutablePointer<Float>, outside: UnsafeMutablePointer<Int32>
     ) {
         let out = UnsafeMutableRawPointer(scratch)
         if mode == .linear {
-            for i in 0..<n { out.storeBytes(of: linear(s, xs[i], ys[i]), toByteOffset: 16 &* i, as: SIMD4<Float>.self) }
+            // The positions whose four pixels lie in the region in C (the same arithmetic as `linear`), the others
+            // here.
+            let missed = lux_bilinear_samples(
+                s.base, s.rowStride, s.minX, s.minY, s.width, s.height, xs, ys, n, scratch, outside)
+            for k in 0..<missed {
+                let i = Int(outside[k])
+                out.storeBytes(of: linear(s, xs[i], ys[i]), toByteOffset: 16 &* i, as: SIMD4<Float>.self)
+            }
         } else {
             for i in 0..<n {
                 out.storeBytes(of: nearest(s, xs[i], ys[i]), toByteOffset: 16 &* i, as: SIMD4<Float>.self)

@@ -16,6 +16,8 @@ final class Worker {
     let storeScratch: UnsafeMutablePointer<Float>
     /// Scratch for warp coordinates (`2 · chunk` floats).
     let coordinates: UnsafeMutablePointer<Float>
+    /// Scratch for the indices of warp positions sampled outside a region (`chunk` of them).
+    let outside: UnsafeMutablePointer<Int32>
     let arena = BufferArena()
     var stats = RenderStatistics()
     /// Source pixels read, per source index of the current plan.
@@ -29,6 +31,7 @@ final class Worker {
         scratch = .allocate(capacity: 4 * chunk)
         storeScratch = .allocate(capacity: 4 * chunk)
         coordinates = .allocate(capacity: 2 * chunk)
+        outside = .allocate(capacity: chunk)
     }
 
     deinit {
@@ -36,6 +39,7 @@ final class Worker {
         scratch.deallocate()
         storeScratch.deallocate()
         coordinates.deallocate()
+        outside.deallocate()
     }
 
     /// Makes room for at least `count` registers (only between renders).

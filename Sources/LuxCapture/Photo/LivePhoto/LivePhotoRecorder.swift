@@ -51,6 +51,13 @@ struct LivePhotoRecorder: Sendable {
     func compress(_ frame: CaptureFrame) throws(CaptureError) -> LivePhotoMovieFrame {
         guard var image = frame.image else { throw .processing("the camera delivered a movie frame without pixels") }
         if image.colorSpace == nil { image.colorSpace = colorSpace.colorSpace }
+        // When the JPEG needs no colour match, its 8-bit pixels are converted once here and shared with the motion
+        // analysis's reduction (each converted the frame on its own, the same way).
+        if image.format != .rgba8, let space = image.colorSpace, !space.isExtendedRange,
+            space.isColorimetricallyEqual(to: colorSpace.colorSpace.integerFileEncoding)
+        {
+            image = image.converted(to: .rgba8)
+        }
         do {
             let jpeg = try JPEG.encode(image, options: ringOptions)
             return LivePhotoMovieFrame(
@@ -202,11 +209,11 @@ struct LivePhotoRecorder: Sendable {
         }
         var frameOptions = renderer.options
         frameOptions.threadCount = 1
+        let workers = max(1, renderer.options.threadCount ?? Parallel.defaultThreadCount)
         let job = MovieFrameJob(
             frames: kept.map { frames[$0].jpeg }, transforms: transforms, settings: settings.video!,
-            renderer: RenderContext(options: frameOptions))
+            renderer: RenderContext(options: frameOptions), targets: BufferPool(capacityPerKey: workers + 2))
         do {
-            let workers = max(1, renderer.options.threadCount ?? Parallel.defaultThreadCount)
             try runFramePipeline(
                 count: kept.count, window: workers + 2, workers: workers,
                 transform: { (k) throws(CaptureError) in try job.prepare(k) },
@@ -246,6 +253,9 @@ struct MovieFrameJob: Sendable {
     let transforms: [AffineTransform]?
     let settings: QuickTimeWriter.VideoSettings
     let renderer: RenderContext
+    /// The warped frames' 8-bit buffers, reused from frame to frame (back in the pool once a frame is converted for
+    /// the encoder); a fresh buffer per frame cost the kernel a page clear per 4 KB.
+    let targets: BufferPool
 
     func prepare(_ k: Int) throws(CaptureError) -> PreparedVideoFrame {
         do {
@@ -257,7 +267,7 @@ struct MovieFrameJob: Sendable {
             }
             let frameRect = Rect(width: settings.width, height: settings.height)
             let warped = Image(buffer: decoded).clampedToExtent().transformed(by: t).cropped(to: frameRect)
-            var buffer = PixelBuffer(width: settings.width, height: settings.height, format: .rgba8)
+            var buffer = try targets.buffer(format: .rgba8, width: settings.width, height: settings.height)
             return try renderer.prepareVideoFrame(warped, bounds: frameRect, settings: settings, reusing: &buffer)
         } catch {
             throw .processing("preparing Live Photo movie frame \(k) failed: \(error)")

@@ -31,7 +31,9 @@ final class AffineOp: RowOp {
             xs[i] = a * px + rowX
             ys[i] = b * px + rowY
         }
-        Resample.sample(env.samplers[slot], xs: xs, ys: ys, n, mode, into: dst, scratch: env.worker.scratch)
+        Resample.sample(
+            env.samplers[slot], xs: xs, ys: ys, n, mode, into: dst, scratch: env.worker.scratch,
+            outside: env.worker.outside)
     }
 
     override func collectInside(_ r: PixelRect, _ rois: inout [PixelRect], _ sources: inout [PixelRect]) {

@@ -24,7 +24,9 @@ final class WarpOp: RowOp {
         let xs = env.worker.coordinates
         let ys = xs + env.worker.chunk
         kernel.body(WarpKernelRow(count: n, x: x, y: y, sourceX: xs, sourceY: ys))
-        Resample.sample(env.samplers[slot], xs: xs, ys: ys, n, mode, into: dst, scratch: env.worker.scratch)
+        Resample.sample(
+            env.samplers[slot], xs: xs, ys: ys, n, mode, into: dst, scratch: env.worker.scratch,
+            outside: env.worker.outside)
     }
 
     override func collectInside(_ r: PixelRect, _ rois: inout [PixelRect], _ sources: inout [PixelRect]) {

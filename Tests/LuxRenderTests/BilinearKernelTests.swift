@@ -1,0 +1,84 @@
+import CLuxKernels
+import LuxPixels
+import Testing
+
+@testable import LuxRender
+
+/// The bilinear row kernel (`lux_bilinear_samples`, the affine and warp row operations' sampler) against
+/// `Resample.linear`, its definition written in Swift, on both code paths: the same floats, bit for bit, and the
+/// positions whose pixels leave the region handed back.
+@Suite(.serialized) struct BilinearKernelTests {
+    /// A `width` × `height` region at (`minX`, `minY`) of pseudo-random RGBA floats, rows `stride` floats apart.
+    static func region(width: Int, height: Int, stride: Int) -> [Float] {
+        var state: UInt32 = 91
+        return (0..<(stride * height)).map { _ in
+            state = state &* 1_664_525 &+ 1_013_904_223
+            return Float(state >> 8) / Float(1 << 24) * 3 - 1
+        }
+    }
+
+    /// Positions along a slightly rotated and scaled row (as a stabilising warp makes), some exactly on pixel
+    /// centres and edges, some beyond each side of the region.
+    static func positions(_ n: Int, minX: Int, minY: Int, width: Int, height: Int, row: Int) -> ([Float], [Float]) {
+        var xs: [Float] = []
+        var ys: [Float] = []
+        for i in 0..<n {
+            let px = Float(i) + 0.5
+            xs.append(1.013 * px - 0.021 * Float(row) + Float(minX) - 2.7)
+            ys.append(0.019 * px + 0.987 * Float(row) + Float(minY) - 1.3)
+        }
+        xs[0] = Float(minX) + 0.5  // the first pixel's centre: the region's first column and the one after
+        ys[0] = Float(minY) + 0.5
+        xs[1] = Float(minX + width) - 0.5  // the last column's centre needs the column past it: outside
+        xs[2] = Float(minX) + 1
+        ys[2] = Float(minY + height) - 1.5
+        return (xs, ys)
+    }
+
+    @Test(
+        "samples match Resample.linear on both paths, outside positions left to the caller",
+        arguments: [(40, 30, 37, 0, 0), (300, 7, 257, -5, 12), (9, 9, 8, 100, -40)])
+    func matchesDefinition(width: Int, height: Int, count: Int, minX: Int, minY: Int) {
+        let stride = 4 * width + 12
+        let pixels = Self.region(width: width, height: height, stride: stride)
+        pixels.withUnsafeBufferPointer { base in
+            let sampler = Sampler(
+                base: base.baseAddress!, rowStride: stride, minX: minX, minY: minY, width: width, height: height,
+                extent: Rect(x: minX, y: minY, width: width, height: height))
+            var outsideSeen = 0
+            for row in 0..<(height + 4) {
+                let (xs, ys) = Self.positions(
+                    count, minX: minX, minY: minY, width: width, height: height, row: row - 2)
+                let expected = (0..<count).map { Resample.linear(sampler, xs[$0], ys[$0]) }
+                for portable in [false, true] {
+                    lux_force_portable(portable ? 1 : 0)
+                    defer { lux_force_portable(0) }
+                    var out = [Float](repeating: .nan, count: 4 * count)
+                    var outside = [Int32](repeating: -1, count: count)
+                    let missed = lux_bilinear_samples(
+                        base.baseAddress!, stride, minX, minY, width, height, xs, ys, count, &out, &outside)
+                    let left = Set(outside.prefix(missed).map(Int.init))
+                    outsideSeen += left.count
+                    for i in 0..<count {
+                        let u = Int((xs[i] - 0.5).rounded(.down)) - minX
+                        let v = Int((ys[i] - 0.5).rounded(.down)) - minY
+                        let inside = u >= 0 && u + 1 < width && v >= 0 && v + 1 < height
+                        #expect(left.contains(i) == !inside, "position \(i) of row \(row), portable: \(portable)")
+                        guard inside else { continue }
+                        let got = SIMD4(out[4 * i], out[4 * i + 1], out[4 * i + 2], out[4 * i + 3])
+                        #expect(
+                            got.bitPattern == expected[i].bitPattern,
+                            "position \(i) of row \(row), portable: \(portable): \(got) ≠ \(expected[i])")
+                    }
+                }
+            }
+            #expect(outsideSeen > 0)
+        }
+    }
+}
+
+extension SIMD4<Float> {
+    fileprivate var bitPattern: SIMD4<UInt32> {
+        SIMD4<UInt32>(x.bitPattern, y.bitPattern, z.bitPattern, w.bitPattern)
+    }
+}
