@@ -44,33 +44,49 @@ struct AnalysisFrame: Sendable {
     }
 
     /// `frame` box-reduced by one whole factor to at most `maximumWidth`, as `.rgba8` (for LuxFusion's stabiliser).
+    ///
+    /// Each source row is converted to `.rgba8` as ``PixelBuffer/converted(to:matrix:threads:)`` converts it, but into
+    /// one reused row rather than a whole converted frame (megabytes of fresh pages for every movie frame).
     static func reducedColor(_ frame: PixelBuffer, maximumWidth: Int) -> PixelBuffer {
-        let source = frame.format == .rgba8 ? frame : frame.converted(to: .rgba8)
-        let f = max(1, (source.width + maximumWidth - 1) / maximumWidth)
-        guard f > 1 else { return source }
-        let w = max(1, source.width / f)
-        let h = max(1, source.height / f)
-        var out = PixelBuffer(width: w, height: h, format: .rgba8, colorSpace: source.colorSpace)
-        source.withUnsafePlane { src in
-            out.withUnsafeMutablePlane { dst in
-                var sums = [Int](repeating: 0, count: 4 * w)
-                for y in 0..<h {
-                    for i in 0..<sums.count { sums[i] = 0 }
-                    for dy in 0..<f {
-                        let row = src.row(y * f + dy, as: UInt8.self)
-                        for x in 0..<w {
-                            for dx in 0..<f {
-                                let p = 4 * (x * f + dx)
-                                for c in 0..<4 { sums[4 * x + c] += Int(row[p + c]) }
-                            }
-                        }
+        let f = max(1, (frame.width + maximumWidth - 1) / maximumWidth)
+        guard f > 1 else { return frame.format == .rgba8 ? frame : frame.converted(to: .rgba8) }
+        let w = max(1, frame.width / f)
+        let h = max(1, frame.height / f)
+        let used = 4 * w * f  // the bytes of a row's first w·f pixels
+        var out = PixelBuffer(width: w, height: h, format: .rgba8, colorSpace: frame.colorSpace)
+        let converted =
+            frame.format == .rgba8 ? nil : PixelBuffer(width: frame.width, height: 1, format: .rgba8)
+        let floats = UnsafeMutablePointer<Float>.allocate(capacity: 4 * frame.width)
+        defer { floats.deallocate() }
+        // Per byte of a row, its sum over the f rows of a band; then each pixel's f columns.
+        let columnSums = UnsafeMutablePointer<UInt32>.allocate(capacity: used)
+        defer { columnSums.deallocate() }
+        out.withUnsafeMutablePlane { dst in
+            for y in 0..<h {
+                columnSums.update(repeating: 0, count: used)
+                for dy in 0..<f {
+                    let rowBytes: UnsafePointer<UInt8>
+                    if let converted {
+                        frame.readRGBAFloat(row: y * f + dy, into: floats)
+                        converted.writeRGBAFloat(row: 0, from: floats)
+                        rowBytes = converted.withUnsafePlane { UnsafePointer($0.row(0, as: UInt8.self)) }
+                    } else {
+                        rowBytes = frame.withUnsafePlane { UnsafePointer($0.row(y * f + dy, as: UInt8.self)) }
                     }
-                    let o = dst.row(y, as: UInt8.self)
-                    let n = f * f
-                    for i in 0..<(4 * w) { o[i] = UInt8((sums[i] + n / 2) / n) }
+                    for i in 0..<used { columnSums[i] &+= UInt32(rowBytes[i]) }
+                }
+                let o = dst.row(y, as: UInt8.self)
+                let n = UInt32(f * f)
+                for x in 0..<w {
+                    for c in 0..<4 {
+                        var sum: UInt32 = 0
+                        for dx in 0..<f { sum &+= columnSums[4 * (x * f + dx) + c] }
+                        o[4 * x + c] = UInt8(truncatingIfNeeded: (sum + n / 2) / n)
+                    }
                 }
             }
         }
+        withExtendedLifetime((frame, converted)) {}
         return out
     }
 
