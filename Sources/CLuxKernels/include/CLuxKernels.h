@@ -258,7 +258,7 @@ int lux_has_f16c(void);
 void lux_force_portable(int force);
 
 /// The vector width of the lane-generic row kernels (`lux_rcd_*`, `lux_nr_*`, `lux_sharpen_*`,
-/// `lux_linearize_u16`, the highlight, gamut and tone kernels): 8 with AVX2, 4 on other x86 CPUs, 1 elsewhere, or what ``lux_force_lanes`` set on the
+/// `lux_linearize_u16`, the highlight, gamut and tone kernels, `lux_capture_*`): 8 with AVX2, 4 on other x86 CPUs, 1 elsewhere, or what ``lux_force_lanes`` set on the
 /// calling thread. Every width gives the same bits.
 int lux_lanes(void);
 
