@@ -1,25 +1,15 @@
 import CLuxKernels
 import LuxColor
 import LuxPixels
+import LuxTestSupport
 import Testing
 
 @testable import LuxCapture
 
 /// The processor's fused development rows (`FusedDevelopment.developRow` over CLuxKernels' `lux_capture_load`,
 /// `lux_capture_demosaic` and `lux_capture_encode`) against their definition written as scalar Swift, at every
-/// vector width: the same bits.
-///
-/// The widths: AVX2 (8 lanes, where the CPU has it), SSE (4, on x86) and scalar (1, the tails of rows and other
-/// CPUs), each forced on this thread through `lux_force_lanes`.
+/// vector width of ``KernelLanes/available`` (forced on this thread through `lux_force_lanes`): the same bits.
 @Suite(.serialized) struct DevelopmentRowKernelTests {
-    static var widths: [Int32] {
-        #if arch(x86_64) || arch(i386)
-            return lux_has_f16c() != 0 ? [1, 4, 8] : [1, 4]
-        #else
-            return [1]
-        #endif
-    }
-
     static let black: Float = 512
     static let white: Float = 16383
 
@@ -56,7 +46,7 @@ import Testing
                 transferFunction: space.colorSpace.transferFunction)
             let curve = UnitEncodingPolynomial(space.colorSpace.transferFunction)
             let expected = (0..<h).map { Self.referenceRow($0, raw: raw, fused: fused, curve: curve) }
-            for lanes in Self.widths {
+            for lanes in KernelLanes.available {
                 lux_force_lanes(lanes)
                 defer { lux_force_lanes(0) }
                 let rows = FusedDevelopment.Rows(width: w)
@@ -86,7 +76,7 @@ import Testing
             let curve = UnitEncodingPolynomial(space.colorSpace.transferFunction)
             values += [curve.knee, curve.knee.nextDown, curve.knee.nextUp]
             let expected = values.map { curve.encode(Self.rollOff($0)).bitPattern }
-            for lanes in Self.widths {
+            for lanes in KernelLanes.available {
                 // Every start, so each value passes through every lane position and the scalar tail.
                 for offset in 0..<8 {
                     var out = Array(values[offset...])
