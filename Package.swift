@@ -197,7 +197,7 @@ let package = Package(
         // Tests: one target per library target (added as each module lands), plus shared helpers.
         .target(
             name: "LuxTestSupport",
-            dependencies: ["LuxBenchInputs", "LuxCodecs", "LuxPixels", "LuxColor"],
+            dependencies: ["LuxBenchInputs", "LuxCodecs", "LuxPixels", "LuxColor", "CLuxKernels"],
             path: "Tests/LuxTestSupport",
             swiftSettings: swiftSettings),
         .testTarget(name: "LuxColorTests", dependencies: ["LuxColor", "LuxTestSupport"], swiftSettings: swiftSettings),

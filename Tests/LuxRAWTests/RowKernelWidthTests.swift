@@ -1,5 +1,6 @@
 import CLuxKernels
 import LuxPixels
+import LuxTestSupport
 import Testing
 
 @testable import LuxRAW
@@ -7,18 +8,10 @@ import Testing
 /// RAW development's C row kernels (RCD, noise reduction, sharpening, linearisation, highlights, gamut, tone) give
 /// the same bits at every vector width.
 ///
-/// The widths: AVX2 (8 lanes, where the CPU has it), SSE (4, on x86) and scalar (1, the tails of rows and other
-/// CPUs), each forced on this thread through `lux_force_lanes`. Widths and sizes are odd so that every kernel runs
-/// its vector loop and a scalar tail.
+/// The widths (``KernelLanes/available``) are each forced on this thread through `lux_force_lanes`. Widths and sizes
+/// are odd so that every kernel runs its vector loop and a scalar tail.
 @Suite(.serialized) struct RowKernelWidthTests {
-    /// The widths this CPU can run.
-    static var widths: [Int32] {
-        #if arch(x86_64) || arch(i386)
-            return lux_has_f16c() != 0 ? [1, 4, 8] : [1, 4]
-        #else
-            return [1]
-        #endif
-    }
+    static var widths: [Int32] { KernelLanes.available }
 
     /// Deterministic values in about −0.05…1.2: a gradient, a sharp edge and noise.
     static func samples(_ count: Int, width: Int, seed: UInt32) -> [Float] {

@@ -208,6 +208,37 @@ void lux_sensor_row(const float *radiance, uint16_t *out, size_t count, uint32_t
 /// The floats of scratch `lux_sensor_row` needs for rows of `count` pixels: 5 rows of `count` rounded up to 16.
 static inline size_t lux_sensor_scratch_count(size_t count) { return 5 * ((count + 15) & ~(size_t)15); }
 
+/// Loads one CFA row of `width` 14-bit samples for the capture pipeline's fused development (LuxCapture's
+/// FusedDevelopment): even[i] = (samples[2i] − black)·scale and odd[i] = (samples[2i + 1] − black)·scale, for the
+/// ⌈width/2⌉ even and ⌊width/2⌋ odd columns. Returns the largest value loaded, or 0 when all are below 0.
+float lux_capture_load(const uint16_t *samples, ptrdiff_t width, float black, float scale, float *even, float *odd);
+
+/// The neighbours of one column parity's sites in three loaded CFA rows (`lux_capture_demosaic`): index i of each
+/// array is the site's centre, its left and right neighbours in the row, its upper and lower ones, and its four
+/// diagonal neighbours.
+typedef struct {
+    const float *centre, *left, *right, *up, *down, *up_left, *up_right, *down_left, *down_right;
+} lux_capture_neighbours;
+
+/// The bilinear demosaic and colour matrix of `count` sites of one column parity: with h = left + right,
+/// v = up + down and d = (up_left + up_right) + (down_left + down_right),
+/// r = ((w₀·centre + w₁·h) + w₂·v) + w₃·d, and g and b the same with w₄…w₇ and w₈…w₁₁. No fused multiply-add: every
+/// width of ``lux_lanes`` gives the bits of the Swift reference in the tests.
+void lux_capture_demosaic(const lux_capture_neighbours *neighbours, const float weights[12], float *r, float *g,
+                          float *b, ptrdiff_t count);
+
+/// A transfer function's encoding over 0…1 as LuxCapture's UnitEncodingPolynomial fits it: below `knee`,
+/// slope·x + intercept; from it, the polynomial Σ c[k]·uᵏ (Horner, highest first) in u = x^¼·u_scale + u_offset.
+typedef struct {
+    float knee, slope, intercept, u_scale, u_offset;
+    float c[7];
+} lux_unit_encoding;
+
+/// Encodes `count` linear values in place after the fused development's highlight roll-off: x ↦ max(x, 0), then
+/// from 0.6 on 0.6 + (0.4·(1 − 1/(1 + (x − 0.6)·1.4)))·1.4, at most 1; then `encoding`. No fused multiply-add: every
+/// width of ``lux_lanes`` gives the bits of the Swift reference in the tests.
+void lux_capture_encode(float *values, const lux_unit_encoding *encoding, ptrdiff_t count);
+
 /// One row segment's bilinear lookups in a three-plane float texture (LuxScene's image paint).
 typedef struct {
     const float *top[3];     ///< the planes' texel rows at or above the sample row
@@ -237,7 +268,7 @@ int lux_has_f16c(void);
 void lux_force_portable(int force);
 
 /// The vector width of the lane-generic row kernels (`lux_rcd_*`, `lux_nr_*`, `lux_sharpen_*`,
-/// `lux_linearize_u16`, the highlight, gamut and tone kernels): 8 with AVX2, 4 on other x86 CPUs, 1 elsewhere, or what ``lux_force_lanes`` set on the
+/// `lux_linearize_u16`, the highlight, gamut and tone kernels, `lux_capture_*`): 8 with AVX2, 4 on other x86 CPUs, 1 elsewhere, or what ``lux_force_lanes`` set on the
 /// calling thread. Every width gives the same bits.
 int lux_lanes(void);
 

@@ -1,13 +1,14 @@
+import CLuxKernels
 import LuxColor
 import LuxPixels
-import RealModule
 
 /// The processor's fused row kernel for 8-bit outputs: demosaic, white balance and colour matrix, desaturation of
 /// clipped highlights, highlight roll-off,
 /// transfer function and the output format's encoding in one pass over each row (pair), with no full-frame intermediate
 /// image.
 ///
-/// Each output row depends only on three raw rows, so any split across threads gives identical bytes.
+/// Each output row depends only on three raw rows, so any split across threads gives identical bytes. The row loops
+/// are CLuxKernels' `lux_capture_*` kernels (AVX2 where the CPU has it); the kernel tests hold their Swift reference.
 struct FusedDevelopment {
     /// Per CFA row phase and column parity: linear RGB = A · (centre, left + right, up + down, sum of the four
     /// diagonals), the bilinear demosaic's channel selection and averaging and the colour matrix folded into
@@ -16,7 +17,7 @@ struct FusedDevelopment {
     let black: Float
     let scale: Float
     /// The output's transfer function (encoding), evaluated inside the row loop.
-    let encoder: UnitEncodingPolynomial
+    let encoding: lux_unit_encoding
 
     /// Whether `format` has a fused path.
     static func supports(_ format: PixelFormat) -> Bool {
@@ -58,7 +59,7 @@ struct FusedDevelopment {
         self.weights = weights
         self.black = black
         self.scale = 1 / (white - black)
-        encoder = UnitEncodingPolynomial(transferFunction)
+        encoding = UnitEncodingPolynomial(transferFunction).kernelParameters
     }
 
     /// Scratch for one worker.
@@ -75,6 +76,8 @@ struct FusedDevelopment {
         let raw: UnsafeMutablePointer<Float>
         /// The raw row each slot holds (`Int.min`: none yet).
         let slotRows: UnsafeMutablePointer<Int>
+        /// The largest value of each slot's row (0 when all are below 0).
+        let slotPeaks: UnsafeMutablePointer<Float>
         /// Per column, the largest raw value of the five rows around the output row (for the desaturation).
         let columnPeak: UnsafeMutablePointer<Float>
         /// The R′, G′, B′ of two output rows, each as even then odd columns: 2 × 6 rows of `half` (an output
@@ -88,6 +91,8 @@ struct FusedDevelopment {
             raw.initialize(repeating: 0, count: 16 * (half + 2))
             slotRows = .allocate(capacity: 8)
             slotRows.initialize(repeating: .min, count: 8)
+            slotPeaks = .allocate(capacity: 8)
+            slotPeaks.initialize(repeating: 0, count: 8)
             columnPeak = .allocate(capacity: width)
             encoded = .allocate(capacity: 12 * half)
         }
@@ -95,6 +100,7 @@ struct FusedDevelopment {
         func deallocate() {
             raw.deallocate()
             slotRows.deallocate()
+            slotPeaks.deallocate()
             columnPeak.deallocate()
             encoded.deallocate()
         }
@@ -109,7 +115,7 @@ struct FusedDevelopment {
     }
 
     /// Loads raw row `y` (mirrored at the frame's edges) into slot `k` as normalised floats, split into even
-    /// and odd columns, with the mirrored neighbours of the first and last column in the padding.
+    /// and odd columns, with the mirrored neighbours of the first and last column in the padding, and its peak.
     func loadRaw(_ y: Int, raw plane: RawPlane, height h: Int, rows: Rows, slot k: Int) {
         let w = rows.width
         let half = rows.half
@@ -117,13 +123,7 @@ struct FusedDevelopment {
         let src = plane.row(min(max(r, 0), h - 1), as: UInt16.self)
         let even = rows.raw(k, odd: false)
         let odd = rows.raw(k, odd: true)
-        let b = black
-        let s = scale
-        for j in 0..<(w / 2) {
-            even[j] = (Float(src[2 * j]) - b) * s
-            odd[j] = (Float(src[2 * j + 1]) - b) * s
-        }
-        if w & 1 == 1 { even[half - 1] = (Float(src[w - 1]) - b) * s }
+        rows.slotPeaks[k] = lux_capture_load(src, w, black, scale, even, odd)
         // Column −1 mirrors to 1; column w (even or odd) to w − 2.
         odd[-1] = w > 1 ? odd[0] : even[0]
         if w & 1 == 0 { even[half] = even[half - 1] } else { odd[half - 1] = w > 1 ? odd[half - 2] : even[0] }
@@ -151,63 +151,32 @@ struct FusedDevelopment {
         let mo = rows.raw(current, odd: true)
         let de = rows.raw(below, odd: false)
         let dO = rows.raw(below, odd: true)
-        let curve = encoder
         // Only rows whose raw neighbourhood (five rows) comes near the clip pay for the desaturation.
-        let outer = (
-            rawSlot(y - 2, raw: plane, height: h, rows: rows), rawSlot(y + 2, raw: plane, height: h, rows: rows)
+        let window = (
+            rawSlot(y - 2, raw: plane, height: h, rows: rows), above, current, below,
+            rawSlot(y + 2, raw: plane, height: h, rows: rows)
         )
-        var rawTop: Float = 0
-        for slot in 0..<8 where rows.slotRows[slot] >= y - 2 && rows.slotRows[slot] <= y + 2 {
-            let values = rows.raw(slot, odd: false)
-            // Even and odd columns lie back to back (with their padding): one vectorised scan.
-            for j in 0..<(2 * n + 2) { rawTop = max(rawTop, values[j]) }
-        }
+        let peaks = rows.slotPeaks
+        let rawTop = max(peaks[window.0], peaks[window.1], peaks[window.2], peaks[window.3], peaks[window.4])
         let nearClip = rawTop > Self.desaturationStart
-        if nearClip { columnPeaks((outer.0, above, current, below, outer.1), rows: rows) }
+        if nearClip { columnPeaks(window, rows: rows) }
         for parity in 0..<2 {
-            let a = weights[(y & 1) * 2 + parity]
-            let a0 = a[0]
-            let a1 = a[1]
-            let a2 = a[2]
-            let a3 = a[3]
-            let a4 = a[4]
-            let a5 = a[5]
-            let a6 = a[6]
-            let a7 = a[7]
-            let a8 = a[8]
-            let a9 = a[9]
-            let a10 = a[10]
-            let a11 = a[11]
             let odd = parity == 1
             let r = rows.encoded(row: k, channel: 0, odd: odd)
             let g = rows.encoded(row: k, channel: 1, odd: odd)
             let bl = rows.encoded(row: k, channel: 2, odd: odd)
             // Even column 2j: centre me[j], left mo[j − 1], right mo[j], diagonals uo/do[j − 1], [j].
             // Odd column 2j + 1: centre mo[j], left me[j], right me[j + 1], diagonals ue/de[j], [j + 1].
-            let centreRow = odd ? mo : me
             let sideRow = odd ? me : mo
-            let upRow = odd ? uo : ue
-            let downRow = odd ? dO : de
             let upSide = odd ? ue : uo
             let downSide = odd ? de : dO
             let shift = odd ? 1 : 0
-            let left = sideRow + shift - 1
-            let upLeft = upSide + shift - 1
-            let downLeft = downSide + shift - 1
-            let right = sideRow + shift
-            let upRight = upSide + shift
-            let downRight = downSide + shift
-            for j in 0..<n {
-                let centre = centreRow[j]
-                let horizontal = left[j] + right[j]
-                let vertical = upRow[j] + downRow[j]
-                let diagonal = (upLeft[j] + upRight[j]) + (downLeft[j] + downRight[j])
-                let lr = Self.dot(a0, a1, a2, a3, centre, horizontal, vertical, diagonal)
-                let lg = Self.dot(a4, a5, a6, a7, centre, horizontal, vertical, diagonal)
-                let lb = Self.dot(a8, a9, a10, a11, centre, horizontal, vertical, diagonal)
-                r[j] = lr
-                g[j] = lg
-                bl[j] = lb
+            var neighbours = lux_capture_neighbours(
+                centre: odd ? mo : me, left: sideRow + shift - 1, right: sideRow + shift, up: odd ? uo : ue,
+                down: odd ? dO : de, up_left: upSide + shift - 1, up_right: upSide + shift,
+                down_left: downSide + shift - 1, down_right: downSide + shift)
+            weights[(y & 1) * 2 + parity].withUnsafeBufferPointer { a in
+                lux_capture_demosaic(&neighbours, a.baseAddress, r, g, bl, n)
             }
             if nearClip {
                 let columns = Self.columns(rows, odd: odd)
@@ -217,26 +186,10 @@ struct FusedDevelopment {
                 }
             }
         }
-        // The six linear rows (three channels, even and odd columns) lie back to back. Only a row with a value
-        // in the roll-off's range pays for its division; the row's maximum is taken on bit patterns, which
-        // order as integers for non-negative floats (negative ones stay below 0), so it vectorises.
-        let values = rows.encoded(row: k, channel: 0, odd: false)
-        let count = 6 * n
-        var top: Int32 = 0
-        for i in 0..<count { top = max(top, Int32(bitPattern: values[i].bitPattern)) }
-        if top >= Int32(bitPattern: Self.rollOffStart.bitPattern) {
-            for i in 0..<count { values[i] = curve.encode(Self.rollOff(values[i])) }
-        } else {
-            for i in 0..<count { values[i] = curve.encode(values[i] > 0 ? values[i] : 0) }
-        }
-    }
-
-    /// w0·x0 + w1·x1 + w2·x2 + w3·x3 as multiply-adds.
-    @inline(__always)
-    static func dot(
-        _ w0: Float, _ w1: Float, _ w2: Float, _ w3: Float, _ x0: Float, _ x1: Float, _ x2: Float, _ x3: Float
-    ) -> Float {
-        Relaxed.multiplyAdd(w3, x3, Relaxed.multiplyAdd(w2, x2, Relaxed.multiplyAdd(w1, x1, w0 * x0)))
+        // The six linear rows (three channels, even and odd columns) lie back to back: the highlight roll-off and
+        // the encoding in one pass.
+        var curve = encoding
+        lux_capture_encode(rows.encoded(row: k, channel: 0, odd: false), &curve, 6 * n)
     }
 
     /// The largest of `columnPeak` over columns `column − 2 … column + 2` (clamped to the frame).
@@ -281,18 +234,6 @@ struct FusedDevelopment {
         let t = ramp > 0 ? (ramp < 1 ? ramp : 1) : 0
         let n = max(r, max(g, b))
         return (r + t * (n - r), g + t * (n - g), b + t * (n - b))
-    }
-
-    /// Where the highlight roll-off starts.
-    static let rollOffStart: Float = 0.6
-
-    /// Highlight roll-off after clipping negatives: linear below 0.6, then compresses to reach 1 at 3.
-    @inline(__always)
-    static func rollOff(_ v: Float) -> Float {
-        let lin = v > 0 ? v : 0
-        let knee = 0.6 + 0.4 * (1 - 1 / (1 + (lin - 0.6) * 1.4)) * 1.4
-        let compressed = knee < 1 ? knee : 1
-        return lin < rollOffStart ? lin : compressed
     }
 
     /// Develops `raw` into `out` (same size, a supported format).

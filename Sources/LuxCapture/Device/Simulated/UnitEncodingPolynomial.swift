@@ -1,3 +1,4 @@
+import CLuxKernels
 import LuxColor
 import RealModule
 
@@ -6,7 +7,7 @@ import RealModule
 ///
 /// In x^¼ the sRGB curve is smooth enough for the fit to stay within 3·10⁻⁶ of the exact curve (a thousandth of an
 /// 8-bit code), and two square roots and seven multiply-adds vectorise where a logarithm and an exponential cost
-/// several times more.
+/// several times more. CLuxKernels' `lux_capture_encode` evaluates it (the kernel tests hold the scalar reference).
 struct UnitEncodingPolynomial: Sendable {
     /// Linear values below this use the line; at and above it, the polynomial.
     let knee: Float
@@ -71,20 +72,10 @@ struct UnitEncodingPolynomial: Sendable {
         uOffset = Float(-mid / half)
     }
 
-    /// The encoded value of linear `x` in 0…1.
-    @inline(__always)
-    func encode(_ x: Float) -> Float {
-        // The selects prove the roots' arguments non-negative, so no libm call (for errno) stops vectorising.
-        let root = (x > 0 ? x : 0).squareRoot()
-        let u = Relaxed.multiplyAdd((root > 0 ? root : 0).squareRoot(), uScale, uOffset)
-        var p = c6
-        p = Relaxed.multiplyAdd(p, u, c5)
-        p = Relaxed.multiplyAdd(p, u, c4)
-        p = Relaxed.multiplyAdd(p, u, c3)
-        p = Relaxed.multiplyAdd(p, u, c2)
-        p = Relaxed.multiplyAdd(p, u, c1)
-        p = Relaxed.multiplyAdd(p, u, c0)
-        let line = Relaxed.multiplyAdd(x, slope, intercept)
-        return x < knee ? line : p
+    /// The fit as CLuxKernels' `lux_capture_encode` takes it.
+    var kernelParameters: lux_unit_encoding {
+        lux_unit_encoding(
+            knee: knee, slope: slope, intercept: intercept, u_scale: uScale, u_offset: uOffset,
+            c: (c0, c1, c2, c3, c4, c5, c6))
     }
 }
