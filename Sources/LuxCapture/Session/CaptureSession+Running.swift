@@ -111,7 +111,8 @@ extension CaptureSession {
 
     /// While running: once per frame duration on the session's clock, when the photo output monitors the scene or
     /// keeps its Live Photo ring buffer filled, and no other consumer began a frame within a frame duration, make a
-    /// stream frame, so ``PhotoOutput/isFlashScene`` follows the live scene (and the ring holds the last 1.5 s).
+    /// stream frame, so ``PhotoOutput/isFlashScene`` follows the live scene (and the ring holds the last 1.5 s since
+    /// exposure and focus last settled).
     ///
     /// Monitoring pauses while a capture request is in flight: the request meters its own frames, and every frame
     /// here is rendered on the processors that expose and develop the request (a phone's preview runs on its image
@@ -132,7 +133,16 @@ extension CaptureSession {
             if !interrupted, let photo, pump.timeSinceLastFrameStarted.map({ $0 >= period }) ?? true {
                 do throws(CaptureError) {
                     if photo.recordsLivePhotoRing {
-                        try await photo.ringRecorder(pump: pump).recordIntoRing()
+                        // The pre-roll shows the picture the shutter is pressed on: while exposure or focus is still
+                        // moving (a scene change, a focus sweep) frames are only metered, and what the ring held is
+                        // dropped. (White balance drifts in small steps, and some scenes keep it adjusting.)
+                        let status = pump.device.status
+                        if status.isAdjustingExposure || status.isAdjustingFocus {
+                            photo.livePhotoRing.removeAll()
+                            _ = try await pump.meter()
+                        } else {
+                            try await photo.ringRecorder(pump: pump).recordIntoRing()
+                        }
                     } else if photo.isMonitoringScene, photo.pendingCaptureCount == 0 {
                         _ = try await pump.meter()
                     }

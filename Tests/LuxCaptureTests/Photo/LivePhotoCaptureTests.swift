@@ -118,11 +118,25 @@ import Testing
         try await rig.photo.prepare([PhotoSettings(), Self.settings(dir.appendingPathComponent("x.mov"))])
         try await SceneMonitoringTests.step(clock, by: period, 10)
         #expect(rig.camera.status.frameCount == frames && rig.photo.livePhotoRing.span == .zero)
-        // Live Photos alone: each frame duration of idle time records a frame, and the ring keeps the last 1.5 s.
+        // Live Photos alone: while the fresh session's exposure and focus settle, idle frames are only metered and
+        // the ring stays empty (a pre-roll shows the picture the shutter is pressed on); then each frame duration of
+        // idle time records a frame, and the ring keeps the last 1.5 s.
         try await rig.photo.prepare([Self.settings(dir.appendingPathComponent("x.mov"))])
+        func adjusting() -> Bool { rig.camera.status.isAdjustingExposure || rig.camera.status.isAdjustingFocus }
+        var settling = 0
+        repeat {
+            // A frame made while the last one reported adjusting is metered, not recorded.
+            let wasAdjusting = adjusting()
+            try await SceneMonitoringTests.step(clock, by: period, 1)
+            await rig.photo.livePhotoRing.waitForPendingFrame()
+            settling += 1
+            if wasAdjusting { #expect(rig.photo.livePhotoRing.span == .zero, "frame \(settling) while adjusting") }
+        } while adjusting() && settling < 300
+        #expect(settling > 1 && settling < 300, "\(settling) frames to settle")
+        let settled = rig.camera.status.frameCount
         try await SceneMonitoringTests.step(clock, by: period, 50)
         await rig.photo.livePhotoRing.waitForPendingFrame()
-        #expect(rig.camera.status.frameCount == frames + 50)
+        #expect(rig.camera.status.frameCount == settled + 50 && settled - frames == settling)
         #expect(rig.photo.livePhotoRing.span == MediaTime(value: 3, timescale: 2), "\(rig.photo.livePhotoRing.span)")
         let (recorded, duration, photoTime) = try await capture(rig, "live.mov")
         #expect(
