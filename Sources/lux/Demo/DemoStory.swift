@@ -12,15 +12,22 @@ struct DemoStory {
         // The capture session, its camera and their buffers are released once the captures are done, before the
         // Live Photo edits: `capture()` owns them. The HDR merge and the development run meanwhile (see `capture()`).
         var (sections, subtitle, merge, developed) = try await capture()
-        let (fused, development) = try await developed.value
+        let (fused, development, described) = try await developed.value
         sections.insert(fused, at: merge)
         sections.append(development)
         sections.append(try await editLivePhoto("05-live-photo.jpg"))
+        for s in sections.indices {
+            for i in sections[s].items.indices {
+                if let item = described[sections[s].items[i].file] { sections[s].items[i] = item }
+            }
+        }
 
-        // Thumbnails and histograms of every image: a DNG's preview alone (its development uses every processor and
-        // the most memory), then the JPEGs as many at once as there are processors (a JPEG decodes on one thread),
-        // each with a context of its own, whose intermediates go with it.
-        let slots = sections.indices.flatMap { s in sections[s].items.indices.map { (s, $0) } }
+        // Thumbnails and histograms of the other images: a DNG's preview alone (its development uses every processor
+        // and the most memory), then the JPEGs as many at once as there are processors (a JPEG decodes on one
+        // thread), each with a context of its own, whose intermediates go with it.
+        let slots = sections.indices.flatMap { s in
+            sections[s].items.indices.filter { sections[s].items[$0].preview == nil }.map { (s, $0) }
+        }
         let isRAW = { (slot: (Int, Int)) in sections[slot.0].items[slot.1].file.lowercased().hasSuffix(".dng") }
         for (s, i) in slots where isRAW((s, i)) { try describe(&sections[s].items[i], context: context) }
         context.clearCaches()
@@ -50,14 +57,16 @@ struct DemoStory {
     static let bracketNames = ["03-bracket-minus-2ev.jpg", "03-bracket-0ev.jpg", "03-bracket-plus-2ev.jpg"]
 
     /// Runs the capture steps (1–6) on a session of their own and returns their sections, the sheet's subtitle,
-    /// where the HDR merge's section goes (after the bracket's) and the task merging the bracket and developing the
-    /// DNG.
+    /// where the HDR merge's section goes (after the bracket's) and the task merging the bracket, developing the DNG
+    /// and making the contact sheet's previews of the JPEGs written so far (by file name).
     ///
     /// That task starts once the low-light photo is delivered, so it runs while the Live Photo is captured: the
-    /// camera spends much of that step waiting for exposure and focus to follow the scene change, and the merge and
-    /// the development need only files already written. No step renders what an earlier one did: the context's
+    /// camera spends much of that step waiting for exposure and focus to follow the scene change, and the task needs
+    /// only files already written. No step renders what an earlier one did: the context's
     /// cached intermediates are dropped after each, not kept up to its limit.
-    func capture() async throws -> ([DemoSection], String, Int, Task<(DemoSection, DemoSection), any Error>) {
+    func capture() async throws -> (
+        [DemoSection], String, Int, Task<(DemoSection, DemoSection, [String: DemoSection.Item]), any Error>
+    ) {
         var sections: [DemoSection] = []
         let portrait = try Scene.photographic(named: "photo-portrait")
         let studio = try await DemoSession.start(scene: portrait, sensor: size.sensor)
@@ -176,13 +185,24 @@ struct DemoStory {
             + monitor.events(from: dimmed) + section.events).sorted { $0.milliseconds < $1.milliseconds }
         sections.append(section)
 
-        // 4b. Merge the bracket, 7. develop the DNG: meanwhile.
-        let developed = Task.detached { [self] () throws -> (DemoSection, DemoSection) in
+        // 4b. Merge the bracket, 7. develop the DNG, and the contact sheet's previews of the JPEGs written so far:
+        // meanwhile.
+        let jpegs =
+            (sections.flatMap(\.items) + [.init(file: "03-hdr-fused.jpg", caption: "")]
+            + [.init(file: "06-developed-p3.jpg", caption: "")]).filter { $0.file.lowercased().hasSuffix(".jpg") }
+        let developed = Task.detached { [self] () throws -> (DemoSection, DemoSection, [String: DemoSection.Item]) in
             let fused = try fuse(Self.bracketNames, into: "03-hdr-fused.jpg")
             context.clearCaches()
             let development = try develop("02-raw.dng", into: "06-developed-p3.jpg")
             context.clearCaches()
-            return (fused, development)
+            var described: [String: DemoSection.Item] = [:]
+            for item in jpegs {
+                var preview = item
+                try describe(&preview, context: context)
+                context.clearCaches()
+                described[item.file] = preview
+            }
+            return (fused, development, described)
         }
 
         // A failed Live Photo ends the demo: the merge and development are not waited for.
