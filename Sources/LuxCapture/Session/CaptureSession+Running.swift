@@ -133,16 +133,7 @@ extension CaptureSession {
             if !interrupted, let photo, pump.timeSinceLastFrameStarted.map({ $0 >= period }) ?? true {
                 do throws(CaptureError) {
                     if photo.recordsLivePhotoRing {
-                        // The pre-roll shows the picture the shutter is pressed on: while exposure or focus is still
-                        // moving (a scene change, a focus sweep) frames are only metered, and what the ring held is
-                        // dropped. (White balance drifts in small steps, and some scenes keep it adjusting.)
-                        let status = pump.device.status
-                        if status.isAdjustingExposure || status.isAdjustingFocus {
-                            photo.livePhotoRing.removeAll()
-                            _ = try await pump.meter()
-                        } else {
-                            try await photo.ringRecorder(pump: pump).recordIntoRing()
-                        }
+                        try await photo.recordRingFrame(pump: pump)
                     } else if photo.isMonitoringScene, photo.pendingCaptureCount == 0 {
                         _ = try await pump.meter()
                     }

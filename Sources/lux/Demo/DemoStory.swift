@@ -187,16 +187,14 @@ struct DemoStory {
 
         // 4b. Merge the bracket, 7. develop the DNG, and the contact sheet's previews of the JPEGs written so far:
         // meanwhile.
-        let jpegs =
-            (sections.flatMap(\.items) + [.init(file: "03-hdr-fused.jpg", caption: "")]
-            + [.init(file: "06-developed-p3.jpg", caption: "")]).filter { $0.file.lowercased().hasSuffix(".jpg") }
+        let earlier = sections.flatMap(\.items).filter { $0.file.lowercased().hasSuffix(".jpg") }
         let developed = Task.detached { [self] () throws -> (DemoSection, DemoSection, [String: DemoSection.Item]) in
             let fused = try fuse(Self.bracketNames, into: "03-hdr-fused.jpg")
             context.clearCaches()
             let development = try develop("02-raw.dng", into: "06-developed-p3.jpg")
             context.clearCaches()
             var described: [String: DemoSection.Item] = [:]
-            for item in jpegs {
+            for item in earlier + fused.items + development.items {
                 var preview = item
                 try describe(&preview, context: context)
                 context.clearCaches()

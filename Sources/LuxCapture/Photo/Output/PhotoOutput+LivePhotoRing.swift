@@ -16,11 +16,22 @@ extension PhotoOutput {
         }
     }
 
-    /// A recorder of ring-buffer frames at the output's Live Photo movie size and colour space.
-    func ringRecorder(pump: FramePump) -> LivePhotoRecorder {
+    /// Makes the idle session's next stream frame for the ring (while ``recordsLivePhotoRing``).
+    ///
+    /// The pre-roll shows the picture the shutter is pressed on: while exposure or focus is still moving (a scene
+    /// change, a focus sweep) the frame is only metered and what the ring held is dropped. (White balance drifts in
+    /// small steps, and some scenes keep it adjusting.)
+    func recordRingFrame(pump: FramePump) async throws(CaptureError) {
+        let status = pump.device.status
+        guard !status.isAdjustingExposure, !status.isAdjustingFocus else {
+            livePhotoRing.removeAll()
+            _ = try await pump.meter()
+            return
+        }
         let c = capabilities
-        return LivePhotoRecorder(
+        let recorder = LivePhotoRecorder(
             pump: pump, ring: livePhotoRing, dimensions: c.livePhotoMovieDimensions, colorSpace: c.colorSpace,
             codec: .h264)
+        try await recorder.recordIntoRing()
     }
 }
