@@ -10,12 +10,16 @@ struct DemoStory {
     /// Runs every step and returns the contact sheet (not yet written).
     func run() async throws -> ContactSheet {
         // The capture session, its camera and their buffers are released once the captures are done, before the
-        // Live Photo edits: `capture()` owns them. The HDR merge and the development run meanwhile (see `capture()`).
-        var (sections, subtitle, merge, developed) = try await capture()
-        let (fused, development, described) = try await developed.value
+        // Live Photo edits: `capture()` owns them. The development and the HDR merge run meanwhile, and during the
+        // edits if they have not finished (see `capture()`).
+        var (sections, subtitle, merge, developing, fusing) = try await capture()
+        let edits = try await editLivePhoto("05-live-photo.jpg")
+        let (fused, fusedPreviews) = try await fusing.value
+        let (development, developedPreviews) = try await developing.value
         sections.insert(fused, at: merge)
         sections.append(development)
-        sections.append(try await editLivePhoto("05-live-photo.jpg"))
+        sections.append(edits)
+        let described = fusedPreviews.merging(developedPreviews) { first, _ in first }
         for s in sections.indices {
             for i in sections[s].items.indices {
                 if let item = described[sections[s].items[i].file] { sections[s].items[i] = item }
@@ -56,16 +60,19 @@ struct DemoStory {
     /// The bracket's files, −2, 0 and +2 EV.
     static let bracketNames = ["03-bracket-minus-2ev.jpg", "03-bracket-0ev.jpg", "03-bracket-plus-2ev.jpg"]
 
+    /// Work done beside the captures: a section and the contact sheet's previews of files (by file name).
+    typealias Described = (section: DemoSection, previews: [String: DemoSection.Item])
+
     /// Runs the capture steps (1–6) on a session of their own and returns their sections, the sheet's subtitle,
-    /// where the HDR merge's section goes (after the bracket's) and the task merging the bracket, developing the DNG
-    /// and making the contact sheet's previews of the JPEGs written so far (by file name).
+    /// where the HDR merge's section goes (after the bracket's), the work developing the DNG (with the contact sheet's
+    /// previews of the JPEGs written before it) and the work merging the bracket (with its preview).
     ///
-    /// That task starts once the low-light photo is delivered, so it runs while the Live Photo is captured: the
-    /// camera spends much of that step waiting for exposure and focus to follow the scene change, and the task needs
-    /// only files already written. No step renders what an earlier one did: the context's
-    /// cached intermediates are dropped after each, not kept up to its limit.
+    /// Both are ``BackgroundWork``: they need only files already written, and take the processors while the camera
+    /// waits for exposure and focus to follow a scene change (the development from the RAW capture on, the merge
+    /// from the low-light photo on; the merge's buffers would not fit beside the low-light burst's). No step renders
+    /// what an earlier one did: the contexts' cached intermediates are dropped after each, not kept up to a limit.
     func capture() async throws -> (
-        [DemoSection], String, Int, Task<(DemoSection, DemoSection, [String: DemoSection.Item]), any Error>
+        [DemoSection], String, Int, BackgroundWork<Described>, BackgroundWork<Described>
     ) {
         var sections: [DemoSection] = []
         let portrait = try Scene.photographic(named: "photo-portrait")
@@ -145,6 +152,11 @@ struct DemoStory {
         }
         sections.append(section)
 
+        // 7. Develop the DNG, and the contact sheet's previews of the JPEGs written so far: meanwhile.
+        let developing = background(describing: sections, after: nil) { [self] context in
+            try develop("02-raw.dng", into: "06-developed-p3.jpg", context: context)
+        }
+
         // 4. An auto-exposure bracket of the HDR window (fused in `run()`, once the session is gone).
         camera.scene = try Scene.photographic(named: "photo-indoor")
         try await studio.settle()
@@ -185,56 +197,60 @@ struct DemoStory {
             + monitor.events(from: dimmed) + section.events).sorted { $0.milliseconds < $1.milliseconds }
         sections.append(section)
 
-        // 4b. Merge the bracket, 7. develop the DNG, and the contact sheet's previews of the JPEGs written so far:
-        // meanwhile.
+        // 4b. Merge the bracket: meanwhile (the previews of the JPEGs since the RAW capture are made at the end, on
+        // every processor).
+        let fusing = background(describing: [], after: developing) { [self] context in
+            try fuse(Self.bracketNames, into: "03-hdr-fused.jpg", context: context)
+        }
+
+        // 6. A Live Photo of the portrait, once exposure has followed the light back up. Only the Live Photo is
+        // left to capture: preparing for it alone frees the buffers of the longer bursts (AVCam's reclamation).
+        camera.scene = portrait
+        let reclaim = ContinuousClock.now
+        try await output.prepare([live])
+        try await studio.settle()
+        output.photoSettingsForSceneMonitoring = nil
+        section = try await recorder.capture(
+            live, title: "Live Photo",
+            story: "A still and a movie of 1.5 s either side, with the microphone's sound, tied by a content "
+                + "identifier (Apple's maker note in the JPEG, QuickTime metadata in the movie). Before it, the "
+                + "output is prepared for the Live Photo alone, which reclaims what the bursts used.",
+            start: reclaim
+        ) { _ in
+            "05-live-photo.jpg"
+        }
+        section.events.insert(
+            .init(milliseconds: 0, name: "prepare", detail: "Live Photo only: the bursts' buffers reclaimed"), at: 0
+        )
+        sections.append(section)
+        await studio.session.stopRunning()
+        return (sections, subtitle, merge, developing, fusing)
+    }
+
+    /// Starts `step` as ``BackgroundWork`` once `previous` has finished, then makes the previews of its files and of
+    /// the JPEGs in `sections`.
+    func background(
+        describing sections: [DemoSection], after previous: BackgroundWork<Described>?,
+        _ step: @escaping @Sendable (RenderContext) throws -> DemoSection
+    ) -> BackgroundWork<Described> {
         let earlier = sections.flatMap(\.items).filter { $0.file.lowercased().hasSuffix(".jpg") }
-        let developed = Task.detached { [self] () throws -> (DemoSection, DemoSection, [String: DemoSection.Item]) in
-            let fused = try fuse(Self.bracketNames, into: "03-hdr-fused.jpg")
-            context.clearCaches()
-            let development = try develop("02-raw.dng", into: "06-developed-p3.jpg")
+        return BackgroundWork(after: previous) { [self] in
+            let context = BackgroundWork<Described>.renderContext()
+            let section = try step(context)
             context.clearCaches()
             var described: [String: DemoSection.Item] = [:]
-            for item in earlier + fused.items + development.items {
+            for item in earlier + section.items {
                 var preview = item
                 try describe(&preview, context: context)
                 context.clearCaches()
                 described[item.file] = preview
             }
-            return (fused, development, described)
+            return (section, described)
         }
-
-        // A failed Live Photo ends the demo: the merge and development are not waited for.
-        do {
-            // 6. A Live Photo of the portrait, once exposure has followed the light back up. Only the Live Photo is
-            // left to capture: preparing for it alone frees the buffers of the longer bursts (AVCam's reclamation).
-            camera.scene = portrait
-            let reclaim = ContinuousClock.now
-            try await output.prepare([live])
-            try await studio.settle()
-            output.photoSettingsForSceneMonitoring = nil
-            section = try await recorder.capture(
-                live, title: "Live Photo",
-                story: "A still and a movie of 1.5 s either side, with the microphone's sound, tied by a content "
-                    + "identifier (Apple's maker note in the JPEG, QuickTime metadata in the movie). Before it, the "
-                    + "output is prepared for the Live Photo alone, which reclaims what the bursts used.",
-                start: reclaim
-            ) { _ in
-                "05-live-photo.jpg"
-            }
-            section.events.insert(
-                .init(milliseconds: 0, name: "prepare", detail: "Live Photo only: the bursts' buffers reclaimed"), at: 0
-            )
-            sections.append(section)
-            await studio.session.stopRunning()
-        } catch {
-            developed.cancel()
-            throw error
-        }
-        return (sections, subtitle, merge, developed)
     }
 
     /// Exposure fusion of the bracket, in Display P3, with the 0 EV frame's metadata.
-    func fuse(_ brackets: [String], into name: String) throws -> DemoSection {
+    func fuse(_ brackets: [String], into name: String, context: RenderContext) throws -> DemoSection {
         var section = DemoSection(
             title: "HDR merge (exposure fusion)",
             story: "The three brackets blended by Mertens et al.'s weights (contrast, saturation, well-exposedness) "
@@ -244,7 +260,8 @@ struct DemoStory {
         section.events.append(
             .init(milliseconds: milliseconds(since: start), name: "decoded", detail: brackets.joined(separator: ", ")))
         let space = files[0].pixels.colorSpace ?? .displayP3
-        let fused = try ExposureFusion().fuse(files.map { Image(buffer: $0.pixels) }, colorSpace: space)
+        let fused = try ExposureFusion(settings: .init(threads: context.threadCount)).fuse(
+            files.map { Image(buffer: $0.pixels) }, colorSpace: space)
         var metadata = ImageMetadata(exif: files[1].metadata.exif)
         metadata.exif.software = "Lux (LuxFusion exposure fusion)"
         try context.write(
@@ -263,7 +280,7 @@ struct DemoStory {
     }
 
     /// Develops the DNG with adjusted exposure, white balance and noise reduction into a Display P3 JPEG.
-    func develop(_ dng: String, into name: String) throws -> DemoSection {
+    func develop(_ dng: String, into name: String, context: RenderContext) throws -> DemoSection {
         var section = DemoSection(
             title: "RAW development",
             story: "The DNG developed by LuxRAW (the CIRAWFilter role) with half a stop more exposure, a warmer white "

@@ -13,8 +13,9 @@ import Testing
 @Suite struct LivePhotoCaptureTests {
     /// A photo-preset session with Live Photo capture enabled and, optionally, a microphone.
     ///
-    /// Its clock stands still, so every frame is one a capture asked for.
-    static func rig(microphone: Bool = true, sensor: SensorModel = .small(), clock: ManualClock = ManualClock())
+    /// Its clock stands still, so every frame is one a capture asked for (`nil`: the system's clock, 30 frames a
+    /// second).
+    static func rig(microphone: Bool = true, sensor: SensorModel = .small(), clock: ManualClock? = ManualClock())
         async throws -> CaptureRig
     {
         let rig = try await CaptureRig.make(sensor: sensor, start: false, clock: clock)
@@ -90,6 +91,24 @@ import Testing
         #expect(streams.compactMap { $0["codec_name"] as? String }.prefix(2) == ["h264", "aac"])
         let tags = (json["format"] as? [String: Any])?["tags"] as? [String: Any] ?? [:]
         #expect(tags["com.apple.quicktime.content.identifier"] as? String == identifier)
+    }
+
+    @Test(
+        "the still is processed and delivered while the post-roll records: the camera makes movie frames after didFinishProcessingPhoto, none after didFinishRecordingLivePhotoMovie"
+    )
+    func stillBeforeThePostRollEnds() async throws {
+        let dir = try ExternalTool.temporaryFolder("lux-live-post-roll")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // On the system's clock the post-roll takes 1.5 s of frames; the small still develops in a fraction of it.
+        let rig = try await Self.rig(microphone: false, clock: nil)
+        var framesAt: [String: Int] = [:]
+        for try await event in try rig.photo.capturePhoto(Self.settings(dir.appendingPathComponent("IMG_0002.MOV"))) {
+            framesAt[event.name] = rig.camera.status.frameCount
+        }
+        let still = try #require(framesAt["didFinishProcessingPhoto"])
+        let recorded = try #require(framesAt["didFinishRecordingLivePhotoMovie"])
+        #expect(still < recorded, "frames made by the still's delivery \(still), by the movie's end \(recorded)")
+        #expect(framesAt["didFinishCapture"] == recorded)
     }
 
     @Test(

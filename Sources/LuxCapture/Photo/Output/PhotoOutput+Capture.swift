@@ -149,17 +149,17 @@ extension PhotoOutput {
             var exposures = try await job.expose()
             try checkCancellation()
             emit(.didCapturePhoto(resolved))
-            var movieFrames: [LivePhotoMovieFrame] = []
             let stillTime = exposures.first?.first?.presentationTime ?? .zero
-            if let live {
-                let preRoll = livePhotoRing.contents.filter { $0.time < stillTime }
-                let postRoll = try await live.recordPostRoll(after: stillTime) { [weak self] in
-                    self?.isLivePhotoCaptureSuspended ?? true
-                }
-                movieFrames = preRoll + postRoll
+            let preRoll = live == nil ? [] : livePhotoRing.contents.filter { $0.time < stillTime }
+            // A Live Photo's post-roll is recorded while its still is processed, as a phone delivers the photo while
+            // the movie still records; the turn passes on once both are done.
+            async let postRoll = live?.recordPostRoll(after: stillTime) { [weak self] in
+                self?.isLivePhotoCaptureSuspended ?? true
             }
-            exposureTurnstile.release()
-            holdsTurn = false
+            if live == nil {
+                exposureTurnstile.release()
+                holdsTurn = false
+            }
             // A burst of stills merges for seconds after its last exposure.
             if mergesStills { releaseStillMemory(device: pump.device) }
             var delivered = 0
@@ -178,6 +178,11 @@ extension PhotoOutput {
                 }
             }
             exposures = []
+            var movieFrames = try await preRoll + (postRoll ?? [])
+            if live != nil {
+                exposureTurnstile.release()
+                holdsTurn = false
+            }
             if let live, let url = settings.livePhotoMovieURL, let identifier {
                 try checkCancellation()
                 emit(.didFinishRecordingLivePhotoMovie(resolved, url: url))

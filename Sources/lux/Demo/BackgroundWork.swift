@@ -1,0 +1,48 @@
+import Foundation
+import Lux
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Synchronous work (decoding, developing, merging, encoding) that runs on a low-priority thread of its own while the
+/// caller goes on, and whose result the caller awaits later: the demo's work that needs only files already written.
+///
+/// It renders on that one thread (its contexts are low-priority ones) at a nice value of ``niceness``, so it takes
+/// the processors only while the capture leaves them idle — the camera waiting a frame time for exposure and focus to
+/// follow a scene change, or for the Live Photo's pre-roll — and never slows the camera's frames: at normal priority
+/// beside them, the stream's frame rate halved (13 instead of 30 frames a second) and so did the settle it counts.
+/// Not a task either: seconds of synchronous work in a task hold one of Swift concurrency's cooperative threads.
+struct BackgroundWork<T: Sendable>: Sendable {
+    /// The nice value of the work's thread (Linux's nice values are per thread).
+    static var niceness: Int32 { 10 }
+
+    private let task: Task<T, any Error>
+
+    /// Starts `work` on a new low-priority thread once `previous` (if any) has finished, successfully or not, so two
+    /// pieces of work never hold their buffers at once.
+    init(after previous: BackgroundWork? = nil, _ work: @escaping @Sendable () throws -> T) {
+        task = Task {
+            _ = try? await previous?.value
+            return try await withCheckedThrowingContinuation { continuation in
+                let thread = Thread {
+                    #if canImport(Glibc)
+                        // `who` 0 is the calling thread: the nice value of the rest of the process is unchanged.
+                        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, Self.niceness)
+                    #endif
+                    continuation.resume(with: Result(catching: work))
+                }
+                thread.stackSize = 8 << 20
+                thread.start()
+            }
+        }
+    }
+
+    /// The work's result, once it has finished.
+    var value: T {
+        get async throws { try await task.value }
+    }
+
+    /// A context for rendering on the work's thread: low priority, one worker thread.
+    static func renderContext() -> RenderContext { RenderContext(options: RenderOptions(lowPriority: true)) }
+}
