@@ -16,7 +16,7 @@ enum TileCost {
     ) -> Float {
         let n = t.x1 - t.x0
         var total: Float = 0
-        let inside = t.x0 + dx >= 0 && t.x1 + dx <= alt.width && t.y0 + dy >= 0 && t.y1 + dy <= alt.height
+        let inside = isInside(alt, t, dx, dy)
         if inside && n & 7 == 0 {
             // Whole 8-wide vectors per row, one reduction per tile.
             let costs = wideCosts(ref, alt, t, dx, dy)
@@ -52,6 +52,23 @@ enum TileCost {
         return total
     }
 
+    /// Whether tile `t` displaced by `(dx, dy)` lies inside `alt` and is a whole number of 8-wide vectors wide: then
+    /// ``cost(_:_:_:_:_:l1:)`` and ``costs(_:_:_:_:_:)`` both take ``wideCosts(_:_:_:_:_:)``'s sums (the same bits).
+    @inline(__always)
+    static func isWide(_ alt: PlanarBuffer<Float>, _ t: (x0: Int, y0: Int, x1: Int, y1: Int), _ dx: Int, _ dy: Int)
+        -> Bool
+    {
+        isInside(alt, t, dx, dy) && (t.x1 - t.x0) & 7 == 0
+    }
+
+    /// Whether tile `t` displaced by `(dx, dy)` lies inside `alt`.
+    @inline(__always)
+    static func isInside(_ alt: PlanarBuffer<Float>, _ t: (x0: Int, y0: Int, x1: Int, y1: Int), _ dx: Int, _ dy: Int)
+        -> Bool
+    {
+        t.x0 + dx >= 0 && t.x1 + dx <= alt.width && t.y0 + dy >= 0 && t.y1 + dy <= alt.height
+    }
+
     /// (Σ|r − a|, Σ(r − a)²) of an inside tile whose width is a multiple of 8, with 8-wide accumulators (the C
     /// kernel `lux_tile_cost_lanes`, AVX2 where the CPU has it), reduced here.
     @inline(__always)
@@ -81,7 +98,7 @@ enum TileCost {
         let n = t.x1 - t.x0
         var l1: Float = 0
         var l2: Float = 0
-        let inside = t.x0 + dx >= 0 && t.x1 + dx <= alt.width && t.y0 + dy >= 0 && t.y1 + dy <= alt.height
+        let inside = isInside(alt, t, dx, dy)
         if inside && n & 7 == 0 { return wideCosts(ref, alt, t, dx, dy) }
         if inside {
             for y in t.y0..<t.y1 {
