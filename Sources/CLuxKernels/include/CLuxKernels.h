@@ -181,6 +181,13 @@ size_t lux_bilinear_samples(const float *base, ptrdiff_t row_stride, ptrdiff_t m
 void lux_tile_cost_lanes(const float *ref, ptrdiff_t ref_stride, const float *alt, ptrdiff_t alt_stride,
                          size_t width, size_t rows, float l1[8], float l2[8]);
 
+/// ``lux_tile_cost_lanes`` at the 3×3 offsets around `alt` at once: offset (dx, dy), dx and dy in −1…1, compares
+/// `ref` with `alt + dy·alt_stride + dx` and puts its lanes at `l1 + 8·k`, `l2 + 8·k` with k = 3·(dy + 1) + dx + 1
+/// (every offset inside the other frame). Each offset's lanes are the bits ``lux_tile_cost_lanes`` gives; the nine
+/// independent sums interleave, which keeps the vector units busy where one sum waits on its additions.
+void lux_tile_cost_grid(const float *ref, ptrdiff_t ref_stride, const float *alt, ptrdiff_t alt_stride,
+                        size_t width, size_t rows, float l1[72], float l2[72]);
+
 /// The Lucas–Kanade step's sums of burst alignment: `out` receives Σ gx·e and Σ gy·e over `rows` rows of `width`
 /// columns, where row y of the reference R starts at `ref + y·ref_stride` and the other frame's sample at
 /// `alt + y·alt_stride` (strides in floats); e = w00·A[y][x] + w10·A[y][x+1] + w01·A[y+1][x] + w11·A[y+1][x+1] − R[y][x],

@@ -89,6 +89,26 @@ enum TileCost {
         return SIMD2(s1.sum(), s2.sum())
     }
 
+    /// ``wideCosts(_:_:_:_:_:)`` at the 3×3 offsets around `(dx, dy)` (every one of them wide), in one pass of the C
+    /// kernel `lux_tile_cost_grid`: the L1 cost of offset `(dx + u, dy + v)` goes to `l1[3·(v + 1) + u + 1]`, its L2
+    /// cost to `l2[…]` (the same bits as nine calls).
+    @inline(__always)
+    static func wideGridCosts(
+        _ ref: PlanarBuffer<Float>, _ alt: PlanarBuffer<Float>, _ t: (x0: Int, y0: Int, x1: Int, y1: Int), _ dx: Int,
+        _ dy: Int, l1: UnsafeMutablePointer<Float>, l2: UnsafeMutablePointer<Float>
+    ) {
+        withUnsafeTemporaryAllocation(of: SIMD8<Float>.self, capacity: 18) { lanes in
+            let base = UnsafeMutableRawPointer(lanes.baseAddress!).assumingMemoryBound(to: Float.self)
+            lux_tile_cost_grid(
+                ref.row(0, t.y0) + t.x0, ref.rowStride, alt.row(0, t.y0 + dy) + t.x0 + dx, alt.rowStride,
+                t.x1 - t.x0, t.y1 - t.y0, base, base + 72)
+            for k in 0..<9 {
+                l1[k] = lanes[k].sum()
+                l2[k] = lanes[9 + k].sum()
+            }
+        }
+    }
+
     /// (Σ|r − a|, Σ(r − a)²) over tile `t` of `ref` against `alt` displaced by `(dx, dy)`.
     @inline(__always)
     static func costs(

@@ -74,19 +74,9 @@ struct TileSearch: Sendable {
                                     }
                                     var best = candidates[0]
                                     var bestCost = Float.infinity
-                                    // At the finest level, candidates whose costs the 8-wide kernel gives (both at
-                                    // once) keep their L2 cost too: the 3×3 grid below reuses them.
-                                    var known = CandidateCosts()
                                     for n in 0..<candidates.count {
                                         let c = candidates[n]
-                                        let cost: Float
-                                        if gridOut != nil && TileCost.isWide(img, t, Int(c.x), Int(c.y)) {
-                                            let both = TileCost.wideCosts(ref, img, t, Int(c.x), Int(c.y))
-                                            known.set(n, both)
-                                            cost = both.x
-                                        } else {
-                                            cost = TileCost.cost(ref, img, t, Int(c.x), Int(c.y), l1: l1)
-                                        }
+                                        let cost = TileCost.cost(ref, img, t, Int(c.x), Int(c.y), l1: l1)
                                         if cost < bestCost {
                                             bestCost = cost
                                             best = c
@@ -98,16 +88,22 @@ struct TileSearch: Sendable {
                                         // ±1 at the finest level: L1 chooses, L2 is kept for the fit.
                                         let g = gridOut.pointer + 9 * index
                                         let g1 = l1Grid.pointer + 9 * index
+                                        let (sx, sy) = (Int(start.x), Int(start.y))
+                                        // The nine offsets in one pass where all are wide (both corners inside).
+                                        let wide =
+                                            TileCost.isWide(img, t, sx - 1, sy - 1)
+                                            && TileCost.isWide(img, t, sx + 1, sy + 1)
+                                        if wide { TileCost.wideGridCosts(ref, img, t, sx, sy, l1: g1, l2: g) }
                                         for dy in Int32(-1)...1 {
                                             for dx in Int32(-1)...1 {
-                                                let o = start &+ SIMD2(dx, dy)
-                                                let cost =
-                                                    known.costs(of: o, in: candidates)
-                                                    ?? TileCost.costs(ref, img, t, Int(o.x), Int(o.y))
-                                                g[Int(dy + 1) * 3 + Int(dx + 1)] = cost.y
-                                                g1[Int(dy + 1) * 3 + Int(dx + 1)] = cost.x
-                                                if cost.x < bestCost {
-                                                    bestCost = cost.x
+                                                let cell = Int(dy + 1) * 3 + Int(dx + 1)
+                                                if !wide {
+                                                    let cost = TileCost.costs(ref, img, t, sx + Int(dx), sy + Int(dy))
+                                                    g[cell] = cost.y
+                                                    g1[cell] = cost.x
+                                                }
+                                                if g1[cell] < bestCost {
+                                                    bestCost = g1[cell]
                                                     best = start &+ SIMD2(dx, dy)
                                                 }
                                             }
@@ -176,8 +172,8 @@ struct TileSearch: Sendable {
                                 n += 1
                             }
                         }
-                        xs[0..<n].sort()
-                        ys[0..<n].sort()
+                        Self.insertionSort(&xs, count: n)
+                        Self.insertionSort(&ys, count: n)
                         let index = j * p.columns + i
                         var bestCost = costs[index] * 1.1
                         let local = SIMD2(xs[n / 2], ys[n / 2])
@@ -203,6 +199,22 @@ struct TileSearch: Sendable {
             }
         }
         return out
+    }
+
+    /// Sorts the first `count` values of `values` (at most nine, the neighbourhood of a block) in place.
+    @inline(__always)
+    static func insertionSort(_ values: inout [Int32], count: Int) {
+        values.withUnsafeMutableBufferPointer { v in
+            for i in 1..<max(count, 1) {
+                let x = v[i]
+                var j = i
+                while j > 0 && v[j - 1] > x {
+                    v[j] = v[j - 1]
+                    j -= 1
+                }
+                v[j] = x
+            }
+        }
     }
 
     /// The component-wise median of a field (zero for an empty one).
