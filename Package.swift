@@ -268,7 +268,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "LuxFusionTests",
-            dependencies: ["LuxFusion", "LuxRender", "LuxPixels", "LuxColor", "LuxTestSupport"],
+            dependencies: ["LuxFusion", "LuxRender", "LuxPixels", "LuxColor", "LuxTestSupport", "CLuxKernels"],
             swiftSettings: swiftSettings),
     ],
     cxxLanguageStandard: .cxx17

@@ -181,6 +181,29 @@ size_t lux_bilinear_samples(const float *base, ptrdiff_t row_stride, ptrdiff_t m
 void lux_tile_cost_lanes(const float *ref, ptrdiff_t ref_stride, const float *alt, ptrdiff_t alt_stride,
                          size_t width, size_t rows, float l1[8], float l2[8]);
 
+/// ``lux_tile_cost_lanes`` at the 3×3 offsets around `alt` at once: offset (dx, dy), dx and dy in −1…1, compares
+/// `ref` with `alt + dy·alt_stride + dx` and puts its lanes at `l1 + 8·k`, `l2 + 8·k` with k = 3·(dy + 1) + dx + 1
+/// (every offset inside the other frame). Each offset's lanes are the bits ``lux_tile_cost_lanes`` gives; the nine
+/// independent sums interleave, which keeps the vector units busy where one sum waits on its additions.
+void lux_tile_cost_grid(const float *ref, ptrdiff_t ref_stride, const float *alt, ptrdiff_t alt_stride,
+                        size_t width, size_t rows, float l1[72], float l2[72]);
+
+/// The Lucas–Kanade step's sums of burst alignment: `out` receives Σ gx·e and Σ gy·e over `rows` rows of `width`
+/// columns, where row y of the reference R starts at `ref + y·ref_stride` and the other frame's sample at
+/// `alt + y·alt_stride` (strides in floats); e = w00·A[y][x] + w10·A[y][x+1] + w01·A[y+1][x] + w11·A[y+1][x+1] − R[y][x],
+/// gx = (R[y][x+1] − R[y][x−1])·½, gy = (R[y+1][x] − R[y−1][x])·½ (R is read one pixel around the region, A one pixel
+/// right and below). Each row is summed as a 4-wide loop does — lane k adds columns k, k + 4, … of the whole groups of
+/// four, the lanes are reduced as (l0 + l2) + (l1 + l3), the remaining columns are added one by one — and the rows in
+/// order. No fused multiply-add; the AVX2 and portable paths agree bit for bit.
+void lux_gradient_mismatch(const float *ref, ptrdiff_t ref_stride, const float *alt, ptrdiff_t alt_stride,
+                           size_t width, size_t rows, float w00, float w10, float w01, float w11, float out[2]);
+
+/// Reads `count` Bayer quads from two raw rows (burst merging's frame reads): site0[i] = (top[2i] − black[0])·scale[0],
+/// site1[i] = (top[2i + 1] − black[1])·scale[1], site2[i] = (bottom[2i] − black[2])·scale[2], site3[i] =
+/// (bottom[2i + 1] − black[3])·scale[3]. Every width of ``lux_lanes`` gives the same bits as Swift's scalar code.
+void lux_bayer_quads(const uint16_t *top, const uint16_t *bottom, const float black[4], const float scale[4],
+                     float *site0, float *site1, float *site2, float *site3, ptrdiff_t count);
+
 /// The simulated sensor's constants for one frame (LuxCapture's `SensorReadout.Parameters`).
 typedef struct {
     float electrons_per_unit;  ///< photo-electrons per unit of radiance over the exposure
@@ -268,7 +291,7 @@ int lux_has_f16c(void);
 void lux_force_portable(int force);
 
 /// The vector width of the lane-generic row kernels (`lux_rcd_*`, `lux_nr_*`, `lux_sharpen_*`,
-/// `lux_linearize_u16`, the highlight, gamut and tone kernels, `lux_capture_*`): 8 with AVX2, 4 on other x86 CPUs, 1 elsewhere, or what ``lux_force_lanes`` set on the
+/// `lux_linearize_u16`, the highlight, gamut and tone kernels, `lux_capture_*`, `lux_bayer_quads`): 8 with AVX2, 4 on other x86 CPUs, 1 elsewhere, or what ``lux_force_lanes`` set on the
 /// calling thread. Every width gives the same bits.
 int lux_lanes(void);
 

@@ -3,6 +3,7 @@ struct CandidateList {
     private var storage = SIMD8<Int32>()
     private(set) var count = 0
 
+    @inline(__always)
     mutating func append(_ c: SIMD2<Int32>) {
         for n in 0..<count where self[n] == c { return }
         guard count < 4 else { return }

@@ -154,19 +154,88 @@ public struct GlobalMotion: Hashable, Sendable {
         return AffineTransform(a: alpha, b: beta, c: -beta, d: alpha, tx: tx, ty: ty)
     }
 
-    /// The weighted median of `values`.
+    /// The weighted median of `values`: in order of value (equal values in index order), the first value at which the
+    /// running sum of the weights reaches half their total (the total summed in index order).
+    ///
+    /// A weighted selection finds it in O(n); only when its sums come within rounding of half the total (where the
+    /// running sum's own rounding could decide), or for NaN values or weights that are not positive and finite, are
+    /// the pairs sorted and summed in order as the definition says.
     static func weightedMedian(_ values: [Double], _ weights: [Double]) -> Double {
-        // (value, weight) pairs in order of value, equal values in index order: the order a stable sort of the indices
-        // leaves them in (the same sums), with the pairs side by side for the sort.
+        let half = weights.reduce(0, +) / 2
+        if let value = selectedWeightedMedian(values, weights, half: half) { return value }
+        return sortedWeightedMedian(values, weights, half: half)
+    }
+
+    /// The weighted median by sorting (value, weight, index) triples and summing the weights in that order.
+    static func sortedWeightedMedian(_ values: [Double], _ weights: [Double], half: Double) -> Double {
         var pairs = (0..<values.count).map { (values[$0], weights[$0], $0) }
         pairs.sort { $0.0 < $1.0 || ($0.0 == $1.0 && $0.2 < $1.2) }
-        let half = weights.reduce(0, +) / 2
         var acc = 0.0
         for (value, weight, _) in pairs {
             acc += weight
             if acc >= half { return value }
         }
         return pairs.last?.0 ?? values[0]
+    }
+
+    /// The weighted median by quickselect over indices in (value, index) order, or `nil` when the answer is not
+    /// certain to be the sorted sum's (see ``weightedMedian(_:_:)``).
+    static func selectedWeightedMedian(_ values: [Double], _ weights: [Double], half: Double) -> Double? {
+        let n = values.count
+        guard n > 0, n == weights.count, half.isFinite, half > 0 else { return nil }
+        for i in 0..<n where values[i].isNaN || !(weights[i] > 0) || !weights[i].isFinite { return nil }
+        // Every partial sum of n positive weights, in any order, is within n·ε of the exact one (relative to the
+        // total): decisions closer to half than twice that go to the sort.
+        let margin = 4 * Double(n) * Double.ulpOfOne * (2 * half)
+        var order = [Int32](unsafeUninitializedCapacity: n) { buffer, count in
+            for i in 0..<n { buffer[i] = Int32(i) }
+            count = n
+        }
+        return order.withUnsafeMutableBufferPointer { o -> Double? in
+            values.withUnsafeBufferPointer { v in
+                weights.withUnsafeBufferPointer { w in
+                    @inline(__always) func before(_ a: Int32, _ b: Int32) -> Bool {
+                        let x = v[Int(a)]
+                        let y = v[Int(b)]
+                        return x < y || (x == y && a < b)
+                    }
+                    var lo = 0
+                    var hi = n - 1
+                    var below = 0.0  // the weights of the elements before o[lo...hi]
+                    while lo < hi {
+                        // Median of three as the pivot, moved to o[hi]; then o[lo..<hi] split around it.
+                        let mid = lo + (hi - lo) / 2
+                        if before(o[mid], o[lo]) { o.swapAt(mid, lo) }
+                        if before(o[hi], o[lo]) { o.swapAt(hi, lo) }
+                        if before(o[mid], o[hi]) { o.swapAt(mid, hi) }
+                        let pivot = o[hi]
+                        var store = lo
+                        var left = 0.0
+                        for k in lo..<hi where before(o[k], pivot) {
+                            left += w[Int(o[k])]
+                            o.swapAt(k, store)
+                            store += 1
+                        }
+                        o.swapAt(store, hi)
+                        if below + left >= half {
+                            hi = store - 1
+                        } else if below + left + w[Int(pivot)] >= half {
+                            lo = store
+                            hi = store
+                            below += left
+                        } else {
+                            below += left + w[Int(pivot)]
+                            lo = store + 1
+                        }
+                    }
+                    // Past the end: the weights summed short of half (rounding); the sort decides.
+                    guard lo <= hi else { return nil }
+                    let answer = Int(o[lo])
+                    guard below + margin < half, below + w[answer] - margin >= half else { return nil }
+                    return v[answer]
+                }
+            }
+        }
     }
 }
 

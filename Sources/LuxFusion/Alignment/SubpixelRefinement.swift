@@ -1,5 +1,5 @@
+import CLuxKernels
 import LuxPixels
-import RealModule
 
 /// The sub-pixel step of an alignment: each finest-level block's whole-pixel displacement refined by a quadratic fit of
 /// its L2 cost surface and then Lucas–Kanade iterations, with a confidence from the block's structure tensor.
@@ -146,7 +146,8 @@ struct SubpixelRefinement: Sendable {
         return (disp, confidence)
     }
 
-    /// Σ∇R·(A(x + d) − R(x)) over region `r` (A sampled bilinearly, coordinates clamped).
+    /// Σ∇R·(A(x + d) − R(x)) over region `r` (A sampled bilinearly, coordinates clamped): the C kernel
+    /// `lux_gradient_mismatch` where every sample is inside `alt`, a clamped scalar loop otherwise.
     @inline(__always)
     static func gradientMismatch(
         _ ref: PlanarBuffer<Float>, _ alt: PlanarBuffer<Float>, _ r: (x0: Int, y0: Int, x1: Int, y1: Int),
@@ -162,10 +163,22 @@ struct SubpixelRefinement: Sendable {
         let w10 = ax * (1 - ay)
         let w01 = (1 - ax) * ay
         let w11 = ax * ay
-        var bx: Float = 0
-        var by: Float = 0
         let inside =
             r.x0 + ix >= 0 && r.x1 + ix + 1 <= alt.width && r.y0 + iy >= 0 && r.y1 + iy + 1 <= alt.height
+        if inside {
+            // Each row summed in the order of the 4-wide loop the release build made of the Swift row sum it
+            // replaces (`Relaxed.multiplyAdd(gx, e, sx)`): the same bits (see lux_gradient_mismatch).
+            var sums = SIMD2<Float>()
+            withUnsafeMutableBytes(of: &sums) { out in
+                lux_gradient_mismatch(
+                    ref.row(0, r.y0) + r.x0, ref.rowStride, alt.row(0, r.y0 + iy) + r.x0 + ix, alt.rowStride,
+                    max(r.x1 - r.x0, 0), max(r.y1 - r.y0, 0), w00, w10, w01, w11,
+                    out.baseAddress!.assumingMemoryBound(to: Float.self))
+            }
+            return sums
+        }
+        var bx: Float = 0
+        var by: Float = 0
         for y in r.y0..<r.y1 {
             let up = ref.row(0, y - 1)
             let mid = ref.row(0, y)
@@ -174,24 +187,13 @@ struct SubpixelRefinement: Sendable {
             let a1 = alt.row(0, min(max(y + iy + 1, 0), alt.height - 1))
             var sx: Float = 0
             var sy: Float = 0
-            if inside {
-                let p0 = a0 + ix
-                let p1 = a1 + ix
-                for x in r.x0..<r.x1 {
-                    let value = w00 * p0[x] + w10 * p0[x + 1] + w01 * p1[x] + w11 * p1[x + 1]
-                    let e = value - mid[x]
-                    sx = Relaxed.multiplyAdd((mid[x + 1] - mid[x - 1]) * 0.5, e, sx)
-                    sy = Relaxed.multiplyAdd((down[x] - up[x]) * 0.5, e, sy)
-                }
-            } else {
-                for x in r.x0..<r.x1 {
-                    let xa = min(max(x + ix, 0), alt.width - 1)
-                    let xb = min(max(x + ix + 1, 0), alt.width - 1)
-                    let value = w00 * a0[xa] + w10 * a0[xb] + w01 * a1[xa] + w11 * a1[xb]
-                    let e = value - mid[x]
-                    sx += (mid[x + 1] - mid[x - 1]) * 0.5 * e
-                    sy += (down[x] - up[x]) * 0.5 * e
-                }
+            for x in r.x0..<r.x1 {
+                let xa = min(max(x + ix, 0), alt.width - 1)
+                let xb = min(max(x + ix + 1, 0), alt.width - 1)
+                let value = w00 * a0[xa] + w10 * a0[xb] + w01 * a1[xa] + w11 * a1[xb]
+                let e = value - mid[x]
+                sx += (mid[x + 1] - mid[x - 1]) * 0.5 * e
+                sy += (down[x] - up[x]) * 0.5 * e
             }
             bx += sx
             by += sy

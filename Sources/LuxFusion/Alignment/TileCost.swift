@@ -16,7 +16,7 @@ enum TileCost {
     ) -> Float {
         let n = t.x1 - t.x0
         var total: Float = 0
-        let inside = t.x0 + dx >= 0 && t.x1 + dx <= alt.width && t.y0 + dy >= 0 && t.y1 + dy <= alt.height
+        let inside = isInside(alt, t, dx, dy)
         if inside && n & 7 == 0 {
             // Whole 8-wide vectors per row, one reduction per tile.
             let costs = wideCosts(ref, alt, t, dx, dy)
@@ -52,6 +52,23 @@ enum TileCost {
         return total
     }
 
+    /// Whether tile `t` displaced by `(dx, dy)` lies inside `alt` and is a whole number of 8-wide vectors wide: then
+    /// ``cost(_:_:_:_:_:l1:)`` and ``costs(_:_:_:_:_:)`` both take ``wideCosts(_:_:_:_:_:)``'s sums (the same bits).
+    @inline(__always)
+    static func isWide(_ alt: PlanarBuffer<Float>, _ t: (x0: Int, y0: Int, x1: Int, y1: Int), _ dx: Int, _ dy: Int)
+        -> Bool
+    {
+        isInside(alt, t, dx, dy) && (t.x1 - t.x0) & 7 == 0
+    }
+
+    /// Whether tile `t` displaced by `(dx, dy)` lies inside `alt`.
+    @inline(__always)
+    static func isInside(_ alt: PlanarBuffer<Float>, _ t: (x0: Int, y0: Int, x1: Int, y1: Int), _ dx: Int, _ dy: Int)
+        -> Bool
+    {
+        t.x0 + dx >= 0 && t.x1 + dx <= alt.width && t.y0 + dy >= 0 && t.y1 + dy <= alt.height
+    }
+
     /// (Σ|r − a|, Σ(r − a)²) of an inside tile whose width is a multiple of 8, with 8-wide accumulators (the C
     /// kernel `lux_tile_cost_lanes`, AVX2 where the CPU has it), reduced here.
     @inline(__always)
@@ -72,6 +89,26 @@ enum TileCost {
         return SIMD2(s1.sum(), s2.sum())
     }
 
+    /// ``wideCosts(_:_:_:_:_:)`` at the 3×3 offsets around `(dx, dy)` (every one of them wide), in one pass of the C
+    /// kernel `lux_tile_cost_grid`: the L1 cost of offset `(dx + u, dy + v)` goes to `l1[3·(v + 1) + u + 1]`, its L2
+    /// cost to `l2[…]` (the same bits as nine calls).
+    @inline(__always)
+    static func wideGridCosts(
+        _ ref: PlanarBuffer<Float>, _ alt: PlanarBuffer<Float>, _ t: (x0: Int, y0: Int, x1: Int, y1: Int), _ dx: Int,
+        _ dy: Int, l1: UnsafeMutablePointer<Float>, l2: UnsafeMutablePointer<Float>
+    ) {
+        withUnsafeTemporaryAllocation(of: SIMD8<Float>.self, capacity: 18) { lanes in
+            let base = UnsafeMutableRawPointer(lanes.baseAddress!).assumingMemoryBound(to: Float.self)
+            lux_tile_cost_grid(
+                ref.row(0, t.y0) + t.x0, ref.rowStride, alt.row(0, t.y0 + dy) + t.x0 + dx, alt.rowStride,
+                t.x1 - t.x0, t.y1 - t.y0, base, base + 72)
+            for k in 0..<9 {
+                l1[k] = lanes[k].sum()
+                l2[k] = lanes[9 + k].sum()
+            }
+        }
+    }
+
     /// (Σ|r − a|, Σ(r − a)²) over tile `t` of `ref` against `alt` displaced by `(dx, dy)`.
     @inline(__always)
     static func costs(
@@ -81,7 +118,7 @@ enum TileCost {
         let n = t.x1 - t.x0
         var l1: Float = 0
         var l2: Float = 0
-        let inside = t.x0 + dx >= 0 && t.x1 + dx <= alt.width && t.y0 + dy >= 0 && t.y1 + dy <= alt.height
+        let inside = isInside(alt, t, dx, dy)
         if inside && n & 7 == 0 { return wideCosts(ref, alt, t, dx, dy) }
         if inside {
             for y in t.y0..<t.y1 {

@@ -27,8 +27,14 @@ struct TileSearch: Sendable {
         var grid: [Float] = []
         let startCount = plan[0].columns * plan[0].rows
         let startStorage = UnsafeMutablePointer<SIMD2<Int32>>.allocate(capacity: startCount)
-        defer { startStorage.deallocate() }
+        // The finest level's L1 costs of the 3×3 offsets around each starting point (for its regularization).
+        let l1GridStorage = UnsafeMutablePointer<Float>.allocate(capacity: 9 * startCount)
+        defer {
+            startStorage.deallocate()
+            l1GridStorage.deallocate()
+        }
         let starts = SendablePointer(startStorage)
+        let l1Grid = SendablePointer(l1GridStorage)
         var coarsePlan: AlignmentLevelPlan? = nil
         for k in stride(from: plan.count - 1, through: 0, by: -1) {
             let p = plan[k]
@@ -81,13 +87,23 @@ struct TileSearch: Sendable {
                                     if let gridOut {
                                         // ±1 at the finest level: L1 chooses, L2 is kept for the fit.
                                         let g = gridOut.pointer + 9 * index
+                                        let g1 = l1Grid.pointer + 9 * index
+                                        let (sx, sy) = (Int(start.x), Int(start.y))
+                                        // The nine offsets in one pass where all are wide (both corners inside).
+                                        let wide =
+                                            TileCost.isWide(img, t, sx - 1, sy - 1)
+                                            && TileCost.isWide(img, t, sx + 1, sy + 1)
+                                        if wide { TileCost.wideGridCosts(ref, img, t, sx, sy, l1: g1, l2: g) }
                                         for dy in Int32(-1)...1 {
                                             for dx in Int32(-1)...1 {
-                                                let cost = TileCost.costs(
-                                                    ref, img, t, Int(start.x + dx), Int(start.y + dy))
-                                                g[Int(dy + 1) * 3 + Int(dx + 1)] = cost.y
-                                                if cost.x < bestCost {
-                                                    bestCost = cost.x
+                                                let cell = Int(dy + 1) * 3 + Int(dx + 1)
+                                                if !wide {
+                                                    let cost = TileCost.costs(ref, img, t, sx + Int(dx), sy + Int(dy))
+                                                    g[cell] = cost.y
+                                                    g1[cell] = cost.x
+                                                }
+                                                if g1[cell] < bestCost {
+                                                    bestCost = g1[cell]
                                                     best = start &+ SIMD2(dx, dy)
                                                 }
                                             }
@@ -116,7 +132,9 @@ struct TileSearch: Sendable {
                 }
             }
             if k == 0 { grid = levelGrid }
-            coarse = regularized(result, costs: costs, plan: p, ref: ref, alt: img, l1: l1)
+            coarse = regularized(
+                result, costs: costs, plan: p, ref: ref, alt: img, l1: l1,
+                finest: k == 0 ? (starts, l1Grid) : nil)
             coarsePlan = p
         }
         return Result(
@@ -129,9 +147,13 @@ struct TileSearch: Sendable {
     /// matches several offsets equally, and the consensus is the likelier motion.
     ///
     /// True motion keeps its own displacement because the consensus fits it much worse.
+    ///
+    /// `finest` holds the finest level's starting points and the L1 costs of the 3×3 offsets around them: a
+    /// consensus among those offsets takes its cost from there where the 8-wide kernel computed it (the same bits).
     func regularized(
         _ field: [SIMD2<Int32>], costs: [Float], plan p: AlignmentLevelPlan, ref: PlanarBuffer<Float>,
-        alt: PlanarBuffer<Float>, l1: Bool
+        alt: PlanarBuffer<Float>, l1: Bool,
+        finest: (starts: SendablePointer<SIMD2<Int32>>, l1Grid: SendablePointer<Float>)? = nil
     ) -> [SIMD2<Int32>] {
         var out = field
         let global = Self.median(field)
@@ -150,12 +172,23 @@ struct TileSearch: Sendable {
                                 n += 1
                             }
                         }
-                        xs[0..<n].sort()
-                        ys[0..<n].sort()
+                        Self.insertionSort(&xs, count: n)
+                        Self.insertionSort(&ys, count: n)
                         let index = j * p.columns + i
                         var bestCost = costs[index] * 1.1
-                        for m in [global, SIMD2(xs[n / 2], ys[n / 2])] where m != field[index] {
-                            let cost = TileCost.cost(ref, alt, p.tile(i, j), Int(m.x), Int(m.y), l1: l1)
+                        let local = SIMD2(xs[n / 2], ys[n / 2])
+                        for k in 0..<2 {
+                            let m = k == 0 ? global : local
+                            guard m != field[index] else { continue }
+                            let t = p.tile(i, j)
+                            let cost: Float
+                            if let finest, TileCost.isWide(alt, t, Int(m.x), Int(m.y)),
+                                case let e = m &- finest.starts.pointer[index], abs(e.x) <= 1, abs(e.y) <= 1
+                            {
+                                cost = finest.l1Grid.pointer[9 * index + Int(e.y + 1) * 3 + Int(e.x + 1)]
+                            } else {
+                                cost = TileCost.cost(ref, alt, t, Int(m.x), Int(m.y), l1: l1)
+                            }
                             if cost <= bestCost {
                                 o.pointer[index] = m
                                 bestCost = cost
@@ -166,6 +199,22 @@ struct TileSearch: Sendable {
             }
         }
         return out
+    }
+
+    /// Sorts the first `count` values of `values` (at most nine, the neighbourhood of a block) in place.
+    @inline(__always)
+    static func insertionSort(_ values: inout [Int32], count: Int) {
+        values.withUnsafeMutableBufferPointer { v in
+            for i in 1..<max(count, 1) {
+                let x = v[i]
+                var j = i
+                while j > 0 && v[j - 1] > x {
+                    v[j] = v[j - 1]
+                    j -= 1
+                }
+                v[j] = x
+            }
+        }
     }
 
     /// The component-wise median of a field (zero for an empty one).

@@ -87,13 +87,13 @@ struct FrameReader: @unchecked Sendable {
                 let b = black
                 let s = scale
                 if inside {
-                    let a0 = r0 + 2 * x0
-                    let a1 = r1 + 2 * x0
-                    for i in 0..<nx {
-                        d0[i] = (Float(a0[2 * i]) - b[0]) * s[0]
-                        d1[i] = (Float(a0[2 * i + 1]) - b[1]) * s[1]
-                        d2[i] = (Float(a1[2 * i]) - b[2]) * s[2]
-                        d3[i] = (Float(a1[2 * i + 1]) - b[3]) * s[3]
+                    // (Float(sample) − b[k])·s[k] per site, whole vectors in C.
+                    withUnsafeBytes(of: b) { bb in
+                        withUnsafeBytes(of: s) { ss in
+                            lux_bayer_quads(
+                                r0 + 2 * x0, r1 + 2 * x0, bb.baseAddress!.assumingMemoryBound(to: Float.self),
+                                ss.baseAddress!.assumingMemoryBound(to: Float.self), d0, d1, d2, d3, nx)
+                        }
                     }
                 } else {
                     for i in 0..<nx {

@@ -107,16 +107,22 @@ enum NoiseEstimate {
     /// (σ = 1.4826·median|d| / √6 for d = x₋₁ − 2x₀ + x₁); texture inflates it little because the median ignores
     /// the edges.
     static func variance(_ image: PlanarBuffer<Float>, channel c: Int) -> Float {
-        var samples: [Float] = []
+        // Rows 1, 1 + step, … before the last, each written whole into the samples.
         let rowStep = max(1, image.height / 256)
-        samples.reserveCapacity((image.height / rowStep + 1) * image.width)
-        var y = 1
-        while y < image.height - 1 {
-            let r = image.row(c, y)
-            for x in 1..<(image.width - 1) { samples.append(abs(r[x - 1] - 2 * r[x] + r[x + 1])) }
-            y += rowStep
+        let inner = image.width - 2
+        guard image.height > 2, inner > 0 else { return 0 }
+        let rowCount = (image.height - 2 + rowStep - 1) / rowStep
+        var samples = [Float](unsafeUninitializedCapacity: rowCount * inner) { buffer, count in
+            var o = buffer.baseAddress!
+            var y = 1
+            while y < image.height - 1 {
+                let r = image.row(c, y)
+                for x in 1...inner { o[x - 1] = abs(r[x - 1] - 2 * r[x] + r[x + 1]) }
+                o += inner
+                y += rowStep
+            }
+            count = rowCount * inner
         }
-        guard !samples.isEmpty else { return 0 }
         let k = samples.count / 2
         samples.withUnsafeMutableBufferPointer { select($0, k) }
         let sigma = 1.4826 * samples[k] / 2.449_489_7
