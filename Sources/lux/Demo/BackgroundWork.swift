@@ -9,8 +9,8 @@ import Lux
 /// caller goes on, and whose result the caller awaits later: the demo's work that needs only files already written.
 ///
 /// It renders on that one thread (its contexts are low-priority ones) at a nice value of ``niceness``, so it takes
-/// the processors only while the capture leaves them idle — the camera waiting a frame time for exposure and focus to
-/// follow a scene change, or for the Live Photo's pre-roll — and never slows the camera's frames: at normal priority
+/// the processors only while the capture leaves them idle — mostly while the session's monitoring frames come a frame
+/// time apart as exposure and focus follow a scene change — and never slows the camera's frames: at normal priority
 /// beside them, the stream's frame rate halved (13 instead of 30 frames a second) and so did the settle it counts.
 /// Not a task either: seconds of synchronous work in a task hold one of Swift concurrency's cooperative threads.
 struct BackgroundWork<T: Sendable>: Sendable {
