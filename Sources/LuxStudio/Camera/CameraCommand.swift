@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// A message a browser sends on the camera WebSocket: a manual control, a scene change or the shutter.
 ///

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// One entry of the gallery: a photo, a RAW file, or a Live Photo (a still and a movie of the same base name).
 public struct GalleryItem: Codable, Hashable, Sendable {

@@ -1,4 +1,4 @@
-public import FoundationEssentials
+import FoundationEssentials
 
 /// The ALSA capture devices (microphones and line inputs) the kernel lists in `/proc/asound/pcm`.
 ///

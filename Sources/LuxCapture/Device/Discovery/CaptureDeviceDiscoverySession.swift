@@ -1,4 +1,4 @@
-public import LuxScene
+import LuxScene
 
 /// Finds the cameras and microphones of this machine (AVCaptureDevice.DiscoverySession): the V4L2 cameras with their
 /// formats and controls, the ALSA capture devices, and the simulated camera and microphone.

@@ -1,4 +1,4 @@
-public import LuxPixels
+import LuxPixels
 
 /// A camera a ``CaptureDeviceDiscoverySession`` found, with what it offers.
 public struct DiscoveredCamera: Hashable, Sendable {

@@ -1,5 +1,5 @@
-public import LuxColor
-public import LuxPixels
+import LuxColor
+import LuxPixels
 
 extension V4L2Camera {
     /// The camera's state as the device reports it now (VIDIOC_G_CTRL), so values an automatic mode chose show.

@@ -1,5 +1,5 @@
 import Glibc
-public import LuxColor
+import LuxColor
 public import LuxPixels
 import Synchronization
 
