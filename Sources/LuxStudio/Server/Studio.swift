@@ -190,7 +190,8 @@ public struct Studio: Sendable {
         return Application(
             router: router,
             server: .http1WebSocketUpgrade(
-                webSocketRouter: router, configuration: .init(maxFrameSize: max(configuration.maxMessageBytes, 1 << 16))
+                webSocketRouter: router,
+                configuration: .init(ws: .init(maxFrameSize: max(configuration.maxMessageBytes, 1 << 16)))
             ),
             configuration: .init(address: .hostname(host, port: configuration.port), serverName: "lux studio"),
             services: [StudioShutdown(camera: camera, live: live)],
