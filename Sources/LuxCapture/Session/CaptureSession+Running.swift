@@ -130,7 +130,10 @@ extension CaptureSession {
             }
             guard let pump else { return }
             let period = pump.frameDuration
-            if !interrupted, let photo, pump.timeSinceLastFrameStarted.map({ $0 >= period }) ?? true {
+            // A frame begun less than three quarters of a period ago (another consumer's) stands in for this turn's.
+            // Not a whole period: the monitor's own last frame began a wake-up's latency after its deadline, so at
+            // this deadline it is that latency short of a period old, and every other turn would be skipped.
+            if !interrupted, let photo, pump.timeSinceLastFrameStarted.map({ $0 >= period * 3 / 4 }) ?? true {
                 do throws(CaptureError) {
                     if photo.recordsLivePhotoRing {
                         try await photo.recordRingFrame(pump: pump)
