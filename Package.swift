@@ -189,7 +189,7 @@ let package = Package(
         .executableTarget(
             name: "lux",
             dependencies: [
-                "Lux", "LuxStudio", "CLuxKernels", "CLuxSystem", "LuxBenchInputs",
+                "Lux", "LuxStudio", "LuxPixels", "CLuxKernels", "CLuxSystem", "LuxBenchInputs",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings),

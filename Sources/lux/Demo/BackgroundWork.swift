@@ -1,5 +1,5 @@
 import Foundation
-import Lux
+import LuxPixels
 
 #if canImport(Glibc)
     import Glibc
@@ -8,15 +8,13 @@ import Lux
 /// Synchronous work (decoding, developing, merging, encoding) that runs on a low-priority thread of its own while the
 /// caller goes on, and whose result the caller awaits later: the demo's work that needs only files already written.
 ///
-/// It renders on that one thread (its contexts are low-priority ones) at a nice value of ``niceness``, so it takes
-/// the processors only while the capture leaves them idle — mostly while the session's monitoring frames come a frame
+/// It should render on that one thread (with a low-priority `RenderContext`) at nice value 10, so it takes the
+/// processors only while the capture leaves them idle — mostly while the session's monitoring frames come a frame
 /// time apart as exposure and focus follow a scene change — and never slows the camera's frames: at normal priority
 /// beside them, the stream's frame rate halved (13 instead of 30 frames a second) and so did the settle it counts.
-/// Not a task either: seconds of synchronous work in a task hold one of Swift concurrency's cooperative threads.
+/// Not a task either: seconds of synchronous work in a task hold one of Swift concurrency's cooperative threads. Not
+/// ``offloaded(_:)`` (a `DetachedThread` too): its slots are the capture's, and this work would hold one for seconds.
 struct BackgroundWork<T: Sendable>: Sendable {
-    /// The nice value of the work's thread (Linux's nice values are per thread).
-    static var niceness: Int32 { 10 }
-
     private let task: Task<T, any Error>
 
     /// Starts `work` on a new low-priority thread once `previous` (if any) has finished, successfully or not, so two
@@ -25,15 +23,14 @@ struct BackgroundWork<T: Sendable>: Sendable {
         task = Task {
             _ = try? await previous?.value
             return try await withCheckedThrowingContinuation { continuation in
-                let thread = Thread {
+                DetachedThread.detach {
                     #if canImport(Glibc)
-                        // `who` 0 is the calling thread: the nice value of the rest of the process is unchanged.
-                        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, Self.niceness)
+                        // `who` 0 is the calling thread (Linux's nice values are per thread): the rest of the process
+                        // keeps its priority.
+                        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
                     #endif
                     continuation.resume(with: Result(catching: work))
                 }
-                thread.stackSize = 8 << 20
-                thread.start()
             }
         }
     }
@@ -42,7 +39,4 @@ struct BackgroundWork<T: Sendable>: Sendable {
     var value: T {
         get async throws { try await task.value }
     }
-
-    /// A context for rendering on the work's thread: low priority, one worker thread.
-    static func renderContext() -> RenderContext { RenderContext(options: RenderOptions(lowPriority: true)) }
 }

@@ -1,7 +1,8 @@
 import Foundation
 import Lux
 
-/// The steps of `lux demo`, in order; each returns the ``DemoSection`` the contact sheet shows.
+/// The steps of `lux demo`, numbered as the contact sheet's sections (the DNG's development, 7, and the bracket's
+/// merge, 4b, run beside the captures); each returns the ``DemoSection`` the contact sheet shows.
 struct DemoStory {
     let folder: URL
     let size: DemoSize
@@ -19,7 +20,7 @@ struct DemoStory {
         sections.insert(fused, at: merge)
         sections.append(development)
         sections.append(edits)
-        let described = fusedPreviews.merging(developedPreviews) { first, _ in first }
+        let described = fusedPreviews.merging(developedPreviews) { _, later in later }  // no file is in both
         for s in sections.indices {
             for i in sections[s].items.indices {
                 if let item = described[sections[s].items[i].file] { sections[s].items[i] = item }
@@ -61,9 +62,9 @@ struct DemoStory {
     static let bracketNames = ["03-bracket-minus-2ev.jpg", "03-bracket-0ev.jpg", "03-bracket-plus-2ev.jpg"]
 
     /// Work done beside the captures: a section and the contact sheet's previews of files (by file name).
-    typealias Described = (section: DemoSection, previews: [String: DemoSection.Item])
+    typealias SectionWithPreviews = (section: DemoSection, previews: [String: DemoSection.Item])
 
-    /// Runs the capture steps (1–6) on a session of their own and returns their sections, the sheet's subtitle,
+    /// Runs the capture steps (1–6) on a session of their own, starting 7 and 4b beside them, and returns their sections, the sheet's subtitle,
     /// where the HDR merge's section goes (after the bracket's), the work developing the DNG (with the contact sheet's
     /// previews of the JPEGs written before it) and the work merging the bracket (with its preview).
     ///
@@ -72,7 +73,7 @@ struct DemoStory {
     /// from the low-light photo on; the merge's buffers would not fit beside the low-light burst's). No step renders
     /// what an earlier one did: the contexts' cached intermediates are dropped after each, not kept up to a limit.
     func capture() async throws -> (
-        [DemoSection], String, Int, BackgroundWork<Described>, BackgroundWork<Described>
+        [DemoSection], String, Int, BackgroundWork<SectionWithPreviews>, BackgroundWork<SectionWithPreviews>
     ) {
         var sections: [DemoSection] = []
         let portrait = try Scene.photographic(named: "photo-portrait")
@@ -157,7 +158,7 @@ struct DemoStory {
             try develop("02-raw.dng", into: "06-developed-p3.jpg", context: context)
         }
 
-        // 4. An auto-exposure bracket of the HDR window (fused in `run()`, once the session is gone).
+        // 4. An auto-exposure bracket of the HDR window (fused in the background after the low-light photo).
         camera.scene = try Scene.photographic(named: "photo-indoor")
         try await studio.settle()
         let names = Self.bracketNames
@@ -230,12 +231,13 @@ struct DemoStory {
     /// Starts `step` as ``BackgroundWork`` once `previous` has finished, then makes the previews of its files and of
     /// the JPEGs in `sections`.
     func background(
-        describing sections: [DemoSection], after previous: BackgroundWork<Described>?,
+        describing sections: [DemoSection], after previous: BackgroundWork<SectionWithPreviews>?,
         _ step: @escaping @Sendable (RenderContext) throws -> DemoSection
-    ) -> BackgroundWork<Described> {
+    ) -> BackgroundWork<SectionWithPreviews> {
         let earlier = sections.flatMap(\.items).filter { $0.file.lowercased().hasSuffix(".jpg") }
         return BackgroundWork(after: previous) { [self] in
-            let context = BackgroundWork<Described>.renderContext()
+            // Low priority: one worker thread, the work's own (see ``BackgroundWork``).
+            let context = RenderContext(options: RenderOptions(lowPriority: true))
             let section = try step(context)
             context.clearCaches()
             var described: [String: DemoSection.Item] = [:]

@@ -151,15 +151,19 @@ extension PhotoOutput {
             emit(.didCapturePhoto(resolved))
             let stillTime = exposures.first?.first?.presentationTime ?? .zero
             let preRoll = live == nil ? [] : livePhotoRing.contents.filter { $0.time < stillTime }
-            // A Live Photo's post-roll is recorded while its still is processed, as a phone delivers the photo while
-            // the movie still records; the turn passes on once both are done.
-            async let postRoll = live?.recordPostRoll(after: stillTime) { [weak self] in
-                self?.isLivePhotoCaptureSuspended ?? true
-            }
-            if live == nil {
+            /// Lets the next request expose.
+            func passTurn() {
+                guard holdsTurn else { return }
                 exposureTurnstile.release()
                 holdsTurn = false
             }
+            // A Live Photo's post-roll is recorded while its still is processed, as a phone delivers the photo while
+            // the movie still records; the turn passes on once the post-roll is recorded (at once without one). A
+            // post-roll error surfaces once the stills are delivered.
+            async let postRoll = live?.recordPostRoll(after: stillTime) { [weak self] in
+                self?.isLivePhotoCaptureSuspended ?? true
+            }
+            if live == nil { passTurn() }
             // A burst of stills merges for seconds after its last exposure.
             if mergesStills { releaseStillMemory(device: pump.device) }
             var delivered = 0
@@ -178,11 +182,9 @@ extension PhotoOutput {
                 }
             }
             exposures = []
-            var movieFrames = try await preRoll + (postRoll ?? [])
-            if live != nil {
-                exposureTurnstile.release()
-                holdsTurn = false
-            }
+            let postRollFrames = try await postRoll ?? []
+            passTurn()
+            var movieFrames = preRoll + postRollFrames
             if let live, let url = settings.livePhotoMovieURL, let identifier {
                 try checkCancellation()
                 emit(.didFinishRecordingLivePhotoMovie(resolved, url: url))
