@@ -229,7 +229,8 @@ static void lux_yuv420_rows_to_rgba8_avx2(const uint8_t *luma, size_t luma_strid
             float *out = L.outs[p];
             k = 0;
             if (!centred) {
-                // Eight output samples (four chroma samples' pairs… as lux_chroma_horizontal) at a time.
+                // Sixteen output samples (eight chroma samples, each with the mean of it and the next, as
+                // lux_chroma_horizontal) at a time.
                 for (; k + 8 <= width / 2; k += 8) {
                     __m256 s = _mm256_loadu_ps(c + k);
                     __m256 h = _mm256_mul_ps(_mm256_set1_ps(0.5f), _mm256_add_ps(s, _mm256_loadu_ps(c + k + 1)));

@@ -185,7 +185,7 @@ public struct GlobalMotion: Hashable, Sendable {
         guard n > 0, n == weights.count, half.isFinite, half > 0 else { return nil }
         for i in 0..<n where values[i].isNaN || !(weights[i] > 0) || !weights[i].isFinite { return nil }
         // Every partial sum of n positive weights, in any order, is within n·ε of the exact one (relative to the
-        // total): decisions closer to half than twice that go to the sort.
+        // total): decisions closer to half than four times that (4·n·ε·total) go to the sort.
         let margin = 4 * Double(n) * Double.ulpOfOne * (2 * half)
         var order = [Int32](unsafeUninitializedCapacity: n) { buffer, count in
             for i in 0..<n { buffer[i] = Int32(i) }

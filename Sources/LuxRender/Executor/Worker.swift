@@ -16,7 +16,7 @@ final class Worker {
     let storeScratch: UnsafeMutablePointer<Float>
     /// Scratch for warp coordinates (`2 · chunk` floats).
     let coordinates: UnsafeMutablePointer<Float>
-    /// Scratch for the indices of warp positions sampled outside a region (`chunk` of them).
+    /// Scratch for the indices of warp and affine positions sampled outside a region (`chunk` of them).
     let outside: UnsafeMutablePointer<Int32>
     let arena = BufferArena()
     var stats = RenderStatistics()
