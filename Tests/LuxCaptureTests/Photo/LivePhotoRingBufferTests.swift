@@ -1,3 +1,4 @@
+import Glibc
 import LuxPixels
 import Testing
 
@@ -45,13 +46,56 @@ import Testing
         #expect(ring.contents.count == 45)
     }
 
-    @Test("a frame from before the newest one (the device clock went back) starts the ring over")
+    @Test("a frame from more than the span before the newest one (the device clock went back) starts the ring over")
     func clockWentBack() {
         let ring = LivePhotoRingBuffer()
-        for k in 10..<20 { ring.append(Self.frame(Int64(k)), span: Self.span) }
+        // Frame 99 ends at 100/30 s; frame 3 ends at 4/30 s, 3.2 s (more than 1.5 s) before it.
+        for k in 90..<100 { ring.append(Self.frame(Int64(k)), span: Self.span) }
         let f = Self.frame(3)
         #expect(ring.span(appendingFrom: f.time, to: f.end, span: Self.span) == MediaTime(value: 1, timescale: 30))
         ring.append(f, span: Self.span)
         #expect(ring.contents.count == 1)
+    }
+
+    @Test("a frame made before the newest but after the oldest goes in its place; one from a kept time is dropped")
+    func lateFrame() {
+        let ring = LivePhotoRingBuffer()
+        for k in [10, 11, 13, 14] { ring.append(Self.frame(Int64(k)), span: Self.span) }
+        let f = Self.frame(12)
+        // Frames 10…14 span 5/30 s with or without the late frame.
+        #expect(ring.span(appendingFrom: f.time, to: f.end, span: Self.span) == MediaTime(value: 5, timescale: 30))
+        ring.append(f, span: Self.span)
+        ring.append(Self.frame(13), span: Self.span)
+        #expect(ring.contents.map(\.time.value) == [10, 11, 12, 13, 14])
+        #expect(ring.span == MediaTime(value: 5, timescale: 30))
+    }
+
+    @Test("a frame handed over for compression before frames appended directly is in, in its place, once waited for")
+    func compressedFrameOvertaken() async {
+        let ring = LivePhotoRingBuffer()
+        // The idle session's ring frame (0) is still compressing when a capture appends its own frames (1…5).
+        await ring.append(
+            compressing: {
+                usleep(50_000)
+                return Self.frame(0)
+            }, span: Self.span)
+        for k in 1...5 { ring.append(Self.frame(Int64(k)), span: Self.span) }
+        await ring.waitForPendingFrame()
+        #expect(ring.contents.map(\.time.value) == Array(0...5))
+    }
+
+    @Test("frames handed over one after another go in in order, however long each takes to compress")
+    func handOverOrder() async {
+        let ring = LivePhotoRingBuffer()
+        for k in 0..<6 {
+            await ring.append(
+                compressing: {
+                    // The earlier frames take longer to compress than the later ones.
+                    usleep(UInt32(6 - k) * 5_000)
+                    return Self.frame(Int64(k))
+                }, span: Self.span)
+        }
+        await ring.waitForPendingFrame()
+        #expect(ring.contents.map(\.time.value) == Array(0..<6))
     }
 }

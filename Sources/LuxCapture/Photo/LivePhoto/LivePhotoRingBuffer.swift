@@ -29,24 +29,44 @@ final class LivePhotoRingBuffer: Sendable {
 
     /// Compresses a frame on another task while the caller goes on (makes the next frame), then appends it.
     ///
-    /// One frame is compressed at a time: a call waits for the previous frame to be in, so frames arrive in order.
-    /// A frame `compress` cannot make (`nil`) leaves a gap.
+    /// Frames go in in the order of the calls: each call's task appends after the previous call's, and a call returns
+    /// once the previous frame is in (one frame is compressed while the caller makes the next). The task is the
+    /// pending one from the moment of the call, so ``waitForPendingFrame()`` waits for every frame already handed
+    /// over. A frame `compress` cannot make (`nil`) leaves a gap.
     func append(compressing compress: @escaping @Sendable () -> LivePhotoMovieFrame?, span: MediaTime) async {
-        await pending.withLock { $0 }?.value
-        let task = Task {
-            if let frame = compress() { self.append(frame, span: span) }
+        let previous = pending.withLock { p in
+            let previous = p
+            p = Task {
+                let frame = compress()
+                await previous?.value
+                if let frame { self.append(frame, span: span) }
+            }
+            return previous
         }
-        pending.withLock { $0 = task }
+        await previous?.value
     }
 
-    /// Waits until the frame being compressed, if any, is in.
+    /// Waits until the frames being compressed, if any, are in.
     func waitForPendingFrame() async { await pending.withLock { $0 }?.value }
 
-    /// Keeps `frame` and forgets frames that ended more than `span` before it (every frame when the device clock
-    /// went back).
+    /// Keeps `frame` and forgets frames that ended `span` or more before the newest one.
+    ///
+    /// A frame from before the newest one that is still within `span` of it (made before frames that were appended
+    /// first, as the idle session's last ring frame can be when a capture's own frames overtake it) goes in its
+    /// place, or is dropped when a frame from the same time is kept; one from further back (the device clock went
+    /// back) starts the ring over.
     func append(_ frame: LivePhotoMovieFrame, span: MediaTime) {
         frames.withLock { d in
-            if let last = d.last, frame.time < last.time { d.removeAll() }
+            if let last = d.last, frame.time < last.time {
+                guard last.end - frame.end < span else {
+                    d.removeAll()
+                    d.append(frame)
+                    return
+                }
+                let i = d.firstIndex { $0.time >= frame.time }!
+                if d[i].time != frame.time { d.insert(frame, at: i) }
+                return
+            }
             d.append(frame)
             while let first = d.first, frame.end - first.end >= span { d.removeFirst() }
         }
@@ -56,7 +76,11 @@ final class LivePhotoRingBuffer: Sendable {
     /// (what ``span`` reads after ``append(_:span:)``).
     func span(appendingFrom time: MediaTime, to end: MediaTime, span: MediaTime) -> MediaTime {
         frames.withLock { d in
-            guard let last = d.last, time >= last.time else { return end - time }
+            guard let first = d.first, let last = d.last else { return end - time }
+            guard time >= last.time else {
+                // A late frame goes in within the span; one from further back starts the ring over.
+                return last.end - end < span ? last.end - min(first.time, time) : end - time
+            }
             return end - (d.first { end - $0.end < span }?.time ?? time)
         }
     }
