@@ -74,6 +74,19 @@ import Testing
         #expect(rms(residual) < 0.5)
     }
 
+    /// The frame pairs are measured in runs side by side: the motions are the same, bit for bit, whichever runs the
+    /// pairs fall into (one thread measures them in one run; three threads in six runs).
+    @Test(.enabled(if: scene != nil, "needs djpeg and the test photograph"))
+    func motionsDoNotDependOnTheSplit() throws {
+        let (frames, _) = try #require(Self.sequence)
+        let plan = try #require(Self.plan)
+        for threads in [1, 3] {
+            let other = try VideoStabilizer(settings: .init(threads: threads)).plan(frames)
+            #expect(other.frameMotions.map(\.transform) == plan.frameMotions.map(\.transform))
+            #expect(other.transforms == plan.transforms)
+        }
+    }
+
     /// With almost no crop the correction is cut back where it would reveal the frame's edge, and every crop corner
     /// stays inside its frame (re-planned from the measured motions).
     @Test(.enabled(if: scene != nil, "needs djpeg and the test photograph"))

@@ -1,6 +1,7 @@
 public import LuxPixels
 import LuxRender
 import RealModule
+import Synchronization
 
 /// Video stabilisation of a frame sequence (a Live Photo movie): the camera path is measured frame to frame, smoothed,
 /// and every frame is warped so it follows the smooth path, inside a fixed crop.
@@ -99,21 +100,32 @@ public struct VideoStabilizer: Sendable {
         }
         let threads = settings.threadCount
         let factor = max(1, Int((Double(first.width) / Double(settings.analysisWidth)).rounded(.up)))
-        var aligner = TileAligner.Settings.standard
-        aligner.threads = threads
-        aligner.maximumDisplacement = 0.1
-        // Frame-to-frame motion on reduced greys.
-        var motions: [GlobalMotion] = []
-        var previous: AlignmentReference? = nil
-        for frame in frames {
-            let grey = LumaReader.grey(frame, factor: factor, threads: threads)
-            if let ref = previous {
-                let field = ref.align(ref.pyramid(of: grey)).scaled(by: factor)
-                motions.append(GlobalMotion(fitting: field, model: settings.model))
+        let aligner = {
+            var a = TileAligner.Settings.standard
+            a.threads = 1
+            a.maximumDisplacement = 0.1
+            return a
+        }()
+        // Frame-to-frame motion on reduced greys. Each motion needs only its two frames: the pairs are split into
+        // runs of consecutive pairs measured side by side, one thread each (a reduced frame is too small to split
+        // well), at the cost of one more reference frame per run.
+        let measured = Mutex([Int: GlobalMotion]())
+        Parallel.forEachBand(frames.count - 1, threads: threads, minimumBand: 4, bandsPerThread: 2) { pairs in
+            var run: [Int: GlobalMotion] = [:]
+            var previous: AlignmentReference? = nil
+            for i in pairs.lowerBound...pairs.upperBound {
+                let grey = LumaReader.grey(frames[i], factor: factor, threads: 1)
+                if let ref = previous {
+                    let field = ref.align(ref.pyramid(of: grey)).scaled(by: factor)
+                    run[i - 1] = GlobalMotion(fitting: field, model: settings.model)
+                }
+                guard i < pairs.upperBound else { break }
+                let noise = GreyNoise(scale: 0, offset: max(NoiseEstimate.variance(grey, channel: 0), 1e-8))
+                previous = AlignmentReference(grey: grey, settings: aligner, noise: noise)
             }
-            let noise = GreyNoise(scale: 0, offset: max(NoiseEstimate.variance(grey, channel: 0), 1e-8))
-            previous = AlignmentReference(grey: grey, settings: aligner, noise: noise)
+            measured.withLock { $0.merge(run) { a, _ in a } }
         }
+        let motions = measured.withLock { m in (0..<frames.count - 1).map { m[$0]! } }
         return try plan(motions: motions, width: first.width, height: first.height)
     }
 
