@@ -17,11 +17,11 @@ import LuxPixels
 struct BackgroundWork<T: Sendable>: Sendable {
     private let task: Task<T, any Error>
 
-    /// Starts `work` on a new low-priority thread once `previous` (if any) has finished, successfully or not, so two
-    /// pieces of work never hold their buffers at once.
-    init(after previous: BackgroundWork? = nil, _ work: @escaping @Sendable () throws -> T) {
+    /// Starts `work` on a new low-priority thread once `previous` (if any: another work's ``finished``) has
+    /// returned, so two pieces of work never hold their buffers at once.
+    init(after previous: (@Sendable () async -> Void)? = nil, _ work: @escaping @Sendable () throws -> T) {
         task = Task {
-            _ = try? await previous?.value
+            await previous?()
             return try await withCheckedThrowingContinuation { continuation in
                 DetachedThread.detach {
                     #if canImport(Glibc)
@@ -34,6 +34,9 @@ struct BackgroundWork<T: Sendable>: Sendable {
             }
         }
     }
+
+    /// Returns once the work has finished, successfully or not.
+    var finished: @Sendable () async -> Void { { [task] in _ = try? await task.value } }
 
     /// The work's result, once it has finished.
     var value: T {

@@ -13,14 +13,17 @@ struct DemoStory {
         // The capture session, its camera and their buffers are released once the captures are done, before the
         // Live Photo edits: `capture()` owns them. The development and the HDR merge run meanwhile, and during the
         // edits if they have not finished (see `capture()`).
-        var (sections, subtitle, merge, developing, fusing) = try await capture()
+        var (sections, subtitle, merge, background) = try await capture()
         let edits = try await editLivePhoto("05-live-photo.jpg")
-        let (fused, fusedPreviews) = try await fusing.value
-        let (development, developedPreviews) = try await developing.value
+        let (fused, fusedPreviews) = try await background.fusing.value
+        let (development, developedPreviews) = try await background.developing.value
+        let bracketPreviews = try await background.bracketPreviews.value
         sections.insert(fused, at: merge)
         sections.append(development)
         sections.append(edits)
-        let described = fusedPreviews.merging(developedPreviews) { _, later in later }  // no file is in both
+        // No file is in two of them.
+        let described = fusedPreviews.merging(developedPreviews) { _, later in later }
+            .merging(bracketPreviews) { _, later in later }
         for s in sections.indices {
             for i in sections[s].items.indices {
                 if let item = described[sections[s].items[i].file] { sections[s].items[i] = item }
@@ -61,20 +64,31 @@ struct DemoStory {
     /// The bracket's files, −2, 0 and +2 EV.
     static let bracketNames = ["03-bracket-minus-2ev.jpg", "03-bracket-0ev.jpg", "03-bracket-plus-2ev.jpg"]
 
-    /// Work done beside the captures: a section and the contact sheet's previews of files (by file name).
-    typealias SectionWithPreviews = (section: DemoSection, previews: [String: DemoSection.Item])
+    /// The contact sheet's previews of files, by file name.
+    typealias Previews = [String: DemoSection.Item]
 
-    /// Runs the capture steps (1–6) on a session of their own, starting 7 and 4b beside them, and returns their sections, the sheet's subtitle,
-    /// where the HDR merge's section goes (after the bracket's), the work developing the DNG (with the contact sheet's
-    /// previews of the JPEGs written before it) and the work merging the bracket (with its preview).
+    /// Work done beside the captures: a section and the contact sheet's previews of files.
+    typealias SectionWithPreviews = (section: DemoSection, previews: Previews)
+
+    /// The work ``capture()`` starts beside the captures, in this order, one at a time: the DNG's development (with
+    /// the previews of the JPEGs written before it), the bracket's previews, and the bracket's merge (with its own
+    /// preview).
+    struct Background {
+        var developing: BackgroundWork<SectionWithPreviews>
+        var bracketPreviews: BackgroundWork<Previews>
+        var fusing: BackgroundWork<SectionWithPreviews>
+    }
+
+    /// Runs the capture steps (1–6) on a session of their own, starting 7 and 4b beside them, and returns their
+    /// sections, the sheet's subtitle, where the HDR merge's section goes (after the bracket's) and the work started
+    /// beside them.
     ///
-    /// Both are ``BackgroundWork``: they need only files already written, and take the processors while the camera
-    /// waits for exposure and focus to follow a scene change (the development from the RAW capture on, the merge
-    /// from the low-light photo on; the merge's buffers would not fit beside the low-light burst's). No step renders
-    /// what an earlier one did: the contexts' cached intermediates are dropped after each, not kept up to a limit.
-    func capture() async throws -> (
-        [DemoSection], String, Int, BackgroundWork<SectionWithPreviews>, BackgroundWork<SectionWithPreviews>
-    ) {
+    /// That work is ``BackgroundWork``: it needs only files already written, and takes the processors while the
+    /// camera waits for exposure and focus to follow a scene change (the development from the RAW capture on, the
+    /// bracket's previews from the bracket on, the merge from the low-light photo on: the merge's buffers would not
+    /// fit beside the low-light burst's). No step renders what an earlier one did: the contexts' cached intermediates
+    /// are dropped after each, not kept up to a limit.
+    func capture() async throws -> ([DemoSection], String, Int, Background) {
         var sections: [DemoSection] = []
         let portrait = try Scene.photographic(named: "photo-portrait")
         let studio = try await DemoSession.start(scene: portrait, sensor: size.sensor)
@@ -171,6 +185,11 @@ struct DemoStory {
         }
         sections.append(section)
         let merge = sections.count
+        // The bracket's previews: meanwhile, as exposure follows the light down for the next photo.
+        let bracketJPEGs = section.items
+        let bracketPreviews = BackgroundWork(after: developing.finished) { [self] in
+            try previews(of: bracketJPEGs, context: RenderContext(options: RenderOptions(lowPriority: true)))
+        }
 
         // 5. Low light at quality prioritisation: the monitored flags flip, the output merges a burst.
         let dimmed = ContinuousClock.now
@@ -200,7 +219,7 @@ struct DemoStory {
 
         // 4b. Merge the bracket: meanwhile (the previews of the JPEGs since the RAW capture are made at the end, on
         // every processor).
-        let fusing = background(describing: [], after: developing) { [self] context in
+        let fusing = background(describing: [], after: bracketPreviews.finished) { [self] context in
             try fuse(Self.bracketNames, into: "03-hdr-fused.jpg", context: context)
         }
 
@@ -225,30 +244,38 @@ struct DemoStory {
         )
         sections.append(section)
         await studio.session.stopRunning()
-        return (sections, subtitle, merge, developing, fusing)
+        return (
+            sections, subtitle, merge,
+            Background(developing: developing, bracketPreviews: bracketPreviews, fusing: fusing)
+        )
     }
 
     /// Starts `step` as ``BackgroundWork`` once `previous` has finished, then makes the previews of its files and of
     /// the JPEGs in `sections`.
     func background(
-        describing sections: [DemoSection], after previous: BackgroundWork<SectionWithPreviews>?,
+        describing sections: [DemoSection], after previous: (@Sendable () async -> Void)?,
         _ step: @escaping @Sendable (RenderContext) throws -> DemoSection
     ) -> BackgroundWork<SectionWithPreviews> {
         let earlier = sections.flatMap(\.items).filter { $0.file.lowercased().hasSuffix(".jpg") }
         return BackgroundWork(after: previous) { [self] in
-            // Low priority: one worker thread, the work's own (see ``BackgroundWork``).
             let context = RenderContext(options: RenderOptions(lowPriority: true))
             let section = try step(context)
             context.clearCaches()
-            var described: [String: DemoSection.Item] = [:]
-            for item in earlier + section.items {
-                var preview = item
-                try describe(&preview, context: context)
-                context.clearCaches()
-                described[item.file] = preview
-            }
-            return (section, described)
+            return (section, try previews(of: earlier + section.items, context: context))
         }
+    }
+
+    /// The previews of `items`, made one after another with `context` (a low-priority one in ``BackgroundWork``: one
+    /// worker thread, the work's own).
+    func previews(of items: [DemoSection.Item], context: RenderContext) throws -> Previews {
+        var described: Previews = [:]
+        for item in items {
+            var preview = item
+            try describe(&preview, context: context)
+            context.clearCaches()
+            described[item.file] = preview
+        }
+        return described
     }
 
     /// Exposure fusion of the bracket, in Display P3, with the 0 EV frame's metadata.
