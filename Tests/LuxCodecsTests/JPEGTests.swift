@@ -36,6 +36,25 @@ import Testing
         #expect(TestImages.rgbSamples(file.pixels) == ppm.samples)
     }
 
+    @Test("the pixels a JPEG encodes are the sRGB encoding of linear light, and encoding them writes the same file")
+    func encodedPixels() throws {
+        // Linear 0, 0.5, 0.18 and 1 in extended linear sRGB, written as an sRGB JPEG.
+        let linear: [Float] = [0, 0.5, 0.18, 1, 1, 0.5, 0, 1]
+        let pixels = PixelBuffer(
+            width: 2, height: 1, format: .rgbaFloat, components: linear, colorSpace: .extendedLinearSRGB)
+        let options = EncodingOptions(quality: 0.9, colorSpace: .sRGB)
+        let encoded = try JPEG.encodedPixels(of: pixels, options: options)
+        #expect(encoded.format == .rgba8 && encoded.colorSpace?.isColorimetricallyEqual(to: .sRGB) == true)
+        // IEC 61966-2-1's encoding, written out.
+        let expected = linear.enumerated().map { i, l -> UInt8 in
+            if i % 4 == 3 { return UInt8((l * 255).rounded()) }
+            let e = l <= 0.003_130_8 ? 12.92 * Double(l) : 1.055 * pow(Double(l), 1 / 2.4) - 0.055
+            return UInt8((e * 255).rounded())
+        }
+        #expect(encoded.components(as: UInt8.self) == expected)
+        #expect(try JPEG.encode(encoded, options: options) == JPEG.encode(pixels, options: options))
+    }
+
     @Test("Exif of the iPhone JPEG matches exiftool", .needs("exiftool"))
     func iPhoneExif() throws {
         let e = try Fixtures.exiftool(Fixtures.url(Self.livePhoto).path)

@@ -219,6 +219,22 @@ public enum JPEG {
         return try stream.finish()
     }
 
+    /// The 8-bit pixels ``encode(_:metadata:thumbnail:options:)`` compresses for `pixels`: colour-matched into the
+    /// output colour space and converted to `.rgba8` (`.gray8` for gray formats), tagged with that space.
+    ///
+    /// Encoding the result writes the same file without converting again: convert once when the 8-bit pixels serve
+    /// something else too (a reduced copy for analysis, a histogram).
+    ///
+    /// - Throws: ``CodecError/invalidArgument(_:)`` when the pixels cannot be matched into the output space.
+    public static func encodedPixels(of pixels: PixelBuffer, options: EncodingOptions = .default) throws(CodecError)
+        -> PixelBuffer
+    {
+        try prepare(pixels, gray: isGray(pixels.format), options: options).0
+    }
+
+    /// Whether pixels of `format` are written as a grayscale JPEG.
+    static func isGray(_ format: PixelFormat) -> Bool { [.gray8, .gray16, .grayFloat].contains(format) }
+
     /// The APP1 (Exif, XMP) and APP2 (ICC, chunked) segments for an image written in `space`.
     static func markers(
         metadata: ImageMetadata, width: Int, height: Int, gray: Bool, space: ColorSpace?, options: EncodingOptions

@@ -40,7 +40,7 @@ final class JPEGStreamEncoder {
         self.width = width
         self.height = height
         counter = BandCounter(width: width, height: height, name: "JPEG")
-        self.gray = [.gray8, .gray16, .grayFloat].contains(pixelFormat)
+        self.gray = JPEG.isGray(pixelFormat)
         self.colorSpace = colorSpace
         self.options = options
         let space = JPEG.outputSpace(for: colorSpace, gray: gray, options: options)

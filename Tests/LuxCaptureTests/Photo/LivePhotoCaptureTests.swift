@@ -172,8 +172,7 @@ import Testing
         let rig = try await Self.rig(microphone: false)
         let capabilities = rig.photo.capabilities
         let recorder = LivePhotoRecorder(
-            pump: try #require(rig.session.pump), ring: LivePhotoRingBuffer(),
-            dimensions: capabilities.livePhotoMovieDimensions, colorSpace: capabilities.colorSpace, codec: .h264)
+            pump: try #require(rig.session.pump), ring: LivePhotoRingBuffer(), capabilities: capabilities)
         let made = try await recorder.record()
         // 90 frames 33 333 333 ns apart (a device clock's 1/30 s), the still at frame 45; the picture is steady,
         // then from frame 46 the camera drops 10 px a frame: the trimmer ends the movie at the still + 0.5 s,
@@ -218,8 +217,7 @@ import Testing
         let capabilities = rig.photo.capabilities
         #expect(capabilities.livePhotoMovieDimensions == PixelDimensions(width: 1440, height: 1080))
         let recorder = LivePhotoRecorder(
-            pump: try #require(rig.session.pump), ring: LivePhotoRingBuffer(),
-            dimensions: capabilities.livePhotoMovieDimensions, colorSpace: capabilities.colorSpace, codec: .h264)
+            pump: try #require(rig.session.pump), ring: LivePhotoRingBuffer(), capabilities: capabilities)
         // Simulating 90 frames of 1440×1080 takes a debug build a quarter of an hour, so the movie cycles through
         // five frames the camera makes as it would for a capture, each with its own sensor noise (what costs an
         // encoder bits in a still scene). Five, a prime above the encoder's reference distances (four at most with

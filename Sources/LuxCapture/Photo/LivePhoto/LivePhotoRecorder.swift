@@ -25,6 +25,15 @@ struct LivePhotoRecorder: Sendable {
     let codec: VideoCodec
     let stabilizer = LivePhotoStabilizer()
 
+    /// A recorder of the movie `capabilities` describe (its size and colour space), with `codec`.
+    init(pump: FramePump, ring: LivePhotoRingBuffer, capabilities: PhotoCapabilities, codec: VideoCodec = .h264) {
+        self.pump = pump
+        self.ring = ring
+        dimensions = capabilities.livePhotoMovieDimensions
+        colorSpace = capabilities.colorSpace
+        self.codec = codec
+    }
+
     var videoSettings: QuickTimeWriter.VideoSettings {
         QuickTimeWriter.VideoSettings(
             width: dimensions.width, height: dimensions.height, codec: codec, quality: 0.9,
@@ -51,17 +60,12 @@ struct LivePhotoRecorder: Sendable {
     func compress(_ frame: CaptureFrame) throws(CaptureError) -> LivePhotoMovieFrame {
         guard var image = frame.image else { throw .processing("the camera delivered a movie frame without pixels") }
         if image.colorSpace == nil { image.colorSpace = colorSpace.colorSpace }
-        // When the JPEG needs no colour match, its 8-bit pixels are converted once here and shared with the motion
-        // analysis's reduction (each converted the frame on its own, the same way).
-        if image.format != .rgba8, let space = image.colorSpace, !space.isExtendedRange,
-            space.isColorimetricallyEqual(to: colorSpace.colorSpace.integerFileEncoding)
-        {
-            image = image.converted(to: .rgba8)
-        }
         do {
-            let jpeg = try JPEG.encode(image, options: ringOptions)
+            // The JPEG's 8-bit pixels, converted once and shared with the motion analysis's reduction.
+            let pixels = try JPEG.encodedPixels(of: image, options: ringOptions)
             return LivePhotoMovieFrame(
-                jpeg: jpeg, reduced: stabilizer.reduced(image), time: frame.presentationTime, duration: frame.duration)
+                jpeg: try JPEG.encode(pixels, options: ringOptions), reduced: stabilizer.reduced(pixels),
+                time: frame.presentationTime, duration: frame.duration)
         } catch {
             throw .processing("encoding a Live Photo movie frame failed: \(error)")
         }

@@ -133,8 +133,7 @@ extension PhotoOutput {
             // A Live Photo: the ring buffer holds the pre-roll when the shutter fires.
             let live = settings.livePhotoMovieURL.map { _ in
                 LivePhotoRecorder(
-                    pump: pump, ring: livePhotoRing, dimensions: resolved.livePhotoMovieDimensions,
-                    colorSpace: resolved.colorSpace, codec: settings.livePhotoVideoCodec)
+                    pump: pump, ring: livePhotoRing, capabilities: caps, codec: settings.livePhotoVideoCodec)
             }
             let identifier = live == nil ? nil : UUID().uuidString.uppercased()
             if let live, !isLivePhotoCaptureSuspended { try await live.fillPreRoll() }

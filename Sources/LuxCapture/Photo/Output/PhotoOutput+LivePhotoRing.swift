@@ -28,10 +28,8 @@ extension PhotoOutput {
             _ = try await pump.meter()
             return
         }
-        let c = capabilities
-        let recorder = LivePhotoRecorder(
-            pump: pump, ring: livePhotoRing, dimensions: c.livePhotoMovieDimensions, colorSpace: c.colorSpace,
-            codec: .h264)
+        // The ring's frames are JPEGs whatever the movie's codec.
+        let recorder = LivePhotoRecorder(pump: pump, ring: livePhotoRing, capabilities: capabilities)
         try await recorder.recordIntoRing()
     }
 }
