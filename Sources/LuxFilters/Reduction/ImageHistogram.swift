@@ -55,7 +55,8 @@ public struct ImageHistogram: Hashable, Sendable {
     ///   - context: The context that renders the counts (its working format sets the precision of the values
     ///     counted; the default context renders in 32-bit float). An opaque 8-bit RGBA buffer already in
     ///     `colorSpace` (a decoded JPEG, for instance) is not rendered: its stored codes are counted directly, and
-    ///     exactly.
+    ///     exactly. The two ways compute values in different precisions, so a value (a luma above all) within
+    ///     rounding of a bin edge can land in the bin on either side of it.
     /// - Throws: ``RenderError/invalidOptions(_:)`` for a bin count out of range,
     ///   ``RenderError/invalidBounds(_:reason:)`` for an empty or infinite region, ``RenderError/colorSpace(_:)``
     ///   for a colour space that is not RGB; the render's errors otherwise.

@@ -56,21 +56,12 @@ import Testing
         #expect(rig.camera.status.frameCount == start + 7)
     }
 
-    /// The small test sensor's camera, focus locked.
-    static func smallCamera() -> SimulatedCamera {
-        var configuration = SimulatedCamera.Configuration(sensor: .small(), seed: 1)
-        configuration.formats = DeviceFormat.smallTestFormats()
-        let camera = SimulatedCamera(scene: .stillLife(), configuration: configuration)
-        camera.setFocusMode(.locked)
-        return camera
-    }
-
     @Test("Monitoring makes no frames while a capture request is in flight, and resumes at the turn after it ends")
     func pausesForRequests() async throws {
         let clock = ManualClock()
         let (gate, open) = AsyncStream<Void>.makeStream()
         let made = Mutex((count: 0, holdsNext: false))
-        let camera = ForwardingCamera(Self.smallCamera()) {
+        let camera = ForwardingCamera(CaptureRig.camera()) {
             let holds = made.withLock { m in
                 m.count += 1
                 defer { m.holdsNext = false }
@@ -113,7 +104,7 @@ import Testing
         // three that overrun it, then quick again.
         let making = [20, 20, 20, 20, 50, 50, 50, 20, 20, 20]
         let starts = Mutex<[Duration]?>(nil)  // nil until the test arms the camera
-        let camera = ForwardingCamera(Self.smallCamera()) {
+        let camera = ForwardingCamera(CaptureRig.camera()) {
             let took = starts.withLock { s -> Int? in
                 guard let n = s?.count, n < making.count else { return nil }
                 s?.append(clock.now.offset)

@@ -50,13 +50,21 @@ struct CaptureRig {
         extraOutputs: [any CaptureOutput] = [], start: Bool = true, seed: UInt64 = 1, format: DeviceFormat? = nil,
         clock: ManualClock? = nil
     ) async throws -> CaptureRig {
+        let camera = Self.camera(scene: scene, sensor: sensor, seed: seed)
+        let (session, photo) = try await session(
+            camera: camera, preset: preset, extraOutputs: extraOutputs, start: start, format: format, clock: clock)
+        return CaptureRig(camera: camera, session: session, photo: photo)
+    }
+
+    /// A simulated camera with the small test formats of `sensor`, focus locked.
+    static func camera(scene: Scene = .stillLife(), sensor: SensorModel = .small(), seed: UInt64 = 1)
+        -> SimulatedCamera
+    {
         var configuration = SimulatedCamera.Configuration(sensor: sensor, seed: seed)
         configuration.formats = DeviceFormat.smallTestFormats(sensor: sensor)
         let camera = SimulatedCamera(scene: scene, configuration: configuration)
         camera.setFocusMode(.locked)
-        let (session, photo) = try await session(
-            camera: camera, preset: preset, extraOutputs: extraOutputs, start: start, format: format, clock: clock)
-        return CaptureRig(camera: camera, session: session, photo: photo)
+        return camera
     }
 
     /// A session of `camera` → a photo output (and `extraOutputs`) on `preset`, or on `format` with the input
