@@ -1,5 +1,6 @@
 import Foundation
 import Lux
+import LuxPixels
 
 /// The steps of `lux demo`, numbered as the contact sheet's sections (the DNG's development, 7, and the bracket's
 /// merge, 4b, run beside the captures); each returns the ``DemoSection`` the contact sheet shows.
@@ -32,21 +33,23 @@ struct DemoStory {
 
         // Thumbnails and histograms of the other images: a DNG's preview alone (its development uses every processor
         // and the most memory), then the JPEGs as many at once as there are processors (a JPEG decodes on one
-        // thread), each with a context of its own, whose intermediates go with it.
+        // thread; `offloaded` runs one job per processor), each with a context of its own, whose intermediates go
+        // with it.
         let slots = sections.indices.flatMap { s in
             sections[s].items.indices.filter { sections[s].items[$0].preview == nil }.map { (s, $0) }
         }
         let isRAW = { (slot: (Int, Int)) in sections[slot.0].items[slot.1].file.lowercased().hasSuffix(".dng") }
         for (s, i) in slots where isRAW((s, i)) { try describe(&sections[s].items[i], context: context) }
         context.clearCaches()
-        let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
         try await withThrowingTaskGroup(of: (Int, Int, DemoSection.Item).self) { group in
-            for (k, (s, i)) in slots.filter({ !isRAW($0) }).enumerated() {
-                if k >= width, let (s, i, item) = try await group.next() { sections[s].items[i] = item }
+            for (s, i) in slots where !isRAW((s, i)) {
                 let item = sections[s].items[i]
                 group.addTask {
-                    var described = item
-                    try describe(&described, context: RenderContext())
+                    let described = try await offloaded { [self] () throws -> DemoSection.Item in
+                        var described = item
+                        try describe(&described, context: RenderContext())
+                        return described
+                    }
                     return (s, i, described)
                 }
             }
