@@ -1,5 +1,6 @@
 import CLuxKernels
 import LuxPixels
+import LuxTestSupport
 import Testing
 
 @testable import LuxRender
@@ -11,11 +12,8 @@ import Testing
 @Suite(.serialized) struct BilinearKernelTests {
     /// A `width` × `height` region at (`minX`, `minY`) of pseudo-random RGBA floats, rows `stride` floats apart.
     static func region(width: Int, height: Int, stride: Int) -> [Float] {
-        var state: UInt32 = 91
-        return (0..<(stride * height)).map { _ in
-            state = state &* 1_664_525 &+ 1_013_904_223
-            return Float(state >> 8) / Float(1 << 24) * 3 - 1
-        }
+        var random = SplitMix(seed: 91)
+        return (0..<(stride * height)).map { _ in random.unit() * 3 - 1 }
     }
 
     /// The bilinear sample at `(x, y)`: pixels whose four neighbours lie in the region read from its rows, the others
@@ -91,9 +89,7 @@ import Testing
                     #expect(
                         swift.bitPattern == expected[i].bitPattern, "Resample.linear at position \(i) of row \(row)")
                 }
-                for portable in [false, true] {
-                    lux_force_portable(portable ? 1 : 0)
-                    defer { lux_force_portable(0) }
+                KernelPaths.each { portable in
                     var out = [Float](repeating: .nan, count: 4 * count)
                     var outside = [Int32](repeating: -1, count: count)
                     let missed = lux_bilinear_samples(
