@@ -202,7 +202,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(name: "LuxColorTests", dependencies: ["LuxColor", "LuxTestSupport"], swiftSettings: swiftSettings),
         .testTarget(
-            name: "LuxPixelsTests", dependencies: ["LuxPixels", "LuxColor", "CLuxKernels"],
+            name: "LuxPixelsTests", dependencies: ["LuxPixels", "LuxColor", "LuxTestSupport", "CLuxKernels"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "LuxRenderTests",

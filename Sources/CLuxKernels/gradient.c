@@ -12,10 +12,29 @@
 
 // The terms of column x of one row: gx·e and gy·e, with e = w00·p0[x] + w10·p0[x + 1] + w01·p1[x] + w11·p1[x + 1]
 // − mid[x] (left to right), gx = (mid[x + 1] − mid[x − 1])·½, gy = (down[x] − up[x])·½.
-#define LUX_GRADIENT_TERMS(x)                                                                          \
-    const float e = w00 * p0[x] + w10 * p0[(x) + 1] + w01 * p1[x] + w11 * p1[(x) + 1] - mid[x];         \
-    const float tx = (mid[(x) + 1] - mid[(x) - 1]) * 0.5f * e;                                         \
-    const float ty = (down[x] - up[x]) * 0.5f * e;
+static inline __attribute__((always_inline)) void lux_gradient_terms(const float *up, const float *mid,
+                                                                     const float *down, const float *p0,
+                                                                     const float *p1, size_t x, float w00, float w10,
+                                                                     float w01, float w11, float *tx, float *ty) {
+    const float e = w00 * p0[x] + w10 * p0[x + 1] + w01 * p1[x] + w11 * p1[x + 1] - mid[x];
+    *tx = (mid[x + 1] - mid[x - 1]) * 0.5f * e;
+    *ty = (down[x] - up[x]) * 0.5f * e;
+}
+
+// Adds the terms of columns `x..<whole` one by one to the four lanes, column c to lane c & 3 (the 4-wide loop's
+// order when `x` is a multiple of four).
+static inline __attribute__((always_inline)) void lux_gradient_lanes(const float *up, const float *mid,
+                                                                     const float *down, const float *p0,
+                                                                     const float *p1, size_t x, size_t whole,
+                                                                     float w00, float w10, float w01, float w11,
+                                                                     float lx[4], float ly[4]) {
+    for (; x < whole; x++) {
+        float tx, ty;
+        lux_gradient_terms(up, mid, down, p0, p1, x, w00, w10, w01, w11, &tx, &ty);
+        lx[x & 3] = lx[x & 3] + tx;
+        ly[x & 3] = ly[x & 3] + ty;
+    }
+}
 
 // The sums of the whole groups of four columns `0..<whole` of one row, reduced to `*sx`, `*sy`.
 typedef void (*lux_gradient_groups)(const float *up, const float *mid, const float *down, const float *p0,
@@ -41,7 +60,8 @@ static inline __attribute__((always_inline)) void lux_gradient_rows(const float 
         float sy = 0.0f;
         if (whole > 0) groups(up, mid, down, p0, p1, whole, w00, w10, w01, w11, &sx, &sy);
         for (size_t x = whole; x < width; x++) {
-            LUX_GRADIENT_TERMS(x)
+            float tx, ty;
+            lux_gradient_terms(up, mid, down, p0, p1, x, w00, w10, w01, w11, &tx, &ty);
             sx = sx + tx;
             sy = sy + ty;
         }
@@ -57,15 +77,11 @@ static inline __attribute__((always_inline)) void lux_gradient_groups_portable(c
                                                                                const float *p1, size_t whole,
                                                                                float w00, float w10, float w01,
                                                                                float w11, float *sx, float *sy) {
-    float ax[4] = {0.0f, -0.0f, -0.0f, -0.0f};
-    float ay[4] = {0.0f, -0.0f, -0.0f, -0.0f};
-    for (size_t x = 0; x < whole; x++) {
-        LUX_GRADIENT_TERMS(x)
-        ax[x & 3] = ax[x & 3] + tx;
-        ay[x & 3] = ay[x & 3] + ty;
-    }
-    *sx = (ax[0] + ax[2]) + (ax[1] + ax[3]);
-    *sy = (ay[0] + ay[2]) + (ay[1] + ay[3]);
+    float lx[4] = {0.0f, -0.0f, -0.0f, -0.0f};
+    float ly[4] = {0.0f, -0.0f, -0.0f, -0.0f};
+    lux_gradient_lanes(up, mid, down, p0, p1, 0, whole, w00, w10, w01, w11, lx, ly);
+    *sx = (lx[0] + lx[2]) + (lx[1] + lx[3]);
+    *sy = (ly[0] + ly[2]) + (ly[1] + ly[3]);
 }
 
 static void lux_gradient_mismatch_portable(const float *ref, ptrdiff_t ref_stride, const float *alt,
@@ -77,7 +93,8 @@ static void lux_gradient_mismatch_portable(const float *ref, ptrdiff_t ref_strid
 
 #if LUX_X86
 // The terms of columns x…x + 7 computed eight at a time; each half is added to the four lanes in column order (the
-// low half first), which keeps lane k's sum in the order of the 4-wide loop.
+// low half first), which keeps lane k's sum in the order of the 4-wide loop. A last group of four (`whole` not a
+// multiple of eight) is added to the lanes one column at a time, as the portable path adds it.
 __attribute__((target("avx2"), always_inline)) static inline void lux_gradient_groups_avx2(
     const float *up, const float *mid, const float *down, const float *p0, const float *p1, size_t whole, float w00,
     float w10, float w01, float w11, float *sx, float *sy) {
@@ -102,21 +119,10 @@ __attribute__((target("avx2"), always_inline)) static inline void lux_gradient_g
         ay = _mm_add_ps(ay, _mm256_castps256_ps128(ty));
         ay = _mm_add_ps(ay, _mm256_extractf128_ps(ty, 1));
     }
-    if (x < whole) {
-        const __m128 h = _mm256_castps256_ps128(half);
-        __m128 e = _mm_mul_ps(_mm256_castps256_ps128(v00), _mm_loadu_ps(p0 + x));
-        e = _mm_add_ps(e, _mm_mul_ps(_mm256_castps256_ps128(v10), _mm_loadu_ps(p0 + x + 1)));
-        e = _mm_add_ps(e, _mm_mul_ps(_mm256_castps256_ps128(v01), _mm_loadu_ps(p1 + x)));
-        e = _mm_add_ps(e, _mm_mul_ps(_mm256_castps256_ps128(v11), _mm_loadu_ps(p1 + x + 1)));
-        e = _mm_sub_ps(e, _mm_loadu_ps(mid + x));
-        const __m128 gx = _mm_mul_ps(_mm_sub_ps(_mm_loadu_ps(mid + x + 1), _mm_loadu_ps(mid + x - 1)), h);
-        const __m128 gy = _mm_mul_ps(_mm_sub_ps(_mm_loadu_ps(down + x), _mm_loadu_ps(up + x)), h);
-        ax = _mm_add_ps(ax, _mm_mul_ps(gx, e));
-        ay = _mm_add_ps(ay, _mm_mul_ps(gy, e));
-    }
     float lx[4], ly[4];
     _mm_storeu_ps(lx, ax);
     _mm_storeu_ps(ly, ay);
+    lux_gradient_lanes(up, mid, down, p0, p1, x, whole, w00, w10, w01, w11, lx, ly);
     *sx = (lx[0] + lx[2]) + (lx[1] + lx[3]);
     *sy = (ly[0] + ly[2]) + (ly[1] + ly[3]);
 }

@@ -17,13 +17,12 @@ import Testing
     /// rows near it take the desaturation and values past the roll-off's start.
     static func frame(width w: Int, height h: Int, pattern: CFAPattern) -> PixelBuffer {
         var raw = PixelBuffer(width: w, height: h, format: .bayer14(pattern))
-        var state: UInt32 = 91
+        var random = SplitMix(seed: 91)
         raw.withUnsafeMutablePlane { plane in
             for y in 0..<h {
                 let row = plane.row(y, as: UInt16.self)
                 for x in 0..<w {
-                    state = state &* 1_664_525 &+ 1_013_904_223
-                    let level = Int(state >> 16) % 17_000 + 400
+                    let level = Int(random.next() >> 48) % 17_000 + 400
                     let clipped = (w / 3..<w / 2).contains(x) && (h / 3..<h / 2).contains(y)
                     row[x] = UInt16(clipped ? Int(white) : min(level, Int(white)))
                 }

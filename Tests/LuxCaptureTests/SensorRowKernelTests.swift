@@ -1,6 +1,7 @@
 import CLuxKernels
 import LuxColor
 import LuxScene
+import LuxTestSupport
 import Testing
 
 /// The simulated sensor's row kernel (`lux_sensor_row`, LuxCapture's SensorReadout) against its definition written
@@ -13,10 +14,9 @@ import Testing
     /// Radiances from −1 to 2000 units on a sawtooth with pseudo-random steps: dim pixels (λ < 24), bright ones,
     /// negative ones (λ = 0) and ones past the full well.
     static func radiance(_ count: Int, dimShare: Int) -> [Float] {
-        var state: UInt32 = 77
+        var random = SplitMix(seed: 77)
         return (0..<count).map { x in
-            state = state &* 1_664_525 &+ 1_013_904_223
-            let unit = Float(state >> 8) / Float(1 << 24)
+            let unit = random.unit()
             return x % 10 < dimShare ? unit * 9 - 1 : unit * 2000
         }
     }
@@ -28,9 +28,7 @@ import Testing
         let radiance = Self.radiance(width, dimShare: dimShare)
         let base: UInt32 = 4_000_000_000
         let expected = Self.reference(radiance, base: base, p: Self.parameters)
-        for portable in [false, true] {
-            lux_force_portable(portable ? 1 : 0)
-            defer { lux_force_portable(0) }
+        KernelPaths.each { portable in
             var out = [UInt16](repeating: 0xFFFF, count: width)
             var scratch = [Float](repeating: .nan, count: lux_sensor_scratch_count(width))
             withUnsafePointer(to: Self.parameters) { lux_sensor_row(radiance, &out, width, base, $0, &scratch) }

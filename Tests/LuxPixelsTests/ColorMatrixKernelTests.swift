@@ -1,4 +1,5 @@
 import CLuxKernels
+import LuxTestSupport
 import Testing
 
 /// The render engine's matrix row kernels `lux_color_matrix` and `lux_half4_color_matrix` against their definition,
@@ -10,19 +11,16 @@ import Testing
     ]
 
     static func pseudoRandom(_ n: Int, seed: UInt32) -> [Float] {
-        var state = seed
-        return (0..<n).map { _ in
-            state = state &* 1_664_525 &+ 1_013_904_223
-            return Float(state >> 8) / Float(1 << 24) * 1.5 - 0.25
-        }
+        var random = SplitMix(seed: UInt64(seed))
+        return (0..<n).map { _ in random.unit() * 1.5 - 0.25 }
     }
 
     static func run(_ c: [Float], _ planes: [[Float]], portable: Bool) -> [[Float]] {
-        lux_force_portable(portable ? 1 : 0)
-        defer { lux_force_portable(0) }
-        var (r, g, b) = (planes[0], planes[1], planes[2])
-        lux_color_matrix(&r, &g, &b, planes[3], c, planes[0].count)
-        return [r, g, b]
+        KernelPaths.run(portable: portable) {
+            var (r, g, b) = (planes[0], planes[1], planes[2])
+            lux_color_matrix(&r, &g, &b, planes[3], c, planes[0].count)
+            return [r, g, b]
+        }
     }
 
     @Test(
@@ -105,9 +103,7 @@ import Testing
             if unpremultiply && a != 1 { for ch in 0..<3 { p[ch] *= a != 0 ? 1 / a : 0 } }
             for ch in 0..<4 { expected[4 * i + ch] = Float16(p[ch]).bitPattern }
         }
-        for portable in [false, true] {
-            lux_force_portable(portable ? 1 : 0)
-            defer { lux_force_portable(0) }
+        KernelPaths.each { portable in
             var dst = [UInt16](repeating: 0, count: 4 * n)
             lux_half4_color_matrix(src, &dst, c, premultiply ? 1 : 0, unpremultiply ? 1 : 0, 0, n)
             #expect(dst == expected, "portable: \(portable)")

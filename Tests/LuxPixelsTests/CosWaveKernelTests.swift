@@ -1,5 +1,6 @@
 import CLuxKernels
 import Foundation
+import LuxTestSupport
 import Testing
 
 /// The halftone screens' wave `lux_cos_wave` (½ + ½·cos 2πt) against the cosine in Double, and its AVX2 and portable
@@ -8,11 +9,8 @@ import Testing
     /// Every quarter-period boundary, both signs, small and large arguments, and pseudo-random ones.
     static let arguments: [Float] = {
         var t: [Float] = [0, 0.25, 0.5, 0.75, 1, -0.25, -0.5, -1, 1e-8, 0.125, -0.375, 1000.3, -52_345.71, 3e6]
-        var state: UInt32 = 5
-        for _ in 0..<1000 {
-            state = state &* 1_664_525 &+ 1_013_904_223
-            t.append(Float(state >> 8) / Float(1 << 24) * 400 - 200)
-        }
+        var random = SplitMix(seed: 5)
+        for _ in 0..<1000 { t.append(random.unit() * 400 - 200) }
         return t
     }()
 
@@ -20,9 +18,7 @@ import Testing
     func matchesCosine() {
         let t = Self.arguments
         var results: [[Float]] = []
-        for portable in [false, true] {
-            lux_force_portable(portable ? 1 : 0)
-            defer { lux_force_portable(0) }
+        KernelPaths.each { portable in
             var out = [Float](repeating: .nan, count: t.count)
             lux_cos_wave(t, &out, t.count)
             results.append(out)

@@ -1,4 +1,5 @@
 import CLuxKernels
+import LuxTestSupport
 import Testing
 
 /// The Lucas–Kanade sums of burst alignment (`lux_gradient_mismatch`) against their definition written as scalar
@@ -8,13 +9,8 @@ import Testing
 
     /// Two 61 × 40 frames of pseudo-random samples.
     static let frames: [[Float]] = {
-        var state: UInt32 = 2024
-        return (0..<2).map { _ in
-            (0..<(stride * 40)).map { _ -> Float in
-                state = state &* 1_664_525 &+ 1_013_904_223
-                return Float(state >> 8) / Float(1 << 24) * 1.5 - 0.25
-            }
-        }
+        var random = SplitMix(seed: 2024)
+        return (0..<2).map { _ in (0..<(stride * 40)).map { _ in random.unit() * 1.5 - 0.25 } }
     }()
 
     /// The definition of the sums.
@@ -95,9 +91,7 @@ import Testing
         let w = Self.weights(0.3125, 0.71)
         // The reference region at (7, 5); the other frame's samples from (7 − 3, 5 + 2) on.
         let expected = Self.reference(x0: 7, y0: 5, ax0: 4, ay0: 7, width: width, rows: rows, weights: w)
-        for portable in [false, true] {
-            lux_force_portable(portable ? 1 : 0)
-            defer { lux_force_portable(0) }
+        KernelPaths.each { portable in
             let got = Self.kernel(x0: 7, y0: 5, ax0: 4, ay0: 7, width: width, rows: rows, weights: w)
             #expect(got.x.bitPattern == expected.x.bitPattern, "portable: \(portable)")
             #expect(got.y.bitPattern == expected.y.bitPattern, "portable: \(portable)")

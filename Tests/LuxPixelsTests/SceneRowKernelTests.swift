@@ -1,4 +1,5 @@
 import CLuxKernels
+import LuxTestSupport
 import Testing
 
 /// The row kernels of the scene renderer's hot loops against their definitions (Swift's own `Float16`
@@ -6,27 +7,15 @@ import Testing
 @Suite(.serialized) struct SceneRowKernelTests {
     /// Pseudo-random floats in `lo..<hi`.
     static func values(_ count: Int, seed: UInt32, in range: Range<Float> = -2..<6) -> [Float] {
-        var state = seed
-        return (0..<count).map { _ in
-            state = state &* 1_664_525 &+ 1_013_904_223
-            return range.lowerBound + Float(state >> 8) / Float(1 << 24) * (range.upperBound - range.lowerBound)
-        }
-    }
-
-    /// Runs `body` on the fast path and on the portable one.
-    static func bothPaths<T>(_ body: () -> T) -> (fast: T, portable: T) {
-        lux_force_portable(0)
-        let fast = body()
-        lux_force_portable(1)
-        defer { lux_force_portable(0) }
-        return (fast, body())
+        var random = SplitMix(seed: UInt64(seed))
+        return (0..<count).map { _ in range.lowerBound + random.unit() * (range.upperBound - range.lowerBound) }
     }
 
     @Test("alternate widening takes even columns from one row and odd ones from the other", arguments: [1, 16, 37, 64])
     func alternateWidening(count: Int) {
         let even = Self.values(count, seed: 3).map { Float16($0).bitPattern }
         let odd = Self.values(count, seed: 4).map { Float16($0).bitPattern }
-        let (fast, portable) = Self.bothPaths { () -> [Float] in
+        let (fast, portable) = KernelPaths.both { () -> [Float] in
             var out = [Float](repeating: .nan, count: count)
             lux_half_alternate_to_float(even, odd, &out, count)
             return out
@@ -45,7 +34,7 @@ import Testing
         let scale: Float = 0.731
         let expected = src.map { Float16($0 * scale).bitPattern }
         for streaming in [Int32(0), 1] {
-            let (fast, portable) = Self.bothPaths { () -> [UInt16] in
+            let (fast, portable) = KernelPaths.both { () -> [UInt16] in
                 var out = [UInt16](repeating: 0x7E00, count: src.count + offset)
                 out.withUnsafeMutableBufferPointer { o in
                     lux_float_to_half_scaled(src, scale, o.baseAddress! + offset, src.count, streaming)
@@ -66,7 +55,7 @@ import Testing
         // then a tail; the last indices reach the end of the rows.
         let index: [Int32] = (0..<48).map { Int32($0 / 3) } + [0, 39, 5, 20, 7, 33, 1, 38] + [36, 37, 38, 39, 39]
         let t = Self.values(index.count, seed: 8, in: 0..<1)
-        let (fast, portable) = Self.bothPaths { () -> [Float] in
+        let (fast, portable) = KernelPaths.both { () -> [Float] in
             var out = [Float](repeating: .nan, count: index.count)
             lux_lerp_indexed(a, d, length, index, t, &out, index.count)
             return out
@@ -87,7 +76,7 @@ import Testing
         let odd = Self.values(count + 2, seed: 10)
         let start = Self.values(count, seed: 11)
         let w: [Float] = [0.37, -0.11, 0.052, 0.9]
-        let (fast, portable) = Self.bothPaths { () -> [Float] in
+        let (fast, portable) = KernelPaths.both { () -> [Float] in
             var acc = start
             odd.withUnsafeBufferPointer { o in
                 lux_accumulate_taps(

@@ -1,4 +1,5 @@
 import CLuxKernels
+import LuxTestSupport
 import Testing
 
 /// The separable-blur row kernel `lux_symmetric_fir` against its definition, on both code paths.
@@ -9,22 +10,15 @@ import Testing
         let r = 7
         let weights: [Float] = (0...r).map { 1 / Float($0 + 2) }
         let margin = r * step
-        var state: UInt32 = 99
-        let src: [Float] = (0..<(n + 2 * margin + step)).map { _ in
-            state = state &* 1_664_525 &+ 1_013_904_223
-            return Float(state >> 8) / Float(1 << 24) - 0.25
-        }
-        func run(portable: Bool) -> [Float] {
-            lux_force_portable(portable ? 1 : 0)
-            defer { lux_force_portable(0) }
+        var random = SplitMix(seed: 99)
+        let src: [Float] = (0..<(n + 2 * margin + step)).map { _ in random.unit() - 0.25 }
+        let (fast, portable) = KernelPaths.both { () -> [Float] in
             var out = [Float](repeating: .nan, count: n)
             src.withUnsafeBufferPointer { s in
                 lux_symmetric_fir(s.baseAddress! + margin, step, weights, Int32(r), &out, n)
             }
             return out
         }
-        let fast = run(portable: false)
-        let portable = run(portable: true)
         #expect(fast.map(\.bitPattern) == portable.map(\.bitPattern))
         var worst = 0.0
         for k in 0..<n {
@@ -43,14 +37,9 @@ import Testing
         let r = 9
         let stride = 80
         let weights: [Float] = (0...r).map { 1 / Float($0 * $0 + 3) }
-        var state: UInt32 = 7
-        let src: [Float] = (0..<(stride * (2 * r + 2))).map { _ in
-            state = state &* 1_664_525 &+ 1_013_904_223
-            return Float(state >> 8) / Float(1 << 24)
-        }
-        for portable in [false, true] {
-            lux_force_portable(portable ? 1 : 0)
-            defer { lux_force_portable(0) }
+        var random = SplitMix(seed: 7)
+        let src: [Float] = (0..<(stride * (2 * r + 2))).map { _ in random.unit() }
+        KernelPaths.each { portable in
             var single0 = [Float](repeating: .nan, count: n)
             var single1 = single0
             var pair0 = single0

@@ -1,4 +1,5 @@
 import CLuxKernels
+import LuxTestSupport
 import Testing
 
 /// The scene renderer's bilinear texture row (`lux_texture_row`, LuxScene's image paint) against its definition
@@ -19,11 +20,8 @@ import Testing
     static let width = 517
 
     static func values(_ count: Int, seed: UInt32, in range: Range<Float>) -> [Float] {
-        var state = seed
-        return (0..<count).map { _ in
-            state = state &* 1_664_525 &+ 1_013_904_223
-            return range.lowerBound + Float(state >> 8) / Float(1 << 24) * (range.upperBound - range.lowerBound)
-        }
+        var random = SplitMix(seed: UInt64(seed))
+        return (0..<count).map { _ in range.lowerBound + random.unit() * (range.upperBound - range.lowerBound) }
     }
 
     @Test(
@@ -51,9 +49,7 @@ import Testing
             return p
         }
         defer { for p in rows { p.deallocate() } }
-        for portable in [false, true] {
-            lux_force_portable(portable ? 1 : 0)
-            defer { lux_force_portable(0) }
+        KernelPaths.each { portable in
             var coverage = cov
             var (c0, c1, c2) = (cov, cov, cov)
             var source = lux_texture_row_source(

@@ -1,4 +1,5 @@
 import CLuxKernels
+import LuxTestSupport
 import Testing
 
 /// The vertical extended-box kernels of the scene renderer's blur (`lux_vertical_box_slide`,
@@ -6,11 +7,8 @@ import Testing
 /// same bits.
 @Suite(.serialized) struct VerticalBoxKernelTests {
     static func values(_ count: Int, seed: UInt32) -> [Float] {
-        var state = seed
-        return (0..<count).map { _ in
-            state = state &* 1_664_525 &+ 1_013_904_223
-            return Float(state >> 8) / Float(1 << 24) * 7 - 1
-        }
+        var random = SplitMix(seed: UInt64(seed))
+        return (0..<count).map { _ in random.unit() * 7 - 1 }
     }
 
     @Test("slide and emit match the Swift loops on both paths", arguments: [1, 7, 8, 33, 1029])
@@ -30,9 +28,7 @@ import Testing
             emittedSum[i] = t
             emitted[i] = (t + f * (leave[i] + newest[i])) * c
         }
-        for portable in [false, true] {
-            lux_force_portable(portable ? 1 : 0)
-            defer { lux_force_portable(0) }
+        KernelPaths.each { portable in
             var s = sum
             lux_vertical_box_slide(&s, enter, leave, n)
             #expect(s.map(\.bitPattern) == slid.map(\.bitPattern), "portable: \(portable)")

@@ -15,10 +15,9 @@ import Testing
 
     /// Deterministic values in about −0.05…1.2: a gradient, a sharp edge and noise.
     static func samples(_ count: Int, width: Int, seed: UInt32) -> [Float] {
-        var state = seed
+        var random = SplitMix(seed: UInt64(seed))
         return (0..<count).map { i in
-            state = state &* 1_664_525 &+ 1_013_904_223
-            let noise = Float(state >> 8) / Float(1 << 24) - 0.5
+            let noise = random.unit() - 0.5
             let x = i % width
             let y = i / width
             let edge: Float = x + y / 2 > width / 2 ? 0.7 : 0.1

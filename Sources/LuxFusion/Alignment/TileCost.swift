@@ -14,15 +14,14 @@ enum TileCost {
         _ ref: PlanarBuffer<Float>, _ alt: PlanarBuffer<Float>, _ t: (x0: Int, y0: Int, x1: Int, y1: Int), _ dx: Int,
         _ dy: Int, l1: Bool
     ) -> Float {
-        let n = t.x1 - t.x0
-        var total: Float = 0
-        let inside = isInside(alt, t, dx, dy)
-        if inside && n & 7 == 0 {
+        if isWide(alt, t, dx, dy) {
             // Whole 8-wide vectors per row, one reduction per tile.
             let costs = wideCosts(ref, alt, t, dx, dy)
             return l1 ? costs.x : costs.y
         }
-        if inside {
+        let n = t.x1 - t.x0
+        var total: Float = 0
+        if isInside(alt, t, dx, dy) {
             for y in t.y0..<t.y1 {
                 let r = ref.row(0, y) + t.x0
                 let a = alt.row(0, y + dy) + t.x0 + dx
@@ -115,12 +114,11 @@ enum TileCost {
         _ ref: PlanarBuffer<Float>, _ alt: PlanarBuffer<Float>, _ t: (x0: Int, y0: Int, x1: Int, y1: Int), _ dx: Int,
         _ dy: Int
     ) -> SIMD2<Float> {
+        if isWide(alt, t, dx, dy) { return wideCosts(ref, alt, t, dx, dy) }
         let n = t.x1 - t.x0
         var l1: Float = 0
         var l2: Float = 0
-        let inside = isInside(alt, t, dx, dy)
-        if inside && n & 7 == 0 { return wideCosts(ref, alt, t, dx, dy) }
-        if inside {
+        if isInside(alt, t, dx, dy) {
             for y in t.y0..<t.y1 {
                 let r = ref.row(0, y) + t.x0
                 let a = alt.row(0, y + dy) + t.x0 + dx

@@ -133,8 +133,7 @@ struct TileSearch: Sendable {
             }
             if k == 0 { grid = levelGrid }
             coarse = regularized(
-                result, costs: costs, plan: p, ref: ref, alt: img, l1: l1,
-                finest: k == 0 ? (starts, l1Grid) : nil)
+                result, costs: costs, plan: p, ref: ref, alt: img, finest: k == 0 ? (starts, l1Grid) : nil)
             coarsePlan = p
         }
         return Result(
@@ -150,11 +149,13 @@ struct TileSearch: Sendable {
     ///
     /// `finest` holds the finest level's starting points and the L1 costs of the 3×3 offsets around them: a
     /// consensus among those offsets takes its cost from there where the 8-wide kernel computed it (the same bits).
+    /// It is given exactly at the finest level, the one level matched with an L1 distance (the coarser ones use L2).
     func regularized(
         _ field: [SIMD2<Int32>], costs: [Float], plan p: AlignmentLevelPlan, ref: PlanarBuffer<Float>,
-        alt: PlanarBuffer<Float>, l1: Bool,
+        alt: PlanarBuffer<Float>,
         finest: (starts: SendablePointer<SIMD2<Int32>>, l1Grid: SendablePointer<Float>)? = nil
     ) -> [SIMD2<Int32>] {
+        let l1 = finest != nil
         var out = field
         let global = Self.median(field)
         out.withUnsafeMutableBufferPointer { buffer in

@@ -35,6 +35,9 @@ enum Resample {
         return s.pixel(x: Int(fx), y: Int(fy))
     }
 
+    /// The bilinear sample at `(x, y)` read through ``Sampler/pixel(x:y:)`` (transparent outside the region): the
+    /// positions `lux_bilinear_samples` leaves to the caller, whose four pixels do not all lie in the region (the
+    /// kernel's arithmetic, the same bits).
     @inline(__always)
     static func linear(_ s: Sampler, _ x: Float, _ y: Float) -> SIMD4<Float> {
         let u = x - 0.5
@@ -45,25 +48,10 @@ enum Resample {
         let j = Int(fv)
         let ax = u - fu
         let ay = v - fv
-        let p00: SIMD4<Float>
-        let p10: SIMD4<Float>
-        let p01: SIMD4<Float>
-        let p11: SIMD4<Float>
-        let di = i &- s.minX
-        let dj = j &- s.minY
-        if di >= 0 && di &+ 1 < s.width && dj >= 0 && dj &+ 1 < s.height {
-            let p = UnsafeRawPointer(s.base + (dj &* s.rowStride &+ 4 &* di))
-            let q = p + 4 &* s.rowStride
-            p00 = p.loadUnaligned(as: SIMD4<Float>.self)
-            p10 = p.loadUnaligned(fromByteOffset: 16, as: SIMD4<Float>.self)
-            p01 = q.loadUnaligned(as: SIMD4<Float>.self)
-            p11 = q.loadUnaligned(fromByteOffset: 16, as: SIMD4<Float>.self)
-        } else {
-            p00 = s.pixel(x: i, y: j)
-            p10 = s.pixel(x: i + 1, y: j)
-            p01 = s.pixel(x: i, y: j + 1)
-            p11 = s.pixel(x: i + 1, y: j + 1)
-        }
+        let p00 = s.pixel(x: i, y: j)
+        let p10 = s.pixel(x: i + 1, y: j)
+        let p01 = s.pixel(x: i, y: j + 1)
+        let p11 = s.pixel(x: i + 1, y: j + 1)
         let top = p00 + (p10 - p00) * ax
         let bottom = p01 + (p11 - p01) * ax
         return top + (bottom - top) * ay

@@ -1,5 +1,6 @@
 import CLuxKernels
 import CLuxMediaShims
+import LuxTestSupport
 import Testing
 
 /// LuxCodecs' 8-bit Y′CbCr 4:2:0 ↔ RGBA row kernels (`lux_yuv420_rows_to_rgba8`, `lux_rgba8_to_yuv420`) on their two
@@ -7,22 +8,11 @@ import Testing
 /// scalar tails), for both chroma sitings and for odd sizes.
 @Suite(.serialized) struct YCbCrKernelTests {
     static func noise(_ count: Int, seed: UInt32) -> [UInt8] {
-        var state = seed
-        return (0..<count).map { _ in
-            state = state &* 1_664_525 &+ 1_013_904_223
-            return UInt8(truncatingIfNeeded: state >> 24)
-        }
+        var random = SplitMix(seed: UInt64(seed))
+        return (0..<count).map { _ in UInt8(truncatingIfNeeded: random.next() >> 56) }
     }
 
     static let sizes = [(1, 1), (7, 3), (16, 2), (33, 17), (40, 9), (64, 48)]
-
-    /// Runs `body` on the portable path and on the default one and returns both results.
-    static func bothPaths<T>(_ body: () -> T) -> (portable: T, fast: T) {
-        lux_force_portable(1)
-        let portable = body()
-        lux_force_portable(0)
-        return (portable, body())
-    }
 
     @Test("Y′CbCr → RGBA: both paths give the same codes", arguments: sizes)
     func toRGBA(size: (Int, Int)) {
@@ -39,7 +29,7 @@ import Testing
         ]
         for matrix in matrices {
             for centred in [Int32(0), 1] {
-                let (portable, fast) = Self.bothPaths { () -> [UInt8] in
+                let (fast, portable) = KernelPaths.both { () -> [UInt8] in
                     var out = [UInt8](repeating: 0, count: ds * h)
                     let status = lux_yuv420_rows_to_rgba8(
                         luma, ls, cb, cs, cr, cs, w, h, matrix, centred, &out, ds, 0, h)
@@ -62,7 +52,7 @@ import Testing
         let matrix: [Float] = [
             0.1826, 0.6142, 0.062, 16, -0.0252, -0.0847, 0.1098, 128, 0.1098, -0.0998, -0.0101, 128,
         ]
-        let (portable, fast) = Self.bothPaths { () -> [UInt8] in
+        let (fast, portable) = KernelPaths.both { () -> [UInt8] in
             var y = [UInt8](repeating: 0, count: ls * h)
             var u = [UInt8](repeating: 0, count: cs * ch)
             var v = [UInt8](repeating: 0, count: cs * ch)
