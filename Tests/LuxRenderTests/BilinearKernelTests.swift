@@ -114,6 +114,31 @@ import Testing
     }
 }
 
+extension BilinearKernelTests {
+    @Test("a position that is infinite or not a number is handed back by the kernel and samples as transparent")
+    func nonFinitePositions() {
+        let pixels = Self.region(width: 8, height: 8, stride: 32)
+        pixels.withUnsafeBufferPointer { base in
+            let sampler = Sampler(
+                base: base.baseAddress!, rowStride: 32, minX: 0, minY: 0, width: 8, height: 8,
+                extent: Rect(x: 0, y: 0, width: 8, height: 8))
+            let xs: [Float] = [.nan, 3, .infinity, -.infinity, 4.5]
+            let ys: [Float] = [3, .nan, 3, 3, 4.5]
+            for i in 0..<4 {
+                #expect(Resample.linear(sampler, xs[i], ys[i]) == .zero, "position \(i)")
+                #expect(Resample.nearest(sampler, xs[i], ys[i]) == .zero, "position \(i)")
+            }
+            KernelPaths.each { portable in
+                var out = [Float](repeating: 0, count: 4 * xs.count)
+                var outside = [Int32](repeating: -1, count: xs.count)
+                let missed = lux_bilinear_samples(
+                    base.baseAddress!, 32, 0, 0, 8, 8, xs, ys, xs.count, &out, &outside)
+                #expect(Array(outside.prefix(missed)) == [0, 1, 2, 3], "portable: \(portable)")
+            }
+        }
+    }
+}
+
 extension SIMD4<Float> {
     fileprivate var bitPattern: SIMD4<UInt32> {
         SIMD4<UInt32>(x.bitPattern, y.bitPattern, z.bitPattern, w.bitPattern)

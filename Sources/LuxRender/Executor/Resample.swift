@@ -30,8 +30,10 @@ enum Resample {
 
     @inline(__always)
     static func nearest(_ s: Sampler, _ x: Float, _ y: Float) -> SIMD4<Float> {
-        let fx = min(max(x.rounded(.down), -1e9), 1e9)
-        let fy = min(max(y.rounded(.down), -1e9), 1e9)
+        // A position that is not a number (a degenerate transform's) reads far outside, as an infinite one does:
+        // comparisons with NaN are false.
+        let fx = x >= -1e9 ? min(x.rounded(.down), 1e9) : -1e9
+        let fy = y >= -1e9 ? min(y.rounded(.down), 1e9) : -1e9
         return s.pixel(x: Int(fx), y: Int(fy))
     }
 
@@ -42,6 +44,8 @@ enum Resample {
     static func linear(_ s: Sampler, _ x: Float, _ y: Float) -> SIMD4<Float> {
         let u = x - 0.5
         let v = y - 0.5
+        // A position that is infinite or not a number (a degenerate transform's) lies outside every region.
+        guard u.isFinite, v.isFinite else { return .zero }
         let fu = min(max(u.rounded(.down), -1e9), 1e9)
         let fv = min(max(v.rounded(.down), -1e9), 1e9)
         let i = Int(fu)
