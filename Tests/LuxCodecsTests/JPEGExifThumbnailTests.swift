@@ -68,13 +68,12 @@ import Testing
     func oversizedThumbnail() throws {
         // Noise compresses badly: 1200 × 900 of it is far beyond 64 KB at any quality.
         var noise = PixelBuffer(width: 1200, height: 900, format: .rgba8, colorSpace: .sRGB)
-        var state: UInt32 = 12345
+        var random = SplitMix(seed: 12_345)
         noise.withUnsafeMutablePlane { plane in
             for y in 0..<900 {
                 let row = plane.row(y, as: UInt8.self)
                 for i in 0..<(4 * 1200) {
-                    state = state &* 1_664_525 &+ 1_013_904_223
-                    row[i] = i % 4 == 3 ? 255 : UInt8(state >> 24)
+                    row[i] = i % 4 == 3 ? 255 : UInt8(truncatingIfNeeded: random.next() >> 56)
                 }
             }
         }

@@ -1,15 +1,16 @@
 import LuxFusion
 import LuxPixels
+import LuxTestSupport
 import Testing
 
 /// The stabiliser's reduced frames: each pixel the rounded mean of an f × f block of the frame converted to RGBA8.
 @Suite struct ReducedFrameTests {
     /// A frame of pseudo-random colours in `format`, with columns and rows beyond the last whole block.
     static func frame(width w: Int, height h: Int, format: PixelFormat) -> PixelBuffer {
-        var state: UInt32 = 12_345
+        var random = SplitMix(seed: 12_345)
         let bytes = (0..<(4 * w * h)).map { i -> UInt8 in
-            state = state &* 1_664_525 &+ 1_013_904_223
-            return i % 4 == 3 ? 255 : UInt8(truncatingIfNeeded: state >> 24)
+            let r = UInt8(truncatingIfNeeded: random.next() >> 56)
+            return i % 4 == 3 ? 255 : r
         }
         return PixelBuffer(width: w, height: h, format: .rgba8, components: bytes).converted(to: format)
     }

@@ -1,6 +1,7 @@
 import LuxPixels
 import LuxRAW
 import LuxRender
+import LuxTestSupport
 import Testing
 
 @Suite struct HighlightDefringeTests {
@@ -79,15 +80,14 @@ import Testing
     func fusedIntoNoiseReduction(tileSize: Int) throws {
         // The field with noise, and clipped windows touching the top-left corner and the right edge.
         var b = Self.field()
-        var state: UInt32 = 7
+        var random = SplitMix(seed: 7)
         b.withUnsafeMutablePlane { plane in
             for y in 0..<32 {
                 let row = plane.row(y, as: Float.self)
                 for x in 0..<48 {
                     let clipped = (x < 3 && y < 5) || (x >= 45 && (10..<14).contains(y))
                     for k in 0..<3 {
-                        state = state &* 1_664_525 &+ 1_013_904_223
-                        let noise = Float(state >> 8) / Float(1 << 24) - 0.5
+                        let noise = random.unit() - 0.5
                         row[4 * x + k] = clipped ? Self.gains[k] : row[4 * x + k] * (1 + 0.2 * noise)
                     }
                 }
