@@ -3,6 +3,7 @@ internal import CAVUtil
 internal import CLuxCodecShims
 internal import CLuxMediaShims
 import LuxColor
+import LuxPixels
 
 /// An H.264 (libx264) or HEVC (libx265) encoder through FFmpeg: pictures in presentation order in, compressed
 /// samples in decode order out, with the decoder configuration record (`avcC`/`hvcC`) the sample entry needs.
@@ -51,7 +52,11 @@ final class VideoEncoder {
         let fps = 1 / max(settings.frameDuration.seconds, 1e-3)
         context.pointee.framerate = av.av_d2q(fps, 100_000)
         context.pointee.gop_size = Int32(clamping: c.keyFrameInterval)
-        context.pointee.thread_count = Int32(clamping: c.threads)
+        // x264's own choice is 1.5 frame threads a processor, each holding whole frames; one a processor keeps the
+        // processors as busy with ~18 MB less at 1440×1080 and less page clearing. (The stream can differ slightly:
+        // a frame thread searches only the rows of its references already encoded.)
+        let threads = c.threads == 0 && settings.codec == .h264 ? Parallel.defaultThreadCount : c.threads
+        context.pointee.thread_count = Int32(clamping: threads)
         context.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER
         context.pointee.color_range = AVCOL_RANGE_MPEG
         context.pointee.colorspace = AVCOL_SPC_BT709

@@ -20,7 +20,7 @@ public struct VideoCompression: Hashable, Sendable, Codable {
     public var constantRateFactor: Double
     /// The longest run of frames between key frames (default 30: one a second at 30 fps).
     public var keyFrameInterval: Int
-    /// The encoder's threads (0: as many as it likes; default 0).
+    /// The encoder's threads (0: its own choice — for H.264, one per processor; default 0).
     public var threads: Int
 
     /// Creates compression settings.
