@@ -109,23 +109,23 @@ public struct VideoStabilizer: Sendable {
         // Frame-to-frame motion on reduced greys. Each motion needs only its two frames: the pairs are split into
         // runs of consecutive pairs measured side by side, one thread each (a reduced frame is too small to split
         // well), at the cost of one more reference frame per run.
-        let measured = Mutex([Int: GlobalMotion]())
+        let measured = Mutex([GlobalMotion?](repeating: nil, count: frames.count - 1))
         Parallel.forEachBand(frames.count - 1, threads: threads, minimumBand: 4, bandsPerThread: 2) { pairs in
-            var run: [Int: GlobalMotion] = [:]
+            var run: [GlobalMotion] = []
             var previous: AlignmentReference? = nil
             for i in pairs.lowerBound...pairs.upperBound {
                 let grey = LumaReader.grey(frames[i], factor: factor, threads: 1)
                 if let ref = previous {
                     let field = ref.align(ref.pyramid(of: grey)).scaled(by: factor)
-                    run[i - 1] = GlobalMotion(fitting: field, model: settings.model)
+                    run.append(GlobalMotion(fitting: field, model: settings.model))
                 }
                 guard i < pairs.upperBound else { break }
                 let noise = GreyNoise(scale: 0, offset: max(NoiseEstimate.variance(grey, channel: 0), 1e-8))
                 previous = AlignmentReference(grey: grey, settings: aligner, noise: noise)
             }
-            measured.withLock { $0.merge(run) { a, _ in a } }
+            measured.withLock { $0.replaceSubrange(pairs, with: run) }
         }
-        let motions = measured.withLock { m in (0..<frames.count - 1).map { m[$0]! } }
+        let motions = measured.withLock { $0.map { $0! } }
         return try plan(motions: motions, width: first.width, height: first.height)
     }
 

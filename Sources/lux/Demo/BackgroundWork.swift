@@ -1,4 +1,5 @@
 import Foundation
+import Lux
 import LuxPixels
 
 #if canImport(Glibc)
@@ -8,7 +9,7 @@ import LuxPixels
 /// Synchronous work (decoding, developing, merging, encoding) that runs on a low-priority thread of its own while the
 /// caller goes on, and whose result the caller awaits later: the demo's work that needs only files already written.
 ///
-/// It should render on that one thread (with a low-priority `RenderContext`) at nice value 10, so it takes the
+/// It should render on that one thread (with a ``renderContext()``) at nice value 10, so it takes the
 /// processors only while the capture leaves them idle — mostly while the session's monitoring frames come a frame
 /// time apart as exposure and focus follow a scene change — and never slows the camera's frames: at normal priority
 /// beside them, the stream's frame rate halved (13 instead of 30 frames a second) and so did the settle it counts.
@@ -42,4 +43,7 @@ struct BackgroundWork<T: Sendable>: Sendable {
     var value: T {
         get async throws { try await task.value }
     }
+
+    /// A context for rendering on the work's thread: low priority, one worker thread.
+    static func renderContext() -> RenderContext { RenderContext(options: RenderOptions(lowPriority: true)) }
 }

@@ -191,7 +191,7 @@ struct DemoStory {
         // The bracket's previews: meanwhile, as exposure follows the light down for the next photo.
         let bracketJPEGs = section.items
         let bracketPreviews = BackgroundWork(after: developing.finished) { [self] in
-            try previews(of: bracketJPEGs, context: RenderContext(options: RenderOptions(lowPriority: true)))
+            try previews(of: bracketJPEGs, context: BackgroundWork<Previews>.renderContext())
         }
 
         // 5. Low light at quality prioritisation: the monitored flags flip, the output merges a burst.
@@ -261,7 +261,7 @@ struct DemoStory {
     ) -> BackgroundWork<SectionWithPreviews> {
         let earlier = sections.flatMap(\.items).filter { $0.file.lowercased().hasSuffix(".jpg") }
         return BackgroundWork(after: previous) { [self] in
-            let context = RenderContext(options: RenderOptions(lowPriority: true))
+            let context = BackgroundWork<SectionWithPreviews>.renderContext()
             let section = try step(context)
             context.clearCaches()
             return (section, try previews(of: earlier + section.items, context: context))

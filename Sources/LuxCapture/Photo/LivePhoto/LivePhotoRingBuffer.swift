@@ -58,7 +58,7 @@ final class LivePhotoRingBuffer: Sendable {
     func append(_ frame: LivePhotoMovieFrame, span: MediaTime) {
         frames.withLock { d in
             if let last = d.last, frame.time < last.time {
-                guard last.end - frame.end < span else {
+                guard Self.isLate(end: frame.end, newest: last, span: span) else {
                     d.removeAll()
                     d.append(frame)
                     return
@@ -72,14 +72,19 @@ final class LivePhotoRingBuffer: Sendable {
         }
     }
 
+    /// Whether a frame from before `newest` that ends at `end` is a late one, kept in its place, rather than one
+    /// from before the device clock went back, which starts the ring over.
+    private static func isLate(end: MediaTime, newest: LivePhotoMovieFrame, span: MediaTime) -> Bool {
+        newest.end - end < span
+    }
+
     /// How much time the kept frames would cover once a frame from `time` to `end` were appended with `span`
     /// (what ``span`` reads after ``append(_:span:)``).
     func span(appendingFrom time: MediaTime, to end: MediaTime, span: MediaTime) -> MediaTime {
         frames.withLock { d in
             guard let first = d.first, let last = d.last else { return end - time }
             guard time >= last.time else {
-                // A late frame goes in within the span; one from further back starts the ring over.
-                return last.end - end < span ? last.end - min(first.time, time) : end - time
+                return Self.isLate(end: end, newest: last, span: span) ? last.end - min(first.time, time) : end - time
             }
             return end - (d.first { end - $0.end < span }?.time ?? time)
         }
