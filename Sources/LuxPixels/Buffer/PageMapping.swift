@@ -11,14 +11,16 @@
 /// most of the page faults a full-size image would otherwise take on first touch (12 000 for a 12 MP RGBA8
 /// buffer). Unmapping returns the memory to the system at once, where a freed heap block may stay in the
 /// allocator's arenas.
-enum PageMapping {
+package enum PageMapping {
     /// Allocations of at least this many bytes are mapped.
-    static let threshold = 4 << 20
-    static let hugePageSize = 2 << 20
+    package static let threshold = 4 << 20
+    package static let hugePageSize = 2 << 20
 
     /// A map of at least `byteCount` zeroed bytes: the map's start and length, and `bytes`, its first huge-page
     /// boundary (so the whole buffer can use huge pages); `nil` when mapping is unavailable or fails.
-    static func map(_ byteCount: Int) -> (base: UnsafeMutableRawPointer, length: Int, bytes: UnsafeMutableRawPointer)? {
+    package static func map(_ byteCount: Int) -> (
+        base: UnsafeMutableRawPointer, length: Int, bytes: UnsafeMutableRawPointer
+    )? {
         #if os(Linux)
             let length = byteCount + hugePageSize
             let p = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
@@ -33,7 +35,7 @@ enum PageMapping {
 
     /// Returns the pages under `count` bytes from `bytes` (the `bytes` of a map made by ``map(_:)``) to the
     /// system: the map stays valid, reads zeros, and its pages become resident again only as they are written.
-    static func discard(_ bytes: UnsafeMutableRawPointer, count: Int) {
+    package static func discard(_ bytes: UnsafeMutableRawPointer, count: Int) {
         #if os(Linux)
             let page = Int(sysconf(Int32(_SC_PAGESIZE)))
             _ = madvise(bytes, (count + page - 1) & ~(page - 1), MADV_DONTNEED)
@@ -41,7 +43,7 @@ enum PageMapping {
     }
 
     /// Releases a map made by ``map(_:)``.
-    static func unmap(base: UnsafeMutableRawPointer, length: Int) {
+    package static func unmap(base: UnsafeMutableRawPointer, length: Int) {
         #if os(Linux)
             munmap(base, length)
         #endif

@@ -74,7 +74,10 @@ public struct PlanarBuffer<Sample: BitwiseCopyable>: @unchecked Sendable {
         } else {
             storage = PlanarStorage(byteCount: spare ? bytes + bytes / 32 : bytes)
         }
-        if zeroed { storage.bytes.initializeMemory(as: UInt8.self, repeating: 0, count: bytes) }
+        if zeroed, !storage.isFreshlyZeroed {
+            storage.bytes.initializeMemory(as: UInt8.self, repeating: 0, count: bytes)
+        }
+        storage.markUsed()
         base = storage.bytes.bindMemory(to: Sample.self, capacity: count)
     }
 

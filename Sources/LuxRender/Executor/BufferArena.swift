@@ -1,10 +1,14 @@
 import Glibc
+import LuxPixels
 
 /// Reusable memory blocks for per-tile intermediates (a small free list, no zeroing).
 final class BufferArena {
     struct Block {
         let pointer: UnsafeMutableRawPointer
         let capacity: Int
+        /// The memory map holding the block (its start and length: larger than the block when it is aligned for
+        /// huge pages).
+        let mapping: (base: UnsafeMutableRawPointer, length: Int)
     }
     private var free: [Block] = []
     private(set) var allocatedBytes = 0
@@ -26,7 +30,7 @@ final class BufferArena {
         let capacity = max((bytes + step - 1) & ~(step - 1), 1 << 16)
         allocatedBytes += capacity
         note(inUse: capacity)
-        return Block(pointer: Self.map(capacity), capacity: capacity)
+        return Self.map(capacity)
     }
 
     /// Idle bytes always allowed; beyond this and beyond the most this worker has had in use at once (what
@@ -49,17 +53,25 @@ final class BufferArena {
         if idleBytes > keep { trim(keepBytes: keep) }
     }
 
-    /// Blocks come straight from the kernel (`mmap`), not from malloc: malloc would keep freed tile-sized
-    /// blocks in per-thread arenas, and workers run on whichever thread Dispatch provides.
-    private static func map(_ bytes: Int) -> UnsafeMutableRawPointer {
+    /// A block straight from the kernel (`mmap`), not from malloc.
+    ///
+    /// Malloc would keep freed tile-sized blocks in per-thread arenas, and workers run on whichever thread Dispatch
+    /// provides. Large blocks are ``PageMapping``'s huge-page maps: a whole-image intermediate then costs a few page
+    /// faults instead of one every 4 KiB.
+    private static func map(_ bytes: Int) -> Block {
+        if bytes >= PageMapping.threshold, let m = PageMapping.map(bytes) {
+            return Block(pointer: m.bytes, capacity: bytes, mapping: (m.base, m.length))
+        }
         guard let p = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), p != MAP_FAILED
         else {
             fatalError("out of memory: cannot map \(bytes) bytes for render intermediates")
         }
-        return p
+        return Block(pointer: p, capacity: bytes, mapping: (p, bytes))
     }
 
-    private static func unmap(_ block: Block) { munmap(block.pointer, block.capacity) }
+    private static func unmap(_ block: Block) {
+        PageMapping.unmap(base: block.mapping.base, length: block.mapping.length)
+    }
 
     /// Frees idle blocks beyond `keepBytes`.
     func trim(keepBytes: Int) {
