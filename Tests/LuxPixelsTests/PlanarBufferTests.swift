@@ -1,5 +1,6 @@
-import LuxPixels
 import Testing
+
+@testable import LuxPixels
 
 /// The planar buffer's layout and its half-float rows, against hand-computed offsets and Swift's own `Float16`.
 @Suite struct PlanarBufferTests {
@@ -21,6 +22,18 @@ import Testing
         let halves = PlanarBuffer<Float16>(width: 17, height: 2)
         #expect(halves.rowStride == 32)
         #expect(Int(bitPattern: halves.row(0, 1)) % 64 == 0)
+    }
+
+    @Test("A large buffer (a page map) is zero when new, and again when it reuses a written buffer's memory")
+    func largeBuffersAreZero() {
+        // 1100 × 1000 floats, 4.5 MB: above the page-map threshold.
+        let first = PlanarBuffer<Float>(width: 1100, height: 1000, planes: 1, zeroed: true)
+        #expect(first.byteCount >= 4 << 20)
+        #expect((0..<1000).allSatisfy { y in (0..<1100).allSatisfy { first.row(0, y)[$0] == 0 } })
+        for y in 0..<1000 { for x in 0..<1100 { first.row(0, y)[x] = Float(x + y) + 1 } }
+        let second = PlanarBuffer<Float>(width: 1000, height: 1100, planes: 1, zeroed: true, recycling: first)
+        #expect(second.plane(0) == first.plane(0))
+        #expect((0..<1100).allSatisfy { y in (0..<1000).allSatisfy { second.row(0, y)[$0] == 0 } })
     }
 
     @Test("Copies share their samples")
