@@ -418,6 +418,15 @@ void lux_gamut_map(float *r, float *g, float *b, float kr, float kg, float kb, p
 /// and `u = n·(2.531n + 0.855)` (the base tone curve's `T(n)/n`, blended by `k`).
 void lux_tone_base(float *r, float *g, float *b, float k, ptrdiff_t count);
 
+/// Row `y` (`out_width` pixels) of the bilinear affine warp of interleaved 8-bit RGBA `src` (`width` × `height`,
+/// rows `src_stride` bytes apart) into `dst`: output pixel centre `(x + ½, y + ½)` reads the source at
+/// `inverse · (x + ½, y + ½) − (½, ½)` (`inverse` = a, b, c, d, tx, ty: `x′ = a·x + c·y + tx`, `y′ = b·x + d·y + ty`),
+/// rounded to 1/256 pixel, its four neighbours clamped into the image and blended in the encoded 8-bit values
+/// (each of the three blends rounded to nearest). Returns 0, writing nothing, for images of 16 000 pixels or more
+/// on a side or of 2 GiB or more, 1 otherwise.
+int lux_warp_rgba8_row(const uint8_t *src, ptrdiff_t src_stride, ptrdiff_t width, ptrdiff_t height, uint8_t *dst,
+                        ptrdiff_t out_width, ptrdiff_t y, const double inverse[6]);
+
 #ifdef __cplusplus
 }
 #endif

@@ -277,10 +277,20 @@ struct LivePhotoRenderer: Sendable {
         var image = Image(buffer: decoded.pixels)
         let size = (Double(track.width) * reduction, Double(track.height) * reduction)
         if let t = ctx.videoFrameTransforms, decoded.index < t.count {
-            // Transforms are in full-size frame coordinates.
-            image = Self.resized(image, to: (Double(track.width), Double(track.height)))
-            image = image.clampedToExtent().transformed(by: t[decoded.index]).cropped(
-                to: Rect(width: track.width, height: track.height))
+            let pixels = decoded.pixels
+            var warped =
+                pixels.width == track.width && pixels.height == track.height
+                ? PixelBuffer(width: track.width, height: track.height, format: .rgba8, colorSpace: pixels.colorSpace)
+                : nil
+            if warped != nil, pixels.warpRGBA8(by: t[decoded.index], into: &warped!) {
+                // A full-size 8-bit frame is warped in its stored values (as the movie was stabilised when captured).
+                image = Image(buffer: warped!)
+            } else {
+                // Transforms are in full-size frame coordinates.
+                image = Self.resized(image, to: (Double(track.width), Double(track.height)))
+                image = image.clampedToExtent().transformed(by: t[decoded.index]).cropped(
+                    to: Rect(width: track.width, height: track.height))
+            }
         }
         let frame = LivePhotoFrame(
             image: Self.resized(image, to: size), type: .video, time: decoded.time, renderScale: renderScale)

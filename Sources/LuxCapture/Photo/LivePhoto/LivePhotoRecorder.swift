@@ -250,8 +250,9 @@ struct LivePhotoRecorder: Sendable {
     }
 }
 
-/// Turns a kept ring-buffer frame into a frame for the movie's codec: decoded, warped when stabilising, converted
-/// (or, for a Motion-JPEG movie without stabilisation, passed on as it is).
+/// Turns a kept ring-buffer frame into a frame for the movie's codec: decoded, warped when stabilising (bilinear in
+/// the 8-bit values, `PixelBuffer.warpRGBA8(by:into:)`), converted (or, for a Motion-JPEG movie without
+/// stabilisation, passed on as it is).
 struct MovieFrameJob: Sendable {
     let frames: [[UInt8]]
     let transforms: [AffineTransform]?
@@ -269,9 +270,15 @@ struct MovieFrameJob: Sendable {
             guard let t = transforms?[k] else {
                 return try QuickTimeWriter.prepareVideoFrame(decoded, settings: settings)
             }
+            var buffer = try targets.buffer(
+                format: .rgba8, width: settings.width, height: settings.height, colorSpace: settings.colorSpace)
+            // The decoded 8-bit pixels warped as they are (the engine's route, for other formats, interpolates in
+            // linear light through float rows: five times the work for a level's difference at edges).
+            if decoded.warpRGBA8(by: t, into: &buffer) {
+                return try QuickTimeWriter.prepareVideoFrame(buffer, settings: settings)
+            }
             let frameRect = Rect(width: settings.width, height: settings.height)
             let warped = Image(buffer: decoded).clampedToExtent().transformed(by: t).cropped(to: frameRect)
-            var buffer = try targets.buffer(format: .rgba8, width: settings.width, height: settings.height)
             return try renderer.prepareVideoFrame(warped, bounds: frameRect, settings: settings, reusing: &buffer)
         } catch {
             throw .processing("preparing Live Photo movie frame \(k) failed: \(error)")
