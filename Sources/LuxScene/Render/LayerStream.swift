@@ -17,6 +17,8 @@ final class LayerStream {
     private let horizontal: HorizontalBlur?
     /// Finished rows of the current batch (`batchSize` rows of `rowLength`), and which are non-empty.
     private let batch: UnsafeMutablePointer<Float>
+    /// The floats ``batch`` holds (a block of ``ScratchPool/shared``).
+    private let batchCapacity: Int
     private var batchStart = Int.min
     private var batchCount = 0
     private var batchPresent: [Bool]
@@ -38,7 +40,7 @@ final class LayerStream {
         self.planes = planes
         rowLength = planes * width
         let blurred = plan.blur != nil
-        batch = .allocate(capacity: (blurred ? Self.batchSize : 1) * rowLength)
+        (batch, batchCapacity) = ScratchPool.shared.take((blurred ? Self.batchSize : 1) * rowLength)
         batchPresent = Array(repeating: false, count: Self.batchSize)
         sample = .allocate(capacity: plan.samples.count > 1 ? rowLength : 1)
         scratch = .allocate(capacity: 4 * width)
@@ -67,7 +69,7 @@ final class LayerStream {
     deinit {
         strips = []
         horizontal?.deallocate()
-        batch.deallocate()
+        ScratchPool.shared.give(batch, capacity: batchCapacity)
         stripRow.deallocate()
         sample.deallocate()
         scratch.deallocate()
