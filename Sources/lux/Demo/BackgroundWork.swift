@@ -44,6 +44,9 @@ struct BackgroundWork<T: Sendable>: Sendable {
         get async throws { try await task.value }
     }
 
-    /// A context for rendering on the work's thread: low priority, one worker thread.
-    static func renderContext() -> RenderContext { RenderContext(options: RenderOptions(lowPriority: true)) }
+    /// A context for rendering on the work's thread: low priority, one worker thread, no cached intermediates (the
+    /// work renders each image once; a cache would only add its memory to the capture's).
+    static func renderContext() -> RenderContext {
+        RenderContext(options: RenderOptions(cacheIntermediates: false, lowPriority: true))
+    }
 }

@@ -325,9 +325,13 @@ struct DemoStory {
         developer.luminanceNoiseReductionAmount = 0.6
         let image = try developer.outputImage
         let metadata = developer.outputMetadata(for: image)
-        try context.write(
+        // As `lux develop` renders: the raw pipeline's tiles and strips, no cached intermediates (each is read once),
+        // on as many threads as `context`, at its priority.
+        var options = RAWDeveloper.renderOptions(threadCount: context.threadCount)
+        options.lowPriority = context.options.lowPriority
+        try RenderContext(options: options).write(
             image, to: folder.appendingPathComponent(name), format: .jpeg, colorSpace: .displayP3, metadata: metadata,
-            options: EncodingOptions(quality: 0.9))
+            options: EncodingOptions(quality: 0.9), rowsPerStrip: RAWDeveloper.renderTileSize)
         section.events.append(
             .init(milliseconds: milliseconds(since: start), name: "developed and written", detail: name))
         section.settings = [
