@@ -7,7 +7,8 @@ import LuxPixels
 struct DemoStory {
     let folder: URL
     let size: DemoSize
-    let context = RenderContext()
+    /// The context of the final previews: every processor, no cached intermediates (each image is rendered once).
+    let context = RenderContext(options: RenderOptions(cacheIntermediates: false))
 
     /// Runs every step and returns the contact sheet (not yet written).
     func run() async throws -> ContactSheet {
@@ -47,7 +48,7 @@ struct DemoStory {
                 group.addTask {
                     let described = try await offloaded { [self] () throws -> DemoSection.Item in
                         var described = item
-                        try describe(&described, context: RenderContext())
+                        try describe(&described, context: RenderContext(options: context.options))
                         return described
                     }
                     return (s, i, described)
