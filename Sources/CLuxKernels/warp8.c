@@ -17,8 +17,9 @@ static inline __attribute__((always_inline)) uint32_t lux_warp8_lerp2(uint32_t a
 }
 
 // A position (in 256ths of a pixel, the half-pixel offset removed) clamped to [−2, limit + 1] pixels — beyond, both
-// neighbours are the edge pixel anyway — and rounded to the nearest 256th (halves up): after the clamp the value
-// plus 1024.5 is positive and exact in single precision (limit < 16 384), so truncation rounds it.
+// neighbours are the edge pixel anyway — and rounded to a 256th: after the clamp the value plus 1024.5 is positive,
+// so truncation rounds it to nearest (halves up; a value within a float's spacing below a half, which the addition
+// rounds, may go up too — at most 1/256 pixel, the same on both paths).
 static inline __attribute__((always_inline)) int32_t lux_warp8_fixed(float u, float limit) {
     u = u > -512.0f ? u : -512.0f;
     u = u < limit ? u : limit;

@@ -29,18 +29,48 @@ import Testing
     }
 
     /// A quarter-pixel shift to the right: each pixel is ¾ of itself and ¼ of its left neighbour (the first repeats
-    /// the edge), exactly, since the weights are whole 256ths.
+    /// the edge), exactly, since the weights are whole 256ths; 20 pixels wide, so the AVX2 loop's blocks of eight and
+    /// its scalar tail both run.
     @Test func quarterPixelShiftBlendsNeighboursByHand() {
-        let row: [UInt8] = [0, 200, 100, 40]
-        let source = Self.buffer(width: 4, height: 2) { x, _, c in c == 3 ? 255 : row[x] }
+        let row: [UInt8] = (0..<20).map { [0, 200, 100, 40][$0 % 4] }
+        var expected: [UInt8] = [0]
+        for x in 1..<20 {
+            let blend: Int = 3 * Int(row[x]) + Int(row[x - 1])
+            expected.append(UInt8(blend / 4))
+        }
+        // The hand values: 0, 150, 125, 55, then 10 (¾·0 + ¼·40), 150, 125, 55, ...
+        #expect(Array(expected.prefix(5)) == [0, 150, 125, 55, 10])
+        let source = Self.buffer(width: 20, height: 2) { x, _, c in c == 3 ? 255 : row[x] }
         KernelPaths.each { _ in
-            var out = PixelBuffer(width: 4, height: 2, format: .rgba8)
+            var out = PixelBuffer(width: 20, height: 2, format: .rgba8)
             #expect(source.warpRGBA8(by: AffineTransform(a: 1, b: 0, c: 0, d: 1, tx: 0.25, ty: 0), into: &out))
             let s = Self.samples(out)
             for y in 0..<2 {
-                #expect((0..<4).map { s[16 * y + 4 * $0] } == [0, 150, 125, 55])
-                #expect((0..<4).map { s[16 * y + 4 * $0 + 3] } == [255, 255, 255, 255])
+                #expect((0..<20).map { s[80 * y + 4 * $0] } == expected)
+                #expect((0..<20).allSatisfy { s[80 * y + 4 * $0 + 3] == 255 })
             }
+        }
+    }
+
+    /// A target of another size than the source, shifted far beyond it: every pixel repeats the source's nearest edge
+    /// pixel, as the engine's clamped image does.
+    @Test func farOutsideRepeatsTheEdges() throws {
+        let source = Self.buffer(width: 37, height: 21) { x, y, c in c == 3 ? 255 : UInt8((7 * x + 11 * y + c) % 256) }
+        for t in [
+            AffineTransform(a: 1, b: 0, c: 0, d: 1, tx: 500, ty: -300),
+            AffineTransform(a: 1, b: 0, c: 0, d: 1, tx: -1e7, ty: 1e7),
+        ] {
+            var expected = PixelBuffer(width: 29, height: 13, format: .rgba8)
+            try RenderContext(options: RenderOptions(workingColorSpace: nil)).render(
+                Image(buffer: source).clampedToExtent().transformed(by: t).cropped(to: Rect(width: 29, height: 13)),
+                to: &expected)
+            let (fast, portable) = KernelPaths.both { () -> [UInt8] in
+                var out = PixelBuffer(width: 29, height: 13, format: .rgba8)
+                #expect(source.warpRGBA8(by: t, into: &out))
+                return Self.samples(out)
+            }
+            #expect(fast == portable)
+            #expect(fast == Self.samples(expected))
         }
     }
 

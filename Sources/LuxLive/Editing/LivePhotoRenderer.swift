@@ -279,7 +279,7 @@ struct LivePhotoRenderer: Sendable {
         if let t = ctx.videoFrameTransforms, decoded.index < t.count {
             let pixels = decoded.pixels
             var warped =
-                pixels.width == track.width && pixels.height == track.height
+                pixels.width == track.width && pixels.height == track.height && pixels.format == .rgba8
                 ? PixelBuffer(width: track.width, height: track.height, format: .rgba8, colorSpace: pixels.colorSpace)
                 : nil
             if warped != nil, pixels.warpRGBA8(by: t[decoded.index], into: &warped!) {

@@ -51,8 +51,8 @@ public struct PlanarBuffer<Sample: BitwiseCopyable>: @unchecked Sendable {
     /// every row is about to be stored), in memory that a later buffer can reuse.
     ///
     /// With `recycling`, a buffer no copy of which is used any more, its memory is reused when it is large enough
-    /// (and not more than twice the size): a fresh allocation of tens of megabytes costs a page fault every 4 KiB on
-    /// first write. A fresh allocation keeps 3 % to spare, so that the next buffer of about the same size (a view a
+    /// (and not more than twice the size): a fresh allocation of tens of megabytes costs a page fault on first write
+    /// every 4 KiB (every 2 MiB where the system gives its memory maps huge pages) and the kernel's clearing. A fresh allocation keeps 3 % to spare, so that the next buffer of about the same size (a view a
     /// few pixels larger) fits.
     package init(width: Int, height: Int, planes: Int, zeroed: Bool, recycling: PlanarBuffer? = nil) {
         self.init(width: width, height: height, planes: planes, zeroed: zeroed, spare: true, recycling: recycling)

@@ -5,10 +5,11 @@ extension PixelBuffer {
     /// space): bilinear samples of the encoded 8-bit values, the image's edge pixels repeated beyond it.
     ///
     /// Target pixel `(x, y)` takes the source at `transform⁻¹ · (x + ½, y + ½)` (pixel centres, as the render
-    /// engine's affine transform of a clamped image cropped to the target's size), to 1/256 of a pixel. Unlike the
-    /// engine, which interpolates in linear light, this blends the stored values, as video stabilisers do; for the
-    /// sub-pixel shifts and small rotations of a stabilised movie the two differ by a level or two at strong edges
-    /// and cost a fifth as much.
+    /// engine's affine transform of a clamped image cropped to the target's size), to 1/256 of a pixel. The engine
+    /// interpolates in linear light; this blends the stored (gamma-encoded) values, as video stabilisers and FFmpeg's
+    /// scalers do, at a fifth of the cost. It matches the engine rendering without colour management to within a
+    /// level; against the linear-light blend, a sub-pixel step that straddles a strong edge comes out darker (half a
+    /// pixel between black and white is 128 here, about 188 in linear light).
     ///
     /// - Returns: `false`, leaving `target` untouched, when either buffer is not ``PixelFormat/rgba8``, the
     ///   transform cannot be inverted or the image is 16 000 pixels or more on a side.

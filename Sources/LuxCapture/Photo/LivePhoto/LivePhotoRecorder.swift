@@ -272,8 +272,8 @@ struct MovieFrameJob: Sendable {
             }
             var buffer = try targets.buffer(
                 format: .rgba8, width: settings.width, height: settings.height, colorSpace: settings.colorSpace)
-            // The decoded 8-bit pixels warped as they are (the engine's route, for other formats, interpolates in
-            // linear light through float rows: five times the work for a level's difference at edges).
+            // The decoded 8-bit pixels warped in their stored values, as video stabilisers do (the engine's route, for
+            // other formats, interpolates in linear light through float rows: five times the work).
             if decoded.warpRGBA8(by: t, into: &buffer) {
                 return try QuickTimeWriter.prepareVideoFrame(buffer, settings: settings)
             }
