@@ -277,14 +277,8 @@ struct LivePhotoRenderer: Sendable {
         var image = Image(buffer: decoded.pixels)
         let size = (Double(track.width) * reduction, Double(track.height) * reduction)
         if let t = ctx.videoFrameTransforms, decoded.index < t.count {
-            let pixels = decoded.pixels
-            var warped =
-                pixels.width == track.width && pixels.height == track.height && pixels.format == .rgba8
-                ? PixelBuffer(width: track.width, height: track.height, format: .rgba8, colorSpace: pixels.colorSpace)
-                : nil
-            if warped != nil, pixels.warpRGBA8(by: t[decoded.index], into: &warped!) {
-                // A full-size 8-bit frame is warped in its stored values (as the movie was stabilised when captured).
-                image = Image(buffer: warped!)
+            if let warped = Self.warpedInStoredValues(decoded.pixels, by: t[decoded.index], track: track) {
+                image = Image(buffer: warped)
             } else {
                 // Transforms are in full-size frame coordinates.
                 image = Self.resized(image, to: (Double(track.width), Double(track.height)))
@@ -306,6 +300,17 @@ struct LivePhotoRenderer: Sendable {
         } catch {
             throw Self.writeError(error, url: output.movieURL)
         }
+    }
+
+    /// A full-size 8-bit RGBA frame warped by `transform` in its stored values, as the movie was stabilised when
+    /// captured (`PixelBuffer.warpRGBA8(by:into:)`); `nil` for other frames, which the engine warps.
+    static func warpedInStoredValues(_ pixels: PixelBuffer, by transform: AffineTransform, track: MovieTrack)
+        -> PixelBuffer?
+    {
+        guard pixels.width == track.width, pixels.height == track.height, pixels.format == .rgba8 else { return nil }
+        var warped = PixelBuffer(
+            width: track.width, height: track.height, format: .rgba8, colorSpace: pixels.colorSpace)
+        return pixels.warpRGBA8(by: transform, into: &warped) ? warped : nil
     }
 
     /// The still, decoded reduced in the DCT domain when a preview needs a fraction of it.

@@ -42,6 +42,37 @@ package enum PageMapping {
         #endif
     }
 
+    /// Memory for a buffer: a map (``map(_:)``) when `byteCount` reaches ``threshold`` or `mapsPages` asks for one
+    /// (its bytes are then already zero), otherwise a 64-byte-aligned heap block (contents unspecified).
+    package struct Allocation {
+        /// The buffer's first byte.
+        package let bytes: UnsafeMutableRawPointer
+        /// The map's start and length, when the memory is mapped.
+        package let mapping: (base: UnsafeMutableRawPointer, length: Int)?
+
+        package init(byteCount: Int, mapsPages: Bool = false) {
+            if byteCount >= PageMapping.threshold || mapsPages, let m = PageMapping.map(byteCount) {
+                bytes = m.bytes
+                mapping = (m.base, m.length)
+            } else {
+                bytes = .allocate(byteCount: max(byteCount, 1), alignment: 64)
+                mapping = nil
+            }
+        }
+
+        /// Whether the memory came from the kernel as zeros (a map).
+        package var isMapped: Bool { mapping != nil }
+
+        /// Returns the memory (unmapped or freed).
+        package func release() {
+            if let mapping {
+                PageMapping.unmap(base: mapping.base, length: mapping.length)
+            } else {
+                bytes.deallocate()
+            }
+        }
+    }
+
     /// Releases a map made by ``map(_:)``.
     package static func unmap(base: UnsafeMutableRawPointer, length: Int) {
         #if os(Linux)

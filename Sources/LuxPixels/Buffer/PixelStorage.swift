@@ -11,22 +11,18 @@ final class PixelStorage {
     let recycler: PoolRecycler?
     /// The owner of borrowed, read-only memory (`nil` when this storage owns its memory).
     let owner: (any AnyObject & Sendable)?
-    /// The start and length of the memory map, for large allocations.
-    private let mapping: (base: UnsafeMutableRawPointer, length: Int)?
+    /// The memory this storage allocated itself (`nil` for pooled and borrowed memory).
+    private let allocation: PageMapping.Allocation?
 
     /// Allocates `byteCount` zeroed bytes; `mapsPages` maps them (``PageMapping``) below the size threshold too.
     init(byteCount: Int, mapsPages: Bool = false) {
         self.byteCount = byteCount
         recycler = nil
         owner = nil
-        if byteCount >= PageMapping.threshold || mapsPages, let m = PageMapping.map(byteCount) {
-            mapping = (m.base, m.length)
-            bytes = m.bytes
-            return
-        }
-        mapping = nil
-        bytes = UnsafeMutableRawPointer.allocate(byteCount: max(byteCount, 1), alignment: 64)
-        bytes.initializeMemory(as: UInt8.self, repeating: 0, count: max(byteCount, 1))
+        let allocation = PageMapping.Allocation(byteCount: byteCount, mapsPages: mapsPages)
+        self.allocation = allocation
+        bytes = allocation.bytes
+        if !allocation.isMapped { bytes.initializeMemory(as: UInt8.self, repeating: 0, count: max(byteCount, 1)) }
     }
 
     /// Wraps memory handed out by a pool; it goes back to `recycler` on deinit.
@@ -34,7 +30,7 @@ final class PixelStorage {
         self.bytes = bytes
         self.byteCount = byteCount
         self.recycler = recycler
-        self.mapping = nil
+        allocation = nil
         owner = nil
     }
 
@@ -44,21 +40,17 @@ final class PixelStorage {
         self.byteCount = byteCount
         self.owner = owner
         recycler = nil
-        mapping = nil
+        allocation = nil
     }
 
     /// Whether the memory is borrowed and must not be written.
     var isReadOnly: Bool { owner != nil }
 
     deinit {
-        if owner != nil {
-            return
-        } else if let recycler {
+        if let recycler {
             recycler.recycle(bytes)
-        } else if let mapping {
-            PageMapping.unmap(base: mapping.base, length: mapping.length)
         } else {
-            bytes.deallocate()
+            allocation?.release()
         }
     }
 }

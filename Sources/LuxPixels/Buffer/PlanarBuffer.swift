@@ -52,8 +52,9 @@ public struct PlanarBuffer<Sample: BitwiseCopyable>: @unchecked Sendable {
     ///
     /// With `recycling`, a buffer no copy of which is used any more, its memory is reused when it is large enough
     /// (and not more than twice the size): a fresh allocation of tens of megabytes costs a page fault on first write
-    /// every 4 KiB (every 2 MiB where the system gives its memory maps huge pages) and the kernel's clearing. A fresh allocation keeps 3 % to spare, so that the next buffer of about the same size (a view a
-    /// few pixels larger) fits.
+    /// every 4 KiB (every 2 MiB where the system gives its memory maps huge pages) and the kernel's clearing. A fresh
+    /// allocation keeps 3 % to spare, so that the next buffer of about the same size (a view a few pixels larger)
+    /// fits.
     package init(width: Int, height: Int, planes: Int, zeroed: Bool, recycling: PlanarBuffer? = nil) {
         self.init(width: width, height: height, planes: planes, zeroed: zeroed, spare: true, recycling: recycling)
     }
@@ -69,15 +70,16 @@ public struct PlanarBuffer<Sample: BitwiseCopyable>: @unchecked Sendable {
         rowStride = (width + line - 1) / line * line
         let count = rowStride * height * planes
         let bytes = count * MemoryLayout<Sample>.stride
+        // A new map is zero already; recycled memory and heap blocks are cleared when asked.
+        let isZero: Bool
         if let old = recycling?.storage, old.byteCount >= bytes, old.byteCount <= 2 * bytes {
             storage = old
+            isZero = false
         } else {
             storage = PlanarStorage(byteCount: spare ? bytes + bytes / 32 : bytes)
+            isZero = storage.allocation.isMapped
         }
-        if zeroed, !storage.isFreshlyZeroed {
-            storage.bytes.initializeMemory(as: UInt8.self, repeating: 0, count: bytes)
-        }
-        storage.markUsed()
+        if zeroed, !isZero { storage.bytes.initializeMemory(as: UInt8.self, repeating: 0, count: bytes) }
         base = storage.bytes.bindMemory(to: Sample.self, capacity: count)
     }
 

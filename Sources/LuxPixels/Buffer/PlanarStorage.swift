@@ -4,34 +4,15 @@
 /// where the system allows, so that a full-size plane costs a few page faults on first write instead of one every
 /// 4 KiB.
 final class PlanarStorage {
-    let bytes: UnsafeMutableRawPointer
+    let allocation: PageMapping.Allocation
     let byteCount: Int
-    /// Whether the memory is known to hold only zero bytes (fresh from the kernel, not yet handed to a buffer).
-    private(set) var isFreshlyZeroed: Bool
-    /// The start and length of the memory map, for large allocations.
-    private let mapping: (base: UnsafeMutableRawPointer, length: Int)?
 
     init(byteCount: Int) {
         self.byteCount = byteCount
-        if byteCount >= PageMapping.threshold, let m = PageMapping.map(byteCount) {
-            mapping = (m.base, m.length)
-            bytes = m.bytes
-            isFreshlyZeroed = true
-        } else {
-            mapping = nil
-            bytes = .allocate(byteCount: max(byteCount, 1), alignment: 64)
-            isFreshlyZeroed = false
-        }
+        allocation = PageMapping.Allocation(byteCount: byteCount)
     }
 
-    /// Marks the memory as handed to a buffer (which may write it): a later buffer recycling it must clear it.
-    func markUsed() { isFreshlyZeroed = false }
+    var bytes: UnsafeMutableRawPointer { allocation.bytes }
 
-    deinit {
-        if let mapping {
-            PageMapping.unmap(base: mapping.base, length: mapping.length)
-        } else {
-            bytes.deallocate()
-        }
-    }
+    deinit { allocation.release() }
 }

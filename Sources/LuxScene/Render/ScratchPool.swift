@@ -31,8 +31,13 @@ final class ScratchPool: Sendable {
 
     /// A block of at least `count` floats (contents unspecified): an idle one of at most twice that when there is one.
     func take(_ count: Int) -> (pointer: UnsafeMutablePointer<Float>, capacity: Int) {
-        if count < Self.minimumCount { return (.allocate(capacity: max(count, 1)), max(count, 1)) }
-        let reused = idle.withLock { state -> Block? in
+        if count >= Self.minimumCount, let reused = idleBlock(for: count) { return (reused.pointer, reused.capacity) }
+        return (.allocate(capacity: max(count, 1)), max(count, 1))
+    }
+
+    /// Removes and returns the smallest idle block of `count` to `2 · count` floats, if there is one.
+    private func idleBlock(for count: Int) -> Block? {
+        idle.withLock { state -> Block? in
             var best: Int?
             for (i, b) in state.blocks.enumerated() where b.capacity >= count && b.capacity <= 2 * count {
                 if best == nil || b.capacity < state.blocks[best!].capacity { best = i }
@@ -41,8 +46,6 @@ final class ScratchPool: Sendable {
             state.bytes -= state.blocks[best].capacity * MemoryLayout<Float>.stride
             return state.blocks.remove(at: best)
         }
-        if let reused { return (reused.pointer, reused.capacity) }
-        return (.allocate(capacity: max(count, 1)), max(count, 1))
     }
 
     /// Hands back a block from ``take(_:)``; it is freed when the pool already holds ``idleLimit`` idle bytes.
