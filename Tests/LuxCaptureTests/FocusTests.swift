@@ -31,6 +31,37 @@ import Testing
         #expect(abs(AutoFocus.refinedPeak(samples) - truth) < 0.01)
     }
 
+    /// A focus curve peaking at lens position 0.75, as the sweep sees it.
+    static func score(_ p: Double) -> Double { 0.1 + .exp(-(p - 0.75) * (p - 0.75) / 0.01) }
+
+    @Test(
+        "A sweep starts at the end of the range nearer the lens, its fine pass from the side the lens is on, and ends at the peak",
+        arguments: [0.9, 0.1])
+    func sweepOrder(start: Double) throws {
+        var focus = AutoFocus()
+        focus.startSweep(range: 0...1)
+        var position = start
+        var targets: [Double] = []
+        while targets.count < 40 {
+            let r = focus.update(position: position, score: Self.score(position))
+            if r.finished {
+                #expect(abs(try #require(r.target) - 0.75) < 0.01, "\(targets)")
+                break
+            }
+            position = try #require(r.target)
+            targets.append(position)
+        }
+        // 13 coarse positions 1/12 apart, from the near end: the lens never crosses the range to begin.
+        let coarse = (0..<13).map { Double($0) / 12 }
+        let expected = start > 0.5 ? Array(coarse.reversed()) : coarse
+        #expect(zip(targets.prefix(13), expected).allSatisfy { abs($0 - $1) < 1e-9 }, "\(targets)")
+        // The fine pass, ±4 quarter steps around the best coarse position (0.75), crosses it once, from the side the
+        // coarse sweep left the lens on.
+        let fine = Array(targets.dropFirst(13))
+        #expect(fine.count == 8, "\(fine)")
+        #expect(fine == (start > 0.5 ? fine.sorted() : fine.sorted().reversed()), "\(fine)")
+    }
+
     @Test("One-shot autofocus lands within 0.02 of the subject's lens position, then locks")
     func oneShot() async throws {
         let camera = Self.stillLifeCamera()

@@ -14,47 +14,30 @@ struct DemoStory {
     func run() async throws -> ContactSheet {
         // The capture session, its camera and their buffers are released once the captures are done, before the
         // Live Photo edits: `capture()` owns them. The development and the HDR merge run meanwhile, and during the
-        // edits if they have not finished (see `capture()`).
+        // edits if they have not finished (see `capture()`); so do the contact sheet's previews of the images, each
+        // once its file is written.
         var (sections, subtitle, merge, background) = try await capture()
-        let edits = try await editLivePhoto("05-live-photo.jpg")
+        let (edits, editPreviews) = try await editLivePhoto("05-live-photo.jpg", after: background.fusing.finished)
         let (fused, fusedPreviews) = try await background.fusing.value
         let (development, developedPreviews) = try await background.developing.value
-        let bracketPreviews = try await background.bracketPreviews.value
+        var described = try await background.bracketPreviews.value
         sections.insert(fused, at: merge)
         sections.append(development)
         sections.append(edits)
         // No file is in two of them.
-        let described = fusedPreviews.merging(developedPreviews) { _, later in later }
-            .merging(bracketPreviews) { _, later in later }
+        for previews in [fusedPreviews, developedPreviews] { described.merge(previews) { _, later in later } }
+        for work in editPreviews { described.merge(try await work.value) { _, later in later } }
         for s in sections.indices {
             for i in sections[s].items.indices {
                 if let item = described[sections[s].items[i].file] { sections[s].items[i] = item }
             }
         }
 
-        // Thumbnails and histograms of the other images: a DNG's preview alone (its development uses every processor
-        // and the most memory), then the JPEGs as many at once as there are processors (a JPEG decodes on one
-        // thread; `offloaded` runs one job per processor), each with a context of its own, whose intermediates go
-        // with it.
-        let slots = sections.indices.flatMap { s in
-            sections[s].items.indices.filter { sections[s].items[$0].preview == nil }.map { (s, $0) }
-        }
-        let isRAW = { (slot: (Int, Int)) in sections[slot.0].items[slot.1].file.lowercased().hasSuffix(".dng") }
-        for (s, i) in slots where isRAW((s, i)) { try describe(&sections[s].items[i], context: context) }
-        context.clearCaches()
-        try await withThrowingTaskGroup(of: (Int, Int, DemoSection.Item).self) { group in
-            for (s, i) in slots where !isRAW((s, i)) {
-                let item = sections[s].items[i]
-                group.addTask {
-                    let described = try await offloaded { [self] () throws -> DemoSection.Item in
-                        var described = item
-                        try describe(&described, context: RenderContext(options: context.options))
-                        return described
-                    }
-                    return (s, i, described)
-                }
+        // The movies' captions (every image's preview was made meanwhile).
+        for s in sections.indices {
+            for i in sections[s].items.indices where sections[s].items[i].preview == nil {
+                try describe(&sections[s].items[i], context: context)
             }
-            for try await (s, i, item) in group { sections[s].items[i] = item }
         }
         var sizes: [String: Int] = [:]
         for item in sections.flatMap(\.items) {
@@ -75,8 +58,8 @@ struct DemoStory {
     typealias SectionWithPreviews = (section: DemoSection, previews: Previews)
 
     /// The work ``capture()`` starts beside the captures, in this order, one at a time: the DNG's development (with
-    /// the previews of the JPEGs written before it), the bracket's previews, and the bracket's merge (with its own
-    /// preview).
+    /// the previews of the JPEGs written before it), the bracket's previews, and the bracket's merge (with the
+    /// previews of its own file, the low-light photo and the DNG).
     struct Background {
         var developing: BackgroundWork<SectionWithPreviews>
         var bracketPreviews: BackgroundWork<Previews>
@@ -172,7 +155,9 @@ struct DemoStory {
         sections.append(section)
 
         // 7. Develop the DNG, and the contact sheet's previews of the JPEGs written so far: meanwhile.
-        let developing = background(describing: sections, after: nil) { [self] context in
+        let developing = background(
+            describing: sections.flatMap(\.items).filter { $0.file.lowercased().hasSuffix(".jpg") }, after: nil
+        ) { [self] context in
             try develop("02-raw.dng", into: "06-developed-p3.jpg", context: context)
         }
 
@@ -221,9 +206,10 @@ struct DemoStory {
             + monitor.events(from: dimmed) + section.events).sorted { $0.milliseconds < $1.milliseconds }
         sections.append(section)
 
-        // 4b. Merge the bracket: meanwhile (the previews of the JPEGs since the RAW capture are made at the end, on
-        // every processor).
-        let fusing = background(describing: [], after: bracketPreviews.finished) { [self] context in
+        // 4b. Merge the bracket, then make the previews of the low-light photo and the DNG: meanwhile.
+        let raws = sections.flatMap(\.items).filter { $0.file.lowercased().hasSuffix(".dng") }
+        let fusing = background(describing: section.items + raws, after: bracketPreviews.finished) {
+            [self] context in
             try fuse(Self.bracketNames, into: "03-hdr-fused.jpg", context: context)
         }
 
@@ -255,13 +241,12 @@ struct DemoStory {
     }
 
     /// Starts `step` as ``BackgroundWork`` once `previous` has finished, then makes the previews of its files and of
-    /// the JPEGs in `sections`.
+    /// `earlier` (files written before it).
     func background(
-        describing sections: [DemoSection], after previous: (@Sendable () async -> Void)?,
+        describing earlier: [DemoSection.Item], after previous: (@Sendable () async -> Void)?,
         _ step: @escaping @Sendable (RenderContext) throws -> DemoSection
     ) -> BackgroundWork<SectionWithPreviews> {
-        let earlier = sections.flatMap(\.items).filter { $0.file.lowercased().hasSuffix(".jpg") }
-        return BackgroundWork(after: previous) { [self] in
+        BackgroundWork(after: previous) { [self] in
             let context = BackgroundWork<SectionWithPreviews>.renderContext()
             let section = try step(context)
             context.clearCaches()
@@ -354,8 +339,22 @@ struct DemoStory {
         return section
     }
 
-    /// Saves the Live Photo edited by each of the seed's frame processors.
-    func editLivePhoto(_ still: String) async throws -> DemoSection {
+    /// Saves the Live Photo edited by each of the seed's frame processors, and makes the previews of its still and of
+    /// each edited still as ``BackgroundWork`` meanwhile, one after another from when `previous` has finished: an edit
+    /// leaves part of the processors idle (a movie's frames are decoded, processed and encoded in a pipeline whose
+    /// stages wait for each other), and the contact sheet's previews would otherwise be made after the last edit.
+    func editLivePhoto(_ still: String, after previous: @escaping @Sendable () async -> Void) async throws -> (
+        DemoSection, [BackgroundWork<Previews>]
+    ) {
+        var previews: [BackgroundWork<Previews>] = []
+        func describeMeanwhile(_ file: String) {
+            let item = DemoSection.Item(file: file, caption: "")
+            previews.append(
+                BackgroundWork(after: previews.last?.finished ?? previous) { [self] in
+                    try self.previews(of: [item], context: BackgroundWork<Previews>.renderContext())
+                })
+        }
+        describeMeanwhile(still)
         var section = DemoSection(
             title: "Live Photo edits",
             story: "The Live Photo editing session's frame processors (LuxLive): each runs on the still and on every "
@@ -377,8 +376,9 @@ struct DemoStory {
             section.settings.append((example.name, example.summary))
             section.items.append(.init(file: edited.photoURL.lastPathComponent, caption: ""))
             section.items.append(.init(file: edited.movieURL.lastPathComponent, caption: ""))
+            describeMeanwhile(edited.photoURL.lastPathComponent)
         }
-        return section
+        return (section, previews)
     }
 
     /// Fills in an item's caption and preview from its file.

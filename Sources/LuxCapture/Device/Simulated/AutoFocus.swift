@@ -41,7 +41,8 @@ struct AutoFocus: Sendable {
         }
     }
 
-    /// Starts a sweep over `range`: 13 coarse positions, then a fine pass around the best.
+    /// Starts a sweep over `range`: 13 coarse positions from the end nearer the lens, then a fine pass around the
+    /// best from the side the lens is on.
     ///
     /// - Parameter monitors: Hand over to monitoring when the sweep ends (continuous focus) instead of stopping.
     mutating func startSweep(range: ClosedRange<Double>, thenMonitor monitors: Bool = false) {
@@ -127,8 +128,15 @@ struct AutoFocus: Sendable {
         switch phase {
         case .idle, .awaitingExposure:
             return (nil, false)
-        case .sweep(let positions, let next, let fine):
-            if next > 0 { samples.append((position, score)) }
+        case .sweep(var positions, let next, let fine):
+            if next > 0 {
+                samples.append((position, score))
+            } else if let first = positions.first, let last = positions.last,
+                abs(last - position) < abs(first - position)
+            {
+                // The sweep starts at its end nearer the lens: the lens does not cross the range before it begins.
+                positions.reverse()
+            }
             if next < positions.count {
                 phase = .sweep(positions: positions, next: next + 1, fine: fine)
                 return (positions[next], false)
@@ -138,7 +146,11 @@ struct AutoFocus: Sendable {
                 let coarse = (positions.count > 1 ? positions[1] - positions[0] : 0.1)
                 let best = samples.max { $0.score < $1.score }?.position ?? position
                 let fineStep = coarse / 4
-                let fines = (-4...4).map { best + Double($0) * fineStep }.filter { range.contains($0) && $0 != best }
+                // From the side the lens is on: it crosses the best position once.
+                let side = position < best ? 1.0 : -1.0
+                let fines = (-4...4).map { best + side * Double($0) * fineStep }.filter {
+                    range.contains($0) && $0 != best
+                }
                 phase = .sweep(positions: fines, next: 0, fine: true)
                 return update(position: position, score: score)
             }
