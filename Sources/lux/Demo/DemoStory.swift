@@ -1,13 +1,13 @@
 import Foundation
 import Lux
-import LuxPixels
 
 /// The steps of `lux demo`, numbered as the contact sheet's sections (the DNG's development, 7, and the bracket's
 /// merge, 4b, run beside the captures); each returns the ``DemoSection`` the contact sheet shows.
 struct DemoStory {
     let folder: URL
     let size: DemoSize
-    /// The context of the final previews: every processor, no cached intermediates (each image is rendered once).
+    /// The context of what is described after the last step (the movies' captions, which render nothing; every
+    /// image's preview is made beside the steps, on ``BackgroundWork``'s contexts).
     let context = RenderContext(options: RenderOptions(cacheIntermediates: false))
 
     /// Runs every step and returns the contact sheet (not yet written).
