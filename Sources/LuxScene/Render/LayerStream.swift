@@ -29,6 +29,8 @@ final class LayerStream {
     static let batchSize = 32
     /// Bytes of row rings one strip may hold (three passes), to stay within a 1 MiB L2 with room to spare.
     static let stripRingBytes = 512 << 10
+    /// The widest strip: narrow enough that a depth slice's empty parts leave whole strips empty for many rows.
+    static let maximumStripColumns = 256
 
     /// A stream over card rows `firstRow…lastRow`.
     init(plan: LayerPlan, firstRow: Int, lastRow: Int) {
@@ -49,7 +51,7 @@ final class LayerStream {
         if let blur = plan.blur {
             let window = 2 * blur.radius + 3
             let perColumn = BlurPlan.passes * window * planes * MemoryLayout<Float>.size
-            let target = max(64, Self.stripRingBytes / perColumn) & ~15
+            let target = min(Self.maximumStripColumns, max(64, Self.stripRingBytes / perColumn) & ~15)
             let count = max(1, (width + target - 1) / target)
             let stripWidth = (width + count - 1) / count
             columns = (0..<count).map { ($0 * stripWidth)..<min(width, ($0 + 1) * stripWidth) }.filter { !$0.isEmpty }
@@ -114,23 +116,44 @@ final class LayerStream {
     /// Paints columns `columns` of card row `k` into `dst` (planes `columns.count` apart): the average over time
     /// samples.
     ///
-    /// False when nothing covers that part of the row.
+    /// False when nothing covers that part of the row: no shape reaches it, or (a layer with alpha) every pixel the
+    /// shapes reach was left uncovered, as a depth slice of a photograph leaves the parts at other depths. The
+    /// vertical passes then skip the strip's rows whose windows hold nothing.
     private func paint(row k: Int, columns: Range<Int>, into dst: UnsafeMutablePointer<Float>) -> Bool {
         guard k >= 0, k < plan.box.height else { return false }
         let samples = plan.samples
         let length = planes * columns.count
         dst.update(repeating: 0, count: length)
-        if samples.count == 1 { return paint(samples[0], row: k, columns: columns, into: dst) }
         var any = false
-        let weight = 1 / Float(samples.count)
-        for spans in samples {
-            sample.update(repeating: 0, count: length)
-            if paint(spans, row: k, columns: columns, into: sample) {
-                any = true
-                for i in 0..<length { dst[i] += weight * sample[i] }
+        if samples.count == 1 {
+            any = paint(samples[0], row: k, columns: columns, into: dst)
+        } else {
+            let weight = 1 / Float(samples.count)
+            for spans in samples {
+                sample.update(repeating: 0, count: length)
+                if paint(spans, row: k, columns: columns, into: sample) {
+                    any = true
+                    for i in 0..<length { dst[i] += weight * sample[i] }
+                }
             }
         }
-        return any
+        // Premultiplied paint: no coverage, no colour.
+        return any && (planes < 4 || Self.hasCoverage(dst + 3 * columns.count, count: columns.count))
+    }
+
+    /// Whether any of `count` coverage values is not zero.
+    private static func hasCoverage(_ alpha: UnsafeMutablePointer<Float>, count: Int) -> Bool {
+        var i = 0
+        while i + 8 <= count {
+            let v = UnsafeRawPointer(alpha + i).loadUnaligned(as: SIMD8<Float>.self)
+            if v != SIMD8(repeating: 0) { return true }
+            i += 8
+        }
+        while i < count {
+            if alpha[i] != 0 { return true }
+            i += 1
+        }
+        return false
     }
 
     private func paint(_ spans: [ShapeSpan], row k: Int, columns: Range<Int>, into dst: UnsafeMutablePointer<Float>)
