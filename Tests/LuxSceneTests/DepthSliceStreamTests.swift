@@ -45,4 +45,34 @@ import Testing
         #expect(!(0..<192).contains { empty.contains($0) })
         #expect(!(576..<768).contains { empty.contains($0) })
     }
+
+    @Test("A horizontal blur over a run of columns (content and reach) matches the whole row's, after a longer run")
+    func horizontalRun() throws {
+        let plan = try #require(BlurPlan(sigma: 3))
+        let (n, planes) = (300, 4)
+        let blur = HorizontalBlur(plan: plan, count: n)
+        let reference = HorizontalBlur(plan: plan, count: n)
+        defer {
+            blur.deallocate()
+            reference.deallocate()
+        }
+        // A full row of ones first: the run after it must not read that row's pixels from the padding.
+        var ones = [Float](repeating: 1, count: planes * n)
+        ones.withUnsafeMutableBufferPointer { blur.apply($0.baseAddress!, planes: planes, stride: n) }
+        var row = [Float](repeating: 0, count: planes * n)
+        for p in 0..<planes { for x in 100..<140 { row[p * n + x] = Float(p + 1) * Float(x % 7) } }
+        var whole = row
+        var run = row
+        whole.withUnsafeMutableBufferPointer { reference.apply($0.baseAddress!, planes: planes, stride: n) }
+        let columns = (100 - plan.support)..<(140 + plan.support)
+        run.withUnsafeMutableBufferPointer {
+            blur.apply($0.baseAddress!, planes: planes, stride: n, columns: columns)
+        }
+        let worst = zip(whole, run).map { abs($0 - $1) }.max() ?? 0
+        #expect(worst < 1e-4, "largest difference \(worst)")
+        for p in 0..<planes {
+            #expect((0..<n).filter { !columns.contains($0) }.allSatisfy { run[p * n + $0] == 0 })
+            #expect(whole[p * n + 100 - plan.support / 2] > 0)
+        }
+    }
 }

@@ -79,16 +79,27 @@ struct HorizontalBlur {
         b.deallocate()
     }
 
-    /// Blurs planes `0..<planes` of `row` (each `count` long, `stride` apart) in place.
-    func apply(_ row: UnsafeMutablePointer<Float>, planes: Int, stride: Int) {
+    /// Blurs planes `0..<planes` of `row` (each `count` long, `stride` apart) in place, over `columns` only (all of
+    /// them by default): the row must be zero outside them, and stays so (they must include the blur's support
+    /// around whatever is not zero).
+    func apply(_ row: UnsafeMutablePointer<Float>, planes: Int, stride: Int, columns: Range<Int>? = nil) {
+        let columns = columns ?? 0..<count
+        let m = columns.count
+        guard m > 0 else { return }
         var src = a + pad
         var dst = b + pad
-        Self.interleave(row, planes: planes, stride: stride, count: count, into: src)
+        if m < count {
+            // The padding after a shorter run may hold an earlier, longer run's pixels (the kernel writes only the
+            // run, so the padding after the whole row stays zero).
+            (a + pad + m).update(repeating: .zero, count: pad)
+            (b + pad + m).update(repeating: .zero, count: pad)
+        }
+        Self.interleave(row + columns.lowerBound, planes: planes, stride: stride, count: m, into: src)
         for _ in 0..<BlurPlan.passes {
-            Self.extendedBox(src, dst, count: count, radius: plan.radius, fraction: plan.fraction, scale: plan.scale)
+            Self.extendedBox(src, dst, count: m, radius: plan.radius, fraction: plan.fraction, scale: plan.scale)
             swap(&src, &dst)
         }
-        Self.deinterleave(src, planes: planes, stride: stride, count: count, into: row)
+        Self.deinterleave(src, planes: planes, stride: stride, count: m, into: row + columns.lowerBound)
     }
 
     /// Interleaves planes `0..<planes` of `row` into RGBA pixels (`lux_planar_to_float4`); with three planes the

@@ -22,6 +22,8 @@ final class LayerStream {
     private var batchStart = Int.min
     private var batchCount = 0
     private var batchPresent: [Bool]
+    /// Which strips of each batch row are non-empty (row-major, `stripColumns.count` a row).
+    private var batchStrips: [Bool]
     private let stripRow: UnsafeMutablePointer<Float>
     private let sample: UnsafeMutablePointer<Float>
     private let scratch: UnsafeMutablePointer<Float>
@@ -57,6 +59,7 @@ final class LayerStream {
             columns = (0..<count).map { ($0 * stripWidth)..<min(width, ($0 + 1) * stripWidth) }.filter { !$0.isEmpty }
         }
         stripColumns = columns
+        batchStrips = Array(repeating: false, count: Self.batchSize * columns.count)
         stripRow = .allocate(capacity: planes * (columns.map(\.count).max() ?? 1))
         if let blur = plan.blur {
             strips = columns.map { columns in
@@ -88,7 +91,21 @@ final class LayerStream {
         let j = k - batchStart
         guard batchPresent[j] else { return nil }
         let row = batch + j * rowLength
-        horizontal?.apply(row, planes: planes, stride: width)
+        // The horizontal passes run over the non-empty strips and the blur's reach around them only.
+        if let horizontal {
+            let reach = horizontal.plan.support
+            var run: Range<Int>? = nil
+            for (s, columns) in stripColumns.enumerated() where batchStrips[j * stripColumns.count + s] {
+                let grown = max(0, columns.lowerBound - reach)..<min(width, columns.upperBound + reach)
+                if let r = run, grown.lowerBound <= r.upperBound {
+                    run = r.lowerBound..<grown.upperBound
+                } else {
+                    if let r = run { horizontal.apply(row, planes: planes, stride: width, columns: r) }
+                    run = grown
+                }
+            }
+            if let r = run { horizontal.apply(row, planes: planes, stride: width, columns: r) }
+        }
         return UnsafePointer(row)
     }
 
@@ -101,7 +118,9 @@ final class LayerStream {
             let n = columns.count
             for j in 0..<batchCount {
                 let row = batch + j * rowLength
-                if strips[s].row(k + j, into: stripRow) {
+                let present = strips[s].row(k + j, into: stripRow)
+                batchStrips[j * stripColumns.count + s] = present
+                if present {
                     batchPresent[j] = true
                     for p in 0..<planes {
                         (row + p * width + columns.lowerBound).update(from: stripRow + p * n, count: n)
