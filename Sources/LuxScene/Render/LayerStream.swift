@@ -15,14 +15,14 @@ final class LayerStream {
     private var strips: [VerticalBlur] = []
     private let stripColumns: [Range<Int>]
     private let horizontal: HorizontalBlur?
-    /// Finished rows of the current batch (`batchSize` rows of `rowLength`), and which are non-empty.
+    /// Finished rows of the current batch (`batchSize` rows of `rowLength`).
     private let batch: UnsafeMutablePointer<Float>
     /// The floats ``batch`` holds (a block of ``ScratchPool/shared``).
     private let batchCapacity: Int
     private var batchStart = Int.min
     private var batchCount = 0
-    private var batchPresent: [Bool]
-    /// Which strips of each batch row are non-empty (row-major, `stripColumns.count` a row).
+    /// Which strips of each batch row are non-empty (row-major, `stripColumns.count` a row); a row with none is
+    /// empty.
     private var batchStrips: [Bool]
     private let stripRow: UnsafeMutablePointer<Float>
     private let sample: UnsafeMutablePointer<Float>
@@ -45,7 +45,6 @@ final class LayerStream {
         rowLength = planes * width
         let blurred = plan.blur != nil
         (batch, batchCapacity) = ScratchPool.shared.take((blurred ? Self.batchSize : 1) * rowLength)
-        batchPresent = Array(repeating: false, count: Self.batchSize)
         sample = .allocate(capacity: plan.samples.count > 1 ? rowLength : 1)
         scratch = .allocate(capacity: 4 * width)
         horizontal = plan.blur.map { HorizontalBlur(plan: $0, count: plan.box.width) }
@@ -89,31 +88,36 @@ final class LayerStream {
         }
         if k < batchStart || k >= batchStart + batchCount { fillBatch(from: k) }
         let j = k - batchStart
-        guard batchPresent[j] else { return nil }
+        let present = batchStrips[(j * stripColumns.count)..<((j + 1) * stripColumns.count)]
+        guard present.contains(true) else { return nil }
         let row = batch + j * rowLength
-        // The horizontal passes run over the non-empty strips and the blur's reach around them only.
-        if let horizontal {
-            let reach = horizontal.plan.support
-            var run: Range<Int>? = nil
-            for (s, columns) in stripColumns.enumerated() where batchStrips[j * stripColumns.count + s] {
-                let grown = max(0, columns.lowerBound - reach)..<min(width, columns.upperBound + reach)
-                if let r = run, grown.lowerBound <= r.upperBound {
-                    run = r.lowerBound..<grown.upperBound
-                } else {
-                    if let r = run { horizontal.apply(row, planes: planes, stride: width, columns: r) }
-                    run = grown
-                }
-            }
-            if let r = run { horizontal.apply(row, planes: planes, stride: width, columns: r) }
-        }
+        if let horizontal { blurHorizontally(row, present: present, with: horizontal) }
         return UnsafePointer(row)
+    }
+
+    /// Runs the horizontal passes over the `present` strips of `row` and the blur's reach around them only (the
+    /// other strips are zero and stay so).
+    private func blurHorizontally(
+        _ row: UnsafeMutablePointer<Float>, present: ArraySlice<Bool>, with blur: HorizontalBlur
+    ) {
+        let reach = blur.plan.support
+        var run: Range<Int>? = nil
+        for (columns, isPresent) in zip(stripColumns, present) where isPresent {
+            let grown = max(0, columns.lowerBound - reach)..<min(width, columns.upperBound + reach)
+            if let r = run, grown.lowerBound <= r.upperBound {
+                run = r.lowerBound..<grown.upperBound
+            } else {
+                if let r = run { blur.apply(row, planes: planes, stride: width, columns: r) }
+                run = grown
+            }
+        }
+        if let r = run { blur.apply(row, planes: planes, stride: width, columns: r) }
     }
 
     /// Runs every strip's vertical passes over rows `k…` (a batch) and gathers the strips into whole rows.
     private func fillBatch(from k: Int) {
         batchStart = k
         batchCount = max(1, min(Self.batchSize, lastRow - k + 1))
-        for j in 0..<batchCount { batchPresent[j] = false }
         for (s, columns) in stripColumns.enumerated() {
             let n = columns.count
             for j in 0..<batchCount {
@@ -121,7 +125,6 @@ final class LayerStream {
                 let present = strips[s].row(k + j, into: stripRow)
                 batchStrips[j * stripColumns.count + s] = present
                 if present {
-                    batchPresent[j] = true
                     for p in 0..<planes {
                         (row + p * width + columns.lowerBound).update(from: stripRow + p * n, count: n)
                     }
