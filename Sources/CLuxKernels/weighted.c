@@ -1,6 +1,7 @@
 // The two passes of resamplers: a vertical weighted sum of rows and a horizontal weighted sum of RGBA pixels, each
 // output a running sum of products started from zero (no fused multiply-add), in the order the Swift loops they
-// replace used. The AVX2 path compiles the same body with wider registers, so both paths agree bit for bit.
+// replace used; and the widening and rounding of 8-bit resamplers' rows. The AVX2 path compiles the same body with
+// wider registers, so both paths agree bit for bit.
 #include "CLuxKernels.h"
 #include <string.h>
 
@@ -58,6 +59,26 @@ static inline __attribute__((always_inline)) void lux_weighted_pixels_body(const
     }
 }
 
+static inline __attribute__((always_inline)) void lux_widen_bytes_body(const uint8_t *src, float *dst, size_t n) {
+    for (size_t i = 0; i < n; i++) dst[i] = (float)src[i];
+}
+
+static inline __attribute__((always_inline)) void lux_narrow_rounding_up_body(const float *src, uint8_t *dst,
+                                                                              size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        float v = src[i] + 0.5f;
+        v = v > 0 ? v : 0;  // NaN to 0
+        v = v < 255 ? v : 255;
+        dst[i] = (uint8_t)(int)v;
+    }
+}
+
+static void lux_widen_bytes_portable(const uint8_t *src, float *dst, size_t n) { lux_widen_bytes_body(src, dst, n); }
+
+static void lux_narrow_rounding_up_portable(const float *src, uint8_t *dst, size_t n) {
+    lux_narrow_rounding_up_body(src, dst, n);
+}
+
 static void lux_weighted_rows_portable(const float *const *rows, const float *w, size_t taps, float *out, size_t n) {
     lux_weighted_rows_body(rows, w, taps, out, n);
 }
@@ -68,6 +89,14 @@ static void lux_weighted_pixels_portable(const float *src, const ptrdiff_t *firs
 }
 
 #if LUX_X86
+__attribute__((target("avx2")))
+static void lux_widen_bytes_avx2(const uint8_t *src, float *dst, size_t n) { lux_widen_bytes_body(src, dst, n); }
+
+__attribute__((target("avx2")))
+static void lux_narrow_rounding_up_avx2(const float *src, uint8_t *dst, size_t n) {
+    lux_narrow_rounding_up_body(src, dst, n);
+}
+
 __attribute__((target("avx2")))
 static void lux_weighted_rows_avx2(const float *const *rows, const float *w, size_t taps, float *out, size_t n) {
     lux_weighted_rows_body(rows, w, taps, out, n);
@@ -89,4 +118,12 @@ void lux_weighted_pixels(const float *src, const ptrdiff_t *first, const float *
                          size_t count) {
     LUX_DISPATCH(lux_weighted_pixels_avx2(src, first, weights, taps, out, count),
                  lux_weighted_pixels_portable(src, first, weights, taps, out, count));
+}
+
+void lux_widen_bytes(const uint8_t *src, float *dst, size_t count) {
+    LUX_DISPATCH(lux_widen_bytes_avx2(src, dst, count), lux_widen_bytes_portable(src, dst, count));
+}
+
+void lux_narrow_rounding_up(const float *src, uint8_t *dst, size_t count) {
+    LUX_DISPATCH(lux_narrow_rounding_up_avx2(src, dst, count), lux_narrow_rounding_up_portable(src, dst, count));
 }

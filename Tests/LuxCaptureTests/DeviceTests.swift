@@ -99,6 +99,35 @@ import Testing
         #expect(abs(still.metadata.raw.asShotNeutral.max() - 1) < 1e-12)
     }
 
+    @Test("A frame asked for in RGBA at a scaled size has the pixels of the same frame in the format's BGRA")
+    func framesInAnotherPixelFormat() async throws {
+        func firstFrame(_ pixelFormat: PixelFormat?) async throws -> PixelBuffer {
+            let camera = SimulatedCamera(scene: .chart(), configuration: SimulatedCamera.Configuration(seed: 3))
+            camera.setFocusMode(.locked)
+            let video = try #require(
+                camera.formats.first {
+                    $0.width == 1280 && $0.frameRateRange.upperBound == 30 && $0.pixelFormat == .bgra8
+                })
+            try camera.setActiveFormat(video)
+            try await camera.startStreaming()
+            var config = StreamConfiguration(outputDimensions: .init(width: 640, height: 360))
+            config.pixelFormat = pixelFormat
+            return try #require(try await camera.nextFrame(config).image)
+        }
+        let bgra = try await firstFrame(nil)
+        let rgba = try await firstFrame(.rgba8)
+        #expect(bgra.format == .bgra8 && rgba.format == .rgba8 && rgba.width == 640 && rgba.height == 360)
+        #expect(rgba.colorSpace == bgra.colorSpace)
+        let b = bgra.components(as: UInt8.self)
+        // BGRA → RGBA: blue and red trade places in every pixel.
+        var swapped = b
+        for i in stride(from: 0, to: b.count, by: 4) {
+            swapped[i] = b[i + 2]
+            swapped[i + 2] = b[i]
+        }
+        #expect(rgba.components(as: UInt8.self) == swapped)
+    }
+
     @Test("Observers see the current value and then each change")
     func observation() async throws {
         let camera = SimulatedCamera(scene: .stillLife())

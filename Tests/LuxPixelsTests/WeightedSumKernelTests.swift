@@ -53,4 +53,24 @@ import Testing
             #expect(out.map(\.bitPattern) == expected.map(\.bitPattern))
         }
     }
+
+    @Test(arguments: [false, true])
+    func bytesWidenAndSumsRoundHalfUp(portable: Bool) {
+        KernelPaths.run(portable: portable) {
+            // 70 values: two 32-value vectors and a tail; every byte code once and back.
+            let bytes = (0..<70).map { UInt8(($0 * 97 + 5) % 256) }
+            var widened = [Float](repeating: .nan, count: bytes.count)
+            lux_widen_bytes(bytes, &widened, bytes.count)
+            #expect(widened == bytes.map(Float.init))
+            // Half-way sums round up (2.5 → 3, not to even), out-of-range sums clamp, NaN narrows to 0.
+            let sums: [Float] =
+                [-3, -0.5, 0.49, 0.5, 2.5, 3.5, 254.49, 254.5, 255, 300, .nan, .infinity]
+                + (0..<58).map { Float($0) * 4.4 }
+            var narrowed = [UInt8](repeating: 7, count: sums.count)
+            lux_narrow_rounding_up(sums, &narrowed, sums.count)
+            let expected = sums.map { v -> UInt8 in v.isNaN ? 0 : UInt8(min(max((v + 0.5).rounded(.down), 0), 255)) }
+            #expect(narrowed == expected)
+            #expect(Array(narrowed.prefix(10)) == [0, 0, 0, 1, 3, 4, 254, 255, 255, 255])
+        }
+    }
 }

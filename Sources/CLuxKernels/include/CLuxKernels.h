@@ -164,6 +164,13 @@ void lux_weighted_rows(const float *const *rows, const float *weights, size_t ta
 void lux_weighted_pixels(const float *src, const ptrdiff_t *first, const float *weights, size_t taps, float *out,
                          size_t count);
 
+/// Widens `count` bytes into floats (the codes themselves, 0…255): the source rows of 8-bit resamplers.
+void lux_widen_bytes(const uint8_t *src, float *dst, size_t count);
+
+/// Narrows `count` floats into bytes as ⌊min(max(v + ½, 0), 255)⌋ (half-way values round up): the output rows of
+/// 8-bit resamplers, whose sums are in codes.
+void lux_narrow_rounding_up(const float *src, uint8_t *dst, size_t count);
+
 /// Bilinear samples of an interleaved RGBA `Float` region (`width` × `height` pixels from column `min_x`, row `min_y`;
 /// rows `row_stride` floats apart) at the positions `(xs[i], ys[i])`, pixel centres at `k + 0.5`: with
 /// u = x − 0.5, fu = ⌊u⌋ clamped to ±1e9 and a = u − fu (v, fv, b likewise), top = p00 + (p10 − p00)·a,
@@ -203,6 +210,11 @@ void lux_gradient_mismatch(const float *ref, ptrdiff_t ref_stride, const float *
 /// (bottom[2i + 1] − black[3])·scale[3]. Every width of ``lux_lanes`` gives the same bits as Swift's scalar code.
 void lux_bayer_quads(const uint16_t *top, const uint16_t *bottom, const float black[4], const float scale[4],
                      float *site0, float *site1, float *site2, float *site3, ptrdiff_t count);
+
+/// Over `pairs` sample pairs of a Bayer row (`src[2i]`, `src[2i + 1]`): `out` = {sum of the even samples, sum of the
+/// odd ones, how many even samples are at least `clip`, how many odd ones} (the 3A statistics' cell sums; sums of up
+/// to 2¹⁶ pairs of 16-bit samples cannot overflow).
+void lux_pair_sums(const uint16_t *src, size_t pairs, uint16_t clip, uint32_t out[4]);
 
 /// The simulated sensor's constants for one frame (LuxCapture's `SensorReadout.Parameters`).
 typedef struct {

@@ -71,9 +71,10 @@ final class FramePump: Sendable {
     ///
     /// Processed pixels are made when a video reader is active (and then the frame is also queued for it), or when
     /// `processed` is set. `outputDimensions` reads frames out at another size (a Live Photo's movie frames); they
-    /// are not queued for the video data output.
+    /// are not queued for the video data output, and `pixelFormat` asks for their processed pixels in another format.
     func produce(
-        raw: Bool, processed: Bool = false, outputDimensions: StreamConfiguration.Dimensions? = nil
+        raw: Bool, processed: Bool = false, outputDimensions: StreamConfiguration.Dimensions? = nil,
+        pixelFormat: PixelFormat? = nil
     ) async throws(CaptureError) -> CaptureFrame {
         let ticket = production.reserve()
         await production.wait(for: ticket)
@@ -81,6 +82,7 @@ final class FramePump: Sendable {
         let readers = outputDimensions == nil ? state.withLock { $0.readers.count } : 0
         var config = StreamConfiguration(deliversProcessedFrames: processed || readers > 0, deliversRAW: true)
         config.outputDimensions = outputDimensions
+        if outputDimensions != nil { config.pixelFormat = pixelFormat }
         let started = clock.now
         state.withLock { $0.lastFrameStart = started }
         let frame: CaptureFrame

@@ -19,6 +19,8 @@ struct LayerPlan: Sendable {
     let blur: BlurPlan?
     /// The shapes to paint for each time sample of the exposure (averaged with equal weights).
     let samples: [[ShapeSpan]]
+    /// What the shapes' kernels point to.
+    let memory: ShapeMemory
 
     /// Planes per card row: three colour planes, plus alpha when the layer has one.
     var planes: Int { hasAlpha ? 4 : 3 }
@@ -102,8 +104,13 @@ extension SceneRenderer {
             let maps = times.map { mapping(layer: layer, time: $0, request: card, atRest: atRest) }
             guard let box = cardBounds(layer: layer, maps: maps, margin: margin, width: card.width, height: card.height)
             else { return nil }
-            let samples = maps.map { map in shapeSpans(layer: layer, map: map, matrix: mf, box: box) }
-            return LayerPlan(box: box, scale: scale, hasAlpha: !layer.isOpaqueBackground, blur: blur, samples: samples)
+            let memory = ShapeMemory()
+            let samples = maps.map { map in
+                shapeSpans(layer: layer, map: map, matrix: mf, box: box, memory: memory)
+            }
+            return LayerPlan(
+                box: box, scale: scale, hasAlpha: !layer.isOpaqueBackground, blur: blur, samples: samples,
+                memory: memory)
         }
     }
 
@@ -182,8 +189,10 @@ extension SceneRenderer {
         return CardBox(x0: x0, y0: y0, width: x1 - x0, height: y1 - y0)
     }
 
-    /// The shapes of `layer` with the card pixels each may cover under `map`.
-    func shapeSpans(layer: SceneLayer, map: PixelMapping, matrix: [Float], box: CardBox) -> [ShapeSpan] {
+    /// The shapes of `layer` with the card pixels each may cover under `map` (their kernels pointing into `memory`).
+    func shapeSpans(layer: SceneLayer, map: PixelMapping, matrix: [Float], box: CardBox, memory: ShapeMemory)
+        -> [ShapeSpan]
+    {
         var spans: [ShapeSpan] = []
         for shape in layer.shapes {
             var rx0 = 0
@@ -200,8 +209,8 @@ extension SceneRenderer {
             guard rx1 > rx0, ry1 > ry0 else { continue }
             spans.append(
                 ShapeSpan(
-                    kernel: ShapeKernel(shape: shape, matrix: matrix, pixel: map.pixel), x0: rx0, x1: rx1, y0: ry0,
-                    y1: ry1,
+                    kernel: ShapeKernel(shape: shape, matrix: matrix, pixel: map.pixel, memory: memory), x0: rx0,
+                    x1: rx1, y0: ry0, y1: ry1,
                     origin: map.scene(Double(box.x0 + rx0) + 0.5, Double(box.y0) + 0.5), dx: map.dx, dy: map.dy))
         }
         return spans

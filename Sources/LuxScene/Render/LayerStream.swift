@@ -23,8 +23,13 @@ final class LayerStream {
     private var batchCount = 0
     /// Which strips of each batch row are non-empty (row-major, `stripColumns.count` a row); a row with none is
     /// empty.
-    private var batchStrips: [Bool]
+    private let batchStrips: UnsafeMutableBufferPointer<Bool>
     private let stripRow: UnsafeMutablePointer<Float>
+    /// The plan's shape spans, the time samples' one after another, copied for this stream: reading the plan's
+    /// arrays, which the streams of every thread share, would update their reference counts for every row.
+    private let spans: UnsafeMutableBufferPointer<ShapeSpan>
+    /// Where each time sample's spans begin in ``spans`` (one more entry: the end).
+    private let sampleStarts: UnsafeMutableBufferPointer<Int>
     private let sample: UnsafeMutablePointer<Float>
     private let scratch: UnsafeMutablePointer<Float>
 
@@ -45,6 +50,15 @@ final class LayerStream {
         rowLength = planes * width
         let blurred = plan.blur != nil
         (batch, batchCapacity) = ScratchPool.shared.take((blurred ? Self.batchSize : 1) * rowLength)
+        spans = .allocate(capacity: plan.samples.reduce(0) { $0 + $1.count })
+        _ = spans.initialize(from: plan.samples.joined())
+        sampleStarts = .allocate(capacity: plan.samples.count + 1)
+        var start = 0
+        for (i, sample) in plan.samples.enumerated() {
+            sampleStarts[i] = start
+            start += sample.count
+        }
+        sampleStarts[plan.samples.count] = start
         sample = .allocate(capacity: plan.samples.count > 1 ? rowLength : 1)
         scratch = .allocate(capacity: 4 * width)
         horizontal = plan.blur.map { HorizontalBlur(plan: $0, count: plan.box.width) }
@@ -58,13 +72,16 @@ final class LayerStream {
             columns = (0..<count).map { ($0 * stripWidth)..<min(width, ($0 + 1) * stripWidth) }.filter { !$0.isEmpty }
         }
         stripColumns = columns
-        batchStrips = Array(repeating: false, count: Self.batchSize * columns.count)
+        batchStrips = .allocate(capacity: Self.batchSize * columns.count)
+        batchStrips.initialize(repeating: false)
         stripRow = .allocate(capacity: planes * (columns.map(\.count).max() ?? 1))
         if let blur = plan.blur {
+            // Unretained: the strips live no longer than the stream (its deinit lets them go first), and counting the
+            // reference would cost two atomic updates per row.
+            let stream = Unmanaged.passUnretained(self)
             strips = columns.map { columns in
-                VerticalBlur(plan: blur, rowLength: planes * columns.count, firstRow: firstRow) {
-                    [unowned self] k, dst in
-                    self.paint(row: k, columns: columns, into: dst)
+                VerticalBlur(plan: blur, rowLength: planes * columns.count, firstRow: firstRow) { k, dst in
+                    stream._withUnsafeGuaranteedRef { $0.paint(row: k, columns: columns, into: dst) }
                 }
             }
         }
@@ -72,9 +89,12 @@ final class LayerStream {
 
     deinit {
         strips = []
+        batchStrips.deallocate()
         horizontal?.deallocate()
         ScratchPool.shared.give(batch, capacity: batchCapacity)
         stripRow.deallocate()
+        spans.deallocate()
+        sampleStarts.deallocate()
         sample.deallocate()
         scratch.deallocate()
     }
@@ -88,7 +108,8 @@ final class LayerStream {
         }
         if k < batchStart || k >= batchStart + batchCount { fillBatch(from: k) }
         let j = k - batchStart
-        let present = batchStrips[(j * stripColumns.count)..<((j + 1) * stripColumns.count)]
+        let present = UnsafeBufferPointer(
+            rebasing: batchStrips[(j * stripColumns.count)..<((j + 1) * stripColumns.count)])
         guard present.contains(true) else { return nil }
         let row = batch + j * rowLength
         if let horizontal { blurHorizontally(row, present: present, with: horizontal) }
@@ -98,7 +119,7 @@ final class LayerStream {
     /// Runs the horizontal passes over the `present` strips of `row` and the blur's reach around them only (the
     /// other strips are zero and stay so).
     private func blurHorizontally(
-        _ row: UnsafeMutablePointer<Float>, present: ArraySlice<Bool>, with blur: HorizontalBlur
+        _ row: UnsafeMutablePointer<Float>, present: UnsafeBufferPointer<Bool>, with blur: HorizontalBlur
     ) {
         let reach = blur.plan.support
         var run: Range<Int>? = nil
@@ -120,9 +141,10 @@ final class LayerStream {
         batchCount = max(1, min(Self.batchSize, lastRow - k + 1))
         for (s, columns) in stripColumns.enumerated() {
             let n = columns.count
+            let strip = strips[s]
             for j in 0..<batchCount {
                 let row = batch + j * rowLength
-                let present = strips[s].row(k + j, into: stripRow)
+                let present = strip.row(k + j, into: stripRow)
                 batchStrips[j * stripColumns.count + s] = present
                 if present {
                     for p in 0..<planes {
@@ -143,17 +165,17 @@ final class LayerStream {
     /// vertical passes then skip the strip's rows whose windows hold nothing.
     private func paint(row k: Int, columns: Range<Int>, into dst: UnsafeMutablePointer<Float>) -> Bool {
         guard k >= 0, k < plan.box.height else { return false }
-        let samples = plan.samples
+        let samples = sampleStarts.count - 1
         let length = planes * columns.count
         dst.update(repeating: 0, count: length)
         var any = false
-        if samples.count == 1 {
-            any = paint(samples[0], row: k, columns: columns, into: dst)
+        if samples == 1 {
+            any = paint(spans: 0..<sampleStarts[1], row: k, columns: columns, into: dst)
         } else {
-            let weight = 1 / Float(samples.count)
-            for spans in samples {
+            let weight = 1 / Float(samples)
+            for t in 0..<samples {
                 sample.update(repeating: 0, count: length)
-                if paint(spans, row: k, columns: columns, into: sample) {
+                if paint(spans: sampleStarts[t]..<sampleStarts[t + 1], row: k, columns: columns, into: sample) {
                     any = true
                     for i in 0..<length { dst[i] += weight * sample[i] }
                 }
@@ -178,12 +200,13 @@ final class LayerStream {
         return false
     }
 
-    private func paint(_ spans: [ShapeSpan], row k: Int, columns: Range<Int>, into dst: UnsafeMutablePointer<Float>)
-        -> Bool
-    {
+    /// Paints ``spans`` `range` over columns `columns` of card row `k`; false when none reaches them.
+    private func paint(
+        spans range: Range<Int>, row k: Int, columns: Range<Int>, into dst: UnsafeMutablePointer<Float>
+    ) -> Bool {
         var any = false
         let w = columns.count
-        for span in spans where k >= span.y0 && k < span.y1 {
+        for span in spans[range] where k >= span.y0 && k < span.y1 {
             let x0 = max(span.x0, columns.lowerBound)
             let x1 = min(span.x1, columns.upperBound)
             guard x1 > x0 else { continue }

@@ -44,8 +44,8 @@ enum Rasterizer {
     ///
     /// `scratch` holds the running maximum.
     static func polygon(
-        _ cov: UnsafeMutablePointer<Float>, _ n: Int, q: SIMD2<Float>, step: SIMD2<Float>, normals: [SIMD2<Float>],
-        offsets: [Float], invPixel: Float
+        _ cov: UnsafeMutablePointer<Float>, _ n: Int, q: SIMD2<Float>, step: SIMD2<Float>,
+        normals: UnsafeBufferPointer<SIMD2<Float>>, offsets: UnsafeBufferPointer<Float>, invPixel: Float
     ) {
         for i in 0..<n { cov[i] = -Float.greatestFiniteMagnitude }
         for k in 0..<normals.count {

@@ -6,12 +6,12 @@ import LuxPixels
 ///
 /// Dispatch happens once per row segment.
 struct ShapeKernel: @unchecked Sendable {
-    // @unchecked: holds a SceneImage (immutable texture levels shared read-only by row workers).
+    // @unchecked: points into a ShapeMemory (texture levels and polygon edges shared read-only by row workers).
     enum Outline {
         case everywhere
         case rectangle(center: SIMD2<Float>, half: SIMD2<Float>)
         case ellipse(center: SIMD2<Float>, radii: SIMD2<Float>)
-        case polygon(normals: [SIMD2<Float>], offsets: [Float])
+        case polygon(normals: UnsafeBufferPointer<SIMD2<Float>>, offsets: UnsafeBufferPointer<Float>)
         case star(center: SIMD2<Float>, radius: Float, spokes: Int)
     }
 
@@ -22,20 +22,45 @@ struct ShapeKernel: @unchecked Sendable {
         case image(ImagePaint)
     }
 
+    /// An image fill (the level's memory belongs to the plan's ``ShapeMemory``).
     struct ImagePaint {
-        var level: PlanarBuffer<Float>
+        var level: TextureLevel
         var origin: SIMD2<Float>
         /// Texels of the chosen level per scene unit.
         var texelsPerUnit: SIMD2<Float>
-        var matrix: [Float]
+        /// The light matrix, row-major.
+        var matrix: (Float, Float, Float, Float, Float, Float, Float, Float, Float)
         var depthRange: ClosedRange<Float>?
+    }
+
+    /// The planes of a texture level where they lie (a `PlanarBuffer<Float>`'s layout, without its storage).
+    struct TextureLevel {
+        let base: UnsafePointer<Float>
+        let width: Int
+        let height: Int
+        let planeCount: Int
+        let rowStride: Int
+
+        init(_ buffer: PlanarBuffer<Float>) {
+            base = UnsafePointer(buffer.plane(0))
+            width = buffer.width
+            height = buffer.height
+            planeCount = buffer.planeCount
+            rowStride = buffer.rowStride
+        }
+
+        /// The first texel of row `y` of plane `p`.
+        @inline(__always)
+        func row(_ p: Int, _ y: Int) -> UnsafePointer<Float> { base + (p * height + y) * rowStride }
     }
 
     let outline: Outline
     let paint: Paint
     let pixel: Float
 
-    init(shape: Shape, matrix m: [Float], pixel: Double) {
+    /// The kernel of `shape`, its colours through the light matrix `m`, for pixels `pixel` scene units wide; what it
+    /// points to is kept in `memory`.
+    init(shape: Shape, matrix m: [Float], pixel: Double, memory: ShapeMemory) {
         self.pixel = Float(pixel)
         func apply(_ c: SurfaceColor) -> SIMD3<Float> {
             let v = SIMD3<Float>(Float(c.coefficients.x), Float(c.coefficients.y), Float(c.coefficients.z))
@@ -69,7 +94,7 @@ struct ShapeKernel: @unchecked Sendable {
                 normals.append(f2(nrm))
                 offsets.append(Float((nrm * a).sum()))
             }
-            outline = .polygon(normals: normals, offsets: offsets)
+            outline = .polygon(normals: memory.copy(normals), offsets: memory.copy(offsets))
         case .siemensStar(let center, let radius, let spokes):
             outline = .star(center: f2(center), radius: Float(radius), spokes: max(1, spokes))
         }
@@ -87,9 +112,10 @@ struct ShapeKernel: @unchecked Sendable {
             let level = image.levels[image.level(pixel: pixel, size: size.x)]
             paint = .image(
                 ImagePaint(
-                    level: level, origin: f2(origin),
+                    level: memory.texture(level), origin: f2(origin),
                     texelsPerUnit: SIMD2(Float(Double(level.width) / size.x), Float(Double(level.height) / size.y)),
-                    matrix: m, depthRange: depthRange.map { Float($0.lowerBound)...Float($0.upperBound) }))
+                    matrix: (m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8]),
+                    depthRange: depthRange.map { Float($0.lowerBound)...Float($0.upperBound) }))
         }
     }
 
@@ -144,8 +170,7 @@ struct ShapeKernel: @unchecked Sendable {
         let level = img.level
         let w = level.width
         let h = level.height
-        let m = img.matrix
-        let matrix = (m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8])
+        let matrix = img.matrix
         let range = level.planeCount > 3 ? img.depthRange : nil
         let fw = Float(w)
         let fh = Float(h)
@@ -196,7 +221,6 @@ struct ShapeKernel: @unchecked Sendable {
     ) {
         let level = img.level
         let h = level.height
-        let m = img.matrix
         let v = (q.y - img.origin.y) * img.texelsPerUnit.y - 0.5
         let yf = min(max(v, 0), Float(h) - 1)
         guard v > -1, v < Float(h) else {
@@ -209,13 +233,13 @@ struct ShapeKernel: @unchecked Sendable {
         let y0 = Int(yf)
         let y1 = min(y0 + 1, h - 1)
         let range = level.planeCount > 3 ? img.depthRange : nil
-        func row(_ p: Int, _ y: Int) -> UnsafePointer<Float>? { UnsafePointer(level.row(p, y)) }
+        func row(_ p: Int, _ y: Int) -> UnsafePointer<Float>? { level.row(p, y) }
         var source = lux_texture_row_source(
             top: (row(0, y0), row(1, y0), row(2, y0)), bottom: (row(0, y1), row(1, y1), row(2, y1)),
             fy: yf - Float(y0), width: level.width, depth: range == nil ? nil : row(3, Int(yf + 0.5)),
             depth_min: range?.lowerBound ?? 0,
             depth_max: range?.upperBound ?? 0, x: q.x, step: step, origin: img.origin.x,
-            texels_per_unit: img.texelsPerUnit.x, matrix: (m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8]))
+            texels_per_unit: img.texelsPerUnit.x, matrix: img.matrix)
         lux_texture_row(&source, n, cov, c0, c1, c2)
     }
 

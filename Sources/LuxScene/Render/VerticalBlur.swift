@@ -9,13 +9,18 @@ import CLuxKernels
 /// element by element, in the C kernels `lux_vertical_box_slide` and `lux_vertical_box_emit` (AVX2 when the CPU
 /// has it).
 final class VerticalBlur {
+    /// One pass's state.
+    ///
+    /// It lives in memory the stream allocates (as do its rows), so that updating it per row costs no copy-on-write
+    /// or exclusivity check.
     struct Stage {
         /// Rows in the ring: the window `k − r − 1 … k + r + 1` of output row k.
         let window: Int
         let ring: UnsafeMutablePointer<Float>
         /// Running sum of the inner window `k − r … k + r` for the last output.
         let sum: UnsafeMutablePointer<Float>
-        var present: [Bool]
+        /// Which ring rows are non-zero (`window` flags).
+        let present: UnsafeMutablePointer<Bool>
         /// Non-zero rows in the ring.
         var nonZero = 0
         /// The next input row this stage reads.
@@ -26,7 +31,8 @@ final class VerticalBlur {
     let radius: Int
     let fraction: Float
     let scale: Float
-    private var stages: [Stage]
+    /// The passes, first to last (``BlurPlan/passes`` of them).
+    private let stages: UnsafeMutablePointer<Stage>
     /// Produces source row `k` into the pointer; returns false (and writes nothing) for a zero row.
     private let source: (Int, UnsafeMutablePointer<Float>) -> Bool
 
@@ -38,34 +44,38 @@ final class VerticalBlur {
         fraction = plan.fraction
         scale = plan.scale
         let window = 2 * plan.radius + 3
+        stages = .allocate(capacity: BlurPlan.passes)
         // Each pass's first output is the next pass's first input row; the last pass starts at firstRow.
-        var stages: [Stage] = []
         for s in 0..<BlurPlan.passes {
             let firstOutput = firstRow - (BlurPlan.passes - 1 - s) * (plan.radius + 1)
             let ring = UnsafeMutablePointer<Float>.allocate(capacity: window * rowLength)
             ring.initialize(repeating: 0, count: window * rowLength)
             let sum = UnsafeMutablePointer<Float>.allocate(capacity: rowLength)
             sum.initialize(repeating: 0, count: rowLength)
-            stages.append(
-                Stage(
-                    window: window, ring: ring, sum: sum, present: Array(repeating: false, count: window),
+            let present = UnsafeMutablePointer<Bool>.allocate(capacity: window)
+            present.initialize(repeating: false, count: window)
+            (stages + s).initialize(
+                to: Stage(
+                    window: window, ring: ring, sum: sum, present: present,
                     nextInput: firstOutput - plan.radius - 1))
         }
-        self.stages = stages
     }
 
     deinit {
-        for s in stages {
-            s.ring.deallocate()
-            s.sum.deallocate()
+        for s in 0..<BlurPlan.passes {
+            stages[s].ring.deallocate()
+            stages[s].sum.deallocate()
+            stages[s].present.deallocate()
         }
+        stages.deinitialize(count: BlurPlan.passes)
+        stages.deallocate()
     }
 
     /// Output row `k` of the last pass into `out`; false when it is zero.
     ///
     /// Rows must be requested in order.
     func row(_ k: Int, into out: UnsafeMutablePointer<Float>) -> Bool {
-        produce(stage: stages.count - 1, row: k, into: out)
+        produce(stage: BlurPlan.passes - 1, row: k, into: out)
     }
 
     private func produce(stage s: Int, row k: Int, into out: UnsafeMutablePointer<Float>) -> Bool {

@@ -85,6 +85,11 @@ public struct StreamConfiguration: Hashable, Sendable {
     /// It must have the aspect ratio of the format's sensor region (within a pixel) and be no larger than the format.
     /// `nil`: the format's stream size.
     public var outputDimensions: Dimensions?
+    /// The pixel format processed frames are delivered in (`nil`: the active format's).
+    ///
+    /// 8-bit RGBA for a consumer that compresses them as JPEGs, so they are not made as Y′CbCr and converted back. A
+    /// device that cannot deliver it delivers the active format's.
+    package var pixelFormat: PixelFormat?
 
     /// A frame size in pixels.
     public struct Dimensions: Hashable, Sendable, CustomStringConvertible {

@@ -1,3 +1,4 @@
+import CLuxKernels
 public import LuxPixels
 
 /// The 3A statistics of one Bayer frame: a grid of cells with the mean normalised red, green and blue of
@@ -28,6 +29,7 @@ public struct FrameStatistics: Sendable {
         // Per cell per channel: sum, count, clipped.
         var sums = [SIMD4<Double>](repeating: .zero, count: columns * rows * 3)
         raw.withUnsafePlane { plane in
+            var pairSums = [UInt32](repeating: 0, count: 4)
             for y in 0..<h {
                 let row = plane.row(y, as: UInt16.self)
                 let cy = y * rows / h
@@ -37,7 +39,7 @@ public struct FrameStatistics: Sendable {
                     let start = cellStarts[cx]
                     let end = cellStarts[cx + 1]
                     guard end > start else { continue }
-                    // Integer sums (exact, and they vectorise) of the even and odd columns.
+                    // Integer sums (exact) of the even and odd columns.
                     var s0: UInt32 = 0
                     var s1: UInt32 = 0
                     var k0: UInt32 = 0
@@ -54,15 +56,11 @@ public struct FrameStatistics: Sendable {
                         s0 += UInt32(row[hi])
                         k0 += row[hi] >= clipCode ? 1 : 0
                     }
-                    let pairs = row + lo
-                    for j in 0..<((hi - lo) / 2) {
-                        let a = pairs[2 * j]
-                        let b = pairs[2 * j + 1]
-                        s0 &+= UInt32(a)
-                        s1 &+= UInt32(b)
-                        k0 &+= a >= clipCode ? 1 : 0
-                        k1 &+= b >= clipCode ? 1 : 0
-                    }
+                    lux_pair_sums(row + lo, (hi - lo) / 2, clipCode, &pairSums)
+                    s0 &+= pairSums[0]
+                    s1 &+= pairSums[1]
+                    k0 &+= pairSums[2]
+                    k1 &+= pairSums[3]
                     let n0 = (end + 1) / 2 - (start + 1) / 2
                     let n1 = end / 2 - start / 2
                     let base = (cy * columns + cx) * 3

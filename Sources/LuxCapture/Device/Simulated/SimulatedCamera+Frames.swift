@@ -40,7 +40,7 @@ extension SimulatedCamera {
         let score = plan.measureFocus ? try measureFocus(plan) : nil
         var image: PixelBuffer? = nil
         if configuration.deliversProcessedFrames {
-            var out = try poolBuffer(format: f.pixelFormat, width: w, height: h)
+            var out = try poolBuffer(format: configuration.pixelFormat ?? f.pixelFormat, width: w, height: h)
             processor.process(raw: raw, gains: plan.gains, colorSpace: plan.colorSpace, into: &out, threads: threads)
             image = out
         }

@@ -54,10 +54,10 @@ struct LivePhotoRecorder: Sendable {
         try compress(try await produceFrame())
     }
 
-    /// Makes one movie-size stream frame.
+    /// Makes one movie-size stream frame, in 8-bit RGBA (what its JPEG is compressed from).
     func produceFrame() async throws(CaptureError) -> CaptureFrame {
         let size = StreamConfiguration.Dimensions(width: dimensions.width, height: dimensions.height)
-        return try await pump.produce(raw: false, processed: true, outputDimensions: size)
+        return try await pump.produce(raw: false, processed: true, outputDimensions: size, pixelFormat: .rgba8)
     }
 
     /// Compresses a movie-size stream frame for the ring buffer and reduces it for motion analysis.
@@ -67,9 +67,13 @@ struct LivePhotoRecorder: Sendable {
         do {
             // The JPEG's 8-bit pixels, converted once and shared with the motion analysis's reduction.
             let pixels = try JPEG.encodedPixels(of: image, options: ringOptions)
+            var reduced = stabilizer.reduced(pixels)
+            // A frame no wider than the analysis is its own reduction: the ring keeps a copy, so that the camera's
+            // buffer goes back to its pool.
+            if reduced.width == image.width { reduced = reduced.copy() }
             return LivePhotoMovieFrame(
-                jpeg: try JPEG.encode(pixels, options: ringOptions), reduced: stabilizer.reduced(pixels),
-                time: frame.presentationTime, duration: frame.duration)
+                jpeg: try JPEG.encode(pixels, options: ringOptions), reduced: reduced, time: frame.presentationTime,
+                duration: frame.duration)
         } catch {
             throw .processing("encoding a Live Photo movie frame failed: \(error)")
         }

@@ -1,41 +1,41 @@
+import CLuxKernels
 import LuxPixels
 
 /// Downscales 8-bit four-channel images (RGBA or BGRA) by area averaging: each output pixel is the mean of the
 /// source area it covers, with fractional weights at the edges (the ISP scaler for standard-size photos and
 /// previews).
 enum AreaScaler {
-    /// The taps of one axis: for output `i`, source indices `start[i] ..< start[i] + count[i]` with weights.
+    /// The taps of one axis: for output `i`, source indices `start[i] ..< start[i] + taps` with weights (zero beyond
+    /// the source area the output covers).
     struct Taps {
         var start: [Int]
-        var count: [Int]
-        var weights: [Float]  // `stride` per output
-        var stride: Int
+        var weights: [Float]  // `taps` per output
+        /// The most source indices an output covers.
+        var taps: Int
 
         init(source: Int, destination: Int) {
             let scale = Double(source) / Double(destination)
-            stride = Int(scale.rounded(.up)) + 2
-            start = []
-            count = []
-            weights = []
+            var spans: [(start: Int, weights: [Float])] = []
             for i in 0..<destination {
                 let a = Double(i) * scale
                 let b = Double(i + 1) * scale
                 let s = Int(a)
                 let e = min(source, Int(b.rounded(.up)))
-                var ws = [Float](repeating: 0, count: stride)
-                for k in s..<e {
-                    let lo = max(a, Double(k))
-                    let hi = min(b, Double(k + 1))
-                    ws[k - s] = Float(max(0, hi - lo) / scale)
-                }
-                start.append(s)
-                count.append(e - s)
-                weights.append(contentsOf: ws)
+                spans.append((s, (s..<e).map { k in Float(max(0, min(b, Double(k + 1)) - max(a, Double(k))) / scale) }))
             }
+            let taps = spans.map(\.weights.count).max() ?? 1
+            self.taps = taps
+            start = spans.map(\.start)
+            weights = spans.flatMap { $0.weights + [Float](repeating: 0, count: taps - $0.weights.count) }
         }
     }
 
     /// `source` scaled to `width × height` (no larger than the source), in the source's format and colour space.
+    ///
+    /// Separable, with the resamplers' kernels (`lux_weighted_pixels`, `lux_weighted_rows`): each band of output
+    /// rows filters the source rows it needs horizontally once, into a ring of as many float rows as an output's
+    /// vertical footprint spans, and sums them vertically. The sums run in tap order from zero, as a direct
+    /// two-dimensional sum per pixel would, and half-way sums round up.
     static func scaled(_ source: PixelBuffer, width: Int, height: Int, pool: BufferPool, threads: Int) -> PixelBuffer {
         precondition(source.format == .rgba8 || source.format == .bgra8, "area scaling takes 8-bit RGBA or BGRA")
         if width == source.width && height == source.height { return source }
@@ -44,43 +44,57 @@ enum AreaScaler {
         let out = PipelineBuffers.buffer(
             pool: pool, format: source.format, width: width, height: height, colorSpace: source.colorSpace)
         let dst = out.unsafeSharedMutablePlane(0)
+        let sourceWidth = source.width
         source.withUnsafePlane { plane in
             Parallel.forEachBand(height, threads: threads) { rows in
-                var acc = [Float](repeating: 0, count: width * 4)
-                var line = [Float](repeating: 0, count: width * 4)
-                for oy in rows {
-                    for i in 0..<acc.count { acc[i] = 0 }
-                    for k in 0..<ty.count[oy] {
-                        let wy = ty.weights[oy * ty.stride + k]
-                        let src = plane.row(ty.start[oy] + k, as: UInt8.self)
-                        for ox in 0..<width {
-                            var r: Float = 0
-                            var g: Float = 0
-                            var b: Float = 0
-                            var a: Float = 0
-                            let s0 = tx.start[ox]
-                            let base = ox * tx.stride
-                            for j in 0..<tx.count[ox] {
-                                let wx = tx.weights[base + j]
-                                let p = 4 * (s0 + j)
-                                r += wx * Float(src[p])
-                                g += wx * Float(src[p + 1])
-                                b += wx * Float(src[p + 2])
-                                a += wx * Float(src[p + 3])
+                let ringRows = ty.taps
+                let ring = UnsafeMutablePointer<Float>.allocate(capacity: ringRows * width * 4)
+                // A source row in float, with room for the zero-weighted taps past its right edge.
+                let line = UnsafeMutablePointer<Float>.allocate(capacity: (sourceWidth + tx.taps) * 4)
+                line.initialize(repeating: 0, count: (sourceWidth + tx.taps) * 4)
+                let sum = UnsafeMutablePointer<Float>.allocate(capacity: width * 4)
+                let lines = UnsafeMutablePointer<UnsafePointer<Float>>.allocate(capacity: ringRows)
+                defer {
+                    ring.deallocate()
+                    line.deallocate()
+                    sum.deallocate()
+                    lines.deallocate()
+                }
+                // The source row each ring slot holds (slot = row % ringRows).
+                var held = [Int](repeating: -1, count: ringRows)
+                tx.start.withUnsafeBufferPointer { xStart in
+                    tx.weights.withUnsafeBufferPointer { xWeights in
+                        ty.weights.withUnsafeBufferPointer { yWeights in
+                            for oy in rows {
+                                let y0 = ty.start[oy]
+                                for k in 0..<ringRows {
+                                    // A zero-weighted tap past the last row reads the footprint's first row.
+                                    let y = y0 + k < source.height ? y0 + k : y0
+                                    let slot = ring + y % ringRows * width * 4
+                                    lines[k] = UnsafePointer(slot)
+                                    guard held[y % ringRows] != y else { continue }
+                                    let src = plane.row(y, as: UInt8.self)
+                                    lux_widen_bytes(src, line, sourceWidth * 4)
+                                    lux_weighted_pixels(
+                                        line, xStart.baseAddress!, xWeights.baseAddress!, tx.taps, slot, width)
+                                    held[y % ringRows] = y
+                                }
+                                weightedRows(lines, yWeights.baseAddress! + oy * ringRows, ringRows, sum, width * 4)
+                                lux_narrow_rounding_up(sum, dst.row(oy, as: UInt8.self), width * 4)
                             }
-                            line[4 * ox] = r
-                            line[4 * ox + 1] = g
-                            line[4 * ox + 2] = b
-                            line[4 * ox + 3] = a
                         }
-                        for i in 0..<acc.count { acc[i] += wy * line[i] }
                     }
-                    let o = dst.row(oy, as: UInt8.self)
-                    // Truncation of x + ½ rounds.
-                    for i in 0..<acc.count { o[i] = UInt8(min(max(acc[i] + 0.5, 0), 255)) }
                 }
             }
         }
         return out
+    }
+
+    private static func weightedRows(
+        _ rows: UnsafeMutablePointer<UnsafePointer<Float>>, _ weights: UnsafePointer<Float>, _ taps: Int,
+        _ out: UnsafeMutablePointer<Float>, _ count: Int
+    ) {
+        lux_weighted_rows(
+            UnsafeRawPointer(rows).assumingMemoryBound(to: UnsafePointer<Float>?.self), weights, taps, out, count)
     }
 }
