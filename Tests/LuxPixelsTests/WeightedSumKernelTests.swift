@@ -57,7 +57,7 @@ import Testing
     @Test(arguments: [false, true])
     func bytesWidenAndSumsRoundHalfUp(portable: Bool) {
         KernelPaths.run(portable: portable) {
-            // 70 values: two 32-value vectors and a tail; every byte code once and back.
+            // 70 values (two 32-value vectors and a tail), spread over the byte codes.
             let bytes = (0..<70).map { UInt8(($0 * 97 + 5) % 256) }
             var widened = [Float](repeating: .nan, count: bytes.count)
             lux_widen_bytes(bytes, &widened, bytes.count)

@@ -19,7 +19,8 @@ struct LayerPlan: Sendable {
     let blur: BlurPlan?
     /// The shapes to paint for each time sample of the exposure (averaged with equal weights).
     let samples: [[ShapeSpan]]
-    /// What the shapes' kernels point to.
+    /// What the shapes' kernels point to: a span or kernel is valid only while its plan is alive (they hold plain
+    /// pointers into this).
     let memory: ShapeMemory
 
     /// Planes per card row: three colour planes, plus alpha when the layer has one.

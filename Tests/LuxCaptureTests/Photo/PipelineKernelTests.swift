@@ -89,4 +89,45 @@ import Testing
         }
         #expect(worst < 3, "largest difference \(worst)")
     }
+
+    @Test(
+        "Area scaling equals the direct sum over each footprint, row by row in Float, rounded half up",
+        arguments: [(40, 30), (31, 17), (7, 5), (52, 36)])
+    func areaScalingIsExact(width: Int, height: Int) {
+        let (sw, sh) = (53, 37)
+        var src = PixelBuffer(width: sw, height: sh, format: .rgba8, colorSpace: .sRGB)
+        src.withUnsafeMutablePlane { p in
+            for y in 0..<sh {
+                let r = p.row(y, as: UInt8.self)
+                for x in 0..<(4 * sw) { r[x] = UInt8((x * 29 + y * 53 + x * y) % 256) }
+            }
+        }
+        let out = AreaScaler.scaled(src, width: width, height: height, pool: BufferPool(capacityPerKey: 2), threads: 3)
+        let s = src.components(as: UInt8.self)
+        // Each output's footprint [i·f, (i + 1)·f) in source pixels: the covered part of each source pixel, over f.
+        func taps(_ i: Int, source: Int, destination: Int) -> [(Int, Float)] {
+            let f = Double(source) / Double(destination)
+            let (a, b) = (Double(i) * f, Double(i + 1) * f)
+            return (Int(a)..<min(source, Int(b.rounded(.up)))).map { k in
+                (k, Float(max(0, min(b, Double(k + 1)) - max(a, Double(k))) / f))
+            }
+        }
+        var expected = [UInt8](repeating: 0, count: 4 * width * height)
+        for oy in 0..<height {
+            for ox in 0..<width {
+                for c in 0..<4 {
+                    var sum: Float = 0
+                    for (y, wy) in taps(oy, source: sh, destination: height) {
+                        var line: Float = 0
+                        for (x, wx) in taps(ox, source: sw, destination: width) {
+                            line += wx * Float(s[4 * (y * sw + x) + c])
+                        }
+                        sum += wy * line
+                    }
+                    expected[4 * (oy * width + ox) + c] = UInt8(min(max(sum + 0.5, 0), 255))
+                }
+            }
+        }
+        #expect(out.components(as: UInt8.self) == expected)
+    }
 }

@@ -65,7 +65,8 @@ public struct CaptureFrame: Sendable {
     public var presentationTime: MediaTime
     /// The time until the next frame.
     public var duration: MediaTime
-    /// The processed image in the stream's pixel format and colour space, when requested.
+    /// The processed image in the stream's pixel format (or the configuration's ``StreamConfiguration/pixelFormat``)
+    /// and colour space, when requested.
     public var image: PixelBuffer?
     /// The Bayer RAW data, when requested.
     public var raw: PixelBuffer?
@@ -75,7 +76,8 @@ public struct CaptureFrame: Sendable {
 
 /// How a stream delivers frames.
 public struct StreamConfiguration: Hashable, Sendable {
-    /// Deliver processed frames (in the active format's pixel format and the device's colour space).
+    /// Deliver processed frames (in the active format's pixel format, or ``pixelFormat``, and the device's colour
+    /// space).
     public var deliversProcessedFrames: Bool
     /// Deliver the Bayer RAW data too.
     public var deliversRAW: Bool

@@ -54,7 +54,8 @@ struct LivePhotoRecorder: Sendable {
         try compress(try await produceFrame())
     }
 
-    /// Makes one movie-size stream frame, in 8-bit RGBA (what its JPEG is compressed from).
+    /// Makes one movie-size stream frame, asked for in 8-bit RGBA (what its JPEG is compressed from; a device that
+    /// cannot make it delivers its own format, which the compression converts).
     func produceFrame() async throws(CaptureError) -> CaptureFrame {
         let size = StreamConfiguration.Dimensions(width: dimensions.width, height: dimensions.height)
         return try await pump.produce(raw: false, processed: true, outputDimensions: size, pixelFormat: .rgba8)
