@@ -1,4 +1,5 @@
 import CLuxKernels
+import LuxFilters
 import LuxPixels
 
 /// Downscales 8-bit four-channel images (RGBA or BGRA) by area averaging: each output pixel is the mean of the
@@ -32,7 +33,7 @@ enum AreaScaler {
 
     /// `source` scaled to `width × height` (no larger than the source), in the source's format and colour space.
     ///
-    /// Separable, with the resamplers' kernels (`lux_weighted_pixels`, `lux_weighted_rows`): each band of output
+    /// Separable, with the resamplers' passes (LuxFilters' `weightedPixelSum`, `weightedSum`): each band of output
     /// rows filters the source rows it needs horizontally once, into a ring of as many float rows as an output's
     /// vertical footprint spans, and sums them vertically. The sums run in tap order from zero, as a direct
     /// two-dimensional sum per pixel would, and half-way sums round up.
@@ -75,11 +76,14 @@ enum AreaScaler {
                                     guard held[y % ringRows] != y else { continue }
                                     let src = plane.row(y, as: UInt8.self)
                                     lux_widen_bytes(src, line, sourceWidth * 4)
-                                    lux_weighted_pixels(
-                                        line, xStart.baseAddress!, xWeights.baseAddress!, tx.taps, slot, width)
+                                    weightedPixelSum(
+                                        line, first: xStart.baseAddress!, weights: xWeights.baseAddress!,
+                                        taps: tx.taps, into: slot, count: width)
                                     held[y % ringRows] = y
                                 }
-                                weightedRows(lines, yWeights.baseAddress! + oy * ringRows, ringRows, sum, width * 4)
+                                weightedSum(
+                                    rows: lines, weights: yWeights.baseAddress! + oy * ringRows, taps: ringRows,
+                                    into: sum, count: width * 4)
                                 lux_narrow_rounding_up(sum, dst.row(oy, as: UInt8.self), width * 4)
                             }
                         }
@@ -88,13 +92,5 @@ enum AreaScaler {
             }
         }
         return out
-    }
-
-    private static func weightedRows(
-        _ rows: UnsafeMutablePointer<UnsafePointer<Float>>, _ weights: UnsafePointer<Float>, _ taps: Int,
-        _ out: UnsafeMutablePointer<Float>, _ count: Int
-    ) {
-        lux_weighted_rows(
-            UnsafeRawPointer(rows).assumingMemoryBound(to: UnsafePointer<Float>?.self), weights, taps, out, count)
     }
 }
