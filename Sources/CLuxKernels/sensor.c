@@ -6,27 +6,15 @@
 #include "CLuxKernels.h"
 #include <string.h>
 
+#include "vec8.h"
 #include "x86.h"
 
 #pragma clang fp contract(off)
-// The 256-bit vector helpers are always inlined, so no vector crosses a call on either path.
-#pragma clang diagnostic ignored "-Wpsabi"
-
-typedef float lux_sf __attribute__((vector_size(32)));
-typedef int32_t lux_si __attribute__((vector_size(32)));
-typedef uint32_t lux_su __attribute__((vector_size(32)));
 
 #define LUX_SENSOR_POISSON_THRESHOLD 24.0f
 #define LUX_SENSOR_TERM_LIMIT 160
 
 #define LUX_SENSOR_OP static inline __attribute__((always_inline))
-
-LUX_SENSOR_OP lux_sf lux_sensor_splat(float x) { return (lux_sf){x, x, x, x, x, x, x, x}; }
-
-// `mask ? x : y` per lane, `mask` all ones or all zeros.
-LUX_SENSOR_OP lux_sf lux_sensor_select(lux_si mask, lux_sf x, lux_sf y) {
-    return (lux_sf)((mask & (lux_si)x) | (~mask & (lux_si)y));
-}
 
 // Wellons' lowbias32 (CounterRandom.hash32).
 LUX_SENSOR_OP lux_su lux_sensor_hash(lux_su v) {
@@ -47,9 +35,9 @@ LUX_SENSOR_OP lux_sf lux_sensor_gaussian(lux_su h) {
 
 // `v > lo ? v : lo`, then `a < hi ? a : hi`.
 LUX_SENSOR_OP lux_sf lux_sensor_clamp(lux_sf v, float lo, float hi) {
-    lux_sf l = lux_sensor_splat(lo), h = lux_sensor_splat(hi);
-    lux_sf a = lux_sensor_select(v > l, v, l);
-    return lux_sensor_select(a < h, a, h);
+    lux_sf l = lux_v8_splat(lo), h = lux_v8_splat(hi);
+    lux_sf a = lux_v8_select(v > l, v, l);
+    return lux_v8_select(a < h, a, h);
 }
 
 // The ADC: nearest code from the bit pattern of v + 1.5·2²³ (v limited to ±2²¹), clipped to 0…white.
@@ -62,25 +50,6 @@ LUX_SENSOR_OP lux_si lux_sensor_code(lux_sf v, int32_t white) {
     return (over & top) | (~over & rounded);
 }
 
-// 2^y (LuxColor's fastExp2): y limited to −126…127, a degree-7 polynomial of the fraction times 2^r.
-LUX_SENSOR_OP lux_sf lux_sensor_exp2(lux_sf y) {
-    lux_sf lo = lux_sensor_splat(-126.0f), hi = lux_sensor_splat(127.0f);
-    lux_sf a = lux_sensor_select(lo >= y, lo, y);
-    lux_sf yc = lux_sensor_select(hi < a, hi, a);
-    lux_sf r = (yc + 12582912.0f) - 12582912.0f;
-    lux_sf f = yc - r;
-    lux_sf p = lux_sensor_splat(1.5252734e-05f);
-    p = p * f + 1.5403530e-04f;
-    p = p * f + 1.3333558e-03f;
-    p = p * f + 9.6181291e-03f;
-    p = p * f + 5.5504109e-02f;
-    p = p * f + 2.4022651e-01f;
-    p = p * f + 6.9314718e-01f;
-    p = p * f + 1.0f;
-    lux_si biased = (lux_si)(r + 8388735.0f) & 0x007FFFFF;
-    return p * (lux_sf)(biased << 23);
-}
-
 typedef uint16_t lux_s16 __attribute__((vector_size(16)));
 
 // The Gaussian path for the eight pixels at `radiance`; returns how many are dim.
@@ -91,7 +60,7 @@ LUX_SENSOR_OP int lux_sensor_block(const float *radiance, uint16_t *out, float *
     memcpy(&rad, radiance, sizeof rad);
     lux_sf r = rad * p->electrons_per_unit + p->dark_electrons;
     lux_sf zero = {0};
-    lux_sf l = lux_sensor_select(r > zero, r, zero);
+    lux_sf l = lux_v8_select(r > zero, r, zero);
     lux_su i = (lane + first) * 0x9E3779B9u;
     lux_sf z1 = lux_sensor_gaussian(lux_sensor_hash(i ^ p->seed_a));
     lux_sf z2 = lux_sensor_gaussian(lux_sensor_hash(i ^ p->seed_b));
@@ -146,7 +115,7 @@ LUX_SENSOR_OP void lux_sensor_poisson(size_t n, uint32_t base, const lux_sensor_
                 lux_su i = ((lux_su)v8 + base) * 0x9E3779B9u;
                 lux_sf u8 = __builtin_convertvector((lux_si)(lux_sensor_hash(i ^ p->seed_c) >> 8), lux_sf) *
                             (1.0f / 16777216.0f);
-                lux_sf t8 = lux_sensor_exp2(-l8 * 1.44269504f);
+                lux_sf t8 = lux_v8_exp2(-l8 * 1.44269504f);
                 memcpy((float *)&u + 8 * half, &u8, sizeof u8);
                 memcpy((float *)&t + 8 * half, &t8, sizeof t8);
             }

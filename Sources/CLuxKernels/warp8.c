@@ -80,11 +80,10 @@ __attribute__((target("avx2"))) static void lux_warp8_avx2(const uint8_t *src, p
     const __m256 bias = _mm256_set1_ps(1024.5f);
     const __m256 limit_x = _mm256_set1_ps((float)(width + 1) * 256.0f);
     const __m256 limit_y = _mm256_set1_ps((float)(height + 1) * 256.0f);
-    const __m256i zero = _mm256_setzero_si256(), last_x = _mm256_set1_epi32((int)width - 1);
-    const __m256i last_y = _mm256_set1_epi32((int)height - 1), one = _mm256_set1_epi32(1);
+    const __m256i zero = _mm256_setzero_si256(), k256 = _mm256_set1_epi32(256);
+    const __m256i last_pair_x = _mm256_set1_epi32((int)width - 2), last_pair_y = _mm256_set1_epi32((int)height - 2);
     const __m256i stride = _mm256_set1_epi32((int)src_stride), m = _mm256_set1_epi32(0x00FF00FF);
     const __m256i w255 = _mm256_set1_epi32(255), k1024 = _mm256_set1_epi32(1024);
-    const int *base = (const int *)src;
     ptrdiff_t x = 0;
     for (; x + 8 <= out_width; x += 8) {
         const __m256 px = _mm256_add_ps(
@@ -99,17 +98,33 @@ __attribute__((target("avx2"))) static void lux_warp8_avx2(const uint8_t *src, p
         const __m256i fv = _mm256_sub_epi32(_mm256_cvttps_epi32(_mm256_add_ps(v, bias)), k1024);
         const __m256i i = _mm256_srai_epi32(fu, 8), j = _mm256_srai_epi32(fv, 8);
         const __m256i wx = _mm256_and_si256(fu, w255), wy = _mm256_and_si256(fv, w255);
-        const __m256i fx = _mm256_or_si256(wx, _mm256_slli_epi32(wx, 16));
-        const __m256i fy = _mm256_or_si256(wy, _mm256_slli_epi32(wy, 16));
-        const __m256i i0 = _mm256_slli_epi32(_mm256_max_epi32(_mm256_min_epi32(i, last_x), zero), 2);
-        const __m256i i1 = _mm256_slli_epi32(_mm256_max_epi32(_mm256_min_epi32(_mm256_add_epi32(i, one), last_x), zero), 2);
-        const __m256i r0 = _mm256_mullo_epi32(_mm256_max_epi32(_mm256_min_epi32(j, last_y), zero), stride);
-        const __m256i r1 =
-            _mm256_mullo_epi32(_mm256_max_epi32(_mm256_min_epi32(_mm256_add_epi32(j, one), last_y), zero), stride);
-        const __m256i p00 = _mm256_i32gather_epi32(base, _mm256_add_epi32(r0, i0), 1);
-        const __m256i p10 = _mm256_i32gather_epi32(base, _mm256_add_epi32(r0, i1), 1);
-        const __m256i p01 = _mm256_i32gather_epi32(base, _mm256_add_epi32(r1, i0), 1);
-        const __m256i p11 = _mm256_i32gather_epi32(base, _mm256_add_epi32(r1, i1), 1);
+        // A row's two neighbours are adjacent words: one 64-bit load reads the pair from column clamp(i, 0, width − 2).
+        // Beyond an edge the pair's edge pixel is weighed fully (0 or 256), which gives that pixel exactly, as the
+        // clamped neighbours do. (Loads, not gathers: the gather instructions were the loop's cost.)
+        const __m256i ic = _mm256_max_epi32(_mm256_min_epi32(i, last_pair_x), zero);
+        const __m256i jc = _mm256_max_epi32(_mm256_min_epi32(j, last_pair_y), zero);
+        const __m256i wxc = _mm256_blendv_epi8(_mm256_blendv_epi8(wx, zero, _mm256_cmpgt_epi32(zero, i)), k256,
+                                               _mm256_cmpgt_epi32(i, last_pair_x));
+        const __m256i wyc = _mm256_blendv_epi8(_mm256_blendv_epi8(wy, zero, _mm256_cmpgt_epi32(zero, j)), k256,
+                                               _mm256_cmpgt_epi32(j, last_pair_y));
+        const __m256i fx = _mm256_or_si256(wxc, _mm256_slli_epi32(wxc, 16));
+        const __m256i fy = _mm256_or_si256(wyc, _mm256_slli_epi32(wyc, 16));
+        int32_t offset[8];
+        _mm256_storeu_si256((__m256i *)offset,
+                            _mm256_add_epi32(_mm256_mullo_epi32(jc, stride), _mm256_slli_epi32(ic, 2)));
+        uint64_t top[8], bottom[8];
+        for (int k = 0; k < 8; k++) {
+            memcpy(&top[k], src + offset[k], 8);
+            memcpy(&bottom[k], src + offset[k] + src_stride, 8);
+        }
+        // Pairs of pixels 0–3 and 4–7 → the left (0x88) and right (0xDD) neighbours of pixels 0, 1, 4, 5, 2, 3, 6, 7,
+        // then in order (0xD8).
+        const __m256 t0 = _mm256_loadu_ps((const float *)top), t1 = _mm256_loadu_ps((const float *)(top + 4));
+        const __m256 b0 = _mm256_loadu_ps((const float *)bottom), b1 = _mm256_loadu_ps((const float *)(bottom + 4));
+        const __m256i p00 = _mm256_permute4x64_epi64(_mm256_castps_si256(_mm256_shuffle_ps(t0, t1, 0x88)), 0xD8);
+        const __m256i p10 = _mm256_permute4x64_epi64(_mm256_castps_si256(_mm256_shuffle_ps(t0, t1, 0xDD)), 0xD8);
+        const __m256i p01 = _mm256_permute4x64_epi64(_mm256_castps_si256(_mm256_shuffle_ps(b0, b1, 0x88)), 0xD8);
+        const __m256i p11 = _mm256_permute4x64_epi64(_mm256_castps_si256(_mm256_shuffle_ps(b0, b1, 0xDD)), 0xD8);
         const __m256i even = lux_warp8_lerp2_avx2(
             lux_warp8_lerp2_avx2(_mm256_and_si256(p00, m), _mm256_and_si256(p10, m), fx),
             lux_warp8_lerp2_avx2(_mm256_and_si256(p01, m), _mm256_and_si256(p11, m), fx), fy);
@@ -135,6 +150,11 @@ int lux_warp_rgba8_row(const uint8_t *src, ptrdiff_t src_stride, ptrdiff_t width
     const float row_x = (float)(inverse[2] * cy + inverse[4]);
     const float row_y = (float)(inverse[3] * cy + inverse[5]);
     uint32_t *out = (uint32_t *)dst;
+    // The vector loop reads pairs of columns and of rows.
+    if (width < 2 || height < 2) {
+        lux_warp8_pixels(src, src_stride, width, height, out, 0, out_width, a, b, row_x, row_y);
+        return 1;
+    }
     LUX_DISPATCH(lux_warp8_avx2(src, src_stride, width, height, out, out_width, a, b, row_x, row_y),
                  lux_warp8_pixels(src, src_stride, width, height, out, 0, out_width, a, b, row_x, row_y));
     return 1;

@@ -74,6 +74,31 @@ import Testing
         }
     }
 
+    /// Sources one pixel wide, one row high and 2 × 2 (the vector loop reads pairs of columns and rows: a single
+    /// column or row goes through the portable loop), turned and shifted so that positions fall beyond every edge: the
+    /// engine's clamped image, and the same bytes on both kernel paths.
+    @Test func thinSourcesRepeatTheirEdgesAsTheEngineDoes() throws {
+        let transform = AffineTransform(a: 0.96, b: 0.28, c: -0.28, d: 0.96, tx: 1.3, ty: -0.6)
+        for (w, h) in [(1, 9), (9, 1), (1, 1), (2, 2), (2, 17)] {
+            let source = Self.buffer(width: w, height: h) { x, y, c in
+                c == 3 ? 255 : UInt8((53 * x + 97 * y + 31 * c) % 256)
+            }
+            var expected = PixelBuffer(width: 19, height: 11, format: .rgba8)
+            try RenderContext(options: RenderOptions(workingColorSpace: nil)).render(
+                Image(buffer: source).clampedToExtent().transformed(by: transform).cropped(
+                    to: Rect(width: 19, height: 11)),
+                to: &expected)
+            let (fast, portable) = KernelPaths.both { () -> [UInt8] in
+                var out = PixelBuffer(width: 19, height: 11, format: .rgba8)
+                #expect(source.warpRGBA8(by: transform, into: &out))
+                return Self.samples(out)
+            }
+            #expect(fast == portable, "\(w)×\(h)")
+            let worst = zip(fast, Self.samples(expected)).map { abs(Int($0) - Int($1)) }.max() ?? 0
+            #expect(worst <= 1, "\(w)×\(h): \(worst) levels from the engine")
+        }
+    }
+
     /// A slight rotation, scale and shift (a stabilising warp's size) of an opaque pseudo-random image (a movie frame:
     /// the engine blends premultiplied colours, which only opaque pixels share with straight ones), edges included: within
     /// a level of the engine everywhere (positions to 1/256 pixel, three roundings), under a quarter on average, and

@@ -216,6 +216,12 @@ void lux_bayer_quads(const uint16_t *top, const uint16_t *bottom, const float bl
 /// to 2¹⁶ pairs of 16-bit samples cannot overflow).
 void lux_pair_sums(const uint16_t *src, size_t pairs, uint16_t clip, uint32_t out[4]);
 
+/// Exposure fusion's weights with the default exponents (LuxFusion's MertensBlender): `weight[i]` (the pixel's
+/// contrast on entry) becomes contrast × saturation × well-exposedness + 1e-12, saturation the standard deviation of
+/// r, g and b, well-exposedness 2^(k · Σ(c − mean)²) (k = −log2(e)/2σ²); the Swift loop's bits on both paths.
+void lux_mertens_weights(const float *r, const float *g, const float *b, float *weight, size_t count, float mean,
+                         float k);
+
 /// The simulated sensor's constants for one frame (LuxCapture's `SensorReadout.Parameters`).
 typedef struct {
     float electrons_per_unit;  ///< photo-electrons per unit of radiance over the exposure

@@ -38,11 +38,12 @@ final class MediaInput {
     /// The time limit, if any.
     let timeLimit: Duration?
 
-    /// Opens the demuxer.
+    /// Opens the demuxer; `appliesEditLists` false reads the tracks' media times as stored (their edit lists not
+    /// applied).
     ///
     /// - Throws: ``CodecError/malformed(what:offset:reason:)`` when FFmpeg cannot read the movie's structure.
     ///   ``CodecError/library(name:message:)`` when FFmpeg is not installed.
-    init(data: Data, name: String, timeLimit: Duration?) throws(CodecError) {
+    init(data: Data, name: String, timeLimit: Duration?, appliesEditLists: Bool = true) throws(CodecError) {
         try FFmpeg.prepare()
         self.name = name
         self.timeLimit = timeLimit
@@ -68,6 +69,7 @@ final class MediaInput {
         var options: OpaquePointer?
         _ = av.av_dict_set(&options, "enable_drefs", "0", 0)
         _ = av.av_dict_set(&options, "use_mfra_for", "none", 0)
+        if !appliesEditLists { _ = av.av_dict_set(&options, "ignore_editlist", "1", 0) }
         var opened: UnsafeMutablePointer<AVFormatContext>? = context
         FFmpeg.clearLog()
         let status = av.avformat_open_input(&opened, nil, av.av_find_input_format("mov"), &options)

@@ -27,6 +27,12 @@ extension QuickTimeWriter {
         public var colorSpace: ColorSpace
         /// How the frames are shown (the track matrix), as the still's Exif orientation says (default `.up`).
         public var orientation: Orientation
+        /// The decoder configuration record (`avcC` for H.264, `hvcC` for HEVC) of frames already compressed.
+        ///
+        /// The track then takes them with ``QuickTimeWriter/appendCompressedVideoSample(_:)`` (from a
+        /// ``CompressedVideoReader``) and encodes nothing. `nil` (the default): the writer encodes the frames it is
+        /// given.
+        public var compressedConfiguration: [UInt8]?
 
         /// Creates video settings.
         public init(
@@ -121,7 +127,13 @@ extension QuickTimeWriter {
                 guard (1...65535).contains(v.width), (1...65535).contains(v.height) else {
                     throw .invalidArgument("video frames are 1…65535 pixels wide and high, not \(v.width)×\(v.height)")
                 }
-                if v.codec != .motionJPEG {
+                if let c = v.compressedConfiguration {
+                    guard v.codec != .motionJPEG, !c.isEmpty else {
+                        throw .invalidArgument(
+                            "compressed frames are copied into H.264 and HEVC tracks with their configuration record, "
+                                + "not into a \(v.codec.name) track\(c.isEmpty ? " with an empty record" : "")")
+                    }
+                } else if v.codec != .motionJPEG {
                     guard v.width % 2 == 0, v.height % 2 == 0 else {
                         throw .invalidArgument(
                             "\(v.codec.name) frames (4:2:0) have an even width and height, not \(v.width)×\(v.height)")

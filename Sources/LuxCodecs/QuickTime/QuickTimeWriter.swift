@@ -47,6 +47,8 @@ public final class QuickTimeWriter {
     /// Per compressed sample, in decode order: decode and presentation ticks and whether it is a key frame.
     private var encodedTiming: (decode: [Int64], presentation: [Int64], sync: [Bool]) = ([], [], [])
     private var appendedFrames = 0
+    /// The media time (ticks) of the first copied compressed sample, which the track shows at the movie's start.
+    private var copiedOrigin: Int64?
     private var audioFramesIn = 0
     private var isFinished = false
 
@@ -64,8 +66,8 @@ public final class QuickTimeWriter {
         self.settings = settings
         var nextID = 1
         if let v = settings.video {
-            var configuration: [UInt8] = []
-            if v.codec != .motionJPEG {
+            var configuration: [UInt8] = v.compressedConfiguration ?? []
+            if v.codec != .motionJPEG, v.compressedConfiguration == nil {
                 let encoder = try VideoEncoder(settings: v, file: url.lastPathComponent)
                 configuration = encoder.configuration
                 videoEncoder = encoder
@@ -160,6 +162,11 @@ public final class QuickTimeWriter {
             throw .invalidArgument("this movie has no video track (settings.video is nil)")
         }
         try checkOpen()
+        guard v.compressedConfiguration == nil else {
+            throw .invalidArgument(
+                "this track copies compressed frames (settings.video.compressedConfiguration is set): append them with "
+                    + "appendCompressedVideoSample")
+        }
         guard frame.width == v.width, frame.height == v.height, frame.codec == v.codec else {
             throw .invalidArgument(
                 "video frame \(appendedFrames) is a \(frame.width)×\(frame.height) \(frame.codec.name) frame; the track "
@@ -191,6 +198,41 @@ public final class QuickTimeWriter {
             try writeEncoded(try videoEncoder!.encode(picture, at: tick - (firstVideoTick ?? tick)))
         }
         lastVideoTick = tick
+        appendedFrames += 1
+    }
+
+    /// Appends a frame that is already compressed, as it is: nothing is decoded or encoded.
+    ///
+    /// For a track whose settings give the frames' configuration (``VideoSettings/compressedConfiguration``), with
+    /// samples read by a ``CompressedVideoReader``. Samples come in decode order with their media times; the first one
+    /// starts the track, at the movie's start.
+    ///
+    /// - Throws: ``CodecError/invalidArgument(_:)`` on a track that encodes its frames, for a decode time not after
+    ///   the previous sample's or a time out of range; ``CodecError/io(path:reason:)`` when writing fails.
+    public func appendCompressedVideoSample(_ sample: CompressedVideoSample) throws(CodecError) {
+        guard let v = settings.video, v.compressedConfiguration != nil, var track = video else {
+            throw .invalidArgument(
+                "compressed frames go into a video track whose settings give their configuration "
+                    + "(settings.video.compressedConfiguration)")
+        }
+        try checkOpen()
+        let decode = try ticks(sample.decodeTime, timescale: v.timescale, what: "decode time")
+        let presentation = try ticks(sample.presentationTime, timescale: v.timescale, what: "presentation time")
+        let origin = copiedOrigin ?? presentation
+        if let previous = encodedTiming.decode.last, decode - origin <= previous {
+            throw .invalidArgument(
+                "compressed sample \(appendedFrames) is decoded at \(sample.decodeTime), not after the previous one")
+        }
+        copiedOrigin = origin
+        let offset = UInt64(file.size)
+        try file.append(sample.data)
+        track.addSamples(count: 1, size: sample.data.count, at: offset)
+        video = track
+        encodedTiming.decode.append(decode - origin)
+        encodedTiming.presentation.append(presentation - origin)
+        encodedTiming.sync.append(sample.isSync)
+        firstVideoTick = 0
+        lastVideoTick = max(lastVideoTick ?? 0, presentation - origin)
         appendedFrames += 1
     }
 
@@ -342,12 +384,14 @@ public final class QuickTimeWriter {
             guard end > last else { throw .invalidArgument("the end time \(endTime!) is not after the last frame") }
             if let encoder = videoEncoder {
                 try writeEncoded(try encoder.encode(nil, at: 0))
-                let timing = encodedTiming
-                guard timing.decode.count == appendedFrames else {
+                guard encodedTiming.decode.count == appendedFrames else {
                     throw .library(
                         name: "\(v.codec.name) encoder",
-                        message: "\(appendedFrames) frames in, \(timing.decode.count) compressed frames out")
+                        message: "\(appendedFrames) frames in, \(encodedTiming.decode.count) compressed frames out")
                 }
+            }
+            if videoEncoder != nil || v.compressedConfiguration != nil {
+                let timing = encodedTiming
                 video?.setReorderedTiming(
                     decode: timing.decode, presentation: timing.presentation, sync: timing.sync, end: end - first)
             } else {

@@ -252,6 +252,12 @@ struct MertensBlender {
                 o[x] = abs(
                     (up[x] - m) + (down[x] - m) + (mid[reflect101(x - 1, w)] - m) + (mid[reflect101(x + 1, w)] - m))
             }
+            if wc == 1, ws == 1, we == 1 {
+                // The default exponents: a C kernel (Swift's square root is a libm call per value on Linux, which
+                // keeps the loop scalar).
+                lux_mertens_weights(r + x0, g + x0, b + x0, o + x0, x1 - x0, mu, k)
+                continue
+            }
             for x in x0..<x1 {
                 let rv = r[x]
                 let gv = g[x]

@@ -27,6 +27,9 @@ public import LuxRender
 /// can still be edited alone with ``saveStill(to:)``.
 public struct LivePhotoEditingContext: Sendable {
     /// The processor's signature: the frame in, the edited image out.
+    ///
+    /// Return the frame's own ``LivePhotoFrame/image`` to leave a frame as it is. The processor should depend only on
+    /// the frame: saving may run it twice on movie frames it leaves as they are (see ``save(to:)``).
     public typealias FrameProcessor = @Sendable (LivePhotoFrame) throws -> Image
 
     /// The Live Photo being edited.
@@ -165,6 +168,13 @@ public struct LivePhotoEditingContext: Sendable {
     ///
     /// Both files are written to temporary names in their folders and renamed at the end: a failure or a
     /// cancellation leaves no partial file and replaces nothing.
+    ///
+    /// An edit that leaves every movie frame as it is — no processor, or one that returns each movie frame's own
+    /// image (an edit of the still alone), with the whole movie kept, no ``videoFrameTransforms``, and an H.264 or
+    /// HEVC movie saved in its own codec — copies the movie's compressed frames instead of decoding and encoding them
+    /// again: no loss, and a fraction of the time. To find out, the processor is run on the decoded frames in order
+    /// before anything is encoded; from the first frame it changes on, the frames are rendered as usual (the
+    /// processor then runs a second time on the frames before that one, which it left as they were).
     ///
     /// - Returns: The edited Live Photo.
     /// - Throws: ``LivePhotoError``.

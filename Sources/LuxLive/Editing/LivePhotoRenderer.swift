@@ -170,10 +170,24 @@ struct LivePhotoRenderer: Sendable {
             video.nominalFrameRate > 0
             ? MediaTime(seconds: 1 / video.nominalFrameRate, preferredTimescale: 600)
             : MediaTime(value: 1, timescale: 30)
-        let videoSettings = QuickTimeWriter.VideoSettings(
+        var settings = QuickTimeWriter.VideoSettings(
             width: width, height: height, codec: codec, compression: output.videoCompression,
             frameDuration: frameDuration, quality: output.videoQuality, colorSpace: video.colorSpace ?? .sRGB,
             orientation: ctx.orientation)
+        // Frames the edit leaves as they are keep their compression: copied, not decoded and encoded again.
+        let plan = try planFrames(
+            movie, video: video, width: width, height: height, renderScale: frameScale, range: range, flag: flag)
+        let copied: (reader: CompressedVideoReader, end: MediaTime)?
+        let firstProcessed: (index: Int, image: Image)?
+        switch plan {
+        case .copied(let reader, let end): (copied, firstProcessed) = ((reader, end), nil)
+        case .rendered(let first): (copied, firstProcessed) = (nil, first)
+        }
+        if let copied {
+            settings.timescale = video.timescale
+            settings.compressedConfiguration = copied.reader.configuration
+        }
+        let videoSettings = settings
         if let a = audio {
             let trimmed = a.trimmed(to: range).withVolume(ctx.audioVolume)
             audio = trimmed.frameCount > 0 ? trimmed : nil
@@ -206,6 +220,15 @@ struct LivePhotoRenderer: Sendable {
             try writer.appendAudio(Array(a.samples[(audioWritten * a.channelCount)..<(end * a.channelCount)]))
             audioWritten = end
         }
+        if let copied {
+            while let sample = try Self.nextSample(copied.reader, url: movieURL, flag: flag) {
+                try writer.appendCompressedVideoSample(sample)
+            }
+            try appendAudio(until: nil)
+            return try writer.finish(photoTime: ctx.stillTime, movieEnd: copied.end) { () throws(LivePhotoError) in
+                try stillRender.commit()
+            }
+        }
         // Decoding (one thread), rendering (the workers) and encoding (this thread, and the encoder's own) overlap;
         // a few frames are in flight at a time.
         let source = FrameSource(reader: reader, flag: flag, movieURL: movieURL)
@@ -221,7 +244,8 @@ struct LivePhotoRenderer: Sendable {
                     frame.time, frame.time + frame.duration,
                     try renderFrame(
                         frame, track: video, reduction: reduction, renderScale: frameScale, settings: videoSettings,
-                        renderer: frameRenderer, targets: targets)
+                        renderer: frameRenderer, targets: targets,
+                        processed: firstProcessed?.index == frame.index ? firstProcessed?.image : nil)
                 )
             },
             sink: { (_, result) throws(LivePhotoError) in
@@ -240,6 +264,68 @@ struct LivePhotoRenderer: Sendable {
         return try writer.finish(photoTime: ctx.stillTime - range.lowerBound, movieEnd: movieEnd) {
             () throws(LivePhotoError) in try stillRender.commit()
         }
+    }
+
+    /// How the movie's frames are saved.
+    enum FramePlan {
+        /// Copied as stored, by `reader`; the movie ends at `end`.
+        case copied(CompressedVideoReader, end: MediaTime)
+        /// Rendered; the processor's result for the first frame it changed, when it was run to find out.
+        case rendered(firstProcessed: (index: Int, image: Image)?)
+    }
+
+    /// Whether the frames are copied as stored (when the edit leaves every one of them as it is) or rendered.
+    ///
+    /// Copied when saving (not a preview) the whole movie, without stabilising transforms, an `avc1` or `hvc1` track
+    /// kept in its codec at its size, with a processor (if any) that returns every decoded frame's image itself. The
+    /// processor is run on the frames in order until one comes back changed; the frames are then rendered, that frame
+    /// with the result it gave (the processor sees the frames before it a second time).
+    func planFrames(
+        _ movie: QuickTimeMovie, video: MovieTrack, width: Int, height: Int, renderScale: Double,
+        range: Range<MediaTime>, flag: CancellationFlag
+    ) throws(LivePhotoError) -> FramePlan {
+        let ctx = context
+        let url = ctx.livePhoto.movieURL
+        let sameCodec =
+            (video.codec == "avc1" && output.videoCodec == .h264)
+            || (video.codec == "hvc1" && output.videoCodec == .hevc)
+        guard scale >= 1, ctx.videoFrameTransforms == nil, range.lowerBound == .zero, sameCodec,
+            width == video.width, height == video.height,
+            let shown = try? movie.samples(of: video), shown.count == video.sampleCount, let last = shown.last,
+            range.upperBound >= last.time + last.duration
+        else { return .rendered(firstProcessed: nil) }
+        if ctx.frameProcessor != nil {
+            let reader: VideoFrameReader
+            do {
+                reader = try VideoFrameReader(
+                    movie: movie, track: video, options: VideoDecodingOptions(threads: 1, timeRange: range))
+            } catch {
+                throw .unreadable(url, error)
+            }
+            let source = FrameSource(reader: reader, flag: flag, movieURL: url)
+            while let decoded = try source.next() {
+                // The frame as `renderFrame` makes it (no transform, no reduction: the stored frame).
+                let frame = LivePhotoFrame(
+                    image: Image(buffer: decoded.pixels), type: .video, time: decoded.time, renderScale: renderScale)
+                let out = try process(frame)
+                guard out.isSameRecipe(as: frame.image) else {
+                    return .rendered(firstProcessed: (decoded.index, out))
+                }
+            }
+        }
+        // A track FFmpeg cannot hand over as stored is rendered instead.
+        guard let reader = try? CompressedVideoReader(movie: movie, track: video) else {
+            return .rendered(firstProcessed: nil)
+        }
+        return .copied(reader, end: last.time + last.duration)
+    }
+
+    /// The next compressed frame to copy, stopping when the task is cancelled.
+    static func nextSample(_ reader: CompressedVideoReader, url: URL, flag: CancellationFlag) throws(LivePhotoError)
+        -> CompressedVideoSample?
+    {
+        if flag.isCancelled { throw .cancelled }
+        do { return try reader.next() } catch { throw .unreadable(url, error) }
     }
 
     /// The movie's sound and a reader of its frames in `range`, reduced for a preview.
@@ -268,10 +354,11 @@ struct LivePhotoRenderer: Sendable {
     }
 
     /// Transforms, processes, renders (into a buffer of `targets`) and prepares one decoded movie frame for the
-    /// writer.
+    /// writer; `processed` is the processor's result for the frame when it is already known.
     func renderFrame(
         _ decoded: DecodedVideoFrame, track: MovieTrack, reduction: Double, renderScale: Double,
-        settings: QuickTimeWriter.VideoSettings, renderer: RenderContext, targets: BufferPool
+        settings: QuickTimeWriter.VideoSettings, renderer: RenderContext, targets: BufferPool,
+        processed: Image? = nil
     ) throws(LivePhotoError) -> PreparedVideoFrame {
         let ctx = context
         var image = Image(buffer: decoded.pixels)
@@ -288,7 +375,8 @@ struct LivePhotoRenderer: Sendable {
         }
         let frame = LivePhotoFrame(
             image: Self.resized(image, to: size), type: .video, time: decoded.time, renderScale: renderScale)
-        let out = try process(frame)
+        let out: Image
+        if let processed { out = processed } else { out = try process(frame) }
         // The frame's result keeps the movie's size, centred on its own extent (an animated crop moves it).
         let e = out.extent.isInfinite || out.extent.isEmpty ? frame.image.extent : out.extent
         let w = Double(settings.width)

@@ -70,6 +70,11 @@ public final class LivePhotoWriter {
         do { try movie.appendVideoFrame(frame, at: time) } catch { throw .write(movieURL, error) }
     }
 
+    /// Appends a compressed frame copied from another movie (see ``QuickTimeWriter/appendCompressedVideoSample(_:)``).
+    public func appendCompressedVideoSample(_ sample: CompressedVideoSample) throws(LivePhotoError) {
+        do { try movie.appendCompressedVideoSample(sample) } catch { throw .write(movieURL, error) }
+    }
+
     /// Appends interleaved 16-bit audio.
     public func appendAudio(_ samples: [Int16]) throws(LivePhotoError) {
         do { try movie.appendAudio(samples) } catch { throw .write(movieURL, error) }

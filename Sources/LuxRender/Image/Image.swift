@@ -48,6 +48,10 @@ public struct Image: Sendable, CustomStringConvertible {
         node = Node(.constant(color), extent: .infinite, isOpaque: color.alpha == 1)
     }
 
+    /// Whether `other` is this very recipe (this value or a copy of it, not an equal one built again): lets a caller
+    /// skip work when a processor hands back the image it was given.
+    package func isSameRecipe(as other: Image) -> Bool { node === other.node }
+
     /// The empty image (transparent, empty extent).
     public static let empty = Image(node: Node(.empty, extent: .null, isOpaque: false))
 
