@@ -209,4 +209,33 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: out.path) == ["IMG_E0001.JPG"])
         #expect(try Data(contentsOf: movieURL) == Data(bytes))
     }
+
+    /// The iPhone's H.264 frames come through untouched: FFmpeg reads the same packets (decode and presentation
+    /// times, sizes, hashes) and the same pictures from the edited movie as from Apple's. (That a still-only chain
+    /// edits the still: `UnchangedMovieTests`.)
+    @Test("live edit --photo-chain edits the still and copies the iPhone's movie frames", .needsLux, .needs("ffmpeg"))
+    func stillOnlyChainCopiesTheIPhoneFrames() throws {
+        let lux = try #require(LuxExecutable.path)
+        let dir = try Self.applePair()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("edited")
+        let edit = try LuxExecutable.run(
+            lux,
+            [
+                "live", "edit", dir.appendingPathComponent("IMG_0001.JPG").path, "-o", out.path, "--photo-chain",
+                "SepiaTone intensity=1",
+            ])
+        try #require(edit.status == 0, "\(edit.errorText)")
+        func hashes(_ url: URL, _ copy: [String]) throws -> [Substring] {
+            try ExternalTool.capture(
+                "ffmpeg", ["-v", "error", "-i", url.path, "-map", "0:v"] + copy + ["-f", "framemd5", "-"]
+            ).succeeded().text.split(separator: "\n").filter { !$0.hasPrefix("#") }
+        }
+        let original = dir.appendingPathComponent("IMG_0001.MOV")
+        let edited = out.appendingPathComponent("IMG_E0001.MOV")
+        let packets = try hashes(original, ["-c", "copy"])
+        #expect(packets.count == 22)
+        #expect(try hashes(edited, ["-c", "copy"]) == packets)
+        #expect(try hashes(edited, []) == hashes(original, []))
+    }
 }

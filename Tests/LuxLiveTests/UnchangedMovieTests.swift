@@ -96,6 +96,26 @@ import Testing
         #expect(abs(level - 0.5) < 0.02)
     }
 
+    /// The recipe behind `lux live edit --photo-chain`: the still is toned, the movie's samples are the original's.
+    @Test("a recipe with a still-only chain copies the movie's frames")
+    func stillOnlyRecipeCopiesTheFrames() async throws {
+        let dir = try LiveFixtures.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let live = try LiveFixtures.pair(in: dir)
+        let recipe = LivePhotoAdjustments(photoFilterChain: "SepiaTone intensity=0.8")
+        var output = LivePhotoEditingOutput(directory: dir, baseName: "IMG_E0001")
+        output.synchronizesFiles = false
+        let edited = try await LivePhotoEditingContext(livePhoto: live, adjustments: recipe).save(to: output)
+        let original = try QuickTimeMovie(contentsOf: live.movieURL)
+        let movie = try QuickTimeMovie(contentsOf: edited.movieURL)
+        let data = { (m: QuickTimeMovie) in try m.samples(of: m.videoTrack!).map { try m.sampleData($0) } }
+        #expect(try data(movie) == data(original))
+        let still = try ImageFile.read(url: edited.photoURL).pixels
+        let before = try ImageFile.read(url: live.photoURL).pixels
+        #expect(still.width == before.width && still.height == before.height)
+        #expect(LiveFixtures.meanDifference(still, before) > 5)
+    }
+
     /// Those before the still keep their picture, those after change, and each frame is processed.
     @Test("a processor that changes the frames from the still on renders every frame")
     func laterChangeRendersEveryFrame() async throws {

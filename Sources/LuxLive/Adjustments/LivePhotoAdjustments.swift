@@ -147,7 +147,10 @@ public struct LivePhotoAdjustments: Hashable, Sendable, Codable {
             // Edges are extended before the chains so neighbourhood filters do not darken the borders; the
             // result is cropped back to the frame.
             let source = frame.image.extent
-            var image = all == nil && photo == nil ? frame.image : frame.image.clampedToExtent()
+            // A frame no chain applies to stays the frame's own image (a movie whose frames all stay so is copied
+            // when saved, not encoded again).
+            let chained = all != nil || (photo != nil && frame.type == .photo)
+            var image = chained ? frame.image.clampedToExtent() : frame.image
             let noImages: (String) throws -> Image = { path in
                 throw FilterError.imageLoad(
                     path: path, reason: "image parameters are not supported in Live Photo recipes")
@@ -160,7 +163,7 @@ public struct LivePhotoAdjustments: Hashable, Sendable, Codable {
                 image = try photo.scaled(by: frame.renderScale, registry: registry).apply(
                     to: image, registry: registry, loadImage: noImages)
             }
-            if image.extent.contains(source) { image = image.cropped(to: source) }
+            if chained, image.extent.contains(source) { image = image.cropped(to: source) }
             let uncropped = image.extent
             var window = uncropped
             if let c = crop {
