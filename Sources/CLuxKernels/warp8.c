@@ -142,7 +142,7 @@ __attribute__((target("avx2"))) static void lux_warp8_avx2(const uint8_t *src, p
 
 int lux_warp_rgba8_row(const uint8_t *src, ptrdiff_t src_stride, ptrdiff_t width, ptrdiff_t height, uint8_t *dst,
                        ptrdiff_t out_width, ptrdiff_t y, const double inverse[6]) {
-    // Positions in 256ths must stay exact in single precision; the gathers' byte offsets must fit 32 bits.
+    // Positions in 256ths must stay exact in single precision; the vector loop's byte offsets (32-bit lanes) must fit.
     if (width >= 16000 || height >= 16000 || src_stride * height >= ((ptrdiff_t)1 << 31)) return 0;
     const float a = (float)inverse[0];
     const float b = (float)inverse[1];

@@ -123,11 +123,11 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let live = try LiveFixtures.pair(in: dir)
         let photoTime = live.photoTime
-        let seen = Mutex<Set<Int64>>([])
+        let calls = Mutex<[Int64: Int]>([:])
         var context = try LivePhotoEditingContext(livePhoto: live)
         context.frameProcessor = { frame in
             guard frame.type == .video else { return frame.image }
-            seen.withLock { _ = $0.insert(frame.time.converted(toTimescale: 600).value) }
+            calls.withLock { $0[frame.time.converted(toTimescale: 600).value, default: 0] += 1 }
             guard frame.time >= photoTime else { return frame.image }
             return try frame.image.applyingFilter("ColorInvert")
         }
@@ -138,8 +138,14 @@ import Testing
         let before = try LiveFixtures.frames(live.movieURL)
         let after = try LiveFixtures.frames(edited.movieURL)
         #expect(after.count == 30 && before.count == 30)
-        #expect(seen.withLock { $0.count } == 30)
+        // Run on the frames in order until the first it changes (the still's), then on every frame as they render:
+        // twice on each frame before it, once on it (its first result is used) and on the later ones.
         let times = try LivePhotoEditingContext(livePhoto: live).videoFrameTimes
+        let counts = calls.withLock { $0 }
+        #expect(counts.count == 30)
+        for t in times {
+            #expect(counts[t.converted(toTimescale: 600).value] == (t < photoTime ? 2 : 1), "frame at \(t.seconds) s")
+        }
         for (i, (a, b)) in zip(before, after).enumerated() {
             let x = a.converted(to: .rgba8).components(as: UInt8.self)
             let y = b.converted(to: .rgba8).components(as: UInt8.self)

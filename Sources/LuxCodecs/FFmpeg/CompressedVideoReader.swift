@@ -9,9 +9,11 @@ import LuxPixels
 /// another movie with ``QuickTimeWriter/appendCompressedVideoSample(_:)``, without decoding or re-encoding them.
 ///
 /// Times are those of the track's media (its edit list is not applied): the writer places the frames with its own.
+/// Sync samples are those of the track's 'stss' table (every sample without one).
 ///
 /// ```swift
 /// let reader = try CompressedVideoReader(movie: movie)
+/// let track = reader.track
 /// var video = QuickTimeWriter.VideoSettings(width: track.width, height: track.height, codec: reader.codec)
 /// video.timescale = track.timescale
 /// video.compressedConfiguration = reader.configuration
@@ -30,6 +32,10 @@ public final class CompressedVideoReader {
     private let stream: UnsafeMutablePointer<AVStream>
     private let packet: UnsafeMutablePointer<AVPacket>
     private var count = 0
+    /// The samples' sizes in decode order, as the track's tables list them.
+    private let sizes: [Int]
+    /// The sync samples' numbers (1-based); `nil`: every sample.
+    private let sync: Set<UInt32>?
 
     /// Opens `track` (default: the movie's video track) for reading.
     ///
@@ -50,6 +56,8 @@ public final class CompressedVideoReader {
                 reason: "compressed frames are copied from 'avc1' and 'hvc1' tracks")
         }
         self.track = track
+        sizes = track.table.samples().map(\.size)
+        sync = track.table.syncSamples.map(Set.init)
         input = try MediaInput(data: movie.data, name: movie.name, timeLimit: nil, appliesEditLists: false)
         guard let stream = input.streams.first(where: { Int($0.pointee.id) == track.id }) else {
             throw .malformed(what: movie.name, offset: 0, reason: "FFmpeg finds no stream for track \(track.id)")
@@ -76,8 +84,8 @@ public final class CompressedVideoReader {
 
     /// The next sample in decode order, or `nil` after the last.
     ///
-    /// - Throws: ``CodecError`` when the movie's data is damaged (a sample outside the file, more samples than the
-    ///   track's tables list, a sample without a time).
+    /// - Throws: ``CodecError`` when the movie's data is damaged (a sample outside the file or of another size than
+    ///   the tables say, more or fewer samples than they list, a sample without a time).
     public func next() throws(CodecError) -> CompressedVideoSample? {
         while try input.read(into: packet) {
             defer { av.av_packet_unref(packet) }
@@ -89,10 +97,13 @@ public final class CompressedVideoReader {
                     reason: "FFmpeg demuxed more than the \(track.sampleCount) samples the track's tables list")
             }
             let p = packet.pointee
-            guard p.dts != Int64.min, let data = p.data else {
+            guard p.dts != Int64.min, let data = p.data, Int(p.size) == sizes[count - 1],
+                p.flags & AV_PKT_FLAG_CORRUPT == 0
+            else {
                 throw .malformed(
                     what: "\(track.codecName) sample \(count) in \(input.name)", offset: Int(p.pos),
-                    reason: "the sample has no decode time or no data")
+                    reason:
+                        "the sample has no decode time or data, or not the \(sizes[count - 1]) bytes the tables list")
             }
             let base = stream.pointee.time_base
             guard base.num == 1, base.den > 0 else {
@@ -104,7 +115,11 @@ public final class CompressedVideoReader {
                 data: Array(UnsafeBufferPointer(start: data, count: Int(p.size))),
                 decodeTime: MediaTime(value: p.dts, timescale: base.den),
                 presentationTime: MediaTime(value: p.pts == Int64.min ? p.dts : p.pts, timescale: base.den),
-                isSync: p.flags & AV_PKT_FLAG_KEY != 0)
+                isSync: sync?.contains(UInt32(count)) ?? true)
+        }
+        guard count == track.sampleCount else {
+            throw .truncated(
+                what: "\(track.codecName) video in \(input.name) (\(count) of \(track.sampleCount) samples)", offset: 0)
         }
         return nil
     }

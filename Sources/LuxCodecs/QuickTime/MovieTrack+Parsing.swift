@@ -161,6 +161,11 @@ extension MovieTrack {
                         count: r.u32Unchecked(a.payload + 8 + 8 * $0),
                         offset: Int32(bitPattern: r.u32Unchecked(a.payload + 12 + 8 * $0)))
                 }
+            case "stss":
+                _ = try p.fullHeader(a, minimum: 4)
+                let n = r.u32Unchecked(a.payload + 4)
+                try p.checkTable(a, at: a.payload + 8, count: n, entrySize: 4)
+                table.syncSamples = (0..<Int(n)).map { r.u32Unchecked(a.payload + 8 + 4 * $0) }
             case "stsc":
                 _ = try p.fullHeader(a, minimum: 4)
                 let n = r.u32Unchecked(a.payload + 4)

@@ -86,6 +86,15 @@ public struct MovieTrack: Hashable, Sendable, CustomStringConvertible {
     /// Whether the frames are Motion-JPEG that LuxCodecs decodes itself (`jpeg`, `mjpa`).
     var isMotionJPEG: Bool { codec == "jpeg" || codec == "mjpa" }
 
+    /// Whether the movie shows the track's media from its first presented sample at the movie's start: no edit list
+    /// and that sample at media time 0, or one edit at normal rate from that sample's media time (no delay before it,
+    /// nothing cut from the start) — as a copy of its compressed samples by ``QuickTimeWriter`` shows them.
+    package var presentsMediaFromStart: Bool {
+        let first = table.samples().map(\.time).min() ?? 0
+        guard let edit = edits.first else { return first == 0 }
+        return edits.count == 1 && edit.rate == 1 && edit.mediaTime?.converted(toTimescale: timescale).value == first
+    }
+
     /// Frames per second, from the sample count and media duration (video).
     public var nominalFrameRate: Double {
         mediaDuration.seconds > 0 ? Double(sampleCount) / mediaDuration.seconds : 0

@@ -47,8 +47,6 @@ public final class QuickTimeWriter {
     /// Per compressed sample, in decode order: decode and presentation ticks and whether it is a key frame.
     private var encodedTiming: (decode: [Int64], presentation: [Int64], sync: [Bool]) = ([], [], [])
     private var appendedFrames = 0
-    /// The media time (ticks) of the first copied compressed sample, which the track shows at the movie's start.
-    private var copiedOrigin: Int64?
     private var audioFramesIn = 0
     private var isFinished = false
 
@@ -149,6 +147,11 @@ public final class QuickTimeWriter {
         guard let v = settings.video else {
             throw .invalidArgument("this movie has no video track (settings.video is nil)")
         }
+        guard v.compressedConfiguration == nil else {
+            throw .invalidArgument(
+                "this track copies compressed frames (settings.video.compressedConfiguration is set): append them with "
+                    + "appendCompressedVideoSample")
+        }
         try appendVideoFrame(try Self.prepareVideoFrame(pixels, settings: v), at: time)
     }
 
@@ -204,11 +207,12 @@ public final class QuickTimeWriter {
     /// Appends a frame that is already compressed, as it is: nothing is decoded or encoded.
     ///
     /// For a track whose settings give the frames' configuration (``VideoSettings/compressedConfiguration``), with
-    /// samples read by a ``CompressedVideoReader``. Samples come in decode order with their media times; the first one
-    /// starts the track, at the movie's start.
+    /// samples read by a ``CompressedVideoReader``: in decode order, the first a sync sample, with their media times
+    /// (any origin; the sample shown first starts the track, at the movie's start).
     ///
-    /// - Throws: ``CodecError/invalidArgument(_:)`` on a track that encodes its frames, for a decode time not after
-    ///   the previous sample's or a time out of range; ``CodecError/io(path:reason:)`` when writing fails.
+    /// - Throws: ``CodecError/invalidArgument(_:)`` on a track that encodes its frames, for a first sample that is not
+    ///   a sync sample, a decode time not after the previous sample's (or more than 2³² − 1 ticks after it) or a time
+    ///   that is not a number; ``CodecError/io(path:reason:)`` when writing fails.
     public func appendCompressedVideoSample(_ sample: CompressedVideoSample) throws(CodecError) {
         guard let v = settings.video, v.compressedConfiguration != nil, var track = video else {
             throw .invalidArgument(
@@ -216,23 +220,32 @@ public final class QuickTimeWriter {
                     + "(settings.video.compressedConfiguration)")
         }
         try checkOpen()
-        let decode = try ticks(sample.decodeTime, timescale: v.timescale, what: "decode time")
-        let presentation = try ticks(sample.presentationTime, timescale: v.timescale, what: "presentation time")
-        let origin = copiedOrigin ?? presentation
-        if let previous = encodedTiming.decode.last, decode - origin <= previous {
-            throw .invalidArgument(
-                "compressed sample \(appendedFrames) is decoded at \(sample.decodeTime), not after the previous one")
+        guard sample.decodeTime.isNumeric, sample.presentationTime.isNumeric else {
+            throw .invalidArgument("compressed sample \(appendedFrames) has a time that is not a number")
         }
-        copiedOrigin = origin
+        let decode = sample.decodeTime.converted(toTimescale: v.timescale).value
+        let presentation = sample.presentationTime.converted(toTimescale: v.timescale).value
+        if let previous = encodedTiming.decode.last {
+            guard decode > previous, decode - previous <= Int64(UInt32.max) else {
+                throw .invalidArgument(
+                    "compressed sample \(appendedFrames) is decoded at \(sample.decodeTime): not after the previous "
+                        + "sample, or too long after it")
+            }
+        } else {
+            guard sample.isSync else {
+                throw .invalidArgument("the first compressed sample must be a sync sample (decoding starts there)")
+            }
+        }
         let offset = UInt64(file.size)
         try file.append(sample.data)
         track.addSamples(count: 1, size: sample.data.count, at: offset)
         video = track
-        encodedTiming.decode.append(decode - origin)
-        encodedTiming.presentation.append(presentation - origin)
+        // Media ticks as they came; `complete` rebases them on the first shown.
+        encodedTiming.decode.append(decode)
+        encodedTiming.presentation.append(presentation)
         encodedTiming.sync.append(sample.isSync)
-        firstVideoTick = 0
-        lastVideoTick = max(lastVideoTick ?? 0, presentation - origin)
+        firstVideoTick = min(firstVideoTick ?? presentation, presentation)
+        lastVideoTick = max(lastVideoTick ?? presentation, presentation)
         appendedFrames += 1
     }
 
@@ -374,6 +387,12 @@ public final class QuickTimeWriter {
     }
 
     private func complete(endTime: MediaTime?) throws(CodecError) {
+        if settings.video?.compressedConfiguration != nil, let origin = firstVideoTick, let last = lastVideoTick {
+            // Copied samples: their media times rebased on the first shown, which the track shows at the movie's start.
+            encodedTiming.decode = encodedTiming.decode.map { $0 - origin }
+            encodedTiming.presentation = encodedTiming.presentation.map { $0 - origin }
+            (firstVideoTick, lastVideoTick) = (0, last - origin)
+        }
         if let v = settings.video {
             guard let last = lastVideoTick, let first = firstVideoTick else {
                 throw .invalidArgument("the movie has a video track but no frames were appended")

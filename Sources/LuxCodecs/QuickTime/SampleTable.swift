@@ -18,6 +18,8 @@ struct SampleTable: Hashable, Sendable {
 
     var timeRuns: [TimeRun] = []
     var compositionOffsets: [OffsetRun] = []
+    /// The sync samples' numbers (1-based, from 'stss'); `nil` without the table: every sample is a sync sample.
+    var syncSamples: [UInt32]?
     var chunkRuns: [ChunkRun] = []
     /// The size of every sample when constant, else 0.
     var constantSize: UInt32 = 0

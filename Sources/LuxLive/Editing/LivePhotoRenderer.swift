@@ -276,8 +276,9 @@ struct LivePhotoRenderer: Sendable {
 
     /// Whether the frames are copied as stored (when the edit leaves every one of them as it is) or rendered.
     ///
-    /// Copied when saving (not a preview) the whole movie, without stabilising transforms, an `avc1` or `hvc1` track
-    /// kept in its codec at its size, with a processor (if any) that returns every decoded frame's image itself. The
+    /// Copied when saving (not a preview) the whole movie — its whole media shown from its start — without stabilising
+    /// transforms, an `avc1` or `hvc1` track kept in its codec at its size, with the output's default compression
+    /// settings, and a processor (if any) that returns every decoded frame's image itself. The
     /// processor is run on the frames in order until one comes back changed; the frames are then rendered, that frame
     /// with the result it gave (the processor sees the frames before it a second time).
     func planFrames(
@@ -289,16 +290,18 @@ struct LivePhotoRenderer: Sendable {
         let sameCodec =
             (video.codec == "avc1" && output.videoCodec == .h264)
             || (video.codec == "hvc1" && output.videoCodec == .hevc)
+        // The copy shows the track's media from its first presented sample at the movie's start: the original must too.
         guard scale >= 1, ctx.videoFrameTransforms == nil, range.lowerBound == .zero, sameCodec,
-            width == video.width, height == video.height,
+            video.presentsMediaFromStart,
+            output.videoCompression == VideoCompression(), width == video.width, height == video.height,
             let shown = try? movie.samples(of: video), shown.count == video.sampleCount, let last = shown.last,
-            range.upperBound >= last.time + last.duration
+            shown.first?.time == .zero, range.upperBound >= last.time + last.duration
         else { return .rendered(firstProcessed: nil) }
         if ctx.frameProcessor != nil {
             let reader: VideoFrameReader
             do {
                 reader = try VideoFrameReader(
-                    movie: movie, track: video, options: VideoDecodingOptions(threads: 1, timeRange: range))
+                    movie: movie, track: video, options: VideoDecodingOptions(threads: threads, timeRange: range))
             } catch {
                 throw .unreadable(url, error)
             }

@@ -60,7 +60,11 @@ import Testing
         var samples: [CompressedVideoSample] = []
         while let s = try stored.next() { samples.append(s) }
         #expect(samples.count == 24 && samples[0].isSync)
-        #expect(samples.map(\.presentationTime) != samples.map(\.decodeTime))
+        let shown = samples.map(\.presentationTime)
+        #expect(shown != shown.sorted(), "no frame is reordered")
+        // The sync samples are the original's (its 'stss', which the copy writes again).
+        #expect(b.table.syncSamples == a.table.syncSamples)
+        #expect(samples.indices.filter { samples[$0].isSync }.map { UInt32($0 + 1) } == a.table.syncSamples ?? [])
         let (x, y) = (try Self.decoded(source), try Self.decoded(copied))
         #expect(x.count == 24 && y.count == 24)
         #expect(x.map(\.0) == y.map(\.0))
@@ -122,6 +126,9 @@ import Testing
         #expect(throws: CodecError.self) {
             try copying.appendVideoFrame(MovieFixtures.frame(0), at: .zero)
         }
+        #expect(!second.isSync)
+        #expect(throws: CodecError.self) { try copying.appendCompressedVideoSample(second) }
+        try copying.appendCompressedVideoSample(first)
         try copying.appendCompressedVideoSample(second)
         #expect(throws: CodecError.self) { try copying.appendCompressedVideoSample(first) }
         copying.cancel()
