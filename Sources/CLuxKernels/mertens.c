@@ -9,41 +9,35 @@
 
 #pragma clang fp contract(off)
 
-LUX_V8_OP lux_sf lux_mertens_block(lux_sf r, lux_sf g, lux_sf b, lux_sf contrast, float mean, float k) {
-    lux_sf rg = r - g, gb = g - b, br = b - r;
+// Eight weights in place: `weight` holds the pixels' contrast on entry.
+LUX_V8_OP void lux_mertens_eight(const float *r, const float *g, const float *b, float *weight, float mean, float k) {
+    lux_sf vr, vg, vb, contrast;
+    memcpy(&vr, r, sizeof vr);
+    memcpy(&vg, g, sizeof vg);
+    memcpy(&vb, b, sizeof vb);
+    memcpy(&contrast, weight, sizeof contrast);
+    lux_sf rg = vr - vg, gb = vg - vb, br = vb - vr;
     lux_sf sat = __builtin_elementwise_sqrt((rg * rg + gb * gb + br * br) * (1.0f / 9.0f));
-    lux_sf dr = r - mean, dg = g - mean, db = b - mean;
+    lux_sf dr = vr - mean, dg = vg - mean, db = vb - mean;
     lux_sf e = lux_v8_exp2((dr * dr + dg * dg + db * db) * k);
-    return contrast * sat * e + 1e-12f;
+    lux_sf w = contrast * sat * e + 1e-12f;
+    memcpy(weight, &w, sizeof w);
 }
 
 static inline __attribute__((always_inline)) void lux_mertens_body(const float *r, const float *g, const float *b,
                                                                    float *weight, size_t n, float mean, float k) {
     size_t x = 0;
-    for (; x + 8 <= n; x += 8) {
-        lux_sf vr, vg, vb, vc;
-        memcpy(&vr, r + x, sizeof vr);
-        memcpy(&vg, g + x, sizeof vg);
-        memcpy(&vb, b + x, sizeof vb);
-        memcpy(&vc, weight + x, sizeof vc);
-        lux_sf w = lux_mertens_block(vr, vg, vb, vc, mean, k);
-        memcpy(weight + x, &w, sizeof w);
-    }
+    for (; x + 8 <= n; x += 8) lux_mertens_eight(r + x, g + x, b + x, weight + x, mean, k);
     if (x < n) {
         // The last pixels through a padded block.
-        float tr[8] = {0}, tg[8] = {0}, tb[8] = {0}, tc[8] = {0};
-        const size_t m = n - x;
-        memcpy(tr, r + x, m * sizeof(float));
-        memcpy(tg, g + x, m * sizeof(float));
-        memcpy(tb, b + x, m * sizeof(float));
-        memcpy(tc, weight + x, m * sizeof(float));
-        lux_sf vr, vg, vb, vc;
-        memcpy(&vr, tr, sizeof vr);
-        memcpy(&vg, tg, sizeof vg);
-        memcpy(&vb, tb, sizeof vb);
-        memcpy(&vc, tc, sizeof vc);
-        lux_sf w = lux_mertens_block(vr, vg, vb, vc, mean, k);
-        memcpy(weight + x, &w, m * sizeof(float));
+        float tr[8] = {0}, tg[8] = {0}, tb[8] = {0}, tw[8] = {0};
+        const size_t m = (n - x) * sizeof(float);
+        memcpy(tr, r + x, m);
+        memcpy(tg, g + x, m);
+        memcpy(tb, b + x, m);
+        memcpy(tw, weight + x, m);
+        lux_mertens_eight(tr, tg, tb, tw, mean, k);
+        memcpy(weight + x, tw, m);
     }
 }
 

@@ -10,19 +10,6 @@ import Testing
 /// Saving an edit that leaves every movie frame as it is copies the movie's compressed frames (no decoding and
 /// re-encoding, no generation loss); an edit that changes any frame, or asks for another codec, renders them all.
 @Suite struct UnchangedMovieTests {
-    /// FFmpeg's MD5 of each video packet as stored (`-c copy`: decode time, presentation time, size, hash) or of each
-    /// decoded picture.
-    static func ffmpegHashes(_ url: URL, decoded: Bool) throws -> [String] {
-        let copy = decoded ? [] : ["-c", "copy"]
-        let run = try ExternalTool.capture(
-            "ffmpeg", ["-v", "error", "-i", url.path, "-map", "0:v"] + copy + ["-f", "framemd5", "-"]
-        ).succeeded()
-        return run.text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map {
-            // stream, dts, pts, duration, size, hash: all but the stream.
-            $0.split(separator: ",").dropFirst().map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ",")
-        }
-    }
-
     /// A processor that tones the still sepia and returns every movie frame it is given.
     static let stillOnly: LivePhotoEditingContext.FrameProcessor = { frame in
         guard frame.type == .photo else { return frame.image }
@@ -42,11 +29,12 @@ import Testing
         let edited = try await context.save(to: output)
 
         // The same packets (B-frames: decode and presentation times differ) and so the same pictures.
-        let packets = try Self.ffmpegHashes(live.movieURL, decoded: false)
+        let packets = try ExternalTool.ffmpegFrameHashes(live.movieURL, packets: true)
         #expect(packets.count == 30)
-        #expect(try Self.ffmpegHashes(edited.movieURL, decoded: false) == packets)
+        #expect(try ExternalTool.ffmpegFrameHashes(edited.movieURL, packets: true) == packets)
         #expect(
-            try Self.ffmpegHashes(edited.movieURL, decoded: true) == Self.ffmpegHashes(live.movieURL, decoded: true))
+            try ExternalTool.ffmpegFrameHashes(edited.movieURL, packets: false)
+                == ExternalTool.ffmpegFrameHashes(live.movieURL, packets: false))
         let run = try ExternalTool.capture("ffmpeg", ["-v", "error", "-i", edited.movieURL.path, "-f", "null", "-"])
         #expect(run.status == 0 && run.errorText.isEmpty, "\(run.errorText)")
 

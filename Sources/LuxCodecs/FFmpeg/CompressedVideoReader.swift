@@ -32,6 +32,8 @@ public final class CompressedVideoReader {
     private let stream: UnsafeMutablePointer<AVStream>
     private let packet: UnsafeMutablePointer<AVPacket>
     private var count = 0
+    /// The stream's ticks per second (its time base is 1/timescale).
+    private let timescale: Int32
     /// The samples' sizes in decode order, as the track's tables list them.
     private let sizes: [Int]
     /// The sync samples' numbers (1-based); `nil`: every sample.
@@ -47,14 +49,12 @@ public final class CompressedVideoReader {
         guard let track = track ?? movie.videoTrack, track.kind == .video else {
             throw .invalidArgument("\(movie.name) has no video track")
         }
-        switch track.codec {
-        case "avc1": codec = .h264
-        case "hvc1": codec = .hevc
-        default:
+        guard let codec = VideoCodec.allCases.first(where: { $0 != .motionJPEG && $0.fourCC == track.codec }) else {
             throw .unsupported(
                 what: "copying \(track.codecName) frames ('\(track.codec)') of \(movie.name)",
                 reason: "compressed frames are copied from 'avc1' and 'hvc1' tracks")
         }
+        self.codec = codec
         self.track = track
         sizes = track.table.samples().map(\.size)
         sync = track.table.syncSamples.map(Set.init)
@@ -62,6 +62,13 @@ public final class CompressedVideoReader {
         guard let stream = input.streams.first(where: { Int($0.pointee.id) == track.id }) else {
             throw .malformed(what: movie.name, offset: 0, reason: "FFmpeg finds no stream for track \(track.id)")
         }
+        let base = stream.pointee.time_base
+        guard base.num == 1, base.den > 0 else {
+            throw .malformed(
+                what: "\(track.codecName) video in \(movie.name)", offset: 0,
+                reason: "the time base \(base.num)/\(base.den) is not 1/timescale")
+        }
+        timescale = base.den
         self.stream = stream
         for other in input.streams where other != stream { other.pointee.discard = AVDISCARD_ALL }
         let parameters = stream.pointee.codecpar.pointee
@@ -105,16 +112,10 @@ public final class CompressedVideoReader {
                     reason:
                         "the sample has no decode time or data, or not the \(sizes[count - 1]) bytes the tables list")
             }
-            let base = stream.pointee.time_base
-            guard base.num == 1, base.den > 0 else {
-                throw .malformed(
-                    what: "\(track.codecName) video in \(input.name)", offset: 0,
-                    reason: "the time base \(base.num)/\(base.den) is not 1/timescale")
-            }
             return CompressedVideoSample(
                 data: Array(UnsafeBufferPointer(start: data, count: Int(p.size))),
-                decodeTime: MediaTime(value: p.dts, timescale: base.den),
-                presentationTime: MediaTime(value: p.pts == Int64.min ? p.dts : p.pts, timescale: base.den),
+                decodeTime: MediaTime(value: p.dts, timescale: timescale),
+                presentationTime: MediaTime(value: p.pts == Int64.min ? p.dts : p.pts, timescale: timescale),
                 isSync: sync?.contains(UInt32(count)) ?? true)
         }
         guard count == track.sampleCount else {

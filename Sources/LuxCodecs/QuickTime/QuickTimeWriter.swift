@@ -147,11 +147,7 @@ public final class QuickTimeWriter {
         guard let v = settings.video else {
             throw .invalidArgument("this movie has no video track (settings.video is nil)")
         }
-        guard v.compressedConfiguration == nil else {
-            throw .invalidArgument(
-                "this track copies compressed frames (settings.video.compressedConfiguration is set): append them with "
-                    + "appendCompressedVideoSample")
-        }
+        try Self.checkEncodes(v)
         try appendVideoFrame(try Self.prepareVideoFrame(pixels, settings: v), at: time)
     }
 
@@ -165,11 +161,7 @@ public final class QuickTimeWriter {
             throw .invalidArgument("this movie has no video track (settings.video is nil)")
         }
         try checkOpen()
-        guard v.compressedConfiguration == nil else {
-            throw .invalidArgument(
-                "this track copies compressed frames (settings.video.compressedConfiguration is set): append them with "
-                    + "appendCompressedVideoSample")
-        }
+        try Self.checkEncodes(v)
         guard frame.width == v.width, frame.height == v.height, frame.codec == v.codec else {
             throw .invalidArgument(
                 "video frame \(appendedFrames) is a \(frame.width)×\(frame.height) \(frame.codec.name) frame; the track "
@@ -202,6 +194,15 @@ public final class QuickTimeWriter {
         }
         lastVideoTick = tick
         appendedFrames += 1
+    }
+
+    /// Throws unless the track `v` encodes the frames it is given (a copying track takes compressed samples only).
+    private static func checkEncodes(_ v: VideoSettings) throws(CodecError) {
+        guard v.compressedConfiguration == nil else {
+            throw .invalidArgument(
+                "this track copies compressed frames (settings.video.compressedConfiguration is set): append them with "
+                    + "appendCompressedVideoSample")
+        }
     }
 
     /// Appends a frame that is already compressed, as it is: nothing is decoded or encoded.

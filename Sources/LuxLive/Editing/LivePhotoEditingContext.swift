@@ -173,9 +173,10 @@ public struct LivePhotoEditingContext: Sendable {
     /// image (an edit of the still alone), with the whole movie kept, no ``videoFrameTransforms``, the frames kept at
     /// their size, and an H.264 or HEVC movie saved in its own codec with the output's default
     /// ``LivePhotoEditingOutput/videoCompression`` (asking for another rate factor or preset re-encodes) — copies the
-    /// movie's compressed frames instead of decoding and encoding them again: no loss, and a fraction of the time. To find out, the processor is run on the decoded frames in order
-    /// before anything is encoded; from the first frame it changes on, the frames are rendered as usual (the
-    /// processor then runs a second time on the frames before that one, which it left as they were).
+    /// movie's compressed frames instead of decoding and encoding them again: no loss, and a fraction of the time. To
+    /// find out, the processor is run on the decoded frames in order before anything is encoded; from the first frame
+    /// it changes on, the frames are rendered as usual (the processor then runs a second time on the frames before
+    /// that one, which it left as they were).
     ///
     /// - Returns: The edited Live Photo.
     /// - Throws: ``LivePhotoError``.

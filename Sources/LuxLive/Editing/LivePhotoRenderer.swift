@@ -177,15 +177,9 @@ struct LivePhotoRenderer: Sendable {
         // Frames the edit leaves as they are keep their compression: copied, not decoded and encoded again.
         let plan = try planFrames(
             movie, video: video, width: width, height: height, renderScale: frameScale, range: range, flag: flag)
-        let copied: (reader: CompressedVideoReader, end: MediaTime)?
-        let firstProcessed: (index: Int, image: Image)?
-        switch plan {
-        case .copied(let reader, let end): (copied, firstProcessed) = ((reader, end), nil)
-        case .rendered(let first): (copied, firstProcessed) = (nil, first)
-        }
-        if let copied {
+        if case .copied(let reader, _) = plan {
             settings.timescale = video.timescale
-            settings.compressedConfiguration = copied.reader.configuration
+            settings.compressedConfiguration = reader.configuration
         }
         let videoSettings = settings
         if let a = audio {
@@ -220,15 +214,16 @@ struct LivePhotoRenderer: Sendable {
             try writer.appendAudio(Array(a.samples[(audioWritten * a.channelCount)..<(end * a.channelCount)]))
             audioWritten = end
         }
-        if let copied {
-            while let sample = try Self.nextSample(copied.reader, url: movieURL, flag: flag) {
+        if case .copied(let reader, let end) = plan {
+            while let sample = try Self.nextSample(reader, url: movieURL, flag: flag) {
                 try writer.appendCompressedVideoSample(sample)
             }
             try appendAudio(until: nil)
-            return try writer.finish(photoTime: ctx.stillTime, movieEnd: copied.end) { () throws(LivePhotoError) in
+            return try writer.finish(photoTime: ctx.stillTime, movieEnd: end) { () throws(LivePhotoError) in
                 try stillRender.commit()
             }
         }
+        let firstProcessed = plan.firstProcessed
         // Decoding (one thread), rendering (the workers) and encoding (this thread, and the encoder's own) overlap;
         // a few frames are in flight at a time.
         let source = FrameSource(reader: reader, flag: flag, movieURL: movieURL)
@@ -272,6 +267,11 @@ struct LivePhotoRenderer: Sendable {
         case copied(CompressedVideoReader, end: MediaTime)
         /// Rendered; the processor's result for the first frame it changed, when it was run to find out.
         case rendered(firstProcessed: (index: Int, image: Image)?)
+
+        /// The processor's result for the first frame it changed, when known.
+        var firstProcessed: (index: Int, image: Image)? {
+            if case .rendered(let first) = self { first } else { nil }
+        }
     }
 
     /// Whether the frames are copied as stored (when the edit leaves every one of them as it is) or rendered.
@@ -287,9 +287,7 @@ struct LivePhotoRenderer: Sendable {
     ) throws(LivePhotoError) -> FramePlan {
         let ctx = context
         let url = ctx.livePhoto.movieURL
-        let sameCodec =
-            (video.codec == "avc1" && output.videoCodec == .h264)
-            || (video.codec == "hvc1" && output.videoCodec == .hevc)
+        let sameCodec = output.videoCodec != .motionJPEG && video.codec == output.videoCodec.fourCC
         // The copy shows the track's media from its first presented sample at the movie's start: the original must too.
         guard scale >= 1, ctx.videoFrameTransforms == nil, range.lowerBound == .zero, sameCodec,
             video.presentsMediaFromStart,
@@ -360,8 +358,7 @@ struct LivePhotoRenderer: Sendable {
     /// writer; `processed` is the processor's result for the frame when it is already known.
     func renderFrame(
         _ decoded: DecodedVideoFrame, track: MovieTrack, reduction: Double, renderScale: Double,
-        settings: QuickTimeWriter.VideoSettings, renderer: RenderContext, targets: BufferPool,
-        processed: Image? = nil
+        settings: QuickTimeWriter.VideoSettings, renderer: RenderContext, targets: BufferPool, processed: Image?
     ) throws(LivePhotoError) -> PreparedVideoFrame {
         let ctx = context
         var image = Image(buffer: decoded.pixels)

@@ -79,14 +79,9 @@ import Testing
         let copied = dir.appendingPathComponent("IMG_E0001.MOV")
         try MovieFixtures.write(to: source, frames: 24, audio: false, codec: .h264)
         try Self.copy(source, to: copied)
-        func packets(_ url: URL) throws -> [Substring] {
-            try ExternalTool.capture(
-                "ffmpeg", ["-v", "error", "-i", url.path, "-map", "0:v", "-c", "copy", "-f", "framemd5", "-"]
-            ).succeeded().text.split(separator: "\n").filter { !$0.hasPrefix("#") }
-        }
-        let original = try packets(source)
+        let original = try ExternalTool.ffmpegFrameHashes(source, packets: true)
         #expect(original.count == 24)
-        #expect(try packets(copied) == original)
+        #expect(try ExternalTool.ffmpegFrameHashes(copied, packets: true) == original)
         let run = try ExternalTool.capture("ffmpeg", ["-v", "error", "-i", copied.path, "-f", "null", "-"])
         #expect(run.status == 0 && run.errorText.isEmpty, "\(run.errorText)")
     }
